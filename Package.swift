@@ -1,0 +1,31 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "realmtui",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "RealmEngine", targets: ["RealmEngine"]),
+        .executable(name: "realmtui", targets: ["realmtui"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .target(name: "CShims"),
+        .target(
+            name: "RealmEngine",
+            dependencies: ["CShims"]
+        ),
+        .executableTarget(
+            name: "realmtui",
+            dependencies: [
+                "RealmEngine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "RealmEngineTests", dependencies: ["RealmEngine"]),
+        .testTarget(name: "CLITests", dependencies: ["RealmEngine", "realmtui"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,25 @@
+#ifndef REALMTUI_CSHIMS_H
+#define REALMTUI_CSHIMS_H
+#include <stdint.h>
+
+/// Takes (wait != 0: waits for) an OFD write lock on byte `start` of `fd`. Returns 0 or errno.
+int rt_ofd_lock(int fd, long start, int wait);
+/// Takes a shared OFD read lock on byte `start`. Returns 0 or errno.
+int rt_ofd_lock_shared(int fd, long start, int wait);
+/// Releases an OFD lock on byte `start`. Returns 0 or errno.
+int rt_ofd_unlock(int fd, long start);
+/// Waits on a futex word shared between processes while it equals `expected`,
+/// for at most `timeout_ms` milliseconds (-1: no limit). Returns 0, or errno (EAGAIN, ETIMEDOUT, EINTR).
+int rt_futex_wait(uint32_t *word, uint32_t expected, int timeout_ms);
+/// Wakes every waiter on a futex word shared between processes.
+int rt_futex_wake_all(uint32_t *word);
+/// Atomically loads / adds to a 32-bit word (sequentially consistent).
+uint32_t rt_atomic_load32(uint32_t *word);
+uint32_t rt_atomic_add32(uint32_t *word, uint32_t value);
+uint64_t rt_atomic_load64(uint64_t *word);
+void rt_atomic_store64(uint64_t *word, uint64_t value);
+int rt_atomic_cas64(uint64_t *word, uint64_t expected, uint64_t desired);
+/// Fills `buffer` with `count` random bytes from the kernel. Returns 0 or errno.
+int rt_random_bytes(void *buffer, unsigned long count);
+
+#endif

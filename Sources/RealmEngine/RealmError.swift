@@ -1,0 +1,113 @@
+/// The one error type of the engine. Every case has a stable code and a message that says what
+/// went wrong, where, and when possible how to fix it.
+public enum RealmError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The file does not exist and the operation does not create files.
+    case fileNotFound(path: String)
+    /// The file exists but is not a realmtui file (empty, foreign, or random bytes).
+    case notARealmFile(path: String, reason: String)
+    /// A structure read from the file is inconsistent. `offset` is where it was found.
+    case corruptFile(path: String, offset: UInt64, reason: String)
+    /// The file was written by a newer version of the format than this program can read.
+    case newerFormat(path: String, found: UInt16, supported: UInt16)
+    /// An operating-system call failed.
+    case io(path: String, operation: String, errno: Int32, message: String)
+    /// The Realm (or file) was opened read-only and a write was attempted.
+    case readOnly(path: String)
+    /// A write was attempted outside a write transaction, or a transaction call came at the wrong time.
+    case notInWriteTransaction
+    case alreadyInWriteTransaction
+    /// A Realm instance was used on a thread other than the one that opened it.
+    case wrongThread
+    /// The Realm instance was invalidated or closed.
+    case closed
+    /// The schema is invalid (duplicate names, unknown link targets, too-long names, …).
+    case invalidSchema(String)
+    /// The stored schema differs from the requested one and no migration was allowed.
+    case schemaMismatch(String)
+    /// No class with this name.
+    case noSuchClass(String)
+    /// No property with this name on this class; `available` lists the class's properties.
+    case noSuchProperty(className: String, property: String, available: [String])
+    /// A value of the wrong type for a property.
+    case typeMismatch(className: String, property: String, expected: String, got: String)
+    /// A required property was given nil or no value.
+    case missingValue(className: String, property: String)
+    /// A String or Data value is too large, or a name is too long.
+    case limitExceeded(String)
+    /// A primary key value that is already used, or an attempt to change a primary key.
+    case primaryKey(String)
+    /// The object was deleted (or its Realm closed) and can no longer be used.
+    case invalidatedObject
+    /// An index past the end of a collection.
+    case indexOutOfRange(index: Int, count: Int)
+    /// A query that does not parse or does not type-check. `column` is 1-based.
+    case query(message: String, column: Int)
+    /// An operation the object or collection does not support.
+    case unsupported(String)
+    /// Another process or instance holds the file in a way that forbids the operation.
+    case busy(String)
+    /// Bad input that fits no other case (for instance JSON that does not parse).
+    case invalidInput(String)
+
+    /// A stable, short code for scripts.
+    public var code: String {
+        switch self {
+        case .fileNotFound: "file-not-found"
+        case .notARealmFile: "not-a-realm-file"
+        case .corruptFile: "corrupt-file"
+        case .newerFormat: "newer-format"
+        case .io: "io"
+        case .readOnly: "read-only"
+        case .notInWriteTransaction: "not-in-write-transaction"
+        case .alreadyInWriteTransaction: "already-in-write-transaction"
+        case .wrongThread: "wrong-thread"
+        case .closed: "closed"
+        case .invalidSchema: "invalid-schema"
+        case .schemaMismatch: "schema-mismatch"
+        case .noSuchClass: "no-such-class"
+        case .noSuchProperty: "no-such-property"
+        case .typeMismatch: "type-mismatch"
+        case .missingValue: "missing-value"
+        case .limitExceeded: "limit-exceeded"
+        case .primaryKey: "primary-key"
+        case .invalidatedObject: "invalidated-object"
+        case .indexOutOfRange: "index-out-of-range"
+        case .query: "query"
+        case .unsupported: "unsupported"
+        case .busy: "busy"
+        case .invalidInput: "invalid-input"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .fileNotFound(let path): "\(path): no such file"
+        case .notARealmFile(let path, let reason): "\(path): not a realmtui database (\(reason))"
+        case .corruptFile(let path, let offset, let reason): "\(path): corrupt file at offset \(offset): \(reason)"
+        case .newerFormat(let path, let found, let supported):
+            "\(path): written by a newer format (version \(found); this program reads up to \(supported)); upgrade realmtui"
+        case .io(let path, let operation, let errno, let message): "\(path): \(operation) failed: \(message) (errno \(errno))"
+        case .readOnly(let path): "\(path) is open read-only; writes are refused"
+        case .notInWriteTransaction: "not in a write transaction: call beginWrite() or write { } first"
+        case .alreadyInWriteTransaction: "already in a write transaction"
+        case .wrongThread: "Realm accessed from the wrong thread: each thread must open its own Realm instance"
+        case .closed: "the Realm has been invalidated or closed"
+        case .invalidSchema(let message): "invalid schema: \(message)"
+        case .schemaMismatch(let message): "schema mismatch: \(message)"
+        case .noSuchClass(let name): "no class named '\(name)'"
+        case .noSuchProperty(let className, let property, let available):
+            "class '\(className)' has no property '\(property)'; its properties are: \(available.joined(separator: ", "))"
+        case .typeMismatch(let className, let property, let expected, let got):
+            "\(className).\(property) expects \(expected), got \(got)"
+        case .missingValue(let className, let property): "\(className).\(property) is required and cannot be nil"
+        case .limitExceeded(let message): message
+        case .primaryKey(let message): message
+        case .invalidatedObject: "the object has been deleted or invalidated"
+        case .indexOutOfRange(let index, let count): "index \(index) is out of range (count \(count))"
+        case .query(let message, let column): "\(message) at column \(column)"
+        case .unsupported(let message): message
+        case .busy(let message): message
+        case .invalidInput(let message): message
+        }
+    }
+}

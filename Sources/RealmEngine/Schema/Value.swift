@@ -1,0 +1,320 @@
+import Foundation
+
+/// The key of an object inside its class's table. Keys are never reused within a file's history
+/// of one table, so a stale key cannot silently name a new object.
+public struct ObjectKey: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The raw 63-bit key.
+    public var rawValue: Int64
+    /// Wraps a raw key.
+    public init(_ rawValue: Int64) { self.rawValue = rawValue }
+    public static func < (a: ObjectKey, b: ObjectKey) -> Bool { a.rawValue < b.rawValue }
+    public var description: String { "\(rawValue)" }
+}
+
+/// A point in time with full nanosecond precision (seconds since 1970 plus nanoseconds).
+public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// Whole seconds since 1970-01-01T00:00:00Z (may be negative).
+    public var seconds: Int64
+    /// Nanoseconds, 0..<1_000_000_000 (same sign convention as Realm: added to `seconds`).
+    public var nanoseconds: Int32
+
+    /// Creates a timestamp; nanoseconds outside 0..<1e9 are carried into seconds.
+    public init(seconds: Int64, nanoseconds: Int32 = 0) {
+        var s = seconds
+        var n = Int64(nanoseconds)
+        s += n / 1_000_000_000
+        n %= 1_000_000_000
+        if n < 0 { n += 1_000_000_000; s -= 1 }
+        self.seconds = s
+        self.nanoseconds = Int32(n)
+    }
+
+    /// Converts a Foundation date (microsecond precision is what `Date` reliably holds).
+    public init(_ date: Date) {
+        let t = date.timeIntervalSince1970
+        let s = t.rounded(.down)
+        self.init(seconds: Int64(s), nanoseconds: Int32(((t - s) * 1e9).rounded()))
+    }
+
+    /// From milliseconds since 1970.
+    public init(milliseconds: Int64) {
+        let (q, r) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+        self.init(seconds: q, nanoseconds: Int32(r * 1_000_000))
+    }
+
+    /// The Foundation date for this timestamp.
+    public var date: Date { Date(timeIntervalSince1970: Double(seconds) + Double(nanoseconds) / 1e9) }
+
+    public static func < (a: Timestamp, b: Timestamp) -> Bool {
+        a.seconds != b.seconds ? a.seconds < b.seconds : a.nanoseconds < b.nanoseconds
+    }
+
+    /// ISO 8601 in UTC with as many fraction digits as needed (`2020-01-02T03:04:05.25Z`).
+    public var iso8601: String {
+        let days = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
+        let secondOfDay = seconds - days * 86400
+        let (y, m, d) = Timestamp.civil(fromDays: days)
+        let hh = secondOfDay / 3600, mm = (secondOfDay % 3600) / 60, ss = secondOfDay % 60
+        func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        let year = y >= 0 && y < 10000 ? String(repeating: "0", count: max(0, 4 - "\(y)".count)) + "\(y)" : "\(y)"
+        var out = "\(year)-\(two(m))-\(two(d))T\(two(hh)):\(two(mm)):\(two(ss))"
+        if nanoseconds != 0 {
+            var frac = String(nanoseconds)
+            frac = String(repeating: "0", count: 9 - frac.count) + frac
+            while frac.hasSuffix("0") { frac.removeLast() }
+            out += "." + frac
+        }
+        return out + "Z"
+    }
+
+    public var description: String { iso8601 }
+
+    /// Days since 1970-01-01 → (year, month, day), proleptic Gregorian (Howard Hinnant's algorithm).
+    static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
+        let z = z0 + 719468
+        let era = (z >= 0 ? z : z - 146096) / 146097
+        let doe = z - era * 146097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
+        let y = yoe + era * 400
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (m <= 2 ? y + 1 : y, m, d)
+    }
+
+    /// (year, month, day) → days since 1970-01-01.
+    static func days(year y0: Int64, month m: Int64, day d: Int64) -> Int64 {
+        let y = m <= 2 ? y0 - 1 : y0
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146097 + doe - 719468
+    }
+
+    /// Parses ISO 8601 (`2020-01-02T03:04:05.25Z`, `2020-01-02T03:04:05+01:00`, `2020-01-02`).
+    public static func parseISO8601(_ text: String) -> Timestamp? {
+        let b = Array(text.utf8)
+        var i = 0
+        func number(_ n: Int) -> Int64? {
+            guard i + n <= b.count else { return nil }
+            var v: Int64 = 0
+            for k in 0..<n {
+                let c = b[i + k]
+                guard c >= 48 && c <= 57 else { return nil }
+                v = v * 10 + Int64(c - 48)
+            }
+            i += n
+            return v
+        }
+        func expect(_ c: UInt8) -> Bool {
+            guard i < b.count, b[i] == c else { return false }
+            i += 1
+            return true
+        }
+        var negativeYear = false
+        if i < b.count && (b[i] == 45 || b[i] == 43) { negativeYear = b[i] == 45; i += 1 }
+        guard var year = number(4), expect(45), let month = number(2), expect(45), let day = number(2),
+              (1...12).contains(month), (1...31).contains(day) else { return nil }
+        if negativeYear { year = -year }
+        var secs = Timestamp.days(year: year, month: month, day: day) * 86400
+        var nanos: Int64 = 0
+        if i < b.count {
+            guard b[i] == 84 || b[i] == 116 || b[i] == 32 else { return nil }
+            i += 1
+            guard let hh = number(2), expect(58), let mm = number(2), hh < 24, mm < 60 else { return nil }
+            var ss: Int64 = 0
+            if expect(58) {
+                guard let s = number(2), s < 61 else { return nil }
+                ss = s
+                if i < b.count && (b[i] == 46 || b[i] == 44) {
+                    i += 1
+                    var digits = 0
+                    while i < b.count, b[i] >= 48 && b[i] <= 57 {
+                        if digits < 9 { nanos = nanos * 10 + Int64(b[i] - 48) }
+                        digits += 1
+                        i += 1
+                    }
+                    guard digits > 0 else { return nil }
+                    for _ in min(digits, 9)..<9 { nanos *= 10 }
+                }
+            }
+            secs += hh * 3600 + mm * 60 + ss
+            if i < b.count {
+                if b[i] == 90 || b[i] == 122 {
+                    i += 1
+                } else if b[i] == 43 || b[i] == 45 {
+                    let sign: Int64 = b[i] == 43 ? 1 : -1
+                    i += 1
+                    guard let oh = number(2) else { return nil }
+                    _ = expect(58)
+                    let om = number(2) ?? 0
+                    secs -= sign * (oh * 3600 + om * 60)
+                } else {
+                    return nil
+                }
+            }
+        }
+        guard i == b.count else { return nil }
+        return Timestamp(seconds: secs, nanoseconds: Int32(nanos))
+    }
+}
+
+/// A 12-byte MongoDB-style object id.
+public struct ObjectId: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The twelve bytes, most significant first.
+    public var bytes: (UInt32, UInt32, UInt32)
+
+    /// Parses 24 hexadecimal digits.
+    public init?(string: String) {
+        let b = Array(string.utf8)
+        guard b.count == 24 else { return nil }
+        var words: [UInt32] = [0, 0, 0]
+        for (k, c) in b.enumerated() {
+            let v: UInt8
+            switch c {
+            case 48...57: v = c - 48
+            case 97...102: v = c - 87
+            case 65...70: v = c - 55
+            default: return nil
+            }
+            words[k / 8] = words[k / 8] << 4 | UInt32(v)
+        }
+        bytes = (words[0], words[1], words[2])
+    }
+
+    /// From three big-endian words.
+    public init(words: (UInt32, UInt32, UInt32)) { bytes = words }
+
+    /// A new id from the time and random bytes.
+    public static func generate() -> ObjectId {
+        let time = UInt32(truncatingIfNeeded: Int(Date().timeIntervalSince1970))
+        return ObjectId(words: (time, UInt32.random(in: .min ... .max), UInt32.random(in: .min ... .max)))
+    }
+
+    public var description: String {
+        func hex(_ w: UInt32) -> String {
+            let s = String(w, radix: 16)
+            return String(repeating: "0", count: 8 - s.count) + s
+        }
+        return hex(bytes.0) + hex(bytes.1) + hex(bytes.2)
+    }
+
+    public static func == (a: ObjectId, b: ObjectId) -> Bool {
+        a.bytes.0 == b.bytes.0 && a.bytes.1 == b.bytes.1 && a.bytes.2 == b.bytes.2
+    }
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(bytes.0); hasher.combine(bytes.1); hasher.combine(bytes.2)
+    }
+    public static func < (a: ObjectId, b: ObjectId) -> Bool {
+        (a.bytes.0, a.bytes.1, a.bytes.2) < (b.bytes.0, b.bytes.1, b.bytes.2)
+    }
+}
+
+/// A dynamically typed value of a property: what the dynamic API, the query engine and the
+/// command line exchange. Links are object keys in the property's target class.
+public enum Value: Hashable, Sendable, CustomStringConvertible {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case float(Float)
+    case double(Double)
+    case string(String)
+    case date(Timestamp)
+    case data(Data)
+    case objectId(ObjectId)
+    case uuid(UUID)
+    /// A link to an object of the property's target class.
+    case link(ObjectKey)
+    /// The elements of a list property.
+    case list([Value])
+
+    /// Whether this is `.null`.
+    public var isNull: Bool { if case .null = self { true } else { false } }
+
+    /// A short name of the value's kind for error messages.
+    public var kindName: String {
+        switch self {
+        case .null: "nil"
+        case .bool: "bool"
+        case .int: "int"
+        case .float: "float"
+        case .double: "double"
+        case .string: "string"
+        case .date: "date"
+        case .data: "data"
+        case .objectId: "objectId"
+        case .uuid: "uuid"
+        case .link: "object"
+        case .list: "list"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .null: "nil"
+        case .bool(let v): "\(v)"
+        case .int(let v): "\(v)"
+        case .float(let v): "\(v)"
+        case .double(let v): "\(v)"
+        case .string(let v): v
+        case .date(let v): v.iso8601
+        case .data(let v): v.base64EncodedString()
+        case .objectId(let v): v.description
+        case .uuid(let v): v.uuidString.lowercased()
+        case .link(let k): "→\(k.rawValue)"
+        case .list(let vs): "[" + vs.map(\.description).joined(separator: ", ") + "]"
+        }
+    }
+}
+
+extension Property {
+    /// Converts `value` to the stored form for this property (or for one element of a list when
+    /// `element` is true), or throws a type error naming the property.
+    func coerce(_ value: Value, className: String, element: Bool = false) throws -> Value {
+        let mismatch = RealmError.typeMismatch(
+            className: className, property: name, expected: element ? type.rawValue : typeDescription, got: value.kindName)
+        if isList && !element {
+            guard case .list(let items) = value else {
+                if value.isNull { return .list([]) }
+                throw mismatch
+            }
+            return .list(try items.map { try coerce($0, className: className, element: true) })
+        }
+        if case .null = value {
+            if isOptional && !(isList && type == .object) { return .null }
+            throw RealmError.missingValue(className: className, property: name)
+        }
+        switch (type, value) {
+        case (.bool, .bool): return value
+        case (.int, .int), (.int8, .int), (.int16, .int), (.int32, .int):
+            guard case .int(let v) = value, type.integerRange.contains(v) else {
+                throw RealmError.typeMismatch(className: className, property: name,
+                                              expected: "\(type.rawValue) in \(type.integerRange)", got: value.description)
+            }
+            return value
+        case (.float, .float): return value
+        case (.float, .double(let d)): return .float(Float(d))
+        case (.float, .int(let i)): return .float(Float(i))
+        case (.double, .double): return value
+        case (.double, .float(let f)): return .double(Double(f))
+        case (.double, .int(let i)): return .double(Double(i))
+        case (.string, .string(let s)):
+            if s.utf8.count > Limits.maxValueBytes {
+                throw RealmError.limitExceeded(
+                    "\(className).\(name): a string of \(s.utf8.count) bytes exceeds the limit of \(Limits.maxValueBytes) bytes")
+            }
+            return value
+        case (.data, .data(let d)):
+            if d.count > Limits.maxValueBytes {
+                throw RealmError.limitExceeded(
+                    "\(className).\(name): data of \(d.count) bytes exceeds the limit of \(Limits.maxValueBytes) bytes")
+            }
+            return value
+        case (.date, .date): return value
+        case (.objectId, .objectId), (.uuid, .uuid), (.object, .link): return value
+        default: throw mismatch
+        }
+    }
+}
