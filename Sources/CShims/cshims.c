@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <linux/futex.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -61,3 +62,5 @@ int rt_random_bytes(void *buffer, unsigned long count) {
     }
     return 0;
 }
+
+int rt_memfd_create(const char *name) { return memfd_create(name, MFD_CLOEXEC); }

@@ -22,4 +22,7 @@ int rt_atomic_cas64(uint64_t *word, uint64_t expected, uint64_t desired);
 /// Fills `buffer` with `count` random bytes from the kernel. Returns 0 or errno.
 int rt_random_bytes(void *buffer, unsigned long count);
 
+/// Creates an anonymous in-memory file (memfd). Returns the fd or -1 with errno set.
+int rt_memfd_create(const char *name);
+
 #endif
