@@ -1,0 +1,109 @@
+/// A list property of a managed object, live: reads show the Realm's current state; changes
+/// need a write transaction. Elements are `Value`s (`.link(key)` for lists of objects; use
+/// `object(at:)` to get the object).
+public final class DynamicList {
+    let owner: DynamicObject
+    let column: Int
+    /// The list property.
+    public let property: Property
+
+    init(owner: DynamicObject, column: Int, property: Property) {
+        self.owner = owner
+        self.column = column
+        self.property = property
+    }
+
+    private var realm: Realm { owner.realm }
+
+    /// The current elements.
+    public func elements() throws -> [Value] {
+        try realm.checkThread()
+        guard case .list(let items) = try realm.readView.value(classIndex: owner.classIndex, key: owner.key, column: column) else {
+            return []
+        }
+        return items
+    }
+
+    /// Number of elements.
+    public var count: Int { (try? elements().count) ?? 0 }
+
+    /// The element at `index`.
+    public func value(at index: Int) throws -> Value {
+        let items = try elements()
+        guard items.indices.contains(index) else { throw RealmError.indexOutOfRange(index: index, count: items.count) }
+        return items[index]
+    }
+
+    /// The object at `index` of a list of objects.
+    public func object(at index: Int) throws -> DynamicObject {
+        guard case .link(let k) = try value(at: index), let target = property.objectClassName else {
+            throw RealmError.unsupported("\(property.name) is not a list of objects")
+        }
+        return DynamicObject(realm: realm, classIndex: try realm.classIndex(target), key: k)
+    }
+
+    /// The objects of a list of objects, as live results in list order.
+    public func objects() throws -> Results {
+        guard let target = property.objectClassName, property.type == .object else {
+            throw RealmError.unsupported("\(property.name) is not a list of objects")
+        }
+        return Results(realm: realm, classIndex: try realm.classIndex(target),
+                       source: .list(classIndex: owner.classIndex, key: owner.key, column: column))
+    }
+
+    private func update(_ body: (inout [ObjectInput]) throws -> Void) throws {
+        var items = try elements().map { ObjectInput.value($0) }
+        try body(&items)
+        try owner.setValue(.array(items), forKey: property.name)
+    }
+
+    private func check(_ index: Int, _ count: Int, allowEnd: Bool = false) throws {
+        guard index >= 0 && (index < count || (allowEnd && index == count)) else {
+            throw RealmError.indexOutOfRange(index: index, count: count)
+        }
+    }
+
+    /// Appends an element (a value, `.link(key)`, a nested object or a primary key).
+    public func append(_ element: ObjectInput) throws {
+        try update { $0.append(element) }
+    }
+
+    /// Inserts an element at `index`.
+    public func insert(_ element: ObjectInput, at index: Int) throws {
+        try update { items in
+            try check(index, items.count, allowEnd: true)
+            items.insert(element, at: index)
+        }
+    }
+
+    /// Removes the element at `index`.
+    public func remove(at index: Int) throws {
+        try update { items in
+            try check(index, items.count)
+            items.remove(at: index)
+        }
+    }
+
+    /// Moves the element at `from` to `to`.
+    public func move(from: Int, to: Int) throws {
+        try update { items in
+            try check(from, items.count)
+            try check(to, items.count)
+            let e = items.remove(at: from)
+            items.insert(e, at: to)
+        }
+    }
+
+    /// Replaces the element at `index`.
+    public func replace(index: Int, with element: ObjectInput) throws {
+        try update { items in
+            try check(index, items.count)
+            items[index] = element
+        }
+    }
+
+    /// Removes every element.
+    public func removeAll() throws {
+        try update { $0.removeAll() }
+    }
+}

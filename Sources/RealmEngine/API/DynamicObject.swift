@@ -1,0 +1,121 @@
+/// An object of a Realm, addressed by class and key, read and written through property names.
+/// A managed object always shows the current state of its Realm (the instance's snapshot, or
+/// its write transaction); after the object is deleted, `isInvalidated` is true and reads throw.
+public final class DynamicObject: Hashable, CustomStringConvertible {
+    /// The Realm the object lives in.
+    public let realm: Realm
+    let classIndex: Int
+    /// The object's key in its class.
+    public let key: ObjectKey
+
+    init(realm: Realm, classIndex: Int, key: ObjectKey) {
+        self.realm = realm
+        self.classIndex = classIndex
+        self.key = key
+    }
+
+    /// The object's class schema.
+    public var objectSchema: ObjectSchema { realm.readView.schema.objectSchemas[classIndex] }
+    /// The object's class name.
+    public var className: String { objectSchema.name }
+
+    /// Whether the object was deleted (or its Realm closed).
+    public var isInvalidated: Bool {
+        (try? realm.readView.contains(classIndex: classIndex, key: key)) != true
+    }
+
+    func column(_ name: String) throws -> Int {
+        guard let c = objectSchema.persistedProperties.firstIndex(where: { $0.name == name }) else {
+            throw RealmError.noSuchProperty(className: className, property: name, available: objectSchema.properties.map(\.name))
+        }
+        return c
+    }
+
+    /// The stored value of a property (`.link(key)` for a to-one link, `.list` for a list).
+    /// For a linking-objects property: the linking objects' keys as a list of links.
+    public func value(forKey name: String) throws -> Value {
+        try realm.checkThread()
+        if let p = objectSchema[name], p.type == .linkingObjects {
+            return .list(try linkingObjects(forKey: name).keys().map { .link($0) })
+        }
+        return try realm.readView.value(classIndex: classIndex, key: key, column: try column(name))
+    }
+
+    /// The value of a property, or nil when the property does not exist or the object is invalid.
+    public subscript(name: String) -> Value? {
+        try? value(forKey: name)
+    }
+
+    /// Sets a property inside a write transaction. Links take `.link(key)`, a nested object
+    /// (dictionary or array) or a primary key; lists take an array.
+    public func setValue(_ value: ObjectInput, forKey name: String) throws {
+        try realm.checkThread()
+        guard let t = realm.transaction else { throw RealmError.notInWriteTransaction }
+        try t.setField(classIndex, key, column: try column(name), value)
+        realm.noteMutation()
+    }
+
+    /// Sets a scalar property inside a write transaction.
+    public func setValue(_ value: Value, forKey name: String) throws {
+        try setValue(.value(value), forKey: name)
+    }
+
+    /// The object a to-one link points at, or nil.
+    public func linkedObject(forKey name: String) throws -> DynamicObject? {
+        let c = try column(name)
+        let p = objectSchema.persistedProperties[c]
+        guard p.type == .object, !p.isList, let target = p.objectClassName else {
+            throw RealmError.typeMismatch(className: className, property: name, expected: "a to-one link", got: p.typeDescription)
+        }
+        guard case .link(let k) = try value(forKey: name) else { return nil }
+        return DynamicObject(realm: realm, classIndex: try realm.classIndex(target), key: k)
+    }
+
+    /// A list property, live.
+    public func list(forKey name: String) throws -> DynamicList {
+        let c = try column(name)
+        let p = objectSchema.persistedProperties[c]
+        guard p.isList else {
+            throw RealmError.typeMismatch(className: className, property: name, expected: "a list", got: p.typeDescription)
+        }
+        return DynamicList(owner: self, column: c, property: p)
+    }
+
+    /// The objects linking here through a linking-objects property, live.
+    public func linkingObjects(forKey name: String) throws -> Results {
+        guard let p = objectSchema[name], p.type == .linkingObjects, let origin = p.objectClassName,
+              let originProperty = p.linkOriginPropertyName else {
+            throw RealmError.noSuchProperty(className: className, property: name,
+                                            available: objectSchema.computedProperties.map(\.name))
+        }
+        let originClass = try realm.classIndex(origin)
+        guard let originColumn = realm.readView.schema.objectSchemas[originClass].persistedProperties
+            .firstIndex(where: { $0.name == originProperty }) else {
+            throw RealmError.noSuchProperty(className: origin, property: originProperty, available: [])
+        }
+        return Results(realm: realm, classIndex: originClass,
+                       source: .backlinks(classIndex: classIndex, key: key, originClass: originClass, originColumn: originColumn))
+    }
+
+    /// Every persisted property's value, in order.
+    public func values() throws -> [Value] {
+        try realm.checkThread()
+        guard let row = try realm.readView.row(classIndex: classIndex, key: key) else { throw RealmError.invalidatedObject }
+        return Array(row.prefix(objectSchema.persistedProperties.count))
+    }
+
+    public static func == (a: DynamicObject, b: DynamicObject) -> Bool {
+        a.realm === b.realm && a.classIndex == b.classIndex && a.key == b.key
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(classIndex)
+        hasher.combine(key)
+    }
+
+    public var description: String {
+        guard let vals = try? values() else { return "\(className)<invalidated>" }
+        let body = zip(objectSchema.persistedProperties, vals).map { "\($0.name) = \($1)" }.joined(separator: "; ")
+        return "\(className) { \(body) }"
+    }
+}

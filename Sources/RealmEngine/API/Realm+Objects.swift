@@ -1,0 +1,90 @@
+/// Creating, finding and deleting objects by class name (the dynamic API).
+extension Realm {
+    /// Every object of a class, live.
+    public func objects(_ className: String) throws -> Results {
+        try checkThread()
+        return Results(realm: self, classIndex: try classIndex(className))
+    }
+
+    /// Alias of `objects(_:)`, as in RealmSwift's dynamic API.
+    public func dynamicObjects(_ className: String) throws -> Results { try objects(className) }
+
+    /// The object of a class with this primary key, or nil.
+    public func object(ofType className: String, forPrimaryKey key: Value) throws -> DynamicObject? {
+        try checkThread()
+        let c = try classIndex(className)
+        let objectSchema = readView.schema.objectSchemas[c]
+        guard let pk = objectSchema.primaryKeyProperty else {
+            throw RealmError.unsupported("\(className) has no primary key")
+        }
+        let value = try pk.coerce(key, className: className)
+        guard let k = try readView.object(classIndex: c, primaryKey: value) else { return nil }
+        return DynamicObject(realm: self, classIndex: c, key: k)
+    }
+
+    /// The object of a class with this key, or nil.
+    public func object(ofType className: String, key: ObjectKey) throws -> DynamicObject? {
+        try checkThread()
+        let c = try classIndex(className)
+        return try readView.contains(classIndex: c, key: key) ? DynamicObject(realm: self, classIndex: c, key: key) : nil
+    }
+
+    private func writeTransaction() throws -> WriteTransaction {
+        try checkThread()
+        guard let t = transaction else { throw RealmError.notInWriteTransaction }
+        return t
+    }
+
+    /// Creates an object from a dictionary, an array in property order, or nested input; with an
+    /// update policy, an object with the same primary key is updated with the given values only.
+    @discardableResult
+    public func create(_ className: String, value: ObjectInput, update: UpdatePolicy = .error) throws -> DynamicObject {
+        let t = try writeTransaction()
+        let c = try classIndex(className)
+        if update != .error && readView.schema.objectSchemas[c].primaryKeyProperty == nil {
+            throw RealmError.primaryKey("\(className) has no primary key, so objects cannot be updated by one")
+        }
+        defer { noteMutation() }
+        let key = try t.createObject(c, value, update: update)
+        return DynamicObject(realm: self, classIndex: c, key: key)
+    }
+
+    /// Creates an object from a dictionary of values.
+    @discardableResult
+    public func create(_ className: String, _ values: [String: Value], update: UpdatePolicy = .error) throws -> DynamicObject {
+        try create(className, value: .dictionary(values.mapValues { .value($0) }), update: update)
+    }
+
+    /// Deletes an object; links to it become nil and it leaves every list.
+    public func delete(_ object: DynamicObject) throws {
+        let t = try writeTransaction()
+        defer { noteMutation() }
+        try t.deleteObject(object.classIndex, object.key)
+    }
+
+    /// Deletes every object of the results.
+    public func delete(_ results: Results) throws {
+        let t = try writeTransaction()
+        let keys = try results.keys()
+        defer { noteMutation() }
+        for k in keys where try t.state.contains(classIndex: results.classIndex, key: k) {
+            try t.deleteObject(results.classIndex, k)
+        }
+    }
+
+    /// Deletes every object of a class.
+    public func deleteAll(_ className: String) throws {
+        try delete(try objects(className))
+    }
+
+    /// Deletes every object of every class.
+    public func deleteAll() throws {
+        let t = try writeTransaction()
+        defer { noteMutation() }
+        for c in readView.schema.objectSchemas.indices {
+            for k in try t.state.keys(classIndex: c) where try t.state.contains(classIndex: c, key: k) {
+                try t.deleteObject(c, k)
+            }
+        }
+    }
+}

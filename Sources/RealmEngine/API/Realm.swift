@@ -1,0 +1,272 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A Realm: one database file (or in-memory database) as seen from one thread.
+///
+/// An instance is confined to the thread that opened it and reads one snapshot of the file until
+/// `refresh()` (or a write transaction, which starts from the newest version). Open one instance
+/// per thread; instances of the same file in a process share the mapping and the lock file.
+///
+/// ```
+/// thread A (reader)     ── pin v5 ───────── reads v5 ─────── refresh → pin v7 ──
+/// thread B (writer)     ── beginWrite (v5) ── commit v6 ── beginWrite (v6) ── commit v7
+/// process C (reader)    ──────── pin v6 ──── reads v6 (never sees half of v7) ──────
+/// ```
+public final class Realm {
+    /// The configuration this Realm was opened with.
+    public let configuration: Configuration
+    let shared: SharedFile
+    private var readerSlot: Int?
+    private(set) var snapshot: Snapshot
+    var transaction: WriteTransaction?
+    private let thread: pthread_t
+    /// Bumped by every write, so results know to re-run inside a write transaction.
+    private(set) var mutationCount = 0
+    private var closed = false
+    /// Called after each refresh that moved to a new version (the notifier uses this).
+    var didAdvance: [(UInt64, UInt64) -> Void] = []
+
+    /// Opens the Realm described by `configuration`.
+    public init(configuration: Configuration = .defaultConfiguration) throws {
+        self.configuration = configuration
+        if configuration.encryptionKey != nil {
+            throw RealmError.unsupported("encrypted Realms are not supported by this version of realmtui yet")
+        }
+        if let schema = configuration.schema { try schema.validate() }
+        let shared: SharedFile
+        if let id = configuration.inMemoryIdentifier {
+            shared = try SharedFile.openInMemory(identifier: id)
+        } else {
+            let path = configuration.path
+            if configuration.createIfMissing && !configuration.readOnly {
+                try? FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(),
+                                                         withIntermediateDirectories: true)
+            }
+            shared = try SharedFile.open(path: path, readOnly: configuration.readOnly,
+                                         create: configuration.createIfMissing && !configuration.readOnly)
+        }
+        self.shared = shared
+        thread = pthread_self()
+        if try Realm.needsInitialization(shared) {
+            guard configuration.createIfMissing, !shared.isReadOnly else {
+                throw RealmError.notARealmFile(path: shared.path, reason: "the file is empty")
+            }
+            guard let schema = configuration.schema else {
+                throw RealmError.invalidSchema("\(shared.path) is empty and no schema was given to create it")
+            }
+            try Realm.initialize(shared, schema: schema, schemaVersion: configuration.schemaVersion)
+        }
+        let (slot, snap) = try shared.pinNewest(slot: nil)
+        readerSlot = slot
+        snapshot = snap
+        if let wanted = configuration.schema, wanted != snap.schema {
+            try checkSchema(wanted)
+        }
+    }
+
+    /// Opens (creating if needed) the file at `path`.
+    public convenience init(path: String, schema: Schema? = nil, readOnly: Bool = false) throws {
+        try self.init(configuration: .file(path, schema: schema, readOnly: readOnly))
+    }
+
+    deinit {
+        if let t = transaction, !t.ended {
+            shared.lock.unlockWriter()
+        }
+        if let slot = readerSlot { shared.lock.unpin(slot: slot) }
+    }
+
+    // MARK: State
+
+    /// The schema of the version this instance reads.
+    public var schema: Schema { snapshot.schema }
+    /// The version this instance reads (inside a write transaction: the one being written).
+    public var version: UInt64 { readView.version }
+    /// The schema version stored in the file.
+    public var schemaVersion: UInt64 { snapshot.schemaVersion }
+    /// Whether a write transaction is open on this instance.
+    public var isInWriteTransaction: Bool { transaction != nil }
+    /// The file path ("memory:ID" for in-memory Realms).
+    public var path: String { shared.path }
+
+    /// What reads see: the open write transaction's state, or the pinned snapshot.
+    var readView: Snapshot { transaction?.state ?? snapshot }
+
+    func checkThread() throws {
+        if closed { throw RealmError.closed }
+        if pthread_equal(thread, pthread_self()) == 0 { throw RealmError.wrongThread }
+    }
+
+    func noteMutation() { mutationCount &+= 1 }
+
+    func classIndex(_ name: String) throws -> Int {
+        guard let i = snapshot.layout.classIndex(name) else { throw RealmError.noSuchClass(name) }
+        return i
+    }
+
+    // MARK: Transactions
+
+    /// Starts a write transaction: waits for the write lock (held by at most one thread in one
+    /// process at a time), then moves this instance to the newest version.
+    public func beginWrite() throws {
+        try checkThread()
+        if transaction != nil { throw RealmError.alreadyInWriteTransaction }
+        if shared.isReadOnly { throw RealmError.readOnly(path: shared.path) }
+        try shared.lock.lockWriter()
+        do {
+            guard let newest = try shared.slots().first?.slot else {
+                throw RealmError.corruptFile(path: shared.path, offset: 64, reason: "no valid header slot")
+            }
+            if newest.version != snapshot.version { try advance() }
+            let base: Snapshot
+            if snapshot.version == newest.version { base = snapshot } else { base = try shared.snapshot(newest) }
+            transaction = try WriteTransaction(shared: shared, base: base, baseSlot: newest)
+            noteMutation()
+        } catch {
+            shared.lock.unlockWriter()
+            throw error
+        }
+    }
+
+    /// Commits the open write transaction durably and publishes it to every reader.
+    public func commitWrite() throws {
+        try checkThread()
+        guard let t = transaction else { throw RealmError.notInWriteTransaction }
+        defer {
+            transaction = nil
+            shared.lock.unlockWriter()
+            noteMutation()
+        }
+        let slot: FileHeader.Slot
+        do {
+            slot = try t.commit()
+        } catch {
+            t.ended = true
+            throw error
+        }
+        shared.lock.publish(version: slot.version)
+        let old = snapshot.version
+        if let readerSlot {
+            _ = shared.lock.repin(slot: readerSlot)
+        }
+        snapshot = try shared.snapshot(slot)
+        for f in didAdvance { f(old, slot.version) }
+    }
+
+    /// Discards the open write transaction.
+    public func cancelWrite() {
+        guard let t = transaction else { return }
+        t.ended = true
+        transaction = nil
+        shared.lock.unlockWriter()
+        noteMutation()
+    }
+
+    /// Runs `block` in a write transaction and commits it; cancels if `block` throws.
+    @discardableResult
+    public func write<Result>(_ block: () throws -> Result) throws -> Result {
+        try beginWrite()
+        let result: Result
+        do {
+            result = try block()
+        } catch {
+            cancelWrite()
+            throw error
+        }
+        try commitWrite()
+        return result
+    }
+
+    /// Moves to the newest committed version. Returns whether the version changed.
+    @discardableResult
+    public func refresh() -> Bool {
+        guard (try? checkThread()) != nil, transaction == nil else { return false }
+        let old = snapshot.version
+        do { try advance() } catch { return false }
+        return snapshot.version != old
+    }
+
+    private func advance() throws {
+        let old = snapshot.version
+        let (slot, snap) = try shared.pinNewest(slot: readerSlot)
+        readerSlot = slot
+        snapshot = snap
+        noteMutation()
+        if snap.version != old { for f in didAdvance { f(old, snap.version) } }
+    }
+
+    /// Releases the pinned version (so its space can be reused); the next read pins the newest.
+    public func invalidate() {
+        guard transaction == nil, let slot = readerSlot else { return }
+        shared.lock.unpin(slot: slot)
+        readerSlot = nil
+        if let (s, snap) = try? shared.pinNewest(slot: nil) {
+            readerSlot = s
+            snapshot = snap
+        }
+        noteMutation()
+    }
+
+    // MARK: Files
+
+    static func needsInitialization(_ shared: SharedFile) throws -> Bool {
+        let size = try shared.file.physicalSize()
+        if size == 0 { return true }
+        if size >= UInt64(FileHeader.size) {
+            // A header of zeros: a creation that died before its first commit.
+            let head = UnsafeRawBufferPointer(start: shared.file.base, count: 64)
+            return head.allSatisfy { $0 == 0 }
+        }
+        return false
+    }
+
+    /// Writes version 1 of a new file: the schema, empty tables and the header.
+    static func initialize(_ shared: SharedFile, schema: Schema, schemaVersion: UInt64) throws {
+        try shared.lock.lockWriter()
+        defer { shared.lock.unlockWriter() }
+        guard try needsInitialization(shared) else { return }
+        let free = FreeSpace(logicalSize: UInt64(FileHeader.size), reusableUpTo: .max)
+        let writer = try TreeWriter(file: shared.file, free: free, newVersion: 1)
+        let schemaRef = try writer.write(kind: .schema, payload: SchemaNode.payload(schema, schemaVersion: schemaVersion))
+        let layout = SchemaLayout(schema)
+        let tables = layout.tables.map { t -> TableState in
+            var s = TableState()
+            for c in t.indexedColumns { s.indexes[c] = TreeChild?.none }
+            return s
+        }
+        let topRef = try writer.write(kind: .top, payload: TopNode(schemaRef: schemaRef, changeLogRef: 0, tables: tables).payload())
+        let freeRef = try writer.write(kind: .freeList, payload: FreeSpace(logicalSize: 0, reusableUpTo: 0).payload())
+        let slot = FileHeader.Slot(version: 1, topRef: topRef, freeRef: freeRef, logicalSize: writer.free.logicalSize)
+        try shared.file.sync()
+        try FileHeader.initial(slot).withUnsafeBytes { try shared.file.write($0, at: 0) }
+        try shared.file.sync()
+        shared.lock.publish(version: 1)
+    }
+
+    /// Accepts a requested schema whose classes all match the stored ones (in any order, or a
+    /// subset); anything else is a `schemaMismatch` naming the first difference.
+    private func checkSchema(_ wanted: Schema) throws {
+        let stored = snapshot.schema
+        if wanted.objectSchemas.allSatisfy({ stored[$0.name] == $0 }) { return }
+        let difference = Realm.describeDifference(stored: stored, wanted: wanted)
+        throw RealmError.schemaMismatch("\(shared.path): the stored schema differs from the requested one: \(difference)")
+    }
+
+    static func describeDifference(stored: Schema, wanted: Schema) -> String {
+        for w in wanted.objectSchemas {
+            guard let s = stored[w.name] else { return "class '\(w.name)' is not in the file" }
+            if s != w {
+                for p in w.properties where s[p.name] == nil { return "property '\(w.name).\(p.name)' is not in the file" }
+                for p in s.properties where w[p.name] == nil { return "property '\(w.name).\(p.name)' was removed" }
+                for p in w.properties where s[p.name] != p {
+                    return "property '\(w.name).\(p.name)' changed from \(s[p.name]?.typeDescription ?? "?") to \(p.typeDescription)"
+                }
+                return "class '\(w.name)' changed its property order"
+            }
+        }
+        for s in stored.objectSchemas where wanted[s.name] == nil { return "class '\(s.name)' was removed" }
+        return "the class order differs"
+    }
+}

@@ -1,0 +1,80 @@
+/// Aggregates and key-value coding over results.
+extension Results {
+    private func numericColumn(_ name: String) throws -> (Int, Property) {
+        guard let c = objectSchema.persistedProperties.firstIndex(where: { $0.name == name }) else {
+            throw RealmError.noSuchProperty(className: objectSchema.name, property: name,
+                                            available: objectSchema.persistedProperties.map(\.name))
+        }
+        let p = objectSchema.persistedProperties[c]
+        guard !p.isList, p.type.isNumeric || p.type == .date else {
+            throw RealmError.typeMismatch(className: objectSchema.name, property: name, expected: "a numeric or date property",
+                                          got: p.typeDescription)
+        }
+        return (c, p)
+    }
+
+    private func columnValues(_ name: String) throws -> [Value] {
+        let (c, _) = try numericColumn(name)
+        let store = realm.readView
+        return try keys().map { try store.value(classIndex: classIndex, key: $0, column: c) }.filter { !$0.isNull }
+    }
+
+    /// The smallest value of a numeric or date property (nil when there are no non-nil values).
+    public func min(ofProperty name: String) throws -> Value? {
+        try columnValues(name).min(by: Results.less)
+    }
+
+    /// The largest value of a numeric or date property (nil when there are no non-nil values).
+    public func max(ofProperty name: String) throws -> Value? {
+        try columnValues(name).max(by: Results.less)
+    }
+
+    /// The sum of a numeric property (0 for no values; integers sum as `.int`).
+    public func sum(ofProperty name: String) throws -> Value {
+        let (_, p) = try numericColumn(name)
+        let values = try columnValues(name)
+        if p.type.isInteger {
+            var total: Int64 = 0
+            for case .int(let v) in values { total &+= v }
+            return .int(total)
+        }
+        return .double(values.reduce(0) { $0 + (Results.double($1) ?? 0) })
+    }
+
+    /// The average of a numeric property (nil for no values).
+    public func average(ofProperty name: String) throws -> Double? {
+        _ = try numericColumn(name)
+        let values = try columnValues(name)
+        guard !values.isEmpty else { return nil }
+        return values.reduce(0) { $0 + (Results.double($1) ?? 0) } / Double(values.count)
+    }
+
+    /// The value of a property for every object, in result order.
+    public func value(forKey name: String) throws -> [Value] {
+        try keys().map { try DynamicObject(realm: realm, classIndex: classIndex, key: $0).value(forKey: name) }
+    }
+
+    /// Sets a property on every object (inside a write transaction).
+    public func setValue(_ value: ObjectInput, forKey name: String) throws {
+        for k in try keys() {
+            try DynamicObject(realm: realm, classIndex: classIndex, key: k).setValue(value, forKey: name)
+        }
+    }
+
+    static func double(_ v: Value) -> Double? {
+        switch v {
+        case .int(let i): Double(i)
+        case .float(let f): Double(f)
+        case .double(let d): d
+        default: nil
+        }
+    }
+
+    static func less(_ a: Value, _ b: Value) -> Bool {
+        switch (a, b) {
+        case (.int(let x), .int(let y)): return x < y
+        case (.date(let x), .date(let y)): return x < y
+        default: return (double(a) ?? 0) < (double(b) ?? 0)
+        }
+    }
+}

@@ -1,0 +1,189 @@
+/// The objects of a class, a list or a linking-objects property, optionally filtered, sorted,
+/// made distinct and limited.
+///
+/// Results are lazy and live: building one (and chaining `filter`, `sorted`, …) does no work;
+/// the first read runs the query against the Realm's current state, and the result is reused
+/// until the Realm moves to another version or writes. Counting an unfiltered class reads one
+/// number; indexing it walks the tree by subtree counts, so a 10-million-object class opens as
+/// fast as a small one.
+public final class Results: Sequence {
+    /// Where the objects come from.
+    enum Source {
+        case table
+        case list(classIndex: Int, key: ObjectKey, column: Int)
+        case backlinks(classIndex: Int, key: ObjectKey, originClass: Int, originColumn: Int)
+    }
+
+    /// The Realm the objects live in.
+    public let realm: Realm
+    let classIndex: Int
+    let source: Source
+    var predicates: [BoundQuery] = []
+    var sortDescriptors: [SortDescriptor] = []
+    var distinctKeyPaths: [String] = []
+    var limitCount: Int?
+
+    private var cache: [ObjectKey]?
+    private var cacheStamp: (UInt64, Int) = (0, -1)
+
+    init(realm: Realm, classIndex: Int, source: Source = .table) {
+        self.realm = realm
+        self.classIndex = classIndex
+        self.source = source
+    }
+
+    private func copy() -> Results {
+        let r = Results(realm: realm, classIndex: classIndex, source: source)
+        r.predicates = predicates
+        r.sortDescriptors = sortDescriptors
+        r.distinctKeyPaths = distinctKeyPaths
+        r.limitCount = limitCount
+        return r
+    }
+
+    /// The class of the objects.
+    public var objectSchema: ObjectSchema { realm.readView.schema.objectSchemas[classIndex] }
+
+    var isPlainTable: Bool {
+        if case .table = source { return predicates.isEmpty && sortDescriptors.isEmpty && distinctKeyPaths.isEmpty && limitCount == nil }
+        return false
+    }
+
+    // MARK: Building
+
+    /// Adds a predicate in Realm's query language (`age > $0 AND name BEGINSWITH 'A'`; trailing
+    /// `SORT(…)`, `DISTINCT(…)`, `LIMIT(n)` allowed). Throws `RealmError.query` with the column
+    /// of the mistake.
+    public func filter(_ predicate: String, _ arguments: Value...) throws -> Results {
+        try filter(predicate, arguments: arguments)
+    }
+
+    /// Adds a predicate with an argument array.
+    public func filter(_ predicate: String, arguments: [Value]) throws -> Results {
+        try realm.checkThread()
+        let q = try BoundQuery.parse(predicate, classIndex: classIndex, schema: realm.readView.schema, arguments: arguments)
+        let r = copy()
+        r.predicates.append(q)
+        return r
+    }
+
+    /// Sorts by one key path (through to-one links).
+    public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results {
+        sorted(by: [SortDescriptor(keyPath: keyPath, ascending: ascending)])
+    }
+
+    /// Sorts by several key paths, the first most significant; stable.
+    public func sorted(by descriptors: [SortDescriptor]) -> Results {
+        let r = copy()
+        r.sortDescriptors = descriptors
+        return r
+    }
+
+    /// Keeps the first object of each distinct combination of the key paths' values.
+    public func distinct(by keyPaths: [String]) -> Results {
+        let r = copy()
+        r.distinctKeyPaths = keyPaths
+        return r
+    }
+
+    /// Keeps at most `n` objects.
+    public func limit(_ n: Int) -> Results {
+        let r = copy()
+        r.limitCount = Swift.max(0, n)
+        return r
+    }
+
+    // MARK: Evaluation
+
+    /// The keys of the objects, in result order.
+    public func keys() throws -> [ObjectKey] {
+        try realm.checkThread()
+        let stamp = (realm.readView.version, realm.mutationCount)
+        if let cache, cacheStamp == stamp { return cache }
+        let store = realm.readView
+        var keys: [ObjectKey]?
+        switch source {
+        case .table:
+            keys = nil
+        case .list(let c, let k, let column):
+            guard case .list(let items) = try store.value(classIndex: c, key: k, column: column) else { keys = []; break }
+            keys = items.compactMap { if case .link(let k) = $0 { k } else { nil } }
+        case .backlinks(let c, let k, let oc, let ocol):
+            keys = try store.backlinks(classIndex: c, key: k, originClass: oc, originColumn: ocol)
+        }
+        for q in predicates {
+            keys = try q.run(in: store, candidates: keys)
+        }
+        var result = try keys ?? store.keys(classIndex: classIndex)
+        if !sortDescriptors.isEmpty {
+            result = try ResultOrdering.sort(result, classIndex: classIndex, by: sortDescriptors, in: store)
+        }
+        if !distinctKeyPaths.isEmpty {
+            result = try ResultOrdering.distinct(result, classIndex: classIndex, by: distinctKeyPaths, in: store)
+        }
+        if let limitCount, result.count > limitCount { result = Array(result.prefix(limitCount)) }
+        cache = result
+        cacheStamp = stamp
+        return result
+    }
+
+    /// Number of objects (an unfiltered class is counted without reading any object).
+    public var count: Int {
+        if isPlainTable, (try? realm.checkThread()) != nil { return (try? realm.readView.count(classIndex: classIndex)) ?? 0 }
+        return (try? keys().count) ?? 0
+    }
+
+    /// Whether there are no objects.
+    public var isEmpty: Bool { count == 0 }
+
+    /// The object at `index`.
+    public func object(at index: Int) throws -> DynamicObject {
+        if isPlainTable {
+            try realm.checkThread()
+            return DynamicObject(realm: realm, classIndex: classIndex, key: try realm.readView.key(classIndex: classIndex, at: index))
+        }
+        let k = try keys()
+        guard k.indices.contains(index) else { throw RealmError.indexOutOfRange(index: index, count: k.count) }
+        return DynamicObject(realm: realm, classIndex: classIndex, key: k[index])
+    }
+
+    /// The object at `index` (traps on a bad index, like an array; use `object(at:)` to get an error).
+    public subscript(index: Int) -> DynamicObject {
+        guard let o = try? object(at: index) else { preconditionFailure("index \(index) out of range (count \(count))") }
+        return o
+    }
+
+    /// The first object, or nil.
+    public var first: DynamicObject? { count > 0 ? try? object(at: 0) : nil }
+    /// The last object, or nil.
+    public var last: DynamicObject? { let n = count; return n > 0 ? try? object(at: n - 1) : nil }
+
+    /// The position of an object in the results, or nil.
+    public func index(of object: DynamicObject) -> Int? {
+        guard object.classIndex == classIndex else { return nil }
+        return try? keys().firstIndex(of: object.key)
+    }
+
+    /// Iterates a snapshot of the results taken when iteration starts.
+    public func makeIterator() -> IndexingIterator<[DynamicObject]> {
+        let k = (try? keys()) ?? []
+        return k.map { DynamicObject(realm: realm, classIndex: classIndex, key: $0) }.makeIterator()
+    }
+
+    /// A description of how the query runs (index use), for debugging.
+    public var planDescription: String {
+        predicates.map(\.planDescription).joined(separator: "; then ")
+    }
+
+    /// Classes whose changes can change these results.
+    var dependencies: Set<Int> {
+        var d: Set<Int> = [classIndex]
+        for q in predicates { d.formUnion(q.dependencies) }
+        switch source {
+        case .table: break
+        case .list(let c, _, _): d.insert(c)
+        case .backlinks(let c, _, let oc, _): d.insert(c); d.insert(oc)
+        }
+        return d
+    }
+}

@@ -1,0 +1,111 @@
+/// The in-file history of what each commit changed (Realm's in-file history, compacted): per
+/// commit and class, the inserted, deleted and modified object keys, and for each modified object
+/// a bitmask of the changed columns (bit 63 stands for "column 63 or later").
+///
+/// One `.changeLog` node holds the records of every version that a pinned reader may still need
+/// to reach the newest (those newer than the oldest pinned version), at most `maxRecords`; it is
+/// rewritten copy-on-write by each commit. A reader that needs a record that was trimmed gets
+/// `nil` and treats everything as possibly modified.
+struct ChangeRecord: Equatable {
+    struct ClassRecord: Equatable {
+        var inserted: [Int64] = []
+        var deleted: [Int64] = []
+        var modified: [Int64: UInt64] = [:]
+    }
+    var version: UInt64
+    var classes: [Int: ClassRecord] = [:]
+    /// Everything may have changed (schema change).
+    var everything = false
+}
+
+enum ChangeLog {
+    static let maxRecords = 4096
+
+    static func record(_ changes: ChangeRecorder, version: UInt64) -> ChangeRecord {
+        var r = ChangeRecord(version: version)
+        r.everything = changes.everything
+        for (c, ch) in changes.classes {
+            var cr = ChangeRecord.ClassRecord()
+            cr.inserted = ch.inserted.sorted()
+            cr.deleted = ch.deleted.sorted()
+            for (k, cols) in ch.modified {
+                var mask: UInt64 = 0
+                for col in cols { mask |= 1 << UInt64(min(col, 63)) }
+                cr.modified[k] = mask
+            }
+            if !cr.inserted.isEmpty || !cr.deleted.isEmpty || !cr.modified.isEmpty { r.classes[c] = cr }
+        }
+        return r
+    }
+
+    /// Writes a new log node with this commit's record, dropping records no pinned reader needs.
+    static func append(_ changes: ChangeRecorder, to oldRef: UInt64, version: UInt64, writer: TreeWriter,
+                       layout: SchemaLayout) throws -> UInt64 {
+        var records = oldRef == 0 ? [] : try decode(writer.bytes, ref: oldRef)
+        let keepAfter = writer.free.reusableUpTo == .max ? version - 1 : writer.free.reusableUpTo
+        records.removeAll { $0.version <= keepAfter }
+        if records.count >= maxRecords { records.removeFirst(records.count - maxRecords + 1) }
+        records.append(record(changes, version: version))
+        if oldRef != 0 { try writer.release(oldRef) }
+        return try writer.write(kind: .changeLog, payload: encode(records))
+    }
+
+    static func encode(_ records: [ChangeRecord]) -> [UInt8] {
+        var out = [UInt8]()
+        out.appendLE(UInt32(records.count))
+        for r in records {
+            out.appendLE(r.version)
+            out.appendLE(UInt32(r.everything ? 1 : 0))
+            out.appendLE(UInt32(r.classes.count))
+            for (c, cr) in r.classes.sorted(by: { $0.key < $1.key }) {
+                out.appendLE(UInt32(c))
+                out.appendLE(UInt32(cr.inserted.count))
+                out.appendLE(UInt32(cr.deleted.count))
+                out.appendLE(UInt32(cr.modified.count))
+                for k in cr.inserted { out.appendLE(k) }
+                for k in cr.deleted { out.appendLE(k) }
+                for (k, m) in cr.modified.sorted(by: { $0.key < $1.key }) {
+                    out.appendLE(k)
+                    out.appendLE(m)
+                }
+            }
+        }
+        return out
+    }
+
+    static func decode(_ bytes: FileBytes, ref: UInt64) throws -> [ChangeRecord] {
+        var cur = ByteCursor(try bytes.node(ref, kind: .changeLog), path: bytes.path, ref: ref)
+        let n = Int(try cur.u32())
+        guard n <= maxRecords else { throw cur.corrupt("change log has \(n) records") }
+        var out: [ChangeRecord] = []
+        for _ in 0..<n {
+            var r = ChangeRecord(version: try cur.u64())
+            r.everything = try cur.u32() != 0
+            let classes = Int(try cur.u32())
+            guard classes <= Limits.maxClasses else { throw cur.corrupt("bad change record") }
+            for _ in 0..<classes {
+                let c = Int(try cur.u32())
+                let ni = Int(try cur.u32()), nd = Int(try cur.u32()), nm = Int(try cur.u32())
+                guard (ni + nd + nm * 2) * 8 <= cur.p.count - cur.offset else { throw cur.corrupt("change record overruns its node") }
+                var cr = ChangeRecord.ClassRecord()
+                for _ in 0..<ni { cr.inserted.append(try cur.i64()) }
+                for _ in 0..<nd { cr.deleted.append(try cur.i64()) }
+                for _ in 0..<nm { let k = try cur.i64(); cr.modified[k] = try cur.u64() }
+                r.classes[c] = cr
+            }
+            out.append(r)
+        }
+        return out
+    }
+
+    /// The records from `fromVersion` (exclusive) to `toVersion` (inclusive) as stored in the
+    /// snapshot of `toVersion`, or nil when some were trimmed.
+    static func records(in snapshot: Snapshot, after fromVersion: UInt64) throws -> [ChangeRecord]? {
+        guard snapshot.version > fromVersion else { return [] }
+        guard snapshot.changeLogRef != 0 else { return nil }
+        let all = try decode(snapshot.bytes, ref: snapshot.changeLogRef)
+        let needed = all.filter { $0.version > fromVersion }
+        guard needed.count == Int(snapshot.version - fromVersion) else { return nil }
+        return needed
+    }
+}

@@ -1,0 +1,144 @@
+/// Turning `ObjectInput` (dictionaries, arrays in property order, nested objects, primary-key
+/// references) into rows: creation, upsert by primary key and partial update.
+extension WriteTransaction {
+    private func schema(_ classIndex: Int) -> ObjectSchema { layout.schema.objectSchemas[classIndex] }
+
+    /// The given fields of an object input, by persisted column.
+    func fields(_ classIndex: Int, _ input: ObjectInput) throws -> [Int: ObjectInput] {
+        let properties = schema(classIndex).persistedProperties
+        switch input {
+        case .dictionary(let d):
+            var out: [Int: ObjectInput] = [:]
+            for (i, p) in properties.enumerated() { if let v = d[p.name] { out[i] = v } }
+            return out
+        case .array(let a):
+            guard a.count <= properties.count else {
+                throw RealmError.invalidInput(
+                    "\(schema(classIndex).name): \(a.count) values given for \(properties.count) properties (\(properties.map(\.name).joined(separator: ", ")))")
+            }
+            var out: [Int: ObjectInput] = [:]
+            for (i, v) in a.enumerated() { out[i] = v }
+            return out
+        default:
+            throw RealmError.invalidInput("\(schema(classIndex).name): expected a dictionary or an array of values")
+        }
+    }
+
+    /// Creates (or with `update`, upserts) an object and returns its key.
+    func createObject(_ classIndex: Int, _ input: ObjectInput, update: UpdatePolicy) throws -> ObjectKey {
+        switch input {
+        case .value(.link(let k)):
+            guard try state.contains(classIndex: classIndex, key: k) else { throw RealmError.invalidatedObject }
+            return k
+        case .primaryKey(let v):
+            return try existing(classIndex, primaryKey: v)
+        case .value(let v):
+            throw RealmError.typeMismatch(className: schema(classIndex).name, property: "(object)", expected: "an object", got: v.kindName)
+        case .dictionary, .array:
+            break
+        }
+        let objectSchema = schema(classIndex)
+        let properties = objectSchema.persistedProperties
+        let given = try fields(classIndex, input)
+        let table = layout.tables[classIndex]
+        if let pk = table.primaryKeyColumn {
+            let pkValue: Value
+            if let raw = given[pk] {
+                guard case .value(let v) = raw else {
+                    throw RealmError.typeMismatch(className: objectSchema.name, property: properties[pk].name,
+                                                  expected: properties[pk].typeDescription, got: "an object")
+                }
+                pkValue = try properties[pk].coerce(v, className: objectSchema.name)
+            } else if let d = properties[pk].defaultValue {
+                pkValue = d
+            } else if properties[pk].isOptional {
+                pkValue = .null
+            } else {
+                throw RealmError.missingValue(className: objectSchema.name, property: properties[pk].name)
+            }
+            if let key = try state.object(classIndex: classIndex, primaryKey: pkValue) {
+                guard update != .error else {
+                    throw RealmError.primaryKey("\(objectSchema.name): an object with primary key \(pkValue) already exists")
+                }
+                for (column, raw) in given.sorted(by: { $0.key < $1.key }) where column != pk {
+                    try setField(classIndex, key, column: column, raw, update: update)
+                }
+                return key
+            }
+        }
+        var row: [Value] = []
+        row.reserveCapacity(properties.count)
+        for (column, p) in properties.enumerated() {
+            if let raw = given[column] {
+                row.append(try convert(raw, for: p, className: objectSchema.name, update: update))
+            } else if let d = p.defaultValue {
+                row.append(d)
+            } else if p.isList {
+                row.append(.list([]))
+            } else if p.isOptional {
+                row.append(.null)
+            } else {
+                throw RealmError.missingValue(className: objectSchema.name, property: p.name)
+            }
+        }
+        return try insertRow(classIndex, row)
+    }
+
+    /// Sets one property from input (converting nested objects and references).
+    func setField(_ classIndex: Int, _ key: ObjectKey, column: Int, _ raw: ObjectInput, update: UpdatePolicy = .modified) throws {
+        let objectSchema = schema(classIndex)
+        let p = objectSchema.persistedProperties[column]
+        let value = try convert(raw, for: p, className: objectSchema.name, update: update)
+        try setValue(classIndex, key, column: column, value)
+    }
+
+    private func existing(_ classIndex: Int, primaryKey v: Value) throws -> ObjectKey {
+        let objectSchema = schema(classIndex)
+        guard let pk = objectSchema.primaryKeyProperty else {
+            throw RealmError.invalidInput("\(objectSchema.name) has no primary key to refer to an object by")
+        }
+        let value = try pk.coerce(v, className: objectSchema.name)
+        guard let key = try state.object(classIndex: classIndex, primaryKey: value) else {
+            throw RealmError.invalidInput("no \(objectSchema.name) with primary key \(value)")
+        }
+        return key
+    }
+
+    /// Converts input for property `p` to its stored value, creating linked objects as needed.
+    func convert(_ raw: ObjectInput, for p: Property, className: String, update: UpdatePolicy) throws -> Value {
+        if p.type == .object {
+            guard let target = p.objectClassName.flatMap(layout.classIndex) else {
+                throw RealmError.invalidSchema("\(className).\(p.name) links to an unknown class")
+            }
+            if p.isList {
+                switch raw {
+                case .array(let items):
+                    return .list(try items.map { .link(try createObject(target, $0, update: update)) })
+                case .value(.list(let items)):
+                    return .list(try items.map { .link(try createObject(target, .value($0), update: update)) })
+                case .value(.null):
+                    return .list([])
+                default:
+                    throw RealmError.typeMismatch(className: className, property: p.name, expected: p.typeDescription, got: "a single value")
+                }
+            }
+            if case .value(.null) = raw { return .null }
+            return .link(try createObject(target, raw, update: update))
+        }
+        switch raw {
+        case .value(let v):
+            return try p.coerce(v, className: className)
+        case .array(let items) where p.isList:
+            return .list(try items.map { item -> Value in
+                guard case .value(let v) = item else {
+                    throw RealmError.typeMismatch(className: className, property: p.name, expected: p.type.rawValue, got: "an object")
+                }
+                return try p.coerce(v, className: className, element: true)
+            })
+        case .primaryKey(let v):
+            return try p.coerce(v, className: className)
+        default:
+            throw RealmError.typeMismatch(className: className, property: p.name, expected: p.typeDescription, got: "an object or array")
+        }
+    }
+}

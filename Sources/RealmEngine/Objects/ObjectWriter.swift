@@ -1,0 +1,190 @@
+/// Object-level writes: rows in cluster trees, index entries and backlinks kept consistent.
+///
+/// Invariants after every method returns (checked by `check`):
+/// - every indexed column has exactly one index entry per object, with the object's value;
+/// - for every link (to-one or list element) from (class O, column c, object o) to t, t's
+///   backlink column for (O, c) lists o exactly as many times as o links to t;
+/// - no link points at a deleted object (deleting nullifies to-one links and removes list entries).
+/// Values are validated and coerced before anything changes, so a throwing call changes nothing.
+extension WriteTransaction {
+    private func emptyCluster(_ classIndex: Int) -> LeafData {
+        .cluster(ClusterData(keys: [], columns: Array(repeating: [], count: layout.tables[classIndex].columns.count)))
+    }
+
+    /// Changes the row of `key` in place (the row must exist).
+    private func updateRow(_ classIndex: Int, _ key: ObjectKey, bigValues: Bool = false,
+                           _ body: @escaping (inout ClusterData, Int) -> Void) throws {
+        let columns = layout.tables[classIndex].columns
+        var found = false
+        try writer.mutate(root: &state.tables[classIndex].root, key: TreeKey(hi: 0, lo: key.rawValue), columns: columns,
+                          emptyLeaf: { self.emptyCluster(classIndex) }, bigValues: bigValues) { leaf in
+            guard case .cluster(var c) = leaf else { return }
+            leaf = .index([])
+            if let row = ClusterAccess.data(c).row(of: key.rawValue) {
+                body(&c, row)
+                found = true
+            }
+            leaf = .cluster(c)
+        }
+        syncBytes()
+        if !found { throw RealmError.invalidatedObject }
+    }
+
+    /// Inserts a row of persisted values (already coerced) and returns the new object's key.
+    func insertRow(_ classIndex: Int, _ values: [Value]) throws -> ObjectKey {
+        let table = layout.tables[classIndex]
+        if let pk = table.primaryKeyColumn, try state.object(classIndex: classIndex, primaryKey: values[pk]) != nil {
+            throw RealmError.primaryKey(
+                "\(layout.schema.objectSchemas[classIndex].name): an object with primary key \(values[pk]) already exists")
+        }
+        let key = ObjectKey(state.tables[classIndex].nextKey)
+        state.tables[classIndex].nextKey += 1
+        let row = values + Array(repeating: Value.list([]), count: table.columns.count - table.persistedCount)
+        let big = values.contains { v in
+            switch v {
+            case .string(let s): s.utf8.count > 4096
+            case .data(let d): d.count > 4096
+            case .list(let l): l.count > 256
+            default: false
+            }
+        }
+        try writer.mutate(root: &state.tables[classIndex].root, key: TreeKey(hi: 0, lo: key.rawValue), columns: table.columns,
+                          emptyLeaf: { self.emptyCluster(classIndex) }, bigValues: big) { leaf in
+            guard case .cluster(var c) = leaf else { return }
+            leaf = .index([])
+            if c.keys.last.map({ $0 < key.rawValue }) ?? true {
+                c.keys.append(key.rawValue)
+                for i in row.indices { c.columns[i].append(row[i]) }
+            } else {
+                let at = c.keys.firstIndex { $0 > key.rawValue } ?? c.keys.count
+                c.keys.insert(key.rawValue, at: at)
+                for i in row.indices { c.columns[i].insert(row[i], at: at) }
+            }
+            leaf = .cluster(c)
+        }
+        syncBytes()
+        for column in table.indexedColumns {
+            try SearchIndex.insert(&state.tables[classIndex].indexes[column, default: nil], value: values[column], key: key, writer: writer)
+        }
+        for (column, value) in values.enumerated() where table.columns[column].type == .object {
+            for target in linkKeys(value) {
+                try addBacklink(from: classIndex, column: column, origin: key, to: target)
+            }
+        }
+        syncBytes()
+        changes.insert(classIndex, key.rawValue)
+        return key
+    }
+
+    private func linkKeys(_ value: Value) -> [ObjectKey] {
+        switch value {
+        case .link(let k): [k]
+        case .list(let items): items.compactMap { if case .link(let k) = $0 { k } else { nil } }
+        default: []
+        }
+    }
+
+    private func addBacklink(from originClass: Int, column: Int, origin: ObjectKey, to target: ObjectKey) throws {
+        guard let (t, bc) = layout.linkTargets[.init(classIndex: originClass, column: column)] else { return }
+        try updateRow(t, target) { c, row in
+            if case .list(var items) = c.columns[bc][row] {
+                items.append(.link(origin))
+                c.columns[bc][row] = .list(items)
+            } else {
+                c.columns[bc][row] = .list([.link(origin)])
+            }
+        }
+    }
+
+    private func removeBacklink(from originClass: Int, column: Int, origin: ObjectKey, to target: ObjectKey) throws {
+        guard let (t, bc) = layout.linkTargets[.init(classIndex: originClass, column: column)] else { return }
+        guard try state.contains(classIndex: t, key: target) else { return }
+        try updateRow(t, target) { c, row in
+            if case .list(var items) = c.columns[bc][row], let i = items.firstIndex(of: .link(origin)) {
+                items.remove(at: i)
+                c.columns[bc][row] = .list(items)
+            }
+        }
+    }
+
+    /// Sets one persisted column (value already coerced). Primary keys cannot change.
+    func setValue(_ classIndex: Int, _ key: ObjectKey, column: Int, _ value: Value) throws {
+        let table = layout.tables[classIndex]
+        let old = try state.value(classIndex: classIndex, key: key, column: column)
+        if column == table.primaryKeyColumn {
+            if old == value { return }
+            throw RealmError.primaryKey(
+                "\(layout.schema.objectSchemas[classIndex].name).\(table.columns[column].name) is a primary key and cannot be changed")
+        }
+        if table.columns[column].type == .object {
+            for target in linkKeys(value) where !(try state.contains(classIndex: layout.linkTargets[.init(classIndex: classIndex, column: column)]?.classIndex ?? -1, key: target)) {
+                throw RealmError.invalidInput("link target \(target) of \(table.columns[column].name) does not exist")
+            }
+        }
+        let big: Bool
+        switch value {
+        case .string(let s): big = s.utf8.count > 4096
+        case .data(let d): big = d.count > 4096
+        case .list(let l): big = l.count > 256
+        default: big = false
+        }
+        try updateRow(classIndex, key, bigValues: big) { c, row in c.columns[column][row] = value }
+        if table.indexedColumns.contains(column) && old != value {
+            try SearchIndex.remove(&state.tables[classIndex].indexes[column, default: nil], value: old, key: key, writer: writer)
+            try SearchIndex.insert(&state.tables[classIndex].indexes[column, default: nil], value: value, key: key, writer: writer)
+        }
+        if table.columns[column].type == .object {
+            var removed = linkKeys(old)
+            var added: [ObjectKey] = []
+            for k in linkKeys(value) {
+                if let i = removed.firstIndex(of: k) { removed.remove(at: i) } else { added.append(k) }
+            }
+            for k in removed { try removeBacklink(from: classIndex, column: column, origin: key, to: k) }
+            for k in added { try addBacklink(from: classIndex, column: column, origin: key, to: k) }
+        }
+        syncBytes()
+        if old != value { changes.modify(classIndex, key.rawValue, column: column) }
+    }
+
+    /// Deletes an object: its index entries, its backlinks in the objects it links to, and every
+    /// link to it (to-one links become nil, list entries are removed).
+    func deleteObject(_ classIndex: Int, _ key: ObjectKey) throws {
+        guard let row = try state.row(classIndex: classIndex, key: key) else { throw RealmError.invalidatedObject }
+        let table = layout.tables[classIndex]
+        for column in table.indexedColumns {
+            try SearchIndex.remove(&state.tables[classIndex].indexes[column, default: nil], value: row[column], key: key, writer: writer)
+        }
+        for column in 0..<table.persistedCount where table.columns[column].type == .object {
+            for target in linkKeys(row[column]) where !(target == key && layout.linkTargets[.init(classIndex: classIndex, column: column)]?.classIndex == classIndex) {
+                try removeBacklink(from: classIndex, column: column, origin: key, to: target)
+            }
+        }
+        // Incoming links: nullify or remove from lists.
+        for (origin, bc) in table.backlinkColumns {
+            var seen = Set<ObjectKey>()
+            for source in linkKeys(row[bc]) where seen.insert(source).inserted {
+                if origin.classIndex == classIndex && source == key { continue }
+                guard let current = try? state.value(classIndex: origin.classIndex, key: source, column: origin.column) else { continue }
+                let replacement: Value
+                switch current {
+                case .list(let items): replacement = .list(items.filter { $0 != .link(key) })
+                default: replacement = .null
+                }
+                try updateRow(origin.classIndex, source) { c, r in c.columns[origin.column][r] = replacement }
+                changes.modify(origin.classIndex, source.rawValue, column: origin.column)
+            }
+        }
+        try writer.mutate(root: &state.tables[classIndex].root, key: TreeKey(hi: 0, lo: key.rawValue), columns: table.columns,
+                          emptyLeaf: { self.emptyCluster(classIndex) }) { leaf in
+            guard case .cluster(var c) = leaf else { return }
+            leaf = .index([])
+            if let r = ClusterAccess.data(c).row(of: key.rawValue) {
+                c.keys.remove(at: r)
+                for i in c.columns.indices { c.columns[i].remove(at: r) }
+            }
+            leaf = .cluster(c)
+        }
+        syncBytes()
+        changes.delete(classIndex, key.rawValue)
+    }
+}

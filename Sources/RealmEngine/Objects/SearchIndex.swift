@@ -1,0 +1,94 @@
+/// Search indexes: a B+tree of `(indexKey(value), objectKey)` entries per indexed column.
+///
+/// Integers (and bools) map to an order-preserving 64-bit key, everything else to a 64-bit hash;
+/// a lookup collects the entries with the value's key and then checks each candidate's stored
+/// value, so hash collisions (and nil sharing a key with a number) never give a wrong answer.
+enum SearchIndex {
+    /// The 64-bit index key of a value.
+    static func key(_ value: Value) -> UInt64 {
+        switch value {
+        case .null: return 0x6E75_6C6C_6E75_6C6C
+        case .bool(let b): return b ? 1 : 0
+        case .int(let v): return UInt64(bitPattern: v) ^ (1 << 63)
+        case .string(let s):
+            var s = s
+            return s.withUTF8 { Checksum.hash(UnsafeRawBufferPointer($0), seed: 0x5354) }
+        case .date(let t): return UInt64(bitPattern: t.seconds) &* 1_000_000_007 ^ UInt64(UInt32(bitPattern: t.nanoseconds))
+        case .objectId(let o):
+            return (UInt64(o.bytes.0) << 32 | UInt64(o.bytes.1)) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(o.bytes.2)
+        case .uuid(let u):
+            return withUnsafeBytes(of: u.uuid) { Checksum.hash($0, seed: 0x5555) }
+        case .float(let f): return UInt64(f.bitPattern)
+        case .double(let d): return d.bitPattern
+        case .data(let d): return d.withUnsafeBytes { Checksum.hash($0, seed: 0x4441) }
+        case .link(let k): return UInt64(bitPattern: k.rawValue)
+        case .list: return 0
+        }
+    }
+
+    /// Object keys whose entry key is `hi` (candidates; callers verify the value).
+    static func candidates(_ root: TreeChild?, hi: UInt64, reader: TreeReader) throws -> [ObjectKey] {
+        guard let root else { return [] }
+        var out: [ObjectKey] = []
+        let start = TreeKey(hi: hi, lo: .min)
+        try reader.forEachLeaf(root, from: start) { leaf in
+            switch leaf {
+            case .memory(.index(let entries)):
+                var i = lowerBound(entries, start)
+                while i < entries.count {
+                    guard entries[i].hi == hi else { return false }
+                    out.append(ObjectKey(entries[i].lo))
+                    i += 1
+                }
+                return true
+            case .file(let payload, let ref):
+                let view = try IndexLeafCodec.View(payload, path: reader.bytes.path, ref: ref)
+                var i = view.lowerBound(start)
+                while i < view.count {
+                    let e = view.entry(i)
+                    guard e.hi == hi else { return false }
+                    out.append(ObjectKey(e.lo))
+                    i += 1
+                }
+                return true
+            default:
+                return true
+            }
+        }
+        return out
+    }
+
+    static func lowerBound(_ entries: [TreeKey], _ key: TreeKey) -> Int {
+        var lo = 0, hi = entries.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if entries[mid] < key { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// Adds an entry (write transactions only).
+    static func insert(_ root: inout TreeChild?, value: Value, key: ObjectKey, writer: TreeWriter) throws {
+        let entry = TreeKey(hi: self.key(value), lo: key.rawValue)
+        try writer.mutate(root: &root, key: entry, columns: nil, emptyLeaf: { .index([]) }) { leaf in
+            guard case .index(var entries) = leaf else { return }
+            leaf = .index([])
+            let i = lowerBound(entries, entry)
+            if i == entries.count || entries[i] != entry { entries.insert(entry, at: i) }
+            leaf = .index(entries)
+        }
+    }
+
+    /// Removes an entry (write transactions only).
+    static func remove(_ root: inout TreeChild?, value: Value, key: ObjectKey, writer: TreeWriter) throws {
+        guard root != nil else { return }
+        let entry = TreeKey(hi: self.key(value), lo: key.rawValue)
+        try writer.mutate(root: &root, key: entry, columns: nil, emptyLeaf: { .index([]) }) { leaf in
+            guard case .index(var entries) = leaf else { return }
+            leaf = .index([])
+            let i = lowerBound(entries, entry)
+            if i < entries.count && entries[i] == entry { entries.remove(at: i) }
+            leaf = .index(entries)
+        }
+    }
+}

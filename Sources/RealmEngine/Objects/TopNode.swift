@@ -1,0 +1,123 @@
+import Foundation
+
+/// The root of one version: where the schema, the change log and every table live.
+///
+/// Payload: `schemaRef u64 | changeLogRef u64 | tableCount u32 | pad u32`, then per table
+/// `rootRef u64 | count u64 | nextKey i64 | indexCount u32 | pad u32` and per index
+/// `column u32 | pad u32 | ref u64 | count u64`.
+struct TopNode {
+    var schemaRef: UInt64
+    var changeLogRef: UInt64
+    var tables: [TableState]
+
+    func payload() -> [UInt8] {
+        var out = [UInt8]()
+        out.appendLE(schemaRef)
+        out.appendLE(changeLogRef)
+        out.appendLE(UInt32(tables.count))
+        out.appendLE(UInt32(0))
+        for t in tables {
+            out.appendLE(t.root?.ref ?? 0)
+            out.appendLE(UInt64(t.root?.count ?? 0))
+            out.appendLE(t.nextKey)
+            out.appendLE(UInt32(t.indexes.count))
+            out.appendLE(UInt32(0))
+            for (column, tree) in t.indexes.sorted(by: { $0.key < $1.key }) {
+                out.appendLE(UInt32(column))
+                out.appendLE(UInt32(0))
+                out.appendLE(tree?.ref ?? 0)
+                out.appendLE(UInt64(tree?.count ?? 0))
+            }
+        }
+        return out
+    }
+
+    static func decode(_ p: UnsafeRawBufferPointer, path: String, ref: UInt64, layout: SchemaLayout?) throws -> TopNode {
+        var reader = ByteCursor(p, path: path, ref: ref)
+        let schemaRef = try reader.u64()
+        let changeLogRef = try reader.u64()
+        let n = Int(try reader.u32())
+        _ = try reader.u32()
+        guard n <= Limits.maxClasses else { throw reader.corrupt("too many tables (\(n))") }
+        var tables: [TableState] = []
+        for ti in 0..<n {
+            let rootRef = try reader.u64()
+            let count = try reader.u64()
+            let nextKey = try reader.i64()
+            let indexCount = Int(try reader.u32())
+            _ = try reader.u32()
+            guard indexCount <= Limits.maxProperties, count <= UInt64(Int.max) else { throw reader.corrupt("bad table entry \(ti)") }
+            var t = TableState()
+            t.root = rootRef == 0 ? nil : TreeChild(firstKey: .min, count: Int(count), ref: rootRef, node: nil)
+            t.nextKey = nextKey
+            for _ in 0..<indexCount {
+                let column = Int(try reader.u32())
+                _ = try reader.u32()
+                let iref = try reader.u64()
+                let icount = try reader.u64()
+                guard icount <= UInt64(Int.max) else { throw reader.corrupt("bad index entry") }
+                t.indexes[column] = iref == 0 ? TreeChild?.none : TreeChild(firstKey: .min, count: Int(icount), ref: iref, node: nil)
+            }
+            tables.append(t)
+        }
+        return TopNode(schemaRef: schemaRef, changeLogRef: changeLogRef, tables: tables)
+    }
+}
+
+/// Reads little-endian values from a node payload, throwing a corruption error past its end.
+struct ByteCursor {
+    let p: UnsafeRawBufferPointer
+    let path: String
+    let ref: UInt64
+    var offset = 0
+
+    init(_ p: UnsafeRawBufferPointer, path: String, ref: UInt64) {
+        self.p = p
+        self.path = path
+        self.ref = ref
+    }
+
+    func corrupt(_ reason: String) -> RealmError {
+        RealmError.corruptFile(path: path, offset: ref, reason: reason)
+    }
+
+    mutating func u64() throws -> UInt64 {
+        guard offset + 8 <= p.count else { throw corrupt("node ends early") }
+        defer { offset += 8 }
+        return UInt64(littleEndian: p.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    }
+    mutating func i64() throws -> Int64 { Int64(bitPattern: try u64()) }
+    mutating func u32() throws -> UInt32 {
+        guard offset + 4 <= p.count else { throw corrupt("node ends early") }
+        defer { offset += 4 }
+        return UInt32(littleEndian: p.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+    }
+    mutating func bytes(_ n: Int) throws -> UnsafeRawBufferPointer {
+        guard n >= 0, offset + n <= p.count else { throw corrupt("node ends early") }
+        defer { offset += n }
+        return UnsafeRawBufferPointer(rebasing: p[offset..<offset + n])
+    }
+}
+
+/// The schema is stored as JSON in a `.schema` node: readable by any tool, versioned with the data.
+enum SchemaNode {
+    static func payload(_ schema: Schema, schemaVersion: UInt64) throws -> [UInt8] {
+        let stored = StoredSchema(schemaVersion: schemaVersion, schema: schema)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return Array(try encoder.encode(stored))
+    }
+
+    static func decode(_ p: UnsafeRawBufferPointer, path: String, ref: UInt64) throws -> StoredSchema {
+        do {
+            return try JSONDecoder().decode(StoredSchema.self, from: Data(p))
+        } catch {
+            throw RealmError.corruptFile(path: path, offset: ref, reason: "the stored schema does not decode: \(error)")
+        }
+    }
+}
+
+struct StoredSchema: Codable {
+    var schemaVersion: UInt64
+    var schema: Schema
+}

@@ -1,0 +1,151 @@
+import CShims
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One open database file: a descriptor for writes (`pwrite`) and a read-only shared mapping for
+/// reads.
+///
+/// The mapping reserves a large range of address space once (`reservedBytes`), so the file can
+/// grow without remapping: every process maps the whole reservation, and pages past the end of
+/// the file are never touched because every read is bounds-checked against the logical size of
+/// the snapshot being read (which is never larger than the physical file). Writes go through
+/// `pwrite`, which on Linux lands in the same page cache the mapping shows.
+final class DatabaseFile: @unchecked Sendable {
+    let path: String
+    let fd: Int32
+    let isReadOnly: Bool
+    /// True for `inMemoryIdentifier` Realms: an anonymous memfd, never synced.
+    let isInMemory: Bool
+    /// Start of the mapping; valid for `reservedBytes`.
+    let base: UnsafeRawPointer
+    let reservedBytes: Int
+    /// Set for tests: fail the Nth write/sync call (counting from 1) with ENOSPC, to check that
+    /// a failed commit loses nothing.
+    nonisolated(unsafe) static var failWriteAfter: Int? = nil
+
+    private static let reserve = 1 << 40
+
+    /// Opens an existing file (or creates it when `create`).
+    init(path: String, readOnly: Bool, create: Bool) throws {
+        self.path = path
+        isReadOnly = readOnly
+        isInMemory = false
+        var st = stat()
+        if stat(path, &st) != 0 {
+            if errno == ENOENT && !create { throw RealmError.fileNotFound(path: path) }
+            if errno != ENOENT { throw DatabaseFile.ioError(path, "stat") }
+        } else if (st.st_mode & S_IFMT) == S_IFDIR {
+            throw RealmError.notARealmFile(path: path, reason: "it is a directory")
+        }
+        let flags = readOnly ? O_RDONLY : (O_RDWR | (create ? O_CREAT : 0))
+        let fd = open(path, flags | O_CLOEXEC, 0o644)
+        if fd < 0 {
+            if errno == EACCES || errno == EROFS {
+                throw RealmError.io(path: path, operation: readOnly ? "open" : "open for writing", errno: errno,
+                                    message: String(cString: strerror(errno)) + (readOnly ? "" : "; try --read-only"))
+            }
+            throw DatabaseFile.ioError(path, "open")
+        }
+        self.fd = fd
+        guard let mapped = mmap(nil, DatabaseFile.reserve, PROT_READ, MAP_SHARED, fd, 0),
+              mapped != UnsafeMutableRawPointer(bitPattern: -1) else {
+            let error = DatabaseFile.ioError(path, "mmap")
+            close(fd)
+            throw error
+        }
+        base = UnsafeRawPointer(mapped)
+        reservedBytes = DatabaseFile.reserve
+    }
+
+    /// An anonymous in-memory file for `inMemoryIdentifier`.
+    init(inMemory name: String) throws {
+        path = "memory:" + name
+        isReadOnly = false
+        isInMemory = true
+        let fd = rt_memfd_create("realmtui")
+        if fd < 0 { throw DatabaseFile.ioError(path, "memfd_create") }
+        self.fd = fd
+        guard let mapped = mmap(nil, DatabaseFile.reserve, PROT_READ, MAP_SHARED, fd, 0),
+              mapped != UnsafeMutableRawPointer(bitPattern: -1) else {
+            close(fd)
+            throw DatabaseFile.ioError(path, "mmap")
+        }
+        base = UnsafeRawPointer(mapped)
+        reservedBytes = DatabaseFile.reserve
+    }
+
+    deinit {
+        munmap(UnsafeMutableRawPointer(mutating: base), reservedBytes)
+        close(fd)
+    }
+
+    /// The physical size of the file.
+    func physicalSize() throws -> UInt64 {
+        var st = stat()
+        if fstat(fd, &st) != 0 { throw DatabaseFile.ioError(path, "fstat") }
+        return UInt64(st.st_size)
+    }
+
+    /// Grows the file to at least `size` bytes (allocating the blocks, so a full disk is an error
+    /// here rather than a SIGBUS later).
+    func grow(to size: UInt64) throws {
+        guard try physicalSize() < size else { return }
+        try injectedFailure("grow")
+        if isInMemory {
+            if ftruncate(fd, off_t(size)) != 0 { throw DatabaseFile.ioError(path, "ftruncate") }
+            return
+        }
+        let current = try physicalSize()
+        let result = posix_fallocate(fd, off_t(current), off_t(size - current))
+        if result != 0 {
+            // Give back what was allocated so a failed growth leaves the file as it was.
+            _ = ftruncate(fd, off_t(current))
+            throw RealmError.io(path: path, operation: "grow the file", errno: result,
+                                message: String(cString: strerror(result)))
+        }
+    }
+
+    /// Writes `bytes` at `offset`.
+    func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws {
+        try injectedFailure("write")
+        var done = 0
+        while done < bytes.count {
+            let n = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw DatabaseFile.ioError(path, "write")
+            }
+            done += n
+        }
+    }
+
+    /// Makes every write so far durable (a no-op for in-memory files).
+    func sync() throws {
+        if isInMemory { return }
+        try injectedFailure("sync")
+        if fdatasync(fd) != 0 { throw DatabaseFile.ioError(path, "fdatasync") }
+    }
+
+    /// Truncates the file (used by compaction).
+    func truncate(to size: UInt64) throws {
+        if ftruncate(fd, off_t(size)) != 0 { throw DatabaseFile.ioError(path, "ftruncate") }
+    }
+
+    private func injectedFailure(_ operation: String) throws {
+        guard var n = DatabaseFile.failWriteAfter else { return }
+        n -= 1
+        DatabaseFile.failWriteAfter = n
+        if n <= 0 {
+            DatabaseFile.failWriteAfter = nil
+            throw RealmError.io(path: path, operation: operation, errno: ENOSPC, message: "No space left on device (injected)")
+        }
+    }
+
+    static func ioError(_ path: String, _ operation: String) -> RealmError {
+        let e = errno
+        return RealmError.io(path: path, operation: operation, errno: e, message: String(cString: strerror(e)))
+    }
+}

@@ -1,0 +1,148 @@
+/// The free-space manager.
+///
+/// Invariants (checked by `check`):
+/// 1. The extents of the free list, the nodes reachable from the current version and the header
+///    tile `[0, logicalSize)` exactly: no byte is both free and live, none is lost.
+/// 2. An extent carries the version of the commit that freed it (`freedIn`). Nodes freed by the
+///    commit that made version V were reachable from V − 1 and maybe older versions, never from V
+///    or later. So an extent is reusable only when no reader holds a version older than `freedIn`
+///    (`oldestPinned >= freedIn`). `freedIn == 0` marks space allocated and freed inside the
+///    current, uncommitted transaction: no snapshot has ever seen it.
+/// 3. The free list itself is a node written copy-on-write like every other: the list that a
+///    commit publishes already counts its own node as used and the previous list's node as free.
+///
+/// If the process dies during a transaction, nothing of it is published: the committed slot
+/// still names the old free list, in which every extent this transaction wrote into was free.
+struct FreeSpace {
+    struct Extent: Equatable {
+        var offset: UInt64
+        var length: UInt64
+        var freedIn: UInt64
+    }
+
+    /// Sorted by offset, non-overlapping.
+    private(set) var extents: [Extent] = []
+    /// The logical end of the file: space past it is allocated by growing.
+    private(set) var logicalSize: UInt64
+    /// Versions at or below this can be reused (the oldest pinned version; `.max` if none).
+    var reusableUpTo: UInt64
+
+    init(logicalSize: UInt64, reusableUpTo: UInt64) {
+        self.logicalSize = logicalSize
+        self.reusableUpTo = reusableUpTo
+    }
+
+    /// Total bytes in the free list.
+    var freeBytes: UInt64 { extents.reduce(0) { $0 + $1.length } }
+
+    /// Allocates `length` (aligned) bytes: first fit among reusable extents, else at the end.
+    mutating func allocate(_ length: Int) -> UInt64 {
+        let n = UInt64(Node.aligned(length))
+        for i in extents.indices where extents[i].length >= n && extents[i].freedIn <= reusableUpTo {
+            let offset = extents[i].offset
+            if extents[i].length == n {
+                extents.remove(at: i)
+            } else {
+                extents[i].offset += n
+                extents[i].length -= n
+            }
+            return offset
+        }
+        // Take a trailing free extent if it touches the end.
+        if let last = extents.last, last.offset + last.length == logicalSize, last.freedIn <= reusableUpTo {
+            extents.removeLast()
+            logicalSize = last.offset + n
+            return last.offset
+        }
+        let offset = logicalSize
+        logicalSize += n
+        return offset
+    }
+
+    /// Returns an extent to the free list, tagged with the version that frees it.
+    mutating func free(offset: UInt64, length: UInt64, freedIn: UInt64) {
+        let n = UInt64(Node.aligned(Int(length)))
+        guard n > 0 else { return }
+        var e = Extent(offset: offset, length: n, freedIn: freedIn)
+        // Binary search for the insertion point.
+        var lo = 0, hi = extents.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if extents[mid].offset < offset { lo = mid + 1 } else { hi = mid }
+        }
+        // Coalesce with neighbours; the merged extent takes the newer tag (conservative).
+        if lo > 0, extents[lo - 1].offset + extents[lo - 1].length == e.offset {
+            e.offset = extents[lo - 1].offset
+            e.length += extents[lo - 1].length
+            e.freedIn = max(e.freedIn, extents[lo - 1].freedIn)
+            extents.remove(at: lo - 1)
+            lo -= 1
+        }
+        if lo < extents.count, e.offset + e.length == extents[lo].offset {
+            e.length += extents[lo].length
+            e.freedIn = max(e.freedIn, extents[lo].freedIn)
+            extents.remove(at: lo)
+        }
+        extents.insert(e, at: lo)
+    }
+
+    /// Drops the trailing free extent (if any) so the file can be truncated; returns the new size.
+    mutating func trimEnd() -> UInt64 {
+        if let last = extents.last, last.offset + last.length == logicalSize, last.freedIn <= reusableUpTo {
+            extents.removeLast()
+            logicalSize = last.offset
+        }
+        return logicalSize
+    }
+
+    // MARK: Encoding (the payload of a `.freeList` node)
+
+    func payload(reserveEntries: Int = 0) -> [UInt8] {
+        var out = [UInt8]()
+        out.reserveCapacity(8 + (extents.count + reserveEntries) * 24)
+        out.appendLE(UInt64(extents.count))
+        for e in extents {
+            out.appendLE(e.offset)
+            out.appendLE(e.length)
+            out.appendLE(e.freedIn)
+        }
+        return out
+    }
+
+    static func decode(_ payload: UnsafeRawBufferPointer, logicalSize: UInt64, path: String, ref: UInt64) throws -> [Extent] {
+        guard payload.count >= 8 else { throw RealmError.corruptFile(path: path, offset: ref, reason: "free list too short") }
+        let n = payload.loadUnaligned(as: UInt64.self).littleEndian
+        guard n <= UInt64((payload.count - 8) / 24) else {
+            throw RealmError.corruptFile(path: path, offset: ref, reason: "free list count exceeds its node")
+        }
+        var out: [Extent] = []
+        out.reserveCapacity(Int(n))
+        var end: UInt64 = 0
+        for i in 0..<Int(n) {
+            let o = 8 + i * 24
+            let e = Extent(offset: payload.loadUnaligned(fromByteOffset: o, as: UInt64.self).littleEndian,
+                           length: payload.loadUnaligned(fromByteOffset: o + 8, as: UInt64.self).littleEndian,
+                           freedIn: payload.loadUnaligned(fromByteOffset: o + 16, as: UInt64.self).littleEndian)
+            guard e.offset >= end, e.offset >= UInt64(FileHeader.size), e.length > 0,
+                  e.offset + e.length <= logicalSize, e.offset % UInt64(Node.alignment) == 0 else {
+                throw RealmError.corruptFile(path: path, offset: ref, reason: "free list entry \(i) is out of order or out of bounds")
+            }
+            end = e.offset + e.length
+            out.append(e)
+        }
+        return out
+    }
+
+    init(extents: [Extent], logicalSize: UInt64, reusableUpTo: UInt64) {
+        self.extents = extents
+        self.logicalSize = logicalSize
+        self.reusableUpTo = reusableUpTo
+    }
+}
+
+extension Array where Element == UInt8 {
+    @inline(__always)
+    mutating func appendLE<T: FixedWidthInteger>(_ v: T) {
+        Swift.withUnsafeBytes(of: v.littleEndian) { append(contentsOf: $0) }
+    }
+}

@@ -1,0 +1,128 @@
+/// Every structure in the file after the header is a node: a 16-byte header followed by a
+/// payload, at an 8-byte-aligned offset (its *ref*; 0 means "none").
+///
+/// ```
+/// 0        4      5       8         12         16
+/// | magic  | kind | 0 0 0 | length  | checksum | payload …
+/// ```
+/// `length` counts the header. `checksum` is the low 32 bits of `Checksum.hash` over the payload;
+/// `check` verifies it for every reachable node. Every ref and length read from the file is
+/// checked against the logical size of the snapshot before it is followed.
+enum NodeKind: UInt8 {
+    case clusterLeaf = 1
+    case inner = 2
+    case indexLeaf = 3
+    case top = 4
+    case schema = 5
+    case freeList = 6
+    case changeLog = 7
+}
+
+enum Node {
+    static let magic: UInt32 = 0x444E_5452  // "RTND"
+    static let headerSize = 16
+    static let alignment = 8
+
+    /// Rounds a size up to the allocation unit.
+    @inline(__always)
+    static func aligned(_ n: Int) -> Int { (n + alignment - 1) & ~(alignment - 1) }
+
+    /// Builds a complete node (header + payload, padded) from a payload.
+    static func build(kind: NodeKind, payload: [UInt8]) -> [UInt8] {
+        let total = aligned(headerSize + payload.count)
+        var out = [UInt8](repeating: 0, count: total)
+        out.withUnsafeMutableBytes { raw in
+            raw.storeBytes(of: magic.littleEndian, toByteOffset: 0, as: UInt32.self)
+            raw[4] = kind.rawValue
+            raw.storeBytes(of: UInt32(headerSize + payload.count).littleEndian, toByteOffset: 8, as: UInt32.self)
+            payload.withUnsafeBytes { p in
+                raw.storeBytes(of: UInt32(truncatingIfNeeded: Checksum.hash(p)).littleEndian, toByteOffset: 12, as: UInt32.self)
+                if p.count > 0 { (raw.baseAddress! + headerSize).copyMemory(from: p.baseAddress!, byteCount: p.count) }
+            }
+        }
+        return out
+    }
+}
+
+/// A 64-bit hash for node checksums and string index keys: 8 bytes at a time (a multiply-xorshift
+/// mix), not cryptographic.
+enum Checksum {
+    @inline(__always)
+    private static func mix(_ h: UInt64, _ v: UInt64) -> UInt64 {
+        var x = (h ^ v) &* 0x9E37_79B9_7F4A_7C15
+        x ^= x >> 29
+        return x
+    }
+
+    static func hash(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0x1234_5678_9ABC_DEF1) -> UInt64 {
+        var h = seed ^ UInt64(bytes.count)
+        var i = 0
+        let n = bytes.count
+        guard let base = bytes.baseAddress else { return mix(h, 0) }
+        while i + 8 <= n {
+            h = mix(h, base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            i += 8
+        }
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while i < n {
+            tail |= UInt64(base.load(fromByteOffset: i, as: UInt8.self)) << shift
+            shift += 8
+            i += 1
+        }
+        h = mix(h, tail)
+        h ^= h >> 32
+        return h &* 0xD6E8_FEB8_6659_FD93 ^ (h >> 31)
+    }
+}
+
+/// Bounds-checked access to the bytes of one snapshot of the file.
+struct FileBytes {
+    let base: UnsafeRawPointer
+    /// The logical size of the snapshot: no valid ref points at or past it.
+    let size: UInt64
+    let path: String
+
+    /// The payload of the node at `ref`, after checking that it lies inside the file and has the
+    /// expected kind.
+    func node(_ ref: UInt64, kind: NodeKind) throws -> UnsafeRawBufferPointer {
+        guard ref >= UInt64(FileHeader.size), ref % UInt64(Node.alignment) == 0,
+              ref + UInt64(Node.headerSize) <= size else {
+            throw RealmError.corruptFile(path: path, offset: ref, reason: "a reference points outside the file")
+        }
+        let p = base + Int(ref)
+        let magic = UInt32(littleEndian: p.loadUnaligned(as: UInt32.self))
+        guard magic == Node.magic else {
+            throw RealmError.corruptFile(path: path, offset: ref, reason: "no node at this reference (bad magic)")
+        }
+        let k = p.load(fromByteOffset: 4, as: UInt8.self)
+        guard k == kind.rawValue else {
+            throw RealmError.corruptFile(path: path, offset: ref, reason: "expected a \(kind) node, found kind \(k)")
+        }
+        let length = UInt64(UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt32.self)))
+        guard length >= UInt64(Node.headerSize), ref + length <= size else {
+            throw RealmError.corruptFile(path: path, offset: ref, reason: "node length \(length) runs past the end of the file")
+        }
+        return UnsafeRawBufferPointer(start: p + Node.headerSize, count: Int(length) - Node.headerSize)
+    }
+
+    /// The total allocated extent of the node at `ref` (header + payload, aligned), its kind, and
+    /// whether its checksum matches. Used by `check` and when freeing.
+    func extent(_ ref: UInt64) throws -> (length: UInt64, kind: UInt8, checksumOK: Bool) {
+        guard ref >= UInt64(FileHeader.size), ref + UInt64(Node.headerSize) <= size else {
+            throw RealmError.corruptFile(path: path, offset: ref, reason: "a reference points outside the file")
+        }
+        let p = base + Int(ref)
+        guard UInt32(littleEndian: p.loadUnaligned(as: UInt32.self)) == Node.magic else {
+            throw RealmError.corruptFile(path: path, offset: ref, reason: "no node at this reference (bad magic)")
+        }
+        let length = UInt64(UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt32.self)))
+        guard length >= UInt64(Node.headerSize), ref + length <= size else {
+            throw RealmError.corruptFile(path: path, offset: ref, reason: "node length runs past the end of the file")
+        }
+        let stored = UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 12, as: UInt32.self))
+        let payload = UnsafeRawBufferPointer(start: p + Node.headerSize, count: Int(length) - Node.headerSize)
+        let ok = UInt32(truncatingIfNeeded: Checksum.hash(payload)) == stored
+        return (UInt64(Node.aligned(Int(length))), p.load(fromByteOffset: 4, as: UInt8.self), ok)
+    }
+}

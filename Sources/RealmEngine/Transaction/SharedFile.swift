@@ -1,0 +1,125 @@
+import Foundation
+
+/// What all `Realm` instances of one file share inside a process: the open file and its mapping,
+/// the lock file, and decoded schemas. Instances of one path (or one in-memory identifier) in a
+/// process find the same `SharedFile` through a registry of weak references.
+final class SharedFile: @unchecked Sendable {
+    let path: String
+    let file: DatabaseFile
+    let lock: LockFile
+    let isReadOnly: Bool
+    private let cacheLock = NSLock()
+    private var layouts: [UInt64: (StoredSchema, SchemaLayout)] = [:]
+
+    private init(path: String, file: DatabaseFile, lock: LockFile, isReadOnly: Bool) {
+        self.path = path
+        self.file = file
+        self.lock = lock
+        self.isReadOnly = isReadOnly
+    }
+
+    private final class Weak { weak var value: SharedFile? ; init(_ v: SharedFile) { value = v } }
+    nonisolated(unsafe) private static var registry: [String: Weak] = [:]
+    private static let registryLock = NSLock()
+
+    /// The shared state for a file path, opening it if no instance in the process has.
+    static func open(path: String, readOnly: Bool, create: Bool) throws -> SharedFile {
+        let canonical = URL(fileURLWithPath: path).standardizedFileURL.path
+        registryLock.lock()
+        defer { registryLock.unlock() }
+        let key = "file:" + canonical + (readOnly ? ":ro" : "")
+        if let existing = registry[key]?.value { return existing }
+        let file = try DatabaseFile(path: canonical, readOnly: readOnly, create: create)
+        let lock: LockFile
+        do {
+            lock = try LockFile(path: canonical + ".lock")
+        } catch {
+            // A read-only file in a read-only folder: no lock file is written beside it; this
+            // process coordinates its own instances only.
+            guard readOnly else { throw error }
+            lock = LockFile(inMemory: ())
+        }
+        try? lock.holdSharedOpenLock()
+        let shared = SharedFile(path: canonical, file: file, lock: lock, isReadOnly: readOnly)
+        registry[key] = Weak(shared)
+        return shared
+    }
+
+    /// The shared state of an in-memory Realm (kept alive only while an instance uses it).
+    static func openInMemory(identifier: String) throws -> SharedFile {
+        registryLock.lock()
+        defer { registryLock.unlock() }
+        let key = "memory:" + identifier
+        if let existing = registry[key]?.value { return existing }
+        let shared = SharedFile(path: "memory:" + identifier, file: try DatabaseFile(inMemory: identifier),
+                                lock: LockFile(inMemory: ()), isReadOnly: false)
+        registry[key] = Weak(shared)
+        return shared
+    }
+
+    /// Whether another instance in this process has the path open.
+    static func isOpenInProcess(path: String) -> Bool {
+        let canonical = URL(fileURLWithPath: path).standardizedFileURL.path
+        registryLock.lock()
+        defer { registryLock.unlock() }
+        return registry["file:" + canonical]?.value != nil || registry["file:" + canonical + ":ro"]?.value != nil
+    }
+
+    // MARK: Reading versions
+
+    /// The valid header slots, newest first.
+    func slots() throws -> [(index: Int, slot: FileHeader.Slot)] {
+        try FileHeader.read(base: file.base, fileSize: try file.physicalSize(), path: path)
+    }
+
+    /// The schema stored at `ref`, decoded once per process.
+    func layout(schemaRef: UInt64, bytes: FileBytes) throws -> (StoredSchema, SchemaLayout) {
+        cacheLock.lock()
+        if let cached = layouts[schemaRef] { cacheLock.unlock(); return cached }
+        cacheLock.unlock()
+        let stored = try SchemaNode.decode(try bytes.node(schemaRef, kind: .schema), path: path, ref: schemaRef)
+        let entry = (stored, SchemaLayout(stored.schema))
+        cacheLock.lock()
+        layouts[schemaRef] = entry
+        cacheLock.unlock()
+        return entry
+    }
+
+    /// Opens the snapshot described by a header slot.
+    func snapshot(_ slot: FileHeader.Slot) throws -> Snapshot {
+        let bytes = FileBytes(base: file.base, size: slot.logicalSize, path: path)
+        let probe = try TopNode.decode(try bytes.node(slot.topRef, kind: .top), path: path, ref: slot.topRef, layout: nil)
+        let (stored, layout) = try self.layout(schemaRef: probe.schemaRef, bytes: bytes)
+        return try Snapshot(version: slot.version, bytes: bytes, layout: layout, top: probe, topRef: slot.topRef,
+                            schemaVersion: stored.schemaVersion)
+    }
+
+    /// The snapshot of `version`, or nil if its header slot has already been reused (a newer
+    /// version exists; pin again).
+    func snapshot(version: UInt64) throws -> Snapshot? {
+        guard let slot = try slots().first(where: { $0.slot.version == version })?.slot else { return nil }
+        return try snapshot(slot)
+    }
+
+    /// Pins the newest version in reader slot `slot` (or a new slot) and opens its snapshot.
+    func pinNewest(slot existing: Int?) throws -> (slot: Int, snapshot: Snapshot) {
+        for _ in 0..<1000 {
+            let slot: Int
+            let version: UInt64
+            if let existing {
+                slot = existing
+                version = lock.repin(slot: existing)
+            } else {
+                (slot, version) = try lock.pinLatest()
+            }
+            if let snap = try snapshot(version: version) { return (slot, snap) }
+            // The lock file may lag the data file (deleted lock file, or a writer that died after
+            // writing its slot but before publishing): publish what the file says.
+            if let newest = try slots().first?.slot, newest.version > lock.latestVersion {
+                lock.publish(version: newest.version)
+            }
+            if existing == nil { lock.unpin(slot: slot) }
+        }
+        throw RealmError.busy("\(path): could not pin a consistent version (the file changes too fast)")
+    }
+}

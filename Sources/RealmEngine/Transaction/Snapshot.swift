@@ -1,0 +1,119 @@
+/// One version of the database as a reader sees it — or, inside a write transaction, the
+/// writer's uncommitted state (its tables then hold loaded nodes, and `bytes` grows as the writer
+/// writes). Implements `ObjectStore` for the query engine and everything above it.
+final class Snapshot: ObjectStore {
+    let version: UInt64
+    var bytes: FileBytes
+    let layout: SchemaLayout
+    var tables: [TableState]
+    let schemaVersion: UInt64
+    /// Refs of the version's top node and schema node.
+    let topRef: UInt64
+    let schemaRef: UInt64
+    let changeLogRef: UInt64
+
+    var schema: Schema { layout.schema }
+    var reader: TreeReader { TreeReader(bytes: bytes) }
+
+    init(version: UInt64, bytes: FileBytes, layout: SchemaLayout, top: TopNode, topRef: UInt64, schemaVersion: UInt64) throws {
+        self.version = version
+        self.bytes = bytes
+        self.layout = layout
+        self.schemaVersion = schemaVersion
+        self.topRef = topRef
+        schemaRef = top.schemaRef
+        changeLogRef = top.changeLogRef
+        guard top.tables.count == layout.tables.count else {
+            throw RealmError.corruptFile(path: bytes.path, offset: topRef,
+                                         reason: "\(top.tables.count) tables stored for \(layout.tables.count) classes")
+        }
+        tables = top.tables
+    }
+
+    func checkClass(_ classIndex: Int) throws {
+        guard tables.indices.contains(classIndex) else { throw RealmError.noSuchClass("#\(classIndex)") }
+    }
+
+    // MARK: ObjectStore
+
+    func count(classIndex: Int) throws -> Int {
+        try checkClass(classIndex)
+        return tables[classIndex].count
+    }
+
+    func keys(classIndex: Int) throws -> [ObjectKey] {
+        try checkClass(classIndex)
+        guard let root = tables[classIndex].root else { return [] }
+        var out: [ObjectKey] = []
+        out.reserveCapacity(root.count)
+        let columns = layout.tables[classIndex].columns
+        try reader.forEachLeaf(root) { leaf in
+            let c = try ClusterAccess(leaf, columns: columns, path: bytes.path)
+            for r in 0..<c.count { out.append(ObjectKey(c.key(at: r))) }
+            return true
+        }
+        return out
+    }
+
+    /// The cluster holding `key` and the key's row in it, or nil if there is no such object.
+    func locate(classIndex: Int, key: ObjectKey) throws -> (ClusterAccess, Int)? {
+        try checkClass(classIndex)
+        guard let root = tables[classIndex].root else { return nil }
+        let leaf = try reader.leaf(root, key: TreeKey(hi: 0, lo: key.rawValue))
+        let c = try ClusterAccess(leaf, columns: layout.tables[classIndex].columns, path: bytes.path)
+        guard let row = c.row(of: key.rawValue) else { return nil }
+        return (c, row)
+    }
+
+    func contains(classIndex: Int, key: ObjectKey) throws -> Bool {
+        try locate(classIndex: classIndex, key: key) != nil
+    }
+
+    func value(classIndex: Int, key: ObjectKey, column: Int) throws -> Value {
+        guard let (c, row) = try locate(classIndex: classIndex, key: key) else { throw RealmError.invalidatedObject }
+        guard column >= 0 && column < layout.tables[classIndex].columns.count else {
+            throw RealmError.indexOutOfRange(index: column, count: layout.tables[classIndex].columns.count)
+        }
+        return c.value(row: row, column: column)
+    }
+
+    /// Every stored column of one object (persisted and hidden), or nil if it does not exist.
+    func row(classIndex: Int, key: ObjectKey) throws -> [Value]? {
+        guard let (c, row) = try locate(classIndex: classIndex, key: key) else { return nil }
+        return (0..<layout.tables[classIndex].columns.count).map { c.value(row: row, column: $0) }
+    }
+
+    func backlinks(classIndex: Int, key: ObjectKey, originClass: Int, originColumn: Int) throws -> [ObjectKey] {
+        try checkClass(classIndex)
+        guard let column = layout.tables[classIndex].backlinkColumns[.init(classIndex: originClass, column: originColumn)] else {
+            return []
+        }
+        guard case .list(let items) = try value(classIndex: classIndex, key: key, column: column) else { return [] }
+        return items.compactMap { if case .link(let k) = $0 { k } else { nil } }
+    }
+
+    func indexLookup(classIndex: Int, column: Int, value: Value) throws -> [ObjectKey]? {
+        try checkClass(classIndex)
+        guard let entry = tables[classIndex].indexes[column] else { return nil }
+        let candidates = try SearchIndex.candidates(entry, hi: SearchIndex.key(value), reader: reader)
+        return try candidates.filter { try self.value(classIndex: classIndex, key: $0, column: column) == value }
+    }
+
+    /// The key of the object at `position` in key order.
+    func key(classIndex: Int, at position: Int) throws -> ObjectKey {
+        try checkClass(classIndex)
+        guard let root = tables[classIndex].root, position >= 0, position < root.count else {
+            throw RealmError.indexOutOfRange(index: position, count: tables[classIndex].count)
+        }
+        let (leaf, i) = try reader.leaf(root, at: position)
+        let c = try ClusterAccess(leaf, columns: layout.tables[classIndex].columns, path: bytes.path)
+        guard i < c.count else { throw RealmError.corruptFile(path: bytes.path, offset: root.ref, reason: "subtree counts do not add up") }
+        return ObjectKey(c.key(at: i))
+    }
+
+    /// The object with this primary key value.
+    func object(classIndex: Int, primaryKey: Value) throws -> ObjectKey? {
+        guard let pk = layout.tables[classIndex].primaryKeyColumn else { return nil }
+        return try indexLookup(classIndex: classIndex, column: pk, value: primaryKey)?.first
+    }
+}

@@ -1,0 +1,76 @@
+/// The state of one write transaction: the write lock, a `TreeWriter` over the free space, and a
+/// live `Snapshot` whose tables the object layer changes in place.
+///
+/// States: *open* (from `begin` until `commit` or `cancel`), then *ended*. `commit` that throws
+/// leaves the file exactly as the last committed version (nothing was published) and the
+/// transaction ended; the caller releases the lock either way.
+final class WriteTransaction {
+    let shared: SharedFile
+    /// The committed version this transaction started from.
+    let base: Snapshot
+    /// The uncommitted state: read by queries inside the transaction, changed by writes.
+    let state: Snapshot
+    let writer: TreeWriter
+    var changes = ChangeRecorder()
+    /// The schema to commit: unchanged unless a migration or schema change set it.
+    var newSchema: StoredSchema?
+    var ended = false
+
+    /// Starts a transaction on the newest version. The caller holds the write lock.
+    init(shared: SharedFile, base: Snapshot, baseSlot: FileHeader.Slot) throws {
+        self.shared = shared
+        self.base = base
+        let bytes = FileBytes(base: shared.file.base, size: baseSlot.logicalSize, path: shared.path)
+        let extents = try FreeSpace.decode(try bytes.node(baseSlot.freeRef, kind: .freeList), logicalSize: baseSlot.logicalSize,
+                                           path: shared.path, ref: baseSlot.freeRef)
+        // Space freed by commit V is reusable once no reader holds a version below V.
+        let oldest = min(shared.lock.oldestPinnedVersion() ?? base.version, base.version)
+        let free = FreeSpace(extents: extents, logicalSize: baseSlot.logicalSize, reusableUpTo: oldest)
+        writer = try TreeWriter(file: shared.file, free: free, newVersion: base.version + 1)
+        let top = TopNode(schemaRef: base.schemaRef, changeLogRef: base.changeLogRef, tables: base.tables)
+        state = try Snapshot(version: base.version + 1, bytes: writer.bytes, layout: base.layout, top: top,
+                             topRef: base.topRef, schemaVersion: base.schemaVersion)
+        baseFreeRef = baseSlot.freeRef
+    }
+
+    let baseFreeRef: UInt64
+
+    var layout: SchemaLayout { state.layout }
+
+    /// Keeps the live snapshot's byte range in step with what the writer has written.
+    @inline(__always)
+    func syncBytes() { state.bytes = writer.bytes }
+
+    func markEnded() { ended = true }
+}
+
+/// What a transaction changed, per class: the input of change notifications and of the change
+/// log kept in the file.
+struct ChangeRecorder {
+    struct ClassChanges {
+        var inserted = Set<Int64>()
+        var deleted = Set<Int64>()
+        /// Modified objects (not inserted in this transaction) and the columns that changed.
+        var modified: [Int64: Set<Int>] = [:]
+    }
+    var classes: [Int: ClassChanges] = [:]
+    /// Set when every object of some class may have changed (schema change, migration).
+    var everything = false
+
+    var isEmpty: Bool { classes.isEmpty && !everything }
+
+    mutating func insert(_ c: Int, _ key: Int64) {
+        classes[c, default: .init()].inserted.insert(key)
+    }
+
+    mutating func delete(_ c: Int, _ key: Int64) {
+        if classes[c]?.inserted.remove(key) != nil { return }
+        classes[c, default: .init()].modified[key] = nil
+        classes[c, default: .init()].deleted.insert(key)
+    }
+
+    mutating func modify(_ c: Int, _ key: Int64, column: Int) {
+        if classes[c]?.inserted.contains(key) == true { return }
+        classes[c, default: .init()].modified[key, default: []].insert(column)
+    }
+}

@@ -1,0 +1,160 @@
+/// The key of a B+tree entry: 128 bits compared as (hi, lo). Cluster trees use `hi = 0` and the
+/// object key as `lo`; search indexes use the value's index key as `hi` and the object key as `lo`,
+/// so entries with equal values sit next to each other, ordered by object key.
+struct TreeKey: Comparable, Hashable {
+    var hi: UInt64
+    var lo: Int64
+
+    static func < (a: TreeKey, b: TreeKey) -> Bool {
+        a.hi != b.hi ? a.hi < b.hi : a.lo < b.lo
+    }
+
+    static let min = TreeKey(hi: 0, lo: .min)
+}
+
+/// The decoded, mutable form of a leaf inside a write transaction.
+enum LeafData {
+    case cluster(ClusterData)
+    case index([TreeKey])
+
+    var count: Int {
+        switch self {
+        case .cluster(let c): c.keys.count
+        case .index(let e): e.count
+        }
+    }
+
+    var firstKey: TreeKey? {
+        switch self {
+        case .cluster(let c): c.keys.first.map { TreeKey(hi: 0, lo: $0) }
+        case .index(let e): e.first
+        }
+    }
+}
+
+/// One child reference inside an inner node, or the root of a tree.
+struct TreeChild {
+    /// The smallest key in the subtree.
+    var firstKey: TreeKey
+    /// Entries (objects or index entries) in the subtree.
+    var count: Int
+    /// Where the subtree is stored; 0 when it has never been written.
+    var ref: UInt64
+    /// The subtree loaded for modification in the current write transaction.
+    var node: TreeNode?
+}
+
+/// A node loaded into memory by a write transaction. Loading a node means it will be rewritten:
+/// its old ref is freed when it is loaded.
+final class TreeNode {
+    enum Body {
+        case leaf(LeafData)
+        case inner([TreeChild])
+    }
+    var body: Body
+    init(_ body: Body) { self.body = body }
+}
+
+/// Inner node payload: `count u32 | pad u32 | count × (keyHi u64, keyLo i64, ref u64, subtreeCount u64)`.
+enum InnerNodeCodec {
+    static let entrySize = 32
+
+    static func encode(_ children: [TreeChild]) -> [UInt8] {
+        var out = [UInt8]()
+        out.reserveCapacity(8 + children.count * entrySize)
+        out.appendLE(UInt32(children.count))
+        out.appendLE(UInt32(0))
+        for c in children {
+            out.appendLE(c.firstKey.hi)
+            out.appendLE(c.firstKey.lo)
+            out.appendLE(c.ref)
+            out.appendLE(UInt64(c.count))
+        }
+        return out
+    }
+
+    /// A bounds-checked view of an inner node's payload.
+    struct View {
+        let payload: UnsafeRawBufferPointer
+        let count: Int
+
+        init(_ payload: UnsafeRawBufferPointer, path: String, ref: UInt64) throws {
+            guard payload.count >= 8 else { throw RealmError.corruptFile(path: path, offset: ref, reason: "inner node too short") }
+            let n = Int(UInt32(littleEndian: payload.loadUnaligned(as: UInt32.self)))
+            guard n > 0, n <= (payload.count - 8) / InnerNodeCodec.entrySize else {
+                throw RealmError.corruptFile(path: path, offset: ref, reason: "inner node count \(n) does not fit its node")
+            }
+            self.payload = payload
+            count = n
+        }
+
+        @inline(__always) func key(_ i: Int) -> TreeKey {
+            let o = 8 + i * InnerNodeCodec.entrySize
+            return TreeKey(hi: UInt64(littleEndian: payload.loadUnaligned(fromByteOffset: o, as: UInt64.self)),
+                           lo: Int64(littleEndian: payload.loadUnaligned(fromByteOffset: o + 8, as: Int64.self)))
+        }
+        @inline(__always) func ref(_ i: Int) -> UInt64 {
+            UInt64(littleEndian: payload.loadUnaligned(fromByteOffset: 8 + i * InnerNodeCodec.entrySize + 16, as: UInt64.self))
+        }
+        @inline(__always) func subtreeCount(_ i: Int) -> Int {
+            Int(truncatingIfNeeded: UInt64(littleEndian: payload.loadUnaligned(fromByteOffset: 8 + i * InnerNodeCodec.entrySize + 24, as: UInt64.self)))
+        }
+
+        /// The child whose subtree may hold `key`: the last child whose first key is ≤ key (or 0).
+        func childIndex(for key: TreeKey) -> Int {
+            var lo = 0, hi = count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if key < self.key(mid) { hi = mid } else { lo = mid + 1 }
+            }
+            return Swift.max(0, lo - 1)
+        }
+
+        func children() -> [TreeChild] {
+            (0..<count).map { TreeChild(firstKey: key($0), count: subtreeCount($0), ref: ref($0), node: nil) }
+        }
+    }
+}
+
+/// Index leaf payload: `count u32 | pad u32 | count × (hi u64, lo i64)`, sorted.
+enum IndexLeafCodec {
+    static func encode(_ entries: [TreeKey]) -> [UInt8] {
+        var out = [UInt8]()
+        out.reserveCapacity(8 + entries.count * 16)
+        out.appendLE(UInt32(entries.count))
+        out.appendLE(UInt32(0))
+        for e in entries {
+            out.appendLE(e.hi)
+            out.appendLE(e.lo)
+        }
+        return out
+    }
+
+    struct View {
+        let payload: UnsafeRawBufferPointer
+        let count: Int
+        init(_ payload: UnsafeRawBufferPointer, path: String, ref: UInt64) throws {
+            guard payload.count >= 8 else { throw RealmError.corruptFile(path: path, offset: ref, reason: "index leaf too short") }
+            let n = Int(UInt32(littleEndian: payload.loadUnaligned(as: UInt32.self)))
+            guard n <= (payload.count - 8) / 16 else {
+                throw RealmError.corruptFile(path: path, offset: ref, reason: "index leaf count does not fit its node")
+            }
+            self.payload = payload
+            count = n
+        }
+        @inline(__always) func entry(_ i: Int) -> TreeKey {
+            TreeKey(hi: UInt64(littleEndian: payload.loadUnaligned(fromByteOffset: 8 + i * 16, as: UInt64.self)),
+                    lo: Int64(littleEndian: payload.loadUnaligned(fromByteOffset: 16 + i * 16, as: Int64.self)))
+        }
+        func entries() -> [TreeKey] { (0..<count).map(entry) }
+        /// First position whose entry is ≥ key.
+        func lowerBound(_ key: TreeKey) -> Int {
+            var lo = 0, hi = count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if entry(mid) < key { lo = mid + 1 } else { hi = mid }
+            }
+            return lo
+        }
+    }
+}

@@ -1,0 +1,258 @@
+/// Copy-on-write changes to B+trees inside one write transaction.
+///
+/// A node is *loaded* (decoded into a `TreeNode`) only to be changed; loading frees its old
+/// extent — tagged with the committing version if a committed snapshot may still read it, or
+/// reusable at once if this transaction wrote it. Changed nodes are written to free space by
+/// `seal`, children before parents; nothing a snapshot can reach is ever overwritten.
+///
+/// Leaves split when they pass `Limits.clusterRows` / `indexLeafEntries` (or 4 MB of encoded
+/// values); a split caused by appending past the last key keeps the full leaf whole and seals it
+/// at once, so a bulk insert keeps only the rightmost path in memory. Empty leaves and inner
+/// nodes are removed; a root with one inner child collapses.
+final class TreeWriter {
+    let file: DatabaseFile
+    var free: FreeSpace
+    /// The version this transaction will commit.
+    let newVersion: UInt64
+    /// Extents written by this transaction (reusable at once when rewritten).
+    private var writtenHere = Set<UInt64>()
+    private var physicalSize: UInt64
+
+    init(file: DatabaseFile, free: FreeSpace, newVersion: UInt64) throws {
+        self.file = file
+        self.free = free
+        self.newVersion = newVersion
+        physicalSize = try file.physicalSize()
+    }
+
+    /// Bytes readable in this transaction: the committed file plus what this transaction wrote.
+    var bytes: FileBytes { FileBytes(base: file.base, size: free.logicalSize, path: file.path) }
+
+    // MARK: Writing and freeing nodes
+
+    /// Writes a node into free space and returns its ref.
+    func write(kind: NodeKind, payload: [UInt8]) throws -> UInt64 {
+        let node = Node.build(kind: kind, payload: payload)
+        let ref = free.allocate(node.count)
+        if free.logicalSize > physicalSize {
+            // Grow in large steps so bulk writes do not call fallocate per node.
+            let target = max(free.logicalSize, physicalSize + max(physicalSize / 8, 1 << 20))
+            try file.grow(to: target)
+            physicalSize = target
+        }
+        try node.withUnsafeBytes { try file.write($0, at: ref) }
+        writtenHere.insert(ref)
+        return ref
+    }
+
+    /// Frees the node at `ref` (a no-op for 0).
+    func release(_ ref: UInt64) throws {
+        guard ref != 0 else { return }
+        let (length, _, _) = try bytes.extent(ref)
+        if writtenHere.remove(ref) != nil {
+            free.free(offset: ref, length: length, freedIn: 0)
+        } else {
+            free.free(offset: ref, length: length, freedIn: newVersion)
+        }
+    }
+
+    // MARK: Loading
+
+    /// Decodes the node behind `child` for modification (once) and frees its old extent.
+    func load(_ child: inout TreeChild, columns: [Property]?) throws -> TreeNode {
+        if let node = child.node { return node }
+        let node: TreeNode
+        let b = bytes
+        // Peek at the kind to decide how to decode.
+        let (_, kind, _) = try b.extent(child.ref)
+        switch kind {
+        case NodeKind.inner.rawValue:
+            let payload = try b.node(child.ref, kind: .inner)
+            node = TreeNode(.inner(try InnerNodeCodec.View(payload, path: b.path, ref: child.ref).children()))
+        case NodeKind.clusterLeaf.rawValue:
+            let payload = try b.node(child.ref, kind: .clusterLeaf)
+            let view = try ClusterView(payload, columns: columns ?? [])
+            node = TreeNode(.leaf(.cluster(view.decode())))
+        case NodeKind.indexLeaf.rawValue:
+            let payload = try b.node(child.ref, kind: .indexLeaf)
+            node = TreeNode(.leaf(.index(try IndexLeafCodec.View(payload, path: b.path, ref: child.ref).entries())))
+        default:
+            throw RealmError.corruptFile(path: b.path, offset: child.ref, reason: "unexpected node kind \(kind) in a tree")
+        }
+        try release(child.ref)
+        child.ref = 0
+        child.node = node
+        return node
+    }
+
+    // MARK: Mutation
+
+    /// Applies `body` to the leaf that holds (or should hold) `key` in the tree rooted at `root`,
+    /// then splits, removes or collapses nodes as needed. An empty tree gets a new leaf from
+    /// `emptyLeaf`. `bigValues` asks for a size check of the leaf (values over a few KB).
+    func mutate(root: inout TreeChild?, key: TreeKey, columns: [Property]?, emptyLeaf: () -> LeafData,
+                bigValues: Bool = false, _ body: (inout LeafData) throws -> Void) throws {
+        var top = root ?? TreeChild(firstKey: key, count: 0, ref: 0, node: TreeNode(.leaf(emptyLeaf())))
+        var replacement = try mutate(&top, key: key, columns: columns, bigValues: bigValues, body)
+        while replacement.count > Limits.innerFanout {
+            replacement = splitInner(replacement)
+        }
+        switch replacement.count {
+        case 0:
+            root = nil
+        case 1:
+            var only = replacement[0]
+            // Collapse inner roots with a single child.
+            while let node = only.node, case .inner(let children) = node.body, children.count == 1 {
+                only = children[0]
+            }
+            root = only
+        default:
+            root = innerChild(replacement)
+        }
+    }
+
+    private func mutate(_ child: inout TreeChild, key: TreeKey, columns: [Property]?, bigValues: Bool,
+                        _ body: (inout LeafData) throws -> Void) throws -> [TreeChild] {
+        let node = try load(&child, columns: columns)
+        switch node.body {
+        case .leaf(var leaf):
+            node.body = .inner([])  // drop the reference so `leaf` is uniquely owned while mutated
+            let lastBefore = lastKey(leaf)
+            do { try body(&leaf) } catch { node.body = .leaf(leaf); throw error }
+            if leaf.count == 0 { return [] }
+            let appended = lastBefore.map { key > $0 } ?? false
+            return try splitLeaf(leaf, appended: appended, columns: columns, bigValues: bigValues)
+        case .inner(var children):
+            node.body = .inner([])
+            let i = childIndex(children, key)
+            let parts = try mutate(&children[i], key: key, columns: columns, bigValues: bigValues, body)
+            let appended = i == children.count - 1 && parts.count > 1
+            children.replaceSubrange(i...i, with: parts)
+            if children.isEmpty { return [] }
+            if children.count <= Limits.innerFanout {
+                node.body = .inner(children)
+                return [summary(node, children)]
+            }
+            if appended {
+                // Keep the full left node whole and seal it: bulk appends stay on the right edge.
+                let left = Array(children[..<(children.count - 1)])
+                var leftChild = innerChild(left)
+                try seal(&leftChild, columns: columns)
+                return [leftChild, innerChild([children[children.count - 1]])]
+            }
+            return splitInner(children)
+        }
+    }
+
+    private func lastKey(_ leaf: LeafData) -> TreeKey? {
+        switch leaf {
+        case .cluster(let c): c.keys.last.map { TreeKey(hi: 0, lo: $0) }
+        case .index(let e): e.last
+        }
+    }
+
+    private func childIndex(_ children: [TreeChild], _ key: TreeKey) -> Int {
+        var lo = 0, hi = children.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if key < children[mid].firstKey { hi = mid } else { lo = mid + 1 }
+        }
+        return max(0, lo - 1)
+    }
+
+    private func summary(_ node: TreeNode, _ children: [TreeChild]) -> TreeChild {
+        TreeChild(firstKey: children[0].firstKey, count: children.reduce(0) { $0 + $1.count }, ref: 0, node: node)
+    }
+
+    private func innerChild(_ children: [TreeChild]) -> TreeChild {
+        summary(TreeNode(.inner(children)), children)
+    }
+
+    private func leafChild(_ leaf: LeafData) -> TreeChild {
+        TreeChild(firstKey: leaf.firstKey ?? .min, count: leaf.count, ref: 0, node: TreeNode(.leaf(leaf)))
+    }
+
+    private func splitInner(_ children: [TreeChild]) -> [TreeChild] {
+        var out: [TreeChild] = []
+        var start = 0
+        let pieces = (children.count + Limits.innerFanout - 1) / Limits.innerFanout
+        let size = (children.count + pieces - 1) / pieces
+        while start < children.count {
+            let end = min(children.count, start + size)
+            out.append(innerChild(Array(children[start..<end])))
+            start = end
+        }
+        return out
+    }
+
+    private func splitLeaf(_ leaf: LeafData, appended: Bool, columns: [Property]?, bigValues: Bool) throws -> [TreeChild] {
+        switch leaf {
+        case .index(let entries):
+            guard entries.count > Limits.indexLeafEntries else { return [leafChild(leaf)] }
+            if appended {
+                var left = leafChild(.index(Array(entries.dropLast())))
+                try seal(&left, columns: columns)
+                return [left, leafChild(.index([entries[entries.count - 1]]))]
+            }
+            let mid = entries.count / 2
+            return [leafChild(.index(Array(entries[..<mid]))), leafChild(.index(Array(entries[mid...])))]
+        case .cluster(let cluster):
+            let n = cluster.keys.count
+            var tooBig = false
+            if bigValues && n > 1, let cols = columns {
+                tooBig = ClusterCodec.encodedSize(cluster, columns: cols) > 4 << 20
+            }
+            guard n > Limits.clusterRows || tooBig else { return [leafChild(leaf)] }
+            let cut = appended ? n - 1 : n / 2
+            var left = leafChild(.cluster(cluster.slice(0..<cut)))
+            let right = leafChild(.cluster(cluster.slice(cut..<n)))
+            if appended { try seal(&left, columns: columns) }
+            return [left, right]
+        }
+    }
+
+    // MARK: Sealing
+
+    /// Writes every loaded node under `child` (children first) and drops it from memory.
+    func seal(_ child: inout TreeChild, columns: [Property]?) throws {
+        guard let node = child.node else { return }
+        switch node.body {
+        case .inner(var children):
+            for i in children.indices { try seal(&children[i], columns: columns) }
+            child.ref = try write(kind: .inner, payload: InnerNodeCodec.encode(children))
+        case .leaf(.cluster(let c)):
+            var payload = [UInt8]()
+            ClusterCodec.encode(c, columns: columns ?? [], into: &payload)
+            child.ref = try write(kind: .clusterLeaf, payload: payload)
+        case .leaf(.index(let e)):
+            child.ref = try write(kind: .indexLeaf, payload: IndexLeafCodec.encode(e))
+        }
+        child.node = nil
+    }
+
+    /// Frees every node of a committed tree (for deleting a table's contents or an index).
+    func releaseTree(_ child: TreeChild) throws {
+        if let node = child.node {
+            if case .inner(let children) = node.body {
+                for c in children { try releaseTree(c) }
+            }
+            return
+        }
+        guard child.ref != 0 else { return }
+        let b = bytes
+        let (_, kind, _) = try b.extent(child.ref)
+        if kind == NodeKind.inner.rawValue {
+            let view = try InnerNodeCodec.View(try b.node(child.ref, kind: .inner), path: b.path, ref: child.ref)
+            for c in view.children() { try releaseTree(c) }
+        }
+        try release(child.ref)
+    }
+}
+
+extension ClusterData {
+    /// The rows in `range` as a new cluster.
+    func slice(_ range: Range<Int>) -> ClusterData {
+        ClusterData(keys: Array(keys[range]), columns: columns.map { Array($0[range]) })
+    }
+}
