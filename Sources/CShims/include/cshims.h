@@ -22,4 +22,10 @@ int rt_atomic_cas64(uint64_t *word, uint64_t expected, uint64_t desired);
 /// Fills `buffer` with `count` random bytes from the kernel. Returns 0 or errno.
 int rt_random_bytes(void *buffer, unsigned long count);
 
+/// Tests byte `start` of `fd` for an OFD lock held by another open file description that would
+/// conflict with a write lock. Returns 1 if such a lock exists, 0 if none, or -errno.
+int rt_ofd_test(int fd, long start);
+/// Atomically stores a 32-bit word (sequentially consistent).
+void rt_atomic_store32(uint32_t *word, uint32_t value);
+
 #endif
