@@ -43,9 +43,9 @@ import CShims
 //
 // Opening. Under the init lock, the opener asks for the open lock exclusively without waiting.
 // If it gets it, no one else has the file open, so every byte is stale: it truncates the file,
-// writes a fresh header with every slot free, and downgrades to a shared lock (latestVersion
-// starts at 0; the opener publishes the version it reads from the database file, and
-// `initializedByThisOpen` tells it so). Otherwise the header must be valid: a bad magic, size or
+// writes a fresh header with every slot free, sets latestVersion to the database file's newest
+// version (the `initialVersion` callback, still under the init lock, so no reader can pin a
+// version that does not exist), and downgrades to a shared lock. Otherwise the header must be valid: a bad magic, size or
 // version while others have it open is an error, never a rewrite under their mappings. Because
 // every opener takes its shared lock before it releases the init lock, two racing processes
 // cannot both believe they are first. After locking, the opener checks that the path still names
@@ -141,8 +141,8 @@ final class LockFile: @unchecked Sendable {
     /// The number of reader slots (from the header).
     let slotCount: Int
     /// True if no other open file description had the file open when this one opened, so this
-    /// open wrote a fresh header: latestVersion is 0 and the opener should publish the newest
-    /// version of the database file. Always true for `init(inMemory:)`.
+    /// open wrote a fresh header (with latestVersion from `initialVersion`). Always true for
+    /// `init(inMemory:)`.
     let initializedByThisOpen: Bool
 
     /// The descriptor, or -1 for an anonymous lock file (which needs no OFD locks: one process).
@@ -168,15 +168,21 @@ final class LockFile: @unchecked Sendable {
     /// Creates or opens the lock file at `path` (the lock file's own path; see
     /// `path(forRealmAt:)`), keeps a shared open lock and a liveness lock on it, and maps it.
     ///
+    /// - Parameter initialVersion: called only if this open initializes the file (no other
+    ///   process has it open), with the init lock held, so that no other opener can see the
+    ///   fresh header before latestVersion is right: return the newest committed version of the
+    ///   database file. Open the lock file before the database file, so that "no one has the
+    ///   lock file open" implies "no one is writing the database". An error it throws is
+    ///   rethrown and the open fails.
     /// - Throws: `.io` if a system call fails, `.notARealmFile` if the file is not a valid lock
     ///   file and other processes have it open, `.newerFormat` if it was made by a newer
     ///   realmtui, `.busy` if another process holds it exclusively (compaction).
-    init(path: String) throws {
+    init(path: String, initialVersion: () throws -> UInt64 = { 0 }) throws {
         self.path = path
         let fd = try Self.openAndLockInit(path: path)
-        var mapping: (base: UnsafeMutableRawPointer, size: Int, slots: Int, fresh: Bool)
+        let mapping: (base: UnsafeMutableRawPointer, size: Int, slots: Int, fresh: Bool)
         do {
-            mapping = try Self.prepare(fd: fd, path: path)
+            mapping = try Self.prepare(fd: fd, path: path, initialVersion: initialVersion)
         } catch {
             close(fd)  // drops every OFD lock this description holds
             throw error
@@ -254,7 +260,7 @@ final class LockFile: @unchecked Sendable {
 
     /// With the init lock held: initializes the file if no one else has it open, validates it
     /// otherwise, takes the shared open lock and the liveness lock, and maps it.
-    private static func prepare(fd: Int32, path: String) throws -> (base: UnsafeMutableRawPointer, size: Int, slots: Int, fresh: Bool) {
+    private static func prepare(fd: Int32, path: String, initialVersion: () throws -> UInt64) throws -> (base: UnsafeMutableRawPointer, size: Int, slots: Int, fresh: Bool) {
         let alone: Bool
         switch rt_ofd_lock(fd, Layout.openLockByte, 0) {
         case 0: alone = true
@@ -290,7 +296,15 @@ final class LockFile: @unchecked Sendable {
         guard let mapped = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0),
               mapped != UnsafeMutableRawPointer(bitPattern: -1)
         else { throw RealmError.posix(path: path, operation: "mmap lock file", errno: errno) }
-        if alone { writeFreshHeader(mapped, size: size, slots: slots) }
+        if alone {
+            writeFreshHeader(mapped, size: size, slots: slots)
+            do {
+                mapped.storeBytes(of: try initialVersion(), toByteOffset: Layout.latestVersionOffset, as: UInt64.self)
+            } catch {
+                munmap(mapped, size)
+                throw error
+            }
+        }
         return (mapped, size, slots, alone)
     }
 
