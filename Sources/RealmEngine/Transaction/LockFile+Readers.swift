@@ -43,7 +43,7 @@ extension LockFile {
 
     /// The occupied slots, for diagnostics (`realmtui info`) and tests: owner pid and pinned
     /// version (nil while claimed but not yet pinned).
-    func readerSlots() -> [(slot: Int, pid: Int32, version: UInt64?)] {
+    func occupiedReaderSlots() -> [(slot: Int, pid: Int32, version: UInt64?)] {
         (0..<slotCount).compactMap { slot in
             let owner = rt_atomic_load64(readers.ownerPointer(slot))
             guard owner != 0 else { return nil }

@@ -45,9 +45,9 @@ import CShims
 // If it gets it, no one else has the file open, so every byte is stale: it truncates the file,
 // writes a fresh header with every slot free, sets latestVersion to the database file's newest
 // version (the `initialVersion` callback, still under the init lock, so no reader can pin a
-// version that does not exist), and downgrades to a shared lock. Otherwise the header must be valid: a bad magic, size or
-// version while others have it open is an error, never a rewrite under their mappings. Because
-// every opener takes its shared lock before it releases the init lock, two racing processes
+// version that does not exist), and downgrades to a shared lock. Otherwise the header must be
+// valid: a bad magic, size or version while others have it open is an error, never a rewrite
+// under their mappings. Because every opener takes its shared lock before it releases the init lock, two racing processes
 // cannot both believe they are first. After locking, the opener checks that the path still names
 // the inode it locked, so a lock file deleted and recreated in between is not used.
 //

@@ -4,7 +4,7 @@ import Testing
 @testable import RealmEngine
 
 /// A fresh lock-file path in a directory of its own.
-func temporaryLockPath(_ name: String = #function) throws -> String {
+func lockTestPath(_ name: String = #function) throws -> String {
     let directory = FileManager.default.temporaryDirectory
         .appendingPathComponent("realmtui-lock-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -12,7 +12,7 @@ func temporaryLockPath(_ name: String = #function) throws -> String {
 }
 
 /// A value shared with a background thread.
-final class Box<T: Sendable>: @unchecked Sendable {
+final class LockTestBox<T: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: T
     init(_ value: T) { stored = value }
@@ -23,7 +23,7 @@ final class Box<T: Sendable>: @unchecked Sendable {
 }
 
 /// Runs `body` on a new thread; the returned semaphore is signalled when it returns.
-func onThread(_ body: @escaping @Sendable () -> Void) -> DispatchSemaphore {
+func lockTestThread(_ body: @escaping @Sendable () -> Void) -> DispatchSemaphore {
     let done = DispatchSemaphore(value: 0)
     Thread {
         body()
@@ -33,20 +33,20 @@ func onThread(_ body: @escaping @Sendable () -> Void) -> DispatchSemaphore {
 }
 
 /// Generous: only a hang fails these tests, never a slow machine.
-func within20Seconds(_ semaphore: DispatchSemaphore) -> Bool {
+func lockTestFinished(_ semaphore: DispatchSemaphore) -> Bool {
     semaphore.wait(timeout: .now() + .seconds(20)) == .success
 }
 
 @Suite struct LockFileWriterTests {
     @Test func secondInstanceIsExcludedAndBlocksUntilUnlock() throws {
-        let path = try temporaryLockPath()
+        let path = try lockTestPath()
         let first = try LockFile(path: path)
         let second = try LockFile(path: path)
         #expect(try first.tryLockWriter())
         #expect(try second.tryLockWriter() == false)
 
-        let acquired = Box(false)
-        let done = onThread {
+        let acquired = LockTestBox(false)
+        let done = lockTestThread {
             do {
                 try second.lockWriter()
                 acquired.value = true
@@ -58,18 +58,18 @@ func within20Seconds(_ semaphore: DispatchSemaphore) -> Bool {
         #expect(done.wait(timeout: .now() + .milliseconds(200)) == .timedOut)
         #expect(acquired.value == false)
         first.unlockWriter()
-        #expect(within20Seconds(done))
+        #expect(lockTestFinished(done))
         #expect(acquired.value)
         #expect(try first.tryLockWriter())
         first.unlockWriter()
     }
 
     @Test func threadsOfOneInstanceExcludeEachOther() throws {
-        let lock = try LockFile(path: try temporaryLockPath())
+        let lock = try LockFile(path: try lockTestPath())
         try lock.lockWriter()
         #expect(try lock.tryLockWriter() == false)
-        let acquired = Box(false)
-        let done = onThread {
+        let acquired = LockTestBox(false)
+        let done = lockTestThread {
             do {
                 try lock.lockWriter()
                 acquired.value = true
@@ -81,7 +81,7 @@ func within20Seconds(_ semaphore: DispatchSemaphore) -> Bool {
         #expect(done.wait(timeout: .now() + .milliseconds(200)) == .timedOut)
         #expect(acquired.value == false)
         lock.unlockWriter()
-        #expect(within20Seconds(done))
+        #expect(lockTestFinished(done))
         #expect(acquired.value)
     }
 
@@ -89,7 +89,7 @@ func within20Seconds(_ semaphore: DispatchSemaphore) -> Bool {
     /// counters are atomics only so that ThreadSanitizer, which cannot see the kernel's OFD lock
     /// as synchronization between instances, stays quiet; exclusion is what is checked.
     @Test func writerLockSerializesThreadsAndInstances() throws {
-        let path = try temporaryLockPath()
+        let path = try lockTestPath()
         let locks = [try LockFile(path: path), try LockFile(path: path)]
         final class Counters: @unchecked Sendable {
             let words = UnsafeMutablePointer<UInt32>.allocate(capacity: 3)  // inside, total, overlaps
@@ -98,7 +98,7 @@ func within20Seconds(_ semaphore: DispatchSemaphore) -> Bool {
         }
         let counters = Counters()
         let threads = (0..<4).map { index in
-            onThread {
+            lockTestThread {
                 let lock = locks[index % 2]
                 for _ in 0..<200 {
                     do { try lock.lockWriter() } catch { Issue.record("\(error)"); return }
@@ -110,7 +110,7 @@ func within20Seconds(_ semaphore: DispatchSemaphore) -> Bool {
                 }
             }
         }
-        for thread in threads { #expect(within20Seconds(thread)) }
+        for thread in threads { #expect(lockTestFinished(thread)) }
         #expect(rt_atomic_load32(counters.words + 1) == 800)
         #expect(rt_atomic_load32(counters.words + 2) == 0)
     }
@@ -119,7 +119,7 @@ func within20Seconds(_ semaphore: DispatchSemaphore) -> Bool {
     /// with SIGKILL: the kernel drops its lock and the next scan reclaims its slot.
     @Test func killedProcessReleasesWriterLockAndSlot() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else { return }
-        let path = try temporaryLockPath()
+        let path = try lockTestPath()
         let lock = try LockFile(path: path)
         lock.publish(version: 3)
         let script = """
@@ -156,14 +156,14 @@ func within20Seconds(_ semaphore: DispatchSemaphore) -> Bool {
         #expect(try lock.tryLockWriter())
         lock.unlockWriter()
         #expect(lock.oldestPinnedVersion() == nil)
-        #expect(lock.readerSlots().isEmpty)
+        #expect(lock.occupiedReaderSlots().isEmpty)
         #expect(try lock.tryExclusiveOpen())
     }
 }
 
 @Suite struct LockFileReaderTests {
     @Test func pinsAreVisibleAcrossInstancesAndUnpinRemovesThem() throws {
-        let path = try temporaryLockPath()
+        let path = try lockTestPath()
         let writer = try LockFile(path: path)
         let reader = try LockFile(path: path)
         #expect(writer.oldestPinnedVersion() == nil)
@@ -186,7 +186,7 @@ func within20Seconds(_ semaphore: DispatchSemaphore) -> Bool {
     }
 
     @Test func closingAnInstanceReleasesItsSlots() throws {
-        let path = try temporaryLockPath()
+        let path = try lockTestPath()
         let writer = try LockFile(path: path)
         writer.publish(version: 4)
         var reader: LockFile? = try LockFile(path: path)
@@ -197,7 +197,7 @@ func within20Seconds(_ semaphore: DispatchSemaphore) -> Bool {
     }
 
     @Test func slotOfDeadProcessIsReclaimed() throws {
-        let lock = try LockFile(path: try temporaryLockPath())
+        let lock = try LockFile(path: try lockTestPath())
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/true")
         try process.run()
@@ -211,14 +211,14 @@ func within20Seconds(_ semaphore: DispatchSemaphore) -> Bool {
         // pid 1 exists but never opened this lock file: a recycled pid does not keep a slot alive.
         rt_atomic_store64(lock.readers.versionPointer(8), 1)
         rt_atomic_store64(lock.readers.ownerPointer(8), 1)
-        #expect(lock.readerSlots().count == 3)
+        #expect(lock.occupiedReaderSlots().count == 3)
         #expect(lock.oldestPinnedVersion() == 10)
-        #expect(lock.readerSlots().map(\.slot) == [live.slot])
+        #expect(lock.occupiedReaderSlots().map(\.slot) == [live.slot])
         lock.unpin(slot: live.slot)
     }
 
     @Test func fullTableThrowsBusyAfterReclaiming() throws {
-        let path = try temporaryLockPath()
+        let path = try lockTestPath()
         let lock = try LockFile(path: path)
         lock.publish(version: 1)
         var slots: [Int] = []
@@ -241,14 +241,14 @@ func within20Seconds(_ semaphore: DispatchSemaphore) -> Bool {
     /// at some point during the call, and the oldest seen by the writer is never above a pin
     /// that a reader holds.
     @Test func pinsRaceWithPublishes() throws {
-        let path = try temporaryLockPath()
+        let path = try lockTestPath()
         let writer = try LockFile(path: path)
         let reader = try LockFile(path: path)
         writer.publish(version: 1)
-        let stop = Box(false)
-        let violations = Box(0)
+        let stop = LockTestBox(false)
+        let violations = LockTestBox(0)
         let readers = (0..<2).map { _ in
-            onThread {
+            lockTestThread {
                 while !stop.value {
                     guard let pin = try? reader.pinLatest() else { continue }
                     if let oldest = writer.oldestPinnedVersion(), oldest > pin.version {
@@ -264,7 +264,7 @@ func within20Seconds(_ semaphore: DispatchSemaphore) -> Bool {
             writer.unlockWriter()
         }
         stop.value = true
-        for thread in readers { #expect(within20Seconds(thread)) }
+        for thread in readers { #expect(lockTestFinished(thread)) }
         #expect(violations.value == 0)
         #expect(writer.oldestPinnedVersion() == nil)
     }
