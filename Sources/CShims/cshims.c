@@ -45,6 +45,19 @@ int rt_futex_wake_all(uint32_t *word) {
     return r >= 0 ? 0 : errno;
 }
 
+int rt_ofd_test(int fd, long start) {
+    struct flock fl;
+    memset(&fl, 0, sizeof fl);
+    fl.l_type = F_WRLCK;
+    fl.l_whence = SEEK_SET;
+    fl.l_start = start;
+    fl.l_len = 1;
+    fl.l_pid = 0;
+    if (fcntl(fd, F_OFD_GETLK, &fl) != 0) return -errno;
+    return fl.l_type == F_UNLCK ? 0 : 1;
+}
+
+void rt_atomic_store32(uint32_t *word, uint32_t value) { __atomic_store_n(word, value, __ATOMIC_SEQ_CST); }
 uint32_t rt_atomic_load32(uint32_t *word) { return __atomic_load_n(word, __ATOMIC_SEQ_CST); }
 uint32_t rt_atomic_add32(uint32_t *word, uint32_t value) { return __atomic_add_fetch(word, value, __ATOMIC_SEQ_CST); }
 uint64_t rt_atomic_load64(uint64_t *word) { return __atomic_load_n(word, __ATOMIC_SEQ_CST); }

@@ -24,5 +24,10 @@ int rt_random_bytes(void *buffer, unsigned long count);
 
 /// Creates an anonymous in-memory file (memfd). Returns the fd or -1 with errno set.
 int rt_memfd_create(const char *name);
+/// Tests byte `start` of `fd` for an OFD lock held by another open file description that would
+/// conflict with a write lock. Returns 1 if such a lock exists, 0 if none, or -errno.
+int rt_ofd_test(int fd, long start);
+/// Atomically stores a 32-bit word (sequentially consistent).
+void rt_atomic_store32(uint32_t *word, uint32_t value);
 
 #endif

@@ -32,7 +32,9 @@ final class SharedFile: @unchecked Sendable {
         let file = try DatabaseFile(path: canonical, readOnly: readOnly, create: create)
         let lock: LockFile
         do {
-            lock = try LockFile(path: canonical + ".lock")
+            lock = try LockFile(path: LockFile.path(forRealmAt: canonical)) {
+                (try? FileHeader.read(base: file.base, fileSize: try file.physicalSize(), path: canonical).first?.slot.version) ?? 0
+            }
         } catch {
             // A read-only file in a read-only folder: no lock file is written beside it; this
             // process coordinates its own instances only.

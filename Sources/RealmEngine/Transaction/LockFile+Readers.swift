@@ -1,0 +1,58 @@
+import CShims
+
+/// Version pinning through the reader table (see the essay in LockFile.swift).
+extension LockFile {
+    /// The newest committed version, published by the writer after its commit is durable.
+    var latestVersion: UInt64 { rt_atomic_load64(latestPointer) }
+
+    /// Pins the newest version for a reader: claims a free slot, then runs LMDB's loop until the
+    /// version stored in the slot is still the newest. Returns the slot (for `repin`/`unpin`) and
+    /// the pinned version.
+    ///
+    /// - Throws: `.busy` if every slot is held by a live process, even after reclaiming the slots
+    ///   of dead ones.
+    func pinLatest() throws -> (slot: Int, version: UInt64) {
+        guard let slot = readers.claim() ?? (readers.reclaimDead() > 0 ? readers.claim() : nil) else {
+            throw RealmError.busy("\(path): all \(slotCount) reader slots are in use by live processes; close unused Realm instances or frozen snapshots")
+        }
+        slotGuard.withLock { ownedSlots[slot] = true }
+        return (slot, readers.pin(slot))
+    }
+
+    /// Moves a slot pinned by this instance to the newest version (the same loop) and returns it.
+    func repin(slot: Int) -> UInt64 {
+        assert(ownsSlot(slot), "repin of a slot this LockFile did not pin")
+        return readers.pin(slot)
+    }
+
+    /// Releases a slot pinned by this instance.
+    func unpin(slot: Int) {
+        let owned = slotGuard.withLock {
+            guard slot >= 0, slot < slotCount, ownedSlots[slot] else { return false }
+            ownedSlots[slot] = false
+            return true
+        }
+        assert(owned, "unpin of a slot this LockFile did not pin")
+        if owned { readers.release(slot) }
+    }
+
+    /// The oldest version any live reader holds, or nil if none. Reclaims the slots of dead
+    /// processes as it goes. The writer must not reuse pages freed by commits after this version
+    /// (and with nil, after `latestVersion`).
+    func oldestPinnedVersion() -> UInt64? { readers.oldestPinned() }
+
+    /// The occupied slots, for diagnostics (`realmtui info`) and tests: owner pid and pinned
+    /// version (nil while claimed but not yet pinned).
+    func occupiedReaderSlots() -> [(slot: Int, pid: Int32, version: UInt64?)] {
+        (0..<slotCount).compactMap { slot in
+            let owner = rt_atomic_load64(readers.ownerPointer(slot))
+            guard owner != 0 else { return nil }
+            let version = rt_atomic_load64(readers.versionPointer(slot))
+            return (slot, Int32(truncatingIfNeeded: owner), version == ReaderTable.noVersion ? nil : version)
+        }
+    }
+
+    func ownsSlot(_ slot: Int) -> Bool {
+        slotGuard.withLock { slot >= 0 && slot < slotCount && ownedSlots[slot] }
+    }
+}

@@ -1,0 +1,116 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CShims
+
+/// The reader slots of a lock file's mapping: {owner pid, pinned version} pairs, one per cache
+/// line. The protocol (claim by compare-and-swap, LMDB's pin loop, reclaiming dead owners) is
+/// explained in the essay at the top of LockFile.swift. Every access is a sequentially consistent
+/// atomic through the C shims, because other processes read and write the same words.
+struct ReaderTable {
+    /// The version word of a slot that is free or claimed but not yet pinned.
+    static let noVersion = UInt64.max
+
+    let slots: UnsafeMutableRawPointer
+    let count: Int
+    let latest: UnsafeMutablePointer<UInt64>
+    /// This process's pid, and the owner word it writes into the slots it claims.
+    let pid: Int32
+    let fd: Int32
+
+    var ownerWord: UInt64 { UInt64(UInt32(bitPattern: pid)) }
+
+    func ownerPointer(_ slot: Int) -> UnsafeMutablePointer<UInt64> {
+        (slots + slot * LockFile.Layout.slotSize).assumingMemoryBound(to: UInt64.self)
+    }
+
+    func versionPointer(_ slot: Int) -> UnsafeMutablePointer<UInt64> {
+        (slots + slot * LockFile.Layout.slotSize + 8).assumingMemoryBound(to: UInt64.self)
+    }
+
+    /// Claims a free slot for this process, or returns nil if every slot is taken.
+    func claim() -> Int? {
+        // Start at a pid-dependent place so that processes do not all race for slot 0.
+        let start = Int(UInt32(bitPattern: pid)) % count
+        for step in 0..<count {
+            let slot = (start + step) % count
+            let owner = ownerPointer(slot)
+            if rt_atomic_load64(owner) == 0, rt_atomic_cas64(owner, 0, ownerWord) != 0 {
+                return slot
+            }
+        }
+        return nil
+    }
+
+    /// LMDB's loop: publish v in the slot, then make sure v is still the newest version.
+    @discardableResult
+    func pin(_ slot: Int) -> UInt64 {
+        while true {
+            let version = rt_atomic_load64(latest)
+            rt_atomic_store64(versionPointer(slot), version)
+            if rt_atomic_load64(latest) == version { return version }
+        }
+    }
+
+    /// Frees a slot: the version first, so a free slot never carries a pin.
+    func release(_ slot: Int) {
+        rt_atomic_store64(versionPointer(slot), Self.noVersion)
+        rt_atomic_store64(ownerPointer(slot), 0)
+    }
+
+    /// Is the process `owner` still using this lock file? See "Liveness" in the essay.
+    func isAlive(owner: UInt64, cache: inout [(owner: UInt64, alive: Bool)]) -> Bool {
+        if owner == ownerWord || fd < 0 { return true }
+        if let known = cache.first(where: { $0.owner == owner }) { return known.alive }
+        let alive: Bool
+        if owner == 0 || owner > UInt64(Int32.max) {
+            alive = false  // not a pid at all: garbage
+        } else {
+            let otherPid = Int32(owner)
+            switch rt_ofd_test(fd, LockFile.Layout.livenessLockBase + Int(otherPid)) {
+            case 1: alive = true
+            case 0: alive = false
+            default: alive = kill(otherPid, 0) == 0 || errno != ESRCH
+            }
+        }
+        cache.append((owner, alive))
+        return alive
+    }
+
+    /// Frees `slot` if its owner is still `deadOwner`. Only one reclaimer wins the swap; while it
+    /// works the slot shows its own (live) pid and the stale version, which is merely cautious.
+    func reclaim(_ slot: Int, deadOwner: UInt64) -> Bool {
+        guard rt_atomic_cas64(ownerPointer(slot), deadOwner, ownerWord) != 0 else { return false }
+        release(slot)
+        return true
+    }
+
+    /// Frees every slot whose owner is dead. Returns how many were freed.
+    @discardableResult
+    func reclaimDead() -> Int {
+        var cache: [(owner: UInt64, alive: Bool)] = []
+        var freed = 0
+        for slot in 0..<count {
+            let owner = rt_atomic_load64(ownerPointer(slot))
+            if owner != 0, !isAlive(owner: owner, cache: &cache), reclaim(slot, deadOwner: owner) { freed += 1 }
+        }
+        return freed
+    }
+
+    /// The smallest pinned version among live owners, reclaiming dead owners' slots on the way.
+    func oldestPinned() -> UInt64? {
+        var cache: [(owner: UInt64, alive: Bool)] = []
+        var oldest: UInt64?
+        for slot in 0..<count {
+            let owner = rt_atomic_load64(ownerPointer(slot))
+            if owner == 0 { continue }
+            if !isAlive(owner: owner, cache: &cache) {
+                _ = reclaim(slot, deadOwner: owner)
+                continue
+            }
+            let version = rt_atomic_load64(versionPointer(slot))
+            if version != Self.noVersion { oldest = min(oldest ?? version, version) }
+        }
+        return oldest
+    }
+}
