@@ -1,4 +1,5 @@
 import CShims
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -22,9 +23,14 @@ final class DatabaseFile: @unchecked Sendable {
     /// Start of the mapping; valid for `reservedBytes`.
     let base: UnsafeRawPointer
     let reservedBytes: Int
-    /// Set for tests: fail the Nth write/sync call (counting from 1) with ENOSPC, to check that
-    /// a failed commit loses nothing.
-    nonisolated(unsafe) static var failWriteAfter: Int? = nil
+    /// Set by tests: fail the Nth grow/write/sync call from now (counting from 1) with ENOSPC,
+    /// to check that a failed commit loses nothing (SQLite's test VFS idea).
+    var failAfter: Int? {
+        get { failureLock.lock(); defer { failureLock.unlock() }; return _failAfter }
+        set { failureLock.lock(); _failAfter = newValue; failureLock.unlock() }
+    }
+    private var _failAfter: Int?
+    private let failureLock = NSLock()
 
     private static let reserve = 1 << 40
 
@@ -135,11 +141,13 @@ final class DatabaseFile: @unchecked Sendable {
     }
 
     private func injectedFailure(_ operation: String) throws {
-        guard var n = DatabaseFile.failWriteAfter else { return }
+        failureLock.lock()
+        defer { failureLock.unlock() }
+        guard var n = _failAfter else { return }
         n -= 1
-        DatabaseFile.failWriteAfter = n
+        _failAfter = n
         if n <= 0 {
-            DatabaseFile.failWriteAfter = nil
+            _failAfter = nil
             throw RealmError.io(path: path, operation: operation, errno: ENOSPC, message: "No space left on device (injected)")
         }
     }

@@ -1,0 +1,192 @@
+/// `check`: walks every node of the newest version and proves the file's invariants.
+///
+/// - every node reachable from the newest slot lies inside the file, has the right magic, kind
+///   and checksum, and is reached once;
+/// - reachable nodes, free-list extents and the header tile `[0, logicalSize)` exactly (free
+///   space accounted exactly once);
+/// - tree keys ascend, subtree counts add up, table counts match;
+/// - every search index holds exactly one entry per object with the object's value;
+/// - every link points at an existing object, and backlink columns mirror links exactly.
+public struct IntegrityReport: Sendable {
+    /// The version checked.
+    public var version: UInt64
+    /// Nodes visited.
+    public var nodes: Int
+    /// Objects per class.
+    public var objects: [String: Int]
+    /// Bytes in live nodes, in the free list, and the logical file size.
+    public var liveBytes: UInt64
+    public var freeBytes: UInt64
+    public var fileBytes: UInt64
+}
+
+extension Realm {
+    /// Checks the newest version of the file at `path` without changing it. Throws
+    /// `RealmError.corruptFile` naming the first problem found.
+    public static func check(path: String) throws -> IntegrityReport {
+        let realm = try Realm(configuration: .init(fileURL: .init(fileURLWithPath: path), readOnly: true, createIfMissing: false))
+        return try realm.checkIntegrity()
+    }
+
+    /// Checks the version this instance reads.
+    public func checkIntegrity() throws -> IntegrityReport {
+        try checkThread()
+        guard let slot = try shared.slots().first(where: { $0.slot.version == snapshot.version })?.slot else {
+            throw RealmError.busy("the version being checked was replaced; try again")
+        }
+        let checker = IntegrityChecker(snapshot: snapshot)
+        return try checker.run(slot: slot)
+    }
+}
+
+final class IntegrityChecker {
+    let snapshot: Snapshot
+    var extents: [(UInt64, UInt64, String)] = []
+    var nodes = 0
+
+    init(snapshot: Snapshot) { self.snapshot = snapshot }
+
+    var bytes: FileBytes { snapshot.bytes }
+    var path: String { bytes.path }
+
+    func corrupt(_ offset: UInt64, _ reason: String) -> RealmError {
+        RealmError.corruptFile(path: path, offset: offset, reason: reason)
+    }
+
+    func visit(_ ref: UInt64, _ what: String) throws {
+        let (length, _, ok) = try bytes.extent(ref)
+        guard ok else { throw corrupt(ref, "checksum mismatch in \(what)") }
+        extents.append((ref, length, what))
+        nodes += 1
+    }
+
+    func run(slot: FileHeader.Slot) throws -> IntegrityReport {
+        try visit(slot.topRef, "top node")
+        try visit(snapshot.schemaRef, "schema")
+        if snapshot.changeLogRef != 0 {
+            try visit(snapshot.changeLogRef, "change log")
+            _ = try ChangeLog.decode(bytes, ref: snapshot.changeLogRef)
+        }
+        try visit(slot.freeRef, "free list")
+        let free = try FreeSpace.decode(try bytes.node(slot.freeRef, kind: .freeList), logicalSize: slot.logicalSize,
+                                        path: path, ref: slot.freeRef)
+        var objects: [String: Int] = [:]
+        for (ci, table) in snapshot.tables.enumerated() {
+            let name = snapshot.schema.objectSchemas[ci].name
+            var count = 0
+            if let root = table.root {
+                var last: Int64? = nil
+                count = try walk(root, depth: 0, what: "table \(name)") { leaf in
+                    let c = try ClusterAccess(leaf, columns: snapshot.layout.tables[ci].columns, path: path)
+                    for r in 0..<c.count {
+                        let k = c.key(at: r)
+                        if let l = last, k <= l { throw corrupt(0, "keys of \(name) are not ascending (\(k) after \(l))") }
+                        if k >= table.nextKey { throw corrupt(0, "key \(k) of \(name) is not below the next key \(table.nextKey)") }
+                        last = k
+                    }
+                    return c.count
+                }
+                guard count == root.count else { throw corrupt(root.ref, "\(name) holds \(count) objects, its root says \(root.count)") }
+            }
+            objects[name] = count
+            for (column, tree) in table.indexes {
+                guard let tree else { continue }
+                let n = try walk(tree, depth: 0, what: "index \(name)#\(column)") { leaf in
+                    guard case .file(let p, let ref) = leaf else { return 0 }
+                    return try IndexLeafCodec.View(p, path: path, ref: ref).count
+                }
+                guard n == tree.count else { throw corrupt(tree.ref, "index of \(name) column \(column) count mismatch") }
+            }
+        }
+        try checkSpace(free: free, logicalSize: slot.logicalSize)
+        try checkIndexesAndLinks()
+        let live = extents.reduce(0) { $0 + $1.1 }
+        return IntegrityReport(version: snapshot.version, nodes: nodes, objects: objects, liveBytes: live + UInt64(FileHeader.size),
+                               freeBytes: free.reduce(0) { $0 + $1.length }, fileBytes: slot.logicalSize)
+    }
+
+    /// Visits a tree, checking counts; returns the number of entries.
+    func walk(_ child: TreeChild, depth: Int, what: String, leaf: (LeafAccess) throws -> Int) throws -> Int {
+        guard depth < 64 else { throw corrupt(child.ref, "\(what) is too deep") }
+        try visit(child.ref, what)
+        let (_, kind, _) = try bytes.extent(child.ref)
+        if kind == NodeKind.inner.rawValue {
+            let view = try InnerNodeCodec.View(try bytes.node(child.ref, kind: .inner), path: path, ref: child.ref)
+            var total = 0
+            for c in view.children() {
+                let n = try walk(c, depth: depth + 1, what: what, leaf: leaf)
+                guard n == c.count else { throw corrupt(c.ref, "subtree count \(c.count) of \(what) but \(n) entries") }
+                total += n
+            }
+            return total
+        }
+        let k: NodeKind = kind == NodeKind.indexLeaf.rawValue ? .indexLeaf : .clusterLeaf
+        return try leaf(.file(try bytes.node(child.ref, kind: k), ref: child.ref))
+    }
+
+    func checkSpace(free: [FreeSpace.Extent], logicalSize: UInt64) throws {
+        var all = extents.map { ($0.0, $0.1, $0.2) }
+        all += free.map { ($0.offset, $0.length, "free space") }
+        all.sort { $0.0 < $1.0 }
+        var at = UInt64(FileHeader.size)
+        for (offset, length, what) in all {
+            if offset < at { throw corrupt(offset, "\(what) overlaps the previous extent (ends at \(at))") }
+            if offset > at { throw corrupt(at, "\(offset - at) bytes before \(what) are neither used nor free") }
+            at = offset + length
+        }
+        if at != logicalSize { throw corrupt(at, "space from \(at) to \(logicalSize) is neither used nor free") }
+    }
+
+    func checkIndexesAndLinks() throws {
+        let layout = snapshot.layout
+        // Expected backlinks: (target class, target key, backlink column) → origin keys (multiset).
+        var expected: [Int: [Int64: [Int: [Int64]]]] = [:]
+        for (ci, t) in layout.tables.enumerated() {
+            let keys = try snapshot.keys(classIndex: ci)
+            for column in t.indexedColumns {
+                var entries = 0
+                for k in keys {
+                    let v = try snapshot.value(classIndex: ci, key: k, column: column)
+                    guard try snapshot.indexLookup(classIndex: ci, column: column, value: v)?.contains(k) == true else {
+                        throw corrupt(0, "index of \(layout.schema.objectSchemas[ci].name).\(t.columns[column].name) misses object \(k)")
+                    }
+                    entries += 1
+                }
+                let stored = snapshot.tables[ci].indexes[column]??.count ?? 0
+                guard stored == entries else {
+                    throw corrupt(0, "index of \(t.columns[column].name) has \(stored) entries for \(entries) objects")
+                }
+            }
+            for column in 0..<t.persistedCount where t.columns[column].type == .object {
+                guard let (target, bc) = layout.linkTargets[.init(classIndex: ci, column: column)] else { continue }
+                for k in keys {
+                    let v = try snapshot.value(classIndex: ci, key: k, column: column)
+                    let links: [ObjectKey]
+                    switch v {
+                    case .link(let l): links = [l]
+                    case .list(let items): links = items.compactMap { if case .link(let l) = $0 { l } else { nil } }
+                    default: links = []
+                    }
+                    for l in links {
+                        guard try snapshot.contains(classIndex: target, key: l) else {
+                            throw corrupt(0, "\(layout.schema.objectSchemas[ci].name) \(k) links to missing object \(l)")
+                        }
+                        expected[target, default: [:]][l.rawValue, default: [:]][bc, default: []].append(k.rawValue)
+                    }
+                }
+            }
+        }
+        for (ci, t) in layout.tables.enumerated() where t.columns.count > t.persistedCount {
+            for k in try snapshot.keys(classIndex: ci) {
+                for bc in t.persistedCount..<t.columns.count {
+                    guard case .list(let items) = try snapshot.value(classIndex: ci, key: k, column: bc) else { continue }
+                    let stored = items.compactMap { if case .link(let l) = $0 { l.rawValue } else { nil } }.sorted()
+                    let want = (expected[ci]?[k.rawValue]?[bc] ?? []).sorted()
+                    guard stored == want else {
+                        throw corrupt(0, "backlinks of \(layout.schema.objectSchemas[ci].name) \(k) do not match the links to it")
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+@testable import RealmEngine
+
+@Suite struct MVCCTests {
+    private func fileSize(_ path: String) throws -> UInt64 {
+        (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value ?? 0
+    }
+
+    @Test func pinnedReaderKeepsItsSnapshotAndSpaceIsReusedAfterRelease() throws {
+        let dir = TempDir()
+        let path = dir.path("mvcc.realm")
+        let writer = try Realm(path: path, schema: Fixtures.people)
+        try writer.write {
+            for i in 0..<100 { try writer.create("Person", ["id": .int(Int64(i)), "name": .string("p\(i)"), "age": .int(0)]) }
+        }
+        let reader = try Realm(path: path)
+        let pinned = try #require(try reader.object(ofType: "Person", forPrimaryKey: .int(7)))
+        #expect(pinned["age"] == .int(0))
+        for round in 1...1000 {
+            try writer.write {
+                let p = try #require(try writer.object(ofType: "Person", forPrimaryKey: .int(7)))
+                try p.setValue(.int(Int64(round)), forKey: "age")
+            }
+        }
+        // The reader still sees version it pinned.
+        #expect(pinned["age"] == .int(0))
+        #expect(try writer.object(ofType: "Person", forPrimaryKey: .int(7))?["age"] == .int(1000))
+        _ = try writer.checkIntegrity()
+        // Let go; after that, commits reuse space instead of growing the file.
+        reader.refresh()
+        #expect(pinned["age"] == .int(1000))
+        reader.invalidate()
+        try writer.write { try writer.object(ofType: "Person", forPrimaryKey: .int(7))?.setValue(.int(0), forKey: "age") }
+        let before = try fileSize(path)
+        for round in 1...1000 {
+            try writer.write {
+                try writer.object(ofType: "Person", forPrimaryKey: .int(7))?.setValue(.int(Int64(round)), forKey: "age")
+            }
+        }
+        let after = try fileSize(path)
+        #expect(after <= before + 64 * 1024, "file grew from \(before) to \(after) with no reader pinned")
+        let report = try writer.checkIntegrity()
+        #expect(report.objects["Person"] == 100)
+    }
+
+    @Test func cancelledTransactionLeavesNothing() throws {
+        let dir = TempDir()
+        let realm = try Realm(path: dir.path("c.realm"), schema: Fixtures.people)
+        try realm.beginWrite()
+        try realm.create("Person", ["id": .int(1), "name": .string("x")])
+        #expect(try realm.objects("Person").count == 1)
+        realm.cancelWrite()
+        #expect(try realm.objects("Person").count == 0)
+        try realm.write { try realm.create("Person", ["id": .int(1), "name": .string("x")]) }
+        _ = try realm.checkIntegrity()
+    }
+
+    @Test func failedCommitLosesNothing() throws {
+        let dir = TempDir()
+        let path = dir.path("enospc.realm")
+        let realm = try Realm(path: path, schema: Fixtures.people)
+        try realm.write { try realm.create("Person", ["id": .int(1), "name": .string("kept")]) }
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        for n in 1...4 {
+            try realm.beginWrite()
+            for i in 2..<400 { try realm.create("Person", ["id": .int(Int64(i)), "name": .string(String(repeating: "x", count: 100))]) }
+            realm.shared.file.failAfter = n
+            #expect(throws: RealmError.self) { try realm.commitWrite() }
+            realm.shared.file.failAfter = nil
+            #expect(!realm.isInWriteTransaction)
+        }
+        let reopened = try Realm(path: path)
+        #expect(try reopened.objects("Person").count == 1)
+        _ = try reopened.checkIntegrity()
+        _ = original
+        // And the file still takes writes.
+        try realm.write { try realm.create("Person", ["id": .int(2), "name": .string("after")]) }
+        #expect(try realm.objects("Person").count == 2)
+        _ = try realm.checkIntegrity()
+    }
+
+    @Test func wrongThreadIsAnError() throws {
+        let dir = TempDir()
+        let realm = try Realm(path: dir.path("t.realm"), schema: Fixtures.people)
+        let box = UncheckedBox(realm)
+        let result = UncheckedBox(NSMutableArray())
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            do { _ = try box.value.objects("Person"); result.value.add("no error") } catch RealmError.wrongThread {
+                result.value.add("wrongThread")
+            } catch { result.value.add("\(error)") }
+            done.signal()
+        }
+        thread.start()
+        done.wait()
+        #expect(result.value.firstObject as? String == "wrongThread")
+    }
+}
+
+final class UncheckedBox<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}
