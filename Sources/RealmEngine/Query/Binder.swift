@@ -1,3 +1,5 @@
+import Foundation
+
 /// Type-checks a parsed query against a schema: resolves key paths to columns, checks that each
 /// comparison's operands and operator fit together, and converts constants to the type they are
 /// compared with (so evaluation never converts per object).
@@ -144,6 +146,10 @@ struct Binder {
         if op.isOrdering, case .object = type {
             throw RealmError.query(message: "objects can only be compared with == or !=, not \(op.rawValue)", column: column)
         }
+        if !options.isEmpty, op.isOrdering {
+            throw RealmError.query(message: "[c] and [d] apply to ==, !=, IN, BEGINSWITH, ENDSWITH, CONTAINS and LIKE, not \(op.rawValue)",
+                                   column: column)
+        }
         if !options.isEmpty, type != .string, type != .data {
             throw RealmError.query(message: "[c] and [d] apply to strings only; \(Binder.describe(subject)) is \(type)",
                                    column: column)
@@ -191,5 +197,3 @@ struct Binder {
         }
     }
 }
-
-import Foundation

@@ -124,7 +124,7 @@ struct Evaluator<Store: ObjectStore> {
         case .constantList(let vs): return vs
         case .path(let p) where p.isMulti:
             let raw = try collect(p, key)
-            return p.postfix == .length ? raw.map(StringMatchLength.length) : raw
+            return p.postfix == .length ? raw.map(ValueLength.length) : raw
         default: return [try single(expr, key)]
         }
     }
@@ -141,7 +141,7 @@ struct Evaluator<Store: ObjectStore> {
                 current = next
             }
         }
-        return p.postfix == .length ? StringMatchLength.length(value) : value
+        return p.postfix == .length ? ValueLength.length(value) : value
     }
 
     /// Every value a path reaches (through lists and backlinks), before its postfix.
@@ -182,7 +182,7 @@ struct Evaluator<Store: ObjectStore> {
     /// Applies a path's postfix to the values it reached.
     private func reduce(_ p: BoundPath, _ values: [Value]) throws -> Value {
         guard case .aggregate(let aggregate) = p.postfix else {
-            return values.first.map { p.postfix == .length ? StringMatchLength.length($0) : $0 } ?? .null
+            return values.first.map { p.postfix == .length ? ValueLength.length($0) : $0 } ?? .null
         }
         switch aggregate {
         case .count:
@@ -209,7 +209,7 @@ struct Evaluator<Store: ObjectStore> {
 }
 
 /// `.length` / `@size` of a string (UTF-8 bytes, as Realm Core) or data.
-enum StringMatchLength {
+enum ValueLength {
     static func length(_ v: Value) -> Value {
         switch v {
         case .string(let s): .int(Int64(s.utf8.count))

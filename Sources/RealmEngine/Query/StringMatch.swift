@@ -14,12 +14,26 @@ enum StringMatch {
             guard options.contains(.caseInsensitive) else { return Array(s.utf8) }
             return s.utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }
         }
-        var foundation: String.CompareOptions = []
+        guard options.contains(.diacriticInsensitive) else { return foldCase(s) }
+        var foundation: String.CompareOptions = [.diacriticInsensitive]
         if options.contains(.caseInsensitive) { foundation.insert(.caseInsensitive) }
-        if options.contains(.diacriticInsensitive) { foundation.insert(.diacriticInsensitive) }
-        var folded = s.folding(options: foundation, locale: nil)
-        if options.contains(.caseInsensitive) { folded = folded.lowercased() }
-        return Array(folded.utf8)
+        let folded = s.folding(options: foundation, locale: nil)
+        return options.contains(.caseInsensitive) ? foldCase(folded) : Array(folded.utf8)
+    }
+
+    /// Simple per-scalar lower-casing (Unicode's lowercase mapping), without Foundation.
+    private static func foldCase(_ s: String) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(s.utf8.count)
+        for scalar in s.unicodeScalars {
+            if scalar.value < 0x80 {
+                let b = UInt8(truncatingIfNeeded: scalar.value)
+                out.append(b >= 65 && b <= 90 ? b + 32 : b)
+            } else {
+                out.append(contentsOf: scalar.properties.lowercaseMapping.utf8)
+            }
+        }
+        return out
     }
 
     /// Applies a string operator to a stored string (already unfolded) and a folded needle.

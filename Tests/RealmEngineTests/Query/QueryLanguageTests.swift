@@ -221,6 +221,9 @@ func queryError(_ query: String, _ arguments: [Value] = [], on className: String
         #expect(try queryError("") != nil)
         #expect(try queryError("age == 1 )") != nil)
         #expect(try queryError("tags.@avg > 1") != nil)
+        #expect(try queryError("name <[c] 'b'") != nil)
+        #expect(try queryError("age ==[c] 3") != nil)
+        #expect(try queryError("ANY best.age > 1") != nil)
     }
 
     @Test func deepNestingIsAnErrorNotACrash() throws {
