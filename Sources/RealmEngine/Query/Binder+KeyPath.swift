@@ -1,0 +1,142 @@
+/// Key path resolution: `owner.address.city`, `dogs.age`, `tags.length`, `dogs.@count`,
+/// `ratings.@avg`, linking-objects properties and `@links.Class.property`.
+extension Binder {
+    mutating func bindPath(_ components: [PathComponent], classIndex: Int, variable: String?) throws -> BoundPath {
+        var rest = components[...]
+        let name = components.map(\.name).joined(separator: ".")
+        if let first = rest.first, first.name.hasPrefix("$") {
+            guard first.name == variable else {
+                throw RealmError.query(
+                    message: variable.map { "unknown variable '\(first.name)'; the SUBQUERY variable is '\($0)'" }
+                        ?? "variables like '\(first.name)' can only be used inside SUBQUERY", column: first.column)
+            }
+            rest = rest.dropFirst()
+        }
+        var path = BoundPath(steps: [], throughCollection: false, postfix: .none, elementType: .object(classIndex), name: name)
+        var walked: [String] = []
+        var i = rest.startIndex
+        while i < rest.endIndex {
+            let component = rest[i]
+            let prefix = walked.isEmpty ? schema.objectSchemas[classIndex].name : walked.joined(separator: ".")
+            if path.postfix != .none {
+                throw RealmError.query(message: "nothing can follow '\(walked.last ?? "")' in '\(name)'", column: component.column)
+            }
+            if component.name.lowercased() == "@links" {
+                guard case .object(let current) = path.elementType, i + 2 < rest.endIndex else {
+                    throw RealmError.query(message: "@links must be followed by .ClassName.propertyName", column: component.column)
+                }
+                let className = rest[i + 1], propertyName = rest[i + 2]
+                guard let origin = schema.objectSchemas.firstIndex(where: { $0.name == className.name }) else {
+                    throw RealmError.query(message: "no class named '\(className.name)'; classes are: "
+                                           + schema.classNames.joined(separator: ", "), column: className.column)
+                }
+                let persisted = schema.objectSchemas[origin].persistedProperties
+                guard let column = persisted.firstIndex(where: { $0.name == propertyName.name }),
+                      persisted[column].type == .object,
+                      persisted[column].objectClassName == schema.objectSchemas[current].name else {
+                    throw RealmError.query(
+                        message: "'\(className.name).\(propertyName.name)' is not a link to '\(schema.objectSchemas[current].name)'",
+                        column: propertyName.column)
+                }
+                path.steps.append(.backlinks(classIndex: current, originClass: origin, originColumn: column))
+                path.throughCollection = true
+                path.elementType = .object(origin)
+                dependencies.insert(origin)
+                walked += [component.name, className.name, propertyName.name]
+                i += 3
+                continue
+            }
+            if component.name.hasPrefix("@") {
+                path.postfix = try collectionOperator(component, path: path, prefix: prefix)
+                walked.append(component.name)
+                i += 1
+                continue
+            }
+            guard case .object(let current) = path.elementType else {
+                if component.name == "length", path.elementType == .string || path.elementType == .data {
+                    path.postfix = .length
+                    walked.append(component.name)
+                    i += 1
+                    continue
+                }
+                throw RealmError.query(
+                    message: "'\(prefix)' is \(path.elementType), which has no property '\(component.name)'", column: component.column)
+            }
+            let objectSchema = schema.objectSchemas[current]
+            guard let property = objectSchema[component.name] else {
+                throw RealmError.query(
+                    message: "class '\(objectSchema.name)' has no property '\(component.name)'; its properties are: "
+                        + objectSchema.properties.map(\.name).joined(separator: ", "), column: component.column)
+            }
+            let target = property.objectClassName.flatMap { n in schema.objectSchemas.firstIndex { $0.name == n } }
+            if property.type == .linkingObjects {
+                guard let origin = target,
+                      let column = schema.objectSchemas[origin].persistedProperties.firstIndex(where: {
+                          $0.name == property.linkOriginPropertyName }) else {
+                    throw RealmError.query(message: "linking objects property '\(property.name)' has no origin", column: component.column)
+                }
+                path.steps.append(.backlinks(classIndex: current, originClass: origin, originColumn: column))
+                path.throughCollection = true
+                path.elementType = .object(origin)
+                dependencies.insert(origin)
+            } else {
+                guard let column = objectSchema.persistedProperties.firstIndex(where: { $0.name == property.name }) else {
+                    throw RealmError.query(message: "property '\(property.name)' is not stored", column: component.column)
+                }
+                path.steps.append(.column(classIndex: current, column: column))
+                if property.isList { path.throughCollection = true }
+                path.elementType = QueryType(property.type, target: target)
+                if let target { dependencies.insert(target) }
+            }
+            walked.append(component.name)
+            i += 1
+        }
+        return path
+    }
+
+    private func collectionOperator(_ component: PathComponent, path: BoundPath, prefix: String) throws -> BoundPath.Postfix {
+        let op = component.name.lowercased()
+        switch op {
+        case "@count", "@size":
+            if path.throughCollection { return .aggregate(.count) }
+            if path.elementType == .string || path.elementType == .data { return .length }
+            throw RealmError.query(message: "\(component.name) needs a list, linking objects, a string or data; '\(prefix)' is \(path.elementType)",
+                                   column: component.column)
+        case "@min", "@max", "@sum", "@avg":
+            guard path.throughCollection else {
+                throw RealmError.query(message: "\(component.name) needs a list; '\(prefix)' is not one", column: component.column)
+            }
+            let aggregate = Aggregate(rawValue: String(op.dropFirst())) ?? .count
+            let ok = path.elementType.isNumeric || (path.elementType == .date && (aggregate == .min || aggregate == .max))
+            guard ok else {
+                let wanted = aggregate == .min || aggregate == .max ? "numbers or dates" : "numbers"
+                throw RealmError.query(message: "\(component.name) needs \(wanted); '\(prefix)' holds \(path.elementType) values",
+                                       column: component.column)
+            }
+            return .aggregate(aggregate)
+        default:
+            throw RealmError.query(message: "unknown collection operator '\(component.name)'; use @count, @size, @min, @max, @sum or @avg",
+                                   column: component.column)
+        }
+    }
+
+    /// Resolves a sort or distinct key path: properties through to-one links only.
+    static func sortPath(_ keyPath: String, classIndex: Int, schema: Schema) throws -> BoundPath {
+        var binder = Binder(schema: schema, arguments: [])
+        var column = 1
+        var components: [PathComponent] = []
+        for part in keyPath.split(separator: ".", omittingEmptySubsequences: false) {
+            components.append(PathComponent(name: String(part), column: column))
+            column += part.unicodeScalars.count + 1
+        }
+        let path = try binder.bindPath(components, classIndex: classIndex, variable: nil)
+        if path.throughCollection || path.postfix != .none {
+            throw RealmError.query(message: "cannot sort or find distinct values by '\(keyPath)': it passes through a list", column: 1)
+        }
+        if case .object = path.elementType {
+            throw RealmError.query(message: "cannot sort or find distinct values by '\(keyPath)': it is a link; name one of its properties",
+                                   column: 1)
+        }
+        return path
+    }
+}

@@ -1,0 +1,124 @@
+/// A parsed, type-checked query on one class, with its trailing SORT/DISTINCT/LIMIT.
+///
+/// Built once per `filter` call; evaluation reads through any `ObjectStore` (a snapshot, a
+/// writer's state, or a test fake). Parsing and binding errors are `RealmError.query` with a
+/// 1-based column.
+struct BoundQuery {
+    /// The class queried.
+    let classIndex: Int
+    private let className: String
+    let predicate: BoundPredicate
+    let ordering: [OrderingClause]
+    /// Class indices this query reads (its own class and any reached through links/backlinks),
+    /// for change notifications.
+    let dependencies: Set<Int>
+    /// An equality (or IN) on an indexed column that every match must satisfy.
+    private let indexPlan: (column: Int, name: String, values: [Value])?
+
+    /// Parses and type-checks `text` against class `classIndex` of `schema`.
+    static func parse(_ text: String, classIndex: Int, schema: Schema, arguments: [Value]) throws -> BoundQuery {
+        guard schema.objectSchemas.indices.contains(classIndex) else {
+            throw RealmError.noSuchClass("#\(classIndex)")
+        }
+        let node = try Parser.parse(text, arguments: arguments)
+        var binder = Binder(schema: schema, arguments: arguments)
+        let predicate = try binder.bind(node.predicate, classIndex: classIndex)
+        var dependencies = binder.dependencies
+        for clause in node.ordering {
+            let paths: [String] = switch clause {
+            case .sort(let s): s.map(\.keyPath)
+            case .distinct(let p): p
+            case .limit: []
+            }
+            for path in paths {
+                dependencies.formUnion(try Binder.sortPath(path, classIndex: classIndex, schema: schema).classes)
+            }
+        }
+        return BoundQuery(classIndex: classIndex, className: schema.objectSchemas[classIndex].name, predicate: predicate, ordering: node.ordering, dependencies: dependencies,
+                          indexPlan: BoundQuery.indexPlan(predicate, classIndex: classIndex, schema: schema))
+    }
+
+    private init(classIndex: Int, className: String, predicate: BoundPredicate, ordering: [OrderingClause], dependencies: Set<Int>,
+                 indexPlan: (column: Int, name: String, values: [Value])?) {
+        self.classIndex = classIndex
+        self.className = className
+        self.predicate = predicate
+        self.ordering = ordering
+        self.dependencies = dependencies
+        self.indexPlan = indexPlan
+    }
+
+    /// Whether the object matches the predicate (SORT/DISTINCT/LIMIT do not apply to one object).
+    func matches(_ key: ObjectKey, in store: some ObjectStore) throws -> Bool {
+        try Evaluator(store: store).matches(predicate, key)
+    }
+
+    /// Any SORT/DISTINCT/LIMIT.
+    var hasOrdering: Bool { !ordering.isEmpty }
+
+    /// Filters `candidates` (or all keys of the class when nil), then applies SORT/DISTINCT/LIMIT.
+    func run(in store: some ObjectStore, candidates: [ObjectKey]?) throws -> [ObjectKey] {
+        var keys: [ObjectKey]
+        if let plan = indexPlan, let indexed = try lookup(plan, in: store) {
+            if let candidates {
+                let allowed = Set(indexed)
+                keys = candidates.filter { allowed.contains($0) }
+            } else {
+                keys = indexed
+            }
+        } else {
+            keys = try candidates ?? store.keys(classIndex: classIndex)
+        }
+        let evaluator = Evaluator(store: store)
+        var out: [ObjectKey] = []
+        out.reserveCapacity(keys.count)
+        for key in keys where try evaluator.matches(predicate, key) { out.append(key) }
+        keys = out
+        return try ResultOrdering.apply(ordering, to: keys, classIndex: classIndex, in: store)
+    }
+
+    private func lookup(_ plan: (column: Int, name: String, values: [Value]), in store: some ObjectStore) throws -> [ObjectKey]? {
+        var found = Set<ObjectKey>()
+        for value in plan.values {
+            guard let keys = try store.indexLookup(classIndex: classIndex, column: plan.column, value: value) else { return nil }
+            found.formUnion(keys)
+        }
+        return found.sorted()
+    }
+
+    /// How `run` finds candidates, e.g. "index lookup on name" or "scan Person".
+    var planDescription: String { indexPlan.map { "index lookup on \($0.name)" } ?? "scan \(className)" }
+
+
+    /// The first `indexed == constant` / `indexed IN {constants}` on the class's own column that
+    /// the whole predicate requires (the predicate itself or a top-level AND term).
+    private static func indexPlan(_ predicate: BoundPredicate, classIndex: Int, schema: Schema) -> (column: Int, name: String, values: [Value])? {
+        let terms: [BoundPredicate]
+        if case .and(let list) = predicate { terms = list } else { terms = [predicate] }
+        let properties = schema.objectSchemas[classIndex].persistedProperties
+        for case .compare(let c) in terms {
+            guard c.options.isEmpty, c.op == .equal || c.op == .in,
+                  case .path(let p) = c.lhs, p.postfix == .none, p.steps.count == 1,
+                  case .column(let cls, let column) = p.steps[0], cls == classIndex,
+                  properties[column].isIndexed, !properties[column].isList else { continue }
+            let values: [Value]
+            switch c.rhs {
+            case .constant(let v): values = [v]
+            case .constantList(let vs) where c.op == .in: values = vs
+            default: continue
+            }
+            guard values.allSatisfy({ indexable($0, for: properties[column].type) }) else { continue }
+            return (column, properties[column].name, values)
+        }
+        return nil
+    }
+
+    private static func indexable(_ value: Value, for type: PropertyType) -> Bool {
+        switch (type, value) {
+        case (_, .null): true
+        case (.bool, .bool), (.string, .string), (.date, .date), (.objectId, .objectId), (.uuid, .uuid): true
+        case (let t, .int) where t.isInteger: true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,170 @@
+/// The type-checked form of a query: key paths resolved to column indices, constants converted
+/// to the type they are compared with, string constants folded once.
+
+/// The type of a query operand.
+enum QueryType: Equatable, CustomStringConvertible {
+    case null, bool, int, float, double, string, data, date, objectId, uuid
+    /// An object of the class with this index.
+    case object(Int)
+
+    init(_ type: PropertyType, target: Int?) {
+        switch type {
+        case .bool: self = .bool
+        case .int, .int8, .int16, .int32: self = .int
+        case .float: self = .float
+        case .double: self = .double
+        case .string: self = .string
+        case .date: self = .date
+        case .data: self = .data
+        case .objectId: self = .objectId
+        case .uuid: self = .uuid
+        case .object, .linkingObjects: self = .object(target ?? -1)
+        }
+    }
+
+    /// The type of a constant.
+    init?(of value: Value) {
+        switch value {
+        case .null: self = .null
+        case .bool: self = .bool
+        case .int: self = .int
+        case .float: self = .float
+        case .double: self = .double
+        case .string: self = .string
+        case .date: self = .date
+        case .data: self = .data
+        case .objectId: self = .objectId
+        case .uuid: self = .uuid
+        case .link: self = .object(-1)
+        case .list: return nil
+        }
+    }
+
+    var isNumeric: Bool { self == .int || self == .float || self == .double }
+
+    var description: String {
+        switch self {
+        case .null: "nil"
+        case .bool: "bool"
+        case .int: "int"
+        case .float: "float"
+        case .double: "double"
+        case .string: "string"
+        case .data: "data"
+        case .date: "date"
+        case .objectId: "objectId"
+        case .uuid: "uuid"
+        case .object: "object"
+        }
+    }
+}
+
+/// `@count`, `@min`, … applied to the values a key path reaches.
+enum Aggregate: String {
+    case count, min, max, sum, avg
+}
+
+/// A key path resolved against the schema.
+struct BoundPath {
+    /// One step of the walk from an object.
+    enum Step: Equatable {
+        /// A stored column of `classIndex`: a to-one link or list to walk through, or (last) the value read.
+        case column(classIndex: Int, column: Int)
+        /// The objects of `originClass` whose `originColumn` links to the current object (of `classIndex`).
+        case backlinks(classIndex: Int, originClass: Int, originColumn: Int)
+    }
+    /// What is done with the values the steps reach.
+    enum Postfix: Equatable {
+        case none
+        /// The length of strings / data (`.length`, `@size` on a string).
+        case length
+        case aggregate(Aggregate)
+    }
+
+    var steps: [Step]
+    /// Whether the steps pass through a list or backlinks (so the path reaches many values).
+    var throughCollection: Bool
+    var postfix: Postfix
+    /// The type of the values the steps reach.
+    var elementType: QueryType
+    /// The key path as written, for messages.
+    var name: String
+
+    /// The classes the path reads.
+    var classes: Set<Int> {
+        var out = Set<Int>()
+        for step in steps {
+            switch step {
+            case .column(let cls, _): out.insert(cls)
+            case .backlinks(let cls, let origin, _): out.formUnion([cls, origin])
+            }
+        }
+        if case .object(let target) = elementType, target >= 0 { out.insert(target) }
+        return out
+    }
+
+    /// Whether the expression yields many values (compared with ANY/ALL/NONE).
+    var isMulti: Bool {
+        if case .aggregate = postfix { return false }
+        return throughCollection
+    }
+
+    /// The type of the expression's values.
+    var type: QueryType {
+        switch postfix {
+        case .none: elementType
+        case .length: .int
+        case .aggregate(let a):
+            switch a {
+            case .count: .int
+            case .avg: .double
+            case .sum: elementType == .int ? .int : .double
+            case .min, .max: elementType
+            }
+        }
+    }
+}
+
+/// `SUBQUERY(collection, $x, predicate).@count`.
+struct BoundSubquery {
+    var collection: BoundPath
+    var predicate: BoundPredicate
+}
+
+/// An operand.
+indirect enum BoundExpr {
+    case constant(Value)
+    /// `{…}` or a list argument (for IN and BETWEEN).
+    case constantList([Value])
+    case path(BoundPath)
+    case subqueryCount(BoundSubquery)
+
+    var isMulti: Bool {
+        switch self {
+        case .constant, .subqueryCount: false
+        case .constantList: true
+        case .path(let p): p.isMulti
+        }
+    }
+}
+
+/// A type-checked comparison.
+struct BoundComparison {
+    var quantifier: Quantifier
+    var lhs: BoundExpr
+    var op: CompareOp
+    var options: StringOptions
+    var rhs: BoundExpr
+    /// For string operators and `[c]`/`[d]` equality with a constant right side: the folded
+    /// needle, computed once per query.
+    var needle: [UInt8]?
+}
+
+/// A type-checked predicate.
+indirect enum BoundPredicate {
+    case constant(Bool)
+    case and([BoundPredicate])
+    case or([BoundPredicate])
+    case not(BoundPredicate)
+    case compare(BoundComparison)
+}

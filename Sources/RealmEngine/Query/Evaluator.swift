@@ -1,0 +1,224 @@
+/// Evaluates a bound predicate against one object of a store.
+///
+/// Single-valued operands (scalars, to-one links, aggregates) are read as one `Value` with no
+/// array; operands through lists or backlinks collect their values and compare with the
+/// comparison's quantifier (ANY by default; ALL and NONE are true over no values).
+struct Evaluator<Store: ObjectStore> {
+    let store: Store
+
+    func matches(_ predicate: BoundPredicate, _ key: ObjectKey) throws -> Bool {
+        switch predicate {
+        case .constant(let b): return b
+        case .and(let terms):
+            for term in terms where try !matches(term, key) { return false }
+            return true
+        case .or(let terms):
+            for term in terms where try matches(term, key) { return true }
+            return false
+        case .not(let inner): return try !matches(inner, key)
+        case .compare(let c): return try compare(c, key)
+        }
+    }
+
+    // MARK: Comparisons
+
+    private func compare(_ c: BoundComparison, _ key: ObjectKey) throws -> Bool {
+        if c.op == .between {
+            guard case .constantList(let bounds) = c.rhs, bounds.count == 2 else { return false }
+            let test = { (l: Value) -> Bool in
+                guard let lo = ValueOrder.compare(l, bounds[0]), let hi = ValueOrder.compare(l, bounds[1]) else { return false }
+                return lo >= 0 && hi <= 0
+            }
+            if !c.lhs.isMulti { return test(try single(c.lhs, key)) }
+            return quantify(c.quantifier, try values(c.lhs, key), test)
+        }
+        switch (c.lhs.isMulti, c.rhs.isMulti) {
+        case (false, false):
+            return test(c, try single(c.lhs, key), try single(c.rhs, key))
+        case (false, true):
+            let l = try single(c.lhs, key)
+            let rs = try values(c.rhs, key)
+            if c.op == .in { return rs.contains { test(c, l, $0) } }
+            return quantify(c.quantifier, rs) { test(c, l, $0) }
+        case (true, false):
+            let r = try single(c.rhs, key)
+            return quantify(c.quantifier, try values(c.lhs, key)) { test(c, $0, r) }
+        case (true, true):
+            let rs = try values(c.rhs, key)
+            return quantify(c.quantifier, try values(c.lhs, key)) { l in rs.contains { test(c, l, $0) } }
+        }
+    }
+
+    private func quantify(_ quantifier: Quantifier, _ values: [Value], _ test: (Value) -> Bool) -> Bool {
+        switch quantifier {
+        case .any: values.contains(where: test)
+        case .all: values.allSatisfy(test)
+        case .none: !values.contains(where: test)
+        }
+    }
+
+    /// One comparison of two single values.
+    private func test(_ c: BoundComparison, _ l: Value, _ r: Value) -> Bool {
+        let op = c.op == .in ? CompareOp.equal : c.op
+        if op.isStringOperator || !c.options.isEmpty {
+            return stringTest(op, c, l, r)
+        }
+        switch op {
+        case .equal: return ValueOrder.equal(l, r)
+        case .notEqual: return !ValueOrder.equal(l, r)
+        case .less: return ValueOrder.compare(l, r).map { $0 < 0 } ?? false
+        case .lessOrEqual: return ValueOrder.compare(l, r).map { $0 <= 0 } ?? false
+        case .greater: return ValueOrder.compare(l, r).map { $0 > 0 } ?? false
+        case .greaterOrEqual: return ValueOrder.compare(l, r).map { $0 >= 0 } ?? false
+        default: return false
+        }
+    }
+
+    private func stringTest(_ op: CompareOp, _ c: BoundComparison, _ l: Value, _ r: Value) -> Bool {
+        if l.isNull || r.isNull {
+            switch op {
+            case .equal: return l.isNull && r.isNull
+            case .notEqual: return !(l.isNull && r.isNull)
+            default: return false
+            }
+        }
+        let needle: [UInt8]
+        if let folded = c.needle, c.rhs.isConstant {
+            needle = folded
+        } else {
+            switch r {
+            case .string(let s): needle = StringMatch.fold(s, c.options)
+            case .data(let d): needle = [UInt8](d)
+            default: return false
+            }
+        }
+        switch l {
+        case .string(let s): return StringMatch.matches(op, s, needle: needle, options: c.options)
+        case .data(let d): return StringMatch.matches(op, d, needle: needle)
+        default: return false
+        }
+    }
+
+    // MARK: Operands
+
+    /// The value of a single-valued operand.
+    func single(_ expr: BoundExpr, _ key: ObjectKey) throws -> Value {
+        switch expr {
+        case .constant(let v): return v
+        case .constantList(let vs): return vs.first ?? .null
+        case .path(let p):
+            if p.throughCollection { return try reduce(p, try collect(p, key)) }
+            return try singleValue(p, key)
+        case .subqueryCount(let s):
+            var count: Int64 = 0
+            for element in try collect(s.collection, key) {
+                if case .link(let k) = element, try matches(s.predicate, k) { count += 1 }
+            }
+            return .int(count)
+        }
+    }
+
+    /// The values of a multi-valued operand.
+    func values(_ expr: BoundExpr, _ key: ObjectKey) throws -> [Value] {
+        switch expr {
+        case .constantList(let vs): return vs
+        case .path(let p) where p.isMulti:
+            let raw = try collect(p, key)
+            return p.postfix == .length ? raw.map(ValueLength.length) : raw
+        default: return [try single(expr, key)]
+        }
+    }
+
+    /// Walks a path with no list or backlinks step.
+    func singleValue(_ p: BoundPath, _ key: ObjectKey) throws -> Value {
+        var current = key
+        var value = Value.link(key)
+        for (i, step) in p.steps.enumerated() {
+            guard case .column(let cls, let column) = step else { return .null }
+            value = try store.value(classIndex: cls, key: current, column: column)
+            if i < p.steps.count - 1 {
+                guard case .link(let next) = value else { return .null }
+                current = next
+            }
+        }
+        return p.postfix == .length ? ValueLength.length(value) : value
+    }
+
+    /// Every value a path reaches (through lists and backlinks), before its postfix.
+    func collect(_ p: BoundPath, _ key: ObjectKey) throws -> [Value] {
+        var out: [Value] = []
+        try collect(p.steps[...], from: key, into: &out)
+        return out
+    }
+
+    private func collect(_ steps: ArraySlice<BoundPath.Step>, from key: ObjectKey, into out: inout [Value]) throws {
+        guard let step = steps.first else {
+            out.append(.link(key))
+            return
+        }
+        let rest = steps.dropFirst()
+        let isLast = rest.isEmpty
+        switch step {
+        case .column(let cls, let column):
+            let value = try store.value(classIndex: cls, key: key, column: column)
+            switch value {
+            case .list(let items):
+                if isLast { out += items; return }
+                for case .link(let k) in items { try collect(rest, from: k, into: &out) }
+            case .link(let k) where !isLast:
+                try collect(rest, from: k, into: &out)
+            default:
+                out.append(isLast ? value : .null)
+            }
+        case .backlinks(let cls, let originClass, let originColumn):
+            let owners = try store.backlinks(classIndex: cls, key: key,
+                                             originClass: originClass, originColumn: originColumn)
+            for owner in owners {
+                if isLast { out.append(.link(owner)) } else { try collect(rest, from: owner, into: &out) }
+            }
+        }
+    }
+
+    /// Applies a path's postfix to the values it reached.
+    private func reduce(_ p: BoundPath, _ values: [Value]) throws -> Value {
+        guard case .aggregate(let aggregate) = p.postfix else {
+            return values.first.map { p.postfix == .length ? ValueLength.length($0) : $0 } ?? .null
+        }
+        switch aggregate {
+        case .count:
+            return .int(Int64(values.count))
+        case .min, .max:
+            var best: Value = .null
+            for v in values where !v.isNull {
+                if best.isNull { best = v; continue }
+                if let c = ValueOrder.compare(v, best), aggregate == .min ? c < 0 : c > 0 { best = v }
+            }
+            return best
+        case .sum:
+            if p.elementType == .int {
+                var total: Int64 = 0
+                for case .int(let i) in values { total &+= i }
+                return .int(total)
+            }
+            return .double(values.reduce(0.0) { $0 + (ValueOrder.double($1) ?? 0) })
+        case .avg:
+            let numbers = values.compactMap(ValueOrder.double)
+            return numbers.isEmpty ? .null : .double(numbers.reduce(0, +) / Double(numbers.count))
+        }
+    }
+}
+
+/// `.length` / `@size` of a string (UTF-8 bytes, as Realm Core) or data.
+enum ValueLength {
+    static func length(_ v: Value) -> Value {
+        switch v {
+        case .string(let s): .int(Int64(s.utf8.count))
+        case .data(let d): .int(Int64(d.count))
+        default: .null
+        }
+    }
+}
+
+extension BoundExpr {
+    var isConstant: Bool { if case .constant = self { true } else { false } }
+}
