@@ -40,7 +40,13 @@ final class ColumnPlan {
         case .float, .double, .objectId, .uuid:
             for (i, v) in values.enumerated() where !matches(v) { markNull(i) }
         }
-        size = 1 + nulls.count + pack.byteSize + nanoPack.byteSize + blobBytes + n * storage.rawStride
+        switch storage {
+        case .ints: size = pack.byteSize
+        case .date: size = pack.byteSize + nanoPack.byteSize
+        case .bytes: size = pack.byteSize + blobBytes
+        case .float, .double, .objectId, .uuid: size = n * storage.rawStride
+        }
+        size += 1 + nulls.count
     }
 
     private func markNull(_ i: Int) {
