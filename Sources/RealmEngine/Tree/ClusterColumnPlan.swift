@@ -2,9 +2,9 @@ import Foundation
 
 /// The encoding decisions for one column block (rows of a column, or a list column's
 /// flattened elements): integers extracted once, packing widths chosen, size known. `write`
-/// then emits exactly `size` bytes. A class because a list column's plan holds its element
-/// column's plan.
-final class ColumnPlan {
+/// then emits exactly `size` bytes. A struct (a class's stored `var`s cost a dynamic exclusivity
+/// check per access, which dominated profiles); a list column's element plan sits in a box.
+struct ColumnPlan {
     let storage: ColumnStorage
     let isList: Bool
     /// The values this block encodes (for a list column: the rows, each a `.list`).
@@ -21,7 +21,7 @@ final class ColumnPlan {
     /// `.bytes`: total bytes of all values.
     private(set) var blobBytes = 0
     /// A list column's elements.
-    private(set) var element: ColumnPlan?
+    private(set) var element: ElementPlan?
     private(set) var size = 0
 
     init(_ values: [Value], type: PropertyType, isList: Bool, minWidth: Int = 0) {
@@ -49,7 +49,7 @@ final class ColumnPlan {
         size += 1 + nulls.count
     }
 
-    private func markNull(_ i: Int) {
+    private mutating func markNull(_ i: Int) {
         if nulls.isEmpty { nulls = [UInt8](repeating: 0, count: (values.count + 7) >> 3) }
         nulls[i >> 3] |= UInt8(1) << UInt8(i & 7)
     }
@@ -66,7 +66,7 @@ final class ColumnPlan {
         }
     }
 
-    private func planInts(minWidth: Int) {
+    private mutating func planInts(minWidth: Int) {
         ints.reserveCapacity(values.count)
         var lo = Int64.max, hi = Int64.min
         for (i, v) in values.enumerated() {
@@ -86,11 +86,11 @@ final class ColumnPlan {
             ints.append(x)
         }
         if lo > hi { lo = 0; hi = 0 }
-        fillNullSlots(&ints, with: lo)
+        Self.fillNullSlots(&ints, with: lo, nulls: nulls)
         pack = PackPlan(count: ints.count, min: lo, max: hi, minWidth: minWidth)
     }
 
-    private func planDates(minWidth: Int) {
+    private mutating func planDates(minWidth: Int) {
         ints.reserveCapacity(values.count)
         nanos.reserveCapacity(values.count)
         var lo = Int64.max, hi = Int64.min, nlo = Int64.max, nhi = Int64.min
@@ -111,13 +111,13 @@ final class ColumnPlan {
             nanos.append(ns)
         }
         if lo > hi { lo = 0; hi = 0; nlo = 0; nhi = 0 }
-        fillNullSlots(&ints, with: lo)
-        fillNullSlots(&nanos, with: nlo)
+        Self.fillNullSlots(&ints, with: lo, nulls: nulls)
+        Self.fillNullSlots(&nanos, with: nlo, nulls: nulls)
         pack = PackPlan(count: ints.count, min: lo, max: hi, minWidth: minWidth)
         nanoPack = PackPlan(count: nanos.count, min: nlo, max: nhi)
     }
 
-    private func planBytes(minWidth: Int) {
+    private mutating func planBytes(minWidth: Int) {
         ints.reserveCapacity(values.count)
         var end = 0
         for (i, v) in values.enumerated() {
@@ -134,7 +134,7 @@ final class ColumnPlan {
         pack = PackPlan(count: ints.count, min: ints.first ?? 0, max: Int64(end), minWidth: minWidth)
     }
 
-    private func planList(type: PropertyType) {
+    private mutating func planList(type: PropertyType) {
         ints.reserveCapacity(values.count)
         var flat = [Value]()
         var end = 0
@@ -150,11 +150,11 @@ final class ColumnPlan {
         pack = PackPlan(count: ints.count, min: ints.first ?? 0, max: Int64(end))
         let minWidth = flat.count > ClusterCodec.listElementsFreeOfBits ? 1 : 0
         let elements = ColumnPlan(flat, type: type, isList: false, minWidth: minWidth)
-        element = elements
+        element = ElementPlan(elements)
         size = 1 + pack.byteSize + elements.size
     }
 
-    private func fillNullSlots(_ a: inout [Int64], with filler: Int64) {
+    private static func fillNullSlots(_ a: inout [Int64], with filler: Int64, nulls: [UInt8]) {
         guard !nulls.isEmpty, filler != 0 else { return }
         for i in 0..<a.count where nulls[i >> 3] & (UInt8(1) << UInt8(i & 7)) != 0 { a[i] = filler }
     }
@@ -164,7 +164,7 @@ final class ColumnPlan {
         nulls.withUnsafeBytes { w.bytes($0) }
         if isList {
             pack.write(ints, to: &w)
-            element?.write(to: &w)
+            element?.plan.write(to: &w)
             return
         }
         let n = values.count
@@ -221,4 +221,10 @@ final class ColumnPlan {
             assert(at == blobBytes)
         }
     }
+}
+
+/// The plan of a list column's flattened elements (boxed: a struct cannot contain itself).
+final class ElementPlan {
+    let plan: ColumnPlan
+    init(_ plan: ColumnPlan) { self.plan = plan }
 }
