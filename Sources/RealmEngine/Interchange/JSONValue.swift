@@ -35,6 +35,11 @@ public indirect enum JSONValue: Equatable, Sendable, CustomStringConvertible {
         return members.last { $0.key == key }?.value
     }
 
+    /// The elements of an array, or nil.
+    public var arrayValue: [JSONValue]? {
+        if case .array(let items) = self { items } else { nil }
+    }
+
     /// The string, or nil.
     public var stringValue: String? {
         if case .string(let s) = self { s } else { nil }
