@@ -55,7 +55,10 @@ public struct TableFormatter: Sendable {
         if let header {
             lines.append(render(header, header: true))
             if let rule = headerRule {
-                let ruleSeparator = String(columnSeparator.map { $0 == " " ? rule : ($0 == "|" ? "+" : $0) })
+                // " | " becomes "-+-" (psql's look); a separator of spaces stays spaces.
+                let ruleSeparator = columnSeparator.contains("|")
+                    ? String(columnSeparator.map { $0 == " " ? rule : ($0 == "|" ? "+" : $0) })
+                    : columnSeparator
                 lines.append(visible.map { String(repeating: rule, count: widths[$0]) }.joined(separator: ruleSeparator))
             }
         }
