@@ -190,7 +190,10 @@ public struct JSONParser {
             }
             runStart = index
         }
-        guard let s = String(validating: out, as: UTF8.self) else { throw error("a string is not valid UTF-8") }
+        // `String(decoding:)` repairs bad UTF-8 with U+FFFD; if that changed the bytes, the input
+        // was not UTF-8. (`String(validating:as:)` needs macOS 15.)
+        let s = String(decoding: out, as: UTF8.self)
+        guard s.utf8.elementsEqual(out) else { throw error("a string is not valid UTF-8") }
         return s
     }
 

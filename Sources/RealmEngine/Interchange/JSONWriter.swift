@@ -78,6 +78,12 @@ public struct JSONWriter: Sendable {
     /// Appends `s` as a quoted JSON string.
     public static func appendQuoted(_ s: String, to out: inout String) {
         out += "\""
+        // Fast path: nothing to escape (0xE2 leads U+2028 and U+2029, so it takes the slow path).
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 }) {
+            out += s
+            out += "\""
+            return
+        }
         var run = s.unicodeScalars.startIndex
         let scalars = s.unicodeScalars
         var i = run
