@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "RealmEngine", targets: ["RealmEngine"]),
+        .library(name: "RealmTUI", targets: ["RealmTUI"]),
         .executable(name: "realmtui", targets: ["realmtui"]),
     ],
     dependencies: [
@@ -17,6 +18,10 @@ let package = Package(
             name: "RealmEngine",
             dependencies: ["CShims"]
         ),
+        .target(
+            name: "RealmTUI",
+            dependencies: ["RealmEngine"]
+        ),
         .executableTarget(
             name: "realmtui",
             dependencies: [
@@ -25,6 +30,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "RealmEngineTests", dependencies: ["RealmEngine"]),
+        .testTarget(name: "RealmTUITests", dependencies: ["RealmTUI"]),
         .testTarget(name: "CLITests", dependencies: ["RealmEngine", "realmtui"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,105 @@
+import Foundation
+
+/// Finds what a link points at, for export: the primary key value of the object `key` of class
+/// `targetClass`, or nil when that class has no primary key (or the object is gone).
+public typealias LinkResolver = (_ targetClass: String, _ key: ObjectKey) -> Value?
+
+/// Renders stored objects as JSON text: what `realmtui export` and `query --format json` print.
+///
+/// Each object is a JSON object with every stored property in schema order (linking objects are
+/// computed and left out). Values:
+/// - links: the target's primary key, or `{"class": "Person", "key": 12}` when it has none;
+///   lists: arrays;
+/// - dates: ISO 8601 in UTC with as many fraction digits as the value has
+///   (`2020-01-02T03:04:05.25Z`); data: base64; objectId: hex; uuid: lowercase canonical;
+/// - float and double: JSON numbers, with `"nan"`, `"inf"`, `"-inf"` as strings (JSON has no
+///   spelling for them; import reads them back).
+///
+/// Objects whose links all resolve to primary keys read back through `JSONImport` unchanged.
+public enum JSONExport {
+    /// The JSON of one object. `values` are its persisted values in `persistedProperties` order
+    /// (missing trailing values are written as null).
+    public static func object(_ values: [Value], schema: ObjectSchema, resolveLink: LinkResolver) -> JSONValue {
+        let persisted = schema.persistedProperties
+        return .object(persisted.enumerated().map { i, property in
+            JSONMember(property.name, json(i < values.count ? values[i] : .null, for: property, resolveLink: resolveLink))
+        })
+    }
+
+    /// The JSON of one property value.
+    public static func json(_ value: Value, for property: Property, resolveLink: LinkResolver) -> JSONValue {
+        switch value {
+        case .link(let key):
+            let target = property.objectClassName ?? ""
+            if let pk = resolveLink(target, key), let json = plainJSON(pk), !pk.isNull {
+                return json
+            }
+            return .object([JSONMember("class", .string(target)), JSONMember("key", .integer(key.rawValue))])
+        case .list(let items):
+            return .array(items.map { json($0, for: property, resolveLink: resolveLink) })
+        default:
+            return plainJSON(value) ?? .null
+        }
+    }
+
+    /// The JSON of a value that is not a link (nil for links, which need a resolver).
+    public static func plainJSON(_ value: Value) -> JSONValue? {
+        switch value {
+        case .null: return .null
+        case .bool(let b): return .bool(b)
+        case .int(let i): return .integer(i)
+        case .float(let f):
+            // Float's own shortest text ("0.1"), not Double(f)'s ("0.10000000149011612").
+            return f.isFinite ? .number("\(f)") : .string(nonFiniteText(Double(f)))
+        case .double(let d):
+            return JSONValue.double(d) ?? .string(nonFiniteText(d))
+        case .string(let s): return .string(s)
+        case .date(let t): return .string(t.iso8601)
+        case .data(let d): return .string(d.base64EncodedString())
+        case .objectId(let id): return .string(id.description)
+        case .uuid(let id): return .string(id.uuidString.lowercased())
+        case .link: return nil
+        case .list(let items):
+            var out: [JSONValue] = []
+            for item in items {
+                guard let json = plainJSON(item) else { return nil }
+                out.append(json)
+            }
+            return .array(out)
+        }
+    }
+
+    static func nonFiniteText(_ d: Double) -> String {
+        d.isNaN ? "nan" : (d > 0 ? "inf" : "-inf")
+    }
+
+    /// A whole export as one string: a JSON array with one object per line.
+    public static func array(_ objects: some Sequence<[Value]>, schema: ObjectSchema, resolveLink: LinkResolver) -> String {
+        var out = ""
+        write(objects, schema: schema, resolveLink: resolveLink) { out += $0 }
+        return out
+    }
+
+    /// Streams an export to `sink` in pieces (one object a call), so a large class never sits in
+    /// memory as one string:
+    ///
+    /// ```
+    /// [
+    /// {"id":1,"name":"张三"},
+    /// {"id":2,"name":"李四"}
+    /// ]
+    /// ```
+    /// An empty sequence gives `[]`. The text ends with a newline.
+    public static func write(_ objects: some Sequence<[Value]>, schema: ObjectSchema, resolveLink: LinkResolver,
+                             to sink: (String) -> Void) {
+        var first = true
+        for values in objects {
+            var writer = JSONWriter()
+            writer.writeRaw(first ? "[\n" : ",\n")
+            writer.write(object(values, schema: schema, resolveLink: resolveLink))
+            sink(writer.output)
+            first = false
+        }
+        sink(first ? "[]\n" : "\n]\n")
+    }
+}

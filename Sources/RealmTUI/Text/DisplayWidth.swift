@@ -1,0 +1,153 @@
+/// Terminal column widths of text, in pure Swift (no libc `wcwidth`, whose answers depend on the
+/// installed locale and C library, and which knows nothing of grapheme clusters).
+///
+/// The unit is the grapheme cluster (`Character`), since that is what a terminal draws in one
+/// cell or two:
+/// - East Asian Wide and Fullwidth (CJK ideographs, kana, Hangul syllables, fullwidth forms) and
+///   emoji with emoji presentation: 2 columns;
+/// - a cluster's width is its widest scalar, so combining marks, zero-width joiners, variation
+///   selectors, Hangul vowel and final jamo and skin-tone modifiers add nothing
+///   (`é` = 1, `👨‍👩‍👧` = 2, `각` written as three jamo = 2);
+/// - a text-presentation character with U+FE0F (`❤️`) and a regional-indicator pair (a flag) = 2;
+/// - a cluster made only of zero-width scalars (a lone combining mark, U+200B) = 0;
+/// - control characters are never sent to the terminal: `sanitizeForTerminal` shows C0 controls
+///   and DEL as their Control Pictures (`␊`, `␛`, `␡`) and C1 controls and U+2028/U+2029 as
+///   U+FFFD, one column each, and every function here measures text as it will be shown.
+/// - Ambiguous-width characters (`…`, `°`, box drawing) count 1, as in a non-CJK locale.
+///
+/// The tables in `WidthTables.swift` come from Unicode's data via this script:
+///
+/// ```python
+/// import unicodedata as u
+/// def wide(cp): return 0x20000 <= cp <= 0x2FFFD or 0x30000 <= cp <= 0x3FFFD \
+///     or (not 0xD800 <= cp <= 0xDFFF and u.east_asian_width(chr(cp)) in ('W', 'F'))
+/// def zero(cp): return cp != 0xAD and not 0xD800 <= cp <= 0xDFFF and (
+///     0x1160 <= cp <= 0x11FF or 0xD7B0 <= cp <= 0xD7FF or cp == 0x200B
+///     or u.category(chr(cp)) in ('Mn', 'Me', 'Cf'))
+/// # print each predicate's maximal runs of code points as `0xA...0xB` ranges
+/// ```
+
+/// The number of terminal columns `s` takes once sanitized for the terminal.
+public func displayWidth(_ s: String) -> Int {
+    var total = 0
+    for ch in s { total += displayWidth(of: ch) }
+    return total
+}
+
+/// The number of terminal columns one grapheme cluster takes (controls count as their
+/// one-column replacement).
+public func displayWidth(of ch: Character) -> Int {
+    let scalars = ch.unicodeScalars
+    if ch.isASCII {
+        // One scalar, or CR LF (two controls).
+        return scalars.count
+    }
+    var widest = 0
+    var hasEmojiSelector = false
+    var regionalIndicators = 0
+    var controls = 0
+    for scalar in scalars {
+        if isControl(scalar) { controls += 1; continue }
+        if scalar.value == 0xFE0F { hasEmojiSelector = true }
+        if (0x1F1E6...0x1F1FF).contains(scalar.value) { regionalIndicators += 1 }
+        widest = max(widest, scalarWidth(scalar))
+    }
+    if controls > 0 {
+        // Controls form their own clusters; each is shown as a one-column picture.
+        var sum = 0
+        for scalar in scalars { sum += isControl(scalar) ? 1 : scalarWidth(scalar) }
+        return sum
+    }
+    if widest == 1 && (hasEmojiSelector || regionalIndicators >= 2) { return 2 }
+    return widest
+}
+
+/// The width of one scalar outside any cluster context: 0, 1 or 2 (controls: 1, as shown).
+func scalarWidth(_ scalar: Unicode.Scalar) -> Int {
+    let v = scalar.value
+    if v < 0x300 { return 1 }  // ASCII, Latin-1 (controls and U+00AD handled as 1), Latin Extended
+    if contains(WidthTables.zero, v) { return 0 }
+    if v >= 0x1100 && contains(WidthTables.wide, v) { return 2 }
+    return 1
+}
+
+/// Whether `scalar` is a C0 or C1 control, DEL, or a line or paragraph separator: characters that
+/// move the cursor or change the terminal's state instead of drawing.
+func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    let v = scalar.value
+    return v < 0x20 || (0x7F...0x9F).contains(v) || v == 0x2028 || v == 0x2029
+}
+
+private func contains(_ table: [ClosedRange<UInt32>], _ v: UInt32) -> Bool {
+    var lo = 0
+    var hi = table.count - 1
+    while lo <= hi {
+        let mid = (lo + hi) / 2
+        let r = table[mid]
+        if v < r.lowerBound { hi = mid - 1 } else if v > r.upperBound { lo = mid + 1 } else { return true }
+    }
+    return false
+}
+
+/// `s` with every control character replaced by a visible one-column stand-in: C0 controls by
+/// their Control Pictures (U+2400–U+241F, so a newline shows as `␊` and ESC as `␛`), DEL by `␡`,
+/// C1 controls and U+2028/U+2029 by U+FFFD. Text from a database never reaches the terminal raw.
+public func sanitizeForTerminal(_ s: String) -> String {
+    guard s.unicodeScalars.contains(where: isControl) else { return s }
+    var out = String.UnicodeScalarView()
+    for scalar in s.unicodeScalars {
+        let v = scalar.value
+        if v < 0x20 {
+            out.append(Unicode.Scalar(0x2400 + v) ?? "\u{FFFD}")
+        } else if v == 0x7F {
+            out.append("\u{2421}")
+        } else if isControl(scalar) {
+            out.append("\u{FFFD}")
+        } else {
+            out.append(scalar)
+        }
+    }
+    return String(out)
+}
+
+/// How text sits in a column wider than it.
+public enum TextAlignment: Sendable, Equatable {
+    case left, right, center
+}
+
+/// `s` sanitized and cut to at most `width` columns, ending in `ellipsis` when cut. A wide
+/// character that would straddle the edge is dropped whole (the result may be one column
+/// short; `pad` fills it). Never splits a grapheme cluster.
+public func truncate(_ s: String, toWidth width: Int, ellipsis: String = "…") -> String {
+    guard width > 0 else { return "" }
+    let clean = sanitizeForTerminal(s)
+    if displayWidth(clean) <= width { return clean }
+    let ellipsisWidth = displayWidth(ellipsis)
+    let mark = ellipsisWidth <= width ? ellipsis : ""
+    let budget = width - (ellipsisWidth <= width ? ellipsisWidth : 0)
+    var out = ""
+    var used = 0
+    for ch in clean {
+        let w = displayWidth(of: ch)
+        if used + w > budget { break }
+        out.append(ch)
+        used += w
+    }
+    return out + mark
+}
+
+/// `s` sanitized, truncated if wider than `width`, and padded with spaces to exactly `width`
+/// columns.
+public func pad(_ s: String, toWidth width: Int, alignment: TextAlignment = .left, ellipsis: String = "…") -> String {
+    guard width > 0 else { return "" }
+    let cut = truncate(s, toWidth: width, ellipsis: ellipsis)
+    let gap = width - displayWidth(cut)
+    guard gap > 0 else { return cut }
+    switch alignment {
+    case .left: return cut + String(repeating: " ", count: gap)
+    case .right: return String(repeating: " ", count: gap) + cut
+    case .center:
+        let left = gap / 2
+        return String(repeating: " ", count: left) + cut + String(repeating: " ", count: gap - left)
+    }
+}
