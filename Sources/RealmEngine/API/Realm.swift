@@ -19,7 +19,15 @@ public final class Realm {
     public let configuration: Configuration
     let shared: SharedFile
     private var readerSlot: Int?
-    private(set) var snapshot: Snapshot
+    private var pinnedSnapshot: Snapshot
+    /// The pinned snapshot; after `invalidate()` the next read pins the newest version.
+    var snapshot: Snapshot {
+        if readerSlot == nil, let (s, snap) = try? shared.pinNewest(slot: nil) {
+            readerSlot = s
+            pinnedSnapshot = snap
+        }
+        return pinnedSnapshot
+    }
     var transaction: WriteTransaction?
     private let thread: pthread_t
     /// Bumped by every write, so results know to re-run inside a write transaction.
@@ -60,7 +68,7 @@ public final class Realm {
         }
         let (slot, snap) = try shared.pinNewest(slot: nil)
         readerSlot = slot
-        snapshot = snap
+        pinnedSnapshot = snap
         if let wanted = configuration.schema, wanted != snap.schema {
             try checkSchema(wanted)
         }
@@ -150,8 +158,10 @@ public final class Realm {
         let old = snapshot.version
         if let readerSlot {
             _ = shared.lock.repin(slot: readerSlot)
+        } else {
+            readerSlot = try? shared.lock.pinLatest().slot
         }
-        snapshot = try shared.snapshot(slot)
+        pinnedSnapshot = try shared.snapshot(slot)
         for f in didAdvance { f(old, slot.version) }
     }
 
@@ -192,7 +202,7 @@ public final class Realm {
         let old = snapshot.version
         let (slot, snap) = try shared.pinNewest(slot: readerSlot)
         readerSlot = slot
-        snapshot = snap
+        pinnedSnapshot = snap
         noteMutation()
         if snap.version != old { for f in didAdvance { f(old, snap.version) } }
     }
@@ -202,10 +212,6 @@ public final class Realm {
         guard transaction == nil, let slot = readerSlot else { return }
         shared.lock.unpin(slot: slot)
         readerSlot = nil
-        if let (s, snap) = try? shared.pinNewest(slot: nil) {
-            readerSlot = s
-            snapshot = snap
-        }
         noteMutation()
     }
 

@@ -12,10 +12,8 @@ enum ClusterAccess {
     init(_ leaf: LeafAccess, columns: [Property], path: String) throws {
         switch leaf {
         case .file(let payload, let ref):
-            do { self = .view(try ClusterView(payload, columns: columns)) } catch let e as RealmError {
-                throw e
-            } catch {
-                throw RealmError.corruptFile(path: path, offset: ref, reason: "bad cluster leaf: \(error)")
+            do { self = .view(try ClusterView(payload, columns: columns)) } catch let e as CodecError {
+                throw e.realmError(path: path, nodeOffset: ref + UInt64(Node.headerSize))
             }
         case .memory(.cluster(let c)): self = .data(c)
         case .memory(.index):
@@ -47,6 +45,14 @@ enum ClusterAccess {
                 if d.keys[mid] < key { lo = mid + 1 } else { hi = mid }
             }
             return lo < d.keys.count && d.keys[lo] == key ? lo : nil
+        }
+    }
+
+    /// The whole leaf in its mutable form.
+    func decode() -> ClusterData {
+        switch self {
+        case .view(let v): v.decode()
+        case .data(let d): d
         }
     }
 

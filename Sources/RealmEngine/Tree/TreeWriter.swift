@@ -71,8 +71,7 @@ final class TreeWriter {
             node = TreeNode(.inner(try InnerNodeCodec.View(payload, path: b.path, ref: child.ref).children()))
         case NodeKind.clusterLeaf.rawValue:
             let payload = try b.node(child.ref, kind: .clusterLeaf)
-            let view = try ClusterView(payload, columns: columns ?? [])
-            node = TreeNode(.leaf(.cluster(view.decode())))
+            node = TreeNode(.leaf(.cluster(try ClusterAccess(.file(payload, ref: child.ref), columns: columns ?? [], path: b.path).decode())))
         case NodeKind.indexLeaf.rawValue:
             let payload = try b.node(child.ref, kind: .indexLeaf)
             node = TreeNode(.leaf(.index(try IndexLeafCodec.View(payload, path: b.path, ref: child.ref).entries())))
