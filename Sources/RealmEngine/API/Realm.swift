@@ -229,12 +229,12 @@ public final class Realm {
     }
 
     /// Writes version 1 of a new file: the schema, empty tables and the header.
-    static func initialize(_ shared: SharedFile, schema: Schema, schemaVersion: UInt64) throws {
+    static func initialize(_ shared: SharedFile, schema: Schema, schemaVersion: UInt64, version: UInt64 = 1) throws {
         try shared.lock.lockWriter()
         defer { shared.lock.unlockWriter() }
         guard try needsInitialization(shared) else { return }
         let free = FreeSpace(logicalSize: UInt64(FileHeader.size), reusableUpTo: .max)
-        let writer = try TreeWriter(file: shared.file, free: free, newVersion: 1)
+        let writer = try TreeWriter(file: shared.file, free: free, newVersion: version)
         let schemaRef = try writer.write(kind: .schema, payload: SchemaNode.payload(schema, schemaVersion: schemaVersion))
         let layout = SchemaLayout(schema)
         let tables = layout.tables.map { t -> TableState in
@@ -244,11 +244,11 @@ public final class Realm {
         }
         let topRef = try writer.write(kind: .top, payload: TopNode(schemaRef: schemaRef, changeLogRef: 0, tables: tables).payload())
         let freeRef = try writer.write(kind: .freeList, payload: FreeSpace(logicalSize: 0, reusableUpTo: 0).payload())
-        let slot = FileHeader.Slot(version: 1, topRef: topRef, freeRef: freeRef, logicalSize: writer.free.logicalSize)
+        let slot = FileHeader.Slot(version: version, topRef: topRef, freeRef: freeRef, logicalSize: writer.free.logicalSize)
         try shared.file.sync()
         try FileHeader.initial(slot).withUnsafeBytes { try shared.file.write($0, at: 0) }
         try shared.file.sync()
-        shared.lock.publish(version: 1)
+        shared.lock.publish(version: version)
     }
 
     /// Accepts a requested schema whose classes all match the stored ones (in any order, or a
