@@ -29,6 +29,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // A writer process for the multi-process and crash tests (not a product).
+        .executableTarget(name: "realm-torture", dependencies: ["RealmEngine"]),
         .testTarget(name: "RealmEngineTests", dependencies: ["RealmEngine"]),
         .testTarget(name: "RealmTUITests", dependencies: ["RealmTUI"]),
         .testTarget(name: "CLITests", dependencies: ["RealmEngine", "realmtui"]),

@@ -41,6 +41,19 @@ final class Snapshot: ObjectStore {
         return tables[classIndex].count
     }
 
+    /// Visits every object of a class in key order with the leaf and row that hold it (one tree
+    /// walk for the whole class instead of a lookup per object).
+    func forEachObject(classIndex: Int, _ body: (ObjectKey, ClusterAccess, Int) throws -> Void) throws {
+        try checkClass(classIndex)
+        guard let root = tables[classIndex].root else { return }
+        let columns = layout.tables[classIndex].columns
+        try reader.forEachLeaf(root) { leaf in
+            let c = try ClusterAccess(leaf, columns: columns, path: bytes.path)
+            for r in 0..<c.count { try body(ObjectKey(c.key(at: r)), c, r) }
+            return true
+        }
+    }
+
     func keys(classIndex: Int) throws -> [ObjectKey] {
         try checkClass(classIndex)
         guard let root = tables[classIndex].root else { return [] }
