@@ -26,6 +26,7 @@ let package = Package(
             name: "realmtui",
             dependencies: [
                 "RealmEngine",
+                "RealmTUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
