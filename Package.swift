@@ -32,7 +32,7 @@ let package = Package(
         ),
         .testTarget(name: "RealmEngineTests", dependencies: ["RealmEngine"]),
         .testTarget(name: "RealmTUITests", dependencies: ["RealmTUI"]),
-        .testTarget(name: "CLITests", dependencies: ["RealmEngine", "realmtui"]),
+        .testTarget(name: "CLITests", dependencies: ["RealmEngine", "RealmTUI", "realmtui"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -7,17 +7,44 @@ enum RealmFiles {
     static func open(_ path: String, readOnly: Bool) throws -> Realm {
         try requireRegularFile(path)
         let config = Realm.Configuration(fileURL: URL(fileURLWithPath: path), readOnly: readOnly, createIfMissing: false)
-        return try Realm(configuration: config)
+        let realm = try cleaningUpLockFile(for: config.path) { try Realm(configuration: config) }
+        if !readOnly, let formats = formatVersions(path, version: realm.version), formats.write > writableFormat {
+            throw CLIFailure("\(realm.path): written by a newer format (write format \(formats.write); this program writes up to \(writableFormat)); it can be read but not changed; upgrade realmtui")
+        }
+        return realm
+    }
+
+    /// The newest write format the engine writes (`FileHeader.writeFormat`, which is internal).
+    /// The engine does not yet refuse to write a file whose header names a newer write format
+    /// (a newer write format should open read-only), so the writing commands check it here.
+    static let writableFormat: UInt16 = 1
+
+    /// Runs `body`, which opens the file at `path`. The engine creates the lock file before it
+    /// reads the header, so a foreign, newer or corrupt file would be left with a `.lock` beside
+    /// it; no realmtui process can be using the lock file of a file that does not open, so when
+    /// `body` fails that way, a lock file that did not exist before is removed.
+    static func cleaningUpLockFile<T>(for path: String, _ body: () throws -> T) throws -> T {
+        let lockPath = path + ".lock"
+        let lockExisted = FileManager.default.fileExists(atPath: lockPath)
+        do {
+            return try body()
+        } catch let error as RealmError {
+            switch error {
+            case .notARealmFile, .newerFormat, .corruptFile:
+                if !lockExisted { try? FileManager.default.removeItem(atPath: lockPath) }
+            default:
+                break
+            }
+            throw error
+        }
     }
 
     /// Throws the error a reading command gives for a path that is missing or not a plain file,
     /// before the engine is asked to open it.
     static func requireRegularFile(_ path: String) throws {
         var isDirectory: ObjCBool = false
+        try requireSaneName(path)
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            if path.utf8.count > Int(PATH_MAX) || URL(fileURLWithPath: path).lastPathComponent.utf8.count > Int(NAME_MAX) {
-                throw CLIFailure("\(path.prefix(60))…: file name too long")
-            }
             throw RealmError.fileNotFound(path: path)
         }
         if isDirectory.boolValue {
@@ -25,8 +52,17 @@ enum RealmFiles {
         }
     }
 
+    /// Throws for a path the file system would refuse with ENAMETOOLONG, with a short message.
+    static func requireSaneName(_ path: String) throws {
+        let tooLongComponent = path.split(separator: "/").contains { $0.utf8.count > Int(NAME_MAX) }
+        if path.utf8.count >= Int(PATH_MAX) || tooLongComponent {
+            throw CLIFailure("\(path.prefix(40))…: file name too long (at most \(NAME_MAX) bytes a component, \(PATH_MAX) in all)")
+        }
+    }
+
     /// Whether `path` names nothing, or an empty file (which `create` and `demo` may fill).
     static func isAbsentOrEmpty(_ path: String) throws -> Bool {
+        try requireSaneName(path)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return true }
         if isDirectory.boolValue { throw CLIFailure("\(path) is a directory") }
