@@ -26,6 +26,7 @@ let package = Package(
             name: "realmtui",
             dependencies: [
                 "RealmEngine",
+                "RealmTUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -33,7 +34,7 @@ let package = Package(
         .executableTarget(name: "realm-torture", dependencies: ["RealmEngine"]),
         .testTarget(name: "RealmEngineTests", dependencies: ["RealmEngine"]),
         .testTarget(name: "RealmTUITests", dependencies: ["RealmTUI"]),
-        .testTarget(name: "CLITests", dependencies: ["RealmEngine", "realmtui"]),
+        .testTarget(name: "CLITests", dependencies: ["RealmEngine", "RealmTUI", "realmtui"]),
     ],
     swiftLanguageModes: [.v6]
 )
