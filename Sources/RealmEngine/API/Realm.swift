@@ -122,6 +122,10 @@ public final class Realm {
         try checkThread()
         if transaction != nil { throw RealmError.alreadyInWriteTransaction }
         if shared.isReadOnly { throw RealmError.readOnly(path: shared.path) }
+        if fileFormat.write > FileHeader.writeFormat {
+            throw RealmError.unsupported(
+                "\(shared.path) was written by a newer format (write version \(fileFormat.write)); this program opens it read-only")
+        }
         try shared.lock.lockWriter()
         do {
             guard let newest = try shared.slots().first?.slot else {
@@ -218,14 +222,23 @@ public final class Realm {
     // MARK: Files
 
     static func needsInitialization(_ shared: SharedFile) throws -> Bool {
-        let size = try shared.file.physicalSize()
+        headerIsBlank(shared.file)
+    }
+
+    /// Whether the file is empty, or has a header of zeros (a creation that died before its
+    /// first commit).
+    static func headerIsBlank(_ file: DatabaseFile) -> Bool {
+        guard let size = try? file.physicalSize() else { return false }
         if size == 0 { return true }
-        if size >= UInt64(FileHeader.size) {
-            // A header of zeros: a creation that died before its first commit.
-            let head = UnsafeRawBufferPointer(start: shared.file.base, count: 64)
-            return head.allSatisfy { $0 == 0 }
-        }
-        return false
+        guard size >= UInt64(FileHeader.size) else { return false }
+        return UnsafeRawBufferPointer(start: file.base, count: 64).allSatisfy { $0 == 0 }
+    }
+
+    /// The format versions of the version this instance reads: the oldest program format that
+    /// can read the file, and the oldest that may write it.
+    public var fileFormat: (read: UInt16, write: UInt16) {
+        let slot = try? shared.slots().first { $0.slot.version == snapshot.version }?.slot
+        return (slot?.readFormat ?? FileHeader.readFormat, slot?.writeFormat ?? FileHeader.writeFormat)
     }
 
     /// Writes version 1 of a new file: the schema, empty tables and the header.

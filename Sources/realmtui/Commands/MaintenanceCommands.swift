@@ -18,7 +18,7 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         try RealmFiles.requireRegularFile(file)
-        let report = try RealmFiles.cleaningUpLockFile(for: file) { try Realm.check(path: file) }
+        let report = try Realm.check(path: file)
         let objects = report.objects.values.reduce(0, +)
         Console.line("ok: \(file): version \(report.version), \(report.nodes) nodes, \(objects) objects in \(report.objects.count) classes")
         for name in report.objects.keys.sorted() {
@@ -65,7 +65,7 @@ struct CompactCommand: ParsableCommand {
 
     func run() throws {
         try RealmFiles.requireRegularFile(file)
-        let (before, after) = try RealmFiles.cleaningUpLockFile(for: file) { try Realm.compact(path: file) }
+        let (before, after) = try Realm.compact(path: file)
         Console.line("compacted \(file): \(before) → \(after) bytes")
     }
 }

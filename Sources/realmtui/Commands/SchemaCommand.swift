@@ -30,7 +30,7 @@ struct SchemaCommand: ParsableCommand {
         var counts: [(String, Int)] = []
         for c in schema.objectSchemas { counts.append((c.name, try realm.objects(c.name).count)) }
         let size = RealmFiles.fileSize(file)
-        let formats = RealmFiles.formatVersions(file, version: realm.version)
+        let formats: (read: UInt16, write: UInt16)? = realm.fileFormat
         if json {
             var members = [
                 JSONMember("path", .string(realm.path)),

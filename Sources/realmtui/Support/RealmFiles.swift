@@ -7,36 +7,7 @@ enum RealmFiles {
     static func open(_ path: String, readOnly: Bool) throws -> Realm {
         try requireRegularFile(path)
         let config = Realm.Configuration(fileURL: URL(fileURLWithPath: path), readOnly: readOnly, createIfMissing: false)
-        let realm = try cleaningUpLockFile(for: config.path) { try Realm(configuration: config) }
-        if !readOnly, let formats = formatVersions(path, version: realm.version), formats.write > writableFormat {
-            throw CLIFailure("\(realm.path): written by a newer format (write format \(formats.write); this program writes up to \(writableFormat)); it can be read but not changed; upgrade realmtui")
-        }
-        return realm
-    }
-
-    /// The newest write format the engine writes (`FileHeader.writeFormat`, which is internal).
-    /// The engine does not yet refuse to write a file whose header names a newer write format
-    /// (a newer write format should open read-only), so the writing commands check it here.
-    static let writableFormat: UInt16 = 1
-
-    /// Runs `body`, which opens the file at `path`. The engine creates the lock file before it
-    /// reads the header, so a foreign, newer or corrupt file would be left with a `.lock` beside
-    /// it; no realmtui process can be using the lock file of a file that does not open, so when
-    /// `body` fails that way, a lock file that did not exist before is removed.
-    static func cleaningUpLockFile<T>(for path: String, _ body: () throws -> T) throws -> T {
-        let lockPath = path + ".lock"
-        let lockExisted = FileManager.default.fileExists(atPath: lockPath)
-        do {
-            return try body()
-        } catch let error as RealmError {
-            switch error {
-            case .notARealmFile, .newerFormat, .corruptFile:
-                if !lockExisted { try? FileManager.default.removeItem(atPath: lockPath) }
-            default:
-                break
-            }
-            throw error
-        }
+        return try Realm(configuration: config)
     }
 
     /// Throws the error a reading command gives for a path that is missing or not a plain file,
@@ -73,25 +44,6 @@ enum RealmFiles {
     /// Size of the file in bytes.
     static func fileSize(_ path: String) -> UInt64 {
         ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? NSNumber)?.uint64Value ?? 0
-    }
-
-    /// The read and write format versions of the header slot holding `version`.
-    ///
-    /// The engine does not expose them (`FileHeader` is internal), so this reads the two 64-byte
-    /// slots at offsets 64 and 128 itself: version u64 at +0, readFormat u16 at +32, writeFormat
-    /// u16 at +34, little-endian. The slot whose version the engine opened has already passed the
-    /// engine's checksum test.
-    static func formatVersions(_ path: String, version: UInt64) -> (read: UInt16, write: UInt16)? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let data = try? handle.read(upToCount: 192), data.count == 192 else { return nil }
-        let bytes = [UInt8](data)
-        func u64(_ o: Int) -> UInt64 { (0..<8).reduce(0) { $0 | UInt64(bytes[o + $1]) << (8 * UInt64($1)) } }
-        func u16(_ o: Int) -> UInt16 { UInt16(bytes[o]) | UInt16(bytes[o + 1]) << 8 }
-        for base in [64, 128] where u64(base) == version {
-            return (u16(base + 32), u16(base + 34))
-        }
-        return nil
     }
 
     /// Resolves links for export: the target's primary key, or nil (exported as
