@@ -25,7 +25,7 @@ import Testing
     ]
 
     @Test func columnarScanAgreesWithTheEvaluator() throws {
-        var rng = SplitMix(seed: 42)
+        var rng = ClusterRNG(seed: 42)
         let realm = try Realm(configuration: .init(inMemoryIdentifier: "scan-\(UUID())", schema: Self.schema))
         try realm.beginWrite()
         let words = ["Ab", "李四", "abc", "Xx", "", "A李x", "zzz"]
@@ -49,17 +49,5 @@ import Testing
             #expect(results.count == before[q]?.count, "count of \(q)")
             #expect(try results.keys() == before[q], "keys of \(q)")
         }
-    }
-}
-
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
