@@ -116,7 +116,8 @@ public final class Results: Sequence {
         }
         var result = try keys ?? store.keys(classIndex: classIndex)
         if !sortDescriptors.isEmpty {
-            result = try ResultOrdering.sort(result, classIndex: classIndex, by: sortDescriptors, in: store)
+            result = try ResultOrdering.sort(result, classIndex: classIndex, by: sortDescriptors, in: store,
+                                             limit: distinctKeyPaths.isEmpty ? limitCount : nil)
         }
         if !distinctKeyPaths.isEmpty {
             result = try ResultOrdering.distinct(result, classIndex: classIndex, by: distinctKeyPaths, in: store)

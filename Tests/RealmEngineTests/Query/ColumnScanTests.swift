@@ -43,7 +43,14 @@ import Testing
         }
         var before: [String: [ObjectKey]] = [:]
         for q in Self.queries { before[q] = try realm.objects("T").filter(q).keys() }
+        let sortedBefore = try realm.objects("T").sorted(by: [SortDescriptor(keyPath: "s"), SortDescriptor(keyPath: "d", ascending: false)]).keys()
         try realm.commitWrite()
+        // Leaf-scan sort values and the bounded top-k agree with the full sort.
+        let sorted = try realm.objects("T").sorted(by: [SortDescriptor(keyPath: "s"), SortDescriptor(keyPath: "d", ascending: false)])
+        #expect(try sorted.keys() == sortedBefore)
+        #expect(try sorted.limit(25).keys() == Array(sortedBefore.prefix(25)))
+        #expect(try realm.objects("T").filter("i > 50 SORT(s ASC, d DESC) LIMIT(7)").keys()
+            == Array(sortedBefore.filter { k in (try? realm.object(ofType: "T", key: k)?["i"]).flatMap { $0 }.map { v in if case .int(let i) = v { i > 50 } else { false } } ?? false }.prefix(7)))
         for q in Self.queries {
             let results = try realm.objects("T").filter(q)
             #expect(results.count == before[q]?.count, "count of \(q)")
