@@ -38,11 +38,21 @@ public final class Realm {
 
     /// Opens the Realm described by `configuration`.
     public init(configuration: Configuration = .defaultConfiguration) throws {
-        self.configuration = configuration
         if configuration.encryptionKey != nil {
             throw RealmError.unsupported("encrypted Realms are not supported by this version of realmtui yet")
         }
-        if let schema = configuration.schema { try schema.validate() }
+        var configuration = configuration
+        if var schema = configuration.schema {
+            if let types = configuration.objectTypes {
+                schema = Schema(schema.objectSchemas.filter { types.contains($0.name) })
+                configuration.schema = schema
+            }
+            try schema.validate()
+        }
+        if configuration.inMemoryIdentifier == nil && !configuration.readOnly {
+            try Realm.prepareFile(configuration)
+        }
+        self.configuration = configuration
         let shared: SharedFile
         if let id = configuration.inMemoryIdentifier {
             shared = try SharedFile.openInMemory(identifier: id)
@@ -69,8 +79,31 @@ public final class Realm {
         let (slot, snap) = try shared.pinNewest(slot: nil)
         readerSlot = slot
         pinnedSnapshot = snap
-        if let wanted = configuration.schema, wanted != snap.schema {
+        if let wanted = configuration.schema {
             try checkSchema(wanted)
+        }
+    }
+
+    /// What happens to a file before it is opened: deleting it when its schema differs and
+    /// `deleteRealmIfMigrationNeeded` is set, compacting it when `shouldCompactOnLaunch` says so.
+    /// Both only while no other instance in this process has it open.
+    private static func prepareFile(_ configuration: Configuration) throws {
+        let path = configuration.path
+        guard FileManager.default.fileExists(atPath: path), !SharedFile.isOpenInProcess(path: path) else { return }
+        if configuration.deleteRealmIfMigrationNeeded, let wanted = configuration.schema {
+            let stored = try? Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), readOnly: true, createIfMissing: false))
+            if let stored, !wanted.objectSchemas.allSatisfy({ stored.schema[$0.name] == $0 }) {
+                _ = consume stored
+                try deleteFiles(for: path)
+                return
+            }
+        }
+        if let shouldCompact = configuration.shouldCompactOnLaunch {
+            let report = try? Realm.check(path: path)
+            if let report, shouldCompact(report.fileBytes, report.liveBytes) {
+                // Refuses (and the open goes on uncompacted) while another process has the file.
+                _ = try? compact(path: path)
+            }
         }
     }
 
@@ -268,6 +301,10 @@ public final class Realm {
     /// subset); anything else is a `schemaMismatch` naming the first difference.
     private func checkSchema(_ wanted: Schema) throws {
         let stored = snapshot.schema
+        if snapshot.schemaVersion > configuration.schemaVersion {
+            throw RealmError.schemaMismatch(
+                "\(shared.path) has schema version \(snapshot.schemaVersion), newer than the requested \(configuration.schemaVersion)")
+        }
         if wanted.objectSchemas.allSatisfy({ stored[$0.name] == $0 }) { return }
         let difference = Realm.describeDifference(stored: stored, wanted: wanted)
         throw RealmError.schemaMismatch("\(shared.path): the stored schema differs from the requested one: \(difference)")
