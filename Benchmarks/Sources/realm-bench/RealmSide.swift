@@ -51,18 +51,8 @@ final class RealmSide: BenchEngine {
 
     func compactAndMeasure() throws -> UInt64 {
         try close()
-        #if ENGINE_HAS_COMPACT
         _ = try Realm.compact(path: fileURL.path)
-        #endif
         return fileBytes(fileURL)
-    }
-
-    static var compacts: Bool {
-        #if ENGINE_HAS_COMPACT
-        true
-        #else
-        false
-        #endif
     }
 
     func countFilter(times: Int) throws -> Int {

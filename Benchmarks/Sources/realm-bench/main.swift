@@ -206,8 +206,5 @@ if options.json {
         print("\(pad(r.task, 16, left: true)) \(pad(show(r.task, r.ours), 12)) \(pad(show(r.task, r.sqlite), 12)) \(pad(r.ratio.isFinite ? String(format: "%.2f", r.ratio) : "-", 8))")
     }
     print("")
-    if options.only.contains("file_size") && !RealmSide.compacts {
-        print("file_size: realmtui not compacted (Realm.compact(path:) is not in this engine yet); sqlite: VACUUM + checkpoint")
-    }
     print(String(format: "peak memory (ru_maxrss): %.1f MiB", Double(peakBytes) / 1_048_576))
 }

@@ -25,7 +25,7 @@ public final class DynamicObject: Hashable, CustomStringConvertible {
     }
 
     func column(_ name: String) throws -> Int {
-        guard let c = objectSchema.persistedProperties.firstIndex(where: { $0.name == name }) else {
+        guard let c = realm.readView.layout.tables[classIndex].columnIndex[name] else {
             throw RealmError.noSuchProperty(className: className, property: name, available: objectSchema.properties.map(\.name))
         }
         return c
@@ -35,10 +35,14 @@ public final class DynamicObject: Hashable, CustomStringConvertible {
     /// For a linking-objects property: the linking objects' keys as a list of links.
     public func value(forKey name: String) throws -> Value {
         try realm.checkThread()
+        let view = realm.readView
+        if let c = view.layout.tables[classIndex].columnIndex[name] {
+            return try view.value(classIndex: classIndex, key: key, column: c)
+        }
         if let p = objectSchema[name], p.type == .linkingObjects {
             return .list(try linkingObjects(forKey: name).keys().map { .link($0) })
         }
-        return try realm.readView.value(classIndex: classIndex, key: key, column: try column(name))
+        throw RealmError.noSuchProperty(className: className, property: name, available: objectSchema.properties.map(\.name))
     }
 
     /// The value of a property, or nil when the property does not exist or the object is invalid.

@@ -5,7 +5,7 @@ extension WriteTransaction {
 
     /// The given fields of an object input, by persisted column.
     func fields(_ classIndex: Int, _ input: ObjectInput) throws -> [Int: ObjectInput] {
-        let properties = schema(classIndex).persistedProperties
+        let properties = layout.tables[classIndex].persisted
         switch input {
         case .dictionary(let d):
             var out: [Int: ObjectInput] = [:]
@@ -38,7 +38,7 @@ extension WriteTransaction {
             break
         }
         let objectSchema = schema(classIndex)
-        let properties = objectSchema.persistedProperties
+        let properties = layout.tables[classIndex].persisted
         let given = try fields(classIndex, input)
         let table = layout.tables[classIndex]
         if let pk = table.primaryKeyColumn {
@@ -81,13 +81,13 @@ extension WriteTransaction {
                 throw RealmError.missingValue(className: objectSchema.name, property: p.name)
             }
         }
-        return try insertRow(classIndex, row)
+        return try insertRow(classIndex, row, primaryKeyChecked: true)
     }
 
     /// Sets one property from input (converting nested objects and references).
     func setField(_ classIndex: Int, _ key: ObjectKey, column: Int, _ raw: ObjectInput, update: UpdatePolicy = .modified) throws {
         let objectSchema = schema(classIndex)
-        let p = objectSchema.persistedProperties[column]
+        let p = layout.tables[classIndex].columns[column]
         let value = try convert(raw, for: p, className: objectSchema.name, update: update)
         try setValue(classIndex, key, column: column, value)
     }

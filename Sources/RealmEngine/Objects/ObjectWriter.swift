@@ -31,9 +31,9 @@ extension WriteTransaction {
     }
 
     /// Inserts a row of persisted values (already coerced) and returns the new object's key.
-    func insertRow(_ classIndex: Int, _ values: [Value]) throws -> ObjectKey {
+    func insertRow(_ classIndex: Int, _ values: [Value], primaryKeyChecked: Bool = false) throws -> ObjectKey {
         let table = layout.tables[classIndex]
-        if let pk = table.primaryKeyColumn, try state.object(classIndex: classIndex, primaryKey: values[pk]) != nil {
+        if !primaryKeyChecked, let pk = table.primaryKeyColumn, try state.object(classIndex: classIndex, primaryKey: values[pk]) != nil {
             throw RealmError.primaryKey(
                 "\(layout.schema.objectSchemas[classIndex].name): an object with primary key \(values[pk]) already exists")
         }

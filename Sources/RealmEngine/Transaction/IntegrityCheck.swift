@@ -109,7 +109,7 @@ final class IntegrityChecker {
     func walk(_ child: TreeChild, depth: Int, what: String, leaf: (LeafAccess) throws -> Int) throws -> Int {
         guard depth < 64 else { throw corrupt(child.ref, "\(what) is too deep") }
         try visit(child.ref, what)
-        let (_, kind, _) = try bytes.extent(child.ref)
+        let (_, kind) = try bytes.header(child.ref)
         if kind == NodeKind.inner.rawValue {
             let view = try InnerNodeCodec.View(try bytes.node(child.ref, kind: .inner), path: path, ref: child.ref)
             var total = 0

@@ -29,7 +29,7 @@ final class WriteTransaction {
         writer = try TreeWriter(file: shared.file, free: free, newVersion: base.version + 1)
         let top = TopNode(schemaRef: base.schemaRef, changeLogRef: base.changeLogRef, tables: base.tables)
         state = try Snapshot(version: base.version + 1, bytes: writer.bytes, layout: base.layout, top: top,
-                             topRef: base.topRef, schemaVersion: base.schemaVersion)
+                             topRef: base.topRef, schemaVersion: base.schemaVersion, cacheLeaves: false)
         baseFreeRef = baseSlot.freeRef
     }
 

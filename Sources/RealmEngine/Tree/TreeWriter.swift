@@ -36,7 +36,7 @@ final class TreeWriter {
         let ref = free.allocate(node.count)
         if free.logicalSize > physicalSize {
             // Grow in large steps so bulk writes do not call fallocate per node.
-            let target = max(free.logicalSize, physicalSize + max(physicalSize / 8, 1 << 20))
+            let target = max(free.logicalSize, min(physicalSize + max(physicalSize / 8, 1 << 20), UInt64(file.reservedBytes)))
             try file.grow(to: target)
             physicalSize = target
         }
@@ -48,7 +48,7 @@ final class TreeWriter {
     /// Frees the node at `ref` (a no-op for 0).
     func release(_ ref: UInt64) throws {
         guard ref != 0 else { return }
-        let (length, _, _) = try bytes.extent(ref)
+        let (length, _) = try bytes.header(ref)
         if writtenHere.remove(ref) != nil {
             free.free(offset: ref, length: length, freedIn: 0)
         } else {
@@ -64,7 +64,7 @@ final class TreeWriter {
         let node: TreeNode
         let b = bytes
         // Peek at the kind to decide how to decode.
-        let (_, kind, _) = try b.extent(child.ref)
+        let (_, kind) = try b.header(child.ref)
         switch kind {
         case NodeKind.inner.rawValue:
             let payload = try b.node(child.ref, kind: .inner)
@@ -240,7 +240,7 @@ final class TreeWriter {
         }
         guard child.ref != 0 else { return }
         let b = bytes
-        let (_, kind, _) = try b.extent(child.ref)
+        let (_, kind) = try b.header(child.ref)
         if kind == NodeKind.inner.rawValue {
             let view = try InnerNodeCodec.View(try b.node(child.ref, kind: .inner), path: b.path, ref: child.ref)
             for c in view.children() { try releaseTree(c) }
