@@ -61,6 +61,16 @@ final class Snapshot: ObjectStore {
         return tables[classIndex].count
     }
 
+    func forEachCluster(classIndex: Int, _ body: (ClusterAccess) throws -> Void) throws -> Bool {
+        try checkClass(classIndex)
+        guard let root = tables[classIndex].root else { return true }
+        try reader.forEachLeaf(root) { leaf in
+            try body(try cluster(leaf, classIndex: classIndex))
+            return true
+        }
+        return true
+    }
+
     /// Visits every object of a class in key order with the leaf and row that hold it (one tree
     /// walk for the whole class instead of a lookup per object).
     func forEachObject(classIndex: Int, _ body: (ObjectKey, ClusterAccess, Int) throws -> Void) throws {

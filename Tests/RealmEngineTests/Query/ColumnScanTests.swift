@@ -45,6 +45,11 @@ import Testing
         for q in Self.queries { before[q] = try realm.objects("T").filter(q).keys() }
         let sortedBefore = try realm.objects("T").sorted(by: [SortDescriptor(keyPath: "s"), SortDescriptor(keyPath: "d", ascending: false)]).keys()
         try realm.commitWrite()
+        // The committed snapshot offers its leaves, and simple predicates compile to column tests.
+        #expect(try realm.readView.forEachCluster(classIndex: 0) { _ in } == true)
+        let range = try BoundQuery.parse("i >= 20 AND i < 30", classIndex: 0, schema: Self.schema, arguments: [])
+        #expect(range.columnTest?.intRange?.lower == 20)
+        #expect(try BoundQuery.parse("s CONTAINS '李'", classIndex: 0, schema: Self.schema, arguments: []).columnTest != nil)
         // Leaf-scan sort values and the bounded top-k agree with the full sort.
         let sorted = try realm.objects("T").sorted(by: [SortDescriptor(keyPath: "s"), SortDescriptor(keyPath: "d", ascending: false)])
         #expect(try sorted.keys() == sortedBefore)
