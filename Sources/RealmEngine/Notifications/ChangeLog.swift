@@ -26,7 +26,7 @@ enum ChangeLog {
         r.everything = changes.everything
         for (c, ch) in changes.classes {
             var cr = ChangeRecord.ClassRecord()
-            cr.inserted = ch.inserted.sorted()
+            cr.inserted = ch.inserted
             cr.deleted = ch.deleted.sorted()
             for (k, cols) in ch.modified {
                 var mask: UInt64 = 0
