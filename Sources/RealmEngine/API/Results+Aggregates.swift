@@ -56,7 +56,17 @@ extension Results {
 
     /// Sets a property on every object (inside a write transaction).
     public func setValue(_ value: ObjectInput, forKey name: String) throws {
-        for k in try keys() {
+        try realm.checkThread()
+        guard let t = realm.transaction else { throw RealmError.notInWriteTransaction }
+        let keys = try keys()
+        if case .value(let v) = value, let column = realm.readView.layout.tables[classIndex].columnIndex[name] {
+            let property = realm.readView.layout.tables[classIndex].columns[column]
+            let coerced = try property.coerce(v, className: objectSchema.name)
+            defer { realm.noteMutation() }
+            try t.setColumn(classIndex, keys: keys, column: column, value: coerced)
+            return
+        }
+        for k in keys {
             try DynamicObject(realm: realm, classIndex: classIndex, key: k).setValue(value, forKey: name)
         }
     }
