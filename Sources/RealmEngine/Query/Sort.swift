@@ -1,3 +1,5 @@
+import Foundation
+
 /// A sort key: a key path (through to-one links) and a direction.
 ///
 /// Sorting is stable; nil sorts first ascending and last descending; strings sort by Unicode
@@ -24,6 +26,10 @@ enum ResultOrdering {
                      in store: some ObjectStore, limit: Int? = nil) throws -> [ObjectKey] {
         if descriptors.isEmpty || keys.count < 2 { return limit.map { Array(keys.prefix($0)) } ?? keys }
         let paths = try descriptors.map { try Binder.sortPath($0.keyPath, classIndex: classIndex, schema: store.schema) }
+        if paths.count == 1, let fast = try sortByStringBytes(keys, path: paths[0], ascending: descriptors[0].ascending,
+                                                              classIndex: classIndex, in: store, limit: limit) {
+            return fast
+        }
         // Read every sort value once: rows[i] holds the values of keys[i].
         let rows = try sortValues(keys, paths: paths, classIndex: classIndex, in: store)
         let directions = descriptors.map(\.ascending)
@@ -39,6 +45,51 @@ enum ResultOrdering {
         }
         let order = keys.indices.sorted(by: before)
         return (limit.map { Array(order.prefix($0)) } ?? order).map { keys[$0] }
+    }
+
+    /// Sorting by one string column of the class over committed leaves: compares the UTF-8 bytes
+    /// in the mapping, with no `String` per object. Nil when it does not apply.
+    private static func sortByStringBytes(_ keys: [ObjectKey], path: BoundPath, ascending: Bool, classIndex: Int,
+                                          in store: some ObjectStore, limit: Int?) throws -> [ObjectKey]? {
+        guard path.steps.count == 1, path.postfix == .none, case .column(let c, let column) = path.steps[0], c == classIndex,
+              let property = store.schema.objectSchemas[classIndex].persistedProperties.dropFirst(column).first,
+              property.type == .string, !property.isList,
+              zip(keys, keys.dropFirst()).allSatisfy({ $0 < $1 }) else { return nil }
+        var bytes: [UnsafeRawBufferPointer?] = []
+        bytes.reserveCapacity(keys.count)
+        var next = 0
+        var allViews = true
+        let scanned = try store.forEachCluster(classIndex: classIndex) { leaf in
+            guard allViews, case .view(let v) = leaf else { allViews = false; return }
+            for r in 0..<v.count where next < keys.count && v.key(at: r) == keys[next].rawValue {
+                bytes.append(v.isNull(row: r, column: column) ? nil : v.withBytes(row: r, column: column) { $0 })
+                next += 1
+            }
+        }
+        guard scanned, allViews, bytes.count == keys.count else { return nil }
+        let before = { (a: Int, b: Int) -> Bool in
+            let c = compareBytes(bytes[a], bytes[b])
+            if c != 0 { return ascending ? c < 0 : c > 0 }
+            return a < b
+        }
+        if let limit, limit < keys.count / 8 {
+            return topK(keys.count, limit, before).map { keys[$0] }
+        }
+        let order = keys.indices.sorted(by: before)
+        return (limit.map { Array(order.prefix($0)) } ?? order).map { keys[$0] }
+    }
+
+    /// nil first, then bytes in order (a prefix before the longer string).
+    @inline(__always)
+    private static func compareBytes(_ a: UnsafeRawBufferPointer?, _ b: UnsafeRawBufferPointer?) -> Int {
+        guard let a else { return b == nil ? 0 : -1 }
+        guard let b else { return 1 }
+        let n = Swift.min(a.count, b.count)
+        if n > 0, let pa = a.baseAddress, let pb = b.baseAddress {
+            let c = memcmp(pa, pb, n)
+            if c != 0 { return c < 0 ? -1 : 1 }
+        }
+        return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
     }
 
     /// The first `k` indices of `0..<n` in `before` order, keeping a sorted buffer of k.

@@ -44,6 +44,7 @@ import Testing
         var before: [String: [ObjectKey]] = [:]
         for q in Self.queries { before[q] = try realm.objects("T").filter(q).keys() }
         let sortedBefore = try realm.objects("T").sorted(by: [SortDescriptor(keyPath: "s"), SortDescriptor(keyPath: "d", ascending: false)]).keys()
+        let byName = try realm.objects("T").sorted(byKeyPath: "s", ascending: false).keys()
         try realm.commitWrite()
         // The committed snapshot offers its leaves, and simple predicates compile to column tests.
         #expect(try realm.readView.forEachCluster(classIndex: 0) { _ in } == true)
@@ -53,6 +54,8 @@ import Testing
         // Leaf-scan sort values and the bounded top-k agree with the full sort.
         let sorted = try realm.objects("T").sorted(by: [SortDescriptor(keyPath: "s"), SortDescriptor(keyPath: "d", ascending: false)])
         #expect(try sorted.keys() == sortedBefore)
+        #expect(try realm.objects("T").sorted(byKeyPath: "s", ascending: false).keys() == byName)
+        #expect(try realm.objects("T").sorted(byKeyPath: "s", ascending: false).limit(30).keys() == Array(byName.prefix(30)))
         #expect(try sorted.limit(25).keys() == Array(sortedBefore.prefix(25)))
         #expect(try realm.objects("T").filter("i > 50 SORT(s ASC, d DESC) LIMIT(7)").keys()
             == Array(sortedBefore.filter { k in (try? realm.object(ofType: "T", key: k)?["i"]).flatMap { $0 }.map { v in if case .int(let i) = v { i > 50 } else { false } } ?? false }.prefix(7)))
