@@ -91,6 +91,21 @@ struct PackedInts {
         out.reserveCapacity(out.count + count)
         for i in 0..<count { out.append(base &+ Int64(bitPattern: offset(i))) }
     }
+
+    /// Appends the values at `range` (within 0..<count) to `out`: one switch on the width, then a
+    /// tight loop (cluster edits gather the surviving rows this way).
+    func unpack(_ range: Range<Int>, into out: inout [Int64]) {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count, "PackedInts range out of bounds")
+        let base = self.base
+        switch width {
+        case 0: out.append(contentsOf: repeatElement(base, count: range.count))
+        case 8: for i in range { out.append(base &+ Int64(data.load(fromByteOffset: i, as: UInt8.self))) }
+        case 16: for i in range { out.append(base &+ Int64(UInt16(littleEndian: data.loadUnaligned(fromByteOffset: i << 1, as: UInt16.self)))) }
+        case 32: for i in range { out.append(base &+ Int64(UInt32(littleEndian: data.loadUnaligned(fromByteOffset: i << 2, as: UInt32.self)))) }
+        case 64: for i in range { out.append(base &+ Int64(bitPattern: UInt64(littleEndian: data.loadUnaligned(fromByteOffset: i << 3, as: UInt64.self)))) }
+        default: for i in range { out.append(base &+ Int64(bitPattern: offset(i))) }
+        }
+    }
 }
 
 /// The parameters of one packed-ints block, chosen from the values; `write` emits it.
