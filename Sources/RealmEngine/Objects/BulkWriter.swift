@@ -13,37 +13,31 @@ extension WriteTransaction {
             for k in keys { try setValue(classIndex, k, column: column, value) }
             return
         }
-        let sorted = keys.sorted()
+        let sorted = keys.map(\.rawValue).sorted()
         var changed: [(ObjectKey, Value)] = []
-        var i = 0
-        while i < sorted.count {
-            var applied = 0
-            var missing = false
-            let start = i
-            try writer.mutate(root: &state.tables[classIndex].root, key: TreeKey(hi: 0, lo: sorted[i].rawValue),
-                              columns: table.columns, emptyLeaf: { .cluster(ClusterData(columnCount: table.columns.count)) }) { leaf in
-                guard case .cluster(var c) = leaf else { return }
-                leaf = .index([])
-                var j = start
-                while j < sorted.count {
-                    guard let row = c.row(of: sorted[j].rawValue) else {
-                        // Not in this leaf: either in a later one, or gone.
-                        if j == start { missing = true }
-                        break
-                    }
-                    let old = c.columns[column][row]
-                    if old != value {
-                        c.columns[column][row] = value
-                        changed.append((sorted[j], old))
-                    }
-                    j += 1
-                }
-                applied = j - start
-                leaf = .cluster(c)
+        var found = 0
+        try writer.editLeaves(root: &state.tables[classIndex].root, keys: sorted, columns: table.columns, file: { view, payload, rows in
+            found += rows.count
+            var values = (0..<view.count).map { view.value(row: $0, column: column) }
+            var any = false
+            for r in rows where values[r] != value {
+                changed.append((ObjectKey(view.key(at: r)), values[r]))
+                values[r] = value
+                any = true
             }
-            if missing || applied == 0 { throw RealmError.invalidatedObject }
-            i += applied
-        }
+            guard any else { return nil }
+            var out = [UInt8]()
+            ClusterCodec.replacingColumn(view, payload: payload, columns: table.columns, column: column, values: values, into: &out)
+            return (out, view.count, view.count > 0 ? view.key(at: 0) : nil)
+        }, memory: { data, rows in
+            found += rows.count
+            for r in rows where data.columns[column][r] != value {
+                changed.append((ObjectKey(data.keys[r]), data.columns[column][r]))
+                data.columns[column][r] = value
+            }
+        })
+        syncBytes()
+        if found != sorted.count { throw RealmError.invalidatedObject }
         if table.indexedColumns.contains(column) {
             for (k, old) in changed {
                 try SearchIndex.remove(&state.tables[classIndex].indexes[column, default: nil], value: old, key: k, writer: writer)
@@ -62,45 +56,33 @@ extension WriteTransaction {
             for k in keys where try state.contains(classIndex: classIndex, key: k) { try deleteObject(classIndex, k) }
             return
         }
-        let sorted = keys.sorted()
+        let sorted = keys.map(\.rawValue).sorted()
         var removed: [(ObjectKey, [Value])] = []  // key and its indexed values
-        var i = 0
-        while i < sorted.count {
-            var consumed = 0
-            let start = i
-            try writer.mutate(root: &state.tables[classIndex].root, key: TreeKey(hi: 0, lo: sorted[i].rawValue),
-                              columns: table.columns, emptyLeaf: { .cluster(ClusterData(columnCount: table.columns.count)) }) { leaf in
-                guard case .cluster(var c) = leaf else { return }
-                leaf = .index([])
-                var doomed = [Bool](repeating: false, count: c.keys.count)
-                var any = false
-                var j = start
-                let last = c.keys.last ?? .min
-                while j < sorted.count, sorted[j].rawValue <= last {
-                    if let row = c.row(of: sorted[j].rawValue) {
-                        doomed[row] = true
-                        any = true
-                        removed.append((sorted[j], table.indexedColumns.map { c.columns[$0][row] }))
-                    }
-                    j += 1
+        try writer.editLeaves(root: &state.tables[classIndex].root, keys: sorted, columns: table.columns, file: { view, payload, rows in
+            for r in rows { removed.append((ObjectKey(view.key(at: r)), table.indexedColumns.map { view.value(row: r, column: $0) })) }
+            var out = [UInt8]()
+            ClusterCodec.removingRows(view, payload: payload, columns: table.columns, rows: rows, into: &out)
+            let remaining = view.count - rows.count
+            var first: Int64?
+            var r = 0
+            for doomed in rows { if doomed == r { r += 1 } else { break } }
+            if r < view.count { first = view.key(at: r) }
+            return (out, remaining, first)
+        }, memory: { c, rows in
+            for r in rows { removed.append((ObjectKey(c.keys[r]), table.indexedColumns.map { c.columns[$0][r] })) }
+            var doomed = [Bool](repeating: false, count: c.keys.count)
+            for r in rows { doomed[r] = true }
+            var keep = 0
+            for r in 0..<c.keys.count where !doomed[r] {
+                if keep != r {
+                    c.keys[keep] = c.keys[r]
+                    for col in c.columns.indices { c.columns[col][keep] = c.columns[col][r] }
                 }
-                consumed = max(1, j - start)
-                if any {
-                    var keep = 0
-                    for r in 0..<c.keys.count where !doomed[r] {
-                        if keep != r {
-                            c.keys[keep] = c.keys[r]
-                            for col in c.columns.indices { c.columns[col][keep] = c.columns[col][r] }
-                        }
-                        keep += 1
-                    }
-                    c.keys.removeSubrange(keep...)
-                    for col in c.columns.indices { c.columns[col].removeSubrange(keep...) }
-                }
-                leaf = .cluster(c)
+                keep += 1
             }
-            i += consumed
-        }
+            c.keys.removeSubrange(keep...)
+            for col in c.columns.indices { c.columns[col].removeSubrange(keep...) }
+        })
         for (k, values) in removed {
             for (n, column) in table.indexedColumns.enumerated() {
                 try SearchIndex.remove(&state.tables[classIndex].indexes[column, default: nil], value: values[n], key: k, writer: writer)

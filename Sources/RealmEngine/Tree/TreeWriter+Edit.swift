@@ -1,0 +1,88 @@
+/// Editing many leaves of a cluster tree in one pass, for bulk updates and deletes.
+///
+/// A leaf still in the file is edited in its encoded form (`ClusterCodec.replacingColumn`,
+/// `removingRows`) and written straight back — it is never decoded into values. A leaf that
+/// this transaction already loaded is edited in memory. Inner nodes on the way are loaded (they
+/// are small) and their counts and first keys kept right; emptied leaves and nodes disappear.
+extension TreeWriter {
+    /// The new encoded leaf: its payload, row count and first key.
+    typealias EncodedEdit = (payload: [UInt8], count: Int, firstKey: Int64?)
+
+    /// Applies an edit to every leaf holding some of `keys` (ascending). `file` gets a leaf's view,
+    /// payload and the rows of the keys it holds, and returns the new leaf (or nil: unchanged);
+    /// `memory` edits a loaded leaf in place given the same rows.
+    func editLeaves(root: inout TreeChild?, keys: [Int64], columns: [Property],
+                    file: (ClusterView, UnsafeRawBufferPointer, [Int]) throws -> EncodedEdit?,
+                    memory: (inout ClusterData, [Int]) throws -> Void) throws {
+        guard var top = root, !keys.isEmpty else { return }
+        let result = try edit(&top, keys: keys[...], columns: columns, file: file, memory: memory)
+        switch result {
+        case nil:
+            root = nil
+        case .some(var only):
+            while let node = only.node, case .inner(let children) = node.body, children.count == 1 {
+                only = children[0]
+            }
+            root = only
+        }
+    }
+
+    private func edit(_ child: inout TreeChild, keys: ArraySlice<Int64>, columns: [Property],
+                      file: (ClusterView, UnsafeRawBufferPointer, [Int]) throws -> EncodedEdit?,
+                      memory: (inout ClusterData, [Int]) throws -> Void) throws -> TreeChild? {
+        if child.node == nil {
+            let (_, kind) = try bytes.header(child.ref)
+            if kind == NodeKind.clusterLeaf.rawValue {
+                let payload = try bytes.node(child.ref, kind: .clusterLeaf)
+                guard case .view(let view) = try ClusterAccess(.file(payload, ref: child.ref), columns: columns, path: bytes.path) else {
+                    return child
+                }
+                let rows = keys.compactMap { view.row(of: $0) }
+                if rows.isEmpty { return child }
+                guard let edited = try file(view, payload, rows) else { return child }
+                try release(child.ref)
+                guard edited.count > 0, let first = edited.firstKey else { return nil }
+                let ref = try write(kind: .clusterLeaf, payload: edited.payload)
+                return TreeChild(firstKey: TreeKey(hi: 0, lo: first), count: edited.count, ref: ref, node: nil)
+            }
+        }
+        let node = try load(&child, columns: columns)
+        switch node.body {
+        case .leaf(.cluster(var data)):
+            node.body = .inner([])
+            let rows = keys.compactMap { data.row(of: $0) }
+            if !rows.isEmpty { try memory(&data, rows) }
+            guard let first = data.keys.first else { return nil }
+            let count = data.keys.count
+            node.body = .leaf(.cluster(data))
+            return TreeChild(firstKey: TreeKey(hi: 0, lo: first), count: count, ref: 0, node: node)
+        case .leaf(.index):
+            return child
+        case .inner(var children):
+            node.body = .inner([])
+            var out: [TreeChild] = []
+            out.reserveCapacity(children.count)
+            var rest = keys
+            for i in children.indices {
+                // The keys below the next child's first key belong to this child.
+                var mine = rest
+                if i + 1 < children.count {
+                    let bound = children[i + 1].firstKey.lo
+                    let cut = rest.firstIndex { $0 >= bound } ?? rest.endIndex
+                    mine = rest[..<cut]
+                    rest = rest[cut...]
+                } else {
+                    rest = rest[rest.endIndex...]
+                }
+                if mine.isEmpty {
+                    out.append(children[i])
+                } else if let edited = try edit(&children[i], keys: mine, columns: columns, file: file, memory: memory) {
+                    out.append(edited)
+                }
+            }
+            guard !out.isEmpty else { return nil }
+            node.body = .inner(out)
+            return TreeChild(firstKey: out[0].firstKey, count: out.reduce(0) { $0 + $1.count }, ref: 0, node: node)
+        }
+    }
+}
