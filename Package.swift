@@ -29,7 +29,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "RealmEngineTests", dependencies: ["RealmEngine"]),
+        // Notification tests and measurements across processes (a writer to observe, a writer to kill).
+        .executableTarget(name: "realm-notify-probe", dependencies: ["RealmEngine"]),
+        .testTarget(name: "RealmEngineTests", dependencies: ["RealmEngine", "realm-notify-probe"]),
         .testTarget(name: "RealmTUITests", dependencies: ["RealmTUI"]),
         .testTarget(name: "CLITests", dependencies: ["RealmEngine", "realmtui"]),
     ],

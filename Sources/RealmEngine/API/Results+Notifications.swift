@@ -77,5 +77,9 @@ extension Results {
 func deliverRegistrationError(_ error: Error, on queue: DispatchQueue?, _ send: @escaping () -> Void) {
     final class Box: @unchecked Sendable { let send: () -> Void; init(_ s: @escaping () -> Void) { send = s } }
     let box = Box(send)
-    if let queue { queue.async { box.send() } } else { RunLoop.current.perform { box.send() } }
+    if let queue {
+        queue.async { box.send() }
+    } else {
+        RunLoop.current.add(Timer(timeInterval: 0, repeats: false) { _ in box.send() }, forMode: .common)
+    }
 }

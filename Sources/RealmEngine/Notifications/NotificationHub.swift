@@ -75,7 +75,10 @@ final class NotificationHub: @unchecked Sendable {
         }
         guard go else { return }
         switch target {
-        case .runLoop(let runLoop): runLoop.perform { self.deliver() }
+        case .runLoop(let runLoop):
+            // A timer due now, not `perform`: on Linux `RunLoop.perform` does not wake a
+            // sleeping RunLoop (the block waits for the next unrelated event), adding a timer does.
+            runLoop.add(Timer(timeInterval: 0, repeats: false) { _ in self.deliver() }, forMode: .common)
         case .queue(let queue): queue.async { self.deliver() }
         case .manual: break
         }
