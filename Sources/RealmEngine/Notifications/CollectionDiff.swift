@@ -61,7 +61,11 @@ enum CollectionDiff {
                     let newSet = Set(new)
                     present = modified.filter { newSet.contains($0) }
                 }
-                if !present.isEmpty {
+                if present.count <= 8 {
+                    // A few keys: comparing is much cheaper than hashing every element.
+                    let few = Array(present)
+                    for i in old.indices where few.contains(old[i]) { out.modifications.append(i) }
+                } else {
                     for (i, k) in old.enumerated() where present.contains(k) { out.modifications.append(i) }
                 }
             }
