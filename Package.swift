@@ -26,14 +26,17 @@ let package = Package(
             name: "realmtui",
             dependencies: [
                 "RealmEngine",
+                "RealmTUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // A writer process for the multi-process and crash tests (not a product).
+        .executableTarget(name: "realm-torture", dependencies: ["RealmEngine"]),
         // Notification tests and measurements across processes (a writer to observe, a writer to kill).
         .executableTarget(name: "realm-notify-probe", dependencies: ["RealmEngine"]),
         .testTarget(name: "RealmEngineTests", dependencies: ["RealmEngine", "realm-notify-probe"]),
         .testTarget(name: "RealmTUITests", dependencies: ["RealmTUI"]),
-        .testTarget(name: "CLITests", dependencies: ["RealmEngine", "realmtui"]),
+        .testTarget(name: "CLITests", dependencies: ["RealmEngine", "RealmTUI", "realmtui"]),
     ],
     swiftLanguageModes: [.v6]
 )

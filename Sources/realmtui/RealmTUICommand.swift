@@ -1,11 +1,62 @@
 import ArgumentParser
+import Foundation
 import RealmEngine
 
-@main
+/// The `realmtui` executable: the non-interactive subcommands for scripts and pipelines.
+///
+/// Exit codes (`ExitStatus`): 0 success, 1 a failed command (one `error: …` line on stderr), 64 a
+/// usage error (bad or missing arguments, also one `error: …` line). A command that fails never
+/// changes the file it was given: writes run in one write transaction that is cancelled on error.
 struct RealmTUICommand: ParsableCommand {
+    /// Every subcommand, in the order `--help` lists them. The `watch` subcommand (change sets as
+    /// JSON lines, built on the notification engine) goes here as `WatchCommand.self`, after
+    /// `QueryCommand.self`; `main` below already runs `AsyncParsableCommand`s.
+    static let subcommands: [ParsableCommand.Type] = [
+        CreateCommand.self,
+        ImportCommand.self,
+        ExportCommand.self,
+        SchemaCommand.self,
+        QueryCommand.self,
+        UpdateCommand.self,
+        DeleteCommand.self,
+        CopyCommand.self,
+        CompactCommand.self,
+        CheckCommand.self,
+        DemoCommand.self,
+    ]
+
     static let configuration = CommandConfiguration(
         commandName: "realmtui",
         abstract: "Explore and script realmtui database files.",
-        subcommands: []
+        discussion: """
+            Exit status: 0 on success, 1 when a command fails (one 'error: …' line on stderr), \
+            64 for a usage error. A failing command leaves the file unchanged.
+            """,
+        version: "0.1.0",
+        subcommands: subcommands
     )
+}
+
+/// Runs the command line and turns every failure into one `error:` line and an exit status.
+@main
+enum Main {
+    static func main() async {
+        let command: ParsableCommand
+        do {
+            command = try RealmTUICommand.parseAsRoot()
+        } catch {
+            ExitStatus.finish(after: error)
+        }
+        do {
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                var syncCommand = command
+                try syncCommand.run()
+            }
+            Console.flush()
+        } catch {
+            ExitStatus.finish(after: error)
+        }
+    }
 }

@@ -30,3 +30,38 @@ enum Fixtures {
         ]),
     ])
 }
+
+/// Executables of this package built next to the test bundle.
+enum BuiltExecutable {
+    static func url(_ name: String) -> URL? {
+        var candidates: [URL] = []
+        let argv0 = URL(fileURLWithPath: CommandLine.arguments[0])
+        candidates.append(argv0.deletingLastPathComponent().appendingPathComponent(name))
+        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent(name))
+        var dir = argv0.deletingLastPathComponent()
+        for _ in 0..<6 {
+            candidates.append(dir.appendingPathComponent(name))
+            dir = dir.deletingLastPathComponent()
+        }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        candidates.append(root.appendingPathComponent(".build/debug/\(name)"))
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    /// Runs to completion; returns (exit code, stdout, stderr).
+    @discardableResult
+    static func run(_ name: String, _ arguments: [String]) throws -> (Int32, String, String) {
+        guard let url = url(name) else { throw RealmError.fileNotFound(path: name) }
+        let p = Process()
+        p.executableURL = url
+        p.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
+}

@@ -8,10 +8,32 @@ public final class DynamicObject: Hashable, CustomStringConvertible {
     /// The object's key in its class.
     public let key: ObjectKey
 
+    /// Where the object was last found: valid while the Realm reads the same version and has not
+    /// written since (`Realm.mutationCount`), so reading several properties — or iterating
+    /// results, which hands out objects with their leaf — costs no tree lookups.
+    private var position: (version: UInt64, mutation: Int, cluster: ClusterAccess, row: Int)?
+
     init(realm: Realm, classIndex: Int, key: ObjectKey) {
         self.realm = realm
         self.classIndex = classIndex
         self.key = key
+    }
+
+    init(realm: Realm, classIndex: Int, key: ObjectKey, cluster: ClusterAccess, row: Int) {
+        self.realm = realm
+        self.classIndex = classIndex
+        self.key = key
+        if case .view = cluster { position = (realm.readView.version, realm.mutationCount, cluster, row) }
+    }
+
+    /// The leaf and row holding the object in the Realm's current state.
+    private func locate(_ view: Snapshot) throws -> (ClusterAccess, Int) {
+        if let p = position, p.version == view.version, p.mutation == realm.mutationCount { return (p.cluster, p.row) }
+        guard let (cluster, row) = try view.locate(classIndex: classIndex, key: key) else { throw RealmError.invalidatedObject }
+        // Only committed leaves are kept: holding a writer's decoded leaf would make its next
+        // change copy every column.
+        if case .view = cluster { position = (view.version, realm.mutationCount, cluster, row) }
+        return (cluster, row)
     }
 
     /// The object's class schema.
@@ -25,7 +47,7 @@ public final class DynamicObject: Hashable, CustomStringConvertible {
     }
 
     func column(_ name: String) throws -> Int {
-        guard let c = objectSchema.persistedProperties.firstIndex(where: { $0.name == name }) else {
+        guard let c = realm.readView.layout.tables[classIndex].columnIndex[name] else {
             throw RealmError.noSuchProperty(className: className, property: name, available: objectSchema.properties.map(\.name))
         }
         return c
@@ -35,10 +57,15 @@ public final class DynamicObject: Hashable, CustomStringConvertible {
     /// For a linking-objects property: the linking objects' keys as a list of links.
     public func value(forKey name: String) throws -> Value {
         try realm.checkThread()
+        let view = realm.readView
+        if let c = view.layout.tables[classIndex].columnIndex[name] {
+            let (cluster, row) = try locate(view)
+            return cluster.value(row: row, column: c)
+        }
         if let p = objectSchema[name], p.type == .linkingObjects {
             return .list(try linkingObjects(forKey: name).keys().map { .link($0) })
         }
-        return try realm.readView.value(classIndex: classIndex, key: key, column: try column(name))
+        throw RealmError.noSuchProperty(className: className, property: name, available: objectSchema.properties.map(\.name))
     }
 
     /// The value of a property, or nil when the property does not exist or the object is invalid.

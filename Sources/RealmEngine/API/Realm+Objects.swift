@@ -67,9 +67,7 @@ extension Realm {
         let t = try writeTransaction()
         let keys = try results.keys()
         defer { noteMutation() }
-        for k in keys where try t.state.contains(classIndex: results.classIndex, key: k) {
-            try t.deleteObject(results.classIndex, k)
-        }
+        try t.deleteObjects(results.classIndex, keys: keys)
     }
 
     /// Deletes every object of a class.

@@ -42,11 +42,21 @@ public final class Realm {
 
     /// Opens the Realm described by `configuration`.
     public init(configuration: Configuration = .defaultConfiguration) throws {
-        self.configuration = configuration
         if configuration.encryptionKey != nil {
             throw RealmError.unsupported("encrypted Realms are not supported by this version of realmtui yet")
         }
-        if let schema = configuration.schema { try schema.validate() }
+        var configuration = configuration
+        if var schema = configuration.schema {
+            if let types = configuration.objectTypes {
+                schema = Schema(schema.objectSchemas.filter { types.contains($0.name) })
+                configuration.schema = schema
+            }
+            try schema.validate()
+        }
+        if configuration.inMemoryIdentifier == nil && !configuration.readOnly {
+            try Realm.prepareFile(configuration)
+        }
+        self.configuration = configuration
         let shared: SharedFile
         if let id = configuration.inMemoryIdentifier {
             shared = try SharedFile.openInMemory(identifier: id)
@@ -73,8 +83,31 @@ public final class Realm {
         let (slot, snap) = try shared.pinNewest(slot: nil)
         readerSlot = slot
         pinnedSnapshot = snap
-        if let wanted = configuration.schema, wanted != snap.schema {
+        if let wanted = configuration.schema {
             try checkSchema(wanted)
+        }
+    }
+
+    /// What happens to a file before it is opened: deleting it when its schema differs and
+    /// `deleteRealmIfMigrationNeeded` is set, compacting it when `shouldCompactOnLaunch` says so.
+    /// Both only while no other instance in this process has it open.
+    private static func prepareFile(_ configuration: Configuration) throws {
+        let path = configuration.path
+        guard FileManager.default.fileExists(atPath: path), !SharedFile.isOpenInProcess(path: path) else { return }
+        if configuration.deleteRealmIfMigrationNeeded, let wanted = configuration.schema {
+            let stored = try? Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), readOnly: true, createIfMissing: false))
+            if let stored, !wanted.objectSchemas.allSatisfy({ stored.schema[$0.name] == $0 }) {
+                _ = consume stored
+                try deleteFiles(for: path)
+                return
+            }
+        }
+        if let shouldCompact = configuration.shouldCompactOnLaunch {
+            let report = try? Realm.check(path: path)
+            if let report, shouldCompact(report.fileBytes, report.liveBytes) {
+                // Refuses (and the open goes on uncompacted) while another process has the file.
+                _ = try? compact(path: path)
+            }
         }
     }
 
@@ -130,6 +163,10 @@ public final class Realm {
         try checkThread()
         if transaction != nil { throw RealmError.alreadyInWriteTransaction }
         if shared.isReadOnly { throw RealmError.readOnly(path: shared.path) }
+        if fileFormat.write > FileHeader.writeFormat {
+            throw RealmError.unsupported(
+                "\(shared.path) was written by a newer format (write version \(fileFormat.write)); this program opens it read-only")
+        }
         try shared.lock.lockWriter()
         do {
             guard let newest = try shared.slots().first?.slot else {
@@ -243,23 +280,32 @@ public final class Realm {
     // MARK: Files
 
     static func needsInitialization(_ shared: SharedFile) throws -> Bool {
-        let size = try shared.file.physicalSize()
+        headerIsBlank(shared.file)
+    }
+
+    /// Whether the file is empty, or has a header of zeros (a creation that died before its
+    /// first commit).
+    static func headerIsBlank(_ file: DatabaseFile) -> Bool {
+        guard let size = try? file.physicalSize() else { return false }
         if size == 0 { return true }
-        if size >= UInt64(FileHeader.size) {
-            // A header of zeros: a creation that died before its first commit.
-            let head = UnsafeRawBufferPointer(start: shared.file.base, count: 64)
-            return head.allSatisfy { $0 == 0 }
-        }
-        return false
+        guard size >= UInt64(FileHeader.size) else { return false }
+        return UnsafeRawBufferPointer(start: file.base, count: 64).allSatisfy { $0 == 0 }
+    }
+
+    /// The format versions of the version this instance reads: the oldest program format that
+    /// can read the file, and the oldest that may write it.
+    public var fileFormat: (read: UInt16, write: UInt16) {
+        let slot = try? shared.slots().first { $0.slot.version == snapshot.version }?.slot
+        return (slot?.readFormat ?? FileHeader.readFormat, slot?.writeFormat ?? FileHeader.writeFormat)
     }
 
     /// Writes version 1 of a new file: the schema, empty tables and the header.
-    static func initialize(_ shared: SharedFile, schema: Schema, schemaVersion: UInt64) throws {
+    static func initialize(_ shared: SharedFile, schema: Schema, schemaVersion: UInt64, version: UInt64 = 1) throws {
         try shared.lock.lockWriter()
         defer { shared.lock.unlockWriter() }
         guard try needsInitialization(shared) else { return }
         let free = FreeSpace(logicalSize: UInt64(FileHeader.size), reusableUpTo: .max)
-        let writer = try TreeWriter(file: shared.file, free: free, newVersion: 1)
+        let writer = try TreeWriter(file: shared.file, free: free, newVersion: version)
         let schemaRef = try writer.write(kind: .schema, payload: SchemaNode.payload(schema, schemaVersion: schemaVersion))
         let layout = SchemaLayout(schema)
         let tables = layout.tables.map { t -> TableState in
@@ -269,17 +315,21 @@ public final class Realm {
         }
         let topRef = try writer.write(kind: .top, payload: TopNode(schemaRef: schemaRef, changeLogRef: 0, tables: tables).payload())
         let freeRef = try writer.write(kind: .freeList, payload: FreeSpace(logicalSize: 0, reusableUpTo: 0).payload())
-        let slot = FileHeader.Slot(version: 1, topRef: topRef, freeRef: freeRef, logicalSize: writer.free.logicalSize)
+        let slot = FileHeader.Slot(version: version, topRef: topRef, freeRef: freeRef, logicalSize: writer.free.logicalSize)
         try shared.file.sync()
         try FileHeader.initial(slot).withUnsafeBytes { try shared.file.write($0, at: 0) }
         try shared.file.sync()
-        shared.lock.publish(version: 1)
+        shared.lock.publish(version: version)
     }
 
     /// Accepts a requested schema whose classes all match the stored ones (in any order, or a
     /// subset); anything else is a `schemaMismatch` naming the first difference.
     private func checkSchema(_ wanted: Schema) throws {
         let stored = snapshot.schema
+        if snapshot.schemaVersion > configuration.schemaVersion {
+            throw RealmError.schemaMismatch(
+                "\(shared.path) has schema version \(snapshot.schemaVersion), newer than the requested \(configuration.schemaVersion)")
+        }
         if wanted.objectSchemas.allSatisfy({ stored[$0.name] == $0 }) { return }
         let difference = Realm.describeDifference(stored: stored, wanted: wanted)
         throw RealmError.schemaMismatch("\(shared.path): the stored schema differs from the requested one: \(difference)")

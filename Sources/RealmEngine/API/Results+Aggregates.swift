@@ -38,7 +38,7 @@ extension Results {
             for case .int(let v) in values { total &+= v }
             return .int(total)
         }
-        return .double(values.reduce(0) { $0 + (Results.double($1) ?? 0) })
+        return .double(values.reduce(0) { $0 + (ValueOrder.double($1) ?? 0) })
     }
 
     /// The average of a numeric property (nil for no values).
@@ -46,7 +46,7 @@ extension Results {
         _ = try numericColumn(name)
         let values = try columnValues(name)
         guard !values.isEmpty else { return nil }
-        return values.reduce(0) { $0 + (Results.double($1) ?? 0) } / Double(values.count)
+        return values.reduce(0) { $0 + (ValueOrder.double($1) ?? 0) } / Double(values.count)
     }
 
     /// The value of a property for every object, in result order.
@@ -56,17 +56,18 @@ extension Results {
 
     /// Sets a property on every object (inside a write transaction).
     public func setValue(_ value: ObjectInput, forKey name: String) throws {
-        for k in try keys() {
-            try DynamicObject(realm: realm, classIndex: classIndex, key: k).setValue(value, forKey: name)
+        try realm.checkThread()
+        guard let t = realm.transaction else { throw RealmError.notInWriteTransaction }
+        let keys = try keys()
+        if case .value(let v) = value, let column = realm.readView.layout.tables[classIndex].columnIndex[name] {
+            let property = realm.readView.layout.tables[classIndex].columns[column]
+            let coerced = try property.coerce(v, className: objectSchema.name)
+            defer { realm.noteMutation() }
+            try t.setColumn(classIndex, keys: keys, column: column, value: coerced)
+            return
         }
-    }
-
-    static func double(_ v: Value) -> Double? {
-        switch v {
-        case .int(let i): Double(i)
-        case .float(let f): Double(f)
-        case .double(let d): d
-        default: nil
+        for k in keys {
+            try DynamicObject(realm: realm, classIndex: classIndex, key: k).setValue(value, forKey: name)
         }
     }
 
@@ -74,7 +75,7 @@ extension Results {
         switch (a, b) {
         case (.int(let x), .int(let y)): return x < y
         case (.date(let x), .date(let y)): return x < y
-        default: return (double(a) ?? 0) < (double(b) ?? 0)
+        default: return (ValueOrder.double(a) ?? 0) < (ValueOrder.double(b) ?? 0)
         }
     }
 }

@@ -23,8 +23,8 @@ public final class Results: Sequence {
     var distinctKeyPaths: [String] = []
     var limitCount: Int?
 
-    private var cache: [ObjectKey]?
-    private var cacheStamp: (UInt64, Int) = (0, -1)
+    var cache: [ObjectKey]?
+    var cacheStamp: (UInt64, Int) = (0, -1)
 
     init(realm: Realm, classIndex: Int, source: Source = .table) {
         self.realm = realm
@@ -114,7 +114,13 @@ public final class Results: Sequence {
 
     /// Number of objects (an unfiltered class is counted without reading any object).
     public var count: Int {
-        if isPlainTable, (try? realm.checkThread()) != nil { return (try? realm.readView.count(classIndex: classIndex)) ?? 0 }
+        guard (try? realm.checkThread()) != nil else { return 0 }
+        if isPlainTable { return (try? realm.readView.count(classIndex: classIndex)) ?? 0 }
+        if case .table = source, predicates.count == 1, sortDescriptors.isEmpty, distinctKeyPaths.isEmpty, limitCount == nil,
+           cache == nil || cacheStamp != (realm.readView.version, realm.mutationCount),
+           let n = try? predicates[0].count(in: realm.readView) {
+            return n
+        }
         return (try? keys().count) ?? 0
     }
 

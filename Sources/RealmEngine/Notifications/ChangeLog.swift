@@ -26,7 +26,7 @@ enum ChangeLog {
         r.everything = changes.everything
         for (c, ch) in changes.classes {
             var cr = ChangeRecord.ClassRecord()
-            cr.inserted = ch.inserted.sorted()
+            cr.inserted = ch.inserted
             cr.deleted = ch.deleted.sorted()
             for (k, cols) in ch.modified {
                 var mask: UInt64 = 0
@@ -50,6 +50,9 @@ enum ChangeLog {
         return try writer.write(kind: .changeLog, payload: encode(records))
     }
 
+    /// Keys are stored as runs — `(first key, count)` for inserted and deleted, `(first key,
+    /// count, mask)` for modified — so a bulk insert or update of a million consecutive objects
+    /// takes a few bytes, not eight a key.
     static func encode(_ records: [ChangeRecord]) -> [UInt8] {
         var out = [UInt8]()
         out.appendLE(UInt32(records.count))
@@ -58,16 +61,28 @@ enum ChangeLog {
             out.appendLE(UInt32(r.everything ? 1 : 0))
             out.appendLE(UInt32(r.classes.count))
             for (c, cr) in r.classes.sorted(by: { $0.key < $1.key }) {
+                let inserted = runs(cr.inserted.map { ($0, UInt64(0)) })
+                let deleted = runs(cr.deleted.map { ($0, UInt64(0)) })
+                let modified = runs(cr.modified.sorted(by: { $0.key < $1.key }).map { ($0.key, $0.value) })
                 out.appendLE(UInt32(c))
-                out.appendLE(UInt32(cr.inserted.count))
-                out.appendLE(UInt32(cr.deleted.count))
-                out.appendLE(UInt32(cr.modified.count))
-                for k in cr.inserted { out.appendLE(k) }
-                for k in cr.deleted { out.appendLE(k) }
-                for (k, m) in cr.modified.sorted(by: { $0.key < $1.key }) {
-                    out.appendLE(k)
-                    out.appendLE(m)
-                }
+                out.appendLE(UInt32(inserted.count))
+                out.appendLE(UInt32(deleted.count))
+                out.appendLE(UInt32(modified.count))
+                for run in inserted { out.appendLE(run.first); out.appendLE(run.count) }
+                for run in deleted { out.appendLE(run.first); out.appendLE(run.count) }
+                for run in modified { out.appendLE(run.first); out.appendLE(run.count); out.appendLE(run.mask) }
+            }
+        }
+        return out
+    }
+
+    private static func runs(_ keys: [(Int64, UInt64)]) -> [(first: Int64, count: Int64, mask: UInt64)] {
+        var out: [(first: Int64, count: Int64, mask: UInt64)] = []
+        for (k, mask) in keys {
+            if let last = out.last, last.mask == mask, last.first &+ last.count == k {
+                out[out.count - 1].count += 1
+            } else {
+                out.append((k, 1, mask))
             }
         }
         return out
@@ -86,11 +101,23 @@ enum ChangeLog {
             for _ in 0..<classes {
                 let c = Int(try cur.u32())
                 let ni = Int(try cur.u32()), nd = Int(try cur.u32()), nm = Int(try cur.u32())
-                guard (ni + nd + nm * 2) * 8 <= cur.p.count - cur.offset else { throw cur.corrupt("change record overruns its node") }
+                guard (ni + nd) * 16 + nm * 24 <= cur.p.count - cur.offset else { throw cur.corrupt("change record overruns its node") }
                 var cr = ChangeRecord.ClassRecord()
-                for _ in 0..<ni { cr.inserted.append(try cur.i64()) }
-                for _ in 0..<nd { cr.deleted.append(try cur.i64()) }
-                for _ in 0..<nm { let k = try cur.i64(); cr.modified[k] = try cur.u64() }
+                // A corrupt run must not expand into billions of keys.
+                var budget: Int64 = 1 << 26
+                func expand(_ first: Int64, _ count: Int64) throws -> StrideTo<Int64> {
+                    guard count > 0, count <= budget, first <= Int64.max - count else { throw cur.corrupt("bad key run") }
+                    budget -= count
+                    return stride(from: first, to: first + count, by: 1)
+                }
+                for _ in 0..<ni { let f = try cur.i64(); cr.inserted.append(contentsOf: try expand(f, try cur.i64())) }
+                for _ in 0..<nd { let f = try cur.i64(); cr.deleted.append(contentsOf: try expand(f, try cur.i64())) }
+                for _ in 0..<nm {
+                    let f = try cur.i64()
+                    let run = try expand(f, try cur.i64())
+                    let mask = try cur.u64()
+                    for k in run { cr.modified[k] = mask }
+                }
                 r.classes[c] = cr
             }
             out.append(r)

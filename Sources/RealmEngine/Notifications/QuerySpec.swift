@@ -40,7 +40,8 @@ struct QuerySpec: @unchecked Sendable {
         }
         var result = try keys ?? store.keys(classIndex: classIndex)
         if !sortDescriptors.isEmpty {
-            result = try ResultOrdering.sort(result, classIndex: classIndex, by: sortDescriptors, in: store)
+            result = try ResultOrdering.sort(result, classIndex: classIndex, by: sortDescriptors, in: store,
+                                             limit: distinctKeyPaths.isEmpty ? limitCount : nil)
         }
         if !distinctKeyPaths.isEmpty {
             result = try ResultOrdering.distinct(result, classIndex: classIndex, by: distinctKeyPaths, in: store)

@@ -3,22 +3,18 @@
 extension WriteTransaction {
     private func schema(_ classIndex: Int) -> ObjectSchema { layout.schema.objectSchemas[classIndex] }
 
-    /// The given fields of an object input, by persisted column.
-    func fields(_ classIndex: Int, _ input: ObjectInput) throws -> [Int: ObjectInput] {
-        let properties = schema(classIndex).persistedProperties
+    /// The given fields of an object input, by persisted column (nil: not given).
+    func fields(_ classIndex: Int, _ input: ObjectInput) throws -> [ObjectInput?] {
+        let properties = layout.tables[classIndex].persisted
         switch input {
         case .dictionary(let d):
-            var out: [Int: ObjectInput] = [:]
-            for (i, p) in properties.enumerated() { if let v = d[p.name] { out[i] = v } }
-            return out
+            return properties.map { d[$0.name] }
         case .array(let a):
             guard a.count <= properties.count else {
                 throw RealmError.invalidInput(
                     "\(schema(classIndex).name): \(a.count) values given for \(properties.count) properties (\(properties.map(\.name).joined(separator: ", ")))")
             }
-            var out: [Int: ObjectInput] = [:]
-            for (i, v) in a.enumerated() { out[i] = v }
-            return out
+            return a.count == properties.count ? a : a + Array(repeating: nil, count: properties.count - a.count)
         default:
             throw RealmError.invalidInput("\(schema(classIndex).name): expected a dictionary or an array of values")
         }
@@ -38,7 +34,7 @@ extension WriteTransaction {
             break
         }
         let objectSchema = schema(classIndex)
-        let properties = objectSchema.persistedProperties
+        let properties = layout.tables[classIndex].persisted
         let given = try fields(classIndex, input)
         let table = layout.tables[classIndex]
         if let pk = table.primaryKeyColumn {
@@ -60,8 +56,8 @@ extension WriteTransaction {
                 guard update != .error else {
                     throw RealmError.primaryKey("\(objectSchema.name): an object with primary key \(pkValue) already exists")
                 }
-                for (column, raw) in given.sorted(by: { $0.key < $1.key }) where column != pk {
-                    try setField(classIndex, key, column: column, raw, update: update)
+                for (column, raw) in given.enumerated() where column != pk {
+                    if let raw { try setField(classIndex, key, column: column, raw, update: update) }
                 }
                 return key
             }
@@ -81,13 +77,13 @@ extension WriteTransaction {
                 throw RealmError.missingValue(className: objectSchema.name, property: p.name)
             }
         }
-        return try insertRow(classIndex, row)
+        return try insertRow(classIndex, row, primaryKeyChecked: true)
     }
 
     /// Sets one property from input (converting nested objects and references).
     func setField(_ classIndex: Int, _ key: ObjectKey, column: Int, _ raw: ObjectInput, update: UpdatePolicy = .modified) throws {
         let objectSchema = schema(classIndex)
-        let p = objectSchema.persistedProperties[column]
+        let p = layout.tables[classIndex].columns[column]
         let value = try convert(raw, for: p, className: objectSchema.name, update: update)
         try setValue(classIndex, key, column: column, value)
     }

@@ -21,4 +21,7 @@ protocol ObjectStore: AnyObject {
     func backlinks(classIndex: Int, key: ObjectKey, originClass: Int, originColumn: Int) throws -> [ObjectKey]
     /// Keys of the objects whose indexed column equals `value`, or nil if the column has no index.
     func indexLookup(classIndex: Int, column: Int, value: Value) throws -> [ObjectKey]?
+    /// Calls `body` with each leaf of a class in key order, for columnar scans; returns false
+    /// (without calling it) when the store has no leaves to offer.
+    func forEachCluster(classIndex: Int, _ body: (ClusterAccess) throws -> Void) throws -> Bool
 }

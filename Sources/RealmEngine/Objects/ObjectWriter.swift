@@ -31,9 +31,9 @@ extension WriteTransaction {
     }
 
     /// Inserts a row of persisted values (already coerced) and returns the new object's key.
-    func insertRow(_ classIndex: Int, _ values: [Value]) throws -> ObjectKey {
+    func insertRow(_ classIndex: Int, _ values: [Value], primaryKeyChecked: Bool = false) throws -> ObjectKey {
         let table = layout.tables[classIndex]
-        if let pk = table.primaryKeyColumn, try state.object(classIndex: classIndex, primaryKey: values[pk]) != nil {
+        if !primaryKeyChecked, let pk = table.primaryKeyColumn, try state.object(classIndex: classIndex, primaryKey: values[pk]) != nil {
             throw RealmError.primaryKey(
                 "\(layout.schema.objectSchemas[classIndex].name): an object with primary key \(values[pk]) already exists")
         }
@@ -186,5 +186,27 @@ extension WriteTransaction {
         }
         syncBytes()
         changes.delete(classIndex, key.rawValue)
+    }
+}
+
+extension WriteTransaction {
+    /// Appends a stored row (hidden backlink columns included) under its original key, with its
+    /// index entries; used to copy a file. Keys must arrive in ascending order per class.
+    func copyRow(_ classIndex: Int, key: ObjectKey, row: [Value]) throws {
+        let table = layout.tables[classIndex]
+        try writer.mutate(root: &state.tables[classIndex].root, key: TreeKey(hi: 0, lo: key.rawValue), columns: table.columns,
+                          emptyLeaf: { .cluster(ClusterData(keys: [], columns: Array(repeating: [], count: table.columns.count))) },
+                          bigValues: row.contains { if case .string(let s) = $0 { s.utf8.count > 4096 } else if case .data(let d) = $0 { d.count > 4096 } else { false } }) { leaf in
+            guard case .cluster(var c) = leaf else { return }
+            leaf = .index([])
+            c.keys.append(key.rawValue)
+            for i in row.indices { c.columns[i].append(row[i]) }
+            leaf = .cluster(c)
+        }
+        for column in table.indexedColumns {
+            try SearchIndex.insert(&state.tables[classIndex].indexes[column, default: nil], value: row[column], key: key, writer: writer)
+        }
+        state.tables[classIndex].nextKey = max(state.tables[classIndex].nextKey, key.rawValue + 1)
+        syncBytes()
     }
 }

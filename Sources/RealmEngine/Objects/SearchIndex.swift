@@ -31,6 +31,30 @@ enum SearchIndex {
         guard let root else { return [] }
         var out: [ObjectKey] = []
         let start = TreeKey(hi: hi, lo: .min)
+        // Usually every entry with this key sits in one leaf. The leaf that holds (hi, max) has
+        // all of them when it also holds an entry before (hi, min): then none can sit in an
+        // earlier leaf, and none in a later one. Otherwise walk from the start.
+        var reachedEnd = false
+        switch try reader.leaf(root, key: TreeKey(hi: hi, lo: .max)) {
+        case .memory(.index(let entries)):
+            var i = lowerBound(entries, start)
+            reachedEnd = i == 0
+            while i < entries.count, entries[i].hi == hi { out.append(ObjectKey(entries[i].lo)); i += 1 }
+        case .file(let payload, let ref):
+            let view = try IndexLeafCodec.View(payload, path: reader.bytes.path, ref: ref)
+            var i = view.lowerBound(start)
+            reachedEnd = i == 0
+            while i < view.count {
+                let e = view.entry(i)
+                guard e.hi == hi else { break }
+                out.append(ObjectKey(e.lo))
+                i += 1
+            }
+        default:
+            reachedEnd = true
+        }
+        guard reachedEnd else { return out }
+        out.removeAll()
         try reader.forEachLeaf(root, from: start) { leaf in
             switch leaf {
             case .memory(.index(let entries)):

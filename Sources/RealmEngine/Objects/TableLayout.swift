@@ -15,6 +15,11 @@ struct TableLayout {
     /// Columns with a search index (primary key included).
     let indexedColumns: [Int]
     let primaryKeyColumn: Int?
+    /// Persisted property name → column.
+    let columnIndex: [String: Int]
+
+    /// The persisted properties (the first `persistedCount` columns).
+    var persisted: ArraySlice<Property> { columns[..<persistedCount] }
 
     struct OriginLink: Hashable {
         var classIndex: Int
@@ -55,7 +60,8 @@ struct SchemaLayout {
                 persistedCount: persisted.count,
                 backlinkColumns: map,
                 indexedColumns: persisted.indices.filter { persisted[$0].isIndexed },
-                primaryKeyColumn: persisted.firstIndex(where: \.isPrimaryKey)))
+                primaryKeyColumn: persisted.firstIndex(where: \.isPrimaryKey),
+                columnIndex: Dictionary(persisted.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })))
         }
         self.tables = tables
         linkTargets = targets

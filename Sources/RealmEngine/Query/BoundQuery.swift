@@ -12,6 +12,8 @@ struct BoundQuery {
     /// Class indices this query reads (its own class and any reached through links/backlinks),
     /// for change notifications.
     let dependencies: Set<Int>
+    /// The predicate compiled for columnar scans, when it only reads the class's own scalars.
+    let columnTest: ColumnTest?
     /// An equality (or IN) on an indexed column that every match must satisfy.
     private let indexPlan: (column: Int, name: String, values: [Value])?
 
@@ -35,11 +37,13 @@ struct BoundQuery {
             }
         }
         return BoundQuery(classIndex: classIndex, className: schema.objectSchemas[classIndex].name, predicate: predicate, ordering: node.ordering, dependencies: dependencies,
-                          indexPlan: BoundQuery.indexPlan(predicate, classIndex: classIndex, schema: schema))
+                          indexPlan: BoundQuery.indexPlan(predicate, classIndex: classIndex, schema: schema),
+                          columnTest: ColumnTest.compile(predicate, classIndex: classIndex, schema: schema))
     }
 
     private init(classIndex: Int, className: String, predicate: BoundPredicate, ordering: [OrderingClause], dependencies: Set<Int>,
-                 indexPlan: (column: Int, name: String, values: [Value])?) {
+                 indexPlan: (column: Int, name: String, values: [Value])?, columnTest: ColumnTest?) {
+        self.columnTest = columnTest
         self.classIndex = classIndex
         self.className = className
         self.predicate = predicate
@@ -66,6 +70,8 @@ struct BoundQuery {
             } else {
                 keys = indexed
             }
+        } else if candidates == nil, let scanned = try scan(in: store) {
+            return try ResultOrdering.apply(ordering, to: scanned, classIndex: classIndex, in: store)
         } else {
             keys = try candidates ?? store.keys(classIndex: classIndex)
         }
@@ -75,6 +81,46 @@ struct BoundQuery {
         for key in keys where try evaluator.matches(predicate, key) { out.append(key) }
         keys = out
         return try ResultOrdering.apply(ordering, to: keys, classIndex: classIndex, in: store)
+    }
+
+    /// Runs the predicate over every leaf of the class: compiled column tests on encoded leaves,
+    /// the evaluator on a writer's decoded ones. Nil when the store offers no leaves.
+    private func scan(in store: some ObjectStore) throws -> [ObjectKey]? {
+        let evaluator = Evaluator(store: store)
+        var out: [ObjectKey] = []
+        let scanned = try store.forEachCluster(classIndex: classIndex) { leaf in
+            if case .view(let v) = leaf, let test = columnTest {
+                for r in 0..<v.count where test.matches(v, r) { out.append(ObjectKey(v.key(at: r))) }
+            } else {
+                for r in 0..<leaf.count {
+                    let k = ObjectKey(leaf.key(at: r))
+                    if try evaluator.matches(predicate, k) { out.append(k) }
+                }
+            }
+        }
+        return scanned ? out : nil
+    }
+
+    /// The number of matches when it can be found without listing them (no SORT/DISTINCT/LIMIT,
+    /// no candidates): ranges on one int column count packed values per leaf in one loop.
+    func count(in store: some ObjectStore) throws -> Int? {
+        guard ordering.isEmpty, indexPlan == nil, let test = columnTest else { return nil }
+        var total = 0
+        let range = test.intRange
+        let scanned = try store.forEachCluster(classIndex: classIndex) { leaf in
+            switch leaf {
+            case .view(let v):
+                if let range, let packed = v.packedInts(column: range.column) {
+                    total += packed.count(inRange: range.lower, range.upper)
+                } else {
+                    for r in 0..<v.count where test.matches(v, r) { total += 1 }
+                }
+            case .data:
+                let evaluator = Evaluator(store: store)
+                for r in 0..<leaf.count where try evaluator.matches(predicate, ObjectKey(leaf.key(at: r))) { total += 1 }
+            }
+        }
+        return scanned ? total : nil
     }
 
     private func lookup(_ plan: (column: Int, name: String, values: [Value]), in store: some ObjectStore) throws -> [ObjectKey]? {

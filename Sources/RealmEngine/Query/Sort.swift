@@ -1,3 +1,5 @@
+import Foundation
+
 /// A sort key: a key path (through to-one links) and a direction.
 ///
 /// Sorting is stable; nil sorts first ascending and last descending; strings sort by Unicode
@@ -18,26 +20,127 @@ public struct SortDescriptor: Sendable, Hashable {
 /// `SORT`, `DISTINCT` and `LIMIT` over a list of object keys.
 enum ResultOrdering {
     /// `keys` sorted by each descriptor in turn (the first is the primary key), stably.
+    /// With `limit`, only the first `limit` keys of the sorted order are returned (a bounded
+    /// selection instead of a full sort).
     static func sort(_ keys: [ObjectKey], classIndex: Int, by descriptors: [SortDescriptor],
-                     in store: some ObjectStore) throws -> [ObjectKey] {
-        if descriptors.isEmpty || keys.count < 2 { return keys }
+                     in store: some ObjectStore, limit: Int? = nil) throws -> [ObjectKey] {
+        if descriptors.isEmpty || keys.count < 2 { return limit.map { Array(keys.prefix($0)) } ?? keys }
         let paths = try descriptors.map { try Binder.sortPath($0.keyPath, classIndex: classIndex, schema: store.schema) }
-        let evaluator = Evaluator(store: store)
-        // Read every sort value once: rows[i] holds the values of keys[i].
-        var rows: [[Value]] = []
-        rows.reserveCapacity(keys.count)
-        for key in keys {
-            rows.append(try paths.map { try evaluator.singleValue($0, key) })
+        if paths.count == 1, let fast = try sortByStringBytes(keys, path: paths[0], ascending: descriptors[0].ascending,
+                                                              classIndex: classIndex, in: store, limit: limit) {
+            return fast
         }
+        // Read every sort value once: rows[i] holds the values of keys[i].
+        let rows = try sortValues(keys, paths: paths, classIndex: classIndex, in: store)
         let directions = descriptors.map(\.ascending)
-        let order = keys.indices.sorted { a, b in
+        let before = { (a: Int, b: Int) -> Bool in
             for d in directions.indices {
                 let c = ValueOrder.sortCompare(rows[a][d], rows[b][d])
                 if c != 0 { return directions[d] ? c < 0 : c > 0 }
             }
             return a < b
         }
-        return order.map { keys[$0] }
+        if let limit, limit < keys.count / 8 {
+            return topK(keys.count, limit, before).map { keys[$0] }
+        }
+        let order = keys.indices.sorted(by: before)
+        return (limit.map { Array(order.prefix($0)) } ?? order).map { keys[$0] }
+    }
+
+    /// Sorting by one string column of the class over committed leaves: compares the UTF-8 bytes
+    /// in the mapping, with no `String` per object. Nil when it does not apply.
+    private static func sortByStringBytes(_ keys: [ObjectKey], path: BoundPath, ascending: Bool, classIndex: Int,
+                                          in store: some ObjectStore, limit: Int?) throws -> [ObjectKey]? {
+        guard path.steps.count == 1, path.postfix == .none, case .column(let c, let column) = path.steps[0], c == classIndex,
+              let property = store.schema.objectSchemas[classIndex].persistedProperties.dropFirst(column).first,
+              property.type == .string, !property.isList,
+              zip(keys, keys.dropFirst()).allSatisfy({ $0 < $1 }) else { return nil }
+        var bytes: [UnsafeRawBufferPointer?] = []
+        bytes.reserveCapacity(keys.count)
+        var next = 0
+        var allViews = true
+        let scanned = try store.forEachCluster(classIndex: classIndex) { leaf in
+            guard allViews, case .view(let v) = leaf else { allViews = false; return }
+            for r in 0..<v.count where next < keys.count && v.key(at: r) == keys[next].rawValue {
+                bytes.append(v.isNull(row: r, column: column) ? nil : v.withBytes(row: r, column: column) { $0 })
+                next += 1
+            }
+        }
+        guard scanned, allViews, bytes.count == keys.count else { return nil }
+        let before = { (a: Int, b: Int) -> Bool in
+            let c = compareBytes(bytes[a], bytes[b])
+            if c != 0 { return ascending ? c < 0 : c > 0 }
+            return a < b
+        }
+        if let limit, limit < keys.count / 8 {
+            return topK(keys.count, limit, before).map { keys[$0] }
+        }
+        let order = keys.indices.sorted(by: before)
+        return (limit.map { Array(order.prefix($0)) } ?? order).map { keys[$0] }
+    }
+
+    /// nil first, then bytes in order (a prefix before the longer string).
+    @inline(__always)
+    private static func compareBytes(_ a: UnsafeRawBufferPointer?, _ b: UnsafeRawBufferPointer?) -> Int {
+        guard let a else { return b == nil ? 0 : -1 }
+        guard let b else { return 1 }
+        let n = Swift.min(a.count, b.count)
+        if n > 0, let pa = a.baseAddress, let pb = b.baseAddress {
+            let c = memcmp(pa, pb, n)
+            if c != 0 { return c < 0 ? -1 : 1 }
+        }
+        return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
+    }
+
+    /// The first `k` indices of `0..<n` in `before` order, keeping a sorted buffer of k.
+    private static func topK(_ n: Int, _ k: Int, _ before: (Int, Int) -> Bool) -> [Int] {
+        guard k > 0 else { return [] }
+        var best: [Int] = []
+        best.reserveCapacity(k + 1)
+        for i in 0..<n {
+            if best.count == k, let last = best.last, !before(i, last) { continue }
+            var lo = 0, hi = best.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if before(best[mid], i) { lo = mid + 1 } else { hi = mid }
+            }
+            best.insert(i, at: lo)
+            if best.count > k { best.removeLast() }
+        }
+        return best
+    }
+
+    /// The sort values of each key. When the paths read only the class's own columns and the keys
+    /// ascend (every scan result does) and cover a good part of the class, one pass over the
+    /// leaves replaces a tree lookup per key.
+    private static func sortValues(_ keys: [ObjectKey], paths: [BoundPath], classIndex: Int,
+                                   in store: some ObjectStore) throws -> [[Value]] {
+        let columns = paths.compactMap { p -> Int? in
+            guard p.steps.count == 1, p.postfix == .none, case .column(let c, let column) = p.steps[0], c == classIndex else { return nil }
+            return column
+        }
+        let ascending = zip(keys, keys.dropFirst()).allSatisfy { $0 < $1 }
+        if columns.count == paths.count, ascending, keys.count * 8 >= (try store.count(classIndex: classIndex)) {
+            var rows: [[Value]] = []
+            rows.reserveCapacity(keys.count)
+            var next = 0
+            let scanned = try store.forEachCluster(classIndex: classIndex) { leaf in
+                for r in 0..<leaf.count where next < keys.count {
+                    if leaf.key(at: r) == keys[next].rawValue {
+                        rows.append(columns.map { leaf.value(row: r, column: $0) })
+                        next += 1
+                    }
+                }
+            }
+            if scanned && rows.count == keys.count { return rows }
+        }
+        let evaluator = Evaluator(store: store)
+        var rows: [[Value]] = []
+        rows.reserveCapacity(keys.count)
+        for key in keys {
+            rows.append(try paths.map { try evaluator.singleValue($0, key) })
+        }
+        return rows
     }
 
     /// The first object of each group with equal values at `keyPaths`, in the given order.
@@ -59,9 +162,13 @@ enum ResultOrdering {
     static func apply(_ clauses: [OrderingClause], to keys: [ObjectKey], classIndex: Int,
                       in store: some ObjectStore) throws -> [ObjectKey] {
         var keys = keys
-        for clause in clauses {
+        for (i, clause) in clauses.enumerated() {
             switch clause {
-            case .sort(let descriptors): keys = try sort(keys, classIndex: classIndex, by: descriptors, in: store)
+            case .sort(let descriptors):
+                // SORT followed by LIMIT selects the first n without sorting everything.
+                var limit: Int?
+                if i + 1 < clauses.count, case .limit(let n) = clauses[i + 1] { limit = n }
+                keys = try sort(keys, classIndex: classIndex, by: descriptors, in: store, limit: limit)
             case .distinct(let paths): keys = try distinct(keys, classIndex: classIndex, by: paths, in: store)
             case .limit(let n): if keys.count > n { keys.removeSubrange(n...) }
             }

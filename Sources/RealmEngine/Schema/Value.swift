@@ -273,8 +273,10 @@ extension Property {
     /// Converts `value` to the stored form for this property (or for one element of a list when
     /// `element` is true), or throws a type error naming the property.
     func coerce(_ value: Value, className: String, element: Bool = false) throws -> Value {
-        let mismatch = RealmError.typeMismatch(
-            className: className, property: name, expected: element ? type.rawValue : typeDescription, got: value.kindName)
+        var mismatch: RealmError {
+            RealmError.typeMismatch(className: className, property: name, expected: element ? type.rawValue : typeDescription,
+                                    got: value.kindName)
+        }
         if isList && !element {
             guard case .list(let items) = value else {
                 if value.isNull { return .list([]) }

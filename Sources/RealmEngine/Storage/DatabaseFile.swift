@@ -32,7 +32,19 @@ final class DatabaseFile: @unchecked Sendable {
     private var _failAfter: Int?
     private let failureLock = NSLock()
 
-    private static let reserve = 1 << 40
+    /// Address space reserved for the mapping, largest first: some environments (valgrind, small
+    /// `ulimit -v`) refuse a terabyte, so smaller reservations are tried in turn. A file larger
+    /// than its reservation is refused with a clear error rather than remapped.
+    private static let reservations = [1 << 40, 1 << 36, 1 << 33, 1 << 30]
+
+    private static func map(_ fd: Int32, path: String) throws -> (UnsafeRawPointer, Int) {
+        for size in reservations {
+            if let mapped = mmap(nil, size, PROT_READ, MAP_SHARED, fd, 0), mapped != UnsafeMutableRawPointer(bitPattern: -1) {
+                return (UnsafeRawPointer(mapped), size)
+            }
+        }
+        throw DatabaseFile.ioError(path, "mmap")
+    }
 
     /// Opens an existing file (or creates it when `create`).
     init(path: String, readOnly: Bool, create: Bool) throws {
@@ -56,14 +68,17 @@ final class DatabaseFile: @unchecked Sendable {
             throw DatabaseFile.ioError(path, "open")
         }
         self.fd = fd
-        guard let mapped = mmap(nil, DatabaseFile.reserve, PROT_READ, MAP_SHARED, fd, 0),
-              mapped != UnsafeMutableRawPointer(bitPattern: -1) else {
-            let error = DatabaseFile.ioError(path, "mmap")
+        do {
+            (base, reservedBytes) = try DatabaseFile.map(fd, path: path)
+        } catch {
             close(fd)
             throw error
         }
-        base = UnsafeRawPointer(mapped)
-        reservedBytes = DatabaseFile.reserve
+        if try physicalSize() > UInt64(reservedBytes) {
+            munmap(UnsafeMutableRawPointer(mutating: base), reservedBytes)
+            close(fd)
+            throw RealmError.unsupported("\(path) is larger than the \(reservedBytes >> 20) MiB of address space this process could reserve")
+        }
     }
 
     /// An anonymous in-memory file for `inMemoryIdentifier`.
@@ -74,13 +89,12 @@ final class DatabaseFile: @unchecked Sendable {
         let fd = rt_memfd_create("realmtui")
         if fd < 0 { throw DatabaseFile.ioError(path, "memfd_create") }
         self.fd = fd
-        guard let mapped = mmap(nil, DatabaseFile.reserve, PROT_READ, MAP_SHARED, fd, 0),
-              mapped != UnsafeMutableRawPointer(bitPattern: -1) else {
+        do {
+            (base, reservedBytes) = try DatabaseFile.map(fd, path: path)
+        } catch {
             close(fd)
-            throw DatabaseFile.ioError(path, "mmap")
+            throw error
         }
-        base = UnsafeRawPointer(mapped)
-        reservedBytes = DatabaseFile.reserve
     }
 
     deinit {
@@ -99,6 +113,9 @@ final class DatabaseFile: @unchecked Sendable {
     /// here rather than a SIGBUS later).
     func grow(to size: UInt64) throws {
         guard try physicalSize() < size else { return }
+        if size > UInt64(reservedBytes) {
+            throw RealmError.unsupported("\(path) cannot grow past the \(reservedBytes >> 20) MiB of address space reserved for it")
+        }
         try injectedFailure("grow")
         if isInMemory {
             if ftruncate(fd, off_t(size)) != 0 { throw DatabaseFile.ioError(path, "ftruncate") }

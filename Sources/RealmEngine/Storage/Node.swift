@@ -106,6 +106,24 @@ struct FileBytes {
         return UnsafeRawBufferPointer(start: p + Node.headerSize, count: Int(length) - Node.headerSize)
     }
 
+    /// The kind and allocated length of the node at `ref`, after the bounds and magic checks —
+    /// without hashing its payload (that is `extent`'s job, for `check`).
+    @inline(__always)
+    func header(_ ref: UInt64) throws -> (length: UInt64, kind: UInt8) {
+        guard ref >= UInt64(FileHeader.size), ref % UInt64(Node.alignment) == 0, ref + UInt64(Node.headerSize) <= size else {
+            throw RealmError.corruptFile(path: path, offset: ref, reason: "a reference points outside the file")
+        }
+        let p = base + Int(ref)
+        guard UInt32(littleEndian: p.loadUnaligned(as: UInt32.self)) == Node.magic else {
+            throw RealmError.corruptFile(path: path, offset: ref, reason: "no node at this reference (bad magic)")
+        }
+        let length = UInt64(UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt32.self)))
+        guard length >= UInt64(Node.headerSize), ref + length <= size else {
+            throw RealmError.corruptFile(path: path, offset: ref, reason: "node length runs past the end of the file")
+        }
+        return (UInt64(Node.aligned(Int(length))), p.load(fromByteOffset: 4, as: UInt8.self))
+    }
+
     /// The total allocated extent of the node at `ref` (header + payload, aligned), its kind, and
     /// whether its checksum matches. Used by `check` and when freeing.
     func extent(_ ref: UInt64) throws -> (length: UInt64, kind: UInt8, checksumOK: Bool) {

@@ -109,7 +109,7 @@ final class IntegrityChecker {
     func walk(_ child: TreeChild, depth: Int, what: String, leaf: (LeafAccess) throws -> Int) throws -> Int {
         guard depth < 64 else { throw corrupt(child.ref, "\(what) is too deep") }
         try visit(child.ref, what)
-        let (_, kind, _) = try bytes.extent(child.ref)
+        let (_, kind) = try bytes.header(child.ref)
         if kind == NodeKind.inner.rawValue {
             let view = try InnerNodeCodec.View(try bytes.node(child.ref, kind: .inner), path: path, ref: child.ref)
             var total = 0
@@ -141,45 +141,50 @@ final class IntegrityChecker {
         let layout = snapshot.layout
         // Expected backlinks: (target class, target key, backlink column) → origin keys (multiset).
         var expected: [Int: [Int64: [Int: [Int64]]]] = [:]
+        var existing: [Set<Int64>] = []
+        for ci in layout.tables.indices {
+            existing.append(Set(try snapshot.keys(classIndex: ci).map(\.rawValue)))
+        }
         for (ci, t) in layout.tables.enumerated() {
-            let keys = try snapshot.keys(classIndex: ci)
-            for column in t.indexedColumns {
-                var entries = 0
-                for k in keys {
-                    let v = try snapshot.value(classIndex: ci, key: k, column: column)
-                    guard try snapshot.indexLookup(classIndex: ci, column: column, value: v)?.contains(k) == true else {
-                        throw corrupt(0, "index of \(layout.schema.objectSchemas[ci].name).\(t.columns[column].name) misses object \(k)")
-                    }
-                    entries += 1
+            let name = layout.schema.objectSchemas[ci].name
+            var wantedEntries: [Int: [TreeKey]] = [:]
+            try snapshot.forEachObject(classIndex: ci) { k, c, r in
+                for column in t.indexedColumns {
+                    wantedEntries[column, default: []].append(TreeKey(hi: SearchIndex.key(c.value(row: r, column: column)), lo: k.rawValue))
                 }
-                let stored = snapshot.tables[ci].indexes[column]??.count ?? 0
-                guard stored == entries else {
-                    throw corrupt(0, "index of \(t.columns[column].name) has \(stored) entries for \(entries) objects")
-                }
-            }
-            for column in 0..<t.persistedCount where t.columns[column].type == .object {
-                guard let (target, bc) = layout.linkTargets[.init(classIndex: ci, column: column)] else { continue }
-                for k in keys {
-                    let v = try snapshot.value(classIndex: ci, key: k, column: column)
-                    let links: [ObjectKey]
-                    switch v {
-                    case .link(let l): links = [l]
-                    case .list(let items): links = items.compactMap { if case .link(let l) = $0 { l } else { nil } }
+                for column in 0..<t.persistedCount where t.columns[column].type == .object {
+                    guard let (target, bc) = layout.linkTargets[.init(classIndex: ci, column: column)] else { continue }
+                    let links: [Int64]
+                    switch c.value(row: r, column: column) {
+                    case .link(let l): links = [l.rawValue]
+                    case .list(let items): links = items.compactMap { if case .link(let l) = $0 { l.rawValue } else { nil } }
                     default: links = []
                     }
                     for l in links {
-                        guard try snapshot.contains(classIndex: target, key: l) else {
-                            throw corrupt(0, "\(layout.schema.objectSchemas[ci].name) \(k) links to missing object \(l)")
+                        guard existing[target].contains(l) else {
+                            throw corrupt(0, "\(name) \(k) links to missing object \(l)")
                         }
-                        expected[target, default: [:]][l.rawValue, default: [:]][bc, default: []].append(k.rawValue)
+                        expected[target, default: [:]][l, default: [:]][bc, default: []].append(k.rawValue)
                     }
+                }
+            }
+            for column in t.indexedColumns {
+                var stored: [TreeKey] = []
+                if let tree = snapshot.tables[ci].indexes[column] ?? nil {
+                    try snapshot.reader.forEachLeaf(tree) { leaf in
+                        if case .file(let p, let ref) = leaf { stored += try IndexLeafCodec.View(p, path: path, ref: ref).entries() }
+                        return true
+                    }
+                }
+                guard stored == (wantedEntries[column] ?? []).sorted() else {
+                    throw corrupt(0, "the index of \(name).\(t.columns[column].name) does not match its values")
                 }
             }
         }
         for (ci, t) in layout.tables.enumerated() where t.columns.count > t.persistedCount {
-            for k in try snapshot.keys(classIndex: ci) {
+            try snapshot.forEachObject(classIndex: ci) { k, c, r in
                 for bc in t.persistedCount..<t.columns.count {
-                    guard case .list(let items) = try snapshot.value(classIndex: ci, key: k, column: bc) else { continue }
+                    guard case .list(let items) = c.value(row: r, column: bc) else { continue }
                     let stored = items.compactMap { if case .link(let l) = $0 { l.rawValue } else { nil } }.sorted()
                     let want = (expected[ci]?[k.rawValue]?[bc] ?? []).sorted()
                     guard stored == want else {

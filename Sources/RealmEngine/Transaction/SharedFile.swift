@@ -30,6 +30,13 @@ final class SharedFile: @unchecked Sendable {
         let key = "file:" + canonical + (readOnly ? ":ro" : "")
         if let existing = registry[key]?.value { return existing }
         let file = try DatabaseFile(path: canonical, readOnly: readOnly, create: create)
+        // Refuse a foreign, empty or newer file before anything is written beside it.
+        let size = try file.physicalSize()
+        if size > 0 || !create {
+            if !(create && Realm.headerIsBlank(file)) {
+                _ = try FileHeader.read(base: file.base, fileSize: size, path: canonical)
+            }
+        }
         let lock: LockFile
         do {
             lock = try LockFile(path: LockFile.path(forRealmAt: canonical)) {

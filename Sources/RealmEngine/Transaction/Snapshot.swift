@@ -1,3 +1,5 @@
+import Foundation
+
 /// One version of the database as a reader sees it — or, inside a write transaction, the
 /// writer's uncommitted state (its tables then hold loaded nodes, and `bytes` grows as the writer
 /// writes). Implements `ObjectStore` for the query engine and everything above it.
@@ -12,11 +14,18 @@ final class Snapshot: ObjectStore {
     let schemaRef: UInt64
     let changeLogRef: UInt64
 
+    /// Validated views of leaves, by ref: a committed version's nodes never change, so each leaf
+    /// is validated once per snapshot instead of once per read. Off for a writer's live state,
+    /// whose refs can be freed and reused inside the transaction.
+    private let leafViews: LeafViewCache?
+
     var schema: Schema { layout.schema }
     var reader: TreeReader { TreeReader(bytes: bytes) }
 
-    init(version: UInt64, bytes: FileBytes, layout: SchemaLayout, top: TopNode, topRef: UInt64, schemaVersion: UInt64) throws {
+    init(version: UInt64, bytes: FileBytes, layout: SchemaLayout, top: TopNode, topRef: UInt64, schemaVersion: UInt64,
+         cacheLeaves: Bool = true) throws {
         self.version = version
+        leafViews = cacheLeaves ? LeafViewCache() : nil
         self.bytes = bytes
         self.layout = layout
         self.schemaVersion = schemaVersion
@@ -30,6 +39,17 @@ final class Snapshot: ObjectStore {
         tables = top.tables
     }
 
+    /// The cluster of a leaf of class `classIndex`, validated once per snapshot.
+    func cluster(_ leaf: LeafAccess, classIndex: Int) throws -> ClusterAccess {
+        guard let leafViews, case .file(_, let ref) = leaf else {
+            return try ClusterAccess(leaf, columns: layout.tables[classIndex].columns, path: bytes.path)
+        }
+        if let view = leafViews.get(ref) { return .view(view) }
+        let access = try ClusterAccess(leaf, columns: layout.tables[classIndex].columns, path: bytes.path)
+        if case .view(let view) = access { leafViews.put(ref, view) }
+        return access
+    }
+
     func checkClass(_ classIndex: Int) throws {
         guard tables.indices.contains(classIndex) else { throw RealmError.noSuchClass("#\(classIndex)") }
     }
@@ -41,14 +61,35 @@ final class Snapshot: ObjectStore {
         return tables[classIndex].count
     }
 
+    func forEachCluster(classIndex: Int, _ body: (ClusterAccess) throws -> Void) throws -> Bool {
+        try checkClass(classIndex)
+        guard let root = tables[classIndex].root else { return true }
+        try reader.forEachLeaf(root) { leaf in
+            try body(try cluster(leaf, classIndex: classIndex))
+            return true
+        }
+        return true
+    }
+
+    /// Visits every object of a class in key order with the leaf and row that hold it (one tree
+    /// walk for the whole class instead of a lookup per object).
+    func forEachObject(classIndex: Int, _ body: (ObjectKey, ClusterAccess, Int) throws -> Void) throws {
+        try checkClass(classIndex)
+        guard let root = tables[classIndex].root else { return }
+        try reader.forEachLeaf(root) { leaf in
+            let c = try cluster(leaf, classIndex: classIndex)
+            for r in 0..<c.count { try body(ObjectKey(c.key(at: r)), c, r) }
+            return true
+        }
+    }
+
     func keys(classIndex: Int) throws -> [ObjectKey] {
         try checkClass(classIndex)
         guard let root = tables[classIndex].root else { return [] }
         var out: [ObjectKey] = []
         out.reserveCapacity(root.count)
-        let columns = layout.tables[classIndex].columns
         try reader.forEachLeaf(root) { leaf in
-            let c = try ClusterAccess(leaf, columns: columns, path: bytes.path)
+            let c = try cluster(leaf, classIndex: classIndex)
             for r in 0..<c.count { out.append(ObjectKey(c.key(at: r))) }
             return true
         }
@@ -60,7 +101,7 @@ final class Snapshot: ObjectStore {
         try checkClass(classIndex)
         guard let root = tables[classIndex].root else { return nil }
         let leaf = try reader.leaf(root, key: TreeKey(hi: 0, lo: key.rawValue))
-        let c = try ClusterAccess(leaf, columns: layout.tables[classIndex].columns, path: bytes.path)
+        let c = try cluster(leaf, classIndex: classIndex)
         guard let row = c.row(of: key.rawValue) else { return nil }
         return (c, row)
     }
@@ -96,6 +137,9 @@ final class Snapshot: ObjectStore {
         try checkClass(classIndex)
         guard let entry = tables[classIndex].indexes[column] else { return nil }
         let candidates = try SearchIndex.candidates(entry, hi: SearchIndex.key(value), reader: reader)
+        // Integer keys are exact (order-preserving, one value per key) where no nil can share one.
+        let property = layout.tables[classIndex].columns[column]
+        if case .int = value, property.type.isInteger, !property.isOptional { return candidates }
         return try candidates.filter { try self.value(classIndex: classIndex, key: $0, column: column) == value }
     }
 
@@ -106,7 +150,7 @@ final class Snapshot: ObjectStore {
             throw RealmError.indexOutOfRange(index: position, count: tables[classIndex].count)
         }
         let (leaf, i) = try reader.leaf(root, at: position)
-        let c = try ClusterAccess(leaf, columns: layout.tables[classIndex].columns, path: bytes.path)
+        let c = try cluster(leaf, classIndex: classIndex)
         guard i < c.count else { throw RealmError.corruptFile(path: bytes.path, offset: root.ref, reason: "subtree counts do not add up") }
         return ObjectKey(c.key(at: i))
     }
@@ -115,5 +159,26 @@ final class Snapshot: ObjectStore {
     func object(classIndex: Int, primaryKey: Value) throws -> ObjectKey? {
         guard let pk = layout.tables[classIndex].primaryKeyColumn else { return nil }
         return try indexLookup(classIndex: classIndex, column: pk, value: primaryKey)?.first
+    }
+}
+
+/// A bounded, thread-safe map from leaf ref to its validated view (a snapshot may be read by the
+/// notifier thread while its own thread reads it too).
+final class LeafViewCache: @unchecked Sendable {
+    private var views: [UInt64: ClusterView] = [:]
+    private let lock = NSLock()
+    private static let capacity = 4096
+
+    func get(_ ref: UInt64) -> ClusterView? {
+        lock.lock()
+        defer { lock.unlock() }
+        return views[ref]
+    }
+
+    func put(_ ref: UInt64, _ view: ClusterView) {
+        lock.lock()
+        defer { lock.unlock() }
+        if views.count >= LeafViewCache.capacity { views.removeAll(keepingCapacity: true) }
+        views[ref] = view
     }
 }

@@ -29,7 +29,7 @@ final class WriteTransaction {
         writer = try TreeWriter(file: shared.file, free: free, newVersion: base.version + 1)
         let top = TopNode(schemaRef: base.schemaRef, changeLogRef: base.changeLogRef, tables: base.tables)
         state = try Snapshot(version: base.version + 1, bytes: writer.bytes, layout: base.layout, top: top,
-                             topRef: base.topRef, schemaVersion: base.schemaVersion)
+                             topRef: base.topRef, schemaVersion: base.schemaVersion, cacheLeaves: false)
         baseFreeRef = baseSlot.freeRef
     }
 
@@ -46,12 +46,30 @@ final class WriteTransaction {
 
 /// What a transaction changed, per class: the input of change notifications and of the change
 /// log kept in the file.
+///
+/// New objects get ascending keys, so the objects a transaction inserted into a class are the
+/// keys from its first insert to its last, minus those it deleted again: recording an insert
+/// costs two stores, not a hash-set insert.
 struct ChangeRecorder {
     struct ClassChanges {
-        var inserted = Set<Int64>()
+        /// The first and last key inserted by this transaction (`firstNew > lastNew`: none).
+        var firstNew: Int64 = .max
+        var lastNew: Int64 = .min
+        /// Inserted keys that were deleted again.
+        var deletedNew = Set<Int64>()
         var deleted = Set<Int64>()
         /// Modified objects (not inserted in this transaction) and the columns that changed.
         var modified: [Int64: Set<Int>] = [:]
+
+        func isNew(_ key: Int64) -> Bool {
+            key >= firstNew && key <= lastNew && !deletedNew.contains(key)
+        }
+
+        /// The objects inserted (and still present), ascending.
+        var inserted: [Int64] {
+            guard firstNew <= lastNew else { return [] }
+            return (firstNew...lastNew).filter { !deletedNew.contains($0) }
+        }
     }
     var classes: [Int: ClassChanges] = [:]
     /// Set when every object of some class may have changed (schema change, migration).
@@ -59,18 +77,32 @@ struct ChangeRecorder {
 
     var isEmpty: Bool { classes.isEmpty && !everything }
 
+    /// Changes one class's record in place (one hash lookup).
+    private mutating func update(_ c: Int, _ body: (inout ClassChanges) -> Void) {
+        body(&classes[c, default: ClassChanges()])
+    }
+
     mutating func insert(_ c: Int, _ key: Int64) {
-        classes[c, default: .init()].inserted.insert(key)
+        update(c) { ch in
+            ch.firstNew = Swift.min(ch.firstNew, key)
+            ch.lastNew = Swift.max(ch.lastNew, key)
+        }
     }
 
     mutating func delete(_ c: Int, _ key: Int64) {
-        if classes[c]?.inserted.remove(key) != nil { return }
-        classes[c, default: .init()].modified[key] = nil
-        classes[c, default: .init()].deleted.insert(key)
+        update(c) { ch in
+            if ch.isNew(key) {
+                ch.deletedNew.insert(key)
+            } else {
+                ch.modified[key] = nil
+                ch.deleted.insert(key)
+            }
+        }
     }
 
     mutating func modify(_ c: Int, _ key: Int64, column: Int) {
-        if classes[c]?.inserted.contains(key) == true { return }
-        classes[c, default: .init()].modified[key, default: []].insert(column)
+        update(c) { ch in
+            if !ch.isNew(key) { ch.modified[key, default: []].insert(column) }
+        }
     }
 }

@@ -116,35 +116,50 @@ enum InnerNodeCodec {
     }
 }
 
-/// Index leaf payload: `count u32 | pad u32 | count × (hi u64, lo i64)`, sorted.
+/// Index leaf payload: `count u32`, then the entries' `hi` halves and `lo` halves as two
+/// packed-int blocks (`PackedInts`), sorted by (hi, lo). Integer keys are order-preserving and
+/// object keys mostly ascend, so an index on an int primary key takes about two bytes an entry.
 enum IndexLeafCodec {
     static func encode(_ entries: [TreeKey]) -> [UInt8] {
-        var out = [UInt8]()
-        out.reserveCapacity(8 + entries.count * 16)
-        out.appendLE(UInt32(entries.count))
-        out.appendLE(UInt32(0))
-        for e in entries {
-            out.appendLE(e.hi)
-            out.appendLE(e.lo)
+        let his = entries.map { Int64(bitPattern: $0.hi) }
+        let los = entries.map(\.lo)
+        let hiPlan = PackPlan(his), loPlan = PackPlan(los)
+        var out = [UInt8](repeating: 0, count: 4 + hiPlan.byteSize + loPlan.byteSize)
+        out.withUnsafeMutableBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            var w = ByteWriter(base, capacity: raw.count)
+            w.u32(UInt32(entries.count))
+            hiPlan.write(his, to: &w)
+            loPlan.write(los, to: &w)
         }
         return out
     }
 
     struct View {
-        let payload: UnsafeRawBufferPointer
         let count: Int
+        private let his: PackedInts
+        private let los: PackedInts
+
         init(_ payload: UnsafeRawBufferPointer, path: String, ref: UInt64) throws {
-            guard payload.count >= 8 else { throw RealmError.corruptFile(path: path, offset: ref, reason: "index leaf too short") }
+            guard let base = payload.baseAddress, payload.count >= 4 else {
+                throw RealmError.corruptFile(path: path, offset: ref, reason: "index leaf too short")
+            }
             let n = Int(UInt32(littleEndian: payload.loadUnaligned(as: UInt32.self)))
-            guard n <= (payload.count - 8) / 16 else {
+            guard n <= 1 << 20 else {
                 throw RealmError.corruptFile(path: path, offset: ref, reason: "index leaf count does not fit its node")
             }
-            self.payload = payload
+            var r = ByteReader(base, position: 4, end: payload.count)
+            do {
+                his = try r.packedInts(count: n, "index keys")
+                los = try r.packedInts(count: n, "index object keys")
+            } catch let e as CodecError {
+                throw e.realmError(path: path, nodeOffset: ref + UInt64(Node.headerSize))
+            }
             count = n
         }
+
         @inline(__always) func entry(_ i: Int) -> TreeKey {
-            TreeKey(hi: UInt64(littleEndian: payload.loadUnaligned(fromByteOffset: 8 + i * 16, as: UInt64.self)),
-                    lo: Int64(littleEndian: payload.loadUnaligned(fromByteOffset: 16 + i * 16, as: Int64.self)))
+            TreeKey(hi: UInt64(bitPattern: his[i]), lo: los[i])
         }
         func entries() -> [TreeKey] { (0..<count).map(entry) }
         /// First position whose entry is ≥ key.

@@ -89,7 +89,7 @@ struct TreeReader {
                     child = children[max(0, lo - 1)]
                 }
             } else {
-                let (_, kind, _) = try bytes.extent(child.ref)
+                let (_, kind) = try bytes.header(child.ref)
                 if kind == NodeKind.inner.rawValue {
                     let view = try InnerNodeCodec.View(try bytes.node(child.ref, kind: .inner), path: bytes.path, ref: child.ref)
                     let i = view.childIndex(for: key)
@@ -122,7 +122,7 @@ struct TreeReader {
                 return true
             }
         }
-        let (_, kind, _) = try bytes.extent(child.ref)
+        let (_, kind) = try bytes.header(child.ref)
         if kind == NodeKind.inner.rawValue {
             let view = try InnerNodeCodec.View(try bytes.node(child.ref, kind: .inner), path: bytes.path, ref: child.ref)
             let start = from.map { view.childIndex(for: $0) } ?? 0
@@ -153,7 +153,7 @@ struct TreeReader {
                     if !found { throw RealmError.indexOutOfRange(index: index, count: root.count) }
                 }
             } else {
-                let (_, kind, _) = try bytes.extent(child.ref)
+                let (_, kind) = try bytes.header(child.ref)
                 if kind == NodeKind.inner.rawValue {
                     let view = try InnerNodeCodec.View(try bytes.node(child.ref, kind: .inner), path: bytes.path, ref: child.ref)
                     var found = false

@@ -36,7 +36,7 @@ final class TreeWriter {
         let ref = free.allocate(node.count)
         if free.logicalSize > physicalSize {
             // Grow in large steps so bulk writes do not call fallocate per node.
-            let target = max(free.logicalSize, physicalSize + max(physicalSize / 8, 1 << 20))
+            let target = max(free.logicalSize, min(physicalSize + max(physicalSize / 8, 1 << 20), UInt64(file.reservedBytes)))
             try file.grow(to: target)
             physicalSize = target
         }
@@ -48,7 +48,7 @@ final class TreeWriter {
     /// Frees the node at `ref` (a no-op for 0).
     func release(_ ref: UInt64) throws {
         guard ref != 0 else { return }
-        let (length, _, _) = try bytes.extent(ref)
+        let (length, _) = try bytes.header(ref)
         if writtenHere.remove(ref) != nil {
             free.free(offset: ref, length: length, freedIn: 0)
         } else {
@@ -64,7 +64,7 @@ final class TreeWriter {
         let node: TreeNode
         let b = bytes
         // Peek at the kind to decide how to decode.
-        let (_, kind, _) = try b.extent(child.ref)
+        let (_, kind) = try b.header(child.ref)
         switch kind {
         case NodeKind.inner.rawValue:
             let payload = try b.node(child.ref, kind: .inner)
@@ -92,7 +92,7 @@ final class TreeWriter {
     func mutate(root: inout TreeChild?, key: TreeKey, columns: [Property]?, emptyLeaf: () -> LeafData,
                 bigValues: Bool = false, _ body: (inout LeafData) throws -> Void) throws {
         var top = root ?? TreeChild(firstKey: key, count: 0, ref: 0, node: TreeNode(.leaf(emptyLeaf())))
-        var replacement = try mutate(&top, key: key, columns: columns, bigValues: bigValues, body)
+        var replacement = try mutate(&top, key: key, columns: columns, bigValues: bigValues, body).array
         while replacement.count > Limits.innerFanout {
             replacement = splitInner(replacement)
         }
@@ -111,36 +111,81 @@ final class TreeWriter {
         }
     }
 
+    /// What replaces a subtree after a change: nothing (it became empty), itself, or the pieces
+    /// it split into. `.one` keeps the common case free of array allocations.
+    private enum Parts {
+        case none
+        case one(TreeChild)
+        case many([TreeChild])
+
+        var array: [TreeChild] {
+            switch self {
+            case .none: []
+            case .one(let c): [c]
+            case .many(let cs): cs
+            }
+        }
+    }
+
     private func mutate(_ child: inout TreeChild, key: TreeKey, columns: [Property]?, bigValues: Bool,
-                        _ body: (inout LeafData) throws -> Void) throws -> [TreeChild] {
+                        _ body: (inout LeafData) throws -> Void) throws -> Parts {
         let node = try load(&child, columns: columns)
         switch node.body {
         case .leaf(var leaf):
             node.body = .inner([])  // drop the reference so `leaf` is uniquely owned while mutated
             let lastBefore = lastKey(leaf)
             do { try body(&leaf) } catch { node.body = .leaf(leaf); throw error }
-            if leaf.count == 0 { return [] }
+            if leaf.count == 0 { return .none }
             let appended = lastBefore.map { key > $0 } ?? false
-            return try splitLeaf(leaf, appended: appended, columns: columns, bigValues: bigValues)
+            if !needsSplit(leaf, columns: columns, bigValues: bigValues) {
+                let first = leaf.firstKey ?? .min
+                let count = leaf.count
+                node.body = .leaf(leaf)
+                return .one(TreeChild(firstKey: first, count: count, ref: 0, node: node))
+            }
+            return .many(try splitLeaf(leaf, appended: appended, columns: columns))
         case .inner(var children):
             node.body = .inner([])
             let i = childIndex(children, key)
+            let before = children[i].count
             let parts = try mutate(&children[i], key: key, columns: columns, bigValues: bigValues, body)
-            let appended = i == children.count - 1 && parts.count > 1
-            children.replaceSubrange(i...i, with: parts)
-            if children.isEmpty { return [] }
+            if case .one(let c) = parts {
+                // The common case: one subtree changed in place; adjust the count, no re-summing.
+                children[i] = c
+                let first = children[0].firstKey
+                node.body = .inner(children)
+                return .one(TreeChild(firstKey: first, count: child.count - before + c.count, ref: 0, node: node))
+            }
+            let pieces = parts.array
+            let appended = i == children.count - 1 && pieces.count > 1
+            children.replaceSubrange(i...i, with: pieces)
+            if children.isEmpty { return .none }
             if children.count <= Limits.innerFanout {
                 node.body = .inner(children)
-                return [summary(node, children)]
+                return .one(summary(node, children))
             }
             if appended {
                 // Keep the full left node whole and seal it: bulk appends stay on the right edge.
                 let left = Array(children[..<(children.count - 1)])
                 var leftChild = innerChild(left)
                 try seal(&leftChild, columns: columns)
-                return [leftChild, innerChild([children[children.count - 1]])]
+                return .many([leftChild, innerChild([children[children.count - 1]])])
             }
-            return splitInner(children)
+            return .many(splitInner(children))
+        }
+    }
+
+    private func needsSplit(_ leaf: LeafData, columns: [Property]?, bigValues: Bool) -> Bool {
+        switch leaf {
+        case .index(let entries):
+            return entries.count > Limits.indexLeafEntries
+        case .cluster(let cluster):
+            let n = cluster.keys.count
+            if n > Limits.clusterRows { return true }
+            if bigValues && n > 1, let cols = columns {
+                return ClusterCodec.encodedSize(cluster, columns: cols) > 4 << 20
+            }
+            return false
         }
     }
 
@@ -185,27 +230,26 @@ final class TreeWriter {
         return out
     }
 
-    private func splitLeaf(_ leaf: LeafData, appended: Bool, columns: [Property]?, bigValues: Bool) throws -> [TreeChild] {
+    /// Splits an overfull leaf. A split caused by appending past the last key keeps the full
+    /// left part whole (and seals it) and starts the right part with room to grow.
+    private func splitLeaf(_ leaf: LeafData, appended: Bool, columns: [Property]?) throws -> [TreeChild] {
         switch leaf {
         case .index(let entries):
-            guard entries.count > Limits.indexLeafEntries else { return [leafChild(leaf)] }
             if appended {
                 var left = leafChild(.index(Array(entries.dropLast())))
                 try seal(&left, columns: columns)
-                return [left, leafChild(.index([entries[entries.count - 1]]))]
+                var right = [TreeKey]()
+                right.reserveCapacity(Limits.indexLeafEntries + 1)
+                right.append(entries[entries.count - 1])
+                return [left, leafChild(.index(right))]
             }
             let mid = entries.count / 2
             return [leafChild(.index(Array(entries[..<mid]))), leafChild(.index(Array(entries[mid...])))]
         case .cluster(let cluster):
             let n = cluster.keys.count
-            var tooBig = false
-            if bigValues && n > 1, let cols = columns {
-                tooBig = ClusterCodec.encodedSize(cluster, columns: cols) > 4 << 20
-            }
-            guard n > Limits.clusterRows || tooBig else { return [leafChild(leaf)] }
             let cut = appended ? n - 1 : n / 2
             var left = leafChild(.cluster(cluster.slice(0..<cut)))
-            let right = leafChild(.cluster(cluster.slice(cut..<n)))
+            let right = leafChild(.cluster(cluster.slice(cut..<n, reserve: appended ? Limits.clusterRows + 1 : 0)))
             if appended { try seal(&left, columns: columns) }
             return [left, right]
         }
@@ -240,7 +284,7 @@ final class TreeWriter {
         }
         guard child.ref != 0 else { return }
         let b = bytes
-        let (_, kind, _) = try b.extent(child.ref)
+        let (_, kind) = try b.header(child.ref)
         if kind == NodeKind.inner.rawValue {
             let view = try InnerNodeCodec.View(try b.node(child.ref, kind: .inner), path: b.path, ref: child.ref)
             for c in view.children() { try releaseTree(c) }
@@ -251,7 +295,13 @@ final class TreeWriter {
 
 extension ClusterData {
     /// The rows in `range` as a new cluster.
-    func slice(_ range: Range<Int>) -> ClusterData {
-        ClusterData(keys: Array(keys[range]), columns: columns.map { Array($0[range]) })
+    func slice(_ range: Range<Int>, reserve: Int = 0) -> ClusterData {
+        func part<T>(_ a: [T]) -> [T] {
+            var out = [T]()
+            out.reserveCapacity(Swift.max(reserve, range.count))
+            out.append(contentsOf: a[range])
+            return out
+        }
+        return ClusterData(keys: part(keys), columns: columns.map(part))
     }
 }

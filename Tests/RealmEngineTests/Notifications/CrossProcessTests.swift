@@ -10,7 +10,7 @@ import Testing
     ])])
 
     static var probe: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("realm-notify-probe")
+        BuiltExecutable.url("realm-notify-probe") ?? URL(fileURLWithPath: "/nonexistent/realm-notify-probe")
     }
 
     func run(_ arguments: [String]) throws -> Process {

@@ -89,3 +89,26 @@ import Testing
         #expect(try realm.objects("Person").object(at: 1499)["id"] == .int(2999))
     }
 }
+
+@Suite struct SearchIndexTests {
+    @Test func equalValuesSpanningManyIndexLeavesAreAllFound() throws {
+        let realm = try Realm(configuration: .init(inMemoryIdentifier: "idx-\(UUID())", schema: Fixtures.people))
+        try realm.beginWrite()
+        for i in 0..<3000 {
+            let name = i < 1300 ? "same" : "n\(i % 7)"
+            try realm.create("Person", ["id": .int(Int64(i)), "name": .string(name)])
+        }
+        func check() throws {
+            let same = try realm.objects("Person").filter("name == 'same'")
+            #expect(same.planDescription.contains("index"))
+            #expect(try same.keys().count == 1300)
+            #expect(try realm.objects("Person").filter("name == 'n3'").keys().count == (1300..<3000).filter { $0 % 7 == 3 }.count)
+            #expect(try realm.objects("Person").filter("name IN {'n1', 'n2'}").keys().count == (1300..<3000).filter { $0 % 7 == 1 || $0 % 7 == 2 }.count)
+            #expect(try realm.object(ofType: "Person", forPrimaryKey: .int(2999))?["id"] == .int(2999))
+        }
+        try check()
+        try realm.commitWrite()
+        try check()
+        _ = try realm.checkIntegrity()
+    }
+}

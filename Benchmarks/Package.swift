@@ -1,0 +1,21 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "realm-bench",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "realmtui", path: ".."),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "realm-bench",
+            dependencies: [
+                .product(name: "RealmEngine", package: "realmtui"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

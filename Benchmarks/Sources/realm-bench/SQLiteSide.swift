@@ -1,0 +1,144 @@
+import Foundation
+import GRDB
+
+/// SQLite through GRDB: one connection (`DatabaseQueue`), WAL, `synchronous=FULL` (every commit
+/// is durable, as ours are), prepared (cached) statements, and only the primary key indexed.
+final class SQLiteSide: BenchEngine {
+    static let name = "sqlite"
+    let fileURL: URL
+    private var queue: DatabaseQueue?
+
+    init(directory: URL) throws {
+        fileURL = directory.appendingPathComponent("bench.sqlite")
+    }
+
+    private static var configuration: Configuration {
+        // Not `journalMode = .wal`: GRDB then sets `synchronous = NORMAL` after `prepareDatabase`
+        // (commits would not be durable: one fdatasync per ~100 commits instead of one each).
+        var c = Configuration()
+        c.prepareDatabase { db in
+            guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
+                throw DatabaseError(message: "could not enable WAL")
+            }
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        return c
+    }
+
+    private func opened() throws -> DatabaseQueue {
+        if let queue { return queue }
+        let q = try DatabaseQueue(path: fileURL.path, configuration: SQLiteSide.configuration)
+        let synchronous = try q.read { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+        guard synchronous == 2 else { throw DatabaseError(message: "synchronous is \(synchronous ?? -1), not FULL (2)") }
+        queue = q
+        return q
+    }
+
+    func insertBulk(_ data: Dataset) throws {
+        let queue = try opened()
+        try queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE person (id INTEGER PRIMARY KEY, name TEXT NOT NULL, age INTEGER NOT NULL,
+                                     score REAL NOT NULL, createdAt INTEGER NOT NULL)
+                """)
+        }
+        try queue.write { db in
+            let insert = try db.cachedStatement(sql: "INSERT INTO person (id, name, age, score, createdAt) VALUES (?, ?, ?, ?, ?)")
+            for i in 0..<data.count {
+                try insert.execute(arguments: [data.ids[i], data.names[i], data.ages[i], data.scores[i], data.createdAt[i]])
+            }
+        }
+    }
+
+    func compactAndMeasure() throws -> UInt64 {
+        let queue = try opened()
+        try queue.writeWithoutTransaction { db in
+            try db.checkpoint(.truncate)
+            try db.execute(sql: "VACUUM")
+            try db.checkpoint(.truncate)
+        }
+        try close()
+        return fileBytes(fileURL) + fileBytes(URL(fileURLWithPath: fileURL.path + "-wal"))
+    }
+
+    func countFilter(times: Int) throws -> Int {
+        try opened().read { db in
+            let statement = try db.cachedStatement(sql: "SELECT count(*) FROM person WHERE age >= 20 AND age < 30")
+            var n = 0
+            for _ in 0..<times { n = try Int.fetchOne(statement) ?? 0 }
+            return n
+        }
+    }
+
+    func queryString() throws -> [Int] {
+        try opened().read { db in
+            [
+                // GLOB and instr compare case-sensitively, like BEGINSWITH/CONTAINS without [c].
+                try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM person WHERE name GLOB 'A*'")) ?? 0,
+                try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM person WHERE instr(name, '李') > 0")) ?? 0,
+            ]
+        }
+    }
+
+    func enumerateAges() throws -> Int64 {
+        try opened().read { db in
+            var sum: Int64 = 0
+            let rows = try Int64.fetchCursor(db.cachedStatement(sql: "SELECT age FROM person"))
+            while let age = try rows.next() { sum &+= age }
+            return sum
+        }
+    }
+
+    func lookup(_ ids: [Int64]) throws -> Int64 {
+        try opened().read { db in
+            let statement = try db.cachedStatement(sql: "SELECT age FROM person WHERE id = ?")
+            var sum: Int64 = 0
+            for id in ids {
+                if let age = try Int64.fetchOne(statement, arguments: [id]) { sum &+= age }
+            }
+            return sum
+        }
+    }
+
+    func sortFirstPage() throws -> [String] {
+        try opened().read { db in
+            try String.fetchAll(db.cachedStatement(sql: "SELECT name FROM person ORDER BY name LIMIT 100"))
+        }
+    }
+
+    func close() throws {
+        try queue?.close()
+        queue = nil
+    }
+
+    func openAndCount() throws -> Int {
+        let q = try DatabaseQueue(path: fileURL.path, configuration: SQLiteSide.configuration)
+        queue = q
+        return try q.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM person") ?? 0 }
+    }
+
+    func updateBulk(score: Double) throws {
+        try opened().write { db in
+            try db.cachedStatement(sql: "UPDATE person SET score = ?").execute(arguments: [score])
+        }
+    }
+
+    func insertSingles(_ data: Dataset, firstID: Int64, count: Int) throws {
+        let queue = try opened()
+        for j in 0..<count {
+            let i = j % data.count
+            try queue.write { db in
+                let insert = try db.cachedStatement(sql: "INSERT INTO person (id, name, age, score, createdAt) VALUES (?, ?, ?, ?, ?)")
+                try insert.execute(arguments: [firstID + Int64(j), data.names[i], data.ages[i], data.scores[i], data.createdAt[i]])
+            }
+        }
+    }
+
+    func deleteHalf() throws -> Int {
+        let queue = try opened()
+        try queue.write { db in
+            try db.cachedStatement(sql: "DELETE FROM person WHERE age < 50").execute()
+        }
+        return try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM person") ?? 0 }
+    }
+}

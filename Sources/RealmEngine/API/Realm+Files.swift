@@ -1,0 +1,91 @@
+import Foundation
+
+/// Copies, compaction and deleting a Realm's files.
+extension Realm {
+    /// Writes a compacted copy of the version this instance reads to a new file: every object
+    /// keeps its key, so links and backlinks carry over unchanged; nodes are written densely and
+    /// no free space is carried along. Fails if `path` exists.
+    public func writeCopy(toFile path: String) throws {
+        try checkThread()
+        if FileManager.default.fileExists(atPath: path) {
+            throw RealmError.invalidInput("\(path) already exists; writeCopy does not overwrite files")
+        }
+        let source = readView
+        do {
+            // The copy continues the source's version numbers, so a lock file that outlives a
+            // compaction never names a version newer than the file's.
+            let shared = try SharedFile.open(path: path, readOnly: false, create: true)
+            try Realm.initialize(shared, schema: source.schema, schemaVersion: source.schemaVersion, version: source.version)
+            let copy = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), schema: source.schema,
+                                                      schemaVersion: source.schemaVersion))
+            try copy.beginWrite()
+            guard let t = copy.transaction else { throw RealmError.notInWriteTransaction }
+            for ci in source.schema.objectSchemas.indices {
+                let columns = source.layout.tables[ci].columns
+                if let root = source.tables[ci].root {
+                    try source.reader.forEachLeaf(root) { leaf in
+                        let c = try ClusterAccess(leaf, columns: columns, path: source.bytes.path)
+                        for r in 0..<c.count {
+                            try t.copyRow(ci, key: ObjectKey(c.key(at: r)), row: (0..<columns.count).map { c.value(row: r, column: $0) })
+                        }
+                        return true
+                    }
+                }
+                t.state.tables[ci].nextKey = max(t.state.tables[ci].nextKey, source.tables[ci].nextKey)
+            }
+            try copy.commitWrite()
+            // Drop the growth reserve: a copy is as small as its data.
+            try copy.shared.file.truncate(to: copy.snapshot.bytes.size)
+        } catch {
+            try? Realm.deleteFiles(for: path)
+            throw error
+        }
+    }
+
+    /// Compacts the file at `path` in place: writes a compacted copy beside it and renames it
+    /// over the original. Refuses (`RealmError.busy`) while any other instance or process has
+    /// the file open. Returns the file size before and after.
+    @discardableResult
+    public static func compact(path: String) throws -> (before: UInt64, after: UInt64) {
+        let canonical = URL(fileURLWithPath: path).standardizedFileURL.path
+        guard FileManager.default.fileExists(atPath: canonical) else { throw RealmError.fileNotFound(path: canonical) }
+        if SharedFile.isOpenInProcess(path: canonical) {
+            throw RealmError.busy("\(canonical) is open in this process; close it before compacting")
+        }
+        let before = (try FileManager.default.attributesOfItem(atPath: canonical)[.size] as? NSNumber)?.uint64Value ?? 0
+        let temp = canonical + ".compact"
+        try? deleteFiles(for: temp)
+        do {
+            let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: canonical), createIfMissing: false))
+            guard try realm.shared.lock.tryExclusiveOpen() else {
+                throw RealmError.busy("\(canonical) is open in another process; compact refuses to run while it is")
+            }
+            // Holding the open lock exclusively: no other process can open the file until we finish.
+            try realm.shared.lock.lockWriter()
+            defer {
+                realm.shared.lock.unlockWriter()
+                try? realm.shared.lock.holdSharedOpenLock()
+            }
+            realm.refresh()
+            try realm.writeCopy(toFile: temp)
+            if rename(temp, canonical) != 0 {
+                throw DatabaseFile.ioError(canonical, "rename")
+            }
+            try? FileManager.default.removeItem(atPath: temp + ".lock")
+        } catch {
+            try? deleteFiles(for: temp)
+            throw error
+        }
+        let after = (try FileManager.default.attributesOfItem(atPath: canonical)[.size] as? NSNumber)?.uint64Value ?? 0
+        return (before, after)
+    }
+
+    /// Deletes a Realm file and its auxiliary files (`.lock`, `.management`). Harmless when the
+    /// files do not exist; do not call it while an instance has the file open.
+    public static func deleteFiles(for path: String) throws {
+        let fm = FileManager.default
+        for p in [path, path + ".lock", path + ".management", path + ".note"] where fm.fileExists(atPath: p) {
+            try fm.removeItem(atPath: p)
+        }
+    }
+}

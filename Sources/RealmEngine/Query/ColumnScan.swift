@@ -1,0 +1,153 @@
+/// Columnar evaluation: the parts of a predicate that read only scalar columns of the queried
+/// class, compiled into tests that run over a cluster leaf's packed columns — no `Value`, no
+/// `String`, no tree lookup per object. Predicates that reach through links, lists or backlinks
+/// (or use `[c]`/`[d]`, LIKE, BETWEEN on mixed types, …) are not compiled and run through the
+/// `Evaluator` instead.
+indirect enum ColumnTest {
+    case constant(Bool)
+    case and([ColumnTest])
+    case or([ColumnTest])
+    case not(ColumnTest)
+    /// int, bool (0/1) columns against an integer; `nullable` columns check the null bitmap.
+    case int(column: Int, op: CompareOp, value: Int64, nullable: Bool)
+    /// float and double columns against a number.
+    case double(column: Int, op: CompareOp, value: Double, nullable: Bool)
+    /// date columns against a timestamp.
+    case date(column: Int, op: CompareOp, value: Timestamp, nullable: Bool)
+    /// string/data columns with an unfolded needle.
+    case bytes(column: Int, op: CompareOp, needle: [UInt8], nullable: Bool)
+    /// `column == nil` (or `!= nil` when `isNull` is false).
+    case null(column: Int, isNull: Bool)
+
+    /// Compiles `predicate` for class `classIndex`, or nil when some part needs the evaluator.
+    static func compile(_ predicate: BoundPredicate, classIndex: Int, schema: Schema) -> ColumnTest? {
+        let properties = schema.objectSchemas[classIndex].persistedProperties
+        func go(_ p: BoundPredicate) -> ColumnTest? {
+            switch p {
+            case .constant(let b): return .constant(b)
+            case .and(let terms):
+                let compiled = terms.compactMap(go)
+                return compiled.count == terms.count ? .and(compiled) : nil
+            case .or(let terms):
+                let compiled = terms.compactMap(go)
+                return compiled.count == terms.count ? .or(compiled) : nil
+            case .not(let inner): return go(inner).map { .not($0) }
+            case .compare(let c): return comparison(c)
+            }
+        }
+        func comparison(_ c: BoundComparison) -> ColumnTest? {
+            guard c.options.isEmpty, case .path(let path) = c.lhs, path.postfix == .none, path.steps.count == 1,
+                  case .column(let cls, let column) = path.steps[0], cls == classIndex, column < properties.count,
+                  !properties[column].isList, case .constant(let value) = c.rhs else { return nil }
+            let p = properties[column]
+            let nullable = p.isOptional
+            if case .null = value {
+                switch c.op {
+                case .equal: return .null(column: column, isNull: true)
+                case .notEqual: return .null(column: column, isNull: false)
+                default: return nil
+                }
+            }
+            switch c.op {
+            case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
+                break
+            case .beginsWith, .endsWith, .contains:
+                break
+            default:
+                return nil
+            }
+            switch (p.type, value) {
+            case (.int, .int(let v)), (.int8, .int(let v)), (.int16, .int(let v)), (.int32, .int(let v)):
+                return c.op.isStringOperator ? nil : .int(column: column, op: c.op, value: v, nullable: nullable)
+            case (.bool, .bool(let b)):
+                return c.op.isStringOperator ? nil : .int(column: column, op: c.op, value: b ? 1 : 0, nullable: nullable)
+            case (.double, .double(let d)), (.float, .double(let d)):
+                return c.op.isStringOperator || p.type == .float ? nil : .double(column: column, op: c.op, value: d, nullable: nullable)
+            case (.float, .float(let f)):
+                return c.op.isStringOperator ? nil : .double(column: column, op: c.op, value: Double(f), nullable: nullable)
+            case (.date, .date(let t)):
+                return c.op.isStringOperator ? nil : .date(column: column, op: c.op, value: t, nullable: nullable)
+            case (.string, .string(let s)):
+                guard c.op == .equal || c.op == .notEqual || c.op.isStringOperator else { return nil }
+                return .bytes(column: column, op: c.op, needle: c.needle ?? Array(s.utf8), nullable: nullable)
+            default:
+                return nil
+            }
+        }
+        return go(predicate)
+    }
+
+    @inline(__always)
+    private static func order<T: Comparable>(_ op: CompareOp, _ a: T, _ b: T) -> Bool {
+        switch op {
+        case .equal: a == b
+        case .notEqual: a != b
+        case .less: a < b
+        case .lessOrEqual: a <= b
+        case .greater: a > b
+        case .greaterOrEqual: a >= b
+        default: false
+        }
+    }
+
+    /// Whether row `row` of the leaf matches. Null semantics as the evaluator: `!=` matches nil,
+    /// every other operator with a non-nil constant does not.
+    func matches(_ v: ClusterView, _ row: Int) -> Bool {
+        switch self {
+        case .constant(let b): return b
+        case .and(let terms):
+            for t in terms where !t.matches(v, row) { return false }
+            return true
+        case .or(let terms):
+            for t in terms where t.matches(v, row) { return true }
+            return false
+        case .not(let t): return !t.matches(v, row)
+        case .null(let column, let isNull): return v.isNull(row: row, column: column) == isNull
+        case .int(let column, let op, let value, let nullable):
+            if nullable && v.isNull(row: row, column: column) { return op == .notEqual }
+            return ColumnTest.order(op, v.int(row: row, column: column), value)
+        case .double(let column, let op, let value, let nullable):
+            if nullable && v.isNull(row: row, column: column) { return op == .notEqual }
+            return ColumnTest.order(op, v.double(row: row, column: column), value)
+        case .date(let column, let op, let value, let nullable):
+            if nullable && v.isNull(row: row, column: column) { return op == .notEqual }
+            return ColumnTest.order(op, v.timestamp(row: row, column: column), value)
+        case .bytes(let column, let op, let needle, let nullable):
+            if nullable && v.isNull(row: row, column: column) { return op == .notEqual }
+            return v.withBytes(row: row, column: column) { raw in
+                StringMatch.matches(op, raw.bindMemory(to: UInt8.self), needle)
+            }
+        }
+    }
+
+    /// For counting: when the test is a range on one non-nullable int column (`a <= x < b`, any
+    /// mix of bounds), the half-open range [lower, upper) it accepts.
+    var intRange: (column: Int, lower: Int64, upper: Int64)? {
+        var column: Int?
+        var lower = Int64.min, upper = Int64.max
+        func add(_ t: ColumnTest) -> Bool {
+            guard case .int(let c, let op, let v, let nullable) = t, !nullable, column == nil || column == c else { return false }
+            column = c
+            switch op {
+            case .greaterOrEqual: lower = Swift.max(lower, v)
+            case .greater: guard v < .max else { return false }; lower = Swift.max(lower, v + 1)
+            case .less: upper = Swift.min(upper, v)
+            case .lessOrEqual: guard v < .max else { return false }; upper = Swift.min(upper, v + 1)
+            case .equal: guard v < .max else { return false }; lower = Swift.max(lower, v); upper = Swift.min(upper, v + 1)
+            default: return false
+            }
+            return true
+        }
+        switch self {
+        case .and(let terms): guard terms.allSatisfy(add) else { return nil }
+        case .int: guard add(self) else { return nil }
+        default: return nil
+        }
+        return column.map { ($0, lower, upper) }
+    }
+}
+
+extension ObjectStore {
+    /// Leaf-by-leaf access for columnar scans; stores that cannot offer it return false.
+    func forEachCluster(classIndex: Int, _ body: (ClusterAccess) throws -> Void) throws -> Bool { false }
+}

@@ -1,0 +1,70 @@
+// realm-torture: a writer process for the engine's multi-process and crash tests.
+//
+//   realm-torture increment PATH N        N transactions, each adding 1 to Counter(id: 0)
+//   realm-torture batches PATH WRITER N K  N transactions of K Items each; prints "ack W B" after each commit
+//
+// It creates the file if needed (the schema below). Exit code 1 with one `error:` line on failure.
+import Foundation
+import RealmEngine
+
+let schema = Schema([
+    ObjectSchema(name: "Counter", properties: [
+        Property(name: "id", type: .int, isPrimaryKey: true),
+        Property(name: "value", type: .int),
+    ]),
+    ObjectSchema(name: "Item", properties: [
+        Property(name: "id", type: .string, isPrimaryKey: true),
+        Property(name: "writer", type: .int),
+        Property(name: "batch", type: .int, isIndexed: true),
+        Property(name: "payload", type: .string),
+        Property(name: "next", type: .object, objectClassName: "Item"),
+    ]),
+])
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+    exit(1)
+}
+
+let args = CommandLine.arguments
+guard args.count >= 4, let n = Int(args[args.count - (args[1] == "batches" ? 2 : 1)]) else {
+    fail("usage: realm-torture increment PATH N | batches PATH WRITER N K")
+}
+do {
+    let realm = try Realm(path: args[2], schema: schema)
+    switch args[1] {
+    case "increment":
+        for _ in 0..<n {
+            try realm.write {
+                if let c = try realm.object(ofType: "Counter", forPrimaryKey: .int(0)) {
+                    guard case .int(let v) = try c.value(forKey: "value") else { fail("counter is not an int") }
+                    try c.setValue(.int(v + 1), forKey: "value")
+                } else {
+                    try realm.create("Counter", ["id": .int(0), "value": .int(1)])
+                }
+            }
+        }
+    case "batches":
+        guard args.count == 6, let writer = Int(args[3]), let k = Int(args[5]) else { fail("bad arguments") }
+        var batch = 0
+        while n <= 0 || batch < n {
+            try realm.write {
+                var previous: DynamicObject?
+                for i in 0..<k {
+                    let item = try realm.create("Item", value: .dictionary([
+                        "id": .value(.string("\(writer)-\(batch)-\(i)")), "writer": .value(.int(Int64(writer))),
+                        "batch": .value(.int(Int64(batch))), "payload": .value(.string(String(repeating: "数据", count: i % 40))),
+                    ]))
+                    if let previous { try previous.setValue(.link(item.key), forKey: "next") }
+                    previous = item
+                }
+            }
+            FileHandle.standardOutput.write(Data("ack \(writer) \(batch)\n".utf8))
+            batch += 1
+        }
+    default:
+        fail("unknown command \(args[1])")
+    }
+} catch {
+    fail("\(error)")
+}

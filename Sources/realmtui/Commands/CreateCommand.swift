@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import RealmEngine
+
+/// `realmtui create FILE --schema SCHEMA.json`: a new, empty database with a realm-js schema.
+struct CreateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "create",
+        abstract: "Create a new database file from a realm-js JSON schema.",
+        discussion: """
+            SCHEMA.json is realm-js's schema form, e.g.
+              [{"name": "Dog", "primaryKey": "id", "properties": {"id": "int", "name": "string", "owner": "Person?"}}]
+            Refuses to touch a FILE that exists and is not empty.
+            """
+    )
+
+    @Argument(help: "The database file to create.")
+    var file: String
+
+    @Option(name: .long, help: "The realm-js JSON schema file ('-' for standard input).")
+    var schema: String
+
+    func run() throws {
+        let text = try Input.read(schema, what: "schema")
+        let parsed = try Schema(realmJSJSON: text)
+        let (realm, _) = try Creation.createNew(file, schema: parsed)
+        Console.line("created \(file): \(realm.schema.objectSchemas.count) classes")
+    }
+}
+
+/// Shared by `create` and `demo`: make a new file, removing it again if creating it fails.
+enum Creation {
+    /// Creates `path` with `schema`. A path that exists and is not empty is refused. When creation
+    /// fails, a file this call made is removed (an empty file that was there stays, emptied state
+    /// unchanged).
+    static func createNew(_ path: String, schema: Schema) throws -> (Realm, existed: Bool) {
+        try schema.validate()
+        guard try RealmFiles.isAbsentOrEmpty(path) else {
+            throw CLIFailure("\(path) already exists and is not empty; remove it or choose another name")
+        }
+        let existed = FileManager.default.fileExists(atPath: path)
+        do {
+            let config = Realm.Configuration(fileURL: URL(fileURLWithPath: path), schema: schema, createIfMissing: true)
+            return (try Realm(configuration: config), existed)
+        } catch {
+            if !existed { removeFile(path) }
+            throw error
+        }
+    }
+
+    /// Removes a file this process created, and its auxiliary files.
+    static func removeFile(_ path: String) {
+        try? Realm.deleteFiles(for: path)
+    }
+}
+
+/// Reading input files and standard input.
+enum Input {
+    /// The bytes of `path`, or of standard input for `-`. `what` names the input in errors.
+    static func read(_ path: String, what: String) throws -> Data {
+        if path == "-" {
+            return FileHandle.standardInput.readDataToEndOfFile()
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CLIFailure("\(path): no such \(what) file")
+        }
+        if isDirectory.boolValue { throw CLIFailure("\(path) is a directory, not a \(what) file") }
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw CLIFailure("\(path): cannot read the \(what) file: \(error.localizedDescription)")
+        }
+    }
+}

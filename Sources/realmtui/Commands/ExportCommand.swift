@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import RealmEngine
+
+/// The text formats `export` writes.
+enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
+    case json, csv
+}
+
+/// `realmtui export FILE [--class C] [--format json|csv]`.
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write objects as JSON or CSV to standard output.",
+        discussion: """
+            JSON without --class is {"Class": [objects…], …} for every class, which 'import' reads \
+            back; with --class, an array. CSV (RFC 4180, CRLF line ends) needs --class. Links are \
+            written as the target's primary key, or {"class", "key"} when it has none.
+            """
+    )
+
+    @Argument(help: "The database file (opened read-only).")
+    var file: String
+
+    @Option(name: .customLong("class"), help: "Export only this class.")
+    var className: String?
+
+    @Option(name: .long, help: "json or csv.")
+    var format: ExportFormat = .json
+
+    @Flag(name: .long, help: "Accepted for symmetry; export always opens the file read-only.")
+    var readOnly = false
+
+    func validate() throws {
+        if format == .csv && className == nil {
+            throw ValidationError("--format csv needs --class CLASS (CSV holds one class)")
+        }
+    }
+
+    func run() throws {
+        let realm = try RealmFiles.open(file, readOnly: true)
+        if let className {
+            let results = try realm.objects(className)
+            switch format {
+            case .json: try Render.json(results, realm: realm)
+            case .csv: try Render.csv(results, realm: realm)
+            }
+            return
+        }
+        // Every class, as one import document. Each class's array comes from JSONExport.
+        let classes = realm.schema.objectSchemas
+        if classes.isEmpty { Console.line("{}"); return }
+        Console.write("{\n")
+        for (i, objectSchema) in classes.enumerated() {
+            Console.write(JSONWriter.quoted(objectSchema.name) + ": ")
+            try Render.json(try realm.objects(objectSchema.name), realm: realm, finalNewline: false)
+            Console.write(i < classes.count - 1 ? ",\n" : "\n")
+        }
+        Console.write("}\n")
+    }
+}

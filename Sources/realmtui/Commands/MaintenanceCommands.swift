@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import RealmEngine
+
+/// `realmtui check FILE`: the integrity check of the newest version.
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Check a file's integrity (read-only); exit 0 if it is sound.",
+        discussion: "Walks every node of the newest version: checksums, tree order and counts, free space, indexes, links and backlinks. Prints a summary, or one 'error:' line naming the first problem and exits 1."
+    )
+
+    @Argument(help: "The database file (opened read-only).")
+    var file: String
+
+    @Flag(name: .long, help: "Accepted for symmetry; check always opens the file read-only.")
+    var readOnly = false
+
+    func run() throws {
+        try RealmFiles.requireRegularFile(file)
+        let report = try Realm.check(path: file)
+        let objects = report.objects.values.reduce(0, +)
+        Console.line("ok: \(file): version \(report.version), \(report.nodes) nodes, \(objects) objects in \(report.objects.count) classes")
+        for name in report.objects.keys.sorted() {
+            Console.line("  \(name): \(report.objects[name] ?? 0)")
+        }
+        Console.line("bytes: \(report.liveBytes) live, \(report.freeBytes) free, \(report.fileBytes) in the file")
+    }
+}
+
+/// `realmtui copy SRC DST`: a compacted copy.
+struct CopyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "copy",
+        abstract: "Write a compacted copy of a file (DST must not exist).",
+        discussion: "Copies the newest version only, without free space. SRC is opened read-only."
+    )
+
+    @Argument(help: "The database file to copy.")
+    var source: String
+
+    @Argument(help: "The new file.")
+    var destination: String
+
+    func run() throws {
+        if FileManager.default.fileExists(atPath: destination) {
+            throw CLIFailure("\(destination) already exists; copy writes a new file")
+        }
+        let realm = try RealmFiles.open(source, readOnly: true)
+        try realm.writeCopy(toFile: destination)
+        Console.line("copied \(source) (\(RealmFiles.fileSize(source)) bytes) to \(destination) (\(RealmFiles.fileSize(destination)) bytes)")
+    }
+}
+
+/// `realmtui compact FILE`: rewrites a file without free space, in place.
+struct CompactCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "compact",
+        abstract: "Compact a file in place; prints its size before and after.",
+        discussion: "Refused while another process has the file open."
+    )
+
+    @Argument(help: "The database file.")
+    var file: String
+
+    func run() throws {
+        try RealmFiles.requireRegularFile(file)
+        let (before, after) = try Realm.compact(path: file)
+        Console.line("compacted \(file): \(before) → \(after) bytes")
+    }
+}

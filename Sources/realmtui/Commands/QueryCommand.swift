@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+import RealmEngine
+
+/// How `query` prints its results.
+enum QueryFormat: String, ExpressibleByArgument, CaseIterable {
+    case table, json, csv, count
+}
+
+/// `realmtui query FILE CLASS [PREDICATE] [--sort …] [--distinct …] [--limit N] [--arg JSON]… [--format …]`.
+struct QueryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "query",
+        abstract: "Run a query and print the matching objects.",
+        discussion: """
+            PREDICATE is Realm's query language (default TRUEPREDICATE), e.g.
+              realmtui query data.realm Dog 'age > $0 AND name BEGINSWITH[c] "r"' --arg 2 --sort -age
+            Formats: table (fitted to $COLUMNS, default 120), json (an array of objects with every \
+            stored property), csv, count (one number).
+            """
+    )
+
+    @Argument(help: "The database file (opened read-only).")
+    var file: String
+
+    @Argument(help: "The class to query.")
+    var className: String
+
+    @Argument(help: "A predicate in Realm's query language.")
+    var predicate: String?
+
+    @Option(name: .long, parsing: .unconditionalSingleValue, help: ArgumentHelp("Sort keys, '-' for descending: name,-age (repeatable).", valueName: "keys"))
+    var sort: [String] = []
+
+    @Option(name: .long, parsing: .unconditionalSingleValue, help: ArgumentHelp("Keep the first object of each distinct value of these keys (repeatable).", valueName: "keys"))
+    var distinct: [String] = []
+
+    @Option(name: .long, help: "Print at most N objects.")
+    var limit: Int?
+
+    @OptionGroup var arguments: QueryArguments
+
+    @Option(name: .long, help: "table, json, csv or count.")
+    var format: QueryFormat = .table
+
+    @Flag(name: .long, help: "Accepted for symmetry; query always opens the file read-only.")
+    var readOnly = false
+
+    func validate() throws {
+        if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more, got \(limit)") }
+        _ = try Query.sortDescriptors(sort)
+        _ = try Query.keyPaths(distinct)
+    }
+
+    func run() throws {
+        let realm = try RealmFiles.open(file, readOnly: true)
+        var results = try Query.results(realm, className: className, predicate: predicate, arguments: try arguments.values())
+        let descriptors = try Query.sortDescriptors(sort)
+        if !descriptors.isEmpty { results = results.sorted(by: descriptors) }
+        let keyPaths = try Query.keyPaths(distinct)
+        if !keyPaths.isEmpty { results = results.distinct(by: keyPaths) }
+        if let limit { results = results.limit(limit) }
+        switch format {
+        case .count: Console.line(String(try results.keys().count))
+        case .json: try Render.json(results, realm: realm)
+        case .csv: try Render.csv(results, realm: realm)
+        case .table: try Render.table(results, realm: realm, width: Console.width)
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import ArgumentParser
+import Foundation
+import RealmEngine
+
+/// `realmtui update FILE CLASS PREDICATE --set prop=JSON …`.
+struct UpdateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "update",
+        abstract: "Set properties on every object matching a predicate.",
+        discussion: """
+            Each --set is prop=JSON, read by the property's type: age=4, 'name="Rex"', \
+            'born="2020-01-01T00:00:00Z"', owner=1 (a primary key), 'tags=["a","b"]', age=null. \
+            One write transaction; on any error nothing is written. Prints how many objects changed.
+            """
+    )
+
+    @Argument(help: "The database file.")
+    var file: String
+
+    @Argument(help: "The class to update.")
+    var className: String
+
+    @Argument(help: "Which objects, in Realm's query language (TRUEPREDICATE for all).")
+    var predicate: String
+
+    @Option(name: .customLong("set"), parsing: .unconditionalSingleValue, help: ArgumentHelp("prop=JSON (repeatable).", valueName: "prop=json"))
+    var assignments: [String] = []
+
+    @OptionGroup var arguments: QueryArguments
+
+    @Flag(name: .long, help: "Run the update in a transaction, then cancel it: writes nothing.")
+    var dryRun = false
+
+    func validate() throws {
+        if assignments.isEmpty { throw ValidationError("update needs at least one --set prop=JSON") }
+    }
+
+    func run() throws {
+        let realm = try RealmFiles.open(file, readOnly: false)
+        guard let objectSchema = realm.schema[className] else { throw RealmError.noSuchClass(className) }
+        let sets = try assignments.map { try JSONImport.assignment($0, objectSchema: objectSchema, schema: realm.schema) }
+        let values = try arguments.values()
+        let changed = try Transaction.run(realm, dryRun: dryRun) {
+            let results = try Query.results(realm, className: className, predicate: predicate, arguments: values)
+            let keys = try results.keys()
+            for key in keys {
+                guard let object = try realm.object(ofType: className, key: key) else { continue }
+                for (property, input) in sets { try object.setValue(input, forKey: property.name) }
+            }
+            return keys.count
+        }
+        Console.line("\(dryRun ? "would update" : "updated") \(changed) \(changed == 1 ? "object" : "objects")")
+    }
+}
+
+/// `realmtui delete FILE CLASS [PREDICATE]`.
+struct DeleteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete",
+        abstract: "Delete the objects matching a predicate (all objects of the class without one).",
+        discussion: "Links to deleted objects become null and they leave every list. One write transaction. Prints how many objects were deleted."
+    )
+
+    @Argument(help: "The database file.")
+    var file: String
+
+    @Argument(help: "The class to delete from.")
+    var className: String
+
+    @Argument(help: "Which objects, in Realm's query language (default: all).")
+    var predicate: String?
+
+    @OptionGroup var arguments: QueryArguments
+
+    @Flag(name: .long, help: "Run the delete in a transaction, then cancel it: writes nothing.")
+    var dryRun = false
+
+    func run() throws {
+        let realm = try RealmFiles.open(file, readOnly: false)
+        let values = try arguments.values()
+        _ = try realm.objects(className)
+        let deleted = try Transaction.run(realm, dryRun: dryRun) {
+            let results = try Query.results(realm, className: className, predicate: predicate, arguments: values)
+            let count = try results.keys().count
+            try realm.delete(results)
+            return count
+        }
+        Console.line("\(dryRun ? "would delete" : "deleted") \(deleted) \(deleted == 1 ? "object" : "objects")")
+    }
+}
+
+/// One write transaction around a command's changes.
+enum Transaction {
+    /// Runs `body` in a write transaction and commits it; cancels on error, or when `dryRun`.
+    static func run<T>(_ realm: Realm, dryRun: Bool, _ body: () throws -> T) throws -> T {
+        try realm.beginWrite()
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            realm.cancelWrite()
+            throw error
+        }
+        if dryRun {
+            realm.cancelWrite()
+        } else {
+            try realm.commitWrite()
+        }
+        return result
+    }
+}

@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import RealmEngine
+
+/// A command's own failure, with a message for the `error:` line.
+struct CLIFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ message: String) { description = message }
+}
+
+/// The mapping from errors to what the process prints and its exit status.
+///
+/// | error                                   | stderr                  | status |
+/// |-----------------------------------------|-------------------------|--------|
+/// | `--help`, `--version` (clean exits)     | (help on stdout)        | 0      |
+/// | ArgumentParser parse/validation errors  | `error: <message>`      | 64     |
+/// | `RealmError`, `CLIFailure`, other errors | `error: <message>`      | 1      |
+enum ExitStatus {
+    static let success: Int32 = 0
+    static let failure: Int32 = 1
+    /// BSD `EX_USAGE`, what ArgumentParser uses for validation errors.
+    static let usage: Int32 = 64
+
+    /// Prints what `error` calls for and exits.
+    static func finish(after error: Error) -> Never {
+        Console.flush()
+        switch error {
+        case let e as RealmError:
+            fail(e.description, status: failure)
+        case let e as CLIFailure:
+            fail(e.description, status: failure)
+        case let e as ExitCode:
+            exit(e.rawValue)
+        default:
+            let code = RealmTUICommand.exitCode(for: error)
+            if code == .success {
+                // --help, --version: ArgumentParser's text is the output.
+                Console.write(RealmTUICommand.fullMessage(for: error) + "\n")
+                Console.flush()
+                exit(success)
+            }
+            if isUsageError(error) || code == .validationFailure {
+                fail(RealmTUICommand.message(for: error) + usageHint(), status: usage)
+            }
+            fail(RealmTUICommand.message(for: error), status: failure)
+        }
+    }
+
+    /// Whether ArgumentParser raised `error` while reading the arguments (not a command's own).
+    private static func isUsageError(_ error: Error) -> Bool {
+        let name = String(reflecting: type(of: error))
+        return name.hasPrefix("ArgumentParser.")
+    }
+
+    private static func usageHint() -> String {
+        let words = CommandLine.arguments.dropFirst().prefix { !$0.hasPrefix("-") }
+        let known = Set(RealmTUICommand.subcommands.map { $0._commandName })
+        if let sub = words.first, known.contains(sub) { return " (see 'realmtui \(sub) --help')" }
+        return " (see 'realmtui --help')"
+    }
+
+    /// Writes one `error:` line (newlines in the message become spaces) and exits.
+    static func fail(_ message: String, status: Int32) -> Never {
+        Console.error("error: " + oneLine(message))
+        exit(status)
+    }
+
+    /// `message` with every line break replaced so it stays one line.
+    static func oneLine(_ message: String) -> String {
+        var text = message
+        while text.hasPrefix("Error: ") || text.hasPrefix("error: ") { text.removeFirst(7) }
+        let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        return lines.filter { !$0.isEmpty }.joined(separator: " ")
+    }
+}

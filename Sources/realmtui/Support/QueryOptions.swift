@@ -1,0 +1,57 @@
+import ArgumentParser
+import RealmEngine
+
+/// `--arg JSON`, repeatable: the values of `$0`, `$1`, … in a predicate.
+struct QueryArguments: ParsableArguments {
+    @Option(name: .customLong("arg"), parsing: .unconditionalSingleValue,
+            help: ArgumentHelp("A value for $0, $1, … in the predicate, as JSON (repeatable): 4, '\"Rex\"', '[1,2]', '{\"$date\": \"2020-01-01T00:00:00Z\"}'.",
+                               valueName: "json"))
+    var arguments: [String] = []
+
+    /// The parsed argument values.
+    func values() throws -> [Value] {
+        try arguments.map { try JSONImport.queryArgument($0) }
+    }
+}
+
+/// Building the results a command works on.
+enum Query {
+    /// `realm.objects(className)` filtered by `predicate` (Realm's query language, trailing
+    /// SORT/DISTINCT/LIMIT allowed).
+    static func results(_ realm: Realm, className: String, predicate: String?, arguments: [Value]) throws -> Results {
+        let all = try realm.objects(className)
+        let text = predicate ?? "TRUEPREDICATE"
+        return try all.filter(text, arguments: arguments)
+    }
+
+    /// `name,-age` → name ascending, then age descending. Empty keys are a usage error.
+    static func sortDescriptors(_ specs: [String]) throws -> [SortDescriptor] {
+        var out: [SortDescriptor] = []
+        for spec in specs {
+            for part in spec.split(separator: ",", omittingEmptySubsequences: false) {
+                var key = part.trimmingCharacters(in: .whitespaces)
+                var ascending = true
+                if key.hasPrefix("-") { ascending = false; key.removeFirst() }
+                else if key.hasPrefix("+") { key.removeFirst() }
+                guard !key.isEmpty else {
+                    throw ValidationError("--sort '\(spec)': expected KEY[,-KEY]…, e.g. --sort name,-age")
+                }
+                out.append(SortDescriptor(keyPath: key, ascending: ascending))
+            }
+        }
+        return out
+    }
+
+    /// `--distinct a,b` and repeated `--distinct` → key paths.
+    static func keyPaths(_ specs: [String]) throws -> [String] {
+        var out: [String] = []
+        for spec in specs {
+            for part in spec.split(separator: ",", omittingEmptySubsequences: false) {
+                let key = part.trimmingCharacters(in: .whitespaces)
+                guard !key.isEmpty else { throw ValidationError("--distinct '\(spec)': expected KEY[,KEY]…") }
+                out.append(key)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import RealmEngine
+
+/// Opening files for the subcommands, and what the engine does not expose about a file.
+enum RealmFiles {
+    /// Opens an existing file; never creates one. Reading commands pass `readOnly: true`.
+    static func open(_ path: String, readOnly: Bool) throws -> Realm {
+        try requireRegularFile(path)
+        let config = Realm.Configuration(fileURL: URL(fileURLWithPath: path), readOnly: readOnly, createIfMissing: false)
+        return try Realm(configuration: config)
+    }
+
+    /// Throws the error a reading command gives for a path that is missing or not a plain file,
+    /// before the engine is asked to open it.
+    static func requireRegularFile(_ path: String) throws {
+        var isDirectory: ObjCBool = false
+        try requireSaneName(path)
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw RealmError.fileNotFound(path: path)
+        }
+        if isDirectory.boolValue {
+            throw CLIFailure("\(path) is a directory, not a realmtui database file")
+        }
+    }
+
+    /// Throws for a path the file system would refuse with ENAMETOOLONG, with a short message.
+    static func requireSaneName(_ path: String) throws {
+        let tooLongComponent = path.split(separator: "/").contains { $0.utf8.count > Int(NAME_MAX) }
+        if path.utf8.count >= Int(PATH_MAX) || tooLongComponent {
+            throw CLIFailure("\(path.prefix(40))…: file name too long (at most \(NAME_MAX) bytes a component, \(PATH_MAX) in all)")
+        }
+    }
+
+    /// Whether `path` names nothing, or an empty file (which `create` and `demo` may fill).
+    static func isAbsentOrEmpty(_ path: String) throws -> Bool {
+        try requireSaneName(path)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return true }
+        if isDirectory.boolValue { throw CLIFailure("\(path) is a directory") }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 1
+        return size == 0
+    }
+
+    /// Size of the file in bytes.
+    static func fileSize(_ path: String) -> UInt64 {
+        ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? NSNumber)?.uint64Value ?? 0
+    }
+
+    /// Resolves links for export: the target's primary key, or nil (exported as
+    /// `{"class", "key"}`) when the target class has none.
+    static func linkResolver(_ realm: Realm) -> LinkResolver {
+        let schema = realm.schema
+        return { targetClass, key in
+            guard let pk = schema[targetClass]?.primaryKeyProperty,
+                  let object = try? realm.object(ofType: targetClass, key: key) else { return nil }
+            return try? object.value(forKey: pk.name)
+        }
+    }
+
+    /// The stored values of the objects of `results`, read one object at a time. Reading stops at
+    /// the first error, which `error` then holds.
+    final class ValueRows: Sequence, IteratorProtocol {
+        private let objects: Results
+        private let keys: [ObjectKey]
+        private var index = 0
+        private(set) var error: Error?
+
+        init(_ results: Results) throws {
+            objects = results
+            keys = try results.keys()
+        }
+
+        func next() -> [Value]? {
+            guard error == nil, index < keys.count else { return nil }
+            defer { index += 1 }
+            do {
+                return try objects.object(at: index).values()
+            } catch {
+                self.error = error
+                return nil
+            }
+        }
+
+        /// Throws the error that stopped reading, if any.
+        func rethrow() throws { if let error { throw error } }
+    }
+}
