@@ -32,7 +32,9 @@ let package = Package(
         ),
         // A writer process for the multi-process and crash tests (not a product).
         .executableTarget(name: "realm-torture", dependencies: ["RealmEngine"]),
-        .testTarget(name: "RealmEngineTests", dependencies: ["RealmEngine"]),
+        // Notification tests and measurements across processes (a writer to observe, a writer to kill).
+        .executableTarget(name: "realm-notify-probe", dependencies: ["RealmEngine"]),
+        .testTarget(name: "RealmEngineTests", dependencies: ["RealmEngine", "realm-notify-probe"]),
         .testTarget(name: "RealmTUITests", dependencies: ["RealmTUI"]),
         .testTarget(name: "CLITests", dependencies: ["RealmEngine", "RealmTUI", "realmtui"]),
     ],

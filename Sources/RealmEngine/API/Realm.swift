@@ -35,6 +35,10 @@ public final class Realm {
     private var closed = false
     /// Called after each refresh that moved to a new version (the notifier uses this).
     var didAdvance: [(UInt64, UInt64) -> Void] = []
+    /// Change notifications registered through this instance (Notifications/NotificationHub).
+    var notificationHub: NotificationHub?
+    /// Set by `init(configuration:queue:)`: the instance is confined to a serial queue, not a thread.
+    var confinementKey: DispatchSpecificKey<UInt8>?
 
     /// Opens the Realm described by `configuration`.
     public init(configuration: Configuration = .defaultConfiguration) throws {
@@ -137,6 +141,10 @@ public final class Realm {
 
     func checkThread() throws {
         if closed { throw RealmError.closed }
+        if let confinementKey {
+            if DispatchQueue.getSpecific(key: confinementKey) == nil { throw RealmError.wrongThread }
+            return
+        }
         if pthread_equal(thread, pthread_self()) == 0 { throw RealmError.wrongThread }
     }
 
@@ -232,7 +240,24 @@ public final class Realm {
         guard (try? checkThread()) != nil, transaction == nil else { return false }
         let old = snapshot.version
         do { try advance() } catch { return false }
+        notificationHub?.deliverNow()
         return snapshot.version != old
+    }
+
+    /// Moves to `target`, a version that another pin of this process holds (the notifier's), so
+    /// that change sets computed for exactly that version can be delivered. No-op unless newer.
+    func advance(toHeld target: Snapshot) {
+        guard transaction == nil, target.version > snapshot.version else { return }
+        let old = snapshot.version
+        if let readerSlot {
+            shared.lock.repinHeld(slot: readerSlot, version: target.version)
+        } else {
+            guard let slot = try? shared.lock.pinHeld(version: target.version) else { return }
+            readerSlot = slot
+        }
+        pinnedSnapshot = target
+        noteMutation()
+        for f in didAdvance { f(old, target.version) }
     }
 
     private func advance() throws {

@@ -100,32 +100,16 @@ public final class Results: Sequence {
         try realm.checkThread()
         let stamp = (realm.readView.version, realm.mutationCount)
         if let cache, cacheStamp == stamp { return cache }
-        let store = realm.readView
-        var keys: [ObjectKey]?
-        switch source {
-        case .table:
-            keys = nil
-        case .list(let c, let k, let column):
-            guard case .list(let items) = try store.value(classIndex: c, key: k, column: column) else { keys = []; break }
-            keys = items.compactMap { if case .link(let k) = $0 { k } else { nil } }
-        case .backlinks(let c, let k, let oc, let ocol):
-            keys = try store.backlinks(classIndex: c, key: k, originClass: oc, originColumn: ocol)
-        }
-        for q in predicates {
-            keys = try q.run(in: store, candidates: keys)
-        }
-        var result = try keys ?? store.keys(classIndex: classIndex)
-        if !sortDescriptors.isEmpty {
-            result = try ResultOrdering.sort(result, classIndex: classIndex, by: sortDescriptors, in: store,
-                                             limit: distinctKeyPaths.isEmpty ? limitCount : nil)
-        }
-        if !distinctKeyPaths.isEmpty {
-            result = try ResultOrdering.distinct(result, classIndex: classIndex, by: distinctKeyPaths, in: store)
-        }
-        if let limitCount, result.count > limitCount { result = Array(result.prefix(limitCount)) }
+        let result = try QuerySpec(self).evaluate(in: realm.readView)
         cache = result
         cacheStamp = stamp
         return result
+    }
+
+    /// Installs keys computed elsewhere (by the notifier) for the Realm's current version.
+    func prime(_ keys: [ObjectKey]) {
+        cache = keys
+        cacheStamp = (realm.readView.version, realm.mutationCount)
     }
 
     /// Number of objects (an unfiltered class is counted without reading any object).

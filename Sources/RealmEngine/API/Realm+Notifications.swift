@@ -1,0 +1,54 @@
+import Foundation
+
+/// What a Realm notification reports.
+public enum RealmNotification: String, Sendable {
+    /// The Realm moved to a newer version (a commit here, on another thread or in another process).
+    case didChange
+    /// Kept for RealmSwift compatibility; never sent (instances always refresh when delivering).
+    case refreshRequired
+}
+
+extension Realm {
+    /// Opens an instance confined to a serial dispatch queue instead of a thread: it may be used
+    /// from any block running on `queue` (whichever thread runs it) and from nowhere else.
+    public convenience init(configuration: Configuration, queue: DispatchQueue) throws {
+        try self.init(configuration: configuration)
+        let key = DispatchSpecificKey<UInt8>()
+        queue.setSpecific(key: key, value: 1)
+        confinementKey = key
+    }
+
+    /// Calls `block` after every change of the file — commits made through this instance, other
+    /// instances, threads or processes — on this thread's RunLoop, once per delivery: commits
+    /// that land before the RunLoop gets to it are reported once. The instance has moved to the
+    /// new version when `block` runs. `refresh()` delivers synchronously.
+    ///
+    /// Keep the token; the registration ends when it is released or invalidated.
+    public func observe(_ block: @escaping (RealmNotification, Realm) -> Void) -> NotificationToken {
+        guard (try? checkThread()) != nil else { return NotificationToken(nil) }
+        let registration = Registration(kind: .realm, schema: schema) { change, _, realm in
+            if case .realmChanged = change { block(.didChange, realm) }
+        }
+        registration.base = .init(version: version, pin: nil, keys: [])
+        NotificationHub.hub(for: self).add(registration)
+        return NotificationToken(registration)
+    }
+
+    /// Registers `registration` with the hub that delivers for `queue` (nil: this thread).
+    func register(_ registration: Registration, on queue: DispatchQueue?, manual: Bool = false) -> NotificationToken {
+        if let queue {
+            let hub = NotificationHub(target: .queue(queue), realm: self)
+            hub.add(registration)
+        } else {
+            NotificationHub.hub(for: self, manual: manual).add(registration)
+        }
+        return NotificationToken(registration)
+    }
+
+    /// Why a registration cannot be made now, if it cannot.
+    func registrationError() -> Error? {
+        do { try checkThread() } catch { return error }
+        if isInWriteTransaction { return RealmError.unsupported("cannot register a change notification inside a write transaction") }
+        return nil
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+
+/// A change of a live collection, as `observe` reports it.
+///
+/// `.initial` comes first, with the collection as it is when the query first ran. Each
+/// `.update` lists `deletions` and `modifications` as indices in the previous state of the
+/// collection and `insertions` as indices in the new one, all ascending: removing the deletions
+/// (from the highest index down) and then inserting the insertions (from the lowest up) turns
+/// the previous state into the new one. An object that moved (in a sorted result, or a list
+/// reordered) is a deletion and an insertion. `.error` ends the registration.
+public enum RealmCollectionChange<CollectionType> {
+    case initial(CollectionType)
+    case update(CollectionType, deletions: [Int], insertions: [Int], modifications: [Int])
+    case error(Error)
+}
+
+extension Results {
+    /// Observes the results: `.initial`, then an `.update` after each version in which they
+    /// changed — objects entering or leaving the filter, moving in the sort, or modified, also
+    /// through a to-one link or list element up to four links away. Queries are re-run on the
+    /// notifier thread, and only when a class they read changed.
+    ///
+    /// Without `queue`, `block` runs on this thread's RunLoop (and during `refresh()`); the
+    /// Realm has moved to the reported version and the results are already computed. With a
+    /// serial `queue`, `block` runs there, with results bound to a Realm instance confined to
+    /// that queue.
+    public func observe(on queue: DispatchQueue? = nil,
+                        _ block: @escaping (RealmCollectionChange<Results>) -> Void) -> NotificationToken {
+        observe(on: queue, manual: false, block)
+    }
+
+    func observe(on queue: DispatchQueue?, manual: Bool,
+                 _ block: @escaping (RealmCollectionChange<Results>) -> Void) -> NotificationToken {
+        if let error = realm.registrationError() {
+            deliverRegistrationError(error, on: queue) { block(.error(error)) }
+            return NotificationToken(nil)
+        }
+        let original = self
+        var rebound: Results?
+        let registration = Registration(kind: .collection(QuerySpec(self)), schema: realm.schema) { change, keys, deliveringRealm in
+            let results: Results
+            if queue == nil {
+                results = original
+            } else {
+                if rebound == nil { rebound = original.rebound(to: deliveringRealm) }
+                results = rebound!
+            }
+            switch change {
+            case .initial:
+                results.prime(keys)
+                block(.initial(results))
+            case .collection(let set):
+                results.prime(keys)
+                block(.update(results, deletions: set.deletions, insertions: set.insertions, modifications: set.modifications))
+            case .error(let error):
+                block(.error(error))
+            default:
+                break
+            }
+        }
+        return realm.register(registration, on: queue, manual: manual)
+    }
+
+    /// The same query bound to another instance of the same file.
+    func rebound(to other: Realm) -> Results {
+        let r = Results(realm: other, classIndex: classIndex, source: source)
+        r.predicates = predicates
+        r.sortDescriptors = sortDescriptors
+        r.distinctKeyPaths = distinctKeyPaths
+        r.limitCount = limitCount
+        return r
+    }
+}
+
+/// Reports a registration that could not be made through the callback, asynchronously on the
+/// context it would have been delivered on.
+func deliverRegistrationError(_ error: Error, on queue: DispatchQueue?, _ send: @escaping () -> Void) {
+    final class Box: @unchecked Sendable { let send: () -> Void; init(_ s: @escaping () -> Void) { send = s } }
+    let box = Box(send)
+    if let queue {
+        queue.async { box.send() }
+    } else {
+        RunLoop.current.add(Timer(timeInterval: 0, repeats: false) { _ in box.send() }, forMode: .common)
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+
+/// Delivers the registrations of one delivering context: a Realm instance's thread (through its
+/// RunLoop), a dispatch queue (through a Realm instance confined to that queue, opened on
+/// first delivery), or nobody (`manual`: only `refresh()` delivers, for `watchLines`).
+///
+/// Delivery moves the Realm to the newest version the notifier computed for (exactly that
+/// version, so the precomputed change sets and keys apply), then for each registration uses the
+/// pending change if it was computed from the registration's last delivered state to this
+/// version, and otherwise computes it here (the Realm got ahead of the notifier by a local
+/// commit or an explicit refresh). Every callback of one delivery sees the same version.
+///
+/// Why queue delivery has its own Realm: a serial queue may run successive blocks on different
+/// threads, so an instance confined to one thread cannot be handed to the block; an instance
+/// confined to the queue (`Realm(configuration:queue:)`, checked with a queue-specific key) can,
+/// and the collection or object passed to the callback is bound to it.
+final class NotificationHub: @unchecked Sendable {
+    enum Target {
+        case runLoop(RunLoop)
+        case queue(DispatchQueue)
+        case manual
+    }
+
+    let target: Target
+    let shared: SharedFile
+    private let configuration: Realm.Configuration
+    /// RunLoop and manual hubs: the observed instance (which owns the hub).
+    private weak var ownerRealm: Realm?
+    /// Queue hubs: the queue's own instance, used only on the queue.
+    private var queueRealm: Realm?
+
+    private let lock = NSLock()
+    private var registrations: [Registration] = []
+    private var scheduled = false
+    /// Delivering context only.
+    private var delivering = false
+
+    /// The hub of a Realm instance (created on first use; delivers on the current RunLoop).
+    static func hub(for realm: Realm, manual: Bool = false) -> NotificationHub {
+        if let hub = realm.notificationHub { return hub }
+        let hub = NotificationHub(target: manual ? .manual : .runLoop(RunLoop.current), realm: realm)
+        realm.notificationHub = hub
+        realm.didAdvance.append { [weak hub] _, _ in hub?.realmAdvanced() }
+        return hub
+    }
+
+    init(target: Target, realm: Realm) {
+        self.target = target
+        shared = realm.shared
+        configuration = realm.configuration
+        if case .queue = target { ownerRealm = nil } else { ownerRealm = realm }
+    }
+
+    func add(_ registration: Registration) {
+        registration.hub = self
+        lock.withLock { registrations.append(registration) }
+        if case .manual = target { return }
+        Notifier.add(registration, shared: shared)
+    }
+
+    func remove(_ registration: Registration) {
+        lock.withLock { registrations.removeAll { $0 === registration } }
+        Notifier.remove(registration, shared: shared)
+    }
+
+    var isEmpty: Bool { lock.withLock { registrations.isEmpty } }
+
+    /// Asks for a delivery on the hub's context (at most one outstanding).
+    func schedule() {
+        let go = lock.withLock {
+            if scheduled || registrations.isEmpty { return false }
+            if case .manual = target { return false }
+            scheduled = true
+            return true
+        }
+        guard go else { return }
+        switch target {
+        case .runLoop(let runLoop):
+            // A timer due now, not `perform`: on Linux `RunLoop.perform` does not wake a
+            // sleeping RunLoop (the block waits for the next unrelated event), adding a timer does.
+            runLoop.add(Timer(timeInterval: 0, repeats: false) { _ in self.deliver() }, forMode: .common)
+        case .queue(let queue): queue.async { self.deliver() }
+        case .manual: break
+        }
+    }
+
+    private func realmAdvanced() {
+        if !delivering { schedule() }
+    }
+
+    /// Delivers now, on the calling context (`refresh()`).
+    func deliverNow() { deliver() }
+
+    private func deliveringRealm() -> Realm? {
+        switch target {
+        case .runLoop, .manual:
+            return ownerRealm
+        case .queue(let queue):
+            if let queueRealm { return queueRealm }
+            queueRealm = try? Realm(configuration: configuration, queue: queue)
+            return queueRealm
+        }
+    }
+
+    func deliver() {
+        lock.withLock { scheduled = false }
+        guard !delivering, let realm = deliveringRealm(), (try? realm.checkThread()) != nil, !realm.isInWriteTransaction else { return }
+        delivering = true
+        defer { delivering = false }
+        let current = lock.withLock { registrations }
+        guard !current.isEmpty else { return }
+        var newest: PinnedVersion?
+        for r in current {
+            if let p = r.stateLock.withLock({ r.pending?.target }), p.version > (newest?.version ?? 0) { newest = p }
+        }
+        if let newest, newest.version > realm.version { realm.advance(toHeld: newest.snapshot) }
+        let snapshot = realm.snapshot
+        var here: PinnedVersion? = newest?.version == snapshot.version ? newest : nil
+        let shared = self.shared
+        for r in current {
+            r.deliver(at: snapshot, realm: realm) {
+                if let here { return here }
+                let pin = try PinnedVersion.holding(snapshot, in: shared)
+                here = pin
+                return pin
+            }
+        }
+    }
+}
+
+extension Registration {
+    /// Delivers the change from the last delivered state to `snapshot` (the Realm's version).
+    func deliver(at snapshot: Snapshot, realm: Realm, pin: () throws -> PinnedVersion) {
+        callbackLock.lock()
+        defer { callbackLock.unlock() }
+        guard !invalidated, !finished else { return }
+        let (base, pending) = stateLock.withLock { (self.base, self.pending) }
+        let version = snapshot.version
+        if let base, base.version == version {
+            stateLock.withLock { if let p = self.pending, p.target.version <= version { self.pending = nil } }
+            return
+        }
+        let change: Change
+        let keys: [ObjectKey]
+        var target: PinnedVersion?
+        if let pending, pending.target.version == version, pending.baseVersion == base?.version {
+            (change, keys, target) = (pending.change, pending.keys, pending.target)
+        } else {
+            (change, keys) = compute(from: base, to: snapshot)
+            if case .realm = kind {} else { target = try? pin() }
+        }
+        stateLock.withLock {
+            self.base = Base(version: version, pin: target, keys: keys)
+            if let p = self.pending, p.target.version <= version { self.pending = nil }
+        }
+        switch change {
+        case .none: return
+        case .collection(let set) where set.isEmpty: return
+        case .error, .deleted: finished = true
+        default: break
+        }
+        callback(change, keys, realm)
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+
+/// One observer: what it watches, what it last delivered, and what the notifier computed for
+/// it since.
+///
+/// Two threads touch a registration. The notifier thread reads `base` and writes `pending`
+/// (under `stateLock`); the delivering context (the Realm's thread, or the observer's queue)
+/// takes `pending`, calls the callback and moves `base` forward. `callbackLock` is held around
+/// each callback and by `invalidate`, so once `invalidate` returns no callback runs again; it is
+/// recursive, so a callback may invalidate its own token.
+///
+/// Timeline (P = last delivered, N = newest):
+///
+///     writer     ── commit N-1 ── commit N ────────────────────────────────
+///     notifier   ─────── wake ─ compute P→N-1 ─ wake ─ compute P→N (replaces) ─
+///     Realm thr. ──────────────────────────────────────── deliver P→N, base = N ─
+final class Registration: @unchecked Sendable {
+    enum Kind {
+        case collection(QuerySpec)
+        case object(classIndex: Int, key: ObjectKey)
+        case realm
+    }
+
+    /// What one computation found.
+    enum Change {
+        case initial
+        case collection(CollectionChangeSet)
+        case object([PropertyChange])
+        case deleted
+        case realmChanged
+        case none
+        case error(Error)
+    }
+
+    /// The last delivered state.
+    struct Base {
+        var version: UInt64
+        var pin: PinnedVersion?
+        var keys: [ObjectKey]
+    }
+
+    /// A computed, not yet delivered change from `baseVersion` to `target`.
+    struct Pending {
+        var baseVersion: UInt64?
+        var target: PinnedVersion
+        var keys: [ObjectKey]
+        var change: Change
+    }
+
+    let kind: Kind
+    /// The Realm's schema when registered (for dependencies).
+    let dependencies: Set<Int>
+    /// Holds the hub (and through it, for queue delivery, the queue's Realm) until invalidated.
+    var hub: NotificationHub?
+    /// Runs on the delivering context with the computed change, the keys at the new version and
+    /// the Realm instance that now shows that version.
+    let callback: (Change, [ObjectKey], Realm) -> Void
+
+    let callbackLock = NSRecursiveLock()
+    private(set) var invalidated = false
+    let stateLock = NSLock()
+    var base: Base?
+    var pending: Pending?
+    /// After an error or a deletion nothing more is delivered.
+    var finished = false
+
+    init(kind: Kind, schema: Schema, callback: @escaping (Change, [ObjectKey], Realm) -> Void) {
+        self.kind = kind
+        if case .collection(let spec) = kind { dependencies = spec.dependencies(schema: schema) } else { dependencies = [] }
+        self.callback = callback
+    }
+
+    /// Ends the registration; after this returns the callback is not called again.
+    func invalidate() {
+        callbackLock.lock()
+        invalidated = true
+        callbackLock.unlock()
+        stateLock.withLock { pending = nil; base = nil }
+        hub?.remove(self)
+        hub = nil
+    }
+
+    /// The version the next computation would start from, or nil for the first one.
+    var baseVersion: UInt64? { stateLock.withLock { base?.version } }
+
+    /// Whether the notifier should compute for `latest`.
+    func needsComputation(latest: UInt64) -> Bool {
+        stateLock.withLock {
+            if invalidated || finished { return false }
+            let known = max(base?.version ?? 0, pending?.target.version ?? 0)
+            return (base == nil && pending == nil) || known < latest
+        }
+    }
+
+    // MARK: Computing (any thread)
+
+    /// The change from `base` (nil: first computation) to `snapshot`, and the keys there.
+    func compute(from base: Base?, to snapshot: Snapshot) -> (Change, [ObjectKey]) {
+        do {
+            switch kind {
+            case .realm:
+                return (base == nil || base!.version == snapshot.version ? .none : .realmChanged, [])
+            case .collection(let spec):
+                guard let base else {
+                    return (.initial, try spec.evaluate(in: snapshot, missingOwnerIsEmpty: true))
+                }
+                if base.version == snapshot.version { return (.none, base.keys) }
+                let summary = ChangeSummary.between(base.version, and: snapshot)
+                let rerun = summary.map { s in dependencies.contains(where: s.touched) } ?? true
+                let keys: [ObjectKey]
+                if !rerun {
+                    keys = base.keys
+                } else if let summary, spec.isKeyOrderedTableQuery,
+                          !dependencies.contains(where: { $0 != spec.classIndex && summary.touched($0) }) {
+                    keys = try Self.incremental(spec, old: base.keys, summary: summary, in: snapshot)
+                } else {
+                    keys = try spec.evaluate(in: snapshot, missingOwnerIsEmpty: true)
+                }
+                let modified = summary?.modifiedObjects(classIndex: spec.classIndex, in: snapshot)
+                return (.collection(CollectionDiff.compute(old: base.keys, new: keys, modified: modified)), keys)
+            case .object(let c, let key):
+                guard let base else { return (.none, []) }
+                if base.version == snapshot.version { return (.none, []) }
+                guard try snapshot.contains(classIndex: c, key: key) else { return (.deleted, []) }
+                guard let old = base.pin?.snapshot else { return (.none, []) }
+                let summary = ChangeSummary.between(base.version, and: snapshot)
+                let persisted = snapshot.layout.tables[c].persistedCount
+                let mask = summary.map { $0.classes[c]?.modified[key.rawValue] ?? 0 } ?? .max
+                guard mask != 0 else { return (.none, []) }
+                let properties = snapshot.schema.objectSchemas[c].persistedProperties
+                var changes: [PropertyChange] = []
+                for column in 0..<persisted where mask & (1 << UInt64(min(column, 63))) != 0 {
+                    let before = try? old.value(classIndex: c, key: key, column: column)
+                    let after = try snapshot.value(classIndex: c, key: key, column: column)
+                    if before != after {
+                        changes.append(PropertyChange(name: properties[column].name, oldValue: before, newValue: after))
+                    }
+                }
+                return (changes.isEmpty ? .none : .object(changes), [])
+            }
+        } catch {
+            return (.error(error), base?.keys ?? [])
+        }
+    }
+
+    /// A filtered table query in key order after changes to its own class only: keep the old
+    /// keys minus the deleted and changed ones, then merge in the changed and inserted objects
+    /// that match now. Costs the size of the change plus one pass over the keys.
+    static func incremental(_ spec: QuerySpec, old: [ObjectKey], summary: ChangeSummary, in snapshot: Snapshot) throws -> [ObjectKey] {
+        let c = spec.classIndex
+        guard let record = summary.classes[c] else { return old }
+        var touched = Set(record.deleted.map(ObjectKey.init))
+        var candidates = record.inserted.map(ObjectKey.init)
+        for (k, _) in record.modified { touched.insert(ObjectKey(k)); candidates.append(ObjectKey(k)) }
+        candidates = candidates.filter { (try? snapshot.contains(classIndex: c, key: $0)) == true }.sorted()
+        var matching = candidates
+        for q in spec.predicates { matching = try q.run(in: snapshot, candidates: matching) }
+        for k in candidates { touched.insert(k) }
+        // Copy the untouched runs of `old` (sorted by key), then merge `matching` in.
+        var kept: [ObjectKey] = []
+        kept.reserveCapacity(old.count)
+        var start = 0
+        for k in touched.sorted() {
+            let i = lowerBound(old, k, from: start)
+            if i < old.count && old[i] == k {
+                kept.append(contentsOf: old[start..<i])
+                start = i + 1
+            }
+        }
+        kept.append(contentsOf: old[start...])
+        var out: [ObjectKey] = []
+        out.reserveCapacity(kept.count + matching.count)
+        start = 0
+        for k in matching {
+            let i = lowerBound(kept, k, from: start)
+            out.append(contentsOf: kept[start..<i])
+            out.append(k)
+            start = i
+        }
+        out.append(contentsOf: kept[start...])
+        return out
+    }
+
+    private static func lowerBound(_ keys: [ObjectKey], _ key: ObjectKey, from: Int) -> Int {
+        var lo = from, hi = keys.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if keys[mid] < key { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+}
+
+/// One property of an observed object that changed, with its values before and after.
+public struct PropertyChange: Sendable, Equatable {
+    /// The property's name.
+    public let name: String
+    /// The value before the change (nil if it could not be read).
+    public let oldValue: Value?
+    /// The value after the change.
+    public let newValue: Value?
+}

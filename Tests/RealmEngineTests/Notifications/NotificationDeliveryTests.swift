@@ -1,0 +1,264 @@
+import Foundation
+import Testing
+@testable import RealmEngine
+
+/// Delivery: RunLoop and queue, coalescing, tokens, object notifications, `refresh()`,
+/// `watchLines` on an empty file.
+@Suite(.serialized) struct NotificationDeliveryTests {
+    final class Counter: @unchecked Sendable {
+        let lock = NSLock()
+        var values: [String] = []
+        func add(_ s: String) { lock.withLock { values.append(s) } }
+        var count: Int { lock.withLock { values.count } }
+        var all: [String] { lock.withLock { values } }
+    }
+
+    func open(_ dir: TempDir) throws -> (writer: Realm, observed: Realm) {
+        let path = dir.path("n.realm")
+        return (try Realm(path: path, schema: Fixtures.people), try Realm(path: path, schema: Fixtures.people))
+    }
+
+    @Test func realmNotificationsCoalesceCommits() throws {
+        let dir = TempDir()
+        let (writer, observed) = try open(dir)
+        var calls: [UInt64] = []
+        let token = observed.observe { note, realm in
+            #expect(note == .didChange)
+            calls.append(realm.version)
+        }
+        for i in 0..<5 { try writer.write { try writer.create("Dog", ["name": .string("d\(i)")]) } }
+        Thread.sleep(forTimeInterval: 0.3)  // let the notifier compute before the RunLoop runs
+        pumpRunLoop { observed.version == writer.version }
+        pumpRunLoop(timeout: 0.2) { false }
+        #expect(calls == [writer.version])
+        #expect(try observed.objects("Dog").count == 5)
+        token.invalidate()
+    }
+
+    @Test func refreshDeliversSynchronously() throws {
+        let dir = TempDir()
+        let (writer, observed) = try open(dir)
+        let dogs = try observed.objects("Dog").sorted(byKeyPath: "name")
+        var changes: [String] = []
+        let token = dogs.observe { change in
+            switch change {
+            case .initial(let r): changes.append("initial \(r.count)")
+            case .update(let r, let d, let i, let m): changes.append("update \(r.count) \(d) \(i) \(m)")
+            case .error(let e): changes.append("error \(e)")
+            }
+        }
+        observed.refresh()
+        #expect(changes == ["initial 0"])
+        try writer.write {
+            try writer.create("Dog", ["name": .string("b")])
+            try writer.create("Dog", ["name": .string("a")])
+        }
+        observed.refresh()
+        #expect(changes == ["initial 0", "update 2 [] [0, 1] []"])
+        let b = try #require(try writer.objects("Dog").filter("name == 'b'").first)
+        try writer.write { try b.setValue(.string("0"), forKey: "name") }
+        observed.refresh()
+        // [a, b] → [0(b), a]: one of the two moved (here a); b is modified at old index 1.
+        #expect(changes.last == "update 2 [0] [1] [1]")
+        try writer.write { try b.setValue(.int(7), forKey: "age") }
+        observed.refresh()
+        #expect(changes.last == "update 2 [] [] [0]")
+        token.invalidate()
+    }
+
+    @Test func noCallbackAfterInvalidate() throws {
+        let dir = TempDir()
+        let (writer, observed) = try open(dir)
+        var calls = 0
+        let token = try observed.objects("Dog").observe { _ in calls += 1 }
+        pumpRunLoop { calls == 1 }
+        try writer.write { try writer.create("Dog", ["name": .string("x")]) }
+        Thread.sleep(forTimeInterval: 0.2)  // the notifier has scheduled a delivery by now
+        token.invalidate()
+        pumpRunLoop(timeout: 0.3) { false }
+        observed.refresh()
+        #expect(calls == 1)
+        // Releasing the token ends the registration too.
+        var later = 0
+        do { _ = try observed.objects("Dog").observe { _ in later += 1 } }
+        try writer.write { try writer.create("Dog", ["name": .string("y")]) }
+        pumpRunLoop(timeout: 0.3) { false }
+        observed.refresh()
+        #expect(later == 0)
+        #expect(observed.notificationHub?.isEmpty ?? true)
+    }
+
+    @Test func invalidateFromAnotherThreadWhileQueueDelivers() throws {
+        let dir = TempDir()
+        let (writer, observed) = try open(dir)
+        let queue = DispatchQueue(label: "observer")
+        let state = Counter()
+        final class Flag: @unchecked Sendable { var invalidated = false; var violations = 0 }
+        let flag = Flag()
+        let token = try observed.objects("Dog").observe(on: queue) { change in
+            if flag.invalidated { flag.violations += 1 }
+            if case .update(let r, _, _, _) = change { state.add("\(r.count)") }
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+        for i in 0..<30 {
+            try writer.write { try writer.create("Dog", ["name": .string("d\(i)")]) }
+            if i == 15 { token.invalidate(); flag.invalidated = true }
+        }
+        Thread.sleep(forTimeInterval: 0.3)
+        queue.sync {}
+        #expect(flag.violations == 0)
+        #expect(state.count > 0)
+    }
+
+    @Test func queueDeliveryBindsToAQueueConfinedRealm() throws {
+        let dir = TempDir()
+        let (writer, observed) = try open(dir)
+        let queue = DispatchQueue(label: "observer")
+        let seen = Counter()
+        let token = try observed.objects("Dog").filter("age > 3").observe(on: queue) { change in
+            switch change {
+            case .initial(let r): seen.add("initial \(r.count)")
+            case .update(let r, let d, let i, let m):
+                // The results belong to a Realm confined to this queue: readable here.
+                let names = r.map { $0["name"]?.description ?? "?" }.joined(separator: ",")
+                seen.add("update \(r.count) \(d) \(i) \(m) \(names)")
+            case .error(let e): seen.add("error \(e)")
+            }
+        }
+        let deadline = Date().addingTimeInterval(5)
+        while seen.count < 1 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        try writer.write {
+            try writer.create("Dog", ["name": .string("rex"), "age": .int(5)])
+            try writer.create("Dog", ["name": .string("pup"), "age": .int(1)])
+        }
+        while seen.count < 2 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(seen.all == ["initial 0", "update 1 [] [0] [] \"rex\""] || seen.all == ["initial 0", "update 1 [] [0] [] rex"])
+        token.invalidate()
+    }
+
+    @Test func objectNotifications() throws {
+        let dir = TempDir()
+        let (writer, observed) = try open(dir)
+        try writer.write { try writer.create("Dog", ["name": .string("rex"), "age": .int(2)]) }
+        observed.refresh()
+        let dog = try #require(try observed.objects("Dog").first)
+        var events: [String] = []
+        let token = dog.observe { change in
+            switch change {
+            case .change(let o, let props):
+                events.append(props.map { "\($0.name): \($0.oldValue!) → \($0.newValue!)" }.joined(separator: "; ") + " (\(o["age"]!))")
+            case .deleted: events.append("deleted")
+            case .error(let e): events.append("error \(e)")
+            }
+        }
+        let w = try #require(try writer.objects("Dog").first)
+        try writer.write {
+            try w.setValue(.int(3), forKey: "age")
+            try w.setValue(.string("max"), forKey: "name")
+        }
+        pumpRunLoop { events.count == 1 }
+        #expect(events == ["name: \"rex\" → \"max\"; age: 2 → 3 (3)"] || events.first?.contains("age: 2 → 3") == true)
+        try writer.write { try w.setValue(.int(3), forKey: "age") }  // no change: no callback
+        try writer.write { try writer.delete(w) }
+        pumpRunLoop { events.count == 2 }
+        #expect(events.last == "deleted")
+        token.invalidate()
+    }
+
+    @Test func listAndLinkingObjectsNotifications() throws {
+        let dir = TempDir()
+        let (writer, observed) = try open(dir)
+        try writer.write {
+            try writer.create("Person", value: .dictionary(["id": .value(.int(1)), "name": .value(.string("p")),
+                                                           "dogs": .array([.dictionary(["name": .value(.string("a"))])])]))
+        }
+        observed.refresh()
+        let person = try #require(try observed.objects("Person").first)
+        let dogs = try person.list(forKey: "dogs")
+        var events: [String] = []
+        let token = dogs.observe { change in
+            switch change {
+            case .initial(let l): events.append("initial \(l.count)")
+            case .update(let l, let d, let i, let m): events.append("\(l.count) \(d) \(i) \(m)")
+            case .error(let e): events.append("error \(e)")
+            }
+        }
+        observed.refresh()
+        let wp = try #require(try writer.objects("Person").first)
+        try writer.write {
+            try wp.list(forKey: "dogs").append(.dictionary(["name": .value(.string("b"))]))
+            try wp.list(forKey: "dogs").move(from: 1, to: 0)
+        }
+        observed.refresh()
+        let a = try #require(try writer.objects("Dog").filter("name == 'a'").first)
+        try writer.write { try a.setValue(.int(9), forKey: "age") }
+        observed.refresh()
+        #expect(events == ["initial 1", "2 [] [0] []", "2 [] [] [1]"])
+        // Linking objects: the dog's owners.
+        let ownersOf = try #require(try observed.objects("Dog").filter("name == 'a'").first).linkingObjects(forKey: "owners")
+        var owners: [String] = []
+        let t2 = ownersOf.observe { change in
+            if case .update(let r, let d, let i, _) = change { owners.append("\(r.count) \(d) \(i)") }
+        }
+        observed.refresh()
+        try writer.write { try wp.list(forKey: "dogs").removeAll() }
+        observed.refresh()
+        #expect(owners == ["0 [0] []"])
+        token.invalidate()
+        t2.invalidate()
+    }
+
+    @Test func watchLinesFromAnEmptyFile() throws {
+        let dir = TempDir()
+        let path = dir.path("w.realm")
+        let writer = try Realm(path: path, schema: Fixtures.people)
+        let lines = Counter()
+        let done = DispatchSemaphore(value: 0)
+        let control = WatchControl()
+        Thread {
+            do {
+                try watchLines(path: path, className: "Dog", predicate: "age >= 2", sort: [SortDescriptor(keyPath: "name")],
+                               maxEvents: 2, control: control) { lines.add($0) }
+            } catch {
+                lines.add("error \(error)")
+            }
+            done.signal()
+        }.start()
+        let deadline = Date().addingTimeInterval(5)
+        while lines.count < 1 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        try writer.write {
+            try writer.create("Dog", ["name": .string("b"), "age": .int(2)])
+            try writer.create("Dog", ["name": .string("z"), "age": .int(1)])
+        }
+        while lines.count < 2 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        try writer.write { try writer.create("Dog", ["name": .string("a"), "age": .int(3)]) }
+        #expect(done.wait(timeout: .now() + 5) == .success)
+        #expect(lines.all == [
+            "{\"event\": \"initial\", \"version\": 1, \"count\": 0}",
+            "{\"event\": \"update\", \"version\": 2, \"count\": 1, \"deletions\": [], \"insertions\": [0], \"modifications\": []}",
+            "{\"event\": \"update\", \"version\": 3, \"count\": 2, \"deletions\": [], \"insertions\": [0], \"modifications\": []}",
+        ])
+        // stop() ends a watch that waits for commits.
+        let stopped = DispatchSemaphore(value: 0)
+        let control2 = WatchControl()
+        Thread {
+            _ = try? watchLines(path: path, className: "Dog", predicate: "", sort: [], maxEvents: nil, control: control2) { _ in }
+            stopped.signal()
+        }.start()
+        Thread.sleep(forTimeInterval: 0.2)
+        control2.stop()
+        #expect(stopped.wait(timeout: .now() + 0.5) == .success)
+        _ = control
+    }
+
+    @Test func notifierThreadStopsWithItsLastRegistration() throws {
+        let dir = TempDir()
+        let (_, observed) = try open(dir)
+        let token = try observed.objects("Dog").observe { _ in }
+        #expect(Notifier.isRunning(for: observed.shared))
+        token.invalidate()
+        let deadline = Date().addingTimeInterval(2)
+        while Notifier.isRunning(for: observed.shared) && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(!Notifier.isRunning(for: observed.shared))
+    }
+}
