@@ -8,15 +8,14 @@ import RealmEngine
 /// usage error (bad or missing arguments, also one `error: …` line). A command that fails never
 /// changes the file it was given: writes run in one write transaction that is cancelled on error.
 struct RealmTUICommand: ParsableCommand {
-    /// Every subcommand, in the order `--help` lists them. The `watch` subcommand (change sets as
-    /// JSON lines, built on the notification engine) goes here as `WatchCommand.self`, after
-    /// `QueryCommand.self`; `main` below already runs `AsyncParsableCommand`s.
+    /// Every subcommand, in the order `--help` lists them.
     static let subcommands: [ParsableCommand.Type] = [
         CreateCommand.self,
         ImportCommand.self,
         ExportCommand.self,
         SchemaCommand.self,
         QueryCommand.self,
+        WatchCommand.self,
         UpdateCommand.self,
         DeleteCommand.self,
         CopyCommand.self,

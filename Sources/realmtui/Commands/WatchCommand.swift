@@ -1,0 +1,61 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import RealmEngine
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `realmtui watch FILE CLASS [PREDICATE] [--sort KEY[,-KEY]…] [--count-events N]`: the change
+/// sets of a live query as JSON lines, flushed one by one, until SIGINT/SIGTERM or N updates.
+struct WatchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "watch",
+        abstract: "Print a query's changes as JSON lines while other processes write.",
+        discussion: """
+            First {"event": "initial", "version": V, "count": N}, then one line per delivered change:
+            {"event": "update", "version": V, "count": N, "deletions": [...], "insertions": [...], "modifications": [...]}
+            (deletions and modifications as indices in the old result, insertions in the new one, ascending).
+            Runs until interrupted (SIGINT/SIGTERM) or until --count-events updates were printed.
+            """
+    )
+
+    @Argument(help: "The database file (opened read-only).")
+    var file: String
+
+    @Argument(help: "The class to watch.")
+    var className: String
+
+    @Argument(help: "A predicate in Realm's query language (default TRUEPREDICATE).")
+    var predicate: String?
+
+    @Option(name: .long, parsing: .unconditionalSingleValue, help: ArgumentHelp("Sort keys, '-' for descending: name,-age (repeatable).", valueName: "keys"))
+    var sort: [String] = []
+
+    @Option(name: .customLong("count-events"), help: "Stop after N update events.")
+    var countEvents: Int?
+
+    func validate() throws {
+        if let countEvents, countEvents < 0 { throw ValidationError("--count-events must be 0 or more, got \(countEvents)") }
+        _ = try Query.sortDescriptors(sort)
+    }
+
+    func run() throws {
+        try RealmFiles.requireRegularFile(file)
+        let control = WatchControl()
+        var sources: [DispatchSourceSignal] = []
+        for sig in [SIGINT, SIGTERM] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler { control.stop() }
+            source.resume()
+            sources.append(source)
+        }
+        defer { sources.forEach { $0.cancel() } }
+        try watchLines(path: file, className: className, predicate: predicate ?? "TRUEPREDICATE",
+                       sort: try Query.sortDescriptors(sort), maxEvents: countEvents, control: control) { line in
+            Console.line(line)
+            Console.flush()
+        }
+    }
+}

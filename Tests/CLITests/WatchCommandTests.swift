@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+/// `realmtui watch` as a script sees it: JSON lines, one per change, ending on SIGTERM or after
+/// `--count-events`.
+@Suite(.serialized) struct WatchCommandTests {
+    @Test func watchPrintsInitialThenOneLinePerCommitAndStopsOnCount() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("watch-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("w.realm").path
+        let schema = dir.appendingPathComponent("s.json")
+        try Data(#"[{"name": "Dog", "properties": {"name": "string", "age": "int"}}]"#.utf8).write(to: schema)
+        let exe = try #require(WatchCommandTests.realmtui())
+        #expect(try WatchCommandTests.run(exe, ["create", file, "--schema", schema.path]) == 0)
+        let watcher = Process()
+        watcher.executableURL = exe
+        watcher.arguments = ["watch", file, "Dog", "age > 1", "--sort", "-age", "--count-events", "2"]
+        let out = Pipe()
+        watcher.standardOutput = out
+        try watcher.run()
+        // Give the watcher time to print its initial line, then commit twice.
+        Thread.sleep(forTimeInterval: 0.5)
+        let dogs = dir.appendingPathComponent("d.json")
+        try Data(#"{"Dog": [{"name": "a", "age": 3}, {"name": "b", "age": 1}]}"#.utf8).write(to: dogs)
+        #expect(try WatchCommandTests.run(exe, ["import", file, dogs.path]) == 0)
+        Thread.sleep(forTimeInterval: 0.3)
+        try Data(#"{"Dog": [{"name": "c", "age": 5}]}"#.utf8).write(to: dogs)
+        #expect(try WatchCommandTests.run(exe, ["import", file, dogs.path]) == 0)
+        let deadline = Date().addingTimeInterval(20)
+        while watcher.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        if watcher.isRunning { watcher.terminate() }
+        let lines = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(lines.count == 3, "\(lines)")
+        guard lines.count == 3 else { return }
+        #expect(lines[0]["event"] as? String == "initial")
+        #expect(lines[0]["count"] as? Int == 0)
+        #expect(lines[1]["event"] as? String == "update")
+        #expect(lines[1]["count"] as? Int == 1)
+        #expect(lines[1]["insertions"] as? [Int] == [0])
+        #expect(lines[2]["count"] as? Int == 2)
+        #expect(lines[2]["insertions"] as? [Int] == [0])
+        #expect(watcher.terminationStatus == 0)
+    }
+
+    static func realmtui() -> URL? {
+        let argv0 = URL(fileURLWithPath: CommandLine.arguments[0])
+        var dir = argv0.deletingLastPathComponent()
+        for _ in 0..<6 {
+            let candidate = dir.appendingPathComponent("realmtui")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            dir = dir.deletingLastPathComponent()
+        }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let fallback = root.appendingPathComponent(".build/debug/realmtui")
+        return FileManager.default.isExecutableFile(atPath: fallback.path) ? fallback : nil
+    }
+
+    static func run(_ exe: URL, _ args: [String]) throws -> Int32 {
+        let p = Process()
+        p.executableURL = exe
+        p.arguments = args
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        p.waitUntilExit()
+        return p.terminationStatus
+    }
+}
