@@ -157,6 +157,17 @@ public final class Results: Sequence {
 
     /// Iterates a snapshot of the results taken when iteration starts.
     public func makeIterator() -> IndexingIterator<[DynamicObject]> {
+        if isPlainTable, (try? realm.checkThread()) != nil {
+            // A whole class: walk the leaves once and hand out objects that know their row.
+            var objects: [DynamicObject] = []
+            objects.reserveCapacity(count)
+            let ok = (try? realm.readView.forEachCluster(classIndex: classIndex) { leaf in
+                for r in 0..<leaf.count {
+                    objects.append(DynamicObject(realm: realm, classIndex: classIndex, key: ObjectKey(leaf.key(at: r)), cluster: leaf, row: r))
+                }
+            }) ?? false
+            if ok { return objects.makeIterator() }
+        }
         let k = (try? keys()) ?? []
         return k.map { DynamicObject(realm: realm, classIndex: classIndex, key: $0) }.makeIterator()
     }
