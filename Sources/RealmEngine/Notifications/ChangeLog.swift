@@ -28,11 +28,7 @@ enum ChangeLog {
             var cr = ChangeRecord.ClassRecord()
             cr.inserted = ch.inserted
             cr.deleted = ch.deleted.sorted()
-            for (k, cols) in ch.modified {
-                var mask: UInt64 = 0
-                for col in cols { mask |= 1 << UInt64(min(col, 63)) }
-                cr.modified[k] = mask
-            }
+            cr.modified = ch.modified
             if !cr.inserted.isEmpty || !cr.deleted.isEmpty || !cr.modified.isEmpty { r.classes[c] = cr }
         }
         return r

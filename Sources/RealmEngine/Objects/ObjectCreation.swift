@@ -3,18 +3,30 @@
 extension WriteTransaction {
     private func schema(_ classIndex: Int) -> ObjectSchema { layout.schema.objectSchemas[classIndex] }
 
-    /// The given fields of an object input, by persisted column (nil: not given).
-    func fields(_ classIndex: Int, _ input: ObjectInput) throws -> [ObjectInput?] {
+    /// The given fields of an object input, by persisted column (nil: not given), read straight
+    /// from the dictionary or array without copying it.
+    struct Fields {
+        let array: [ObjectInput]
+        let dictionary: [String: ObjectInput]?
+        let properties: ArraySlice<Property>
+
+        subscript(column: Int) -> ObjectInput? {
+            if let dictionary { return dictionary[properties[column].name] }
+            return column < array.count ? array[column] : nil
+        }
+    }
+
+    func fields(_ classIndex: Int, _ input: ObjectInput) throws -> Fields {
         let properties = layout.tables[classIndex].persisted
         switch input {
         case .dictionary(let d):
-            return properties.map { d[$0.name] }
+            return Fields(array: [], dictionary: d, properties: properties)
         case .array(let a):
             guard a.count <= properties.count else {
                 throw RealmError.invalidInput(
                     "\(schema(classIndex).name): \(a.count) values given for \(properties.count) properties (\(properties.map(\.name).joined(separator: ", ")))")
             }
-            return a.count == properties.count ? a : a + Array(repeating: nil, count: properties.count - a.count)
+            return Fields(array: a, dictionary: nil, properties: properties)
         default:
             throw RealmError.invalidInput("\(schema(classIndex).name): expected a dictionary or an array of values")
         }
@@ -56,8 +68,8 @@ extension WriteTransaction {
                 guard update != .error else {
                     throw RealmError.primaryKey("\(objectSchema.name): an object with primary key \(pkValue) already exists")
                 }
-                for (column, raw) in given.enumerated() where column != pk {
-                    if let raw { try setField(classIndex, key, column: column, raw, update: update) }
+                for column in properties.indices where column != pk {
+                    if let raw = given[column] { try setField(classIndex, key, column: column, raw, update: update) }
                 }
                 return key
             }

@@ -58,8 +58,9 @@ struct ChangeRecorder {
         /// Inserted keys that were deleted again.
         var deletedNew = Set<Int64>()
         var deleted = Set<Int64>()
-        /// Modified objects (not inserted in this transaction) and the columns that changed.
-        var modified: [Int64: Set<Int>] = [:]
+        /// Modified objects (not inserted in this transaction) and a bitmask of the columns that
+        /// changed (bit 63 stands for column 63 and later, as in the change log).
+        var modified: [Int64: UInt64] = [:]
 
         func isNew(_ key: Int64) -> Bool {
             key >= firstNew && key <= lastNew && !deletedNew.contains(key)
@@ -102,7 +103,7 @@ struct ChangeRecorder {
 
     mutating func modify(_ c: Int, _ key: Int64, column: Int) {
         update(c) { ch in
-            if !ch.isNew(key) { ch.modified[key, default: []].insert(column) }
+            if !ch.isNew(key) { ch.modified[key, default: 0] |= 1 << UInt64(Swift.min(column, 63)) }
         }
     }
 }
