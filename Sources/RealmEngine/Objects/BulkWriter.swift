@@ -83,12 +83,13 @@ extension WriteTransaction {
             c.keys.removeSubrange(keep...)
             for col in c.columns.indices { c.columns[col].removeSubrange(keep...) }
         })
-        for (k, values) in removed {
-            for (n, column) in table.indexedColumns.enumerated() {
-                try SearchIndex.remove(&state.tables[classIndex].indexes[column, default: nil], value: values[n], key: k, writer: writer)
-            }
-            changes.delete(classIndex, k.rawValue)
+        for (n, column) in table.indexedColumns.enumerated() {
+            let entries = removed.map { TreeKey(hi: SearchIndex.key($0.1[n]), lo: $0.0.rawValue) }.sorted()
+            var tree = state.tables[classIndex].indexes[column] ?? nil
+            try writer.removeIndexEntries(root: &tree, entries: entries)
+            state.tables[classIndex].indexes[column] = .some(tree)
         }
+        for (k, _) in removed { changes.delete(classIndex, k.rawValue) }
         syncBytes()
     }
 }

@@ -86,3 +86,82 @@ extension TreeWriter {
         }
     }
 }
+
+extension TreeWriter {
+    /// Removes every entry of `entries` (sorted) from an index tree in one pass: each index leaf
+    /// that holds some of them is rewritten once.
+    func removeIndexEntries(root: inout TreeChild?, entries: [TreeKey]) throws {
+        guard var top = root, !entries.isEmpty else { return }
+        switch try removeEntries(&top, entries[...]) {
+        case nil:
+            root = nil
+        case .some(var only):
+            while let node = only.node, case .inner(let children) = node.body, children.count == 1 {
+                only = children[0]
+            }
+            root = only
+        }
+    }
+
+    private func removeEntries(_ child: inout TreeChild, _ entries: ArraySlice<TreeKey>) throws -> TreeChild? {
+        if child.node == nil {
+            let (_, kind) = try bytes.header(child.ref)
+            if kind == NodeKind.indexLeaf.rawValue {
+                let view = try IndexLeafCodec.View(try bytes.node(child.ref, kind: .indexLeaf), path: bytes.path, ref: child.ref)
+                let kept = remove(entries, from: view.entries())
+                guard kept.count != view.count else { return child }
+                try release(child.ref)
+                guard let first = kept.first else { return nil }
+                let ref = try write(kind: .indexLeaf, payload: IndexLeafCodec.encode(kept))
+                return TreeChild(firstKey: first, count: kept.count, ref: ref, node: nil)
+            }
+        }
+        let node = try load(&child, columns: nil)
+        switch node.body {
+        case .leaf(.index(let current)):
+            let kept = remove(entries, from: current)
+            guard let first = kept.first else { return nil }
+            node.body = .leaf(.index(kept))
+            return TreeChild(firstKey: first, count: kept.count, ref: 0, node: node)
+        case .leaf(.cluster):
+            return child
+        case .inner(var children):
+            node.body = .inner([])
+            var out: [TreeChild] = []
+            out.reserveCapacity(children.count)
+            var rest = entries
+            for i in children.indices {
+                var mine = rest
+                if i + 1 < children.count {
+                    let bound = children[i + 1].firstKey
+                    let cut = rest.firstIndex { $0 >= bound } ?? rest.endIndex
+                    mine = rest[..<cut]
+                    rest = rest[cut...]
+                } else {
+                    rest = rest[rest.endIndex...]
+                }
+                if mine.isEmpty {
+                    out.append(children[i])
+                } else if let edited = try removeEntries(&children[i], mine) {
+                    out.append(edited)
+                }
+            }
+            guard !out.isEmpty else { return nil }
+            node.body = .inner(out)
+            return TreeChild(firstKey: out[0].firstKey, count: out.reduce(0) { $0 + $1.count }, ref: 0, node: node)
+        }
+    }
+
+    /// `current` without the entries of `doomed` (both sorted): one merge pass.
+    private func remove(_ doomed: ArraySlice<TreeKey>, from current: [TreeKey]) -> [TreeKey] {
+        var out: [TreeKey] = []
+        out.reserveCapacity(current.count)
+        var d = doomed.startIndex
+        for e in current {
+            while d < doomed.endIndex && doomed[d] < e { d += 1 }
+            if d < doomed.endIndex && doomed[d] == e { d += 1; continue }
+            out.append(e)
+        }
+        return out
+    }
+}
