@@ -6,7 +6,7 @@
 /// 64   slot 0 (64 bytes)
 /// 128  slot 1 (64 bytes)
 /// slot: version u64 | topRef u64 | freeRef u64 | logicalSize u64 |
-///       readFormat u16 | writeFormat u16 | flags u32 | reserved u64 u64 | checksum u64
+///       readFormat u16 | writeFormat u16 | flags u32 | commitRef u64 | commitHash u64 | checksum u64
 /// ```
 /// A commit writes the *inactive* slot (the one with the lower version, or an invalid one) and
 /// never touches the active one, so a torn header write can only damage a slot that open ignores.
@@ -31,6 +31,11 @@ struct FileHeader {
         var logicalSize: UInt64
         var readFormat: UInt16 = FileHeader.readFormat
         var writeFormat: UInt16 = FileHeader.writeFormat
+        /// The commit record: a node listing every node this commit wrote with its checksum
+        /// (0 for none), and the hash of that node's payload. Open verifies it to tell a commit
+        /// that reached the disk whole from one cut short by a crash (see `Commit.swift`).
+        var commitRef: UInt64 = 0
+        var commitHash: UInt64 = 0
 
         func encoded() -> [UInt8] {
             var out = [UInt8](repeating: 0, count: FileHeader.slotSize)
@@ -41,6 +46,8 @@ struct FileHeader {
                 raw.storeBytes(of: logicalSize.littleEndian, toByteOffset: 24, as: UInt64.self)
                 raw.storeBytes(of: readFormat.littleEndian, toByteOffset: 32, as: UInt16.self)
                 raw.storeBytes(of: writeFormat.littleEndian, toByteOffset: 34, as: UInt16.self)
+                raw.storeBytes(of: commitRef.littleEndian, toByteOffset: 40, as: UInt64.self)
+                raw.storeBytes(of: commitHash.littleEndian, toByteOffset: 48, as: UInt64.self)
                 let sum = Checksum.hash(UnsafeRawBufferPointer(rebasing: raw[0..<56]), seed: 0x5107)
                 raw.storeBytes(of: sum.littleEndian, toByteOffset: 56, as: UInt64.self)
             }
@@ -55,7 +62,7 @@ struct FileHeader {
             func u64(_ o: Int) -> UInt64 { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: o, as: UInt64.self)) }
             func u16(_ o: Int) -> UInt16 { UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: o, as: UInt16.self)) }
             return Slot(version: u64(0), topRef: u64(8), freeRef: u64(16), logicalSize: u64(24),
-                        readFormat: u16(32), writeFormat: u16(34))
+                        readFormat: u16(32), writeFormat: u16(34), commitRef: u64(40), commitHash: u64(48))
         }
     }
 

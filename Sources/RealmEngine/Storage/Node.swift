@@ -16,6 +16,7 @@ enum NodeKind: UInt8 {
     case schema = 5
     case freeList = 6
     case changeLog = 7
+    case commitRecord = 8
 }
 
 enum Node {

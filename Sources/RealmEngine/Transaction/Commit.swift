@@ -1,29 +1,41 @@
-/// The commit protocol.
+/// The commit protocol: one durability barrier per commit.
 ///
 /// Invariants:
 /// 1. A commit never overwrites a byte that the last committed version, or any version a reader
 ///    has pinned, can reach: every changed node goes to space the free list says is reusable
 ///    (`FreeSpace`, invariant 2), or past the old end of the file.
-/// 2. The header slot naming the new version is written only after every node it reaches is
-///    durable, and into the slot that does *not* hold the newest committed version.
-/// 3. A version is published in the lock file only after its slot is durable; readers pin only
-///    published versions (or newer slots found in the file).
+/// 2. The header slot naming the new version goes into the slot that does *not* hold the newest
+///    committed version, so the previous commit stays whole on disk whatever happens to this one.
+/// 3. The new slot names a *commit record*: a node listing every node this commit wrote with its
+///    checksum; the slot holds the hash of the record. A version whose record or nodes do not
+///    match on disk never reached the disk whole, and is not a version.
+/// 4. A version is published in the lock file only after its one fdatasync returned; readers pin
+///    only published versions (or newer slots found in the file).
 ///
 /// Steps, and what the file looks like if the process (or the machine) dies right there:
 ///
-/// | step | action                                              | after a crash here                                  |
-/// |------|-----------------------------------------------------|-----------------------------------------------------|
-/// | 1    | take the write lock, open the newest version        | nothing written; the kernel drops the OFD lock      |
-/// | 2    | write changed nodes, top node, free list (pwrite)   | old slot still newest; new nodes lie in free space  |
-/// | 3    | fdatasync                                           | same: the new nodes are unreachable                 |
-/// | 4    | write the inactive slot (64 bytes)                  | torn slot fails its checksum → old version opens;   |
-/// |      |                                                     | whole slot on disk → new version opens (complete)   |
-/// | 5    | fdatasync                                           | the new version is durable                          |
-/// | 6    | publish the version in the lock file, wake waiters  | readers find the newer slot in the file anyway      |
-/// | 7    | release the write lock                              | —                                                   |
+/// | step | action                                                  | after a crash here                                   |
+/// |------|---------------------------------------------------------|------------------------------------------------------|
+/// | 1    | take the write lock, open the newest version            | nothing written; the kernel drops the OFD lock       |
+/// | 2    | write changed nodes, top, free list, commit record      | old slot still newest; new nodes lie in free space   |
+/// | 3    | write the inactive slot (64 bytes)                      | process death: the page cache has every write, the   |
+/// |      |                                                         | new version is whole. Machine death: any subset of   |
+/// |      |                                                         | steps 2–3 may be on disk — a torn slot fails its     |
+/// |      |                                                         | checksum; a whole slot whose nodes are not all there |
+/// |      |                                                         | fails the commit-record check at the next first open |
+/// |      |                                                         | (`SharedFile.verifyNewest`), which then erases that  |
+/// |      |                                                         | slot; either way the previous version opens, whole   |
+/// |      |                                                         | by invariants 1–2 and its own completed barrier      |
+/// | 4    | fdatasync                                               | the new version is durable                           |
+/// | 5    | publish the version in the lock file, wake waiters      | readers find the newer slot in the file anyway       |
+/// | 6    | release the write lock                                  | —                                                    |
 ///
-/// Two barriers per commit (steps 3 and 5). A single-barrier scheme would need the slot to carry
-/// a checksum over every node it reaches; we keep two and measure (see the benchmark).
+/// Why one barrier is enough: the only thing a second barrier (before the slot) would buy is
+/// never having a durable slot whose nodes are missing. The commit record detects exactly that
+/// case, and the previous version is still intact because nothing it reaches was overwritten.
+/// Only the newest slot needs checking, and only by the first process to open the file after
+/// all others closed it (a machine crash leaves no process running): until then every process
+/// saw the writer's complete page-cache state. The check reads only the last commit's nodes.
 extension WriteTransaction {
     /// Makes the transaction durable and returns the new slot. The caller publishes and unlocks.
     func commit() throws -> FileHeader.Slot {
@@ -53,35 +65,79 @@ extension WriteTransaction {
         try writer.release(base.topRef)
         let top = TopNode(schemaRef: schemaRef, changeLogRef: changeLogRef, tables: state.tables)
         let topRef = try writer.write(kind: .top, payload: top.payload())
-        let freeRef = try writeFreeList()
-        // Step 3.
-        try shared.file.sync()
-        // Step 4: the inactive slot.
-        let slot = FileHeader.Slot(version: writer.newVersion, topRef: topRef, freeRef: freeRef, logicalSize: writer.free.logicalSize)
+        let (freeRef, commitRef, commitHash) = try writeFreeListAndCommitRecord()
+        // Step 3: the inactive slot.
+        let slot = FileHeader.Slot(version: writer.newVersion, topRef: topRef, freeRef: freeRef, logicalSize: writer.free.logicalSize,
+                                   commitRef: commitRef, commitHash: commitHash)
         let slots = try shared.slots()
         let active = slots.first?.index ?? 0
         let offset = FileHeader.slotOffsets[1 - active]
         try slot.encoded().withUnsafeBytes { try shared.file.write($0, at: UInt64(offset)) }
-        // Step 5.
+        // Step 4: the one barrier.
         try shared.file.sync()
         return slot
     }
 
-    /// Writes the free list copy-on-write: frees the old list's node, reserves room for the new one
-    /// (allocation never adds an entry), then writes the list — which counts its own node as used.
-    private func writeFreeList() throws -> UInt64 {
+    /// Writes the free list copy-on-write and the commit record. Frees the old list's node,
+    /// reserves room for the new list and for the record (allocation never adds a free-list
+    /// entry), then writes the list — which counts both reserved nodes as used — and the record,
+    /// which lists every node of this commit (the list included) with its checksum.
+    private func writeFreeListAndCommitRecord() throws -> (freeRef: UInt64, commitRef: UInt64, commitHash: UInt64) {
         try writer.release(baseFreeRef)
+        try writer.release(baseCommitRef)
         let estimate = writer.free.payload(reserveEntries: 2).count + 2 * 24
-        let total = Node.aligned(Node.headerSize + estimate)
-        let ref = writer.free.allocate(total)
+        let freeTotal = Node.aligned(Node.headerSize + estimate)
+        let freeRef = writer.free.allocate(freeTotal)
+        var written = writer.writtenHere.sorted()
+        written.append(freeRef)
+        let recordTotal = Node.aligned(Node.headerSize + 8 + written.count * 16)
+        let recordRef = writer.free.allocate(recordTotal)
         if writer.free.logicalSize > (try shared.file.physicalSize()) {
             try shared.file.grow(to: writer.free.logicalSize)
         }
         var payload = writer.free.payload()
         // Pad so the node fills exactly the reserved extent.
-        payload += [UInt8](repeating: 0, count: max(0, total - Node.headerSize - payload.count))
-        let node = Node.build(kind: .freeList, payload: payload)
-        try node.withUnsafeBytes { try shared.file.write($0, at: ref) }
-        return ref
+        payload += [UInt8](repeating: 0, count: max(0, freeTotal - Node.headerSize - payload.count))
+        let freeNode = Node.build(kind: .freeList, payload: payload)
+        try freeNode.withUnsafeBytes { try shared.file.write($0, at: freeRef) }
+        // The record: (ref, stored checksum) of every node, read back from the headers written.
+        var record = [UInt8]()
+        record.reserveCapacity(recordTotal)
+        record.appendLE(UInt64(written.count))
+        for ref in written {
+            let checksum: UInt32
+            if ref == freeRef {
+                checksum = freeNode.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 12, as: UInt32.self)) }
+            } else {
+                checksum = UInt32(littleEndian: (shared.file.base + Int(ref)).loadUnaligned(fromByteOffset: 12, as: UInt32.self))
+            }
+            record.appendLE(ref)
+            record.appendLE(UInt64(checksum))
+        }
+        record += [UInt8](repeating: 0, count: max(0, recordTotal - Node.headerSize - record.count))
+        let recordNode = Node.build(kind: .commitRecord, payload: record)
+        try recordNode.withUnsafeBytes { try shared.file.write($0, at: recordRef) }
+        let hash = record.withUnsafeBytes { Checksum.hash($0) }
+        return (freeRef, recordRef, hash)
+    }
+}
+
+/// Checking that the newest commit reached the disk whole (see the table above).
+enum CommitRecord {
+    /// Whether every node the slot's commit record lists is on disk with its recorded checksum.
+    static func verify(_ slot: FileHeader.Slot, base: UnsafeRawPointer, path: String) -> Bool {
+        guard slot.commitRef != 0 else { return true }
+        let bytes = FileBytes(base: base, size: slot.logicalSize, path: path)
+        guard let payload = try? bytes.node(slot.commitRef, kind: .commitRecord),
+              Checksum.hash(payload) == slot.commitHash, payload.count >= 8 else { return false }
+        let n = Int(truncatingIfNeeded: UInt64(littleEndian: payload.loadUnaligned(as: UInt64.self)))
+        guard n >= 0, n <= (payload.count - 8) / 16 else { return false }
+        for i in 0..<n {
+            let ref = UInt64(littleEndian: payload.loadUnaligned(fromByteOffset: 8 + i * 16, as: UInt64.self))
+            let recorded = UInt32(truncatingIfNeeded: UInt64(littleEndian: payload.loadUnaligned(fromByteOffset: 16 + i * 16, as: UInt64.self)))
+            guard let (_, _, ok) = try? bytes.extent(ref), ok,
+                  UInt32(littleEndian: (base + Int(ref)).loadUnaligned(fromByteOffset: 12, as: UInt32.self)) == recorded else { return false }
+        }
+        return true
     }
 }

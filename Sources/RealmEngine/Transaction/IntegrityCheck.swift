@@ -68,6 +68,12 @@ final class IntegrityChecker {
             _ = try ChangeLog.decode(bytes, ref: snapshot.changeLogRef)
         }
         try visit(slot.freeRef, "free list")
+        if slot.commitRef != 0 {
+            try visit(slot.commitRef, "commit record")
+            guard CommitRecord.verify(slot, base: bytes.base, path: path) else {
+                throw corrupt(slot.commitRef, "the commit record does not match the nodes of the commit")
+            }
+        }
         let free = try FreeSpace.decode(try bytes.node(slot.freeRef, kind: .freeList), logicalSize: slot.logicalSize,
                                         path: path, ref: slot.freeRef)
         var objects: [String: Int] = [:]

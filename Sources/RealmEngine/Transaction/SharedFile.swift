@@ -30,6 +30,7 @@ final class SharedFile: @unchecked Sendable {
         let key = "file:" + canonical + (readOnly ? ":ro" : "")
         if let existing = registry[key]?.value { return existing }
         let file = try DatabaseFile(path: canonical, readOnly: readOnly, create: create)
+        var rejected: FileHeader.Slot?
         // Refuse a foreign, empty or newer file before anything is written beside it.
         let size = try file.physicalSize()
         if size > 0 || !create {
@@ -39,17 +40,25 @@ final class SharedFile: @unchecked Sendable {
         }
         let lock: LockFile
         do {
+            // Runs under the lock file's init lock, only for the first opener: no one else has the
+            // file open, so this is the moment to check the newest commit (see `Commit.swift`).
             lock = try LockFile(path: LockFile.path(forRealmAt: canonical)) {
-                (try? FileHeader.read(base: file.base, fileSize: try file.physicalSize(), path: canonical).first?.slot.version) ?? 0
+                let (version, bad) = try SharedFile.recoverNewest(file, path: canonical, readOnly: readOnly)
+                rejected = bad
+                return version
             }
         } catch {
             // A read-only file in a read-only folder: no lock file is written beside it; this
             // process coordinates its own instances only.
             guard readOnly else { throw error }
             lock = LockFile(inMemory: ())
+            let (version, bad) = try SharedFile.recoverNewest(file, path: canonical, readOnly: true)
+            rejected = bad
+            lock.publish(version: version)
         }
         try? lock.holdSharedOpenLock()
         let shared = SharedFile(path: canonical, file: file, lock: lock, isReadOnly: readOnly)
+        shared.rejected = rejected
         registry[key] = Weak(shared)
         return shared
     }
@@ -78,7 +87,35 @@ final class SharedFile: @unchecked Sendable {
 
     /// The valid header slots, newest first.
     func slots() throws -> [(index: Int, slot: FileHeader.Slot)] {
-        try FileHeader.read(base: file.base, fileSize: try file.physicalSize(), path: path)
+        let all = try FileHeader.read(base: file.base, fileSize: try file.physicalSize(), path: path)
+        cacheLock.lock()
+        let rejected = self.rejected
+        cacheLock.unlock()
+        guard let rejected else { return all }
+        let kept = all.filter { $0.slot != rejected }
+        if kept.isEmpty { throw RealmError.corruptFile(path: path, offset: 64, reason: "no complete commit in the file") }
+        return kept
+    }
+
+    /// A slot whose commit did not reach the disk whole (kept only where the file is read-only;
+    /// a writable file has the slot erased).
+    private var rejected: FileHeader.Slot?
+
+    /// The first opener after everyone closed the file checks that the newest commit reached the
+    /// disk whole (a machine crash may have cut it short; see `Commit.swift`) and, if it did not,
+    /// falls back to the previous version: it erases that slot, or — read-only — returns it to be
+    /// ignored. Returns the newest good version (0 for an empty file).
+    static func recoverNewest(_ file: DatabaseFile, path: String, readOnly: Bool) throws -> (UInt64, FileHeader.Slot?) {
+        let size = try file.physicalSize()
+        guard size >= UInt64(FileHeader.size), let slots = try? FileHeader.read(base: file.base, fileSize: size, path: path),
+              let newest = slots.first else { return (0, nil) }
+        if CommitRecord.verify(newest.slot, base: file.base, path: path) { return (newest.slot.version, nil) }
+        let previous = slots.dropFirst().first?.slot.version ?? 0
+        if readOnly { return (previous, newest.slot) }
+        let zeros = [UInt8](repeating: 0, count: FileHeader.slotSize)
+        try zeros.withUnsafeBytes { try file.write($0, at: UInt64(FileHeader.slotOffsets[newest.index])) }
+        try file.sync()
+        return (previous, nil)
     }
 
     /// The schema stored at `ref`, decoded once per process.

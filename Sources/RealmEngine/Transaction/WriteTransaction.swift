@@ -31,9 +31,12 @@ final class WriteTransaction {
         state = try Snapshot(version: base.version + 1, bytes: writer.bytes, layout: base.layout, top: top,
                              topRef: base.topRef, schemaVersion: base.schemaVersion, cacheLeaves: false)
         baseFreeRef = baseSlot.freeRef
+        baseCommitRef = baseSlot.commitRef
     }
 
     let baseFreeRef: UInt64
+    /// The previous commit's record: part of the base version only, freed by this commit.
+    let baseCommitRef: UInt64
 
     var layout: SchemaLayout { state.layout }
 

@@ -15,7 +15,7 @@ final class TreeWriter {
     /// The version this transaction will commit.
     let newVersion: UInt64
     /// Extents written by this transaction (reusable at once when rewritten).
-    private var writtenHere = Set<UInt64>()
+    private(set) var writtenHere = Set<UInt64>()
     private var physicalSize: UInt64
 
     init(file: DatabaseFile, free: FreeSpace, newVersion: UInt64) throws {

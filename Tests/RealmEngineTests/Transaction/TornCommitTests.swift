@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+@testable import RealmEngine
+
+/// One barrier per commit: a machine crash may leave the newest slot on disk without some of its
+/// nodes. The first opener must then fall back to the previous version, whole.
+@Suite struct TornCommitTests {
+    /// Damages one node listed in the newest slot's commit record, as a lost write would.
+    static func loseAWrite(_ path: String) throws -> UInt64 {
+        let handle = try #require(FileHandle(forUpdatingAtPath: path))
+        defer { try? handle.close() }
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let slots = try data.withUnsafeBytes { raw in
+            try FileHeader.read(base: try #require(raw.baseAddress), fileSize: UInt64(raw.count), path: path)
+        }
+        let newest = try #require(slots.first?.slot)
+        #expect(newest.commitRef != 0)
+        let firstListed = data.withUnsafeBytes { raw in
+            UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: Int(newest.commitRef) + Node.headerSize + 8, as: UInt64.self))
+        }
+        try handle.seek(toOffset: firstListed + UInt64(Node.headerSize) + 1)
+        let old = try #require(try handle.read(upToCount: 1)).first ?? 0
+        try handle.seek(toOffset: firstListed + UInt64(Node.headerSize) + 1)
+        handle.write(Data([old ^ 0x5A]))
+        return newest.version
+    }
+
+    @Test func aCommitWithALostNodeIsRolledBackToThePreviousVersion() throws {
+        let dir = TempDir()
+        let path = dir.path("torn.realm")
+        var lostVersion: UInt64 = 0
+        do {
+            let realm = try Realm(path: path, schema: Fixtures.people)
+            try realm.write { for i in 0..<300 { try realm.create("Person", ["id": .int(Int64(i)), "name": .string("p\(i)")]) } }
+            try realm.write { for i in 300..<310 { try realm.create("Person", ["id": .int(Int64(i)), "name": .string("late\(i)")]) } }
+        }
+        lostVersion = try Self.loseAWrite(path)
+        // A read-only opener ignores the torn commit without touching the file.
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        do {
+            let ro = try Realm(path: path, readOnly: true)
+            #expect(ro.version == lostVersion - 1)
+            #expect(try ro.objects("Person").count == 300)
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        // A writer erases it, and the file goes on from the previous version.
+        let realm = try Realm(path: path)
+        #expect(realm.version == lostVersion - 1)
+        #expect(try realm.objects("Person").count == 300)
+        _ = try realm.checkIntegrity()
+        try realm.write { try realm.create("Person", ["id": .int(999), "name": .string("after")]) }
+        #expect(try realm.objects("Person").count == 301)
+        _ = try realm.checkIntegrity()
+    }
+}
