@@ -64,10 +64,20 @@ final class Snapshot: ObjectStore {
     func forEachCluster(classIndex: Int, _ body: (ClusterAccess) throws -> Void) throws -> Bool {
         try checkClass(classIndex)
         guard let root = tables[classIndex].root else { return true }
-        try reader.forEachLeaf(root) { leaf in
-            try body(try cluster(leaf, classIndex: classIndex))
+        // A committed snapshot remembers the views of a class's leaves after the first full scan,
+        // so repeated queries skip the tree walk and the per-leaf cache lookups.
+        if let leafViews, let views = leafViews.leaves(of: classIndex) {
+            for v in views { try body(.view(v)) }
             return true
         }
+        var views: [ClusterView]? = leafViews == nil ? nil : []
+        try reader.forEachLeaf(root) { leaf in
+            let c = try cluster(leaf, classIndex: classIndex)
+            if case .view(let v) = c { views?.append(v) } else { views = nil }
+            try body(c)
+            return true
+        }
+        if let views, let leafViews { leafViews.setLeaves(views, of: classIndex) }
         return true
     }
 
@@ -173,6 +183,20 @@ final class LeafViewCache: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return views[ref]
+    }
+
+    private var classLeaves: [Int: [ClusterView]] = [:]
+
+    func leaves(of classIndex: Int) -> [ClusterView]? {
+        lock.lock()
+        defer { lock.unlock() }
+        return classLeaves[classIndex]
+    }
+
+    func setLeaves(_ views: [ClusterView], of classIndex: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        classLeaves[classIndex] = views
     }
 
     func put(_ ref: UInt64, _ view: ClusterView) {
