@@ -58,32 +58,43 @@ extension TreeWriter {
             return TreeChild(firstKey: TreeKey(hi: 0, lo: first), count: count, ref: 0, node: node)
         case .leaf(.index):
             return child
-        case .inner(var children):
-            node.body = .inner([])
-            var out: [TreeChild] = []
-            out.reserveCapacity(children.count)
-            var rest = keys
-            for i in children.indices {
-                // The keys below the next child's first key belong to this child.
-                var mine = rest
-                if i + 1 < children.count {
-                    let bound = children[i + 1].firstKey.lo
-                    let cut = rest.firstIndex { $0 >= bound } ?? rest.endIndex
-                    mine = rest[..<cut]
-                    rest = rest[cut...]
-                } else {
-                    rest = rest[rest.endIndex...]
-                }
-                if mine.isEmpty {
-                    out.append(children[i])
-                } else if let edited = try edit(&children[i], keys: mine, columns: columns, file: file, memory: memory) {
-                    out.append(edited)
-                }
+        case .inner(let children):
+            return try editChildren(node, children, keys, bound: { $0.lo }) { child, mine in
+                try edit(&child, keys: mine, columns: columns, file: file, memory: memory)
             }
-            guard !out.isEmpty else { return nil }
-            node.body = .inner(out)
-            return TreeChild(firstKey: out[0].firstKey, count: out.reduce(0) { $0 + $1.count }, ref: 0, node: node)
         }
+    }
+
+    /// Hands each child of an inner node the sorted keys that fall in its range (those below the
+    /// next child's first key), keeps the children the edit leaves non-empty, and returns the
+    /// node's new summary (nil when it became empty).
+    func editChildren<K: Comparable>(_ node: TreeNode, _ children: [TreeChild], _ keys: ArraySlice<K>,
+                                     bound: (TreeKey) -> K,
+                                     _ edit: (inout TreeChild, ArraySlice<K>) throws -> TreeChild?) throws -> TreeChild? {
+        var children = children
+        node.body = .inner([])
+        var out: [TreeChild] = []
+        out.reserveCapacity(children.count)
+        var rest = keys
+        for i in children.indices {
+            var mine = rest
+            if i + 1 < children.count {
+                let limit = bound(children[i + 1].firstKey)
+                let cut = rest.firstIndex { $0 >= limit } ?? rest.endIndex
+                mine = rest[..<cut]
+                rest = rest[cut...]
+            } else {
+                rest = rest[rest.endIndex...]
+            }
+            if mine.isEmpty {
+                out.append(children[i])
+            } else if let edited = try edit(&children[i], mine) {
+                out.append(edited)
+            }
+        }
+        guard !out.isEmpty else { return nil }
+        node.body = .inner(out)
+        return TreeChild(firstKey: out[0].firstKey, count: out.reduce(0) { $0 + $1.count }, ref: 0, node: node)
     }
 }
 
@@ -125,30 +136,10 @@ extension TreeWriter {
             return TreeChild(firstKey: first, count: kept.count, ref: 0, node: node)
         case .leaf(.cluster):
             return child
-        case .inner(var children):
-            node.body = .inner([])
-            var out: [TreeChild] = []
-            out.reserveCapacity(children.count)
-            var rest = entries
-            for i in children.indices {
-                var mine = rest
-                if i + 1 < children.count {
-                    let bound = children[i + 1].firstKey
-                    let cut = rest.firstIndex { $0 >= bound } ?? rest.endIndex
-                    mine = rest[..<cut]
-                    rest = rest[cut...]
-                } else {
-                    rest = rest[rest.endIndex...]
-                }
-                if mine.isEmpty {
-                    out.append(children[i])
-                } else if let edited = try removeEntries(&children[i], mine) {
-                    out.append(edited)
-                }
+        case .inner(let children):
+            return try editChildren(node, children, entries, bound: { $0 }) { child, mine in
+                try removeEntries(&child, mine)
             }
-            guard !out.isEmpty else { return nil }
-            node.body = .inner(out)
-            return TreeChild(firstKey: out[0].firstKey, count: out.reduce(0) { $0 + $1.count }, ref: 0, node: node)
         }
     }
 
