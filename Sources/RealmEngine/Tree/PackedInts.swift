@@ -133,15 +133,22 @@ struct PackPlan {
             width = w
             break
         }
-        var bytes = 0
-        if min != 0 {
-            bytes = 8
-            for n in 1..<8 {
-                let shift = Int64(64 - 8 * n)
-                if (min << shift) >> shift == min { bytes = n; break }
-            }
+        self.init(count: count, base: min, width: width, baseBytes: Self.baseBytes(min))
+    }
+
+    /// The plan with a given base and width (a block that keeps its parameters while it grows).
+    init(count: Int, base: Int64, width: Int) {
+        self.init(count: count, base: base, width: width, baseBytes: Self.baseBytes(base))
+    }
+
+    /// Bytes the encoder spends on `base`: the fewest that sign-extend back to it (0 for 0).
+    static func baseBytes(_ base: Int64) -> Int {
+        guard base != 0 else { return 0 }
+        for n in 1..<8 {
+            let shift = Int64(64 - 8 * n)
+            if (base << shift) >> shift == base { return n }
         }
-        self.init(count: count, base: min, width: width, baseBytes: bytes)
+        return 8
     }
 
     /// The plan for `values` (all of them; callers put a non-null value in null slots).
@@ -161,16 +168,41 @@ struct PackPlan {
     var dataBytes: Int { (count * width + 7) >> 3 }
     var byteSize: Int { 1 + baseBytes + dataBytes }
 
-    /// Writes the block for `values` (which must be the `count` values the plan was made for)
-    /// into zeroed bytes.
-    func write(_ values: [Int64], to w: inout ByteWriter) {
-        assert(values.count == count)
+    /// Writes the header and base, and claims the (zeroed) `dataBytes` of offsets, returning their start.
+    func writeHead(to w: inout ByteWriter) -> UnsafeMutableRawPointer {
         let code = PackedInts.widthCodes.firstIndex(of: width) ?? 7
         w.u8(UInt8(code) | UInt8(baseBytes << 4))
         let b = w.claim(baseBytes)
         let raw = UInt64(bitPattern: base)
         for k in 0..<baseBytes { b.storeBytes(of: UInt8(truncatingIfNeeded: raw >> UInt64(8 * k)), toByteOffset: k, as: UInt8.self) }
-        let p = w.claim(dataBytes)
+        return w.claim(dataBytes)
+    }
+
+    /// Stores the offset of value `i` (`value − base`, which must fit the width) into data bytes
+    /// written by `writeHead` (sub-byte widths are OR-ed into the zeroed or partly filled byte).
+    @inline(__always)
+    func store(_ value: Int64, at i: Int, into p: UnsafeMutableRawPointer) {
+        let off = UInt64(bitPattern: value &- base)
+        switch width {
+        case 0:
+            break
+        case 1, 2, 4:
+            let perByte = 8 / width
+            let byte = i / perByte
+            let old = p.load(fromByteOffset: byte, as: UInt8.self)
+            p.storeBytes(of: old | UInt8(truncatingIfNeeded: off << UInt64((i % perByte) * width)), toByteOffset: byte, as: UInt8.self)
+        case 8: p.storeBytes(of: UInt8(truncatingIfNeeded: off), toByteOffset: i, as: UInt8.self)
+        case 16: p.storeBytes(of: UInt16(truncatingIfNeeded: off).littleEndian, toByteOffset: i << 1, as: UInt16.self)
+        case 32: p.storeBytes(of: UInt32(truncatingIfNeeded: off).littleEndian, toByteOffset: i << 2, as: UInt32.self)
+        default: p.storeBytes(of: off.littleEndian, toByteOffset: i << 3, as: UInt64.self)
+        }
+    }
+
+    /// Writes the block for `values` (which must be the `count` values the plan was made for)
+    /// into zeroed bytes.
+    func write(_ values: [Int64], to w: inout ByteWriter) {
+        assert(values.count == count)
+        let p = writeHead(to: &w)
         let base = self.base
         values.withUnsafeBufferPointer { v in
             switch width {
