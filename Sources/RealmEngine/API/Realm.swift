@@ -118,6 +118,7 @@ public final class Realm {
 
     deinit {
         if let t = transaction, !t.ended {
+            t.abandon()
             shared.lock.unlockWriter()
         }
         if let slot = readerSlot { shared.lock.unpin(slot: slot) }
@@ -196,7 +197,7 @@ public final class Realm {
         do {
             slot = try t.commit()
         } catch {
-            t.ended = true
+            t.abandon()
             throw error
         }
         shared.lock.publish(version: slot.version)
@@ -213,7 +214,7 @@ public final class Realm {
     /// Discards the open write transaction.
     public func cancelWrite() {
         guard let t = transaction else { return }
-        t.ended = true
+        t.abandon()
         transaction = nil
         shared.lock.unlockWriter()
         noteMutation()

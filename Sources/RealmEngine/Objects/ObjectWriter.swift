@@ -48,6 +48,9 @@ extension WriteTransaction {
             default: false
             }
         }
+        let appended = try !big && writer.appendToCommittedLeaf(root: &state.tables[classIndex].root, key: key.rawValue,
+                                                                 columns: table.columns, row: row)
+        if !appended {
         try writer.mutate(root: &state.tables[classIndex].root, key: TreeKey(hi: 0, lo: key.rawValue), columns: table.columns,
                           emptyLeaf: { self.emptyCluster(classIndex) }, bigValues: big) { leaf in
             guard case .cluster(var c) = leaf else { return }
@@ -61,6 +64,7 @@ extension WriteTransaction {
                 for i in row.indices { c.columns[i].insert(row[i], at: at) }
             }
             leaf = .cluster(c)
+        }
         }
         syncBytes()
         for column in table.indexedColumns {

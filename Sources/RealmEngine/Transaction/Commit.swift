@@ -72,6 +72,8 @@ extension WriteTransaction {
         let slots = try shared.slots()
         let active = slots.first?.index ?? 0
         let offset = FileHeader.slotOffsets[1 - active]
+        // From here on the new version may be on disk: a failure no longer rolls back.
+        slotWritten = true
         try slot.encoded().withUnsafeBytes { try shared.file.write($0, at: UInt64(offset)) }
         // Step 4: the one barrier.
         try shared.file.sync()
@@ -99,7 +101,7 @@ extension WriteTransaction {
         // Pad so the node fills exactly the reserved extent.
         payload += [UInt8](repeating: 0, count: max(0, freeTotal - Node.headerSize - payload.count))
         let freeNode = Node.build(kind: .freeList, payload: payload)
-        try freeNode.withUnsafeBytes { try shared.file.write($0, at: freeRef) }
+        try freeNode.withUnsafeBytes { try writer.writeBytes($0, at: freeRef) }
         // The record: (ref, stored checksum) of every node, read back from the headers written.
         var record = [UInt8]()
         record.reserveCapacity(recordTotal)
@@ -116,7 +118,7 @@ extension WriteTransaction {
         }
         record += [UInt8](repeating: 0, count: max(0, recordTotal - Node.headerSize - record.count))
         let recordNode = Node.build(kind: .commitRecord, payload: record)
-        try recordNode.withUnsafeBytes { try shared.file.write($0, at: recordRef) }
+        try recordNode.withUnsafeBytes { try writer.writeBytes($0, at: recordRef) }
         let hash = record.withUnsafeBytes { Checksum.hash($0) }
         return (freeRef, recordRef, hash)
     }

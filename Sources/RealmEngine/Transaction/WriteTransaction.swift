@@ -15,6 +15,14 @@ final class WriteTransaction {
     /// The schema to commit: unchanged unless a migration or schema change set it.
     var newSchema: StoredSchema?
     var ended = false
+    /// Set once the commit wrote its header slot: after that the transaction cannot be undone.
+    var slotWritten = false
+
+    /// Ends the transaction without committing and puts the file back as it was.
+    func abandon() {
+        ended = true
+        if !slotWritten { writer.rollback() }
+    }
 
     /// Starts a transaction on the newest version. The caller holds the write lock.
     init(shared: SharedFile, base: Snapshot, baseSlot: FileHeader.Slot) throws {

@@ -156,3 +156,45 @@ extension TreeWriter {
         return out
     }
 }
+
+extension TreeWriter {
+    /// Appends one row past the end of a *committed* leaf in its encoded form
+    /// (`ClusterCodec.appendingRow`) and path-copies the inner nodes above it — the small-commit
+    /// case, where decoding and re-encoding the whole leaf would dominate. Returns false, having
+    /// changed nothing, when the leaf is full, was already written by this transaction (then the
+    /// generic path keeps it in memory for the next inserts), or the key does not go last.
+    func appendToCommittedLeaf(root: inout TreeChild?, key: Int64, columns: [Property], row: [Value]) throws -> Bool {
+        guard var top = root else { return false }
+        let target = TreeKey(hi: 0, lo: key)
+        guard case .file(let payload, let ref) = try TreeReader(bytes: bytes).leaf(top, key: target),
+              !writtenHere.contains(ref),
+              case .view(let view) = try ClusterAccess(.file(payload, ref: ref), columns: columns, path: bytes.path),
+              view.count > 0, view.count < Limits.clusterRows, key > view.key(at: view.count - 1) else { return false }
+        var out = [UInt8]()
+        ClusterCodec.appendingRow(view, payload: payload, columns: columns, key: key, values: row, into: &out)
+        try release(ref)
+        let newRef = try write(kind: .clusterLeaf, payload: out)
+        let leaf = TreeChild(firstKey: TreeKey(hi: 0, lo: view.key(at: 0)), count: view.count + 1, ref: newRef, node: nil)
+        top = try replacePath(&top, key: target, leafRef: ref, with: leaf, columns: columns)
+        root = top
+        return true
+    }
+
+    private func replacePath(_ child: inout TreeChild, key: TreeKey, leafRef: UInt64, with leaf: TreeChild,
+                             columns: [Property]) throws -> TreeChild {
+        if child.node == nil && child.ref == leafRef { return leaf }
+        let node = try load(&child, columns: columns)
+        guard case .inner(var children) = node.body, !children.isEmpty else { return leaf }
+        node.body = .inner([])
+        var lo = 0, hi = children.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if key < children[mid].firstKey { hi = mid } else { lo = mid + 1 }
+        }
+        let i = Swift.max(0, lo - 1)
+        children[i] = try replacePath(&children[i], key: key, leafRef: leafRef, with: leaf, columns: columns)
+        let first = children[0].firstKey
+        node.body = .inner(children)
+        return TreeChild(firstKey: first, count: child.count + 1, ref: 0, node: node)
+    }
+}

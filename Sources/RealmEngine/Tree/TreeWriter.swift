@@ -17,12 +17,39 @@ final class TreeWriter {
     /// Extents written by this transaction (reusable at once when rewritten).
     private(set) var writtenHere = Set<UInt64>()
     private var physicalSize: UInt64
+    /// The file's size when the transaction began, and the old contents of every byte range it
+    /// overwrote below that size: enough to put the file back byte for byte when the transaction
+    /// is cancelled or its commit fails before the slot is written ("a failing command never
+    /// changes the file"). Writes past the old end are undone by truncating.
+    private let originalSize: UInt64
+    private var undo: [(offset: UInt64, bytes: [UInt8])] = []
 
     init(file: DatabaseFile, free: FreeSpace, newVersion: UInt64) throws {
         self.file = file
         self.free = free
         self.newVersion = newVersion
         physicalSize = try file.physicalSize()
+        originalSize = physicalSize
+    }
+
+    /// Writes raw bytes for this transaction, remembering what they replace.
+    func writeBytes(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws {
+        if offset < originalSize && !file.isInMemory {
+            let end = min(originalSize, offset + UInt64(bytes.count))
+            let old = UnsafeRawBufferPointer(start: file.base + Int(offset), count: Int(end - offset))
+            undo.append((offset, Array(old)))
+        }
+        try file.write(bytes, at: offset)
+    }
+
+    /// Puts the file back as it was when the transaction began (best effort: an I/O error here
+    /// leaves only free space different, which no version reaches).
+    func rollback() {
+        for entry in undo.reversed() {
+            entry.bytes.withUnsafeBytes { try? file.write($0, at: entry.offset) }
+        }
+        undo.removeAll()
+        if (try? file.physicalSize()) ?? 0 > originalSize { try? file.truncate(to: originalSize) }
     }
 
     /// Bytes readable in this transaction: the committed file plus what this transaction wrote.
@@ -40,7 +67,7 @@ final class TreeWriter {
             try file.grow(to: target)
             physicalSize = target
         }
-        try node.withUnsafeBytes { try file.write($0, at: ref) }
+        try node.withUnsafeBytes { try writeBytes($0, at: ref) }
         writtenHere.insert(ref)
         return ref
     }

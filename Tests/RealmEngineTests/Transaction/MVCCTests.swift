@@ -47,6 +47,15 @@ import Testing
     @Test func cancelledTransactionLeavesNothing() throws {
         let dir = TempDir()
         let realm = try Realm(path: dir.path("c.realm"), schema: Fixtures.people)
+        try realm.write { for i in 100..<900 { try realm.create("Person", ["id": .int(Int64(i)), "name": .string("n\(i)")]) } }
+        let original = try Data(contentsOf: URL(fileURLWithPath: dir.path("c.realm")))
+        try realm.beginWrite()
+        for i in 900..<3000 { try realm.create("Person", ["id": .int(Int64(i)), "name": .string("n\(i)")]) }
+        try realm.objects("Person").filter("id < 500").setValue(.value(.int(3)), forKey: "age")
+        try realm.delete(try realm.objects("Person").filter("id >= 600 AND id < 700"))
+        realm.cancelWrite()
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir.path("c.realm"))) == original)
+        try realm.write { try realm.delete(try realm.objects("Person")) }
         try realm.beginWrite()
         try realm.create("Person", ["id": .int(1), "name": .string("x")])
         #expect(try realm.objects("Person").count == 1)
@@ -70,10 +79,11 @@ import Testing
             realm.shared.file.failAfter = nil
             #expect(!realm.isInWriteTransaction)
         }
+        // Byte for byte: what the failed commits wrote into free space was put back.
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original)
         let reopened = try Realm(path: path)
         #expect(try reopened.objects("Person").count == 1)
         _ = try reopened.checkIntegrity()
-        _ = original
         // And the file still takes writes.
         try realm.write { try realm.create("Person", ["id": .int(2), "name": .string("after")]) }
         #expect(try realm.objects("Person").count == 2)
