@@ -30,6 +30,10 @@
 /// | 5    | publish the version in the lock file, wake waiters      | readers find the newer slot in the file anyway       |
 /// | 6    | release the write lock                                  | —                                                    |
 ///
+/// Commits that write more than `CommitRecord.maxNodes` nodes take a second fdatasync between
+/// steps 2 and 3 instead of a record (the old two-barrier protocol), so verifying at open only
+/// ever re-reads a small commit.
+///
 /// Why one barrier is enough: the only thing a second barrier (before the slot) would buy is
 /// never having a durable slot whose nodes are missing. The commit record detects exactly that
 /// case, and the previous version is still intact because nothing it reaches was overwritten.
@@ -65,7 +69,11 @@ extension WriteTransaction {
         try writer.release(base.topRef)
         let top = TopNode(schemaRef: schemaRef, changeLogRef: changeLogRef, tables: state.tables)
         let topRef = try writer.write(kind: .top, payload: top.payload())
-        let (freeRef, commitRef, commitHash) = try writeFreeListAndCommitRecord()
+        // A large commit takes a second barrier instead of a commit record, so that opening the
+        // file never has to re-read a big commit (a bulk import, a compacted copy) to verify it.
+        let large = writer.writtenHere.count > CommitRecord.maxNodes
+        let (freeRef, commitRef, commitHash) = try writeFreeListAndCommitRecord(withRecord: !large)
+        if large { try shared.file.sync() }
         // Step 3: the inactive slot.
         let slot = FileHeader.Slot(version: writer.newVersion, topRef: topRef, freeRef: freeRef, logicalSize: writer.free.logicalSize,
                                    commitRef: commitRef, commitHash: commitHash)
@@ -84,16 +92,16 @@ extension WriteTransaction {
     /// reserves room for the new list and for the record (allocation never adds a free-list
     /// entry), then writes the list — which counts both reserved nodes as used — and the record,
     /// which lists every node of this commit (the list included) with its checksum.
-    private func writeFreeListAndCommitRecord() throws -> (freeRef: UInt64, commitRef: UInt64, commitHash: UInt64) {
+    private func writeFreeListAndCommitRecord(withRecord: Bool) throws -> (freeRef: UInt64, commitRef: UInt64, commitHash: UInt64) {
         try writer.release(baseFreeRef)
         try writer.release(baseCommitRef)
         let estimate = writer.free.payload(reserveEntries: 2).count + 2 * 24
         let freeTotal = Node.aligned(Node.headerSize + estimate)
         let freeRef = writer.free.allocate(freeTotal)
-        var written = writer.writtenHere.sorted()
+        var written = withRecord ? writer.writtenHere.sorted() : []
         written.append(freeRef)
         let recordTotal = Node.aligned(Node.headerSize + 8 + written.count * 16)
-        let recordRef = writer.free.allocate(recordTotal)
+        let recordRef = withRecord ? writer.free.allocate(recordTotal) : 0
         if writer.free.logicalSize > (try shared.file.physicalSize()) {
             try shared.file.grow(to: writer.free.logicalSize)
         }
@@ -102,6 +110,7 @@ extension WriteTransaction {
         payload += [UInt8](repeating: 0, count: max(0, freeTotal - Node.headerSize - payload.count))
         let freeNode = Node.build(kind: .freeList, payload: payload)
         try freeNode.withUnsafeBytes { try writer.writeBytes($0, at: freeRef) }
+        guard withRecord else { return (freeRef, 0, 0) }
         // The record: (ref, stored checksum) of every node, read back from the headers written.
         var record = [UInt8]()
         record.reserveCapacity(recordTotal)
@@ -126,6 +135,9 @@ extension WriteTransaction {
 
 /// Checking that the newest commit reached the disk whole (see the table above).
 enum CommitRecord {
+    /// Commits that write more nodes than this take two barriers and carry no record.
+    static let maxNodes = 64
+
     /// Whether every node the slot's commit record lists is on disk with its recorded checksum.
     static func verify(_ slot: FileHeader.Slot, base: UnsafeRawPointer, path: String) -> Bool {
         guard slot.commitRef != 0 else { return true }
