@@ -2,6 +2,7 @@
 //
 //   realm-torture increment PATH N        N transactions, each adding 1 to Counter(id: 0)
 //   realm-torture batches PATH WRITER N K  N transactions of K Items each; prints "ack W B" after each commit
+//   realm-torture random PATH SEED N       N transactions of random inserts, deletes and updates of Items
 //
 // It creates the file if needed (the schema below). Exit code 1 with one `error:` line on failure.
 import Foundation
@@ -28,7 +29,7 @@ func fail(_ message: String) -> Never {
 
 let args = CommandLine.arguments
 guard args.count >= 4, let n = Int(args[args.count - (args[1] == "batches" ? 2 : 1)]) else {
-    fail("usage: realm-torture increment PATH N | batches PATH WRITER N K")
+    fail("usage: realm-torture increment PATH N | batches PATH WRITER N K | random PATH SEED N")
 }
 do {
     let realm = try Realm(path: args[2], schema: schema)
@@ -61,6 +62,31 @@ do {
             }
             FileHandle.standardOutput.write(Data("ack \(writer) \(batch)\n".utf8))
             batch += 1
+        }
+    case "random":
+        guard args.count == 5, let seed = UInt64(args[3]) else { fail("bad arguments") }
+        var state = seed
+        func next(_ bound: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        var serial = 0
+        for _ in 0..<n {
+            try realm.write {
+                for _ in 0..<(1 + next(4)) {
+                    let items = try realm.objects("Item")
+                    switch next(3) {
+                    case 0:
+                        serial += 1
+                        try realm.create("Item", ["id": .string("r\(seed)-\(serial)"), "writer": .int(0),
+                                                  "batch": .int(Int64(next(100))), "payload": .string("x")])
+                    case 1 where items.count > 0:
+                        try realm.delete(try items.object(at: next(items.count)))
+                    default:
+                        if items.count > 0 { try items.object(at: next(items.count)).setValue(.int(Int64(next(100))), forKey: "batch") }
+                    }
+                }
+            }
         }
     default:
         fail("unknown command \(args[1])")
