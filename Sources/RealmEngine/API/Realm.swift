@@ -200,6 +200,7 @@ public final class Realm {
             t.abandon()
             throw error
         }
+        shared.rememberFreeList(ref: slot.freeRef, extents: t.writer.free.extents)
         shared.lock.publish(version: slot.version)
         let old = snapshot.version
         if let readerSlot {

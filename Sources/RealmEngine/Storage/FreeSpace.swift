@@ -97,38 +97,67 @@ struct FreeSpace {
 
     // MARK: Encoding (the payload of a `.freeList` node)
 
-    func payload(reserveEntries: Int = 0) -> [UInt8] {
+    /// `count u64`, then per extent three LEB128 varints: the gap from the previous extent's end,
+    /// the length, and the freeing version — about 8 bytes an extent instead of 24, which
+    /// matters because every commit rewrites the list.
+    func payload() -> [UInt8] {
         var out = [UInt8]()
-        out.reserveCapacity(8 + (extents.count + reserveEntries) * 24)
+        out.reserveCapacity(8 + extents.count * 9)
         out.appendLE(UInt64(extents.count))
+        var end = UInt64(FileHeader.size)
         for e in extents {
-            out.appendLE(e.offset)
-            out.appendLE(e.length)
-            out.appendLE(e.freedIn)
+            FreeSpace.varint(e.offset - end, into: &out)
+            FreeSpace.varint(e.length, into: &out)
+            FreeSpace.varint(e.freedIn, into: &out)
+            end = e.offset + e.length
         }
         return out
     }
 
+    /// Bytes one more allocation can add to the encoding (a split or removed extent changes at
+    /// most two entries by at most three varints each).
+    static let slackPerChange = 60
+
+    @inline(__always)
+    static func varint(_ value: UInt64, into out: inout [UInt8]) {
+        var v = value
+        while v >= 0x80 {
+            out.append(UInt8(truncatingIfNeeded: v) | 0x80)
+            v >>= 7
+        }
+        out.append(UInt8(v))
+    }
+
     static func decode(_ payload: UnsafeRawBufferPointer, logicalSize: UInt64, path: String, ref: UInt64) throws -> [Extent] {
-        guard payload.count >= 8 else { throw RealmError.corruptFile(path: path, offset: ref, reason: "free list too short") }
+        func corrupt(_ reason: String) -> RealmError { RealmError.corruptFile(path: path, offset: ref, reason: reason) }
+        guard payload.count >= 8 else { throw corrupt("free list too short") }
         let n = payload.loadUnaligned(as: UInt64.self).littleEndian
-        guard n <= UInt64((payload.count - 8) / 24) else {
-            throw RealmError.corruptFile(path: path, offset: ref, reason: "free list count exceeds its node")
+        guard n <= UInt64(payload.count - 8) / 3 else { throw corrupt("free list count exceeds its node") }
+        var at = 8
+        func next() throws -> UInt64 {
+            var v: UInt64 = 0
+            var shift: UInt64 = 0
+            while true {
+                guard at < payload.count, shift < 64 else { throw corrupt("free list entry runs past its node") }
+                let b = payload[at]
+                at += 1
+                v |= UInt64(b & 0x7F) << shift
+                if b < 0x80 { return v }
+                shift += 7
+            }
         }
         var out: [Extent] = []
         out.reserveCapacity(Int(n))
-        var end: UInt64 = 0
+        var end = UInt64(FileHeader.size)
         for i in 0..<Int(n) {
-            let o = 8 + i * 24
-            let e = Extent(offset: payload.loadUnaligned(fromByteOffset: o, as: UInt64.self).littleEndian,
-                           length: payload.loadUnaligned(fromByteOffset: o + 8, as: UInt64.self).littleEndian,
-                           freedIn: payload.loadUnaligned(fromByteOffset: o + 16, as: UInt64.self).littleEndian)
-            guard e.offset >= end, e.offset >= UInt64(FileHeader.size), e.length > 0,
-                  e.offset + e.length <= logicalSize, e.offset % UInt64(Node.alignment) == 0 else {
-                throw RealmError.corruptFile(path: path, offset: ref, reason: "free list entry \(i) is out of order or out of bounds")
+            let gap = try next(), length = try next(), freedIn = try next()
+            let (offset, o1) = end.addingReportingOverflow(gap)
+            let (stop, o2) = offset.addingReportingOverflow(length)
+            guard !o1, !o2, length > 0, stop <= logicalSize, offset % UInt64(Node.alignment) == 0 else {
+                throw corrupt("free list entry \(i) is out of order or out of bounds")
             }
-            end = e.offset + e.length
-            out.append(e)
+            out.append(Extent(offset: offset, length: length, freedIn: freedIn))
+            end = stop
         }
         return out
     }

@@ -95,7 +95,7 @@ extension WriteTransaction {
     private func writeFreeListAndCommitRecord(withRecord: Bool) throws -> (freeRef: UInt64, commitRef: UInt64, commitHash: UInt64) {
         try writer.release(baseFreeRef)
         try writer.release(baseCommitRef)
-        let estimate = writer.free.payload(reserveEntries: 2).count + 2 * 24
+        let estimate = writer.free.payload().count + 2 * FreeSpace.slackPerChange
         let freeTotal = Node.aligned(Node.headerSize + estimate)
         let freeRef = writer.free.allocate(freeTotal)
         var written = withRecord ? writer.writtenHere.sorted() : []
@@ -106,6 +106,10 @@ extension WriteTransaction {
             try shared.file.grow(to: writer.free.logicalSize)
         }
         var payload = writer.free.payload()
+        guard payload.count <= freeTotal - Node.headerSize else {
+            // Our bug, never bad input: refuse the commit (it rolls back) rather than overrun.
+            throw RealmError.unsupported("internal error: the free list outgrew its reservation; the commit was cancelled")
+        }
         // Pad so the node fills exactly the reserved extent.
         payload += [UInt8](repeating: 0, count: max(0, freeTotal - Node.headerSize - payload.count))
         let freeNode = Node.build(kind: .freeList, payload: payload)

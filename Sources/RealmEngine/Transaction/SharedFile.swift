@@ -9,6 +9,21 @@ final class SharedFile: @unchecked Sendable {
     let lock: LockFile
     let isReadOnly: Bool
     private let cacheLock = NSLock()
+    /// The free list of the last commit made in this process, by ref: the next write transaction
+    /// starts from it instead of decoding the node again.
+    private var lastFreeList: (ref: UInt64, extents: [FreeSpace.Extent])?
+
+    func rememberFreeList(ref: UInt64, extents: [FreeSpace.Extent]) {
+        cacheLock.lock()
+        lastFreeList = (ref, extents)
+        cacheLock.unlock()
+    }
+
+    func freeList(ref: UInt64) -> [FreeSpace.Extent]? {
+        cacheLock.lock()
+        defer { cacheLock.unlock() }
+        return lastFreeList?.ref == ref ? lastFreeList?.extents : nil
+    }
     private var layouts: [UInt64: (StoredSchema, SchemaLayout)] = [:]
 
     private init(path: String, file: DatabaseFile, lock: LockFile, isReadOnly: Bool) {

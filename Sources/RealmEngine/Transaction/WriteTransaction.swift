@@ -29,8 +29,9 @@ final class WriteTransaction {
         self.shared = shared
         self.base = base
         let bytes = FileBytes(base: shared.file.base, size: baseSlot.logicalSize, path: shared.path)
-        let extents = try FreeSpace.decode(try bytes.node(baseSlot.freeRef, kind: .freeList), logicalSize: baseSlot.logicalSize,
-                                           path: shared.path, ref: baseSlot.freeRef)
+        let extents = try shared.freeList(ref: baseSlot.freeRef)
+            ?? FreeSpace.decode(try bytes.node(baseSlot.freeRef, kind: .freeList), logicalSize: baseSlot.logicalSize,
+                                path: shared.path, ref: baseSlot.freeRef)
         // Space freed by commit V is reusable once no reader holds a version below V.
         let oldest = min(shared.lock.oldestPinnedVersion() ?? base.version, base.version)
         let free = FreeSpace(extents: extents, logicalSize: baseSlot.logicalSize, reusableUpTo: oldest)
