@@ -24,34 +24,8 @@ extension ClusterCodec {
         _ = ClusterExtents(view, payload: payload)  // checks that `payload` is the view's
 
         let keys = PackedAppend(view.keyOffsets, hasValue: n > 0, added: [key &- Int64(n)], nulls: [], minWidth: 0)
-        var blocks = [ColumnAppend]()
-        blocks.reserveCapacity(columns.count)
-        var length = ClusterCodec.headerSize + keys.plan.byteSize + 4 * columns.count
-        for (c, layout) in view.layouts.enumerated() {
-            let b = ColumnAppend(layout, value: values[c])
-            length += b.size
-            blocks.append(b)
-        }
-        precondition(length <= Int(UInt32.max), "cluster payload of \(length) bytes exceeds 4 GiB; split the leaf")
-        let start = out.count
-        out.append(contentsOf: repeatElement(0, count: length))
-        out.withUnsafeMutableBytes { raw in
-            guard let base = raw.baseAddress else { preconditionFailure("empty output buffer") }
-            var w = ByteWriter(base + start, capacity: length)
-            w.u8(ClusterCodec.format)
-            w.u8(0)
-            w.u16(UInt16(columns.count))
-            w.u32(UInt32(n + 1))
-            w.u32(UInt32(length))
-            keys.write(to: &w)
-            let table = w.position
-            _ = w.claim(4 * columns.count)
-            for (c, b) in blocks.enumerated() {
-                w.patchU32(UInt32(w.position), at: table + 4 * c)
-                b.write(to: &w)
-            }
-            precondition(w.position == length, "cluster size plan and writes disagree")
-        }
+        let blocks = view.layouts.enumerated().map { ColumnAppend($1, value: values[$0]) }
+        assembleLeaf(rows: n + 1, keysSize: keys.plan.byteSize, writeKeys: { keys.write(to: &$0) }, blocks: blocks, into: &out)
     }
 }
 
@@ -161,7 +135,7 @@ private struct PackedAppend {
 }
 
 /// One column block with one row appended (for a list column: its end offsets and its elements).
-private struct ColumnAppend {
+private struct ColumnAppend: ClusterColumnBlock {
     let isList: Bool
     let listEnds: PackedAppend?
     let data: SliceAppend
@@ -363,6 +337,41 @@ private struct SliceAppend {
                 guard case .uuid(let u) = v else { continue }
                 withUnsafeBytes(of: u.uuid) { UnsafeMutableRawBufferPointer(start: p + 16 * i, count: 16).copyMemory(from: $0) }
             }
+        }
+    }
+}
+
+/// A column block that knows its encoded size and writes itself (new, edited or appended).
+protocol ClusterColumnBlock {
+    var size: Int { get }
+    func write(to w: inout ByteWriter)
+}
+
+extension ClusterCodec {
+    /// Appends a whole leaf payload — header, keys, column offset table, blocks — given its key
+    /// block writer and its column blocks (the shared tail of the native edit operations).
+    static func assembleLeaf<Block: ClusterColumnBlock>(rows: Int, keysSize: Int, writeKeys: (inout ByteWriter) -> Void,
+                                                        blocks: [Block], into out: inout [UInt8]) {
+        let length = headerSize + keysSize + 4 * blocks.count + blocks.reduce(0) { $0 + $1.size }
+        precondition(length <= Int(UInt32.max), "cluster payload of \(length) bytes exceeds 4 GiB; split the leaf")
+        let start = out.count
+        out.append(contentsOf: repeatElement(0, count: length))
+        out.withUnsafeMutableBytes { raw in
+            guard let base = raw.baseAddress else { preconditionFailure("empty output buffer") }
+            var w = ByteWriter(base + start, capacity: length)
+            w.u8(format)
+            w.u8(0)
+            w.u16(UInt16(blocks.count))
+            w.u32(UInt32(rows))
+            w.u32(UInt32(length))
+            writeKeys(&w)
+            let table = w.position
+            _ = w.claim(4 * blocks.count)
+            for (c, b) in blocks.enumerated() {
+                w.patchU32(UInt32(w.position), at: table + 4 * c)
+                b.write(to: &w)
+            }
+            precondition(w.position == length, "cluster size plan and writes disagree")
         }
     }
 }

@@ -85,34 +85,8 @@ extension ClusterCodec {
         }
         let keyPlan = PackPlan(keyOffsets)
 
-        var edits = [ColumnEdit]()
-        edits.reserveCapacity(columns.count)
-        var length = ClusterCodec.headerSize + keyPlan.byteSize + 4 * columns.count
-        for layout in view.layouts {
-            let e = ColumnEdit(layout, runs: runs, kept: kept)
-            length += e.size
-            edits.append(e)
-        }
-        precondition(length <= Int(UInt32.max), "cluster payload of \(length) bytes exceeds 4 GiB; split the leaf")
-        let start = out.count
-        out.append(contentsOf: repeatElement(0, count: length))
-        out.withUnsafeMutableBytes { raw in
-            guard let base = raw.baseAddress else { preconditionFailure("empty output buffer") }
-            var w = ByteWriter(base + start, capacity: length)
-            w.u8(ClusterCodec.format)
-            w.u8(0)
-            w.u16(UInt16(columns.count))
-            w.u32(UInt32(kept))
-            w.u32(UInt32(length))
-            keyPlan.write(keyOffsets, to: &w)
-            let table = w.position
-            _ = w.claim(4 * columns.count)
-            for (c, e) in edits.enumerated() {
-                w.patchU32(UInt32(w.position), at: table + 4 * c)
-                e.write(to: &w)
-            }
-            precondition(w.position == length, "cluster size plan and writes disagree")
-        }
+        let edits = view.layouts.map { ColumnEdit($0, runs: runs, kept: kept) }
+        assembleLeaf(rows: kept, keysSize: keyPlan.byteSize, writeKeys: { keyPlan.write(keyOffsets, to: &$0) }, blocks: edits, into: &out)
     }
 }
 
@@ -154,7 +128,7 @@ struct ClusterExtents {
 }
 
 /// One column of a leaf re-encoded with only the rows in `runs` (see `removingRows`).
-private struct ColumnEdit {
+private struct ColumnEdit: ClusterColumnBlock {
     let isList: Bool
     /// List columns: the new per-row end offsets (in elements).
     var listEnds: [Int64] = []
