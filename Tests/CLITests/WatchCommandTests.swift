@@ -19,18 +19,38 @@ import Testing
         let out = Pipe()
         watcher.standardOutput = out
         try watcher.run()
-        // Give the watcher time to print its initial line, then commit twice.
-        Thread.sleep(forTimeInterval: 0.5)
+        // Read the watcher's output as it comes, and wait for each line before the next commit
+        // (no fixed sleeps: CI machines can be slow, and commits that land together may be
+        // coalesced into one update).
+        let reader = out.fileHandleForReading
+        let collected = UncheckedData()
+        DispatchQueue.global().async {
+            while true {
+                let chunk = reader.availableData
+                if chunk.isEmpty { break }
+                collected.append(chunk)
+            }
+        }
+        func waitForLines(_ n: Int) -> Bool {
+            let end = Date().addingTimeInterval(30)
+            while Date() < end {
+                if collected.lineCount >= n { return true }
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+            return false
+        }
+        #expect(waitForLines(1), "watch printed no initial line")
         let dogs = dir.appendingPathComponent("d.json")
         try Data(#"{"Dog": [{"name": "a", "age": 3}, {"name": "b", "age": 1}]}"#.utf8).write(to: dogs)
         #expect(try WatchCommandTests.run(exe, ["import", file, dogs.path]) == 0)
-        Thread.sleep(forTimeInterval: 0.3)
+        #expect(waitForLines(2), "watch printed no update")
         try Data(#"{"Dog": [{"name": "c", "age": 5}]}"#.utf8).write(to: dogs)
         #expect(try WatchCommandTests.run(exe, ["import", file, dogs.path]) == 0)
         let deadline = Date().addingTimeInterval(20)
         while watcher.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         if watcher.isRunning { watcher.terminate() }
-        let lines = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        _ = waitForLines(3)
+        let lines = String(decoding: collected.snapshot(), as: UTF8.self)
             .split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         #expect(lines.count == 3, "\(lines)")
         guard lines.count == 3 else { return }
@@ -42,6 +62,15 @@ import Testing
         #expect(lines[2]["count"] as? Int == 2)
         #expect(lines[2]["insertions"] as? [Int] == [0])
         #expect(watcher.terminationStatus == 0)
+    }
+
+    /// Output collected on a background thread.
+    final class UncheckedData: @unchecked Sendable {
+        private var data = Data()
+        private let lock = NSLock()
+        func append(_ d: Data) { lock.lock(); data.append(d); lock.unlock() }
+        func snapshot() -> Data { lock.lock(); defer { lock.unlock() }; return data }
+        var lineCount: Int { snapshot().reduce(0) { $0 + ($1 == 10 ? 1 : 0) } }
     }
 
     static func realmtui() -> URL? {
