@@ -51,14 +51,14 @@ func write(path: String, count: Int, intervalMs: Int) throws {
         report += "\(i) \(monotonicNanoseconds())\n"
         if intervalMs > 0 { usleep(UInt32(intervalMs * 1000)) }
     }
-    FileHandle.standardOutput.write(report.data(using: .utf8)!)
+    FileHandle.standardOutput.write(Data(report.utf8))
 }
 
 func crash(path: String) throws {
     let realm = try Realm(path: path, schema: tickSchema)
     try realm.beginWrite()
     for i in 0..<1000 { try realm.create("Tick", ["n": .int(Int64(-1 - i)), "t": .int(0)]) }
-    FileHandle.standardOutput.write("writing\n".data(using: .utf8)!)
+    FileHandle.standardOutput.write(Data("writing\n".utf8))
     kill(getpid(), SIGKILL)
 }
 
@@ -151,7 +151,7 @@ func bench(count: Int) throws {
     }
 }
 
-func say(_ line: String) { FileHandle.standardOutput.write((line + "\n").data(using: .utf8)!) }
+func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
 
 func require_<T>(_ value: T?) throws -> T {
     guard let value else { throw RealmError.invalidatedObject }
@@ -159,17 +159,19 @@ func require_<T>(_ value: T?) throws -> T {
 }
 
 let args = CommandLine.arguments
+/// The integer argument at `i`, or 0 (which every mode treats as "nothing to do").
+func number(_ i: Int) -> Int { i < args.count ? Int(args[i]) ?? 0 : 0 }
 do {
     switch args.count > 1 ? args[1] : "" {
-    case "write" where args.count == 5: try write(path: args[2], count: Int(args[3])!, intervalMs: Int(args[4])!)
+    case "write" where args.count == 5: try write(path: args[2], count: number(3), intervalMs: number(4))
     case "crash" where args.count == 3: try crash(path: args[2])
-    case "latency" where args.count == 5: try latency(path: args[2], count: Int(args[3])!, intervalMs: Int(args[4])!)
-    case "bench" where args.count == 3: try bench(count: Int(args[2])!)
+    case "latency" where args.count == 5: try latency(path: args[2], count: number(3), intervalMs: number(4))
+    case "bench" where args.count == 3: try bench(count: number(2))
     default:
-        FileHandle.standardError.write("usage: realm-notify-probe write|crash|latency|bench …\n".data(using: .utf8)!)
+        FileHandle.standardError.write(Data("usage: realm-notify-probe write|crash|latency|bench …\n".utf8))
         exit(2)
     }
 } catch {
-    FileHandle.standardError.write("realm-notify-probe: \(error)\n".data(using: .utf8)!)
+    FileHandle.standardError.write(Data("realm-notify-probe: \(error)\n".utf8))
     exit(1)
 }
