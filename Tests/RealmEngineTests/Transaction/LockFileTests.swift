@@ -206,11 +206,14 @@ func lockTestFinished(_ semaphore: DispatchSemaphore) -> Bool {
 
         lock.publish(version: 10)
         let live = try lock.pinLatest()
-        rt_atomic_store64(lock.readers.versionPointer(7), 2)
-        rt_atomic_store64(lock.readers.ownerPointer(7), deadPid)
+        // Two slots other than the live one (where a claim starts depends on the pid).
+        let others = (0..<lock.slotCount).filter { $0 != live.slot }.prefix(2)
+        let dead = others[others.startIndex], recycled = others[others.startIndex + 1]
+        rt_atomic_store64(lock.readers.versionPointer(dead), 2)
+        rt_atomic_store64(lock.readers.ownerPointer(dead), deadPid)
         // pid 1 exists but never opened this lock file: a recycled pid does not keep a slot alive.
-        rt_atomic_store64(lock.readers.versionPointer(8), 1)
-        rt_atomic_store64(lock.readers.ownerPointer(8), 1)
+        rt_atomic_store64(lock.readers.versionPointer(recycled), 1)
+        rt_atomic_store64(lock.readers.ownerPointer(recycled), 1)
         #expect(lock.occupiedReaderSlots().count == 3)
         #expect(lock.oldestPinnedVersion() == 10)
         #expect(lock.occupiedReaderSlots().map(\.slot) == [live.slot])
