@@ -102,7 +102,13 @@ import Testing
         }
         for i in 0..<30 {
             try writer.write { try writer.create("Dog", ["name": .string("d\(i)")]) }
-            if i == 15 { token.invalidate(); flag.invalidated = true }
+            if i == 15 {
+                // Invalidate while deliveries flow: wait for the first one (slow machines).
+                let deadline = Date().addingTimeInterval(10)
+                while state.count == 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+                token.invalidate()
+                flag.invalidated = true
+            }
         }
         Thread.sleep(forTimeInterval: 0.3)
         queue.sync {}
