@@ -39,10 +39,21 @@ struct RealmTUICommand: ParsableCommand {
 /// Runs the command line and turns every failure into one `error:` line and an exit status.
 @main
 enum Main {
+    /// `realmtui FILE` (Realm Studio's habit): until the interactive explorer exists, it shows
+    /// the file's schema and says so on stderr, instead of a usage error.
+    static func arguments(_ given: ArraySlice<String>) -> [String] {
+        guard let first = given.first, !first.hasPrefix("-"),
+              !RealmTUICommand.subcommands.contains(where: { $0.configuration.commandName == first }),
+              FileManager.default.fileExists(atPath: first) else { return Array(given) }
+        Console.error("realmtui: the interactive explorer is not in this version; showing the schema " +
+                      "(see 'realmtui --help' for the commands)")
+        return ["schema"] + given
+    }
+
     static func main() async {
         let command: ParsableCommand
         do {
-            command = try RealmTUICommand.parseAsRoot()
+            command = try RealmTUICommand.parseAsRoot(arguments(CommandLine.arguments.dropFirst()))
         } catch {
             ExitStatus.finish(after: error)
         }
