@@ -87,24 +87,13 @@ struct FileBytes {
     /// The payload of the node at `ref`, after checking that it lies inside the file and has the
     /// expected kind.
     func node(_ ref: UInt64, kind: NodeKind) throws -> UnsafeRawBufferPointer {
-        guard ref >= UInt64(FileHeader.size), ref % UInt64(Node.alignment) == 0,
-              ref + UInt64(Node.headerSize) <= size else {
-            throw RealmError.corruptFile(path: path, offset: ref, reason: "a reference points outside the file")
-        }
-        let p = base + Int(ref)
-        let magic = UInt32(littleEndian: p.loadUnaligned(as: UInt32.self))
-        guard magic == Node.magic else {
-            throw RealmError.corruptFile(path: path, offset: ref, reason: "no node at this reference (bad magic)")
-        }
-        let k = p.load(fromByteOffset: 4, as: UInt8.self)
+        let (_, k) = try header(ref)
         guard k == kind.rawValue else {
             throw RealmError.corruptFile(path: path, offset: ref, reason: "expected a \(kind) node, found kind \(k)")
         }
-        let length = UInt64(UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt32.self)))
-        guard length >= UInt64(Node.headerSize), ref + length <= size else {
-            throw RealmError.corruptFile(path: path, offset: ref, reason: "node length \(length) runs past the end of the file")
-        }
-        return UnsafeRawBufferPointer(start: p + Node.headerSize, count: Int(length) - Node.headerSize)
+        let p = base + Int(ref)
+        let exact = Int(UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt32.self)))
+        return UnsafeRawBufferPointer(start: p + Node.headerSize, count: exact - Node.headerSize)
     }
 
     /// The kind and allocated length of the node at `ref`, after the bounds and magic checks —
@@ -128,20 +117,11 @@ struct FileBytes {
     /// The total allocated extent of the node at `ref` (header + payload, aligned), its kind, and
     /// whether its checksum matches. Used by `check` and when freeing.
     func extent(_ ref: UInt64) throws -> (length: UInt64, kind: UInt8, checksumOK: Bool) {
-        guard ref >= UInt64(FileHeader.size), ref + UInt64(Node.headerSize) <= size else {
-            throw RealmError.corruptFile(path: path, offset: ref, reason: "a reference points outside the file")
-        }
+        let (length, kind) = try header(ref)
         let p = base + Int(ref)
-        guard UInt32(littleEndian: p.loadUnaligned(as: UInt32.self)) == Node.magic else {
-            throw RealmError.corruptFile(path: path, offset: ref, reason: "no node at this reference (bad magic)")
-        }
-        let length = UInt64(UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt32.self)))
-        guard length >= UInt64(Node.headerSize), ref + length <= size else {
-            throw RealmError.corruptFile(path: path, offset: ref, reason: "node length runs past the end of the file")
-        }
         let stored = UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 12, as: UInt32.self))
-        let payload = UnsafeRawBufferPointer(start: p + Node.headerSize, count: Int(length) - Node.headerSize)
-        let ok = UInt32(truncatingIfNeeded: Checksum.hash(payload)) == stored
-        return (UInt64(Node.aligned(Int(length))), p.load(fromByteOffset: 4, as: UInt8.self), ok)
+        let exact = Int(UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt32.self)))
+        let payload = UnsafeRawBufferPointer(start: p + Node.headerSize, count: exact - Node.headerSize)
+        return (length, kind, UInt32(truncatingIfNeeded: Checksum.hash(payload)) == stored)
     }
 }
