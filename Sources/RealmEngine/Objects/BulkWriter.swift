@@ -14,37 +14,50 @@ extension WriteTransaction {
             return
         }
         let sorted = keys.map(\.rawValue).sorted()
-        var changed: [(ObjectKey, Value)] = []
+        let indexed = table.indexedColumns.contains(column)
+        var changedKeys: [Int64] = []  // ascending: leaves are visited in key order
+        var oldValues: [Value] = []    // indexed columns only: the value each changed key had
         var found = 0
         try writer.editLeaves(root: &state.tables[classIndex].root, keys: sorted, columns: table.columns, file: { view, payload, rows in
             found += rows.count
-            var values = (0..<view.count).map { view.value(row: $0, column: column) }
-            var any = false
-            for r in rows where values[r] != value {
-                changed.append((ObjectKey(view.key(at: r)), values[r]))
-                values[r] = value
-                any = true
+            let before = changedKeys.count
+            for r in rows {
+                let old = view.value(row: r, column: column)
+                guard old != value else { continue }
+                changedKeys.append(view.key(at: r))
+                if indexed { oldValues.append(old) }
             }
-            guard any else { return nil }
+            let changed = changedKeys.count - before
+            guard changed > 0 else { return nil }
+            let values: [Value]
+            if changed == view.count {
+                // The whole column takes the new value: nothing of the old one is needed.
+                values = Array(repeating: value, count: view.count)
+            } else {
+                var current = (0..<view.count).map { view.value(row: $0, column: column) }
+                for r in rows where current[r] != value { current[r] = value }
+                values = current
+            }
             var out = [UInt8]()
             ClusterCodec.replacingColumn(view, payload: payload, columns: table.columns, column: column, values: values, into: &out)
             return (out, view.count, view.count > 0 ? view.key(at: 0) : nil)
         }, memory: { data, rows in
             found += rows.count
             for r in rows where data.columns[column][r] != value {
-                changed.append((ObjectKey(data.keys[r]), data.columns[column][r]))
+                changedKeys.append(data.keys[r])
+                if indexed { oldValues.append(data.columns[column][r]) }
                 data.columns[column][r] = value
             }
         })
         syncBytes()
         if found != sorted.count { throw RealmError.invalidatedObject }
-        if table.indexedColumns.contains(column) {
-            for (k, old) in changed {
-                try SearchIndex.remove(&state.tables[classIndex].indexes[column, default: nil], value: old, key: k, writer: writer)
-                try SearchIndex.insert(&state.tables[classIndex].indexes[column, default: nil], value: value, key: k, writer: writer)
+        if indexed {
+            for (k, old) in zip(changedKeys, oldValues) {
+                try SearchIndex.remove(&state.tables[classIndex].indexes[column, default: nil], value: old, key: ObjectKey(k), writer: writer)
+                try SearchIndex.insert(&state.tables[classIndex].indexes[column, default: nil], value: value, key: ObjectKey(k), writer: writer)
             }
         }
-        for (k, _) in changed { changes.modify(classIndex, k.rawValue, column: column) }
+        changes.modify(classIndex, keys: changedKeys, column: column)
         syncBytes()
     }
 
@@ -57,9 +70,15 @@ extension WriteTransaction {
             return
         }
         let sorted = keys.map(\.rawValue).sorted()
-        var removed: [(ObjectKey, [Value])] = []  // key and its indexed values
+        let indexed = table.indexedColumns
+        var removedKeys: [Int64] = []  // ascending: leaves are visited in key order
+        // Per indexed column, the index entries of the removed objects.
+        var entries = [[TreeKey]](repeating: [], count: indexed.count)
         try writer.editLeaves(root: &state.tables[classIndex].root, keys: sorted, columns: table.columns, file: { view, payload, rows in
-            for r in rows { removed.append((ObjectKey(view.key(at: r)), table.indexedColumns.map { view.value(row: r, column: $0) })) }
+            for r in rows { removedKeys.append(view.key(at: r)) }
+            for (n, column) in indexed.enumerated() {
+                for r in rows { entries[n].append(TreeKey(hi: SearchIndex.key(view.value(row: r, column: column)), lo: view.key(at: r))) }
+            }
             var out = [UInt8]()
             ClusterCodec.removingRows(view, payload: payload, columns: table.columns, rows: rows, into: &out)
             let remaining = view.count - rows.count
@@ -69,7 +88,10 @@ extension WriteTransaction {
             if r < view.count { first = view.key(at: r) }
             return (out, remaining, first)
         }, memory: { c, rows in
-            for r in rows { removed.append((ObjectKey(c.keys[r]), table.indexedColumns.map { c.columns[$0][r] })) }
+            for r in rows { removedKeys.append(c.keys[r]) }
+            for (n, column) in indexed.enumerated() {
+                for r in rows { entries[n].append(TreeKey(hi: SearchIndex.key(c.columns[column][r]), lo: c.keys[r])) }
+            }
             var doomed = [Bool](repeating: false, count: c.keys.count)
             for r in rows { doomed[r] = true }
             var keep = 0
@@ -83,14 +105,29 @@ extension WriteTransaction {
             c.keys.removeSubrange(keep...)
             for col in c.columns.indices { c.columns[col].removeSubrange(keep...) }
         })
-        for (n, column) in table.indexedColumns.enumerated() {
-            let entries = removed.map { TreeKey(hi: SearchIndex.key($0.1[n]), lo: $0.0.rawValue) }.sorted()
+        for (n, column) in indexed.enumerated() {
+            var doomed = entries[n]
+            entries[n] = []
+            if !doomed.isSortedAscending { doomed.sort() }
             var tree = state.tables[classIndex].indexes[column] ?? nil
-            try writer.removeIndexEntries(root: &tree, entries: entries)
+            try writer.removeIndexEntries(root: &tree, entries: doomed)
             state.tables[classIndex].indexes[column] = .some(tree)
         }
-        for (k, _) in removed { changes.delete(classIndex, k.rawValue) }
+        changes.delete(classIndex, keys: removedKeys)
         syncBytes()
+    }
+}
+
+extension Array where Element == TreeKey {
+    /// Whether the entries are already in ascending order (an integer primary key of objects
+    /// created in key order is).
+    var isSortedAscending: Bool {
+        var i = 1
+        while i < count {
+            if self[i] < self[i - 1] { return false }
+            i += 1
+        }
+        return true
     }
 }
 

@@ -76,17 +76,19 @@ extension WriteTransaction {
         }
         var row: [Value] = []
         row.reserveCapacity(properties.count)
-        for (column, p) in properties.enumerated() {
+        // By index, not `for p in properties`: copying each `Property` (names, defaults) per
+        // object showed up in bulk-insert profiles.
+        for column in properties.indices {
             if let raw = given[column] {
-                row.append(try convert(raw, for: p, className: objectSchema.name, update: update))
-            } else if let d = p.defaultValue {
+                row.append(try convert(raw, for: properties[column], className: objectSchema.name, update: update))
+            } else if let d = properties[column].defaultValue {
                 row.append(d)
-            } else if p.isList {
+            } else if properties[column].isList {
                 row.append(.list([]))
-            } else if p.isOptional {
+            } else if properties[column].isOptional {
                 row.append(.null)
             } else {
-                throw RealmError.missingValue(className: objectSchema.name, property: p.name)
+                throw RealmError.missingValue(className: objectSchema.name, property: properties[column].name)
             }
         }
         return try insertRow(classIndex, row, primaryKeyChecked: true)

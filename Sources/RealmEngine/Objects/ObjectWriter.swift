@@ -39,7 +39,8 @@ extension WriteTransaction {
         }
         let key = ObjectKey(state.tables[classIndex].nextKey)
         state.tables[classIndex].nextKey += 1
-        let row = values + Array(repeating: Value.list([]), count: table.columns.count - table.persistedCount)
+        let backlinkColumns = table.columns.count - table.persistedCount
+        let row = backlinkColumns == 0 ? values : values + Array(repeating: Value.list([]), count: backlinkColumns)
         let big = values.contains { v in
             switch v {
             case .string(let s): s.utf8.count > 4096
@@ -70,8 +71,8 @@ extension WriteTransaction {
         for column in table.indexedColumns {
             try SearchIndex.insert(&state.tables[classIndex].indexes[column, default: nil], value: values[column], key: key, writer: writer)
         }
-        for (column, value) in values.enumerated() where table.columns[column].type == .object {
-            for target in linkKeys(value) {
+        for column in values.indices where table.columns[column].type == .object {
+            for target in linkKeys(values[column]) {
                 try addBacklink(from: classIndex, column: column, origin: key, to: target)
             }
         }

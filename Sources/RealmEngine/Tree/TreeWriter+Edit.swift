@@ -37,7 +37,7 @@ extension TreeWriter {
                 guard case .view(let view) = try ClusterAccess(.file(payload, ref: child.ref), columns: columns, path: bytes.path) else {
                     return child
                 }
-                let rows = keys.compactMap { view.row(of: $0) }
+                let rows = view.rows(of: keys)
                 if rows.isEmpty { return child }
                 guard let edited = try file(view, payload, rows) else { return child }
                 try release(child.ref)
@@ -166,6 +166,13 @@ extension TreeWriter {
     func appendToCommittedLeaf(root: inout TreeChild?, key: Int64, columns: [Property], row: [Value]) throws -> Bool {
         guard var top = root else { return false }
         let target = TreeKey(hi: 0, lo: key)
+        // Within a bulk insert the right edge is already loaded: then the generic path appends
+        // in memory, and walking the tree here to find that out would cost as much as the append.
+        var loaded = top.node
+        while let node = loaded {
+            guard case .inner(let children) = node.body, let last = children.last, last.firstKey <= target else { return false }
+            loaded = last.node
+        }
         guard case .file(let payload, let ref) = try TreeReader(bytes: bytes).leaf(top, key: target),
               !writtenHere.contains(ref),
               case .view(let view) = try ClusterAccess(.file(payload, ref: ref), columns: columns, path: bytes.path),
@@ -196,5 +203,30 @@ extension TreeWriter {
         let first = children[0].firstKey
         node.body = .inner(children)
         return TreeChild(firstKey: first, count: child.count + 1, ref: 0, node: node)
+    }
+}
+
+extension ClusterView {
+    /// The rows holding those of `keys` (ascending) that this leaf has, ascending: a merge walk
+    /// when the keys are dense in the leaf, binary searches when they are few.
+    func rows(of keys: ArraySlice<Int64>) -> [Int] {
+        guard keys.count * 16 >= count else { return keys.compactMap { row(of: $0) } }
+        var out = [Int]()
+        out.reserveCapacity(Swift.min(keys.count, count))
+        var r = 0
+        var k = keys.startIndex
+        while r < count && k < keys.endIndex {
+            let have = key(at: r), want = keys[k]
+            if have < want {
+                r += 1
+            } else if have > want {
+                k += 1
+            } else {
+                out.append(r)
+                r += 1
+                k += 1
+            }
+        }
+        return out
     }
 }
