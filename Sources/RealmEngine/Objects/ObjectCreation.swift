@@ -76,19 +76,25 @@ extension WriteTransaction {
         }
         var row: [Value] = []
         row.reserveCapacity(properties.count)
-        // By index, not `for p in properties`: copying each `Property` (names, defaults) per
-        // object showed up in bulk-insert profiles.
-        for column in properties.indices {
-            if let raw = given[column] {
-                row.append(try convert(raw, for: properties[column], className: objectSchema.name, update: update))
-            } else if let d = properties[column].defaultValue {
-                row.append(d)
-            } else if properties[column].isList {
-                row.append(.list([]))
-            } else if properties[column].isOptional {
-                row.append(.null)
-            } else {
-                throw RealmError.missingValue(className: objectSchema.name, property: properties[column].name)
+        // Through a buffer pointer: reading a `Property` out of the slice copies it (names,
+        // defaults), which showed up per object in bulk-insert profiles.
+        try properties.withUnsafeBufferPointer { properties in
+            for column in properties.indices {
+                if let raw = given[column] {
+                    if case .value(let v) = raw, properties[column].type != .object {
+                        row.append(try properties[column].coerce(v, className: objectSchema.name))
+                    } else {
+                        row.append(try convert(raw, for: properties[column], className: objectSchema.name, update: update))
+                    }
+                } else if let d = properties[column].defaultValue {
+                    row.append(d)
+                } else if properties[column].isList {
+                    row.append(.list([]))
+                } else if properties[column].isOptional {
+                    row.append(.null)
+                } else {
+                    throw RealmError.missingValue(className: objectSchema.name, property: properties[column].name)
+                }
             }
         }
         return try insertRow(classIndex, row, primaryKeyChecked: true)

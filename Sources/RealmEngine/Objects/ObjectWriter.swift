@@ -71,7 +71,9 @@ extension WriteTransaction {
         for column in table.indexedColumns {
             try SearchIndex.insert(&state.tables[classIndex].indexes[column, default: nil], value: values[column], key: key, writer: writer)
         }
-        for column in values.indices where table.columns[column].type == .object {
+        // Only classes that take part in links have backlinks to add (and testing each column's
+        // type would copy its `Property` per object).
+        for column in values.indices where !layout.linkTargets.isEmpty && table.columns[column].type == .object {
             for target in linkKeys(values[column]) {
                 try addBacklink(from: classIndex, column: column, origin: key, to: target)
             }
