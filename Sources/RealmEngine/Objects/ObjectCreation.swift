@@ -81,7 +81,10 @@ extension WriteTransaction {
         try properties.withUnsafeBufferPointer { properties in
             for column in properties.indices {
                 if let raw = given[column] {
-                    if case .value(let v) = raw, properties[column].type != .object {
+                    if case .value(let v) = raw, !properties[column].isList,
+                       let same = Self.alreadyStored(v, as: properties[column].type) {
+                        row.append(same)
+                    } else if case .value(let v) = raw, properties[column].type != .object {
                         row.append(try properties[column].coerce(v, className: objectSchema.name))
                     } else {
                         row.append(try convert(raw, for: properties[column], className: objectSchema.name, update: update))
@@ -98,6 +101,22 @@ extension WriteTransaction {
             }
         }
         return try insertRow(classIndex, row, primaryKeyChecked: true)
+    }
+
+    /// `value` itself when it already is the stored form of a plain (non-list) property of `type`
+    /// — what `Property.coerce` would return — else nil (then `coerce` converts or throws).
+    /// Bulk inserts give values of the right type; checking that here, from the type alone,
+    /// keeps `coerce` (which copies its `Property`) off the per-object path.
+    static func alreadyStored(_ value: Value, as type: PropertyType) -> Value? {
+        switch (type, value) {
+        case (.bool, .bool), (.int, .int), (.double, .double), (.float, .float), (.date, .date),
+             (.objectId, .objectId), (.uuid, .uuid):
+            return value
+        case (.string, .string(let s)):
+            return s.utf8.count <= Limits.maxValueBytes ? value : nil
+        default:
+            return nil
+        }
     }
 
     /// Sets one property from input (converting nested objects and references).

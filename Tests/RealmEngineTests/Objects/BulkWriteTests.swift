@@ -117,4 +117,18 @@ import Testing
         #expect(try realm.object(ofType: "P", forPrimaryKey: .int(3))?["name"] == .string("back"))
         #expect(try realm.objects("P").filter("name == 'back'").keys().count == 1)
     }
+
+    @Test func creationFastPathAgreesWithCoerce() throws {
+        let values: [Value] = [.bool(true), .int(-3), .double(1.5), .float(2), .string("x"), .date(Timestamp(seconds: 9)),
+                               .null, .data(Data([1])), .string(String(repeating: "a", count: Limits.maxValueBytes + 1))]
+        for type in [PropertyType.bool, .int, .int8, .double, .float, .string, .date, .data] {
+            let p = Property(name: "p", type: type)
+            for v in values {
+                guard let fast = WriteTransaction.alreadyStored(v, as: type) else { continue }
+                #expect(try p.coerce(v, className: "C") == fast, "\(type) \(v.kindName)")
+            }
+        }
+        #expect(WriteTransaction.alreadyStored(.int(300), as: .int8) == nil)
+        #expect(WriteTransaction.alreadyStored(.string(String(repeating: "a", count: Limits.maxValueBytes + 1)), as: .string) == nil)
+    }
 }
