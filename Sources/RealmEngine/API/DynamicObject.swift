@@ -3,7 +3,11 @@
 /// its write transaction); after the object is deleted, `isInvalidated` is true and reads throw.
 public final class DynamicObject: Hashable, CustomStringConvertible {
     /// The Realm the object lives in.
-    public let realm: Realm
+    public var realm: Realm { unownedRealm }
+    /// Kept alive by `ownedRealm`, or for an object made by iteration by its anchor (`walked`,
+    /// which holds the Realm): one reference to count per object instead of two.
+    private unowned(unsafe) let unownedRealm: Realm
+    private let ownedRealm: Realm?
     let classIndex: Int
     /// The object's key in its class.
     public let key: ObjectKey
@@ -21,7 +25,8 @@ public final class DynamicObject: Hashable, CustomStringConvertible {
     private var foundRow = 0
 
     init(realm: Realm, classIndex: Int, key: ObjectKey) {
-        self.realm = realm
+        unownedRealm = realm
+        ownedRealm = realm
         self.classIndex = classIndex
         self.key = key
         walked = nil
@@ -29,9 +34,10 @@ public final class DynamicObject: Hashable, CustomStringConvertible {
         walkedRow = 0
     }
 
-    /// An object found at `row` of leaf `leaf` of `anchor`.
-    init(realm: Realm, classIndex: Int, key: ObjectKey, anchor: ReadAnchor, leaf: Int, row: Int) {
-        self.realm = realm
+    /// An object found at `row` of leaf `leaf` of `anchor` (which keeps its Realm alive).
+    init(classIndex: Int, key: ObjectKey, anchor: ReadAnchor, leaf: Int, row: Int) {
+        unownedRealm = anchor.realm
+        ownedRealm = nil
         self.classIndex = classIndex
         self.key = key
         walked = anchor
@@ -59,9 +65,11 @@ public final class DynamicObject: Hashable, CustomStringConvertible {
     /// The stored value of a property (`.link(key)` for a to-one link, `.list` for a list).
     /// For a linking-objects property: the linking objects' keys as a list of links.
     public func value(forKey name: String) throws -> Value {
-        try realm.checkThread()
-        if let walked, walked.isCurrent(in: realm), let v = walked.value(name, leaf: walkedLeaf, row: walkedRow) {
-            return v
+        // Optional chaining borrows the anchor (binding it with `if let` would retain it).
+        if walked != nil {
+            if let v = try walked?.readIfCurrent(name, leaf: walkedLeaf, row: walkedRow) { return v }
+        } else {
+            try realm.checkThread()
         }
         return try locatedValue(forKey: name)
     }
@@ -69,7 +77,7 @@ public final class DynamicObject: Hashable, CustomStringConvertible {
     /// `value(forKey:)` without a current position from iteration: finds the object in the
     /// Realm's current state (and remembers where, when the leaf is a validated view).
     private func locatedValue(forKey name: String) throws -> Value {
-        if let found, found.isCurrent(in: realm), let v = found.value(name, leaf: 0, row: foundRow) {
+        if let found, found.isCurrent(), let v = found.value(name, leaf: 0, row: foundRow) {
             return v
         }
         let state = realm.readView
@@ -78,7 +86,7 @@ public final class DynamicObject: Hashable, CustomStringConvertible {
             // Only views are kept: holding a writer's decoded leaf would make its next change
             // copy every column.
             if case .view(let view) = cluster {
-                found = ReadAnchor(state: state, mutation: realm.mutationCount, classIndex: classIndex, leaves: [view])
+                found = ReadAnchor(realm, state: state, classIndex: classIndex, leaves: [view])
                 foundRow = row
             }
             return cluster.value(row: row, column: c)

@@ -11,6 +11,9 @@
 /// objects (the usual loop) costs one string comparison and an array index per object, instead
 /// of hashing the name and copying a leaf view.
 final class ReadAnchor {
+    /// The Realm whose state this is (held: objects made by iteration rely on it, see
+    /// `DynamicObject`).
+    let realm: Realm
     /// The Realm's read view the leaves belong to.
     let state: Snapshot
     /// `Realm.mutationCount` when the leaves were taken.
@@ -25,17 +28,29 @@ final class ReadAnchor {
     private var lastColumn = -1
     private var lastColumnOfLeaf: [ClusterColumnLayout] = []
 
-    init(state: Snapshot, mutation: Int, classIndex: Int, leaves: [ClusterView]) {
+    /// Anchors `leaves`, taken from the state `realm` reads now.
+    init(_ realm: Realm, state: Snapshot, classIndex: Int, leaves: [ClusterView]) {
+        self.realm = realm
         self.state = state
-        self.mutation = mutation
+        mutation = realm.mutationCount
         self.classIndex = classIndex
         self.leaves = leaves
     }
 
     /// Whether `realm` still reads this state, unchanged (so views taken from it are valid).
     @inline(__always)
-    func isCurrent(in realm: Realm) -> Bool {
+    func isCurrent() -> Bool {
         realm.mutationCount == mutation && realm.reads(state)
+    }
+
+    /// What `DynamicObject.value(forKey:)` does for an object at `row` of leaf `leaf`: checks
+    /// the thread (throwing as it does), then reads the property if this state is current and
+    /// the name is a persisted property's; nil otherwise (the caller finds the object by key).
+    /// One call on the anchor, so nothing on the way is reference counted.
+    func readIfCurrent(_ name: String, leaf: Int, row: Int) throws -> Value? {
+        try realm.checkThread()
+        guard isCurrent() else { return nil }
+        return value(name, leaf: leaf, row: row)
     }
 
     /// The value of persisted property `name` at `row` of leaf `leaf` (both valid), or nil when

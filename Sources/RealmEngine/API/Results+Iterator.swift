@@ -59,7 +59,7 @@ extension Results {
             }
             guard let last = views.last(where: { $0.count > 0 }) else { return }
             end = last.key(at: last.count - 1) &+ 1
-            let anchor = ReadAnchor(state: state, mutation: realm.mutationCount, classIndex: classIndex, leaves: views)
+            let anchor = ReadAnchor(realm, state: state, classIndex: classIndex, leaves: views)
             start(anchor, leaf: 0, row: 0, complete: true)
         }
 
@@ -71,21 +71,20 @@ extension Results {
                 return DynamicObject(realm: realm, classIndex: classIndex, key: pending[pendingIndex])
             }
             while from < end {
-                if let anchor, anchor.isCurrent(in: realm) {
+                if let anchor, anchor.isCurrent() {
                     if row < rows {
                         let key = keys[row] &+ Int64(row)
                         guard key < end else { break }
                         from = key &+ 1
                         defer { row += 1 }
-                        return DynamicObject(realm: realm, classIndex: classIndex, key: ObjectKey(key),
-                                             anchor: anchor, leaf: leaf, row: row)
+                        return DynamicObject(classIndex: classIndex, key: ObjectKey(key), anchor: anchor, leaf: leaf, row: row)
                     }
                     if leaf + 1 < anchor.leaves.count {
                         start(anchor, leaf: leaf + 1, row: 0, complete: anchorIsComplete)
                         continue
                     }
                     if anchorIsComplete { break }
-                } else if let pendingStamp, pendingIndex < pending.count, pendingStamp.isCurrent(in: realm) {
+                } else if let pendingStamp, pendingIndex < pending.count, pendingStamp.isCurrent() {
                     let key = pending[pendingIndex]
                     pendingIndex += 1
                     from = key.rawValue &+ 1
@@ -116,7 +115,7 @@ extension Results {
             let state = realm.readView
             guard let found = try? state.seek(classIndex: classIndex, from: from, before: end) else { return false }
             let (cluster, first) = found
-            let anchor = ReadAnchor(state: state, mutation: realm.mutationCount, classIndex: classIndex,
+            let anchor = ReadAnchor(realm, state: state, classIndex: classIndex,
                                     leaves: realm.transaction == nil ? cluster.views : [])
             if !anchor.leaves.isEmpty {
                 start(anchor, leaf: 0, row: first, complete: false)
