@@ -23,6 +23,7 @@ public final class DynamicObject: Hashable, CustomStringConvertible {
     /// reading several properties costs one lookup.
     private var found: ReadAnchor?
     private var foundRow = 0
+    private var lookedUpBefore = false
 
     init(realm: Realm, classIndex: Int, key: ObjectKey) {
         unownedRealm = realm
@@ -85,9 +86,14 @@ public final class DynamicObject: Hashable, CustomStringConvertible {
             guard let (cluster, row) = try state.locate(classIndex: classIndex, key: key) else { throw RealmError.invalidatedObject }
             // Only views are kept: holding a writer's decoded leaf would make its next change
             // copy every column.
+            // From the second lookup on: an object read once (a lookup by primary key) does
+            // not pay for an anchor.
             if case .view(let view) = cluster {
-                found = ReadAnchor(realm, state: state, classIndex: classIndex, leaves: [view])
-                foundRow = row
+                if lookedUpBefore {
+                    found = ReadAnchor(realm, state: state, classIndex: classIndex, leaves: [view])
+                    foundRow = row
+                }
+                lookedUpBefore = true
             }
             return cluster.value(row: row, column: c)
         }
