@@ -3,37 +3,47 @@
 /// its write transaction); after the object is deleted, `isInvalidated` is true and reads throw.
 public final class DynamicObject: Hashable, CustomStringConvertible {
     /// The Realm the object lives in.
-    public let realm: Realm
+    public var realm: Realm { unownedRealm }
+    /// Kept alive by `ownedRealm`, or for an object made by iteration by its anchor (`walked`,
+    /// which holds the Realm): one reference to count per object instead of two.
+    private unowned(unsafe) let unownedRealm: Realm
+    private let ownedRealm: Realm?
     let classIndex: Int
     /// The object's key in its class.
     public let key: ObjectKey
 
-    /// Where the object was last found: valid while the Realm reads the same version and has not
-    /// written since (`Realm.mutationCount`), so reading several properties — or iterating
-    /// results, which hands out objects with their leaf — costs no tree lookups.
-    private var position: (version: UInt64, mutation: Int, cluster: ClusterAccess, row: Int)?
+    /// Where iteration found the object: row `walkedRow` of leaf `walkedLeaf` of `walked`, valid
+    /// while the anchor is current (the Realm reads the same state and has not written since),
+    /// so reading properties of iterated objects costs no tree lookup. A constant, so reading it
+    /// costs no reference counting.
+    private let walked: ReadAnchor?
+    private let walkedLeaf: Int
+    private let walkedRow: Int
+    /// Where the last lookup by key found the object (its anchor holds that one leaf), so
+    /// reading several properties costs one lookup.
+    private var found: ReadAnchor?
+    private var foundRow = 0
+    private var lookedUpBefore = false
 
     init(realm: Realm, classIndex: Int, key: ObjectKey) {
-        self.realm = realm
+        unownedRealm = realm
+        ownedRealm = realm
         self.classIndex = classIndex
         self.key = key
+        walked = nil
+        walkedLeaf = 0
+        walkedRow = 0
     }
 
-    init(realm: Realm, classIndex: Int, key: ObjectKey, cluster: ClusterAccess, row: Int) {
-        self.realm = realm
+    /// An object found at `row` of leaf `leaf` of `anchor` (which keeps its Realm alive).
+    init(classIndex: Int, key: ObjectKey, anchor: ReadAnchor, leaf: Int, row: Int) {
+        unownedRealm = anchor.realm
+        ownedRealm = nil
         self.classIndex = classIndex
         self.key = key
-        if case .view = cluster { position = (realm.readView.version, realm.mutationCount, cluster, row) }
-    }
-
-    /// The leaf and row holding the object in the Realm's current state.
-    private func locate(_ view: Snapshot) throws -> (ClusterAccess, Int) {
-        if let p = position, p.version == view.version, p.mutation == realm.mutationCount { return (p.cluster, p.row) }
-        guard let (cluster, row) = try view.locate(classIndex: classIndex, key: key) else { throw RealmError.invalidatedObject }
-        // Only committed leaves are kept: holding a writer's decoded leaf would make its next
-        // change copy every column.
-        if case .view = cluster { position = (view.version, realm.mutationCount, cluster, row) }
-        return (cluster, row)
+        walked = anchor
+        walkedLeaf = leaf
+        walkedRow = row
     }
 
     /// The object's class schema.
@@ -47,7 +57,7 @@ public final class DynamicObject: Hashable, CustomStringConvertible {
     }
 
     func column(_ name: String) throws -> Int {
-        guard let c = realm.readView.layout.tables[classIndex].columnIndex[name] else {
+        guard let c = realm.readView.column(classIndex: classIndex, named: name) else {
             throw RealmError.noSuchProperty(className: className, property: name, available: objectSchema.properties.map(\.name))
         }
         return c
@@ -56,10 +66,35 @@ public final class DynamicObject: Hashable, CustomStringConvertible {
     /// The stored value of a property (`.link(key)` for a to-one link, `.list` for a list).
     /// For a linking-objects property: the linking objects' keys as a list of links.
     public func value(forKey name: String) throws -> Value {
-        try realm.checkThread()
-        let view = realm.readView
-        if let c = view.layout.tables[classIndex].columnIndex[name] {
-            let (cluster, row) = try locate(view)
+        // Optional chaining borrows the anchor (binding it with `if let` would retain it).
+        if walked != nil {
+            if let v = try walked?.readIfCurrent(name, leaf: walkedLeaf, row: walkedRow) { return v }
+        } else {
+            try realm.checkThread()
+        }
+        return try locatedValue(forKey: name)
+    }
+
+    /// `value(forKey:)` without a current position from iteration: finds the object in the
+    /// Realm's current state (and remembers where, when the leaf is a validated view).
+    private func locatedValue(forKey name: String) throws -> Value {
+        if let found, found.isCurrent(), let v = found.value(name, leaf: 0, row: foundRow) {
+            return v
+        }
+        let state = realm.readView
+        if let c = state.column(classIndex: classIndex, named: name) {
+            guard let (cluster, row) = try state.locate(classIndex: classIndex, key: key) else { throw RealmError.invalidatedObject }
+            // Only views are kept: holding a writer's decoded leaf would make its next change
+            // copy every column.
+            // From the second lookup on: an object read once (a lookup by primary key) does
+            // not pay for an anchor.
+            if case .view(let view) = cluster {
+                if lookedUpBefore {
+                    found = ReadAnchor(realm, state: state, classIndex: classIndex, leaves: [view])
+                    foundRow = row
+                }
+                lookedUpBefore = true
+            }
             return cluster.value(row: row, column: c)
         }
         if let p = objectSchema[name], p.type == .linkingObjects {

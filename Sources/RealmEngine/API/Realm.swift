@@ -151,6 +151,15 @@ public final class Realm {
 
     func noteMutation() { mutationCount &+= 1 }
 
+    /// Whether reads go to `state` right now: the open write transaction's state, or the pinned
+    /// snapshot (false after `invalidate()` until the next read pins one). Compares the stored
+    /// references, so the per-object check of a read costs no reference counting.
+    @inline(__always)
+    func reads(_ state: Snapshot) -> Bool {
+        if let transaction { return transaction.state === state }
+        return readerSlot != nil && pinnedSnapshot === state
+    }
+
     func classIndex(_ name: String) throws -> Int {
         guard let i = snapshot.layout.classIndex(name) else { throw RealmError.noSuchClass(name) }
         return i

@@ -155,21 +155,10 @@ public final class Results: Sequence {
         return try? keys().firstIndex(of: object.key)
     }
 
-    /// Iterates a snapshot of the results taken when iteration starts.
-    public func makeIterator() -> IndexingIterator<[DynamicObject]> {
-        if isPlainTable, (try? realm.checkThread()) != nil {
-            // A whole class: walk the leaves once and hand out objects that know their row.
-            var objects: [DynamicObject] = []
-            objects.reserveCapacity(count)
-            let ok = (try? realm.readView.forEachCluster(classIndex: classIndex) { leaf in
-                for r in 0..<leaf.count {
-                    objects.append(DynamicObject(realm: realm, classIndex: classIndex, key: ObjectKey(leaf.key(at: r)), cluster: leaf, row: r))
-                }
-            }) ?? false
-            if ok { return objects.makeIterator() }
-        }
-        let k = (try? keys()) ?? []
-        return k.map { DynamicObject(realm: realm, classIndex: classIndex, key: $0) }.makeIterator()
+    /// An iterator over the objects, creating each when it is reached (see `Results.Iterator`
+    /// for what it visits when the Realm changes during iteration).
+    public func makeIterator() -> Iterator {
+        Iterator(self)
     }
 
     /// A description of how the query runs (index use), for debugging.

@@ -81,6 +81,44 @@ final class Snapshot: ObjectStore {
         return true
     }
 
+    /// The validated views of every leaf of a committed snapshot's class, in key order (built by
+    /// one tree walk, then remembered). Nil for a writer's live state, whose leaves may be loaded
+    /// nodes or refs the writer frees and reuses.
+    func leafViews(classIndex: Int) throws -> [ClusterView]? {
+        guard let leafViews else { return nil }
+        if let views = leafViews.leaves(of: classIndex) { return views }
+        var all: [ClusterView] = []
+        var complete = true
+        _ = try forEachCluster(classIndex: classIndex) { c in
+            if case .view(let v) = c { all.append(v) } else { complete = false }
+        }
+        return complete ? all : nil
+    }
+
+    /// The first object of a class whose key is in `from ..< end`: the leaf and row holding it,
+    /// or nil when there is none (one descent, then leaf by leaf past leaves holding only smaller keys).
+    func seek(classIndex: Int, from: Int64, before end: Int64) throws -> (ClusterAccess, Int)? {
+        try checkClass(classIndex)
+        guard from < end, let root = tables[classIndex].root else { return nil }
+        var found: (ClusterAccess, Int)?
+        try reader.forEachLeaf(root, from: TreeKey(hi: 0, lo: from)) { leaf in
+            let c = try cluster(leaf, classIndex: classIndex)
+            let row = c.firstRow(atLeast: from)
+            guard row < c.count else { return true }
+            if c.key(at: row) < end { found = (c, row) }
+            return false
+        }
+        return found
+    }
+
+    /// The column of a persisted property of a class, by a scan of the names (a class has a few
+    /// dozen properties at most, and comparing short names is cheaper than hashing them).
+    func column(classIndex: Int, named name: String) -> Int? {
+        let columns = layout.tables[classIndex].columns
+        for c in 0..<layout.tables[classIndex].persistedCount where columns[c].name == name { return c }
+        return nil
+    }
+
     /// Visits every object of a class in key order with the leaf and row that hold it (one tree
     /// walk for the whole class instead of a lookup per object).
     func forEachObject(classIndex: Int, _ body: (ObjectKey, ClusterAccess, Int) throws -> Void) throws {
@@ -169,6 +207,18 @@ final class Snapshot: ObjectStore {
     func object(classIndex: Int, primaryKey: Value) throws -> ObjectKey? {
         guard let pk = layout.tables[classIndex].primaryKeyColumn else { return nil }
         return try indexLookup(classIndex: classIndex, column: pk, value: primaryKey)?.first
+    }
+}
+
+extension ClusterAccess {
+    /// The first row whose key is at least `key` (`count` when every key is smaller).
+    func firstRow(atLeast key: Int64) -> Int {
+        var lo = 0, hi = count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if self.key(at: mid) < key { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
     }
 }
 

@@ -92,13 +92,7 @@ struct ClusterView {
 
     /// The value as the engine exchanges it (`.link` for links, `.list` for lists, `.null` for nil).
     func value(row: Int, column: Int) -> Value {
-        let l = layout(row, column)
-        guard l.isList else { return l.data.value(at: row, type: l.type) }
-        let r = l.range(row)
-        var items = [Value]()
-        items.reserveCapacity(r.count)
-        for i in r { items.append(l.data.value(at: i, type: l.type)) }
-        return .list(items)
+        layouts[column].value(row: row)
     }
 
     /// Every row, decoded (one switch per column).
@@ -175,5 +169,23 @@ struct ClusterView {
     /// Whether any value of a (non-list) column is nil; false means `isNull` is false for every row.
     func hasNulls(column: Int) -> Bool {
         layouts[column].data.nulls != nil && !layouts[column].isList
+    }
+}
+
+extension ClusterColumnLayout {
+    /// Rows of the column.
+    var rows: Int { isList ? listEnds.count : data.count }
+
+    /// The value of `row` as the engine exchanges it (`.link` for links, `.list` for lists,
+    /// `.null` for nil); the row is checked like an `Array` index.
+    @inline(__always)
+    func value(row: Int) -> Value {
+        precondition(UInt(bitPattern: row) < UInt(bitPattern: rows), "row \(row) out of range 0..<\(rows)")
+        guard isList else { return data.value(at: row, type: type) }
+        let r = range(row)
+        var items = [Value]()
+        items.reserveCapacity(r.count)
+        for i in r { items.append(data.value(at: i, type: type)) }
+        return .list(items)
     }
 }

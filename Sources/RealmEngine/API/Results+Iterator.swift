@@ -1,0 +1,148 @@
+extension Results {
+    /// Hands out the objects of a `Results` one at a time, each created when it is reached.
+    ///
+    /// It visits the objects that are in the results when iteration starts, in result order;
+    /// the objects are live (they show the Realm's current state). When the Realm changes during
+    /// iteration (a write, `refresh()`):
+    /// - over a whole class (`realm.objects(name)`, not filtered, sorted or limited), iteration
+    ///   goes on in key order in the new state: objects deleted meanwhile are skipped, objects
+    ///   created since iteration started are not visited (so a loop that creates objects ends);
+    /// - over filtered, sorted or list results, the keys are taken when iteration starts: each
+    ///   is visited, and an object deleted meanwhile comes out invalidated.
+    ///
+    /// An iterator made on a thread other than the Realm's visits nothing.
+    ///
+    /// A whole class over a committed version is walked leaf by leaf in place: no array of
+    /// objects or keys is built, and each object remembers its leaf and row, so reading its
+    /// properties needs no lookup.
+    public struct Iterator: IteratorProtocol {
+        private let realm: Realm
+        private let classIndex: Int
+        /// Whether this walks a whole class by key (else it hands out `pending` keys).
+        private let walksClass: Bool
+
+        /// The leaves being walked and the one at hand (`anchor.leaves[leaf]`: its `rows` rows
+        /// and their packed `keys`).
+        private var anchor: ReadAnchor?
+        private var keys = PackedInts.empty
+        private var leaf = 0
+        private var row = 0
+        private var rows = 0
+        /// Whether `anchor` holds every leaf of the class, so the end of its leaves is the end.
+        private var anchorIsComplete = false
+
+        /// The next object of the class has a key in `from ..< end` (objects created after
+        /// iteration started have keys at or above `end`).
+        private var from: Int64 = .min
+        private var end: Int64 = .min
+
+        /// Keys to hand out: a query's result, or the rest of a leaf of a write transaction's
+        /// state while `pendingStamp` is current (a decoded leaf is not held, see DynamicObject).
+        private var pending: [ObjectKey] = []
+        private var pendingIndex = 0
+        private var pendingStamp: ReadAnchor?
+
+        init(_ results: Results) {
+            realm = results.realm
+            classIndex = results.classIndex
+            walksClass = results.isPlainTable
+            guard (try? realm.checkThread()) != nil else { return }
+            guard walksClass else {
+                pending = (try? results.keys()) ?? []
+                return
+            }
+            let state = realm.readView
+            guard state.tables.indices.contains(classIndex) else { return }
+            guard realm.transaction == nil, let views = try? state.leafViews(classIndex: classIndex) else {
+                end = state.tables[classIndex].nextKey
+                return
+            }
+            guard let last = views.last(where: { $0.count > 0 }) else { return }
+            end = last.key(at: last.count - 1) &+ 1
+            let anchor = ReadAnchor(realm, state: state, classIndex: classIndex, leaves: views)
+            start(anchor, leaf: 0, row: 0, complete: true)
+        }
+
+        /// The next object, or nil at the end.
+        public mutating func next() -> DynamicObject? {
+            guard walksClass else {
+                guard pendingIndex < pending.count else { return nil }
+                defer { pendingIndex += 1 }
+                return DynamicObject(realm: realm, classIndex: classIndex, key: pending[pendingIndex])
+            }
+            while from < end {
+                if let anchor, anchor.isCurrent() {
+                    if row < rows {
+                        let key = keys[row] &+ Int64(row)
+                        guard key < end else { break }
+                        from = key &+ 1
+                        defer { row += 1 }
+                        return DynamicObject(classIndex: classIndex, key: ObjectKey(key), anchor: anchor, leaf: leaf, row: row)
+                    }
+                    if leaf + 1 < anchor.leaves.count {
+                        start(anchor, leaf: leaf + 1, row: 0, complete: anchorIsComplete)
+                        continue
+                    }
+                    if anchorIsComplete { break }
+                } else if let pendingStamp, pendingIndex < pending.count, pendingStamp.isCurrent() {
+                    let key = pending[pendingIndex]
+                    pendingIndex += 1
+                    from = key.rawValue &+ 1
+                    return DynamicObject(realm: realm, classIndex: classIndex, key: key)
+                }
+                // The Realm changed, or the leaf at hand is done: find the next key in its state now.
+                guard seek() else { break }
+            }
+            finish()
+            return nil
+        }
+
+        private mutating func start(_ anchor: ReadAnchor, leaf: Int, row: Int, complete: Bool) {
+            self.anchor = anchor
+            (rows, keys) = anchor.keys(ofLeaf: leaf)
+            self.leaf = leaf
+            self.row = row
+            anchorIsComplete = complete
+        }
+
+        /// Positions at the first object with a key in `from ..< end` in the Realm's current
+        /// state; false when there is none (or the state cannot be read).
+        private mutating func seek() -> Bool {
+            anchor = nil
+            pendingStamp = nil
+            pending.removeAll(keepingCapacity: true)
+            pendingIndex = 0
+            let state = realm.readView
+            guard let found = try? state.seek(classIndex: classIndex, from: from, before: end) else { return false }
+            let (cluster, first) = found
+            let anchor = ReadAnchor(realm, state: state, classIndex: classIndex,
+                                    leaves: realm.transaction == nil ? cluster.views : [])
+            if !anchor.leaves.isEmpty {
+                start(anchor, leaf: 0, row: first, complete: false)
+                return true
+            }
+            for r in first..<cluster.count {
+                let key = cluster.key(at: r)
+                guard key < end else { break }
+                pending.append(ObjectKey(key))
+            }
+            pendingStamp = anchor
+            return true
+        }
+
+        private mutating func finish() {
+            from = end
+            anchor = nil
+            pendingStamp = nil
+            pending = []
+        }
+    }
+}
+
+extension ClusterAccess {
+    /// The leaf as a one-element list of views, or empty for a decoded leaf.
+    fileprivate var views: [ClusterView] {
+        if case .view(let v) = self { return [v] }
+        return []
+    }
+}

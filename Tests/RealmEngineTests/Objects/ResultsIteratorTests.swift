@@ -1,0 +1,156 @@
+import Foundation
+import Testing
+@testable import RealmEngine
+
+/// `Results.Iterator`: a whole class walked leaf by leaf, objects created on demand, and what
+/// iteration visits when the Realm changes under it.
+@Suite struct ResultsIteratorTests {
+    /// A file Realm with `count` people (id i, age i % 90), committed.
+    private func people(_ count: Int, in dir: TempDir) throws -> Realm {
+        let realm = try Realm(path: dir.path("i.realm"), schema: Fixtures.people)
+        try realm.write {
+            for i in 0..<count {
+                try realm.create("Person", ["id": .int(Int64(i)), "name": .string("n\(i)"), "age": .int(Int64(i % 90))])
+            }
+        }
+        return realm
+    }
+
+    private func ids(_ objects: [DynamicObject]) throws -> [Int64] {
+        try objects.map { o in
+            guard case .int(let id) = try o.value(forKey: "id") else { throw RealmError.invalidatedObject }
+            return id
+        }
+    }
+
+    @Test func visitsEveryObjectOfEveryLeafInKeyOrder() throws {
+        let dir = TempDir()
+        let realm = try people(3000, in: dir)
+        let leaves = try #require(try realm.readView.leafViews(classIndex: realm.classIndex("Person")))
+        #expect(leaves.count > 1)
+        var seen: [Int64] = []
+        var ageSum: Int64 = 0
+        for person in try realm.objects("Person") {
+            guard case .int(let id) = try person.value(forKey: "id"),
+                  case .int(let age) = try person.value(forKey: "age") else { Issue.record("not ints"); continue }
+            #expect(age == id % 90)
+            #expect(try person.value(forKey: "name") == .string("n\(id)"))
+            seen.append(id)
+            ageSum += age
+        }
+        #expect(seen == (0..<3000).map { Int64($0) })
+        #expect(ageSum == (0..<3000).reduce(0) { $0 + Int64($1 % 90) })
+    }
+
+    @Test func iteratedObjectsStayLive() throws {
+        let dir = TempDir()
+        let realm = try people(500, in: dir)
+        let kept = Array(try realm.objects("Person"))
+        try realm.write { try kept[7].setValue(.int(1234), forKey: "age") }
+        #expect(try kept[7].value(forKey: "age") == .int(1234))
+        try realm.write { try realm.delete(kept[8]) }
+        #expect(throws: RealmError.invalidatedObject) { try kept[8].value(forKey: "age") }
+        #expect(kept[8].isInvalidated)
+        #expect(try kept[9].value(forKey: "id") == .int(9))
+        // Unknown names and linking-objects properties still resolve through the slow path.
+        #expect(throws: RealmError.self) { try kept[9].value(forKey: "nope") }
+    }
+
+    @Test func objectsDeletedDuringIterationAreSkipped() throws {
+        let dir = TempDir()
+        let realm = try people(3000, in: dir)
+        var visited: [DynamicObject] = []
+        for person in try realm.objects("Person") {
+            visited.append(person)
+            if visited.count == 100 {
+                // Deletes this object and the next 900, spanning leaves.
+                try realm.write {
+                    for i in 99..<1000 {
+                        try realm.delete(try #require(try realm.object(ofType: "Person", forPrimaryKey: .int(Int64(i)))))
+                    }
+                }
+            }
+        }
+        #expect(visited.count == 100 + 2000)
+        #expect(visited[99].isInvalidated)
+        #expect(try ids(Array(visited[100...])) == (1000..<3000).map { Int64($0) })
+    }
+
+    @Test func objectsCreatedDuringIterationAreNotVisited() throws {
+        let dir = TempDir()
+        let realm = try people(300, in: dir)
+        var visited = 0
+        try realm.write {
+            for person in try realm.objects("Person") {
+                visited += 1
+                guard case .int(let id) = try person.value(forKey: "id") else { continue }
+                try realm.create("Person", ["id": .int(10_000 + id), "name": .string("new")])
+            }
+        }
+        #expect(visited == 300)
+        #expect(try realm.objects("Person").count == 600)
+    }
+
+    @Test func iterationInsideAWriteTransactionSeesItsChanges() throws {
+        let dir = TempDir()
+        let realm = try people(2000, in: dir)
+        try realm.beginWrite()
+        try realm.delete(try realm.objects("Person").filter("id < 1000"))
+        var visited: [Int64] = []
+        for person in try realm.objects("Person") {
+            guard case .int(let id) = try person.value(forKey: "id") else { continue }
+            visited.append(id)
+            if id % 2 == 0 { try realm.delete(person) } // every other one, as it goes
+        }
+        try realm.commitWrite()
+        #expect(visited == (1000..<2000).map { Int64($0) })
+        #expect(try realm.objects("Person").count == 500)
+    }
+
+    @Test func filteredResultsKeepTheirKeysAndHandOutDeletedObjectsInvalidated() throws {
+        let dir = TempDir()
+        let realm = try people(100, in: dir)
+        var states: [Bool] = []
+        for person in try realm.objects("Person").filter("id < 10") {
+            states.append(person.isInvalidated)
+            if states.count == 1 {
+                try realm.write { try realm.delete(try #require(try realm.object(ofType: "Person", forPrimaryKey: .int(5)))) }
+            }
+        }
+        #expect(states.count == 10)
+        #expect(states.filter { $0 }.count == 1)
+        #expect(states[5])
+    }
+
+    @Test func emptyClassAndRefreshMidIteration() throws {
+        let dir = TempDir()
+        let realm = try people(0, in: dir)
+        #expect(Array(try realm.objects("Person")).isEmpty)
+        try realm.write { for i in 0..<50 { try realm.create("Person", ["id": .int(Int64(i)), "name": .string("n")]) } }
+        var n = 0
+        for _ in try realm.objects("Person") {
+            n += 1
+            _ = realm.refresh()
+        }
+        #expect(n == 50)
+    }
+
+    @Test func iteratedObjectsRefuseOtherThreads() throws {
+        let dir = TempDir()
+        let realm = try people(10, in: dir)
+        let first = try #require(Array(try realm.objects("Person")).first)
+        #expect(try first.value(forKey: "id") == .int(0))
+        let box = UncheckedBox(first)
+        let result = UncheckedBox(NSMutableArray())
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            do { _ = try box.value.value(forKey: "id"); result.value.add("no error") } catch RealmError.wrongThread {
+                result.value.add("wrongThread")
+            } catch { result.value.add("\(error)") }
+            done.signal()
+        }
+        thread.start()
+        done.wait()
+        #expect(result.value.firstObject as? String == "wrongThread")
+    }
+}
