@@ -10,15 +10,19 @@ public final class DynamicObject: Hashable, CustomStringConvertible {
     private let ownedRealm: Realm?
     let classIndex: Int
     /// The object's key in its class.
-    public let key: ObjectKey
+    @exclusivity(unchecked) public private(set) var key: ObjectKey
 
     /// Where iteration found the object: row `walkedRow` of leaf `walkedLeaf` of `walked`, valid
     /// while the anchor is current (the Realm reads the same state and has not written since),
-    /// so reading properties of iterated objects costs no tree lookup. A constant, so reading it
-    /// costs no reference counting.
-    private let walked: ReadAnchor?
-    private let walkedLeaf: Int
-    private let walkedRow: Int
+    /// so reading properties of iterated objects costs no tree lookup.
+    ///
+    /// Changed only by `rewalk`, when the iterator reuses an object it is the only holder of,
+    /// between two steps of a loop; so the read path takes them without reference counting
+    /// (`walked` is unmanaged; `walkedOwner` keeps the anchor alive) or exclusivity checks.
+    @exclusivity(unchecked) private var walked: Unmanaged<ReadAnchor>?
+    @exclusivity(unchecked) private var walkedLeaf: Int
+    @exclusivity(unchecked) private var walkedRow: Int
+    private var walkedOwner: ReadAnchor?
     /// Where the last lookup by key found the object (its anchor holds that one leaf), so
     /// reading several properties costs one lookup.
     private var found: ReadAnchor?
@@ -31,6 +35,7 @@ public final class DynamicObject: Hashable, CustomStringConvertible {
         self.classIndex = classIndex
         self.key = key
         walked = nil
+        walkedOwner = nil
         walkedLeaf = 0
         walkedRow = 0
     }
@@ -41,9 +46,28 @@ public final class DynamicObject: Hashable, CustomStringConvertible {
         ownedRealm = nil
         self.classIndex = classIndex
         self.key = key
-        walked = anchor
+        walked = Unmanaged.passUnretained(anchor)
+        walkedOwner = anchor
         walkedLeaf = leaf
         walkedRow = row
+    }
+
+    /// Whether the object was made by iteration (and can be moved on by it, see `rewalk`).
+    var isWalked: Bool { walked != nil }
+
+    /// Makes this object, made by iteration and held by nobody but the iterator, the object at
+    /// `row` of leaf `leaf` of `anchor` (the same Realm and class): iteration hands out one
+    /// object per step without allocating when the loop keeps none of them.
+    func rewalk(key: ObjectKey, anchor: Unmanaged<ReadAnchor>, leaf: Int, row: Int) {
+        self.key = key
+        if walked?.toOpaque() != anchor.toOpaque() {
+            walkedOwner = anchor.takeUnretainedValue()
+            walked = anchor
+        }
+        walkedLeaf = leaf
+        walkedRow = row
+        found = nil
+        lookedUpBefore = false
     }
 
     /// The object's class schema.
@@ -66,9 +90,10 @@ public final class DynamicObject: Hashable, CustomStringConvertible {
     /// The stored value of a property (`.link(key)` for a to-one link, `.list` for a list).
     /// For a linking-objects property: the linking objects' keys as a list of links.
     public func value(forKey name: String) throws -> Value {
-        // Optional chaining borrows the anchor (binding it with `if let` would retain it).
-        if walked != nil {
-            if let v = try walked?.readIfCurrent(name, leaf: walkedLeaf, row: walkedRow) { return v }
+        // The anchor is read unmanaged and borrowed for the call: no reference counting per read.
+        if let walked {
+            let (leaf, row) = (walkedLeaf, walkedRow)
+            if let v = try walked._withUnsafeGuaranteedRef({ try $0.readIfCurrent(name, leaf: leaf, row: row) }) { return v }
         } else {
             try realm.checkThread()
         }

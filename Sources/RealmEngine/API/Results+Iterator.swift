@@ -12,6 +12,12 @@ extension Results {
     ///
     /// An iterator made on a thread other than the Realm's visits nothing.
     ///
+    /// Object identity: an object the loop keeps (in a variable, a collection, a list it made)
+    /// stays that object. One the loop let go of — no strong reference left — may be reused
+    /// for a later step of a whole-class walk, so a `weak`/`unowned` reference or an
+    /// `ObjectIdentifier` of a dropped object does not name it any more; compare objects with
+    /// `==` (class and key) instead.
+    ///
     /// A whole class over a committed version is walked leaf by leaf in place: no array of
     /// objects or keys is built, and each object remembers its leaf and row, so reading its
     /// properties needs no lookup.
@@ -24,6 +30,8 @@ extension Results {
         /// The leaves being walked and the one at hand (`anchor.leaves[leaf]`: its `rows` rows
         /// and their packed `keys`).
         private var anchor: ReadAnchor?
+        /// `anchor`, unmanaged: what the usual step reads (it holds no reference of its own).
+        private var anchorRef: Unmanaged<ReadAnchor>?
         private var keys = PackedInts.empty
         private var leaf = 0
         private var row = 0
@@ -41,6 +49,10 @@ extension Results {
         private var pending: [ObjectKey] = []
         private var pendingIndex = 0
         private var pendingStamp: ReadAnchor?
+
+        /// The object handed out last by the class walk, reused for the next step when the loop
+        /// kept no strong reference to it.
+        private var last: DynamicObject?
 
         init(_ results: Results) {
             realm = results.realm
@@ -70,6 +82,22 @@ extension Results {
                 defer { pendingIndex += 1 }
                 return DynamicObject(realm: realm, classIndex: classIndex, key: pending[pendingIndex])
             }
+            // The usual step: the next row of the leaf at hand, the Realm unchanged (the anchor
+            // is borrowed, not retained).
+            if row < rows, let anchorRef, anchorRef._withUnsafeGuaranteedRef({ $0.isCurrent() }) {
+                let key = keys[row] &+ Int64(row)
+                if key < end {
+                    from = key &+ 1
+                    defer { row += 1 }
+                    return walkedObject(ObjectKey(key), anchorRef: anchorRef)
+                }
+            }
+            return walk()
+        }
+
+        /// `next()` of a class walk past the usual step: the next leaf, or the next key in the
+        /// Realm's current state after it changed, or the end.
+        private mutating func walk() -> DynamicObject? {
             while from < end {
                 if let anchor, anchor.isCurrent() {
                     if row < rows {
@@ -77,7 +105,7 @@ extension Results {
                         guard key < end else { break }
                         from = key &+ 1
                         defer { row += 1 }
-                        return DynamicObject(classIndex: classIndex, key: ObjectKey(key), anchor: anchor, leaf: leaf, row: row)
+                        return walkedObject(ObjectKey(key), anchorRef: Unmanaged.passUnretained(anchor))
                     }
                     if leaf + 1 < anchor.leaves.count {
                         start(anchor, leaf: leaf + 1, row: 0, complete: anchorIsComplete)
@@ -97,8 +125,22 @@ extension Results {
             return nil
         }
 
+        /// The object at `row` of `leaf`: the one handed out last, moved on, when nothing but
+        /// this iterator holds it any more (the loop let go of it), else a new one.
+        private mutating func walkedObject(_ key: ObjectKey, anchorRef: Unmanaged<ReadAnchor>) -> DynamicObject {
+            if var object = last.take(), isKnownUniquelyReferenced(&object) {
+                object.rewalk(key: key, anchor: anchorRef, leaf: leaf, row: row)
+                last = object
+                return object
+            }
+            let object = DynamicObject(classIndex: classIndex, key: key, anchor: anchorRef.takeUnretainedValue(), leaf: leaf, row: row)
+            last = object
+            return object
+        }
+
         private mutating func start(_ anchor: ReadAnchor, leaf: Int, row: Int, complete: Bool) {
             self.anchor = anchor
+            anchorRef = Unmanaged.passUnretained(anchor)
             (rows, keys) = anchor.keys(ofLeaf: leaf)
             self.leaf = leaf
             self.row = row
@@ -109,6 +151,8 @@ extension Results {
         /// state; false when there is none (or the state cannot be read).
         private mutating func seek() -> Bool {
             anchor = nil
+            anchorRef = nil
+            rows = 0
             pendingStamp = nil
             pending.removeAll(keepingCapacity: true)
             pendingIndex = 0
@@ -132,6 +176,9 @@ extension Results {
 
         private mutating func finish() {
             from = end
+            last = nil
+            anchorRef = nil
+            rows = 0
             anchor = nil
             pendingStamp = nil
             pending = []

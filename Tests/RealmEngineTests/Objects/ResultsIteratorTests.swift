@@ -56,6 +56,42 @@ import Testing
         #expect(throws: RealmError.self) { try kept[9].value(forKey: "nope") }
     }
 
+    /// The walk reuses an object only when the loop let go of it: objects the loop keeps (every
+    /// third here, plus ones inside other structures) keep their own key, row and values, and
+    /// are distinct instances.
+    @Test func keptObjectsAreNeverReused() throws {
+        let dir = TempDir()
+        let realm = try people(1200, in: dir)
+        var kept: [DynamicObject] = []
+        var byKey: [ObjectKey: DynamicObject] = [:]
+        var instances = Set<ObjectIdentifier>()
+        var visited = 0
+        for person in try realm.objects("Person") {
+            visited += 1
+            guard case .int(let id) = try person.value(forKey: "id") else { Issue.record("no id"); continue }
+            #expect(try person.value(forKey: "age") == .int(id % 90))
+            if id % 3 == 0 {
+                kept.append(person)
+                instances.insert(ObjectIdentifier(person))
+            }
+            if id % 100 == 1 { byKey[person.key] = person }
+        }
+        #expect(visited == 1200)
+        #expect(kept.count == 400)
+        #expect(instances.count == 400)
+        #expect(try ids(kept) == stride(from: 0, to: 1200, by: 3).map { Int64($0) })
+        for (key, object) in byKey {
+            #expect(object.key == key)
+            guard case .int(let id) = try object.value(forKey: "id") else { Issue.record("no id"); continue }
+            #expect(id % 100 == 1)
+            #expect(try object.value(forKey: "name") == .string("n\(id)"))
+        }
+        // Objects collected by the standard library (which keeps each) are all distinct.
+        let all = Array(try realm.objects("Person"))
+        #expect(Set(all.map(ObjectIdentifier.init)).count == 1200)
+        #expect(try ids(all) == (0..<1200).map { Int64($0) })
+    }
+
     @Test func objectsDeletedDuringIterationAreSkipped() throws {
         let dir = TempDir()
         let realm = try people(3000, in: dir)
