@@ -76,8 +76,10 @@ extension WriteTransaction {
         var entries = [[TreeKey]](repeating: [], count: indexed.count)
         try writer.editLeaves(root: &state.tables[classIndex].root, keys: sorted, columns: table.columns, file: { view, payload, rows in
             for r in rows { removedKeys.append(view.key(at: r)) }
+            let leafStart = removedKeys.count - rows.count
             for (n, column) in indexed.enumerated() {
-                for r in rows { entries[n].append(TreeKey(hi: SearchIndex.key(view.value(row: r, column: column)), lo: view.key(at: r))) }
+                let his = SearchIndex.keys(view, column: column, rows: rows)
+                for j in rows.indices { entries[n].append(TreeKey(hi: his[j], lo: removedKeys[leafStart + j])) }
             }
             var out = [UInt8]()
             ClusterCodec.removingRows(view, payload: payload, columns: table.columns, rows: rows, into: &out)

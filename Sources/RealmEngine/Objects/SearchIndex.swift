@@ -26,6 +26,34 @@ enum SearchIndex {
         }
     }
 
+    /// The index keys of `rows` (ascending) of one column of an encoded leaf, as `key(value)` gives
+    /// them: integer columns straight from their packed values, others through a `Value`.
+    static func keys(_ view: ClusterView, column: Int, rows: [Int]) -> [UInt64] {
+        let layout = view.layouts[column]
+        var out = [UInt64]()
+        out.reserveCapacity(rows.count)
+        if !layout.isList, layout.data.storage == .ints, let last = rows.last {
+            let data = layout.data
+            precondition(last < view.count, "row \(last) out of range 0..<\(view.count)")
+            let hiddenNull = data.nulls != nil
+            for r in rows {
+                if hiddenNull && data.isNull(r) {
+                    out.append(key(.null))
+                    continue
+                }
+                let v = data.ints.base &+ Int64(bitPattern: data.ints.offset(r))
+                switch layout.type {
+                case .bool: out.append(v != 0 ? 1 : 0)
+                case .object: out.append(UInt64(bitPattern: v))
+                default: out.append(UInt64(bitPattern: v) ^ (1 << 63))
+                }
+            }
+            return out
+        }
+        for r in rows { out.append(key(view.value(row: r, column: column))) }
+        return out
+    }
+
     /// Object keys whose entry key is `hi` (candidates; callers verify the value).
     static func candidates(_ root: TreeChild?, hi: UInt64, reader: TreeReader) throws -> [ObjectKey] {
         guard let root else { return [] }
