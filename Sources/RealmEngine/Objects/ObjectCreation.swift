@@ -64,7 +64,9 @@ extension WriteTransaction {
             } else {
                 throw RealmError.missingValue(className: objectSchema.name, property: properties[pk].name)
             }
-            if let key = try state.object(classIndex: classIndex, primaryKey: pkValue) {
+            // A new largest key (a bulk insert in key order) cannot exist yet: no lookup needed.
+            let isNew = state.tables[classIndex].indexes[pk].map { SearchIndex.isPastLastEntry($0, hi: SearchIndex.key(pkValue)) } ?? false
+            if !isNew, let key = try state.object(classIndex: classIndex, primaryKey: pkValue) {
                 guard update != .error else {
                     throw RealmError.primaryKey("\(objectSchema.name): an object with primary key \(pkValue) already exists")
                 }

@@ -49,8 +49,8 @@ extension WriteTransaction {
             default: false
             }
         }
-        let appended = try !big && writer.appendToCommittedLeaf(root: &state.tables[classIndex].root, key: key.rawValue,
-                                                                 columns: table.columns, row: row)
+        let appended = try !big && (appendAtRightEdge(classIndex, key: key.rawValue, row: row)
+            || writer.appendToCommittedLeaf(root: &state.tables[classIndex].root, key: key.rawValue, columns: table.columns, row: row))
         if !appended {
         try writer.mutate(root: &state.tables[classIndex].root, key: TreeKey(hi: 0, lo: key.rawValue), columns: table.columns,
                           emptyLeaf: { self.emptyCluster(classIndex) }, bigValues: big) { leaf in
@@ -81,6 +81,24 @@ extension WriteTransaction {
         syncBytes()
         changes.insert(classIndex, key.rawValue)
         return key
+    }
+
+    /// The bulk-insert step: the row appended to the loaded rightmost leaf (see
+    /// `TreeWriter.appendAtRightEdge`); false when that does not apply.
+    private func appendAtRightEdge(_ classIndex: Int, key: Int64, row: [Value]) throws -> Bool {
+        try writer.appendAtRightEdge(root: &state.tables[classIndex].root, key: TreeKey(hi: 0, lo: key), limit: Limits.clusterRows,
+                                     columns: layout.tables[classIndex].columns, append: { leaf in
+            guard case .cluster(var c) = leaf else { return }
+            leaf = .index([])
+            c.keys.append(key)
+            for i in row.indices { c.columns[i].append(row[i]) }
+            leaf = .cluster(c)
+        }, single: {
+            var c = ClusterData(keys: [key], columns: row.map { [$0] })
+            c.keys.reserveCapacity(Limits.clusterRows)
+            for i in c.columns.indices { c.columns[i].reserveCapacity(Limits.clusterRows) }
+            return .cluster(c)
+        })
     }
 
     private func linkKeys(_ value: Value) -> [ObjectKey] {

@@ -54,6 +54,26 @@ enum SearchIndex {
         return out
     }
 
+    /// True when no entry of the index can have key `hi` because every entry sorts before it —
+    /// read off the rightmost leaf when this transaction has it loaded (a bulk insert of
+    /// increasing primary keys), without a lookup. False means "unknown": look it up.
+    static func isPastLastEntry(_ root: TreeChild?, hi: UInt64) -> Bool {
+        guard let root else { return true }
+        var node = root.node
+        while let n = node {
+            switch n.body {
+            case .inner(let children):
+                node = children.last?.node
+            case .leaf(.index(let entries)):
+                guard let last = entries.last else { return false }
+                return last.hi < hi
+            case .leaf(.cluster):
+                return false
+            }
+        }
+        return false
+    }
+
     /// Object keys whose entry key is `hi` (candidates; callers verify the value).
     static func candidates(_ root: TreeChild?, hi: UInt64, reader: TreeReader) throws -> [ObjectKey] {
         guard let root else { return [] }
@@ -122,6 +142,19 @@ enum SearchIndex {
     /// Adds an entry (write transactions only).
     static func insert(_ root: inout TreeChild?, value: Value, key: ObjectKey, writer: TreeWriter) throws {
         let entry = TreeKey(hi: self.key(value), lo: key.rawValue)
+        // Increasing primary keys (and any value past the last entry) append at the right edge.
+        let appended = try writer.appendAtRightEdge(root: &root, key: entry, limit: Limits.indexLeafEntries, columns: nil, append: { leaf in
+            guard case .index(var entries) = leaf else { return }
+            leaf = .index([])
+            entries.append(entry)
+            leaf = .index(entries)
+        }, single: {
+            var entries = [TreeKey]()
+            entries.reserveCapacity(Limits.indexLeafEntries)
+            entries.append(entry)
+            return .index(entries)
+        })
+        if appended { return }
         try writer.mutate(root: &root, key: entry, columns: nil, emptyLeaf: { .index([]) }) { leaf in
             guard case .index(var entries) = leaf else { return }
             leaf = .index([])
