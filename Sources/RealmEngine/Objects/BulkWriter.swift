@@ -13,7 +13,7 @@ extension WriteTransaction {
             for k in keys { try setValue(classIndex, k, column: column, value) }
             return
         }
-        let sorted = keys.map(\.rawValue).sorted()
+        let sorted = Self.ascending(keys)
         let indexed = table.indexedColumns.contains(column)
         var changedKeys: [Int64] = []  // ascending: leaves are visited in key order
         var oldValues: [Value] = []    // indexed columns only: the value each changed key had
@@ -69,14 +69,15 @@ extension WriteTransaction {
             for k in keys where try state.contains(classIndex: classIndex, key: k) { try deleteObject(classIndex, k) }
             return
         }
-        let sorted = keys.map(\.rawValue).sorted()
+        let sorted = Self.ascending(keys)
         let indexed = table.indexedColumns
         var removedKeys: [Int64] = []  // ascending: leaves are visited in key order
         // Per indexed column, the index entries of the removed objects.
         var entries = [[TreeKey]](repeating: [], count: indexed.count)
         try writer.editLeaves(root: &state.tables[classIndex].root, keys: sorted, columns: table.columns, file: { view, payload, rows in
-            for r in rows { removedKeys.append(view.key(at: r)) }
-            let leafStart = removedKeys.count - rows.count
+            let leafStart = removedKeys.count
+            let offsets = rows.withUnsafeBufferPointer { view.keyOffsets.gather($0) }  // key = offset + row
+            for (j, r) in rows.enumerated() { removedKeys.append(offsets[j] &+ Int64(r)) }
             for (n, column) in indexed.enumerated() {
                 let his = SearchIndex.keys(view, column: column, rows: rows)
                 for j in rows.indices { entries[n].append(TreeKey(hi: his[j], lo: removedKeys[leafStart + j])) }
@@ -117,6 +118,17 @@ extension WriteTransaction {
         }
         changes.delete(classIndex, keys: removedKeys)
         syncBytes()
+    }
+}
+
+extension WriteTransaction {
+    /// The raw keys in ascending order (results in key order, the usual case, are not re-sorted).
+    static func ascending(_ keys: [ObjectKey]) -> [Int64] {
+        var raw = keys.map(\.rawValue)
+        var i = 1
+        while i < raw.count && raw[i - 1] <= raw[i] { i += 1 }
+        if i < raw.count { raw.sort() }
+        return raw
     }
 }
 

@@ -49,7 +49,7 @@ extension WriteTransaction {
             default: false
             }
         }
-        let appended = try !big && (appendAtRightEdge(classIndex, key: key.rawValue, row: row)
+        let appended = try !big && (appendAtRightEdge(classIndex, key: key.rawValue, columns: table.columns, row: row)
             || writer.appendToCommittedLeaf(root: &state.tables[classIndex].root, key: key.rawValue, columns: table.columns, row: row))
         if !appended {
         try writer.mutate(root: &state.tables[classIndex].root, key: TreeKey(hi: 0, lo: key.rawValue), columns: table.columns,
@@ -73,7 +73,8 @@ extension WriteTransaction {
         }
         // Only classes that take part in links have backlinks to add (and testing each column's
         // type would copy its `Property` per object).
-        for column in values.indices where !layout.linkTargets.isEmpty && table.columns[column].type == .object {
+        let hasLinks = !layout.linkTargets.isEmpty  // (hoisted: `layout` is a copy per read)
+        for column in values.indices where hasLinks && table.columns[column].type == .object {
             for target in linkKeys(values[column]) {
                 try addBacklink(from: classIndex, column: column, origin: key, to: target)
             }
@@ -85,9 +86,9 @@ extension WriteTransaction {
 
     /// The bulk-insert step: the row appended to the loaded rightmost leaf (see
     /// `TreeWriter.appendAtRightEdge`); false when that does not apply.
-    private func appendAtRightEdge(_ classIndex: Int, key: Int64, row: [Value]) throws -> Bool {
+    private func appendAtRightEdge(_ classIndex: Int, key: Int64, columns: [Property], row: [Value]) throws -> Bool {
         try writer.appendAtRightEdge(root: &state.tables[classIndex].root, key: TreeKey(hi: 0, lo: key), limit: Limits.clusterRows,
-                                     columns: layout.tables[classIndex].columns, append: { leaf in
+                                     columns: columns, append: { leaf in
             guard case .cluster(var c) = leaf else { return }
             leaf = .index([])
             c.keys.append(key)

@@ -154,27 +154,30 @@ private struct KeptValues {
     /// The kept values' new end offsets (into `ints`) and the byte spans they cover (into `spans`);
     /// returns the bytes kept.
     private mutating func gatherBytes() -> Int {
-        var ends = [Int64]()
-        slice.ints.unpack(into: &ends)
+        let ends = slice.ints.unpackAll()
+        var newEnds = [Int64]()
+        newEnds.reserveCapacity(kept.count)
+        var runs = [Range<Int>]()
         var total = 0
         var spanStart = 0, spanEnd = 0
-        ints = [Int64](unsafeUninitializedCapacity: kept.count) { out, initialized in
-            for (j, r) in kept.enumerated() {
+        ends.withUnsafeBufferPointer { ends in
+            for r in kept {
                 let from = r == 0 ? 0 : Int(truncatingIfNeeded: ends[r - 1])
                 let to = Int(truncatingIfNeeded: ends[r])
                 if to > from {
                     if from != spanEnd {
-                        if spanEnd > spanStart { spans.append(spanStart..<spanEnd) }
+                        if spanEnd > spanStart { runs.append(spanStart..<spanEnd) }
                         spanStart = from
                     }
                     spanEnd = to
                 }
                 total += to - from
-                out[j] = Int64(total)
+                newEnds.append(Int64(total))
             }
-            initialized = kept.count
         }
-        if spanEnd > spanStart { spans.append(spanStart..<spanEnd) }
+        if spanEnd > spanStart { runs.append(spanStart..<spanEnd) }
+        ints = newEnds
+        spans = runs
         return total
     }
 

@@ -107,6 +107,26 @@ struct PackedInts {
         }
     }
 
+    /// Every value, in order: one switch on the width, then a tight loop into uninitialized storage.
+    func unpackAll() -> [Int64] {
+        let base = self.base, data = self.data
+        return [Int64](unsafeUninitializedCapacity: count) { out, initialized in
+            switch width {
+            case 0:
+                out.initialize(repeating: base)
+            case 8:
+                for i in out.indices { out[i] = base &+ Int64(data.load(fromByteOffset: i, as: UInt8.self)) }
+            case 16:
+                for i in out.indices { out[i] = base &+ Int64(UInt16(littleEndian: data.loadUnaligned(fromByteOffset: i << 1, as: UInt16.self))) }
+            case 32:
+                for i in out.indices { out[i] = base &+ Int64(UInt32(littleEndian: data.loadUnaligned(fromByteOffset: i << 2, as: UInt32.self))) }
+            default:
+                for i in out.indices { out[i] = base &+ Int64(bitPattern: offset(i)) }
+            }
+            initialized = out.count
+        }
+    }
+
     /// The values at `indices` (ascending, each in 0..<count), in order: one switch on the width,
     /// then a tight loop into uninitialized storage (bulk deletes gather the surviving rows so).
     func gather(_ indices: UnsafeBufferPointer<Int>) -> [Int64] {

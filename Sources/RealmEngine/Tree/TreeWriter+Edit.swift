@@ -213,10 +213,11 @@ extension ClusterView {
         guard keys.count * 16 >= count else { return keys.compactMap { row(of: $0) } }
         var out = [Int]()
         out.reserveCapacity(Swift.min(keys.count, count))
+        let offsets = keyOffsets.unpackAll()  // key(at: r) = offsets[r] + r
         var r = 0
         var k = keys.startIndex
         while r < count && k < keys.endIndex {
-            let have = key(at: r), want = keys[k]
+            let have = offsets[r] &+ Int64(r), want = keys[k]
             if have < want {
                 r += 1
             } else if have > want {
