@@ -37,8 +37,7 @@ extension WriteTransaction {
             throw RealmError.primaryKey(
                 "\(layout.schema.objectSchemas[classIndex].name): an object with primary key \(values[pk]) already exists")
         }
-        let key = ObjectKey(state.tables[classIndex].nextKey)
-        state.tables[classIndex].nextKey += 1
+        let key = ObjectKey(Self.takeNextKey(&state.tables[classIndex]))
         let backlinkColumns = table.columns.count - table.persistedCount
         let row = backlinkColumns == 0 ? values : values + Array(repeating: Value.list([]), count: backlinkColumns)
         let big = values.contains { v in
@@ -67,21 +66,30 @@ extension WriteTransaction {
             leaf = .cluster(c)
         }
         }
-        syncBytes()
+        // Index inserts go through the writer alone: the live snapshot's byte range is brought up to
+        // date once, when this returns or throws (and before backlinks, which read it).
+        defer { syncBytes() }
         for column in table.indexedColumns {
             try SearchIndex.insert(&state.tables[classIndex].indexes[column, default: nil], value: values[column], key: key, writer: writer)
         }
         // Only classes that take part in links have backlinks to add (and testing each column's
         // type would copy its `Property` per object).
-        let hasLinks = !layout.linkTargets.isEmpty  // (hoisted: `layout` is a copy per read)
-        for column in values.indices where hasLinks && table.columns[column].type == .object {
-            for target in linkKeys(values[column]) {
-                try addBacklink(from: classIndex, column: column, origin: key, to: target)
+        if !layout.linkTargets.isEmpty {
+            syncBytes()
+            for column in values.indices where table.columns[column].type == .object {
+                for target in linkKeys(values[column]) {
+                    try addBacklink(from: classIndex, column: column, origin: key, to: target)
+                }
             }
         }
-        syncBytes()
         changes.insert(classIndex, key.rawValue)
         return key
+    }
+
+    /// The table's next object key, handed out (one access to the table state for both steps).
+    private static func takeNextKey(_ table: inout TableState) -> Int64 {
+        defer { table.nextKey += 1 }
+        return table.nextKey
     }
 
     /// The bulk-insert step: the row appended to the loaded rightmost leaf (see

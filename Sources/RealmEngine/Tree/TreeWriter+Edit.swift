@@ -145,15 +145,22 @@ extension TreeWriter {
 
     /// `current` without the entries of `doomed` (both sorted): one merge pass.
     private func remove(_ doomed: ArraySlice<TreeKey>, from current: [TreeKey]) -> [TreeKey] {
-        var out: [TreeKey] = []
-        out.reserveCapacity(current.count)
-        var d = doomed.startIndex
-        for e in current {
-            while d < doomed.endIndex && doomed[d] < e { d += 1 }
-            if d < doomed.endIndex && doomed[d] == e { d += 1; continue }
-            out.append(e)
+        // Through buffer pointers into uninitialized storage: this runs once per index entry of
+        // every leaf a bulk delete touches.
+        doomed.withUnsafeBufferPointer { gone in
+            current.withUnsafeBufferPointer { have in
+                [TreeKey](unsafeUninitializedCapacity: have.count) { out, initialized in
+                    var d = 0, n = 0
+                    for e in have {
+                        while d < gone.count && gone[d] < e { d += 1 }
+                        if d < gone.count && gone[d] == e { d += 1; continue }
+                        out[n] = e
+                        n += 1
+                    }
+                    initialized = n
+                }
+            }
         }
-        return out
     }
 }
 
