@@ -75,12 +75,17 @@ extension WriteTransaction {
         // Per indexed column, the index entries of the removed objects.
         var entries = [[TreeKey]](repeating: [], count: indexed.count)
         try writer.editLeaves(root: &state.tables[classIndex].root, keys: sorted, columns: table.columns, file: { view, payload, rows in
-            let leafStart = removedKeys.count
-            let offsets = rows.withUnsafeBufferPointer { view.keyOffsets.gather($0) }  // key = offset + row
-            for (j, r) in rows.enumerated() { removedKeys.append(offsets[j] &+ Int64(r)) }
+            // Built in local arrays, appended once per leaf (the captured arrays are boxed).
+            var leafKeys = rows.withUnsafeBufferPointer { view.keyOffsets.gather($0) }  // key = offset + row
+            for j in leafKeys.indices { leafKeys[j] &+= Int64(rows[j]) }
+            removedKeys.append(contentsOf: leafKeys)
             for (n, column) in indexed.enumerated() {
                 let his = SearchIndex.keys(view, column: column, rows: rows)
-                for j in rows.indices { entries[n].append(TreeKey(hi: his[j], lo: removedKeys[leafStart + j])) }
+                let leafEntries = [TreeKey](unsafeUninitializedCapacity: rows.count) { out, initialized in
+                    for j in 0..<rows.count { out[j] = TreeKey(hi: his[j], lo: leafKeys[j]) }
+                    initialized = rows.count
+                }
+                entries[n].append(contentsOf: leafEntries)
             }
             var out = [UInt8]()
             ClusterCodec.removingRows(view, payload: payload, columns: table.columns, rows: rows, into: &out)

@@ -30,26 +30,23 @@ enum SearchIndex {
     /// them: integer columns straight from their packed values, others through a `Value`.
     static func keys(_ view: ClusterView, column: Int, rows: [Int]) -> [UInt64] {
         let layout = view.layouts[column]
-        var out = [UInt64]()
-        out.reserveCapacity(rows.count)
         if !layout.isList, layout.data.storage == .ints, let last = rows.last {
             let data = layout.data
             precondition(last < view.count, "row \(last) out of range 0..<\(view.count)")
-            let hiddenNull = data.nulls != nil
-            for r in rows {
-                if hiddenNull && data.isNull(r) {
-                    out.append(key(.null))
-                    continue
-                }
-                let v = data.ints.base &+ Int64(bitPattern: data.ints.offset(r))
-                switch layout.type {
-                case .bool: out.append(v != 0 ? 1 : 0)
-                case .object: out.append(UInt64(bitPattern: v))
-                default: out.append(UInt64(bitPattern: v) ^ (1 << 63))
-                }
+            let values = rows.withUnsafeBufferPointer { data.ints.gather($0) }
+            var out: [UInt64]
+            switch layout.type {
+            case .bool: out = values.map { $0 != 0 ? 1 : 0 }
+            case .object: out = values.map { UInt64(bitPattern: $0) }
+            default: out = values.map { UInt64(bitPattern: $0) ^ (1 << 63) }
+            }
+            if data.nulls != nil {
+                for (j, r) in rows.enumerated() where data.isNull(r) { out[j] = key(.null) }
             }
             return out
         }
+        var out = [UInt64]()
+        out.reserveCapacity(rows.count)
         for r in rows { out.append(key(view.value(row: r, column: column))) }
         return out
     }
