@@ -158,21 +158,24 @@ private struct KeptValues {
         var newEnds = [Int64]()
         newEnds.reserveCapacity(kept.count)
         var runs = [Range<Int>]()
+        runs.reserveCapacity(kept.count / 2 + 1)
         var total = 0
         var spanStart = 0, spanEnd = 0
         ends.withUnsafeBufferPointer { ends in
-            for r in kept {
-                let from = r == 0 ? 0 : Int(truncatingIfNeeded: ends[r - 1])
-                let to = Int(truncatingIfNeeded: ends[r])
-                if to > from {
-                    if from != spanEnd {
-                        if spanEnd > spanStart { runs.append(spanStart..<spanEnd) }
-                        spanStart = from
+            kept.withUnsafeBufferPointer { kept in
+                for r in kept {
+                    let from = r == 0 ? 0 : Int(truncatingIfNeeded: ends[r - 1])
+                    let to = Int(truncatingIfNeeded: ends[r])
+                    if to > from {
+                        if from != spanEnd {
+                            if spanEnd > spanStart { runs.append(spanStart..<spanEnd) }
+                            spanStart = from
+                        }
+                        spanEnd = to
                     }
-                    spanEnd = to
+                    total += to - from
+                    newEnds.append(Int64(total))
                 }
-                total += to - from
-                newEnds.append(Int64(total))
             }
         }
         if spanEnd > spanStart { runs.append(spanStart..<spanEnd) }
