@@ -263,7 +263,7 @@ extension TreeWriter {
         guard let node = child.node else { return false }
         switch node.body {
         case .leaf(var leaf):
-            guard leaf.count > 0, leaf.count < limit, let last = Self.lastKey(leaf), last < key else { return false }
+            guard Self.hasRoom(leaf, after: key, limit: limit) else { return false }
             node.body = .inner([])  // drop the node's reference so `leaf` is uniquely owned while it grows
             append(&leaf)
             node.body = .leaf(leaf)
@@ -283,6 +283,18 @@ extension TreeWriter {
             children.append(TreeChild(firstKey: key, count: 1, ref: 0, node: TreeNode(.leaf(single()))))
             child.count += 1
             return true
+        }
+    }
+
+    /// Whether a non-empty leaf holds fewer than `limit` entries, all before `key` (one look at it).
+    private static func hasRoom(_ leaf: LeafData, after key: TreeKey, limit: Int) -> Bool {
+        switch leaf {
+        case .cluster(let c):
+            guard let last = c.keys.last else { return false }
+            return c.keys.count < limit && TreeKey(hi: 0, lo: last) < key
+        case .index(let e):
+            guard let last = e.last else { return false }
+            return e.count < limit && last < key
         }
     }
 
