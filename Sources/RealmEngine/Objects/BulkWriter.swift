@@ -13,7 +13,7 @@ extension WriteTransaction {
             for k in keys { try setValue(classIndex, k, column: column, value) }
             return
         }
-        let sorted = keys.map(\.rawValue).sorted()
+        let sorted = Self.ascending(keys)
         let indexed = table.indexedColumns.contains(column)
         var changedKeys: [Int64] = []  // ascending: leaves are visited in key order
         var oldValues: [Value] = []    // indexed columns only: the value each changed key had
@@ -69,15 +69,23 @@ extension WriteTransaction {
             for k in keys where try state.contains(classIndex: classIndex, key: k) { try deleteObject(classIndex, k) }
             return
         }
-        let sorted = keys.map(\.rawValue).sorted()
+        let sorted = Self.ascending(keys)
         let indexed = table.indexedColumns
         var removedKeys: [Int64] = []  // ascending: leaves are visited in key order
         // Per indexed column, the index entries of the removed objects.
         var entries = [[TreeKey]](repeating: [], count: indexed.count)
         try writer.editLeaves(root: &state.tables[classIndex].root, keys: sorted, columns: table.columns, file: { view, payload, rows in
-            for r in rows { removedKeys.append(view.key(at: r)) }
+            // Built in local arrays, appended once per leaf (the captured arrays are boxed).
+            var leafKeys = rows.withUnsafeBufferPointer { view.keyOffsets.gather($0) }  // key = offset + row
+            for j in leafKeys.indices { leafKeys[j] &+= Int64(rows[j]) }
+            removedKeys.append(contentsOf: leafKeys)
             for (n, column) in indexed.enumerated() {
-                for r in rows { entries[n].append(TreeKey(hi: SearchIndex.key(view.value(row: r, column: column)), lo: view.key(at: r))) }
+                let his = SearchIndex.keys(view, column: column, rows: rows)
+                let leafEntries = [TreeKey](unsafeUninitializedCapacity: rows.count) { out, initialized in
+                    for j in 0..<rows.count { out[j] = TreeKey(hi: his[j], lo: leafKeys[j]) }
+                    initialized = rows.count
+                }
+                entries[n].append(contentsOf: leafEntries)
             }
             var out = [UInt8]()
             ClusterCodec.removingRows(view, payload: payload, columns: table.columns, rows: rows, into: &out)
@@ -115,6 +123,17 @@ extension WriteTransaction {
         }
         changes.delete(classIndex, keys: removedKeys)
         syncBytes()
+    }
+}
+
+extension WriteTransaction {
+    /// The raw keys in ascending order (results in key order, the usual case, are not re-sorted).
+    static func ascending(_ keys: [ObjectKey]) -> [Int64] {
+        var raw = keys.map(\.rawValue)
+        var i = 1
+        while i < raw.count && raw[i - 1] <= raw[i] { i += 1 }
+        if i < raw.count { raw.sort() }
+        return raw
     }
 }
 

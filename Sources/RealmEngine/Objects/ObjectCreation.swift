@@ -17,7 +17,11 @@ extension WriteTransaction {
     }
 
     func fields(_ classIndex: Int, _ input: ObjectInput) throws -> Fields {
-        let properties = layout.tables[classIndex].persisted
+        try fields(classIndex, input, properties: layout.tables[classIndex].persisted)
+    }
+
+    /// `fields(_:_:)` for a class whose persisted properties the caller already has.
+    private func fields(_ classIndex: Int, _ input: ObjectInput, properties: ArraySlice<Property>) throws -> Fields {
         switch input {
         case .dictionary(let d):
             return Fields(array: [], dictionary: d, properties: properties)
@@ -45,10 +49,11 @@ extension WriteTransaction {
         case .dictionary, .array:
             break
         }
+        // `layout` and `schema(_:)` return copies (a retain per stored array): read them once.
         let objectSchema = schema(classIndex)
-        let properties = layout.tables[classIndex].persisted
-        let given = try fields(classIndex, input)
         let table = layout.tables[classIndex]
+        let properties = table.persisted
+        let given = try fields(classIndex, input, properties: properties)
         if let pk = table.primaryKeyColumn {
             let pkValue: Value
             if let raw = given[pk] {
@@ -56,7 +61,12 @@ extension WriteTransaction {
                     throw RealmError.typeMismatch(className: objectSchema.name, property: properties[pk].name,
                                                   expected: properties[pk].typeDescription, got: "an object")
                 }
-                pkValue = try properties[pk].coerce(v, className: objectSchema.name)
+                let pkType = table.columns.withUnsafeBufferPointer { $0[pk].type }  // no `Property` copy
+                if let same = Self.alreadyStored(v, as: pkType) {
+                    pkValue = same
+                } else {
+                    pkValue = try properties[pk].coerce(v, className: objectSchema.name)
+                }
             } else if let d = properties[pk].defaultValue {
                 pkValue = d
             } else if properties[pk].isOptional {
@@ -64,7 +74,9 @@ extension WriteTransaction {
             } else {
                 throw RealmError.missingValue(className: objectSchema.name, property: properties[pk].name)
             }
-            if let key = try state.object(classIndex: classIndex, primaryKey: pkValue) {
+            // A new largest key (a bulk insert in key order) cannot exist yet: no lookup needed.
+            let isNew = state.tables[classIndex].indexes[pk].map { SearchIndex.isPastLastEntry($0, hi: SearchIndex.key(pkValue)) } ?? false
+            if !isNew, let key = try state.object(classIndex: classIndex, primaryKey: pkValue) {
                 guard update != .error else {
                     throw RealmError.primaryKey("\(objectSchema.name): an object with primary key \(pkValue) already exists")
                 }

@@ -1,7 +1,11 @@
 /// A value given to `create` or `setValue`: what a Realm user passes as `Any` (a dictionary, an
 /// array in property order, a nested object), made explicit. How it is read depends on the
 /// property it is given for.
-public indirect enum ObjectInput: Sendable, Equatable {
+///
+/// Not `indirect`: nesting goes through `Array` and `Dictionary`, which are already references,
+/// so each case is stored inline — a bulk insert then allocates one array per object, not a box
+/// per field as well.
+public enum ObjectInput: Sendable, Equatable {
     /// A scalar, `nil`, or `.link(key)` naming an existing object of the target class.
     case value(Value)
     /// A dictionary of property name → input: a whole object, or for a link a new (or, with a

@@ -37,8 +37,7 @@ extension WriteTransaction {
             throw RealmError.primaryKey(
                 "\(layout.schema.objectSchemas[classIndex].name): an object with primary key \(values[pk]) already exists")
         }
-        let key = ObjectKey(state.tables[classIndex].nextKey)
-        state.tables[classIndex].nextKey += 1
+        let key = ObjectKey(Self.takeNextKey(&state.tables[classIndex]))
         let backlinkColumns = table.columns.count - table.persistedCount
         let row = backlinkColumns == 0 ? values : values + Array(repeating: Value.list([]), count: backlinkColumns)
         let big = values.contains { v in
@@ -49,8 +48,8 @@ extension WriteTransaction {
             default: false
             }
         }
-        let appended = try !big && writer.appendToCommittedLeaf(root: &state.tables[classIndex].root, key: key.rawValue,
-                                                                 columns: table.columns, row: row)
+        let appended = try !big && (appendAtRightEdge(classIndex, key: key.rawValue, columns: table.columns, row: row)
+            || writer.appendToCommittedLeaf(root: &state.tables[classIndex].root, key: key.rawValue, columns: table.columns, row: row))
         if !appended {
         try writer.mutate(root: &state.tables[classIndex].root, key: TreeKey(hi: 0, lo: key.rawValue), columns: table.columns,
                           emptyLeaf: { self.emptyCluster(classIndex) }, bigValues: big) { leaf in
@@ -67,20 +66,48 @@ extension WriteTransaction {
             leaf = .cluster(c)
         }
         }
-        syncBytes()
+        // Index inserts go through the writer alone: the live snapshot's byte range is brought up to
+        // date once, when this returns or throws (and before backlinks, which read it).
+        defer { syncBytes() }
         for column in table.indexedColumns {
             try SearchIndex.insert(&state.tables[classIndex].indexes[column, default: nil], value: values[column], key: key, writer: writer)
         }
         // Only classes that take part in links have backlinks to add (and testing each column's
         // type would copy its `Property` per object).
-        for column in values.indices where !layout.linkTargets.isEmpty && table.columns[column].type == .object {
-            for target in linkKeys(values[column]) {
-                try addBacklink(from: classIndex, column: column, origin: key, to: target)
+        if !layout.linkTargets.isEmpty {
+            syncBytes()
+            for column in values.indices where table.columns[column].type == .object {
+                for target in linkKeys(values[column]) {
+                    try addBacklink(from: classIndex, column: column, origin: key, to: target)
+                }
             }
         }
-        syncBytes()
         changes.insert(classIndex, key.rawValue)
         return key
+    }
+
+    /// The table's next object key, handed out (one access to the table state for both steps).
+    private static func takeNextKey(_ table: inout TableState) -> Int64 {
+        defer { table.nextKey += 1 }
+        return table.nextKey
+    }
+
+    /// The bulk-insert step: the row appended to the loaded rightmost leaf (see
+    /// `TreeWriter.appendAtRightEdge`); false when that does not apply.
+    private func appendAtRightEdge(_ classIndex: Int, key: Int64, columns: [Property], row: [Value]) throws -> Bool {
+        try writer.appendAtRightEdge(root: &state.tables[classIndex].root, key: TreeKey(hi: 0, lo: key), limit: Limits.clusterRows,
+                                     columns: columns, append: { leaf in
+            guard case .cluster(var c) = leaf else { return }
+            leaf = .index([])
+            c.keys.append(key)
+            for i in row.indices { c.columns[i].append(row[i]) }
+            leaf = .cluster(c)
+        }, single: {
+            var c = ClusterData(keys: [key], columns: row.map { [$0] })
+            c.keys.reserveCapacity(Limits.clusterRows)
+            for i in c.columns.indices { c.columns[i].reserveCapacity(Limits.clusterRows) }
+            return .cluster(c)
+        })
     }
 
     private func linkKeys(_ value: Value) -> [ObjectKey] {

@@ -26,6 +26,51 @@ enum SearchIndex {
         }
     }
 
+    /// The index keys of `rows` (ascending) of one column of an encoded leaf, as `key(value)` gives
+    /// them: integer columns straight from their packed values, others through a `Value`.
+    static func keys(_ view: ClusterView, column: Int, rows: [Int]) -> [UInt64] {
+        let layout = view.layouts[column]
+        if !layout.isList, layout.data.storage == .ints, let last = rows.last {
+            let data = layout.data
+            precondition(last < view.count, "row \(last) out of range 0..<\(view.count)")
+            let values = rows.withUnsafeBufferPointer { data.ints.gather($0) }
+            var out: [UInt64]
+            switch layout.type {
+            case .bool: out = values.map { $0 != 0 ? 1 : 0 }
+            case .object: out = values.map { UInt64(bitPattern: $0) }
+            default: out = values.map { UInt64(bitPattern: $0) ^ (1 << 63) }
+            }
+            if data.nulls != nil {
+                for (j, r) in rows.enumerated() where data.isNull(r) { out[j] = key(.null) }
+            }
+            return out
+        }
+        var out = [UInt64]()
+        out.reserveCapacity(rows.count)
+        for r in rows { out.append(key(view.value(row: r, column: column))) }
+        return out
+    }
+
+    /// True when no entry of the index can have key `hi` because every entry sorts before it —
+    /// read off the rightmost leaf when this transaction has it loaded (a bulk insert of
+    /// increasing primary keys), without a lookup. False means "unknown": look it up.
+    static func isPastLastEntry(_ root: TreeChild?, hi: UInt64) -> Bool {
+        guard let root else { return true }
+        var node = root.node
+        while let n = node {
+            switch n.body {
+            case .inner(let children):
+                node = children.last?.node
+            case .leaf(.index(let entries)):
+                guard let last = entries.last else { return false }
+                return last.hi < hi
+            case .leaf(.cluster):
+                return false
+            }
+        }
+        return false
+    }
+
     /// Object keys whose entry key is `hi` (candidates; callers verify the value).
     static func candidates(_ root: TreeChild?, hi: UInt64, reader: TreeReader) throws -> [ObjectKey] {
         guard let root else { return [] }
@@ -94,6 +139,19 @@ enum SearchIndex {
     /// Adds an entry (write transactions only).
     static func insert(_ root: inout TreeChild?, value: Value, key: ObjectKey, writer: TreeWriter) throws {
         let entry = TreeKey(hi: self.key(value), lo: key.rawValue)
+        // Increasing primary keys (and any value past the last entry) append at the right edge.
+        let appended = try writer.appendAtRightEdge(root: &root, key: entry, limit: Limits.indexLeafEntries, columns: nil, append: { leaf in
+            guard case .index(var entries) = leaf else { return }
+            leaf = .index([])
+            entries.append(entry)
+            leaf = .index(entries)
+        }, single: {
+            var entries = [TreeKey]()
+            entries.reserveCapacity(Limits.indexLeafEntries)
+            entries.append(entry)
+            return .index(entries)
+        })
+        if appended { return }
         try writer.mutate(root: &root, key: entry, columns: nil, emptyLeaf: { .index([]) }) { leaf in
             guard case .index(var entries) = leaf else { return }
             leaf = .index([])

@@ -82,9 +82,15 @@ struct ClusterColumnSlice {
             ints = try r.packedInts(count: count, "date seconds")
             let nanosAt = r.position
             nanos = try r.packedInts(count: count, "date nanoseconds")
-            for i in 0..<count {
-                let ns = nanos.base &+ Int64(bitPattern: nanos.offset(i))
-                guard ns >= 0, ns < 1_000_000_000 else { throw CodecError(offset: nanosAt, "nanoseconds \(ns) out of range at \(i)") }
+            // When base and width alone keep every value in range (the usual case: width 0 for
+            // whole seconds), no value needs looking at.
+            let inRangeByWidth = nanos.base >= 0 && nanos.width < 32
+                && nanos.base + (Int64(1) << Int64(nanos.width)) - 1 < 1_000_000_000
+            if !inRangeByWidth {
+                for i in 0..<count {
+                    let ns = nanos.base &+ Int64(bitPattern: nanos.offset(i))
+                    guard ns >= 0, ns < 1_000_000_000 else { throw CodecError(offset: nanosAt, "nanoseconds \(ns) out of range at \(i)") }
+                }
             }
             raw = r.base + r.position
         case .bytes:
@@ -103,14 +109,29 @@ struct ClusterColumnSlice {
 
     /// Checks that end offsets start at ≥ 0 and never decrease; returns the last (0 if none).
     static func checkEndOffsets(_ ends: PackedInts, at offset: Int) throws -> Int {
+        // One switch on the width, then a tight loop (every leaf read validates these).
+        let last: Int64
+        switch ends.width {
+        case 8: last = try checkAscending(ends, at: offset) { p, i in UInt64(p.load(fromByteOffset: i, as: UInt8.self)) }
+        case 16: last = try checkAscending(ends, at: offset) { p, i in UInt64(UInt16(littleEndian: p.loadUnaligned(fromByteOffset: i << 1, as: UInt16.self))) }
+        case 32: last = try checkAscending(ends, at: offset) { p, i in UInt64(UInt32(littleEndian: p.loadUnaligned(fromByteOffset: i << 2, as: UInt32.self))) }
+        default: last = try checkAscending(ends, at: offset) { _, i in ends.offset(i) }
+        }
+        guard last <= Int64(Int32.max) * 2 else { throw CodecError(offset: offset, "end offset \(last) too large") }
+        return Int(last)
+    }
+
+    /// Checks that the values start at ≥ 0 and never decrease; returns the last (0 if none).
+    @inline(__always)
+    private static func checkAscending(_ ends: PackedInts, at offset: Int, _ load: (UnsafeRawPointer, Int) -> UInt64) throws -> Int64 {
         var previous: Int64 = 0
+        let base = ends.base, data = ends.data
         for i in 0..<ends.count {
-            let e = ends.base &+ Int64(bitPattern: ends.offset(i))
+            let e = base &+ Int64(bitPattern: load(data, i))
             guard e >= previous else { throw CodecError(offset: offset, "end offset \(e) at \(i) is below \(previous)") }
             previous = e
         }
-        guard previous <= Int64(Int32.max) * 2 else { throw CodecError(offset: offset, "end offset \(previous) too large") }
-        return Int(previous)
+        return previous
     }
 
     @inline(__always)

@@ -66,50 +66,68 @@ struct ColumnPlan {
         }
     }
 
+    // The plan functions read the values through a buffer pointer and fill their integer arrays
+    // in place: `enumerated()` plus `append` cost several times the work itself (leaves are
+    // encoded in full whenever a bulk insert fills one).
+
     private mutating func planInts(minWidth: Int) {
-        ints.reserveCapacity(values.count)
         var lo = Int64.max, hi = Int64.min
-        for (i, v) in values.enumerated() {
-            let x: Int64
-            switch v {
-            case .int(let a): x = a
-            case .bool(let b): x = b ? 1 : 0
-            case .link(let k): x = k.rawValue
-            default:
-                assert(v.isNull, "value \(v.kindName) in an integer column")
-                markNull(i)
-                ints.append(0)
-                continue
+        var nullRows = [Int]()
+        ints = values.withUnsafeBufferPointer { vs in
+            [Int64](unsafeUninitializedCapacity: vs.count) { out, initialized in
+                for i in vs.indices {
+                    let x: Int64
+                    switch vs[i] {
+                    case .int(let a): x = a
+                    case .bool(let b): x = b ? 1 : 0
+                    case .link(let k): x = k.rawValue
+                    default:
+                        assert(vs[i].isNull, "value \(vs[i].kindName) in an integer column")
+                        nullRows.append(i)
+                        out[i] = 0
+                        continue
+                    }
+                    lo = min(lo, x)
+                    hi = max(hi, x)
+                    out[i] = x
+                }
+                initialized = vs.count
             }
-            lo = min(lo, x)
-            hi = max(hi, x)
-            ints.append(x)
         }
+        for i in nullRows { markNull(i) }
         if lo > hi { lo = 0; hi = 0 }
         Self.fillNullSlots(&ints, with: lo, nulls: nulls)
         pack = PackPlan(count: ints.count, min: lo, max: hi, minWidth: minWidth)
     }
 
     private mutating func planDates(minWidth: Int) {
-        ints.reserveCapacity(values.count)
-        nanos.reserveCapacity(values.count)
         var lo = Int64.max, hi = Int64.min, nlo = Int64.max, nhi = Int64.min
-        for (i, v) in values.enumerated() {
-            guard case .date(let t) = v else {
-                assert(v.isNull, "value \(v.kindName) in a date column")
-                markNull(i)
-                ints.append(0)
-                nanos.append(0)
-                continue
+        var nullRows = [Int]()
+        var seconds = [Int64](repeating: 0, count: values.count)
+        var nanoseconds = [Int64](repeating: 0, count: values.count)
+        values.withUnsafeBufferPointer { vs in
+            seconds.withUnsafeMutableBufferPointer { sec in
+                nanoseconds.withUnsafeMutableBufferPointer { nsec in
+                    for i in vs.indices {
+                        guard case .date(let t) = vs[i] else {
+                            assert(vs[i].isNull, "value \(vs[i].kindName) in a date column")
+                            nullRows.append(i)
+                            continue
+                        }
+                        let ns = Int64(t.nanoseconds)
+                        lo = min(lo, t.seconds)
+                        hi = max(hi, t.seconds)
+                        nlo = min(nlo, ns)
+                        nhi = max(nhi, ns)
+                        sec[i] = t.seconds
+                        nsec[i] = ns
+                    }
+                }
             }
-            let ns = Int64(t.nanoseconds)
-            lo = min(lo, t.seconds)
-            hi = max(hi, t.seconds)
-            nlo = min(nlo, ns)
-            nhi = max(nhi, ns)
-            ints.append(t.seconds)
-            nanos.append(ns)
         }
+        ints = seconds
+        nanos = nanoseconds
+        for i in nullRows { markNull(i) }
         if lo > hi { lo = 0; hi = 0; nlo = 0; nhi = 0 }
         Self.fillNullSlots(&ints, with: lo, nulls: nulls)
         Self.fillNullSlots(&nanos, with: nlo, nulls: nulls)
@@ -118,18 +136,24 @@ struct ColumnPlan {
     }
 
     private mutating func planBytes(minWidth: Int) {
-        ints.reserveCapacity(values.count)
         var end = 0
-        for (i, v) in values.enumerated() {
-            switch v {
-            case .string(let s): end += s.utf8.count
-            case .data(let d): end += d.count
-            default:
-                assert(v.isNull, "value \(v.kindName) in a string/data column")
-                markNull(i)
+        var nullRows = [Int]()
+        ints = values.withUnsafeBufferPointer { vs in
+            [Int64](unsafeUninitializedCapacity: vs.count) { out, initialized in
+                for i in vs.indices {
+                    switch vs[i] {
+                    case .string(let s): end += s.utf8.count
+                    case .data(let d): end += d.count
+                    default:
+                        assert(vs[i].isNull, "value \(vs[i].kindName) in a string/data column")
+                        nullRows.append(i)
+                    }
+                    out[i] = Int64(end)
+                }
+                initialized = vs.count
             }
-            ints.append(Int64(end))
         }
+        for i in nullRows { markNull(i) }
         blobBytes = end
         pack = PackPlan(count: ints.count, min: ints.first ?? 0, max: Int64(end), minWidth: minWidth)
     }

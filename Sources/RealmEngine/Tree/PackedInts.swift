@@ -106,6 +106,57 @@ struct PackedInts {
         default: for i in range { out.append(base &+ Int64(bitPattern: offset(i))) }
         }
     }
+
+    /// Every value, in order: one switch on the width, then a tight loop into uninitialized storage.
+    func unpackAll() -> [Int64] {
+        let base = self.base, data = self.data
+        return [Int64](unsafeUninitializedCapacity: count) { out, initialized in
+            switch width {
+            case 0:
+                out.initialize(repeating: base)
+            case 8:
+                for i in out.indices { out[i] = base &+ Int64(data.load(fromByteOffset: i, as: UInt8.self)) }
+            case 16:
+                for i in out.indices { out[i] = base &+ Int64(UInt16(littleEndian: data.loadUnaligned(fromByteOffset: i << 1, as: UInt16.self))) }
+            case 32:
+                for i in out.indices { out[i] = base &+ Int64(UInt32(littleEndian: data.loadUnaligned(fromByteOffset: i << 2, as: UInt32.self))) }
+            default:
+                for i in out.indices { out[i] = base &+ Int64(bitPattern: offset(i)) }
+            }
+            initialized = out.count
+        }
+    }
+
+    /// The values at `indices` (ascending, each in 0..<count), in order: one switch on the width,
+    /// then a tight loop into uninitialized storage (bulk deletes gather the surviving rows so).
+    func gather(_ indices: UnsafeBufferPointer<Int>) -> [Int64] {
+        guard let first = indices.first, let last = indices.last else { return [] }
+        precondition(first >= 0 && last < count && first <= last, "PackedInts indices out of range")
+        let base = self.base, data = self.data
+        return [Int64](unsafeUninitializedCapacity: indices.count) { out, initialized in
+            switch width {
+            case 0:
+                out.initialize(repeating: base)
+            case 8:
+                for j in indices.indices { out[j] = base &+ Int64(data.load(fromByteOffset: indices[j], as: UInt8.self)) }
+            case 16:
+                for j in indices.indices {
+                    out[j] = base &+ Int64(UInt16(littleEndian: data.loadUnaligned(fromByteOffset: indices[j] << 1, as: UInt16.self)))
+                }
+            case 32:
+                for j in indices.indices {
+                    out[j] = base &+ Int64(UInt32(littleEndian: data.loadUnaligned(fromByteOffset: indices[j] << 2, as: UInt32.self)))
+                }
+            case 64:
+                for j in indices.indices {
+                    out[j] = base &+ Int64(bitPattern: UInt64(littleEndian: data.loadUnaligned(fromByteOffset: indices[j] << 3, as: UInt64.self)))
+                }
+            default:
+                for j in indices.indices { out[j] = base &+ Int64(bitPattern: offset(indices[j])) }
+            }
+            initialized = indices.count
+        }
+    }
 }
 
 /// The parameters of one packed-ints block, chosen from the values; `write` emits it.

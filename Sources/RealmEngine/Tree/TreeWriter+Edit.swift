@@ -145,15 +145,22 @@ extension TreeWriter {
 
     /// `current` without the entries of `doomed` (both sorted): one merge pass.
     private func remove(_ doomed: ArraySlice<TreeKey>, from current: [TreeKey]) -> [TreeKey] {
-        var out: [TreeKey] = []
-        out.reserveCapacity(current.count)
-        var d = doomed.startIndex
-        for e in current {
-            while d < doomed.endIndex && doomed[d] < e { d += 1 }
-            if d < doomed.endIndex && doomed[d] == e { d += 1; continue }
-            out.append(e)
+        // Through buffer pointers into uninitialized storage: this runs once per index entry of
+        // every leaf a bulk delete touches.
+        doomed.withUnsafeBufferPointer { gone in
+            current.withUnsafeBufferPointer { have in
+                [TreeKey](unsafeUninitializedCapacity: have.count) { out, initialized in
+                    var d = 0, n = 0
+                    for e in have {
+                        while d < gone.count && gone[d] < e { d += 1 }
+                        if d < gone.count && gone[d] == e { d += 1; continue }
+                        out[n] = e
+                        n += 1
+                    }
+                    initialized = n
+                }
+            }
         }
-        return out
     }
 }
 
@@ -213,10 +220,11 @@ extension ClusterView {
         guard keys.count * 16 >= count else { return keys.compactMap { row(of: $0) } }
         var out = [Int]()
         out.reserveCapacity(Swift.min(keys.count, count))
+        let offsets = keyOffsets.unpackAll()  // key(at: r) = offsets[r] + r
         var r = 0
         var k = keys.startIndex
         while r < count && k < keys.endIndex {
-            let have = key(at: r), want = keys[k]
+            let have = offsets[r] &+ Int64(r), want = keys[k]
             if have < want {
                 r += 1
             } else if have > want {
@@ -228,5 +236,72 @@ extension ClusterView {
             }
         }
         return out
+    }
+}
+
+extension TreeWriter {
+    /// Appends `key` at the right edge of a tree whose right edge this transaction has already
+    /// loaded — the bulk-insert case: object keys, and index entries of increasing primary keys,
+    /// arrive in ascending order. `append` adds the key's entry to the rightmost leaf (which then
+    /// holds at most `limit`); when that leaf is full it is sealed (encoded and written, as the
+    /// generic split of an append does) and `single` starts the next leaf beside it. Counts on the
+    /// path are kept right; no other node is touched.
+    ///
+    /// Returns false, having changed nothing, when the right edge is not loaded, `key` does not
+    /// sort after the last key, or a new leaf would overfill its parent: then the caller takes the
+    /// generic path (`mutate`), which leaves the same tree.
+    func appendAtRightEdge(root: inout TreeChild?, key: TreeKey, limit: Int, columns: [Property]?,
+                           append: (inout LeafData) -> Void, single: () -> LeafData) throws -> Bool {
+        guard var top = root, top.node != nil else { return false }
+        guard try appendRight(&top, key: key, limit: limit, columns: columns, append: append, single: single) else { return false }
+        root = top
+        return true
+    }
+
+    private func appendRight(_ child: inout TreeChild, key: TreeKey, limit: Int, columns: [Property]?,
+                             append: (inout LeafData) -> Void, single: () -> LeafData) throws -> Bool {
+        guard let node = child.node else { return false }
+        switch node.body {
+        case .leaf(var leaf):
+            guard Self.hasRoom(leaf, after: key, limit: limit) else { return false }
+            node.body = .inner([])  // drop the node's reference so `leaf` is uniquely owned while it grows
+            append(&leaf)
+            node.body = .leaf(leaf)
+            child.count += 1
+            return true
+        case .inner(var children):
+            guard let i = children.indices.last else { return false }
+            node.body = .inner([])
+            defer { node.body = .inner(children) }
+            if try appendRight(&children[i], key: key, limit: limit, columns: columns, append: append, single: single) {
+                child.count += 1
+                return true
+            }
+            guard children.count < Limits.innerFanout, let leafNode = children[i].node, case .leaf(let full) = leafNode.body,
+                  full.count >= limit, let last = Self.lastKey(full), last < key else { return false }
+            try seal(&children[i], columns: columns)
+            children.append(TreeChild(firstKey: key, count: 1, ref: 0, node: TreeNode(.leaf(single()))))
+            child.count += 1
+            return true
+        }
+    }
+
+    /// Whether a non-empty leaf holds fewer than `limit` entries, all before `key` (one look at it).
+    private static func hasRoom(_ leaf: LeafData, after key: TreeKey, limit: Int) -> Bool {
+        switch leaf {
+        case .cluster(let c):
+            guard let last = c.keys.last else { return false }
+            return c.keys.count < limit && TreeKey(hi: 0, lo: last) < key
+        case .index(let e):
+            guard let last = e.last else { return false }
+            return e.count < limit && last < key
+        }
+    }
+
+    private static func lastKey(_ leaf: LeafData) -> TreeKey? {
+        switch leaf {
+        case .cluster(let c): c.keys.last.map { TreeKey(hi: 0, lo: $0) }
+        case .index(let e): e.last
+        }
     }
 }
