@@ -20,6 +20,11 @@ final class LockTestBox<T: Sendable>: @unchecked Sendable {
         get { lock.withLock { stored } }
         set { lock.withLock { stored = newValue } }
     }
+    /// Changes the value under the lock (`value.append(x)` would read and write it separately,
+    /// losing a racing thread's change).
+    func update(_ body: (inout T) -> Void) {
+        lock.withLock { body(&stored) }
+    }
 }
 
 /// Runs `body` on a new thread; the returned semaphore is signalled when it returns.
@@ -255,7 +260,7 @@ func lockTestFinished(_ semaphore: DispatchSemaphore) -> Bool {
                 while !stop.value {
                     guard let pin = try? reader.pinLatest() else { continue }
                     if let oldest = writer.oldestPinnedVersion(), oldest > pin.version {
-                        violations.value += 1
+                        violations.update { $0 += 1 }
                     }
                     reader.unpin(slot: pin.slot)
                 }
