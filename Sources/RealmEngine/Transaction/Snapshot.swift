@@ -137,8 +137,10 @@ final class Snapshot: ObjectStore {
         var out: [ObjectKey] = []
         out.reserveCapacity(root.count)
         try reader.forEachLeaf(root) { leaf in
-            let c = try cluster(leaf, classIndex: classIndex)
-            for r in 0..<c.count { out.append(ObjectKey(c.key(at: r))) }
+            switch try cluster(leaf, classIndex: classIndex) {
+            case .view(let v): v.appendKeys(to: &out)
+            case .data(let d): out.append(contentsOf: d.keys.lazy.map(ObjectKey.init))
+            }
             return true
         }
         return out

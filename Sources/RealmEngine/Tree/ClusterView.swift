@@ -95,6 +95,13 @@ struct ClusterView {
         layouts[column].value(row: row)
     }
 
+    /// Appends every key of the leaf, ascending (one unpack of the packed key offsets).
+    func appendKeys(to out: inout [ObjectKey]) {
+        let offsets = keyOffsets.unpackAll()
+        out.reserveCapacity(out.count + offsets.count)
+        for (i, offset) in offsets.enumerated() { out.append(ObjectKey(offset &+ Int64(i))) }
+    }
+
     /// Every row, decoded (one switch per column).
     func decode() -> ClusterData {
         var keys = [Int64]()
