@@ -109,10 +109,21 @@ final class DatabaseFile: @unchecked Sendable {
         return UInt64(st.st_size)
     }
 
-    /// Grows the file to at least `size` bytes (allocating the blocks, so a full disk is an error
-    /// here rather than a SIGBUS later).
+    /// Grows the file to at least `size` bytes; `grow(from:to:)` with the size read now.
     func grow(to size: UInt64) throws {
-        guard try physicalSize() < size else { return }
+        try grow(from: try physicalSize(), to: size)
+    }
+
+    /// Grows the file from `current` — its physical size, which the caller knows because it holds
+    /// the write lock (only the writer grows the file) — to `size`, by writing zeros.
+    ///
+    /// Zeros, not `posix_fallocate`: on ext4 fallocate leaves *unwritten* extents, and the first
+    /// write into one converts it — a metadata change, so the `fdatasync` of every commit that
+    /// writes there also commits the journal. Blocks written once here make later commits pure
+    /// data overwrites. A full disk is still an error here (ENOSPC from the write) rather than
+    /// later, and a failed growth truncates the file back to `current`.
+    func grow(from current: UInt64, to size: UInt64) throws {
+        guard current < size else { return }
         if size > UInt64(reservedBytes) {
             throw RealmError.unsupported("\(path) cannot grow past the \(reservedBytes >> 20) MiB of address space reserved for it")
         }
@@ -121,15 +132,24 @@ final class DatabaseFile: @unchecked Sendable {
             if ftruncate(fd, off_t(size)) != 0 { throw DatabaseFile.ioError(path, "ftruncate") }
             return
         }
-        let current = try physicalSize()
-        let result = posix_fallocate(fd, off_t(current), off_t(size - current))
-        if result != 0 {
-            // Give back what was allocated so a failed growth leaves the file as it was.
-            _ = ftruncate(fd, off_t(current))
-            throw RealmError.io(path: path, operation: "grow the file", errno: result,
-                                message: String(cString: strerror(result)))
+        let zeros = [UInt8](repeating: 0, count: Int(min(size - current, DatabaseFile.zeroChunk)))
+        var at = current
+        while at < size {
+            let n = Int(min(size - at, UInt64(zeros.count)))
+            let written = zeros.withUnsafeBytes { pwrite(fd, $0.baseAddress, n, off_t(at)) }
+            if written < 0 && errno == EINTR { continue }
+            if written <= 0 {
+                let e = written < 0 ? errno : ENOSPC
+                // Give back what was written so a failed growth leaves the file as it was.
+                _ = ftruncate(fd, off_t(current))
+                throw RealmError.io(path: path, operation: "grow the file", errno: e, message: String(cString: strerror(e)))
+            }
+            at += UInt64(written)
         }
     }
+
+    /// The largest zero buffer `grow` writes at once.
+    private static let zeroChunk: UInt64 = 1 << 20
 
     /// Writes `bytes` at `offset`.
     func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws {

@@ -77,7 +77,7 @@ extension WriteTransaction {
         // Step 3: the inactive slot.
         let slot = FileHeader.Slot(version: writer.newVersion, topRef: topRef, freeRef: freeRef, logicalSize: writer.free.logicalSize,
                                    commitRef: commitRef, commitHash: commitHash)
-        let slots = try shared.slots()
+        let slots = try shared.slots(fileSize: writer.physicalSize)
         let active = slots.first?.index ?? 0
         let offset = FileHeader.slotOffsets[1 - active]
         // From here on the new version may be on disk: a failure no longer rolls back.
@@ -102,9 +102,7 @@ extension WriteTransaction {
         written.append(freeRef)
         let recordTotal = Node.aligned(Node.headerSize + 8 + written.count * 16)
         let recordRef = withRecord ? writer.free.allocate(recordTotal) : 0
-        if writer.free.logicalSize > (try shared.file.physicalSize()) {
-            try shared.file.grow(to: writer.free.logicalSize)
-        }
+        try writer.ensureSize(writer.free.logicalSize)
         var payload = writer.free.payload()
         guard payload.count <= freeTotal - Node.headerSize else {
             // Our bug, never bad input: refuse the commit (it rolls back) rather than overrun.

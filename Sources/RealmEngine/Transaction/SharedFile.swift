@@ -102,7 +102,13 @@ final class SharedFile: @unchecked Sendable {
 
     /// The valid header slots, newest first.
     func slots() throws -> [(index: Int, slot: FileHeader.Slot)] {
-        let all = try FileHeader.read(base: file.base, fileSize: try file.physicalSize(), path: path)
+        try slots(fileSize: try file.physicalSize())
+    }
+
+    /// The valid header slots, newest first, for a caller that knows the file's physical size (the
+    /// writer, which holds the write lock): saves the `fstat`.
+    func slots(fileSize: UInt64) throws -> [(index: Int, slot: FileHeader.Slot)] {
+        let all = try FileHeader.read(base: file.base, fileSize: fileSize, path: path)
         cacheLock.lock()
         let rejected = self.rejected
         cacheLock.unlock()

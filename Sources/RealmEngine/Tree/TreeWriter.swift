@@ -16,7 +16,9 @@ final class TreeWriter {
     let newVersion: UInt64
     /// Extents written by this transaction (reusable at once when rewritten).
     private(set) var writtenHere = Set<UInt64>()
-    private var physicalSize: UInt64
+    /// The file's physical size: read once when the transaction begins (under the write lock
+    /// only the writer changes it), then kept up to date by `ensureSize`.
+    private(set) var physicalSize: UInt64
     /// The file's size when the transaction began, and the old contents of every byte range it
     /// overwrote below that size: enough to put the file back byte for byte when the transaction
     /// is cancelled or its commit fails before the slot is written ("a failing command never
@@ -61,15 +63,19 @@ final class TreeWriter {
     func write(kind: NodeKind, payload: [UInt8]) throws -> UInt64 {
         let node = Node.build(kind: kind, payload: payload)
         let ref = free.allocate(node.count)
-        if free.logicalSize > physicalSize {
-            // Grow in large steps so bulk writes do not call fallocate per node.
-            let target = max(free.logicalSize, min(physicalSize + max(physicalSize / 8, 1 << 20), UInt64(file.reservedBytes)))
-            try file.grow(to: target)
-            physicalSize = target
-        }
+        try ensureSize(free.logicalSize)
         try node.withUnsafeBytes { try writeBytes($0, at: ref) }
         writtenHere.insert(ref)
         return ref
+    }
+
+    /// Grows the file to hold `size` bytes, in large steps so that bulk writes do not grow it per
+    /// node and small commits mostly overwrite blocks an earlier commit already wrote.
+    func ensureSize(_ size: UInt64) throws {
+        guard size > physicalSize else { return }
+        let target = max(size, min(physicalSize + max(physicalSize / 8, 1 << 20), UInt64(file.reservedBytes)))
+        try file.grow(from: physicalSize, to: target)
+        physicalSize = target
     }
 
     /// Frees the node at `ref` (a no-op for 0).
