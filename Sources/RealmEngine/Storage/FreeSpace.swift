@@ -26,6 +26,8 @@ struct FreeSpace {
     private(set) var logicalSize: UInt64
     /// Versions at or below this can be reused (the oldest pinned version; `.max` if none).
     var reusableUpTo: UInt64
+    /// The end of this transaction's last allocation, where the next one continues if it can.
+    private var cursor: UInt64?
 
     init(logicalSize: UInt64, reusableUpTo: UInt64) {
         self.logicalSize = logicalSize
@@ -48,31 +50,49 @@ struct FreeSpace {
     @inline(__always)
     private func canMerge(_ a: UInt64, _ b: UInt64) -> Bool { a == b || (isReusable(a) && isReusable(b)) }
 
-    /// Allocates `length` (aligned) bytes: first fit among reusable extents (joining adjacent
-    /// reusable extents on the way), else at the end.
+    /// Allocates `length` (aligned) bytes. Continues the transaction's current run (the space
+    /// right after its last allocation) when it can, so that the nodes of a small commit lie side
+    /// by side and reach the file in one or two writes; else starts a run in the first reusable
+    /// hole of at least `runLength` bytes, else first fit, else at the end. Adjacent reusable
+    /// extents are joined on the way.
     mutating func allocate(_ length: Int) -> UInt64 {
         let n = UInt64(Node.aligned(length))
+        let offset = take(n)
+        cursor = offset + n
+        return offset
+    }
+
+    /// A run starts in a hole at least this big when there is one: room for a small commit.
+    static let runLength: UInt64 = 32 << 10
+
+    private mutating func take(_ n: UInt64) -> UInt64 {
+        if let c = cursor {
+            if c == logicalSize {
+                logicalSize += n
+                return c
+            }
+            let i = firstIndex(atOrAfter: c)
+            if i < extents.count, extents[i].offset == c, isReusable(extents[i].freedIn) {
+                joinReusable(at: i)
+                if extents[i].length >= n { return carve(i, n) }
+                if c + extents[i].length == logicalSize {
+                    extents.remove(at: i)
+                    logicalSize = c + n
+                    return c
+                }
+            }
+        }
+        var fit: Int?
         var i = 0
         while i < extents.count {
-            guard isReusable(extents[i].freedIn) else { i += 1; continue }
-            while i + 1 < extents.count, extents[i].offset + extents[i].length == extents[i + 1].offset,
-                  isReusable(extents[i + 1].freedIn) {
-                extents[i].length += extents[i + 1].length
-                extents[i].freedIn = max(extents[i].freedIn, extents[i + 1].freedIn)
-                extents.remove(at: i + 1)
-            }
-            if extents[i].length >= n {
-                let offset = extents[i].offset
-                if extents[i].length == n {
-                    extents.remove(at: i)
-                } else {
-                    extents[i].offset += n
-                    extents[i].length -= n
-                }
-                return offset
+            if isReusable(extents[i].freedIn) {
+                joinReusable(at: i)
+                if extents[i].length >= max(n, FreeSpace.runLength) { return carve(i, n) }
+                if fit == nil, extents[i].length >= n { fit = i }
             }
             i += 1
         }
+        if let fit { return carve(fit, n) }
         // Take a trailing free extent if it touches the end.
         if let last = extents.last, last.offset + last.length == logicalSize, isReusable(last.freedIn) {
             extents.removeLast()
@@ -84,17 +104,44 @@ struct FreeSpace {
         return offset
     }
 
-    /// Returns an extent to the free list, tagged with the version that frees it.
-    mutating func free(offset: UInt64, length: UInt64, freedIn: UInt64) {
-        let n = UInt64(Node.aligned(Int(length)))
-        guard n > 0 else { return }
-        var e = Extent(offset: offset, length: n, freedIn: freedIn)
-        // Binary search for the insertion point.
+    /// Takes `n` bytes from the front of extent `i`.
+    private mutating func carve(_ i: Int, _ n: UInt64) -> UInt64 {
+        let offset = extents[i].offset
+        if extents[i].length == n {
+            extents.remove(at: i)
+        } else {
+            extents[i].offset += n
+            extents[i].length -= n
+        }
+        return offset
+    }
+
+    /// Joins the reusable extents that directly follow extent `i` (itself reusable) into it.
+    private mutating func joinReusable(at i: Int) {
+        while i + 1 < extents.count, extents[i].offset + extents[i].length == extents[i + 1].offset,
+              isReusable(extents[i + 1].freedIn) {
+            extents[i].length += extents[i + 1].length
+            extents[i].freedIn = max(extents[i].freedIn, extents[i + 1].freedIn)
+            extents.remove(at: i + 1)
+        }
+    }
+
+    /// The index of the first extent whose offset is at least `offset`.
+    private func firstIndex(atOrAfter offset: UInt64) -> Int {
         var lo = 0, hi = extents.count
         while lo < hi {
             let mid = (lo + hi) / 2
             if extents[mid].offset < offset { lo = mid + 1 } else { hi = mid }
         }
+        return lo
+    }
+
+    /// Returns an extent to the free list, tagged with the version that frees it.
+    mutating func free(offset: UInt64, length: UInt64, freedIn: UInt64) {
+        let n = UInt64(Node.aligned(Int(length)))
+        guard n > 0 else { return }
+        var e = Extent(offset: offset, length: n, freedIn: freedIn)
+        var lo = firstIndex(atOrAfter: offset)
         // Coalesce with neighbours where the tags allow it (`canMerge`).
         if lo > 0, extents[lo - 1].offset + extents[lo - 1].length == e.offset, canMerge(e.freedIn, extents[lo - 1].freedIn) {
             e.offset = extents[lo - 1].offset

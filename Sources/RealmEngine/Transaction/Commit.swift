@@ -30,6 +30,12 @@
 /// | 5    | publish the version in the lock file, wake waiters      | readers find the newer slot in the file anyway       |
 /// | 6    | release the write lock                                  | —                                                    |
 ///
+/// Step 2 writes in runs: the commit's nodes are allocated side by side where free space allows
+/// (`FreeSpace.allocate`) and kept in memory until the record is built (`TreeWriter.flush`), then
+/// written one `pwrite` per run of adjacent nodes — a small commit is one or two writes and the
+/// slot. The table above holds for any order of these writes: none is durable before step 4,
+/// and none touches a byte the previous version reaches (invariant 1).
+///
 /// Commits that write more than `CommitRecord.maxNodes` nodes take a second fdatasync between
 /// steps 2 and 3 instead of a record (the old two-barrier protocol), so verifying at open only
 /// ever re-reads a small commit.
@@ -46,6 +52,8 @@ extension WriteTransaction {
         precondition(!ended, "commit on an ended transaction")
         defer { ended = true }
         let layout = self.layout
+        writer.deferWrites = true
+        defer { writer.deferWrites = false }
         // Step 2: write every changed node, children first.
         for ci in state.tables.indices {
             if var root = state.tables[ci].root {
@@ -111,16 +119,21 @@ extension WriteTransaction {
         // Pad so the node fills exactly the reserved extent.
         payload += [UInt8](repeating: 0, count: max(0, freeTotal - Node.headerSize - payload.count))
         let freeNode = Node.build(kind: .freeList, payload: payload)
-        try freeNode.withUnsafeBytes { try writer.writeBytes($0, at: freeRef) }
-        guard withRecord else { return (freeRef, 0, 0) }
-        // The record: (ref, stored checksum) of every node, read back from the headers written.
+        try writer.writeNode(freeNode, at: freeRef)
+        guard withRecord else {
+            try writer.flush()
+            return (freeRef, 0, 0)
+        }
+        // The record: (ref, stored checksum) of every node, from the headers built (nodes not
+        // yet written) or written (nodes an earlier flush wrote).
+        let pendingSums = writer.pendingChecksums()
         var record = [UInt8]()
         record.reserveCapacity(recordTotal)
         record.appendLE(UInt64(written.count))
         for ref in written {
             let checksum: UInt32
-            if ref == freeRef {
-                checksum = freeNode.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 12, as: UInt32.self)) }
+            if let sum = pendingSums[ref] {
+                checksum = sum
             } else {
                 checksum = UInt32(littleEndian: (shared.file.base + Int(ref)).loadUnaligned(fromByteOffset: 12, as: UInt32.self))
             }
@@ -129,7 +142,8 @@ extension WriteTransaction {
         }
         record += [UInt8](repeating: 0, count: max(0, recordTotal - Node.headerSize - record.count))
         let recordNode = Node.build(kind: .commitRecord, payload: record)
-        try recordNode.withUnsafeBytes { try writer.writeBytes($0, at: recordRef) }
+        try writer.writeNode(recordNode, at: recordRef)
+        try writer.flush()
         let hash = record.withUnsafeBytes { Checksum.hash($0) }
         return (freeRef, recordRef, hash)
     }
