@@ -17,6 +17,7 @@ enum NodeKind: UInt8 {
     case freeList = 6
     case changeLog = 7
     case commitRecord = 8
+    case freeListChunk = 9
 }
 
 enum Node {

@@ -96,34 +96,26 @@ extension WriteTransaction {
         return slot
     }
 
-    /// Writes the free list copy-on-write and the commit record. Frees the old list's node,
-    /// reserves room for the new list and for the record (allocation never adds a free-list
-    /// entry), then writes the list — which counts both reserved nodes as used — and the record,
-    /// which lists every node of this commit (the list included) with its checksum.
+    /// Writes the free list copy-on-write and the commit record. Frees the old root and record,
+    /// lets the free list free its changed chunks' nodes and reserve room for their new nodes,
+    /// its root and the record (`FreeSpace.persist`), then writes them all — the list counting
+    /// its own nodes as used — and the record, which lists every node of this commit (the list's
+    /// included) with its checksum.
     private func writeFreeListAndCommitRecord(withRecord: Bool) throws -> (freeRef: UInt64, commitRef: UInt64, commitHash: UInt64) {
         try writer.release(baseFreeRef)
         try writer.release(baseCommitRef)
-        let estimate = writer.free.payload().count + 2 * FreeSpace.slackPerChange
-        let freeTotal = Node.aligned(Node.headerSize + estimate)
-        let freeRef = writer.free.allocate(freeTotal)
         var written = withRecord ? writer.writtenHere.sorted() : []
-        written.append(freeRef)
-        let recordTotal = Node.aligned(Node.headerSize + 8 + written.count * 16)
-        let recordRef = withRecord ? writer.free.allocate(recordTotal) : 0
+        let before = written.count
+        let list = try writer.free.persist { nodes in
+            withRecord ? Node.aligned(Node.headerSize + 8 + (before + nodes) * 16) : nil
+        }
         try writer.ensureSize(writer.free.logicalSize)
-        var payload = writer.free.payload()
-        guard payload.count <= freeTotal - Node.headerSize else {
-            // Our bug, never bad input: refuse the commit (it rolls back) rather than overrun.
-            throw RealmError.unsupported("internal error: the free list outgrew its reservation; the commit was cancelled")
-        }
-        // Pad so the node fills exactly the reserved extent.
-        payload += [UInt8](repeating: 0, count: max(0, freeTotal - Node.headerSize - payload.count))
-        let freeNode = Node.build(kind: .freeList, payload: payload)
-        try writer.writeNode(freeNode, at: freeRef)
-        guard withRecord else {
+        for (ref, node) in list.nodes { try writer.writeNode(node, at: ref) }
+        guard withRecord, let (recordRef, recordTotal) = list.record else {
             try writer.flush()
-            return (freeRef, 0, 0)
+            return (list.rootRef, 0, 0)
         }
+        written += list.nodes.map(\.ref)
         // The record: (ref, stored checksum) of every node, from the headers built (nodes not
         // yet written) or written (nodes an earlier flush wrote).
         let pendingSums = writer.pendingChecksums()
@@ -140,12 +132,15 @@ extension WriteTransaction {
             record.appendLE(ref)
             record.appendLE(UInt64(checksum))
         }
-        record += [UInt8](repeating: 0, count: max(0, recordTotal - Node.headerSize - record.count))
+        guard record.count <= recordTotal - Node.headerSize else {
+            throw RealmError.unsupported("internal error: the commit record outgrew its reservation; the commit was cancelled")
+        }
+        record += [UInt8](repeating: 0, count: recordTotal - Node.headerSize - record.count)
         let recordNode = Node.build(kind: .commitRecord, payload: record)
         try writer.writeNode(recordNode, at: recordRef)
         try writer.flush()
         let hash = record.withUnsafeBytes { Checksum.hash($0) }
-        return (freeRef, recordRef, hash)
+        return (list.rootRef, recordRef, hash)
     }
 }
 

@@ -11,15 +11,15 @@ final class SharedFile: @unchecked Sendable {
     private let cacheLock = NSLock()
     /// The free list of the last commit made in this process, by ref: the next write transaction
     /// starts from it instead of decoding the node again.
-    private var lastFreeList: (ref: UInt64, extents: [FreeSpace.Extent])?
+    private var lastFreeList: (ref: UInt64, extents: [FreeSpace.Chunk])?
 
-    func rememberFreeList(ref: UInt64, extents: [FreeSpace.Extent]) {
+    func rememberFreeList(ref: UInt64, extents: [FreeSpace.Chunk]) {
         cacheLock.lock()
         lastFreeList = (ref, extents)
         cacheLock.unlock()
     }
 
-    func freeList(ref: UInt64) -> [FreeSpace.Extent]? {
+    func freeList(ref: UInt64) -> [FreeSpace.Chunk]? {
         cacheLock.lock()
         defer { cacheLock.unlock() }
         return lastFreeList?.ref == ref ? lastFreeList?.extents : nil

@@ -33,6 +33,7 @@ final class TreeWriter {
     init(file: DatabaseFile, free: FreeSpace, newVersion: UInt64) throws {
         self.file = file
         self.free = free
+        self.free.releaseTag = newVersion
         self.newVersion = newVersion
         physicalSize = free.logicalSize
         originalSize = free.logicalSize
