@@ -22,34 +22,57 @@ extension FreeSpace {
 
     /// The root payload naming every written chunk (an empty list for a new file).
     func payload() -> [UInt8] {
-        let written = chunks.filter { $0.ref != 0 }
-        var out = [UInt8]()
-        out.reserveCapacity(16 + written.count * 16)
-        out.appendLE(FreeSpace.rootMarker)
-        out.appendLE(UInt64(written.count))
-        for c in written {
-            out.appendLE(c.window)
-            out.appendLE(c.ref)
+        var n = 0
+        for i in chunks.indices where chunks[i].ref != 0 { n += 1 }
+        return [UInt8](unsafeUninitializedCapacity: 16 + n * 16) { buffer, count in
+            let raw = UnsafeMutableRawBufferPointer(buffer)
+            raw.storeBytes(of: FreeSpace.rootMarker.littleEndian, toByteOffset: 0, as: UInt64.self)
+            raw.storeBytes(of: UInt64(n).littleEndian, toByteOffset: 8, as: UInt64.self)
+            var at = 16
+            for i in chunks.indices where chunks[i].ref != 0 {
+                raw.storeBytes(of: chunks[i].window.littleEndian, toByteOffset: at, as: UInt64.self)
+                raw.storeBytes(of: chunks[i].ref.littleEndian, toByteOffset: at + 8, as: UInt64.self)
+                at += 16
+            }
+            count = at
         }
-        return out
     }
 
-    static func chunkPayload(_ c: Chunk) -> [UInt8] {
-        var out = [UInt8]()
-        out.reserveCapacity(8 + c.extents.count * 9)
-        out.appendLE(UInt64(c.extents.count))
-        var end = c.window * window
-        for e in c.extents {
-            varint(e.offset - end, into: &out)
-            varint(e.length, into: &out)
-            varint(e.freedIn, into: &out)
-            end = e.offset + e.length
+    /// A chunk's payload, padded with zeros to `size` bytes (at least its exact size).
+    static func chunkPayload(_ c: borrowing Chunk, size: Int? = nil) -> [UInt8] {
+        let exact = chunkPayloadSize(c)
+        let total = max(exact, size ?? exact)
+        return [UInt8](unsafeUninitializedCapacity: total) { buffer, count in
+            let raw = UnsafeMutableRawBufferPointer(buffer)
+            raw.storeBytes(of: UInt64(c.extents.count).littleEndian, toByteOffset: 0, as: UInt64.self)
+            var at = 8
+            @inline(__always) func put(_ value: UInt64) {
+                var v = value
+                while v >= 0x80 {
+                    raw[at] = UInt8(truncatingIfNeeded: v) | 0x80
+                    at += 1
+                    v >>= 7
+                }
+                raw[at] = UInt8(v)
+                at += 1
+            }
+            var end = c.window * window
+            for e in c.extents {
+                put(e.offset - end)
+                put(e.length)
+                put(e.freedIn)
+                end = e.offset + e.length
+            }
+            while at < total {
+                raw[at] = 0
+                at += 1
+            }
+            count = total
         }
-        return out
     }
 
     /// The size of `chunkPayload(c)` without building it.
-    static func chunkPayloadSize(_ c: Chunk) -> Int {
+    static func chunkPayloadSize(_ c: borrowing Chunk) -> Int {
         @inline(__always) func size(_ v: UInt64) -> Int { v == 0 ? 1 : (64 - v.leadingZeroBitCount + 6) / 7 }
         var n = 8
         var end = c.window * window
@@ -203,17 +226,20 @@ extension FreeSpace {
             let size = Node.aligned(need + 64 + need / 8)
             return (space.allocate(size), size)
         }
-        for _ in 0..<10_000 {
+        settle: for _ in 0..<10_000 {
             releaseChangedChunkNodes()
             if reserveOneChunk() { continue }
-            let listed = chunks.filter { !$0.extents.isEmpty }.count
+            var listed = 0, reservedChunks = 0
+            for i in chunks.indices {
+                if !chunks[i].extents.isEmpty { listed += 1 }
+                if chunks[i].reserved != nil { reservedChunks += 1 }
+            }
             let rootNeed = Node.aligned(Node.headerSize + 16 + 16 * listed)
             if (root?.size ?? 0) < rootNeed {
                 root = replace(root, need: rootNeed, in: &self)
                 continue
             }
-            let nodes = chunks.filter { $0.reserved != nil }.count + 1
-            if let need = recordSize(nodes), (record?.size ?? 0) < need {
+            if let need = recordSize(reservedChunks + 1), (record?.size ?? 0) < need {
                 record = replace(record, need: need, in: &self)
                 continue
             }
@@ -221,9 +247,8 @@ extension FreeSpace {
             var out: [(ref: UInt64, node: [UInt8])] = []
             for c in chunks {
                 guard let r = c.reserved else { continue }
-                var payload = FreeSpace.chunkPayload(c)
-                payload += [UInt8](repeating: 0, count: r.size - Node.headerSize - payload.count)
-                out.append((r.ref, Node.build(kind: .freeListChunk, payload: payload)))
+                guard FreeSpace.chunkPayloadSize(c) <= r.size - Node.headerSize else { break settle }
+                out.append((r.ref, Node.build(kind: .freeListChunk, payload: FreeSpace.chunkPayload(c, size: r.size - Node.headerSize))))
             }
             chunksWritten()
             var payload = self.payload()
@@ -239,17 +264,19 @@ extension FreeSpace {
     /// Gives the first changed chunk whose reservation does not fit its exact encoding a new
     /// one (or drops the reservation of a chunk that became empty). Returns whether it did.
     private mutating func reserveOneChunk() -> Bool {
-        for c in chunks where c.changed {
-            let need = c.extents.isEmpty ? 0 : Node.aligned(Node.headerSize + FreeSpace.chunkPayloadSize(c))
-            let have = c.reserved?.size ?? 0
+        for i in chunks.indices where chunks[i].changed {
+            let need = chunks[i].extents.isEmpty ? 0 : Node.aligned(Node.headerSize + FreeSpace.chunkPayloadSize(chunks[i]))
+            let old = chunks[i].reserved
+            let have = old?.size ?? 0
             if need == 0 && have == 0 { continue }
             if need == 0 || need > have {
-                setReservation(window: c.window, nil)
-                if let old = c.reserved { free(offset: old.ref, length: UInt64(old.size), freedIn: 0) }
+                let window = chunks[i].window
+                setReservation(window: window, nil)
+                if let old { free(offset: old.ref, length: UInt64(old.size), freedIn: 0) }
                 if need > 0 {
                     let size = Node.aligned(need + 64 + need / 8)
                     let ref = allocate(size)
-                    setReservation(window: c.window, (ref, size))
+                    setReservation(window: window, (ref, size))
                 }
                 return true
             }

@@ -227,7 +227,7 @@ struct FreeSpace {
             while i < chunks[ci].extents.count {
                 let e = chunks[ci].extents[i]
                 if isReusable(e.freedIn) {
-                    joinReusable(ci, i)
+                    if mayJoin(ci, i) { joinReusable(ci, i) }
                     let length = chunks[ci].extents[i].length
                     if length >= run { return (ci, i) }
                     if fit == nil, length >= n { fit = (ci, i) }
@@ -269,6 +269,15 @@ struct FreeSpace {
         return offset
     }
 
+    /// Whether the extent after extent `i` of chunk `ci` may touch it (cheap, no search).
+    @inline(__always)
+    private func mayJoin(_ ci: Int, _ i: Int) -> Bool {
+        let e = chunks[ci].extents[i]
+        if i + 1 < chunks[ci].extents.count { return chunks[ci].extents[i + 1].offset == e.offset + e.length }
+        // The next extent lies in a later window: it can touch only an extent reaching past this one.
+        return e.offset + e.length >= (chunks[ci].window + 1) * FreeSpace.window
+    }
+
     /// Joins the reusable extents that directly follow extent `i` of chunk `ci` (itself
     /// reusable) into it, across chunks too.
     private mutating func joinReusable(_ ci: Int, _ i: Int) {
@@ -277,7 +286,8 @@ struct FreeSpace {
             let next: (Int, Int)
             if i + 1 < chunks[ci].extents.count {
                 next = (ci, i + 1)
-            } else if let n = chunks[(ci + 1)...].firstIndex(where: { !$0.extents.isEmpty }) {
+            } else if e.offset + e.length >= (chunks[ci].window + 1) * FreeSpace.window,
+                      let n = chunks[(ci + 1)...].firstIndex(where: { !$0.extents.isEmpty }) {
                 next = (n, 0)
             } else {
                 return
@@ -351,10 +361,16 @@ struct FreeSpace {
     /// Frees the committed node of every changed chunk (tagged `releaseTag`: the previous version
     /// reaches it). Freeing changes more chunks; repeats until none is left.
     mutating func releaseChangedChunkNodes() {
-        while let c = chunks.firstIndex(where: { $0.changed && $0.ref != 0 }) {
+        var c = 0
+        while c < chunks.count {
+            guard chunks[c].changed && chunks[c].ref != 0 else {
+                c += 1
+                continue
+            }
             let (ref, length) = (chunks[c].ref, chunks[c].nodeLength)
             chunks[c].ref = 0
             free(offset: ref, length: length, freedIn: releaseTag)
+            c = 0  // freeing may have inserted a chunk before `c` or changed an earlier one
         }
     }
 
