@@ -32,6 +32,24 @@ final class DatabaseFile: @unchecked Sendable {
     private var _failAfter: Int?
     private let failureLock = NSLock()
 
+    /// The physical size this process last saw (`physicalSize`, `grow`, `truncate`), for readers
+    /// of the header that must not call `fstat` on every transaction: on Linux a `stat` marks the
+    /// file's ctime as queried, so the next write stamps a fine-grained mtime and dirties the
+    /// inode, and every `fdatasync` then writes the inode block too — one more device write per
+    /// commit. See `SharedFile.slots()` for why a size seen earlier is safe to use there.
+    var lastKnownSize: UInt64? {
+        sizeLock.lock(); defer { sizeLock.unlock() }
+        return _lastKnownSize
+    }
+    private var _lastKnownSize: UInt64?
+    private let sizeLock = NSLock()
+
+    private func noteSize(_ size: UInt64) {
+        sizeLock.lock()
+        _lastKnownSize = size
+        sizeLock.unlock()
+    }
+
     /// Address space reserved for the mapping, largest first: some environments (valgrind, small
     /// `ulimit -v`) refuse a terabyte, so smaller reservations are tried in turn. A file larger
     /// than its reservation is refused with a clear error rather than remapped.
@@ -106,6 +124,7 @@ final class DatabaseFile: @unchecked Sendable {
     func physicalSize() throws -> UInt64 {
         var st = stat()
         if fstat(fd, &st) != 0 { throw DatabaseFile.ioError(path, "fstat") }
+        noteSize(UInt64(st.st_size))
         return UInt64(st.st_size)
     }
 
@@ -130,6 +149,7 @@ final class DatabaseFile: @unchecked Sendable {
         try injectedFailure("grow")
         if isInMemory {
             if ftruncate(fd, off_t(size)) != 0 { throw DatabaseFile.ioError(path, "ftruncate") }
+            noteSize(size)
             return
         }
         let zeros = [UInt8](repeating: 0, count: Int(min(size - current, DatabaseFile.zeroChunk)))
@@ -142,10 +162,12 @@ final class DatabaseFile: @unchecked Sendable {
                 let e = written < 0 ? errno : ENOSPC
                 // Give back what was written so a failed growth leaves the file as it was.
                 _ = ftruncate(fd, off_t(current))
+                noteSize(current)
                 throw RealmError.io(path: path, operation: "grow the file", errno: e, message: String(cString: strerror(e)))
             }
             at += UInt64(written)
         }
+        noteSize(size)
     }
 
     /// The largest zero buffer `grow` writes at once.
@@ -172,10 +194,12 @@ final class DatabaseFile: @unchecked Sendable {
         if fdatasync(fd) != 0 { throw DatabaseFile.ioError(path, "fdatasync") }
     }
 
-    /// Truncates the file (used by compaction).
+    /// Truncates the file (used by compaction and by a cancelled transaction).
     func truncate(to size: UInt64) throws {
         if ftruncate(fd, off_t(size)) != 0 { throw DatabaseFile.ioError(path, "ftruncate") }
+        noteSize(size)
     }
+
 
     private func injectedFailure(_ operation: String) throws {
         failureLock.lock()
