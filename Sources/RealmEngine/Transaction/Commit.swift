@@ -118,19 +118,12 @@ extension WriteTransaction {
         written += list.nodes.map(\.ref)
         // The record: (ref, stored checksum) of every node, from the headers built (nodes not
         // yet written) or written (nodes an earlier flush wrote).
-        let pendingSums = writer.pendingChecksums()
         var record = [UInt8]()
         record.reserveCapacity(recordTotal)
         record.appendLE(UInt64(written.count))
         for ref in written {
-            let checksum: UInt32
-            if let sum = pendingSums[ref] {
-                checksum = sum
-            } else {
-                checksum = UInt32(littleEndian: (shared.file.base + Int(ref)).loadUnaligned(fromByteOffset: 12, as: UInt32.self))
-            }
             record.appendLE(ref)
-            record.appendLE(UInt64(checksum))
+            record.appendLE(UInt64(writer.writtenChecksum(ref)))
         }
         guard record.count <= recordTotal - Node.headerSize else {
             throw RealmError.unsupported("internal error: the commit record outgrew its reservation; the commit was cancelled")

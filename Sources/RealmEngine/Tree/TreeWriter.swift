@@ -62,6 +62,7 @@ final class TreeWriter {
     /// leaves only free space different, which no version reaches).
     func rollback() {
         pending.removeAll()
+        pendingSorted = true
         pendingBytes = 0
         for entry in undo.reversed() {
             entry.bytes.withUnsafeBytes { try? file.write($0, at: entry.offset) }
@@ -94,6 +95,7 @@ final class TreeWriter {
             return
         }
         pending.append((ref, node))
+        pendingSorted = false
         pendingBytes += node.count
         if pendingBytes > 4 << 20 { try flush() }
     }
@@ -108,19 +110,29 @@ final class TreeWriter {
     private var pending: [(ref: UInt64, node: [UInt8])] = []
     private var pendingBytes = 0
 
-    /// The checksums in the headers of the nodes not yet written, by ref.
-    func pendingChecksums() -> [UInt64: UInt32] {
-        var out: [UInt64: UInt32] = [:]
-        for (ref, node) in pending {
-            out[ref] = node.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 12, as: UInt32.self)) }
+    /// The checksum in the header of the node at `ref` that this transaction wrote: from the
+    /// pending node if it is not written yet, else from the file. Sorts `pending` (by ref) once.
+    func writtenChecksum(_ ref: UInt64) -> UInt32 {
+        if !pendingSorted {
+            pending.sort { $0.ref < $1.ref }
+            pendingSorted = true
         }
-        return out
+        var lo = 0, hi = pending.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if pending[mid].ref < ref { lo = mid + 1 } else { hi = mid }
+        }
+        if lo < pending.count, pending[lo].ref == ref {
+            return pending[lo].node.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 12, as: UInt32.self)) }
+        }
+        return UInt32(littleEndian: (file.base + Int(ref)).loadUnaligned(fromByteOffset: 12, as: UInt32.self))
     }
+    private var pendingSorted = true
 
     /// Writes the pending nodes.
     func flush() throws {
         guard !pending.isEmpty else { return }
-        pending.sort { $0.ref < $1.ref }
+        if !pendingSorted { pending.sort { $0.ref < $1.ref } }
         var run = [UInt8]()
         var i = 0
         while i < pending.count {
@@ -142,6 +154,7 @@ final class TreeWriter {
             i = j
         }
         pending.removeAll(keepingCapacity: true)
+        pendingSorted = true
         pendingBytes = 0
     }
 
