@@ -50,6 +50,26 @@ final class DatabaseFile: @unchecked Sendable {
         sizeLock.unlock()
     }
 
+    /// The physical size when this process's last writer saw it (its own `grow`/`truncate`, or
+    /// an `fstat` it made under the write lock): a lower bound of the size from then on. Every
+    /// transaction leaves the file at least as large as it found it (a cancelled one truncates
+    /// back to its starting size, never below), and compaction replaces the file rather than
+    /// shrinking it in place. A reader's `fstat` is not a lower bound — a writer elsewhere may
+    /// still cancel and truncate — so only writers set this.
+    var writerKnownSize: UInt64? {
+        sizeLock.lock(); defer { sizeLock.unlock() }
+        return _writerKnownSize
+    }
+    private var _writerKnownSize: UInt64?
+
+    /// Records the size seen by a writer holding the write lock.
+    func noteWriterSize(_ size: UInt64) {
+        sizeLock.lock()
+        _writerKnownSize = size
+        _lastKnownSize = size
+        sizeLock.unlock()
+    }
+
     /// Address space reserved for the mapping, largest first: some environments (valgrind, small
     /// `ulimit -v`) refuse a terabyte, so smaller reservations are tried in turn. A file larger
     /// than its reservation is refused with a clear error rather than remapped.
@@ -149,7 +169,7 @@ final class DatabaseFile: @unchecked Sendable {
         try injectedFailure("grow")
         if isInMemory {
             if ftruncate(fd, off_t(size)) != 0 { throw DatabaseFile.ioError(path, "ftruncate") }
-            noteSize(size)
+            noteWriterSize(size)
             return
         }
         let zeros = [UInt8](repeating: 0, count: Int(min(size - current, DatabaseFile.zeroChunk)))
@@ -162,12 +182,12 @@ final class DatabaseFile: @unchecked Sendable {
                 let e = written < 0 ? errno : ENOSPC
                 // Give back what was written so a failed growth leaves the file as it was.
                 _ = ftruncate(fd, off_t(current))
-                noteSize(current)
+                noteWriterSize(current)
                 throw RealmError.io(path: path, operation: "grow the file", errno: e, message: String(cString: strerror(e)))
             }
             at += UInt64(written)
         }
-        noteSize(size)
+        noteWriterSize(size)
     }
 
     /// The largest zero buffer `grow` writes at once.
@@ -197,7 +217,7 @@ final class DatabaseFile: @unchecked Sendable {
     /// Truncates the file (used by compaction and by a cancelled transaction).
     func truncate(to size: UInt64) throws {
         if ftruncate(fd, off_t(size)) != 0 { throw DatabaseFile.ioError(path, "ftruncate") }
-        noteSize(size)
+        noteWriterSize(size)
     }
 
 

@@ -221,10 +221,12 @@ extension FreeSpace {
     mutating func persist(recordSize: (Int) -> Int?) throws -> Persisted {
         var root: (ref: UInt64, size: Int)?
         var record: (ref: UInt64, size: Int)?
+        // New room first, then the old back: the run goes on after the new room.
         func replace(_ old: (ref: UInt64, size: Int)?, need: Int, in space: inout FreeSpace) -> (ref: UInt64, size: Int) {
-            if let old { space.free(offset: old.ref, length: UInt64(old.size), freedIn: 0) }
             let size = Node.aligned(need + 64 + need / 8)
-            return (space.allocate(size), size)
+            let ref = space.allocate(size)
+            if let old { space.free(offset: old.ref, length: UInt64(old.size), freedIn: 0) }
+            return (ref, size)
         }
         settle: for _ in 0..<10_000 {
             releaseChangedChunkNodes()
@@ -272,12 +274,13 @@ extension FreeSpace {
             if need == 0 || need > have {
                 let window = chunks[i].window
                 setReservation(window: window, nil)
-                if let old { free(offset: old.ref, length: UInt64(old.size), freedIn: 0) }
                 if need > 0 {
                     let size = Node.aligned(need + 64 + need / 8)
                     let ref = allocate(size)
                     setReservation(window: window, (ref, size))
                 }
+                // The old room goes back after the new is taken, so the run goes on.
+                if let old { free(offset: old.ref, length: UInt64(old.size), freedIn: 0) }
                 return true
             }
         }

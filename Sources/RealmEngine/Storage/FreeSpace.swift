@@ -59,6 +59,11 @@ struct FreeSpace {
     var releaseTag: UInt64 = 0
     /// The end of this transaction's last allocation, where the next one continues if it can.
     private var cursor: UInt64?
+    /// Set while a small transaction writes its nodes: a run that cannot start in a hole of
+    /// `runLength` starts at the end of the file rather than in a smaller hole, so that the
+    /// commit reaches the disk as one write, not two or three (`TreeWriter.smallTransaction`). The end then moves on by at most
+    /// a few commits' worth: what those commits free joins into holes big enough for runs.
+    var preferRuns = false
 
     init(logicalSize: UInt64, reusableUpTo: UInt64) {
         self.logicalSize = logicalSize
@@ -179,6 +184,7 @@ struct FreeSpace {
                 logicalSize += n
                 return c
             }
+            splitAt(c)
             let (ci, found) = chunkIndex(FreeSpace.window(of: c))
             if found {
                 let i = extentIndex(ci, atOrAfter: c)
@@ -194,7 +200,9 @@ struct FreeSpace {
                 }
             }
         }
-        if let (ci, i) = search(n) { return carve(ci, i, n) }
+        if let (ci, i) = search(n), !preferRuns || chunks[ci].extents[i].length >= FreeSpace.runLength {
+            return carve(ci, i, n)
+        }
         // Take a trailing free extent if it touches the end.
         if let ci = chunks.lastIndex(where: { !$0.extents.isEmpty }), let last = chunks[ci].extents.last,
            last.offset + last.length == logicalSize, isReusable(last.freedIn) {
@@ -206,6 +214,21 @@ struct FreeSpace {
         let offset = logicalSize
         logicalSize += n
         return offset
+    }
+
+    /// If a reusable extent runs across `offset` (space freed just before the run's end joined
+    /// the hole after it), splits it there so the run can go on at `offset`.
+    private mutating func splitAt(_ offset: UInt64) {
+        let (before, _) = neighbours(of: offset)
+        guard let (ci, i) = before else { return }
+        let e = chunks[ci].extents[i]
+        guard e.offset < offset, offset < e.offset + e.length, isReusable(e.freedIn) else { return }
+        chunks[ci].extents[i].length = offset - e.offset
+        touch(ci)
+        let rest = Extent(offset: offset, length: e.offset + e.length - offset, freedIn: e.freedIn)
+        let c = chunk(for: FreeSpace.window(of: offset))
+        chunks[c].extents.insert(rest, at: extentIndex(c, atOrAfter: offset))
+        touch(c)
     }
 
     /// The first reusable extent of at least `runLength` (and `n`) bytes, else the first of at

@@ -17,7 +17,7 @@ final class TreeWriter {
     /// Extents written by this transaction (reusable at once when rewritten).
     private(set) var writtenHere = Set<UInt64>()
     /// The file's physical size once `sizeKnown`; until then a lower bound: the base version's
-    /// logical size, which never exceeds it. A small commit that only reuses space inside the
+    /// logical size, or the size this process's last writer saw, whichever is larger. A small commit that only reuses space inside the
     /// file never needs more, so it never calls `fstat`; the first write or growth past the bound
     /// reads the size (under the write lock only the writer changes it).
     private(set) var physicalSize: UInt64
@@ -34,9 +34,12 @@ final class TreeWriter {
         self.file = file
         self.free = free
         self.free.releaseTag = newVersion
+        self.free.preferRuns = true
         self.newVersion = newVersion
-        physicalSize = free.logicalSize
-        originalSize = free.logicalSize
+        // Both are lower bounds of the physical size (see `DatabaseFile.writerKnownSize`).
+        let known = max(free.logicalSize, file.writerKnownSize ?? 0)
+        physicalSize = known
+        originalSize = known
     }
 
     /// Reads the physical size (once a transaction, and only when it is needed).
@@ -45,6 +48,7 @@ final class TreeWriter {
         physicalSize = try file.physicalSize()
         originalSize = physicalSize
         sizeKnown = true
+        file.noteWriterSize(physicalSize)
     }
 
     /// Writes raw bytes for this transaction, remembering what they replace.
@@ -80,6 +84,8 @@ final class TreeWriter {
     /// Writes a node into free space and returns its ref.
     func write(kind: NodeKind, payload: [UInt8]) throws -> UInt64 {
         let node = Node.build(kind: kind, payload: payload)
+        nodeBytes += node.count
+        if nodeBytes > TreeWriter.smallTransaction { free.preferRuns = false }
         let ref = free.allocate(node.count)
         try ensureSize(free.logicalSize)
         try writeNode(node, at: ref)
@@ -107,6 +113,10 @@ final class TreeWriter {
     /// side by side (`FreeSpace.allocate`), so a small commit takes one or two writes, not ten.
     /// Reading back a node of this transaction (`load`, `release`) flushes first.
     var deferWrites = false
+    /// The most a transaction may write and still keep its nodes in one run
+    /// (`FreeSpace.preferRuns`): past it, holes of any size are filled again.
+    static let smallTransaction = 64 << 10
+    private var nodeBytes = 0
     private var pending: [(ref: UInt64, node: [UInt8])] = []
     private var pendingBytes = 0
 
