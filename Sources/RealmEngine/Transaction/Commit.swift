@@ -17,7 +17,8 @@
 /// | step | action                                                  | after a crash here                                   |
 /// |------|---------------------------------------------------------|------------------------------------------------------|
 /// | 1    | take the write lock, open the newest version            | nothing written; the kernel drops the OFD lock       |
-/// | 2    | write changed nodes, top, free list, commit record      | old slot still newest; new nodes lie in free space   |
+/// | 2    | write changed nodes, top, free list (root and changed   | old slot still newest; new nodes lie in free space   |
+/// |      | chunks), commit record                                  |                                                      |
 /// | 3    | write the inactive slot (64 bytes)                      | process death: the page cache has every write, the   |
 /// |      |                                                         | new version is whole. Machine death: any subset of   |
 /// |      |                                                         | steps 2–3 may be on disk — a torn slot fails its     |
@@ -34,7 +35,13 @@
 /// (`FreeSpace.allocate`) and kept in memory until the record is built (`TreeWriter.flush`), then
 /// written one `pwrite` per run of adjacent nodes — a small commit is one or two writes and the
 /// slot. The table above holds for any order of these writes: none is durable before step 4,
-/// and none touches a byte the previous version reaches (invariant 1).
+/// and none touches a byte the previous version reaches (invariant 1). A small transaction
+/// starts its run only in a hole of 32 KB or at the end of the file (`FreeSpace.preferRuns`),
+/// so its nodes are one device write beside the slot's.
+///
+/// No `fstat` on this path (`SharedFile.slots()`, `TreeWriter.physicalSize`): on Linux a stat
+/// marks the ctime as queried, the next write then stamps a fine-grained mtime, and every
+/// fdatasync would also write the inode block — one more device write per commit.
 ///
 /// Commits that write more than `CommitRecord.maxNodes` nodes take a second fdatasync between
 /// steps 2 and 3 instead of a record (the old two-barrier protocol), so verifying at open only

@@ -158,3 +158,43 @@ import Testing
         #expect(chunks.allSatisfy { $0.ref != 0 })
     }
 }
+
+/// Header reads without `fstat`: a size seen earlier is only a lower bound, and a newer slot
+/// past it makes the reader look again.
+@Suite struct KnownSizeTests {
+    @Test func aReaderSeesAVersionThatGrewTheFileElsewhere() throws {
+        let dir = TempDir()
+        let path = dir.path("grown.realm")
+        let writer = try Realm(path: path, schema: Fixtures.people)
+        try writer.write { try writer.create("Person", ["id": .int(0), "name": .string("first")]) }
+        // A read-only instance has its own descriptor and mapping, like another process.
+        let reader = try Realm(path: path, readOnly: true)
+        #expect(try reader.objects("Person").count == 1)
+        let seen = try #require(reader.shared.file.lastKnownSize)
+        try writer.write {
+            for i in 1..<400 {
+                try writer.create("Person", ["id": .int(Int64(i)), "name": .string(String(repeating: "z", count: 8000))])
+            }
+        }
+        #expect(try writer.shared.file.physicalSize() > seen)
+        #expect(reader.refresh())
+        #expect(try reader.objects("Person").count == 400)
+        #expect(try #require(reader.shared.file.lastKnownSize) > seen)
+        _ = try reader.checkIntegrity()
+    }
+
+    @Test func aCancelledGrowthLeavesTheWritersLowerBoundTrue() throws {
+        let dir = TempDir()
+        let path = dir.path("bound.realm")
+        let realm = try Realm(path: path, schema: Fixtures.people)
+        try realm.write { try realm.create("Person", ["id": .int(0), "name": .string("first")]) }
+        let before = try realm.shared.file.physicalSize()
+        try realm.beginWrite()
+        for i in 1..<300 { try realm.create("Person", ["id": .int(Int64(i)), "name": .string(String(repeating: "q", count: 20_000))]) }
+        realm.cancelWrite()
+        #expect(try realm.shared.file.physicalSize() == before)
+        #expect(realm.shared.file.writerKnownSize == before)
+        try realm.write { try realm.create("Person", ["id": .int(1), "name": .string("after")]) }
+        #expect(try realm.checkIntegrity().objects["Person"] == 2)
+    }
+}
