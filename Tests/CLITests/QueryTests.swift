@@ -118,7 +118,7 @@ struct QueryTests {
         #expect((json?["counts"] as? [String: Int]) == ["Person": 2, "Dog": 2])
         #expect((json?["schema"] as? [Any])?.count == 2)
         #expect(json?["readFormat"] as? Int == 1)
-        #expect(json?["writeFormat"] as? Int == 1)
+        #expect(json?["writeFormat"] as? Int == 2)  // write format 2: the chunked free list
         #expect(json?["schemaVersion"] as? Int == 0)
         #expect((json?["fileSize"] as? Int ?? 0) > 4096)
         #expect((json?["version"] as? Int ?? 0) >= 2)

@@ -35,15 +35,51 @@ enum ChangeLog {
     }
 
     /// Writes a new log node with this commit's record, dropping records no pinned reader needs.
+    /// The records kept are copied as bytes, never decoded: a record of a bulk update holds
+    /// runs that would expand to millions of keys, and a small commit must not pay for them.
     static func append(_ changes: ChangeRecorder, to oldRef: UInt64, version: UInt64, writer: TreeWriter,
                        layout: SchemaLayout) throws -> UInt64 {
-        var records = oldRef == 0 ? [] : try decode(writer.bytes, ref: oldRef)
         let keepAfter = writer.free.reusableUpTo == .max ? version - 1 : writer.free.reusableUpTo
-        records.removeAll { $0.version <= keepAfter }
-        if records.count >= maxRecords { records.removeFirst(records.count - maxRecords + 1) }
-        records.append(record(changes, version: version))
-        if oldRef != 0 { try writer.release(oldRef) }
-        return try writer.write(kind: .changeLog, payload: encode(records))
+        var out = [UInt8]()
+        let mine = encode([record(changes, version: version)]).dropFirst(4)  // without the count
+        if oldRef == 0 {
+            out.reserveCapacity(4 + mine.count)
+            out.appendLE(UInt32(1))
+        } else {
+            let p = try writer.bytes.node(oldRef, kind: .changeLog)
+            var kept = try recordRanges(p, path: writer.bytes.path, ref: oldRef).filter { $0.version > keepAfter }
+            if kept.count >= maxRecords { kept.removeFirst(kept.count - maxRecords + 1) }
+            out.reserveCapacity(4 + kept.reduce(0) { $0 + $1.range.count } + mine.count)
+            out.appendLE(UInt32(kept.count + 1))
+            for r in kept { out.append(contentsOf: UnsafeRawBufferPointer(rebasing: p[r.range])) }
+            try writer.release(oldRef)
+        }
+        out.append(contentsOf: mine)
+        return try writer.write(kind: .changeLog, payload: out)
+    }
+
+    /// The version and byte range of each record of a log node, after checking that the node
+    /// holds exactly the records its count says (the same checks `decode` makes on sizes).
+    static func recordRanges(_ p: UnsafeRawBufferPointer, path: String, ref: UInt64) throws -> [(version: UInt64, range: Range<Int>)] {
+        var cur = ByteCursor(p, path: path, ref: ref)
+        let n = Int(try cur.u32())
+        guard n <= maxRecords else { throw cur.corrupt("change log has \(n) records") }
+        var out: [(version: UInt64, range: Range<Int>)] = []
+        out.reserveCapacity(n)
+        for _ in 0..<n {
+            let start = cur.offset
+            let version = try cur.u64()
+            _ = try cur.u32()
+            let classes = Int(try cur.u32())
+            guard classes <= Limits.maxClasses else { throw cur.corrupt("bad change record") }
+            for _ in 0..<classes {
+                _ = try cur.u32()
+                let ni = Int(try cur.u32()), nd = Int(try cur.u32()), nm = Int(try cur.u32())
+                _ = try cur.bytes((ni + nd) * 16 + nm * 24)
+            }
+            out.append((version, start..<cur.offset))
+        }
+        return out
     }
 
     /// Keys are stored as runs — `(first key, count)` for inserted and deleted, `(first key,

@@ -32,6 +32,44 @@ final class DatabaseFile: @unchecked Sendable {
     private var _failAfter: Int?
     private let failureLock = NSLock()
 
+    /// The physical size this process last saw (`physicalSize`, `grow`, `truncate`), for readers
+    /// of the header that must not call `fstat` on every transaction: on Linux a `stat` marks the
+    /// file's ctime as queried, so the next write stamps a fine-grained mtime and dirties the
+    /// inode, and every `fdatasync` then writes the inode block too — one more device write per
+    /// commit. See `SharedFile.slots()` for why a size seen earlier is safe to use there.
+    var lastKnownSize: UInt64? {
+        sizeLock.lock(); defer { sizeLock.unlock() }
+        return _lastKnownSize
+    }
+    private var _lastKnownSize: UInt64?
+    private let sizeLock = NSLock()
+
+    private func noteSize(_ size: UInt64) {
+        sizeLock.lock()
+        _lastKnownSize = size
+        sizeLock.unlock()
+    }
+
+    /// The physical size when this process's last writer saw it (its own `grow`/`truncate`, or
+    /// an `fstat` it made under the write lock): a lower bound of the size from then on. Every
+    /// transaction leaves the file at least as large as it found it (a cancelled one truncates
+    /// back to its starting size, never below), and compaction replaces the file rather than
+    /// shrinking it in place. A reader's `fstat` is not a lower bound — a writer elsewhere may
+    /// still cancel and truncate — so only writers set this.
+    var writerKnownSize: UInt64? {
+        sizeLock.lock(); defer { sizeLock.unlock() }
+        return _writerKnownSize
+    }
+    private var _writerKnownSize: UInt64?
+
+    /// Records the size seen by a writer holding the write lock.
+    func noteWriterSize(_ size: UInt64) {
+        sizeLock.lock()
+        _writerKnownSize = size
+        _lastKnownSize = size
+        sizeLock.unlock()
+    }
+
     /// Address space reserved for the mapping, largest first: some environments (valgrind, small
     /// `ulimit -v`) refuse a terabyte, so smaller reservations are tried in turn. A file larger
     /// than its reservation is refused with a clear error rather than remapped.
@@ -106,30 +144,54 @@ final class DatabaseFile: @unchecked Sendable {
     func physicalSize() throws -> UInt64 {
         var st = stat()
         if fstat(fd, &st) != 0 { throw DatabaseFile.ioError(path, "fstat") }
+        noteSize(UInt64(st.st_size))
         return UInt64(st.st_size)
     }
 
-    /// Grows the file to at least `size` bytes (allocating the blocks, so a full disk is an error
-    /// here rather than a SIGBUS later).
+    /// Grows the file to at least `size` bytes; `grow(from:to:)` with the size read now.
     func grow(to size: UInt64) throws {
-        guard try physicalSize() < size else { return }
+        try grow(from: try physicalSize(), to: size)
+    }
+
+    /// Grows the file from `current` — its physical size, which the caller knows because it holds
+    /// the write lock (only the writer grows the file) — to `size`, by writing zeros.
+    ///
+    /// Zeros, not `posix_fallocate`: on ext4 fallocate leaves *unwritten* extents, and the first
+    /// write into one converts it — a metadata change, so the `fdatasync` of every commit that
+    /// writes there also commits the journal. Blocks written once here make later commits pure
+    /// data overwrites. A full disk is still an error here (ENOSPC from the write) rather than
+    /// later, and a failed growth truncates the file back to `current`.
+    func grow(from current: UInt64, to size: UInt64) throws {
+        guard current < size else { return }
         if size > UInt64(reservedBytes) {
             throw RealmError.unsupported("\(path) cannot grow past the \(reservedBytes >> 20) MiB of address space reserved for it")
         }
         try injectedFailure("grow")
         if isInMemory {
             if ftruncate(fd, off_t(size)) != 0 { throw DatabaseFile.ioError(path, "ftruncate") }
+            noteWriterSize(size)
             return
         }
-        let current = try physicalSize()
-        let result = posix_fallocate(fd, off_t(current), off_t(size - current))
-        if result != 0 {
-            // Give back what was allocated so a failed growth leaves the file as it was.
-            _ = ftruncate(fd, off_t(current))
-            throw RealmError.io(path: path, operation: "grow the file", errno: result,
-                                message: String(cString: strerror(result)))
+        let zeros = [UInt8](repeating: 0, count: Int(min(size - current, DatabaseFile.zeroChunk)))
+        var at = current
+        while at < size {
+            let n = Int(min(size - at, UInt64(zeros.count)))
+            let written = zeros.withUnsafeBytes { pwrite(fd, $0.baseAddress, n, off_t(at)) }
+            if written < 0 && errno == EINTR { continue }
+            if written <= 0 {
+                let e = written < 0 ? errno : ENOSPC
+                // Give back what was written so a failed growth leaves the file as it was.
+                _ = ftruncate(fd, off_t(current))
+                noteWriterSize(current)
+                throw RealmError.io(path: path, operation: "grow the file", errno: e, message: String(cString: strerror(e)))
+            }
+            at += UInt64(written)
         }
+        noteWriterSize(size)
     }
+
+    /// The largest zero buffer `grow` writes at once.
+    private static let zeroChunk: UInt64 = 1 << 20
 
     /// Writes `bytes` at `offset`.
     func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws {
@@ -152,10 +214,12 @@ final class DatabaseFile: @unchecked Sendable {
         if fdatasync(fd) != 0 { throw DatabaseFile.ioError(path, "fdatasync") }
     }
 
-    /// Truncates the file (used by compaction).
+    /// Truncates the file (used by compaction and by a cancelled transaction).
     func truncate(to size: UInt64) throws {
         if ftruncate(fd, off_t(size)) != 0 { throw DatabaseFile.ioError(path, "ftruncate") }
+        noteWriterSize(size)
     }
+
 
     private func injectedFailure(_ operation: String) throws {
         failureLock.lock()

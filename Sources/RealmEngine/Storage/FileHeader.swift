@@ -20,9 +20,11 @@ struct FileHeader {
     static let magic: [UInt8] = Array("RLMTUI".utf8) + [0, 1]
     static let slotOffsets = [64, 128]
     static let slotSize = 64
-    /// The format this program writes and the newest it reads.
+    /// The format this program writes and the newest it reads. Write format 2: the free list is
+    /// chunked (`FreeSpace+Chunks.swift`); a program of write format 1 would misread it, so it
+    /// opens such files read-only. Reading the data did not change, so the read format stays 1.
     static let readFormat: UInt16 = 1
-    static let writeFormat: UInt16 = 1
+    static let writeFormat: UInt16 = 2
 
     struct Slot: Equatable {
         var version: UInt64

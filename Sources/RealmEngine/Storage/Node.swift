@@ -17,6 +17,7 @@ enum NodeKind: UInt8 {
     case freeList = 6
     case changeLog = 7
     case commitRecord = 8
+    case freeListChunk = 9
 }
 
 enum Node {
@@ -31,17 +32,21 @@ enum Node {
     /// Builds a complete node (header + payload, padded) from a payload.
     static func build(kind: NodeKind, payload: [UInt8]) -> [UInt8] {
         let total = aligned(headerSize + payload.count)
-        var out = [UInt8](repeating: 0, count: total)
-        out.withUnsafeMutableBytes { raw in
-            raw.storeBytes(of: magic.littleEndian, toByteOffset: 0, as: UInt32.self)
-            raw[4] = kind.rawValue
-            raw.storeBytes(of: UInt32(headerSize + payload.count).littleEndian, toByteOffset: 8, as: UInt32.self)
-            payload.withUnsafeBytes { p in
+        return payload.withUnsafeBytes { p in
+            [UInt8](unsafeUninitializedCapacity: total) { buffer, count in
+                let raw = UnsafeMutableRawBufferPointer(buffer)
+                raw.storeBytes(of: magic.littleEndian, toByteOffset: 0, as: UInt32.self)
+                raw.storeBytes(of: UInt32(kind.rawValue).littleEndian, toByteOffset: 4, as: UInt32.self)  // kind, 0 0 0
+                raw.storeBytes(of: UInt32(headerSize + p.count).littleEndian, toByteOffset: 8, as: UInt32.self)
                 raw.storeBytes(of: UInt32(truncatingIfNeeded: Checksum.hash(p)).littleEndian, toByteOffset: 12, as: UInt32.self)
-                if p.count > 0 { (raw.baseAddress! + headerSize).copyMemory(from: p.baseAddress!, byteCount: p.count) }
+                if let src = p.baseAddress, p.count > 0 {
+                    (raw.baseAddress! + headerSize).copyMemory(from: src, byteCount: p.count)
+                }
+                // Zero the alignment padding (at most 7 bytes).
+                for i in (headerSize + p.count)..<total { raw[i] = 0 }
+                count = total
             }
         }
-        return out
     }
 }
 

@@ -17,7 +17,8 @@
 /// | step | action                                                  | after a crash here                                   |
 /// |------|---------------------------------------------------------|------------------------------------------------------|
 /// | 1    | take the write lock, open the newest version            | nothing written; the kernel drops the OFD lock       |
-/// | 2    | write changed nodes, top, free list, commit record      | old slot still newest; new nodes lie in free space   |
+/// | 2    | write changed nodes, top, free list (root and changed   | old slot still newest; new nodes lie in free space   |
+/// |      | chunks), commit record                                  |                                                      |
 /// | 3    | write the inactive slot (64 bytes)                      | process death: the page cache has every write, the   |
 /// |      |                                                         | new version is whole. Machine death: any subset of   |
 /// |      |                                                         | steps 2–3 may be on disk — a torn slot fails its     |
@@ -29,6 +30,18 @@
 /// | 4    | fdatasync                                               | the new version is durable                           |
 /// | 5    | publish the version in the lock file, wake waiters      | readers find the newer slot in the file anyway       |
 /// | 6    | release the write lock                                  | —                                                    |
+///
+/// Step 2 writes in runs: the commit's nodes are allocated side by side where free space allows
+/// (`FreeSpace.allocate`) and kept in memory until the record is built (`TreeWriter.flush`), then
+/// written one `pwrite` per run of adjacent nodes — a small commit is one or two writes and the
+/// slot. The table above holds for any order of these writes: none is durable before step 4,
+/// and none touches a byte the previous version reaches (invariant 1). A small transaction
+/// starts its run only in a hole of 32 KB or at the end of the file (`FreeSpace.preferRuns`),
+/// so its nodes are one device write beside the slot's.
+///
+/// No `fstat` on this path (`SharedFile.slots()`, `TreeWriter.physicalSize`): on Linux a stat
+/// marks the ctime as queried, the next write then stamps a fine-grained mtime, and every
+/// fdatasync would also write the inode block — one more device write per commit.
 ///
 /// Commits that write more than `CommitRecord.maxNodes` nodes take a second fdatasync between
 /// steps 2 and 3 instead of a record (the old two-barrier protocol), so verifying at open only
@@ -46,6 +59,8 @@ extension WriteTransaction {
         precondition(!ended, "commit on an ended transaction")
         defer { ended = true }
         let layout = self.layout
+        writer.deferWrites = true
+        defer { writer.deferWrites = false }
         // Step 2: write every changed node, children first.
         for ci in state.tables.indices {
             if var root = state.tables[ci].root {
@@ -77,7 +92,7 @@ extension WriteTransaction {
         // Step 3: the inactive slot.
         let slot = FileHeader.Slot(version: writer.newVersion, topRef: topRef, freeRef: freeRef, logicalSize: writer.free.logicalSize,
                                    commitRef: commitRef, commitHash: commitHash)
-        let slots = try shared.slots()
+        let slots = try shared.slots(fileSize: writer.physicalSize)
         let active = slots.first?.index ?? 0
         let offset = FileHeader.slotOffsets[1 - active]
         // From here on the new version may be on disk: a failure no longer rolls back.
@@ -88,52 +103,44 @@ extension WriteTransaction {
         return slot
     }
 
-    /// Writes the free list copy-on-write and the commit record. Frees the old list's node,
-    /// reserves room for the new list and for the record (allocation never adds a free-list
-    /// entry), then writes the list — which counts both reserved nodes as used — and the record,
-    /// which lists every node of this commit (the list included) with its checksum.
+    /// Writes the free list copy-on-write and the commit record. Frees the old root and record,
+    /// lets the free list free its changed chunks' nodes and reserve room for their new nodes,
+    /// its root and the record (`FreeSpace.persist`), then writes them all — the list counting
+    /// its own nodes as used — and the record, which lists every node of this commit (the list's
+    /// included) with its checksum.
     private func writeFreeListAndCommitRecord(withRecord: Bool) throws -> (freeRef: UInt64, commitRef: UInt64, commitHash: UInt64) {
         try writer.release(baseFreeRef)
         try writer.release(baseCommitRef)
-        let estimate = writer.free.payload().count + 2 * FreeSpace.slackPerChange
-        let freeTotal = Node.aligned(Node.headerSize + estimate)
-        let freeRef = writer.free.allocate(freeTotal)
         var written = withRecord ? writer.writtenHere.sorted() : []
-        written.append(freeRef)
-        let recordTotal = Node.aligned(Node.headerSize + 8 + written.count * 16)
-        let recordRef = withRecord ? writer.free.allocate(recordTotal) : 0
-        if writer.free.logicalSize > (try shared.file.physicalSize()) {
-            try shared.file.grow(to: writer.free.logicalSize)
+        let before = written.count
+        let list = try writer.free.persist { nodes in
+            withRecord ? Node.aligned(Node.headerSize + 8 + (before + nodes) * 16) : nil
         }
-        var payload = writer.free.payload()
-        guard payload.count <= freeTotal - Node.headerSize else {
-            // Our bug, never bad input: refuse the commit (it rolls back) rather than overrun.
-            throw RealmError.unsupported("internal error: the free list outgrew its reservation; the commit was cancelled")
+        try writer.ensureSize(writer.free.logicalSize)
+        for (ref, node) in list.nodes { try writer.writeNode(node, at: ref) }
+        guard withRecord, let (recordRef, recordTotal) = list.record else {
+            try writer.flush()
+            return (list.rootRef, 0, 0)
         }
-        // Pad so the node fills exactly the reserved extent.
-        payload += [UInt8](repeating: 0, count: max(0, freeTotal - Node.headerSize - payload.count))
-        let freeNode = Node.build(kind: .freeList, payload: payload)
-        try freeNode.withUnsafeBytes { try writer.writeBytes($0, at: freeRef) }
-        guard withRecord else { return (freeRef, 0, 0) }
-        // The record: (ref, stored checksum) of every node, read back from the headers written.
+        written += list.nodes.map(\.ref)
+        // The record: (ref, stored checksum) of every node, from the headers built (nodes not
+        // yet written) or written (nodes an earlier flush wrote).
         var record = [UInt8]()
         record.reserveCapacity(recordTotal)
         record.appendLE(UInt64(written.count))
         for ref in written {
-            let checksum: UInt32
-            if ref == freeRef {
-                checksum = freeNode.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 12, as: UInt32.self)) }
-            } else {
-                checksum = UInt32(littleEndian: (shared.file.base + Int(ref)).loadUnaligned(fromByteOffset: 12, as: UInt32.self))
-            }
             record.appendLE(ref)
-            record.appendLE(UInt64(checksum))
+            record.appendLE(UInt64(writer.writtenChecksum(ref)))
         }
-        record += [UInt8](repeating: 0, count: max(0, recordTotal - Node.headerSize - record.count))
+        guard record.count <= recordTotal - Node.headerSize else {
+            throw RealmError.unsupported("internal error: the commit record outgrew its reservation; the commit was cancelled")
+        }
+        record += [UInt8](repeating: 0, count: recordTotal - Node.headerSize - record.count)
         let recordNode = Node.build(kind: .commitRecord, payload: record)
-        try recordNode.withUnsafeBytes { try writer.writeBytes($0, at: recordRef) }
+        try writer.writeNode(recordNode, at: recordRef)
+        try writer.flush()
         let hash = record.withUnsafeBytes { Checksum.hash($0) }
-        return (freeRef, recordRef, hash)
+        return (list.rootRef, recordRef, hash)
     }
 }
 

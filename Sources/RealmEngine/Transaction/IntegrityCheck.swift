@@ -74,8 +74,9 @@ final class IntegrityChecker {
                 throw corrupt(slot.commitRef, "the commit record does not match the nodes of the commit")
             }
         }
-        let free = try FreeSpace.decode(try bytes.node(slot.freeRef, kind: .freeList), logicalSize: slot.logicalSize,
-                                        path: path, ref: slot.freeRef)
+        let chunks = try FreeSpace.load(FileBytes(base: bytes.base, size: slot.logicalSize, path: path), ref: slot.freeRef)
+        for chunk in chunks where chunk.ref != 0 { try visit(chunk.ref, "free list chunk") }
+        let free = chunks.flatMap(\.extents)
         var objects: [String: Int] = [:]
         for (ci, table) in snapshot.tables.enumerated() {
             let name = snapshot.schema.objectSchemas[ci].name

@@ -11,15 +11,15 @@ final class SharedFile: @unchecked Sendable {
     private let cacheLock = NSLock()
     /// The free list of the last commit made in this process, by ref: the next write transaction
     /// starts from it instead of decoding the node again.
-    private var lastFreeList: (ref: UInt64, extents: [FreeSpace.Extent])?
+    private var lastFreeList: (ref: UInt64, extents: [FreeSpace.Chunk])?
 
-    func rememberFreeList(ref: UInt64, extents: [FreeSpace.Extent]) {
+    func rememberFreeList(ref: UInt64, extents: [FreeSpace.Chunk]) {
         cacheLock.lock()
         lastFreeList = (ref, extents)
         cacheLock.unlock()
     }
 
-    func freeList(ref: UInt64) -> [FreeSpace.Extent]? {
+    func freeList(ref: UInt64) -> [FreeSpace.Chunk]? {
         cacheLock.lock()
         defer { cacheLock.unlock() }
         return lastFreeList?.ref == ref ? lastFreeList?.extents : nil
@@ -101,8 +101,28 @@ final class SharedFile: @unchecked Sendable {
     // MARK: Reading versions
 
     /// The valid header slots, newest first.
+    ///
+    /// Uses the size this process last saw instead of an `fstat` (which would make every commit
+    /// write the inode too; see `DatabaseFile.lastKnownSize`). That is safe because a committed
+    /// slot never names more than the physical file: a commit grows the file before it writes its
+    /// slot, and the file only shrinks back to a size it had when a transaction began (a
+    /// cancelled one) or under compaction, which runs alone. A valid slot past the size seen
+    /// means another process grew the file since: then the size is read again.
     func slots() throws -> [(index: Int, slot: FileHeader.Slot)] {
-        let all = try FileHeader.read(base: file.base, fileSize: try file.physicalSize(), path: path)
+        guard let seen = file.lastKnownSize, seen >= UInt64(FileHeader.size) else {
+            return try slots(fileSize: try file.physicalSize())
+        }
+        let grown = FileHeader.slotOffsets.contains { offset in
+            let raw = UnsafeRawBufferPointer(start: file.base + offset, count: FileHeader.slotSize)
+            return FileHeader.Slot.decode(raw).map { $0.logicalSize > seen } ?? false
+        }
+        return try slots(fileSize: grown ? try file.physicalSize() : seen)
+    }
+
+    /// The valid header slots, newest first, for a caller that knows the file's physical size (the
+    /// writer, which holds the write lock): saves the `fstat`.
+    func slots(fileSize: UInt64) throws -> [(index: Int, slot: FileHeader.Slot)] {
+        let all = try FileHeader.read(base: file.base, fileSize: fileSize, path: path)
         cacheLock.lock()
         let rejected = self.rejected
         cacheLock.unlock()

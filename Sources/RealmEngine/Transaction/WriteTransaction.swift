@@ -29,12 +29,10 @@ final class WriteTransaction {
         self.shared = shared
         self.base = base
         let bytes = FileBytes(base: shared.file.base, size: baseSlot.logicalSize, path: shared.path)
-        let extents = try shared.freeList(ref: baseSlot.freeRef)
-            ?? FreeSpace.decode(try bytes.node(baseSlot.freeRef, kind: .freeList), logicalSize: baseSlot.logicalSize,
-                                path: shared.path, ref: baseSlot.freeRef)
+        let chunks = try shared.freeList(ref: baseSlot.freeRef) ?? FreeSpace.load(bytes, ref: baseSlot.freeRef)
         // Space freed by commit V is reusable once no reader holds a version below V.
         let oldest = min(shared.lock.oldestPinnedVersion() ?? base.version, base.version)
-        let free = FreeSpace(extents: extents, logicalSize: baseSlot.logicalSize, reusableUpTo: oldest)
+        let free = FreeSpace(chunks: chunks, logicalSize: baseSlot.logicalSize, reusableUpTo: oldest)
         writer = try TreeWriter(file: shared.file, free: free, newVersion: base.version + 1)
         let top = TopNode(schemaRef: base.schemaRef, changeLogRef: base.changeLogRef, tables: base.tables)
         state = try Snapshot(version: base.version + 1, bytes: writer.bytes, layout: base.layout, top: top,

@@ -16,24 +16,44 @@ final class TreeWriter {
     let newVersion: UInt64
     /// Extents written by this transaction (reusable at once when rewritten).
     private(set) var writtenHere = Set<UInt64>()
-    private var physicalSize: UInt64
-    /// The file's size when the transaction began, and the old contents of every byte range it
-    /// overwrote below that size: enough to put the file back byte for byte when the transaction
-    /// is cancelled or its commit fails before the slot is written ("a failing command never
-    /// changes the file"). Writes past the old end are undone by truncating.
-    private let originalSize: UInt64
+    /// The file's physical size once `sizeKnown`; until then a lower bound: the base version's
+    /// logical size, or the size this process's last writer saw, whichever is larger. A small commit that only reuses space inside the
+    /// file never needs more, so it never calls `fstat`; the first write or growth past the bound
+    /// reads the size (under the write lock only the writer changes it).
+    private(set) var physicalSize: UInt64
+    private var sizeKnown = false
+    /// The file's size when the transaction began (a lower bound until `sizeKnown`), and the old
+    /// contents of every byte range it overwrote below that size: enough to put the file back
+    /// byte for byte when the transaction is cancelled or its commit fails before the slot is
+    /// written ("a failing command never changes the file"). Writes past the old end are undone
+    /// by truncating.
+    private var originalSize: UInt64
     private var undo: [(offset: UInt64, bytes: [UInt8])] = []
 
     init(file: DatabaseFile, free: FreeSpace, newVersion: UInt64) throws {
         self.file = file
         self.free = free
+        self.free.releaseTag = newVersion
+        self.free.preferRuns = true
         self.newVersion = newVersion
+        // Both are lower bounds of the physical size (see `DatabaseFile.writerKnownSize`).
+        let known = max(free.logicalSize, file.writerKnownSize ?? 0)
+        physicalSize = known
+        originalSize = known
+    }
+
+    /// Reads the physical size (once a transaction, and only when it is needed).
+    private func learnSize() throws {
+        guard !sizeKnown else { return }
         physicalSize = try file.physicalSize()
         originalSize = physicalSize
+        sizeKnown = true
+        file.noteWriterSize(physicalSize)
     }
 
     /// Writes raw bytes for this transaction, remembering what they replace.
     func writeBytes(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws {
+        if !sizeKnown && offset + UInt64(bytes.count) > originalSize { try learnSize() }
         if offset < originalSize && !file.isInMemory {
             let end = min(originalSize, offset + UInt64(bytes.count))
             let old = UnsafeRawBufferPointer(start: file.base + Int(offset), count: Int(end - offset))
@@ -45,11 +65,15 @@ final class TreeWriter {
     /// Puts the file back as it was when the transaction began (best effort: an I/O error here
     /// leaves only free space different, which no version reaches).
     func rollback() {
+        pending.removeAll()
+        pendingSorted = true
+        pendingBytes = 0
         for entry in undo.reversed() {
             entry.bytes.withUnsafeBytes { try? file.write($0, at: entry.offset) }
         }
         undo.removeAll()
-        if (try? file.physicalSize()) ?? 0 > originalSize { try? file.truncate(to: originalSize) }
+        // Nothing was written past the old end unless the size was read.
+        if sizeKnown, (try? file.physicalSize()) ?? 0 > originalSize { try? file.truncate(to: originalSize) }
     }
 
     /// Bytes readable in this transaction: the committed file plus what this transaction wrote.
@@ -60,21 +84,111 @@ final class TreeWriter {
     /// Writes a node into free space and returns its ref.
     func write(kind: NodeKind, payload: [UInt8]) throws -> UInt64 {
         let node = Node.build(kind: kind, payload: payload)
+        nodeBytes += node.count
+        if nodeBytes > TreeWriter.smallTransaction { free.preferRuns = false }
         let ref = free.allocate(node.count)
-        if free.logicalSize > physicalSize {
-            // Grow in large steps so bulk writes do not call fallocate per node.
-            let target = max(free.logicalSize, min(physicalSize + max(physicalSize / 8, 1 << 20), UInt64(file.reservedBytes)))
-            try file.grow(to: target)
-            physicalSize = target
-        }
-        try node.withUnsafeBytes { try writeBytes($0, at: ref) }
+        try ensureSize(free.logicalSize)
+        try writeNode(node, at: ref)
         writtenHere.insert(ref)
         return ref
+    }
+
+    /// Writes a built node at `ref` (allocated by the caller): at once, or into `pending` while
+    /// `deferWrites` is set.
+    func writeNode(_ node: [UInt8], at ref: UInt64) throws {
+        guard deferWrites else {
+            try node.withUnsafeBytes { try writeBytes($0, at: ref) }
+            return
+        }
+        pending.append((ref, node))
+        pendingSorted = false
+        pendingBytes += node.count
+        if pendingBytes > 4 << 20 { try flush() }
+    }
+
+    // MARK: Deferred writes (the commit)
+
+    /// While set, `writeNode` keeps nodes in `pending` instead of writing each at once, and
+    /// `flush` writes them sorted, one `pwrite` per run of adjacent nodes: the commit's nodes lie
+    /// side by side (`FreeSpace.allocate`), so a small commit takes one or two writes, not ten.
+    /// Reading back a node of this transaction (`load`, `release`) flushes first.
+    var deferWrites = false
+    /// The most a transaction may write and still keep its nodes in one run
+    /// (`FreeSpace.preferRuns`): past it, holes of any size are filled again.
+    static let smallTransaction = 64 << 10
+    private var nodeBytes = 0
+    private var pending: [(ref: UInt64, node: [UInt8])] = []
+    private var pendingBytes = 0
+
+    /// The checksum in the header of the node at `ref` that this transaction wrote: from the
+    /// pending node if it is not written yet, else from the file. Sorts `pending` (by ref) once.
+    func writtenChecksum(_ ref: UInt64) -> UInt32 {
+        if !pendingSorted {
+            pending.sort { $0.ref < $1.ref }
+            pendingSorted = true
+        }
+        var lo = 0, hi = pending.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if pending[mid].ref < ref { lo = mid + 1 } else { hi = mid }
+        }
+        if lo < pending.count, pending[lo].ref == ref {
+            return pending[lo].node.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 12, as: UInt32.self)) }
+        }
+        return UInt32(littleEndian: (file.base + Int(ref)).loadUnaligned(fromByteOffset: 12, as: UInt32.self))
+    }
+    private var pendingSorted = true
+
+    /// Writes the pending nodes.
+    func flush() throws {
+        guard !pending.isEmpty else { return }
+        if !pendingSorted { pending.sort { $0.ref < $1.ref } }
+        var run = [UInt8]()
+        var i = 0
+        while i < pending.count {
+            let start = pending[i].ref
+            var end = start + UInt64(pending[i].node.count)
+            var j = i + 1
+            while j < pending.count, pending[j].ref == end {
+                end += UInt64(pending[j].node.count)
+                j += 1
+            }
+            if j == i + 1 {
+                try pending[i].node.withUnsafeBytes { try writeBytes($0, at: start) }
+            } else {
+                run.removeAll(keepingCapacity: true)
+                run.reserveCapacity(Int(end - start))
+                for k in i..<j { run += pending[k].node }
+                try run.withUnsafeBytes { try writeBytes($0, at: start) }
+            }
+            i = j
+        }
+        pending.removeAll(keepingCapacity: true)
+        pendingSorted = true
+        pendingBytes = 0
+    }
+
+    /// Flushes before reading back a node this transaction may not have written yet.
+    @inline(__always)
+    private func flushBeforeReading(_ ref: UInt64) throws {
+        if !pending.isEmpty && writtenHere.contains(ref) { try flush() }
+    }
+
+    /// Grows the file to hold `size` bytes, in large steps so that bulk writes do not grow it per
+    /// node and small commits mostly overwrite blocks an earlier commit already wrote.
+    func ensureSize(_ size: UInt64) throws {
+        guard size > physicalSize else { return }
+        try learnSize()
+        guard size > physicalSize else { return }
+        let target = max(size, min(physicalSize + max(physicalSize / 8, 1 << 20), UInt64(file.reservedBytes)))
+        try file.grow(from: physicalSize, to: target)
+        physicalSize = target
     }
 
     /// Frees the node at `ref` (a no-op for 0).
     func release(_ ref: UInt64) throws {
         guard ref != 0 else { return }
+        try flushBeforeReading(ref)
         let (length, _) = try bytes.header(ref)
         if writtenHere.remove(ref) != nil {
             free.free(offset: ref, length: length, freedIn: 0)
@@ -89,6 +203,7 @@ final class TreeWriter {
     func load(_ child: inout TreeChild, columns: [Property]?) throws -> TreeNode {
         if let node = child.node { return node }
         let node: TreeNode
+        try flushBeforeReading(child.ref)
         let b = bytes
         // Peek at the kind to decide how to decode.
         let (_, kind) = try b.header(child.ref)
@@ -310,6 +425,7 @@ final class TreeWriter {
             return
         }
         guard child.ref != 0 else { return }
+        try flushBeforeReading(child.ref)
         let b = bytes
         let (_, kind) = try b.header(child.ref)
         if kind == NodeKind.inner.rawValue {
