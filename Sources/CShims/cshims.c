@@ -57,15 +57,6 @@ int rt_ofd_test(int fd, long start) {
     return fl.l_type == F_UNLCK ? 0 : 1;
 }
 
-void rt_atomic_store32(uint32_t *word, uint32_t value) { __atomic_store_n(word, value, __ATOMIC_SEQ_CST); }
-uint32_t rt_atomic_load32(uint32_t *word) { return __atomic_load_n(word, __ATOMIC_SEQ_CST); }
-uint32_t rt_atomic_add32(uint32_t *word, uint32_t value) { return __atomic_add_fetch(word, value, __ATOMIC_SEQ_CST); }
-uint64_t rt_atomic_load64(uint64_t *word) { return __atomic_load_n(word, __ATOMIC_SEQ_CST); }
-void rt_atomic_store64(uint64_t *word, uint64_t value) { __atomic_store_n(word, value, __ATOMIC_SEQ_CST); }
-int rt_atomic_cas64(uint64_t *word, uint64_t expected, uint64_t desired) {
-    return __atomic_compare_exchange_n(word, &expected, desired, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
-}
-
 int rt_random_bytes(void *buffer, unsigned long count) {
     unsigned char *p = buffer;
     while (count > 0) {

@@ -13,12 +13,16 @@ int rt_ofd_unlock(int fd, long start);
 int rt_futex_wait(uint32_t *word, uint32_t expected, int timeout_ms);
 /// Wakes every waiter on a futex word shared between processes.
 int rt_futex_wake_all(uint32_t *word);
-/// Atomically loads / adds to a 32-bit word (sequentially consistent).
-uint32_t rt_atomic_load32(uint32_t *word);
-uint32_t rt_atomic_add32(uint32_t *word, uint32_t value);
-uint64_t rt_atomic_load64(uint64_t *word);
-void rt_atomic_store64(uint64_t *word, uint64_t value);
-int rt_atomic_cas64(uint64_t *word, uint64_t expected, uint64_t desired);
+/// Atomic operations on words shared between processes (sequentially consistent). Inline, so
+/// the reader-table scans of every commit compile to plain loads instead of calls.
+static inline uint32_t rt_atomic_load32(uint32_t *word) { return __atomic_load_n(word, __ATOMIC_SEQ_CST); }
+static inline uint32_t rt_atomic_add32(uint32_t *word, uint32_t value) { return __atomic_add_fetch(word, value, __ATOMIC_SEQ_CST); }
+static inline void rt_atomic_store32(uint32_t *word, uint32_t value) { __atomic_store_n(word, value, __ATOMIC_SEQ_CST); }
+static inline uint64_t rt_atomic_load64(uint64_t *word) { return __atomic_load_n(word, __ATOMIC_SEQ_CST); }
+static inline void rt_atomic_store64(uint64_t *word, uint64_t value) { __atomic_store_n(word, value, __ATOMIC_SEQ_CST); }
+static inline int rt_atomic_cas64(uint64_t *word, uint64_t expected, uint64_t desired) {
+    return __atomic_compare_exchange_n(word, &expected, desired, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+}
 /// Fills `buffer` with `count` random bytes from the kernel. Returns 0 or errno.
 int rt_random_bytes(void *buffer, unsigned long count);
 
@@ -27,7 +31,5 @@ int rt_memfd_create(const char *name);
 /// Tests byte `start` of `fd` for an OFD lock held by another open file description that would
 /// conflict with a write lock. Returns 1 if such a lock exists, 0 if none, or -errno.
 int rt_ofd_test(int fd, long start);
-/// Atomically stores a 32-bit word (sequentially consistent).
-void rt_atomic_store32(uint32_t *word, uint32_t value);
 
 #endif

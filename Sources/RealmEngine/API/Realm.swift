@@ -173,14 +173,15 @@ public final class Realm {
         try checkThread()
         if transaction != nil { throw RealmError.alreadyInWriteTransaction }
         if shared.isReadOnly { throw RealmError.readOnly(path: shared.path) }
-        if fileFormat.write > FileHeader.writeFormat {
-            throw RealmError.unsupported(
-                "\(shared.path) was written by a newer format (write version \(fileFormat.write)); this program opens it read-only")
-        }
         try shared.lock.lockWriter()
         do {
             guard let newest = try shared.slots().first?.slot else {
                 throw RealmError.corruptFile(path: shared.path, offset: 64, reason: "no valid header slot")
+            }
+            // Checked on the version this transaction would build on (one header read a write).
+            if newest.writeFormat > FileHeader.writeFormat {
+                throw RealmError.unsupported(
+                    "\(shared.path) was written by a newer format (write version \(newest.writeFormat)); this program opens it read-only")
             }
             if newest.version != snapshot.version { try advance() }
             let base: Snapshot

@@ -60,17 +60,25 @@ enum InnerNodeCodec {
     static let entrySize = 32
 
     static func encode(_ children: [TreeChild]) -> [UInt8] {
-        var out = [UInt8]()
-        out.reserveCapacity(8 + children.count * entrySize)
-        out.appendLE(UInt32(children.count))
-        out.appendLE(UInt32(0))
-        for c in children {
-            out.appendLE(c.firstKey.hi)
-            out.appendLE(c.firstKey.lo)
-            out.appendLE(c.ref)
-            out.appendLE(UInt64(c.count))
+        // Stored in place: a small commit re-encodes each inner node on its path (up to
+        // ~4 KB), and appending field by field cost more than the rest of the node's work.
+        let total = 8 + children.count * entrySize
+        return [UInt8](unsafeUninitializedCapacity: total) { out, initialized in
+            let raw = UnsafeMutableRawBufferPointer(out)
+            raw.storeBytes(of: UInt32(children.count).littleEndian, toByteOffset: 0, as: UInt32.self)
+            raw.storeBytes(of: UInt32(0), toByteOffset: 4, as: UInt32.self)
+            children.withUnsafeBufferPointer { all in
+                var o = 8
+                for c in all {
+                    raw.storeBytes(of: c.firstKey.hi.littleEndian, toByteOffset: o, as: UInt64.self)
+                    raw.storeBytes(of: c.firstKey.lo.littleEndian, toByteOffset: o + 8, as: Int64.self)
+                    raw.storeBytes(of: c.ref.littleEndian, toByteOffset: o + 16, as: UInt64.self)
+                    raw.storeBytes(of: UInt64(c.count).littleEndian, toByteOffset: o + 24, as: UInt64.self)
+                    o += entrySize
+                }
+            }
+            initialized = total
         }
-        return out
     }
 
     /// A bounds-checked view of an inner node's payload.
@@ -161,7 +169,15 @@ enum IndexLeafCodec {
         @inline(__always) func entry(_ i: Int) -> TreeKey {
             TreeKey(hi: UInt64(bitPattern: his[i]), lo: los[i])
         }
-        func entries() -> [TreeKey] { (0..<count).map(entry) }
+        /// Every entry (each column unpacked once, not entry by entry).
+        func entries() -> [TreeKey] {
+            let h = his.unpackAll(), l = los.unpackAll()
+            let n = Swift.min(count, h.count, l.count)
+            return [TreeKey](unsafeUninitializedCapacity: n) { out, initialized in
+                for i in 0..<n { out[i] = TreeKey(hi: UInt64(bitPattern: h[i]), lo: l[i]) }
+                initialized = n
+            }
+        }
         /// First position whose entry is ≥ key.
         func lowerBound(_ key: TreeKey) -> Int {
             var lo = 0, hi = count
