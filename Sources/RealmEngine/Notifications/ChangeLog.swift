@@ -41,7 +41,7 @@ enum ChangeLog {
                        layout: SchemaLayout) throws -> UInt64 {
         let keepAfter = writer.free.reusableUpTo == .max ? version - 1 : writer.free.reusableUpTo
         var out = [UInt8]()
-        let mine = encode([record(changes, version: version)]).dropFirst(4)  // without the count
+        let mine = encodeRecord(changes, version: version)
         if oldRef == 0 {
             out.reserveCapacity(4 + mine.count)
             out.appendLE(UInt32(1))
@@ -78,6 +78,33 @@ enum ChangeLog {
                 _ = try cur.bytes((ni + nd) * 16 + nm * 24)
             }
             out.append((version, start..<cur.offset))
+        }
+        return out
+    }
+
+    /// This commit's record in the stored form (as `encode` writes one record, without the
+    /// record count), built from the recorder's runs: a bulk update of a million objects costs
+    /// a pass over its keys, not a dictionary of them and a sort.
+    static func encodeRecord(_ changes: ChangeRecorder, version: UInt64) -> [UInt8] {
+        var classes: [(index: Int, inserted: [ChangeRecorder.ClassChanges.Run],
+                       deleted: [ChangeRecorder.ClassChanges.Run], modified: [ChangeRecorder.ClassChanges.Run])] = []
+        for (c, ch) in changes.classes.sorted(by: { $0.key < $1.key }) {
+            let inserted = ch.insertedRuns, deleted = ch.deletedRuns, modified = ch.modifiedRunList
+            if !inserted.isEmpty || !deleted.isEmpty || !modified.isEmpty { classes.append((c, inserted, deleted, modified)) }
+        }
+        var out = [UInt8]()
+        out.reserveCapacity(16 + classes.reduce(0) { $0 + 16 + 16 * ($1.inserted.count + $1.deleted.count) + 24 * $1.modified.count })
+        out.appendLE(version)
+        out.appendLE(UInt32(changes.everything ? 1 : 0))
+        out.appendLE(UInt32(classes.count))
+        for c in classes {
+            out.appendLE(UInt32(c.index))
+            out.appendLE(UInt32(c.inserted.count))
+            out.appendLE(UInt32(c.deleted.count))
+            out.appendLE(UInt32(c.modified.count))
+            for run in c.inserted { out.appendLE(run.first); out.appendLE(run.count) }
+            for run in c.deleted { out.appendLE(run.first); out.appendLE(run.count) }
+            for run in c.modified { out.appendLE(run.first); out.appendLE(run.count); out.appendLE(run.mask) }
         }
         return out
     }

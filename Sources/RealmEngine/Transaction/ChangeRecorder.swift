@@ -116,3 +116,58 @@ struct ChangeRecorder {
 
     private static func mask(_ column: Int) -> UInt64 { 1 << UInt64(Swift.min(column, 63)) }
 }
+/// Key runs, as the change log stores them: `(first key, count, column mask)` for consecutive
+/// keys with the same mask. Built straight from the recorder, so encoding a commit's record
+/// costs no per-key hashing or sorting in the usual cases (one bulk modification, an insert
+/// range, deletions in key order).
+extension ChangeRecorder.ClassChanges {
+    typealias Run = (first: Int64, count: Int64, mask: UInt64)
+
+    /// Appends `key` (ascending) to `runs`.
+    private static func add(_ key: Int64, _ mask: UInt64, to runs: inout [Run]) {
+        if let last = runs.last, last.mask == mask, last.first &+ last.count == key {
+            runs[runs.count - 1].count += 1
+        } else {
+            runs.append((key, 1, mask))
+        }
+    }
+
+    /// The inserted objects still present, as runs (the insert range split at re-deleted keys).
+    var insertedRuns: [Run] {
+        guard firstNew <= lastNew else { return [] }
+        var out: [Run] = []
+        var start = firstNew
+        for gone in deletedNew.sorted() where gone >= start && gone <= lastNew {
+            if gone > start { out.append((start, gone - start, 0)) }
+            start = gone + 1
+        }
+        if start <= lastNew { out.append((start, lastNew - start + 1, 0)) }
+        return out
+    }
+
+    /// The deleted objects, as runs.
+    var deletedRuns: [Run] {
+        var out: [Run] = []
+        for k in deleted { Self.add(k, 0, to: &out) }
+        return out
+    }
+
+    /// The modified objects still present, as runs with their column masks.
+    var modifiedRunList: [Run] {
+        var out: [Run] = []
+        if modifiedSingles.isEmpty, modifiedRuns.count == 1 {
+            // One bulk modification: its keys are ascending; leave out those deleted since.
+            let run = modifiedRuns[0]
+            let gone = deletedKeys.isEmpty ? [] : deleted
+            var g = 0
+            for k in run.keys {
+                while g < gone.count && gone[g] < k { g += 1 }
+                if g < gone.count && gone[g] == k { continue }
+                Self.add(k, run.mask, to: &out)
+            }
+            return out
+        }
+        for (k, mask) in modified.sorted(by: { $0.key < $1.key }) { Self.add(k, mask, to: &out) }
+        return out
+    }
+}

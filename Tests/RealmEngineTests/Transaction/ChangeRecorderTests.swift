@@ -10,7 +10,33 @@ import Testing
         var single = ChangeRecorder()
         body(&bulk, true)
         body(&single, false)
+        #expect(encodedDirectly(bulk) == encodedViaRecord(bulk))
+        #expect(encodedDirectly(single) == encodedViaRecord(single))
         return (ChangeLog.record(bulk, version: 2), ChangeLog.record(single, version: 2))
+    }
+
+    /// The commit path encodes its record straight from the recorder's runs; it must write the
+    /// bytes that encoding the decoded record (`ChangeLog.record`) writes.
+    private func encodedDirectly(_ r: ChangeRecorder) -> [UInt8] { ChangeLog.encodeRecord(r, version: 2) }
+    private func encodedViaRecord(_ r: ChangeRecorder) -> [UInt8] {
+        Array(ChangeLog.encode([ChangeLog.record(r, version: 2)]).dropFirst(4))
+    }
+
+    @Test func directEncodingMatchesTheRecordForInsertsDeletesAndSeveralClasses() {
+        var r = ChangeRecorder()
+        for k: Int64 in 10..<40 { r.insert(0, k) }
+        for k: Int64 in [10, 17, 18, 39, 25] { r.delete(0, k) }      // re-deleted new objects
+        r.delete(0, keys: [3, 1, 2, 7])                               // old objects, out of order
+        r.modify(0, keys: [0, 4, 5, 6, 8], column: 2)
+        r.delete(0, 5)                                                // modified, then deleted
+        r.modify(2, keys: Array(100..<200), column: 0)
+        r.modify(2, 150, column: 9)
+        r.insert(1, 7)
+        #expect(encodedDirectly(r) == encodedViaRecord(r))
+        #expect(ChangeLog.record(r, version: 2).classes[0]?.inserted == Array(11..<17) + Array(19..<25) + Array(26..<39))
+        var empty = ChangeRecorder()
+        empty.everything = true
+        #expect(encodedDirectly(empty) == encodedViaRecord(empty))
     }
 
     private func modify(_ r: inout ChangeRecorder, _ bulk: Bool, _ keys: [Int64], column: Int) {
