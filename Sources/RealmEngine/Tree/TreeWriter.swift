@@ -404,7 +404,8 @@ final class TreeWriter {
         guard let node = child.node else { return }
         switch node.body {
         case .inner(var children):
-            for i in children.indices { try seal(&children[i], columns: columns) }
+            // Only loaded children need writing; a small commit loads one path of a wide node.
+            for i in children.indices where children[i].node != nil { try seal(&children[i], columns: columns) }
             child.ref = try write(kind: .inner, payload: InnerNodeCodec.encode(children))
         case .leaf(.cluster(let c)):
             var payload = [UInt8]()
