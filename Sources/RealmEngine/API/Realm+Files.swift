@@ -42,6 +42,17 @@ extension Realm {
         }
     }
 
+    /// Whether `condition` holds now or within half a second. An instance closed just before
+    /// may still be letting go of the file: its last reference can drop on the notifier thread,
+    /// which closes the file a moment later, so "open" is only believed after a short wait.
+    private static func settles(_ condition: () throws -> Bool) rethrows -> Bool {
+        for _ in 0..<20 {
+            if try condition() { return true }
+            usleep(25_000)
+        }
+        return try condition()
+    }
+
     /// Compacts the file at `path` in place: writes a compacted copy beside it and renames it
     /// over the original. Refuses (`RealmError.busy`) while any other instance or process has
     /// the file open. Returns the file size before and after.
@@ -49,7 +60,7 @@ extension Realm {
     public static func compact(path: String) throws -> (before: UInt64, after: UInt64) {
         let canonical = URL(fileURLWithPath: path).standardizedFileURL.path
         guard FileManager.default.fileExists(atPath: canonical) else { throw RealmError.fileNotFound(path: canonical) }
-        if SharedFile.isOpenInProcess(path: canonical) {
+        if !settles({ !SharedFile.isOpenInProcess(path: canonical) }) {
             throw RealmError.busy("\(canonical) is open in this process; close it before compacting")
         }
         let before = (try FileManager.default.attributesOfItem(atPath: canonical)[.size] as? NSNumber)?.uint64Value ?? 0
@@ -57,7 +68,7 @@ extension Realm {
         try? deleteFiles(for: temp)
         do {
             let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: canonical), createIfMissing: false))
-            guard try realm.shared.lock.tryExclusiveOpen() else {
+            guard try settles({ try realm.shared.lock.tryExclusiveOpen() }) else {
                 throw RealmError.busy("\(canonical) is open in another process; compact refuses to run while it is")
             }
             // Holding the open lock exclusively: no other process can open the file until we finish.
