@@ -73,20 +73,7 @@ private struct PackedAppend {
         all.reserveCapacity(total)
         old.unpack(0..<n, into: &all)
         all.append(contentsOf: added)
-        var lo = Int64.max, hi = Int64.min
-        if nulls.isEmpty {
-            for v in all {
-                lo = min(lo, v)
-                hi = max(hi, v)
-            }
-        } else {
-            for j in 0..<total where !Self.isNull(j, nulls) {
-                lo = min(lo, all[j])
-                hi = max(hi, all[j])
-            }
-        }
-        if lo > hi { lo = 0; hi = 0 }
-        if !nulls.isEmpty { for j in 0..<total where Self.isNull(j, nulls) { all[j] = lo } }
+        let (lo, hi) = ClusterCodec.fillNullSlots(&all, nulls: nulls)
         self.keeps = false
         plan = PackPlan(count: total, min: lo, max: hi, minWidth: minWidth)
         values = all

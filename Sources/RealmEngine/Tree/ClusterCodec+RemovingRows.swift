@@ -184,31 +184,8 @@ private struct KeptValues {
         return total
     }
 
-    @inline(__always)
-    private func isNull(_ j: Int) -> Bool {
-        nulls[j >> 3] & (UInt8(1) << UInt8(j & 7)) != 0
-    }
-
-    /// The minimum and maximum of the non-null values (0, 0 if none), with null slots set to the
-    /// minimum, as the encoder stores them.
     private func fillNullSlots(_ a: inout [Int64]) -> (Int64, Int64) {
-        var lo = Int64.max, hi = Int64.min
-        if nulls.isEmpty {
-            for v in a {
-                lo = min(lo, v)
-                hi = max(hi, v)
-            }
-        } else {
-            for j in 0..<a.count where !isNull(j) {
-                lo = min(lo, a[j])
-                hi = max(hi, a[j])
-            }
-        }
-        if lo > hi { lo = 0; hi = 0 }
-        if !nulls.isEmpty {
-            for j in 0..<a.count where isNull(j) { a[j] = lo }
-        }
-        return (lo, hi)
+        ClusterCodec.fillNullSlots(&a, nulls: nulls)
     }
 
     func write(to w: inout ByteWriter) {

@@ -180,3 +180,29 @@ struct EncodingLayout {
         }
     }
 }
+
+extension ClusterCodec {
+    /// The minimum and maximum of the values whose bit in the null bitmap `nulls` is clear (an
+    /// empty bitmap: none is null), (0, 0) when there are none; null slots are then set to the
+    /// minimum, as the encoder stores them.
+    static func fillNullSlots(_ values: inout [Int64], nulls: [UInt8]) -> (min: Int64, max: Int64) {
+        func isNull(_ j: Int) -> Bool { nulls[j >> 3] & (UInt8(1) << UInt8(j & 7)) != 0 }
+        var lo = Int64.max, hi = Int64.min
+        if nulls.isEmpty {
+            for v in values {
+                lo = min(lo, v)
+                hi = max(hi, v)
+            }
+        } else {
+            for j in values.indices where !isNull(j) {
+                lo = min(lo, values[j])
+                hi = max(hi, values[j])
+            }
+        }
+        if lo > hi { lo = 0; hi = 0 }
+        if !nulls.isEmpty {
+            for j in values.indices where isNull(j) { values[j] = lo }
+        }
+        return (lo, hi)
+    }
+}

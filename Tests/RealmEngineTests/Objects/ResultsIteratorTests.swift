@@ -177,16 +177,6 @@ import Testing
         let first = try #require(Array(try realm.objects("Person")).first)
         #expect(try first.value(forKey: "id") == .int(0))
         let box = UncheckedBox(first)
-        let result = UncheckedBox(NSMutableArray())
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            do { _ = try box.value.value(forKey: "id"); result.value.add("no error") } catch RealmError.wrongThread {
-                result.value.add("wrongThread")
-            } catch { result.value.add("\(error)") }
-            done.signal()
-        }
-        thread.start()
-        done.wait()
-        #expect(result.value.firstObject as? String == "wrongThread")
+        #expect(outcomeOnAnotherThread { _ = try box.value.value(forKey: "id") } == "wrongThread")
     }
 }

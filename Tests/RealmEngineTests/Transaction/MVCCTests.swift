@@ -105,18 +105,23 @@ import Testing
         let dir = TempDir()
         let realm = try Realm(path: dir.path("t.realm"), schema: Fixtures.people)
         let box = UncheckedBox(realm)
-        let result = UncheckedBox(NSMutableArray())
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            do { _ = try box.value.objects("Person"); result.value.add("no error") } catch RealmError.wrongThread {
-                result.value.add("wrongThread")
-            } catch { result.value.add("\(error)") }
-            done.signal()
-        }
-        thread.start()
-        done.wait()
-        #expect(result.value.firstObject as? String == "wrongThread")
+        #expect(outcomeOnAnotherThread { _ = try box.value.objects("Person") } == "wrongThread")
     }
+}
+
+/// Runs `body` on a new thread and waits for it: "no error", "wrongThread", or the error.
+func outcomeOnAnotherThread(_ body: @escaping @Sendable () throws -> Void) -> String {
+    let result = UncheckedBox(NSMutableArray())
+    let done = DispatchSemaphore(value: 0)
+    let thread = Thread {
+        do { try body(); result.value.add("no error") } catch RealmError.wrongThread {
+            result.value.add("wrongThread")
+        } catch { result.value.add("\(error)") }
+        done.signal()
+    }
+    thread.start()
+    done.wait()
+    return result.value.firstObject as? String ?? "nothing"
 }
 
 final class UncheckedBox<T>: @unchecked Sendable {
