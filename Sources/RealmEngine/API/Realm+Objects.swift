@@ -13,12 +13,13 @@ extension Realm {
     public func object(ofType className: String, forPrimaryKey key: Value) throws -> DynamicObject? {
         try checkThread()
         let c = try classIndex(className)
-        let objectSchema = readView.schema.objectSchemas[c]
-        guard let pk = objectSchema.primaryKeyProperty else {
+        let view = readView
+        // The layout knows the primary key's column (no scan of the schema's properties).
+        guard let pkColumn = view.layout.tables[c].primaryKeyColumn else {
             throw RealmError.unsupported("\(className) has no primary key")
         }
-        let value = try pk.coerce(key, className: className)
-        guard let k = try readView.object(classIndex: c, primaryKey: value) else { return nil }
+        let value = try view.layout.tables[c].columns[pkColumn].coerce(key, className: className)
+        guard let k = try view.object(classIndex: c, primaryKey: value) else { return nil }
         return DynamicObject(realm: self, classIndex: c, key: k)
     }
 
