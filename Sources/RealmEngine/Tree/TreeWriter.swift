@@ -180,7 +180,10 @@ final class TreeWriter {
         guard size > physicalSize else { return }
         try learnSize()
         guard size > physicalSize else { return }
-        let target = max(size, min(physicalSize + max(physicalSize / 8, 1 << 20), UInt64(file.reservedBytes)))
+        // Grow in steps proportional to the file, so bulk writes do not grow it per node, and
+        // a small file does not jump by a megabyte of zeros on its first write.
+        let step = physicalSize < 8 << 20 ? max(physicalSize / 4, 64 << 10) : max(physicalSize / 8, 1 << 20)
+        let target = max(size, min(physicalSize + step, UInt64(file.reservedBytes)))
         try file.grow(from: physicalSize, to: target)
         physicalSize = target
     }
