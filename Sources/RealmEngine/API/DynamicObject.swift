@@ -52,9 +52,6 @@ public final class DynamicObject: Hashable, CustomStringConvertible {
         walkedRow = row
     }
 
-    /// Whether the object was made by iteration (and can be moved on by it, see `rewalk`).
-    var isWalked: Bool { walked != nil }
-
     /// Makes this object, made by iteration and held by nobody but the iterator, the object at
     /// `row` of leaf `leaf` of `anchor` (the same Realm and class): iteration hands out one
     /// object per step without allocating when the loop keeps none of them.
