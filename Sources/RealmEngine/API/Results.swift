@@ -165,16 +165,4 @@ public final class Results: Sequence {
     public var planDescription: String {
         predicates.map(\.planDescription).joined(separator: "; then ")
     }
-
-    /// Classes whose changes can change these results.
-    var dependencies: Set<Int> {
-        var d: Set<Int> = [classIndex]
-        for q in predicates { d.formUnion(q.dependencies) }
-        switch source {
-        case .table: break
-        case .list(let c, _, _): d.insert(c)
-        case .backlinks(let c, _, let oc, _): d.insert(c); d.insert(oc)
-        }
-        return d
-    }
 }

@@ -106,12 +106,7 @@ final class DatabaseFile: @unchecked Sendable {
             throw DatabaseFile.ioError(path, "open")
         }
         self.fd = fd
-        do {
-            (base, reservedBytes) = try DatabaseFile.map(fd, path: path)
-        } catch {
-            close(fd)
-            throw error
-        }
+        (base, reservedBytes) = try DatabaseFile.mapOrClose(fd, path: path)
         if try physicalSize() > UInt64(reservedBytes) {
             munmap(UnsafeMutableRawPointer(mutating: base), reservedBytes)
             close(fd)
@@ -127,8 +122,13 @@ final class DatabaseFile: @unchecked Sendable {
         let fd = rt_memfd_create("realmtui")
         if fd < 0 { throw DatabaseFile.ioError(path, "memfd_create") }
         self.fd = fd
+        (base, reservedBytes) = try DatabaseFile.mapOrClose(fd, path: path)
+    }
+
+    /// `map`, closing `fd` when it fails (the initializers own the descriptor until then).
+    private static func mapOrClose(_ fd: Int32, path: String) throws -> (UnsafeRawPointer, Int) {
         do {
-            (base, reservedBytes) = try DatabaseFile.map(fd, path: path)
+            return try map(fd, path: path)
         } catch {
             close(fd)
             throw error

@@ -19,11 +19,8 @@ extension TreeWriter {
         switch result {
         case nil:
             root = nil
-        case .some(var only):
-            while let node = only.node, case .inner(let children) = node.body, children.count == 1 {
-                only = children[0]
-            }
-            root = only
+        case .some(let only):
+            root = collapsed(only)
         }
     }
 
@@ -106,11 +103,8 @@ extension TreeWriter {
         switch try removeEntries(&top, entries[...]) {
         case nil:
             root = nil
-        case .some(var only):
-            while let node = only.node, case .inner(let children) = node.body, children.count == 1 {
-                only = children[0]
-            }
-            root = only
+        case .some(let only):
+            root = collapsed(only)
         }
     }
 

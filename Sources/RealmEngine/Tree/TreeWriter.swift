@@ -245,12 +245,7 @@ final class TreeWriter {
         case 0:
             root = nil
         case 1:
-            var only = replacement[0]
-            // Collapse inner roots with a single child.
-            while let node = only.node, case .inner(let children) = node.body, children.count == 1 {
-                only = children[0]
-            }
-            root = only
+            root = collapsed(replacement[0])
         default:
             root = innerChild(replacement)
         }
@@ -318,6 +313,15 @@ final class TreeWriter {
             }
             return .many(splitInner(children))
         }
+    }
+
+    /// A new root without the chain of single-child inner nodes an edit can leave on top.
+    func collapsed(_ root: TreeChild) -> TreeChild {
+        var only = root
+        while let node = only.node, case .inner(let children) = node.body, children.count == 1 {
+            only = children[0]
+        }
+        return only
     }
 
     private func needsSplit(_ leaf: LeafData, columns: [Property]?, bigValues: Bool) -> Bool {
