@@ -21,17 +21,14 @@ struct ChangeRecord: Equatable {
 enum ChangeLog {
     static let maxRecords = 4096
 
+    /// This commit's record as readers will decode it (for inspecting a transaction's changes):
+    /// the one encoding, `encodeRecord`, read back.
     static func record(_ changes: ChangeRecorder, version: UInt64) -> ChangeRecord {
-        var r = ChangeRecord(version: version)
-        r.everything = changes.everything
-        for (c, ch) in changes.classes {
-            var cr = ChangeRecord.ClassRecord()
-            cr.inserted = ch.inserted
-            cr.deleted = ch.deleted.sorted()
-            cr.modified = ch.modified
-            if !cr.inserted.isEmpty || !cr.deleted.isEmpty || !cr.modified.isEmpty { r.classes[c] = cr }
-        }
-        return r
+        var node = [UInt8]()
+        node.appendLE(UInt32(1))
+        node.append(contentsOf: encodeRecord(changes, version: version))
+        let decoded = node.withUnsafeBytes { try? decode($0, path: "(this transaction)", ref: 0) }
+        return decoded?.first ?? ChangeRecord(version: version)
     }
 
     /// Writes a new log node with this commit's record, dropping records no pinned reader needs.
@@ -82,8 +79,10 @@ enum ChangeLog {
         return out
     }
 
-    /// This commit's record in the stored form (as `encode` writes one record, without the
-    /// record count), built from the recorder's runs: a bulk update of a million objects costs
+    /// This commit's record in the stored form (without the node's record count). Keys are
+    /// stored as runs — `(first key, count)` for inserted and deleted, `(first key, count, mask)`
+    /// for modified — so a bulk insert or update of a million consecutive objects takes a few
+    /// bytes, not eight a key. Built from the recorder's runs: a bulk update of a million objects costs
     /// a pass over its keys, not a dictionary of them and a sort.
     static func encodeRecord(_ changes: ChangeRecorder, version: UInt64) -> [UInt8] {
         var classes: [(index: Int, inserted: [ChangeRecorder.ClassChanges.Run],
@@ -109,46 +108,13 @@ enum ChangeLog {
         return out
     }
 
-    /// Keys are stored as runs — `(first key, count)` for inserted and deleted, `(first key,
-    /// count, mask)` for modified — so a bulk insert or update of a million consecutive objects
-    /// takes a few bytes, not eight a key.
-    static func encode(_ records: [ChangeRecord]) -> [UInt8] {
-        var out = [UInt8]()
-        out.appendLE(UInt32(records.count))
-        for r in records {
-            out.appendLE(r.version)
-            out.appendLE(UInt32(r.everything ? 1 : 0))
-            out.appendLE(UInt32(r.classes.count))
-            for (c, cr) in r.classes.sorted(by: { $0.key < $1.key }) {
-                let inserted = runs(cr.inserted.map { ($0, UInt64(0)) })
-                let deleted = runs(cr.deleted.map { ($0, UInt64(0)) })
-                let modified = runs(cr.modified.sorted(by: { $0.key < $1.key }).map { ($0.key, $0.value) })
-                out.appendLE(UInt32(c))
-                out.appendLE(UInt32(inserted.count))
-                out.appendLE(UInt32(deleted.count))
-                out.appendLE(UInt32(modified.count))
-                for run in inserted { out.appendLE(run.first); out.appendLE(run.count) }
-                for run in deleted { out.appendLE(run.first); out.appendLE(run.count) }
-                for run in modified { out.appendLE(run.first); out.appendLE(run.count); out.appendLE(run.mask) }
-            }
-        }
-        return out
-    }
-
-    private static func runs(_ keys: [(Int64, UInt64)]) -> [(first: Int64, count: Int64, mask: UInt64)] {
-        var out: [(first: Int64, count: Int64, mask: UInt64)] = []
-        for (k, mask) in keys {
-            if let last = out.last, last.mask == mask, last.first &+ last.count == k {
-                out[out.count - 1].count += 1
-            } else {
-                out.append((k, 1, mask))
-            }
-        }
-        return out
-    }
-
     static func decode(_ bytes: FileBytes, ref: UInt64) throws -> [ChangeRecord] {
-        var cur = ByteCursor(try bytes.node(ref, kind: .changeLog), path: bytes.path, ref: ref)
+        try decode(try bytes.node(ref, kind: .changeLog), path: bytes.path, ref: ref)
+    }
+
+    /// The records of a log node's payload.
+    static func decode(_ payload: UnsafeRawBufferPointer, path: String, ref: UInt64) throws -> [ChangeRecord] {
+        var cur = ByteCursor(payload, path: path, ref: ref)
         let n = Int(try cur.u32())
         guard n <= maxRecords else { throw cur.corrupt("change log has \(n) records") }
         var out: [ChangeRecord] = []

@@ -33,12 +33,6 @@ struct ChangeRecorder {
             key >= firstNew && key <= lastNew && !deletedNew.contains(key)
         }
 
-        /// The objects inserted (and still present), ascending.
-        var inserted: [Int64] {
-            guard firstNew <= lastNew else { return [] }
-            return (firstNew...lastNew).filter { !deletedNew.contains($0) }
-        }
-
         /// The deleted objects (not inserted in this transaction), ascending.
         var deleted: [Int64] { deletedKeys.sorted() }
 

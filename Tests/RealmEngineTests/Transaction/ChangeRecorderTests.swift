@@ -10,19 +10,22 @@ import Testing
         var single = ChangeRecorder()
         body(&bulk, true)
         body(&single, false)
-        #expect(encodedDirectly(bulk) == encodedViaRecord(bulk))
-        #expect(encodedDirectly(single) == encodedViaRecord(single))
+        #expect(ChangeLog.encodeRecord(bulk, version: 2) == ChangeLog.encodeRecord(single, version: 2))
         return (ChangeLog.record(bulk, version: 2), ChangeLog.record(single, version: 2))
     }
 
-    /// The commit path encodes its record straight from the recorder's runs; it must write the
-    /// bytes that encoding the decoded record (`ChangeLog.record`) writes.
-    private func encodedDirectly(_ r: ChangeRecorder) -> [UInt8] { ChangeLog.encodeRecord(r, version: 2) }
-    private func encodedViaRecord(_ r: ChangeRecorder) -> [UInt8] {
-        Array(ChangeLog.encode([ChangeLog.record(r, version: 2)]).dropFirst(4))
+    private func modify(_ r: inout ChangeRecorder, _ bulk: Bool, _ keys: [Int64], column: Int) {
+        if bulk { r.modify(0, keys: keys, column: column) } else { for k in keys { r.modify(0, k, column: column) } }
     }
 
-    @Test func directEncodingMatchesTheRecordForInsertsDeletesAndSeveralClasses() {
+    private func delete(_ r: inout ChangeRecorder, _ bulk: Bool, _ keys: [Int64]) {
+        if bulk { r.delete(0, keys: keys) } else { for k in keys { r.delete(0, k) } }
+    }
+
+    /// The stored record, read back: insert ranges split at re-deleted keys, deletions of old
+    /// objects in key order, masks merged per key, objects modified then deleted left out, and
+    /// every class with changes.
+    @Test func theEncodedRecordReadsBackForInsertsDeletesAndSeveralClasses() throws {
         var r = ChangeRecorder()
         for k: Int64 in 10..<40 { r.insert(0, k) }
         for k: Int64 in [10, 17, 18, 39, 25] { r.delete(0, k) }      // re-deleted new objects
@@ -32,19 +35,20 @@ import Testing
         r.modify(2, keys: Array(100..<200), column: 0)
         r.modify(2, 150, column: 9)
         r.insert(1, 7)
-        #expect(encodedDirectly(r) == encodedViaRecord(r))
-        #expect(ChangeLog.record(r, version: 2).classes[0]?.inserted == Array(11..<17) + Array(19..<25) + Array(26..<39))
-        var empty = ChangeRecorder()
-        empty.everything = true
-        #expect(encodedDirectly(empty) == encodedViaRecord(empty))
-    }
-
-    private func modify(_ r: inout ChangeRecorder, _ bulk: Bool, _ keys: [Int64], column: Int) {
-        if bulk { r.modify(0, keys: keys, column: column) } else { for k in keys { r.modify(0, k, column: column) } }
-    }
-
-    private func delete(_ r: inout ChangeRecorder, _ bulk: Bool, _ keys: [Int64]) {
-        if bulk { r.delete(0, keys: keys) } else { for k in keys { r.delete(0, k) } }
+        let record = ChangeLog.record(r, version: 2)
+        #expect(record.version == 2 && !record.everything)
+        let c0 = try #require(record.classes[0])
+        #expect(c0.inserted == Array(11..<17) + Array(19..<25) + Array(26..<39))
+        #expect(c0.deleted == [1, 2, 3, 5, 7])
+        #expect(c0.modified == [0: 0b100, 4: 0b100, 6: 0b100, 8: 0b100])
+        #expect(record.classes[1]?.inserted == [7])
+        let c2 = try #require(record.classes[2])
+        #expect(c2.modified.count == 100)
+        #expect(c2.modified[150] == 0b10_0000_0001)
+        #expect(c2.modified[151] == 1)
+        var all = ChangeRecorder()
+        all.everything = true
+        #expect(ChangeLog.record(all, version: 3).everything)
     }
 
     @Test func bulkModificationsMergeMasksAndSkipNewObjects() {
