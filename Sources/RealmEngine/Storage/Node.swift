@@ -92,13 +92,20 @@ struct FileBytes {
     /// The payload of the node at `ref`, after checking that it lies inside the file and has the
     /// expected kind.
     func node(_ ref: UInt64, kind: NodeKind) throws -> UnsafeRawBufferPointer {
-        let (_, k) = try header(ref)
+        let (k, payload) = try anyNode(ref)
         guard k == kind.rawValue else {
             throw RealmError.corruptFile(path: path, offset: ref, reason: "expected a \(kind) node, found kind \(k)")
         }
+        return payload
+    }
+
+    /// The kind and payload of the node at `ref`, whatever its kind (one bounds and magic check,
+    /// for readers that branch on the kind).
+    func anyNode(_ ref: UInt64) throws -> (kind: UInt8, payload: UnsafeRawBufferPointer) {
+        let (_, k) = try header(ref)
         let p = base + Int(ref)
         let exact = Int(UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt32.self)))
-        return UnsafeRawBufferPointer(start: p + Node.headerSize, count: exact - Node.headerSize)
+        return (k, UnsafeRawBufferPointer(start: p + Node.headerSize, count: exact - Node.headerSize))
     }
 
     /// The kind and allocated length of the node at `ref`, after the bounds and magic checks —

@@ -89,14 +89,12 @@ struct TreeReader {
                     child = children[max(0, lo - 1)]
                 }
             } else {
-                let (_, kind) = try bytes.header(child.ref)
-                if kind == NodeKind.inner.rawValue {
-                    let view = try InnerNodeCodec.View(try bytes.node(child.ref, kind: .inner), path: bytes.path, ref: child.ref)
+                switch try fileNode(child.ref) {
+                case .inner(let view):
                     let i = view.childIndex(for: key)
                     child = TreeChild(firstKey: view.key(i), count: view.subtreeCount(i), ref: view.ref(i), node: nil)
-                } else {
-                    let k: NodeKind = kind == NodeKind.indexLeaf.rawValue ? .indexLeaf : .clusterLeaf
-                    return .file(try bytes.node(child.ref, kind: k), ref: child.ref)
+                case .leaf(let leaf):
+                    return leaf
                 }
             }
         }
@@ -122,18 +120,36 @@ struct TreeReader {
                 return true
             }
         }
-        let (_, kind) = try bytes.header(child.ref)
-        if kind == NodeKind.inner.rawValue {
-            let view = try InnerNodeCodec.View(try bytes.node(child.ref, kind: .inner), path: bytes.path, ref: child.ref)
+        switch try fileNode(child.ref) {
+        case .inner(let view):
             let start = from.map { view.childIndex(for: $0) } ?? 0
             for i in start..<view.count {
                 let c = TreeChild(firstKey: view.key(i), count: view.subtreeCount(i), ref: view.ref(i), node: nil)
                 if !(try visit(c, from: from, depth: depth + 1, body)) { return false }
             }
             return true
+        case .leaf(let leaf):
+            return try body(leaf)
         }
-        let k: NodeKind = kind == NodeKind.indexLeaf.rawValue ? .indexLeaf : .clusterLeaf
-        return try body(.file(try bytes.node(child.ref, kind: k), ref: child.ref))
+    }
+
+    /// A node of a tree in the file: an inner node's view, or a cluster or index leaf (any other
+    /// kind is corrupt). One bounds and magic check for the kind and the payload.
+    private enum FileNode {
+        case inner(InnerNodeCodec.View)
+        case leaf(LeafAccess)
+    }
+
+    private func fileNode(_ ref: UInt64) throws -> FileNode {
+        let (kind, payload) = try bytes.anyNode(ref)
+        switch kind {
+        case NodeKind.inner.rawValue:
+            return .inner(try InnerNodeCodec.View(payload, path: bytes.path, ref: ref))
+        case NodeKind.clusterLeaf.rawValue, NodeKind.indexLeaf.rawValue:
+            return .leaf(.file(payload, ref: ref))
+        default:
+            throw RealmError.corruptFile(path: bytes.path, offset: ref, reason: "expected a tree node, found kind \(kind)")
+        }
     }
 
     /// The leaf holding the entry at position `index` and the position inside it.
@@ -153,9 +169,8 @@ struct TreeReader {
                     if !found { throw RealmError.indexOutOfRange(index: index, count: root.count) }
                 }
             } else {
-                let (_, kind) = try bytes.header(child.ref)
-                if kind == NodeKind.inner.rawValue {
-                    let view = try InnerNodeCodec.View(try bytes.node(child.ref, kind: .inner), path: bytes.path, ref: child.ref)
+                switch try fileNode(child.ref) {
+                case .inner(let view):
                     var found = false
                     for j in 0..<view.count {
                         let n = view.subtreeCount(j)
@@ -167,9 +182,8 @@ struct TreeReader {
                         i -= n
                     }
                     if !found { throw RealmError.corruptFile(path: bytes.path, offset: child.ref, reason: "subtree counts do not add up") }
-                } else {
-                    let k: NodeKind = kind == NodeKind.indexLeaf.rawValue ? .indexLeaf : .clusterLeaf
-                    return (.file(try bytes.node(child.ref, kind: k), ref: child.ref), i)
+                case .leaf(let leaf):
+                    return (leaf, i)
                 }
             }
         }
