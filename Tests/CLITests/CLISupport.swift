@@ -147,7 +147,8 @@ func parseJSON(_ text: String) -> Any? {
 /// recomputed), to make a file from a "newer" program.
 func setFormat(of path: String, read: UInt16, write: UInt16) throws {
     var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-    for offset in FileHeader.slotOffsets {
+    let layout = bytes.withUnsafeBytes { raw in raw.baseAddress.flatMap { FileHeader.Layout.of(base: $0) } } ?? .single
+    for offset in layout.slotOffsets where offset + FileHeader.slotSize <= bytes.count {
         let slot = bytes.withUnsafeBytes {
             FileHeader.Slot.decode(UnsafeRawBufferPointer(rebasing: $0[offset..<offset + FileHeader.slotSize]))
         }

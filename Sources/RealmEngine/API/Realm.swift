@@ -175,7 +175,7 @@ public final class Realm {
         if shared.isReadOnly { throw RealmError.readOnly(path: shared.path) }
         try shared.lock.lockWriter()
         do {
-            guard let newest = try shared.slots().first?.slot else {
+            guard let (newestIndex, newest) = try shared.slots().first else {
                 throw RealmError.corruptFile(path: shared.path, offset: 64, reason: "no valid header slot")
             }
             // Checked on the version this transaction would build on (one header read a write).
@@ -186,7 +186,7 @@ public final class Realm {
             if newest.version != snapshot.version { try advance() }
             let base: Snapshot
             if snapshot.version == newest.version { base = snapshot } else { base = try shared.snapshot(newest) }
-            transaction = try WriteTransaction(shared: shared, base: base, baseSlot: newest)
+            transaction = try WriteTransaction(shared: shared, base: base, baseSlot: newest, slotIndex: newestIndex)
             noteMutation()
         } catch {
             shared.lock.unlockWriter()
@@ -308,15 +308,19 @@ public final class Realm {
     /// can read the file, and the oldest that may write it.
     public var fileFormat: (read: UInt16, write: UInt16) {
         let slot = try? shared.slots().first { $0.slot.version == snapshot.version }?.slot
-        return (slot?.readFormat ?? FileHeader.readFormat, slot?.writeFormat ?? FileHeader.writeFormat)
+        return (slot?.readFormat ?? FileHeader.Layout.newFiles.readFormat, slot?.writeFormat ?? FileHeader.writeFormat)
     }
 
-    /// Writes version 1 of a new file: the schema, empty tables and the header.
-    static func initialize(_ shared: SharedFile, schema: Schema, schemaVersion: UInt64, version: UInt64 = 1) throws {
+    /// Writes version 1 of a new file: the schema, empty tables and the header (of `header`'s
+    /// layout; tests make files of the older layout).
+    static func initialize(_ shared: SharedFile, schema: Schema, schemaVersion: UInt64, version: UInt64 = 1,
+                           header: FileHeader.Layout = .newFiles) throws {
         try shared.lock.lockWriter()
         defer { shared.lock.unlockWriter() }
         guard try needsInitialization(shared) else { return }
-        let free = FreeSpace(logicalSize: UInt64(FileHeader.size), reusableUpTo: .max)
+        var free = FreeSpace(logicalSize: UInt64(header.size), reusableUpTo: .max)
+        free.areas = header.areas
+        for area in header.areas { free.free(offset: area.lowerBound, length: UInt64(area.count), freedIn: 0) }
         let writer = try TreeWriter(file: shared.file, free: free, newVersion: version)
         let schemaRef = try writer.write(kind: .schema, payload: SchemaNode.payload(schema, schemaVersion: schemaVersion))
         let layout = SchemaLayout(schema)
@@ -326,10 +330,14 @@ public final class Realm {
             return s
         }
         let topRef = try writer.write(kind: .top, payload: TopNode(schemaRef: schemaRef, changeLogRef: 0, tables: tables).payload())
-        let freeRef = try writer.write(kind: .freeList, payload: FreeSpace(logicalSize: 0, reusableUpTo: 0).payload())
-        let slot = FileHeader.Slot(version: version, topRef: topRef, freeRef: freeRef, logicalSize: writer.free.logicalSize)
+        // The free list: the commit areas, empty.
+        let list = try writer.free.persist { _ in nil }
+        try writer.ensureSize(writer.free.logicalSize)
+        for (ref, node) in list.nodes { try writer.writeNode(node, at: ref) }
+        let slot = FileHeader.Slot(version: version, topRef: topRef, freeRef: list.rootRef, logicalSize: writer.free.logicalSize,
+                                   readFormat: header.readFormat)
         try shared.file.sync()
-        try FileHeader.initial(slot).withUnsafeBytes { try shared.file.write($0, at: 0) }
+        try FileHeader.initial(slot, layout: header).withUnsafeBytes { try shared.file.write($0, at: 0) }
         try shared.file.sync()
         shared.lock.publish(version: version)
     }

@@ -1,10 +1,8 @@
-/// The first 4 KiB of every file: a magic string and two commit slots (LMDB's two meta pages).
+/// The header of every file: a magic string and two commit slots (LMDB's two meta pages).
 ///
 /// ```
 /// 0    "RLMTUI\0\u{1}"          magic (8 bytes)
-/// 8    header size (UInt32)     4096
-/// 64   slot 0 (64 bytes)
-/// 128  slot 1 (64 bytes)
+/// 8    header size (UInt32)     4096 (single layout) or 65536 (paired layout)
 /// slot: version u64 | topRef u64 | freeRef u64 | logicalSize u64 |
 ///       readFormat u16 | writeFormat u16 | flags u32 | commitRef u64 | commitHash u64 | checksum u64
 /// ```
@@ -12,26 +10,85 @@
 /// never touches the active one, so a torn header write can only damage a slot that open ignores.
 /// Open takes the valid slot (checksum and format right) with the highest version.
 ///
+/// Two layouts (`Layout`), told apart by the header size:
+/// - *single* (files made before read format 2): both slots on page 0, at 64 and 128.
+/// - *paired* (new files): each slot on its own page, followed by a *commit area* —
+///   `[0, 4K)` slot 0, `[4K, 32K)` area 0, `[32K, 36K)` slot 1, `[36K, 64K)` area 1. A small
+///   commit puts its nodes into the area right after the slot it will write
+///   (`FreeSpace.area`), so the commit reaches the disk as one contiguous write; two regions
+///   (nodes far away, slot on page 0) cost the one fdatasync about a fifth more on this
+///   machine's disk (`Benchmarks/Scripts/fsync_regions.py`). Areas are ordinary space in the
+///   free list: their nodes are live, reachable and freed like any other.
+///
 /// `readFormat` is the oldest program format that can read the file; `writeFormat` the oldest
 /// that may write it (SQLite's split): a newer read format is refused, a newer write format
 /// opens read-only.
 struct FileHeader {
+    /// The size of page 0 (and of the second slot's page in the paired layout).
     static let size = 4096
     static let magic: [UInt8] = Array("RLMTUI".utf8) + [0, 1]
-    static let slotOffsets = [64, 128]
     static let slotSize = 64
-    /// The format this program writes and the newest it reads. Write format 2: the free list is
-    /// chunked (`FreeSpace+Chunks.swift`); a program of write format 1 would misread it, so it
-    /// opens such files read-only. Reading the data did not change, so the read format stays 1.
-    static let readFormat: UInt16 = 1
+    /// The newest read format this program reads. Read format 2: the paired layout — a program
+    /// of read format 1 would find only slot 0 and miss every other commit. Single-layout files
+    /// keep read format 1 (`Layout.readFormat`).
+    static let readFormat: UInt16 = 2
+    /// The format this program writes. Write format 2: the free list is chunked
+    /// (`FreeSpace+Chunks.swift`); a program of write format 1 would misread it, so it opens such
+    /// files read-only.
     static let writeFormat: UInt16 = 2
+
+    /// Where a file keeps its slots and commit areas.
+    struct Layout: Equatable {
+        /// The bytes from 0 the header spans (the value at offset 8).
+        let size: Int
+        /// The byte offset of each slot.
+        let slotOffsets: [Int]
+        /// The commit area beside each slot (none in the single layout).
+        let areas: [Range<UInt64>]
+        /// Pages that are header, not nodes or free space: `[0, 4K)` and the second slot's page.
+        let headerPages: [Range<UInt64>]
+        /// The read format its slots carry.
+        let readFormat: UInt16
+
+        /// Both slots on page 0 (read format 1).
+        static let single = Layout(size: FileHeader.size, slotOffsets: [64, 128], areas: [],
+                                   headerPages: [0..<UInt64(FileHeader.size)], readFormat: 1)
+
+        /// A slot page and a commit area per slot (read format 2).
+        static let paired: Layout = {
+            let half: UInt64 = 32 << 10, page = UInt64(FileHeader.size)
+            return Layout(size: Int(2 * half), slotOffsets: [64, Int(half) + 64], areas: [page..<half, half + page..<2 * half],
+                          headerPages: [0..<page, half..<half + page], readFormat: 2)
+        }()
+
+        /// The layout this program gives new files.
+        static let newFiles = paired
+
+        /// The end of the areas: space below it is header or commit area (0 without areas).
+        var areasEnd: UInt64 { areas.last?.upperBound ?? 0 }
+
+        /// The layout named by the header size at offset 8 of page 0, or nil for a value this
+        /// program does not know (a newer or damaged file).
+        static func of(headerSize: UInt32) -> Layout? {
+            switch Int(headerSize) {
+            case single.size: single
+            case paired.size: paired
+            default: nil
+            }
+        }
+
+        /// The layout of the file mapped at `base` (which holds at least page 0).
+        static func of(base: UnsafeRawPointer) -> Layout? {
+            of(headerSize: UInt32(littleEndian: base.loadUnaligned(fromByteOffset: 8, as: UInt32.self)))
+        }
+    }
 
     struct Slot: Equatable {
         var version: UInt64
         var topRef: UInt64
         var freeRef: UInt64
         var logicalSize: UInt64
-        var readFormat: UInt16 = FileHeader.readFormat
+        var readFormat: UInt16 = Layout.newFiles.readFormat
         var writeFormat: UInt16 = FileHeader.writeFormat
         /// The commit record: a node listing every node this commit wrote with its checksum
         /// (0 for none), and the hash of that node's payload. Open verifies it to tell a commit
@@ -68,18 +125,23 @@ struct FileHeader {
         }
     }
 
-    /// The bytes of a new header whose slot 0 holds `slot`.
-    static func initial(_ slot: Slot) -> [UInt8] {
+    /// The bytes of page 0 of a new file of `layout` whose slot 0 holds `slot`.
+    static func initial(_ slot: Slot, layout: Layout = .newFiles) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: size)
         out.replaceSubrange(0..<8, with: magic)
-        out.withUnsafeMutableBytes { $0.storeBytes(of: UInt32(size).littleEndian, toByteOffset: 8, as: UInt32.self) }
-        out.replaceSubrange(slotOffsets[0]..<slotOffsets[0] + slotSize, with: slot.encoded())
+        out.withUnsafeMutableBytes { $0.storeBytes(of: UInt32(layout.size).littleEndian, toByteOffset: 8, as: UInt32.self) }
+        out.replaceSubrange(layout.slotOffsets[0]..<layout.slotOffsets[0] + slotSize, with: slot.encoded())
         return out
     }
 
     /// Reads both slots of the file mapped at `base` with physical size `fileSize`.
     /// Throws `notARealmFile` for foreign files and `newerFormat` for files this program cannot read.
     static func read(base: UnsafeRawPointer, fileSize: UInt64, path: String) throws -> [(index: Int, slot: Slot)] {
+        try readHeader(base: base, fileSize: fileSize, path: path).slots
+    }
+
+    /// Reads the layout and both slots of the file mapped at `base` with physical size `fileSize`.
+    static func readHeader(base: UnsafeRawPointer, fileSize: UInt64, path: String) throws -> (layout: Layout, slots: [(index: Int, slot: Slot)]) {
         if fileSize == 0 { throw RealmError.notARealmFile(path: path, reason: "the file is empty") }
         if fileSize < UInt64(size) { throw RealmError.notARealmFile(path: path, reason: "the file is too short (\(fileSize) bytes)") }
         let head = UnsafeRawBufferPointer(start: base, count: size)
@@ -88,12 +150,18 @@ struct FileHeader {
             let reason = head.prefix(sqlite.count).elementsEqual(sqlite) ? "it is an SQLite database" : "unknown file signature"
             throw RealmError.notARealmFile(path: path, reason: reason)
         }
+        guard let layout = Layout.of(base: base) else {
+            // An unknown header size: a layout of a newer program (its slot 0 says which format).
+            let found = Slot.decode(UnsafeRawBufferPointer(rebasing: head[64..<64 + slotSize]))?.readFormat ?? readFormat + 1
+            throw RealmError.newerFormat(path: path, found: max(found, readFormat + 1), supported: readFormat)
+        }
         var slots: [(Int, Slot)] = []
         var newest: UInt16 = 0
-        for (i, offset) in slotOffsets.enumerated() {
-            guard let slot = Slot.decode(UnsafeRawBufferPointer(rebasing: head[offset..<offset + slotSize])) else { continue }
+        for (i, offset) in layout.slotOffsets.enumerated() where UInt64(offset + slotSize) <= fileSize {
+            let raw = UnsafeRawBufferPointer(start: base + offset, count: slotSize)
+            guard let slot = Slot.decode(raw) else { continue }
             if slot.readFormat > readFormat { newest = max(newest, slot.readFormat); continue }
-            guard slot.logicalSize >= UInt64(size), slot.logicalSize <= fileSize,
+            guard slot.logicalSize >= UInt64(layout.size), slot.logicalSize <= fileSize,
                   slot.topRef < slot.logicalSize, slot.freeRef < slot.logicalSize else { continue }
             slots.append((i, slot))
         }
@@ -101,6 +169,6 @@ struct FileHeader {
             if newest > 0 { throw RealmError.newerFormat(path: path, found: newest, supported: readFormat) }
             throw RealmError.corruptFile(path: path, offset: 64, reason: "neither commit slot of the header is valid")
         }
-        return slots.sorted { $0.1.version > $1.1.version }
+        return (layout, slots.sorted { $0.1.version > $1.1.version })
     }
 }

@@ -287,3 +287,17 @@ extension FreeSpace {
         return false
     }
 }
+
+extension FreeSpace {
+    /// Throws `corruptFile` if a free extent overlaps a header page (`FileHeader.Layout`): a
+    /// commit would otherwise write a node over a slot.
+    static func checkClear(_ pages: [Range<UInt64>], chunks: [Chunk], path: String, ref: UInt64) throws {
+        for page in pages {
+            for c in chunks.prefix(while: { $0.window <= FreeSpace.window(of: page.upperBound - 1) }) {
+                if c.extents.contains(where: { $0.offset < page.upperBound && page.lowerBound < $0.offset + $0.length }) {
+                    throw RealmError.corruptFile(path: path, offset: ref, reason: "the free list overlaps the header at \(page.lowerBound)")
+                }
+            }
+        }
+    }
+}

@@ -64,6 +64,15 @@ struct FreeSpace {
     /// commit reaches the disk as one write, not two or three (`TreeWriter.smallTransaction`). The end then moves on by at most
     /// a few commits' worth: what those commits free joins into holes big enough for runs.
     var preferRuns = false
+    /// The commit areas of a paired-layout file (`FileHeader.Layout`), empty otherwise. Space
+    /// in them is allocated only for a small commit, into `area`; no extent joins across their
+    /// end (`areasEnd`), so free space there never leaks into general allocation.
+    var areas: [Range<UInt64>] = []
+    /// The area beside the slot this commit will write: while `preferRuns` holds, allocation
+    /// tries it first, from its start, so the commit's nodes follow the slot's page.
+    var area: Range<UInt64>?
+    /// The end of the commit areas (0 without areas): general allocation starts here.
+    private var areasEnd: UInt64 { areas.last?.upperBound ?? 0 }
 
     init(logicalSize: UInt64, reusableUpTo: UInt64) {
         self.logicalSize = logicalSize
@@ -179,7 +188,8 @@ struct FreeSpace {
     static let runLength: UInt64 = 32 << 10
 
     private mutating func take(_ n: UInt64) -> UInt64 {
-        if let c = cursor {
+        if preferRuns, let a = area, let offset = take(n, in: a) { return offset }
+        if let c = cursor, c >= areasEnd {
             if c == logicalSize {
                 logicalSize += n
                 return c
@@ -205,7 +215,7 @@ struct FreeSpace {
         }
         // Take a trailing free extent if it touches the end.
         if let ci = chunks.lastIndex(where: { !$0.extents.isEmpty }), let last = chunks[ci].extents.last,
-           last.offset + last.length == logicalSize, isReusable(last.freedIn) {
+           last.offset + last.length == logicalSize, last.offset >= areasEnd, isReusable(last.freedIn) {
             chunks[ci].extents.removeLast()
             touch(ci)
             logicalSize = last.offset + n
@@ -214,6 +224,36 @@ struct FreeSpace {
         let offset = logicalSize
         logicalSize += n
         return offset
+    }
+
+    /// Allocation inside the commit area `a`: the run goes on if the space after it is free and
+    /// inside the area, else the first reusable extent of the area that holds `n` bytes — the
+    /// lowest, nearest the slot's page. Nil when the area has no room.
+    private mutating func take(_ n: UInt64, in a: Range<UInt64>) -> UInt64? {
+        if let c = cursor, a.contains(c), c + n <= a.upperBound {
+            splitAt(c)
+            let (ci, found) = chunkIndex(FreeSpace.window(of: c))
+            if found {
+                let i = extentIndex(ci, atOrAfter: c)
+                if i < chunks[ci].extents.count, chunks[ci].extents[i].offset == c, isReusable(chunks[ci].extents[i].freedIn) {
+                    joinReusable(ci, i)
+                    if chunks[ci].extents[i].length >= n { return carve(ci, i, n) }
+                }
+            }
+        }
+        var ci = chunkIndex(FreeSpace.window(of: a.lowerBound)).index
+        while ci < chunks.count, chunks[ci].window <= FreeSpace.window(of: a.upperBound - 1) {
+            var i = extentIndex(ci, atOrAfter: a.lowerBound)
+            while i < chunks[ci].extents.count, chunks[ci].extents[i].offset + n <= a.upperBound {
+                if isReusable(chunks[ci].extents[i].freedIn) {
+                    joinReusable(ci, i)
+                    if chunks[ci].extents[i].length >= n { return carve(ci, i, n) }
+                }
+                i += 1
+            }
+            ci += 1
+        }
+        return nil
     }
 
     /// If a reusable extent runs across `offset` (space freed just before the run's end joined
@@ -249,6 +289,10 @@ struct FreeSpace {
             var i = 0
             while i < chunks[ci].extents.count {
                 let e = chunks[ci].extents[i]
+                if e.offset < areasEnd {
+                    i += 1
+                    continue
+                }
                 if isReusable(e.freedIn) {
                     if mayJoin(ci, i) { joinReusable(ci, i) }
                     let length = chunks[ci].extents[i].length
@@ -316,7 +360,7 @@ struct FreeSpace {
                 return
             }
             let f = chunks[next.0].extents[next.1]
-            guard e.offset + e.length == f.offset, isReusable(f.freedIn) else { return }
+            guard e.offset + e.length == f.offset, f.offset != areasEnd, isReusable(f.freedIn) else { return }
             chunks[ci].extents[i].length += f.length
             chunks[ci].extents[i].freedIn = max(e.freedIn, f.freedIn)
             chunks[next.0].extents.remove(at: next.1)
@@ -336,7 +380,7 @@ struct FreeSpace {
         let (before, after) = neighbours(of: offset)
         if let (bc, bi) = before {
             let b = chunks[bc].extents[bi]
-            if b.offset + b.length == e.offset, canMerge(b.freedIn, e.freedIn) {
+            if b.offset + b.length == e.offset, e.offset != areasEnd, canMerge(b.freedIn, e.freedIn) {
                 // The predecessor grows; it keeps its place.
                 chunks[bc].extents[bi].length += e.length
                 chunks[bc].extents[bi].freedIn = max(b.freedIn, e.freedIn)
@@ -344,7 +388,7 @@ struct FreeSpace {
                 if let (ac, ai) = after {
                     let a = chunks[ac].extents[ai]
                     let grown = chunks[bc].extents[bi]
-                    if grown.offset + grown.length == a.offset, canMerge(grown.freedIn, a.freedIn) {
+                    if grown.offset + grown.length == a.offset, a.offset != areasEnd, canMerge(grown.freedIn, a.freedIn) {
                         chunks[bc].extents[bi].length += a.length
                         chunks[bc].extents[bi].freedIn = max(grown.freedIn, a.freedIn)
                         chunks[ac].extents.remove(at: ai)
@@ -356,7 +400,7 @@ struct FreeSpace {
         }
         if let (ac, ai) = after {
             let a = chunks[ac].extents[ai]
-            if e.offset + e.length == a.offset, canMerge(a.freedIn, e.freedIn) {
+            if e.offset + e.length == a.offset, a.offset != areasEnd, canMerge(a.freedIn, e.freedIn) {
                 e.length += a.length
                 e.freedIn = max(e.freedIn, a.freedIn)
                 chunks[ac].extents.remove(at: ai)
@@ -371,7 +415,7 @@ struct FreeSpace {
     /// Drops the trailing free extent (if any) so the file can be truncated; returns the new size.
     mutating func trimEnd() -> UInt64 {
         if let ci = chunks.lastIndex(where: { !$0.extents.isEmpty }), let last = chunks[ci].extents.last,
-           last.offset + last.length == logicalSize, isReusable(last.freedIn) {
+           last.offset + last.length == logicalSize, last.offset >= areasEnd, isReusable(last.freedIn) {
             chunks[ci].extents.removeLast()
             touch(ci)
             logicalSize = last.offset

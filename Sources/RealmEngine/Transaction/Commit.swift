@@ -35,9 +35,14 @@
 /// (`FreeSpace.allocate`) and kept in memory until the record is built (`TreeWriter.flush`), then
 /// written one `pwrite` per run of adjacent nodes — a small commit is one or two writes and the
 /// slot. The table above holds for any order of these writes: none is durable before step 4,
-/// and none touches a byte the previous version reaches (invariant 1). A small transaction
-/// starts its run only in a hole of 32 KB or at the end of the file (`FreeSpace.preferRuns`),
-/// so its nodes are one device write beside the slot's.
+/// and none touches a byte the previous version reaches (invariant 1). In a file of the paired
+/// layout (`FileHeader.Layout`) a small transaction allocates in the *commit area* right after
+/// the page of the slot it will write, so nodes and slot reach the disk as one region: a
+/// fifth less fdatasync time than nodes elsewhere plus a slot on page 0. The area beside the
+/// slot being written was last written two commits ago, and what that commit wrote the next one
+/// freed, so it is reusable as soon as no reader holds that version. Elsewhere (a full area, a
+/// single-layout file) a small transaction starts its run only in a hole of 32 KB or at the
+/// end of the file (`FreeSpace.preferRuns`).
 ///
 /// No `fstat` on this path (`SharedFile.slots()`, `TreeWriter.physicalSize`): on Linux a stat
 /// marks the ctime as queried, the next write then stamps a fine-grained mtime, and every
@@ -65,11 +70,13 @@ extension WriteTransaction {
         for ci in state.tables.indices {
             if var root = state.tables[ci].root {
                 try writer.seal(&root, columns: layout.tables[ci].columns)
+                root.ref = try writer.outOfCommitArea(root.ref)
                 state.tables[ci].root = root
             }
             for (column, tree) in state.tables[ci].indexes {
                 if var t = tree {
                     try writer.seal(&t, columns: nil)
+                    t.ref = try writer.outOfCommitArea(t.ref)
                     state.tables[ci].indexes[column] = .some(t)
                 }
             }
@@ -90,11 +97,12 @@ extension WriteTransaction {
         let (freeRef, commitRef, commitHash) = try writeFreeListAndCommitRecord(withRecord: !large)
         if large { try shared.file.sync() }
         // Step 3: the inactive slot.
-        let slot = FileHeader.Slot(version: writer.newVersion, topRef: topRef, freeRef: freeRef, logicalSize: writer.free.logicalSize,
-                                   commitRef: commitRef, commitHash: commitHash)
         let slots = try shared.slots(fileSize: writer.physicalSize)
+        let header = try shared.layout()
+        let slot = FileHeader.Slot(version: writer.newVersion, topRef: topRef, freeRef: freeRef, logicalSize: writer.free.logicalSize,
+                                   readFormat: header.readFormat, commitRef: commitRef, commitHash: commitHash)
         let active = slots.first?.index ?? 0
-        let offset = FileHeader.slotOffsets[1 - active]
+        let offset = header.slotOffsets[1 - active]
         // From here on the new version may be on disk: a failure no longer rolls back.
         slotWritten = true
         try slot.encoded().withUnsafeBytes { try shared.file.write($0, at: UInt64(offset)) }

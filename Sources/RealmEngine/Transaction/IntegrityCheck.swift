@@ -34,17 +34,22 @@ extension Realm {
         guard let slot = try shared.slots().first(where: { $0.slot.version == snapshot.version })?.slot else {
             throw RealmError.busy("the version being checked was replaced; try again")
         }
-        let checker = IntegrityChecker(snapshot: snapshot)
+        let checker = IntegrityChecker(snapshot: snapshot, headerPages: try shared.layout().headerPages)
         return try checker.run(slot: slot)
     }
 }
 
 final class IntegrityChecker {
     let snapshot: Snapshot
+    /// The header's pages (`FileHeader.Layout`): neither nodes nor free space.
+    let headerPages: [Range<UInt64>]
     var extents: [(UInt64, UInt64, String)] = []
     var nodes = 0
 
-    init(snapshot: Snapshot) { self.snapshot = snapshot }
+    init(snapshot: Snapshot, headerPages: [Range<UInt64>]) {
+        self.snapshot = snapshot
+        self.headerPages = headerPages
+    }
 
     var bytes: FileBytes { snapshot.bytes }
     var path: String { bytes.path }
@@ -108,7 +113,7 @@ final class IntegrityChecker {
         try checkSpace(free: free, logicalSize: slot.logicalSize)
         try checkIndexesAndLinks()
         let live = extents.reduce(0) { $0 + $1.1 }
-        return IntegrityReport(version: snapshot.version, nodes: nodes, objects: objects, liveBytes: live + UInt64(FileHeader.size),
+        return IntegrityReport(version: snapshot.version, nodes: nodes, objects: objects, liveBytes: live + headerPages.reduce(0) { $0 + UInt64($1.count) },
                                freeBytes: free.reduce(0) { $0 + $1.length }, fileBytes: slot.logicalSize)
     }
 
@@ -134,8 +139,9 @@ final class IntegrityChecker {
     func checkSpace(free: [FreeSpace.Extent], logicalSize: UInt64) throws {
         var all = extents.map { ($0.0, $0.1, $0.2) }
         all += free.map { ($0.offset, $0.length, "free space") }
+        all += headerPages.map { ($0.lowerBound, UInt64($0.count), "the header") }
         all.sort { $0.0 < $1.0 }
-        var at = UInt64(FileHeader.size)
+        var at: UInt64 = 0
         for (offset, length, what) in all {
             if offset < at { throw corrupt(offset, "\(what) overlaps the previous extent (ends at \(at))") }
             if offset > at { throw corrupt(at, "\(offset - at) bytes before \(what) are neither used nor free") }

@@ -100,6 +100,17 @@ final class SharedFile: @unchecked Sendable {
 
     // MARK: Reading versions
 
+    /// The layout of the file's header, as the last reading of the slots found it (page 0 never
+    /// changes once written; compaction replaces the file only while no one else has it open).
+    /// Throws before any slot was read, which no caller does: a writer reads the slots first.
+    func layout() throws -> FileHeader.Layout {
+        cacheLock.lock()
+        defer { cacheLock.unlock() }
+        guard let knownLayout else { throw RealmError.unsupported("internal error: the header layout was used before it was read") }
+        return knownLayout
+    }
+    private var knownLayout: FileHeader.Layout?
+
     /// The valid header slots, newest first.
     ///
     /// Uses the size this process last saw instead of an `fstat` (which would make every commit
@@ -112,7 +123,9 @@ final class SharedFile: @unchecked Sendable {
         guard let seen = file.lastKnownSize, seen >= UInt64(FileHeader.size) else {
             return try slots(fileSize: try file.physicalSize())
         }
-        let grown = FileHeader.slotOffsets.contains { offset in
+        let offsets = FileHeader.Layout.of(base: file.base)?.slotOffsets ?? []
+        let grown = offsets.contains { offset in
+            guard UInt64(offset + FileHeader.slotSize) <= seen else { return true }
             let raw = UnsafeRawBufferPointer(start: file.base + offset, count: FileHeader.slotSize)
             return FileHeader.Slot.decode(raw).map { $0.logicalSize > seen } ?? false
         }
@@ -122,8 +135,9 @@ final class SharedFile: @unchecked Sendable {
     /// The valid header slots, newest first, for a caller that knows the file's physical size (the
     /// writer, which holds the write lock): saves the `fstat`.
     func slots(fileSize: UInt64) throws -> [(index: Int, slot: FileHeader.Slot)] {
-        let all = try FileHeader.read(base: file.base, fileSize: fileSize, path: path)
+        let (layout, all) = try FileHeader.readHeader(base: file.base, fileSize: fileSize, path: path)
         cacheLock.lock()
+        knownLayout = layout
         let rejected = self.rejected
         cacheLock.unlock()
         guard let rejected else { return all }
@@ -142,13 +156,13 @@ final class SharedFile: @unchecked Sendable {
     /// ignored. Returns the newest good version (0 for an empty file).
     static func recoverNewest(_ file: DatabaseFile, path: String, readOnly: Bool) throws -> (UInt64, FileHeader.Slot?) {
         let size = try file.physicalSize()
-        guard size >= UInt64(FileHeader.size), let slots = try? FileHeader.read(base: file.base, fileSize: size, path: path),
+        guard size >= UInt64(FileHeader.size), let (layout, slots) = try? FileHeader.readHeader(base: file.base, fileSize: size, path: path),
               let newest = slots.first else { return (0, nil) }
         if CommitRecord.verify(newest.slot, base: file.base, path: path) { return (newest.slot.version, nil) }
         let previous = slots.dropFirst().first?.slot.version ?? 0
         if readOnly { return (previous, newest.slot) }
         let zeros = [UInt8](repeating: 0, count: FileHeader.slotSize)
-        try zeros.withUnsafeBytes { try file.write($0, at: UInt64(FileHeader.slotOffsets[newest.index])) }
+        try zeros.withUnsafeBytes { try file.write($0, at: UInt64(layout.slotOffsets[newest.index])) }
         try file.sync()
         return (previous, nil)
     }

@@ -24,15 +24,26 @@ final class WriteTransaction {
         if !slotWritten { writer.rollback() }
     }
 
-    /// Starts a transaction on the newest version. The caller holds the write lock.
-    init(shared: SharedFile, base: Snapshot, baseSlot: FileHeader.Slot) throws {
+    /// Starts a transaction on the newest version, held in header slot `slotIndex`. The caller
+    /// holds the write lock.
+    init(shared: SharedFile, base: Snapshot, baseSlot: FileHeader.Slot, slotIndex: Int) throws {
         self.shared = shared
         self.base = base
         let bytes = FileBytes(base: shared.file.base, size: baseSlot.logicalSize, path: shared.path)
-        let chunks = try shared.freeList(ref: baseSlot.freeRef) ?? FreeSpace.load(bytes, ref: baseSlot.freeRef)
+        let header = try shared.layout()
+        let chunks: [FreeSpace.Chunk]
+        if let known = shared.freeList(ref: baseSlot.freeRef) {
+            chunks = known
+        } else {
+            chunks = try FreeSpace.load(bytes, ref: baseSlot.freeRef)
+            try FreeSpace.checkClear(header.headerPages, chunks: chunks, path: shared.path, ref: baseSlot.freeRef)
+        }
         // Space freed by commit V is reusable once no reader holds a version below V.
         let oldest = min(shared.lock.oldestPinnedVersion() ?? base.version, base.version)
-        let free = FreeSpace(chunks: chunks, logicalSize: baseSlot.logicalSize, reusableUpTo: oldest)
+        var free = FreeSpace(chunks: chunks, logicalSize: baseSlot.logicalSize, reusableUpTo: oldest)
+        free.areas = header.areas
+        // This commit writes the other slot: its nodes go into the area beside that slot.
+        free.area = header.areas.count == 2 ? header.areas[1 - slotIndex] : nil
         writer = try TreeWriter(file: shared.file, free: free, newVersion: base.version + 1)
         let top = TopNode(schemaRef: base.schemaRef, changeLogRef: base.changeLogRef, tables: base.tables)
         state = try Snapshot(version: base.version + 1, bytes: writer.bytes, layout: base.layout, top: top,

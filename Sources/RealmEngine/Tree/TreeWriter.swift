@@ -87,6 +87,7 @@ final class TreeWriter {
         nodeBytes += node.count
         if nodeBytes > TreeWriter.smallTransaction { free.preferRuns = false }
         let ref = free.allocate(node.count)
+        if !deferWrites, let area = free.area, area.contains(ref) { earlyAreaWrites.append(ref) }
         try ensureSize(free.logicalSize)
         try writeNode(node, at: ref)
         writtenHere.insert(ref)
@@ -116,6 +117,30 @@ final class TreeWriter {
     /// The most a transaction may write and still keep its nodes in one run
     /// (`FreeSpace.preferRuns`): past it, holes of any size are filled again.
     static let smallTransaction = 64 << 10
+    /// Nodes this transaction wrote into the commit area before its commit and that are still
+    /// live. A small transaction allocates in the area of the slot it will write
+    /// (`FreeSpace.area`, set by `WriteTransaction`) from its first node on, so its commit
+    /// reaches the disk beside that slot. If the transaction grows large, its commit moves these
+    /// out again (`outOfCommitArea`, as their parents are written): the full leaves a bulk
+    /// insert seals early would otherwise stay in the area for good.
+    private var earlyAreaWrites: [UInt64] = []
+
+    /// The ref of the node at `ref` once it is out of the commit area: a node this transaction
+    /// wrote there early is copied to general space once the transaction is no longer small,
+    /// and its place freed at once (no snapshot saw it). Any other node keeps its ref.
+    func outOfCommitArea(_ ref: UInt64) throws -> UInt64 {
+        guard !free.preferRuns, let i = earlyAreaWrites.firstIndex(of: ref) else { return ref }
+        earlyAreaWrites.remove(at: i)
+        try flushBeforeReading(ref)
+        let (length, _) = try bytes.header(ref)
+        let node = Array(UnsafeRawBufferPointer(start: file.base + Int(ref), count: Int(length)))
+        let to = free.allocate(node.count)
+        try ensureSize(free.logicalSize)
+        try writeNode(node, at: to)
+        writtenHere.insert(to)
+        try release(ref)
+        return to
+    }
     private var nodeBytes = 0
     private var pending: [(ref: UInt64, node: [UInt8])] = []
     private var pendingBytes = 0
@@ -194,6 +219,7 @@ final class TreeWriter {
         try flushBeforeReading(ref)
         let (length, _) = try bytes.header(ref)
         if writtenHere.remove(ref) != nil {
+            if let i = earlyAreaWrites.firstIndex(of: ref) { earlyAreaWrites.remove(at: i) }
             free.free(offset: ref, length: length, freedIn: 0)
         } else {
             free.free(offset: ref, length: length, freedIn: newVersion)
@@ -308,7 +334,7 @@ final class TreeWriter {
                 // Keep the full left node whole and seal it: bulk appends stay on the right edge.
                 let left = Array(children[..<(children.count - 1)])
                 var leftChild = innerChild(left)
-                try seal(&leftChild, columns: columns)
+                try sealOutsideCommitArea(&leftChild, columns: columns)
                 return .many([leftChild, innerChild([children[children.count - 1]])])
             }
             return .many(splitInner(children))
@@ -386,7 +412,7 @@ final class TreeWriter {
         case .index(let entries):
             if appended {
                 var left = leafChild(.index(Array(entries.dropLast())))
-                try seal(&left, columns: columns)
+                try sealOutsideCommitArea(&left, columns: columns)
                 var right = [TreeKey]()
                 right.reserveCapacity(Limits.indexLeafEntries + 1)
                 right.append(entries[entries.count - 1])
@@ -399,7 +425,7 @@ final class TreeWriter {
             let cut = appended ? n - 1 : n / 2
             var left = leafChild(.cluster(cluster.slice(0..<cut)))
             let right = leafChild(.cluster(cluster.slice(cut..<n, reserve: appended ? Limits.clusterRows + 1 : 0)))
-            if appended { try seal(&left, columns: columns) }
+            if appended { try sealOutsideCommitArea(&left, columns: columns) }
             return [left, right]
         }
     }
@@ -413,6 +439,13 @@ final class TreeWriter {
         case .inner(var children):
             // Only loaded children need writing; a small commit loads one path of a wide node.
             for i in children.indices where children[i].node != nil { try seal(&children[i], columns: columns) }
+            // A transaction grown large moves its early nodes out of the commit area as their
+            // parent is written (at its commit, or when a full inner node is sealed on the way).
+            if !earlyAreaWrites.isEmpty && !free.preferRuns {
+                for i in children.indices where children[i].node == nil && earlyAreaWrites.contains(children[i].ref) {
+                    children[i].ref = try outOfCommitArea(children[i].ref)
+                }
+            }
             child.ref = try write(kind: .inner, payload: InnerNodeCodec.encode(children))
         case .leaf(.cluster(let c)):
             var payload = [UInt8]()
@@ -422,6 +455,16 @@ final class TreeWriter {
             child.ref = try write(kind: .indexLeaf, payload: IndexLeafCodec.encode(e))
         }
         child.node = nil
+    }
+
+    /// `seal` for the full left part of a split at the right edge: appends never touch it
+    /// again, so it goes to general space — left in the commit area, it would stay there for good
+    /// and crowd out the small commits the area is for.
+    private func sealOutsideCommitArea(_ child: inout TreeChild, columns: [Property]?) throws {
+        let area = free.area
+        free.area = nil
+        defer { free.area = area }
+        try seal(&child, columns: columns)
     }
 
     /// Frees every node of a committed tree (for deleting a table's contents or an index).

@@ -45,7 +45,7 @@ import Testing
         let path = dir.path("s.realm")
         do {
             let realm = try Realm(path: path, schema: Self.dogOnly)
-            try realm.write { for i in 0..<3000 { try realm.create("Dog", ["name": .string("dog number \(i)")]) } }
+            try realm.write { for i in 0..<12000 { try realm.create("Dog", ["name": .string("dog number \(i)")]) } }
             try realm.write { try realm.delete(try realm.objects("Dog").filter("name != 'dog number 7'")) }
         }
         let before = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value ?? 0

@@ -143,7 +143,7 @@ import Testing
             old.writeFormat = 1
             old.commitRef = 0
             old.commitHash = 0
-            try old.encoded().withUnsafeBytes { try realm.shared.file.write($0, at: UInt64(FileHeader.slotOffsets[slots[0].index])) }
+            try old.encoded().withUnsafeBytes { try realm.shared.file.write($0, at: UInt64(try realm.shared.layout().slotOffsets[slots[0].index])) }
             try realm.shared.file.sync()
         }
         let reopened = try Realm(path: path)
