@@ -15,6 +15,9 @@
 ///    that start in it — in memory and in the file alike. A commit rewrites only the chunks it
 ///    changed, and a search skips chunks that cannot hold a fitting extent, so a small commit
 ///    costs the same with ten free extents or a hundred thousand.
+/// 5. In a file of the paired layout, free space in the commit areas (`FileHeader.Layout`) is
+///    taken only by small transactions, for the area beside the slot they will write (`area`),
+///    and no extent reaches across the areas' end: general allocation never lands there.
 ///
 /// If the process dies during a transaction, nothing of it is published: the committed slot
 /// still names the old free list, in which every extent this transaction wrote into was free.
