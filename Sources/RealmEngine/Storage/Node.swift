@@ -35,18 +35,40 @@ enum Node {
         return payload.withUnsafeBytes { p in
             [UInt8](unsafeUninitializedCapacity: total) { buffer, count in
                 let raw = UnsafeMutableRawBufferPointer(buffer)
-                raw.storeBytes(of: magic.littleEndian, toByteOffset: 0, as: UInt32.self)
-                raw.storeBytes(of: UInt32(kind.rawValue).littleEndian, toByteOffset: 4, as: UInt32.self)  // kind, 0 0 0
-                raw.storeBytes(of: UInt32(headerSize + p.count).littleEndian, toByteOffset: 8, as: UInt32.self)
-                raw.storeBytes(of: UInt32(truncatingIfNeeded: Checksum.hash(p)).littleEndian, toByteOffset: 12, as: UInt32.self)
                 if let src = p.baseAddress, p.count > 0 {
                     (raw.baseAddress! + headerSize).copyMemory(from: src, byteCount: p.count)
                 }
                 // Zero the alignment padding (at most 7 bytes).
                 for i in (headerSize + p.count)..<total { raw[i] = 0 }
+                writeHeader(kind: kind, payloadCount: p.count, into: raw)
                 count = total
             }
         }
+    }
+
+    /// A buffer with room for a node header, for an encoder to append a payload to; `finish`
+    /// then makes it a complete node — one buffer, where `build` copies the payload into a second.
+    static func placeholder(reservingPayload capacity: Int = 0) -> [UInt8] {
+        var node = [UInt8](repeating: 0, count: headerSize)
+        node.reserveCapacity(aligned(headerSize + capacity))
+        return node
+    }
+
+    /// Completes a node begun with `placeholder`: pads it and fills in its header.
+    static func finish(_ node: inout [UInt8], kind: NodeKind) {
+        precondition(node.count >= headerSize, "a node buffer starts with room for its header")
+        let payloadCount = node.count - headerSize
+        node.append(contentsOf: repeatElement(0, count: aligned(node.count) - node.count))
+        node.withUnsafeMutableBytes { writeHeader(kind: kind, payloadCount: payloadCount, into: $0) }
+    }
+
+    /// Writes the header of a node whose payload (`payloadCount` bytes) follows it in `raw`.
+    private static func writeHeader(kind: NodeKind, payloadCount: Int, into raw: UnsafeMutableRawBufferPointer) {
+        let payload = UnsafeRawBufferPointer(rebasing: raw[headerSize..<(headerSize + payloadCount)])
+        raw.storeBytes(of: magic.littleEndian, toByteOffset: 0, as: UInt32.self)
+        raw.storeBytes(of: UInt32(kind.rawValue).littleEndian, toByteOffset: 4, as: UInt32.self)  // kind, 0 0 0
+        raw.storeBytes(of: UInt32(headerSize + payloadCount).littleEndian, toByteOffset: 8, as: UInt32.self)
+        raw.storeBytes(of: UInt32(truncatingIfNeeded: Checksum.hash(payload)).littleEndian, toByteOffset: 12, as: UInt32.self)
     }
 }
 

@@ -31,7 +31,7 @@ extension ClusterCodec {
 
 /// A packed-ints block of `old.count` values with some values appended, packed as `PackPlan`
 /// would pack them all.
-private struct PackedAppend {
+struct PackedAppend {
     let old: PackedInts
     let plan: PackPlan
     /// True when the plan keeps the old base and width: the old offsets are copied as they are.

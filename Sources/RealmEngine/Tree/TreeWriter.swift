@@ -83,7 +83,17 @@ final class TreeWriter {
 
     /// Writes a node into free space and returns its ref.
     func write(kind: NodeKind, payload: [UInt8]) throws -> UInt64 {
-        let node = Node.build(kind: kind, payload: payload)
+        try write(built: Node.build(kind: kind, payload: payload))
+    }
+
+    /// Writes a node begun with `Node.placeholder` (its payload appended) into free space and
+    /// returns its ref.
+    func write(kind: NodeKind, node: inout [UInt8]) throws -> UInt64 {
+        Node.finish(&node, kind: kind)
+        return try write(built: node)
+    }
+
+    private func write(built node: [UInt8]) throws -> UInt64 {
         nodeBytes += node.count
         if nodeBytes > TreeWriter.smallTransaction { free.preferRuns = false }
         let ref = free.allocate(node.count)
@@ -166,6 +176,27 @@ final class TreeWriter {
         pending.removeAll(keepingCapacity: true)
         pendingSorted = true
         pendingBytes = 0
+    }
+
+    /// Runs `body` with writes deferred (`deferWrites`), then writes what it left pending — for
+    /// an object-level step that writes several nodes (a row, its index entries and the inner
+    /// nodes above them), so that they reach the file in one `pwrite` per run instead of one
+    /// each. Only the writer may read the file inside `body` (it flushes before reading back a
+    /// node of this transaction); everything is written when this returns or throws.
+    func batchingWrites<T>(_ body: () throws -> T) throws -> T {
+        if deferWrites { return try body() }
+        deferWrites = true
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            deferWrites = false
+            try? flush()  // the error to report is `body`'s; a failed flush leaves `pending` for the next
+            throw error
+        }
+        deferWrites = false
+        try flush()
+        return result
     }
 
     /// Flushes before reading back a node this transaction may not have written yet.
