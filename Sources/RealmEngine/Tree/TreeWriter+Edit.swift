@@ -218,7 +218,8 @@ extension TreeWriter {
         guard !writtenHere.contains(child.ref) else { return nil }
         let (k, payload) = try bytes.anyNode(child.ref)
         if k == kind.rawValue {
-            var out = Node.placeholder()
+            // Room for the appended entry (a row's new bytes, mostly), so the buffer grows once.
+            var out = Node.placeholder(reservingPayload: payload.count + 256)
             guard try append(payload, child.ref, &out) else { return nil }
             try release(child.ref)
             return TreeChild(firstKey: child.firstKey, count: child.count + 1, ref: try write(kind: kind, node: &out), node: nil)
@@ -230,7 +231,7 @@ extension TreeWriter {
         let i = view.childIndex(for: key)
         let below = TreeChild(firstKey: view.key(i), count: view.subtreeCount(i), ref: view.ref(i), node: nil)
         guard let updated = try appendOnPath(below, key: key, kind: kind, depth: depth + 1, append: append) else { return nil }
-        var out = Node.placeholder()
+        var out = Node.placeholder(reservingPayload: payload.count)
         InnerNodeCodec.replacing(view, child: i, with: updated, into: &out)
         try release(child.ref)
         return TreeChild(firstKey: child.firstKey, count: child.count + 1, ref: try write(kind: .inner, node: &out), node: nil)

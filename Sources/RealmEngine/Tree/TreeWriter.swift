@@ -15,7 +15,7 @@ final class TreeWriter {
     /// The version this transaction will commit.
     let newVersion: UInt64
     /// Extents written by this transaction (reusable at once when rewritten).
-    private(set) var writtenHere = Set<UInt64>()
+    private(set) var writtenHere = RefSet()
     /// The file's physical size once `sizeKnown`; until then a lower bound: the base version's
     /// logical size, or the size this process's last writer saw, whichever is larger. A small commit that only reuses space inside the
     /// file never needs more, so it never calls `fstat`; the first write or growth past the bound
@@ -224,7 +224,7 @@ final class TreeWriter {
         guard ref != 0 else { return }
         try flushBeforeReading(ref)
         let (length, _) = try bytes.header(ref)
-        if writtenHere.remove(ref) != nil {
+        if writtenHere.remove(ref) {
             free.free(offset: ref, length: length, freedIn: 0)
         } else {
             free.free(offset: ref, length: length, freedIn: newVersion)
