@@ -87,9 +87,18 @@ enum Checksum {
         var i = 0
         let n = bytes.count
         guard let base = bytes.baseAddress else { return mix(h, 0) }
-        while i + 8 <= n {
+        // Four words a round: the same sequence of mixes, with a quarter of the loop overhead
+        // (every node a commit writes is hashed, so this loop is a commit's hottest).
+        while i &+ 32 <= n {
             h = mix(h, base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-            i += 8
+            h = mix(h, base.loadUnaligned(fromByteOffset: i &+ 8, as: UInt64.self))
+            h = mix(h, base.loadUnaligned(fromByteOffset: i &+ 16, as: UInt64.self))
+            h = mix(h, base.loadUnaligned(fromByteOffset: i &+ 24, as: UInt64.self))
+            i &+= 32
+        }
+        while i &+ 8 <= n {
+            h = mix(h, base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            i &+= 8
         }
         var tail: UInt64 = 0
         var shift: UInt64 = 0
