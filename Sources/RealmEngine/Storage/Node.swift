@@ -49,9 +49,11 @@ enum Node {
     /// A buffer with room for a node header, for an encoder to append a payload to; `finish`
     /// then makes it a complete node — one buffer, where `build` copies the payload into a second.
     static func placeholder(reservingPayload capacity: Int = 0) -> [UInt8] {
-        var node = [UInt8](repeating: 0, count: headerSize)
-        node.reserveCapacity(aligned(headerSize + capacity))
-        return node
+        [UInt8](unsafeUninitializedCapacity: aligned(headerSize + capacity)) { buffer, count in
+            // Only the header's bytes are in the array; the rest is capacity for the payload.
+            UnsafeMutableBufferPointer(rebasing: buffer[..<headerSize]).initialize(repeating: 0)
+            count = headerSize
+        }
     }
 
     /// Completes a node begun with `placeholder`: pads it and fills in its header.

@@ -40,6 +40,7 @@ final class TreeWriter {
         let known = max(free.logicalSize, file.writerKnownSize ?? 0)
         physicalSize = known
         originalSize = known
+        pending.reserveCapacity(16)  // a small commit's nodes, without regrowing
     }
 
     /// Reads the physical size (once a transaction, and only when it is needed).
