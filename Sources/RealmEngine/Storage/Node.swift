@@ -46,22 +46,23 @@ enum Node {
         }
     }
 
-    /// A buffer with room for a node header, for an encoder to append a payload to; `finish`
-    /// then makes it a complete node — one buffer, where `build` copies the payload into a second.
-    static func placeholder(reservingPayload capacity: Int = 0) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: aligned(headerSize + capacity)) { buffer, count in
-            // Only the header's bytes are in the array; the rest is capacity for the payload.
-            UnsafeMutableBufferPointer(rebasing: buffer[..<headerSize]).initialize(repeating: 0)
-            count = headerSize
-        }
+    /// Starts a node at the end of `buffer`: appends room for its header, for an encoder to
+    /// append the payload after; `finish` then completes it. Returns where the node starts.
+    static func begin(in buffer: inout [UInt8]) -> Int {
+        let start = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: headerSize))
+        return start
     }
 
-    /// Completes a node begun with `placeholder`: pads it and fills in its header.
-    static func finish(_ node: inout [UInt8], kind: NodeKind) {
-        precondition(node.count >= headerSize, "a node buffer starts with room for its header")
-        let payloadCount = node.count - headerSize
-        node.append(contentsOf: repeatElement(0, count: aligned(node.count) - node.count))
-        node.withUnsafeMutableBytes { writeHeader(kind: kind, payloadCount: payloadCount, into: $0) }
+    /// Completes the node begun at `start` with `begin` (its payload is the rest of `buffer`):
+    /// pads it and fills in its header.
+    static func finish(in buffer: inout [UInt8], at start: Int, kind: NodeKind) {
+        precondition(start >= 0 && buffer.count - start >= headerSize, "a node begins with room for its header")
+        let payloadCount = buffer.count - start - headerSize
+        buffer.append(contentsOf: repeatElement(0, count: aligned(payloadCount) - payloadCount))
+        buffer.withUnsafeMutableBytes {
+            writeHeader(kind: kind, payloadCount: payloadCount, into: UnsafeMutableRawBufferPointer(rebasing: $0[start...]))
+        }
     }
 
     /// Writes the header of a node whose payload (`payloadCount` bytes) follows it in `raw`.

@@ -160,7 +160,8 @@ extension TreeWriter {
 
 extension TreeWriter {
     /// Builds the encoded form of a committed leaf (its payload and ref given) with one entry
-    /// appended past its end, appending it to the buffer given; false, having appended nothing,
+    /// appended past its end, appending it to the buffer given (behind bytes it must leave
+    /// alone); false, having appended nothing,
     /// when the append does not apply (the leaf is full, or the entry does not go last).
     typealias EncodedLeafAppend = (_ payload: UnsafeRawBufferPointer, _ ref: UInt64, _ out: inout [UInt8]) throws -> Bool
 
@@ -218,11 +219,8 @@ extension TreeWriter {
         guard !writtenHere.contains(child.ref) else { return nil }
         let (k, payload) = try bytes.anyNode(child.ref)
         if k == kind.rawValue {
-            // Room for the appended entry (a row's new bytes, mostly), so the buffer grows once.
-            var out = Node.placeholder(reservingPayload: payload.count + 256)
-            guard try append(payload, child.ref, &out) else { return nil }
-            try release(child.ref)
-            return TreeChild(firstKey: child.firstKey, count: child.count + 1, ref: try write(kind: kind, node: &out), node: nil)
+            guard let ref = try write(kind: kind, replacing: child.ref, ifEncoded: { try append(payload, child.ref, &$0) }) else { return nil }
+            return TreeChild(firstKey: child.firstKey, count: child.count + 1, ref: ref, node: nil)
         }
         guard k == NodeKind.inner.rawValue else {
             throw RealmError.corruptFile(path: file.path, offset: child.ref, reason: "expected a tree node, found kind \(k)")
@@ -231,10 +229,10 @@ extension TreeWriter {
         let i = view.childIndex(for: key)
         let below = TreeChild(firstKey: view.key(i), count: view.subtreeCount(i), ref: view.ref(i), node: nil)
         guard let updated = try appendOnPath(below, key: key, kind: kind, depth: depth + 1, append: append) else { return nil }
-        var out = Node.placeholder(reservingPayload: payload.count)
-        InnerNodeCodec.replacing(view, child: i, with: updated, into: &out)
-        try release(child.ref)
-        return TreeChild(firstKey: child.firstKey, count: child.count + 1, ref: try write(kind: .inner, node: &out), node: nil)
+        // The copy is encoded from the old node's bytes, then the old node freed (it was not
+        // written here, so freeing it leaves the pending nodes alone).
+        let ref = try write(kind: .inner, replacing: child.ref) { InnerNodeCodec.replacing(view, child: i, with: updated, into: &$0) }
+        return TreeChild(firstKey: child.firstKey, count: child.count + 1, ref: ref, node: nil)
     }
 }
 

@@ -34,7 +34,10 @@ final class TreeWriter {
     /// written ("a failing command never changes the file"). Writes past the old end are undone
     /// by truncating.
     @exclusivity(unchecked) private var originalSize: UInt64
-    @exclusivity(unchecked) private var undo: [(offset: UInt64, bytes: [UInt8])] = []
+    /// The byte ranges overwritten (`offset`, length) with their old contents back to back in
+    /// `undoBytes` — one buffer, not an allocation per write.
+    @exclusivity(unchecked) private var undo: [(offset: UInt64, count: Int)] = []
+    @exclusivity(unchecked) private var undoBytes: [UInt8] = []
 
     init(file: DatabaseFile, free: FreeSpace, newVersion: UInt64) throws {
         self.file = file
@@ -46,7 +49,9 @@ final class TreeWriter {
         let known = max(free.logicalSize, file.writerKnownSize ?? 0)
         physicalSize = known
         originalSize = known
-        pending.reserveCapacity(16)  // a small commit's nodes, without regrowing
+        // A small commit's nodes, without regrowing either.
+        pending.reserveCapacity(16)
+        built.reserveCapacity(32 << 10)
     }
 
     /// Reads the physical size (once a transaction, and only when it is needed).
@@ -64,7 +69,8 @@ final class TreeWriter {
         if offset < originalSize && !file.isInMemory {
             let end = min(originalSize, offset + UInt64(bytes.count))
             let old = UnsafeRawBufferPointer(start: file.base + Int(offset), count: Int(end - offset))
-            undo.append((offset, Array(old)))
+            undoBytes.append(contentsOf: old)
+            undo.append((offset, old.count))
         }
         try file.write(bytes, at: offset)
     }
@@ -74,11 +80,16 @@ final class TreeWriter {
     func rollback() {
         pending.removeAll()
         pendingSorted = true
-        pendingBytes = 0
-        for entry in undo.reversed() {
-            entry.bytes.withUnsafeBytes { try? file.write($0, at: entry.offset) }
+        built.removeAll()
+        var end = undoBytes.count
+        undoBytes.withUnsafeBytes { old in
+            for entry in undo.reversed() {
+                end -= entry.count
+                try? file.write(UnsafeRawBufferPointer(rebasing: old[end..<(end + entry.count)]), at: entry.offset)
+            }
         }
         undo.removeAll()
+        undoBytes.removeAll()
         // Nothing was written past the old end unless the size was read.
         if sizeKnown, (try? file.physicalSize()) ?? 0 > originalSize { try? file.truncate(to: originalSize) }
     }
@@ -90,22 +101,37 @@ final class TreeWriter {
 
     /// Writes a node into free space and returns its ref.
     func write(kind: NodeKind, payload: [UInt8]) throws -> UInt64 {
-        try write(built: Node.build(kind: kind, payload: payload))
+        try write(kind: kind) { $0.append(contentsOf: payload) }
     }
 
-    /// Writes a node begun with `Node.placeholder` (its payload appended) into free space and
-    /// returns its ref.
-    func write(kind: NodeKind, node: inout [UInt8]) throws -> UInt64 {
-        Node.finish(&node, kind: kind)
-        return try write(built: node)
+    /// Writes a node whose payload `encode` appends to the buffer it is given (behind bytes it
+    /// must leave alone), and returns its ref. The node is built in place, in `built` behind the
+    /// nodes still pending: no buffer of its own.
+    ///
+    /// `replacing`: a node to free once the new one is encoded (before it is allocated, as
+    /// `release` then `write` would), which this transaction must not have written — freeing
+    /// it then never flushes the pending nodes out from under the one being built.
+    func write(kind: NodeKind, replacing old: UInt64 = 0, _ encode: (inout [UInt8]) throws -> Void) throws -> UInt64 {
+        try write(kind: kind, replacing: old, ifEncoded: { try encode(&$0); return true }) ?? 0
     }
 
-    private func write(built node: [UInt8]) throws -> UInt64 {
-        nodeBytes += node.count
+    /// `write(kind:replacing:_:)` for an encoder that may decline (return false): then nothing
+    /// is written or freed, and the result is nil.
+    func write(kind: NodeKind, replacing old: UInt64 = 0, ifEncoded encode: (inout [UInt8]) throws -> Bool) throws -> UInt64? {
+        precondition(!writtenHere.contains(old), "a node written by this transaction is replaced by release and write")
+        let start = Node.begin(in: &built)
+        guard try encode(&built) else {
+            built.removeSubrange(start...)
+            return nil
+        }
+        Node.finish(in: &built, at: start, kind: kind)
+        try release(old)
+        let count = built.count - start
+        nodeBytes += count
         if nodeBytes > TreeWriter.smallTransaction { free.preferRuns = false }
-        let ref = free.allocate(node.count)
+        let ref = free.allocate(count)
         try ensureSize(free.logicalSize)
-        try writeNode(node, at: ref)
+        try enqueue(ref, start: start)
         writtenHere.insert(ref)
         return ref
     }
@@ -113,14 +139,23 @@ final class TreeWriter {
     /// Writes a built node at `ref` (allocated by the caller): at once, or into `pending` while
     /// `deferWrites` is set.
     func writeNode(_ node: [UInt8], at ref: UInt64) throws {
+        let start = built.count
+        built.append(contentsOf: node)
+        try enqueue(ref, start: start)
+    }
+
+    /// Writes the node at `built[start...]` to `ref`: at once (and drops it from `built`), or
+    /// into `pending` while `deferWrites` is set.
+    private func enqueue(_ ref: UInt64, start: Int) throws {
+        let count = built.count - start
         guard deferWrites else {
-            try node.withUnsafeBytes { try writeBytes($0, at: ref) }
+            defer { built.removeSubrange(start...) }
+            try built.withUnsafeBytes { try writeBytes(UnsafeRawBufferPointer(rebasing: $0[start...]), at: ref) }
             return
         }
-        pending.append((ref, node))
+        pending.append((ref, start, count))
         pendingSorted = false
-        pendingBytes += node.count
-        if pendingBytes > 4 << 20 { try flush() }
+        if built.count > 4 << 20 { try flush() }
     }
 
     // MARK: Deferred writes (the commit)
@@ -134,8 +169,12 @@ final class TreeWriter {
     /// (`FreeSpace.preferRuns`): past it, holes of any size are filled again.
     static let smallTransaction = 64 << 10
     @exclusivity(unchecked) private var nodeBytes = 0
-    @exclusivity(unchecked) private var pending: [(ref: UInt64, node: [UInt8])] = []
-    @exclusivity(unchecked) private var pendingBytes = 0
+    /// Nodes not yet written: where each goes and where it lies in `built`, which holds them back
+    /// to back (in the order they were built, usually also their order in the file).
+    @exclusivity(unchecked) private var pending: [(ref: UInt64, start: Int, count: Int)] = []
+    @exclusivity(unchecked) private var built: [UInt8] = []
+    /// A run of pending nodes gathered for one write, when they do not lie in `built` in file order.
+    @exclusivity(unchecked) private var run: [UInt8] = []
 
     /// The checksum in the header of the node at `ref` that this transaction wrote: from the
     /// pending node if it is not written yet, else from the file. Sorts `pending` (by ref) once.
@@ -150,39 +189,45 @@ final class TreeWriter {
             if pending[mid].ref < ref { lo = mid + 1 } else { hi = mid }
         }
         if lo < pending.count, pending[lo].ref == ref {
-            return pending[lo].node.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 12, as: UInt32.self)) }
+            let at = pending[lo].start + 12
+            return built.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: at, as: UInt32.self)) }
         }
         return UInt32(littleEndian: (file.base + Int(ref)).loadUnaligned(fromByteOffset: 12, as: UInt32.self))
     }
     @exclusivity(unchecked) private var pendingSorted = true
 
-    /// Writes the pending nodes.
+    /// Writes the pending nodes: one write per run of nodes adjacent in the file, straight from
+    /// `built` when they lie there in the same order.
     func flush() throws {
         guard !pending.isEmpty else { return }
         if !pendingSorted { pending.sort { $0.ref < $1.ref } }
-        var run = [UInt8]()
-        var i = 0
-        while i < pending.count {
-            let start = pending[i].ref
-            var end = start + UInt64(pending[i].node.count)
-            var j = i + 1
-            while j < pending.count, pending[j].ref == end {
-                end += UInt64(pending[j].node.count)
-                j += 1
+        try built.withUnsafeBytes { nodes in
+            var i = 0
+            while i < pending.count {
+                let first = pending[i]
+                var end = first.ref + UInt64(first.count)
+                var inPlace = true  // the run also lies back to back in `built`
+                var j = i + 1
+                while j < pending.count, pending[j].ref == end {
+                    inPlace = inPlace && pending[j].start == pending[j - 1].start + pending[j - 1].count
+                    end += UInt64(pending[j].count)
+                    j += 1
+                }
+                let length = Int(end - first.ref)
+                if inPlace {
+                    try writeBytes(UnsafeRawBufferPointer(rebasing: nodes[first.start..<(first.start + length)]), at: first.ref)
+                } else {
+                    run.removeAll(keepingCapacity: true)
+                    run.reserveCapacity(length)
+                    for k in i..<j { run.append(contentsOf: nodes[pending[k].start..<(pending[k].start + pending[k].count)]) }
+                    try run.withUnsafeBytes { try writeBytes($0, at: first.ref) }
+                }
+                i = j
             }
-            if j == i + 1 {
-                try pending[i].node.withUnsafeBytes { try writeBytes($0, at: start) }
-            } else {
-                run.removeAll(keepingCapacity: true)
-                run.reserveCapacity(Int(end - start))
-                for k in i..<j { run += pending[k].node }
-                try run.withUnsafeBytes { try writeBytes($0, at: start) }
-            }
-            i = j
         }
         pending.removeAll(keepingCapacity: true)
         pendingSorted = true
-        pendingBytes = 0
+        built.removeAll(keepingCapacity: true)
     }
 
     /// Runs `body` with writes deferred (`deferWrites`), then writes what it left pending — for

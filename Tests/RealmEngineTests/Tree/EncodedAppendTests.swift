@@ -88,3 +88,37 @@ import Testing
         #expect(try reopened.checkIntegrity().objects["Person"] == total)
     }
 }
+
+/// The writer's pending nodes live back to back in one buffer: a run of nodes adjacent in the
+/// file but built in another order is gathered before it is written, checksums are read from the
+/// pending bytes, and a cancel puts back every byte.
+@Suite struct PendingNodeTests {
+    @Test func runsBuiltOutOfFileOrderAreWrittenWhole() throws {
+        let dir = TempDir()
+        let path = dir.path("pending.realm")
+        let realm = try Realm(path: path, schema: Fixtures.people)
+        try realm.write { try realm.create("Person", ["id": .int(1), "name": .string("one")]) }
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        try realm.beginWrite()
+        let writer = try #require(realm.transaction).writer
+        let a = Node.build(kind: .indexLeaf, payload: [UInt8](repeating: 0xA1, count: 40))
+        let b = Node.build(kind: .indexLeaf, payload: [UInt8](repeating: 0xB2, count: 21))
+        let first = writer.free.allocate(a.count + b.count)
+        try writer.ensureSize(writer.free.logicalSize)
+        writer.deferWrites = true
+        // Built b first, though it goes second in the file; then a single node elsewhere.
+        try writer.writeNode(b, at: first + UInt64(a.count))
+        try writer.writeNode(a, at: first)
+        let checksum = { (node: [UInt8]) in node.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 12, as: UInt32.self)) } }
+        #expect(writer.writtenChecksum(first) == checksum(a))
+        #expect(writer.writtenChecksum(first + UInt64(a.count)) == checksum(b))
+        try writer.flush()
+        writer.deferWrites = false
+        let written = Array(UnsafeRawBufferPointer(start: realm.shared.file.base + Int(first), count: a.count + b.count))
+        #expect(written == a + b)
+        #expect(writer.writtenChecksum(first + UInt64(a.count)) == checksum(b))
+        realm.cancelWrite()
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original)
+        #expect(try realm.checkIntegrity().objects["Person"] == 1)
+    }
+}
