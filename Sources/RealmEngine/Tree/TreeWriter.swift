@@ -49,9 +49,11 @@ final class TreeWriter {
         let known = max(free.logicalSize, file.writerKnownSize ?? 0)
         physicalSize = known
         originalSize = known
-        // A small commit's nodes, without regrowing either.
+        // A small commit's nodes and the bytes they replace, without regrowing (a grown buffer
+        // copies what it held).
         pending.reserveCapacity(16)
         built.reserveCapacity(32 << 10)
+        undoBytes.reserveCapacity(32 << 10)
     }
 
     /// Reads the physical size (once a transaction, and only when it is needed).
