@@ -34,25 +34,32 @@ enum ChangeLog {
     /// Writes a new log node with this commit's record, dropping records no pinned reader needs.
     /// The records kept are copied as bytes, never decoded: a record of a bulk update holds
     /// runs that would expand to millions of keys, and a small commit must not pay for them.
+    /// The node is written in one pass into the writer's buffer (sizes first).
     static func append(_ changes: ChangeRecorder, to oldRef: UInt64, version: UInt64, writer: TreeWriter,
                        layout: SchemaLayout) throws -> UInt64 {
         let keepAfter = writer.free.reusableUpTo == .max ? version - 1 : writer.free.reusableUpTo
-        var out = [UInt8]()
-        let mine = encodeRecord(changes, version: version)
-        if oldRef == 0 {
-            out.reserveCapacity(4 + mine.count)
-            out.appendLE(UInt32(1))
-        } else {
-            let p = try writer.bytes.node(oldRef, kind: .changeLog)
-            var kept = try recordRanges(p, path: writer.bytes.path, ref: oldRef).filter { $0.version > keepAfter }
+        let mine = RecordPlan(changes)
+        var old = UnsafeRawBufferPointer(start: nil, count: 0)
+        var kept: [(version: UInt64, range: Range<Int>)] = []
+        if oldRef != 0 {
+            old = try writer.bytes.node(oldRef, kind: .changeLog)
+            kept = try recordRanges(old, path: writer.bytes.path, ref: oldRef).filter { $0.version > keepAfter }
             if kept.count >= maxRecords { kept.removeFirst(kept.count - maxRecords + 1) }
-            out.reserveCapacity(4 + kept.reduce(0) { $0 + $1.range.count } + mine.count)
-            out.appendLE(UInt32(kept.count + 1))
-            for r in kept { out.append(contentsOf: UnsafeRawBufferPointer(rebasing: p[r.range])) }
-            try writer.release(oldRef)
         }
-        out.append(contentsOf: mine)
-        return try writer.write(kind: .changeLog, payload: out)
+        let size = 4 + kept.reduce(0) { $0 + $1.range.count } + mine.size
+        // The old log was committed, not written by this transaction: it is freed once the new
+        // one is encoded from it.
+        return try writer.write(kind: .changeLog, replacing: oldRef) { out in
+            let start = out.count
+            out.append(contentsOf: repeatElement(0, count: size))
+            out.withUnsafeMutableBytes { raw in
+                guard let base = raw.baseAddress else { return }
+                var w = ByteWriter(base + start, capacity: size)
+                w.u32(UInt32(kept.count + 1))
+                for r in kept { w.bytes(UnsafeRawBufferPointer(rebasing: old[r.range])) }
+                mine.write(version: version, everything: changes.everything, to: &w)
+            }
+        }
     }
 
     /// The version and byte range of each record of a log node, after checking that the node
@@ -85,27 +92,46 @@ enum ChangeLog {
     /// bytes, not eight a key. Built from the recorder's runs: a bulk update of a million objects costs
     /// a pass over its keys, not a dictionary of them and a sort.
     static func encodeRecord(_ changes: ChangeRecorder, version: UInt64) -> [UInt8] {
-        var classes: [(index: Int, inserted: [ChangeRecorder.ClassChanges.Run],
-                       deleted: [ChangeRecorder.ClassChanges.Run], modified: [ChangeRecorder.ClassChanges.Run])] = []
-        for (c, ch) in changes.classes.sorted(by: { $0.key < $1.key }) {
-            let inserted = ch.insertedRuns, deleted = ch.deletedRuns, modified = ch.modifiedRunList
-            if !inserted.isEmpty || !deleted.isEmpty || !modified.isEmpty { classes.append((c, inserted, deleted, modified)) }
-        }
-        var out = [UInt8]()
-        out.reserveCapacity(16 + classes.reduce(0) { $0 + 16 + 16 * ($1.inserted.count + $1.deleted.count) + 24 * $1.modified.count })
-        out.appendLE(version)
-        out.appendLE(UInt32(changes.everything ? 1 : 0))
-        out.appendLE(UInt32(classes.count))
-        for c in classes {
-            out.appendLE(UInt32(c.index))
-            out.appendLE(UInt32(c.inserted.count))
-            out.appendLE(UInt32(c.deleted.count))
-            out.appendLE(UInt32(c.modified.count))
-            for run in c.inserted { out.appendLE(run.first); out.appendLE(run.count) }
-            for run in c.deleted { out.appendLE(run.first); out.appendLE(run.count) }
-            for run in c.modified { out.appendLE(run.first); out.appendLE(run.count); out.appendLE(run.mask) }
+        let plan = RecordPlan(changes)
+        var out = [UInt8](repeating: 0, count: plan.size)
+        out.withUnsafeMutableBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            var w = ByteWriter(base, capacity: plan.size)
+            plan.write(version: version, everything: changes.everything, to: &w)
         }
         return out
+    }
+
+    /// One record's runs per changed class (by class index) and its encoded size.
+    private struct RecordPlan {
+        typealias Run = ChangeRecorder.ClassChanges.Run
+        var classes: [(index: Int, inserted: [Run], deleted: [Run], modified: [Run])] = []
+        var size = 16
+
+        init(_ changes: ChangeRecorder) {
+            for (c, ch) in changes.classes.sorted(by: { $0.key < $1.key }) {
+                let inserted = ch.insertedRuns, deleted = ch.deletedRuns, modified = ch.modifiedRunList
+                if !inserted.isEmpty || !deleted.isEmpty || !modified.isEmpty {
+                    classes.append((c, inserted, deleted, modified))
+                    size += 16 + 16 * (inserted.count + deleted.count) + 24 * modified.count
+                }
+            }
+        }
+
+        func write(version: UInt64, everything: Bool, to w: inout ByteWriter) {
+            w.u64(version)
+            w.u32(everything ? 1 : 0)
+            w.u32(UInt32(classes.count))
+            for c in classes {
+                w.u32(UInt32(c.index))
+                w.u32(UInt32(c.inserted.count))
+                w.u32(UInt32(c.deleted.count))
+                w.u32(UInt32(c.modified.count))
+                for run in c.inserted { w.u64(UInt64(bitPattern: run.first)); w.u64(UInt64(bitPattern: run.count)) }
+                for run in c.deleted { w.u64(UInt64(bitPattern: run.first)); w.u64(UInt64(bitPattern: run.count)) }
+                for run in c.modified { w.u64(UInt64(bitPattern: run.first)); w.u64(UInt64(bitPattern: run.count)); w.u64(run.mask) }
+            }
+        }
     }
 
     static func decode(_ bytes: FileBytes, ref: UInt64) throws -> [ChangeRecord] {

@@ -48,29 +48,32 @@ extension WriteTransaction {
             default: false
             }
         }
-        let appended = try !big && (appendAtRightEdge(classIndex, key: key.rawValue, columns: table.columns, row: row)
-            || writer.appendToCommittedLeaf(root: &state.tables[classIndex].root, key: key.rawValue, columns: table.columns, row: row))
-        if !appended {
-        try writer.mutate(root: &state.tables[classIndex].root, key: TreeKey(hi: 0, lo: key.rawValue), columns: table.columns,
-                          emptyLeaf: { self.emptyCluster(classIndex) }, bigValues: big) { leaf in
-            guard case .cluster(var c) = leaf else { return }
-            leaf = .index([])
-            if c.keys.last.map({ $0 < key.rawValue }) ?? true {
-                c.keys.append(key.rawValue)
-                for i in row.indices { c.columns[i].append(row[i]) }
-            } else {
-                let at = c.keys.firstIndex { $0 > key.rawValue } ?? c.keys.count
-                c.keys.insert(key.rawValue, at: at)
-                for i in row.indices { c.columns[i].insert(row[i], at: at) }
-            }
-            leaf = .cluster(c)
-        }
-        }
-        // Index inserts go through the writer alone: the live snapshot's byte range is brought up to
-        // date once, when this returns or throws (and before backlinks, which read it).
+        // The row and its index entries go through the writer alone, their nodes written together
+        // at the end; the live snapshot's byte range is brought up to date once, when this returns
+        // or throws (and before backlinks, which read it).
         defer { syncBytes() }
-        for column in table.indexedColumns {
-            try SearchIndex.insert(&state.tables[classIndex].indexes[column, default: nil], value: values[column], key: key, writer: writer)
+        try writer.batchingWrites {
+            let appended = try !big && (appendAtRightEdge(classIndex, key: key.rawValue, columns: table.columns, row: row)
+                || writer.appendRowToCommittedLeaf(root: &state.tables[classIndex].root, key: key.rawValue, columns: table.columns, row: row))
+            if !appended {
+                try writer.mutate(root: &state.tables[classIndex].root, key: TreeKey(hi: 0, lo: key.rawValue), columns: table.columns,
+                                  emptyLeaf: { self.emptyCluster(classIndex) }, bigValues: big) { leaf in
+                    guard case .cluster(var c) = leaf else { return }
+                    leaf = .index([])
+                    if c.keys.last.map({ $0 < key.rawValue }) ?? true {
+                        c.keys.append(key.rawValue)
+                        for i in row.indices { c.columns[i].append(row[i]) }
+                    } else {
+                        let at = c.keys.firstIndex { $0 > key.rawValue } ?? c.keys.count
+                        c.keys.insert(key.rawValue, at: at)
+                        for i in row.indices { c.columns[i].insert(row[i], at: at) }
+                    }
+                    leaf = .cluster(c)
+                }
+            }
+            for column in table.indexedColumns {
+                try SearchIndex.insert(&state.tables[classIndex].indexes[column, default: nil], value: values[column], key: key, writer: writer)
+            }
         }
         // Only classes that take part in links have backlinks to add (and testing each column's
         // type would copy its `Property` per object).

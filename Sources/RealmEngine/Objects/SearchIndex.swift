@@ -151,7 +151,7 @@ enum SearchIndex {
             entries.append(entry)
             return .index(entries)
         })
-        if appended { return }
+        if try appended || writer.appendEntryToCommittedLeaf(root: &root, entry: entry) { return }
         try writer.mutate(root: &root, key: entry, columns: nil, emptyLeaf: { .index([]) }) { leaf in
             guard case .index(var entries) = leaf else { return }
             leaf = .index([])

@@ -11,25 +11,32 @@ struct TopNode {
     var tables: [TableState]
 
     func payload() -> [UInt8] {
-        var out = [UInt8]()
-        out.appendLE(schemaRef)
-        out.appendLE(changeLogRef)
-        out.appendLE(UInt32(tables.count))
-        out.appendLE(UInt32(0))
-        for t in tables {
-            out.appendLE(t.root?.ref ?? 0)
-            out.appendLE(UInt64(t.root?.count ?? 0))
-            out.appendLE(t.nextKey)
-            out.appendLE(UInt32(t.indexes.count))
-            out.appendLE(UInt32(0))
-            for (column, tree) in t.indexes.sorted(by: { $0.key < $1.key }) {
-                out.appendLE(UInt32(column))
-                out.appendLE(UInt32(0))
-                out.appendLE(tree?.ref ?? 0)
-                out.appendLE(UInt64(tree?.count ?? 0))
+        // Sized first and written in place: this runs once per commit, and appending field by
+        // field regrew the buffer several times.
+        let size = 24 + tables.reduce(0) { $0 + 32 + 24 * $1.indexes.count }
+        return [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            guard let base = buffer.baseAddress else { return }
+            var w = ByteWriter(UnsafeMutableRawPointer(base), capacity: size)
+            w.u64(schemaRef)
+            w.u64(changeLogRef)
+            w.u32(UInt32(tables.count))
+            w.u32(0)
+            for t in tables {
+                w.u64(t.root?.ref ?? 0)
+                w.u64(UInt64(t.root?.count ?? 0))
+                w.u64(UInt64(bitPattern: t.nextKey))
+                w.u32(UInt32(t.indexes.count))
+                w.u32(0)
+                for column in t.indexes.keys.sorted() {
+                    let tree = t.indexes[column] ?? nil
+                    w.u32(UInt32(column))
+                    w.u32(0)
+                    w.u64(tree?.ref ?? 0)
+                    w.u64(UInt64(tree?.count ?? 0))
+                }
             }
+            initialized = w.position
         }
-        return out
     }
 
     static func decode(_ p: UnsafeRawBufferPointer, path: String, ref: UInt64, layout: SchemaLayout?) throws -> TopNode {

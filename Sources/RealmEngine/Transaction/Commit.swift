@@ -65,6 +65,7 @@ extension WriteTransaction {
         defer { ended = true }
         let layout = self.layout
         writer.deferWrites = true
+        writer.committing = true
         defer { writer.deferWrites = false }
         // Step 2: write every changed node, children first.
         for ci in state.tables.indices {

@@ -85,14 +85,37 @@ struct ReaderTable {
         return true
     }
 
+    /// The first claimed slot (owner word not 0) at or after `slot`, with its owner; nil past the
+    /// last. Every write transaction scans the whole table, which is mostly empty: a pointer walk
+    /// over the owner words, four slots a step while all four are free. (Each word is read
+    /// atomically on its own; a slot claimed just after its read is missed exactly as a one-by-one
+    /// scan would miss it — see "Readers" and "Why this is enough" in LockFile.swift.)
+    private func nextClaimed(from slot: Int) -> (slot: Int, owner: UInt64)? {
+        let stride = LockFile.Layout.slotSize
+        var p = slots + slot * stride
+        let end = slots + count * stride
+        func owner(_ q: UnsafeMutableRawPointer) -> UInt64 { rt_atomic_load64(q.assumingMemoryBound(to: UInt64.self)) }
+        while p < end {
+            if end - p >= 4 * stride, owner(p) | owner(p + stride) | owner(p + 2 * stride) | owner(p + 3 * stride) == 0 {
+                p += 4 * stride
+                continue
+            }
+            let owner = owner(p)
+            if owner != 0 { return ((p - slots) / stride, owner) }
+            p += stride
+        }
+        return nil
+    }
+
     /// Frees every slot whose owner is dead. Returns how many were freed.
     @discardableResult
     func reclaimDead() -> Int {
         var cache: [(owner: UInt64, alive: Bool)] = []
         var freed = 0
-        for slot in 0..<count {
-            let owner = rt_atomic_load64(ownerPointer(slot))
-            if owner != 0, !isAlive(owner: owner, cache: &cache), reclaim(slot, deadOwner: owner) { freed += 1 }
+        var next = 0
+        while let (slot, owner) = nextClaimed(from: next) {
+            next = slot + 1
+            if !isAlive(owner: owner, cache: &cache), reclaim(slot, deadOwner: owner) { freed += 1 }
         }
         return freed
     }
@@ -101,9 +124,9 @@ struct ReaderTable {
     func oldestPinned() -> UInt64? {
         var cache: [(owner: UInt64, alive: Bool)] = []
         var oldest: UInt64?
-        for slot in 0..<count {
-            let owner = rt_atomic_load64(ownerPointer(slot))
-            if owner == 0 { continue }
+        var next = 0
+        while let (slot, owner) = nextClaimed(from: next) {
+            next = slot + 1
             if !isAlive(owner: owner, cache: &cache) {
                 _ = reclaim(slot, deadOwner: owner)
                 continue

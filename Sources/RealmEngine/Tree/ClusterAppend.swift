@@ -31,7 +31,7 @@ extension ClusterCodec {
 
 /// A packed-ints block of `old.count` values with some values appended, packed as `PackPlan`
 /// would pack them all.
-private struct PackedAppend {
+struct PackedAppend {
     let old: PackedInts
     let plan: PackPlan
     /// True when the plan keeps the old base and width: the old offsets are copied as they are.
@@ -339,7 +339,10 @@ extension ClusterCodec {
     /// block writer and its column blocks (the shared tail of the native edit operations).
     static func assembleLeaf<Block: ClusterColumnBlock>(rows: Int, keysSize: Int, writeKeys: (inout ByteWriter) -> Void,
                                                         blocks: [Block], into out: inout [UInt8]) {
-        let length = headerSize + keysSize + 4 * blocks.count + blocks.reduce(0) { $0 + $1.size }
+        // Blocks are read in place by index: iterating them would copy each one (retaining every
+        // array it holds) for every pass.
+        var length = headerSize + keysSize + 4 * blocks.count
+        for c in blocks.indices { length += blocks[c].size }
         precondition(length <= Int(UInt32.max), "cluster payload of \(length) bytes exceeds 4 GiB; split the leaf")
         let start = out.count
         out.append(contentsOf: repeatElement(0, count: length))
@@ -354,9 +357,9 @@ extension ClusterCodec {
             writeKeys(&w)
             let table = w.position
             _ = w.claim(4 * blocks.count)
-            for (c, b) in blocks.enumerated() {
+            for c in blocks.indices {
                 w.patchU32(UInt32(w.position), at: table + 4 * c)
-                b.write(to: &w)
+                blocks[c].write(to: &w)
             }
             precondition(w.position == length, "cluster size plan and writes disagree")
         }

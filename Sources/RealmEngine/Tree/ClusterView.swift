@@ -47,7 +47,7 @@ struct ClusterView {
         var layouts = [ClusterColumnLayout]()
         layouts.reserveCapacity(columnCount)
         var expectedStart = r.position
-        for (c, property) in columns.enumerated() {
+        for c in columns.indices {  // by index: iterating would copy each `Property` (retaining its strings)
             let start = Int(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: tableAt + 4 * c, as: UInt32.self)))
             let end = c + 1 < columnCount
                 ? Int(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: tableAt + 4 * (c + 1), as: UInt32.self)))
@@ -56,7 +56,7 @@ struct ClusterView {
                 throw CodecError(offset: tableAt + 4 * c, "column \(c) extent \(start)..<\(end) is not where the previous ends (\(expectedStart)) or past \(length)")
             }
             var cr = ByteReader(base, position: start, end: end)
-            layouts.append(try ClusterColumnLayout(&cr, property: property, count: rows))
+            layouts.append(try ClusterColumnLayout(&cr, property: columns[c], count: rows))
             guard cr.position == end else { throw cr.fail("column \(c) has \(end - cr.position) bytes left over") }
             expectedStart = end
         }

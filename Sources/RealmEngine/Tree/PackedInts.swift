@@ -16,6 +16,18 @@ struct PackedInts {
     /// Bit widths by code.
     static let widthCodes: [Int] = [0, 1, 2, 4, 8, 16, 32, 64]
 
+    /// The narrowest width of `widthCodes` that holds `bits` bits (0...64), computed.
+    @inline(__always)
+    static func width(holding bits: Int) -> Int {
+        bits <= 1 ? bits : 1 << (Int.bitWidth - (bits - 1).leadingZeroBitCount)
+    }
+
+    /// The code of a width of `widthCodes` (its index), computed.
+    @inline(__always)
+    static func code(ofWidth width: Int) -> Int {
+        width == 0 ? 0 : width.trailingZeroBitCount + 1
+    }
+
     /// First byte of the packed offsets (validated to hold ⌈count × width / 8⌉ bytes).
     let data: UnsafeRawPointer
     var count: Int
@@ -179,11 +191,7 @@ struct PackPlan {
     init(count: Int, min: Int64, max: Int64, minWidth: Int = 0) {
         let range = UInt64(bitPattern: max &- min)
         let needed = range == 0 ? 0 : 64 - range.leadingZeroBitCount
-        var width = 64
-        for w in PackedInts.widthCodes where w >= needed && w >= minWidth {
-            width = w
-            break
-        }
+        let width = PackedInts.width(holding: Swift.min(64, Swift.max(needed, minWidth)))
         self.init(count: count, base: min, width: width, baseBytes: Self.baseBytes(min))
     }
 
@@ -221,7 +229,7 @@ struct PackPlan {
 
     /// Writes the header and base, and claims the (zeroed) `dataBytes` of offsets, returning their start.
     func writeHead(to w: inout ByteWriter) -> UnsafeMutableRawPointer {
-        let code = PackedInts.widthCodes.firstIndex(of: width) ?? 7
+        let code = PackedInts.code(ofWidth: width)
         w.u8(UInt8(code) | UInt8(baseBytes << 4))
         let b = w.claim(baseBytes)
         let raw = UInt64(bitPattern: base)

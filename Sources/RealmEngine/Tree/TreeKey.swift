@@ -81,6 +81,22 @@ enum InnerNodeCodec {
         }
     }
 
+    /// Appends to `out` the payload of `view`'s node with child `i` replaced by `child` (a
+    /// path copy: every other entry is copied as it is).
+    static func replacing(_ view: View, child i: Int, with child: TreeChild, into out: inout [UInt8]) {
+        precondition(i >= 0 && i < view.count, "child \(i) of an inner node of \(view.count)")
+        let start = out.count
+        let size = 8 + view.count * entrySize
+        out.append(contentsOf: UnsafeRawBufferPointer(rebasing: view.payload[..<size]))
+        out.withUnsafeMutableBytes { raw in
+            let o = start + 8 + i * entrySize
+            raw.storeBytes(of: child.firstKey.hi.littleEndian, toByteOffset: o, as: UInt64.self)
+            raw.storeBytes(of: child.firstKey.lo.littleEndian, toByteOffset: o + 8, as: Int64.self)
+            raw.storeBytes(of: child.ref.littleEndian, toByteOffset: o + 16, as: UInt64.self)
+            raw.storeBytes(of: UInt64(child.count).littleEndian, toByteOffset: o + 24, as: UInt64.self)
+        }
+    }
+
     /// A bounds-checked view of an inner node's payload.
     struct View {
         let payload: UnsafeRawBufferPointer
@@ -143,10 +159,30 @@ enum IndexLeafCodec {
         return out
     }
 
+    /// Appends to `out` the payload of `view`'s leaf with `entry` (after every entry) appended:
+    /// what `encode` writes for the entries plus `entry`, without unpacking them.
+    static func appending(_ view: View, _ entry: TreeKey, into out: inout [UInt8]) {
+        precondition(view.count == 0 || view.entry(view.count - 1) < entry, "an appended index entry goes last")
+        let hasValue = view.count > 0
+        let his = PackedAppend(view.his, hasValue: hasValue, added: [Int64(bitPattern: entry.hi)], nulls: [], minWidth: 0)
+        let los = PackedAppend(view.los, hasValue: hasValue, added: [entry.lo], nulls: [], minWidth: 0)
+        let start = out.count
+        let size = 4 + his.size + los.size
+        out.append(contentsOf: repeatElement(0, count: size))
+        out.withUnsafeMutableBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            var w = ByteWriter(base + start, capacity: size)
+            w.u32(UInt32(view.count + 1))
+            his.write(to: &w)
+            los.write(to: &w)
+        }
+    }
+
     struct View {
         let count: Int
-        private let his: PackedInts
-        private let los: PackedInts
+        /// The entries' `hi` and `lo` halves.
+        let his: PackedInts
+        let los: PackedInts
 
         init(_ payload: UnsafeRawBufferPointer, path: String, ref: UInt64) throws {
             guard let base = payload.baseAddress, payload.count >= 4 else {

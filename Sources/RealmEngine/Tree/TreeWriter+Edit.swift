@@ -159,51 +159,80 @@ extension TreeWriter {
 }
 
 extension TreeWriter {
-    /// Appends one row past the end of a *committed* leaf in its encoded form
-    /// (`ClusterCodec.appendingRow`) and path-copies the inner nodes above it — the small-commit
-    /// case, where decoding and re-encoding the whole leaf would dominate. Returns false, having
-    /// changed nothing, when the leaf is full, was already written by this transaction (then the
-    /// generic path keeps it in memory for the next inserts), or the key does not go last.
-    func appendToCommittedLeaf(root: inout TreeChild?, key: Int64, columns: [Property], row: [Value]) throws -> Bool {
-        guard var top = root else { return false }
-        let target = TreeKey(hi: 0, lo: key)
-        // Within a bulk insert the right edge is already loaded: then the generic path appends
-        // in memory, and walking the tree here to find that out would cost as much as the append.
-        var loaded = top.node
-        while let node = loaded {
-            guard case .inner(let children) = node.body, let last = children.last, last.firstKey <= target else { return false }
-            loaded = last.node
-        }
-        guard case .file(let payload, let ref) = try TreeReader(bytes: bytes).leaf(top, key: target),
-              !writtenHere.contains(ref),
-              case .view(let view) = try ClusterAccess(.file(payload, ref: ref), columns: columns, path: bytes.path),
-              view.count > 0, view.count < Limits.clusterRows, key > view.key(at: view.count - 1) else { return false }
-        var out = [UInt8]()
-        ClusterCodec.appendingRow(view, payload: payload, columns: columns, key: key, values: row, into: &out)
-        try release(ref)
-        let newRef = try write(kind: .clusterLeaf, payload: out)
-        let leaf = TreeChild(firstKey: TreeKey(hi: 0, lo: view.key(at: 0)), count: view.count + 1, ref: newRef, node: nil)
-        top = try replacePath(&top, key: target, leafRef: ref, with: leaf, columns: columns)
-        root = top
+    /// Builds the encoded form of a committed leaf (its payload and ref given) with one entry
+    /// appended past its end, appending it to the buffer given (behind bytes it must leave
+    /// alone); false, having appended nothing,
+    /// when the append does not apply (the leaf is full, or the entry does not go last).
+    typealias EncodedLeafAppend = (_ payload: UnsafeRawBufferPointer, _ ref: UInt64, _ out: inout [UInt8]) throws -> Bool
+
+    /// Appends one entry past the end of a *committed* leaf of kind `kind` in its encoded form
+    /// (`append`) and path-copies the inner nodes above it, also in encoded form (the copy with
+    /// one child's ref and count changed) — the small-commit case, where decoding and
+    /// re-encoding whole nodes would dominate. Loaded inner nodes on top of the path are changed
+    /// in memory. Returns false, having changed nothing, when `append` declines, the leaf was
+    /// already written by this transaction or is loaded (then the generic path keeps the right
+    /// edge in memory for the next inserts), or `key` does not go last.
+    ///
+    /// The new nodes are written like any other (`write`): inside `batchingWrites`, in one
+    /// `pwrite` with the rest of the step's nodes.
+    func appendToCommittedLeaf(root: inout TreeChild?, key: TreeKey, kind: NodeKind, append: EncodedLeafAppend) throws -> Bool {
+        guard let top = root, let replaced = try appendOnPath(top, key: key, kind: kind, depth: 0, append: append) else { return false }
+        root = replaced
         return true
     }
 
-    private func replacePath(_ child: inout TreeChild, key: TreeKey, leafRef: UInt64, with leaf: TreeChild,
-                             columns: [Property]) throws -> TreeChild {
-        if child.node == nil && child.ref == leafRef { return leaf }
-        let node = try load(&child, columns: columns)
-        guard case .inner(var children) = node.body, !children.isEmpty else { return leaf }
-        node.body = .inner([])
-        var lo = 0, hi = children.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if key < children[mid].firstKey { hi = mid } else { lo = mid + 1 }
+    /// `appendToCommittedLeaf` for one row of a cluster tree (`ClusterCodec.appendingRow`).
+    func appendRowToCommittedLeaf(root: inout TreeChild?, key: Int64, columns: [Property], row: [Value]) throws -> Bool {
+        try appendToCommittedLeaf(root: &root, key: TreeKey(hi: 0, lo: key), kind: .clusterLeaf) { payload, ref, out in
+            guard case .view(let view) = try ClusterAccess(.file(payload, ref: ref), columns: columns, path: file.path),
+                  view.count > 0, view.count < Limits.clusterRows, key > view.key(at: view.count - 1) else { return false }
+            ClusterCodec.appendingRow(view, payload: payload, columns: columns, key: key, values: row, into: &out)
+            return true
         }
-        let i = Swift.max(0, lo - 1)
-        children[i] = try replacePath(&children[i], key: key, leafRef: leafRef, with: leaf, columns: columns)
-        let first = children[0].firstKey
-        node.body = .inner(children)
-        return TreeChild(firstKey: first, count: child.count + 1, ref: 0, node: node)
+    }
+
+    /// `appendToCommittedLeaf` for one entry of an index tree (`IndexLeafCodec.appending`).
+    func appendEntryToCommittedLeaf(root: inout TreeChild?, entry: TreeKey) throws -> Bool {
+        try appendToCommittedLeaf(root: &root, key: entry, kind: .indexLeaf) { payload, ref, out in
+            let view = try IndexLeafCodec.View(payload, path: file.path, ref: ref)
+            guard view.count > 0, view.count < Limits.indexLeafEntries, view.entry(view.count - 1) < entry else { return false }
+            IndexLeafCodec.appending(view, entry, into: &out)
+            return true
+        }
+    }
+
+    /// `appendToCommittedLeaf` below `child`: the new subtree, or nil when the append does not
+    /// apply (then nothing changed — the leaf is decided before any node is written).
+    private func appendOnPath(_ child: TreeChild, key: TreeKey, kind: NodeKind, depth: Int,
+                              append: EncodedLeafAppend) throws -> TreeChild? {
+        guard depth <= 64 else { throw RealmError.corruptFile(path: file.path, offset: child.ref, reason: "tree too deep (a cycle?)") }
+        if let node = child.node {
+            // Within a bulk insert the right edge is already loaded: then the generic path appends
+            // in memory, and walking the tree here to find that out would cost as much as the append.
+            guard case .inner(var children) = node.body, let i = children.indices.last, children[i].firstKey <= key,
+                  let updated = try appendOnPath(children[i], key: key, kind: kind, depth: depth + 1, append: append) else { return nil }
+            node.body = .inner([])  // drop the node's reference so `children` is uniquely owned
+            children[i] = updated
+            node.body = .inner(children)
+            return TreeChild(firstKey: child.firstKey, count: child.count + 1, ref: 0, node: node)
+        }
+        guard !writtenHere.contains(child.ref) else { return nil }
+        let (k, payload) = try bytes.anyNode(child.ref)
+        if k == kind.rawValue {
+            guard let ref = try write(kind: kind, replacing: child.ref, ifEncoded: { try append(payload, child.ref, &$0) }) else { return nil }
+            return TreeChild(firstKey: child.firstKey, count: child.count + 1, ref: ref, node: nil)
+        }
+        guard k == NodeKind.inner.rawValue else {
+            throw RealmError.corruptFile(path: file.path, offset: child.ref, reason: "expected a tree node, found kind \(k)")
+        }
+        let view = try InnerNodeCodec.View(payload, path: file.path, ref: child.ref)
+        let i = view.childIndex(for: key)
+        let below = TreeChild(firstKey: view.key(i), count: view.subtreeCount(i), ref: view.ref(i), node: nil)
+        guard let updated = try appendOnPath(below, key: key, kind: kind, depth: depth + 1, append: append) else { return nil }
+        // The copy is encoded from the old node's bytes, then the old node freed (it was not
+        // written here, so freeing it leaves the pending nodes alone).
+        let ref = try write(kind: .inner, replacing: child.ref) { InnerNodeCodec.replacing(view, child: i, with: updated, into: &$0) }
+        return TreeChild(firstKey: child.firstKey, count: child.count + 1, ref: ref, node: nil)
     }
 }
 

@@ -9,26 +9,35 @@
 /// values); a split caused by appending past the last key keeps the full leaf whole and seals it
 /// at once, so a bulk insert keeps only the rightmost path in memory. Empty leaves and inner
 /// nodes are removed; a root with one inner child collapses.
+///
+/// The stored state is `@exclusivity(unchecked)`: a small commit touches it a few hundred times,
+/// and each dynamically checked access cost ~80 instructions (`swift_beginAccess`) — a tenth of
+/// the commit. The writer belongs to one write transaction on one thread, and no method hands out
+/// an `inout` to its state across a call back into the writer, so there is no overlapping access
+/// for the check to find; the compiler's static checks still apply.
 final class TreeWriter {
     let file: DatabaseFile
-    var free: FreeSpace
+    @exclusivity(unchecked) var free: FreeSpace
     /// The version this transaction will commit.
     let newVersion: UInt64
     /// Extents written by this transaction (reusable at once when rewritten).
-    private(set) var writtenHere = Set<UInt64>()
+    @exclusivity(unchecked) private(set) var writtenHere = RefSet()
     /// The file's physical size once `sizeKnown`; until then a lower bound: the base version's
     /// logical size, or the size this process's last writer saw, whichever is larger. A small commit that only reuses space inside the
     /// file never needs more, so it never calls `fstat`; the first write or growth past the bound
     /// reads the size (under the write lock only the writer changes it).
-    private(set) var physicalSize: UInt64
-    private var sizeKnown = false
+    @exclusivity(unchecked) private(set) var physicalSize: UInt64
+    @exclusivity(unchecked) private var sizeKnown = false
     /// The file's size when the transaction began (a lower bound until `sizeKnown`), and the old
     /// contents of every byte range it overwrote below that size: enough to put the file back
     /// byte for byte when the transaction is cancelled or its commit fails before the slot is
     /// written ("a failing command never changes the file"). Writes past the old end are undone
     /// by truncating.
-    private var originalSize: UInt64
-    private var undo: [(offset: UInt64, bytes: [UInt8])] = []
+    @exclusivity(unchecked) private var originalSize: UInt64
+    /// The byte ranges overwritten (`offset`, length) with their old contents back to back in
+    /// `undoBytes` — one buffer, not an allocation per write.
+    @exclusivity(unchecked) private var undo: [(offset: UInt64, count: Int)] = []
+    @exclusivity(unchecked) private var undoBytes: [UInt8] = []
 
     init(file: DatabaseFile, free: FreeSpace, newVersion: UInt64) throws {
         self.file = file
@@ -40,6 +49,11 @@ final class TreeWriter {
         let known = max(free.logicalSize, file.writerKnownSize ?? 0)
         physicalSize = known
         originalSize = known
+        // A small commit's nodes and the bytes they replace, without regrowing (a grown buffer
+        // copies what it held).
+        pending.reserveCapacity(16)
+        built.reserveCapacity(32 << 10)
+        undoBytes.reserveCapacity(32 << 10)
     }
 
     /// Reads the physical size (once a transaction, and only when it is needed).
@@ -57,7 +71,8 @@ final class TreeWriter {
         if offset < originalSize && !file.isInMemory {
             let end = min(originalSize, offset + UInt64(bytes.count))
             let old = UnsafeRawBufferPointer(start: file.base + Int(offset), count: Int(end - offset))
-            undo.append((offset, Array(old)))
+            undoBytes.append(contentsOf: old)
+            undo.append((offset, old.count))
         }
         try file.write(bytes, at: offset)
     }
@@ -67,11 +82,16 @@ final class TreeWriter {
     func rollback() {
         pending.removeAll()
         pendingSorted = true
-        pendingBytes = 0
-        for entry in undo.reversed() {
-            entry.bytes.withUnsafeBytes { try? file.write($0, at: entry.offset) }
+        built.removeAll()
+        var end = undoBytes.count
+        undoBytes.withUnsafeBytes { old in
+            for entry in undo.reversed() {
+                end -= entry.count
+                try? file.write(UnsafeRawBufferPointer(rebasing: old[end..<(end + entry.count)]), at: entry.offset)
+            }
         }
         undo.removeAll()
+        undoBytes.removeAll()
         // Nothing was written past the old end unless the size was read.
         if sizeKnown, (try? file.physicalSize()) ?? 0 > originalSize { try? file.truncate(to: originalSize) }
     }
@@ -83,13 +103,38 @@ final class TreeWriter {
 
     /// Writes a node into free space and returns its ref.
     func write(kind: NodeKind, payload: [UInt8]) throws -> UInt64 {
-        let node = Node.build(kind: kind, payload: payload)
-        nodeBytes += node.count
+        try write(kind: kind) { $0.append(contentsOf: payload) }
+    }
+
+    /// Writes a node whose payload `encode` appends to the buffer it is given (behind bytes it
+    /// must leave alone), and returns its ref. The node is built in place, in `built` behind the
+    /// nodes still pending: no buffer of its own.
+    ///
+    /// `replacing`: a node to free once the new one is encoded (before it is allocated, as
+    /// `release` then `write` would), which this transaction must not have written — freeing
+    /// it then never flushes the pending nodes out from under the one being built.
+    func write(kind: NodeKind, replacing old: UInt64 = 0, _ encode: (inout [UInt8]) throws -> Void) throws -> UInt64 {
+        try write(kind: kind, replacing: old, ifEncoded: { try encode(&$0); return true }) ?? 0
+    }
+
+    /// `write(kind:replacing:_:)` for an encoder that may decline (return false): then nothing
+    /// is written or freed, and the result is nil.
+    func write(kind: NodeKind, replacing old: UInt64 = 0, ifEncoded encode: (inout [UInt8]) throws -> Bool) throws -> UInt64? {
+        precondition(!writtenHere.contains(old), "a node written by this transaction is replaced by release and write")
+        let start = Node.begin(in: &built)
+        guard try encode(&built) else {
+            built.removeSubrange(start...)
+            return nil
+        }
+        Node.finish(in: &built, at: start, kind: kind)
+        try release(old)
+        let count = built.count - start
+        nodeBytes += count
         if nodeBytes > TreeWriter.smallTransaction { free.preferRuns = false }
-        let ref = free.allocate(node.count)
-        if !deferWrites, let area = free.area, area.contains(ref) { earlyAreaWrites.append(ref) }
+        let ref = free.allocate(count)
+        if !committing, let area = free.area, area.contains(ref) { earlyAreaWrites.append(ref) }
         try ensureSize(free.logicalSize)
-        try writeNode(node, at: ref)
+        try enqueue(ref, start: start)
         writtenHere.insert(ref)
         return ref
     }
@@ -97,14 +142,23 @@ final class TreeWriter {
     /// Writes a built node at `ref` (allocated by the caller): at once, or into `pending` while
     /// `deferWrites` is set.
     func writeNode(_ node: [UInt8], at ref: UInt64) throws {
+        let start = built.count
+        built.append(contentsOf: node)
+        try enqueue(ref, start: start)
+    }
+
+    /// Writes the node at `built[start...]` to `ref`: at once (and drops it from `built`), or
+    /// into `pending` while `deferWrites` is set.
+    private func enqueue(_ ref: UInt64, start: Int) throws {
+        let count = built.count - start
         guard deferWrites else {
-            try node.withUnsafeBytes { try writeBytes($0, at: ref) }
+            defer { built.removeSubrange(start...) }
+            try built.withUnsafeBytes { try writeBytes(UnsafeRawBufferPointer(rebasing: $0[start...]), at: ref) }
             return
         }
-        pending.append((ref, node))
+        pending.append((ref, start, count))
         pendingSorted = false
-        pendingBytes += node.count
-        if pendingBytes > 4 << 20 { try flush() }
+        if built.count > 4 << 20 { try flush() }
     }
 
     // MARK: Deferred writes (the commit)
@@ -113,7 +167,7 @@ final class TreeWriter {
     /// `flush` writes them sorted, one `pwrite` per run of adjacent nodes: the commit's nodes lie
     /// side by side (`FreeSpace.allocate`), so a small commit takes one or two writes, not ten.
     /// Reading back a node of this transaction (`load`, `release`) flushes first.
-    var deferWrites = false
+    @exclusivity(unchecked) var deferWrites = false
     /// The most a transaction may write and still keep its nodes in one run
     /// (`FreeSpace.preferRuns`): past it, holes of any size are filled again.
     static let smallTransaction = 64 << 10
@@ -123,7 +177,9 @@ final class TreeWriter {
     /// reaches the disk beside that slot. If the transaction grows large, its commit moves these
     /// out again (`outOfCommitArea`, as their parents are written): the full leaves a bulk
     /// insert seals early would otherwise stay in the area for good.
-    private var earlyAreaWrites: [UInt64] = []
+    @exclusivity(unchecked) private var earlyAreaWrites: [UInt64] = []
+    /// Set by `commit()`: nodes written from then on are the commit's own, not early ones.
+    @exclusivity(unchecked) var committing = false
 
     /// The ref of the node at `ref` once it is out of the commit area: a node this transaction
     /// wrote there early is copied to general space once the transaction is no longer small,
@@ -141,9 +197,13 @@ final class TreeWriter {
         try release(ref)
         return to
     }
-    private var nodeBytes = 0
-    private var pending: [(ref: UInt64, node: [UInt8])] = []
-    private var pendingBytes = 0
+    @exclusivity(unchecked) private var nodeBytes = 0
+    /// Nodes not yet written: where each goes and where it lies in `built`, which holds them back
+    /// to back (in the order they were built, usually also their order in the file).
+    @exclusivity(unchecked) private var pending: [(ref: UInt64, start: Int, count: Int)] = []
+    @exclusivity(unchecked) private var built: [UInt8] = []
+    /// A run of pending nodes gathered for one write, when they do not lie in `built` in file order.
+    @exclusivity(unchecked) private var run: [UInt8] = []
 
     /// The checksum in the header of the node at `ref` that this transaction wrote: from the
     /// pending node if it is not written yet, else from the file. Sorts `pending` (by ref) once.
@@ -158,39 +218,66 @@ final class TreeWriter {
             if pending[mid].ref < ref { lo = mid + 1 } else { hi = mid }
         }
         if lo < pending.count, pending[lo].ref == ref {
-            return pending[lo].node.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 12, as: UInt32.self)) }
+            let at = pending[lo].start + 12
+            return built.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: at, as: UInt32.self)) }
         }
         return UInt32(littleEndian: (file.base + Int(ref)).loadUnaligned(fromByteOffset: 12, as: UInt32.self))
     }
-    private var pendingSorted = true
+    @exclusivity(unchecked) private var pendingSorted = true
 
-    /// Writes the pending nodes.
+    /// Writes the pending nodes: one write per run of nodes adjacent in the file, straight from
+    /// `built` when they lie there in the same order.
     func flush() throws {
         guard !pending.isEmpty else { return }
         if !pendingSorted { pending.sort { $0.ref < $1.ref } }
-        var run = [UInt8]()
-        var i = 0
-        while i < pending.count {
-            let start = pending[i].ref
-            var end = start + UInt64(pending[i].node.count)
-            var j = i + 1
-            while j < pending.count, pending[j].ref == end {
-                end += UInt64(pending[j].node.count)
-                j += 1
+        try built.withUnsafeBytes { nodes in
+            var i = 0
+            while i < pending.count {
+                let first = pending[i]
+                var end = first.ref + UInt64(first.count)
+                var inPlace = true  // the run also lies back to back in `built`
+                var j = i + 1
+                while j < pending.count, pending[j].ref == end {
+                    inPlace = inPlace && pending[j].start == pending[j - 1].start + pending[j - 1].count
+                    end += UInt64(pending[j].count)
+                    j += 1
+                }
+                let length = Int(end - first.ref)
+                if inPlace {
+                    try writeBytes(UnsafeRawBufferPointer(rebasing: nodes[first.start..<(first.start + length)]), at: first.ref)
+                } else {
+                    run.removeAll(keepingCapacity: true)
+                    run.reserveCapacity(length)
+                    for k in i..<j { run.append(contentsOf: nodes[pending[k].start..<(pending[k].start + pending[k].count)]) }
+                    try run.withUnsafeBytes { try writeBytes($0, at: first.ref) }
+                }
+                i = j
             }
-            if j == i + 1 {
-                try pending[i].node.withUnsafeBytes { try writeBytes($0, at: start) }
-            } else {
-                run.removeAll(keepingCapacity: true)
-                run.reserveCapacity(Int(end - start))
-                for k in i..<j { run += pending[k].node }
-                try run.withUnsafeBytes { try writeBytes($0, at: start) }
-            }
-            i = j
         }
         pending.removeAll(keepingCapacity: true)
         pendingSorted = true
-        pendingBytes = 0
+        built.removeAll(keepingCapacity: true)
+    }
+
+    /// Runs `body` with writes deferred (`deferWrites`), then writes what it left pending — for
+    /// an object-level step that writes several nodes (a row, its index entries and the inner
+    /// nodes above them), so that they reach the file in one `pwrite` per run instead of one
+    /// each. Only the writer may read the file inside `body` (it flushes before reading back a
+    /// node of this transaction); everything is written when this returns or throws.
+    func batchingWrites<T>(_ body: () throws -> T) throws -> T {
+        if deferWrites { return try body() }
+        deferWrites = true
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            deferWrites = false
+            try? flush()  // the error to report is `body`'s; a failed flush leaves `pending` for the next
+            throw error
+        }
+        deferWrites = false
+        try flush()
+        return result
     }
 
     /// Flushes before reading back a node this transaction may not have written yet.
@@ -218,8 +305,8 @@ final class TreeWriter {
         guard ref != 0 else { return }
         try flushBeforeReading(ref)
         let (length, _) = try bytes.header(ref)
-        if writtenHere.remove(ref) != nil {
-            if let i = earlyAreaWrites.firstIndex(of: ref) { earlyAreaWrites.remove(at: i) }
+        if writtenHere.remove(ref) {
+            if !earlyAreaWrites.isEmpty, let i = earlyAreaWrites.firstIndex(of: ref) { earlyAreaWrites.remove(at: i) }
             free.free(offset: ref, length: length, freedIn: 0)
         } else {
             free.free(offset: ref, length: length, freedIn: newVersion)

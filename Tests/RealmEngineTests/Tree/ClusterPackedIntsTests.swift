@@ -78,4 +78,12 @@ import Testing
             #expect(p[0] == 500 && p[2] == 503)
         }
     }
+
+    /// The computed width and code agree with the table the format defines.
+    @Test func computedWidthsMatchTheTable() {
+        for bits in 0...64 {
+            #expect(PackedInts.width(holding: bits) == PackedInts.widthCodes.first { $0 >= bits })
+        }
+        for (code, width) in PackedInts.widthCodes.enumerated() { #expect(PackedInts.code(ofWidth: width) == code) }
+    }
 }
