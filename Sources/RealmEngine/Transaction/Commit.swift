@@ -97,13 +97,12 @@ extension WriteTransaction {
         let large = writer.writtenHere.count > CommitRecord.maxNodes
         let (freeRef, commitRef, commitHash) = try writeFreeListAndCommitRecord(withRecord: !large)
         if large { try shared.file.sync() }
-        // Step 3: the inactive slot.
-        let slots = try shared.slots(fileSize: writer.physicalSize)
+        // Step 3: the inactive slot — the one the base version is not in (no one else has
+        // written a slot since `beginWrite` read them: we hold the write lock).
         let header = try shared.layout()
         let slot = FileHeader.Slot(version: writer.newVersion, topRef: topRef, freeRef: freeRef, logicalSize: writer.free.logicalSize,
                                    readFormat: header.readFormat, commitRef: commitRef, commitHash: commitHash)
-        let active = slots.first?.index ?? 0
-        let offset = header.slotOffsets[1 - active]
+        let offset = header.slotOffsets[1 - baseSlotIndex]
         // From here on the new version may be on disk: a failure no longer rolls back.
         slotWritten = true
         try slot.encoded().withUnsafeBytes { try shared.file.write($0, at: UInt64(offset)) }

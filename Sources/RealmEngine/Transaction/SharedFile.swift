@@ -132,9 +132,8 @@ final class SharedFile: @unchecked Sendable {
         return try slots(fileSize: grown ? try file.physicalSize() : seen)
     }
 
-    /// The valid header slots, newest first, for a caller that knows the file's physical size (the
-    /// writer, which holds the write lock): saves the `fstat`.
-    func slots(fileSize: UInt64) throws -> [(index: Int, slot: FileHeader.Slot)] {
+    /// The valid header slots, newest first, in a file of physical size `fileSize`.
+    private func slots(fileSize: UInt64) throws -> [(index: Int, slot: FileHeader.Slot)] {
         let (layout, all) = try FileHeader.readHeader(base: file.base, fileSize: fileSize, path: path)
         cacheLock.lock()
         knownLayout = layout

@@ -50,11 +50,14 @@ final class WriteTransaction {
                              topRef: base.topRef, schemaVersion: base.schemaVersion, cacheLeaves: false)
         baseFreeRef = baseSlot.freeRef
         baseCommitRef = baseSlot.commitRef
+        baseSlotIndex = slotIndex
     }
 
     let baseFreeRef: UInt64
     /// The previous commit's record: part of the base version only, freed by this commit.
     let baseCommitRef: UInt64
+    /// The header slot holding the base version; the commit writes the other one.
+    let baseSlotIndex: Int
 
     var layout: SchemaLayout { state.layout }
 
