@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """What one durable commit costs the disk, by write pattern (run by hand, next to the benchmark).
 
-A small realmtui commit writes its nodes side by side somewhere in the file and then its
-64-byte header slot on page 0: two separate regions before the one fdatasync. SQLite in WAL
-mode appends one frame. This times each pattern on a 34 MB file in the current directory
+Before the paired header layout (session 8), a small realmtui commit wrote its nodes side by
+side somewhere in the file and then its 64-byte header slot on page 0: two separate regions
+before the one fdatasync. Now it writes them into the commit area right after the slot's page:
+one region. SQLite in WAL mode appends one frame. This times each pattern on a 34 MB file in
+the current directory
 (median of 800 fdatasyncs, patterns interleaved so drift hits them alike):
 
     python3 Benchmarks/Scripts/fsync_regions.py
@@ -14,8 +16,8 @@ import time
 
 PATH = "fsync_regions.tmp"
 PATTERNS = {
-    "nodes far from page 0 + slot (realmtui now)": [(32856920, 7040), (64, 64)],
-    "nodes right after page 0 + slot": [(4096, 7040), (64, 64)],
+    "nodes far from page 0 + slot (single layout)": [(32856920, 7040), (64, 64)],
+    "nodes right after page 0 + slot (paired layout)": [(4096, 7040), (64, 64)],
     "nodes only, one region": [(32856920, 7040)],
     "one 4 KB page (a WAL frame)": [(32854016, 4096)],
 }
