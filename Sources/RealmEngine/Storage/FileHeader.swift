@@ -145,7 +145,7 @@ struct FileHeader {
         if fileSize == 0 { throw RealmError.notARealmFile(path: path, reason: "the file is empty") }
         if fileSize < UInt64(size) { throw RealmError.notARealmFile(path: path, reason: "the file is too short (\(fileSize) bytes)") }
         let head = UnsafeRawBufferPointer(start: base, count: size)
-        if !head.prefix(6).elementsEqual(magic.prefix(6)) {
+        if !(0..<6).allSatisfy({ head[$0] == magic[$0] }) {
             let sqlite = Array("SQLite format 3".utf8)
             let reason = head.prefix(sqlite.count).elementsEqual(sqlite) ? "it is an SQLite database" : "unknown file signature"
             throw RealmError.notARealmFile(path: path, reason: reason)
@@ -155,7 +155,9 @@ struct FileHeader {
             let found = Slot.decode(UnsafeRawBufferPointer(rebasing: head[64..<64 + slotSize]))?.readFormat ?? readFormat + 1
             throw RealmError.newerFormat(path: path, found: max(found, readFormat + 1), supported: readFormat)
         }
-        var slots: [(Int, Slot)] = []
+        // Labelled like the result, so returning it is not an element-wise array cast.
+        var slots: [(index: Int, slot: Slot)] = []
+        slots.reserveCapacity(2)
         var newest: UInt16 = 0
         for (i, offset) in layout.slotOffsets.enumerated() where UInt64(offset + slotSize) <= fileSize {
             let raw = UnsafeRawBufferPointer(start: base + offset, count: slotSize)
@@ -169,6 +171,7 @@ struct FileHeader {
             if newest > 0 { throw RealmError.newerFormat(path: path, found: newest, supported: readFormat) }
             throw RealmError.corruptFile(path: path, offset: 64, reason: "neither commit slot of the header is valid")
         }
-        return (layout, slots.sorted { $0.1.version > $1.1.version })
+        if slots.count == 2 && slots[0].slot.version < slots[1].slot.version { slots.swapAt(0, 1) }
+        return (layout, slots)
     }
 }
