@@ -197,19 +197,13 @@ struct FreeSpace {
                 logicalSize += n
                 return c
             }
-            splitAt(c)
-            let (ci, found) = chunkIndex(FreeSpace.window(of: c))
-            if found {
-                let i = extentIndex(ci, atOrAfter: c)
-                if i < chunks[ci].extents.count, chunks[ci].extents[i].offset == c, isReusable(chunks[ci].extents[i].freedIn) {
-                    joinReusable(ci, i)
-                    if chunks[ci].extents[i].length >= n { return carve(ci, i, n) }
-                    if c + chunks[ci].extents[i].length == logicalSize {
-                        chunks[ci].extents.remove(at: i)
-                        touch(ci)
-                        logicalSize = c + n
-                        return c
-                    }
+            if let (ci, i) = reusableExtent(at: c) {
+                if chunks[ci].extents[i].length >= n { return carve(ci, i, n) }
+                if c + chunks[ci].extents[i].length == logicalSize {
+                    chunks[ci].extents.remove(at: i)
+                    touch(ci)
+                    logicalSize = c + n
+                    return c
                 }
             }
         }
@@ -233,16 +227,9 @@ struct FreeSpace {
     /// inside the area, else the first reusable extent of the area that holds `n` bytes — the
     /// lowest, nearest the slot's page. Nil when the area has no room.
     private mutating func take(_ n: UInt64, in a: Range<UInt64>) -> UInt64? {
-        if let c = cursor, a.contains(c), c + n <= a.upperBound {
-            splitAt(c)
-            let (ci, found) = chunkIndex(FreeSpace.window(of: c))
-            if found {
-                let i = extentIndex(ci, atOrAfter: c)
-                if i < chunks[ci].extents.count, chunks[ci].extents[i].offset == c, isReusable(chunks[ci].extents[i].freedIn) {
-                    joinReusable(ci, i)
-                    if chunks[ci].extents[i].length >= n { return carve(ci, i, n) }
-                }
-            }
+        if let c = cursor, a.contains(c), c + n <= a.upperBound, let (ci, i) = reusableExtent(at: c),
+           chunks[ci].extents[i].length >= n {
+            return carve(ci, i, n)
         }
         var ci = chunkIndex(FreeSpace.window(of: a.lowerBound)).index
         while ci < chunks.count, chunks[ci].window <= FreeSpace.window(of: a.upperBound - 1) {
@@ -257,6 +244,19 @@ struct FreeSpace {
             ci += 1
         }
         return nil
+    }
+
+    /// The reusable extent starting exactly at `offset` (where the run would go on), joined with
+    /// the reusable extents after it; split off first if a longer one runs across `offset`.
+    private mutating func reusableExtent(at offset: UInt64) -> (Int, Int)? {
+        splitAt(offset)
+        let (ci, found) = chunkIndex(FreeSpace.window(of: offset))
+        guard found else { return nil }
+        let i = extentIndex(ci, atOrAfter: offset)
+        guard i < chunks[ci].extents.count, chunks[ci].extents[i].offset == offset,
+              isReusable(chunks[ci].extents[i].freedIn) else { return nil }
+        joinReusable(ci, i)
+        return (ci, i)
     }
 
     /// If a reusable extent runs across `offset` (space freed just before the run's end joined
