@@ -34,6 +34,8 @@ struct StringTopK {
     private(set) var threshold: UInt64 = .max
     /// Ascending with `k` nils held: no later row can enter (nils tie and lose on position).
     private(set) var closed = false
+    /// Where `touch` leaves its loads (so that they are not optimized away).
+    private var touched: UInt8 = 0
 
     init(k: Int, ascending: Bool) {
         self.k = k
@@ -112,6 +114,22 @@ struct StringTopK {
                 offer(Entry(key: key, start: raw + start, count: end - start, index: index))
             }
         }
+    }
+
+    /// Loads one byte of each cache line of a leaf's string column (end offsets and bytes),
+    /// before scanning the leaf before it. These loads are independent, so the CPU has many
+    /// cache misses in flight at once, where the scan's loads, which wait on the offsets before
+    /// them, have few: the next scan then finds its bytes in cache.
+    mutating func touch(_ column: ClusterColumnSlice) {
+        let ends = column.ints
+        guard column.count > 0 else { return }
+        let total = Int(truncatingIfNeeded: ends.base &+ Int64(bitPattern: ends.offset(column.count - 1)))
+        var bits: UInt8 = 0
+        for offset in stride(from: 0, to: (column.count * ends.width + 7) >> 3, by: 64) {
+            bits |= ends.data.load(fromByteOffset: offset, as: UInt8.self)
+        }
+        for offset in stride(from: 0, to: total, by: 64) { bits |= column.raw.load(fromByteOffset: offset, as: UInt8.self) }
+        touched ^= bits
     }
 
     /// The first 8 of `count` bytes at `p` as a big-endian integer, zero padded; `room` (≥ count)
@@ -226,8 +244,10 @@ extension ResultOrdering {
         var top = StringTopK(k: limit, ascending: ascending)
         var rows: [Int] = []
         var next = 0
-        for v in views where next < keys.count {
+        if let strings = views.first?.bytesColumn(column) { top.touch(strings) }
+        for (i, v) in views.enumerated() where next < keys.count {
             guard let strings = v.bytesColumn(column) else { return nil }
+            if i + 1 < views.count, let following = views[i + 1].bytesColumn(column) { top.touch(following) }
             let n = v.count
             guard n > 0 else { continue }
             // The usual case: the leaf's keys are first, first + 1, … and so are the next n keys.
