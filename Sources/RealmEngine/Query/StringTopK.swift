@@ -173,10 +173,15 @@ struct StringTopK {
     /// Whether `a` sorts before `b`: `ResultOrdering`'s order, positions breaking ties.
     @inline(__always)
     private func before(_ a: Entry, _ b: Entry) -> Bool {
+        Self.before(a, b, ascending: ascending)
+    }
+
+    @inline(__always)
+    private static func before(_ a: Entry, _ b: Entry, ascending: Bool) -> Bool {
         guard let x = a.start else { return b.start == nil ? a.index < b.index : ascending }
         guard let y = b.start else { return !ascending }
         if a.key != b.key { return a.key < b.key }
-        let c = Self.compareBytes(UnsafeRawBufferPointer(start: x, count: a.count), UnsafeRawBufferPointer(start: y, count: b.count))
+        let c = compareBytes(UnsafeRawBufferPointer(start: x, count: a.count), UnsafeRawBufferPointer(start: y, count: b.count))
         if c != 0 { return ascending ? c < 0 : c > 0 }
         return a.index < b.index
     }
@@ -191,26 +196,38 @@ struct StringTopK {
         return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
     }
 
+    /// Moves `heap[i]` up to its place (the entries it passes move down into the hole).
     private mutating func siftUp(_ i: Int) {
-        var child = i
-        while child > 0 {
-            let parent = (child - 1) >> 1
-            guard before(heap[parent], heap[child]) else { return }
-            heap.swapAt(parent, child)
-            child = parent
+        let ascending = self.ascending
+        heap.withUnsafeMutableBufferPointer { h in
+            let e = h[i]
+            var child = i
+            while child > 0 {
+                let parent = (child - 1) >> 1
+                guard Self.before(h[parent], e, ascending: ascending) else { break }
+                h[child] = h[parent]
+                child = parent
+            }
+            h[child] = e
         }
     }
 
+    /// Moves `heap[i]` down to its place (the later children it passes move up into the hole).
     private mutating func siftDown(_ i: Int) {
-        var parent = i
-        while true {
-            let left = 2 * parent + 1
-            guard left < heap.count else { return }
-            var later = left
-            if left + 1 < heap.count, before(heap[left], heap[left + 1]) { later = left + 1 }
-            guard before(heap[parent], heap[later]) else { return }
-            heap.swapAt(parent, later)
-            parent = later
+        let ascending = self.ascending
+        heap.withUnsafeMutableBufferPointer { h in
+            let e = h[i]
+            var parent = i
+            while true {
+                let left = 2 * parent + 1
+                guard left < h.count else { break }
+                var later = left
+                if left + 1 < h.count, Self.before(h[left], h[left + 1], ascending: ascending) { later = left + 1 }
+                guard Self.before(e, h[later], ascending: ascending) else { break }
+                h[parent] = h[later]
+                parent = later
+            }
+            h[parent] = e
         }
     }
 
@@ -255,7 +272,7 @@ extension ResultOrdering {
                 let first = v.key(at: 0)
                 let differ = keys.withUnsafeBufferPointer { k in
                     var bits: Int64 = 0  // no early exit: the loop vectorizes
-                    for i in 0..<n { bits |= k[next + i].rawValue ^ (first &+ Int64(i)) }
+                    for j in 0..<n { bits |= k[next + j].rawValue ^ (first &+ Int64(j)) }
                     return bits
                 }
                 if differ == 0 {
