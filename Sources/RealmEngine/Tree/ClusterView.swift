@@ -95,7 +95,8 @@ struct ClusterView {
         layouts[column].value(row: row)
     }
 
-    /// Appends every key of the leaf, ascending (one unpack of the packed key offsets).
+    /// Appends every key of the leaf, ascending (contiguous keys computed in place, others by one
+    /// unpack of the packed key offsets).
     func appendKeys(to out: inout [ObjectKey]) {
         if keyOffsets.width == 0 {  // keys base, base + 1, …: grow `out`, then fill in place
             let base = keyOffsets.base, first = out.count, n = count
