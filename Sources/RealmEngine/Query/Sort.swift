@@ -48,13 +48,17 @@ enum ResultOrdering {
     }
 
     /// Sorting by one string column of the class over committed leaves: compares the UTF-8 bytes
-    /// in the mapping, with no `String` per object. Nil when it does not apply.
+    /// in the mapping, with no `String` per object (with a small limit, `StringTopK`). Nil when
+    /// it does not apply.
     private static func sortByStringBytes(_ keys: [ObjectKey], path: BoundPath, ascending: Bool, classIndex: Int,
                                           in store: some ObjectStore, limit: Int?) throws -> [ObjectKey]? {
         guard path.steps.count == 1, path.postfix == .none, case .column(let c, let column) = path.steps[0], c == classIndex,
               let property = store.schema.objectSchemas[classIndex].persistedProperties.dropFirst(column).first,
-              property.type == .string, !property.isList,
-              zip(keys, keys.dropFirst()).allSatisfy({ $0 < $1 }) else { return nil }
+              property.type == .string, !property.isList else { return nil }
+        if let limit, limit < keys.count / 8 {
+            return try stringTopK(keys, column: column, ascending: ascending, limit: limit, classIndex: classIndex, in: store)
+        }
+        guard zip(keys, keys.dropFirst()).allSatisfy({ $0 < $1 }) else { return nil }
         var bytes: [UnsafeRawBufferPointer?] = []
         bytes.reserveCapacity(keys.count)
         var next = 0
@@ -71,9 +75,6 @@ enum ResultOrdering {
             let c = compareBytes(bytes[a], bytes[b])
             if c != 0 { return ascending ? c < 0 : c > 0 }
             return a < b
-        }
-        if let limit, limit < keys.count / 8 {
-            return topK(keys.count, limit, before).map { keys[$0] }
         }
         let order = keys.indices.sorted(by: before)
         return (limit.map { Array(order.prefix($0)) } ?? order).map { keys[$0] }

@@ -95,8 +95,17 @@ struct ClusterView {
         layouts[column].value(row: row)
     }
 
-    /// Appends every key of the leaf, ascending (one unpack of the packed key offsets).
+    /// Appends every key of the leaf, ascending (contiguous keys computed in place, others by one
+    /// unpack of the packed key offsets).
     func appendKeys(to out: inout [ObjectKey]) {
+        if keyOffsets.width == 0 {  // keys base, base + 1, …: grow `out`, then fill in place
+            let base = keyOffsets.base, first = out.count, n = count
+            out.append(contentsOf: repeatElement(ObjectKey(0), count: n))
+            out.withUnsafeMutableBufferPointer { b in
+                for i in 0..<n { b[first + i] = ObjectKey(base &+ Int64(i)) }
+            }
+            return
+        }
         let offsets = keyOffsets.unpackAll()
         out.reserveCapacity(out.count + offsets.count)
         for (i, offset) in offsets.enumerated() { out.append(ObjectKey(offset &+ Int64(i))) }
@@ -171,6 +180,14 @@ struct ClusterView {
         let l = layouts[column]
         guard !l.isList, l.data.storage == .ints else { return nil }
         return l.data.ints
+    }
+
+    /// A plain (non-list) string or data column as validated by `init` — end offsets, the
+    /// concatenated bytes, the null bitmap — for tight loops. Nil for other columns and lists.
+    func bytesColumn(_ column: Int) -> ClusterColumnSlice? {
+        let l = layouts[column]
+        guard !l.isList, l.data.storage == .bytes else { return nil }
+        return l.data
     }
 
     /// Whether any value of a (non-list) column is nil; false means `isNull` is false for every row.
