@@ -38,6 +38,11 @@ struct QuerySpec: @unchecked Sendable {
         for q in predicates {
             keys = try q.run(in: store, candidates: keys)
         }
+        // A whole class sorted with a small limit: the first objects straight from the leaves.
+        if keys == nil, distinctKeyPaths.isEmpty, let limitCount, !sortDescriptors.isEmpty,
+           let first = try ResultOrdering.sortedPrefixOfClass(classIndex, by: sortDescriptors, limit: limitCount, in: store) {
+            return first
+        }
         var result = try keys ?? store.keys(classIndex: classIndex)
         if !sortDescriptors.isEmpty {
             result = try ResultOrdering.sort(result, classIndex: classIndex, by: sortDescriptors, in: store,

@@ -52,9 +52,7 @@ enum ResultOrdering {
     /// it does not apply.
     private static func sortByStringBytes(_ keys: [ObjectKey], path: BoundPath, ascending: Bool, classIndex: Int,
                                           in store: some ObjectStore, limit: Int?) throws -> [ObjectKey]? {
-        guard path.steps.count == 1, path.postfix == .none, case .column(let c, let column) = path.steps[0], c == classIndex,
-              let property = store.schema.objectSchemas[classIndex].persistedProperties.dropFirst(column).first,
-              property.type == .string, !property.isList else { return nil }
+        guard let column = plainStringColumn(path, classIndex: classIndex, in: store) else { return nil }
         if let limit, limit < keys.count / 8 {
             return try stringTopK(keys, column: column, ascending: ascending, limit: limit, classIndex: classIndex, in: store)
         }
@@ -78,6 +76,14 @@ enum ResultOrdering {
         }
         let order = keys.indices.sorted(by: before)
         return (limit.map { Array(order.prefix($0)) } ?? order).map { keys[$0] }
+    }
+
+    /// The column `path` names when it is a plain string property of the class itself.
+    static func plainStringColumn(_ path: BoundPath, classIndex: Int, in store: some ObjectStore) -> Int? {
+        guard path.steps.count == 1, path.postfix == .none, case .column(let c, let column) = path.steps[0], c == classIndex,
+              let property = store.schema.objectSchemas[classIndex].persistedProperties.dropFirst(column).first,
+              property.type == .string, !property.isList else { return nil }
+        return column
     }
 
     /// nil first, then bytes in order (a prefix before the longer string).

@@ -246,10 +246,11 @@ struct StringTopK {
 }
 
 extension ResultOrdering {
-    /// `StringTopK` over the leaves of `classIndex` for `keys` (ascending) sorted by the plain
-    /// string column `column`: the first `limit` keys. Nil when a leaf is not an encoded view or a
-    /// key is not in the leaves (the caller falls back to the general sort).
-    static func stringTopK(_ keys: [ObjectKey], column: Int, ascending: Bool, limit: Int, classIndex: Int,
+    /// `StringTopK` over the leaves of `classIndex` for `keys` (ascending; nil for every object
+    /// of the class, which then never lists its keys) sorted by the plain string column
+    /// `column`: the first `limit` keys. Nil when a leaf is not an encoded view or a key is not
+    /// in the leaves (the caller falls back to the general sort).
+    static func stringTopK(_ keys: [ObjectKey]?, column: Int, ascending: Bool, limit: Int, classIndex: Int,
                            in store: some ObjectStore) throws -> [ObjectKey]? {
         guard limit > 0 else { return [] }
         var views: [ClusterView] = []
@@ -259,9 +260,30 @@ extension ResultOrdering {
         }
         guard scanned, allViews else { return nil }
         var top = StringTopK(k: limit, ascending: ascending)
+        if let strings = views.first?.bytesColumn(column) { top.touch(strings) }
+        guard let keys else {
+            // Every object: positions count rows across the leaves, in key order.
+            var starts: [Int] = []
+            starts.reserveCapacity(views.count)
+            var next = 0
+            for (i, v) in views.enumerated() {
+                guard let strings = v.bytesColumn(column) else { return nil }
+                if i + 1 < views.count, let following = views[i + 1].bytesColumn(column) { top.touch(following) }
+                starts.append(next)
+                top.scanAll(strings, firstIndex: next)
+                next += v.count
+            }
+            return top.positions().map { p in
+                var lo = 0, hi = starts.count  // the last leaf starting at or before p
+                while hi - lo > 1 {
+                    let mid = (lo + hi) / 2
+                    if starts[mid] <= p { lo = mid } else { hi = mid }
+                }
+                return ObjectKey(views[lo].key(at: p - starts[lo]))
+            }
+        }
         var rows: [Int] = []
         var next = 0
-        if let strings = views.first?.bytesColumn(column) { top.touch(strings) }
         for (i, v) in views.enumerated() where next < keys.count {
             guard let strings = v.bytesColumn(column) else { return nil }
             if i + 1 < views.count, let following = views[i + 1].bytesColumn(column) { top.touch(following) }
@@ -292,5 +314,16 @@ extension ResultOrdering {
         }
         guard next == keys.count else { return nil }
         return top.positions().map { keys[$0] }
+    }
+
+    /// The first `limit` objects of the whole class `classIndex` sorted by `descriptors`, found
+    /// without listing every key first — one plain string column of the class and a small limit
+    /// (`StringTopK` straight over the leaves). Nil when that does not apply.
+    static func sortedPrefixOfClass(_ classIndex: Int, by descriptors: [SortDescriptor], limit: Int,
+                                    in store: some ObjectStore) throws -> [ObjectKey]? {
+        guard descriptors.count == 1, limit < (try store.count(classIndex: classIndex)) / 8 else { return nil }
+        let path = try Binder.sortPath(descriptors[0].keyPath, classIndex: classIndex, schema: store.schema)
+        guard let column = plainStringColumn(path, classIndex: classIndex, in: store) else { return nil }
+        return try stringTopK(nil, column: column, ascending: descriptors[0].ascending, limit: limit, classIndex: classIndex, in: store)
     }
 }

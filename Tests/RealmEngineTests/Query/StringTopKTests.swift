@@ -98,6 +98,18 @@ import Testing
         let byName = try Self.expected(filtered, column: 1, ascending: false, store: store)
         #expect(try realm.objects("T").filter("i != 5").sorted(byKeyPath: "s", ascending: false).limit(25).keys()
             == Array(byName.prefix(25)))
+        // A whole class, sorted and limited: straight from the leaves, without a key list.
+        for (column, path) in [(1, "s"), (2, "r")] {
+            for ascending in [true, false] {
+                let full = try Self.expected(all, column: column, ascending: ascending, store: store)
+                for limit in [1, 25, all.count / 8 - 1] where limit > 0 {
+                    #expect(try ResultOrdering.sortedPrefixOfClass(0, by: [SortDescriptor(keyPath: path, ascending: ascending)],
+                                                                   limit: limit, in: store) == Array(full.prefix(limit)))
+                    #expect(try realm.objects("T").sorted(byKeyPath: path, ascending: ascending).limit(limit).keys()
+                        == Array(full.prefix(limit)), "\(path) ascending \(ascending) limit \(limit)")
+                }
+            }
+        }
     }
 
     @Test func prefixIsMonotone() {
