@@ -62,6 +62,62 @@ extension TreeWriter {
         }
     }
 
+    /// Applies an edit to every leaf of a tree that is wholly in the file, on the rows `select`
+    /// picks from each leaf's view (leaves where it picks none stay as they are): for a filtered
+    /// bulk delete, which then needs no list of keys and builds one view per leaf. Returns false,
+    /// having changed nothing, when this transaction has loaded the top of the tree (some leaves
+    /// may be decoded; the caller edits by keys instead).
+    func editEveryLeaf(root: inout TreeChild?, columns: [Property], select: (ClusterView) throws -> [Int],
+                       file: (ClusterView, UnsafeRawBufferPointer, [Int]) throws -> EncodedEdit?) throws -> Bool {
+        guard var top = root else { return true }
+        guard top.node == nil else { return false }
+        switch try editAll(&top, columns: columns, depth: 0, select: select, file: file) {
+        case nil:
+            root = nil
+        case .some(let only):
+            root = collapsed(only)
+        }
+        return true
+    }
+
+    private func editAll(_ child: inout TreeChild, columns: [Property], depth: Int, select: (ClusterView) throws -> [Int],
+                         file: (ClusterView, UnsafeRawBufferPointer, [Int]) throws -> EncodedEdit?) throws -> TreeChild? {
+        guard depth <= 64 else { throw RealmError.corruptFile(path: bytes.path, offset: child.ref, reason: "tree too deep (a cycle?)") }
+        // Below an unloaded top every node is in the file: an inner node is loaded here (it is
+        // small), a leaf edited in its encoded form.
+        assert(child.node == nil, "a node below an unloaded parent is loaded")
+        let (_, kind) = try bytes.header(child.ref)
+        if kind == NodeKind.clusterLeaf.rawValue {
+            let payload = try bytes.node(child.ref, kind: .clusterLeaf)
+            guard case .view(let view) = try ClusterAccess(.file(payload, ref: child.ref), columns: columns, path: bytes.path) else {
+                return child
+            }
+            let rows = try select(view)
+            if rows.isEmpty { return child }
+            guard let edited = try file(view, payload, rows) else { return child }
+            try release(child.ref)
+            guard edited.count > 0, let first = edited.firstKey else { return nil }
+            let ref = try write(kind: .clusterLeaf, payload: edited.payload)
+            return TreeChild(firstKey: TreeKey(hi: 0, lo: first), count: edited.count, ref: ref, node: nil)
+        }
+        guard kind == NodeKind.inner.rawValue else {
+            throw RealmError.corruptFile(path: bytes.path, offset: child.ref, reason: "expected a cluster tree node, found kind \(kind)")
+        }
+        let node = try load(&child, columns: columns)
+        guard case .inner(var children) = node.body else { return child }
+        node.body = .inner([])  // drop the node's reference so `children` is uniquely owned
+        var out: [TreeChild] = []
+        out.reserveCapacity(children.count)
+        for i in children.indices {
+            if let edited = try editAll(&children[i], columns: columns, depth: depth + 1, select: select, file: file) {
+                out.append(edited)
+            }
+        }
+        guard !out.isEmpty else { return nil }
+        node.body = .inner(out)
+        return TreeChild(firstKey: out[0].firstKey, count: out.reduce(0) { $0 + $1.count }, ref: 0, node: node)
+    }
+
     /// Hands each child of an inner node the sorted keys that fall in its range (those below the
     /// next child's first key), keeps the children the edit leaves non-empty, and returns the
     /// node's new summary (nil when it became empty).

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+@testable import RealmEngine
+
+/// `Realm.delete(results)` of a filtered class: the path that tests each leaf while editing it
+/// (a committed tree, a filter on non-indexed scalar columns) and the key-list path it falls
+/// back to, checked against a model of the objects after every transaction.
+@Suite struct FilteredDeleteTests {
+    static let schema = Schema([ObjectSchema(name: "P", properties: [
+        Property(name: "id", type: .int, isPrimaryKey: true),
+        Property(name: "name", type: .string, isIndexed: true),
+        Property(name: "age", type: .int),
+        Property(name: "score", type: .double),
+        Property(name: "opt", type: .int, isOptional: true),
+    ])])
+
+    struct Row { var key: ObjectKey; var name: String; var age: Int64; var score: Double; var opt: Int64? }
+
+    /// Random filtered deletes, each checked against the model: values, the primary-key and name
+    /// indexes, the change record and the file's integrity.
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func randomFilteredDeletesMatchAModel(seed: UInt64) throws {
+        var rng = ClusterRNG(seed: seed)
+        let dir = TempDir()
+        let realm = try Realm(path: dir.path("del.realm"), schema: Self.schema)
+        var model: [Int64: Row] = [:]
+        try realm.write {
+            for i in 0..<6000 {
+                let age = Int64.random(in: 0..<100, using: &rng)
+                let opt: Int64? = Bool.random(using: &rng) ? nil : Int64.random(in: 0..<10, using: &rng)
+                let name = "n\(Int.random(in: 0..<20, using: &rng))"
+                let score = Double(Int.random(in: 0..<1000, using: &rng)) / 1000
+                let o = try realm.create("P", ["id": .int(Int64(i)), "name": .string(name), "age": .int(age),
+                                               "score": .double(score), "opt": opt.map { .int($0) } ?? .null])
+                model[Int64(i)] = Row(key: o.key, name: name, age: age, score: score, opt: opt)
+            }
+        }
+        // Each filter with the model's test; "name" is indexed, so its delete lists keys first.
+        let filters: [(String, (Row) -> Bool)] = [
+            ("age < 20", { $0.age < 20 }),
+            ("age >= 40 AND age < 45", { $0.age >= 40 && $0.age < 45 }),
+            ("score > 0.9", { $0.score > 0.9 }),
+            ("opt < 3", { ($0.opt ?? 99) < 3 }),
+            ("opt == nil AND age > 90", { $0.opt == nil && $0.age > 90 }),
+            ("name == 'n3'", { $0.name == "n3" }),
+            ("age == 55 OR score < 0.05", { $0.age == 55 || $0.score < 0.05 }),
+            ("age < 0", { _ in false }),
+        ]
+        for (filter, test) in filters {
+            let doomed = model.filter { test($0.value) }
+            try realm.write {
+                try realm.delete(try realm.objects("P").filter(filter))
+                let record = realm.transaction.flatMap { ChangeLog.record($0.changes, version: 0).classes[0] }
+                #expect((record?.deleted ?? []) == doomed.values.map(\.key.rawValue).sorted(), "\(filter)")
+            }
+            for id in doomed.keys { model[id] = nil }
+            try check(realm, model, filter)
+        }
+        // After inserts in the same transaction the tree is loaded: the key-list path.
+        try realm.write {
+            for i in 6000..<6100 {
+                let o = try realm.create("P", ["id": .int(Int64(i)), "name": .string("new"), "age": .int(Int64(i % 100)),
+                                               "score": .double(0.5), "opt": .null])
+                model[Int64(i)] = Row(key: o.key, name: "new", age: Int64(i % 100), score: 0.5, opt: nil)
+            }
+            try realm.delete(try realm.objects("P").filter("age < 30"))
+        }
+        for (id, row) in model where row.age < 30 { model[id] = nil }
+        try check(realm, model, "after inserts")
+        // Everything left matches: the tree and its index become empty, and take new objects.
+        try realm.write { try realm.delete(try realm.objects("P").filter("age >= 0")) }
+        model = [:]
+        try check(realm, model, "all")
+        try realm.write {
+            try realm.create("P", ["id": .int(7), "name": .string("back"), "age": .int(1), "score": .double(0), "opt": .null])
+        }
+        #expect(try realm.object(ofType: "P", forPrimaryKey: .int(7))?["name"] == .string("back"))
+        _ = try realm.checkIntegrity()
+    }
+
+    private func check(_ realm: Realm, _ model: [Int64: Row], _ context: String) throws {
+        _ = try realm.checkIntegrity()
+        #expect(try realm.objects("P").count == model.count, "\(context)")
+        let keys = try realm.objects("P").keys()
+        #expect(keys == model.values.map(\.key).sorted(), "\(context)")
+        for id in Int64(0)..<6100 where id % 13 == 0 {
+            let object = try realm.object(ofType: "P", forPrimaryKey: .int(id))
+            #expect(object?.key == model[id]?.key, "\(context): id \(id)")
+            if let object, let row = model[id] {
+                #expect(object["age"] == .int(row.age) && object["score"] == .double(row.score), "\(context): id \(id)")
+                #expect(object["opt"] == (row.opt.map { .int($0) } ?? .null), "\(context): id \(id)")
+            }
+        }
+        for n in 0..<20 {
+            let found = try realm.objects("P").filter("name == $0", .string("n\(n)")).keys()
+            #expect(found == model.values.filter { $0.name == "n\(n)" }.map(\.key).sorted(), "\(context): name n\(n)")
+        }
+    }
+}
