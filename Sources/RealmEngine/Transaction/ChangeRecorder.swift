@@ -34,7 +34,12 @@ struct ChangeRecorder {
         }
 
         /// The deleted objects (not inserted in this transaction), ascending.
-        var deleted: [Int64] { deletedKeys.sorted() }
+        var deleted: [Int64] {
+            // Bulk deletes append in key order: then there is nothing to sort.
+            var i = 1
+            while i < deletedKeys.count && deletedKeys[i - 1] < deletedKeys[i] { i += 1 }
+            return i >= deletedKeys.count ? deletedKeys : deletedKeys.sorted()
+        }
 
         /// Modified objects still present and not inserted in this transaction, with the
         /// bitmask of the columns that changed.
@@ -141,8 +146,19 @@ extension ChangeRecorder.ClassChanges {
 
     /// The deleted objects, as runs.
     var deletedRuns: [Run] {
+        let keys = deleted
+        guard var first = keys.first else { return [] }
         var out: [Run] = []
-        for k in deleted { Self.add(k, 0, to: &out) }
+        var count: Int64 = 0
+        for k in keys {
+            if first &+ count != k {
+                out.append((first, count, 0))
+                first = k
+                count = 0
+            }
+            count += 1
+        }
+        out.append((first, count, 0))
         return out
     }
 

@@ -169,11 +169,21 @@ extension TreeWriter {
             let (_, kind) = try bytes.header(child.ref)
             if kind == NodeKind.indexLeaf.rawValue {
                 let view = try IndexLeafCodec.View(try bytes.node(child.ref, kind: .indexLeaf), path: bytes.path, ref: child.ref)
-                let kept = remove(entries, from: view.entries())
+                var kept = KeptIndexEntries(view)
+                kept.remove(entries)
                 guard kept.count != view.count else { return child }
-                try release(child.ref)
-                guard let first = kept.first else { return nil }
-                let ref = try write(kind: .indexLeaf, payload: IndexLeafCodec.encode(kept))
+                guard let first = kept.first else {
+                    try release(child.ref)
+                    return nil
+                }
+                let ref: UInt64
+                if writtenHere.contains(child.ref) {
+                    // Written earlier in this transaction: freed first, as `write(replacing:)` requires.
+                    try release(child.ref)
+                    ref = try write(kind: .indexLeaf) { kept.encode(into: &$0) }
+                } else {
+                    ref = try write(kind: .indexLeaf, replacing: child.ref) { kept.encode(into: &$0) }
+                }
                 return TreeChild(firstKey: first, count: kept.count, ref: ref, node: nil)
             }
         }
@@ -210,6 +220,61 @@ extension TreeWriter {
                     initialized = n
                 }
             }
+        }
+    }
+}
+
+/// An index leaf's entries as its two unpacked halves, edited in place and encoded straight
+/// into the writer's buffer (what `IndexLeafCodec.encode` writes for the entries kept), without
+/// an array of `TreeKey`s.
+private struct KeptIndexEntries {
+    var his: [Int64]
+    var los: [Int64]
+    private(set) var count: Int
+
+    init(_ view: IndexLeafCodec.View) {
+        his = view.his.unpackAll()
+        los = view.los.unpackAll()
+        count = Swift.min(view.count, his.count, los.count)
+    }
+
+    var first: TreeKey? { count > 0 ? TreeKey(hi: UInt64(bitPattern: his[0]), lo: los[0]) : nil }
+
+    /// Drops the entries of `doomed` (sorted): one merge pass, compacting in place.
+    mutating func remove(_ doomed: ArraySlice<TreeKey>) {
+        let n = doomed.withUnsafeBufferPointer { gone in
+            his.withUnsafeMutableBufferPointer { h in
+                los.withUnsafeMutableBufferPointer { l in
+                    var d = 0, n = 0
+                    for i in 0..<count {
+                        let e = TreeKey(hi: UInt64(bitPattern: h[i]), lo: l[i])
+                        while d < gone.count && gone[d] < e { d += 1 }
+                        if d < gone.count && gone[d] == e { d += 1; continue }
+                        h[n] = h[i]
+                        l[n] = l[i]
+                        n += 1
+                    }
+                    return n
+                }
+            }
+        }
+        his.removeSubrange(n...)
+        los.removeSubrange(n...)
+        count = n
+    }
+
+    /// Appends the leaf's payload to `out`.
+    func encode(into out: inout [UInt8]) {
+        let hiPlan = PackPlan(his), loPlan = PackPlan(los)
+        let size = 4 + hiPlan.byteSize + loPlan.byteSize
+        let start = out.count
+        out.append(contentsOf: repeatElement(0, count: size))
+        out.withUnsafeMutableBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            var w = ByteWriter(base + start, capacity: size)
+            w.u32(UInt32(count))
+            hiPlan.write(his, to: &w)
+            loPlan.write(los, to: &w)
         }
     }
 }

@@ -56,6 +56,13 @@ import Testing
             for id in doomed.keys { model[id] = nil }
             try check(realm, model, filter)
         }
+        // Two deletes in one transaction: the second edits leaves (and index leaves) the first wrote.
+        try realm.write {
+            try realm.delete(try realm.objects("P").filter("age >= 60 AND age < 70"))
+            try realm.delete(try realm.objects("P").filter("age >= 65 AND age < 80"))
+        }
+        for (id, row) in model where row.age >= 60 && row.age < 80 { model[id] = nil }
+        try check(realm, model, "two deletes")
         // After inserts in the same transaction the tree is loaded: the key-list path.
         try realm.write {
             for i in 6000..<6100 {
