@@ -144,22 +144,44 @@ extension ChangeRecorder.ClassChanges {
         return out
     }
 
-    /// The deleted objects, as runs.
-    var deletedRuns: [Run] {
-        let keys = deleted
-        guard var first = keys.first else { return [] }
-        var out: [Run] = []
-        var count: Int64 = 0
-        for k in keys {
-            if first &+ count != k {
-                out.append((first, count, 0))
-                first = k
-                count = 0
+    /// The deleted objects, as runs — counted, not built: a filtered bulk delete leaves a run
+    /// per few keys, and an array of them would be as large as the keys again.
+    var deletedRuns: KeyRuns { KeyRuns(deleted) }
+
+    /// Ascending keys read as runs of consecutive keys.
+    struct KeyRuns {
+        let keys: [Int64]
+        /// The number of runs.
+        let count: Int
+
+        init(_ keys: [Int64]) {
+            self.keys = keys
+            count = keys.withUnsafeBufferPointer { k in
+                guard !k.isEmpty else { return 0 }
+                var n = 1  // a run starts at the first key and at each key that does not follow the one before
+                for i in 1..<k.count where k[i] != k[i - 1] &+ 1 { n += 1 }
+                return n
             }
-            count += 1
         }
-        out.append((first, count, 0))
-        return out
+
+        var isEmpty: Bool { count == 0 }
+
+        /// Calls `body` with each run's first key and length, in order.
+        func forEach(_ body: (Int64, Int64) -> Void) {
+            keys.withUnsafeBufferPointer { k in
+                guard var first = k.first else { return }
+                var length: Int64 = 0
+                for key in k {
+                    if first &+ length != key {
+                        body(first, length)
+                        first = key
+                        length = 0
+                    }
+                    length += 1
+                }
+                body(first, length)
+            }
+        }
     }
 
     /// The modified objects still present, as runs with their column masks.
