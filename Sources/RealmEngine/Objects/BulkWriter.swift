@@ -69,7 +69,7 @@ extension WriteTransaction {
             return
         }
         let sorted = Self.ascending(keys)
-        var removed = RemovedRows(indexed: table.indexedColumns)
+        var removed = RemovedRows(indexed: table.indexedColumns, capacity: sorted.count)
         try writer.editLeaves(root: &state.tables[classIndex].root, keys: sorted, columns: table.columns, file: { view, payload, rows in
             removed.remove(rows, from: view, payload: payload, columns: table.columns)
         }, memory: { c, rows in
@@ -85,7 +85,7 @@ extension WriteTransaction {
     func deleteObjects(_ classIndex: Int, matching test: ColumnTest) throws -> Bool {
         let table = layout.tables[classIndex]
         guard !Self.isLinked(table) else { return false }
-        var removed = RemovedRows(indexed: table.indexedColumns)
+        var removed = RemovedRows(indexed: table.indexedColumns, capacity: state.tables[classIndex].root?.count ?? 0)
         let applied = try writer.editEveryLeaf(root: &state.tables[classIndex].root, columns: table.columns, select: { view in
             test.matchingRows(view)
         }, file: { view, payload, rows in
@@ -120,7 +120,9 @@ extension WriteTransaction {
 }
 
 /// What a bulk delete removed, leaf by leaf in key order: the keys, and per indexed column the
-/// index entries to remove.
+/// index entries to remove. The arrays are reserved at the class's size up front: growing them
+/// would copy them again at every doubling (megabytes, for a million objects), while reserved
+/// pages that are never written cost no memory.
 private struct RemovedRows {
     let indexed: [Int]
     /// Ascending: leaves are visited in key order.
@@ -128,9 +130,15 @@ private struct RemovedRows {
     /// Per indexed column (as `indexed`), the index entries of the removed objects.
     var entries: [[TreeKey]]
 
-    init(indexed: [Int]) {
+    /// `capacity`: how many objects the delete may remove at most.
+    init(indexed: [Int], capacity: Int) {
         self.indexed = indexed
-        entries = [[TreeKey]](repeating: [], count: indexed.count)
+        keys.reserveCapacity(capacity)
+        entries = indexed.map { _ in
+            var e = [TreeKey]()
+            e.reserveCapacity(capacity)
+            return e
+        }
     }
 
     /// Notes the rows of an encoded leaf and returns the leaf without them.
@@ -139,15 +147,18 @@ private struct RemovedRows {
         // Built in local arrays, appended once per leaf.
         var leafKeys = rows.withUnsafeBufferPointer { view.keyOffsets.gather($0) }  // key = offset + row
         for j in leafKeys.indices { leafKeys[j] &+= Int64(rows[j]) }
-        keys.append(contentsOf: leafKeys)
         for (n, column) in indexed.enumerated() {
             let his = SearchIndex.keys(view, column: column, rows: rows)
-            let leafEntries = [TreeKey](unsafeUninitializedCapacity: rows.count) { out, initialized in
-                for j in 0..<rows.count { out[j] = TreeKey(hi: his[j], lo: leafKeys[j]) }
-                initialized = rows.count
+            var grown = entries[n]
+            entries[n] = []  // so `grown` is uniquely referenced while it grows
+            his.withUnsafeBufferPointer { his in
+                leafKeys.withUnsafeBufferPointer { leafKeys in
+                    for j in 0..<his.count { grown.append(TreeKey(hi: his[j], lo: leafKeys[j])) }
+                }
             }
-            entries[n].append(contentsOf: leafEntries)
+            entries[n] = grown
         }
+        keys.append(contentsOf: leafKeys)
         var out = [UInt8]()
         ClusterCodec.removingRows(view, payload: payload, columns: columns, rows: rows, into: &out)
         let remaining = view.count - rows.count

@@ -88,7 +88,8 @@ struct ChangeRecorder {
     mutating func delete(_ c: Int, keys: [Int64]) {
         update(c) { ch in
             guard ch.firstNew <= ch.lastNew else {
-                ch.deletedKeys.append(contentsOf: keys)
+                // The first deletion takes the array as it is (no copy).
+                if ch.deletedKeys.isEmpty { ch.deletedKeys = keys } else { ch.deletedKeys.append(contentsOf: keys) }
                 return
             }
             for key in keys {
