@@ -86,10 +86,10 @@ extension WriteTransaction {
         let table = layout.tables[classIndex]
         guard !Self.isLinked(table) else { return false }
         var removed = RemovedRows(indexed: table.indexedColumns, capacity: state.tables[classIndex].root?.count ?? 0)
-        let applied = try writer.editEveryLeaf(root: &state.tables[classIndex].root, columns: table.columns, select: { view in
+        let applied = try writer.removeRowsFromEveryLeaf(root: &state.tables[classIndex].root, columns: table.columns, select: { view in
             test.matchingRows(view)
-        }, file: { view, payload, rows in
-            removed.remove(rows, from: view, payload: payload, columns: table.columns)
+        }, removing: { view, rows in
+            removed.note(rows, of: view)
         })
         guard applied else { return false }
         try finishDeleting(classIndex, removed)
@@ -144,6 +144,19 @@ private struct RemovedRows {
     /// Notes the rows of an encoded leaf and returns the leaf without them.
     mutating func remove(_ rows: [Int], from view: ClusterView, payload: UnsafeRawBufferPointer,
                          columns: [Property]) -> TreeWriter.EncodedEdit {
+        note(rows, of: view)
+        var out = [UInt8]()
+        ClusterCodec.removingRows(view, payload: payload, columns: columns, rows: rows, into: &out)
+        let remaining = view.count - rows.count
+        var first: Int64?
+        var r = 0
+        for doomed in rows { if doomed == r { r += 1 } else { break } }
+        if r < view.count { first = view.key(at: r) }
+        return (out, remaining, first)
+    }
+
+    /// Notes the keys and index entries of rows (ascending, no repeats) of an encoded leaf.
+    mutating func note(_ rows: [Int], of view: ClusterView) {
         // Built in local arrays, appended once per leaf.
         var leafKeys = rows.withUnsafeBufferPointer { view.keyOffsets.gather($0) }  // key = offset + row
         for j in leafKeys.indices { leafKeys[j] &+= Int64(rows[j]) }
@@ -159,14 +172,6 @@ private struct RemovedRows {
             entries[n] = grown
         }
         keys.append(contentsOf: leafKeys)
-        var out = [UInt8]()
-        ClusterCodec.removingRows(view, payload: payload, columns: columns, rows: rows, into: &out)
-        let remaining = view.count - rows.count
-        var first: Int64?
-        var r = 0
-        for doomed in rows { if doomed == r { r += 1 } else { break } }
-        if r < view.count { first = view.key(at: r) }
-        return (out, remaining, first)
     }
 
     /// Notes the rows of a decoded leaf and removes them from it.

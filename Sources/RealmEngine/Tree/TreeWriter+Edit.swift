@@ -62,16 +62,17 @@ extension TreeWriter {
         }
     }
 
-    /// Applies an edit to every leaf of a tree that is wholly in the file, on the rows `select`
-    /// picks from each leaf's view (leaves where it picks none stay as they are): for a filtered
-    /// bulk delete, which then needs no list of keys and builds one view per leaf. Returns false,
-    /// having changed nothing, when this transaction has loaded the top of the tree (some leaves
-    /// may be decoded; the caller edits by keys instead).
-    func editEveryLeaf(root: inout TreeChild?, columns: [Property], select: (ClusterView) throws -> [Int],
-                       file: (ClusterView, UnsafeRawBufferPointer, [Int]) throws -> EncodedEdit?) throws -> Bool {
+    /// Removes from every leaf of a tree that is wholly in the file the rows `select` picks from
+    /// the leaf's view (a filtered bulk delete, which then needs no list of keys and builds one
+    /// view per leaf); `removing` is told of them first. Each changed leaf is re-encoded straight
+    /// into the writer's buffer (`ClusterCodec.removingRows`); emptied leaves and nodes disappear.
+    /// Returns false, having changed nothing, when this transaction has loaded the top of the
+    /// tree (some leaves may be decoded; the caller edits by keys instead).
+    func removeRowsFromEveryLeaf(root: inout TreeChild?, columns: [Property], select: (ClusterView) throws -> [Int],
+                                 removing: (ClusterView, [Int]) throws -> Void) throws -> Bool {
         guard var top = root else { return true }
         guard top.node == nil else { return false }
-        switch try editAll(&top, columns: columns, depth: 0, select: select, file: file) {
+        switch try removeRows(&top, columns: columns, depth: 0, select: select, removing: removing) {
         case nil:
             root = nil
         case .some(let only):
@@ -80,8 +81,8 @@ extension TreeWriter {
         return true
     }
 
-    private func editAll(_ child: inout TreeChild, columns: [Property], depth: Int, select: (ClusterView) throws -> [Int],
-                         file: (ClusterView, UnsafeRawBufferPointer, [Int]) throws -> EncodedEdit?) throws -> TreeChild? {
+    private func removeRows(_ child: inout TreeChild, columns: [Property], depth: Int, select: (ClusterView) throws -> [Int],
+                            removing: (ClusterView, [Int]) throws -> Void) throws -> TreeChild? {
         guard depth <= 64 else { throw RealmError.corruptFile(path: bytes.path, offset: child.ref, reason: "tree too deep (a cycle?)") }
         // Below an unloaded top every node is in the file: an inner node is loaded here (it is
         // small), a leaf edited in its encoded form.
@@ -94,11 +95,24 @@ extension TreeWriter {
             }
             let rows = try select(view)
             if rows.isEmpty { return child }
-            guard let edited = try file(view, payload, rows) else { return child }
-            try release(child.ref)
-            guard edited.count > 0, let first = edited.firstKey else { return nil }
-            let ref = try write(kind: .clusterLeaf, payload: edited.payload)
-            return TreeChild(firstKey: TreeKey(hi: 0, lo: first), count: edited.count, ref: ref, node: nil)
+            try removing(view, rows)
+            // `rows` is ascending and without repeats: the first survivor is the first gap.
+            var survivor = 0
+            while survivor < rows.count && rows[survivor] == survivor { survivor += 1 }
+            guard survivor < view.count else {
+                try release(child.ref)
+                return nil
+            }
+            let first = view.key(at: survivor)
+            let encode: (inout [UInt8]) -> Void = { ClusterCodec.removingRows(view, payload: payload, columns: columns, rows: rows, into: &$0) }
+            let ref: UInt64
+            if writtenHere.contains(child.ref) {
+                try release(child.ref)
+                ref = try write(kind: .clusterLeaf, encode)
+            } else {
+                ref = try write(kind: .clusterLeaf, replacing: child.ref, encode)
+            }
+            return TreeChild(firstKey: TreeKey(hi: 0, lo: first), count: view.count - rows.count, ref: ref, node: nil)
         }
         guard kind == NodeKind.inner.rawValue else {
             throw RealmError.corruptFile(path: bytes.path, offset: child.ref, reason: "expected a cluster tree node, found kind \(kind)")
@@ -109,7 +123,7 @@ extension TreeWriter {
         var out: [TreeChild] = []
         out.reserveCapacity(children.count)
         for i in children.indices {
-            if let edited = try editAll(&children[i], columns: columns, depth: depth + 1, select: select, file: file) {
+            if let edited = try removeRows(&children[i], columns: columns, depth: depth + 1, select: select, removing: removing) {
                 out.append(edited)
             }
         }
