@@ -147,7 +147,13 @@ extension TreeWriter {
             var mine = rest
             if i + 1 < children.count {
                 let limit = bound(children[i + 1].firstKey)
-                let cut = rest.firstIndex { $0 >= limit } ?? rest.endIndex
+                // Binary search: a bulk edit hands down many keys, and most children take some.
+                var lo = rest.startIndex, hi = rest.endIndex
+                while lo < hi {
+                    let mid = lo + (hi - lo) / 2
+                    if rest[mid] < limit { lo = mid + 1 } else { hi = mid }
+                }
+                let cut = lo
                 mine = rest[..<cut]
                 rest = rest[cut...]
             } else {
