@@ -85,6 +85,43 @@ import Testing
         _ = try realm.checkIntegrity()
     }
 
+    /// Observers of the class and of a filter see exactly the deleted positions, on a tree three
+    /// levels deep (more leaves than one inner node holds).
+    @Test func observersSeeTheDeletedPositions() throws {
+        let dir = TempDir()
+        let path = dir.path("notify.realm")
+        let writer = try Realm(path: path, schema: Self.schema)
+        let count = Limits.clusterRows * Limits.innerFanout + 3000
+        try writer.write {
+            for i in 0..<count {
+                try writer.create("P", ["id": .int(Int64(i)), "name": .string("n"), "age": .int(Int64(i % 100)),
+                                        "score": .double(0), "opt": .null])
+            }
+        }
+        let observed = try Realm(path: path, schema: Self.schema)
+        var all: [String] = [], old: [String] = []
+        let deleted = (0..<count).filter { $0 % 100 < 30 }
+        let t1 = try observed.objects("P").observe { change in
+            if case .update(let r, let d, let i, let m) = change { all.append("\(r.count) \(d == deleted) \(i) \(m)") }
+        }
+        let t2 = try observed.objects("P").filter("age >= 20").observe { change in
+            if case .update(let r, let d, let i, let m) = change { old.append("\(r.count) \(d) \(i) \(m)") }
+        }
+        observed.refresh()
+        try writer.write { try writer.delete(try writer.objects("P").filter("age < 30")) }
+        observed.refresh()
+        let left = (0..<count).filter { $0 % 100 >= 30 }.count
+        #expect(all == ["\(left) true [] []"])
+        // Among the objects with age >= 20, those with age 20..<30 went: ten of every eighty.
+        let before = (0..<count).filter { $0 % 100 >= 20 }
+        let gone = before.indices.filter { before[$0] % 100 < 30 }
+        #expect(old == ["\(left) \(gone) [] []"])
+        #expect(try observed.objects("P").count == left)
+        _ = try observed.checkIntegrity()
+        t1.invalidate()
+        t2.invalidate()
+    }
+
     private func check(_ realm: Realm, _ model: [Int64: Row], _ context: String) throws {
         _ = try realm.checkIntegrity()
         #expect(try realm.objects("P").count == model.count, "\(context)")
