@@ -105,6 +105,11 @@ extension WriteTransaction {
     /// Removes the index entries of the deleted rows (one merge pass per index leaf) and records
     /// the deletions.
     private func finishDeleting(_ classIndex: Int, _ removed: RemovedRows) throws {
+        // Nothing matched: nothing to record (the recorder would note the class as changed).
+        guard !removed.keys.isEmpty else {
+            syncBytes()
+            return
+        }
         var removed = removed
         for (n, column) in removed.indexed.enumerated() {
             var doomed = removed.entries[n]

@@ -117,17 +117,28 @@ extension TreeWriter {
         guard kind == NodeKind.inner.rawValue else {
             throw RealmError.corruptFile(path: bytes.path, offset: child.ref, reason: "expected a cluster tree node, found kind \(kind)")
         }
-        let node = try load(&child, columns: columns)
-        guard case .inner(var children) = node.body else { return child }
-        node.body = .inner([])  // drop the node's reference so `children` is uniquely owned
+        // The node is read in place and loaded (its extent freed, to be rewritten) only when a
+        // child changed: a delete that matches nothing in a subtree leaves it as it was.
+        let payload = try bytes.node(child.ref, kind: .inner)
+        var children = try InnerNodeCodec.View(payload, path: bytes.path, ref: child.ref).children()
         var out: [TreeChild] = []
         out.reserveCapacity(children.count)
+        var changed = false
         for i in children.indices {
+            let before = children[i].ref
             if let edited = try removeRows(&children[i], columns: columns, depth: depth + 1, select: select, removing: removing) {
+                if edited.ref != before || edited.node != nil { changed = true }
                 out.append(edited)
+            } else {
+                changed = true
             }
         }
-        guard !out.isEmpty else { return nil }
+        guard changed else { return child }
+        guard !out.isEmpty else {
+            try release(child.ref)
+            return nil
+        }
+        let node = try load(&child, columns: columns)
         node.body = .inner(out)
         return TreeChild(firstKey: out[0].firstKey, count: out.reduce(0) { $0 + $1.count }, ref: 0, node: node)
     }

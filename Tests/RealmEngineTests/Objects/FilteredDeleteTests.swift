@@ -56,6 +56,15 @@ import Testing
             for id in doomed.keys { model[id] = nil }
             try check(realm, model, filter)
         }
+        // One insert (appended to the last leaf in encoded form, its path rewritten) and then a
+        // delete that reaches the nodes the insert wrote.
+        try realm.write {
+            let o = try realm.create("P", ["id": .int(7000), "name": .string("late"), "age": .int(85), "score": .double(0.5), "opt": .null])
+            model[7000] = Row(key: o.key, name: "late", age: 85, score: 0.5, opt: nil)
+            try realm.delete(try realm.objects("P").filter("age >= 84 AND age < 88"))
+        }
+        for (id, row) in model where row.age >= 84 && row.age < 88 { model[id] = nil }
+        try check(realm, model, "insert then delete")
         // Two deletes in one transaction: the second edits leaves (and index leaves) the first wrote.
         try realm.write {
             try realm.delete(try realm.objects("P").filter("age >= 60 AND age < 70"))
