@@ -66,9 +66,28 @@ extension Realm {
     /// Deletes every object of the results.
     public func delete(_ results: Results) throws {
         let t = try writeTransaction()
+        if let test = scanTest(deleting: results) {
+            // A filter on the class's own columns is tested leaf by leaf as the leaves are edited.
+            let done: Bool
+            do { done = try t.deleteObjects(results.classIndex, matching: test) } catch { noteMutation(); throw error }
+            if done { noteMutation(); return }
+        }
         let keys = try results.keys()
         defer { noteMutation() }
         try t.deleteObjects(results.classIndex, keys: keys)
+    }
+
+    /// The compiled test of results that are the objects of a class matching one predicate on its
+    /// own scalar columns, none of them indexed (an index lookup finds few objects faster than a
+    /// scan), with no sort, distinct or limit: the results a delete can find while it edits.
+    private func scanTest(deleting results: Results) -> ColumnTest? {
+        guard case .table = results.source, results.predicates.count == 1, results.sortDescriptors.isEmpty,
+              results.distinctKeyPaths.isEmpty, results.limitCount == nil else { return nil }
+        let query = results.predicates[0]
+        guard !query.hasOrdering, let test = query.columnTest else { return nil }
+        let properties = readView.schema.objectSchemas[results.classIndex].persistedProperties
+        guard test.columns.allSatisfy({ properties.indices.contains($0) && !properties[$0].isIndexed }) else { return nil }
+        return test
     }
 
     /// Deletes every object of a class.

@@ -105,7 +105,7 @@ enum ChangeLog {
     /// One record's runs per changed class (by class index) and its encoded size.
     private struct RecordPlan {
         typealias Run = ChangeRecorder.ClassChanges.Run
-        var classes: [(index: Int, inserted: [Run], deleted: [Run], modified: [Run])] = []
+        var classes: [(index: Int, inserted: [Run], deleted: ChangeRecorder.ClassChanges.KeyRuns, modified: [Run])] = []
         var size = 16
 
         init(_ changes: ChangeRecorder) {
@@ -128,7 +128,7 @@ enum ChangeLog {
                 w.u32(UInt32(c.deleted.count))
                 w.u32(UInt32(c.modified.count))
                 for run in c.inserted { w.u64(UInt64(bitPattern: run.first)); w.u64(UInt64(bitPattern: run.count)) }
-                for run in c.deleted { w.u64(UInt64(bitPattern: run.first)); w.u64(UInt64(bitPattern: run.count)) }
+                c.deleted.forEach { first, count in w.u64(UInt64(bitPattern: first)); w.u64(UInt64(bitPattern: count)) }
                 for run in c.modified { w.u64(UInt64(bitPattern: run.first)); w.u64(UInt64(bitPattern: run.count)); w.u64(run.mask) }
             }
         }

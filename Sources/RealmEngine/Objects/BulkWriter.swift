@@ -64,65 +64,139 @@ extension WriteTransaction {
     /// Deletes every object of `keys` (those already gone are skipped).
     func deleteObjects(_ classIndex: Int, keys: [ObjectKey]) throws {
         let table = layout.tables[classIndex]
-        let linked = table.columns.count > table.persistedCount || table.persisted.contains { $0.type == .object }
-        if linked || keys.count < 8 {
+        if Self.isLinked(table) || keys.count < 8 {
             for k in keys where try state.contains(classIndex: classIndex, key: k) { try deleteObject(classIndex, k) }
             return
         }
         let sorted = Self.ascending(keys)
-        let indexed = table.indexedColumns
-        var removedKeys: [Int64] = []  // ascending: leaves are visited in key order
-        // Per indexed column, the index entries of the removed objects.
-        var entries = [[TreeKey]](repeating: [], count: indexed.count)
+        var removed = RemovedRows(indexed: table.indexedColumns, capacity: sorted.count)
         try writer.editLeaves(root: &state.tables[classIndex].root, keys: sorted, columns: table.columns, file: { view, payload, rows in
-            // Built in local arrays, appended once per leaf (the captured arrays are boxed).
-            var leafKeys = rows.withUnsafeBufferPointer { view.keyOffsets.gather($0) }  // key = offset + row
-            for j in leafKeys.indices { leafKeys[j] &+= Int64(rows[j]) }
-            removedKeys.append(contentsOf: leafKeys)
-            for (n, column) in indexed.enumerated() {
-                let his = SearchIndex.keys(view, column: column, rows: rows)
-                let leafEntries = [TreeKey](unsafeUninitializedCapacity: rows.count) { out, initialized in
-                    for j in 0..<rows.count { out[j] = TreeKey(hi: his[j], lo: leafKeys[j]) }
-                    initialized = rows.count
-                }
-                entries[n].append(contentsOf: leafEntries)
-            }
-            var out = [UInt8]()
-            ClusterCodec.removingRows(view, payload: payload, columns: table.columns, rows: rows, into: &out)
-            let remaining = view.count - rows.count
-            var first: Int64?
-            var r = 0
-            for doomed in rows { if doomed == r { r += 1 } else { break } }
-            if r < view.count { first = view.key(at: r) }
-            return (out, remaining, first)
+            removed.remove(rows, from: view, payload: payload, columns: table.columns)
         }, memory: { c, rows in
-            for r in rows { removedKeys.append(c.keys[r]) }
-            for (n, column) in indexed.enumerated() {
-                for r in rows { entries[n].append(TreeKey(hi: SearchIndex.key(c.columns[column][r]), lo: c.keys[r])) }
-            }
-            var doomed = [Bool](repeating: false, count: c.keys.count)
-            for r in rows { doomed[r] = true }
-            var keep = 0
-            for r in 0..<c.keys.count where !doomed[r] {
-                if keep != r {
-                    c.keys[keep] = c.keys[r]
-                    for col in c.columns.indices { c.columns[col][keep] = c.columns[col][r] }
-                }
-                keep += 1
-            }
-            c.keys.removeSubrange(keep...)
-            for col in c.columns.indices { c.columns[col].removeSubrange(keep...) }
+            removed.remove(rows, from: &c)
         })
-        for (n, column) in indexed.enumerated() {
-            var doomed = entries[n]
-            entries[n] = []
+        try finishDeleting(classIndex, removed)
+    }
+
+    /// Deletes every object of the class that `test` matches, testing each leaf as it is edited:
+    /// no list of keys, one view per leaf. False, having changed nothing, when this path does not
+    /// apply — the class takes part in links, or this transaction has loaded the top of its tree —
+    /// and the caller lists the keys for `deleteObjects(_:keys:)`.
+    func deleteObjects(_ classIndex: Int, matching test: ColumnTest) throws -> Bool {
+        let table = layout.tables[classIndex]
+        guard !Self.isLinked(table) else { return false }
+        var removed = RemovedRows(indexed: table.indexedColumns, capacity: state.tables[classIndex].root?.count ?? 0)
+        let applied = try writer.removeRowsFromEveryLeaf(root: &state.tables[classIndex].root, columns: table.columns, select: { view in
+            test.matchingRows(view)
+        }, removing: { view, rows in
+            removed.note(rows, of: view)
+        })
+        guard applied else { return false }
+        try finishDeleting(classIndex, removed)
+        return true
+    }
+
+    /// Whether objects of the class have links to maintain (backlink columns, or link columns of
+    /// their own): then deletes go object by object through `deleteObject`.
+    private static func isLinked(_ table: TableLayout) -> Bool {
+        table.columns.count > table.persistedCount || table.persisted.contains { $0.type == .object }
+    }
+
+    /// Removes the index entries of the deleted rows (one merge pass per index leaf) and records
+    /// the deletions.
+    private func finishDeleting(_ classIndex: Int, _ removed: RemovedRows) throws {
+        // Nothing matched: nothing to record (the recorder would note the class as changed).
+        guard !removed.keys.isEmpty else {
+            syncBytes()
+            return
+        }
+        var removed = removed
+        for (n, column) in removed.indexed.enumerated() {
+            var doomed = removed.entries[n]
+            removed.entries[n] = []
             if !doomed.isSortedAscending { doomed.sort() }
             var tree = state.tables[classIndex].indexes[column] ?? nil
             try writer.removeIndexEntries(root: &tree, entries: doomed)
             state.tables[classIndex].indexes[column] = .some(tree)
         }
-        changes.delete(classIndex, keys: removedKeys)
+        changes.delete(classIndex, keys: removed.keys)
         syncBytes()
+    }
+}
+
+/// What a bulk delete removed, leaf by leaf in key order: the keys, and per indexed column the
+/// index entries to remove. The arrays are reserved at the class's size up front: growing them
+/// would copy them again at every doubling (megabytes, for a million objects), while reserved
+/// pages that are never written cost no memory.
+private struct RemovedRows {
+    let indexed: [Int]
+    /// Ascending: leaves are visited in key order.
+    var keys: [Int64] = []
+    /// Per indexed column (as `indexed`), the index entries of the removed objects.
+    var entries: [[TreeKey]]
+
+    /// `capacity`: how many objects the delete may remove at most.
+    init(indexed: [Int], capacity: Int) {
+        self.indexed = indexed
+        keys.reserveCapacity(capacity)
+        entries = indexed.map { _ in
+            var e = [TreeKey]()
+            e.reserveCapacity(capacity)
+            return e
+        }
+    }
+
+    /// Notes the rows of an encoded leaf and returns the leaf without them.
+    mutating func remove(_ rows: [Int], from view: ClusterView, payload: UnsafeRawBufferPointer,
+                         columns: [Property]) -> TreeWriter.EncodedEdit {
+        note(rows, of: view)
+        var out = [UInt8]()
+        ClusterCodec.removingRows(view, payload: payload, columns: columns, rows: rows, into: &out)
+        let remaining = view.count - rows.count
+        var first: Int64?
+        var r = 0
+        for doomed in rows { if doomed == r { r += 1 } else { break } }
+        if r < view.count { first = view.key(at: r) }
+        return (out, remaining, first)
+    }
+
+    /// Notes the keys and index entries of rows (ascending, no repeats) of an encoded leaf.
+    mutating func note(_ rows: [Int], of view: ClusterView) {
+        // Built in local arrays, appended once per leaf.
+        var leafKeys = rows.withUnsafeBufferPointer { view.keyOffsets.gather($0) }  // key = offset + row
+        for j in leafKeys.indices { leafKeys[j] &+= Int64(rows[j]) }
+        for (n, column) in indexed.enumerated() {
+            let his = SearchIndex.keys(view, column: column, rows: rows)
+            var grown = entries[n]
+            entries[n] = []  // so `grown` is uniquely referenced while it grows
+            his.withUnsafeBufferPointer { his in
+                leafKeys.withUnsafeBufferPointer { leafKeys in
+                    for j in 0..<his.count { grown.append(TreeKey(hi: his[j], lo: leafKeys[j])) }
+                }
+            }
+            entries[n] = grown
+        }
+        keys.append(contentsOf: leafKeys)
+    }
+
+    /// Notes the rows of a decoded leaf and removes them from it.
+    mutating func remove(_ rows: [Int], from c: inout ClusterData) {
+        for r in rows { keys.append(c.keys[r]) }
+        for (n, column) in indexed.enumerated() {
+            for r in rows { entries[n].append(TreeKey(hi: SearchIndex.key(c.columns[column][r]), lo: c.keys[r])) }
+        }
+        var doomed = [Bool](repeating: false, count: c.keys.count)
+        for r in rows { doomed[r] = true }
+        var keep = 0
+        for r in 0..<c.keys.count where !doomed[r] {
+            if keep != r {
+                c.keys[keep] = c.keys[r]
+                for col in c.columns.indices { c.columns[col][keep] = c.columns[col][r] }
+            }
+            keep += 1
+        }
+        c.keys.removeSubrange(keep...)
+        for col in c.columns.indices { c.columns[col].removeSubrange(keep...) }
     }
 }
 

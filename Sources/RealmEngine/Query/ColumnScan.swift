@@ -151,3 +151,68 @@ extension ObjectStore {
     /// Leaf-by-leaf access for columnar scans; stores that cannot offer it return false.
     func forEachCluster(classIndex: Int, _ body: (ClusterAccess) throws -> Void) throws -> Bool { false }
 }
+
+extension ColumnTest {
+    /// The rows of an encoded leaf that match, ascending: a range on one non-nullable int column
+    /// (`age < 50`) in one loop over its packed values, any other test row by row. Bulk deletes
+    /// select a leaf's rows so, without listing keys first.
+    func matchingRows(_ v: ClusterView) -> [Int] {
+        if let range = intRange, let packed = v.packedInts(column: range.column) {
+            return packed.rows(inRange: range.lower, range.upper)
+        }
+        var out = [Int]()
+        for r in 0..<v.count where matches(v, r) { out.append(r) }
+        return out
+    }
+
+    /// The columns the test reads.
+    var columns: Set<Int> {
+        switch self {
+        case .constant: []
+        case .and(let terms), .or(let terms): terms.reduce(into: Set<Int>()) { $0.formUnion($1.columns) }
+        case .not(let t): t.columns
+        case .int(let c, _, _, _), .double(let c, _, _, _), .date(let c, _, _, _), .bytes(let c, _, _, _), .null(let c, _): [c]
+        }
+    }
+}
+
+extension PackedInts {
+    /// The positions whose values lie in `lower ..< upper`, ascending: one switch on the width,
+    /// then a branch-free loop (as `count(inRange:_:)`, on the offsets).
+    func rows(inRange lower: Int64, _ upper: Int64) -> [Int] {
+        guard lower < upper, count > 0, upper > base else { return [] }
+        let lo: UInt64 = lower <= base ? 0 : UInt64(bitPattern: lower &- base)
+        let span = UInt64(bitPattern: upper &- base) &- lo
+        // Allocated at full size (a specialized allocation), filled, then cut.
+        var out = [Int](repeating: 0, count: count)
+        let n = out.withUnsafeMutableBufferPointer { buf -> Int in
+            switch width {
+            case 0: return lo == 0 ? fillAll(buf) : 0
+            case 8: return collect(into: buf, lo, span) { p, i in UInt64(p.load(fromByteOffset: i, as: UInt8.self)) }
+            case 16: return collect(into: buf, lo, span) { p, i in UInt64(UInt16(littleEndian: p.loadUnaligned(fromByteOffset: i << 1, as: UInt16.self))) }
+            case 32: return collect(into: buf, lo, span) { p, i in UInt64(UInt32(littleEndian: p.loadUnaligned(fromByteOffset: i << 2, as: UInt32.self))) }
+            case 64: return collect(into: buf, lo, span) { p, i in UInt64(littleEndian: p.loadUnaligned(fromByteOffset: i << 3, as: UInt64.self)) }
+            default: return collect(into: buf, lo, span) { _, i in self.offset(i) }
+            }
+        }
+        out.removeSubrange(n...)
+        return out
+    }
+
+    private func fillAll(_ buf: UnsafeMutableBufferPointer<Int>) -> Int {
+        for i in 0..<count { buf[i] = i }
+        return count
+    }
+
+    @inline(__always)
+    private func collect(into buf: UnsafeMutableBufferPointer<Int>, _ lo: UInt64, _ span: UInt64,
+                         _ load: (UnsafeRawPointer, Int) -> UInt64) -> Int {
+        guard let out = buf.baseAddress else { return 0 }
+        var n = 0
+        for i in 0..<count {
+            out[n] = i  // written always, kept only when the value matches
+            n &+= load(data, i) &- lo < span ? 1 : 0
+        }
+        return n
+    }
+}

@@ -34,7 +34,12 @@ struct ChangeRecorder {
         }
 
         /// The deleted objects (not inserted in this transaction), ascending.
-        var deleted: [Int64] { deletedKeys.sorted() }
+        var deleted: [Int64] {
+            // Bulk deletes append in key order: then there is nothing to sort.
+            var i = 1
+            while i < deletedKeys.count && deletedKeys[i - 1] < deletedKeys[i] { i += 1 }
+            return i >= deletedKeys.count ? deletedKeys : deletedKeys.sorted()
+        }
 
         /// Modified objects still present and not inserted in this transaction, with the
         /// bitmask of the columns that changed.
@@ -83,7 +88,8 @@ struct ChangeRecorder {
     mutating func delete(_ c: Int, keys: [Int64]) {
         update(c) { ch in
             guard ch.firstNew <= ch.lastNew else {
-                ch.deletedKeys.append(contentsOf: keys)
+                // The first deletion takes the array as it is (no copy).
+                if ch.deletedKeys.isEmpty { ch.deletedKeys = keys } else { ch.deletedKeys.append(contentsOf: keys) }
                 return
             }
             for key in keys {
@@ -139,11 +145,44 @@ extension ChangeRecorder.ClassChanges {
         return out
     }
 
-    /// The deleted objects, as runs.
-    var deletedRuns: [Run] {
-        var out: [Run] = []
-        for k in deleted { Self.add(k, 0, to: &out) }
-        return out
+    /// The deleted objects, as runs — counted, not built: a filtered bulk delete leaves a run
+    /// per few keys, and an array of them would be as large as the keys again.
+    var deletedRuns: KeyRuns { KeyRuns(deleted) }
+
+    /// Ascending keys read as runs of consecutive keys.
+    struct KeyRuns {
+        let keys: [Int64]
+        /// The number of runs.
+        let count: Int
+
+        init(_ keys: [Int64]) {
+            self.keys = keys
+            count = keys.withUnsafeBufferPointer { k in
+                guard !k.isEmpty else { return 0 }
+                var n = 1  // a run starts at the first key and at each key that does not follow the one before
+                for i in 1..<k.count where k[i] != k[i - 1] &+ 1 { n += 1 }
+                return n
+            }
+        }
+
+        var isEmpty: Bool { count == 0 }
+
+        /// Calls `body` with each run's first key and length, in order.
+        func forEach(_ body: (Int64, Int64) -> Void) {
+            keys.withUnsafeBufferPointer { k in
+                guard var first = k.first else { return }
+                var length: Int64 = 0
+                for key in k {
+                    if first &+ length != key {
+                        body(first, length)
+                        first = key
+                        length = 0
+                    }
+                    length += 1
+                }
+                body(first, length)
+            }
+        }
     }
 
     /// The modified objects still present, as runs with their column masks.

@@ -62,6 +62,87 @@ extension TreeWriter {
         }
     }
 
+    /// Removes from every leaf of a tree that is wholly in the file the rows `select` picks from
+    /// the leaf's view (a filtered bulk delete, which then needs no list of keys and builds one
+    /// view per leaf); `removing` is told of them first. Each changed leaf is re-encoded straight
+    /// into the writer's buffer (`ClusterCodec.removingRows`); emptied leaves and nodes disappear.
+    /// Returns false, having changed nothing, when this transaction has loaded the top of the
+    /// tree (some leaves may be decoded; the caller edits by keys instead).
+    func removeRowsFromEveryLeaf(root: inout TreeChild?, columns: [Property], select: (ClusterView) throws -> [Int],
+                                 removing: (ClusterView, [Int]) throws -> Void) throws -> Bool {
+        guard var top = root else { return true }
+        guard top.node == nil else { return false }
+        switch try removeRows(&top, columns: columns, depth: 0, select: select, removing: removing) {
+        case nil:
+            root = nil
+        case .some(let only):
+            root = collapsed(only)
+        }
+        return true
+    }
+
+    private func removeRows(_ child: inout TreeChild, columns: [Property], depth: Int, select: (ClusterView) throws -> [Int],
+                            removing: (ClusterView, [Int]) throws -> Void) throws -> TreeChild? {
+        guard depth <= 64 else { throw RealmError.corruptFile(path: bytes.path, offset: child.ref, reason: "tree too deep (a cycle?)") }
+        // Below an unloaded top every node is in the file: an inner node is loaded here (it is
+        // small), a leaf edited in its encoded form.
+        assert(child.node == nil, "a node below an unloaded parent is loaded")
+        let (_, kind) = try bytes.header(child.ref)
+        if kind == NodeKind.clusterLeaf.rawValue {
+            let payload = try bytes.node(child.ref, kind: .clusterLeaf)
+            guard case .view(let view) = try ClusterAccess(.file(payload, ref: child.ref), columns: columns, path: bytes.path) else {
+                return child
+            }
+            let rows = try select(view)
+            if rows.isEmpty { return child }
+            try removing(view, rows)
+            // `rows` is ascending and without repeats: the first survivor is the first gap.
+            var survivor = 0
+            while survivor < rows.count && rows[survivor] == survivor { survivor += 1 }
+            guard survivor < view.count else {
+                try release(child.ref)
+                return nil
+            }
+            let first = view.key(at: survivor)
+            let encode: (inout [UInt8]) -> Void = { ClusterCodec.removingRows(view, payload: payload, columns: columns, rows: rows, into: &$0) }
+            let ref: UInt64
+            if writtenHere.contains(child.ref) {
+                try release(child.ref)
+                ref = try write(kind: .clusterLeaf, encode)
+            } else {
+                ref = try write(kind: .clusterLeaf, replacing: child.ref, encode)
+            }
+            return TreeChild(firstKey: TreeKey(hi: 0, lo: first), count: view.count - rows.count, ref: ref, node: nil)
+        }
+        guard kind == NodeKind.inner.rawValue else {
+            throw RealmError.corruptFile(path: bytes.path, offset: child.ref, reason: "expected a cluster tree node, found kind \(kind)")
+        }
+        // The node is read in place and loaded (its extent freed, to be rewritten) only when a
+        // child changed: a delete that matches nothing in a subtree leaves it as it was.
+        let payload = try bytes.node(child.ref, kind: .inner)
+        var children = try InnerNodeCodec.View(payload, path: bytes.path, ref: child.ref).children()
+        var out: [TreeChild] = []
+        out.reserveCapacity(children.count)
+        var changed = false
+        for i in children.indices {
+            let before = children[i].ref
+            if let edited = try removeRows(&children[i], columns: columns, depth: depth + 1, select: select, removing: removing) {
+                if edited.ref != before || edited.node != nil { changed = true }
+                out.append(edited)
+            } else {
+                changed = true
+            }
+        }
+        guard changed else { return child }
+        guard !out.isEmpty else {
+            try release(child.ref)
+            return nil
+        }
+        let node = try load(&child, columns: columns)
+        node.body = .inner(out)
+        return TreeChild(firstKey: out[0].firstKey, count: out.reduce(0) { $0 + $1.count }, ref: 0, node: node)
+    }
+
     /// Hands each child of an inner node the sorted keys that fall in its range (those below the
     /// next child's first key), keeps the children the edit leaves non-empty, and returns the
     /// node's new summary (nil when it became empty).
@@ -77,7 +158,13 @@ extension TreeWriter {
             var mine = rest
             if i + 1 < children.count {
                 let limit = bound(children[i + 1].firstKey)
-                let cut = rest.firstIndex { $0 >= limit } ?? rest.endIndex
+                // Binary search: a bulk edit hands down many keys, and most children take some.
+                var lo = rest.startIndex, hi = rest.endIndex
+                while lo < hi {
+                    let mid = lo + (hi - lo) / 2
+                    if rest[mid] < limit { lo = mid + 1 } else { hi = mid }
+                }
+                let cut = lo
                 mine = rest[..<cut]
                 rest = rest[cut...]
             } else {
@@ -113,11 +200,21 @@ extension TreeWriter {
             let (_, kind) = try bytes.header(child.ref)
             if kind == NodeKind.indexLeaf.rawValue {
                 let view = try IndexLeafCodec.View(try bytes.node(child.ref, kind: .indexLeaf), path: bytes.path, ref: child.ref)
-                let kept = remove(entries, from: view.entries())
+                var kept = KeptIndexEntries(view)
+                kept.remove(entries)
                 guard kept.count != view.count else { return child }
-                try release(child.ref)
-                guard let first = kept.first else { return nil }
-                let ref = try write(kind: .indexLeaf, payload: IndexLeafCodec.encode(kept))
+                guard let first = kept.first else {
+                    try release(child.ref)
+                    return nil
+                }
+                let ref: UInt64
+                if writtenHere.contains(child.ref) {
+                    // Written earlier in this transaction: freed first, as `write(replacing:)` requires.
+                    try release(child.ref)
+                    ref = try write(kind: .indexLeaf) { kept.encode(into: &$0) }
+                } else {
+                    ref = try write(kind: .indexLeaf, replacing: child.ref) { kept.encode(into: &$0) }
+                }
                 return TreeChild(firstKey: first, count: kept.count, ref: ref, node: nil)
             }
         }
@@ -154,6 +251,61 @@ extension TreeWriter {
                     initialized = n
                 }
             }
+        }
+    }
+}
+
+/// An index leaf's entries as its two unpacked halves, edited in place and encoded straight
+/// into the writer's buffer (what `IndexLeafCodec.encode` writes for the entries kept), without
+/// an array of `TreeKey`s.
+private struct KeptIndexEntries {
+    var his: [Int64]
+    var los: [Int64]
+    private(set) var count: Int
+
+    init(_ view: IndexLeafCodec.View) {
+        his = view.his.unpackAll()
+        los = view.los.unpackAll()
+        count = Swift.min(view.count, his.count, los.count)
+    }
+
+    var first: TreeKey? { count > 0 ? TreeKey(hi: UInt64(bitPattern: his[0]), lo: los[0]) : nil }
+
+    /// Drops the entries of `doomed` (sorted): one merge pass, compacting in place.
+    mutating func remove(_ doomed: ArraySlice<TreeKey>) {
+        let n = doomed.withUnsafeBufferPointer { gone in
+            his.withUnsafeMutableBufferPointer { h in
+                los.withUnsafeMutableBufferPointer { l in
+                    var d = 0, n = 0
+                    for i in 0..<count {
+                        let e = TreeKey(hi: UInt64(bitPattern: h[i]), lo: l[i])
+                        while d < gone.count && gone[d] < e { d += 1 }
+                        if d < gone.count && gone[d] == e { d += 1; continue }
+                        h[n] = h[i]
+                        l[n] = l[i]
+                        n += 1
+                    }
+                    return n
+                }
+            }
+        }
+        his.removeSubrange(n...)
+        los.removeSubrange(n...)
+        count = n
+    }
+
+    /// Appends the leaf's payload to `out`.
+    func encode(into out: inout [UInt8]) {
+        let hiPlan = PackPlan(his), loPlan = PackPlan(los)
+        let size = 4 + hiPlan.byteSize + loPlan.byteSize
+        let start = out.count
+        out.append(contentsOf: repeatElement(0, count: size))
+        out.withUnsafeMutableBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            var w = ByteWriter(base + start, capacity: size)
+            w.u32(UInt32(count))
+            hiPlan.write(his, to: &w)
+            loPlan.write(los, to: &w)
         }
     }
 }
