@@ -82,12 +82,38 @@ struct PackedInts {
         let hi = UInt64(bitPattern: upper &- base)  // exclusive; > 0
         switch width {
         case 0: return lo == 0 ? count : 0
-        case 8: return countLoop(lo, hi) { p, i in UInt64(p.load(fromByteOffset: i, as: UInt8.self)) }
+        case 8: return countBytes(lo, hi)
         case 16: return countLoop(lo, hi) { p, i in UInt64(UInt16(littleEndian: p.loadUnaligned(fromByteOffset: i << 1, as: UInt16.self))) }
         case 32: return countLoop(lo, hi) { p, i in UInt64(UInt32(littleEndian: p.loadUnaligned(fromByteOffset: i << 2, as: UInt32.self))) }
         case 64: return countLoop(lo, hi) { p, i in UInt64(littleEndian: p.loadUnaligned(fromByteOffset: i << 3, as: UInt64.self)) }
         default: return countLoop(lo, hi) { p, i in self.offset(i) }
         }
+    }
+
+    /// `count(inRange:)` for width 8: eight offsets a step (SWAR) when the range is at most 128
+    /// wide, which is exact there (Bit Twiddling Hacks' `hasless`, counted): shift the offsets so
+    /// the range starts at 0, then count the bytes below its width.
+    private func countBytes(_ lo: UInt64, _ hi: UInt64) -> Int {
+        let load = { (p: UnsafeRawPointer, i: Int) in UInt64(p.load(fromByteOffset: i, as: UInt8.self)) }
+        guard lo < 256 else { return 0 }
+        let span = min(hi, 256) &- lo
+        guard span <= 128, count >= 16 else { return countLoop(lo, hi, load) }
+        let ones: UInt64 = 0x0101_0101_0101_0101, high = ones &* 0x80, low7 = ones &* 0x7F
+        let start = ones &* lo, limit = ones &* (127 &+ span)
+        var n = 0
+        var i = 0
+        while i + 8 <= count {
+            let x = UInt64(littleEndian: data.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            // Bytewise x - lo (mod 256), no borrow between bytes.
+            let d = ((x | high) &- (start & ~high)) ^ ((x ^ ~start) & high)
+            n &+= (((limit &- (d & low7)) & ~d) & high).nonzeroBitCount
+            i += 8
+        }
+        while i < count {
+            n &+= load(data, i) &- lo < span ? 1 : 0
+            i += 1
+        }
+        return n
     }
 
     @inline(__always)

@@ -65,6 +65,28 @@ import Testing
         }
     }
 
+    /// Width 8 counts eight values a step when the range is at most 128 wide: every bound pair
+    /// around the edges of that path agrees with a plain filter, at counts not a multiple of 8.
+    @Test func countInRangeAtWidthEightMatchesAFilter() throws {
+        var rng = ClusterRNG(seed: 12)
+        for n in [5, 16, 61, 300] {
+            let values: [Int64] = (0..<n).map { _ in Int64.random(in: 0...255, using: &rng) + 1000 }
+            let props = [Property(name: "n", type: .int)]
+            let bytes = ClusterFixtures.encode(ClusterData(keys: (0..<n).map { Int64($0) }, columns: [values.map { .int($0) }]), props)
+            try bytes.withUnsafeBytes { raw in
+                let p = try #require(try ClusterView(raw, columns: props).packedInts(column: 0))
+                #expect(p.width == 8 || n < 16)
+                let edges: [Int64] = [-5, 0, 1, 2, 63, 64, 100, 126, 127, 128, 129, 130, 200, 254, 255, 256, 300]
+                for a in edges {
+                    for b in edges {
+                        let lo = p.base + a, hi = p.base + b
+                        #expect(p.count(inRange: lo, hi) == values.filter { $0 >= lo && $0 < hi }.count, "n \(n) [\(a), \(b))")
+                    }
+                }
+            }
+        }
+    }
+
     @Test func optionalIntColumnsExposeNulls() throws {
         let props = [Property(name: "n", type: .int, isOptional: true)]
         let data = ClusterData(keys: [1, 2, 3], columns: [[.int(500), .null, .int(503)]])
