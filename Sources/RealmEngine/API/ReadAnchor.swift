@@ -7,9 +7,10 @@
 /// read view is this state (identity, not version number) and `Realm.mutationCount` is
 /// unchanged — and the anchor holds the state, so the mapping the views point into stays alive.
 ///
-/// It also keeps the last property read, resolved for every leaf: reading one property of many
+/// It also keeps each property read, resolved for every leaf: reading one property of many
 /// objects (the usual loop) costs one string comparison and an array index per object, instead
-/// of hashing the name and copying a leaf view.
+/// of hashing the name and copying a leaf view; switching between properties costs a name
+/// lookup, never a pass over the leaves again.
 final class ReadAnchor {
     /// The Realm whose state this is (held: objects made by iteration rely on it, see
     /// `DynamicObject`).
@@ -27,6 +28,9 @@ final class ReadAnchor {
     private var lastName = ""
     private var lastColumn = -1
     private var lastColumnOfLeaf: [ClusterColumnLayout] = []
+    /// Every column read so far, in each leaf (built on its first read): a loop that reads
+    /// several properties of each object switches between them without copying a view per leaf.
+    private var columnOfLeaf: [[ClusterColumnLayout]?] = []
 
     /// Anchors `leaves`, taken from the state `realm` reads now.
     init(_ realm: Realm, state: Snapshot, classIndex: Int, leaves: [ClusterView]) {
@@ -63,10 +67,13 @@ final class ReadAnchor {
 
     private func resolveAndRead(_ name: String, leaf: Int, row: Int) -> Value? {
         guard let c = state.column(classIndex: classIndex, named: name) else { return nil }
+        if c >= columnOfLeaf.count { columnOfLeaf += Array(repeating: nil, count: c + 1 - columnOfLeaf.count) }
+        let perLeaf = columnOfLeaf[c] ?? leaves.map { $0.layouts[c] }
+        columnOfLeaf[c] = perLeaf
         lastName = name
         lastColumn = c
-        lastColumnOfLeaf = leaves.map { $0.layouts[c] }
-        return lastColumnOfLeaf[leaf].value(row: row)
+        lastColumnOfLeaf = perLeaf
+        return perLeaf[leaf].value(row: row)
     }
 
     /// Row count and packed keys of leaf `leaf` (what walking it needs, copied without
