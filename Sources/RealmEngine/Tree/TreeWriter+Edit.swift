@@ -104,13 +104,8 @@ extension TreeWriter {
                 return nil
             }
             let first = view.key(at: survivor)
-            let encode: (inout [UInt8]) -> Void = { ClusterCodec.removingRows(view, payload: payload, columns: columns, rows: rows, into: &$0) }
-            let ref: UInt64
-            if writtenHere.contains(child.ref) {
-                try release(child.ref)
-                ref = try write(kind: .clusterLeaf, encode)
-            } else {
-                ref = try write(kind: .clusterLeaf, replacing: child.ref, encode)
+            let ref = try write(kind: .clusterLeaf, replacing: child.ref) {
+                ClusterCodec.removingRows(view, payload: payload, columns: columns, rows: rows, into: &$0)
             }
             return TreeChild(firstKey: TreeKey(hi: 0, lo: first), count: view.count - rows.count, ref: ref, node: nil)
         }
@@ -207,14 +202,7 @@ extension TreeWriter {
                     try release(child.ref)
                     return nil
                 }
-                let ref: UInt64
-                if writtenHere.contains(child.ref) {
-                    // Written earlier in this transaction: freed first, as `write(replacing:)` requires.
-                    try release(child.ref)
-                    ref = try write(kind: .indexLeaf) { kept.encode(into: &$0) }
-                } else {
-                    ref = try write(kind: .indexLeaf, replacing: child.ref) { kept.encode(into: &$0) }
-                }
+                let ref = try write(kind: .indexLeaf, replacing: child.ref) { kept.encode(into: &$0) }
                 return TreeChild(firstKey: first, count: kept.count, ref: ref, node: nil)
             }
         }

@@ -111,8 +111,9 @@ final class TreeWriter {
     /// nodes still pending: no buffer of its own.
     ///
     /// `replacing`: a node to free once the new one is encoded (before it is allocated, as
-    /// `release` then `write` would), which this transaction must not have written — freeing
-    /// it then never flushes the pending nodes out from under the one being built.
+    /// `release` then `write` would). A node this transaction wrote is freed first instead:
+    /// freeing it may flush the pending nodes, which must not happen under the one being built
+    /// (its bytes stay readable until something is written there, after encoding).
     func write(kind: NodeKind, replacing old: UInt64 = 0, _ encode: (inout [UInt8]) throws -> Void) throws -> UInt64 {
         try write(kind: kind, replacing: old, ifEncoded: { try encode(&$0); return true }) ?? 0
     }
@@ -120,7 +121,11 @@ final class TreeWriter {
     /// `write(kind:replacing:_:)` for an encoder that may decline (return false): then nothing
     /// is written or freed, and the result is nil.
     func write(kind: NodeKind, replacing old: UInt64 = 0, ifEncoded encode: (inout [UInt8]) throws -> Bool) throws -> UInt64? {
-        precondition(!writtenHere.contains(old), "a node written by this transaction is replaced by release and write")
+        var old = old
+        if old != 0 && writtenHere.contains(old) {
+            try release(old)
+            old = 0
+        }
         let start = Node.begin(in: &built)
         guard try encode(&built) else {
             built.removeSubrange(start...)
