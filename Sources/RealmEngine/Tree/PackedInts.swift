@@ -124,12 +124,6 @@ struct PackedInts {
         return n
     }
 
-    /// Appends every value to `out`.
-    func unpack(into out: inout [Int64]) {
-        out.reserveCapacity(out.count + count)
-        for i in 0..<count { out.append(base &+ Int64(bitPattern: offset(i))) }
-    }
-
     /// Appends the values at `range` (within 0..<count) to `out`: one switch on the width, then a
     /// tight loop (cluster edits gather the surviving rows this way).
     func unpack(_ range: Range<Int>, into out: inout [Int64]) {

@@ -10,7 +10,7 @@ import Testing
             let v = try ClusterView(raw, columns: props)
             let p = try #require(v.packedInts(column: 0))
             var out = [Int64]()
-            p.unpack(into: &out)
+            p.unpack(0..<p.count, into: &out)
             #expect((0..<p.count).map { p[$0] } == out)
             return (bytes, p.width, out)
         }
