@@ -110,7 +110,11 @@ enum ChangeLog {
 
         init(_ changes: ChangeRecorder) {
             for (c, ch) in changes.classes.sorted(by: { $0.key < $1.key }) {
-                let inserted = ch.insertedRuns, deleted = ch.deletedRuns, modified = ch.modifiedRunList
+                // The deleted keys are sorted once: as runs (counted, not built: a filtered bulk
+                // delete leaves a run per few keys) and to leave them out of the modified ones.
+                let gone = ch.deleted
+                let inserted = ch.insertedRuns, deleted = ChangeRecorder.ClassChanges.KeyRuns(gone)
+                let modified = ch.modifiedRunList(deleted: gone)
                 if !inserted.isEmpty || !deleted.isEmpty || !modified.isEmpty {
                     classes.append((c, inserted, deleted, modified))
                     size += 16 + 16 * (inserted.count + deleted.count) + 24 * modified.count

@@ -145,9 +145,6 @@ extension ChangeRecorder.ClassChanges {
         return out
     }
 
-    /// The deleted objects, as runs — counted, not built: a filtered bulk delete leaves a run
-    /// per few keys, and an array of them would be as large as the keys again.
-    var deletedRuns: KeyRuns { KeyRuns(deleted) }
 
     /// Ascending keys read as runs of consecutive keys.
     struct KeyRuns {
@@ -185,13 +182,13 @@ extension ChangeRecorder.ClassChanges {
         }
     }
 
-    /// The modified objects still present, as runs with their column masks.
-    var modifiedRunList: [Run] {
+    /// The modified objects still present, as runs with their column masks; `gone` is
+    /// `deleted`, which the caller has at hand.
+    func modifiedRunList(deleted gone: [Int64]) -> [Run] {
         var out: [Run] = []
         if modifiedSingles.isEmpty, modifiedRuns.count == 1 {
             // One bulk modification: its keys are ascending; leave out those deleted since.
             let run = modifiedRuns[0]
-            let gone = deletedKeys.isEmpty ? [] : deleted
             var g = 0
             for k in run.keys {
                 while g < gone.count && gone[g] < k { g += 1 }
