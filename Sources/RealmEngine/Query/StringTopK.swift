@@ -261,34 +261,22 @@ extension ResultOrdering {
         guard scanned, allViews else { return nil }
         var top = StringTopK(k: limit, ascending: ascending)
         if let strings = views.first?.bytesColumn(column) { top.touch(strings) }
-        guard let keys else {
-            // Every object: positions count rows across the leaves, in key order.
-            var starts: [Int] = []
-            starts.reserveCapacity(views.count)
-            var next = 0
-            for (i, v) in views.enumerated() {
-                guard let strings = v.bytesColumn(column) else { return nil }
-                if i + 1 < views.count, let following = views[i + 1].bytesColumn(column) { top.touch(following) }
-                starts.append(next)
-                top.scanAll(strings, firstIndex: next)
-                next += v.count
-            }
-            return top.positions().map { p in
-                var lo = 0, hi = starts.count  // the last leaf starting at or before p
-                while hi - lo > 1 {
-                    let mid = (lo + hi) / 2
-                    if starts[mid] <= p { lo = mid } else { hi = mid }
-                }
-                return ObjectKey(views[lo].key(at: p - starts[lo]))
-            }
-        }
         var rows: [Int] = []
         var next = 0
-        for (i, v) in views.enumerated() where next < keys.count {
+        // Without `keys`: where each scanned leaf's rows start among the positions.
+        var starts: [(position: Int, leaf: Int)] = []
+        for (i, v) in views.enumerated() where keys.map({ next < $0.count }) ?? true {
             guard let strings = v.bytesColumn(column) else { return nil }
             if i + 1 < views.count, let following = views[i + 1].bytesColumn(column) { top.touch(following) }
             let n = v.count
             guard n > 0 else { continue }
+            guard let keys else {
+                // Every object: positions count rows across the leaves, in key order.
+                starts.append((next, i))
+                top.scanAll(strings, firstIndex: next)
+                next += n
+                continue
+            }
             // The usual case: the leaf's keys are first, first + 1, … and so are the next n keys.
             if v.keyOffsets.width == 0, n <= keys.count - next {
                 let first = v.key(at: 0)
@@ -311,6 +299,16 @@ extension ResultOrdering {
                 next += 1
             }
             top.scan(strings, rows: rows, firstIndex: firstIndex)
+        }
+        guard let keys else {
+            return top.positions().map { p in
+                var lo = 0, hi = starts.count  // the last leaf starting at or before p
+                while hi - lo > 1 {
+                    let mid = (lo + hi) / 2
+                    if starts[mid].position <= p { lo = mid } else { hi = mid }
+                }
+                return ObjectKey(views[starts[lo].leaf].key(at: p - starts[lo].position))
+            }
         }
         guard next == keys.count else { return nil }
         return top.positions().map { keys[$0] }
