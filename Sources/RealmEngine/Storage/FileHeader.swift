@@ -64,6 +64,12 @@ struct FileHeader {
         /// The layout this program gives new files.
         static let newFiles = paired
 
+        /// The commit area a commit writes into when the newest version is in slot `active`: the
+        /// one beside the other slot, which that commit will write (nil without areas).
+        func commitArea(afterSlot active: Int) -> Range<UInt64>? {
+            areas.isEmpty ? nil : areas[1 - active]
+        }
+
         /// The end of the areas: space below it is header or commit area (0 without areas).
         var areasEnd: UInt64 { areas.last?.upperBound ?? 0 }
 

@@ -42,8 +42,7 @@ final class WriteTransaction {
         let oldest = min(shared.lock.oldestPinnedVersion() ?? base.version, base.version)
         var free = FreeSpace(chunks: chunks, logicalSize: baseSlot.logicalSize, reusableUpTo: oldest)
         free.areas = header.areas
-        // This commit writes the other slot: its nodes go into the area beside that slot.
-        free.area = header.areas.count == 2 ? header.areas[1 - slotIndex] : nil
+        free.area = header.commitArea(afterSlot: slotIndex)
         writer = try TreeWriter(file: shared.file, free: free, newVersion: base.version + 1)
         let top = TopNode(schemaRef: base.schemaRef, changeLogRef: base.changeLogRef, tables: base.tables)
         state = try Snapshot(version: base.version + 1, bytes: writer.bytes, layout: base.layout, top: top,
