@@ -8,8 +8,8 @@ enum SearchIndex {
     static func key(_ value: Value) -> UInt64 {
         switch value {
         case .null: return 0x6E75_6C6C_6E75_6C6C
-        case .bool(let b): return b ? 1 : 0
-        case .int(let v): return UInt64(bitPattern: v) ^ (1 << 63)
+        case .bool(let b): return key(int: b ? 1 : 0, type: .bool)
+        case .int(let v): return key(int: v, type: .int)
         case .string(let s):
             var s = s
             return s.withUTF8 { Checksum.hash(UnsafeRawBufferPointer($0), seed: 0x5354) }
@@ -21,8 +21,19 @@ enum SearchIndex {
         case .float(let f): return UInt64(f.bitPattern)
         case .double(let d): return d.bitPattern
         case .data(let d): return d.withUnsafeBytes { Checksum.hash($0, seed: 0x4441) }
-        case .link(let k): return UInt64(bitPattern: k.rawValue)
+        case .link(let k): return key(int: k.rawValue, type: .object)
         case .list: return 0
+        }
+    }
+
+    /// The index key of a value of an integer-stored column (`.bool` 0/1, `.object` a link's
+    /// key, else an int) from its stored integer: the one rule `key(_:)` and `keys` share.
+    @inline(__always)
+    static func key(int v: Int64, type: PropertyType) -> UInt64 {
+        switch type {
+        case .bool: v != 0 ? 1 : 0
+        case .object: UInt64(bitPattern: v)
+        default: UInt64(bitPattern: v) ^ (1 << 63)
         }
     }
 
@@ -34,12 +45,8 @@ enum SearchIndex {
             let data = layout.data
             precondition(last < view.count, "row \(last) out of range 0..<\(view.count)")
             let values = rows.withUnsafeBufferPointer { data.ints.gather($0) }
-            var out: [UInt64]
-            switch layout.type {
-            case .bool: out = values.map { $0 != 0 ? 1 : 0 }
-            case .object: out = values.map { UInt64(bitPattern: $0) }
-            default: out = values.map { UInt64(bitPattern: $0) ^ (1 << 63) }
-            }
+            let type = layout.type
+            var out = values.map { key(int: $0, type: type) }
             if data.nulls != nil {
                 for (j, r) in rows.enumerated() where data.isNull(r) { out[j] = key(.null) }
             }
