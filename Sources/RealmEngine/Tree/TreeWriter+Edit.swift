@@ -87,9 +87,8 @@ extension TreeWriter {
         // Below an unloaded top every node is in the file: an inner node is loaded here (it is
         // small), a leaf edited in its encoded form.
         assert(child.node == nil, "a node below an unloaded parent is loaded")
-        let (_, kind) = try bytes.header(child.ref)
+        let (kind, payload) = try bytes.anyNode(child.ref)
         if kind == NodeKind.clusterLeaf.rawValue {
-            let payload = try bytes.node(child.ref, kind: .clusterLeaf)
             guard case .view(let view) = try ClusterAccess(.file(payload, ref: child.ref), columns: columns, path: bytes.path) else {
                 return child
             }
@@ -114,7 +113,6 @@ extension TreeWriter {
         }
         // The node is read in place and loaded (its extent freed, to be rewritten) only when a
         // child changed: a delete that matches nothing in a subtree leaves it as it was.
-        let payload = try bytes.node(child.ref, kind: .inner)
         var children = try InnerNodeCodec.View(payload, path: bytes.path, ref: child.ref).children()
         var out: [TreeChild] = []
         out.reserveCapacity(children.count)
@@ -133,9 +131,9 @@ extension TreeWriter {
             try release(child.ref)
             return nil
         }
-        let node = try load(&child, columns: columns)
-        node.body = .inner(out)
-        return TreeChild(firstKey: out[0].firstKey, count: out.reduce(0) { $0 + $1.count }, ref: 0, node: node)
+        // Rewritten from `out` (what `load` would decode is read above already).
+        try release(child.ref)
+        return TreeChild(firstKey: out[0].firstKey, count: out.reduce(0) { $0 + $1.count }, ref: 0, node: TreeNode(.inner(out)))
     }
 
     /// Hands each child of an inner node the sorted keys that fall in its range (those below the
