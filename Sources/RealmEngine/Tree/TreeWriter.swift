@@ -326,17 +326,13 @@ final class TreeWriter {
         let node: TreeNode
         try flushBeforeReading(child.ref)
         let b = bytes
-        // Peek at the kind to decide how to decode.
-        let (_, kind) = try b.header(child.ref)
+        let (kind, payload) = try b.anyNode(child.ref)
         switch kind {
         case NodeKind.inner.rawValue:
-            let payload = try b.node(child.ref, kind: .inner)
             node = TreeNode(.inner(try InnerNodeCodec.View(payload, path: b.path, ref: child.ref).children()))
         case NodeKind.clusterLeaf.rawValue:
-            let payload = try b.node(child.ref, kind: .clusterLeaf)
             node = TreeNode(.leaf(.cluster(try ClusterAccess(.file(payload, ref: child.ref), columns: columns ?? [], path: b.path).decode())))
         case NodeKind.indexLeaf.rawValue:
-            let payload = try b.node(child.ref, kind: .indexLeaf)
             node = TreeNode(.leaf(.index(try IndexLeafCodec.View(payload, path: b.path, ref: child.ref).entries())))
         default:
             throw RealmError.corruptFile(path: b.path, offset: child.ref, reason: "unexpected node kind \(kind) in a tree")
@@ -540,9 +536,7 @@ final class TreeWriter {
             }
             child.ref = try write(kind: .inner, payload: InnerNodeCodec.encode(children))
         case .leaf(.cluster(let c)):
-            var payload = [UInt8]()
-            ClusterCodec.encode(c, columns: columns ?? [], into: &payload)
-            child.ref = try write(kind: .clusterLeaf, payload: payload)
+            child.ref = try write(kind: .clusterLeaf) { ClusterCodec.encode(c, columns: columns ?? [], into: &$0) }
         case .leaf(.index(let e)):
             child.ref = try write(kind: .indexLeaf, payload: IndexLeafCodec.encode(e))
         }
