@@ -1,0 +1,107 @@
+/// One terminal cell: the grapheme cluster drawn there and its style.
+///
+/// A character two columns wide fills its cell and makes the next one a continuation
+/// (`text == ""`), which a backend skips, as ratatui's buffer does.
+public struct Cell: Sendable, Hashable {
+    /// The grapheme cluster shown (already sanitized), " " for blank, "" for the second half of
+    /// a wide character.
+    public var text: String
+    /// How it is drawn.
+    public var style: CellStyle
+
+    /// A cell showing `text` in `style`.
+    public init(_ text: String = " ", style: CellStyle = .plain) {
+        self.text = text
+        self.style = style
+    }
+
+    /// Whether this cell is the right half of a wide character.
+    public var isContinuation: Bool { text.isEmpty }
+}
+
+/// A rectangle of cells: what the explorer's view produces and a backend draws.
+///
+/// Pure data, so a screen can be compared with a golden text file, diffed against the previous
+/// frame, or drawn by any backend.
+public struct Grid: Sendable, Equatable {
+    /// Columns.
+    public let width: Int
+    /// Rows.
+    public let height: Int
+    /// Row-major cells, `width * height` of them.
+    public private(set) var cells: [Cell]
+
+    /// A blank grid of the given size (negative sizes count as 0).
+    public init(width: Int, height: Int) {
+        self.width = max(0, width)
+        self.height = max(0, height)
+        cells = Array(repeating: Cell(), count: self.width * self.height)
+    }
+
+    /// The cell at a column and row (a blank cell outside the grid).
+    public subscript(column: Int, row: Int) -> Cell {
+        get {
+            guard contains(column: column, row: row) else { return Cell() }
+            return cells[row * width + column]
+        }
+        set {
+            guard contains(column: column, row: row) else { return }
+            cells[row * width + column] = newValue
+        }
+    }
+
+    /// Whether a position lies inside the grid.
+    public func contains(column: Int, row: Int) -> Bool {
+        column >= 0 && column < width && row >= 0 && row < height
+    }
+
+    /// Writes `text` (sanitized: controls never reach a terminal) from `column` on `row`, in at
+    /// most `limit` columns (to the right edge when nil), without cutting a wide character in
+    /// half: one that would straddle the limit leaves a blank instead. Returns the columns used.
+    @discardableResult
+    public mutating func write(_ text: String, column: Int, row: Int, style: CellStyle = .plain, limit: Int? = nil) -> Int {
+        guard row >= 0, row < height, column < width else { return 0 }
+        let end = min(width, limit.map { column + max(0, $0) } ?? width)
+        var x = column
+        for character in sanitizeForTerminal(text) {
+            let columns = displayWidth(of: character)
+            if columns == 0 { continue }
+            if x + columns > end {
+                if x < end { self[x, row] = Cell(" ", style: style); x += 1 }
+                break
+            }
+            if x >= 0 {
+                self[x, row] = Cell(String(character), style: style)
+                if columns == 2 { self[x + 1, row] = Cell("", style: style) }
+            }
+            x += columns
+        }
+        return x - column
+    }
+
+    /// Fills `count` cells of `row` from `column` with blanks in `style`.
+    public mutating func fill(row: Int, column: Int = 0, count: Int? = nil, style: CellStyle) {
+        let end = min(width, column + (count ?? width))
+        for x in max(0, column)..<max(max(0, column), end) { self[x, row] = Cell(" ", style: style) }
+    }
+
+    /// Applies `change` to the style of every cell of `row` from `column` for `count` cells.
+    public mutating func restyle(row: Int, column: Int = 0, count: Int? = nil, _ change: (inout CellStyle) -> Void) {
+        guard row >= 0, row < height else { return }
+        let end = min(width, column + (count ?? width))
+        for x in max(0, column)..<max(max(0, column), end) { change(&cells[row * width + x].style) }
+    }
+
+    /// The rows as plain text, trailing blanks trimmed (golden screens, tests, `capture-pane`).
+    public var lines: [String] {
+        (0..<height).map { row in
+            var line = ""
+            for x in 0..<width {
+                let cell = cells[row * width + x]
+                if !cell.isContinuation { line += cell.text }
+            }
+            while line.hasSuffix(" ") { line.removeLast() }
+            return line
+        }
+    }
+}
