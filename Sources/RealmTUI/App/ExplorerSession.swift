@@ -1,3 +1,4 @@
+import Foundation
 import RealmEngine
 
 /// Runs the explorer on one open Realm and one terminal: draws the state, reads an event,
@@ -10,21 +11,42 @@ public final class ExplorerSession {
     let realm: Realm
     let path: String
     let readOnly: Bool
+    let environment: [String: String]
 
     /// A session over an open Realm. `path` is shown in the status line.
-    public init(realm: Realm, path: String, readOnly: Bool) {
+    public init(realm: Realm, path: String, readOnly: Bool, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.realm = realm
         self.path = path
         self.readOnly = readOnly
+        self.environment = environment
+    }
+
+    /// The driver a session starts with for a terminal of `width` × `height` cells.
+    public func makeDriver(width: Int, height: Int, hasColor: Bool) -> ExplorerDriver {
+        let historyURL = QueryHistory.defaultURL(environment: environment)
+        let state = ExplorerState(realm: realm, fileName: URL(fileURLWithPath: path).lastPathComponent, readOnly: readOnly,
+                                  width: width, height: height,
+                                  theme: Theme.forTerminal(hasColor: hasColor, environment: environment),
+                                  history: QueryHistory.load(from: historyURL))
+        return ExplorerDriver(state: state, historyURL: historyURL)
     }
 
     /// Runs until the user quits. Throws only for a failure the explorer cannot show on screen.
     public func run(on terminal: TerminalBackend) throws {
-        while true {
-            var grid = Grid(width: terminal.size.width, height: terminal.size.height)
-            grid.write("realmtui explorer — press q to quit", column: 0, row: 0)
-            terminal.draw(grid)
-            if case .key(.character("q"))? = terminal.nextEvent(timeoutMilliseconds: 250) { return }
+        let size = terminal.size
+        var driver = makeDriver(width: size.width, height: size.height, hasColor: terminal.hasColor)
+        var copiedCount = 0
+        terminal.draw(driver.screen)
+        while !driver.didQuit {
+            switch terminal.nextEvent(timeoutMilliseconds: 500) {
+            case .key(let key)?: driver.send(.key(key))
+            case .mouse(let mouse)?: driver.send(.mouse(mouse))
+            case .resize(let width, let height)?: driver.send(.resize(width: width, height: height))
+            case nil: driver.send(.tick)
+            }
+            for text in driver.copied.dropFirst(copiedCount) { terminal.copyToClipboard(text) }
+            copiedCount = driver.copied.count
+            if !driver.didQuit { terminal.draw(driver.screen) }
         }
     }
 }

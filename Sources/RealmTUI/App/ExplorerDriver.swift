@@ -1,0 +1,59 @@
+import Foundation
+import RealmEngine
+
+/// The explorer without a terminal: the state, `update`, and the effects performed (queries run,
+/// files written, clipboard texts kept). The session drives one with a terminal's events; tests
+/// and the headless benchmark drive one with scripted events and look at `render(state)`.
+public struct ExplorerDriver {
+    /// The explorer's state.
+    public var state: ExplorerState
+    /// Where the query history is saved (nil: not saved).
+    public var historyURL: URL?
+    /// Texts the explorer asked to copy, oldest first.
+    public private(set) var copied: [String] = []
+    /// Whether an effect asked to quit.
+    public private(set) var didQuit = false
+
+    /// A driver over `state`, saving history to `historyURL`.
+    public init(state: ExplorerState, historyURL: URL? = nil) {
+        self.state = state
+        self.historyURL = historyURL
+    }
+
+    /// Updates the state with `event` and performs the effects (and those they lead to).
+    public mutating func send(_ event: ExplorerEvent) {
+        perform(update(&state, event))
+    }
+
+    /// Sends each key in turn.
+    public mutating func press(_ keys: Key...) {
+        for key in keys { send(.key(key)) }
+    }
+
+    /// Types `text` one character at a time.
+    public mutating func type(_ text: String) {
+        for character in text { send(.key(.character(character))) }
+    }
+
+    /// The current screen.
+    public var screen: Grid { render(state) }
+
+    private mutating func perform(_ effects: [ExplorerEffect]) {
+        for effect in effects {
+            switch effect {
+            case .quit: didQuit = true
+            case .copy(let text): copied.append(text)
+            case .runQuery(let text): perform(state.applyQuery(text))
+            case .saveHistory:
+                guard let historyURL else { continue }
+                do {
+                    try state.history.save(to: historyURL)
+                } catch {
+                    state.message = .init(text: "query history not saved: \(ExplorerText.describe(error))", isError: true)
+                }
+            case .export(let format, let path):
+                state.exportCurrentTable(format: format, path: path)
+            }
+        }
+    }
+}

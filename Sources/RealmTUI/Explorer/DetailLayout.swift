@@ -1,0 +1,101 @@
+import RealmEngine
+
+/// The detail view's lines: each property's full value wrapped to the screen, the name on the
+/// first line of each.
+struct DetailLayout {
+    struct Line {
+        /// Index into the schema's properties.
+        let property: Int
+        /// Whether this is the property's first line (where its name shows).
+        let isFirst: Bool
+        let text: String
+        let isNull: Bool
+    }
+
+    static let gutter = 2
+    /// Most list elements the detail view lists before `…`.
+    static let listLimit = 200
+
+    let nameWidth: Int
+    let lines: [Line]
+    /// Set when the object was deleted or cannot be read.
+    let error: String?
+
+    /// The lines property `index` takes.
+    func span(of index: Int) -> Range<Int>? {
+        guard let first = lines.firstIndex(where: { $0.property == index }) else { return nil }
+        let end = lines[first...].firstIndex(where: { $0.property != index }) ?? lines.count
+        return first..<end
+    }
+
+    static func make(_ detail: DetailScreen, realm: Realm, width: Int) -> DetailLayout {
+        let properties = detail.object.objectSchema.properties
+        let nameWidth = min(24, properties.map { displayWidth($0.name) }.max() ?? 0)
+        let valueWidth = max(8, width - gutter - nameWidth - 2)
+        if detail.object.isInvalidated {
+            return DetailLayout(nameWidth: nameWidth, lines: [], error: "this object was deleted")
+        }
+        let formatter = ValueFormatter(realm: realm)
+        var lines: [Line] = []
+        for (index, property) in properties.enumerated() {
+            let shown = fullValue(detail.object, property, formatter)
+            let wrapped = wrap(shown.text, width: valueWidth)
+            for (i, text) in wrapped.enumerated() {
+                lines.append(Line(property: index, isFirst: i == 0, text: text, isNull: shown.isNull))
+            }
+        }
+        return DetailLayout(nameWidth: nameWidth, lines: lines, error: nil)
+    }
+
+    /// The whole value of a property, as the detail view shows it.
+    static func fullValue(_ object: DynamicObject, _ property: Property, _ formatter: ValueFormatter) -> ValueFormatter.Shown {
+        do {
+            if property.type == .linkingObjects {
+                let count = try object.linkingObjects(forKey: property.name).keys().count
+                return .init(text: "← \(count) \(property.objectClassName ?? "") object\(count == 1 ? "" : "s") link here (Enter opens)")
+            }
+            let value = try object.value(forKey: property.name)
+            if case .list(let items) = value {
+                var parts = items.prefix(listLimit).map { formatter.shown($0, property, oneLine: true, element: true).text }
+                if items.count > listLimit { parts.append("…") }
+                return .init(text: "[\(items.count)]" + (parts.isEmpty ? "" : " " + parts.joined(separator: ", ")))
+            }
+            if case .data(let data) = value {
+                return .init(text: ValueFormatter.byteCount(data.count) + " " + hexDump(data.prefix(256)) + (data.count > 256 ? " …" : ""))
+            }
+            return formatter.shown(value, property, oneLine: false)
+        } catch {
+            return .init(text: "⚠ \(ExplorerText.describe(error))")
+        }
+    }
+
+    static func hexDump(_ data: Data) -> String {
+        data.map { byte in
+            let hex = String(byte, radix: 16)
+            return hex.count == 1 ? "0" + hex : hex
+        }.joined(separator: " ")
+    }
+
+    /// `text` in lines of at most `width` columns: at newlines, then by width (controls escaped).
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var out: [String] = []
+        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var line = ""
+            var used = 0
+            for ch in sanitizeForTerminal(String(paragraph)) {
+                let w = displayWidth(of: ch)
+                if used + w > width && !line.isEmpty {
+                    out.append(line)
+                    line = ""
+                    used = 0
+                }
+                line.append(ch)
+                used += w
+            }
+            out.append(line)
+        }
+        return out.isEmpty ? [""] : out
+    }
+}
+
+import Foundation

@@ -1,0 +1,95 @@
+import RealmEngine
+
+/// What the explorer shows and where the user is: a value that `update` changes and `render`
+/// draws. It holds the Realm and live `Results` (read lazily, a window at a time) but no copy of
+/// any class.
+public struct ExplorerState {
+    /// The input bar currently taking text, or an overlay.
+    enum Mode {
+        case browse
+        case query(QueryBar)
+        case classFilter(LineEditor)
+        case command(LineEditor)
+        case help(top: Int)
+        case schema(top: Int)
+    }
+
+    /// The query bar: text, where the last attempt failed, history position, completions.
+    struct QueryBar {
+        var editor: LineEditor
+        var error: (message: String, column: Int)?
+        /// Position in this class's history while Up/Down walk it (nil: editing new text).
+        var historyIndex: Int?
+        /// The text typed before walking the history, restored by Down past the newest entry.
+        var draft = ""
+        /// Candidates of the last Tab, shown above the bar.
+        var completions: [String] = []
+    }
+
+    /// A message in the status line.
+    struct Message {
+        var text: String
+        var isError: Bool
+    }
+
+    let realm: Realm
+    /// The file's name as shown.
+    public let fileName: String
+    /// Whether the file is open read-only.
+    public let readOnly: Bool
+    /// Terminal size in cells.
+    public internal(set) var width: Int
+    /// Terminal size in cells.
+    public internal(set) var height: Int
+    var theme: Theme
+    let keyMap: KeyMap
+    /// The navigation stack; the first is always the class list.
+    var stack: [Screen] = [.classes(ClassesScreen())]
+    var mode: Mode = .browse
+    var message: Message?
+    var history: QueryHistory
+
+    /// A new explorer on the class list.
+    public init(realm: Realm, fileName: String, readOnly: Bool, width: Int, height: Int,
+                theme: Theme = .plain, keyMap: KeyMap = .standard, history: QueryHistory = QueryHistory()) {
+        self.realm = realm
+        self.fileName = fileName
+        self.readOnly = readOnly
+        self.width = width
+        self.height = height
+        self.theme = theme
+        self.keyMap = keyMap
+        self.history = history
+    }
+
+    /// The screen on top of the stack.
+    var current: Screen {
+        get { stack[stack.count - 1] }
+        set { stack[stack.count - 1] = newValue }
+    }
+
+    /// The classes the class list shows, filtered by its filter text, in schema order.
+    var visibleClasses: [ObjectSchema] {
+        guard case .classes(let screen) = stack[0] else { return [] }
+        let all = realm.schema.objectSchemas
+        guard !screen.filter.isEmpty else { return all }
+        return all.filter { $0.name.localizedCaseInsensitiveContains(screen.filter) }
+    }
+
+    /// Whether the terminal is too small to draw anything but a note.
+    var isTooSmall: Bool { width < 40 || height < 10 }
+
+    /// Rows between the title bar and the status line, less the input bar and its error line.
+    var contentRows: Range<Int> {
+        var bottom = height - 1
+        switch mode {
+        case .query(let bar):
+            bottom -= 1
+            if bar.error != nil { bottom -= 1 }
+            if !bar.completions.isEmpty { bottom -= 1 }
+        case .classFilter, .command: bottom -= 1
+        default: break
+        }
+        return 1..<max(1, bottom)
+    }
+}

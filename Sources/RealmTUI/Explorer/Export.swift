@@ -1,0 +1,59 @@
+import Foundation
+import RealmEngine
+
+extension ExplorerState {
+    /// `:export json|csv PATH`: writes the current table's objects (query and sort applied) with
+    /// the command line's exporters. A failure is a message; a partial file is removed.
+    mutating func exportCurrentTable(format: ExportFormat, path: String) {
+        guard case .table(let table) = current else { return }
+        let expanded = (path as NSString).expandingTildeInPath
+        let url = URL(fileURLWithPath: expanded)
+        do {
+            guard FileManager.default.createFile(atPath: expanded, contents: nil) else {
+                throw RealmError.io(path: expanded, operation: "create", errno: errno, message: String(cString: strerror(errno)))
+            }
+            let handle = try FileHandle(forWritingTo: url)
+            defer { try? handle.close() }
+            var rows = 0
+            var failure: Error?
+            let keys = try table.results.keys()
+            let realm = self.realm
+            let values = keys.lazy.compactMap { key -> [Value]? in
+                guard failure == nil else { return nil }
+                do {
+                    guard let object = try realm.object(ofType: table.schema.name, key: key) else { return nil }
+                    rows += 1
+                    return try object.values()
+                } catch {
+                    failure = error
+                    return nil
+                }
+            }
+            let resolver = linkResolver
+            var writeError: Error?
+            let sink: (String) -> Void = { text in
+                guard writeError == nil else { return }
+                do { try handle.write(contentsOf: Data(text.utf8)) } catch { writeError = error }
+            }
+            switch format {
+            case .json: JSONExport.write(values, schema: table.schema, resolveLink: resolver, to: sink)
+            case .csv: CSVExport.write(values, schema: table.schema, resolveLink: resolver, to: sink)
+            }
+            if let error = failure ?? writeError { throw error }
+            message = Message(text: "exported \(ValueFormatter.grouped(rows)) objects to \(path)", isError: false)
+        } catch {
+            try? FileManager.default.removeItem(at: url)
+            message = Message(text: "export failed: \(ExplorerText.describe(error))", isError: true)
+        }
+    }
+
+    /// Links as the target's primary key (nil: written as class and key).
+    var linkResolver: LinkResolver {
+        let realm = self.realm
+        return { targetClass, key in
+            guard let pk = realm.schema[targetClass]?.primaryKeyProperty,
+                  let object = try? realm.object(ofType: targetClass, key: key) else { return nil }
+            return try? object.value(forKey: pk.name)
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import RealmEngine
+
+/// The class list: every class with its count, the selected one's properties as a preview.
+struct ClassesScreen {
+    var cursor = 0
+    var top = 0
+    /// Classes whose name contains this text (case-insensitive) are listed.
+    var filter = ""
+    /// Whether Tab moved the focus to the schema preview (j/k then scroll it).
+    var previewFocused = false
+    var previewTop = 0
+}
+
+/// A table of objects: a class, a list of objects or the objects linking to one.
+///
+/// Holds a live `Results` and reads only the visible window from it, so a class of 10,000,000
+/// objects opens as fast as one of ten.
+struct TableScreen {
+    /// The breadcrumb step: a class name, or a list or linking-objects property name.
+    var crumb: String
+    var schema: ObjectSchema
+    /// The objects before the user's query and sort.
+    var base: Results
+    /// The last query that worked ("" for none).
+    var query = ""
+    /// The order set with `s`/`S` (or a header click).
+    var sort: RealmEngine.SortDescriptor?
+    /// `base` with the query and sort applied: what the table shows.
+    var results: Results
+    var cursorRow = 0
+    var topRow = 0
+    /// The property under the cursor (an index into `schema.properties`).
+    var cursorColumn = 0
+    /// The first property shown after the primary key (horizontal scroll).
+    var leftColumn = 0
+
+    init(crumb: String, schema: ObjectSchema, base: Results) {
+        self.crumb = crumb
+        self.schema = schema
+        self.base = base
+        results = base
+    }
+}
+
+/// Every property of one object, one per line, full values wrapped.
+struct DetailScreen {
+    var crumb: String
+    var object: DynamicObject
+    /// The property under the cursor (an index into the schema's properties).
+    var cursor = 0
+    /// The first screen line shown (wrapped lines scroll).
+    var topLine = 0
+}
+
+/// The values of a list of primitives.
+struct ValuesScreen {
+    var crumb: String
+    var object: DynamicObject
+    var property: Property
+    var cursor = 0
+    var top = 0
+}
+
+/// One step of the navigation stack.
+enum Screen {
+    case classes(ClassesScreen)
+    case table(TableScreen)
+    case detail(DetailScreen)
+    case values(ValuesScreen)
+
+    var kind: ScreenKind {
+        switch self {
+        case .classes: .classes
+        case .table: .table
+        case .detail: .detail
+        case .values: .values
+        }
+    }
+
+    /// The breadcrumb step (nil for the class list, the root).
+    var crumb: String? {
+        switch self {
+        case .classes: nil
+        case .table(let t): t.crumb
+        case .detail(let d): d.crumb
+        case .values(let v): v.crumb
+        }
+    }
+}

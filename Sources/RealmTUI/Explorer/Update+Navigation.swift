@@ -1,0 +1,134 @@
+import RealmEngine
+
+extension ExplorerState {
+    /// Rows a page moves: the visible rows of the current screen.
+    var pageSize: Int {
+        let rows = contentRows.count
+        if case .table = current { return max(1, rows - TableLayout.headerRows) }
+        return max(1, rows)
+    }
+
+    /// Rows of the table body (below its headers).
+    var tableBodyHeight: Int { max(0, contentRows.count - TableLayout.headerRows) }
+
+    /// The number of rows the current screen's cursor moves over.
+    var rowCount: Int {
+        switch current {
+        case .classes(let screen): screen.previewFocused ? previewLineCount : visibleClasses.count
+        case .table(let table): table.results.count
+        case .detail(let detail): detail.object.objectSchema.properties.count
+        case .values(let values): (try? values.object.list(forKey: values.property.name).count) ?? 0
+        }
+    }
+
+    var previewLineCount: Int {
+        let classes = visibleClasses
+        guard case .classes(let screen) = stack[0], classes.indices.contains(screen.cursor) else { return 0 }
+        return classes[screen.cursor].properties.count + 2
+    }
+
+    /// Moves the cursor `delta` rows (clamped), scrolling only as much as needed.
+    mutating func moveRows(_ delta: Int) {
+        let count = rowCount
+        func moved(_ row: Int) -> Int { max(0, min(count - 1, row.addingReportingOverflow(delta).partialValue)) }
+        switch current {
+        case .classes(var screen):
+            if screen.previewFocused {
+                screen.previewTop = max(0, min(max(0, count - contentRows.count), screen.previewTop + delta))
+            } else {
+                screen.cursor = moved(screen.cursor)
+                screen.previewTop = 0
+            }
+            current = .classes(screen)
+        case .table(var table):
+            table.cursorRow = moved(table.cursorRow)
+            current = .table(table)
+        case .detail(var detail):
+            detail.cursor = moved(detail.cursor)
+            current = .detail(detail)
+        case .values(var values):
+            values.cursor = moved(values.cursor)
+            current = .values(values)
+        }
+        keepCursorInView()
+    }
+
+    /// Moves the table's column cursor `delta` columns (clamped).
+    mutating func moveColumns(_ delta: Int) {
+        guard case .table(var table) = current else { return }
+        let last = table.schema.properties.count - 1
+        table.cursorColumn = max(0, min(last, table.cursorColumn.addingReportingOverflow(delta).partialValue))
+        current = .table(table)
+        keepCursorInView()
+    }
+
+    /// Clamps cursors to their lists and scrolls so the cursor (row and column) is on screen.
+    mutating func keepCursorInView() {
+        let count = rowCount
+        switch current {
+        case .classes(var screen):
+            let height = contentRows.count
+            screen.cursor = max(0, min(screen.cursor, visibleClasses.count - 1))
+            screen.top = scrolled(top: screen.top, cursor: screen.cursor, count: visibleClasses.count, height: height)
+            current = .classes(screen)
+        case .table(var table):
+            let height = tableBodyHeight
+            table.cursorRow = max(0, min(table.cursorRow, count - 1))
+            table.topRow = scrolled(top: table.topRow, cursor: table.cursorRow, count: count, height: height)
+            table.cursorColumn = max(0, min(table.cursorColumn, table.schema.properties.count - 1))
+            if table.cursorColumn < table.leftColumn { table.leftColumn = table.cursorColumn }
+            while table.leftColumn < table.cursorColumn,
+                  !TableLayout.make(table, realm: realm, width: width, bodyHeight: height).showsWhole(table.cursorColumn) {
+                table.leftColumn += 1
+            }
+            current = .table(table)
+        case .detail(var detail):
+            detail.cursor = max(0, min(detail.cursor, count - 1))
+            let lines = DetailLayout.make(detail, realm: realm, width: width)
+            if let span = lines.span(of: detail.cursor) {
+                let height = contentRows.count
+                if span.lowerBound < detail.topLine { detail.topLine = span.lowerBound }
+                if span.upperBound > detail.topLine + height { detail.topLine = max(span.lowerBound, span.upperBound - height) }
+            }
+            detail.topLine = max(0, min(detail.topLine, max(0, lines.lines.count - contentRows.count)))
+            current = .detail(detail)
+        case .values(var values):
+            values.cursor = max(0, min(values.cursor, count - 1))
+            values.top = scrolled(top: values.top, cursor: values.cursor, count: count, height: contentRows.count)
+            current = .values(values)
+        }
+    }
+
+    /// The first visible row that keeps `cursor` in a window of `height` rows, moving `top` as
+    /// little as possible and never leaving blank rows below the last one.
+    func scrolled(top: Int, cursor: Int, count: Int, height: Int) -> Int {
+        guard height > 0, count > 0 else { return 0 }
+        var top = top
+        if cursor < top { top = cursor }
+        if cursor >= top + height { top = cursor - height + 1 }
+        return max(0, min(top, count - height))
+    }
+
+    /// Tab: on the class list, moves the focus between the list and the schema preview; in a
+    /// table, moves to the next or previous column.
+    mutating func switchPane(forward: Bool) {
+        switch current {
+        case .classes(var screen):
+            screen.previewFocused.toggle()
+            current = .classes(screen)
+        case .table:
+            moveColumns(forward ? 1 : -1)
+        default: break
+        }
+    }
+
+    /// Sets the class list's filter and keeps the cursor on a listed class.
+    mutating func setClassFilter(_ text: String) {
+        guard case .classes(var screen) = stack[0] else { return }
+        screen.filter = text
+        screen.cursor = 0
+        screen.top = 0
+        stack[0] = .classes(screen)
+        keepCursorInView()
+    }
+}

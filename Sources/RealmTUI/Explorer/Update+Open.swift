@@ -1,0 +1,146 @@
+import RealmEngine
+
+extension ExplorerState {
+    /// Enter: a class opens its table, a row its object, a link its target, a list of objects a
+    /// table, a list of values a value list, linking objects the objects that link here.
+    mutating func openSelection() {
+        switch current {
+        case .classes(let screen):
+            if screen.previewFocused { return }
+            let classes = visibleClasses
+            guard classes.indices.contains(screen.cursor) else { return }
+            openClass(classes[screen.cursor])
+        case .table(let table):
+            guard table.cursorRow < table.results.count else { return }
+            do {
+                let object = try table.results.object(at: table.cursorRow)
+                push(.detail(DetailScreen(crumb: ValueFormatter(realm: realm).name(of: object), object: object)))
+            } catch {
+                message = Message(text: ExplorerText.describe(error), isError: true)
+            }
+        case .detail(let detail):
+            let properties = detail.object.objectSchema.properties
+            guard properties.indices.contains(detail.cursor) else { return }
+            openProperty(properties[detail.cursor], of: detail.object)
+        case .values:
+            message = Message(text: "a value: nothing to open (y copies it)", isError: false)
+        }
+    }
+
+    mutating func openClass(_ schema: ObjectSchema) {
+        do {
+            let results = try realm.objects(schema.name)
+            push(.table(TableScreen(crumb: schema.name, schema: schema, base: results)))
+        } catch {
+            message = Message(text: ExplorerText.describe(error), isError: true)
+        }
+    }
+
+    /// Follows a property of an object in the detail view.
+    mutating func openProperty(_ property: Property, of object: DynamicObject) {
+        do {
+            if property.type == .linkingObjects {
+                guard let className = property.objectClassName, let target = realm.schema[className] else { return }
+                let results = try object.linkingObjects(forKey: property.name)
+                push(.table(TableScreen(crumb: property.name, schema: target, base: results)))
+            } else if property.isList && property.type == .object {
+                guard let className = property.objectClassName, let target = realm.schema[className] else { return }
+                let results = try object.list(forKey: property.name).objects()
+                push(.table(TableScreen(crumb: property.name, schema: target, base: results)))
+            } else if property.isList {
+                push(.values(ValuesScreen(crumb: property.name, object: object, property: property)))
+            } else if property.type == .object {
+                guard let target = try object.linkedObject(forKey: property.name) else {
+                    message = Message(text: "\(property.name) is null: no object to open", isError: false)
+                    return
+                }
+                push(.detail(DetailScreen(crumb: ValueFormatter(realm: realm).name(of: target), object: target)))
+            } else {
+                message = Message(text: "\(property.name) is a \(property.typeDescription) value: nothing to open (y copies it)",
+                                  isError: false)
+            }
+        } catch {
+            message = Message(text: ExplorerText.describe(error), isError: true)
+        }
+    }
+
+    mutating func push(_ screen: Screen) {
+        stack.append(screen)
+        keepCursorInView()
+    }
+
+    /// Esc/Backspace: back one step, to the cursor and scroll that step had. Never quits.
+    mutating func goBack() {
+        if stack.count > 1 {
+            stack.removeLast()
+            keepCursorInView()
+        } else if case .classes(var screen) = current, screen.previewFocused {
+            screen.previewFocused = false
+            current = .classes(screen)
+        }
+    }
+
+    /// `s`/`S`: sorts the table by the column under the cursor; again on the same column with
+    /// the same key keeps it, on another column sorts by that one.
+    mutating func sortByCursorColumn(ascending: Bool) {
+        guard case .table(let table) = current else { return }
+        let property = table.schema.properties[table.cursorColumn]
+        guard !property.isList, property.type != .linkingObjects, property.type != .object else {
+            message = Message(text: "\(property.name) is a \(property.typeDescription): tables sort by scalar columns", isError: true)
+            return
+        }
+        setSort(RealmEngine.SortDescriptor(keyPath: property.name, ascending: ascending))
+    }
+
+    mutating func setSort(_ sort: RealmEngine.SortDescriptor?) {
+        guard case .table(var table) = current else { return }
+        table.sort = sort
+        do {
+            table.results = try TableScreen.filtered(base: table.base, query: table.query, sort: sort)
+            table.cursorRow = 0
+            table.topRow = 0
+            current = .table(table)
+            if let sort { message = Message(text: "sorted by \(sort.keyPath) \(sort.ascending ? "ascending" : "descending")", isError: false) }
+        } catch {
+            message = Message(text: ExplorerText.describe(error), isError: true)
+        }
+    }
+
+    /// `y`: the value under the cursor, as text, to the clipboard.
+    mutating func copySelection() -> [ExplorerEffect] {
+        let formatter = ValueFormatter(realm: realm)
+        var text: String?
+        switch current {
+        case .table(let table):
+            if let object = try? table.results.object(at: table.cursorRow) {
+                let property = table.schema.properties[table.cursorColumn]
+                text = DetailLayout.fullValue(object, property, formatter).text
+            }
+        case .detail(let detail):
+            let properties = detail.object.objectSchema.properties
+            if properties.indices.contains(detail.cursor) {
+                text = DetailLayout.fullValue(detail.object, properties[detail.cursor], formatter).text
+            }
+        case .values(let values):
+            if let list = try? values.object.list(forKey: values.property.name), let value = try? list.value(at: values.cursor) {
+                text = formatter.shown(value, values.property, oneLine: false, element: true).text
+            }
+        case .classes: break
+        }
+        guard let text else { return [] }
+        message = Message(text: "copied \(displayWidth(text)) columns to the clipboard", isError: false)
+        return [.copy(text)]
+    }
+}
+
+extension TableScreen {
+    /// `base` with a query (Realm's query language, "" for none) and a sort applied.
+    static func filtered(base: Results, query: String, sort: RealmEngine.SortDescriptor?) throws -> Results {
+        var results = base
+        if !query.trimmingCharacters(in: .whitespaces).isEmpty { results = try results.filter(query) }
+        if let sort { results = results.sorted(by: [sort]) }
+        return results
+    }
+}
+
+import Foundation

@@ -1,0 +1,138 @@
+import RealmEngine
+
+/// The explorer's one transition function: the state and an event give the new state and the
+/// effects to perform.
+///
+/// Keys go first to the input bar or overlay that takes text; otherwise the key map names the
+/// action for the current screen.
+public func update(_ state: inout ExplorerState, _ event: ExplorerEvent) -> [ExplorerEffect] {
+    switch event {
+    case .resize(let width, let height):
+        state.width = width
+        state.height = height
+        state.keepCursorInView()
+        return []
+    case .tick, .changes:
+        state.keepCursorInView()
+        return []
+    case .mouse(let mouse):
+        return state.handleMouse(mouse)
+    case .key(let key):
+        return state.handleKey(key)
+    }
+}
+
+extension ExplorerState {
+    mutating func handleKey(_ key: Key) -> [ExplorerEffect] {
+        switch mode {
+        case .query: return handleQueryKey(key)
+        case .classFilter(var editor):
+            switch key {
+            case .enter: mode = .browse
+            case .escape:
+                mode = .browse
+                setClassFilter("")
+            default:
+                if editor.handle(key) {
+                    mode = .classFilter(editor)
+                    setClassFilter(editor.text)
+                }
+            }
+            return []
+        case .command(var editor):
+            switch key {
+            case .enter:
+                mode = .browse
+                return runCommand(editor.text)
+            case .escape: mode = .browse
+            case .backspace where editor.text.isEmpty: mode = .browse
+            default:
+                if editor.handle(key) { mode = .command(editor) }
+            }
+            return []
+        case .help(let top), .schema(let top):
+            let isHelp = if case .help = mode { true } else { false }
+            switch key {
+            case .character("q"): return [.quit]
+            case .character("j"), .down: mode = isHelp ? .help(top: top + 1) : .schema(top: top + 1)
+            case .character("k"), .up: mode = isHelp ? .help(top: max(0, top - 1)) : .schema(top: max(0, top - 1))
+            case .pageDown, .control("f"), .character(" "):
+                let page = max(1, height - 3)
+                mode = isHelp ? .help(top: top + page) : .schema(top: top + page)
+            case .pageUp, .control("b"):
+                let page = max(1, height - 3)
+                mode = isHelp ? .help(top: max(0, top - page)) : .schema(top: max(0, top - page))
+            default: mode = .browse
+            }
+            return []
+        case .browse:
+            message = nil
+            guard let action = keyMap.action(for: key, on: current.kind) else {
+                if case .character(let ch) = key, ch != " " {
+                    message = Message(text: "\(ch): no such key here (? shows the keys)", isError: false)
+                }
+                return []
+            }
+            return perform(action)
+        }
+    }
+
+    /// Performs a named action in browse mode.
+    mutating func perform(_ action: ActionName) -> [ExplorerEffect] {
+        switch action {
+        case .quit: return [.quit]
+        case .help:
+            mode = .help(top: 0)
+        case .commandLine:
+            mode = .command(LineEditor())
+        case .filterClasses:
+            if case .classes(let screen) = current { mode = .classFilter(LineEditor(screen.filter)) }
+        case .query:
+            if case .table(let table) = current { mode = .query(QueryBar(editor: LineEditor(table.query))) }
+        case .open: openSelection()
+        case .back: goBack()
+        case .sortAscending, .sortDescending: sortByCursorColumn(ascending: action == .sortAscending)
+        case .copyValue: return copySelection()
+        case .nextPane, .previousPane: switchPane(forward: action == .nextPane)
+        case .cursorUp: moveRows(-1)
+        case .cursorDown: moveRows(1)
+        case .pageUp: moveRows(-pageSize)
+        case .pageDown: moveRows(pageSize)
+        case .halfPageUp: moveRows(-max(1, pageSize / 2))
+        case .halfPageDown: moveRows(max(1, pageSize / 2))
+        case .firstRow: moveRows(Int.min / 2)
+        case .lastRow: moveRows(Int.max / 2)
+        case .cursorLeft: moveColumns(-1)
+        case .cursorRight: moveColumns(1)
+        case .firstColumn: moveColumns(Int.min / 2)
+        case .lastColumn: moveColumns(Int.max / 2)
+        }
+        return []
+    }
+
+    /// Runs a `:` command.
+    mutating func runCommand(_ text: String) -> [ExplorerEffect] {
+        let words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        guard let name = words.first else { return [] }
+        switch name {
+        case "q", "quit", "q!": return [.quit]
+        case "schema":
+            mode = .schema(top: 0)
+        case "help":
+            mode = .help(top: 0)
+        case "export":
+            guard case .table = current else {
+                message = Message(text: ":export works on a table (open a class first)", isError: true)
+                return []
+            }
+            guard words.count == 3, let format = ExportFormat(rawValue: words[1]) else {
+                message = Message(text: "usage: :export json|csv PATH", isError: true)
+                return []
+            }
+            return [.export(format: format, path: words[2])]
+        default:
+            message = Message(text: ":\(name): unknown command (:export json|csv PATH, :schema, :help, :q)", isError: true)
+        }
+        return []
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import RealmEngine
+
+/// How a value looks in the explorer: one line for a table cell, the whole value for the detail
+/// view. Text is returned raw; the grid sanitizes control characters when it is drawn.
+///
+/// Rules (issue "The explorer, part 1"): a null is `null` drawn in the null style, an empty string
+/// is `""`, so the two never look alike; dates ISO 8601 in UTC with fractions; data as its size
+/// and a short hex preview; a link as the target's primary key (or `Class#key`); a list as
+/// `[n] first, second…`; linking objects as their count.
+struct ValueFormatter {
+    let realm: Realm
+
+    /// What a cell shows, and whether it is a null (drawn in its own style).
+    struct Shown: Equatable {
+        var text: String
+        var isNull: Bool = false
+    }
+
+    /// The one-line form of property `property` of `object`. A value that cannot be read is
+    /// shown as an error, never as a plausible value.
+    func cell(_ object: DynamicObject, _ property: Property) -> Shown {
+        do {
+            if property.type == .linkingObjects {
+                let count = try object.linkingObjects(forKey: property.name).keys().count
+                return Shown(text: "← \(count)")
+            }
+            let value = try object.value(forKey: property.name)
+            return shown(value, property, oneLine: true)
+        } catch {
+            return Shown(text: "⚠ \(ExplorerText.describe(error))")
+        }
+    }
+
+    /// A value of `property` (or of one element of a list when `element`).
+    func shown(_ value: Value, _ property: Property, oneLine: Bool, element: Bool = false) -> Shown {
+        switch value {
+        case .null: return Shown(text: "null", isNull: true)
+        case .string(let text): return Shown(text: text.isEmpty ? "\"\"" : text)
+        case .data(let data): return Shown(text: ValueFormatter.data(data))
+        case .link(let key):
+            return Shown(text: link(key, className: property.objectClassName ?? "?"))
+        case .list(let items):
+            let parts = items.prefix(oneLine ? 8 : items.count).map { shown($0, property, oneLine: true, element: true).text }
+            let more = items.count > parts.count ? ", …" : ""
+            return Shown(text: "[\(items.count)]" + (parts.isEmpty ? "" : " " + parts.joined(separator: ", ") + more))
+        case .float(let v): return Shown(text: ValueFormatter.number(Double(v), isFloat: true))
+        case .double(let v): return Shown(text: ValueFormatter.number(v, isFloat: false))
+        default: return Shown(text: value.description)
+        }
+    }
+
+    /// A link target named by its primary key when its class has one, else `Class#key`.
+    func link(_ key: ObjectKey, className: String) -> String {
+        if let schema = realm.schema[className], let pk = schema.primaryKeyProperty,
+           let target = try? realm.object(ofType: className, key: key),
+           let value = try? target.value(forKey: pk.name) {
+            return "→ " + value.description
+        }
+        return "→ \(className)#\(key.rawValue)"
+    }
+
+    /// How an object is named in a breadcrumb: its primary key, else its first string property,
+    /// else `Class#key`.
+    func name(of object: DynamicObject) -> String {
+        let schema = object.objectSchema
+        if let pk = schema.primaryKeyProperty, let value = try? object.value(forKey: pk.name) {
+            return value.description
+        }
+        if let text = schema.persistedProperties.first(where: { $0.type == .string && !$0.isList }),
+           case .string(let value)? = try? object.value(forKey: text.name), !value.isEmpty {
+            return value
+        }
+        return "\(schema.name)#\(object.key.rawValue)"
+    }
+
+    /// Data as its size and the first bytes in hex: `12 B 0a1b2c…`.
+    static func data(_ data: Data) -> String {
+        let preview = data.prefix(8).map { byte in
+            let hex = String(byte, radix: 16)
+            return hex.count == 1 ? "0" + hex : hex
+        }.joined()
+        return "\(byteCount(data.count)) \(preview)\(data.count > 8 ? "…" : "")"
+    }
+
+    /// A byte count in B, KiB or MiB.
+    static func byteCount(_ count: Int) -> String {
+        if count < 1024 { return "\(count) B" }
+        if count < 1024 * 1024 { return String(format: "%.1f KiB", Double(count) / 1024) }
+        return String(format: "%.1f MiB", Double(count) / 1024 / 1024)
+    }
+
+    /// A float or double in its shortest round-trip form (`3.5`, `1e-07`, `nan`).
+    static func number(_ value: Double, isFloat: Bool) -> String {
+        isFloat ? "\(Float(value))" : "\(value)"
+    }
+
+    /// An integer with thousands separators: `1,000,000`.
+    static func grouped(_ value: Int) -> String {
+        let digits = String(value.magnitude)
+        var out = ""
+        for (i, ch) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(ch)
+        }
+        return value < 0 ? "-" + out : out
+    }
+}
+
+/// Text the explorer shows for errors.
+enum ExplorerText {
+    /// One line for an error: the engine's message, without a trailing newline.
+    static func describe(_ error: Error) -> String {
+        let text = (error as? RealmError).map { "\($0)" } ?? "\(error)"
+        return text.replacingOccurrences(of: "\n", with: " ")
+    }
+}

@@ -1,0 +1,75 @@
+import RealmEngine
+
+/// One object: every property, one per line, full values wrapped.
+enum DetailView {
+    static func draw(_ state: ExplorerState, _ detail: DetailScreen, into grid: inout Grid) {
+        let theme = state.theme
+        let rows = state.contentRows
+        let layout = DetailLayout.make(detail, realm: state.realm, width: state.width)
+        if let error = layout.error {
+            grid.write("⚠ \(error)", column: 2, row: rows.lowerBound, style: theme.error)
+            return
+        }
+        let properties = detail.object.objectSchema.properties
+        let valueX = DetailLayout.gutter + layout.nameWidth + 2
+        for (offset, row) in rows.enumerated() {
+            let index = detail.topLine + offset
+            guard layout.lines.indices.contains(index) else { break }
+            let line = layout.lines[index]
+            let property = properties[line.property]
+            let selected = line.property == detail.cursor
+            if selected { grid.fill(row: row, style: theme.selection) }
+            if line.isFirst {
+                if selected { grid.write("›", column: 0, row: row, style: theme.selection) }
+                var name = property.name
+                if property.isPrimaryKey { name = "*" + name }
+                grid.write(name, column: DetailLayout.gutter, row: row, style: selected ? theme.selectedCell : theme.header,
+                           limit: layout.nameWidth)
+            }
+            var style: CellStyle = line.isNull ? theme.null : (TableView.opens(property) ? theme.link : .plain)
+            if selected { style = theme.selection }
+            grid.write(line.text, column: valueX, row: row, style: style)
+        }
+    }
+}
+
+/// The values of a list of primitives, with their positions.
+enum ValuesView {
+    static func draw(_ state: ExplorerState, _ screen: ValuesScreen, into grid: inout Grid) {
+        let theme = state.theme
+        let rows = state.contentRows
+        let formatter = ValueFormatter(realm: state.realm)
+        let list: DynamicList
+        do {
+            list = try screen.object.list(forKey: screen.property.name)
+        } catch {
+            grid.write("⚠ \(ExplorerText.describe(error))", column: 2, row: rows.lowerBound, style: theme.error)
+            return
+        }
+        let count = list.count
+        if count == 0 {
+            grid.write("the list is empty", column: 2, row: rows.lowerBound, style: theme.muted)
+            return
+        }
+        let indexWidth = String(count - 1).count
+        for (offset, row) in rows.enumerated() {
+            let index = screen.top + offset
+            guard index < count else { break }
+            let selected = index == screen.cursor
+            if selected {
+                grid.fill(row: row, style: theme.selection)
+                grid.write("›", column: 0, row: row, style: theme.selection)
+            }
+            grid.write(pad(String(index), toWidth: indexWidth, alignment: .right), column: 2, row: row,
+                       style: selected ? theme.selection : theme.muted)
+            let shown: ValueFormatter.Shown
+            do {
+                shown = formatter.shown(try list.value(at: index), screen.property, oneLine: true, element: true)
+            } catch {
+                shown = .init(text: "⚠ \(ExplorerText.describe(error))")
+            }
+            grid.write(shown.text, column: 4 + indexWidth, row: row,
+                       style: selected ? theme.selection : (shown.isNull ? theme.null : .plain))
+        }
+    }
+}

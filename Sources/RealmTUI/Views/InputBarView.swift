@@ -1,0 +1,112 @@
+import RealmEngine
+
+/// The input bar above the status line: the query (`/`), the class filter, the command line
+/// (`:`), with a caret under the column of a query's mistake and Tab's candidates.
+enum InputBarView {
+    static func draw(_ state: ExplorerState, into grid: inout Grid) {
+        let theme = state.theme
+        var row = state.contentRows.upperBound
+        switch state.mode {
+        case .query(let bar):
+            if !bar.completions.isEmpty {
+                grid.write(bar.completions.joined(separator: "  "), column: 2, row: row, style: theme.muted)
+                row += 1
+            }
+            drawEditor(bar.editor, prompt: "/", row: row, state: state, into: &grid)
+            if let error = bar.error {
+                let caretColumn = 1 + columns(before: error.column, in: bar.editor.text)
+                var line = String(repeating: " ", count: max(0, caretColumn)) + "^ "
+                if caretColumn > state.width / 2 { line = String(repeating: " ", count: caretColumn) + "^" }
+                grid.write(line, column: 0, row: row + 1, style: theme.error)
+                let text = caretColumn > state.width / 2 ? error.message : ""
+                if text.isEmpty {
+                    grid.write(error.message, column: caretColumn + 2, row: row + 1, style: theme.error)
+                } else {
+                    let start = max(0, caretColumn - displayWidth(text) - 1)
+                    grid.write(text, column: start, row: row + 1, style: theme.error, limit: caretColumn - start)
+                }
+            }
+        case .classFilter(let editor):
+            drawEditor(editor, prompt: "/", row: row, state: state, into: &grid)
+        case .command(let editor):
+            drawEditor(editor, prompt: ":", row: row, state: state, into: &grid)
+        default: break
+        }
+    }
+
+    /// The display columns taken by the first `column - 1` scalars of `text` (the engine's
+    /// columns are 1-based Unicode scalars).
+    static func columns(before column: Int, in text: String) -> Int {
+        guard column > 1 else { return 0 }
+        var scalars = String.UnicodeScalarView()
+        scalars.append(contentsOf: text.unicodeScalars.prefix(column - 1))
+        return displayWidth(String(scalars))
+    }
+
+    /// A prompt and an editor's text with its cursor cell reversed; scrolls to keep the cursor.
+    static func drawEditor(_ editor: LineEditor, prompt: String, row: Int, state: ExplorerState, into grid: inout Grid) {
+        let theme = state.theme
+        grid.write(prompt, column: 0, row: row, style: theme.input)
+        let chars = Array(editor.text)
+        let room = state.width - 2
+        let beforeCursor = displayWidth(String(chars[0..<editor.cursor]))
+        var start = 0
+        if beforeCursor >= room {
+            var width = beforeCursor
+            while start < editor.cursor, width >= room - 1 {
+                width -= displayWidth(of: chars[start])
+                start += 1
+            }
+        }
+        let used = grid.write(String(chars[start...]), column: 1, row: row, style: theme.input, limit: room)
+        _ = used
+        let cursorX = 1 + displayWidth(String(chars[start..<editor.cursor]))
+        var cell = grid[cursorX, row]
+        if cell.isContinuation || cell.text.isEmpty { cell.text = " " }
+        cell.style.reverse.toggle()
+        grid[cursorX, row] = cell
+    }
+}
+
+/// The bottom row: file, read-only or writable, version, other processes, count, position, and
+/// the last message or error.
+enum StatusLineView {
+    static func fields(_ state: ExplorerState) -> [String] {
+        var fields = [state.fileName, state.readOnly ? "read-only" : "writable", "v\(state.realm.latestVersion)"]
+        let others = state.realm.otherProcessIDs.count
+        if others > 0 { fields.append("\(others) other process\(others == 1 ? "" : "es")") }
+        switch state.current {
+        case .classes:
+            let count = state.visibleClasses.count
+            fields.append("\(count) class\(count == 1 ? "" : "es")")
+        case .table(let table):
+            let count = table.results.count
+            fields.append("\(ValueFormatter.grouped(count)) object\(count == 1 ? "" : "s")")
+            if count > 0 { fields.append("row \(ValueFormatter.grouped(table.cursorRow + 1)) of \(ValueFormatter.grouped(count))") }
+            if !table.query.isEmpty { fields.append("/" + table.query) }
+        case .detail(let detail):
+            fields.append("\(detail.object.className)#\(detail.object.key.rawValue)")
+        case .values(let values):
+            let count = state.rowCount
+            fields.append("\(values.property.name): \(ValueFormatter.grouped(count)) value\(count == 1 ? "" : "s")")
+        }
+        return fields
+    }
+
+    static func draw(_ state: ExplorerState, into grid: inout Grid) {
+        let theme = state.theme
+        let row = state.height - 1
+        grid.fill(row: row, style: theme.status)
+        let left = " " + fields(state).joined(separator: " · ")
+        guard let message = state.message else {
+            grid.write(left, column: 0, row: row, style: theme.status)
+            return
+        }
+        let messageWidth = min(displayWidth(message.text), state.width - 22)
+        let leftRoom = state.width - messageWidth - 3
+        grid.write(left, column: 0, row: row, style: theme.status, limit: leftRoom)
+        var style = theme.status
+        if message.isError { style = theme.error; style.reverse = true }
+        grid.write(message.text, column: state.width - messageWidth - 1, row: row, style: style, limit: messageWidth)
+    }
+}

@@ -1,0 +1,60 @@
+import RealmEngine
+
+/// A table of objects: headers (name, `*` primary key, sort arrow; type), then the visible rows.
+enum TableView {
+    static func draw(_ state: ExplorerState, _ table: TableScreen, into grid: inout Grid) {
+        let theme = state.theme
+        let rows = state.contentRows
+        let layout = TableLayout.make(table, realm: state.realm, width: state.width, bodyHeight: state.tableBodyHeight)
+        let properties = table.schema.properties
+        let nameRow = rows.lowerBound
+        let typeRow = rows.lowerBound + 1
+        for column in layout.columns {
+            let property = properties[column.property]
+            let style = column.property == table.cursorColumn ? theme.selectedCell : theme.header
+            grid.write(pad(TableLayout.headerName(property, sort: table.sort), toWidth: column.width), column: column.x, row: nameRow,
+                       style: style, limit: column.width)
+            grid.write(TableLayout.headerType(property), column: column.x, row: typeRow, style: theme.muted, limit: column.width)
+        }
+        if let first = layout.columns.first(where: { !properties[$0.property].isPrimaryKey || $0.property >= table.leftColumn }),
+           first.property > 0, table.leftColumn > 0 {
+            grid.write("◀", column: 0, row: nameRow, style: theme.muted)
+        }
+        if let last = layout.columns.last, last.property < properties.count - 1 || last.isCut {
+            grid.write("▶", column: state.width - 1, row: nameRow, style: theme.muted)
+        }
+        let body = (typeRow + 1)..<rows.upperBound
+        if let error = layout.error {
+            grid.write("⚠ \(error)", column: 2, row: body.lowerBound, style: theme.error)
+            return
+        }
+        if layout.count == 0, let row = body.first {
+            let text = table.query.isEmpty ? "no objects" : "no objects match this query"
+            grid.write(text, column: 2, row: row, style: theme.muted)
+            return
+        }
+        for (offset, resultRow) in layout.rows.enumerated() {
+            let row = body.lowerBound + offset
+            guard row < body.upperBound else { break }
+            let selected = resultRow == table.cursorRow
+            if selected {
+                grid.fill(row: row, style: theme.selection)
+                grid.write("›", column: 0, row: row, style: theme.selection)
+            }
+            for (index, column) in layout.columns.enumerated() {
+                let property = properties[column.property]
+                let shown = layout.cells[offset][index]
+                var style: CellStyle = shown.isNull ? theme.null : (opens(property) ? theme.link : .plain)
+                if selected { style = column.property == table.cursorColumn ? theme.selectedCell : theme.selection }
+                let alignment: TextAlignment = property.type.isNumeric && !property.isList && !shown.isNull ? .right : .left
+                grid.write(pad(shown.text, toWidth: column.width, alignment: alignment), column: column.x, row: row,
+                           style: style, limit: column.width)
+            }
+        }
+    }
+
+    /// Whether Enter on this property's value opens something (a link, list or backlinks).
+    static func opens(_ property: Property) -> Bool {
+        property.type == .object || property.type == .linkingObjects || property.isList
+    }
+}
