@@ -35,7 +35,7 @@ let package = Package(
         // Notification tests and measurements across processes (a writer to observe, a writer to kill).
         .executableTarget(name: "realm-notify-probe", dependencies: ["RealmEngine"]),
         .testTarget(name: "RealmEngineTests", dependencies: ["RealmEngine", "realm-notify-probe"]),
-        .testTarget(name: "RealmTUITests", dependencies: ["RealmTUI"]),
+        .testTarget(name: "RealmTUITests", dependencies: ["RealmTUI"], exclude: ["Golden"]),
         .testTarget(name: "CLITests", dependencies: ["RealmEngine", "RealmTUI", "realmtui"]),
     ],
     swiftLanguageModes: [.v6]

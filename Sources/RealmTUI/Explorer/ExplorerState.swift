@@ -85,7 +85,10 @@ public struct ExplorerState {
         switch mode {
         case .query(let bar):
             bottom -= 1
-            if bar.error != nil { bottom -= 1 }
+            if let error = bar.error {
+                let caret = 1 + InputBarView.columns(before: error.column, in: bar.editor.text)
+                bottom -= InputBarView.errorRows(message: error.message, caretColumn: caret, width: width).count
+            }
             if !bar.completions.isEmpty { bottom -= 1 }
         case .classFilter, .command: bottom -= 1
         default: break

@@ -14,7 +14,7 @@ extension ExplorerState {
             guard table.cursorRow < table.results.count else { return }
             do {
                 let object = try table.results.object(at: table.cursorRow)
-                push(.detail(DetailScreen(crumb: ValueFormatter(realm: realm).name(of: object), object: object)))
+                push(.detail(DetailScreen(crumb: crumbName(object), object: object)))
             } catch {
                 message = Message(text: ExplorerText.describe(error), isError: true)
             }
@@ -54,7 +54,7 @@ extension ExplorerState {
                     message = Message(text: "\(property.name) is null: no object to open", isError: false)
                     return
                 }
-                push(.detail(DetailScreen(crumb: ValueFormatter(realm: realm).name(of: target), object: target)))
+                push(.detail(DetailScreen(crumb: crumbName(target), object: target)))
             } else {
                 message = Message(text: "\(property.name) is a \(property.typeDescription) value: nothing to open (y copies it)",
                                   isError: false)
@@ -62,6 +62,11 @@ extension ExplorerState {
         } catch {
             message = Message(text: ExplorerText.describe(error), isError: true)
         }
+    }
+
+    /// An object's breadcrumb step, cut to a readable length.
+    func crumbName(_ object: DynamicObject) -> String {
+        truncate(ValueFormatter(realm: realm).name(of: object), toWidth: 24)
     }
 
     mutating func push(_ screen: Screen) {

@@ -60,17 +60,20 @@ struct ValueFormatter {
         return "→ \(className)#\(key.rawValue)"
     }
 
-    /// How an object is named in a breadcrumb: its primary key, else its first string property,
-    /// else `Class#key`.
+    /// How an object is named in a breadcrumb: a non-empty `name` or `title`, else its primary
+    /// key, else its first non-empty string, else `Class#key` (`Person › 张三 › dogs › 大黄`).
     func name(of object: DynamicObject) -> String {
         let schema = object.objectSchema
+        func text(_ property: Property?) -> String? {
+            guard let property, property.type == .string, !property.isList,
+                  case .string(let value)? = try? object.value(forKey: property.name), !value.isEmpty else { return nil }
+            return value
+        }
+        if let named = text(schema["name"]) ?? text(schema["title"]) { return named }
         if let pk = schema.primaryKeyProperty, let value = try? object.value(forKey: pk.name) {
             return value.description
         }
-        if let text = schema.persistedProperties.first(where: { $0.type == .string && !$0.isList }),
-           case .string(let value)? = try? object.value(forKey: text.name), !value.isEmpty {
-            return value
-        }
+        if let first = schema.persistedProperties.lazy.compactMap(text).first { return first }
         return "\(schema.name)#\(object.key.rawValue)"
     }
 

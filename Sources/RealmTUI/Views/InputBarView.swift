@@ -15,15 +15,9 @@ enum InputBarView {
             drawEditor(bar.editor, prompt: "/", row: row, state: state, into: &grid)
             if let error = bar.error {
                 let caretColumn = 1 + columns(before: error.column, in: bar.editor.text)
-                var line = String(repeating: " ", count: max(0, caretColumn)) + "^ "
-                if caretColumn > state.width / 2 { line = String(repeating: " ", count: caretColumn) + "^" }
-                grid.write(line, column: 0, row: row + 1, style: theme.error)
-                let text = caretColumn > state.width / 2 ? error.message : ""
-                if text.isEmpty {
-                    grid.write(error.message, column: caretColumn + 2, row: row + 1, style: theme.error)
-                } else {
-                    let start = max(0, caretColumn - displayWidth(text) - 1)
-                    grid.write(text, column: start, row: row + 1, style: theme.error, limit: caretColumn - start)
+                let rows = errorRows(message: error.message, caretColumn: caretColumn, width: state.width)
+                for (offset, text) in rows.enumerated() {
+                    grid.write(text, column: 0, row: row + 1 + offset, style: theme.error)
                 }
             }
         case .classFilter(let editor):
@@ -32,6 +26,24 @@ enum InputBarView {
             drawEditor(editor, prompt: ":", row: row, state: state, into: &grid)
         default: break
         }
+    }
+
+    /// The rows under the query bar for an error: a caret under the column of the mistake with
+    /// the message after it, wrapped to at most three rows.
+    static func errorRows(message: String, caretColumn: Int, width: Int) -> [String] {
+        let caret = String(repeating: " ", count: max(0, min(caretColumn, width - 1))) + "^"
+        let startsAfterCaret = caretColumn + 2 + min(displayWidth(message), 20) <= width
+        var rows: [String] = []
+        if startsAfterCaret {
+            let wrapped = DetailLayout.wrap(message, width: width - caretColumn - 2)
+            rows.append(caret + " " + wrapped[0])
+            let rest = wrapped.dropFirst().joined()
+            if !rest.isEmpty { rows += DetailLayout.wrap(rest, width: width) }
+        } else {
+            rows.append(caret)
+            rows += DetailLayout.wrap(message, width: width)
+        }
+        return Array(rows.prefix(3))
     }
 
     /// The display columns taken by the first `column - 1` scalars of `text` (the engine's
@@ -71,40 +83,53 @@ enum InputBarView {
 /// The bottom row: file, read-only or writable, version, other processes, count, position, and
 /// the last message or error.
 enum StatusLineView {
-    static func fields(_ state: ExplorerState) -> [String] {
-        var fields = [state.fileName, state.readOnly ? "read-only" : "writable", "v\(state.realm.latestVersion)"]
+    /// The status fields, most important last removed: each has a priority (lower stays longer).
+    static func fields(_ state: ExplorerState) -> [(text: String, priority: Int)] {
+        var fields: [(String, Int)] = [(state.fileName, 2), (state.readOnly ? "read-only" : "writable", 3),
+                                       ("v\(state.realm.latestVersion)", 3)]
         let others = state.realm.otherProcessIDs.count
-        if others > 0 { fields.append("\(others) other process\(others == 1 ? "" : "es")") }
+        if others > 0 { fields.append(("\(others) other process\(others == 1 ? "" : "es")", 4)) }
         switch state.current {
         case .classes:
             let count = state.visibleClasses.count
-            fields.append("\(count) class\(count == 1 ? "" : "es")")
+            fields.append(("\(count) class\(count == 1 ? "" : "es")", 1))
         case .table(let table):
             let count = table.results.count
-            fields.append("\(ValueFormatter.grouped(count)) object\(count == 1 ? "" : "s")")
-            if count > 0 { fields.append("row \(ValueFormatter.grouped(table.cursorRow + 1)) of \(ValueFormatter.grouped(count))") }
-            if !table.query.isEmpty { fields.append("/" + table.query) }
+            fields.append(("\(ValueFormatter.grouped(count)) object\(count == 1 ? "" : "s")", 1))
+            if count > 0 { fields.append(("row \(ValueFormatter.grouped(table.cursorRow + 1)) of \(ValueFormatter.grouped(count))", 0)) }
+            if !table.query.isEmpty { fields.append(("/" + table.query, 5)) }
         case .detail(let detail):
-            fields.append("\(detail.object.className)#\(detail.object.key.rawValue)")
+            fields.append(("\(detail.object.className)#\(detail.object.key.rawValue)", 1))
         case .values(let values):
             let count = state.rowCount
-            fields.append("\(values.property.name): \(ValueFormatter.grouped(count)) value\(count == 1 ? "" : "s")")
+            fields.append(("\(values.property.name): \(ValueFormatter.grouped(count)) value\(count == 1 ? "" : "s")", 1))
         }
         return fields
+    }
+
+    /// The fields that fit in `room` columns, dropping the least important first.
+    static func line(_ fields: [(text: String, priority: Int)], room: Int) -> String {
+        var kept = fields
+        func joined() -> String { " " + kept.map(\.text).joined(separator: " · ") }
+        while displayWidth(joined()) > room, kept.count > 1,
+              let drop = kept.indices.max(by: { kept[$0].priority < kept[$1].priority }) {
+            kept.remove(at: drop)
+        }
+        return joined()
     }
 
     static func draw(_ state: ExplorerState, into grid: inout Grid) {
         let theme = state.theme
         let row = state.height - 1
         grid.fill(row: row, style: theme.status)
-        let left = " " + fields(state).joined(separator: " · ")
+        let fields = fields(state)
         guard let message = state.message else {
-            grid.write(left, column: 0, row: row, style: theme.status)
+            grid.write(line(fields, room: state.width), column: 0, row: row, style: theme.status)
             return
         }
         let messageWidth = min(displayWidth(message.text), state.width - 22)
         let leftRoom = state.width - messageWidth - 3
-        grid.write(left, column: 0, row: row, style: theme.status, limit: leftRoom)
+        grid.write(line(fields, room: leftRoom), column: 0, row: row, style: theme.status, limit: leftRoom)
         var style = theme.status
         if message.isError { style = theme.error; style.reverse = true }
         grid.write(message.text, column: state.width - messageWidth - 1, row: row, style: style, limit: messageWidth)

@@ -1,0 +1,217 @@
+import Foundation
+import RealmEngine
+import RealmTUI
+import Testing
+
+/// The explorer's behaviour through `update` and the driver, without a terminal.
+@Suite("Explorer update")
+struct ExplorerUpdateTests {
+    @Test func enterInTheQueryBarAsksToRunTheQuery() throws {
+        var driver = try ExplorerFixture.driver()
+        driver.press(.enter, .character("/"))
+        for ch in "id > 1" { _ = update(&driver.state, .key(.character(ch))) }
+        let effects = update(&driver.state, .key(.enter))
+        #expect(effects == [.runQuery("id > 1")])
+    }
+
+    @Test func aQueryFiltersAndEscKeepsTheLastQueryThatWorked() throws {
+        var driver = try ExplorerFixture.driver()
+        driver.press(.enter, .character("/"))
+        driver.type("id > 1")
+        driver.press(.enter)
+        #expect(driver.screen.lines.last?.contains("2 objects") == true)
+        driver.press(.character("/"), .control("u"))
+        driver.type("id >")
+        driver.press(.enter)
+        #expect(driver.screen.lines.contains { $0.contains("^") })
+        driver.press(.escape)
+        #expect(driver.screen.lines.last?.contains("2 objects") == true)
+        #expect(!driver.screen.lines.contains { $0.contains("^") })
+    }
+
+    @Test func queryLanguageSortDistinctLimitAndArguments() throws {
+        var driver = try ExplorerFixture.driver(extraDogs: 50)
+        driver.press(.down, .enter, .character("/"))
+        driver.type("age >= 5 SORT(age DESC) LIMIT(4)")
+        driver.press(.enter)
+        let lines = driver.screen.lines
+        #expect(lines.last?.contains("4 objects") == true)
+        #expect(lines[3].contains("19"))
+    }
+
+    @Test func historyIsKeptPerClassAndAcrossRuns() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("realmtui-history-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("history.json")
+        var driver = try ExplorerFixture.driver()
+        driver.historyURL = url
+        driver.press(.enter, .character("/"))
+        driver.type("id > 1")
+        driver.press(.enter, .character("/"), .control("u"))
+        driver.type("name BEGINSWITH 'A'")
+        driver.press(.enter)
+        let saved = QueryHistory.load(from: url)
+        #expect(saved.queries(for: "Person") == ["id > 1", "name BEGINSWITH 'A'"])
+
+        var next = try ExplorerFixture.driver()
+        next.state = ExplorerState(realm: try ExplorerFixture.realm(), fileName: "f", readOnly: false, width: 80, height: 24,
+                                   history: saved)
+        next.press(.enter, .character("/"), .control("u"), .up)
+        #expect(next.screen.lines.contains("/name BEGINSWITH 'A'"))
+        next.press(.up)
+        #expect(next.screen.lines.contains("/id > 1"))
+        next.press(.down, .down)
+        #expect(next.screen.lines.contains("/"))
+    }
+
+    @Test func tabCompletesPropertiesKeyPathsAndKeywords() throws {
+        var driver = try ExplorerFixture.driver()
+        driver.press(.down, .enter, .character("/"))
+        driver.type("fr")
+        driver.press(.tab)
+        #expect(driver.screen.lines.contains("/friend"))
+        driver.type(".a")
+        driver.press(.tab)
+        #expect(driver.screen.lines.contains("/friend.age"))
+        driver.type(" > 1 an")
+        driver.press(.tab)
+        #expect(driver.screen.lines.contains("/friend.age > 1 AN"))
+        #expect(driver.screen.lines.contains { $0.contains("AND") && $0.contains("ANY") })
+        driver.type("D name BEGINSW")
+        driver.press(.tab)
+        #expect(driver.screen.lines.contains("/friend.age > 1 AND name BEGINSWITH"))
+        driver.press(.control("u"))
+        driver.type("w")
+        driver.press(.tab)
+        #expect(driver.screen.lines.contains("/weight"))
+    }
+
+    @Test func backRestoresCursorAndScroll() throws {
+        var driver = try ExplorerFixture.driver(width: 80, height: 12, extraDogs: 100)
+        driver.press(.down, .enter)
+        for _ in 0..<30 { driver.press(.character("j")) }
+        let before = driver.screen
+        driver.press(.enter)
+        #expect(driver.screen.lines[0].contains("Dog › dog 27"))
+        driver.press(.escape)
+        #expect(driver.screen == before)
+        driver.press(.backspace, .backspace, .escape)
+        #expect(driver.screen.lines[0].contains("Classes"))
+        #expect(!driver.didQuit)
+    }
+
+    @Test func paging() throws {
+        var driver = try ExplorerFixture.driver(width: 80, height: 12, extraDogs: 997)
+        driver.press(.down, .enter)
+        driver.press(.character("G"))
+        #expect(driver.screen.lines.last?.contains("row 1,000 of 1,000") == true)
+        #expect(driver.screen.lines.contains { $0.contains("dog 996") })
+        driver.press(.character("g"))
+        #expect(driver.screen.lines.last?.contains("row 1 of 1,000") == true)
+        driver.press(.pageDown)
+        #expect(driver.screen.lines.last?.contains("row 9 of 1,000") == true)
+        driver.press(.control("d"))
+        #expect(driver.screen.lines.last?.contains("row 13 of 1,000") == true)
+        driver.press(.control("u"), .pageUp, .end)
+        #expect(driver.screen.lines.last?.contains("row 1,000 of 1,000") == true)
+        driver.press(.home, .control("f"), .control("b"))
+        #expect(driver.screen.lines.last?.contains("row 1 of 1,000") == true)
+    }
+
+    @Test func sortKeysAndHeaderClicks() throws {
+        var driver = try ExplorerFixture.driver()
+        driver.press(.down, .enter, .character("s"))
+        #expect(driver.screen.lines[1].contains("name ▲"))
+        #expect(driver.screen.lines[3].contains("Ghost"))
+        driver.press(.character("S"))
+        #expect(driver.screen.lines[1].contains("name ▼"))
+        #expect(driver.screen.lines[3].contains("大黄"))
+        let ageColumn = try #require(driver.screen.lines[1].range(of: "age")).lowerBound.utf16Offset(in: driver.screen.lines[1])
+        driver.send(.mouse(MouseEvent(.press(button: 1), column: ageColumn, row: 1)))
+        #expect(driver.screen.lines[1].contains("age ▲"))
+        driver.send(.mouse(MouseEvent(.press(button: 1), column: ageColumn, row: 1)))
+        #expect(driver.screen.lines[1].contains("age ▼"))
+    }
+
+    @Test func mouseSelectsAndOpensAndTheWheelScrolls() throws {
+        var driver = try ExplorerFixture.driver(width: 80, height: 12, extraDogs: 40)
+        driver.send(.mouse(MouseEvent(.press(button: 1), column: 3, row: 2)))
+        #expect(driver.screen.lines[2].hasPrefix("› Dog"))
+        driver.send(.mouse(MouseEvent(.press(button: 1), column: 3, row: 2)))
+        #expect(driver.screen.lines[0].contains("Dog"))
+        driver.send(.mouse(MouseEvent(.wheelDown, column: 3, row: 5)))
+        #expect(driver.screen.lines.last?.contains("row 4 of 43") == true)
+        driver.send(.mouse(MouseEvent(.press(button: 1), column: 3, row: 4)))
+        #expect(driver.screen.lines.last?.contains("row 2 of 43") == true)
+    }
+
+    @Test func copyPutsTheValueUnderTheCursorOnTheClipboard() throws {
+        var driver = try ExplorerFixture.driver()
+        driver.press(.enter, .character("l"), .character("y"))
+        #expect(driver.copied == ["张三"])
+        driver.press(.enter, .character("j"), .character("j"), .character("j"), .character("y"))
+        #expect(driver.copied.last == "1990-01-01T00:00:00.25Z")
+    }
+
+    @Test func exportWritesTheCurrentResult() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("realmtui-export-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var driver = try ExplorerFixture.driver()
+        driver.press(.down, .enter, .character("/"))
+        driver.type("age != nil")
+        driver.press(.enter, .character(":"))
+        driver.type("export json \(folder.path)/dogs.json")
+        driver.press(.enter)
+        let json = try String(contentsOf: folder.appendingPathComponent("dogs.json"), encoding: .utf8)
+        #expect(json.contains("\"大黄\"") && json.contains("\"Ghost\"") && !json.contains("Rex"))
+        driver.press(.character(":"))
+        driver.type("export csv \(folder.path)/dogs.csv")
+        driver.press(.enter)
+        let csv = try String(contentsOf: folder.appendingPathComponent("dogs.csv"), encoding: .utf8)
+        #expect(csv.hasPrefix("name,age,weight,friend"))
+        driver.press(.character(":"))
+        driver.type("export xml /tmp/x")
+        driver.press(.enter)
+        #expect(driver.screen.lines.last?.contains("usage: :export json|csv PATH") == true)
+        driver.press(.character(":"))
+        driver.type("export json /nonexistent-folder/x.json")
+        driver.press(.enter)
+        #expect(driver.screen.lines.last?.contains("export failed") == true)
+    }
+
+    @Test func quitFromEveryScreenButNotWhileTyping() throws {
+        var driver = try ExplorerFixture.driver()
+        driver.press(.enter, .character("/"), .character("q"))
+        #expect(!driver.didQuit)
+        driver.press(.escape, .enter, .character("q"))
+        #expect(driver.didQuit)
+        var other = try ExplorerFixture.driver()
+        other.press(.character(":"), .character("q"), .enter)
+        #expect(other.didQuit)
+    }
+
+    @Test func resizeKeepsTheCursorOnScreen() throws {
+        var driver = try ExplorerFixture.driver(width: 80, height: 40, extraDogs: 100)
+        driver.press(.down, .enter)
+        for _ in 0..<30 { driver.press(.down) }
+        driver.send(.resize(width: 60, height: 12))
+        #expect(driver.screen.lines.contains { $0.hasPrefix("› dog 27") })
+    }
+
+    @Test func controlCharactersNeverReachTheTerminal() throws {
+        var driver = try ExplorerFixture.driver(width: 120, height: 20)
+        driver.press(.enter)
+        for grid in [driver.screen] {
+            #expect(!grid.cells.contains { $0.text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) } })
+        }
+    }
+
+    @Test func aBadLinkOrScalarOpensNothingButSaysWhy() throws {
+        var driver = try ExplorerFixture.driver()
+        driver.press(.down, .enter, .enter, .character("j"), .character("j"), .character("j"), .enter)
+        #expect(driver.screen.lines.last?.contains("friend is null") == true)
+        driver.press(.character("k"), .enter)
+        #expect(driver.screen.lines.last?.contains("nothing to open") == true)
+    }
+}
