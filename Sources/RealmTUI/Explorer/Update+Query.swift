@@ -35,7 +35,8 @@ extension ExplorerState {
                 bar.completions = []
             } else if !candidates.isEmpty {
                 let common = QueryCompletion.commonPrefix(candidates)
-                if common.count > range.count { bar.editor.replace(range, with: common) }
+                let typed = String(Array(bar.editor.text)[range])
+                if common.count >= range.count, common != typed { bar.editor.replace(range, with: common) }
                 bar.completions = candidates
             } else {
                 bar.completions = []
