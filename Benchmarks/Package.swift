@@ -16,6 +16,14 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // The explorer without a terminal on a big file: first frame, paging, query typing, sort.
+        .executableTarget(
+            name: "explorer-bench",
+            dependencies: [
+                .product(name: "RealmEngine", package: "realmtui"),
+                .product(name: "RealmTUI", package: "realmtui"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -39,6 +39,22 @@ struct ExplorerUpdateTests {
         #expect(lines[3].contains("19"))
     }
 
+    @Test func linksAreWrittenInQueriesAsTheyAreShown() throws {
+        var driver = try ExplorerFixture.driver()
+        driver.press(.down, .enter)
+        #expect(driver.screen.lines[4].contains("→ Dog#0"))
+        driver.press(.character("/"))
+        driver.type("friend == Dog#0 OR name == 'Dog#0'")
+        driver.press(.enter)
+        #expect(driver.screen.lines.last?.contains("1 object") == true)
+        #expect(driver.screen.lines[3].contains("Rex"))
+        driver.press(.character("/"), .control("u"))
+        driver.type("friend == Dog#0 AND nmae == 1")
+        driver.press(.enter)
+        let caretRow = try #require(driver.screen.lines.firstIndex { $0.contains("^") })
+        #expect(driver.screen.lines[caretRow].hasPrefix(String(repeating: " ", count: 21) + "^"))
+    }
+
     @Test func historyIsKeptPerClassAndAcrossRuns() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("realmtui-history-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -142,7 +142,10 @@ extension TableScreen {
     /// `base` with a query (Realm's query language, "" for none) and a sort applied.
     static func filtered(base: Results, query: String, sort: RealmEngine.SortDescriptor?) throws -> Results {
         var results = base
-        if !query.trimmingCharacters(in: .whitespaces).isEmpty { results = try results.filter(query) }
+        if !query.trimmingCharacters(in: .whitespaces).isEmpty {
+            let (text, arguments) = LinkLiterals.bind(query, schema: base.realm.schema)
+            results = try results.filter(text, arguments: arguments)
+        }
         if let sort { results = results.sorted(by: [sort]) }
         return results
     }

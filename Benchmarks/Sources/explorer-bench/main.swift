@@ -1,0 +1,188 @@
+import Foundation
+import RealmEngine
+import RealmTUI
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// explorer-bench: the explorer driven headless (no terminal) on a big file, timed per key press.
+//
+//   explorer-bench [--objects N] [--file PATH] [--presses K]
+//
+// Creates PATH (default: $TMPDIR/explorer-bench-N.realm) with N `Person` objects of five
+// properties (id primary key, name, age, score, createdAt) when it does not exist yet, then
+// reports: open to first frame, first frame of the class's table, page down / G / g (median and
+// 95th percentile over K presses), typing one more character into a query on an unindexed
+// integer column (until the count shows), sorting by a string column (first page), and the
+// process's anonymous memory (RssAnon: not the mapped file) after each step.
+
+struct Options {
+    var objects = 10_000_000
+    var file: String?
+    var presses = 1_000
+
+    static func parse(_ args: [String]) -> Options {
+        var options = Options()
+        var i = 0
+        while i < args.count {
+            func value() -> String {
+                i += 1
+                guard i < args.count else { fail("\(args[i - 1]) needs a value") }
+                return args[i]
+            }
+            switch args[i] {
+            case "--objects": options.objects = Int(value().replacingOccurrences(of: "_", with: "")) ?? 0
+            case "--file": options.file = value()
+            case "--presses": options.presses = Int(value()) ?? 0
+            default: fail("unknown option \(args[i]); usage: explorer-bench [--objects N] [--file PATH] [--presses K]")
+            }
+            i += 1
+        }
+        if options.objects <= 0 || options.presses <= 0 { fail("--objects and --presses need positive integers") }
+        return options
+    }
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+    exit(64)
+}
+
+/// Anonymous resident memory in KiB (the heap; the mapped file is not counted).
+func anonymousKiB() -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return -1 }
+    for line in status.split(separator: "\n") where line.hasPrefix("RssAnon:") {
+        return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? -1
+    }
+    return -1
+}
+
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
+
+func formatted(_ s: Double) -> String {
+    s < 1e-3 ? String(format: "%.1f µs", s * 1e6) : s < 1 ? String(format: "%.2f ms", s * 1e3) : String(format: "%.2f s", s)
+}
+
+/// Median and 95th percentile of `samples`.
+func percentiles(_ samples: [Double]) -> (p50: Double, p95: Double) {
+    let sorted = samples.sorted()
+    return (sorted[sorted.count / 2], sorted[min(sorted.count - 1, sorted.count * 95 / 100)])
+}
+
+/// SplitMix64, as realm-bench's data.
+struct Generator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+let schema = Schema([
+    ObjectSchema(name: "Person", properties: [
+        Property(name: "id", type: .int, isPrimaryKey: true),
+        Property(name: "name", type: .string),
+        Property(name: "age", type: .int),
+        Property(name: "score", type: .double),
+        Property(name: "createdAt", type: .date),
+    ]),
+])
+
+func createFile(_ path: String, objects: Int) throws {
+    let surnames = ["王", "李", "张", "刘", "陈", "Rossi", "Smith", "Müller", "Garcia", "Kim"]
+    let given = ["芳", "娜", "伟", "Anna", "Emma", "Li", "Noah", "Sofia", "强", "Mia"]
+    var generator = Generator(state: 42)
+    let realm = try Realm(path: path, schema: schema)
+    let batch = 1_000_000
+    var done = 0
+    while done < objects {
+        let end = min(objects, done + batch)
+        try realm.write {
+            for id in done..<end {
+                let r = generator.next()
+                let name = "\(surnames[Int(r % 10)]) \(given[Int((r >> 8) % 10)]) \(r >> 40 % 10_000)"
+                _ = try realm.create("Person", [
+                    "id": .int(Int64(id)), "name": .string(name), "age": .int(Int64((r >> 16) % 100)),
+                    "score": .double(Double((r >> 24) % 10_000) / 100),
+                    "createdAt": .date(Timestamp(seconds: 1_600_000_000 + Int64((r >> 32) % 100_000_000))),
+                ])
+            }
+        }
+        done = end
+        FileHandle.standardError.write(Data("created \(done) objects\n".utf8))
+    }
+}
+
+let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
+let path = options.file ?? (NSTemporaryDirectory() + "explorer-bench-\(options.objects).realm")
+if !FileManager.default.fileExists(atPath: path) {
+    let clock = ContinuousClock()
+    let took = try clock.measure { try createFile(path, objects: options.objects) }
+    print("created \(path) in \(formatted(seconds(took)))")
+}
+
+let clock = ContinuousClock()
+let baseline = anonymousKiB()
+var driver: ExplorerDriver!
+var results: [(String, String)] = []
+func report(_ name: String, _ value: String) {
+    results.append((name, value))
+    print(String(format: "%-44@ %@", name as NSString, value as NSString))
+}
+
+let opened = try clock.measure {
+    let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), readOnly: true, createIfMissing: false))
+    let session = ExplorerSession(realm: realm, path: path, readOnly: true, environment: [:])
+    driver = session.makeDriver(width: 120, height: 40, hasColor: true)
+    _ = driver.screen
+}
+report("open file → first frame (class list)", formatted(seconds(opened)))
+let table = clock.measure {
+    driver.press(.enter)
+    _ = driver.screen
+}
+report("Enter → first frame of the table", formatted(seconds(table)))
+guard driver.screen.lines.last?.contains("\(ValueFormatter.grouped(options.objects)) objects") == true else {
+    fail("the table does not show \(options.objects) objects:\n\(driver.screen.lines.joined(separator: "\n"))")
+}
+
+func timePresses(_ name: String, _ keys: [Key]) {
+    var samples: [Double] = []
+    for i in 0..<options.presses {
+        let key = keys[i % keys.count]
+        samples.append(seconds(clock.measure {
+            driver.press(key)
+            _ = driver.screen
+        }))
+    }
+    let (p50, p95) = percentiles(samples)
+    report(name, "p50 \(formatted(p50)), p95 \(formatted(p95))")
+}
+timePresses("page down (\(options.presses) presses)", [.pageDown])
+timePresses("G then g (\(options.presses) presses)", [.character("G"), .character("g")])
+report("anonymous memory after paging", "\(anonymousKiB() - baseline) KiB above the start")
+
+// Typing a query one character at a time: "age > 5" then "age > 50", the count on screen.
+driver.press(.character("/"))
+for ch in "age > 5" { driver.press(.character(ch)) }
+driver.press(.enter)
+_ = driver.screen
+let typed = clock.measure {
+    driver.press(.character("/"), .end, .character("0"), .enter)
+    _ = driver.screen
+}
+let countLine = driver.screen.lines.last ?? ""
+report("query: one more character → count shown", formatted(seconds(typed)) + "  (\(countLine.split(separator: "·").dropFirst(3).first ?? ""))")
+driver.press(.character("/"), .control("u"), .enter)
+
+let sorted = clock.measure {
+    driver.press(.character("l"), .character("s"))
+    _ = driver.screen
+}
+report("sort by a string column → first page", formatted(seconds(sorted)))
+report("anonymous memory at the end", "\(anonymousKiB() - baseline) KiB above the start")
