@@ -130,9 +130,9 @@ let clock = ContinuousClock()
 let baseline = anonymousKiB()
 var driver: ExplorerDriver!
 var results: [(String, String)] = []
-func report(_ name: String, _ value: String) {
+@MainActor func report(_ name: String, _ value: String) {
     results.append((name, value))
-    print(String(format: "%-44@ %@", name as NSString, value as NSString))
+    print(name.padding(toLength: 44, withPad: " ", startingAt: 0) + " " + value)
 }
 
 let opened = try clock.measure {
@@ -147,11 +147,12 @@ let table = clock.measure {
     _ = driver.screen
 }
 report("Enter → first frame of the table", formatted(seconds(table)))
-guard driver.screen.lines.last?.contains("\(ValueFormatter.grouped(options.objects)) objects") == true else {
+let grouped = options.objects.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))
+guard driver.screen.lines.last?.contains("\(grouped) objects") == true else {
     fail("the table does not show \(options.objects) objects:\n\(driver.screen.lines.joined(separator: "\n"))")
 }
 
-func timePresses(_ name: String, _ keys: [Key]) {
+@MainActor func timePresses(_ name: String, _ keys: [Key]) {
     var samples: [Double] = []
     for i in 0..<options.presses {
         let key = keys[i % keys.count]

@@ -15,7 +15,7 @@ struct BoundQuery {
     /// The predicate compiled for columnar scans, when it only reads the class's own scalars.
     let columnTest: ColumnTest?
     /// An equality (or IN) on an indexed column that every match must satisfy.
-    private let indexPlan: (column: Int, name: String, values: [Value])?
+    let indexPlan: (column: Int, name: String, values: [Value])?
 
     /// Parses and type-checks `text` against class `classIndex` of `schema`.
     static func parse(_ text: String, classIndex: Int, schema: Schema, arguments: [Value]) throws -> BoundQuery {

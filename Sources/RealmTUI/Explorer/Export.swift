@@ -16,7 +16,7 @@ extension ExplorerState {
             defer { try? handle.close() }
             var rows = 0
             var failure: Error?
-            let keys = try table.results.keys()
+            let keys = try table.rows.results.keys()
             let realm = self.realm
             let values = keys.lazy.compactMap { key -> [Value]? in
                 guard failure == nil else { return nil }

@@ -25,8 +25,8 @@ struct TableScreen {
     var query = ""
     /// The order set with `s`/`S` (or a header click).
     var sort: RealmEngine.SortDescriptor?
-    /// `base` with the query and sort applied: what the table shows.
-    var results: Results
+    /// `base` with the query and sort applied: what the table shows, a window at a time.
+    var rows: TableRows
     var cursorRow = 0
     var topRow = 0
     /// The property under the cursor (an index into `schema.properties`).
@@ -38,7 +38,7 @@ struct TableScreen {
         self.crumb = crumb
         self.schema = schema
         self.base = base
-        results = base
+        rows = TableRows(results: base, counted: base)
     }
 }
 

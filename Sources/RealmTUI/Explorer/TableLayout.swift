@@ -33,16 +33,13 @@ struct TableLayout {
         let properties = table.schema.properties
         let formatter = ValueFormatter(realm: realm)
         var error: String?
-        let count = table.results.count
+        let count = table.rows.count
         let rows = table.topRow..<min(count, table.topRow + max(0, bodyHeight))
         var objects: [DynamicObject?] = []
-        for row in rows {
-            do {
-                objects.append(try table.results.object(at: row))
-            } catch let failure {
-                objects.append(nil)
-                if error == nil { error = ExplorerText.describe(failure) }
-            }
+        do {
+            objects = try table.rows.objects(in: rows)
+        } catch let failure {
+            error = ExplorerText.describe(failure)
         }
         let cap = max(12, min(40, width / 3))
         var order: [Int] = []

@@ -15,7 +15,7 @@ extension ExplorerState {
     var rowCount: Int {
         switch current {
         case .classes(let screen): screen.previewFocused ? previewLineCount : visibleClasses.count
-        case .table(let table): table.results.count
+        case .table(let table): table.rows.count
         case .detail(let detail): detail.object.objectSchema.properties.count
         case .values(let values): (try? values.object.list(forKey: values.property.name).count) ?? 0
         }

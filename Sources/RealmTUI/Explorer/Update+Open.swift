@@ -11,9 +11,9 @@ extension ExplorerState {
             guard classes.indices.contains(screen.cursor) else { return }
             openClass(classes[screen.cursor])
         case .table(let table):
-            guard table.cursorRow < table.results.count else { return }
+            guard table.cursorRow < table.rows.count else { return }
             do {
-                let object = try table.results.object(at: table.cursorRow)
+                let object = try table.rows.object(at: table.cursorRow)
                 push(.detail(DetailScreen(crumb: crumbName(object), object: object)))
             } catch {
                 message = Message(text: ExplorerText.describe(error), isError: true)
@@ -101,7 +101,7 @@ extension ExplorerState {
         guard case .table(var table) = current else { return }
         table.sort = sort
         do {
-            table.results = try TableScreen.filtered(base: table.base, query: table.query, sort: sort)
+            table.rows = try TableScreen.rows(base: table.base, query: table.query, sort: sort)
             table.cursorRow = 0
             table.topRow = 0
             current = .table(table)
@@ -117,7 +117,7 @@ extension ExplorerState {
         var text: String?
         switch current {
         case .table(let table):
-            if let object = try? table.results.object(at: table.cursorRow) {
+            if let object = try? table.rows.object(at: table.cursorRow) {
                 let property = table.schema.properties[table.cursorColumn]
                 text = DetailLayout.fullValue(object, property, formatter).text
             }
@@ -140,14 +140,13 @@ extension ExplorerState {
 
 extension TableScreen {
     /// `base` with a query (Realm's query language, "" for none) and a sort applied.
-    static func filtered(base: Results, query: String, sort: RealmEngine.SortDescriptor?) throws -> Results {
-        var results = base
+    static func rows(base: Results, query: String, sort: RealmEngine.SortDescriptor?) throws -> TableRows {
+        var filtered = base
         if !query.trimmingCharacters(in: .whitespaces).isEmpty {
             let (text, arguments) = LinkLiterals.bind(query, schema: base.realm.schema)
-            results = try results.filter(text, arguments: arguments)
+            filtered = try filtered.filter(text, arguments: arguments)
         }
-        if let sort { results = results.sorted(by: [sort]) }
-        return results
+        return TableRows(results: sort.map { filtered.sorted(by: [$0]) } ?? filtered, counted: filtered)
     }
 }
 

@@ -59,14 +59,14 @@ extension ExplorerState {
     public mutating func applyQuery(_ text: String) -> [ExplorerEffect] {
         guard case .table(var table) = current else { return [] }
         do {
-            table.results = try TableScreen.filtered(base: table.base, query: text, sort: table.sort)
+            table.rows = try TableScreen.rows(base: table.base, query: text, sort: table.sort)
             table.query = text
             table.cursorRow = 0
             table.topRow = 0
             current = .table(table)
             mode = .browse
             let trimmed = text.trimmingCharacters(in: .whitespaces)
-            message = Message(text: trimmed.isEmpty ? "query cleared" : "\(ValueFormatter.grouped(table.results.count)) objects match",
+            message = Message(text: trimmed.isEmpty ? "query cleared" : "\(ValueFormatter.grouped(table.rows.count)) objects match",
                               isError: false)
             guard !trimmed.isEmpty else { return [] }
             history.record(trimmed, for: table.schema.name)
