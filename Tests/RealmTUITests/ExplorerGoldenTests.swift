@@ -22,6 +22,17 @@ struct ExplorerGoldenTests {
         #expect(driver.screen.lines[0].contains("Dog"))
     }
 
+    @Test func typingANameFiltersTheClassList() throws {
+        var driver = try ExplorerFixture.driver()
+        driver.type("Pe")
+        #expect(driver.screen.lines[1].hasPrefix("› Person"))
+        #expect(!driver.screen.lines.contains { $0.contains("Dog") && !$0.contains("dogs") })
+        driver.press(.escape)
+        #expect(driver.screen.lines[2].contains("Dog"))
+        driver.type("xyz")
+        #expect(driver.screen.lines[1].contains("no class matches"))
+    }
+
     @Test func tableWithCJKNullsEmptyStringsDatesAndData() throws {
         var driver = try ExplorerFixture.driver(width: 140, height: 12)
         driver.press(.enter)

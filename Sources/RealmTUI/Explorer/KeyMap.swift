@@ -50,7 +50,7 @@ public struct KeyMap: Sendable {
             bind([.escape, .backspace], .back, all, "back one step (restores cursor and scroll)"),
             bind([.tab], .nextPane, [.classes, .table], "next pane (classes: schema preview; table: next column)"),
             bind([.backTab], .previousPane, [.classes, .table], "previous pane"),
-            bind([.character("/")], .filterClasses, [.classes], "filter the classes by name"),
+            bind([.character("/")], .filterClasses, [.classes], "filter the classes by name (or just type a name)"),
             bind([.character("/")], .query, [.table], "query (Realm query language, SORT/DISTINCT/LIMIT)"),
             bind([.character("s")], .sortAscending, table, "sort ascending by the column under the cursor"),
             bind([.character("S")], .sortDescending, table, "sort descending by the column under the cursor"),

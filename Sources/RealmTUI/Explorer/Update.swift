@@ -68,6 +68,14 @@ extension ExplorerState {
         case .browse:
             message = nil
             guard let action = keyMap.action(for: key, on: current.kind) else {
+                if case .classes = current, case .character(let ch) = key, ch != " " {
+                    // Typing a class's name filters the list (the keys bound here come first).
+                    var editor = LineEditor()
+                    _ = editor.handle(key)
+                    mode = .classFilter(editor)
+                    setClassFilter(editor.text)
+                    return []
+                }
                 if case .character(let ch) = key, ch != " " {
                     message = Message(text: "\(ch): no such key here (? shows the keys)", isError: false)
                 }

@@ -15,8 +15,8 @@ enum ClassesView {
         let listWidth = listWidth(state)
         let classes = state.visibleClasses
         if classes.isEmpty {
-            let text = screen.filter.isEmpty ? "this file has no classes" : "no class matches “\(screen.filter)”"
-            grid.write("  " + text, column: 0, row: rows.lowerBound, style: theme.muted)
+            let text = screen.filter.isEmpty ? "no classes in this file" : "no class matches"
+            grid.write("  " + text, column: 0, row: rows.lowerBound, style: theme.muted, limit: listWidth - 1)
         }
         for (offset, row) in rows.enumerated() {
             let index = screen.top + offset
