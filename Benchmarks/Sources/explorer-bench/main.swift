@@ -48,8 +48,11 @@ func fail(_ message: String) -> Never {
     exit(64)
 }
 
+@_silgen_name("malloc_trim") func trimHeap(_ pad: Int) -> Int32
+
 /// Anonymous resident memory in KiB (the heap; the mapped file is not counted).
 func anonymousKiB() -> Int {
+    _ = trimHeap(0)  // count what is live, not what malloc keeps for reuse
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return -1 }
     for line in status.split(separator: "\n") where line.hasPrefix("RssAnon:") {
         return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? -1
@@ -179,6 +182,7 @@ let typed = clock.measure {
 }
 let countLine = driver.screen.lines.last ?? ""
 report("query: one more character → count shown", formatted(seconds(typed)) + "  (\(countLine.split(separator: "·").dropFirst(3).first ?? ""))")
+report("anonymous memory after the query", "\(anonymousKiB() - baseline) KiB above the start")
 driver.press(.character("/"), .control("u"), .enter)
 
 let sorted = clock.measure {

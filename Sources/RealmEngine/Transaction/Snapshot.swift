@@ -245,7 +245,13 @@ final class LeafViewCache: @unchecked Sendable {
         return classLeaves[classIndex]
     }
 
+    /// Classes with more leaves than this are walked again on each scan instead of remembered,
+    /// so a snapshot's memory stays bounded whatever a class's size (the explorer on a
+    /// 10,000,000-object class); at ~800 bytes a view, at most ~6 MiB a class.
+    static let classLeafCapacity = 8192
+
     func setLeaves(_ views: [ClusterView], of classIndex: Int) {
+        guard views.count <= LeafViewCache.classLeafCapacity else { return }
         lock.lock()
         defer { lock.unlock() }
         classLeaves[classIndex] = views

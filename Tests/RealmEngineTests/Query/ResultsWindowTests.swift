@@ -73,3 +73,21 @@ extension Results {
         return copy
     }
 }
+
+/// A snapshot remembers the leaf views of small classes only, so its memory is bounded whatever
+/// the size of a class it scans.
+@Suite struct LeafViewCacheBoundTests {
+    @Test func aClassWithMoreLeavesThanTheCapacityIsNotRemembered() throws {
+        let dir = TempDir()
+        let realm = try Realm(path: dir.path("c.realm"), schema: Fixtures.people)
+        try realm.write {
+            try realm.create("Person", ["id": .int(1), "name": .string("a"), "age": .int(1)])
+        }
+        let view = try #require(try realm.readView.leafViews(classIndex: realm.classIndex("Person"))?.first)
+        let cache = LeafViewCache()
+        cache.setLeaves(Array(repeating: view, count: LeafViewCache.classLeafCapacity), of: 0)
+        #expect(cache.leaves(of: 0)?.count == LeafViewCache.classLeafCapacity)
+        cache.setLeaves(Array(repeating: view, count: LeafViewCache.classLeafCapacity + 1), of: 1)
+        #expect(cache.leaves(of: 1) == nil)
+    }
+}
