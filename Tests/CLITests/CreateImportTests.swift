@@ -76,7 +76,7 @@ struct CreateImportTests {
         let db = try s.database()
         try expectUnchanged(db) {
             let r = try CLI.run(["import", db, "-"], stdin: #"{"Person": [{"id": 7, "name": "ok"}, {"id": 8}]}"#)
-            expectFailure(r, contains: "Person object 2")
+            expectFailure(r, contains: "Person[1] (id 8)")
         }
         #expect(try CLI.run(["query", db, "Person", "id == 7", "--format", "count"]).stdout == "0\n")
     }

@@ -66,8 +66,14 @@ enum Input {
             throw CLIFailure("\(path): no such \(what) file")
         }
         if isDirectory.boolValue { throw CLIFailure("\(path) is a directory, not a \(what) file") }
+        // Read to the end of the stream, not to the size stat reports: pipes, FIFOs and
+        // <(command) (/dev/fd/N) report 0.
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw CLIFailure("\(path): cannot read the \(what) file (\(String(cString: strerror(errno))))")
+        }
+        defer { try? handle.close() }
         do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
+            return try handle.readToEnd() ?? Data()
         } catch {
             throw CLIFailure("\(path): cannot read the \(what) file: \(error.localizedDescription)")
         }
