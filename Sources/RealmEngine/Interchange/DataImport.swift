@@ -11,7 +11,8 @@ import Foundation
 /// 3. **Link**: set every link and list of links, now that every object of the input exists.
 ///    A link is the target's primary key, `{"$ref": "Class", "$index": N}` (the object at
 ///    position N of that class in this input — how export writes links to objects without a
-///    primary key), or a nested object.
+///    primary key; when the input holds no object of that class, the object at position N of
+///    the class in the database as it was before the import), or a nested object.
 ///
 /// Every error names the object by its position in the input and its primary key,
 /// `Note[4812] (id 4812): …`. Positions count from 0 per class across the whole input (as the
@@ -74,6 +75,7 @@ public final class DataImport {
     public var progress: (Int, Int) -> Void = { _, _ in }
 
     private var keys: [String: [Int: ObjectKey]] = [:]
+    private var existingBefore: [String: [ObjectKey]] = [:]
 
     /// An importer writing into `realm`, which must be in a write transaction when `run` is called.
     public init(realm: Realm, options: Options = Options()) {
@@ -86,6 +88,10 @@ public final class DataImport {
     public func run(_ groups: [ImportDocument.Group]) throws -> Summary {
         var summary = Summary()
         let items = try check(groups, summary: &summary)
+        let inInput = Set(groups.map(\.className))
+        for objectSchema in schema.objectSchemas where objectSchema.primaryKeyProperty == nil && !inInput.contains(objectSchema.name) {
+            existingBefore[objectSchema.name] = try realm.objects(objectSchema.name).keys()
+        }
         let total = items.count * 2
         var done = 0
         // Step 2: create with scalars.
@@ -252,12 +258,19 @@ public final class DataImport {
                 throw RealmError.typeMismatch(className: className, property: label, expected: "a \(targetName)",
                                               got: "a reference to a \(reference.className)")
             }
-            guard let key = keys[targetName]?[reference.index] else {
-                let count = keys[targetName]?.count ?? 0
-                throw RealmError.invalidInput(
-                    "\(className).\(label): the reference \(json.snippet()) names \(targetName)[\(reference.index)], but this input has \(count) \(targetName) objects (a reference names an object of the same input)")
+            if let inInput = keys[targetName] {
+                guard let key = inInput[reference.index] else {
+                    throw RealmError.invalidInput(
+                        "\(className).\(label): the reference \(json.snippet()) names \(targetName)[\(reference.index)], but this input has \(inInput.count) \(targetName) objects")
+                }
+                return .value(.link(key))
             }
-            return .value(.link(key))
+            let existing = try existingKeys(targetName)
+            guard reference.index < existing.count else {
+                throw RealmError.invalidInput(
+                    "\(className).\(label): the reference \(json.snippet()) names \(targetName)[\(reference.index)], but this input has no \(targetName) objects and the database had \(existing.count) (import the \(targetName) objects first, or the whole file at once)")
+            }
+            return .value(.link(existing[reference.index]))
         }
         switch json {
         case .object(let members):
@@ -282,6 +295,14 @@ public final class DataImport {
         default:
             return try JSONImport.element(fromJSON: json, for: property, className: className, propertyLabel: label, schema: schema)
         }
+    }
+
+    /// The keys of a class's objects as they were before this import, in export order: what a
+    /// reference names when the input holds no object of that class (importing one class at a
+    /// time, link targets first, from per-class exports of the same database).
+    private func existingKeys(_ className: String) throws -> [ObjectKey] {
+        if let known = existingBefore[className] { return known }
+        throw RealmError.invalidInput("\(className) is not a class of the database")
     }
 
     private func nested(_ json: JSONValue, for property: Property, className: String) throws -> ObjectInput {

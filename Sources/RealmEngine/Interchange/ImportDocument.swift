@@ -12,7 +12,8 @@ import Foundation
 ///
 /// A link to an object without a primary key is written as a reference,
 /// `{"$ref": "Dog", "$index": 3}`: the object at position 3 (from 0) of class Dog in the same
-/// input, which is the order export writes a class in.
+/// input, which is the order export writes a class in (when the input holds no Dog, the Dog at
+/// that position in the database: see `DataImport`).
 public enum ImportDocument {
     /// Objects of one class as JSON, in input order.
     public struct Group: Sendable {

@@ -14,8 +14,10 @@ struct ExportCommand: ParsableCommand {
         abstract: "Write objects as JSON or CSV to standard output.",
         discussion: """
             JSON without --class is {"Class": [objects…], …} for every class, which 'import' reads \
-            back; with --class, an array. CSV (RFC 4180, CRLF line ends) needs --class. Links are \
-            written as the target's primary key, or {"class", "key"} when it has none.
+            back; with --class, an array (import it with --class). CSV (RFC 4180, CRLF line ends) \
+            needs --class. Links are written as the target's primary key, or, when its class has \
+            none, as {"$ref": "Class", "$index": N} (its position in export order), which import \
+            resolves. Every form imports back unchanged.
             """
     )
 
