@@ -67,7 +67,7 @@ struct QueryTests {
             expectFailure(try CLI.run(["query", db, "Cat"]), contains: "no class named 'Cat'")
             expectFailure(try CLI.run(["query", db, "Dog", "weight > 1"]))
             expectFailure(try CLI.run(["query", db, "Dog", "age > $0"]))
-            expectFailure(try CLI.run(["query", db, "Dog", "age > $0", "--arg", "old"]), contains: "not JSON")
+            expectFailure(try CLI.run(["query", db, "Dog", "age > $0", "--arg", "old"]), contains: "cannot compare")
             expectFailure(try CLI.run(["query", db, "Dog", "--sort", "weight"]))
             expectFailure(try CLI.run(["query", db, "Dog", "--limit", "-1"]), status: 64)
             expectFailure(try CLI.run(["query", db, "Dog", "--format", "xml"]), status: 64)

@@ -24,9 +24,9 @@ struct WriteCommandTests {
         let db = try s.database()
         try expectUnchanged(db) {
             expectFailure(try CLI.run(["update", db, "Dog", "TRUEPREDICATE", "--set", #"age="old""#]), contains: "Dog.age")
-            expectFailure(try CLI.run(["update", db, "Dog", "TRUEPREDICATE", "--set", "age=old"]), contains: "not JSON")
+            expectFailure(try CLI.run(["update", db, "Dog", "TRUEPREDICATE", "--set", "age=old"]), contains: "Dog.age expects int")
             expectFailure(try CLI.run(["update", db, "Dog", "TRUEPREDICATE", "--set", "weight=1"]), contains: "weight")
-            expectFailure(try CLI.run(["update", db, "Dog", "TRUEPREDICATE", "--set", "age"]), contains: "prop=JSON")
+            expectFailure(try CLI.run(["update", db, "Dog", "TRUEPREDICATE", "--set", "age"]), contains: "prop=VALUE")
             expectFailure(try CLI.run(["update", db, "Person", "TRUEPREDICATE", "--set", "name=null"]), contains: "required")
             expectFailure(try CLI.run(["update", db, "Person", "TRUEPREDICATE", "--set", "id=9"]), contains: "primary key")
             expectFailure(try CLI.run(["update", db, "Cat", "TRUEPREDICATE", "--set", "age=1"]), contains: "Cat")

@@ -2,14 +2,17 @@ import ArgumentParser
 import Foundation
 import RealmEngine
 
-/// `realmtui update FILE CLASS PREDICATE --set prop=JSON …`.
+/// `realmtui update FILE CLASS PREDICATE --set prop=VALUE …`.
 struct UpdateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "update",
         abstract: "Set properties on every object matching a predicate.",
         discussion: """
-            Each --set is prop=JSON, read by the property's type: age=4, 'name="Rex"', \
-            'born="2020-01-01T00:00:00Z"', owner=1 (a primary key), 'tags=["a","b"]', age=null. \
+            Each --set is prop=VALUE, read by the property's type (the syntax import uses): age=4, \
+            name=Rex (or 'name="Rex"'; 'name="null"' is the string, name=null is nil), \
+            born=2020-01-01T00:00:00.25Z or born=1577836800250 (epoch ms), photo=AAEC (base64), \
+            oid=6001c033600510df3bbfd864, u=d1b186e1-e9e0-4768-a1a7-c492519d47ee, \
+            owner=1 (a primary key), 'tags=["a","b"]'. \
             One write transaction; on any error nothing is written. Prints how many objects changed.
             """
     )
@@ -23,7 +26,7 @@ struct UpdateCommand: ParsableCommand {
     @Argument(help: "Which objects, in Realm's query language (TRUEPREDICATE for all).")
     var predicate: String
 
-    @Option(name: .customLong("set"), parsing: .unconditionalSingleValue, help: ArgumentHelp("prop=JSON (repeatable).", valueName: "prop=json"))
+    @Option(name: .customLong("set"), parsing: .unconditionalSingleValue, help: ArgumentHelp("prop=VALUE (repeatable).", valueName: "prop=value"))
     var assignments: [String] = []
 
     @OptionGroup var arguments: QueryArguments
@@ -32,7 +35,7 @@ struct UpdateCommand: ParsableCommand {
     var dryRun = false
 
     func validate() throws {
-        if assignments.isEmpty { throw ValidationError("update needs at least one --set prop=JSON") }
+        if assignments.isEmpty { throw ValidationError("update needs at least one --set prop=VALUE") }
     }
 
     func run() throws {

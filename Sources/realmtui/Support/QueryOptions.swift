@@ -1,11 +1,11 @@
 import ArgumentParser
 import RealmEngine
 
-/// `--arg JSON`, repeatable: the values of `$0`, `$1`, … in a predicate.
+/// `--arg VALUE`, repeatable: the values of `$0`, `$1`, … in a predicate.
 struct QueryArguments: ParsableArguments {
     @Option(name: .customLong("arg"), parsing: .unconditionalSingleValue,
-            help: ArgumentHelp("A value for $0, $1, … in the predicate, as JSON (repeatable): 4, '\"Rex\"', '[1,2]', '{\"$date\": \"2020-01-01T00:00:00Z\"}'.",
-                               valueName: "json"))
+            help: ArgumentHelp("A value for $0, $1, … in the predicate (repeatable): 4, Rex, '[1,2]', null; read by the type it is compared with: dates as ISO 8601 (epoch ms as '{\"$date\": N}'), data as base64, objectId/uuid strings.",
+                               valueName: "value"))
     var arguments: [String] = []
 
     /// The parsed argument values.
