@@ -29,7 +29,7 @@ struct QueryCommand: ParsableCommand {
     @Argument(help: "A predicate in Realm's query language.")
     var predicate: String?
 
-    @Option(name: .long, parsing: .unconditionalSingleValue, help: ArgumentHelp("Sort keys, '-' for descending: name,-age (repeatable).", valueName: "keys"))
+    @Option(name: .long, parsing: .unconditionalSingleValue, help: ArgumentHelp("Sort keys: name,-age or 'name ASC, age DESC' (repeatable).", valueName: "keys"))
     var sort: [String] = []
 
     @Option(name: .long, parsing: .unconditionalSingleValue, help: ArgumentHelp("Keep the first object of each distinct value of these keys (repeatable).", valueName: "keys"))

@@ -56,12 +56,16 @@ struct UpdateCommand: ParsableCommand {
     }
 }
 
-/// `realmtui delete FILE CLASS [PREDICATE]`.
+/// `realmtui delete FILE CLASS PREDICATE` or `realmtui delete FILE CLASS --all`.
 struct DeleteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete",
-        abstract: "Delete the objects matching a predicate (all objects of the class without one).",
-        discussion: "Links to deleted objects become null and they leave every list. One write transaction. Prints how many objects were deleted."
+        abstract: "Delete the objects matching a predicate (every object of the class with --all).",
+        discussion: """
+            Without a predicate, --all is required: deleting a whole class should never be one \
+            forgotten argument away. Links to deleted objects become null and they leave every \
+            list. One write transaction. Prints how many objects were deleted.
+            """
     )
 
     @Argument(help: "The database file.")
@@ -70,13 +74,25 @@ struct DeleteCommand: ParsableCommand {
     @Argument(help: "The class to delete from.")
     var className: String
 
-    @Argument(help: "Which objects, in Realm's query language (default: all).")
+    @Argument(help: "Which objects, in Realm's query language.")
     var predicate: String?
+
+    @Flag(name: .long, help: "Delete every object of the class (required without a predicate).")
+    var all = false
 
     @OptionGroup var arguments: QueryArguments
 
     @Flag(name: .long, help: "Run the delete in a transaction, then cancel it: writes nothing.")
     var dryRun = false
+
+    func validate() throws {
+        if predicate == nil && !all {
+            throw ValidationError("delete without a predicate would delete every \(className); add --all to mean that, or give a predicate")
+        }
+        if predicate != nil && all {
+            throw ValidationError("give a predicate or --all, not both")
+        }
+    }
 
     func run() throws {
         let realm = try RealmFiles.open(file, readOnly: false)

@@ -29,7 +29,7 @@ struct WatchCommand: ParsableCommand {
     @Argument(help: "A predicate in Realm's query language (default TRUEPREDICATE).")
     var predicate: String?
 
-    @Option(name: .long, parsing: .unconditionalSingleValue, help: ArgumentHelp("Sort keys, '-' for descending: name,-age (repeatable).", valueName: "keys"))
+    @Option(name: .long, parsing: .unconditionalSingleValue, help: ArgumentHelp("Sort keys: name,-age or 'name ASC, age DESC' (repeatable).", valueName: "keys"))
     var sort: [String] = []
 
     @Option(name: .customLong("count-events"), help: "Stop after N update events.")

@@ -24,17 +24,27 @@ enum Query {
         return try all.filter(text, arguments: arguments)
     }
 
-    /// `name,-age` → name ascending, then age descending. Empty keys are a usage error.
+    /// `name,-age` or `name ASC, age DESC` (the query language's words) → name ascending, then
+    /// age descending. Empty keys and other words are a usage error.
     static func sortDescriptors(_ specs: [String]) throws -> [SortDescriptor] {
         var out: [SortDescriptor] = []
         for spec in specs {
             for part in spec.split(separator: ",", omittingEmptySubsequences: false) {
-                var key = part.trimmingCharacters(in: .whitespaces)
+                let words = part.split(whereSeparator: \.isWhitespace).map(String.init)
+                var key = words.first ?? ""
                 var ascending = true
                 if key.hasPrefix("-") { ascending = false; key.removeFirst() }
                 else if key.hasPrefix("+") { key.removeFirst() }
-                guard !key.isEmpty else {
-                    throw ValidationError("--sort '\(spec)': expected KEY[,-KEY]…, e.g. --sort name,-age")
+                if words.count == 2 {
+                    switch words[1].uppercased() {
+                    case "ASC", "ASCENDING": break
+                    case "DESC", "DESCENDING": ascending.toggle()
+                    default:
+                        throw ValidationError("--sort '\(spec)': '\(words[1])' is not ASC or DESC; e.g. --sort 'created DESC' or --sort -created")
+                    }
+                }
+                guard !key.isEmpty, words.count <= 2 else {
+                    throw ValidationError("--sort '\(spec)': expected KEY [ASC|DESC][,KEY…] or [-]KEY[,…], e.g. --sort 'created DESC,name' or --sort -created,name")
                 }
                 out.append(SortDescriptor(keyPath: key, ascending: ascending))
             }

@@ -1,13 +1,37 @@
 import Foundation
 import RealmEngine
 
+/// Names the last opened file knows, for "did you mean" hints in error messages.
+enum KnownNames {
+    private final class Box: @unchecked Sendable {
+        let lock = NSLock()
+        var classes: [String] = []
+    }
+    private static let box = Box()
+
+    /// The class names of the file a command opened last.
+    static var classes: [String] {
+        get { box.lock.lock(); defer { box.lock.unlock() }; return box.classes }
+        set { box.lock.lock(); box.classes = newValue; box.lock.unlock() }
+    }
+}
+
 /// Opening files for the subcommands, and what the engine does not expose about a file.
 enum RealmFiles {
     /// Opens an existing file; never creates one. Reading commands pass `readOnly: true`.
     static func open(_ path: String, readOnly: Bool) throws -> Realm {
         try requireRegularFile(path)
         let config = Realm.Configuration(fileURL: URL(fileURLWithPath: path), readOnly: readOnly, createIfMissing: false)
-        return try Realm(configuration: config)
+        let realm: Realm
+        do {
+            realm = try Realm(configuration: config)
+        } catch RealmError.io(let p, let operation, let code, let message) where !readOnly && (code == EACCES || code == EROFS) {
+            // A writing command cannot use --read-only: say what is wrong instead of suggesting it.
+            let reason = message.components(separatedBy: "; try --read-only").joined()
+            throw CLIFailure("\(p): cannot \(operation) (\(reason)); this command writes to the file, so it needs write permission")
+        }
+        KnownNames.classes = realm.schema.classNames
+        return realm
     }
 
     /// Throws the error a reading command gives for a path that is missing or not a plain file,
