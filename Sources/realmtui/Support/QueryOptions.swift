@@ -53,12 +53,12 @@ enum Query {
     }
 
     /// `--distinct a,b` and repeated `--distinct` → key paths.
-    static func keyPaths(_ specs: [String]) throws -> [String] {
+    static func keyPaths(_ specs: [String], option: String = "--distinct") throws -> [String] {
         var out: [String] = []
         for spec in specs {
             for part in spec.split(separator: ",", omittingEmptySubsequences: false) {
                 let key = part.trimmingCharacters(in: .whitespaces)
-                guard !key.isEmpty else { throw ValidationError("--distinct '\(spec)': expected KEY[,KEY]…") }
+                guard !key.isEmpty else { throw ValidationError("\(option) '\(spec)': expected KEY[,KEY]…") }
                 out.append(key)
             }
         }
