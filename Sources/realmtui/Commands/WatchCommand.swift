@@ -6,7 +6,8 @@ import RealmEngine
 import Glibc
 #endif
 
-/// `realmtui watch FILE CLASS [PREDICATE] [--sort KEY[,-KEY]…] [--count-events N]`: the change
+/// `realmtui watch FILE CLASS [PREDICATE] [--arg V]… [--sort KEYS] [--distinct KEYS] [--limit N]
+/// [--count-events N]`: the change
 /// sets of a live query as JSON lines, flushed one by one, until SIGINT/SIGTERM or N updates.
 struct WatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -14,8 +15,11 @@ struct WatchCommand: ParsableCommand {
         abstract: "Print a query's changes as JSON lines while other processes write.",
         discussion: """
             First {"event": "initial", "version": V, "count": N}, then one line per delivered change:
-            {"event": "update", "version": V, "count": N, "deletions": [...], "insertions": [...], "modifications": [...]}
-            (deletions and modifications as indices in the old result, insertions in the new one, ascending).
+            {"event": "update", "version": V, "count": N, "deletions": [...], "insertions": [...], "modifications": [...],
+             "deleted": [...], "inserted": [...], "modified": [...]}
+            (deletions and modifications as indices in the old result, insertions in the new one, ascending; \
+            deleted/inserted/modified name the same objects by primary key, or {"key": K} for a class without one). \
+            Takes --arg, --sort, --distinct and --limit as query does.
             Runs until interrupted (SIGINT/SIGTERM) or until --count-events updates were printed.
             """
     )
@@ -32,12 +36,22 @@ struct WatchCommand: ParsableCommand {
     @Option(name: .long, parsing: .unconditionalSingleValue, help: ArgumentHelp("Sort keys: name,-age or 'name ASC, age DESC' (repeatable).", valueName: "keys"))
     var sort: [String] = []
 
+    @Option(name: .long, parsing: .unconditionalSingleValue, help: ArgumentHelp("Keep the first object of each distinct value of these keys (repeatable).", valueName: "keys"))
+    var distinct: [String] = []
+
+    @Option(name: .long, help: "Watch at most the first N objects.")
+    var limit: Int?
+
+    @OptionGroup var arguments: QueryArguments
+
     @Option(name: .customLong("count-events"), help: "Stop after N update events.")
     var countEvents: Int?
 
     func validate() throws {
         if let countEvents, countEvents < 0 { throw ValidationError("--count-events must be 0 or more, got \(countEvents)") }
+        if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more, got \(limit)") }
         _ = try Query.sortDescriptors(sort)
+        _ = try Query.keyPaths(distinct)
     }
 
     func run() throws {
@@ -52,8 +66,9 @@ struct WatchCommand: ParsableCommand {
             sources.append(source)
         }
         defer { sources.forEach { $0.cancel() } }
-        try watchLines(path: file, className: className, predicate: predicate ?? "TRUEPREDICATE",
-                       sort: try Query.sortDescriptors(sort), maxEvents: countEvents, control: control) { line in
+        try watchLines(path: file, className: className, predicate: predicate ?? "TRUEPREDICATE", arguments: try arguments.values(),
+                       sort: try Query.sortDescriptors(sort), distinct: try Query.keyPaths(distinct), limit: limit,
+                       maxEvents: countEvents, control: control) { line in
             Console.line(line)
             Console.flush()
         }
