@@ -43,7 +43,7 @@ struct UpdateCommand: ParsableCommand {
         guard let objectSchema = realm.schema[className] else { throw RealmError.noSuchClass(className) }
         let sets = try assignments.map { try JSONImport.assignment($0, objectSchema: objectSchema, schema: realm.schema) }
         let values = try arguments.values()
-        let changed = try Transaction.run(realm, dryRun: dryRun) {
+        let changed = try Transaction.run(realm, path: file, dryRun: dryRun) {
             let results = try Query.results(realm, className: className, predicate: predicate, arguments: values)
             let keys = try results.keys()
             for key in keys {
@@ -98,7 +98,7 @@ struct DeleteCommand: ParsableCommand {
         let realm = try RealmFiles.open(file, readOnly: false)
         let values = try arguments.values()
         _ = try realm.objects(className)
-        let deleted = try Transaction.run(realm, dryRun: dryRun) {
+        let deleted = try Transaction.run(realm, path: file, dryRun: dryRun) {
             let results = try Query.results(realm, className: className, predicate: predicate, arguments: values)
             let count = try results.keys().count
             try realm.delete(results)
@@ -111,8 +111,17 @@ struct DeleteCommand: ParsableCommand {
 /// One write transaction around a command's changes.
 enum Transaction {
     /// Runs `body` in a write transaction and commits it; cancels on error, or when `dryRun`.
-    static func run<T>(_ realm: Realm, dryRun: Bool, _ body: () throws -> T) throws -> T {
-        try realm.beginWrite()
+    /// While another process holds the write lock it says so after a second, and Ctrl-C ends
+    /// the wait (nothing is written yet).
+    static func run<T>(_ realm: Realm, path: String, dryRun: Bool, _ body: () throws -> T) throws -> T {
+        let interrupt = Interrupt.install()
+        do {
+            try WriteLock.begin(realm, path: path)
+        } catch {
+            interrupt.remove()
+            throw error
+        }
+        interrupt.remove()
         let result: T
         do {
             result = try body()
