@@ -90,6 +90,28 @@ import Glibc
         }
     }
 
+    @Test func ctrlCDuringALargeImportWritesNothingAndKeepsTheSize() throws {
+        let s = try Scratch()
+        let db = try s.database()
+        var text = #"{"Person": ["#
+        for i in 100..<80_100 { text += (i > 100 ? "," : "") + #"{"id": \#(i), "name": "note \#(i) 的内容"}"# }
+        text += "]}"
+        let input = try s.write("big.json", text)
+        let size = RealmFilesSize.of(db)
+        try expectUnchanged(db) {
+            let (p, stderr) = try start(["import", db, input])
+            // Parsing takes a while; the signal lands while parsing or while importing, and
+            // either way nothing may be written.
+            Thread.sleep(forTimeInterval: 1.0)
+            kill(p.processIdentifier, SIGINT)
+            p.waitUntilExit()
+            #expect(p.terminationStatus != 0)
+            #expect(String(decoding: stderr.snapshot(), as: UTF8.self).contains("interrupted: nothing was written"))
+        }
+        #expect(RealmFilesSize.of(db) == size)
+        #expect(try CLI.run(["query", db, "Person", "--format", "count"]).stdout == "2\n")
+    }
+
     @Test func aWaitingWriterSaysSoAndCtrlCCancelsTheWait() throws {
         let s = try Scratch()
         let db = try s.database()
@@ -113,5 +135,11 @@ import Glibc
             #expect(second.terminationStatus == 130)
         }
         realm.cancelWrite()
+    }
+}
+
+enum RealmFilesSize {
+    static func of(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? NSNumber)?.intValue ?? -1
     }
 }
