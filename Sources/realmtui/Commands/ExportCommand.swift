@@ -21,10 +21,10 @@ struct ExportCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The database file (opened read-only).")
+    @Argument(help: "The database file (opened read-only).", completion: .file())
     var file: String
 
-    @Option(name: .customLong("class"), help: "Export only this class.")
+    @Option(name: .customLong("class"), help: "Export only this class.", completion: .custom(Completion.classNames))
     var className: String?
 
     @Option(name: .long, help: "json or csv.")

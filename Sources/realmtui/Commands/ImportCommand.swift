@@ -19,14 +19,19 @@ struct ImportCommand: ParsableCommand {
             --format csv). An object is a JSON object (property → value) or an array of values in \
             property order. DATA may be a file, a pipe, a FIFO, <(command) or '-' for stdin.
 
-            Values, by the property's type (the same syntax as update --set):
-              bool true/false · int, double 42, 2.5 (float/double also nan, inf, -inf) · string "text"
-              date "2020-01-02T03:04:05.25Z" (ISO 8601, fraction kept) or epoch milliseconds 1577934245250
-              data base64 "AAEC" · objectId "5f1b…" (24 hex) · uuid "d1b186e1-e9e0-4768-a1a7-c492519d47ee"
-              link the target's primary key, a nested object, or {"$ref": "Dog", "$index": 3}
-                   (the 4th Dog of this input: how export writes links to classes without a primary key)
-              list [a, b, …] · null for nil
-            In CSV a cell holds the value's text: an unquoted empty cell is null, "" the empty string.
+            Values, by the property's type (the syntax of update --set):
+              bool        true, false
+              int…        42            float, double   2.5, nan, inf, -inf
+              string      "text"        date  "2020-01-02T03:04:05.25Z" (ISO 8601,
+                                              fraction kept) or epoch ms 1577934245250
+              data        base64 "AAEC"  objectId  "6001c033600510df3bbfd864"
+              uuid        "d1b186e1-e9e0-4768-a1a7-c492519d47ee"
+              link        the target's primary key, a nested object, or
+                          {"$ref": "Dog", "$index": 3} (the 4th Dog of the input: how
+                          export writes links to classes without a primary key)
+              list        [a, b, …]     nil   null
+            In CSV a cell holds the value's text: an unquoted empty cell is null,
+            "" the empty string.
 
             Links may name objects that come later in the input. Objects of a class with a primary \
             key are upserted (only the given properties change); two objects with the same primary \
@@ -37,13 +42,13 @@ struct ImportCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The database file.")
+    @Argument(help: "The database file.", completion: .file())
     var file: String
 
-    @Argument(help: "The JSON or CSV input: a file, a pipe or FIFO, or '-' for standard input.")
+    @Argument(help: "The JSON or CSV input: a file, a pipe or FIFO, or '-' for standard input.", completion: .file())
     var data: String
 
-    @Option(name: .customLong("class"), help: "The class of a bare JSON array or of CSV input.")
+    @Option(name: .customLong("class"), help: "The class of a bare JSON array or of CSV input.", completion: .custom(Completion.classNames))
     var className: String?
 
     @Option(name: .long, help: "json or csv (default: csv for a .csv file name, else json).")

@@ -23,10 +23,10 @@ struct QueryCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The database file (opened read-only).")
+    @Argument(help: "The database file (opened read-only).", completion: .file())
     var file: String
 
-    @Argument(help: "The class to query.")
+    @Argument(help: "The class to query.", completion: .custom(Completion.classNames))
     var className: String
 
     @Argument(help: "A predicate in Realm's query language.")

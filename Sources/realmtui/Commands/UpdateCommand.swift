@@ -17,10 +17,10 @@ struct UpdateCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The database file.")
+    @Argument(help: "The database file.", completion: .file())
     var file: String
 
-    @Argument(help: "The class to update.")
+    @Argument(help: "The class to update.", completion: .custom(Completion.classNames))
     var className: String
 
     @Argument(help: "Which objects, in Realm's query language (TRUEPREDICATE for all).")
@@ -68,10 +68,10 @@ struct DeleteCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The database file.")
+    @Argument(help: "The database file.", completion: .file())
     var file: String
 
-    @Argument(help: "The class to delete from.")
+    @Argument(help: "The class to delete from.", completion: .custom(Completion.classNames))
     var className: String
 
     @Argument(help: "Which objects, in Realm's query language.")

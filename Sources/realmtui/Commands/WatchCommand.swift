@@ -24,10 +24,10 @@ struct WatchCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The database file (opened read-only).")
+    @Argument(help: "The database file (opened read-only).", completion: .file())
     var file: String
 
-    @Argument(help: "The class to watch.")
+    @Argument(help: "The class to watch.", completion: .custom(Completion.classNames))
     var className: String
 
     @Argument(help: "A predicate in Realm's query language (default TRUEPREDICATE).")
