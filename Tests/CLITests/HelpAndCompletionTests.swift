@@ -69,3 +69,34 @@ import RealmEngine
         expectFailure(try CLI.run(["import", db, s.path("q.csv")]), status: 64, contains: "--class")
     }
 }
+
+/// The README a new user reads first.
+@Suite struct ReadmeTests {
+    static let text: String = {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("README.md")
+        return (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+    }()
+
+    @Test func saysHowToInstallAndCompleteAndWhatTheFormatIs() {
+        #expect(Self.text.contains("swift build -c release"))
+        #expect(Self.text.contains(".build/release/realmtui"))
+        #expect(Self.text.contains("PATH"))
+        #expect(Self.text.contains("--generate-completion-script bash"))
+        #expect(Self.text.contains("not Realm Core's"))
+    }
+
+    @Test func namesNoPathOutsideTheRepository() {
+        #expect(!Self.text.isEmpty)
+        #expect(!Self.text.contains("../"), "README refers to a path outside the repository")
+    }
+
+    /// The completion command the README gives works.
+    @Test func theCompletionCommandsWork() throws {
+        for shell in ["bash", "zsh", "fish"] {
+            #expect(Self.text.contains("--generate-completion-script \(shell)"))
+            let r = try CLI.run(["--generate-completion-script", shell])
+            #expect(r.status == 0 && r.stdout.contains("realmtui"), "\(shell): \(r.stderr)")
+        }
+    }
+}
