@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What a new user types: SQL-style sort words, Cocoa's collection operators, typos, `delete`
 /// without a predicate, `help` of a missing subcommand.
@@ -51,5 +54,26 @@ import Testing
         }
         let r = try CLI.run(["delete", db, "Dog", "--all"])
         #expect(r.stdout == "deleted 2 objects\n", "\(r.stderr)")
+    }
+}
+
+/// A write command on a file it may not write.
+@Suite struct ReadOnlyFileTests {
+    @Test func aWriteCommandDoesNotSuggestReadOnly() throws {
+        let s = try Scratch()
+        let db = try s.database()
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: db)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: s.url.path)
+        let args = ["update", db, "Dog", "TRUEPREDICATE", "--set", "age=1"]
+        let r: CLI.Result
+        if getuid() == 0 {
+            // root may write any file: run as nobody, for whom the file is read-only.
+            r = try CLI.run([], executable: "/usr/bin/setpriv",
+                            arguments: ["--reuid=65534", "--regid=65534", "--clear-groups", CLI.executable.path] + args)
+        } else {
+            r = try CLI.run(args)
+        }
+        expectFailure(r, contains: "needs write permission")
+        #expect(!r.stderr.contains("--read-only"), "\(r.stderr)")
     }
 }

@@ -100,7 +100,7 @@ public final class DataImport {
         var seen: Set<String> = []
         for item in items {
             if shouldStop() { throw Interrupted() }
-            let objectSchema = schema[item.className]!  // checked in step 1
+            guard let objectSchema = schema[item.className] else { throw RealmError.noSuchClass(item.className) }
             let key: ObjectKey
             do {
                 var dictionary: [String: ObjectInput] = [:]
