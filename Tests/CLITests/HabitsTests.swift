@@ -38,6 +38,8 @@ import Glibc
         let db = try s.database()
         expectFailure(try CLI.run(["qeury", db, "Dog"]), status: 64, contains: "did you mean 'query'?")
         expectFailure(try CLI.run(["query", db, "Dgo"]), contains: "did you mean 'Dog'?")
+        expectFailure(try CLI.run(["watch", db, "Dgo"]), contains: "did you mean 'Dog'?")
+        expectFailure(try CLI.run(["export", db, "--class", "Dgo"]), contains: "did you mean 'Dog'?")
         expectFailure(try CLI.run(["query", db, "Dog", "agee > 1"]), contains: "did you mean 'age'?")
         expectFailure(try CLI.run(["update", db, "Dog", "TRUEPREDICATE", "--set", "agee=1"]), contains: "did you mean 'age'?")
         expectFailure(try CLI.run([s.path("missing.realm")]), status: 64, contains: "no such file")

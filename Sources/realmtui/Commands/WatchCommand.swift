@@ -56,6 +56,10 @@ struct WatchCommand: ParsableCommand {
 
     func run() throws {
         try RealmFiles.requireRegularFile(file)
+        // Opened once here for its class names, so a mistyped class gets a "did you mean".
+        if let realm = try? RealmFiles.open(file, readOnly: true), realm.schema[className] == nil {
+            throw RealmError.noSuchClass(className)
+        }
         let control = WatchControl()
         var sources: [DispatchSourceSignal] = []
         for sig in [SIGINT, SIGTERM] {
