@@ -25,6 +25,7 @@ let package = Package(
         .executableTarget(
             name: "realmtui",
             dependencies: [
+                "CShims",
                 "RealmEngine",
                 "RealmTUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -1,4 +1,5 @@
 #define _GNU_SOURCE
+#include <sys/ioctl.h>
 #include "cshims.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -68,3 +69,9 @@ int rt_random_bytes(void *buffer, unsigned long count) {
 }
 
 int rt_memfd_create(const char *name) { return memfd_create(name, MFD_CLOEXEC); }
+
+int rt_terminal_columns(int fd) {
+    struct winsize size;
+    if (ioctl(fd, TIOCGWINSZ, &size) != 0) return 0;
+    return size.ws_col;
+}

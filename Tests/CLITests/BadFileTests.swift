@@ -44,7 +44,7 @@ struct BadFileTests {
             ["export", file],
             ["import", file, s.path("data.json")],
             ["update", file, "Dog", "TRUEPREDICATE", "--set", "age=1"],
-            ["delete", file, "Dog"],
+            ["delete", file, "Dog", "--all"],
             ["check", file],
             ["compact", file],
             ["copy", file, s.path("copy.realm")],

@@ -33,13 +33,15 @@ enum CLI {
         var errorLines: [Substring] { stderr.split(separator: "\n") }
     }
 
-    /// Runs `realmtui args…` with `stdin` as standard input, in `directory`.
+    /// Runs `realmtui args…` with `stdin` as standard input, in `directory` (or, with
+    /// `executable`, that program with `arguments`).
     @discardableResult
     static func run(_ args: [String], stdin: String? = nil, directory: URL? = nil,
-                    environment: [String: String] = [:]) throws -> Result {
+                    environment: [String: String] = [:], executable other: String? = nil,
+                    arguments otherArguments: [String]? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = executable
-        process.arguments = args
+        process.executableURL = other.map(URL.init(fileURLWithPath:)) ?? executable
+        process.arguments = otherArguments ?? args
         if let directory { process.currentDirectoryURL = directory }
         var env = ProcessInfo.processInfo.environment
         env["LANG"] = "C.UTF-8"

@@ -76,7 +76,7 @@ struct CreateImportTests {
         let db = try s.database()
         try expectUnchanged(db) {
             let r = try CLI.run(["import", db, "-"], stdin: #"{"Person": [{"id": 7, "name": "ok"}, {"id": 8}]}"#)
-            expectFailure(r, contains: "Person object 2")
+            expectFailure(r, contains: "Person[1] (id 8)")
         }
         #expect(try CLI.run(["query", db, "Person", "id == 7", "--format", "count"]).stdout == "0\n")
     }
@@ -102,7 +102,8 @@ struct CreateImportTests {
             (#"{"Dog": [{"name": "\#(big)"}]}"#, "exceeds the limit"),
             (#"{"Person": [{"id": 5,"#, "JSON"),
             ("", "JSON"),
-            (#"[1, 2]"#, "import file"),
+            (#"[1, 2]"#, "--class"),
+            ("7", "import file"),
             (#"{"Cat": []}"#, "no class named 'Cat'"),
             (#"{"Dog": [{"name": "a", "age": "old"}]}"#, "Dog.age"),
             (#"{"Dog": [{"name": "a", "born": "yesterday"}]}"#, "Dog.born"),

@@ -24,9 +24,9 @@ struct WriteCommandTests {
         let db = try s.database()
         try expectUnchanged(db) {
             expectFailure(try CLI.run(["update", db, "Dog", "TRUEPREDICATE", "--set", #"age="old""#]), contains: "Dog.age")
-            expectFailure(try CLI.run(["update", db, "Dog", "TRUEPREDICATE", "--set", "age=old"]), contains: "not JSON")
+            expectFailure(try CLI.run(["update", db, "Dog", "TRUEPREDICATE", "--set", "age=old"]), contains: "Dog.age expects int")
             expectFailure(try CLI.run(["update", db, "Dog", "TRUEPREDICATE", "--set", "weight=1"]), contains: "weight")
-            expectFailure(try CLI.run(["update", db, "Dog", "TRUEPREDICATE", "--set", "age"]), contains: "prop=JSON")
+            expectFailure(try CLI.run(["update", db, "Dog", "TRUEPREDICATE", "--set", "age"]), contains: "prop=VALUE")
             expectFailure(try CLI.run(["update", db, "Person", "TRUEPREDICATE", "--set", "name=null"]), contains: "required")
             expectFailure(try CLI.run(["update", db, "Person", "TRUEPREDICATE", "--set", "id=9"]), contains: "primary key")
             expectFailure(try CLI.run(["update", db, "Cat", "TRUEPREDICATE", "--set", "age=1"]), contains: "Cat")
@@ -41,8 +41,8 @@ struct WriteCommandTests {
         let s = try Scratch()
         let db = try s.database()
         try expectUnchanged(db) {
-            #expect(try CLI.run(["delete", db, "Dog", "--dry-run"]).stdout == "would delete 2 objects\n")
-            expectFailure(try CLI.run(["delete", db, "Cat"]), contains: "Cat")
+            #expect(try CLI.run(["delete", db, "Dog", "--all", "--dry-run"]).stdout == "would delete 2 objects\n")
+            expectFailure(try CLI.run(["delete", db, "Cat", "--all"]), contains: "Cat")
             expectFailure(try CLI.run(["delete", db, "Dog", "age <"]), contains: "column")
         }
         let r = try CLI.run(["delete", db, "Dog", "age == 3"])
@@ -50,7 +50,7 @@ struct WriteCommandTests {
         #expect(r.stdout == "deleted 1 object\n")
         let person = (parseJSON(try CLI.run(["query", db, "Person", "id == 2", "--format", "json"]).stdout) as? [[String: Any]])?.first
         #expect((person?["dogs"] as? [Any])?.isEmpty == true, "a deleted object leaves every list")
-        #expect(try CLI.run(["delete", db, "Person"]).stdout == "deleted 2 objects\n")
+        #expect(try CLI.run(["delete", db, "Person", "--all"]).stdout == "deleted 2 objects\n")
         #expect(try CLI.run(["query", db, "Person", "--format", "count"]).stdout == "0\n")
         #expect(try CLI.run(["check", db]).status == 0)
     }

@@ -32,4 +32,8 @@ int rt_memfd_create(const char *name);
 /// conflict with a write lock. Returns 1 if such a lock exists, 0 if none, or -errno.
 int rt_ofd_test(int fd, long start);
 
+/// The width in columns of the terminal on `fd` (ioctl TIOCGWINSZ), or 0 when `fd` is not a
+/// terminal or reports no width.
+int rt_terminal_columns(int fd);
+
 #endif

@@ -8,7 +8,7 @@ import Foundation
 /// - nil is an empty unquoted cell and the empty string is `""`, so the two stay apart (the
 ///   convention of PostgreSQL's CSV COPY).
 /// - Scalars are written as JSON export writes them, without JSON quotes (dates ISO 8601, data
-///   base64, `nan`/`inf`); links are the target's primary key or `{"class":…,"key":…}`; lists
+///   base64, `nan`/`inf`); links are the target's primary key or `{"$ref":…,"$index":…}`; lists
 ///   are a JSON array in one (quoted) cell.
 public enum CSVExport {
     /// The header row and one row an object, as one string.

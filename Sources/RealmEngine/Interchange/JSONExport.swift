@@ -1,21 +1,30 @@
 import Foundation
 
-/// Finds what a link points at, for export: the primary key value of the object `key` of class
-/// `targetClass`, or nil when that class has no primary key (or the object is gone).
-public typealias LinkResolver = (_ targetClass: String, _ key: ObjectKey) -> Value?
+/// How export names the object a link points at.
+public enum LinkTarget: Sendable, Equatable {
+    /// By its primary key.
+    case primaryKey(Value)
+    /// By its position (from 0) among the objects of its class in export order: written as
+    /// `{"$ref": "Class", "$index": N}`, which import resolves within the same input.
+    case position(Int)
+}
+
+/// Finds what a link points at, for export: the object `key` of class `targetClass` by primary
+/// key, or by position when that class has none; nil when the object is gone.
+public typealias LinkResolver = (_ targetClass: String, _ key: ObjectKey) -> LinkTarget?
 
 /// Renders stored objects as JSON text: what `realmtui export` and `query --format json` print.
 ///
 /// Each object is a JSON object with every stored property in schema order (linking objects are
 /// computed and left out). Values:
-/// - links: the target's primary key, or `{"class": "Person", "key": 12}` when it has none;
-///   lists: arrays;
+/// - links: the target's primary key, or `{"$ref": "Person", "$index": 12}` (its position in its
+///   class) when it has none (`ImportDocument` reads both); lists: arrays;
 /// - dates: ISO 8601 in UTC with as many fraction digits as the value has
 ///   (`2020-01-02T03:04:05.25Z`); data: base64; objectId: hex; uuid: lowercase canonical;
 /// - float and double: JSON numbers, with `"nan"`, `"inf"`, `"-inf"` as strings (JSON has no
 ///   spelling for them; import reads them back).
 ///
-/// Objects whose links all resolve to primary keys read back through `JSONImport` unchanged.
+/// Every export reads back through `ImportDocument` and `DataImport` unchanged.
 public enum JSONExport {
     /// The JSON of one object. `values` are its persisted values in `persistedProperties` order
     /// (missing trailing values are written as null).
@@ -31,9 +40,15 @@ public enum JSONExport {
         switch value {
         case .link(let key):
             let target = property.objectClassName ?? ""
-            if let pk = resolveLink(target, key), let json = plainJSON(pk), !pk.isNull {
-                return json
+            switch resolveLink(target, key) {
+            case .primaryKey(let pk)?:
+                if let json = plainJSON(pk), !pk.isNull { return json }
+            case .position(let index)?:
+                return ImportDocument.referenceJSON(className: target, index: index)
+            case nil:
+                break
             }
+            // A dangling link (the resolver found no object): named by its key, which import refuses.
             return .object([JSONMember("class", .string(target)), JSONMember("key", .integer(key.rawValue))])
         case .list(let items):
             return .array(items.map { json($0, for: property, resolveLink: resolveLink) })

@@ -1,45 +1,35 @@
 import Foundation
 
-/// Command-line values: `--set prop=JSON` for updates and `--arg JSON` for query arguments.
+/// Command-line values: `--set prop=VALUE` for updates and `--arg JSON` for query arguments.
 extension JSONImport {
-    /// Parses one `--set` assignment, `prop=JSON` (`age=4`, `name="Rex"`,
-    /// `born="2020-01-01T00:00:00Z"`, `owner=1` for a primary key, `tags=["a","b"]`, `age=null`).
-    /// The value is strict JSON read by the property's type, so a string needs its quotes (in a
-    /// shell: `'name="Rex"'`).
+    /// Parses one `--set` assignment, `prop=VALUE`, with the value read by the one value syntax
+    /// for the property's type (`ValueSyntax`): `age=4`, `name=Rex` or `name="Rex"`,
+    /// `born=2020-01-01T00:00:00.5Z` or `born=1577836800500`, `photo=AAEC` (base64), `owner=1`
+    /// (a primary key), `tags=["a","b"]`, `age=null` (and `name="null"` for the string).
     ///
-    /// - Throws: `invalidInput` without `=` or with text that is not JSON, `noSuchProperty` for
-    ///   an unknown name, `typeMismatch` for a value of the wrong type.
+    /// - Throws: `invalidInput` without `=`, `noSuchProperty` for an unknown name (naming the
+    ///   nearest), `typeMismatch` for a value the type does not accept.
     public static func assignment(_ text: String, objectSchema: ObjectSchema, schema: Schema) throws
         -> (property: Property, input: ObjectInput) {
         guard let eq = text.firstIndex(of: "=") else {
-            throw RealmError.invalidInput("'\(text)': expected prop=JSON, e.g. age=4 or name=\"Rex\"")
+            throw RealmError.invalidInput("'\(text)': expected prop=VALUE, e.g. age=4 or name=Rex")
         }
         let name = String(text[..<eq])
         let raw = String(text[text.index(after: eq)...])
-        guard let property = objectSchema[name] else {
+        guard let property = objectSchema[name], property.isPersisted else {
             throw RealmError.noSuchProperty(className: objectSchema.name, property: name,
                                             available: objectSchema.persistedProperties.map(\.name))
         }
-        let json: JSONValue
-        do {
-            json = try JSONParser.parse(raw)
-        } catch {
-            throw RealmError.invalidInput(
-                "\(objectSchema.name).\(name): the value \(raw.isEmpty ? "(empty)" : "'\(raw)'") is not JSON; write strings in double quotes, e.g. \(name)=\"\(raw)\" (in a shell: '\(name)=\"\(raw)\"')")
-        }
-        return (property, try input(fromJSON: json, for: property, className: objectSchema.name, schema: schema))
+        return (property, try ValueSyntax.parse(raw, for: property, className: objectSchema.name, schema: schema))
     }
 
-    /// Parses a query argument given as JSON text (`--arg 4`, `--arg '"Rex"'`, `--arg '[1,2]'`).
-    /// See `queryArgument(fromJSON:)`.
+    /// Parses a query argument (`--arg 4`, `--arg Rex` or `--arg '"Rex"'`, `--arg '[1,2]'`,
+    /// `--arg 2020-01-02T03:04:05Z`): JSON when the text is JSON (see
+    /// `queryArgument(fromJSON:)`), else the text as a string. The query then reads the value by
+    /// the type of the property it is compared with, as `ValueSyntax` does (a date from an ISO
+    /// 8601 string or epoch milliseconds, data from base64, an objectId or uuid from its string).
     public static func queryArgument(_ text: String) throws -> Value {
-        let json: JSONValue
-        do {
-            json = try JSONParser.parse(text)
-        } catch {
-            throw RealmError.invalidInput(
-                "query argument '\(text)' is not JSON; write strings in double quotes, e.g. '\"\(text)\"'")
-        }
+        guard let json = try? JSONParser.parse(text) else { return .string(text) }
         return try queryArgument(fromJSON: json)
     }
 

@@ -136,7 +136,7 @@ public enum JSONImport {
     }
 
     /// A to-one link, a list element, or a non-list scalar (not null).
-    private static func element(fromJSON json: JSONValue, for property: Property, className: String,
+    static func element(fromJSON json: JSONValue, for property: Property, className: String,
                                 propertyLabel: String, schema: Schema) throws -> ObjectInput {
         guard property.isLink else {
             return .value(try scalar(fromJSON: json, type: property.type, className: className,
@@ -144,6 +144,10 @@ public enum JSONImport {
         }
         let targetName = property.objectClassName ?? ""
         guard let target = schema[targetName] else { throw RealmError.noSuchClass(targetName) }
+        if ImportDocument.reference(json) != nil {
+            throw RealmError.invalidInput(
+                "\(className).\(propertyLabel): \(json.snippet()) names an object of an import file by position; here give the \(targetName)'s primary key or the object itself")
+        }
         switch json {
         case .object, .array:
             return try objectInput(fromJSON: json, objectSchema: target, schema: schema)

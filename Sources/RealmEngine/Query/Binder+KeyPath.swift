@@ -1,9 +1,23 @@
 /// Key path resolution: `owner.address.city`, `dogs.age`, `tags.length`, `dogs.@count`,
-/// `ratings.@avg`, linking-objects properties and `@links.Class.property`.
+/// `ratings.@avg`, `dogs.@max.age` (Cocoa's collection-operator form of `dogs.age.@max`),
+/// linking-objects properties and `@links.Class.property`.
 extension Binder {
+    /// Cocoa's form `collection.@max.property` (also `@min`, `@sum`, `@avg`), which Realm
+    /// documents beside `collection.property.@max`, rewritten to the latter: the operator moves
+    /// behind the one property that follows it. Other paths come back unchanged.
+    static func postfixAggregate(_ components: [PathComponent]) -> [PathComponent] {
+        guard components.count >= 3 else { return components }
+        let k = components.count - 2
+        let op = components[k].name.lowercased()
+        guard ["@min", "@max", "@sum", "@avg"].contains(op), !components[k + 1].name.hasPrefix("@") else { return components }
+        var out = components
+        out.swapAt(k, k + 1)
+        return out
+    }
+
     mutating func bindPath(_ components: [PathComponent], classIndex: Int, variable: String?) throws -> BoundPath {
-        var rest = components[...]
         let name = components.map(\.name).joined(separator: ".")
+        var rest = Binder.postfixAggregate(components)[...]
         if let first = rest.first, first.name.hasPrefix("$") {
             guard first.name == variable else {
                 throw RealmError.query(
@@ -65,7 +79,8 @@ extension Binder {
             let objectSchema = schema.objectSchemas[current]
             guard let property = objectSchema[component.name] else {
                 throw RealmError.query(
-                    message: "class '\(objectSchema.name)' has no property '\(component.name)'; its properties are: "
+                    message: "class '\(objectSchema.name)' has no property '\(component.name)'"
+                        + NameSuggestion.hint(component.name, among: objectSchema.properties.map(\.name)) + "; its properties are: "
                         + objectSchema.properties.map(\.name).joined(separator: ", "), column: component.column)
             }
             let target = property.objectClassName.flatMap { n in schema.objectSchemas.firstIndex { $0.name == n } }

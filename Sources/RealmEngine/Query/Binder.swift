@@ -51,6 +51,11 @@ struct Binder {
                                    column: lhsColumn)
         }
 
+        // Arguments ($0, …) follow the one value syntax (`ValueSyntax`): a date may be an ISO 8601
+        // string, data base64, an objectId or uuid its string. (A bare number stays a number:
+        // realm-js's suite requires `date == $0` with 1 to fail; epoch ms is {"$date": N}.)
+        if case .argument = node.rhs, let t = Binder.type(of: lhs) { rhs = Binder.argument(rhs, as: t) }
+        if case .argument = node.lhs, let t = Binder.type(of: rhs) { lhs = Binder.argument(lhs, as: t) }
         let lhsType = Binder.type(of: lhs)
         let rhsType = Binder.type(of: rhs)
         if let lt = lhsType, let rt = rhsType, !Binder.compatible(lt, rt) {
@@ -115,6 +120,25 @@ struct Binder {
         switch expr {
         case .constant(let v): return .constant(try convert(v))
         case .constantList(let vs): return .constantList(try vs.map(convert))
+        default: return expr
+        }
+    }
+
+    /// An argument constant read by the value syntax for `type` (strings that spell a date, data,
+    /// objectId or uuid); other values unchanged (the usual conversion follows).
+    static func argument(_ expr: BoundExpr, as type: QueryType) -> BoundExpr {
+        func typed(_ value: Value) -> Value {
+            switch (type, value) {
+            case (.date, .string(let s)): return Timestamp.parseISO8601(s).map(Value.date) ?? value
+            case (.data, .string(let s)): return Data(base64Encoded: s).map(Value.data) ?? value
+            case (.objectId, .string(let s)): return ObjectId(string: s).map(Value.objectId) ?? value
+            case (.uuid, .string(let s)): return UUID(uuidString: s).map(Value.uuid) ?? value
+            default: return value
+            }
+        }
+        switch expr {
+        case .constant(let v): return .constant(typed(v))
+        case .constantList(let vs): return .constantList(vs.map(typed))
         default: return expr
         }
     }

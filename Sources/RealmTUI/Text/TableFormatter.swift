@@ -29,7 +29,11 @@ public struct TableFormatter: Sendable {
     /// Formats a table. `alignments` per column; nil right-aligns columns whose non-empty body
     /// cells are all numbers and left-aligns the rest. `maxWidth` nil means no limit. Returns the
     /// lines without newlines; no line is wider than `maxWidth` and none ends in padding.
-    public func format(header: [String]?, rows: [[String]], maxWidth: Int?, alignments: [TextAlignment]? = nil) -> [String] {
+    ///
+    /// Columns in `keepWhole` (dates, say) are not cut while cutting the others to their
+    /// minimum makes room for them.
+    public func format(header: [String]?, rows: [[String]], maxWidth: Int?, alignments: [TextAlignment]? = nil,
+                       keepWhole: Set<Int> = []) -> [String] {
         let columnCount = max(header?.count ?? 0, rows.map(\.count).max() ?? 0)
         guard columnCount > 0 else { return [] }
         func cell(_ row: [String], _ c: Int) -> String { c < row.count ? sanitizeForTerminal(row[c]) : "" }
@@ -37,7 +41,7 @@ public struct TableFormatter: Sendable {
         for row in (header.map { [$0] } ?? []) + rows {
             for c in 0..<columnCount { natural[c] = max(natural[c], displayWidth(cell(row, c))) }
         }
-        let widths = columnWidths(natural: natural, maxWidth: maxWidth)
+        let widths = columnWidths(natural: natural, maxWidth: maxWidth, keepWhole: keepWhole)
         let align = alignments ?? TableFormatter.automaticAlignments(rows: rows, columnCount: columnCount)
         let visible = (0..<columnCount).filter { widths[$0] > 0 }
 
@@ -68,13 +72,17 @@ public struct TableFormatter: Sendable {
 
     /// The width of each column (0 for a dropped column) so that the columns and separators fit
     /// `maxWidth`; see the type's comment for the rule.
-    public func columnWidths(natural: [Int], maxWidth: Int?) -> [Int] {
+    public func columnWidths(natural: [Int], maxWidth: Int?, keepWhole: Set<Int> = []) -> [Int] {
         guard let maxWidth, !natural.isEmpty else { return natural }
         let separatorWidth = displayWidth(columnSeparator)
         func total(_ ws: ArraySlice<Int>) -> Int { ws.reduce(0, +) + separatorWidth * max(0, ws.count - 1) }
         if total(natural[...]) <= maxWidth { return natural }
 
-        let minimums = natural.map { min($0, minimumColumnWidth) }
+        var minimums = natural.map { min($0, minimumColumnWidth) }
+        if !keepWhole.isEmpty {
+            let whole = natural.indices.map { keepWhole.contains($0) ? natural[$0] : minimums[$0] }
+            if total(whole[...]) <= maxWidth { minimums = whole }
+        }
         var shown = natural.count
         while shown > 1 && total(minimums[0..<shown]) > maxWidth { shown -= 1 }
         var widths = [Int](repeating: 0, count: natural.count)

@@ -8,16 +8,32 @@ struct CreateCommand: ParsableCommand {
         commandName: "create",
         abstract: "Create a new database file from a realm-js JSON schema.",
         discussion: """
-            SCHEMA.json is realm-js's schema form, e.g.
-              [{"name": "Dog", "primaryKey": "id", "properties": {"id": "int", "name": "string", "owner": "Person?"}}]
+            SCHEMA.json is realm-js's schema form (what 'schema --json' prints), e.g.
+              [{"name": "Dog", "primaryKey": "id",
+                "properties": {"id": "int", "name": "string", "owner": "Person?"}}]
+
+            Property types: bool int int8 int16 int32 int64 (= int) float double
+                            string date data objectId uuid
+            Forms:
+              "int"        required            "int?"      optional (nil allowed)
+              "string[]"   a list              "int?[]"    a list of optional values
+              "Person"     a link (to-one links are always optional; "Person?" too)
+              "Person[]"   a list of links
+              {"type": "string", "optional": true, "indexed": true, "default": "Rex"}
+              {"type": "list", "objectType": "string"}
+              {"type": "object", "objectType": "Person"}
+              {"type": "linkingObjects", "objectType": "Person", "property": "dogs"}
+                           computed backlinks (not stored)
+            A class may name a "primaryKey": an int, string, objectId or uuid
+            property, always indexed.
             Refuses to touch a FILE that exists and is not empty.
             """
     )
 
-    @Argument(help: "The database file to create.")
+    @Argument(help: "The database file to create.", completion: .file())
     var file: String
 
-    @Option(name: .long, help: "The realm-js JSON schema file ('-' for standard input).")
+    @Option(name: .long, help: "The realm-js JSON schema file ('-' for standard input).", completion: .file(extensions: ["json"]))
     var schema: String
 
     func run() throws {
@@ -66,8 +82,14 @@ enum Input {
             throw CLIFailure("\(path): no such \(what) file")
         }
         if isDirectory.boolValue { throw CLIFailure("\(path) is a directory, not a \(what) file") }
+        // Read to the end of the stream, not to the size stat reports: pipes, FIFOs and
+        // <(command) (/dev/fd/N) report 0.
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw CLIFailure("\(path): cannot read the \(what) file (\(String(cString: strerror(errno))))")
+        }
+        defer { try? handle.close() }
         do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
+            return try handle.readToEnd() ?? Data()
         } catch {
             throw CLIFailure("\(path): cannot read the \(what) file: \(error.localizedDescription)")
         }

@@ -14,7 +14,7 @@ struct DemoCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The database file to create (must not exist, or be empty).")
+    @Argument(help: "The database file to create (must not exist, or be empty).", completion: .file())
     var file: String
 
     @Option(name: .long, help: "How many books (authors and reviews scale with it).")

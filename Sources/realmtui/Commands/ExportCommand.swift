@@ -14,15 +14,17 @@ struct ExportCommand: ParsableCommand {
         abstract: "Write objects as JSON or CSV to standard output.",
         discussion: """
             JSON without --class is {"Class": [objects…], …} for every class, which 'import' reads \
-            back; with --class, an array. CSV (RFC 4180, CRLF line ends) needs --class. Links are \
-            written as the target's primary key, or {"class", "key"} when it has none.
+            back; with --class, an array (import it with --class). CSV (RFC 4180, CRLF line ends) \
+            needs --class. Links are written as the target's primary key, or, when its class has \
+            none, as {"$ref": "Class", "$index": N} (its position in export order), which import \
+            resolves. Every form imports back unchanged.
             """
     )
 
-    @Argument(help: "The database file (opened read-only).")
+    @Argument(help: "The database file (opened read-only).", completion: .file())
     var file: String
 
-    @Option(name: .customLong("class"), help: "Export only this class.")
+    @Option(name: .customLong("class"), help: "Export only this class.", completion: .custom(Completion.classNames))
     var className: String?
 
     @Option(name: .long, help: "json or csv.")

@@ -10,7 +10,7 @@ struct CheckCommand: ParsableCommand {
         discussion: "Walks every node of the newest version: checksums, tree order and counts, free space, indexes, links and backlinks. Prints a summary, or one 'error:' line naming the first problem and exits 1."
     )
 
-    @Argument(help: "The database file (opened read-only).")
+    @Argument(help: "The database file (opened read-only).", completion: .file())
     var file: String
 
     @Flag(name: .long, help: "Accepted for symmetry; check always opens the file read-only.")
@@ -36,10 +36,10 @@ struct CopyCommand: ParsableCommand {
         discussion: "Copies the newest version only, without free space. SRC is opened read-only."
     )
 
-    @Argument(help: "The database file to copy.")
+    @Argument(help: "The database file to copy.", completion: .file())
     var source: String
 
-    @Argument(help: "The new file.")
+    @Argument(help: "The new file.", completion: .file())
     var destination: String
 
     func run() throws {
@@ -60,7 +60,7 @@ struct CompactCommand: ParsableCommand {
         discussion: "Refused while another process has the file open."
     )
 
-    @Argument(help: "The database file.")
+    @Argument(help: "The database file.", completion: .file())
     var file: String
 
     func run() throws {

@@ -4,7 +4,7 @@ import RealmEngine
 
 /// How `query` prints its results.
 enum QueryFormat: String, ExpressibleByArgument, CaseIterable {
-    case table, json, csv, count
+    case table, line, json, csv, count
 }
 
 /// `realmtui query FILE CLASS [PREDICATE] [--sort …] [--distinct …] [--limit N] [--arg JSON]… [--format …]`.
@@ -15,21 +15,24 @@ struct QueryCommand: ParsableCommand {
         discussion: """
             PREDICATE is Realm's query language (default TRUEPREDICATE), e.g.
               realmtui query data.realm Dog 'age > $0 AND name BEGINSWITH[c] "r"' --arg 2 --sort -age
-            Formats: table (fitted to $COLUMNS, default 120), json (an array of objects with every \
-            stored property), csv, count (one number).
+            Formats: table (fitted to the terminal's width, else $COLUMNS, else 80; dates kept \
+            whole while there is room), line (one 'property = value' line each, as sqlite3's \
+            .mode line), json (an array of objects with every stored property, which import \
+            --class reads back), csv, count (one number). --columns picks the table's or line's \
+            properties. A nil value shows as null, the string "null" as "null" (quoted).
             """
     )
 
-    @Argument(help: "The database file (opened read-only).")
+    @Argument(help: "The database file (opened read-only).", completion: .file())
     var file: String
 
-    @Argument(help: "The class to query.")
+    @Argument(help: "The class to query.", completion: .custom(Completion.classNames))
     var className: String
 
     @Argument(help: "A predicate in Realm's query language.")
     var predicate: String?
 
-    @Option(name: .long, parsing: .unconditionalSingleValue, help: ArgumentHelp("Sort keys, '-' for descending: name,-age (repeatable).", valueName: "keys"))
+    @Option(name: .long, parsing: .unconditionalSingleValue, help: ArgumentHelp("Sort keys: name,-age or 'name ASC, age DESC' (repeatable).", valueName: "keys"))
     var sort: [String] = []
 
     @Option(name: .long, parsing: .unconditionalSingleValue, help: ArgumentHelp("Keep the first object of each distinct value of these keys (repeatable).", valueName: "keys"))
@@ -40,8 +43,12 @@ struct QueryCommand: ParsableCommand {
 
     @OptionGroup var arguments: QueryArguments
 
-    @Option(name: .long, help: "table, json, csv or count.")
+    @Option(name: .long, help: "table, line, json, csv or count.")
     var format: QueryFormat = .table
+
+    @Option(name: .long, parsing: .unconditionalSingleValue,
+            help: ArgumentHelp("The properties to show in a table or line format, in order: name,age (repeatable).", valueName: "names"))
+    var columns: [String] = []
 
     @Flag(name: .long, help: "Accepted for symmetry; query always opens the file read-only.")
     var readOnly = false
@@ -50,6 +57,10 @@ struct QueryCommand: ParsableCommand {
         if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more, got \(limit)") }
         _ = try Query.sortDescriptors(sort)
         _ = try Query.keyPaths(distinct)
+        _ = try Query.keyPaths(columns, option: "--columns")
+        if !columns.isEmpty && format != .table && format != .line {
+            throw ValidationError("--columns applies to --format table and line")
+        }
     }
 
     func run() throws {
@@ -64,7 +75,8 @@ struct QueryCommand: ParsableCommand {
         case .count: Console.line(String(try results.keys().count))
         case .json: try Render.json(results, realm: realm)
         case .csv: try Render.csv(results, realm: realm)
-        case .table: try Render.table(results, realm: realm, width: Console.width)
+        case .table: try Render.table(results, realm: realm, width: Console.width, columns: try Query.keyPaths(columns, option: "--columns"))
+        case .line: try Render.lines(results, realm: realm, columns: try Query.keyPaths(columns, option: "--columns"))
         }
     }
 }

@@ -15,7 +15,7 @@ struct SchemaCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The database file (opened read-only).")
+    @Argument(help: "The database file (opened read-only).", completion: .file())
     var file: String
 
     @Flag(name: .long, help: "Print JSON instead of text.")

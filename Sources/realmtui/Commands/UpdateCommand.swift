@@ -2,28 +2,31 @@ import ArgumentParser
 import Foundation
 import RealmEngine
 
-/// `realmtui update FILE CLASS PREDICATE --set prop=JSON …`.
+/// `realmtui update FILE CLASS PREDICATE --set prop=VALUE …`.
 struct UpdateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "update",
         abstract: "Set properties on every object matching a predicate.",
         discussion: """
-            Each --set is prop=JSON, read by the property's type: age=4, 'name="Rex"', \
-            'born="2020-01-01T00:00:00Z"', owner=1 (a primary key), 'tags=["a","b"]', age=null. \
+            Each --set is prop=VALUE, read by the property's type (the syntax import uses): age=4, \
+            name=Rex (or 'name="Rex"'; 'name="null"' is the string, name=null is nil), \
+            born=2020-01-01T00:00:00.25Z or born=1577836800250 (epoch ms), photo=AAEC (base64), \
+            oid=6001c033600510df3bbfd864, u=d1b186e1-e9e0-4768-a1a7-c492519d47ee, \
+            owner=1 (a primary key), 'tags=["a","b"]'. \
             One write transaction; on any error nothing is written. Prints how many objects changed.
             """
     )
 
-    @Argument(help: "The database file.")
+    @Argument(help: "The database file.", completion: .file())
     var file: String
 
-    @Argument(help: "The class to update.")
+    @Argument(help: "The class to update.", completion: .custom(Completion.classNames))
     var className: String
 
     @Argument(help: "Which objects, in Realm's query language (TRUEPREDICATE for all).")
     var predicate: String
 
-    @Option(name: .customLong("set"), parsing: .unconditionalSingleValue, help: ArgumentHelp("prop=JSON (repeatable).", valueName: "prop=json"))
+    @Option(name: .customLong("set"), parsing: .unconditionalSingleValue, help: ArgumentHelp("prop=VALUE (repeatable).", valueName: "prop=value"))
     var assignments: [String] = []
 
     @OptionGroup var arguments: QueryArguments
@@ -32,7 +35,7 @@ struct UpdateCommand: ParsableCommand {
     var dryRun = false
 
     func validate() throws {
-        if assignments.isEmpty { throw ValidationError("update needs at least one --set prop=JSON") }
+        if assignments.isEmpty { throw ValidationError("update needs at least one --set prop=VALUE") }
     }
 
     func run() throws {
@@ -40,7 +43,7 @@ struct UpdateCommand: ParsableCommand {
         guard let objectSchema = realm.schema[className] else { throw RealmError.noSuchClass(className) }
         let sets = try assignments.map { try JSONImport.assignment($0, objectSchema: objectSchema, schema: realm.schema) }
         let values = try arguments.values()
-        let changed = try Transaction.run(realm, dryRun: dryRun) {
+        let changed = try Transaction.run(realm, path: file, dryRun: dryRun) {
             let results = try Query.results(realm, className: className, predicate: predicate, arguments: values)
             let keys = try results.keys()
             for key in keys {
@@ -53,33 +56,49 @@ struct UpdateCommand: ParsableCommand {
     }
 }
 
-/// `realmtui delete FILE CLASS [PREDICATE]`.
+/// `realmtui delete FILE CLASS PREDICATE` or `realmtui delete FILE CLASS --all`.
 struct DeleteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete",
-        abstract: "Delete the objects matching a predicate (all objects of the class without one).",
-        discussion: "Links to deleted objects become null and they leave every list. One write transaction. Prints how many objects were deleted."
+        abstract: "Delete the objects matching a predicate (every object of the class with --all).",
+        discussion: """
+            Without a predicate, --all is required: deleting a whole class should never be one \
+            forgotten argument away. Links to deleted objects become null and they leave every \
+            list. One write transaction. Prints how many objects were deleted.
+            """
     )
 
-    @Argument(help: "The database file.")
+    @Argument(help: "The database file.", completion: .file())
     var file: String
 
-    @Argument(help: "The class to delete from.")
+    @Argument(help: "The class to delete from.", completion: .custom(Completion.classNames))
     var className: String
 
-    @Argument(help: "Which objects, in Realm's query language (default: all).")
+    @Argument(help: "Which objects, in Realm's query language.")
     var predicate: String?
+
+    @Flag(name: .long, help: "Delete every object of the class (required without a predicate).")
+    var all = false
 
     @OptionGroup var arguments: QueryArguments
 
     @Flag(name: .long, help: "Run the delete in a transaction, then cancel it: writes nothing.")
     var dryRun = false
 
+    func validate() throws {
+        if predicate == nil && !all {
+            throw ValidationError("delete without a predicate would delete every \(className); add --all to mean that, or give a predicate")
+        }
+        if predicate != nil && all {
+            throw ValidationError("give a predicate or --all, not both")
+        }
+    }
+
     func run() throws {
         let realm = try RealmFiles.open(file, readOnly: false)
         let values = try arguments.values()
         _ = try realm.objects(className)
-        let deleted = try Transaction.run(realm, dryRun: dryRun) {
+        let deleted = try Transaction.run(realm, path: file, dryRun: dryRun) {
             let results = try Query.results(realm, className: className, predicate: predicate, arguments: values)
             let count = try results.keys().count
             try realm.delete(results)
@@ -92,8 +111,17 @@ struct DeleteCommand: ParsableCommand {
 /// One write transaction around a command's changes.
 enum Transaction {
     /// Runs `body` in a write transaction and commits it; cancels on error, or when `dryRun`.
-    static func run<T>(_ realm: Realm, dryRun: Bool, _ body: () throws -> T) throws -> T {
-        try realm.beginWrite()
+    /// While another process holds the write lock it says so after a second, and Ctrl-C ends
+    /// the wait (nothing is written yet).
+    static func run<T>(_ realm: Realm, path: String, dryRun: Bool, _ body: () throws -> T) throws -> T {
+        let interrupt = Interrupt.install()
+        do {
+            try WriteLock.begin(realm, path: path)
+        } catch {
+            interrupt.remove()
+            throw error
+        }
+        interrupt.remove()
         let result: T
         do {
             result = try body()

@@ -6,7 +6,8 @@ import RealmEngine
 import Glibc
 #endif
 
-/// `realmtui watch FILE CLASS [PREDICATE] [--sort KEY[,-KEY]…] [--count-events N]`: the change
+/// `realmtui watch FILE CLASS [PREDICATE] [--arg V]… [--sort KEYS] [--distinct KEYS] [--limit N]
+/// [--count-events N]`: the change
 /// sets of a live query as JSON lines, flushed one by one, until SIGINT/SIGTERM or N updates.
 struct WatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -14,34 +15,51 @@ struct WatchCommand: ParsableCommand {
         abstract: "Print a query's changes as JSON lines while other processes write.",
         discussion: """
             First {"event": "initial", "version": V, "count": N}, then one line per delivered change:
-            {"event": "update", "version": V, "count": N, "deletions": [...], "insertions": [...], "modifications": [...]}
-            (deletions and modifications as indices in the old result, insertions in the new one, ascending).
+            {"event": "update", "version": V, "count": N, "deletions": [...], "insertions": [...], "modifications": [...],
+             "deleted": [...], "inserted": [...], "modified": [...]}
+            (deletions and modifications as indices in the old result, insertions in the new one, ascending; \
+            deleted/inserted/modified name the same objects by primary key, or {"key": K} for a class without one). \
+            Takes --arg, --sort, --distinct and --limit as query does.
             Runs until interrupted (SIGINT/SIGTERM) or until --count-events updates were printed.
             """
     )
 
-    @Argument(help: "The database file (opened read-only).")
+    @Argument(help: "The database file (opened read-only).", completion: .file())
     var file: String
 
-    @Argument(help: "The class to watch.")
+    @Argument(help: "The class to watch.", completion: .custom(Completion.classNames))
     var className: String
 
     @Argument(help: "A predicate in Realm's query language (default TRUEPREDICATE).")
     var predicate: String?
 
-    @Option(name: .long, parsing: .unconditionalSingleValue, help: ArgumentHelp("Sort keys, '-' for descending: name,-age (repeatable).", valueName: "keys"))
+    @Option(name: .long, parsing: .unconditionalSingleValue, help: ArgumentHelp("Sort keys: name,-age or 'name ASC, age DESC' (repeatable).", valueName: "keys"))
     var sort: [String] = []
+
+    @Option(name: .long, parsing: .unconditionalSingleValue, help: ArgumentHelp("Keep the first object of each distinct value of these keys (repeatable).", valueName: "keys"))
+    var distinct: [String] = []
+
+    @Option(name: .long, help: "Watch at most the first N objects.")
+    var limit: Int?
+
+    @OptionGroup var arguments: QueryArguments
 
     @Option(name: .customLong("count-events"), help: "Stop after N update events.")
     var countEvents: Int?
 
     func validate() throws {
         if let countEvents, countEvents < 0 { throw ValidationError("--count-events must be 0 or more, got \(countEvents)") }
+        if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more, got \(limit)") }
         _ = try Query.sortDescriptors(sort)
+        _ = try Query.keyPaths(distinct)
     }
 
     func run() throws {
         try RealmFiles.requireRegularFile(file)
+        // Opened once here for its class names, so a mistyped class gets a "did you mean".
+        if let realm = try? RealmFiles.open(file, readOnly: true), realm.schema[className] == nil {
+            throw RealmError.noSuchClass(className)
+        }
         let control = WatchControl()
         var sources: [DispatchSourceSignal] = []
         for sig in [SIGINT, SIGTERM] {
@@ -52,8 +70,9 @@ struct WatchCommand: ParsableCommand {
             sources.append(source)
         }
         defer { sources.forEach { $0.cancel() } }
-        try watchLines(path: file, className: className, predicate: predicate ?? "TRUEPREDICATE",
-                       sort: try Query.sortDescriptors(sort), maxEvents: countEvents, control: control) { line in
+        try watchLines(path: file, className: className, predicate: predicate ?? "TRUEPREDICATE", arguments: try arguments.values(),
+                       sort: try Query.sortDescriptors(sort), distinct: try Query.keyPaths(distinct), limit: limit,
+                       maxEvents: countEvents, control: control) { line in
             Console.line(line)
             Console.flush()
         }

@@ -1,3 +1,4 @@
+import CShims
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -64,11 +65,17 @@ enum Console {
     /// Whether standard output is a terminal.
     static var stdoutIsTerminal: Bool { isatty(1) == 1 }
 
-    /// The width tables are fitted to: `$COLUMNS` when set, else 120 (Swift cannot call the
-    /// variadic `ioctl(TIOCGWINSZ)`; shells export COLUMNS to interactive programs that ask).
+    /// The width tables are fitted to: the terminal's own width when standard output is a
+    /// terminal (`ioctl(TIOCGWINSZ)`), else `$COLUMNS` when set, else 80.
     static var width: Int {
-        if let text = ProcessInfo.processInfo.environment["COLUMNS"], let n = Int(text), n > 0 { return n }
-        return 120
+        width(terminalColumns: Int(rt_terminal_columns(1)), environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// The rule of `width`, given what the terminal reported (0: not a terminal).
+    static func width(terminalColumns: Int, environment: [String: String]) -> Int {
+        if terminalColumns > 0 { return terminalColumns }
+        if let text = environment["COLUMNS"], let n = Int(text), n > 0 { return n }
+        return 80
     }
 }
 

@@ -25,6 +25,11 @@ enum ExitStatus {
     static func finish(after error: Error) -> Never {
         Console.flush()
         switch error {
+        case RealmError.noSuchClass(let name):
+            fail("no class named '\(name)'" + NameSuggestion.hint(name, among: KnownNames.classes), status: failure)
+        case RealmError.noSuchProperty(let className, let property, let available):
+            fail(RealmError.noSuchProperty(className: className, property: property, available: available).description
+                 + NameSuggestion.hint(property, among: available), status: failure)
         case let e as RealmError:
             fail(e.description, status: failure)
         case let e as CLIFailure:
@@ -34,12 +39,17 @@ enum ExitStatus {
         default:
             let code = RealmTUICommand.exitCode(for: error)
             if code == .success {
+                if let unknown = unknownHelpTopic() {
+                    fail("no subcommand '\(unknown)'" + NameSuggestion.hint(unknown, among: subcommandNames) + " (see 'realmtui --help')",
+                         status: usage)
+                }
                 // --help, --version: ArgumentParser's text is the output.
                 Console.write(RealmTUICommand.fullMessage(for: error) + "\n")
                 Console.flush()
                 exit(success)
             }
             if isUsageError(error) || code == .validationFailure {
+                if let message = unknownFirstWord() { fail(message, status: usage) }
                 fail(RealmTUICommand.message(for: error) + usageHint(), status: usage)
             }
             fail(RealmTUICommand.message(for: error), status: failure)
@@ -50,6 +60,32 @@ enum ExitStatus {
     private static func isUsageError(_ error: Error) -> Bool {
         let name = String(reflecting: type(of: error))
         return name.hasPrefix("ArgumentParser.")
+    }
+
+    private static var subcommandNames: [String] { RealmTUICommand.subcommands.map { $0._commandName } + ["help"] }
+
+    /// `realmtui help nosuch`: the topic when it is no subcommand (ArgumentParser shows the
+    /// general help and exits 0).
+    private static func unknownHelpTopic() -> String? {
+        let args = Array(CommandLine.arguments.dropFirst())
+        guard args.count >= 2, args[0] == "help", !args[1].hasPrefix("-"), !subcommandNames.contains(args[1]) else { return nil }
+        return args[1]
+    }
+
+    /// The message for a first word that is no subcommand: the nearest subcommand, or for
+    /// something that looks like a path, that the file does not exist.
+    private static func unknownFirstWord() -> String? {
+        guard let first = CommandLine.arguments.dropFirst().first, !first.hasPrefix("-"),
+              !subcommandNames.contains(first) else { return nil }
+        if let near = NameSuggestion.nearest(first, among: subcommandNames) {
+            return "unknown subcommand '\(first)'; did you mean '\(near)'? (see 'realmtui --help')"
+        }
+        if first.contains(".") || first.contains("/") {
+            if !FileManager.default.fileExists(atPath: first) {
+                return "\(first): no such file (to make one: realmtui create FILE --schema SCHEMA.json, or realmtui demo FILE)"
+            }
+        }
+        return "unknown subcommand '\(first)' (see 'realmtui --help')"
     }
 
     private static func usageHint() -> String {

@@ -1,11 +1,11 @@
 import ArgumentParser
 import RealmEngine
 
-/// `--arg JSON`, repeatable: the values of `$0`, `$1`, … in a predicate.
+/// `--arg VALUE`, repeatable: the values of `$0`, `$1`, … in a predicate.
 struct QueryArguments: ParsableArguments {
     @Option(name: .customLong("arg"), parsing: .unconditionalSingleValue,
-            help: ArgumentHelp("A value for $0, $1, … in the predicate, as JSON (repeatable): 4, '\"Rex\"', '[1,2]', '{\"$date\": \"2020-01-01T00:00:00Z\"}'.",
-                               valueName: "json"))
+            help: ArgumentHelp("A value for $0, $1, … in the predicate (repeatable): 4, Rex, '[1,2]', null; read by the type it is compared with: dates as ISO 8601 (epoch ms as '{\"$date\": N}'), data as base64, objectId/uuid strings.",
+                               valueName: "value"))
     var arguments: [String] = []
 
     /// The parsed argument values.
@@ -24,17 +24,27 @@ enum Query {
         return try all.filter(text, arguments: arguments)
     }
 
-    /// `name,-age` → name ascending, then age descending. Empty keys are a usage error.
+    /// `name,-age` or `name ASC, age DESC` (the query language's words) → name ascending, then
+    /// age descending. Empty keys and other words are a usage error.
     static func sortDescriptors(_ specs: [String]) throws -> [SortDescriptor] {
         var out: [SortDescriptor] = []
         for spec in specs {
             for part in spec.split(separator: ",", omittingEmptySubsequences: false) {
-                var key = part.trimmingCharacters(in: .whitespaces)
+                let words = part.split(whereSeparator: \.isWhitespace).map(String.init)
+                var key = words.first ?? ""
                 var ascending = true
                 if key.hasPrefix("-") { ascending = false; key.removeFirst() }
                 else if key.hasPrefix("+") { key.removeFirst() }
-                guard !key.isEmpty else {
-                    throw ValidationError("--sort '\(spec)': expected KEY[,-KEY]…, e.g. --sort name,-age")
+                if words.count == 2 {
+                    switch words[1].uppercased() {
+                    case "ASC", "ASCENDING": break
+                    case "DESC", "DESCENDING": ascending.toggle()
+                    default:
+                        throw ValidationError("--sort '\(spec)': '\(words[1])' is not ASC or DESC; e.g. --sort 'created DESC' or --sort -created")
+                    }
+                }
+                guard !key.isEmpty, words.count <= 2 else {
+                    throw ValidationError("--sort '\(spec)': expected KEY [ASC|DESC][,KEY…] or [-]KEY[,…], e.g. --sort 'created DESC,name' or --sort -created,name")
                 }
                 out.append(SortDescriptor(keyPath: key, ascending: ascending))
             }
@@ -43,12 +53,12 @@ enum Query {
     }
 
     /// `--distinct a,b` and repeated `--distinct` → key paths.
-    static func keyPaths(_ specs: [String]) throws -> [String] {
+    static func keyPaths(_ specs: [String], option: String = "--distinct") throws -> [String] {
         var out: [String] = []
         for spec in specs {
             for part in spec.split(separator: ",", omittingEmptySubsequences: false) {
                 let key = part.trimmingCharacters(in: .whitespaces)
-                guard !key.isEmpty else { throw ValidationError("--distinct '\(spec)': expected KEY[,KEY]…") }
+                guard !key.isEmpty else { throw ValidationError("\(option) '\(spec)': expected KEY[,KEY]…") }
                 out.append(key)
             }
         }

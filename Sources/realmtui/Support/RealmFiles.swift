@@ -1,13 +1,37 @@
 import Foundation
 import RealmEngine
 
+/// Names the last opened file knows, for "did you mean" hints in error messages.
+enum KnownNames {
+    private final class Box: @unchecked Sendable {
+        let lock = NSLock()
+        var classes: [String] = []
+    }
+    private static let box = Box()
+
+    /// The class names of the file a command opened last.
+    static var classes: [String] {
+        get { box.lock.lock(); defer { box.lock.unlock() }; return box.classes }
+        set { box.lock.lock(); box.classes = newValue; box.lock.unlock() }
+    }
+}
+
 /// Opening files for the subcommands, and what the engine does not expose about a file.
 enum RealmFiles {
     /// Opens an existing file; never creates one. Reading commands pass `readOnly: true`.
     static func open(_ path: String, readOnly: Bool) throws -> Realm {
         try requireRegularFile(path)
         let config = Realm.Configuration(fileURL: URL(fileURLWithPath: path), readOnly: readOnly, createIfMissing: false)
-        return try Realm(configuration: config)
+        let realm: Realm
+        do {
+            realm = try Realm(configuration: config)
+        } catch RealmError.io(let p, let operation, let code, let message) where !readOnly && (code == EACCES || code == EROFS) {
+            // A writing command cannot use --read-only: say what is wrong instead of suggesting it.
+            let reason = message.components(separatedBy: "; try --read-only").joined()
+            throw CLIFailure("\(p): cannot \(operation) (\(reason)); this command writes to the file, so it needs write permission")
+        }
+        KnownNames.classes = realm.schema.classNames
+        return realm
     }
 
     /// Throws the error a reading command gives for a path that is missing or not a plain file,
@@ -46,14 +70,35 @@ enum RealmFiles {
         ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? NSNumber)?.uint64Value ?? 0
     }
 
-    /// Resolves links for export: the target's primary key, or nil (exported as
-    /// `{"class", "key"}`) when the target class has none.
+    /// Resolves links for export: the target's primary key, or when its class has none its
+    /// position in that class in export order (written `{"$ref": C, "$index": N}`, which import
+    /// reads back). The positions of a class are computed once, on its first link.
     static func linkResolver(_ realm: Realm) -> LinkResolver {
         let schema = realm.schema
+        let positions = PositionCache()
         return { targetClass, key in
-            guard let pk = schema[targetClass]?.primaryKeyProperty,
-                  let object = try? realm.object(ofType: targetClass, key: key) else { return nil }
-            return try? object.value(forKey: pk.name)
+            guard let pk = schema[targetClass]?.primaryKeyProperty else {
+                return positions.position(of: key, in: targetClass, realm: realm).map(LinkTarget.position)
+            }
+            guard let object = try? realm.object(ofType: targetClass, key: key),
+                  let value = try? object.value(forKey: pk.name) else { return nil }
+            return .primaryKey(value)
+        }
+    }
+
+    /// Key → position of every object of a class, in the order `realm.objects(C)` lists them.
+    private final class PositionCache {
+        private var byClass: [String: [ObjectKey: Int]] = [:]
+
+        func position(of key: ObjectKey, in className: String, realm: Realm) -> Int? {
+            if byClass[className] == nil {
+                guard let keys = try? realm.objects(className).keys() else { return nil }
+                var map: [ObjectKey: Int] = [:]
+                map.reserveCapacity(keys.count)
+                for (i, k) in keys.enumerated() { map[k] = i }
+                byClass[className] = map
+            }
+            return byClass[className]?[key]
         }
     }
 

@@ -29,24 +29,60 @@ enum Render {
         try rows.rethrow()
     }
 
+    /// The stored properties to show: `names` in that order, or all of them.
+    ///
+    /// - Throws: a `CLIFailure` naming an unknown property and the nearest one.
+    static func columns(_ names: [String], of schema: ObjectSchema) throws -> [(index: Int, property: Property)] {
+        let persisted = schema.persistedProperties
+        if names.isEmpty { return Array(persisted.enumerated()).map { ($0.offset, $0.element) } }
+        return try names.map { name in
+            guard let i = persisted.firstIndex(where: { $0.name == name }) else {
+                throw CLIFailure("--columns: \(schema.name) has no stored property '\(name)'"
+                                 + NameSuggestion.hint(name, among: persisted.map(\.name))
+                                 + "; its properties are: " + persisted.map(\.name).joined(separator: ", "))
+            }
+            return (i, persisted[i])
+        }
+    }
+
     /// An aligned table fitted to `width` columns (CJK counts double), then `(N objects)`.
-    static func table(_ results: Results, realm: Realm, width: Int) throws {
-        let schema = results.objectSchema
-        let properties = schema.persistedProperties
+    /// Dates are kept whole while cutting other columns makes room.
+    static func table(_ results: Results, realm: Realm, width: Int, columns names: [String] = []) throws {
+        let shown = try columns(names, of: results.objectSchema)
         let resolve = RealmFiles.linkResolver(realm)
         var rows: [[String]] = []
         for values in try RealmFiles.ValueRows(results).collect() {
-            rows.append(properties.enumerated().map { i, p in cell(i < values.count ? values[i] : .null, for: p, resolveLink: resolve) })
+            rows.append(shown.map { i, p in cell(i < values.count ? values[i] : .null, for: p, resolveLink: resolve) })
         }
-        let lines = TableFormatter().format(header: properties.map(\.name), rows: rows, maxWidth: width)
+        let dates = Set(shown.indices.filter { shown[$0].property.type == .date && !shown[$0].property.isList })
+        let lines = TableFormatter().format(header: shown.map(\.property.name), rows: rows, maxWidth: width, keepWhole: dates)
         for line in lines { Console.line(line) }
         Console.line("(\(rows.count) \(rows.count == 1 ? "object" : "objects"))")
     }
 
-    /// A value as a table cell: strings as they are, `null` for nil, everything else as JSON.
+    /// sqlite3's `.mode line`: each object as `property = value` lines (names right-aligned),
+    /// objects separated by a blank line.
+    static func lines(_ results: Results, realm: Realm, columns names: [String] = []) throws {
+        let shown = try columns(names, of: results.objectSchema)
+        let resolve = RealmFiles.linkResolver(realm)
+        let nameWidth = shown.map { displayWidth($0.property.name) }.max() ?? 0
+        var first = true
+        for values in try RealmFiles.ValueRows(results).collect() {
+            if !first { Console.line("") }
+            first = false
+            for (i, p) in shown {
+                let pad = String(repeating: " ", count: max(0, nameWidth - displayWidth(p.name)))
+                Console.line(pad + p.name + " = " + sanitizeForTerminal(cell(i < values.count ? values[i] : .null, for: p, resolveLink: resolve)))
+            }
+        }
+    }
+
+    /// A value as a table cell: strings as they are, nil as `null`, everything else as JSON. A
+    /// string that would read as nil (`null`) is shown in JSON quotes, `"null"`, so the two
+    /// never look alike.
     static func cell(_ value: Value, for property: Property, resolveLink: LinkResolver) -> String {
         switch JSONExport.json(value, for: property, resolveLink: resolveLink) {
-        case .string(let s): return s
+        case .string(let s): return s == "null" ? "\"null\"" : s
         case let other: return other.jsonText()
         }
     }

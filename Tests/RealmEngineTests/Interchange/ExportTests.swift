@@ -24,7 +24,7 @@ import Testing
     }
 
     /// Person keys map to primary key key*10; Toy has no primary key.
-    let resolve: LinkResolver = { target, key in target == "Person" ? .int(key.rawValue * 10) : nil }
+    let resolve: LinkResolver = { target, key in target == "Person" ? .primaryKey(.int(key.rawValue * 10)) : nil }
 
     var rex: [Value] {
         [

@@ -241,8 +241,11 @@ import Testing
         #expect(done.wait(timeout: .now() + 5) == .success)
         #expect(lines.all == [
             "{\"event\": \"initial\", \"version\": 1, \"count\": 0}",
-            "{\"event\": \"update\", \"version\": 2, \"count\": 1, \"deletions\": [], \"insertions\": [0], \"modifications\": []}",
-            "{\"event\": \"update\", \"version\": 3, \"count\": 2, \"deletions\": [], \"insertions\": [0], \"modifications\": []}",
+            // Beside the positions, the objects by identity (Dog has no primary key: its key).
+            "{\"event\": \"update\", \"version\": 2, \"count\": 1, \"deletions\": [], \"insertions\": [0], \"modifications\": [], "
+                + "\"deleted\": [], \"inserted\": [{\"key\": 0}], \"modified\": []}",
+            "{\"event\": \"update\", \"version\": 3, \"count\": 2, \"deletions\": [], \"insertions\": [0], \"modifications\": [], "
+                + "\"deleted\": [], \"inserted\": [{\"key\": 2}], \"modified\": []}",
         ])
         // stop() ends a watch that waits for commits.
         let stopped = DispatchSemaphore(value: 0)

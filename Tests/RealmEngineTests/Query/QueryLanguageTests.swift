@@ -126,6 +126,14 @@ func queryError(_ query: String, _ arguments: [Value] = [], on className: String
         #expect(try names("name.@size == 3") == ["Ann", "Bob", "ann"])
     }
 
+    @Test func cocoaCollectionOperatorForm() throws {
+        #expect(try names("dogs.@sum.age == 10") == names("dogs.age.@sum == 10"))
+        #expect(try names("dogs.@max.age > 5") == ["Ann"])
+        #expect(try names("dogs.@avg.age < 2") == ["Émile"])
+        #expect(try names("dogs.@min.age < 2") == names("dogs.age.@min < 2"))
+        #expect(throws: RealmError.self) { try names("name.@max.age > 1") }
+    }
+
     @Test func subqueries() throws {
         #expect(try names("SUBQUERY(dogs, $d, $d.age > 2).@count == 2") == ["Ann"])
         #expect(try names("SUBQUERY(dogs, $d, $d.age < 2 AND $d.name BEGINSWITH 'B').@count > 0") == ["Émile"])
