@@ -76,7 +76,8 @@ struct DetailLayout {
         }.joined(separator: " ")
     }
 
-    /// `text` in lines of at most `width` columns: at newlines, then by width (controls escaped).
+    /// `text` in lines of at most `width` columns: at newlines, then after the last space that
+    /// fits (or mid-word when a word is wider than a line); controls escaped.
     static func wrap(_ text: String, width: Int) -> [String] {
         var out: [String] = []
         for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -85,9 +86,17 @@ struct DetailLayout {
             for ch in sanitizeForTerminal(String(paragraph)) {
                 let w = displayWidth(of: ch)
                 if used + w > width && !line.isEmpty {
-                    out.append(line)
-                    line = ""
-                    used = 0
+                    // Break after the last space when there is one, so words stay whole.
+                    if let space = line.lastIndex(of: " "), space != line.startIndex {
+                        let rest = String(line[line.index(after: space)...])
+                        out.append(String(line[...space]))
+                        line = rest
+                        used = displayWidth(rest)
+                    } else {
+                        out.append(line)
+                        line = ""
+                        used = 0
+                    }
                 }
                 line.append(ch)
                 used += w

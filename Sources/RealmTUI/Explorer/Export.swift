@@ -29,7 +29,7 @@ extension ExplorerState {
                     return nil
                 }
             }
-            let resolver = linkResolver
+            let resolver = realm.exportLinkResolver()
             var writeError: Error?
             let sink: (String) -> Void = { text in
                 guard writeError == nil else { return }
@@ -44,16 +44,6 @@ extension ExplorerState {
         } catch {
             try? FileManager.default.removeItem(at: url)
             message = Message(text: "export failed: \(ExplorerText.describe(error))", isError: true)
-        }
-    }
-
-    /// Links as the target's primary key (nil: written as class and key).
-    var linkResolver: LinkResolver {
-        let realm = self.realm
-        return { targetClass, key in
-            guard let pk = realm.schema[targetClass]?.primaryKeyProperty,
-                  let object = try? realm.object(ofType: targetClass, key: key) else { return nil }
-            return try? object.value(forKey: pk.name)
         }
     }
 }
