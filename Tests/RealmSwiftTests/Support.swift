@@ -1,0 +1,21 @@
+import Foundation
+import RealmSwift
+
+/// Runs `body` on a fresh thread and waits for it.
+func onOtherThread(_ body: @escaping @Sendable () throws -> Void) throws {
+    nonisolated(unsafe) var failure: Error?
+    let done = DispatchSemaphore(value: 0)
+    let t = Thread {
+        do { try body() } catch { failure = error }
+        done.signal()
+    }
+    t.start()
+    done.wait()
+    if let failure { throw failure }
+}
+
+/// An in-memory Realm of its own; tests name their classes because several tests declare
+/// classes of the same name with different properties.
+func memoryConfig(_ types: [Object.Type], _ id: String = UUID().uuidString) -> Realm.Configuration {
+    Realm.Configuration(inMemoryIdentifier: id, objectTypes: types)
+}
