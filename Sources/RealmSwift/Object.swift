@@ -259,7 +259,21 @@ extension Object: _RealmElement {
             guard o is Self else { throw RealmError.invalidInput("a \(type(of: o).className) given for a link to \(className)") }
             return o._rlmInput(for: realm)
         }
-        return try _rlmInputValues(fromAny: any, realm: realm)
+        return try _rlmNewObjectInput(fromAny: any, realm: realm)
+    }
+
+    /// `_rlmInputValues` where the keys a new object is not given take the defaults of a fresh
+    /// instance (evaluated for this object); an existing object (by primary key) gets only the
+    /// given values.
+    class func _rlmNewObjectInput(fromAny any: Any, realm: Realm) throws -> ObjectInput {
+        let input = try _rlmInputValues(fromAny: any, realm: realm)
+        guard case .dictionary(var given) = input else { return input }
+        if let pk = ClassInfo.of(self).objectSchema.primaryKeyProperty, case .value(let key)? = given[pk.name],
+           try realm.dynamicRealm.object(ofType: className, forPrimaryKey: key) != nil {
+            return input
+        }
+        for (k, v) in self.init()._rlmValues(for: realm) where given[k] == nil { given[k] = v }
+        return .dictionary(given)
     }
 
     /// Input for `create` from a dictionary (only the given keys) or an array in property order.

@@ -69,28 +69,17 @@ extension Realm {
         requireWrite("create an object")
         check(type)
         do {
-            var input: ObjectInput
+            let input: ObjectInput
             if let object = value as? Object {
                 input = .dictionary(object._rlmValues(for: self))
             } else {
-                input = try type._rlmInputValues(fromAny: value, realm: self)
-            }
-            if case .dictionary(var given) = input, try !exists(type, given) {
-                // A new object: missing keys take the defaults of a fresh instance.
-                for (k, v) in type.init()._rlmValues(for: self) where given[k] == nil { given[k] = v }
-                input = .dictionary(given)
+                input = try type._rlmNewObjectInput(fromAny: value, realm: self)
             }
             return Element._rlmMake(try dynamicRealm.create(type.className, value: input, update: update), realm: self)
         } catch {
             record(error)
             return Element()
         }
-    }
-
-    /// Whether the object `values` describe exists (by primary key).
-    private func exists(_ type: Object.Type, _ values: [String: ObjectInput]) throws -> Bool {
-        guard let pk = ClassInfo.of(type).objectSchema.primaryKeyProperty, case .value(let key)? = values[pk.name] else { return false }
-        return try dynamicRealm.object(ofType: type.className, forPrimaryKey: key) != nil
     }
 
     /// Deletes an object; links to it become nil and it leaves every list.

@@ -19,3 +19,14 @@ func onOtherThread(_ body: @escaping @Sendable () throws -> Void) throws {
 func memoryConfig(_ types: [Object.Type], _ id: String = UUID().uuidString) -> Realm.Configuration {
     Realm.Configuration(inMemoryIdentifier: id, objectTypes: types)
 }
+
+/// A file-backed configuration in a fresh folder (removed by the caller with `removeFolder`).
+func fileConfig(_ types: [Object.Type], name: String = "t.realm") throws -> Realm.Configuration {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("realmswift-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    return Realm.Configuration(fileURL: dir.appendingPathComponent(name), objectTypes: types)
+}
+
+func removeFolder(of config: Realm.Configuration) {
+    if let url = config.fileURL { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+}

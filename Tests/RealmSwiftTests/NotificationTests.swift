@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+import RealmSwift
+
+@Suite struct NotificationTests {
+    final class Dog: Object { @Persisted var name = ""; @Persisted var age = 0 }
+    final class Person: Object { @Persisted var name = ""; @Persisted var age = 0; @Persisted var dogs: List<Dog> }
+
+    @Test func realmNotification() throws {
+        let config = try fileConfig([Dog.self, Person.self])
+        defer { removeFolder(of: config) }
+        let realm = try Realm(configuration: config)
+        var realmNotes = 0
+        let token = realm.observe { notification, r in
+            #expect(notification == .didChange && r === realm)
+            realmNotes += 1
+        }
+        try onOtherThread { let r = try Realm(configuration: config); try r.write { r.add(Dog()) } }
+        realm.refresh()
+        #expect(realmNotes == 1)
+        token.invalidate()
+        try onOtherThread { let r = try Realm(configuration: config); try r.write { r.add(Dog()) } }
+        realm.refresh()
+        #expect(realmNotes == 1)
+    }
+
+    @Test func resultsNotification() throws {
+        let config = try fileConfig([Dog.self, Person.self])
+        defer { removeFolder(of: config) }
+        let realm = try Realm(configuration: config)
+        try realm.write {
+            realm.create(Person.self, value: ["name": "a", "age": 10])
+            realm.create(Person.self, value: ["name": "b", "age": 20])
+        }
+        let results = realm.objects(Person.self).filter("age > 5").sorted(byKeyPath: "age")
+        var log: [String] = []
+        let t2 = results.observe { changes in
+            switch changes {
+            case .initial(let r): log.append("initial \(r.count)")
+            case .update(let r, let deletions, let insertions, let modifications):
+                #expect(r.map(\.age) == [15, 21])
+                log.append("d\(deletions) i\(insertions) m\(modifications)")
+            case .error(let error): Issue.record(error)
+            }
+        }
+        realm.refresh()
+        try onOtherThread {
+            let r = try Realm(configuration: config)
+            try r.write {
+                r.create(Person.self, value: ["name": "c", "age": 15])
+                r.objects(Person.self).filter("age == 20").first!.age = 21
+                r.delete(r.objects(Person.self).filter("age == 10"))
+            }
+        }
+        realm.refresh()
+        #expect(log == ["initial 2", "d[0] i[0] m[1]"])
+        t2.invalidate()
+    }
+
+    @Test func listNotification() throws {
+        let config = try fileConfig([Dog.self, Person.self])
+        defer { removeFolder(of: config) }
+        let realm = try Realm(configuration: config)
+        let person = try realm.write { realm.create(Person.self, value: ["name": "p", "dogs": [["name": "a"]]]) }
+        var log: [String] = []
+        let token = person.dogs.observe { change in
+            switch change {
+            case .initial(let list): log.append("initial \(list.count)")
+            case .update(let list, let d, let i, let m): log.append("\(list.count) d\(d) i\(i) m\(m)")
+            case .error(let e): Issue.record(e)
+            }
+        }
+        realm.refresh()
+        try onOtherThread {
+            let r = try Realm(configuration: config)
+            try r.write { r.objects(Person.self).first!.dogs.append(Dog(value: ["name": "b"])) }
+        }
+        realm.refresh()
+        #expect(log == ["initial 1", "2 d[] i[1] m[]"])
+        token.invalidate()
+    }
+
+    @Test func objectNotificationWithKeyPaths() throws {
+        let config = try fileConfig([Dog.self, Person.self])
+        defer { removeFolder(of: config) }
+        let realm = try Realm(configuration: config)
+        let dog = try realm.write { realm.create(Dog.self, value: ["name": "d", "age": 1]) }
+        var log: [String] = []
+        let t3 = dog.observe(keyPaths: ["age"]) { change in
+            switch change {
+            case .change(let object, let properties):
+                #expect(object === dog)
+                log.append(properties.map { "\($0.name) \($0.oldValue!)->\($0.newValue!)" }.joined())
+            case .deleted: log.append("deleted")
+            case .error(let e): Issue.record(e)
+            }
+        }
+        let change: (@escaping @Sendable (Realm) -> Void) throws -> Void = { body in
+            try onOtherThread { let r = try Realm(configuration: config); try r.write { body(r) } }
+            realm.refresh()
+        }
+        try change { r in let d = r.objects(Dog.self).first!; for age in 2...10 { d.age = age } }
+        #expect(log == ["age 1->10"])
+        try change { r in r.objects(Dog.self).first!.name = "other" }
+        #expect(log == ["age 1->10"])
+        try change { r in r.delete(r.objects(Dog.self).first!) }
+        #expect(log == ["age 1->10", "deleted"])
+        t3.invalidate()
+    }
+}
