@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A Realm seen through the typed API: `try Realm(configuration:)`, `realm.objects(Dog.self)`,
 /// `try realm.write { realm.add(dog) }`.
@@ -19,6 +22,8 @@ public final class Realm {
     private var pendingError: Error?
     /// Classes already checked against the file's schema.
     private var checkedTypes: Set<ObjectIdentifier> = []
+    /// The thread the Realm was opened on (nil for an instance confined to a queue).
+    private let thread: pthread_t?
 
     /// What `create` and `add` do when an object with the same primary key exists.
     public typealias UpdatePolicy = RealmEngine.UpdatePolicy
@@ -35,11 +40,23 @@ public final class Realm {
     public init(configuration: Configuration) throws {
         self.configuration = configuration
         dynamicRealm = try configuration.open()
+        thread = pthread_self()
     }
 
     init(wrapping realm: RealmEngine.Realm, configuration: Configuration) {
         dynamicRealm = realm
         self.configuration = configuration
+        thread = nil
+    }
+
+    /// Stops with a message when used from another thread than the one that opened the Realm
+    /// (the dynamic core throws `wrongThread` there; a typed count or subscript cannot throw and
+    /// must not answer 0 instead).
+    func verifyThread() {
+        if let thread, pthread_equal(thread, pthread_self()) == 0 {
+            preconditionFailure("Realm accessed from incorrect thread: a Realm and its objects are confined to the thread that opened them "
+                                + "(use ThreadSafeReference, or open a Realm on the other thread).")
+        }
     }
 
     /// The schema of the version this Realm reads.
@@ -122,6 +139,7 @@ public final class Realm {
     /// Checks once that `type`'s schema is the file's; a class missing or different is a
     /// programmer error (list it in `objectTypes`, and migrate a changed class).
     func check(_ type: Object.Type) {
+        verifyThread()
         let id = ObjectIdentifier(type)
         if checkedTypes.contains(id) { return }
         let wanted = ClassInfo.of(type).objectSchema

@@ -22,10 +22,14 @@ public struct Results<Element: Object>: RealmCollection, CustomStringConvertible
     public var startIndex: Int { 0 }
     public var endIndex: Int { count }
     /// Number of objects.
-    public var count: Int { dynamicResults.count }
+    public var count: Int {
+        owner.verifyThread()
+        return dynamicResults.count
+    }
 
     /// The object at `position`.
     public subscript(position: Int) -> Element {
+        owner.verifyThread()
         do {
             return Element._rlmMake(try dynamicResults.object(at: position), realm: owner)
         } catch {
@@ -37,6 +41,7 @@ public struct Results<Element: Object>: RealmCollection, CustomStringConvertible
 
     /// Iterates the objects the query holds when iteration starts.
     public func makeIterator() -> Iterator {
+        owner.verifyThread()
         let keys: [ObjectKey]
         do { keys = try dynamicResults.keys() } catch { preconditionFailure("Results<\(Element.className)>: \(error)") }
         return Iterator(keys: keys, realm: owner)
