@@ -22,8 +22,12 @@ extension Realm {
         public var encryptionKey: Data?
         /// Opens without writing; writes throw.
         public var readOnly: Bool
-        /// The version of the classes' schema.
+        /// The version of the classes' schema. Opening a file with a lower stored version
+        /// migrates it (`migrationBlock`); a higher stored version is an error.
         public var schemaVersion: UInt64
+        /// Runs during the migration from an older schema version: `{ migration, oldSchemaVersion in … }`.
+        /// Added and removed properties need no code; the whole migration is one write transaction.
+        public var migrationBlock: MigrationBlock?
         /// Delete and recreate the file when its schema differs.
         public var deleteRealmIfMigrationNeeded: Bool
         /// Called with (file size, used bytes) when the first instance of a file opens; true
@@ -34,7 +38,7 @@ extension Realm {
 
         /// A configuration; every argument has RealmSwift's default.
         public init(fileURL: URL? = nil, inMemoryIdentifier: String? = nil, encryptionKey: Data? = nil,
-                    readOnly: Bool = false, schemaVersion: UInt64 = 0,
+                    readOnly: Bool = false, schemaVersion: UInt64 = 0, migrationBlock: MigrationBlock? = nil,
                     deleteRealmIfMigrationNeeded: Bool = false,
                     shouldCompactOnLaunch: (@Sendable (Int, Int) -> Bool)? = nil,
                     objectTypes: [Object.Type]? = nil) {
@@ -48,6 +52,7 @@ extension Realm {
             self.encryptionKey = encryptionKey
             self.readOnly = readOnly
             self.schemaVersion = schemaVersion
+            self.migrationBlock = migrationBlock
             self.deleteRealmIfMigrationNeeded = deleteRealmIfMigrationNeeded
             self.shouldCompactOnLaunch = shouldCompactOnLaunch
             self.objectTypes = objectTypes
@@ -68,7 +73,8 @@ extension Realm {
             return RealmEngine.Realm.Configuration(
                 fileURL: fileURL, inMemoryIdentifier: inMemoryIdentifier, readOnly: readOnly, schema: schema,
                 schemaVersion: schemaVersion, deleteRealmIfMigrationNeeded: deleteRealmIfMigrationNeeded,
-                encryptionKey: encryptionKey, shouldCompactOnLaunch: compact, createIfMissing: createIfMissing)
+                encryptionKey: encryptionKey, shouldCompactOnLaunch: compact, createIfMissing: createIfMissing,
+                migrationBlock: migrationBlock)
         }
 
         /// Opens the dynamic Realm: with the schema of `objectTypes`; without, the stored schema
