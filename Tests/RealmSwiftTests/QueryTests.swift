@@ -113,3 +113,24 @@ import RealmSwift
         #expect(realm.objects(Kid.self).filter("age == 11").count == 3)
     }
 }
+
+@Suite struct TypedQueryTests {
+    @Test func whereQueries() throws {
+        let q = QueryTests()
+        let realm = try q.fixture()
+        let dogs = realm.objects(QueryTests.Dog.self)
+        #expect(dogs.where { $0.color == "棕黄色" && $0.name.starts(with: "大") }.map(\.name) == ["大黄"])
+        #expect(Set(dogs.where { $0.age >= 2 && $0.age <= 7 }.map(\.name)) == ["大黄", "Bella", "Buddy"])
+        #expect(dogs.where { $0.name.contains("UD", options: .caseInsensitive) }.map(\.name) == ["Buddy"])
+        #expect(dogs.where { $0.name.in(["Lisa", "Bella"]) }.map(\.name) == ["Bella"])
+        #expect(Set(dogs.where { !($0.color == "棕黄色") || $0.age > 10 }.map(\.name)) == ["大白", "Jack"])
+        #expect(dogs.where { $0.picture == nil }.count == 4)
+        let employees = realm.objects(QueryTests.Employee.self)
+        #expect(employees.where { $0.isManager }.count == 1)
+        let companies = realm.objects(QueryTests.Company.self)
+        #expect(companies.where { $0.ceo.age == 50 }.map(\.name) == ["ACME"])
+        #expect(companies.where { $0.employees.count > 5 }.map(\.name) == ["ACME"])
+        let fifty = employees.where { $0.age == 50 }.first!
+        #expect(companies.where { $0.ceo == fifty }.map(\.name) == ["ACME"])
+    }
+}
