@@ -89,6 +89,35 @@ public final class Realm {
         return result
     }
 
+    /// `write(_:)` whose commit the observers of `tokens` do not hear about (a change the
+    /// interface already shows). Observers with an undelivered earlier change still get it,
+    /// this commit included.
+    @discardableResult
+    public func write<Result>(withoutNotifying tokens: [NotificationToken], _ block: () throws -> Result) throws -> Result {
+        try dynamicRealm.beginWrite()
+        pendingError = nil
+        let result: Result
+        do {
+            result = try block()
+        } catch {
+            pendingError = nil
+            if isInWriteTransaction { dynamicRealm.cancelWrite() }
+            throw error
+        }
+        try commitWrite(withoutNotifying: tokens)
+        return result
+    }
+
+    /// `commitWrite()` that the observers of `tokens` do not hear about.
+    public func commitWrite(withoutNotifying tokens: [NotificationToken]) throws {
+        if let error = pendingError {
+            pendingError = nil
+            dynamicRealm.cancelWrite()
+            throw error
+        }
+        try dynamicRealm.commitWrite(withoutNotifying: tokens)
+    }
+
     /// Starts a write transaction. A failure to start (a read-only Realm, a file error) is
     /// thrown by `commitWrite()`.
     public func beginWrite() {

@@ -108,3 +108,34 @@ import RealmSwift
         t3.invalidate()
     }
 }
+
+@Suite struct WithoutNotifyingTests {
+    final class Item: Object { @Persisted var name = "" }
+
+    @Test func skipsOnlyTheGivenTokens() throws {
+        let config = try fileConfig([Item.self])
+        defer { removeFolder(of: config) }
+        let realm = try Realm(configuration: config)
+        let items = realm.objects(Item.self)
+        var quiet: [String] = [], loud: [String] = []
+        func record(_ into: @escaping (String) -> Void) -> (RealmCollectionChange<Results<Item>>) -> Void {
+            { change in
+                switch change {
+                case .initial(let r): into("initial \(r.count)")
+                case .update(_, let d, let i, let m): into("d\(d) i\(i) m\(m)")
+                case .error(let e): Issue.record(e)
+                }
+            }
+        }
+        let t1 = items.observe(record { quiet.append($0) })
+        let t2 = items.observe(record { loud.append($0) })
+        realm.refresh()
+        try realm.write(withoutNotifying: [t1]) { realm.create(Item.self, value: ["name": "a"]) }
+        realm.refresh()
+        #expect(quiet == ["initial 0"] && loud == ["initial 0", "d[] i[0] m[]"])
+        try realm.write { realm.create(Item.self, value: ["name": "b"]) }
+        realm.refresh()
+        #expect(quiet == ["initial 0", "d[] i[1] m[]"] && loud.last == "d[] i[1] m[]")
+        t1.invalidate(); t2.invalidate()
+    }
+}
