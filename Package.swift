@@ -22,7 +22,7 @@ let package = Package(
         ),
         .target(
             name: "RealmSwift",
-            dependencies: ["RealmEngine"]
+            dependencies: ["RealmEngine", "CShims"]
         ),
         .target(
             name: "RealmTUI",

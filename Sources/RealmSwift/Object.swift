@@ -143,17 +143,18 @@ open class Object: Hashable, CustomStringConvertible {
         do { try accessor.setValue(input, forKey: name) } catch { realm.record(error) }
     }
 
-    /// The name of the property stored in `box`, found once per class through `Mirror`.
+    /// The name of the property stored in `box`, found once per class.
     func _rlmName(of box: AnyObject, at keyPath: AnyKeyPath) -> String {
         let info = ClassInfo.of(type(of: self))
         if let name = info.name(for: keyPath) {
             setName(name, box)
             return name
         }
-        for (name, p) in persistedChildren(of: self) where p.anyBox === box {
-            info.remember(name, for: keyPath)
-            setName(name, box)
-            return name
+        let pointer = UnsafeRawPointer(Unmanaged.passUnretained(box).toOpaque())
+        for f in fieldHandles() where f.box == pointer {
+            info.remember(f.name, for: keyPath)
+            setName(f.name, box)
+            return f.name
         }
         preconditionFailure("a @Persisted property of \(Self.className) was not found by reflection")
     }
@@ -165,12 +166,17 @@ open class Object: Hashable, CustomStringConvertible {
     /// Makes this object (and the unmanaged objects it links to) the managed object `managed`.
     func _rlmAttach(_ managed: DynamicObject, realm: Realm, visited: inout Set<ObjectIdentifier>) {
         guard visited.insert(ObjectIdentifier(self)).inserted else { return }
-        let children = persistedChildren(of: self)
+        let fields = fieldHandles()
+        var linked: [(String, [Object])] = []
+        for f in fields {
+            f.access.setName(f.box, f.name)
+            let links = f.access.links(f.box)
+            if !links.isEmpty { linked.append((f.name, links)) }
+        }
         accessor = managed
         self.realm = realm
-        for (name, p) in children {
-            let links = p.unmanagedLinks()
-            guard !links.isEmpty, let property = managed.objectSchema[name] else { continue }
+        for (name, links) in linked {
+            guard let property = managed.objectSchema[name] else { continue }
             if property.isList {
                 guard let list = try? managed.list(forKey: name) else { continue }
                 for (i, o) in links.enumerated() where o.accessor == nil {
@@ -192,11 +198,21 @@ open class Object: Hashable, CustomStringConvertible {
     /// Every persisted property as input for `realm`.
     func _rlmValues(for realm: Realm?) -> [String: ObjectInput] {
         var values: [String: ObjectInput] = [:]
-        for (name, p) in persistedChildren(of: self) {
-            let input = accessor != nil ? p.managedInput(self, name, for: realm) : p.unmanagedInput(for: realm)
-            if let input { values[name] = input }
+        let managed = accessor != nil
+        for f in fieldHandles() {
+            let input = managed ? f.access.managedInput(self, f.name, for: realm) : f.access.unmanagedInput(f.box, for: realm)
+            if let input { values[f.name] = input }
         }
         return values
+    }
+
+    /// An unmanaged object's persisted properties as input in property order.
+    func _rlmUnmanagedArray(for realm: Realm?) -> ObjectInput {
+        var values: [ObjectInput] = []
+        for f in fieldHandles() {
+            if let input = f.access.unmanagedInput(f.box, for: realm) { values.append(input) }
+        }
+        return .array(values)
     }
 
     /// Sets unmanaged properties from a dictionary, an array in property order or an object;
@@ -239,6 +255,7 @@ extension Object: _RealmElement {
     /// The typed object of a managed dynamic object.
     class func _rlmMake(_ managed: DynamicObject, realm: Realm) -> Self {
         let o = self.init()
+        o.nameFields()
         o.accessor = managed
         o.realm = realm
         return o

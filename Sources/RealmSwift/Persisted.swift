@@ -127,6 +127,8 @@ protocol AnyPersisted {
     var unmanagedValue: Any { get }
     /// The managed value of `object`'s property `name`, as input for `realm`.
     func managedInput(_ object: Object, _ name: String, for realm: Realm?) -> ObjectInput?
+    /// Typed access to the storage box through a raw pointer.
+    var boxAccess: any BoxAccess { get }
 }
 
 extension Persisted: AnyPersisted {
@@ -143,6 +145,7 @@ extension Persisted: AnyPersisted {
     func unmanagedInput(for realm: Realm?) -> ObjectInput? { box.value._rlmInput(for: realm) }
     func unmanagedLinks() -> [Object] { box.value._rlmLinkedObjects() }
     var unmanagedValue: Any { box.value }
+    var boxAccess: any BoxAccess { TypedBoxAccess<Value>() }
     func managedInput(_ object: Object, _ name: String, for realm: Realm?) -> ObjectInput? {
         Value._rlmGet(object, name)._rlmInput(for: realm)
     }

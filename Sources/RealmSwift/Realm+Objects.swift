@@ -44,7 +44,7 @@ extension Realm {
         let type = Swift.type(of: object)
         check(type)
         do {
-            let managed = try dynamicRealm.create(type.className, value: .dictionary(object._rlmValues(for: self)), update: update)
+            let managed = try dynamicRealm.create(type.className, value: object._rlmUnmanagedArray(for: self), update: update)
             var visited: Set<ObjectIdentifier> = []
             object._rlmAttach(managed, realm: self, visited: &visited)
         } catch {

@@ -39,30 +39,29 @@ public struct Results<Element: Object>: RealmCollection, CustomStringConvertible
 
     public var _rlmResults: Results<Element> { self }
 
-    /// Iterates the objects the query holds when iteration starts.
+    /// Iterates the objects of the results as the dynamic core's iterator visits them: the
+    /// objects in the results when iteration starts (over a filtered, sorted or list result,
+    /// its keys then; over a whole class, in key order, skipping objects deleted meanwhile and
+    /// not visiting objects created by the loop), so changing objects inside the loop skips none.
     public func makeIterator() -> Iterator {
         owner.verifyThread()
-        let keys: [ObjectKey]
-        do { keys = try dynamicResults.keys() } catch { preconditionFailure("Results<\(Element.className)>: \(error)") }
-        return Iterator(keys: keys, realm: owner)
+        return Iterator(base: dynamicResults.makeIterator(), realm: owner)
     }
 
-    /// Iterates a snapshot of the results' keys.
+    /// Iterates the objects, each made when it is reached.
     public struct Iterator: IteratorProtocol {
-        let keys: [ObjectKey]
+        var base: RealmEngine.Results.Iterator
         let realm: Realm
-        var position = 0
 
         public mutating func next() -> Element? {
-            while position < keys.count {
-                let key = keys[position]
-                position += 1
-                if let o = try? realm.dynamicRealm.object(ofType: Element.className, key: key) {
-                    return Element._rlmMake(o, realm: realm)
-                }
-            }
-            return nil
+            base.next().map { Element._rlmMake($0, realm: realm) }
         }
+    }
+
+    /// The first `maxLength` objects, as results: a sorted query then only finds the first
+    /// ones instead of sorting everything.
+    public func prefix(_ maxLength: Int) -> Results<Element> {
+        Results(dynamicResults.limit(maxLength), realm: owner, sorts: sorts)
     }
 
     public var description: String {
@@ -188,9 +187,20 @@ extension RealmCollection {
     /// `value(forKey:)`.
     public func value(forKeyPath keyPath: String) -> [Any] { value(forKey: keyPath) }
 
-    /// Sets a property of every object (inside a write transaction).
+    /// Sets a property of every object (inside a write transaction), in one pass over the results.
     public func setValue(_ value: Any?, forKey key: String) {
-        for o in Array(self) { o.setValue(value, forKey: key) }
+        let results = _rlmResults
+        let realm = results.owner
+        precondition(realm.isInWriteTransaction, "Cannot modify managed objects outside of a write transaction.")
+        guard let type = ClassInfo.of(Element.self).valueTypes[key] else {
+            preconditionFailure("\(Element.className) has no property '\(key)'")
+        }
+        do {
+            guard let input = try type._rlmInput(fromAny: value ?? NSNull(), realm: realm) else { return }
+            try results.dynamicResults.setValue(input, forKey: key)
+        } catch {
+            realm.record(error)
+        }
     }
     /// `setValue(_:forKey:)`.
     public func setValue(_ value: Any?, forKeyPath keyPath: String) { setValue(value, forKey: keyPath) }

@@ -10,6 +10,8 @@ final class ClassInfo: @unchecked Sendable {
     let linkedTypes: [Object.Type]
     /// Each persisted property's value type, by name (for converting loosely typed input).
     let valueTypes: [String: any _Persistable.Type]
+    /// Where the `@Persisted` boxes are in an instance (nil: found through `Mirror`).
+    let fieldLayout: FieldLayout?
     /// `@Persisted` storage key path → property name, filled as properties are first read.
     private var names: [AnyKeyPath: String] = [:]
     private let lock = NSLock()
@@ -20,7 +22,9 @@ final class ClassInfo: @unchecked Sendable {
         var properties: [Property] = []
         var linked: [Object.Type] = []
         var valueTypes: [String: any _Persistable.Type] = [:]
-        for (name, p) in persistedChildren(of: prototype) {
+        let children = persistedChildren(of: prototype)
+        fieldLayout = FieldLayout(prototype: prototype, children: children)
+        for (name, p) in children {
             properties.append(p.property(name: name))
             if let t = p.linkedType { linked.append(t) }
             valueTypes[name] = p.valueType
