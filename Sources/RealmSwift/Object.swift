@@ -19,6 +19,9 @@ open class Object: Hashable, CustomStringConvertible {
     public internal(set) var realm: Realm?
     /// Set on a prototype that records property reads (key path → name).
     var tracer: KeyPathTracer?
+    /// The class's info, kept by objects read from a Realm (their property names are found
+    /// from it without a lookup by type).
+    var classInfo: ClassInfo?
 
     /// An unmanaged object with every property at its default.
     public required init() {}
@@ -145,7 +148,16 @@ open class Object: Hashable, CustomStringConvertible {
 
     /// The name of the property stored in `box`, found once per class.
     func _rlmName(of box: AnyObject, at keyPath: AnyKeyPath) -> String {
-        let info = ClassInfo.of(type(of: self))
+        let info = classInfo ?? ClassInfo.of(type(of: self))
+        if let layout = info.fieldLayout, info.type == type(of: self) {
+            // The box's position among the class's offsets names it: no lock, no hashing.
+            let base = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
+            let pointer = UnsafeRawPointer(Unmanaged.passUnretained(box).toOpaque())
+            for i in layout.offsets.indices where base.load(fromByteOffset: layout.offsets[i], as: UnsafeRawPointer?.self) == pointer {
+                setName(layout.names[i], box)
+                return layout.names[i]
+            }
+        }
         if let name = info.name(for: keyPath) {
             setName(name, box)
             return name
@@ -253,9 +265,9 @@ extension Object: _RealmElement {
     }
 
     /// The typed object of a managed dynamic object.
-    class func _rlmMake(_ managed: DynamicObject, realm: Realm) -> Self {
+    class func _rlmMake(_ managed: DynamicObject, realm: Realm, info: ClassInfo? = nil) -> Self {
         let o = self.init()
-        o.nameFields()
+        o.classInfo = info ?? ClassInfo.of(self)
         o.accessor = managed
         o.realm = realm
         return o

@@ -170,7 +170,9 @@ func plainValue(_ value: Value) -> Any? {
 
 /// The stored value of a loosely typed one (query arguments, `setValue(_:forKey:)`).
 func storedValue(_ any: Any?) -> Value? {
-    guard let any, !isNull(any) else { return .null }
+    guard let any else { return .null }
+    if let scalar = any as? any _RealmScalar { return scalar._rlmValue }
+    if isNull(any) { return .null }
     if let v = any as? Value { return v }
     if let o = any as? Object {
         guard let accessor = o.accessor else { return nil }

@@ -45,16 +45,17 @@ public struct Results<Element: Object>: RealmCollection, CustomStringConvertible
     /// not visiting objects created by the loop), so changing objects inside the loop skips none.
     public func makeIterator() -> Iterator {
         owner.verifyThread()
-        return Iterator(base: dynamicResults.makeIterator(), realm: owner)
+        return Iterator(base: dynamicResults.makeIterator(), realm: owner, info: ClassInfo.of(Element.self))
     }
 
     /// Iterates the objects, each made when it is reached.
     public struct Iterator: IteratorProtocol {
         var base: RealmEngine.Results.Iterator
         let realm: Realm
+        let info: ClassInfo
 
         public mutating func next() -> Element? {
-            base.next().map { Element._rlmMake($0, realm: realm) }
+            base.next().map { Element._rlmMake($0, realm: realm, info: info) }
         }
     }
 
