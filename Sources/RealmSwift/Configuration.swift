@@ -77,9 +77,28 @@ extension Realm {
                 migrationBlock: migrationBlock)
         }
 
+        /// The dynamic Realm for this configuration on this thread: the one already open here
+        /// (so objects of two `Realm(configuration:)` calls on one thread are the same objects
+        /// of the same Realm, as in RealmSwift), else a new one.
+        func open() throws -> RealmEngine.Realm {
+            let key = cacheKey
+            let cache = Thread.current.threadDictionary
+            if let box = cache[key] as? WeakEngineRealm, let realm = box.realm { return realm }
+            let realm = try openNew()
+            cache[key] = WeakEngineRealm(realm)
+            return realm
+        }
+
+        /// What makes two configurations open the same Realm.
+        private var cacheKey: String {
+            let types = objectTypes.map { ClassInfo.schema(for: $0).objectSchemas.map(\.name).joined(separator: ",") } ?? "*"
+            let place = inMemoryIdentifier.map { "memory:" + $0 } ?? fileURL?.path ?? ""
+            return "realmswift.realm|\(place)|\(schemaVersion)|\(readOnly)|\(types)|\(identities(of: objectTypes))"
+        }
+
         /// Opens the dynamic Realm: with the schema of `objectTypes`; without, the stored schema
         /// of an existing file, else the classes used so far.
-        func open() throws -> RealmEngine.Realm {
+        private func openNew() throws -> RealmEngine.Realm {
             if let objectTypes {
                 return try RealmEngine.Realm(configuration: engineConfiguration(schema: ClassInfo.schema(for: objectTypes)))
             }
@@ -95,4 +114,15 @@ extension Realm {
             return try RealmEngine.Realm(configuration: engineConfiguration(schema: ClassInfo.schema(for: ClassInfo.registered)))
         }
     }
+}
+
+/// A dynamic Realm held weakly by a thread's cache.
+final class WeakEngineRealm {
+    weak var realm: RealmEngine.Realm?
+    init(_ realm: RealmEngine.Realm) { self.realm = realm }
+}
+
+/// The identities of the model classes (two classes of one name are different models).
+func identities(of types: [Object.Type]?) -> String {
+    (types ?? []).map { String(UInt(bitPattern: ObjectIdentifier($0))) }.joined(separator: ",")
 }

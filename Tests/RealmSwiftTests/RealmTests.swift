@@ -184,3 +184,20 @@ import RealmSwift
         #expect(realm.objects(Blob.self).count == 1)
     }
 }
+
+@Suite struct RealmCacheTests {
+    final class Note: Object { @Persisted var text = "" }
+
+    @Test func oneThreadOneRealmPerConfiguration() throws {
+        let config = memoryConfig([Note.self])
+        let a = try Realm(configuration: config), b = try Realm(configuration: config)
+        let note = try a.write { a.create(Note.self, value: ["text": "x"]) }
+        #expect(b.objects(Note.self).first == note)             // the same object of the same Realm
+        try b.write { b.add(note) }                             // already managed here: nothing to do
+        #expect(b.objects(Note.self).count == 1)
+        try onOtherThread {
+            let c = try Realm(configuration: config)            // another thread: its own instance
+            #expect(c.objects(Note.self).count == 1)
+        }
+    }
+}
