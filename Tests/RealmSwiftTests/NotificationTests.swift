@@ -139,3 +139,47 @@ import RealmSwift
         t1.invalidate(); t2.invalidate()
     }
 }
+
+@Suite struct QueueDeliveryTests {
+    final class Item: Object { @Persisted var name = ""; @Persisted var n = 0 }
+
+    final class Log: @unchecked Sendable {
+        private let lock = NSLock()
+        private var lines: [String] = []
+        func add(_ s: String) { lock.withLock { lines.append(s) } }
+        var all: [String] { lock.withLock { lines } }
+    }
+
+    @Test func resultsAndObjectsDeliverOnAQueue() throws {
+        let config = try fileConfig([Item.self])
+        defer { removeFolder(of: config) }
+        let realm = try Realm(configuration: config)
+        let item = try realm.write { realm.create(Item.self, value: ["name": "a", "n": 1]) }
+        let queue = DispatchQueue(label: "typed-notifications")
+        let log = Log()
+        let got = DispatchSemaphore(value: 0)
+        let t1 = realm.objects(Item.self).sorted(byKeyPath: "name").observe(on: queue) { change in
+            switch change {
+            case .initial(let r): log.add("initial \(r.map(\.name))")
+            case .update(let r, _, let i, _): log.add("update \(r.map(\.name)) i\(i)")
+            case .error(let e): log.add("error \(e)")
+            }
+            got.signal()
+        }
+        let t2 = item.observe(keyPaths: ["n"], on: queue) { change in
+            if case .change(let object, let properties) = change {
+                log.add("object \(object.name) \(properties.map(\.name))")
+                got.signal()
+            }
+        }
+        #expect(got.wait(timeout: .now() + 5) == .success)
+        try realm.write { realm.create(Item.self, value: ["name": "b"]); item.n = 2 }
+        #expect(got.wait(timeout: .now() + 5) == .success)
+        #expect(got.wait(timeout: .now() + 5) == .success)
+        let lines = log.all
+        #expect(lines.contains("initial [\"a\"]"))
+        #expect(lines.contains("update [\"a\", \"b\"] i[1]"))
+        #expect(lines.contains("object a [\"n\"]"))
+        t1.invalidate(); t2.invalidate()
+    }
+}
