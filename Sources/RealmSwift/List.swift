@@ -23,7 +23,9 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
         return nil
     }
 
+    /// The first position (0).
     public var startIndex: Int { 0 }
+    /// The position after the last element (`count`).
     public var endIndex: Int { count }
 
     /// Number of elements.
@@ -118,6 +120,7 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
         replace(index: j, object: a)
     }
 
+    /// The elements, for debugging.
     public var description: String { "List<\(Element.self)>(\(elements.map { String(describing: $0) }.joined(separator: ", ")))" }
 }
 
@@ -197,10 +200,13 @@ public struct LinkingObjects<Element: Object>: RealmCollection, _Persistable, _L
         self.results = results
     }
 
+    /// The first position (0).
     public var startIndex: Int { 0 }
+    /// The position after the last object (`count`).
     public var endIndex: Int { count }
     /// Number of linking objects.
     public var count: Int { results?.count ?? 0 }
+    /// The linking object at `position`.
     public subscript(position: Int) -> Element {
         guard let results else { preconditionFailure("index \(position) of the LinkingObjects of an unmanaged object") }
         return results[position]

@@ -108,10 +108,12 @@ open class Object: Hashable, CustomStringConvertible {
         return lhs === rhs
     }
 
+    /// Hashes managed objects by their identity in the file, unmanaged ones by instance.
     public func hash(into hasher: inout Hasher) {
         if let accessor { hasher.combine(accessor) } else { hasher.combine(ObjectIdentifier(self)) }
     }
 
+    /// The class and its persisted values, for debugging.
     public var description: String {
         if isInvalidated { return "\(Self.className) <invalidated>" }
         let body = persistedChildren(of: self).filter { !($0.1.valueType is any _LinkingObjectsMarker.Type) }.map { name, p in

@@ -49,11 +49,17 @@ extension Query {
 // MARK: Comparisons
 
 extension Query where T: _Persistable {
+    /// Whether the property is equal to `rhs`.
     public static func == (lhs: Query, rhs: T) -> Query<Bool> { lhs.compare("==", storedArgument(rhs)) }
+    /// Whether the property is not equal to `rhs`.
     public static func != (lhs: Query, rhs: T) -> Query<Bool> { lhs.compare("!=", storedArgument(rhs)) }
+    /// Whether the property is less than `rhs`.
     public static func < (lhs: Query, rhs: T) -> Query<Bool> { lhs.compare("<", storedArgument(rhs)) }
+    /// Whether the property is at most `rhs`.
     public static func <= (lhs: Query, rhs: T) -> Query<Bool> { lhs.compare("<=", storedArgument(rhs)) }
+    /// Whether the property is greater than `rhs`.
     public static func > (lhs: Query, rhs: T) -> Query<Bool> { lhs.compare(">", storedArgument(rhs)) }
+    /// Whether the property is at least `rhs`.
     public static func >= (lhs: Query, rhs: T) -> Query<Bool> { lhs.compare(">=", storedArgument(rhs)) }
 
     /// Whether the property's value is one of `values`.
@@ -72,7 +78,9 @@ private func storedArgument(_ value: Any) -> Any? {
 
 /// Options of string comparisons in queries.
 public struct StringOptions: OptionSet, Sendable {
+    /// The option bits.
     public let rawValue: Int
+    /// Options from bits.
     public init(rawValue: Int) { self.rawValue = rawValue }
     /// Ignore case (`[c]`).
     public static let caseInsensitive = StringOptions(rawValue: 1)
@@ -107,14 +115,17 @@ extension Query where T: RealmCollection {
 // MARK: Logic
 
 extension Query where T == Bool {
+    /// Both conditions.
     public static func && (lhs: Query, rhs: Query) -> Query {
         let (l, la) = lhs.predicate, (r, ra) = rhs.predicate
         return Query(text: "(\(l)) AND (\(r))", arguments: la + ra)
     }
+    /// Either condition.
     public static func || (lhs: Query, rhs: Query) -> Query {
         let (l, la) = lhs.predicate, (r, ra) = rhs.predicate
         return Query(text: "(\(l)) OR (\(r))", arguments: la + ra)
     }
+    /// The opposite condition.
     public static prefix func ! (query: Query) -> Query {
         let (q, a) = query.predicate
         return Query(text: "NOT (\(q))", arguments: a)

@@ -19,7 +19,9 @@ public struct Results<Element: Object>: RealmCollection, CustomStringConvertible
         self.sorts = sorts
     }
 
+    /// The first position (0).
     public var startIndex: Int { 0 }
+    /// The position after the last object (`count`).
     public var endIndex: Int { count }
     /// Number of objects.
     public var count: Int {
@@ -54,6 +56,7 @@ public struct Results<Element: Object>: RealmCollection, CustomStringConvertible
         let realm: Realm
         let info: ClassInfo
 
+        /// The next object, or nil at the end.
         public mutating func next() -> Element? {
             base.next().map { Element._rlmMake($0, realm: realm, info: info) }
         }
@@ -65,6 +68,7 @@ public struct Results<Element: Object>: RealmCollection, CustomStringConvertible
         Results(dynamicResults.limit(maxLength), realm: owner, sorts: sorts)
     }
 
+    /// The objects, for debugging.
     public var description: String {
         "Results<\(Element.className)>(\(map { String(describing: $0) }.joined(separator: ", ")))"
     }
@@ -217,8 +221,11 @@ public struct AnyRealmCollection<Element: Object>: RealmCollection {
         results = base._rlmResults
     }
 
+    /// The first position (0).
     public var startIndex: Int { 0 }
+    /// The position after the last object.
     public var endIndex: Int { results.count }
+    /// The object at `position`.
     public subscript(position: Int) -> Element { results[position] }
     public var _rlmResults: Results<Element> { results }
 }
