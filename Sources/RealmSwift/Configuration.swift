@@ -35,6 +35,8 @@ extension Realm {
         public var shouldCompactOnLaunch: (@Sendable (Int, Int) -> Bool)?
         /// The classes of the Realm (and the classes they link to).
         public var objectTypes: [Object.Type]?
+        /// `Codable` structs stored through a `Container` (each as a class of its own).
+        public var codableTypes: [any CodableRecord.Type] = []
 
         /// A configuration; every argument has RealmSwift's default.
         public init(fileURL: URL? = nil, inMemoryIdentifier: String? = nil, encryptionKey: Data? = nil,
@@ -93,14 +95,15 @@ extension Realm {
         private var cacheKey: String {
             let types = objectTypes.map { ClassInfo.schema(for: $0).objectSchemas.map(\.name).joined(separator: ",") } ?? "*"
             let place = inMemoryIdentifier.map { "memory:" + $0 } ?? fileURL?.path ?? ""
-            return "realmswift.realm|\(place)|\(schemaVersion)|\(readOnly)|\(types)|\(identities(of: objectTypes))"
+            let records = codableTypes.map { String(describing: $0) }.joined(separator: ",")
+            return "realmswift.realm|\(place)|\(schemaVersion)|\(readOnly)|\(types)|\(identities(of: objectTypes))|\(records)"
         }
 
         /// Opens the dynamic Realm: with the schema of `objectTypes`; without, the stored schema
         /// of an existing file, else the classes used so far.
         private func openNew() throws -> RealmEngine.Realm {
             if let objectTypes {
-                return try RealmEngine.Realm(configuration: engineConfiguration(schema: ClassInfo.schema(for: objectTypes)))
+                return try RealmEngine.Realm(configuration: engineConfiguration(schema: try withRecords(ClassInfo.schema(for: objectTypes))))
             }
             if readOnly { return try RealmEngine.Realm(configuration: engineConfiguration(schema: nil, createIfMissing: false)) }
             let exists = inMemoryIdentifier != nil || fileURL.map { FileManager.default.fileExists(atPath: $0.path) } ?? false
@@ -111,7 +114,13 @@ extension Realm {
                     // A new in-memory Realm, or an empty file: created below.
                 }
             }
-            return try RealmEngine.Realm(configuration: engineConfiguration(schema: ClassInfo.schema(for: ClassInfo.registered)))
+            return try RealmEngine.Realm(configuration: engineConfiguration(schema: try withRecords(ClassInfo.schema(for: ClassInfo.registered))))
+        }
+
+        /// `schema` with the classes of `codableTypes`.
+        private func withRecords(_ schema: Schema) throws -> Schema {
+            guard !codableTypes.isEmpty else { return schema }
+            return Schema(schema.objectSchemas + (try codableTypes.map { try $0.recordSchema() }))
         }
     }
 }

@@ -91,3 +91,47 @@ extension Character: Persistable {
         }
     }
 }
+
+struct Note: CodableRecord, Equatable {
+    var id: Int
+    var text: String
+    var due: Date?
+    var tags: [String]
+    var attachment: Data?
+    var owner: UUID
+}
+
+struct Unstorable: CodableRecord {
+    struct Inner: Codable { var x: Int }
+    var id: String
+    var inner: Inner
+}
+
+@Suite struct CodableRecordTests {
+    @Test func codableStructsPersistWithNoMapping() throws {
+        var config = Realm.Configuration(inMemoryIdentifier: UUID().uuidString, objectTypes: [])
+        config.codableTypes = [Note.self]
+        let realm = try Realm(configuration: config)
+        let schema = try #require(realm.schema["Note"])
+        #expect(schema.properties.map(\.name) == ["id", "text", "due", "tags", "attachment", "owner"])
+        #expect(schema.primaryKeyProperty?.name == "id" && schema["due"]?.isOptional == true && schema["tags"]?.isList == true)
+        let container = Container(realm: realm)
+        let a = Note(id: 1, text: "买菜", due: Date(timeIntervalSince1970: 1.123456), tags: ["home"], attachment: Data([1, 2]), owner: UUID())
+        let b = Note(id: 2, text: "b", due: nil, tags: [], attachment: nil, owner: UUID())
+        try container.write { tx in tx.add(a); tx.add(b) }
+        let all = try container.records(Note.self, sortedBy: [SortDescriptor(keyPath: "id")])
+        #expect(all.count == 2)
+        #expect(try all.value(at: 0) == a && all.value(at: 1) == b)
+        var changed = a
+        changed.text = "买菜和做饭"
+        try container.write { tx in tx.add(changed) }                       // upsert by id
+        #expect(try all.count == 2 && all.value(at: 0).text == "买菜和做饭")
+        #expect(try container.records(Note.self, matching: QueryPredicate("text CONTAINS %@", "做饭")).count == 1)
+        try container.write { tx in tx.delete(Note.self, id: 2) }
+        #expect(all.count == 1)
+
+        var bad = Realm.Configuration(inMemoryIdentifier: UUID().uuidString, objectTypes: [])
+        bad.codableTypes = [Unstorable.self]
+        #expect(throws: (any Error).self) { _ = try Realm(configuration: bad) }
+    }
+}
