@@ -25,7 +25,7 @@ public final class Migration {
     /// The schema stored in the file.
     public let oldSchema: Schema
     /// The schema the file is migrated to.
-    public private(set) var newSchema: Schema
+    public let newSchema: Schema
     /// Objects by class name, in key order.
     var objects: [String: [MigrationObject]] = [:]
     /// The next key to hand out per class name.
@@ -63,16 +63,14 @@ public final class Migration {
         object.isDeleted = true
     }
 
-    /// Deletes every object of a class, and the class itself when the new schema does not
-    /// have it. Returns whether the file had the class.
+    /// Deletes every object of a class (the class stays in the file, empty, so that the class
+    /// positions other open instances use stay valid). Returns whether the file had the class.
     @discardableResult
     public func deleteData(forType className: String) -> Bool {
         guard oldSchema[className] != nil else { return false }
         for o in objects[className] ?? [] { o.isDeleted = true }
-        droppedClasses.insert(className)
         return true
     }
-    var droppedClasses: Set<String> = []
 
     /// Moves the values of a property of the old schema to a property of the new one.
     public func renameProperty(onType className: String, from oldName: String, to newName: String) {

@@ -34,9 +34,9 @@ extension Realm {
             let migration = Migration(oldSchema: old.schema, newSchema: Realm.migratedSchema(old: old.schema, wanted: wanted))
             try Realm.load(old, into: migration)
             try configuration.migrationBlock?(migration, old.schemaVersion)
-            var classes = migration.newSchema.objectSchemas
-            classes.removeAll { migration.droppedClasses.contains($0.name) && wanted[$0.name] == nil }
-            let newSchema = Schema(classes)
+            // A class whose data the block deleted stays in the schema (empty): class indices of
+            // instances open on the old version stay valid after they refresh.
+            let newSchema = migration.newSchema
             try newSchema.validate()
             let layout = SchemaLayout(newSchema)
             let rows = try Realm.rows(of: migration, layout: layout)

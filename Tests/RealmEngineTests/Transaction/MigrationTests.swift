@@ -85,3 +85,22 @@ import Testing
         #expect(throws: RealmError.self) { _ = try Realm(path: path, schema: v1) }
     }
 }
+
+extension DynamicMigrationTests {
+    @Test func deleteDataEmptiesAClassAndCreateAddsObjects() throws {
+        let dir = TempDir()
+        let path = dir.path("m.realm")
+        try seed(path)
+        let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), schema: v0, schemaVersion: 1,
+                                                   migrationBlock: { migration, _ in
+            #expect(migration.deleteData(forType: "Dog"))
+            #expect(!migration.deleteData(forType: "Nothing"))
+            let dog = migration.create("Dog", value: ["name": "new"])
+            migration.enumerateObjects(ofType: "Person") { _, new in new?["dogs"] = [dog] }
+        }))
+        #expect(try realm.objects("Dog").count == 1 && realm.objects("Dog").first?["name"] == .string("new"))
+        #expect(try realm.objects("Person").filter("ANY dogs.name == 'new'").count == 1)
+        #expect(realm.schema.classNames == ["Person", "Dog"])
+        _ = try Realm.check(path: path)
+    }
+}
