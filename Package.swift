@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .library(name: "RealmEngine", targets: ["RealmEngine"]),
         .library(name: "RealmTUI", targets: ["RealmTUI"]),
+        // The typed API (`Object`, `@Persisted`, `Results<T>`); re-exports RealmEngine.
+        .library(name: "RealmSwift", targets: ["RealmSwift"]),
         .executable(name: "realmtui", targets: ["realmtui"]),
     ],
     dependencies: [
@@ -17,6 +19,10 @@ let package = Package(
         .target(
             name: "RealmEngine",
             dependencies: ["CShims"]
+        ),
+        .target(
+            name: "RealmSwift",
+            dependencies: ["RealmEngine", "CShims"]
         ),
         .target(
             name: "RealmTUI",
@@ -36,6 +42,7 @@ let package = Package(
         // Notification tests and measurements across processes (a writer to observe, a writer to kill).
         .executableTarget(name: "realm-notify-probe", dependencies: ["RealmEngine"]),
         .testTarget(name: "RealmEngineTests", dependencies: ["RealmEngine", "realm-notify-probe"]),
+        .testTarget(name: "RealmSwiftTests", dependencies: ["RealmSwift"]),
         .testTarget(name: "RealmTUITests", dependencies: ["RealmTUI"], exclude: ["Golden"]),
         .testTarget(name: "CLITests", dependencies: ["RealmEngine", "RealmTUI", "realmtui"]),
     ],

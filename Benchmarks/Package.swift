@@ -13,6 +13,7 @@ let package = Package(
             name: "realm-bench",
             dependencies: [
                 .product(name: "RealmEngine", package: "realmtui"),
+                .product(name: "RealmSwift", package: "realmtui"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

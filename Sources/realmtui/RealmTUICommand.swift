@@ -22,6 +22,7 @@ struct RealmTUICommand: ParsableCommand {
         CompactCommand.self,
         CheckCommand.self,
         DemoCommand.self,
+        MigrateCommand.self,
     ]
 
     static let configuration = CommandConfiguration(

@@ -29,7 +29,8 @@ struct Options {
           --only T,…    run only these tasks (the data is still inserted first); tasks:
                         \(allTasks.joined(separator: ", "))
           --dir PATH    where the database files go (default: the temporary directory)
-          --engine E    run only one engine (realmtui or sqlite), e.g. under a profiler
+          --engine E,…  run only these engines (realmtui, sqlite, typed: realmtui through the typed
+                        RealmSwift API), e.g. one under a profiler; typed adds a typed/realmtui column
           --count-repeat K  how many times count_filter counts (default 100; for profiling)
         """
 
@@ -58,9 +59,9 @@ struct Options {
             case "--dir": o.directory = URL(fileURLWithPath: value("--dir"))
             case "--count-repeat": o.countRepeat = positive("--count-repeat")
             case "--engine":
-                let e = value("--engine")
-                guard ["realmtui", "sqlite"].contains(e) else { fail("unknown engine '\(e)'") }
-                o.engines = [e]
+                let names = value("--engine").split(separator: ",").map(String.init)
+                for e in names where !["realmtui", "sqlite", "typed"].contains(e) { fail("unknown engine '\(e)'") }
+                o.engines = names
             case "-h", "--help": print(usage); exit(0)
             default: fail("unknown option '\(args[i])'")
             }
@@ -137,7 +138,7 @@ let (data, genSeconds) = timed { Dataset.generate(count: options.objects) }
 let lookupIDs = Dataset.lookupIDs(count: lookupCount, among: options.objects)
 note(String(format: "generated the data in %.2f s", genSeconds))
 
-let engines: [any BenchEngine.Type] = [RealmSide.self, SQLiteSide.self].filter { options.engines.contains($0.name) }
+let engines: [any BenchEngine.Type] = [RealmSide.self, SQLiteSide.self, TypedSide.self].filter { options.engines.contains($0.name) }
 do {
     for r in 0..<options.repeats {
         // Alternate which engine goes first, so neither always runs on a warmer machine.
@@ -161,6 +162,9 @@ for (task, byEngine) in answers.sorted(by: { $0.key < $1.key }) {
     if let a = byEngine[RealmSide.name], let b = byEngine[SQLiteSide.name], a != b {
         note("warning: \(task): the engines disagree: realmtui \(a.prefix(200)), sqlite \(b.prefix(200))")
     }
+    if let a = byEngine[RealmSide.name], let t = byEngine[TypedSide.name], a != t {
+        note("warning: \(task): typed and dynamic disagree: realmtui \(a.prefix(200)), typed \(t.prefix(200))")
+    }
 }
 
 func median(_ xs: [Double]) -> Double {
@@ -173,12 +177,14 @@ var usage = rusage()
 getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
 let peakBytes = Int(usage.ru_maxrss) * 1024 // Linux reports KiB
 
-struct Row { var task: String; var ours: Double; var sqlite: Double; var ratio: Double }
+struct Row { var task: String; var ours: Double; var sqlite: Double; var ratio: Double; var typed: Double }
 let rows: [Row] = allTasks.filter(options.only.contains).map { task in
     let ours = median(samples[task]?[RealmSide.name] ?? [])
     let sqlite = median(samples[task]?[SQLiteSide.name] ?? [])
-    return Row(task: task, ours: ours, sqlite: sqlite, ratio: sqlite / ours)
+    let typed = median(samples[task]?[TypedSide.name] ?? [])
+    return Row(task: task, ours: ours, sqlite: sqlite, ratio: sqlite / ours, typed: typed)
 }
+let showTyped = options.engines.contains(TypedSide.name)
 
 if options.json {
     func number(_ x: Double) -> String { x.isFinite ? "\(x)" : "null" }
@@ -200,10 +206,13 @@ if options.json {
     print("realm-bench: \(options.objects) objects, median of \(options.repeats) run(s)")
     print("ratio = sqlite / realmtui (above 1: realmtui is faster or smaller)")
     print("")
-    print("\(pad("task", 16, left: true)) \(pad("realmtui", 12)) \(pad("sqlite", 12)) \(pad("ratio", 8))")
-    print(String(repeating: "-", count: 51))
+    let typedHeader = showTyped ? " \(pad("typed", 12)) \(pad("typed/rt", 9))" : ""
+    print("\(pad("task", 16, left: true)) \(pad("realmtui", 12)) \(pad("sqlite", 12)) \(pad("ratio", 8))" + typedHeader)
+    print(String(repeating: "-", count: showTyped ? 74 : 51))
     for r in rows {
-        print("\(pad(r.task, 16, left: true)) \(pad(show(r.task, r.ours), 12)) \(pad(show(r.task, r.sqlite), 12)) \(pad(r.ratio.isFinite ? String(format: "%.2f", r.ratio) : "-", 8))")
+        let typedCells = showTyped
+            ? " \(pad(show(r.task, r.typed), 12)) \(pad((r.typed / r.ours).isFinite ? String(format: "%.2f", r.typed / r.ours) : "-", 9))" : ""
+        print("\(pad(r.task, 16, left: true)) \(pad(show(r.task, r.ours), 12)) \(pad(show(r.task, r.sqlite), 12)) \(pad(r.ratio.isFinite ? String(format: "%.2f", r.ratio) : "-", 8))" + typedCells)
     }
     print("")
     print(String(format: "peak memory (ru_maxrss): %.1f MiB", Double(peakBytes) / 1_048_576))

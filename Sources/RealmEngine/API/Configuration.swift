@@ -17,6 +17,9 @@ extension Realm {
         /// The version of `schema`. Opening a file whose stored schema differs requires a higher
         /// version (and migrates) unless `deleteRealmIfMigrationNeeded` is set.
         public var schemaVersion: UInt64 = 0
+        /// Runs when the file's schema version is lower than `schemaVersion`, inside the one write
+        /// transaction of the migration (see `Migration`).
+        public var migrationBlock: MigrationBlock?
         /// Delete and recreate the file instead of migrating.
         public var deleteRealmIfMigrationNeeded: Bool = false
         /// Restricts `schema` to these classes (and the classes they link to).
@@ -33,7 +36,9 @@ extension Realm {
         public init(fileURL: URL? = nil, inMemoryIdentifier: String? = nil, readOnly: Bool = false, schema: Schema? = nil,
                     schemaVersion: UInt64 = 0,
                     deleteRealmIfMigrationNeeded: Bool = false, objectTypes: [String]? = nil, encryptionKey: Data? = nil,
-                    shouldCompactOnLaunch: (@Sendable (UInt64, UInt64) -> Bool)? = nil, createIfMissing: Bool = true) {
+                    shouldCompactOnLaunch: (@Sendable (UInt64, UInt64) -> Bool)? = nil, createIfMissing: Bool = true,
+                    migrationBlock: MigrationBlock? = nil) {
+            self.migrationBlock = migrationBlock
             self.fileURL = fileURL
             self.inMemoryIdentifier = inMemoryIdentifier
             self.readOnly = readOnly

@@ -5,7 +5,7 @@
 /// on a queue and `invalidate()` runs on another thread (it then waits for a running callback).
 public final class NotificationToken: @unchecked Sendable {
     // `registration` is only cleared once, under the registration's own lock.
-    private let registration: Registration?
+    let registration: Registration?
 
     init(_ registration: Registration?) {
         self.registration = registration

@@ -343,14 +343,22 @@ public final class Realm {
     }
 
     /// Accepts a requested schema whose classes all match the stored ones (in any order, or a
-    /// subset); anything else is a `schemaMismatch` naming the first difference.
+    /// subset); migrates to it when the configuration's schema version is higher or it only adds
+    /// classes (Realm+Migration.swift); anything else is a `schemaMismatch` naming the first
+    /// difference.
     private func checkSchema(_ wanted: Schema) throws {
         let stored = snapshot.schema
         if snapshot.schemaVersion > configuration.schemaVersion {
             throw RealmError.schemaMismatch(
                 "\(shared.path) has schema version \(snapshot.schemaVersion), newer than the requested \(configuration.schemaVersion)")
         }
-        if wanted.objectSchemas.allSatisfy({ stored[$0.name] == $0 }) { return }
+        let matches = wanted.objectSchemas.allSatisfy({ stored[$0.name] == $0 })
+        if matches && (configuration.schemaVersion == snapshot.schemaVersion || shared.isReadOnly) { return }
+        if !shared.isReadOnly && needsMigration(to: wanted) {
+            try migrate(to: wanted)
+            return
+        }
+        if matches { return }
         let difference = Realm.describeDifference(stored: stored, wanted: wanted)
         throw RealmError.schemaMismatch("\(shared.path): the stored schema differs from the requested one: \(difference)")
     }

@@ -9,7 +9,8 @@ final class WriteTransaction {
     /// The committed version this transaction started from.
     let base: Snapshot
     /// The uncommitted state: read by queries inside the transaction, changed by writes.
-    let state: Snapshot
+    /// Replaced only by `replaceSchema` (a migration switches the layout).
+    var state: Snapshot
     let writer: TreeWriter
     var changes = ChangeRecorder()
     /// The schema to commit: unchanged unless a migration or schema change set it.

@@ -1,0 +1,139 @@
+import Foundation
+
+/// Opening a file with a newer schema: the migration runner.
+///
+/// The migration is one write transaction. Every object is read into memory with its key, the
+/// block (if any) edits the new values, then the transaction frees the old tables, switches to
+/// the new schema's layout and writes every object back under its key (`copyRow`), with the
+/// hidden backlink columns recomputed from the links. Keys never change, so links survive; a
+/// class the new schema does not mention is kept as it is (unless the block deleted its data).
+/// Nothing is written until the block returned and every value fits the new schema: a
+/// migration that throws leaves the file exactly as it was.
+extension Realm {
+    /// Whether opening with `wanted` needs a migration: a higher schema version, or classes
+    /// the file does not have yet (added without a version change, as Realm allows).
+    func needsMigration(to wanted: Schema) -> Bool {
+        let stored = snapshot.schema
+        if configuration.schemaVersion > snapshot.schemaVersion { return true }
+        return wanted.objectSchemas.allSatisfy { stored[$0.name] == nil || stored[$0.name] == $0 }
+            && wanted.objectSchemas.contains { stored[$0.name] == nil }
+    }
+
+    /// Migrates the file to `wanted` in one write transaction.
+    func migrate(to wanted: Schema) throws {
+        try beginWrite()
+        do {
+            guard let t = transaction else { throw RealmError.notInWriteTransaction }
+            let old = t.base
+            let targetVersion = Swift.max(configuration.schemaVersion, old.schemaVersion)
+            // Another instance may have migrated while this one waited for the write lock.
+            if old.schemaVersion == targetVersion && wanted.objectSchemas.allSatisfy({ old.schema[$0.name] == $0 }) {
+                cancelWrite()
+                return
+            }
+            let migration = Migration(oldSchema: old.schema, newSchema: Realm.migratedSchema(old: old.schema, wanted: wanted))
+            try Realm.load(old, into: migration)
+            try configuration.migrationBlock?(migration, old.schemaVersion)
+            // A class whose data the block deleted stays in the schema (empty): class indices of
+            // instances open on the old version stay valid after they refresh.
+            let newSchema = migration.newSchema
+            try newSchema.validate()
+            let layout = SchemaLayout(newSchema)
+            let rows = try Realm.rows(of: migration, layout: layout)
+            try t.replaceSchema(newSchema, schemaVersion: targetVersion, rows: rows,
+                                nextKeys: newSchema.objectSchemas.map { migration.nextKeys[$0.name, default: 0] })
+            try commitWrite()
+        } catch {
+            cancelWrite()
+            throw error
+        }
+    }
+
+    /// The file's classes in their order (changed ones replaced by the wanted form), then the
+    /// wanted classes the file does not have: existing class indices stay the same.
+    static func migratedSchema(old: Schema, wanted: Schema) -> Schema {
+        var classes = old.objectSchemas.map { wanted[$0.name] ?? $0 }
+        classes += wanted.objectSchemas.filter { old[$0.name] == nil }
+        return Schema(classes)
+    }
+
+    /// Reads every object of `old` into the migration: old values, and new values carried
+    /// over by name where the property kept its type (else its default).
+    static func load(_ old: Snapshot, into migration: Migration) throws {
+        for (ci, oldClass) in old.schema.objectSchemas.enumerated() {
+            let newClass = migration.newSchema[oldClass.name]
+            let persisted = oldClass.persistedProperties
+            var list: [MigrationObject] = []
+            for key in try old.keys(classIndex: ci) {
+                guard let row = try old.row(classIndex: ci, key: key) else { continue }
+                var oldValues: [String: Value] = [:]
+                for (i, p) in persisted.enumerated() where i < row.count { oldValues[p.name] = row[i] }
+                let oldObject = MigrationObject(className: oldClass.name, key: key, values: oldValues, old: nil)
+                var newValues = Migration.defaults(newClass)
+                for p in newClass?.persistedProperties ?? [] {
+                    guard let was = oldClass[p.name], let v = oldValues[p.name], was.type == p.type, was.isList == p.isList,
+                          was.objectClassName == p.objectClassName else { continue }
+                    if v.isNull && !p.isOptional && p.type != .object { continue }
+                    newValues[p.name] = v
+                }
+                list.append(MigrationObject(className: oldClass.name, key: key, values: newValues, old: oldObject))
+            }
+            migration.objects[oldClass.name] = list
+            migration.nextKeys[oldClass.name] = old.tables[ci].nextKey
+        }
+    }
+
+    /// The stored rows (persisted values, then backlink columns) of every class of `layout`,
+    /// checked against the new schema.
+    static func rows(of migration: Migration, layout: SchemaLayout) throws -> [[(ObjectKey, [Value])]] {
+        let classes = layout.schema.objectSchemas
+        var live: [Set<ObjectKey>] = []
+        var result: [[(ObjectKey, [Value])]] = []
+        var position: [[ObjectKey: Int]] = []
+        for (ci, c) in classes.enumerated() {
+            let objects = (migration.objects[c.name] ?? []).filter { !$0.isDeleted }.sorted { $0.key < $1.key }
+            live.append(Set(objects.map(\.key)))
+            var rows: [(ObjectKey, [Value])] = []
+            var seenKeys: Set<Value> = []
+            let table = layout.tables[ci]
+            for o in objects {
+                if let problem = o.invalid.first { throw RealmError.invalidInput("migration: \(problem)") }
+                var row: [Value] = []
+                for p in c.persistedProperties {
+                    row.append(try p.coerce(o.values[p.name] ?? Migration.defaultValue(p), className: c.name))
+                }
+                if let pk = table.primaryKeyColumn, !seenKeys.insert(row[pk]).inserted {
+                    throw RealmError.primaryKey("migration: two \(c.name) objects have the primary key \(row[pk])")
+                }
+                row += Array(repeating: Value.list([]), count: table.columns.count - table.persistedCount)
+                rows.append((o.key, row))
+            }
+            result.append(rows)
+            position.append(Dictionary(uniqueKeysWithValues: rows.enumerated().map { ($1.0, $0) }))
+        }
+        // Links to objects that no longer exist are dropped; backlinks are recomputed.
+        for (ci, c) in classes.enumerated() {
+            for (col, p) in c.persistedProperties.enumerated() where p.type == .object {
+                guard let (target, backlinkColumn) = layout.linkTargets[.init(classIndex: ci, column: col)] else { continue }
+                for r in result[ci].indices {
+                    let origin = result[ci][r].0
+                    func keep(_ k: ObjectKey) -> Bool {
+                        guard live[target].contains(k), let tr = position[target][k] else { return false }
+                        if case .list(var back) = result[target][tr].1[backlinkColumn] {
+                            back.append(.link(origin))
+                            result[target][tr].1[backlinkColumn] = .list(back)
+                        }
+                        return true
+                    }
+                    switch result[ci][r].1[col] {
+                    case .link(let k): if !keep(k) { result[ci][r].1[col] = .null }
+                    case .list(let items):
+                        result[ci][r].1[col] = .list(items.filter { if case .link(let k) = $0 { keep(k) } else { false } })
+                    default: break
+                    }
+                }
+            }
+        }
+        return result
+    }
+}

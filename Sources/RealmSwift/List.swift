@@ -1,0 +1,239 @@
+import Foundation
+
+/// A list property: `@Persisted var dogs: List<Dog>`, or of scalars, `List<String>`.
+///
+/// An unmanaged list is an array. A managed list is live (it shows the Realm's current
+/// version) and changes only inside a write transaction; a list may hold one object several
+/// times. A list of objects is a `RealmCollection`: it can be filtered, sorted and observed.
+public final class List<Element: _RealmElement>: RandomAccessCollection, MutableCollection, CustomStringConvertible {
+    enum Storage {
+        case unmanaged([Element])
+        case managed(DynamicList, Realm)
+    }
+    var storage: Storage
+
+    /// An empty, unmanaged list.
+    public init() { storage = .unmanaged([]) }
+
+    init(managed: DynamicList, realm: Realm) { storage = .managed(managed, realm) }
+
+    /// The Realm managing the list, or nil.
+    public var realm: Realm? {
+        if case .managed(_, let realm) = storage { return realm }
+        return nil
+    }
+
+    /// The first position (0).
+    public var startIndex: Int { 0 }
+    /// The position after the last element (`count`).
+    public var endIndex: Int { count }
+
+    /// Number of elements.
+    public var count: Int {
+        switch storage {
+        case .unmanaged(let items): return items.count
+        case .managed(let list, _): return list.count
+        }
+    }
+
+    /// The element at `position`.
+    public subscript(position: Int) -> Element {
+        get {
+            switch storage {
+            case .unmanaged(let items): return items[position]
+            case .managed(let list, let realm):
+                do {
+                    let v = try list.value(at: position)
+                    guard let e = Element._rlmRead(v, realm: realm) else {
+                        preconditionFailure("List<\(Element.self)>[\(position)] holds \(v.kindName)")
+                    }
+                    return e
+                } catch {
+                    preconditionFailure("List<\(Element.self)>[\(position)]: \(error)")
+                }
+            }
+        }
+        set { replace(index: position, object: newValue) }
+    }
+
+    /// Every element (read once).
+    var elements: [Element] { Array(self) }
+
+    private func change(_ body: (DynamicList) throws -> Void, unmanaged: (inout [Element]) -> Void) {
+        switch storage {
+        case .unmanaged(var items):
+            storage = .unmanaged([])
+            unmanaged(&items)
+            storage = .unmanaged(items)
+        case .managed(let list, let realm):
+            precondition(realm.isInWriteTransaction, "Cannot modify a managed List outside of a write transaction.")
+            do { try body(list) } catch { realm.record(error) }
+        }
+    }
+
+    /// Appends an element (an unmanaged object is added to the Realm).
+    public func append(_ element: Element) {
+        change({ try $0.append(element._rlmInput(for: realm)) }, unmanaged: { $0.append(element) })
+    }
+
+    /// Appends every element of a sequence (a `Results`, another list, an array).
+    public func append<S: Sequence>(objectsIn elements: S) where S.Element == Element {
+        for e in Array(elements) { append(e) }
+    }
+
+    /// Inserts an element at `index`.
+    public func insert(_ element: Element, at index: Int) {
+        change({ try $0.insert(element._rlmInput(for: realm), at: index) }, unmanaged: { $0.insert(element, at: index) })
+    }
+
+    /// Removes the element at `index`.
+    public func remove(at index: Int) {
+        change({ try $0.remove(at: index) }, unmanaged: { $0.remove(at: index) })
+    }
+
+    /// Removes the last element.
+    public func removeLast() { remove(at: count - 1) }
+
+    /// Removes every element (the objects stay in the Realm).
+    public func removeAll() {
+        change({ try $0.removeAll() }, unmanaged: { $0.removeAll() })
+    }
+
+    /// Moves the element at `from` to `to`.
+    public func move(from: Int, to: Int) {
+        change({ try $0.move(from: from, to: to) }, unmanaged: { items in
+            let e = items.remove(at: from)
+            items.insert(e, at: to)
+        })
+    }
+
+    /// Replaces the element at `index`.
+    public func replace(index: Int, object: Element) {
+        change({ try $0.replace(index: index, with: object._rlmInput(for: realm)) }, unmanaged: { $0[index] = object })
+    }
+
+    /// Exchanges two elements.
+    public func swapAt(_ i: Int, _ j: Int) {
+        guard i != j else { return }
+        let (a, b) = (self[i], self[j])
+        replace(index: i, object: b)
+        replace(index: j, object: a)
+    }
+
+    /// The elements, for debugging.
+    public var description: String { "List<\(Element.self)>(\(elements.map { String(describing: $0) }.joined(separator: ", ")))" }
+}
+
+extension List: _Persistable {
+    public static func _rlmProperty(name: String) -> Property {
+        Property(name: name, type: Element._rlmPropertyType, isList: true, objectClassName: Element._rlmObjectType?.className)
+    }
+    public static var _rlmLinkedType: Object.Type? { Element._rlmObjectType }
+    public static func _rlmDefault() -> List { List() }
+    public static func _rlmGet(_ object: Object, _ name: String) -> List {
+        guard let accessor = object.accessor, let realm = object.realm else { preconditionFailure("unmanaged object") }
+        do {
+            return List(managed: try accessor.list(forKey: name), realm: realm)
+        } catch {
+            preconditionFailure("\(type(of: object).className).\(name): \(error)")
+        }
+    }
+    public static func _rlmSet(_ value: List, _ object: Object, _ name: String) {
+        object._rlmWrite(name, .array(value.elements.map { $0._rlmInput(for: object.realm) }))
+    }
+    public func _rlmInput(for realm: Realm?) -> ObjectInput? {
+        .array(elements.map { $0._rlmInput(for: realm) })
+    }
+    public static func _rlmConvert(_ any: Any) -> List? {
+        if let l = any as? List { return l }
+        guard let array = any as? [Any] else { return nil }
+        let list = List()
+        var items: [Element] = []
+        for a in array {
+            guard let e = Element._rlmConvert(a) else { return nil }
+            items.append(e)
+        }
+        list.storage = .unmanaged(items)
+        return list
+    }
+    public static func _rlmInput(fromAny any: Any, realm: Realm) throws -> ObjectInput? {
+        if let l = any as? List { return l._rlmInput(for: realm) }
+        guard let array = any as? [Any] else {
+            throw RealmError.invalidInput("a \(type(of: any)) given for a list of \(Element.self)")
+        }
+        return .array(try array.map { try Element._rlmInput(fromAny: $0, realm: realm) })
+    }
+    public func _rlmLinkedObjects() -> [Object] {
+        guard case .unmanaged(let items) = storage else { return [] }
+        return items.compactMap { $0 as? Object }
+    }
+}
+
+extension List: RealmCollection where Element: Object {
+    public var _rlmResults: Results<Element> {
+        guard case .managed(let list, let realm) = storage else {
+            preconditionFailure("This method may only be called on a managed List (add its object to a Realm first).")
+        }
+        do {
+            return Results(try list.objects(), realm: realm)
+        } catch {
+            preconditionFailure("List<\(Element.self)>: \(error)")
+        }
+    }
+}
+
+/// The objects linking to an object through a property: `@Persisted(originProperty: "dogs")
+/// var owners: LinkingObjects<Person>`. Live and read-only; empty on an unmanaged object.
+public struct LinkingObjects<Element: Object>: RealmCollection, _Persistable, _LinkingObjectsMarker {
+    /// The link or list property of `Element` that points here.
+    public let propertyName: String
+    let results: Results<Element>?
+
+    /// Declares the inverse of `Element`'s property `property`.
+    public init(fromType: Element.Type, property: String) {
+        propertyName = property
+        results = nil
+    }
+
+    init(originProperty: String, results: Results<Element>? = nil) {
+        propertyName = originProperty
+        self.results = results
+    }
+
+    /// The first position (0).
+    public var startIndex: Int { 0 }
+    /// The position after the last object (`count`).
+    public var endIndex: Int { count }
+    /// Number of linking objects.
+    public var count: Int { results?.count ?? 0 }
+    /// The linking object at `position`.
+    public subscript(position: Int) -> Element {
+        guard let results else { preconditionFailure("index \(position) of the LinkingObjects of an unmanaged object") }
+        return results[position]
+    }
+
+    public var _rlmResults: Results<Element> {
+        guard let results else { preconditionFailure("LinkingObjects of an unmanaged object cannot be queried") }
+        return results
+    }
+
+    public static func _rlmProperty(name: String) -> Property {
+        Property(name: name, type: .linkingObjects, objectClassName: Element.className)
+    }
+    public static var _rlmLinkedType: Object.Type? { Element.self }
+    public static func _rlmDefault() -> LinkingObjects { LinkingObjects(originProperty: "") }
+    public static func _rlmGet(_ object: Object, _ name: String) -> LinkingObjects {
+        guard let accessor = object.accessor, let realm = object.realm else { preconditionFailure("unmanaged object") }
+        do {
+            return LinkingObjects(originProperty: "", results: Results(try accessor.linkingObjects(forKey: name), realm: realm))
+        } catch {
+            preconditionFailure("\(type(of: object).className).\(name): \(error)")
+        }
+    }
+    public static func _rlmSet(_ value: LinkingObjects, _ object: Object, _ name: String) {
+        preconditionFailure("\(type(of: object).className).\(name) is a LinkingObjects property and cannot be set")
+    }
+    public func _rlmInput(for realm: Realm?) -> ObjectInput? { nil }
+    public static func _rlmConvert(_ any: Any) -> LinkingObjects? { nil }
+    public static func _rlmInput(fromAny any: Any, realm: Realm) throws -> ObjectInput? { nil }
+}

@@ -1,0 +1,84 @@
+import Foundation
+
+extension Realm {
+    /// Calls `block` after every change of the file (commits here, on other threads or in other
+    /// processes) on this thread's RunLoop, or during `refresh()`. Keep the token.
+    public func observe(_ block: @escaping (RealmNotification, Realm) -> Void) -> NotificationToken {
+        dynamicRealm.observe { [unowned self] notification, _ in block(notification, self) }
+    }
+}
+
+extension Results {
+    /// Observes the results: `.initial`, then an `.update` after each version that changed
+    /// them, with deletions and modifications as indices in the previous results and insertions
+    /// in the new ones. Without `queue`, delivered on this thread's RunLoop (and during
+    /// `refresh()`); with a serial `queue`, there, with results of a Realm confined to it.
+    public func observe(on queue: DispatchQueue? = nil,
+                        _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void) -> NotificationToken {
+        let original = self
+        let configuration = owner.configuration
+        var rebound: Results<Element>?
+        return dynamicResults.observe(on: queue) { change in
+            func typed(_ dynamic: RealmEngine.Results) -> Results<Element> {
+                if queue == nil { return original }
+                if let rebound, rebound.dynamicResults === dynamic { return rebound }
+                let r = Results(dynamic, realm: Realm(wrapping: dynamic.realm, configuration: configuration), sorts: original.sorts)
+                rebound = r
+                return r
+            }
+            switch change {
+            case .initial(let r): block(.initial(typed(r)))
+            case .update(let r, let deletions, let insertions, let modifications):
+                block(.update(typed(r), deletions: deletions, insertions: insertions, modifications: modifications))
+            case .error(let error): block(.error(error))
+            }
+        }
+    }
+}
+
+extension RealmCollection {
+    /// Observes the collection (a `List` or `LinkingObjects`: the same notifier as `Results`),
+    /// delivered on this thread's RunLoop and during `refresh()`.
+    public func observe(_ block: @escaping (RealmCollectionChange<Self>) -> Void) -> NotificationToken {
+        let collection = self
+        return _rlmResults.dynamicResults.observe { change in
+            switch change {
+            case .initial: block(.initial(collection))
+            case .update(_, let deletions, let insertions, let modifications):
+                block(.update(collection, deletions: deletions, insertions: insertions, modifications: modifications))
+            case .error(let error): block(.error(error))
+            }
+        }
+    }
+}
+
+/// Lets `observe` hand the observed object to its block with its own type.
+public protocol _ObjectObservable: Object {}
+extension Object: _ObjectObservable {}
+
+extension _ObjectObservable {
+    /// Observes the object: `.change` with each changed property's name, old and new value after
+    /// each version that changed it, `.deleted` once it is deleted. With `keyPaths`, only changes
+    /// to those properties notify. Delivered on this thread's RunLoop (and during `refresh()`).
+    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+                        _ block: @escaping (ObjectChange<Self>) -> Void) -> NotificationToken {
+        guard let accessor, let realm else {
+            preconditionFailure("Only managed objects can be observed (add the object to a Realm first).")
+        }
+        let original = self
+        let configuration = realm.configuration
+        let wanted = keyPaths.map(Set.init)
+        return accessor.observe(on: queue) { change in
+            switch change {
+            case .change(let object, let properties):
+                let relevant = wanted.map { w in properties.filter { w.contains($0.name) } } ?? properties
+                guard !relevant.isEmpty else { return }
+                let typed = queue == nil ? original
+                    : Self._rlmMake(object, realm: Realm(wrapping: object.realm, configuration: configuration))
+                block(.change(typed, relevant))
+            case .deleted: block(.deleted)
+            case .error(let error): block(.error(error))
+            }
+        }
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+
+/// A type a column or a list element stores: a scalar, a `PersistableEnum` or an `Object`.
+///
+/// The one conversion protocol of the typed layer (RealmSwift's `_Persistable`): each storable
+/// type says which `PropertyType` it is, how it reads from and writes to the dynamic core's
+/// `Value`, and how it is made from the loosely typed input of `Object(value:)` and
+/// `realm.create(_:value:)` (dictionaries, arrays, JSON numbers, `NSNull`). Conformances are
+/// grouped by family in `Persistable+Scalars.swift`. Not meant to be adopted outside this module.
+public protocol _RealmElement {
+    /// The stored type.
+    static var _rlmPropertyType: PropertyType { get }
+    /// The linked class, for objects.
+    static var _rlmObjectType: Object.Type? { get }
+    /// Reads a stored value; nil for `.null` (or a link the Realm no longer holds).
+    static func _rlmRead(_ value: Value, realm: Realm) -> Self?
+    /// The input that stores this value in `realm` (a link, or a nested object to create).
+    func _rlmInput(for realm: Realm?) -> ObjectInput
+    /// Converts a loosely typed value (`Object(value:)`); nil when it does not fit.
+    static func _rlmConvert(_ any: Any) -> Self?
+    /// Converts a loosely typed value into input for `realm.create`.
+    static func _rlmInput(fromAny any: Any, realm: Realm) throws -> ObjectInput
+}
+
+extension _RealmElement {
+    public static var _rlmObjectType: Object.Type? { nil }
+}
+
+/// A scalar stored as one `Value` (numbers, strings, dates, data, identifiers, enums).
+public protocol _RealmScalar: _RealmElement {
+    /// The stored value.
+    var _rlmValue: Value { get }
+    /// The Swift value of a stored one.
+    init?(_rlmValue value: Value)
+    /// The value of a property declared without a default (`0`, `""`, the first enum case).
+    static var _rlmZero: Self { get }
+}
+
+extension _RealmScalar {
+    public static func _rlmRead(_ value: Value, realm: Realm) -> Self? { Self(_rlmValue: value) }
+    public func _rlmInput(for realm: Realm?) -> ObjectInput { .value(_rlmValue) }
+    public static func _rlmInput(fromAny any: Any, realm: Realm) throws -> ObjectInput {
+        if isNull(any) { return .value(.null) }
+        guard let v = _rlmConvert(any) else {
+            throw RealmError.invalidInput("\(type(of: any)) value '\(any)' cannot be stored as \(_rlmPropertyType.rawValue)")
+        }
+        return .value(v._rlmValue)
+    }
+}
+
+/// The value type of a `@Persisted` property: a scalar, an optional scalar or link, a `List`,
+/// a `LinkingObjects`, or a `PersistableEnum`.
+public protocol _Persistable {
+    /// The schema of a property of this type (name and flags are filled in by `@Persisted`).
+    static func _rlmProperty(name: String) -> Property
+    /// The class this property links to, if any (for discovering linked classes).
+    static var _rlmLinkedType: Object.Type? { get }
+    /// The value of a property declared without a default.
+    static func _rlmDefault() -> Self
+    /// Reads the property of a managed object.
+    static func _rlmGet(_ object: Object, _ name: String) -> Self
+    /// Writes the property of a managed object (inside a write transaction).
+    static func _rlmSet(_ value: Self, _ object: Object, _ name: String)
+    /// The input that stores this value in `realm`; nil for a computed property.
+    func _rlmInput(for realm: Realm?) -> ObjectInput?
+    /// Converts a loosely typed value (`Object(value:)`).
+    static func _rlmConvert(_ any: Any) -> Self?
+    /// Converts a loosely typed value into input for `realm.create`; nil for a computed property.
+    static func _rlmInput(fromAny any: Any, realm: Realm) throws -> ObjectInput?
+    /// The unmanaged objects this value links to (so `add` can manage them too), paired with
+    /// where the managed copy is found.
+    func _rlmLinkedObjects() -> [Object]
+}
+
+extension _Persistable {
+    public static var _rlmLinkedType: Object.Type? { nil }
+    public func _rlmLinkedObjects() -> [Object] { [] }
+}
+
+extension _Persistable where Self: _RealmScalar {
+    public static func _rlmProperty(name: String) -> Property { Property(name: name, type: _rlmPropertyType) }
+    public static func _rlmDefault() -> Self { _rlmZero }
+    public static func _rlmGet(_ object: Object, _ name: String) -> Self {
+        let v = object._rlmRead(name)
+        guard let s = Self(_rlmValue: v) else {
+            preconditionFailure("\(type(of: object)).\(name): the file holds \(v.kindName), not \(Self.self)")
+        }
+        return s
+    }
+    public static func _rlmSet(_ value: Self, _ object: Object, _ name: String) {
+        object._rlmWrite(name, .value(value._rlmValue))
+    }
+    public func _rlmInput(for realm: Realm?) -> ObjectInput? { .value(_rlmValue) }
+    public static func _rlmInput(fromAny any: Any, realm: Realm) throws -> ObjectInput? {
+        if isNull(any) {
+            throw RealmError.invalidInput("nil given for a required \(_rlmPropertyType.rawValue) property")
+        }
+        return try (_rlmInput(fromAny: any, realm: realm) as ObjectInput)
+    }
+}
+
+extension Optional: _Persistable where Wrapped: _RealmElement {
+    public static func _rlmProperty(name: String) -> Property {
+        Property(name: name, type: Wrapped._rlmPropertyType, isOptional: true,
+                 objectClassName: Wrapped._rlmObjectType?.className)
+    }
+    public static var _rlmLinkedType: Object.Type? { Wrapped._rlmObjectType }
+    public static func _rlmDefault() -> Self { nil }
+    public static func _rlmGet(_ object: Object, _ name: String) -> Self {
+        let v = object._rlmRead(name)
+        if v.isNull { return nil }
+        guard let realm = object.realm, let s = Wrapped._rlmRead(v, realm: realm) else {
+            preconditionFailure("\(type(of: object)).\(name): the file holds \(v.kindName), not \(Wrapped.self)")
+        }
+        return s
+    }
+    public static func _rlmSet(_ value: Self, _ object: Object, _ name: String) {
+        object._rlmWrite(name, value.map { $0._rlmInput(for: object.realm) } ?? .value(.null))
+    }
+    public func _rlmInput(for realm: Realm?) -> ObjectInput? {
+        map { $0._rlmInput(for: realm) } ?? .value(.null)
+    }
+    public static func _rlmConvert(_ any: Any) -> Self? {
+        if isNull(any) { return .some(nil) }
+        guard let w = Wrapped._rlmConvert(any) else { return nil }
+        return .some(w)
+    }
+    public static func _rlmInput(fromAny any: Any, realm: Realm) throws -> ObjectInput? {
+        try (Wrapped._rlmInput(fromAny: any, realm: realm) as ObjectInput)
+    }
+    public func _rlmLinkedObjects() -> [Object] {
+        if case .some(let w) = self, let o = w as? Object { return [o] }
+        return []
+    }
+}
+
+/// An enum stored through its raw value (an `Int` or a `String`):
+/// `enum Kind: Int, PersistableEnum { case a, b }` then `@Persisted var kind: Kind`.
+/// A property declared without a default takes the first case.
+public protocol PersistableEnum: _RealmScalar, _Persistable, RawRepresentable, CaseIterable
+where RawValue: _RealmScalar {}
+
+extension PersistableEnum {
+    public static var _rlmPropertyType: PropertyType { RawValue._rlmPropertyType }
+    public var _rlmValue: Value { rawValue._rlmValue }
+    public init?(_rlmValue value: Value) {
+        guard let raw = RawValue(_rlmValue: value) else { return nil }
+        self.init(rawValue: raw)
+    }
+    public static var _rlmZero: Self {
+        guard let first = allCases.first else { preconditionFailure("\(Self.self) has no cases to store") }
+        return first
+    }
+    public static func _rlmConvert(_ any: Any) -> Self? {
+        if let e = any as? Self { return e }
+        return RawValue._rlmConvert(any).flatMap(Self.init(rawValue:))
+    }
+}
+
+/// Whether a loosely typed value means nil (`NSNull`, or an optional holding nothing).
+func isNull(_ any: Any) -> Bool {
+    if any is NSNull { return true }
+    let m = Mirror(reflecting: any)
+    return m.displayStyle == .optional && m.children.isEmpty
+}

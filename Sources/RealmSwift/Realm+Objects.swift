@@ -1,0 +1,108 @@
+import Foundation
+
+/// Adding, creating, finding and deleting typed objects.
+extension Realm {
+    /// Every object of a class, live.
+    public func objects<Element: Object>(_ type: Element.Type) -> Results<Element> {
+        check(type)
+        do {
+            return Results(try dynamicRealm.objects(type.className), realm: self)
+        } catch {
+            preconditionFailure("objects(\(type.className).self): \(error)")
+        }
+    }
+
+    /// The objects of a class by name, through the dynamic API.
+    public func dynamicObjects(_ className: String) throws -> RealmEngine.Results {
+        try dynamicRealm.objects(className)
+    }
+
+    /// The object of a class with this primary key, or nil.
+    public func object<Element: Object, Key>(ofType type: Element.Type, forPrimaryKey key: Key) -> Element? {
+        check(type)
+        guard let value = storedValue(key) else { preconditionFailure("\(Key.self) cannot be a primary key") }
+        do {
+            return try dynamicRealm.object(ofType: type.className, forPrimaryKey: value).map { Element._rlmMake($0, realm: self) }
+        } catch {
+            preconditionFailure("object(ofType: \(type.className).self, forPrimaryKey: \(key)): \(error)")
+        }
+    }
+
+    private func requireWrite(_ what: String) {
+        precondition(isInWriteTransaction, "Cannot \(what) outside of a write transaction (call it inside realm.write { }).")
+    }
+
+    /// Adds an unmanaged object, and the unmanaged objects it links to, to the Realm; the
+    /// object becomes managed. With `.modified` or `.all`, an object with the same primary key
+    /// is updated instead (a duplicate key with `.error` makes the `write` throw).
+    public func add(_ object: Object, update: UpdatePolicy = .error) {
+        requireWrite("add an object")
+        if let owner = object.realm {
+            precondition(owner.dynamicRealm === dynamicRealm, "Object is already managed by another Realm. Use create instead to copy it.")
+            if !object.isInvalidated { return }
+        }
+        let type = Swift.type(of: object)
+        check(type)
+        do {
+            let managed = try dynamicRealm.create(type.className, value: object._rlmUnmanagedArray(for: self), update: update)
+            var visited: Set<ObjectIdentifier> = []
+            object._rlmAttach(managed, realm: self, visited: &visited)
+        } catch {
+            record(error)
+        }
+    }
+
+    /// Adds every object of a sequence.
+    public func add<S: Sequence>(_ objects: S, update: UpdatePolicy = .error) where S.Element: Object {
+        for o in objects { add(o, update: update) }
+    }
+
+    /// Creates an object from a dictionary (missing keys take the class's defaults, evaluated
+    /// for this object; unknown keys are ignored), an array in property order, or another
+    /// object (of any Realm: it is copied with the objects it links to). With `.modified` or
+    /// `.all`, an existing object with the same primary key gets only the given values.
+    ///
+    /// A value that does not fit (nil for a required property, a wrong type) makes the
+    /// enclosing `write` throw; the returned object is then an unmanaged placeholder.
+    @discardableResult
+    public func create<Element: Object>(_ type: Element.Type, value: Any = [String: Any](), update: UpdatePolicy = .error) -> Element {
+        requireWrite("create an object")
+        check(type)
+        do {
+            let input: ObjectInput
+            if let object = value as? Object {
+                input = .dictionary(object._rlmValues(for: self))
+            } else {
+                input = try type._rlmNewObjectInput(fromAny: value, realm: self)
+            }
+            return Element._rlmMake(try dynamicRealm.create(type.className, value: input, update: update), realm: self)
+        } catch {
+            record(error)
+            return Element()
+        }
+    }
+
+    /// Deletes an object; links to it become nil and it leaves every list.
+    public func delete(_ object: Object) {
+        requireWrite("delete an object")
+        guard let accessor = object.accessor else { preconditionFailure("Can only delete an object from the Realm it belongs to.") }
+        do { try dynamicRealm.delete(accessor) } catch { record(error) }
+    }
+
+    /// Deletes every object of a sequence (a `List`, an array).
+    public func delete<S: Sequence>(_ objects: S) where S.Element: Object {
+        for o in Array(objects) { delete(o) }
+    }
+
+    /// Deletes every object of the results.
+    public func delete<Element: Object>(_ results: Results<Element>) {
+        requireWrite("delete objects")
+        do { try dynamicRealm.delete(results.dynamicResults) } catch { record(error) }
+    }
+
+    /// Deletes every object of every class.
+    public func deleteAll() {
+        requireWrite("delete objects")
+        do { try dynamicRealm.deleteAll() } catch { record(error) }
+    }
+}

@@ -1,0 +1,197 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A Realm seen through the typed API: `try Realm(configuration:)`, `realm.objects(Dog.self)`,
+/// `try realm.write { realm.add(dog) }`.
+///
+/// Wraps one instance of the dynamic core (`dynamicRealm`), with its thread confinement and
+/// snapshot rules. Inside `write`, the non-throwing calls RealmSwift has (`add`, `create`,
+/// property setters, list changes) record the first error from the data (a duplicate primary
+/// key, a changed primary key, nil for a required property, a value over a limit): `write`
+/// then rolls the transaction back and throws it, so bad data never commits and is never
+/// silently dropped. Writing outside a write transaction is a programmer error and stops with
+/// a message, as in RealmSwift.
+public final class Realm {
+    /// The dynamic Realm this one wraps.
+    public let dynamicRealm: RealmEngine.Realm
+    /// The configuration the Realm was opened with.
+    public let configuration: Configuration
+    /// The first error recorded by a non-throwing call inside the open write transaction.
+    private var pendingError: Error?
+    /// Classes already checked against the file's schema.
+    private var checkedTypes: Set<ObjectIdentifier> = []
+    /// The thread the Realm was opened on (nil for an instance confined to a queue).
+    private let thread: pthread_t?
+
+    /// What `create` and `add` do when an object with the same primary key exists.
+    public typealias UpdatePolicy = RealmEngine.UpdatePolicy
+
+    /// Opens the default Realm (`Configuration.defaultConfiguration`).
+    public convenience init() throws {
+        try self.init(configuration: .defaultConfiguration)
+    }
+
+    /// Opens a Realm. With `objectTypes`, the file's schema is those classes (and the classes
+    /// they link to); without, the classes this process has used so far (Linux has no runtime
+    /// list of subclasses: a class is known once an instance was made or it was passed to a
+    /// Realm), or for an existing file the schema stored in it.
+    public init(configuration: Configuration) throws {
+        self.configuration = configuration
+        dynamicRealm = try configuration.open()
+        thread = pthread_self()
+    }
+
+    init(wrapping realm: RealmEngine.Realm, configuration: Configuration) {
+        dynamicRealm = realm
+        self.configuration = configuration
+        thread = nil
+    }
+
+    /// Stops with a message when used from another thread than the one that opened the Realm
+    /// (the dynamic core throws `wrongThread` there; a typed count or subscript cannot throw and
+    /// must not answer 0 instead).
+    func verifyThread() {
+        if let thread, pthread_equal(thread, pthread_self()) == 0 {
+            preconditionFailure("Realm accessed from incorrect thread: a Realm and its objects are confined to the thread that opened them "
+                                + "(use ThreadSafeReference, or open a Realm on the other thread).")
+        }
+    }
+
+    /// The schema of the version this Realm reads.
+    public var schema: Schema { dynamicRealm.schema }
+    /// Whether a write transaction is open.
+    public var isInWriteTransaction: Bool { dynamicRealm.isInWriteTransaction }
+    /// Whether every class of the Realm is empty.
+    public var isEmpty: Bool {
+        schema.objectSchemas.allSatisfy { ((try? dynamicRealm.objects($0.name).count) ?? 0) == 0 }
+    }
+
+    // MARK: Transactions
+
+    /// Runs `block` in a write transaction and commits it, returning the block's value. Throws
+    /// (and rolls back) when the block throws, when a call inside it recorded an error, or
+    /// when the commit fails.
+    @discardableResult
+    public func write<Result>(_ block: () throws -> Result) throws -> Result {
+        try dynamicRealm.beginWrite()
+        pendingError = nil
+        let result: Result
+        do {
+            result = try block()
+        } catch {
+            pendingError = nil
+            if isInWriteTransaction { dynamicRealm.cancelWrite() }
+            throw error
+        }
+        try commitWrite()
+        return result
+    }
+
+    /// `write(_:)` whose commit the observers of `tokens` do not hear about (a change the
+    /// interface already shows). Observers with an undelivered earlier change still get it,
+    /// this commit included.
+    @discardableResult
+    public func write<Result>(withoutNotifying tokens: [NotificationToken], _ block: () throws -> Result) throws -> Result {
+        try dynamicRealm.beginWrite()
+        pendingError = nil
+        let result: Result
+        do {
+            result = try block()
+        } catch {
+            pendingError = nil
+            if isInWriteTransaction { dynamicRealm.cancelWrite() }
+            throw error
+        }
+        try commitWrite(withoutNotifying: tokens)
+        return result
+    }
+
+    /// `commitWrite()` that the observers of `tokens` do not hear about.
+    public func commitWrite(withoutNotifying tokens: [NotificationToken]) throws {
+        if let error = pendingError {
+            pendingError = nil
+            dynamicRealm.cancelWrite()
+            throw error
+        }
+        try dynamicRealm.commitWrite(withoutNotifying: tokens)
+    }
+
+    /// Starts a write transaction. A failure to start (a read-only Realm, a file error) is
+    /// thrown by `commitWrite()`.
+    public func beginWrite() {
+        pendingError = nil
+        do { try dynamicRealm.beginWrite() } catch { pendingError = error }
+    }
+
+    /// Commits the write transaction, or rolls it back and throws the first error recorded in it.
+    public func commitWrite() throws {
+        if let error = pendingError {
+            pendingError = nil
+            dynamicRealm.cancelWrite()
+            throw error
+        }
+        try dynamicRealm.commitWrite()
+    }
+
+    /// Discards the write transaction.
+    public func cancelWrite() {
+        pendingError = nil
+        dynamicRealm.cancelWrite()
+    }
+
+    /// Moves to the newest version (delivering notifications); returns whether it changed.
+    @discardableResult
+    public func refresh() -> Bool { dynamicRealm.refresh() }
+
+    /// Releases the pinned version until the next read.
+    public func invalidate() { dynamicRealm.invalidate() }
+
+    /// Writes a compacted copy of the Realm to `fileURL`.
+    public func writeCopy(toFile fileURL: URL) throws { try dynamicRealm.writeCopy(toFile: fileURL.path) }
+
+    /// Deletes a Realm's file and its auxiliary files; returns whether the file existed.
+    @discardableResult
+    public static func deleteFiles(for configuration: Configuration) throws -> Bool {
+        let path = configuration.engineConfiguration(schema: nil).path
+        let existed = FileManager.default.fileExists(atPath: path)
+        try RealmEngine.Realm.deleteFiles(for: path)
+        return existed
+    }
+
+    /// Records an error from a non-throwing call in a write transaction (the first one wins).
+    func record(_ error: Error) {
+        if pendingError == nil { pendingError = error }
+    }
+
+    /// Checks once that `type`'s schema is the file's; a class missing or different is a
+    /// programmer error (list it in `objectTypes`, and migrate a changed class).
+    func check(_ type: Object.Type) {
+        verifyThread()
+        let id = ObjectIdentifier(type)
+        if checkedTypes.contains(id) { return }
+        let wanted = ClassInfo.of(type).objectSchema
+        guard let stored = schema[wanted.name] else {
+            preconditionFailure("\(wanted.name) is not in the schema of \(dynamicRealm.path); list it in Realm.Configuration.objectTypes")
+        }
+        guard stored == wanted else {
+            let difference = RealmDifference.describe(stored: stored, wanted: wanted)
+            preconditionFailure("\(wanted.name) differs from the class stored in \(dynamicRealm.path) (\(difference)); " +
+                                "raise schemaVersion to migrate")
+        }
+        checkedTypes.insert(id)
+    }
+}
+
+/// Describes how a model class differs from the stored one.
+enum RealmDifference {
+    static func describe(stored: ObjectSchema, wanted: ObjectSchema) -> String {
+        for p in wanted.properties where stored[p.name] == nil { return "property '\(p.name)' is not in the file" }
+        for p in stored.properties where wanted[p.name] == nil { return "property '\(p.name)' was removed" }
+        for p in wanted.properties where stored[p.name] != p {
+            return "property '\(p.name)' changed from \(stored[p.name]?.typeDescription ?? "?") to \(p.typeDescription)"
+        }
+        return "the property order changed"
+    }
+}

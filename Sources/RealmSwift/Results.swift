@@ -1,0 +1,242 @@
+import Foundation
+
+/// The objects of one class that match a query, typed: `realm.objects(Dog.self).filter("age < 2")`.
+///
+/// A thin skin over the dynamic core's results (one query description, one evaluator): lazy
+/// (building and chaining does no work) and live (each read shows the Realm's current
+/// version). `for … in` walks the objects the query held when the loop started, so changing
+/// them inside the loop does not skip any.
+public struct Results<Element: Object>: RealmCollection, CustomStringConvertible {
+    /// The dynamic results this is a view of.
+    public let dynamicResults: RealmEngine.Results
+    let owner: Realm
+    /// The sort in effect, most significant first (kept so a later sort can add to it).
+    let sorts: [SortDescriptor]
+
+    init(_ dynamic: RealmEngine.Results, realm: Realm, sorts: [SortDescriptor] = []) {
+        dynamicResults = dynamic
+        owner = realm
+        self.sorts = sorts
+    }
+
+    /// The first position (0).
+    public var startIndex: Int { 0 }
+    /// The position after the last object (`count`).
+    public var endIndex: Int { count }
+    /// Number of objects.
+    public var count: Int {
+        owner.verifyThread()
+        return dynamicResults.count
+    }
+
+    /// The object at `position`.
+    public subscript(position: Int) -> Element {
+        owner.verifyThread()
+        do {
+            return Element._rlmMake(try dynamicResults.object(at: position), realm: owner)
+        } catch {
+            preconditionFailure("Results<\(Element.className)>[\(position)]: \(error)")
+        }
+    }
+
+    public var _rlmResults: Results<Element> { self }
+
+    /// Iterates the objects of the results as the dynamic core's iterator visits them: the
+    /// objects in the results when iteration starts (over a filtered, sorted or list result,
+    /// its keys then; over a whole class, in key order, skipping objects deleted meanwhile and
+    /// not visiting objects created by the loop), so changing objects inside the loop skips none.
+    public func makeIterator() -> Iterator {
+        owner.verifyThread()
+        return Iterator(base: dynamicResults.makeIterator(), realm: owner, info: ClassInfo.of(Element.self))
+    }
+
+    /// Iterates the objects, each made when it is reached.
+    public struct Iterator: IteratorProtocol {
+        var base: RealmEngine.Results.Iterator
+        let realm: Realm
+        let info: ClassInfo
+
+        /// The next object, or nil at the end.
+        public mutating func next() -> Element? {
+            base.next().map { Element._rlmMake($0, realm: realm, info: info) }
+        }
+    }
+
+    /// The first `maxLength` objects, as results: a sorted query then only finds the first
+    /// ones instead of sorting everything.
+    public func prefix(_ maxLength: Int) -> Results<Element> {
+        Results(dynamicResults.limit(maxLength), realm: owner, sorts: sorts)
+    }
+
+    /// The objects, for debugging.
+    public var description: String {
+        "Results<\(Element.className)>(\(map { String(describing: $0) }.joined(separator: ", ")))"
+    }
+}
+
+/// A live collection of objects of one class: `Results`, a `List` of objects, or
+/// `LinkingObjects`. They share one implementation (the dynamic core's results): filtering,
+/// sorting, aggregates, key-value coding and observation are the same for all three.
+public protocol RealmCollection: RandomAccessCollection where Index == Int, Element: Object {
+    /// The collection as results (the shared implementation).
+    var _rlmResults: Results<Element> { get }
+}
+
+extension RealmCollection {
+    /// The Realm managing the collection.
+    public var realm: Realm? { _rlmResults.owner }
+
+    /// Whether the collection's Realm was invalidated.
+    public var isInvalidated: Bool { false }
+
+    /// The objects matching a predicate in Realm's query language, with NSPredicate-style
+    /// arguments: `%@` a value, `%K` a property name, `%d`/`%f` numbers, or `$0`, `$1`.
+    /// A predicate that does not parse or names no property is a programmer error and stops with
+    /// its message; use `filter(query:_:)` for predicates you do not control.
+    public func filter(_ predicate: String, _ args: Any...) -> Results<Element> {
+        do { return try filter(query: predicate, arguments: args) } catch { preconditionFailure("filter(\"\(predicate)\"): \(error)") }
+    }
+
+    /// `filter(_:_:)` that throws `RealmError.query` instead of stopping.
+    public func filter(query predicate: String, _ args: Any...) throws -> Results<Element> {
+        try filter(query: predicate, arguments: args)
+    }
+
+    /// `filter(query:_:)` with an argument array.
+    public func filter(query predicate: String, arguments args: [Any]) throws -> Results<Element> {
+        let base = _rlmResults
+        let (text, values) = try PredicateFormat.convert(predicate, args)
+        return Results(try base.dynamicResults.filter(text, arguments: values), realm: base.owner, sorts: base.sorts)
+    }
+
+    /// Sorted by one property. A collection already sorted keeps its order for ties (Realm
+    /// Core's rule: the new sort is most significant).
+    public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results<Element> {
+        sorted(by: [SortDescriptor(keyPath: keyPath, ascending: ascending)])
+    }
+
+    /// Sorted by several properties, the first most significant; earlier sorts break ties.
+    public func sorted(by descriptors: [SortDescriptor]) -> Results<Element> {
+        let base = _rlmResults
+        let names = Set(descriptors.map(\.keyPath))
+        let combined = descriptors + base.sorts.filter { !names.contains($0.keyPath) }
+        return Results(base.dynamicResults.sorted(by: combined), realm: base.owner, sorts: combined)
+    }
+
+    /// Sorted by a property given as a key path (`\.age`).
+    public func sorted<V>(by keyPath: KeyPath<Element, V>, ascending: Bool = true) -> Results<Element> {
+        sorted(byKeyPath: propertyName(keyPath), ascending: ascending)
+    }
+
+    /// The first object of each distinct combination of the properties' values.
+    public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Element == String {
+        let base = _rlmResults
+        return Results(base.dynamicResults.distinct(by: Array(keyPaths)), realm: base.owner, sorts: base.sorts)
+    }
+
+    /// The position of an object, or nil.
+    public func index(of object: Element) -> Int? {
+        guard let accessor = object.accessor else { return nil }
+        return _rlmResults.dynamicResults.index(of: accessor)
+    }
+
+    /// The position of the first object matching a predicate, or nil.
+    public func index(matching predicate: String, _ args: Any...) -> Int? {
+        guard let first = (try? filter(query: predicate, arguments: args))?.first else { return nil }
+        return index(of: first)
+    }
+
+    // MARK: Aggregates
+
+    private func aggregate<T>(_ name: String, _ body: () throws -> T) -> T {
+        do { return try body() } catch { preconditionFailure("\(name): \(error)") }
+    }
+
+    /// The smallest value of a property, or nil when the collection is empty.
+    public func min<V: _RealmScalar>(ofProperty property: String) -> V? {
+        aggregate("min(ofProperty: \(property))") { try _rlmResults.dynamicResults.min(ofProperty: property).flatMap(V.init(_rlmValue:)) }
+    }
+
+    /// The largest value of a property, or nil when the collection is empty.
+    public func max<V: _RealmScalar>(ofProperty property: String) -> V? {
+        aggregate("max(ofProperty: \(property))") { try _rlmResults.dynamicResults.max(ofProperty: property).flatMap(V.init(_rlmValue:)) }
+    }
+
+    /// The sum of a numeric property (0 for an empty collection).
+    public func sum<V: _RealmScalar>(ofProperty property: String) -> V {
+        aggregate("sum(ofProperty: \(property))") {
+            let v = try _rlmResults.dynamicResults.sum(ofProperty: property)
+            guard let s = V(_rlmValue: v) else { throw RealmError.invalidInput("the sum \(v) is not a \(V.self)") }
+            return s
+        }
+    }
+
+    /// The average of a numeric property, or nil when the collection is empty.
+    public func average(ofProperty property: String) -> Double? {
+        aggregate("average(ofProperty: \(property))") { try _rlmResults.dynamicResults.average(ofProperty: property) }
+    }
+
+    /// The smallest value of a property given as a key path.
+    public func min<V: _RealmScalar>(of keyPath: KeyPath<Element, V>) -> V? { min(ofProperty: propertyName(keyPath)) }
+    /// The largest value of a property given as a key path.
+    public func max<V: _RealmScalar>(of keyPath: KeyPath<Element, V>) -> V? { max(ofProperty: propertyName(keyPath)) }
+    /// The sum of a property given as a key path.
+    public func sum<V: _RealmScalar>(of keyPath: KeyPath<Element, V>) -> V { sum(ofProperty: propertyName(keyPath)) }
+    /// The average of a property given as a key path.
+    public func average<V: _RealmScalar>(of keyPath: KeyPath<Element, V>) -> Double? { average(ofProperty: propertyName(keyPath)) }
+
+    // MARK: Key-value coding
+
+    /// Each object's value of a property, in order.
+    public func value(forKey key: String) -> [Any] { map { $0.value(forKey: key) ?? NSNull() } }
+    /// `value(forKey:)`.
+    public func value(forKeyPath keyPath: String) -> [Any] { value(forKey: keyPath) }
+
+    /// Sets a property of every object (inside a write transaction), in one pass over the results.
+    public func setValue(_ value: Any?, forKey key: String) {
+        let results = _rlmResults
+        let realm = results.owner
+        precondition(realm.isInWriteTransaction, "Cannot modify managed objects outside of a write transaction.")
+        guard let type = ClassInfo.of(Element.self).valueTypes[key] else {
+            preconditionFailure("\(Element.className) has no property '\(key)'")
+        }
+        do {
+            guard let input = try type._rlmInput(fromAny: value ?? NSNull(), realm: realm) else { return }
+            try results.dynamicResults.setValue(input, forKey: key)
+        } catch {
+            realm.record(error)
+        }
+    }
+    /// `setValue(_:forKey:)`.
+    public func setValue(_ value: Any?, forKeyPath keyPath: String) { setValue(value, forKey: keyPath) }
+}
+
+/// A type-erased `RealmCollection`: a property that can hold a `Results`, a `List` or a
+/// `LinkingObjects` of the same class.
+public struct AnyRealmCollection<Element: Object>: RealmCollection {
+    private let results: Results<Element>
+
+    /// Wraps a collection.
+    public init<C: RealmCollection>(_ base: C) where C.Element == Element {
+        results = base._rlmResults
+    }
+
+    /// The first position (0).
+    public var startIndex: Int { 0 }
+    /// The position after the last object.
+    public var endIndex: Int { results.count }
+    /// The object at `position`.
+    public subscript(position: Int) -> Element { results[position] }
+    public var _rlmResults: Results<Element> { results }
+}
+
+/// The property name a key path reads (`\Dog.age` → `"age"`), found by reading it from a
+/// prototype that records property reads.
+func propertyName<T: Object, V>(_ keyPath: KeyPath<T, V>) -> String {
+    let prototype = T()
+    let tracer = KeyPathTracer()
+    prototype.tracer = tracer
+    _ = prototype[keyPath: keyPath]
+    guard !tracer.names.isEmpty else { preconditionFailure("\(keyPath) does not name a @Persisted property") }
+    return tracer.names.joined(separator: ".")
+}

@@ -1,0 +1,117 @@
+import Foundation
+
+/// What the typed layer knows about one `Object` subclass: its schema, discovered once from a
+/// prototype instance through `Mirror` (no Objective-C runtime), and the names of its
+/// properties by storage key path.
+final class ClassInfo: @unchecked Sendable {
+    let type: Object.Type
+    let objectSchema: ObjectSchema
+    /// The classes this one links to (and is linked from, for linking objects).
+    let linkedTypes: [Object.Type]
+    /// Each persisted property's value type, by name (for converting loosely typed input).
+    let valueTypes: [String: any _Persistable.Type]
+    /// Where the `@Persisted` boxes are in an instance (nil: found through `Mirror`).
+    let fieldLayout: FieldLayout?
+    /// `@Persisted` storage key path → property name, filled as properties are first read.
+    private var names: [AnyKeyPath: String] = [:]
+    private let lock = NSLock()
+
+    init(_ type: Object.Type) {
+        self.type = type
+        let prototype = type.init()
+        var properties: [Property] = []
+        var linked: [Object.Type] = []
+        var valueTypes: [String: any _Persistable.Type] = [:]
+        let children = persistedChildren(of: prototype)
+        fieldLayout = FieldLayout(prototype: prototype, children: children)
+        for (name, p) in children {
+            properties.append(p.property(name: name))
+            if let t = p.linkedType { linked.append(t) }
+            valueTypes[name] = p.valueType
+        }
+        objectSchema = ObjectSchema(name: type.className, properties: properties)
+        linkedTypes = linked
+        self.valueTypes = valueTypes
+    }
+
+    func name(for keyPath: AnyKeyPath) -> String? {
+        lock.lock(); defer { lock.unlock() }
+        return names[keyPath]
+    }
+
+    func remember(_ name: String, for keyPath: AnyKeyPath) {
+        lock.lock(); names[keyPath] = name; lock.unlock()
+    }
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var byType: [ObjectIdentifier: ClassInfo] = [:]
+    nonisolated(unsafe) private static var byName: [String: Object.Type] = [:]
+
+    /// The info of a class, discovered on first use.
+    static func of(_ type: Object.Type) -> ClassInfo {
+        let id = ObjectIdentifier(type)
+        lock.lock()
+        if let info = byType[id] { lock.unlock(); return info }
+        lock.unlock()
+        // Discovery creates a prototype, whose initialisers may create other objects: outside the lock.
+        let info = ClassInfo(type)
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = byType[id] { return known }
+        byType[id] = info
+        byName[info.objectSchema.name] = type
+        return info
+    }
+
+    /// Every class discovered so far, by stored name (the latest class of each name): the
+    /// schema of a Realm opened without `objectTypes`. Without the Objective-C runtime, a class
+    /// is known once an instance was made or it was used with a Realm.
+    static var registered: [Object.Type] {
+        lock.lock(); defer { lock.unlock() }
+        return byName.keys.sorted().compactMap { byName[$0] }
+    }
+
+    /// The schema of `types` and every class they link to, in a stable order.
+    static func schema(for types: [Object.Type]) -> Schema {
+        var seen: Set<ObjectIdentifier> = []
+        var names: Set<String> = []
+        var result: [ObjectSchema] = []
+        var queue = types
+        while let t = queue.first {
+            queue.removeFirst()
+            guard seen.insert(ObjectIdentifier(t)).inserted else { continue }
+            let info = of(t)
+            if names.insert(info.objectSchema.name).inserted { result.append(info.objectSchema) }
+            queue.append(contentsOf: info.linkedTypes)
+        }
+        return Schema(result)
+    }
+}
+
+/// The `@Persisted` properties of an object, superclass first, with their names.
+func persistedChildren(of object: Object) -> [(String, any AnyPersisted)] {
+    var mirrors: [Mirror] = []
+    var m: Mirror? = Mirror(reflecting: object)
+    while let current = m {
+        mirrors.append(current)
+        m = current.superclassMirror
+    }
+    var result: [(String, any AnyPersisted)] = []
+    for mirror in mirrors.reversed() {
+        for child in mirror.children {
+            guard let label = child.label, let p = child.value as? any AnyPersisted else { continue }
+            result.append((label.hasPrefix("_") ? String(label.dropFirst()) : label, p))
+        }
+    }
+    return result
+}
+
+extension Schema {
+    /// The classes of the schema (RealmSwift's name for `objectSchemas`).
+    public var objectSchema: [ObjectSchema] { objectSchemas }
+}
+
+extension ObjectSchema {
+    /// The class name (RealmSwift's name for `name`).
+    public var className: String { name }
+}

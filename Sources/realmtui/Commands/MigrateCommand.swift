@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import RealmEngine
+
+/// `realmtui migrate FILE --schema NEW.json --version N [--rename Class.old=new …]`: the same
+/// migration the Swift API runs, from the command line.
+struct MigrateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate",
+        abstract: "Migrate a database to a new realm-js JSON schema and schema version.",
+        discussion: """
+            Properties the new schema adds start at their default (nil when optional), properties
+            it removes are dropped, and --rename moves a property's values to its new name. Classes
+            the new schema does not list are kept. The migration is one write transaction: on any
+            error (a value that does not fit the new schema, a version not higher than the file's)
+            the file is left unchanged.
+            """
+    )
+
+    @Argument(help: "The database file to migrate.")
+    var file: String
+
+    @Option(name: .long, help: "The new realm-js JSON schema ('-' for standard input).")
+    var schema: String
+
+    @Option(name: .long, help: "The new schema version (higher than the file's).")
+    var version: UInt64
+
+    @Option(name: .long, help: "A renamed property, as Class.oldName=newName (repeatable).")
+    var rename: [String] = []
+
+    func run() throws {
+        let parsed = try Schema(realmJSJSON: try Input.read(schema, what: "schema"))
+        let renames = try rename.map(MigrateCommand.parseRename)
+        guard FileManager.default.fileExists(atPath: file) else { throw RealmError.fileNotFound(path: file) }
+        let config = Realm.Configuration(
+            fileURL: URL(fileURLWithPath: file), schema: parsed, schemaVersion: version, createIfMissing: false,
+            migrationBlock: { migration, _ in
+                for (className, from, to) in renames {
+                    guard migration.oldSchema[className]?[from] != nil else {
+                        throw CLIFailure("--rename \(className).\(from)=\(to): \(className) has no property '\(from)' in \(file)")
+                    }
+                    migration.renameProperty(onType: className, from: from, to: to)
+                }
+            })
+        let realm = try Realm(configuration: config)
+        Console.line("migrated \(file) to schema version \(realm.schemaVersion): \(realm.schema.objectSchemas.count) classes")
+    }
+
+    static func parseRename(_ text: String) throws -> (String, String, String) {
+        let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+        let left = parts.first?.split(separator: ".", maxSplits: 1).map(String.init) ?? []
+        guard parts.count == 2, left.count == 2, !left[0].isEmpty, !left[1].isEmpty, !parts[1].isEmpty else {
+            throw ValidationError("--rename takes Class.oldName=newName, not '\(text)'")
+        }
+        return (left[0], left[1], parts[1])
+    }
+}
