@@ -42,7 +42,7 @@ public final class ExplorerSession {
             case .key(let key)?: driver.send(.key(key))
             case .mouse(let mouse)?: driver.send(.mouse(mouse))
             case .resize(let width, let height)?: driver.send(.resize(width: width, height: height))
-            case nil: driver.send(.tick)
+            case nil: driver.send(.tick(seconds: 0))
             }
             for text in driver.copied.dropFirst(copiedCount) { terminal.copyToClipboard(text) }
             copiedCount = driver.copied.count

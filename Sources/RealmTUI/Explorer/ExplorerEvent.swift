@@ -3,10 +3,13 @@ public enum ExplorerEvent: Sendable {
     case key(Key)
     case mouse(MouseEvent)
     case resize(width: Int, height: Int)
-    /// The data under a screen changed (a commit here or in another process).
-    case changes
-    /// Time passed (messages expire, marks fade).
-    case tick
+    /// A table's objects changed (a commit here or in another process): the change set of its
+    /// results, from the collection notification.
+    case tableChanged(TableChange)
+    /// The Realm moved to a newer version (after all `tableChanged` of that move).
+    case refreshed
+    /// Time passed: `seconds` on a monotonic clock (marks fade, messages expire).
+    case tick(seconds: Double)
 }
 
 /// What `update` asks the session to do: work with effects outside the state (the terminal,
@@ -22,6 +25,24 @@ public enum ExplorerEffect: Sendable, Equatable {
     case export(format: ExportFormat, path: String)
     /// Save the query history.
     case saveHistory
+}
+
+/// A change set of one table's results, in the indices of `RealmCollectionChange.update`:
+/// deletions and modifications in the old order, insertions in the new one.
+public struct TableChange: Sendable, Equatable {
+    /// Which table (its `TableRows`' identity; a table whose query changed meanwhile ignores it).
+    public var table: ObjectIdentifier
+    public var deletions: [Int]
+    public var insertions: [Int]
+    public var modifications: [Int]
+
+    /// A change set for `table`.
+    public init(table: ObjectIdentifier, deletions: [Int], insertions: [Int], modifications: [Int]) {
+        self.table = table
+        self.deletions = deletions
+        self.insertions = insertions
+        self.modifications = modifications
+    }
 }
 
 /// The formats of `:export`.

@@ -47,6 +47,10 @@ public struct ExplorerState {
     var stack: [Screen] = [.classes(ClassesScreen())]
     var mode: Mode = .browse
     var message: Message?
+    /// Seconds on a monotonic clock, from the last tick (marks fade by it).
+    var now: Double = 0
+    /// `p`: live updates paused; the screen stays on the version it shows.
+    var isPaused = false
     var history: QueryHistory
 
     /// A new explorer on the class list.

@@ -33,6 +33,10 @@ struct TableScreen {
     var cursorColumn = 0
     /// The first property shown after the primary key (horizontal scroll).
     var leftColumn = 0
+    /// The object under the cursor, so a change set can keep the cursor on it.
+    var cursorKey: ObjectKey?
+    /// Rows that live updates marked (inserted or modified), until a time.
+    var marks: [ObjectKey: RowMark] = [:]
 
     init(crumb: String, schema: ObjectSchema, base: Results) {
         self.crumb = crumb
@@ -40,6 +44,14 @@ struct TableScreen {
         self.base = base
         rows = TableRows(results: base, counted: base)
     }
+}
+
+/// A live update's mark on a row: `+` inserted, `~` modified, shown for a few seconds.
+struct RowMark: Equatable {
+    enum Kind: Equatable { case inserted, modified }
+    var kind: Kind
+    /// When the mark fades (seconds on the state's clock).
+    var until: Double
 }
 
 /// Every property of one object, one per line, full values wrapped.
@@ -50,6 +62,8 @@ struct DetailScreen {
     var cursor = 0
     /// The first screen line shown (wrapped lines scroll).
     var topLine = 0
+    /// The version in which the object was found deleted (live updates).
+    var deletedInVersion: UInt64?
 }
 
 /// The values of a list of primitives.

@@ -76,6 +76,7 @@ extension ExplorerState {
             table.cursorRow = max(0, min(table.cursorRow, count - 1))
             table.topRow = scrolled(top: table.topRow, cursor: table.cursorRow, count: count, height: height)
             table.cursorColumn = max(0, min(table.cursorColumn, table.schema.properties.count - 1))
+            table.cursorKey = count > 0 ? (try? table.rows.object(at: table.cursorRow))?.key : nil
             if table.cursorColumn < table.leftColumn { table.leftColumn = table.cursorColumn }
             while table.leftColumn < table.cursorColumn,
                   !TableLayout.make(table, realm: realm, width: width, bodyHeight: height).showsWhole(table.cursorColumn) {

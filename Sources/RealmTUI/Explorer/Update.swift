@@ -12,8 +12,15 @@ public func update(_ state: inout ExplorerState, _ event: ExplorerEvent) -> [Exp
         state.height = height
         state.keepCursorInView()
         return []
-    case .tick, .changes:
-        state.keepCursorInView()
+    case .tick(let seconds):
+        state.now = seconds
+        state.expireMarks()
+        return []
+    case .tableChanged(let change):
+        state.apply(change)
+        return []
+    case .refreshed:
+        state.noteRefresh()
         return []
     case .mouse(let mouse):
         return state.handleMouse(mouse)

@@ -1,0 +1,84 @@
+import RealmEngine
+
+extension ExplorerState {
+    /// How long a `+` or `~` mark stays on a row.
+    static let markSeconds = 3.0
+
+    /// Applies a table's change set: rows inserted and modified are marked, deleted ones leave,
+    /// and the cursor stays on its object — or, when that object was deleted, goes to its
+    /// neighbour and the status line says so. The viewport moves only as much as needed.
+    mutating func apply(_ change: TableChange) {
+        for index in stack.indices {
+            guard case .table(var table) = stack[index], ObjectIdentifier(table.rows) == change.table else { continue }
+            let oldCursor = table.cursorRow
+            let oldTop = table.topRow
+            let keys = try? table.rows.keysForChange(change)
+            for key in keys?.inserted ?? [] { table.marks[key] = RowMark(kind: .inserted, until: now + Self.markSeconds) }
+            for key in keys?.modified ?? [] where table.marks[key]?.kind != .inserted {
+                table.marks[key] = RowMark(kind: .modified, until: now + Self.markSeconds)
+            }
+            let cursorGone = change.deletions.contains(oldCursor)
+            var newCursor = ExplorerState.shifted(oldCursor, change)
+            if cursorGone, let key = table.cursorKey {
+                if let moved = change.insertions.first(where: { (try? table.rows.object(at: $0))?.key == key }) {
+                    newCursor = moved
+                } else if index == stack.count - 1 {
+                    message = Message(text: "the object under the cursor was deleted; now on its neighbour", isError: false)
+                }
+            }
+            // Keep the cursor's row where it was on screen when possible.
+            table.cursorRow = newCursor
+            table.topRow = max(0, oldTop + (newCursor - oldCursor))
+            if !cursorGone || newCursor != ExplorerState.shifted(oldCursor, change) {
+                table.topRow = max(0, min(table.topRow, newCursor))
+            } else {
+                table.topRow = ExplorerState.shifted(oldTop, change)
+            }
+            stack[index] = .table(table)
+        }
+        keepCursorInView()
+    }
+
+    /// Where position `index` of the old order is in the new one: moved up by the deletions
+    /// before it, down by the insertions up to it (for a deleted index: where its neighbour is).
+    static func shifted(_ index: Int, _ change: TableChange) -> Int {
+        var position = index - change.deletions.filter { $0 < index }.count
+        for inserted in change.insertions.sorted() where inserted <= position { position += 1 }
+        return max(0, position)
+    }
+
+    /// After the Realm moved to a new version: a detail view of an object deleted meanwhile says
+    /// so instead of showing stale values.
+    mutating func noteRefresh() {
+        for index in stack.indices {
+            guard case .detail(var detail) = stack[index], detail.deletedInVersion == nil, detail.object.isInvalidated else { continue }
+            detail.deletedInVersion = realm.version
+            stack[index] = .detail(detail)
+        }
+        keepCursorInView()
+    }
+
+    /// Drops the marks whose time is over.
+    mutating func expireMarks() {
+        for index in stack.indices {
+            guard case .table(var table) = stack[index], !table.marks.isEmpty else { continue }
+            table.marks = table.marks.filter { $0.value.until > now }
+            stack[index] = .table(table)
+        }
+    }
+
+    /// `p`: pause or resume live updates.
+    mutating func togglePause() {
+        isPaused.toggle()
+        message = Message(text: isPaused ? "live updates paused (p resumes)" : "live updates resumed", isError: false)
+    }
+}
+
+extension TableRows {
+    /// The keys a change set inserted and modified, read in the new version.
+    func keysForChange(_ change: TableChange) throws -> (inserted: [ObjectKey], modified: [ObjectKey]) {
+        func key(_ position: Int) -> ObjectKey? { (try? object(at: position))?.key }
+        let shiftedModifications = change.modifications.map { ExplorerState.shifted($0, change) }
+        return (change.insertions.compactMap(key), shiftedModifications.compactMap(key))
+    }
+}
