@@ -173,8 +173,10 @@ public final class Realm {
         try checkThread()
         if transaction != nil { throw RealmError.alreadyInWriteTransaction }
         if shared.isReadOnly { throw RealmError.readOnly(path: shared.path) }
+        try shared.refuseWritesInErrorState()
         try shared.lock.lockWriter()
         do {
+            try shared.settleNewest()
             guard let (newestIndex, newest) = try shared.slots().first else {
                 throw RealmError.corruptFile(path: shared.path, offset: 64, reason: "no valid header slot")
             }
@@ -339,6 +341,7 @@ public final class Realm {
         try shared.file.sync()
         try FileHeader.initial(slot, layout: header).withUnsafeBytes { try shared.file.write($0, at: 0) }
         try shared.file.sync()
+        shared.lock.noteDurable(slot)
         shared.lock.publish(version: version)
     }
 

@@ -31,6 +31,13 @@ final class DatabaseFile: @unchecked Sendable {
     }
     private var _failAfter: Int?
     private let failureLock = NSLock()
+    /// Set by tests with `failAfter`: once the Nth call failed, every later grow/write/sync fails
+    /// too (a device that went away), instead of only that one.
+    var failsFromThenOn: Bool {
+        get { failureLock.lock(); defer { failureLock.unlock() }; return _failsFromThenOn }
+        set { failureLock.lock(); _failsFromThenOn = newValue; failureLock.unlock() }
+    }
+    private var _failsFromThenOn = false
 
     /// The physical size this process last saw (`physicalSize`, `grow`, `truncate`), for readers
     /// of the header that must not call `fstat` on every transaction: on Linux a `stat` marks the
@@ -228,7 +235,7 @@ final class DatabaseFile: @unchecked Sendable {
         n -= 1
         _failAfter = n
         if n <= 0 {
-            _failAfter = nil
+            _failAfter = _failsFromThenOn ? 0 : nil
             throw RealmError.io(path: path, operation: operation, errno: ENOSPC, message: "No space left on device (injected)")
         }
     }

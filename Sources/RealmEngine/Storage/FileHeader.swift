@@ -119,6 +119,11 @@ struct FileHeader {
             return out
         }
 
+        /// The slot's checksum as stored (its identity in the lock file's durable-slot word).
+        var checksum: UInt64 {
+            encoded().withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: 56, as: UInt64.self)) }
+        }
+
         /// Decodes a slot, or nil when its checksum does not match (never written, or torn).
         static func decode(_ raw: UnsafeRawBufferPointer) -> Slot? {
             guard raw.count >= FileHeader.slotSize else { return nil }

@@ -25,6 +25,18 @@ final class SharedFile: @unchecked Sendable {
         return lastFreeList?.ref == ref ? lastFreeList?.extents : nil
     }
     private var layouts: [UInt64: (StoredSchema, SchemaLayout)] = [:]
+    /// Set by `enterErrorState`: the error of a commit that could not be undone.
+    private var _writeFailure: Error?
+    var writeFailure: Error? {
+        cacheLock.lock()
+        defer { cacheLock.unlock() }
+        return _writeFailure
+    }
+    func setWriteFailure(_ error: Error) {
+        cacheLock.lock()
+        _writeFailure = error
+        cacheLock.unlock()
+    }
 
     private init(path: String, file: DatabaseFile, lock: LockFile, isReadOnly: Bool) {
         self.path = path
