@@ -214,10 +214,20 @@ final class DatabaseFile: @unchecked Sendable {
         }
     }
 
+    /// How many times `sync` reached `fdatasync` (tests count barriers with it).
+    var syncCalls: Int {
+        failureLock.lock(); defer { failureLock.unlock() }
+        return _syncCalls
+    }
+    private var _syncCalls = 0
+
     /// Makes every write so far durable (a no-op for in-memory files).
     func sync() throws {
         if isInMemory { return }
         try injectedFailure("sync")
+        failureLock.lock()
+        _syncCalls += 1
+        failureLock.unlock()
         if fdatasync(fd) != 0 { throw DatabaseFile.ioError(path, "fdatasync") }
     }
 

@@ -7,7 +7,9 @@ enum RealmFiles {
     static func open(_ path: String, readOnly: Bool) throws -> Realm {
         try requireRegularFile(path)
         let config = Realm.Configuration(fileURL: URL(fileURLWithPath: path), readOnly: readOnly, createIfMissing: false)
-        return try Realm(configuration: config)
+        let realm = try Realm(configuration: config)
+        if let warning = realm.recoveryWarning { Console.error("warning: " + warning) }
+        return realm
     }
 
     /// Throws the error a reading command gives for a path that is missing or not a plain file,
