@@ -22,9 +22,9 @@
 /// |      | (erase it if it does not verify) and fdatasync          |                                                      |
 /// | 2    | write changed nodes, top, free list (root and changed   | old slot still newest; new nodes lie in free space   |
 /// |      | chunks), commit record                                  |                                                      |
-/// | 3    | write the inactive slot (64 bytes)                      | process death: the page cache has every write, the   |
+/// | 3    | write the inactive slot (64 bytes; in the paired layout | process death: the page cache has every write, the   |
 /// |      |                                                         | new version is whole. Machine death: any subset of   |
-/// |      |                                                         | steps 2–3 may be on disk — a torn slot fails its     |
+/// |      | with its sector's magic and size, one 128-byte write)   | steps 2–3 may be on disk — a torn slot fails its     |
 /// |      |                                                         | checksum; a whole slot whose nodes are not all there |
 /// |      |                                                         | fails the commit-record check at the next first open |
 /// |      |                                                         | (`SharedFile.verifyNewest`), which then erases that  |
@@ -124,9 +124,10 @@ extension WriteTransaction {
         let header = try shared.layout()
         let slot = FileHeader.Slot(version: writer.newVersion, topRef: topRef, freeRef: freeRef, logicalSize: writer.free.logicalSize,
                                    readFormat: header.readFormat, commitRef: commitRef, commitHash: commitHash)
-        let offset = UInt64(header.slotOffsets[1 - baseSlotIndex])
-        let previous = [UInt8](UnsafeRawBufferPointer(start: shared.file.base + Int(offset), count: FileHeader.slotSize))
-        try slot.encoded().withUnsafeBytes { try shared.file.write($0, at: offset) }
+        let sector = header.slotSector(1 - baseSlotIndex, bytes: slot.encoded())
+        let offset = sector.offset
+        let previous = [UInt8](UnsafeRawBufferPointer(start: shared.file.base + Int(offset), count: sector.bytes.count))
+        try sector.bytes.withUnsafeBytes { try shared.file.write($0, at: offset) }
         // From here on the new version may be on disk: only putting the slot back undoes it.
         phase = .slotWritten
         // Step 4: the one barrier.

@@ -136,7 +136,7 @@ final class SharedFile: @unchecked Sendable {
         guard let seen = file.lastKnownSize, seen >= UInt64(FileHeader.size) else {
             return try slots(fileSize: try file.physicalSize())
         }
-        let offsets = FileHeader.Layout.of(base: file.base)?.slotOffsets ?? []
+        let offsets = FileHeader.Layout.identify(base: file.base, fileSize: seen)?.slotOffsets ?? []
         let grown = offsets.contains { offset in
             guard UInt64(offset + FileHeader.slotSize) <= seen else { return true }
             let raw = UnsafeRawBufferPointer(start: file.base + offset, count: FileHeader.slotSize)
