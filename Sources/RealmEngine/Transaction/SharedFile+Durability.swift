@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// What a writer settles before it builds on the newest version, and the process's ERROR state
 /// (see the crash table in `Commit.swift`).
 extension SharedFile {
@@ -37,9 +41,9 @@ extension SharedFile {
     /// Throws if the process's instances of this file are in the ERROR state.
     func refuseWritesInErrorState() throws {
         guard let failure = writeFailure else { return }
-        let errno: Int32
-        if case RealmError.io(_, _, let code, _) = failure { errno = code } else { errno = 5 }
-        throw RealmError.io(path: path, operation: "begin a write", errno: errno,
+        let code: Int32
+        if case RealmError.io(_, _, let failed, _) = failure { code = failed } else { code = EIO }
+        throw RealmError.io(path: path, operation: "begin a write", errno: code,
                             message: "an earlier commit's fdatasync failed and could not be undone, so whether it landed is unknown (\(failure)); close every instance of this Realm and reopen it")
     }
 }
