@@ -23,20 +23,22 @@
 /// | 2    | write changed nodes, top, free list (root and changed   | old slot still newest; new nodes lie in free space   |
 /// |      | chunks), commit record                                  |                                                      |
 /// | 3    | write the inactive slot (64 bytes; in the paired layout | process death: the page cache has every write, the   |
-/// |      |                                                         | new version is whole. Machine death: any subset of   |
-/// |      | with its sector's magic and size, one 128-byte write)   | steps 2–3 may be on disk — a torn slot fails its     |
+/// |      | with its sector's magic and size, one 128-byte write)   | new version is whole. Machine death: any subset of   |
+/// |      |                                                         | steps 2–3 may be on disk — a torn slot fails its     |
 /// |      |                                                         | checksum; a whole slot whose nodes are not all there |
 /// |      |                                                         | fails the commit-record check at the next first open |
-/// |      |                                                         | (`SharedFile.verifyNewest`), which then erases that  |
-/// |      |                                                         | slot; either way the previous version opens, whole   |
-/// |      |                                                         | by invariants 1–2 and its own completed barrier      |
+/// |      |                                                         | (`SharedFile.recoverNewest`), which erases that slot |
+/// |      |                                                         | (read-only: the next writer's step 1 does) and       |
+/// |      |                                                         | records the lost version in the lock file; either    |
+/// |      |                                                         | way the previous version opens, whole by invariants  |
+/// |      |                                                         | 1–2 and its own completed barrier (1a)               |
 /// | 4    | fdatasync; record the slot as durable in the lock file  | the new version is durable                           |
 /// | 4a   | fdatasync failed: write the slot's previous bytes back, | the file is the base version again (`rolledBack`):   |
 /// |      | undo the free space the commit overwrote, fdatasync     | whichever of old and new slot reached the disk, the  |
 /// |      | (`undoSlot`); the commit throws                         | put-back slot is synced over it. If this fails too:  |
 /// |      |                                                         | ERROR state (`WriteTransaction.Phase.failed`) — the  |
 /// |      |                                                         | outcome is unknown, the process refuses writes until |
-/// |      |                                                         | reopened; the durable word still names the base, so |
+/// |      |                                                         | reopened; the durable word still names the base, so  |
 /// |      |                                                         | the next writer anywhere re-verifies and syncs (1)   |
 /// | 5    | publish the version in the lock file, wake waiters      | readers find the newer slot in the file anyway       |
 /// | 6    | release the write lock                                  | —                                                    |

@@ -77,6 +77,10 @@ import CShims
 //    file may still show the previous latestVersion, which is what the file's header says too
 //    unless the writer died between its durable slot write and its publish, in which case the
 //    next writer advances to the file's newest version (step 1 of the commit protocol).
+//  - A writer that dies after writing its header slot but before its fdatasync returned leaves
+//    durableSlot naming an older slot: the next writer syncs (and first verifies) the newest
+//    slot before it builds on it, so it never reuses space the last durable version needs
+//    (`SharedFile.settleNewest`, the crash table in Commit.swift).
 //  - A reader that dies with a pinned slot: the slot's owner is a pid with no liveness lock.
 //    oldestPinnedVersion (every commit) and pinLatest (when the table is full) reclaim such
 //    slots: compare-and-swap the owner from the dead pid to their own (so only one reclaimer
