@@ -173,8 +173,10 @@ public final class Realm {
         try checkThread()
         if transaction != nil { throw RealmError.alreadyInWriteTransaction }
         if shared.isReadOnly { throw RealmError.readOnly(path: shared.path) }
+        try shared.refuseWritesInErrorState()
         try shared.lock.lockWriter()
         do {
+            try shared.settleNewest()
             guard let (newestIndex, newest) = try shared.slots().first else {
                 throw RealmError.corruptFile(path: shared.path, offset: 64, reason: "no valid header slot")
             }
@@ -301,6 +303,8 @@ public final class Realm {
         guard let size = try? file.physicalSize() else { return false }
         if size == 0 { return true }
         guard size >= UInt64(FileHeader.size) else { return false }
+        // Not blank if slot 1's sector still names the file: sector 0 was lost, not never written.
+        if FileHeader.Layout.identify(base: file.base, fileSize: size) != nil { return false }
         return UnsafeRawBufferPointer(start: file.base, count: 64).allSatisfy { $0 == 0 }
     }
 
@@ -338,7 +342,13 @@ public final class Realm {
                                    readFormat: header.readFormat)
         try shared.file.sync()
         try FileHeader.initial(slot, layout: header).withUnsafeBytes { try shared.file.write($0, at: 0) }
+        // Slot 1's sector names the file too, from the first version on (`FileHeader`).
+        if header == .paired {
+            let second = header.slotSector(1, bytes: [UInt8](repeating: 0, count: FileHeader.slotSize))
+            try second.bytes.withUnsafeBytes { try shared.file.write($0, at: second.offset) }
+        }
         try shared.file.sync()
+        shared.lock.noteDurable(slot)
         shared.lock.publish(version: version)
     }
 

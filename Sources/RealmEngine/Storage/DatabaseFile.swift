@@ -31,6 +31,17 @@ final class DatabaseFile: @unchecked Sendable {
     }
     private var _failAfter: Int?
     private let failureLock = NSLock()
+    /// Set by tests with `failAfter`: once the Nth call failed, every later grow/write/sync fails
+    /// too (a device that went away), instead of only that one.
+    var failsFromThenOn: Bool {
+        get { failureLock.lock(); defer { failureLock.unlock() }; return _failsFromThenOn }
+        set { failureLock.lock(); _failsFromThenOn = newValue; failureLock.unlock() }
+    }
+    private var _failsFromThenOn = false
+
+    /// Set by tests (the power-loss harness, `WriteRecorder`): told of every write, size change
+    /// and barrier, in order, so that it can build the images a power loss could leave.
+    var recorder: WriteRecorder?
 
     /// The physical size this process last saw (`physicalSize`, `grow`, `truncate`), for readers
     /// of the header that must not call `fstat` on every transaction: on Linux a `stat` marks the
@@ -188,6 +199,7 @@ final class DatabaseFile: @unchecked Sendable {
             at += UInt64(written)
         }
         noteWriterSize(size)
+        recorder?.resized(from: current, to: size)
     }
 
     /// The largest zero buffer `grow` writes at once.
@@ -205,19 +217,34 @@ final class DatabaseFile: @unchecked Sendable {
             }
             done += n
         }
+        recorder?.wrote(bytes, at: offset)
     }
+
+    /// How many times `sync` reached `fdatasync` (tests count barriers with it).
+    var syncCalls: Int {
+        failureLock.lock(); defer { failureLock.unlock() }
+        return _syncCalls
+    }
+    private var _syncCalls = 0
 
     /// Makes every write so far durable (a no-op for in-memory files).
     func sync() throws {
         if isInMemory { return }
         try injectedFailure("sync")
+        failureLock.lock()
+        _syncCalls += 1
+        failureLock.unlock()
+        recorder?.barrierStarts()
         if fdatasync(fd) != 0 { throw DatabaseFile.ioError(path, "fdatasync") }
+        recorder?.barrierReturned()
     }
 
     /// Truncates the file (used by compaction and by a cancelled transaction).
     func truncate(to size: UInt64) throws {
+        let before = recorder == nil ? 0 : (lastKnownSize ?? 0)
         if ftruncate(fd, off_t(size)) != 0 { throw DatabaseFile.ioError(path, "ftruncate") }
         noteWriterSize(size)
+        recorder?.resized(from: before, to: size)
     }
 
 
@@ -228,7 +255,7 @@ final class DatabaseFile: @unchecked Sendable {
         n -= 1
         _failAfter = n
         if n <= 0 {
-            _failAfter = nil
+            _failAfter = _failsFromThenOn ? 0 : nil
             throw RealmError.io(path: path, operation: operation, errno: ENOSPC, message: "No space left on device (injected)")
         }
     }
@@ -237,4 +264,18 @@ final class DatabaseFile: @unchecked Sendable {
         let e = errno
         return RealmError.io(path: path, operation: operation, errno: e, message: String(cString: strerror(e)))
     }
+}
+
+/// What a test's power-loss simulator is told by `DatabaseFile` (`recorder`): every write and
+/// size change since the last barrier may or may not be on the disk after a power loss; a
+/// barrier that returned makes them all durable.
+protocol WriteRecorder: AnyObject {
+    /// `bytes` were written at `offset` (in the page cache; not yet durable).
+    func wrote(_ bytes: UnsafeRawBufferPointer, at offset: UInt64)
+    /// The file's size changed from `old` to `new` (growth writes zeros).
+    func resized(from old: UInt64, to new: UInt64)
+    /// An fdatasync starts: a power loss before it returns keeps any subset of what was written.
+    func barrierStarts()
+    /// The fdatasync returned: everything written so far is durable.
+    func barrierReturned()
 }

@@ -20,6 +20,14 @@
 ///   machine's disk (`Benchmarks/Scripts/fsync_regions.py`). Areas are ordinary space in the
 ///   free list: their nodes are live, reachable and freed like any other.
 ///
+/// Each slot identifies the file by itself (paired layout): the 512-byte sector that holds a slot
+/// starts with the magic and the header size, and every write of the slot rewrites them with it
+/// (`slotSector`), so a sector lost or zeroed costs at most that slot, never the file — page 0's
+/// sector is not a single point of failure. Open reads the identity from sector 0, or, when that
+/// one is not a realmtui header, from slot 1's sector (`identify`). Files of an older program
+/// carry the identity in sector 0 only, until their slot 1 is next written. The single layout
+/// keeps both slots in sector 0 and cannot do this; compaction converts it.
+///
 /// `readFormat` is the oldest program format that can read the file; `writeFormat` the oldest
 /// that may write it (SQLite's split): a newer read format is refused, a newer write format
 /// opens read-only.
@@ -87,6 +95,33 @@ struct FileHeader {
         static func of(base: UnsafeRawPointer) -> Layout? {
             of(headerSize: UInt32(littleEndian: base.loadUnaligned(fromByteOffset: 8, as: UInt32.self)))
         }
+
+        /// The layout of a file of `fileSize` bytes mapped at `base`, read from sector 0 or, when
+        /// sector 0 is not a realmtui header (zeroed, overwritten), from slot 1's sector. Nil when
+        /// neither sector names a layout this program knows.
+        static func identify(base: UnsafeRawPointer, fileSize: UInt64) -> Layout? {
+            if hasMagic(base), let layout = of(base: base) { return layout }
+            let second = Int(paired.headerPages[1].lowerBound)
+            guard fileSize >= UInt64(second + paired.slotOffsets[0] + slotSize), hasMagic(base + second),
+                  of(base: base + second) == paired else { return nil }
+            return paired
+        }
+
+        /// Whether the sector at `sector` starts with the magic.
+        static func hasMagic(_ sector: UnsafeRawPointer) -> Bool {
+            (0..<magic.count).allSatisfy { sector.load(fromByteOffset: $0, as: UInt8.self) == magic[$0] }
+        }
+
+        /// Where a write of slot `index` goes and its bytes: in the paired layout the slot's
+        /// sector from its start — magic, header size, then the slot — so the sector identifies
+        /// the file alone; in the single layout the slot only.
+        func slotSector(_ index: Int, bytes slot: [UInt8]) -> (offset: UInt64, bytes: [UInt8]) {
+            guard self == .paired else { return (UInt64(slotOffsets[index]), slot) }
+            let start = slotOffsets[index] - slotOffsets[0]
+            var out = FileHeader.identity(self)
+            out += [UInt8](repeating: 0, count: slotOffsets[0] - out.count)
+            return (UInt64(start), out + slot)
+        }
     }
 
     struct Slot: Equatable {
@@ -119,6 +154,11 @@ struct FileHeader {
             return out
         }
 
+        /// The slot's checksum as stored (its identity in the lock file's durable-slot word).
+        var checksum: UInt64 {
+            encoded().withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: 56, as: UInt64.self)) }
+        }
+
         /// Decodes a slot, or nil when its checksum does not match (never written, or torn).
         static func decode(_ raw: UnsafeRawBufferPointer) -> Slot? {
             guard raw.count >= FileHeader.slotSize else { return nil }
@@ -129,6 +169,13 @@ struct FileHeader {
             return Slot(version: u64(0), topRef: u64(8), freeRef: u64(16), logicalSize: u64(24),
                         readFormat: u16(32), writeFormat: u16(34), commitRef: u64(40), commitHash: u64(48))
         }
+    }
+
+    /// The first 12 bytes of a header sector: magic and header size.
+    static func identity(_ layout: Layout) -> [UInt8] {
+        var out = magic
+        withUnsafeBytes(of: UInt32(layout.size).littleEndian) { out += $0 }
+        return out
     }
 
     /// The bytes of page 0 of a new file of `layout` whose slot 0 holds `slot`.
@@ -151,6 +198,10 @@ struct FileHeader {
         if fileSize == 0 { throw RealmError.notARealmFile(path: path, reason: "the file is empty") }
         if fileSize < UInt64(size) { throw RealmError.notARealmFile(path: path, reason: "the file is too short (\(fileSize) bytes)") }
         let head = UnsafeRawBufferPointer(start: base, count: size)
+        if !Layout.hasMagic(base), let layout = Layout.identify(base: base, fileSize: fileSize) {
+            // Sector 0 is lost; slot 1's sector names the file.
+            return (layout, try readSlots(base: base, fileSize: fileSize, layout: layout, path: path))
+        }
         if !(0..<6).allSatisfy({ head[$0] == magic[$0] }) {
             let sqlite = Array("SQLite format 3".utf8)
             let reason = head.prefix(sqlite.count).elementsEqual(sqlite) ? "it is an SQLite database" : "unknown file signature"
@@ -161,6 +212,11 @@ struct FileHeader {
             let found = Slot.decode(UnsafeRawBufferPointer(rebasing: head[64..<64 + slotSize]))?.readFormat ?? readFormat + 1
             throw RealmError.newerFormat(path: path, found: max(found, readFormat + 1), supported: readFormat)
         }
+        return (layout, try readSlots(base: base, fileSize: fileSize, layout: layout, path: path))
+    }
+
+    /// The valid slots of a file of `layout`, newest first.
+    private static func readSlots(base: UnsafeRawPointer, fileSize: UInt64, layout: Layout, path: String) throws -> [(index: Int, slot: Slot)] {
         // Labelled like the result, so returning it is not an element-wise array cast.
         var slots: [(index: Int, slot: Slot)] = []
         slots.reserveCapacity(2)
@@ -178,6 +234,6 @@ struct FileHeader {
             throw RealmError.corruptFile(path: path, offset: 64, reason: "neither commit slot of the header is valid")
         }
         if slots.count == 2 && slots[0].slot.version < slots[1].slot.version { slots.swapAt(0, 1) }
-        return (layout, slots)
+        return slots
     }
 }

@@ -16,18 +16,30 @@
 ///
 /// | step | action                                                  | after a crash here                                   |
 /// |------|---------------------------------------------------------|------------------------------------------------------|
-/// | 1    | take the write lock, open the newest version            | nothing written; the kernel drops the OFD lock       |
+/// | 1    | take the write lock; settle the newest version          | nothing written; the kernel drops the OFD lock       |
+/// |      | (`SharedFile.settleNewest`): unless the lock file's     | (an erased unverifiable slot: the version before it  |
+/// |      | durable-slot word names the newest slot, verify it      | was durable already, see 1a)                         |
+/// |      | (erase it if it does not verify) and fdatasync          |                                                      |
 /// | 2    | write changed nodes, top, free list (root and changed   | old slot still newest; new nodes lie in free space   |
 /// |      | chunks), commit record                                  |                                                      |
-/// | 3    | write the inactive slot (64 bytes)                      | process death: the page cache has every write, the   |
-/// |      |                                                         | new version is whole. Machine death: any subset of   |
+/// | 3    | write the inactive slot (64 bytes; in the paired layout | process death: the page cache has every write, the   |
+/// |      | with its sector's magic and size, one 128-byte write)   | new version is whole. Machine death: any subset of   |
 /// |      |                                                         | steps 2–3 may be on disk — a torn slot fails its     |
 /// |      |                                                         | checksum; a whole slot whose nodes are not all there |
 /// |      |                                                         | fails the commit-record check at the next first open |
-/// |      |                                                         | (`SharedFile.verifyNewest`), which then erases that  |
-/// |      |                                                         | slot; either way the previous version opens, whole   |
-/// |      |                                                         | by invariants 1–2 and its own completed barrier      |
-/// | 4    | fdatasync                                               | the new version is durable                           |
+/// |      |                                                         | (`SharedFile.recoverNewest`), which erases that slot |
+/// |      |                                                         | (read-only: the next writer's step 1 does) and       |
+/// |      |                                                         | records the lost version in the lock file; either    |
+/// |      |                                                         | way the previous version opens, whole by invariants  |
+/// |      |                                                         | 1–2 and its own completed barrier (1a)               |
+/// | 4    | fdatasync; record the slot as durable in the lock file  | the new version is durable                           |
+/// | 4a   | fdatasync failed: write the slot's previous bytes back, | the file is the base version again (`rolledBack`):   |
+/// |      | undo the free space the commit overwrote, fdatasync     | whichever of old and new slot reached the disk, the  |
+/// |      | (`undoSlot`); the commit throws                         | put-back slot is synced over it. If this fails too:  |
+/// |      |                                                         | ERROR state (`WriteTransaction.Phase.failed`) — the  |
+/// |      |                                                         | outcome is unknown, the process refuses writes until |
+/// |      |                                                         | reopened; the durable word still names the base, so  |
+/// |      |                                                         | the next writer anywhere re-verifies and syncs (1)   |
 /// | 5    | publish the version in the lock file, wake waiters      | readers find the newer slot in the file anyway       |
 /// | 6    | release the write lock                                  | —                                                    |
 ///
@@ -52,6 +64,19 @@
 /// steps 2 and 3 instead of a record (the old two-barrier protocol), so verifying at open only
 /// ever re-reads a small commit.
 ///
+/// 1a. Why the base must be durable, and when it is. The one barrier makes the new version
+/// durable, but the commit reuses space the base's own commit freed (nodes of the version before
+/// it). If the base never reached the disk — its writer died (kill -9) between its slot and the
+/// end of its barrier, or its barrier failed — a power loss during this commit could leave
+/// neither version whole. So a writer builds only on a durable base: the lock file's
+/// durable-slot word holds the checksum of the last slot whose barrier returned; when the newest
+/// slot is another one (a writer died; or the first write since every process closed, when the
+/// word from the last session may be stale), step 1 verifies the newest commit and syncs before
+/// anything is written. After every process closed, the old word is kept when it still names
+/// the newest slot: a slot that was durable once is durable still. The same step is where a
+/// writer finds a torn newest commit that a read-only first opener could not erase: it erases
+/// it before building, and the lock file's rejected-version word tells every opener.
+///
 /// Why one barrier is enough: the only thing a second barrier (before the slot) would buy is
 /// never having a durable slot whose nodes are missing. The commit record detects exactly that
 /// case, and the previous version is still intact because nothing it reaches was overwritten.
@@ -61,8 +86,7 @@
 extension WriteTransaction {
     /// Makes the transaction durable and returns the new slot. The caller publishes and unlocks.
     func commit() throws -> FileHeader.Slot {
-        precondition(!ended, "commit on an ended transaction")
-        defer { ended = true }
+        precondition(phase == .open, "commit on an ended transaction")
         let layout = self.layout
         writer.deferWrites = true
         writer.committing = true
@@ -102,13 +126,37 @@ extension WriteTransaction {
         let header = try shared.layout()
         let slot = FileHeader.Slot(version: writer.newVersion, topRef: topRef, freeRef: freeRef, logicalSize: writer.free.logicalSize,
                                    readFormat: header.readFormat, commitRef: commitRef, commitHash: commitHash)
-        let offset = header.slotOffsets[1 - baseSlotIndex]
-        // From here on the new version may be on disk: a failure no longer rolls back.
-        slotWritten = true
-        try slot.encoded().withUnsafeBytes { try shared.file.write($0, at: UInt64(offset)) }
+        let sector = header.slotSector(1 - baseSlotIndex, bytes: slot.encoded())
+        let offset = sector.offset
+        let previous = [UInt8](UnsafeRawBufferPointer(start: shared.file.base + Int(offset), count: sector.bytes.count))
+        try sector.bytes.withUnsafeBytes { try shared.file.write($0, at: offset) }
+        // From here on the new version may be on disk: only putting the slot back undoes it.
+        phase = .slotWritten
         // Step 4: the one barrier.
-        try shared.file.sync()
+        do {
+            try shared.file.sync()
+        } catch {
+            try undoSlot(previous, at: offset, barrierError: error)
+            throw error
+        }
+        phase = .committed
+        shared.lock.noteDurable(slot)
         return slot
+    }
+
+    /// Step 4a (the barrier failed): puts the slot's previous bytes back, then the free space the
+    /// commit overwrote, and syncs, so the file is the base version again — `rolledBack`. When
+    /// that fails too the transaction is `failed` and the process refuses writes until reopened.
+    private func undoSlot(_ previous: [UInt8], at offset: UInt64, barrierError: Error) throws {
+        do {
+            try previous.withUnsafeBytes { try shared.file.write($0, at: offset) }
+            writer.rollback()
+            try shared.file.sync()
+            phase = .rolledBack
+        } catch {
+            phase = .failed
+            shared.enterErrorState(barrierError)
+        }
     }
 
     /// Writes the free list copy-on-write and the commit record. Frees the old root and record,

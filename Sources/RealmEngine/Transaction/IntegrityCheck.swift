@@ -22,9 +22,11 @@ public struct IntegrityReport: Sendable {
 
 extension Realm {
     /// Checks the newest version of the file at `path` without changing it. Throws
-    /// `RealmError.corruptFile` naming the first problem found.
+    /// `RealmError.corruptFile` naming the first problem found, or the newest commit that could
+    /// not be verified when the file was opened (`recoveredFromDamagedCommit`).
     public static func check(path: String) throws -> IntegrityReport {
         let realm = try Realm(configuration: .init(fileURL: .init(fileURLWithPath: path), readOnly: true, createIfMissing: false))
+        if let lost = realm.recoveredFromDamagedCommit { throw Realm.lostCommitError(realm.path, lost: lost, now: realm.version) }
         return try realm.checkIntegrity()
     }
 

@@ -23,7 +23,10 @@ import CShims
 //         32    4  change counter: a futex word, bumped by every publish and wakeAll
 //         36    4  reserved (0)
 //         40    8  file size = header size + slot count × slot size
-//         48   16  reserved (0)
+//         48    8  durableSlot: the checksum of the newest header slot known durable (its
+//                  barrier returned, or a writer synced it), 0 = unknown; see `Commit.swift`
+//         56    8  rejectedVersion: a newest commit the first opener (or a writer) could not
+//                  verify and fell back from, 0 = none; every opener reports it
 //         64    …  reader slots, one per 64-byte cache line so that readers pinning on
 //                  different cores do not bounce one line between them (LMDB pads the same way):
 //                      +0  owner   u64  the pid of the process using the slot; 0 = free
@@ -74,6 +77,10 @@ import CShims
 //    file may still show the previous latestVersion, which is what the file's header says too
 //    unless the writer died between its durable slot write and its publish, in which case the
 //    next writer advances to the file's newest version (step 1 of the commit protocol).
+//  - A writer that dies after writing its header slot but before its fdatasync returned leaves
+//    durableSlot naming an older slot: the next writer syncs (and first verifies) the newest
+//    slot before it builds on it, so it never reuses space the last durable version needs
+//    (`SharedFile.settleNewest`, the crash table in Commit.swift).
 //  - A reader that dies with a pinned slot: the slot's owner is a pid with no liveness lock.
 //    oldestPinnedVersion (every commit) and pinLatest (when the table is full) reclaim such
 //    slots: compare-and-swap the owner from the dead pid to their own (so only one reclaimer
@@ -124,6 +131,8 @@ final class LockFile: @unchecked Sendable {
         static let latestVersionOffset = 24
         static let changeCounterOffset = 32
         static let fileSizeOffset = 40
+        static let durableSlotOffset = 48
+        static let rejectedVersionOffset = 56
 
         static let initLockByte = 0
         static let openLockByte = 1
@@ -177,12 +186,29 @@ final class LockFile: @unchecked Sendable {
     /// - Throws: `.io` if a system call fails, `.notARealmFile` if the file is not a valid lock
     ///   file and other processes have it open, `.newerFormat` if it was made by a newer
     ///   realmtui, `.busy` if another process holds it exclusively (compaction).
-    init(path: String, initialVersion: () throws -> UInt64 = { 0 }) throws {
+    convenience init(path: String, initialVersion: () throws -> UInt64 = { 0 }) throws {
+        try self.init(path: path, initialize: { _ in Initial(latestVersion: try initialVersion()) })
+    }
+
+    /// What the opener that initializes the lock file writes into it.
+    struct Initial {
+        /// The newest committed (and verified) version of the database file.
+        var latestVersion: UInt64
+        /// The checksum of the header slot known durable (0: unknown).
+        var durableSlot: UInt64 = 0
+        /// A newest commit that could not be verified and was fallen back from (0: none).
+        var rejectedVersion: UInt64 = 0
+    }
+
+    /// Creates or opens the lock file like `init(path:initialVersion:)`; `initialize` is given
+    /// the durable-slot word the previous lock file held (0 if none): a slot that was durable
+    /// then is durable now, whatever happened to the processes since.
+    init(path: String, initialize: (_ previousDurableSlot: UInt64) throws -> Initial) throws {
         self.path = path
         let fd = try Self.openAndLockInit(path: path)
         let mapping: (base: UnsafeMutableRawPointer, size: Int, slots: Int, fresh: Bool)
         do {
-            mapping = try Self.prepare(fd: fd, path: path, initialVersion: initialVersion)
+            mapping = try Self.prepare(fd: fd, path: path, initialize: initialize)
         } catch {
             close(fd)  // drops every OFD lock this description holds
             throw error
@@ -260,7 +286,7 @@ final class LockFile: @unchecked Sendable {
 
     /// With the init lock held: initializes the file if no one else has it open, validates it
     /// otherwise, takes the shared open lock and the liveness lock, and maps it.
-    private static func prepare(fd: Int32, path: String, initialVersion: () throws -> UInt64) throws -> (base: UnsafeMutableRawPointer, size: Int, slots: Int, fresh: Bool) {
+    private static func prepare(fd: Int32, path: String, initialize: (UInt64) throws -> Initial) throws -> (base: UnsafeMutableRawPointer, size: Int, slots: Int, fresh: Bool) {
         let alone: Bool
         switch rt_ofd_lock(fd, Layout.openLockByte, 0) {
         case 0: alone = true
@@ -270,9 +296,11 @@ final class LockFile: @unchecked Sendable {
 
         let slots: Int
         let size: Int
+        var previousDurable: UInt64 = 0
         if alone {
             slots = Limits.readerSlots
             size = Layout.fileSize(slots: slots)
+            previousDurable = previousDurableSlot(fd: fd)
             // Truncating to 0 first zeroes whatever garbage was there.
             guard ftruncate(fd, 0) == 0, ftruncate(fd, off_t(size)) == 0 else {
                 throw RealmError.posix(path: path, operation: "ftruncate lock file", errno: errno)
@@ -299,13 +327,30 @@ final class LockFile: @unchecked Sendable {
         if alone {
             writeFreshHeader(mapped, size: size, slots: slots)
             do {
-                mapped.storeBytes(of: try initialVersion(), toByteOffset: Layout.latestVersionOffset, as: UInt64.self)
+                let initial = try initialize(previousDurable)
+                mapped.storeBytes(of: initial.durableSlot, toByteOffset: Layout.durableSlotOffset, as: UInt64.self)
+                mapped.storeBytes(of: initial.rejectedVersion, toByteOffset: Layout.rejectedVersionOffset, as: UInt64.self)
+                mapped.storeBytes(of: initial.latestVersion, toByteOffset: Layout.latestVersionOffset, as: UInt64.self)
             } catch {
                 munmap(mapped, size)
                 throw error
             }
         }
         return (mapped, size, slots, alone)
+    }
+
+    /// The durable-slot word of the lock file left by the last session, or 0 when it has no valid
+    /// header (an older program's reserved word is 0 too).
+    private static func previousDurableSlot(fd: Int32) -> UInt64 {
+        var header = [UInt8](repeating: 0, count: Layout.headerSize)
+        let read = header.withUnsafeMutableBytes { pread(fd, $0.baseAddress, Layout.headerSize, 0) }
+        guard read == Layout.headerSize else { return 0 }
+        return header.withUnsafeBytes { raw in
+            guard raw.loadUnaligned(fromByteOffset: Layout.magicOffset, as: UInt64.self) == Layout.magic,
+                  raw.loadUnaligned(fromByteOffset: Layout.formatVersionOffset, as: UInt32.self) == Layout.formatVersion
+            else { return 0 }
+            return raw.loadUnaligned(fromByteOffset: Layout.durableSlotOffset, as: UInt64.self)
+        }
     }
 
     /// Checks the header of a lock file that others have open. Returns its slot count and size.

@@ -25,6 +25,18 @@ final class SharedFile: @unchecked Sendable {
         return lastFreeList?.ref == ref ? lastFreeList?.extents : nil
     }
     private var layouts: [UInt64: (StoredSchema, SchemaLayout)] = [:]
+    /// Set by `enterErrorState`: the error of a commit that could not be undone.
+    private var _writeFailure: Error?
+    var writeFailure: Error? {
+        cacheLock.lock()
+        defer { cacheLock.unlock() }
+        return _writeFailure
+    }
+    func setWriteFailure(_ error: Error) {
+        cacheLock.lock()
+        _writeFailure = error
+        cacheLock.unlock()
+    }
 
     private init(path: String, file: DatabaseFile, lock: LockFile, isReadOnly: Bool) {
         self.path = path
@@ -57,19 +69,20 @@ final class SharedFile: @unchecked Sendable {
         do {
             // Runs under the lock file's init lock, only for the first opener: no one else has the
             // file open, so this is the moment to check the newest commit (see `Commit.swift`).
-            lock = try LockFile(path: LockFile.path(forRealmAt: canonical)) {
-                let (version, bad) = try SharedFile.recoverNewest(file, path: canonical, readOnly: readOnly)
-                rejected = bad
-                return version
+            lock = try LockFile(path: LockFile.path(forRealmAt: canonical)) { previousDurable in
+                let recovery = try SharedFile.recoverNewest(file, path: canonical, readOnly: readOnly)
+                rejected = recovery.rejectedSlot
+                return recovery.lockFileState(previousDurable: previousDurable)
             }
         } catch {
             // A read-only file in a read-only folder: no lock file is written beside it; this
             // process coordinates its own instances only.
             guard readOnly else { throw error }
             lock = LockFile(inMemory: ())
-            let (version, bad) = try SharedFile.recoverNewest(file, path: canonical, readOnly: true)
-            rejected = bad
-            lock.publish(version: version)
+            let recovery = try SharedFile.recoverNewest(file, path: canonical, readOnly: true)
+            rejected = recovery.rejectedSlot
+            if let lost = recovery.lostVersion { lock.noteRejected(version: lost) }
+            lock.publish(version: recovery.latestVersion)
         }
         try? lock.holdSharedOpenLock()
         let shared = SharedFile(path: canonical, file: file, lock: lock, isReadOnly: readOnly)
@@ -123,7 +136,7 @@ final class SharedFile: @unchecked Sendable {
         guard let seen = file.lastKnownSize, seen >= UInt64(FileHeader.size) else {
             return try slots(fileSize: try file.physicalSize())
         }
-        let offsets = FileHeader.Layout.of(base: file.base)?.slotOffsets ?? []
+        let offsets = FileHeader.Layout.identify(base: file.base, fileSize: seen)?.slotOffsets ?? []
         let grown = offsets.contains { offset in
             guard UInt64(offset + FileHeader.slotSize) <= seen else { return true }
             let raw = UnsafeRawBufferPointer(start: file.base + offset, count: FileHeader.slotSize)
@@ -149,21 +162,53 @@ final class SharedFile: @unchecked Sendable {
     /// a writable file has the slot erased).
     private var rejected: FileHeader.Slot?
 
+    /// What the first opener found: the version to publish, and the newest commit it could not
+    /// verify, if any.
+    struct Recovery {
+        /// The newest good version (0 for an empty file).
+        var latestVersion: UInt64
+        /// The slot of that version.
+        var latestSlot: FileHeader.Slot?
+        /// The version of a newest commit that did not verify and was fallen back from.
+        var lostVersion: UInt64?
+        /// That commit's slot, kept to be ignored where the file is read-only (erased otherwise).
+        var rejectedSlot: FileHeader.Slot?
+        /// Whether the file was synced after erasing the lost commit (the latest is durable).
+        var synced = false
+
+        /// The lock file's first words: the durable slot is the previous session's word only while
+        /// it still names the newest slot (or the newest slot, when this open synced it).
+        func lockFileState(previousDurable: UInt64) -> LockFile.Initial {
+            let checksum = latestSlot?.checksum ?? 0
+            return LockFile.Initial(latestVersion: latestVersion,
+                                    durableSlot: synced || (checksum != 0 && checksum == previousDurable) ? checksum : 0,
+                                    rejectedVersion: lostVersion ?? 0)
+        }
+    }
+
     /// The first opener after everyone closed the file checks that the newest commit reached the
     /// disk whole (a machine crash may have cut it short; see `Commit.swift`) and, if it did not,
     /// falls back to the previous version: it erases that slot, or — read-only — returns it to be
-    /// ignored. Returns the newest good version (0 for an empty file).
-    static func recoverNewest(_ file: DatabaseFile, path: String, readOnly: Bool) throws -> (UInt64, FileHeader.Slot?) {
+    /// ignored (a writer erases it before building, `settleNewest`). Either way the lost version
+    /// goes into the lock file, so that every opener of this session reports it.
+    static func recoverNewest(_ file: DatabaseFile, path: String, readOnly: Bool) throws -> Recovery {
         let size = try file.physicalSize()
         guard size >= UInt64(FileHeader.size), let (layout, slots) = try? FileHeader.readHeader(base: file.base, fileSize: size, path: path),
-              let newest = slots.first else { return (0, nil) }
-        if CommitRecord.verify(newest.slot, base: file.base, path: path) { return (newest.slot.version, nil) }
-        let previous = slots.dropFirst().first?.slot.version ?? 0
-        if readOnly { return (previous, newest.slot) }
+              let newest = slots.first else { return Recovery(latestVersion: 0) }
+        if CommitRecord.verify(newest.slot, base: file.base, path: path) {
+            return Recovery(latestVersion: newest.slot.version, latestSlot: newest.slot)
+        }
+        let previous = slots.dropFirst().first?.slot
+        var recovery = Recovery(latestVersion: previous?.version ?? 0, latestSlot: previous, lostVersion: newest.slot.version)
+        if readOnly {
+            recovery.rejectedSlot = newest.slot
+            return recovery
+        }
         let zeros = [UInt8](repeating: 0, count: FileHeader.slotSize)
         try zeros.withUnsafeBytes { try file.write($0, at: UInt64(layout.slotOffsets[newest.index])) }
         try file.sync()
-        return (previous, nil)
+        recovery.synced = true
+        return recovery
     }
 
     /// The schema stored at `ref`, decoded once per process.

@@ -1,10 +1,40 @@
 /// The state of one write transaction: the write lock, a `TreeWriter` over the free space, and a
 /// live `Snapshot` whose tables the object layer changes in place.
 ///
-/// States: *open* (from `begin` until `commit` or `cancel`), then *ended*. `commit` that throws
-/// leaves the file exactly as the last committed version (nothing was published) and the
-/// transaction ended; the caller releases the lock either way.
+/// States (`Phase`), after SQLite's pager, with the function for each transition:
+///
+/// ```
+///            abandon() / commit() throws before the slot
+///   open ───────────────────────────────────────────────▶ rolledBack
+///    │ commit(): nodes written, slot written                  ▲
+///    ▼                                                        │ barrier failed; previous slot
+///   slotWritten ── barrier returned ──▶ committed             │ put back and synced
+///    │                                                        │
+///    └── barrier failed ──────────────────────────────────────┘
+///    └── barrier failed, and putting the slot back failed ──▶ failed (ERROR)
+/// ```
+///
+/// `rolledBack` leaves the file exactly as the last committed version (nothing was published).
+/// `failed` is the ERROR state: the new slot may or may not be on disk, so the commit's outcome
+/// is unknown; `SharedFile.enterErrorState` then refuses every write of the process until all its
+/// instances of the file are closed and it is opened again. The caller releases the write lock
+/// in every terminal state.
 final class WriteTransaction {
+    /// The states of a write transaction (see the diagram above).
+    enum Phase: Equatable {
+        /// From `init` until `commit` or `abandon`: changes live in free space and in memory.
+        case open
+        /// `commit` wrote the new header slot and waits for its barrier.
+        case slotWritten
+        /// The barrier returned: the new version is durable.
+        case committed
+        /// Nothing of the transaction is left in the file: cancelled, failed before its slot, or
+        /// its failed barrier undone.
+        case rolledBack
+        /// ERROR: the barrier failed and the slot could not be put back. Writes are refused until
+        /// the file is reopened.
+        case failed
+    }
     let shared: SharedFile
     /// The committed version this transaction started from.
     let base: Snapshot
@@ -15,14 +45,16 @@ final class WriteTransaction {
     var changes = ChangeRecorder()
     /// The schema to commit: unchanged unless a migration or schema change set it.
     var newSchema: StoredSchema?
-    var ended = false
-    /// Set once the commit wrote its header slot: after that the transaction cannot be undone.
-    var slotWritten = false
+    var phase = Phase.open
+    /// Whether the transaction reached a terminal state.
+    var ended: Bool { phase != .open && phase != .slotWritten }
 
-    /// Ends the transaction without committing and puts the file back as it was.
+    /// Ends an open transaction without committing and puts the file back as it was (a no-op in
+    /// any other state: `commit` leaves its own failures in a terminal state).
     func abandon() {
-        ended = true
-        if !slotWritten { writer.rollback() }
+        guard phase == .open else { return }
+        writer.rollback()
+        phase = .rolledBack
     }
 
     /// Starts a transaction on the newest version, held in header slot `slotIndex`. The caller
@@ -64,6 +96,4 @@ final class WriteTransaction {
     /// Keeps the live snapshot's byte range in step with what the writer has written.
     @inline(__always)
     func syncBytes() { state.bytes = writer.bytes }
-
-    func markEnded() { ended = true }
 }

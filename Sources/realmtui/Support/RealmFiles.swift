@@ -30,6 +30,7 @@ enum RealmFiles {
             let reason = message.components(separatedBy: "; try --read-only").joined()
             throw CLIFailure("\(p): cannot \(operation) (\(reason)); this command writes to the file, so it needs write permission")
         }
+        if let warning = realm.recoveryWarning { Console.error("warning: " + warning) }
         KnownNames.classes = realm.schema.classNames
         return realm
     }

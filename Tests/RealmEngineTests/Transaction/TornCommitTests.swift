@@ -52,4 +52,55 @@ import Testing
         #expect(try realm.objects("Person").count == 301)
         _ = try realm.checkIntegrity()
     }
+
+    /// Issue 11, defect 5: a read-only first opener cannot erase the torn commit; a writer that
+    /// opens while it is still open must not build on it.
+    @Test func aWriterAfterAReadOnlyFirstOpenerFallsBackToo() throws {
+        let dir = TempDir()
+        let path = dir.path("torn-ro.realm")
+        do {
+            let realm = try Realm(path: path, schema: Fixtures.people)
+            try realm.write { for i in 0..<300 { try realm.create("Person", ["id": .int(Int64(i)), "name": .string("p\(i)")]) } }
+            try realm.write { for i in 300..<310 { try realm.create("Person", ["id": .int(Int64(i)), "name": .string("late\(i)")]) } }
+        }
+        let lost = try Self.loseAWrite(path)
+        let watcher = try Realm(path: path, readOnly: true)
+        #expect(watcher.version == lost - 1)
+        do {
+            let writer = try Realm(path: path)
+            #expect(try writer.objects("Person").count == 300)
+            try writer.write { try writer.create("Person", ["id": .int(999), "name": .string("after")]) }
+            #expect(try writer.objects("Person").count == 301)
+            _ = try writer.checkIntegrity()
+            #expect(writer.recoveredFromDamagedCommit == lost)
+        }
+        // A later reader sees the writer's version, whole.
+        let later = try Realm(path: path, readOnly: true)
+        #expect(try later.objects("Person").count == 301)
+        _ = try later.checkIntegrity()
+        #expect(watcher.refresh())
+        #expect(try watcher.objects("Person").count == 301)
+    }
+
+    /// Issue 11, defect 7: damage in the newest commit is never a silent fallback.
+    @Test func aDamagedNewestCommitIsReportedByCheckAndTheRealm() throws {
+        let dir = TempDir()
+        let path = dir.path("rot.realm")
+        do {
+            let realm = try Realm(path: path, schema: Fixtures.people)
+            try realm.write { try realm.create("Person", ["id": .int(1), "name": .string("one")]) }
+            try realm.write { try realm.create("Person", ["id": .int(2), "name": .string("two")]) }
+            #expect(realm.recoveredFromDamagedCommit == nil)
+        }
+        let lost = try Self.loseAWrite(path)
+        #expect {
+            _ = try Realm.check(path: path)
+        } throws: { error in
+            guard case RealmError.corruptFile(_, _, let reason) = error else { return false }
+            return reason.contains("version \(lost)")
+        }
+        let realm = try Realm(path: path)
+        #expect(realm.recoveredFromDamagedCommit == lost)
+        #expect(try realm.objects("Person").count == 1)
+    }
 }

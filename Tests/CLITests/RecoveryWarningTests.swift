@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+@testable import RealmEngine
+
+/// Issue 11, defect 7: when the newest commit does not verify, the command line says so.
+@Suite("CLI recovery warning")
+struct RecoveryWarningTests {
+    /// Flips a byte inside the first node the newest commit's record lists; returns its version.
+    static func damageNewestCommit(_ path: String) throws -> UInt64 {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let slots = try bytes.withUnsafeBytes { raw in
+            try FileHeader.read(base: raw.baseAddress!, fileSize: UInt64(raw.count), path: path)
+        }
+        let newest = try #require(slots.first?.slot)
+        try #require(newest.commitRef != 0)
+        let listed = bytes.withUnsafeBytes {
+            Int(UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: Int(newest.commitRef) + Node.headerSize + 8, as: UInt64.self)))
+        }
+        bytes[listed + Node.headerSize + 1] ^= 0x5A
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return newest.version
+    }
+
+    @Test func checkFailsAndReadingCommandsWarn() throws {
+        let s = try Scratch()
+        let file = try s.database()
+        let lost = try Self.damageNewestCommit(file)
+        let checked = try CLI.run(["check", file])
+        expectFailure(checked, contains: "version \(lost)")
+        let queried = try CLI.run(["query", file, "Person"])
+        #expect(queried.status == 0, "\(queried.stderr)")
+        #expect(queried.errorLines.count == 1)
+        #expect(queried.stderr.hasPrefix("warning: "), "\(queried.stderr)")
+        #expect(queried.stderr.contains("version \(lost)"))
+    }
+}
