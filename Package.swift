@@ -14,13 +14,17 @@ let package = Package(
     ],
     targets: [
         .target(name: "CShims"),
+        // ncursesw (Debian libncurses-dev) for the explorer's terminal backend, RealmTUI/Terminal
+        // only. No pkgConfig: SwiftPM would drop its -D flags with a warning; shim.h sets them and
+        // the module map links ncursesw (which pulls in tinfo).
+        .systemLibrary(name: "CNCurses"),
         .target(
             name: "RealmEngine",
             dependencies: ["CShims"]
         ),
         .target(
             name: "RealmTUI",
-            dependencies: ["RealmEngine"]
+            dependencies: ["RealmEngine", "CNCurses"]
         ),
         .executableTarget(
             name: "realmtui",
