@@ -126,7 +126,10 @@ public final class NCursesTerminal: TerminalBackend {
             wtimeout(window, Int32(clamping: wait))
             var code: wint_t = 0
             let result = wget_wch(window, &code)
-            if result == ERR { return nil }
+            if result == ERR {
+                endIfHungUp()
+                return nil
+            }
             if let event = decode(result: result, code: code) { return event }
             if timeoutMilliseconds >= 0 {
                 let left = clock.now.duration(to: deadline)
@@ -248,6 +251,16 @@ public final class NCursesTerminal: TerminalBackend {
             }
         }
         return KeyDecoding.character(code).map { .key($0) }
+    }
+
+    /// After a read that returned nothing: when the terminal is gone (its window closed, the ssh
+    /// link dropped) while SIGHUP is ignored (`nohup`), every read fails at once and the
+    /// explorer would spin; end it as SIGHUP would, with status 129.
+    private func endIfHungUp() {
+        var input = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+        guard poll(&input, 1, 0) > 0, input.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 else { return }
+        close()
+        exit(128 + SIGHUP)
     }
 
     // MARK: Setup

@@ -20,7 +20,8 @@ import Darwin
 /// async-signal-safe functions, and reads memory that was filled before the handler was armed.
 ///
 /// - SIGINT, SIGTERM, SIGHUP: restore, then exit with status 128 + signal (what a shell shows
-///   for a process killed by the signal).
+///   for a process killed by the signal). One that was ignored on entry (`nohup`) stays ignored;
+///   one that was blocked (inherited mask) is unblocked on the explorer's thread.
 /// - SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGABRT (a crash or a Swift trap): restore, put
 ///   back the action that was there before (the Swift runtime's backtracer, or the default) and
 ///   raise the signal again, so the crash is still reported — on a usable terminal.
@@ -55,8 +56,27 @@ enum SignalGuard {
         } else {
             state.pointee.hasModes = false
         }
-        for signal in terminating { install(signal, handler: guardedTerminatingSignal) }
+        for signal in terminating where !wasIgnored(signal) { install(signal, handler: guardedTerminatingSignal) }
         for signal in crashing { install(signal, handler: guardedCrashSignal) }
+        // A parent may have left these blocked (children inherit the mask of the thread that
+        // spawned them; Dispatch's worker threads block nearly everything): the explorer must get
+        // them on this thread, as must ncurses (SIGWINCH, SIGTSTP, SIGCONT).
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        for signal in terminating + [SIGWINCH, SIGTSTP, SIGCONT] { sigaddset(&unblock, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &unblock, &state.pointee.mask)
+    }
+
+    /// Whether `signal` was ignored when the program started (`nohup`, `trap '' INT`): a choice
+    /// of the caller's, kept.
+    private static func wasIgnored(_ signal: Int32) -> Bool {
+        let original = State.shared.pointee.originals[Int(signal)]
+        #if canImport(Glibc)
+        let handler = original.__sigaction_handler.sa_handler
+        #else
+        let handler = original.__sigaction_u.__sa_handler
+        #endif
+        return unsafeBitCast(handler, to: Int.self) == 1  // SIG_IGN
     }
 
     /// Puts back the actions saved by `saveOriginalActions` (call before `endwin`).
@@ -65,6 +85,7 @@ enum SignalGuard {
         for signal in terminating + crashing {
             sigaction(signal, state.pointee.originals + Int(signal), nil)
         }
+        pthread_sigmask(SIG_SETMASK, &state.pointee.mask, nil)
     }
 
     private static func install(_ signal: Int32, handler: @convention(c) (Int32) -> Void) {
@@ -91,6 +112,8 @@ private struct State {
     var count = 0
     var modes = termios()
     var hasModes = false
+    /// The thread's signal mask before `arm`.
+    var mask = sigset_t()
     /// The actions before `newterm`, indexed by signal number.
     var originals: UnsafeMutablePointer<sigaction>
 
