@@ -16,6 +16,10 @@ let package = Package(
     ],
     targets: [
         .target(name: "CShims"),
+        // ncursesw (Debian libncurses-dev) for the explorer's terminal backend, RealmTUI/Terminal
+        // only. No pkgConfig: SwiftPM would drop its -D flags with a warning; shim.h sets them and
+        // the module map links ncursesw (which pulls in tinfo).
+        .systemLibrary(name: "CNCurses"),
         .target(
             name: "RealmEngine",
             dependencies: ["CShims"]
@@ -26,7 +30,7 @@ let package = Package(
         ),
         .target(
             name: "RealmTUI",
-            dependencies: ["RealmEngine"]
+            dependencies: ["RealmEngine", "CNCurses"]
         ),
         .executableTarget(
             name: "realmtui",

@@ -10,6 +10,7 @@ import RealmEngine
 struct RealmTUICommand: ParsableCommand {
     /// Every subcommand, in the order `--help` lists them.
     static let subcommands: [ParsableCommand.Type] = [
+        ExploreCommand.self,
         CreateCommand.self,
         ImportCommand.self,
         ExportCommand.self,
@@ -28,6 +29,7 @@ struct RealmTUICommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "realmtui",
         abstract: "Explore and script realmtui database files.",
+        usage: "realmtui FILE [--read-only]    (the explorer)\nrealmtui <subcommand>",
         discussion: """
             Exit status: 0 on success, 1 when a command fails (one 'error: …' line on stderr), \
             64 for a usage error. A failing command leaves the file unchanged.
@@ -40,15 +42,15 @@ struct RealmTUICommand: ParsableCommand {
 /// Runs the command line and turns every failure into one `error:` line and an exit status.
 @main
 enum Main {
-    /// `realmtui FILE` (Realm Studio's habit): until the interactive explorer exists, it shows
-    /// the file's schema and says so on stderr, instead of a usage error.
+    /// `realmtui FILE [--read-only]` (Realm Studio's habit) is `realmtui explore FILE …`: a first
+    /// word that is no subcommand and names a file (it exists, or looks like a path: a missing
+    /// file gets "no such file", a mistyped subcommand still gets a usage error).
     static func arguments(_ given: ArraySlice<String>) -> [String] {
         guard let first = given.first, !first.hasPrefix("-"),
               !RealmTUICommand.subcommands.contains(where: { $0.configuration.commandName == first }),
-              FileManager.default.fileExists(atPath: first) else { return Array(given) }
-        Console.error("realmtui: the interactive explorer is not in this version; showing the schema " +
-                      "(see 'realmtui --help' for the commands)")
-        return ["schema"] + given
+              FileManager.default.fileExists(atPath: first) || first.contains("/") || first.contains(".")
+        else { return Array(given) }
+        return [ExploreCommand.configuration.commandName ?? "explore"] + given
     }
 
     static func main() async {

@@ -1,0 +1,59 @@
+import ArgumentParser
+import Foundation
+import RealmEngine
+import RealmTUI
+
+/// `realmtui FILE [--read-only]` (also `realmtui explore FILE`): the interactive explorer.
+///
+/// Order of the checks, so the terminal is never left in a broken state:
+/// 1. standard input and output must be terminals, else one `error:` line naming the scripting
+///    commands and exit 64 (a script gets a usage error, not a screen);
+/// 2. the file is opened with the other commands' `RealmFiles.open`: a missing, empty, foreign,
+///    corrupt, truncated or newer-format file fails here with one `error:` line and exit 1,
+///    before the screen is taken;
+/// 3. only then the terminal is taken, and given back by `defer` on every way out of the
+///    session (a quit or a thrown error; signals are handled by the backend).
+struct ExploreCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "explore",
+        abstract: "Browse a file in the terminal explorer (the same as 'realmtui FILE').",
+        discussion: """
+            Usage: realmtui FILE [--read-only]. Needs a terminal; in scripts use 'realmtui schema' \
+            and 'realmtui query'. The file opens read-only with --read-only, or when it (or its \
+            folder, for the lock file) is not writable.
+            """
+    )
+
+    @Argument(help: "The database file.")
+    var file: String
+
+    @Flag(name: .long, help: "Open the file read-only.")
+    var readOnly = false
+
+    func run() throws {
+        guard isatty(0) == 1, isatty(1) == 1 else {
+            Console.error("error: the explorer needs a terminal on standard input and output; " +
+                          "in scripts use 'realmtui schema FILE' or 'realmtui query FILE CLASS [QUERY]'")
+            throw ExitCode(ExitStatus.usage)
+        }
+        let openReadOnly = readOnly || !Self.isWritable(file)
+        let realm = try RealmFiles.open(file, readOnly: openReadOnly)
+        let terminal: NCursesTerminal
+        do {
+            terminal = try NCursesTerminal()
+        } catch let error as TerminalError {
+            throw CLIFailure(error.description)
+        }
+        defer { terminal.close() }
+        try ExplorerSession(realm: realm, path: file, readOnly: openReadOnly).run(on: terminal)
+    }
+
+    /// Whether the file can be opened for writing: the file itself, and its folder (where the
+    /// lock file is created) or an existing writable lock file.
+    static func isWritable(_ path: String) -> Bool {
+        guard access(path, W_OK) == 0 else { return false }
+        let folder = (path as NSString).deletingLastPathComponent
+        if access(folder.isEmpty ? "." : folder, W_OK) == 0 { return true }
+        return access(path + ".lock", W_OK) == 0
+    }
+}

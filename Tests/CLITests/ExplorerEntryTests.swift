@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+
+/// `realmtui FILE`, the explorer's entry point: without a terminal a usage error; in a real
+/// terminal (tmux) a bad file is refused before the screen is taken, a good one opens, and
+/// every way out (q, SIGINT, SIGTERM, SIGHUP) gives the terminal back.
+@Suite("Explorer entry point")
+struct ExplorerEntryTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let demo = root.appendingPathComponent("Resources/demo.realm").path
+
+    /// The lines a script runs in the pane: the explorer, then how it ended and the terminal's
+    /// modes; then it waits (a live pane: tmux hides the cursor of a dead one) until `close()`.
+    static func script(_ arguments: [String], environment: String = "LANG=C.UTF-8 TERM=xterm-256color") -> String {
+        let command = ([CLI.executable.path] + arguments).map(TmuxSession.quoted).joined(separator: " ")
+        return """
+            trap : INT
+            \(environment) \(command)
+            echo "exit=$?"
+            \(TmuxSession.printTerminalModes)
+            echo "script done"
+            sleep 120
+            """
+    }
+
+    /// Checks that the pane is back to a shell's terminal: the script's lines show on the
+    /// normal screen, the line discipline is cooked again, no mode of the explorer is left on.
+    static func expectRestored(_ tmux: TmuxSession, _ text: String, _ what: String,
+                               sourceLocation: SourceLocation = #_sourceLocation) throws {
+        #expect(try tmux.terminalModesLeftOn() == [], "\(what): terminal modes left on", sourceLocation: sourceLocation)
+        let modes = text.split(separator: "\n").first { $0.hasPrefix("modes=") } ?? ""
+        #expect(modes.contains("icanon") && modes.contains("echo") && modes.contains("isig"), "\(what): \(modes)",
+                sourceLocation: sourceLocation)
+        #expect(!modes.contains("-"), "\(what): \(modes)", sourceLocation: sourceLocation)
+    }
+
+    @Test func withoutATerminalItIsAUsageErrorNamingTheScriptingCommands() throws {
+        let s = try Scratch()
+        let db = try s.database()
+        try expectUnchanged(db) {
+            let r = try CLI.run([db])
+            expectFailure(r, status: 64, contains: "realmtui schema")
+            #expect(r.stderr.contains("realmtui query"))
+            #expect(r.stdout.isEmpty)
+            let explicit = try CLI.run(["explore", db, "--read-only"])
+            expectFailure(explicit, status: 64, contains: "terminal")
+        }
+    }
+
+    @Test func aMistypedSubcommandIsStillAUsageError() throws {
+        let r = try CLI.run(["qurey"])
+        #expect(r.status == 64, "\(r.stderr)")
+        #expect(!r.stderr.contains("terminal"), "\(r.stderr)")
+    }
+
+    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"))
+    func everyBadFileIsRefusedBeforeTheScreenIsTaken() throws {
+        let s = try Scratch()
+        for (kind, file) in try BadFileTests.badFiles(s) {
+            let before = FileManager.default.contents(atPath: file)
+            let tmux = try TmuxSession(script: Self.script([file]), width: 120, height: 30)
+            defer { tmux.close() }
+            let text = try tmux.waitFor("script done")
+            let lines = text.split(separator: "\n")
+            let errors = lines.filter { $0.hasPrefix("error: ") }
+            #expect(errors.count == 1, "\(kind): \(text)")
+            #expect(lines.contains("exit=1"), "\(kind): \(text)")
+            #expect(lines.first?.hasPrefix("error: ") == true, "\(kind): the error is the first thing on the screen: \(text)")
+            try Self.expectRestored(tmux, text, kind)
+            #expect(FileManager.default.contents(atPath: file) == before, "\(kind): the file changed")
+            if kind != "directory" {
+                #expect(!FileManager.default.fileExists(atPath: file + ".lock"), "\(kind) left a lock file")
+            }
+        }
+    }
+
+    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"))
+    func anUnknownTerminalIsOneErrorLine() throws {
+        let tmux = try TmuxSession(script: Self.script([Self.demo, "--read-only"], environment: "LANG=C.UTF-8 TERM=no-such-terminal"))
+        defer { tmux.close() }
+        let text = try tmux.waitFor("script done")
+        #expect(text.contains("error: unknown terminal type TERM=no-such-terminal"), "\(text)")
+        #expect(text.contains("exit=1"), "\(text)")
+        try Self.expectRestored(tmux, text, "unknown TERM")
+    }
+
+    /// Opens the demo in a 120×40 terminal, sees the first screen, quits with q.
+    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"))
+    func theDemoOpensAndQuits() throws {
+        let s = try Scratch()
+        let db = s.path("demo.realm")
+        try FileManager.default.copyItem(atPath: Self.demo, toPath: db)
+        let tmux = try TmuxSession(script: Self.script([db]), width: 120, height: 40)
+        defer { tmux.close() }
+        try tmux.waitUntil("the explorer's screen") { _ in try tmux.display("#{alternate_on}") == "1" }
+        let screen = try tmux.waitFor("realmtui")
+        #expect(!screen.contains("exit="), "the explorer is still running: \(screen)")
+        #expect(try tmux.terminalModesLeftOn().contains("alternate"), "the explorer has the screen")
+        try tmux.sendKeys("q")
+        let text = try tmux.waitFor("script done")
+        #expect(text.contains("exit=0"), "\(text)")
+        try Self.expectRestored(tmux, text, "q")
+    }
+
+    /// Ctrl-C (SIGINT), SIGTERM and SIGHUP end the explorer with 128 + the signal and give the
+    /// terminal back.
+    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"),
+          arguments: [(SIGINT, "ctrl-c"), (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP")])
+    func aSignalRestoresTheTerminal(_ signal: Int32, _ name: String) throws {
+        let tmux = try TmuxSession(script: Self.script([Self.demo, "--read-only"]), width: 100, height: 30)
+        defer { tmux.close() }
+        try tmux.waitUntil("the explorer's screen") { _ in try tmux.display("#{alternate_on}") == "1" }
+        if signal == SIGINT {
+            try tmux.sendKeys("C-c")
+        } else {
+            let pids = try tmux.programPIDs()
+            try #require(pids.count == 1, "the explorer's process: \(pids)")
+            #expect(kill(pids[0], signal) == 0)
+        }
+        let text = try tmux.waitFor("script done")
+        #expect(text.contains("exit=\(128 + signal)"), "\(name): \(text)")
+        try Self.expectRestored(tmux, text, name)
+    }
+
+    /// A parent that leaves SIGTERM blocked (children inherit the spawning thread's mask) does
+    /// not make the explorer unkillable: it unblocks the signals it restores the terminal on.
+    @Test(.enabled(if: TmuxSession.isAvailable && FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"),
+                   "needs tmux and /usr/bin/python3 (to start the explorer with signals blocked)"))
+    func anInheritedBlockedSignalStillRestoresTheTerminal() throws {
+        let blocker = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGTERM, signal.SIGHUP]); " +
+            "signal.signal(signal.SIGPIPE, signal.SIG_DFL); signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])"
+        let script = Self.script([Self.demo, "--read-only"])
+            .replacingOccurrences(of: "TERM=xterm-256color ", with: "TERM=xterm-256color /usr/bin/python3 -c \(TmuxSession.quoted(blocker)) ")
+        let tmux = try TmuxSession(script: script, width: 100, height: 30)
+        defer { tmux.close() }
+        try tmux.waitUntil("the explorer's screen") { _ in try tmux.display("#{alternate_on}") == "1" }
+        let pids = try tmux.programPIDs()
+        try #require(pids.count == 1, "the explorer's process: \(pids)")
+        #expect(kill(pids[0], SIGTERM) == 0)
+        let text = try tmux.waitFor("script done")
+        #expect(text.contains("exit=143"), "\(text)")
+        try Self.expectRestored(tmux, text, "blocked SIGTERM")
+    }
+}
