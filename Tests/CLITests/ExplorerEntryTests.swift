@@ -84,22 +84,51 @@ struct ExplorerEntryTests {
         try Self.expectRestored(tmux, text, "unknown TERM")
     }
 
-    /// Opens the demo in a 120×40 terminal, sees the first screen, quits with q.
+    /// End to end in a real terminal: open the demo, browse a class, open an object, follow a
+    /// list of links and a backlink, walk back to where we were, query, sort, quit.
     @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"))
-    func theDemoOpensAndQuits() throws {
+    func browseQueryFollowLinksAndQuit() throws {
         let s = try Scratch()
         let db = s.path("demo.realm")
         try FileManager.default.copyItem(atPath: Self.demo, toPath: db)
+        let before = try Data(contentsOf: URL(fileURLWithPath: db))
         let tmux = try TmuxSession(script: Self.script([db]), width: 120, height: 40)
         defer { tmux.close() }
         try tmux.waitUntil("the explorer's screen") { _ in try tmux.display("#{alternate_on}") == "1" }
-        let screen = try tmux.waitFor("realmtui")
-        #expect(!screen.contains("exit="), "the explorer is still running: \(screen)")
+        var screen = try tmux.waitFor("Author · primary key id")
+        #expect(screen.contains("Book             300"), "\(screen)")
         #expect(try tmux.terminalModesLeftOn().contains("alternate"), "the explorer has the screen")
+
+        try tmux.sendKeys("j", "Enter")
+        screen = try tmux.waitFor("row 1 of 300")
+        #expect(screen.contains("*isbn"), "\(screen)")
+        try tmux.sendKeys("j", "j", "Enter")                       // the third book's detail
+        screen = try tmux.waitFor("Book › 星梦风书")
+        try tmux.sendKeys("j", "j", "Enter")                       // its authors (a list of links)
+        screen = try tmux.waitFor("Book › 星梦风书 › authors")
+        #expect(screen.contains("3 objects"), "\(screen)")
+        try tmux.sendKeys("Enter", "G", "Enter")                   // the first author › books (backlinks)
+        screen = try tmux.waitUntil("the backlinks table") { $0.contains("› books") && $0.contains("row 1 of") }
+        #expect(screen.contains("978-7-00000-002-2"), "the book we came from links to this author: \(screen)")
+        try tmux.sendKeys("Escape", "Escape", "Escape", "Escape")  // back to the class's table, cursor kept
+        screen = try tmux.waitFor("row 3 of 300")
+        try tmux.sendKeys("/")
+        try tmux.type("pages > 1000 AND price < 50")
+        try tmux.sendKeys("Enter")
+        screen = try tmux.waitFor("11 objects")
+        try tmux.sendKeys("/")
+        try tmux.type(" AND nosuch == 1")
+        try tmux.sendKeys("Enter")
+        screen = try tmux.waitFor("has no property 'nosuch'")
+        #expect(screen.contains("^"), "a caret under the mistake: \(screen)")
+        try tmux.sendKeys("Escape", "l", "l", "l", "l", "S")
+        screen = try tmux.waitFor("pages ▼")
+        #expect(screen.contains("11 objects"), "the table kept the last query that worked: \(screen)")
         try tmux.sendKeys("q")
         let text = try tmux.waitFor("script done")
         #expect(text.contains("exit=0"), "\(text)")
         try Self.expectRestored(tmux, text, "q")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before, "browsing never changes the file")
     }
 
     /// Ctrl-C (SIGINT), SIGTERM and SIGHUP end the explorer with 128 + the signal and give the
