@@ -13,16 +13,21 @@ public struct ExplorerDriver {
     public private(set) var copied: [String] = []
     /// Whether an effect asked to quit.
     public private(set) var didQuit = false
+    /// The collection notifications of the tables on the stack, by their rows' identity.
+    var observers: [ObjectIdentifier: NotificationToken] = [:]
+    let inbox = LiveInbox()
 
     /// A driver over `state`, saving history to `historyURL`.
     public init(state: ExplorerState, historyURL: URL? = nil) {
         self.state = state
         self.historyURL = historyURL
+        observeTables()
     }
 
     /// Updates the state with `event` and performs the effects (and those they lead to).
     public mutating func send(_ event: ExplorerEvent) {
         perform(update(&state, event))
+        observeTables()
     }
 
     /// Sends each key in turn.
@@ -51,6 +56,7 @@ public struct ExplorerDriver {
                 } catch {
                     state.message = .init(text: "query history not saved: \(ExplorerText.describe(error))", isError: true)
                 }
+            case .catchUp: refresh()
             case .export(let format, let path):
                 state.exportCurrentTable(format: format, path: path)
             }

@@ -25,6 +25,7 @@ public enum ActionName: String, Sendable, CaseIterable {
     case help = "help.toggle"
     case commandLine = "command.open"
     case quit = "app.quit"
+    case pauseLive = "live.pause"
 }
 
 /// The screens, for key bindings that apply to some of them only.

@@ -25,6 +25,8 @@ public enum ExplorerEffect: Sendable, Equatable {
     case export(format: ExportFormat, path: String)
     /// Save the query history.
     case saveHistory
+    /// Move to the newest version now (live updates resumed).
+    case catchUp
 }
 
 /// A change set of one table's results, in the indices of `RealmCollectionChange.update`:

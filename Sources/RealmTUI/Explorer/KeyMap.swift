@@ -57,6 +57,7 @@ public struct KeyMap: Sendable {
             bind([.character("y")], .copyValue, [.table, .detail, .values], "copy the value under the cursor (OSC 52)"),
             bind([.character("?")], .help, all, "help: the keys of this screen"),
             bind([.character(":")], .commandLine, all, "command line (:export json|csv PATH, :schema, :q)"),
+            bind([.character("p")], .pauseLive, all, "pause live updates (p again catches up)"),
             bind([.character("q")], .quit, all, "quit"),
         ])
     }()

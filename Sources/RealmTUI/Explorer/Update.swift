@@ -96,6 +96,9 @@ extension ExplorerState {
     mutating func perform(_ action: ActionName) -> [ExplorerEffect] {
         switch action {
         case .quit: return [.quit]
+        case .pauseLive:
+            togglePause()
+            return isPaused ? [] : [.catchUp]
         case .help:
             mode = .help(top: 0)
         case .commandLine:

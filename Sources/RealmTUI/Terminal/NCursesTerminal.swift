@@ -27,6 +27,10 @@ public final class NCursesTerminal: TerminalBackend {
     private let screen: OpaquePointer
     private let window: UnsafeMutablePointer<WINDOW>
     private let outputFD: Int32 = 1
+    private let inputFD: Int32 = 0
+    /// A self-pipe: `wake()` writes a byte from any thread, `nextEvent` polls it beside the
+    /// keyboard, so a commit in another process reaches the loop without polling on a timer.
+    private let wakePipe: (read: Int32, write: Int32)
     private var colorPairs: ColorPairs
     private var previous: Grid?
     private var isClosed = false
@@ -45,6 +49,12 @@ public final class NCursesTerminal: TerminalBackend {
         guard isatty(0) == 1, isatty(1) == 1 else {
             throw TerminalError(description: "the explorer needs a terminal on standard input and output")
         }
+        var pipeEnds: [Int32] = [-1, -1]
+        guard pipe(&pipeEnds) == 0 else {
+            throw TerminalError(description: "cannot create the explorer's wake-up pipe: \(String(cString: strerror(errno)))")
+        }
+        for end in pipeEnds { _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK); _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        wakePipe = (pipeEnds[0], pipeEnds[1])
         Self.chooseLocale()
         var modes = termios()
         let hasModes = tcgetattr(outputFD, &modes) == 0
@@ -121,22 +131,46 @@ public final class NCursesTerminal: TerminalBackend {
         guard !isClosed else { return nil }
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: .milliseconds(max(0, timeoutMilliseconds)))
-        var wait = timeoutMilliseconds
         while true {
-            wtimeout(window, Int32(clamping: wait))
+            // Keys ncurses has already read (the rest of an escape sequence, a paste) come first.
+            wtimeout(window, 0)
             var code: wint_t = 0
             let result = wget_wch(window, &code)
-            if result == ERR {
-                endIfHungUp()
-                return nil
+            if result != ERR {
+                if let event = decode(result: result, code: code) { return event }
+                continue
             }
-            if let event = decode(result: result, code: code) { return event }
+            endIfHungUp()
+            var wait = -1
             if timeoutMilliseconds >= 0 {
                 let left = clock.now.duration(to: deadline)
                 if left <= .zero { return nil }
                 wait = Int(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)
             }
+            var fds = [pollfd(fd: inputFD, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&fds, 2, Int32(clamping: wait))
+            if ready > 0, fds[1].revents & Int16(POLLIN) != 0 {
+                var drain = [UInt8](repeating: 0, count: 64)
+                _ = read(wakePipe.read, &drain, drain.count)
+                return nil
+            }
+            if ready == 0 { return nil }
+            // Input is ready (or EINTR from SIGWINCH, which ncurses turns into KEY_RESIZE): read it.
+            wtimeout(window, 50)
+            let next = wget_wch(window, &code)
+            if next == ERR {
+                endIfHungUp()
+                continue
+            }
+            if let event = decode(result: next, code: code) { return event }
         }
+    }
+
+    /// Makes a waiting (or the next) `nextEvent` return nil at once. Safe from any thread.
+    public func wake() {
+        var byte: UInt8 = 1
+        _ = write(wakePipe.write, &byte, 1)
     }
 
     /// Writes OSC 52 with `text` straight to the terminal (not through ncurses' buffers).
@@ -155,6 +189,8 @@ public final class NCursesTerminal: TerminalBackend {
         curs_set(1)
         endwin()
         delscreen(screen)
+        Glibc.close(wakePipe.read)
+        Glibc.close(wakePipe.write)
     }
 
     // MARK: Drawing

@@ -70,6 +70,13 @@ public final class ScriptedTerminal: TerminalBackend {
     }
 
     /// Records `text`.
+    /// Counts wake-ups (a script has no thread to wake).
+    public private(set) var wakeCount = 0
+
+    public func wake() {
+        wakeCount += 1
+    }
+
     public func copyToClipboard(_ text: String) {
         copiedTexts.append(text)
     }

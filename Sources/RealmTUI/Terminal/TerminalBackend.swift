@@ -12,6 +12,8 @@ public protocol TerminalBackend: AnyObject {
     func draw(_ grid: Grid)
     /// The next event, waiting at most `timeoutMilliseconds` (nil when none came in time).
     func nextEvent(timeoutMilliseconds: Int) -> TerminalEvent?
+    /// Makes a waiting `nextEvent` return nil at once (from any thread): a commit arrived.
+    func wake()
     /// Puts `text` on the system clipboard through the terminal (OSC 52: works over ssh).
     func copyToClipboard(_ text: String)
     /// Restores the terminal as it was before the backend took it.

@@ -85,8 +85,14 @@ enum InputBarView {
 enum StatusLineView {
     /// The status fields, most important last removed: each has a priority (lower stays longer).
     static func fields(_ state: ExplorerState) -> [(text: String, priority: Int)] {
-        var fields: [(String, Int)] = [(state.fileName, 2), (state.readOnly ? "read-only" : "writable", 3),
-                                       ("v\(state.realm.latestVersion)", 3)]
+        var fields: [(String, Int)] = [(state.fileName, 2), (state.readOnly ? "read-only" : "writable", 3)]
+        let latest = state.realm.latestVersion
+        if state.isPaused {
+            let behind = latest - min(latest, state.realm.version)
+            fields.append(("paused at version \(state.realm.version), \(behind) commit\(behind == 1 ? "" : "s") behind", 0))
+        } else {
+            fields.append(("v\(latest)", 3))
+        }
         let others = state.realm.otherProcessIDs.count
         if others > 0 { fields.append(("\(others) other process\(others == 1 ? "" : "es")", 4)) }
         switch state.current {

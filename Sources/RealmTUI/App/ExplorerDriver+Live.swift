@@ -1,0 +1,49 @@
+import RealmEngine
+
+/// Change sets delivered by the engine's collection notifications, waiting for the driver to
+/// turn them into events (the callbacks run inside `Realm.refresh()`).
+final class LiveInbox {
+    var changes: [TableChange] = []
+}
+
+extension ExplorerDriver {
+    /// Observes the results of every table on the navigation stack (and stops observing tables
+    /// that left it), so each commit's change set reaches them.
+    mutating func observeTables() {
+        var wanted: [ObjectIdentifier: TableRows] = [:]
+        for screen in state.stack {
+            if case .table(let table) = screen { wanted[ObjectIdentifier(table.rows)] = table.rows }
+        }
+        for (id, token) in observers where wanted[id] == nil {
+            token.invalidate()
+            observers[id] = nil
+        }
+        for (id, rows) in wanted where observers[id] == nil {
+            let inbox = self.inbox
+            observers[id] = rows.results.observe { change in
+                if case .update(_, let deletions, let insertions, let modifications) = change {
+                    inbox.changes.append(TableChange(table: id, deletions: deletions, insertions: insertions,
+                                                     modifications: modifications))
+                }
+            }
+        }
+    }
+
+    /// Moves the Realm to the newest version unless live updates are paused, and applies the
+    /// change sets the move delivered. Returns whether the version moved.
+    @discardableResult
+    public mutating func refresh() -> Bool {
+        guard !state.isPaused else { return false }
+        let moved = state.realm.refresh()
+        let changes = inbox.changes
+        inbox.changes.removeAll()
+        for change in changes { send(.tableChanged(change)) }
+        if moved || !changes.isEmpty { send(.refreshed) }
+        return moved
+    }
+
+    /// Whether a newer version than the one shown exists.
+    public var isBehind: Bool {
+        state.realm.latestVersion > state.realm.version
+    }
+}
