@@ -96,7 +96,9 @@ extension WriteTransaction {
         // file never has to re-read a big commit (a bulk import, a compacted copy) to verify it.
         let large = writer.writtenHere.count > CommitRecord.maxNodes
         let (freeRef, commitRef, commitHash) = try writeFreeListAndCommitRecord(withRecord: !large)
-        if large { try shared.file.sync() }
+        // A commit that grew the file syncs too, so a slot never names more than the durable
+        // file: a slot past the end then always means a truncated file (`checkNotTruncated`).
+        if large || writer.grewFile { try shared.file.sync() }
         // Step 3: the inactive slot — the one the base version is not in (no one else has
         // written a slot since `beginWrite` read them: we hold the write lock).
         let header = try shared.layout()

@@ -50,6 +50,7 @@ final class SharedFile: @unchecked Sendable {
         let size = try file.physicalSize()
         if size > 0 || !create {
             if !(create && Realm.headerIsBlank(file)) {
+                try FileHeader.checkNotTruncated(base: file.base, fileSize: size, path: canonical)
                 _ = try FileHeader.read(base: file.base, fileSize: size, path: canonical)
             }
         }

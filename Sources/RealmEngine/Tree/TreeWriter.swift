@@ -57,6 +57,11 @@ final class TreeWriter {
     }
 
     /// Reads the physical size (once a transaction, and only when it is needed).
+    /// Whether this transaction grew the file: its commit then makes the growth durable before
+    /// it writes the slot, so no slot on disk ever names more than the file's durable length
+    /// (`FileHeader.checkNotTruncated`).
+    var grewFile: Bool { sizeKnown && physicalSize > originalSize }
+
     private func learnSize() throws {
         guard !sizeKnown else { return }
         physicalSize = try file.physicalSize()
