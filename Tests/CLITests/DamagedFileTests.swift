@@ -16,6 +16,10 @@ struct DamagedFileTests {
         let people = (0..<3000).map { #"{"id": \#($0), "name": "\#(marker)-\#($0)-abcdefghijklmnopqrstuvwxyz", "age": \#($0 % 90)}"# }
         let imported = try CLI.run(["import", file, "-"], stdin: #"{"Person": ["# + people.joined(separator: ",") + "]}")
         try #require(imported.status == 0, "\(imported.stderr)")
+        // A later small commit, so the damage below is not in the newest commit (whose nodes
+        // the first opener checks against its commit record).
+        let dog = try CLI.run(["import", file, "-"], stdin: #"{"Dog": [{"name": "Rex"}]}"#)
+        try #require(dog.status == 0, "\(dog.stderr)")
         try? FileManager.default.removeItem(atPath: file + ".lock")
         return file
     }
@@ -36,8 +40,8 @@ struct DamagedFileTests {
         }
     }
 
-    /// Overwrites 64 bytes at every place `marker` occurs in the file (so the live copy of the
-    /// string column is hit whatever else the file holds).
+    /// Overwrites 64 bytes at every place `marker` occurs in the file (the name of one person,
+    /// so one leaf's string column is hit, and its live copy whatever else the file holds).
     static func smash(_ file: String, marker: String) throws {
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
         let needle = Array(marker.utf8)
@@ -56,10 +60,10 @@ struct DamagedFileTests {
         try Data(bytes).write(to: URL(fileURLWithPath: file))
     }
 
-    @Test(.disabled("fixed in the next commit")) func badBytesInAStringColumnAreNeverServedOrLaundered() throws {
+    @Test func badBytesInAStringColumnAreNeverServedOrLaundered() throws {
         let s = try Scratch()
         let file = try DamagedFileTests.bigDatabase(s, marker: "SMASH-ME-1500")
-        try DamagedFileTests.smash(file, marker: "SMASH-ME-1500-")
+        try DamagedFileTests.smash(file, marker: "SMASH-ME-1500-1500-")
         for args in [["query", file, "Person"], ["query", file, "Person", "name BEGINSWITH 'SMASH'"],
                      ["export", file], ["copy", file, s.path("copy.realm")], ["compact", file]] {
             try expectUnchanged(file) {

@@ -45,6 +45,7 @@ final class TreeWriter {
         self.free.releaseTag = newVersion
         self.free.preferRuns = true
         self.newVersion = newVersion
+        verified = VerifiedNodes(size: free.logicalSize)
         // Both are lower bounds of the physical size (see `DatabaseFile.writerKnownSize`).
         let known = max(free.logicalSize, file.writerKnownSize ?? 0)
         physicalSize = known
@@ -102,7 +103,11 @@ final class TreeWriter {
     }
 
     /// Bytes readable in this transaction: the committed file plus what this transaction wrote.
-    var bytes: FileBytes { FileBytes(base: file.base, size: free.logicalSize, path: file.path) }
+    var bytes: FileBytes { FileBytes(base: file.base, size: free.logicalSize, path: file.path, verified: verified) }
+    /// The base version's nodes this transaction has verified, and the refs it wrote itself
+    /// (`enqueue`): a node loaded to be changed is checked first, so a damaged one is never
+    /// rewritten with a fresh checksum.
+    private let verified: VerifiedNodes
 
     // MARK: Writing and freeing nodes
 
@@ -160,6 +165,7 @@ final class TreeWriter {
     /// Writes the node at `built[start...]` to `ref`: at once (and drops it from `built`), or
     /// into `pending` while `deferWrites` is set.
     private func enqueue(_ ref: UInt64, start: Int) throws {
+        verified.insert(ref)
         let count = built.count - start
         guard deferWrites else {
             defer { built.removeSubrange(start...) }

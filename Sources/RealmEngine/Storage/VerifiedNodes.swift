@@ -1,0 +1,52 @@
+import CShims
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Which nodes of one snapshot have had their checksum verified: one bit per 8-byte-aligned
+/// ref below `size`, so every node is hashed the first time the snapshot reads it and never
+/// again (a committed version's nodes do not change while it is pinned). Bad bytes are then
+/// never served — not to a query, an export, or a copy that would launder them into a new file
+/// with fresh checksums.
+///
+/// The bits live in zeroed memory from `calloc` (the kernel hands large blocks out as untouched
+/// zero pages, so a snapshot of a big file pays only for the pages of nodes it reads: one bit
+/// per 8 bytes, 1/64 of what it reads). Threads of one snapshot share it with relaxed atomics:
+/// a lost race only hashes a node twice.
+///
+/// Refs at or past `size` count as verified: a snapshot's bounds check refuses them first, and
+/// a write transaction's bitset covers only its base version — nodes past it are ones the
+/// transaction wrote itself (`TreeWriter.noteWritten`).
+final class VerifiedNodes: @unchecked Sendable {
+    private let words: UnsafeMutablePointer<UInt64>?
+    private let wordCount: Int
+
+    init(size: UInt64) {
+        wordCount = Int((size / UInt64(Node.alignment) + 63) / 64)
+        words = wordCount == 0 ? nil : calloc(wordCount, MemoryLayout<UInt64>.size)?.assumingMemoryBound(to: UInt64.self)
+    }
+
+    deinit { free(words) }
+
+    /// Whether the node at `ref` needs no (more) hashing.
+    @inline(__always)
+    func contains(_ ref: UInt64) -> Bool {
+        let bit = ref / UInt64(Node.alignment)
+        let word = Int(bit >> 6)
+        guard word < wordCount else { return true }
+        // Without memory for the bits, every read is verified.
+        guard let words else { return false }
+        return rt_relaxed_load64(words + word) & (1 << (bit & 63)) != 0
+    }
+
+    /// Records that the node at `ref` was verified (or written by the reader itself).
+    @inline(__always)
+    func insert(_ ref: UInt64) {
+        let bit = ref / UInt64(Node.alignment)
+        let word = Int(bit >> 6)
+        guard word < wordCount, let words else { return }
+        rt_relaxed_or64(words + word, 1 << (bit & 63))
+    }
+}

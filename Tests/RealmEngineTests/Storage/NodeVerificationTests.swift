@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+@testable import RealmEngine
+
+/// Damaged bytes in a node are a `corruptFile` error naming the class and the node's offset —
+/// never a value a reader is served, and never rewritten with a fresh checksum by a writer or
+/// a copy.
+@Suite struct NodeVerificationTests {
+    static let marker = "DAMAGE-HERE-"
+
+    /// A file with 1,000 people, then one more small commit (so the damaged leaf is not in the
+    /// newest commit, which the first opener checks against its commit record instead).
+    static func makeFile(_ path: String) throws {
+        let realm = try Realm(path: path, schema: Fixtures.people)
+        try realm.write {
+            for i in 0..<1000 {
+                let name = i == 500 ? marker + "\(i)-padding-padding-padding" : "person \(i)"
+                try realm.create("Person", ["id": .int(Int64(i)), "name": .string(name), "age": .int(Int64(i % 90))])
+            }
+        }
+        try realm.write { _ = try realm.create("Person", ["id": .int(5000), "name": .string("late"), "age": .int(1)]) }
+    }
+
+    /// Overwrites 64 bytes where `marker` is, in every copy of it the file holds.
+    static func damage(_ path: String) throws {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let needle = Array(marker.utf8)
+        var hits = 0
+        for i in 0..<(bytes.count - needle.count) where bytes[i] == needle[0] && Array(bytes[i..<i + needle.count]) == needle {
+            for j in i..<min(i + 64, bytes.count) { bytes[j] = 0x23 }
+            hits += 1
+        }
+        try #require(hits > 0)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+    }
+
+    static func expectCorrupt(_ body: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) {
+        do {
+            try body()
+            Issue.record("no error", sourceLocation: sourceLocation)
+        } catch let RealmError.corruptFile(_, offset, reason) {
+            #expect(reason.contains("class Person"), "\(reason)", sourceLocation: sourceLocation)
+            #expect(reason.contains("checksum"), "\(reason)", sourceLocation: sourceLocation)
+            #expect(offset > 0, sourceLocation: sourceLocation)
+        } catch {
+            Issue.record("\(error)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func readsRefuseADamagedLeaf() throws {
+        let dir = TempDir()
+        let path = dir.path("bad.realm")
+        try Self.makeFile(path)
+        try Self.damage(path)
+        let realm = try Realm(path: path)
+        Self.expectCorrupt { _ = try realm.objects("Person").keys() }
+        Self.expectCorrupt { _ = try realm.objects("Person").filter("age > 3").keys() }
+        Self.expectCorrupt { _ = try realm.object(ofType: "Person", forPrimaryKey: .int(500))?.values() }
+    }
+
+    @Test func aWriterNeverRewritesADamagedLeaf() throws {
+        let dir = TempDir()
+        let path = dir.path("bad.realm")
+        try Self.makeFile(path)
+        try Self.damage(path)
+        do {
+            let realm = try Realm(path: path)
+            Self.expectCorrupt {
+                try realm.write {
+                    try realm.object(ofType: "Person", forPrimaryKey: .int(501))?.setValue(.int(7), forKey: "age")
+                }
+            }
+        }
+        // The damage is still there for `check` to find.
+        let realm = try Realm(path: path)
+        #expect(throws: RealmError.self) { _ = try realm.checkIntegrity() }
+    }
+
+    @Test func writeCopyRefusesAndLeavesNoFile() throws {
+        let dir = TempDir()
+        let path = dir.path("bad.realm")
+        try Self.makeFile(path)
+        try Self.damage(path)
+        let realm = try Realm(path: path)
+        Self.expectCorrupt { try realm.writeCopy(toFile: dir.path("copy.realm")) }
+        #expect(!FileManager.default.fileExists(atPath: dir.path("copy.realm")))
+    }
+
+    @Test func aGoodFileVerifiesEachNodeOncePerSnapshot() throws {
+        let dir = TempDir()
+        let path = dir.path("good.realm")
+        try Self.makeFile(path)
+        let realm = try Realm(path: path)
+        let bytes = realm.snapshot.bytes
+        let verified = try #require(bytes.verified)
+        let root = try #require(realm.snapshot.tables[0].root)
+        #expect(!verified.contains(root.ref))
+        #expect(try realm.objects("Person").keys().count == 1001)
+        #expect(verified.contains(root.ref))
+    }
+}
