@@ -40,6 +40,8 @@ extension Realm {
             try copy.commitWrite()
             // Drop the growth reserve: a copy is as small as its data.
             try copy.shared.file.truncate(to: copy.snapshot.bytes.size)
+            try copy.shared.file.sync()
+            try PosixSync.syncDirectory(of: path)
         } catch {
             try? Realm.deleteFiles(for: path)
             throw error
@@ -86,6 +88,8 @@ extension Realm {
             if rename(temp, canonical) != 0 {
                 throw DatabaseFile.ioError(canonical, "rename")
             }
+            // Without this a crash could bring the old file back (or lose both names).
+            try PosixSync.syncDirectory(of: canonical)
             try? FileManager.default.removeItem(atPath: temp + ".lock")
         } catch {
             try? deleteFiles(for: temp)

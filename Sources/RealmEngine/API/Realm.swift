@@ -339,6 +339,8 @@ public final class Realm {
         try shared.file.sync()
         try FileHeader.initial(slot, layout: header).withUnsafeBytes { try shared.file.write($0, at: 0) }
         try shared.file.sync()
+        // The new file's name, durable too.
+        if !shared.file.isInMemory { try PosixSync.syncDirectory(of: shared.path) }
         shared.lock.publish(version: version)
     }
 
