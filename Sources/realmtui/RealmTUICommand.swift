@@ -21,6 +21,7 @@ struct RealmTUICommand: ParsableCommand {
         CopyCommand.self,
         CompactCommand.self,
         CheckCommand.self,
+        RecoverCommand.self,
         DemoCommand.self,
     ]
 
