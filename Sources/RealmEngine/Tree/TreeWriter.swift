@@ -39,13 +39,16 @@ final class TreeWriter {
     @exclusivity(unchecked) private var undo: [(offset: UInt64, count: Int)] = []
     @exclusivity(unchecked) private var undoBytes: [UInt8] = []
 
-    init(file: DatabaseFile, free: FreeSpace, newVersion: UInt64) throws {
+    /// `verified`: the base snapshot's record of verified nodes, shared so nodes it already read
+    /// are not hashed again (the refs this writer marks are free in the base version, which
+    /// never reads them); nil starts an empty one.
+    init(file: DatabaseFile, free: FreeSpace, newVersion: UInt64, verified: VerifiedNodes? = nil) throws {
         self.file = file
         self.free = free
         self.free.releaseTag = newVersion
         self.free.preferRuns = true
         self.newVersion = newVersion
-        verified = VerifiedNodes(size: free.logicalSize)
+        self.verified = verified ?? VerifiedNodes(size: free.logicalSize)
         // Both are lower bounds of the physical size (see `DatabaseFile.writerKnownSize`).
         let known = max(free.logicalSize, file.writerKnownSize ?? 0)
         physicalSize = known
