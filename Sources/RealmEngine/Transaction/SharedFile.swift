@@ -180,9 +180,28 @@ final class SharedFile: @unchecked Sendable {
         return entry
     }
 
+    /// The record of verified nodes of a version, shared by every snapshot of it in this process
+    /// (each instance's and the notifier's), so a node is hashed once per version, not once per
+    /// reader: a version's nodes never change while anyone reads it. Kept only while a snapshot
+    /// holds it; keyed by top ref too, since a compacted file continues the version numbers.
+    private func verifiedNodes(for slot: FileHeader.Slot) -> VerifiedNodes {
+        cacheLock.lock()
+        defer { cacheLock.unlock() }
+        recentVerified.removeAll { $0.nodes.value == nil }
+        if let hit = recentVerified.first(where: { $0.version == slot.version && $0.topRef == slot.topRef })?.nodes.value {
+            return hit
+        }
+        let nodes = VerifiedNodes(size: slot.logicalSize)
+        recentVerified.append((slot.version, slot.topRef, WeakVerified(nodes)))
+        if recentVerified.count > 8 { recentVerified.removeFirst() }
+        return nodes
+    }
+    private final class WeakVerified { weak var value: VerifiedNodes?; init(_ v: VerifiedNodes) { value = v } }
+    private var recentVerified: [(version: UInt64, topRef: UInt64, nodes: WeakVerified)] = []
+
     /// Opens the snapshot described by a header slot.
     func snapshot(_ slot: FileHeader.Slot) throws -> Snapshot {
-        let bytes = FileBytes(base: file.base, size: slot.logicalSize, path: path, verified: VerifiedNodes(size: slot.logicalSize))
+        let bytes = FileBytes(base: file.base, size: slot.logicalSize, path: path, verified: verifiedNodes(for: slot))
         let probe = try TopNode.decode(try bytes.node(slot.topRef, kind: .top), path: path, ref: slot.topRef, layout: nil)
         let (stored, layout) = try self.layout(schemaRef: probe.schemaRef, bytes: bytes)
         return try Snapshot(version: slot.version, bytes: bytes, layout: layout, top: probe, topRef: slot.topRef,

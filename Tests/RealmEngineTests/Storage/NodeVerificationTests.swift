@@ -98,4 +98,19 @@ import Testing
         #expect(try realm.objects("Person").keys().count == 1001)
         #expect(verified.contains(root.ref))
     }
+
+    @Test func snapshotsOfOneVersionShareTheirRecord() throws {
+        let dir = TempDir()
+        let path = dir.path("good.realm")
+        try Self.makeFile(path)
+        let a = try Realm(path: path)
+        let b = try Realm(path: path)
+        #expect(a.snapshot.version == b.snapshot.version)
+        #expect(a.snapshot.bytes.verified === b.snapshot.bytes.verified)
+        try a.write { _ = try a.create("Person", ["id": .int(7000), "name": .string("new"), "age": .int(2)]) }
+        b.refresh()
+        #expect(a.snapshot.version == b.snapshot.version)
+        #expect(a.snapshot.bytes.verified != nil)
+        #expect(a.snapshot.bytes.verified === b.snapshot.bytes.verified)
+    }
 }
