@@ -113,4 +113,26 @@ import Testing
         #expect(a.snapshot.bytes.verified != nil)
         #expect(a.snapshot.bytes.verified === b.snapshot.bytes.verified)
     }
+
+    /// Deleting an object fixes the links to it; when a linking object cannot be read, the
+    /// delete fails instead of leaving its link dangling.
+    @Test func aDeleteNeverSkipsADamagedLinkingObject() throws {
+        let dir = TempDir()
+        let path = dir.path("links.realm")
+        do {
+            let realm = try Realm(path: path, schema: Fixtures.people)
+            try realm.write {
+                for i in 0..<300 {
+                    let name = i == 7 ? Self.marker + "owner-padding-padding-padding" : "p\(i)"
+                    let p = try realm.create("Person", ["id": .int(Int64(i)), "name": .string(name), "age": .int(1)])
+                    try p.list(forKey: "dogs").append(.dictionary(["name": .value(.string("dog \(i)"))]))
+                }
+            }
+            try realm.write { _ = try realm.create("Person", ["id": .int(9999), "name": .string("late"), "age": .int(1)]) }
+        }
+        try Self.damage(path)
+        let realm = try Realm(path: path)
+        let dog = try #require(try realm.objects("Dog").filter("name == 'dog 7'").checkedFirst())
+        Self.expectCorrupt { try realm.write { try realm.delete(dog) } }
+    }
 }
