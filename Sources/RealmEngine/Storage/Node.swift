@@ -7,8 +7,8 @@
 /// ```
 /// `length` counts the header. `checksum` is the low 32 bits of `Checksum.hash` over the payload;
 /// every read verifies it the first time a snapshot reads the node (`FileBytes.anyNode`,
-/// `VerifiedNodes`), and `check` for every reachable node. Every ref and length read from the file is
-/// checked against the logical size of the snapshot before it is followed.
+/// `VerifiedNodes`), and `check` for every reachable node. Every ref and length read from the
+/// file is checked against the logical size of the snapshot before it is followed.
 enum NodeKind: UInt8 {
     case clusterLeaf = 1
     case inner = 2
