@@ -50,7 +50,13 @@ final class SharedFile: @unchecked Sendable {
         let size = try file.physicalSize()
         if size > 0 || !create {
             if !(create && Realm.headerIsBlank(file)) {
-                try FileHeader.checkNotTruncated(base: file.base, fileSize: size, path: canonical)
+                do {
+                    try FileHeader.checkNotTruncated(base: file.base, fileSize: size, path: canonical)
+                } catch {
+                    // A writer elsewhere may have grown the file and committed since `size`
+                    // was read: only a size read after the slots counts.
+                    try FileHeader.checkNotTruncated(base: file.base, fileSize: try file.physicalSize(), path: canonical)
+                }
                 _ = try FileHeader.read(base: file.base, fileSize: size, path: canonical)
             }
         }
