@@ -28,6 +28,21 @@ final class VerifiedNodes: @unchecked Sendable {
         words = wordCount == 0 ? nil : calloc(wordCount, MemoryLayout<UInt64>.size)?.assumingMemoryBound(to: UInt64.self)
     }
 
+    /// The record of a newer version of the same file: `previous`'s bits (its nodes that the
+    /// new version still reaches have the same bytes: a commit never overwrites what the
+    /// version before it reaches) without the refs the commits between them wrote, which must
+    /// be verified again.
+    convenience init(size: UInt64, inheriting previous: VerifiedNodes, rewritten: [UInt64]) {
+        self.init(size: size)
+        guard let words, let old = previous.words else { return }
+        for i in 0..<min(wordCount, previous.wordCount) { words[i] = rt_relaxed_load64(old + i) }
+        for ref in rewritten {
+            let bit = ref / UInt64(Node.alignment)
+            let word = Int(bit >> 6)
+            if word < wordCount { words[word] &= ~(1 << (bit & 63)) }
+        }
+    }
+
     deinit { free(words) }
 
     /// Whether the node at `ref` needs no (more) hashing.

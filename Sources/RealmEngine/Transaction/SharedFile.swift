@@ -190,6 +190,12 @@ final class SharedFile: @unchecked Sendable {
     /// (each instance's and the notifier's), so a node is hashed once per version, not once per
     /// reader: a version's nodes never change while anyone reads it. Kept only while a snapshot
     /// holds it; keyed by top ref too, since a compacted file continues the version numbers.
+    ///
+    /// A version whose commit carries a commit record (a small commit), made right after a
+    /// version still held here, starts from that version's record minus the nodes the commit
+    /// wrote (`VerifiedNodes.init(size:inheriting:rewritten:)`): after a small commit, readers
+    /// hash only what it changed. Any other version (a large commit, versions skipped) starts
+    /// empty.
     private func verifiedNodes(for slot: FileHeader.Slot) -> VerifiedNodes {
         cacheLock.lock()
         defer { cacheLock.unlock() }
@@ -197,7 +203,13 @@ final class SharedFile: @unchecked Sendable {
         if let hit = recentVerified.first(where: { $0.version == slot.version && $0.topRef == slot.topRef })?.nodes.value {
             return hit
         }
-        let nodes = VerifiedNodes(size: slot.logicalSize)
+        let nodes: VerifiedNodes
+        if let previous = recentVerified.last(where: { $0.version + 1 == slot.version })?.nodes.value,
+           let rewritten = CommitRecord.writtenRefs(of: slot, base: file.base, path: path) {
+            nodes = VerifiedNodes(size: slot.logicalSize, inheriting: previous, rewritten: rewritten)
+        } else {
+            nodes = VerifiedNodes(size: slot.logicalSize)
+        }
         recentVerified.append((slot.version, slot.topRef, WeakVerified(nodes)))
         if recentVerified.count > 8 { recentVerified.removeFirst() }
         return nodes

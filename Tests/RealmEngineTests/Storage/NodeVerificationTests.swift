@@ -135,4 +135,45 @@ import Testing
         let dog = try #require(try realm.objects("Dog").filter("name == 'dog 7'").checkedFirst())
         Self.expectCorrupt { try realm.write { try realm.delete(dog) } }
     }
+
+    /// The ref of the leaf holding `id` in the version `realm` reads.
+    static func leafRef(_ realm: Realm, id: Int64) throws -> UInt64 {
+        let snapshot = realm.snapshot
+        let root = try #require(snapshot.tables[0].root)
+        // Read without the snapshot's record, so finding the leaf does not verify it.
+        let reader = TreeReader(bytes: FileBytes(base: snapshot.bytes.base, size: snapshot.bytes.size, path: snapshot.bytes.path))
+        guard case .file(_, let ref) = try reader.leaf(root, key: TreeKey(hi: 0, lo: id)) else {
+            Issue.record("not a file leaf")
+            return 0
+        }
+        return ref
+    }
+
+    /// After a small commit, the next version keeps what the previous one verified, except the
+    /// nodes the commit wrote; after a large commit it starts afresh.
+    @Test func aSmallCommitKeepsTheVerifiedNodesItDidNotRewrite() throws {
+        let dir = TempDir()
+        let path = dir.path("good.realm")
+        try Self.makeFile(path)
+        let realm = try Realm(path: path)
+        #expect(try realm.objects("Person").keys().count == 1001)
+        let untouched = try Self.leafRef(realm, id: 0)
+        let before = try #require(realm.snapshot.bytes.verified)
+        #expect(before.contains(untouched))
+        try realm.write { try realm.object(ofType: "Person", forPrimaryKey: .int(5000))?.setValue(.int(9), forKey: "age") }
+        let after = try #require(realm.snapshot.bytes.verified)
+        #expect(after !== before)
+        #expect(after.contains(untouched), "an unchanged leaf is verified again")
+        let changed = try Self.leafRef(realm, id: 1000)  // object key 1000: the person with id 5000
+        #expect(!after.contains(changed), "a leaf the commit wrote counts as verified")
+        #expect(try realm.objects("Person").keys().count == 1001)
+        #expect(after.contains(changed))
+        // A large commit (no commit record): everything is verified afresh.
+        try realm.write {
+            for i in 0..<20_000 { try realm.create("Person", ["id": .int(Int64(20_000 + i)), "name": .string("bulk"), "age": .int(1)]) }
+        }
+        try #require(try realm.shared.slots().first?.slot.commitRef == 0, "the bulk commit has no record")
+        let fresh = try #require(realm.snapshot.bytes.verified)
+        #expect(try Self.leafRef(realm, id: 0) != untouched || !fresh.contains(untouched))
+    }
 }
