@@ -28,18 +28,28 @@ final class VerifiedNodes: @unchecked Sendable {
         words = wordCount == 0 ? nil : calloc(wordCount, MemoryLayout<UInt64>.size)?.assumingMemoryBound(to: UInt64.self)
     }
 
-    /// The record of a newer version of the same file: `previous`'s bits (its nodes that the
-    /// new version still reaches have the same bytes: a commit never overwrites what the
-    /// version before it reaches) without the refs the commits between them wrote, which must
-    /// be verified again.
-    convenience init(size: UInt64, inheriting previous: VerifiedNodes, rewritten: [UInt64]) {
+    /// The bytes of file the bits cover (at least the `size` it was made for).
+    var capacity: UInt64 { UInt64(wordCount) * 64 * UInt64(Node.alignment) }
+
+    /// A record covering `size` bytes that starts from `previous`'s bits (for a newer version
+    /// of the same file that outgrew `previous.capacity`; see `forget`).
+    convenience init(size: UInt64, inheriting previous: VerifiedNodes) {
         self.init(size: size)
         guard let words, let old = previous.words else { return }
-        for i in 0..<min(wordCount, previous.wordCount) { words[i] = rt_relaxed_load64(old + i) }
-        for ref in rewritten {
+        rt_relaxed_copy64(words, old, UInt(min(wordCount, previous.wordCount)))
+    }
+
+    /// Forgets the nodes at `refs`, which a commit has rewritten, so the record can serve the
+    /// commit's version too: every other node that version reaches has the bytes the previous
+    /// one verified (a commit never overwrites what the versions before it reach), and no
+    /// version still read reaches `refs` (a commit writes only where no pinned version reaches),
+    /// so forgetting them costs those versions nothing.
+    func forget(_ refs: [UInt64]) {
+        guard let words else { return }
+        for ref in refs {
             let bit = ref / UInt64(Node.alignment)
             let word = Int(bit >> 6)
-            if word < wordCount { words[word] &= ~(1 << (bit & 63)) }
+            if word < wordCount { rt_relaxed_and64(words + word, ~(1 << (bit & 63))) }
         }
     }
 

@@ -192,10 +192,11 @@ final class SharedFile: @unchecked Sendable {
     /// holds it; keyed by top ref too, since a compacted file continues the version numbers.
     ///
     /// A version whose commit carries a commit record (a small commit), made right after a
-    /// version still held here, starts from that version's record minus the nodes the commit
-    /// wrote (`VerifiedNodes.init(size:inheriting:rewritten:)`): after a small commit, readers
-    /// hash only what it changed. Any other version (a large commit, versions skipped) starts
-    /// empty.
+    /// version still held here, shares that version's record once it has forgotten the nodes
+    /// the commit wrote (`VerifiedNodes.forget`; copied into a larger one when the file outgrew
+    /// it): after a small commit, readers hash only what it changed. Any other version (a large
+    /// commit, versions skipped) starts empty. Records get twice the file's size in bits, so a
+    /// growing file is copied rarely.
     private func verifiedNodes(for slot: FileHeader.Slot) -> VerifiedNodes {
         cacheLock.lock()
         defer { cacheLock.unlock() }
@@ -206,9 +207,10 @@ final class SharedFile: @unchecked Sendable {
         let nodes: VerifiedNodes
         if let previous = recentVerified.last(where: { $0.version + 1 == slot.version })?.nodes.value,
            let rewritten = CommitRecord.writtenRefs(of: slot, base: file.base, path: path) {
-            nodes = VerifiedNodes(size: slot.logicalSize, inheriting: previous, rewritten: rewritten)
+            previous.forget(rewritten)
+            nodes = slot.logicalSize <= previous.capacity ? previous : VerifiedNodes(size: 2 * slot.logicalSize, inheriting: previous)
         } else {
-            nodes = VerifiedNodes(size: slot.logicalSize)
+            nodes = VerifiedNodes(size: 2 * slot.logicalSize)
         }
         recentVerified.append((slot.version, slot.topRef, WeakVerified(nodes)))
         if recentVerified.count > 8 { recentVerified.removeFirst() }
