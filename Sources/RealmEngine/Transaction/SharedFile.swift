@@ -188,8 +188,10 @@ final class SharedFile: @unchecked Sendable {
 
     /// The record of verified nodes of a version, shared by every snapshot of it in this process
     /// (each instance's and the notifier's), so a node is hashed once per version, not once per
-    /// reader: a version's nodes never change while anyone reads it. Kept only while a snapshot
-    /// holds it; keyed by top ref too, since a compacted file continues the version numbers.
+    /// reader: a version's nodes never change while anyone reads it. The last few are kept
+    /// (strongly: a weak reference would move every retain of the record, one per `FileBytes`
+    /// copy, to the runtime's slow path); keyed by top ref too, since a compacted file
+    /// continues the version numbers.
     ///
     /// A version whose commit carries a commit record (a small commit), made right after a
     /// version still held here, shares that version's record once it has forgotten the nodes
@@ -200,24 +202,22 @@ final class SharedFile: @unchecked Sendable {
     private func verifiedNodes(for slot: FileHeader.Slot) -> VerifiedNodes {
         cacheLock.lock()
         defer { cacheLock.unlock() }
-        recentVerified.removeAll { $0.nodes.value == nil }
-        if let hit = recentVerified.first(where: { $0.version == slot.version && $0.topRef == slot.topRef })?.nodes.value {
+        if let hit = recentVerified.first(where: { $0.version == slot.version && $0.topRef == slot.topRef })?.nodes {
             return hit
         }
         let nodes: VerifiedNodes
-        if let previous = recentVerified.last(where: { $0.version + 1 == slot.version })?.nodes.value,
+        if let previous = recentVerified.last(where: { $0.version + 1 == slot.version })?.nodes,
            let rewritten = CommitRecord.writtenRefs(of: slot, base: file.base, path: path) {
             previous.forget(rewritten)
             nodes = slot.logicalSize <= previous.capacity ? previous : VerifiedNodes(size: 2 * slot.logicalSize, inheriting: previous)
         } else {
             nodes = VerifiedNodes(size: 2 * slot.logicalSize)
         }
-        recentVerified.append((slot.version, slot.topRef, WeakVerified(nodes)))
-        if recentVerified.count > 8 { recentVerified.removeFirst() }
+        recentVerified.append((slot.version, slot.topRef, nodes))
+        if recentVerified.count > 4 { recentVerified.removeFirst() }
         return nodes
     }
-    private final class WeakVerified { weak var value: VerifiedNodes?; init(_ v: VerifiedNodes) { value = v } }
-    private var recentVerified: [(version: UInt64, topRef: UInt64, nodes: WeakVerified)] = []
+    private var recentVerified: [(version: UInt64, topRef: UInt64, nodes: VerifiedNodes)] = []
 
     /// Opens the snapshot described by a header slot.
     func snapshot(_ slot: FileHeader.Slot) throws -> Snapshot {
