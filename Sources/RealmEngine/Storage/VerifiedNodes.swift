@@ -5,20 +5,20 @@ import Glibc
 import Darwin
 #endif
 
-/// Which nodes of one snapshot have had their checksum verified: one bit per 8-byte-aligned
-/// ref below `size`, so every node is hashed the first time the snapshot reads it and never
-/// again (a committed version's nodes do not change while it is pinned). Bad bytes are then
-/// never served — not to a query, an export, or a copy that would launder them into a new file
-/// with fresh checksums.
+/// Which nodes of a version have had their checksum verified: one bit per 8-byte-aligned ref
+/// below `capacity`, so every node is hashed the first time a snapshot reads it and never again
+/// (a committed version's nodes do not change while it is pinned). Bad bytes are then never
+/// served — not to a query, an export, or a copy that would launder them into a new file with
+/// fresh checksums. One record serves every snapshot of a version in the process, and the
+/// versions of a run of small commits (`SharedFile.verifiedNodes(for:)`, `forget`).
 ///
 /// The bits live in zeroed memory from `calloc` (the kernel hands large blocks out as untouched
-/// zero pages, so a snapshot of a big file pays only for the pages of nodes it reads: one bit
-/// per 8 bytes, 1/64 of what it reads). Threads of one snapshot share it with relaxed atomics:
-/// a lost race only hashes a node twice.
+/// zero pages, so a record of a big file costs only the pages of nodes read: one bit per 8
+/// bytes). Threads share it with relaxed atomics: a lost race only hashes a node twice.
 ///
-/// Refs at or past `size` count as verified: a snapshot's bounds check refuses them first, and
-/// a write transaction's bitset covers only its base version — nodes past it are ones the
-/// transaction wrote itself (`TreeWriter.noteWritten`).
+/// Refs at or past `capacity` count as verified: a snapshot's bounds check refuses them first,
+/// and for a write transaction that made its own record (sized to its base version) they are
+/// nodes it wrote itself. A write transaction marks every node it writes (`TreeWriter.enqueue`).
 final class VerifiedNodes: @unchecked Sendable {
     private let words: UnsafeMutablePointer<UInt64>?
     private let wordCount: Int
