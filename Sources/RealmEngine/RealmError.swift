@@ -111,3 +111,12 @@ public enum RealmError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension RealmError {
+    /// A `corruptFile` error with the class it was found in named at the front of its reason
+    /// (unless it already names one); any other error unchanged.
+    func naming(class name: String) -> RealmError {
+        guard case .corruptFile(let path, let offset, let reason) = self, !reason.hasPrefix("class ") else { return self }
+        return .corruptFile(path: path, offset: offset, reason: "class \(name): \(reason)")
+    }
+}

@@ -22,6 +22,7 @@ struct RealmTUICommand: ParsableCommand {
         CopyCommand.self,
         CompactCommand.self,
         CheckCommand.self,
+        RecoverCommand.self,
         DemoCommand.self,
         MigrateCommand.self,
     ]

@@ -42,7 +42,7 @@ import Glibc
         expectFailure(try CLI.run(["export", db, "--class", "Dgo"]), contains: "did you mean 'Dog'?")
         expectFailure(try CLI.run(["query", db, "Dog", "agee > 1"]), contains: "did you mean 'age'?")
         expectFailure(try CLI.run(["update", db, "Dog", "TRUEPREDICATE", "--set", "agee=1"]), contains: "did you mean 'age'?")
-        expectFailure(try CLI.run([s.path("missing.realm")]), status: 64, contains: "no such file")
+        expectFailure(try CLI.run([s.path("missing.realm")]), status: 1, contains: "no such file")
         expectFailure(try CLI.run(["help", "nosuch"]), status: 64, contains: "no subcommand 'nosuch'")
         #expect(try CLI.run(["help", "query"]).status == 0)
     }

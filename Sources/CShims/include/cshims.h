@@ -23,6 +23,15 @@ static inline void rt_atomic_store64(uint64_t *word, uint64_t value) { __atomic_
 static inline int rt_atomic_cas64(uint64_t *word, uint64_t expected, uint64_t desired) {
     return __atomic_compare_exchange_n(word, &expected, desired, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
 }
+/// Relaxed bit operations for in-process bitsets read by several threads (a lost race only
+/// repeats work, never skips it).
+static inline uint64_t rt_relaxed_load64(uint64_t *word) { return __atomic_load_n(word, __ATOMIC_RELAXED); }
+static inline void rt_relaxed_or64(uint64_t *word, uint64_t bits) { __atomic_fetch_or(word, bits, __ATOMIC_RELAXED); }
+static inline void rt_relaxed_and64(uint64_t *word, uint64_t bits) { __atomic_fetch_and(word, bits, __ATOMIC_RELAXED); }
+/// Copies `count` words that other threads may be setting bits in into `target` (not shared yet).
+static inline void rt_relaxed_copy64(uint64_t *target, uint64_t *source, unsigned long count) {
+    for (unsigned long i = 0; i < count; i++) target[i] = __atomic_load_n(source + i, __ATOMIC_RELAXED);
+}
 /// Fills `buffer` with `count` random bytes from the kernel. Returns 0 or errno.
 int rt_random_bytes(void *buffer, unsigned long count);
 

@@ -24,8 +24,23 @@ public final class DynamicList {
         return items
     }
 
-    /// Number of elements.
-    public var count: Int { (try? elements().count) ?? 0 }
+    /// Number of elements; 0 with `error` set when they cannot be read (the owner was deleted,
+    /// or its leaf is damaged). `elements()` throws instead.
+    public var count: Int {
+        guard (try? realm.checkThread()) != nil else { return 0 }
+        do {
+            let n = try elements().count
+            error = nil
+            return n
+        } catch {
+            self.error = error as? RealmError ?? .invalidInput("\(error)")
+            return 0
+        }
+    }
+
+    /// Why the last `count` could not read the elements (nil after one that could), so that a
+    /// failure is never taken for an empty list.
+    public internal(set) var error: RealmError?
 
     /// The element at `index`.
     public func value(at index: Int) throws -> Value {

@@ -22,13 +22,17 @@ extension Realm {
             guard let t = copy.transaction else { throw RealmError.notInWriteTransaction }
             for ci in source.schema.objectSchemas.indices {
                 let columns = source.layout.tables[ci].columns
+                // Every node read here is verified (`FileBytes.anyNode`): damage stops the copy
+                // instead of being written out with fresh checksums.
                 if let root = source.tables[ci].root {
-                    try source.reader.forEachLeaf(root) { leaf in
-                        let c = try ClusterAccess(leaf, columns: columns, path: source.bytes.path)
-                        for r in 0..<c.count {
-                            try t.copyRow(ci, key: ObjectKey(c.key(at: r)), row: (0..<columns.count).map { c.value(row: r, column: $0) })
+                    try source.naming(ci) {
+                        try source.reader.forEachLeaf(root) { leaf in
+                            let c = try ClusterAccess(leaf, columns: columns, path: source.bytes.path)
+                            for r in 0..<c.count {
+                                try t.copyRow(ci, key: ObjectKey(c.key(at: r)), row: (0..<columns.count).map { c.value(row: r, column: $0) })
+                            }
+                            return true
                         }
-                        return true
                     }
                 }
                 t.state.tables[ci].nextKey = max(t.state.tables[ci].nextKey, source.tables[ci].nextKey)
@@ -36,6 +40,8 @@ extension Realm {
             try copy.commitWrite()
             // Drop the growth reserve: a copy is as small as its data.
             try copy.shared.file.truncate(to: copy.snapshot.bytes.size)
+            try copy.shared.file.sync()
+            try PosixSync.syncDirectory(of: path)
         } catch {
             try? Realm.deleteFiles(for: path)
             throw error
@@ -82,6 +88,8 @@ extension Realm {
             if rename(temp, canonical) != 0 {
                 throw DatabaseFile.ioError(canonical, "rename")
             }
+            // Without this a crash could bring the old file back (or lose both names).
+            try PosixSync.syncDirectory(of: canonical)
             try? FileManager.default.removeItem(atPath: temp + ".lock")
         } catch {
             try? deleteFiles(for: temp)

@@ -349,6 +349,8 @@ public final class Realm {
         }
         try shared.file.sync()
         shared.lock.noteDurable(slot)
+        // The new file's name, durable too.
+        if !shared.file.isInMemory { try PosixSync.syncDirectory(of: shared.path) }
         shared.lock.publish(version: version)
     }
 

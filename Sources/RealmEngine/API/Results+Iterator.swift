@@ -23,6 +23,8 @@ extension Results {
     /// properties needs no lookup.
     public struct Iterator: IteratorProtocol {
         private let realm: Realm
+        /// Where a failure to read is recorded (`Results.error`): iteration then ends early.
+        private let results: Results
         private let classIndex: Int
         /// Whether this walks a whole class by key (else it hands out `pending` keys).
         private let walksClass: Bool
@@ -56,13 +58,15 @@ extension Results {
 
         init(_ results: Results) {
             realm = results.realm
+            self.results = results
             classIndex = results.classIndex
             walksClass = results.isPlainTable
             guard (try? realm.checkThread()) != nil else { return }
             guard walksClass else {
-                pending = (try? results.keys()) ?? []
+                pending = results.recording([]) { try results.keys() }
                 return
             }
+            results.error = nil
             let state = realm.readView
             guard state.tables.indices.contains(classIndex) else { return }
             guard realm.transaction == nil, let views = try? state.leafViews(classIndex: classIndex) else {
@@ -157,7 +161,14 @@ extension Results {
             pending.removeAll(keepingCapacity: true)
             pendingIndex = 0
             let state = realm.readView
-            guard let found = try? state.seek(classIndex: classIndex, from: from, before: end) else { return false }
+            let found: (ClusterAccess, Int)?
+            do {
+                found = try state.seek(classIndex: classIndex, from: from, before: end)
+            } catch {
+                results.error = error as? RealmError ?? .invalidInput("\(error)")
+                return false
+            }
+            guard let found else { return false }
             let (cluster, first) = found
             let anchor = ReadAnchor(realm, state: state, classIndex: classIndex,
                                     leaves: realm.transaction == nil ? cluster.views : [])

@@ -53,6 +53,7 @@ extension Results {
                 results.prime(keys)
                 block(.update(results, deletions: set.deletions, insertions: set.insertions, modifications: set.modifications))
             case .error(let error):
+                results.error = error as? RealmError ?? .invalidInput("\(error)")
                 block(.error(error))
             default:
                 break

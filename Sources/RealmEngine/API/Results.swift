@@ -26,6 +26,32 @@ public final class Results: Sequence {
     var cache: [ObjectKey]?
     var cacheStamp: (UInt64, Int) = (0, -1)
 
+    /// The failure of the last evaluation through the non-throwing surface (`count`, `isEmpty`,
+    /// `first`, `last`, `index(of:)`, iteration) or of the last notification, nil after one that
+    /// succeeded.
+    ///
+    /// Those members cannot throw, so when the objects cannot be read (a damaged file:
+    /// `RealmError.corruptFile`) they answer 0, `true` or nil and record the reason here: check
+    /// it before taking such an answer as "no objects", or use the throwing variants
+    /// (`checkedCount()`, `checkedIsEmpty()`, `checkedFirst()`, `checkedLast()`, `keys()`),
+    /// which throw instead. Used from another thread than the Realm's, those members answer as
+    /// before without recording anything (the throwing variants throw `wrongThread`).
+    public internal(set) var error: RealmError?
+
+    /// Runs one evaluation of the non-throwing surface: its value, or `fallback` with the failure
+    /// recorded in `error`.
+    func recording<T>(_ fallback: T, _ body: () throws -> T) -> T {
+        guard (try? realm.checkThread()) != nil else { return fallback }
+        do {
+            let value = try body()
+            error = nil
+            return value
+        } catch {
+            self.error = error as? RealmError ?? .invalidInput("\(error)")
+            return fallback
+        }
+    }
+
     init(realm: Realm, classIndex: Int, source: Source = .table) {
         self.realm = realm
         self.classIndex = classIndex
@@ -112,20 +138,27 @@ public final class Results: Sequence {
         cacheStamp = (realm.readView.version, realm.mutationCount)
     }
 
-    /// Number of objects (an unfiltered class is counted without reading any object).
-    public var count: Int {
-        guard (try? realm.checkThread()) != nil else { return 0 }
-        if isPlainTable { return (try? realm.readView.count(classIndex: classIndex)) ?? 0 }
+    /// Number of objects (an unfiltered class is counted without reading any object); 0 with
+    /// `error` set when they cannot be read.
+    public var count: Int { recording(0) { try checkedCount() } }
+
+    /// Number of objects; throws when they cannot be read (a damaged file) instead of answering 0.
+    public func checkedCount() throws -> Int {
+        try realm.checkThread()
+        if isPlainTable { return try realm.readView.count(classIndex: classIndex) }
         if case .table = source, predicates.count == 1, sortDescriptors.isEmpty, distinctKeyPaths.isEmpty, limitCount == nil,
            cache == nil || cacheStamp != (realm.readView.version, realm.mutationCount),
-           let n = try? predicates[0].count(in: realm.readView) {
+           let n = try predicates[0].count(in: realm.readView) {
             return n
         }
-        return (try? keys().count) ?? 0
+        return try keys().count
     }
 
-    /// Whether there are no objects.
-    public var isEmpty: Bool { count == 0 }
+    /// Whether there are no objects; `true` with `error` set when they cannot be read.
+    public var isEmpty: Bool { recording(true) { try checkedIsEmpty() } }
+
+    /// Whether there are no objects; throws when they cannot be read.
+    public func checkedIsEmpty() throws -> Bool { try checkedCount() == 0 }
 
     /// The object at `index`.
     public func object(at index: Int) throws -> DynamicObject {
@@ -144,15 +177,27 @@ public final class Results: Sequence {
         return o
     }
 
-    /// The first object, or nil.
-    public var first: DynamicObject? { count > 0 ? try? object(at: 0) : nil }
-    /// The last object, or nil.
-    public var last: DynamicObject? { let n = count; return n > 0 ? try? object(at: n - 1) : nil }
+    /// The first object, or nil when there is none — or, with `error` set, when it cannot be read.
+    public var first: DynamicObject? { recording(nil) { try checkedFirst() } }
+    /// The last object, or nil when there is none — or, with `error` set, when it cannot be read.
+    public var last: DynamicObject? { recording(nil) { try checkedLast() } }
 
-    /// The position of an object in the results, or nil.
+    /// The first object, or nil when there is none; throws when it cannot be read.
+    public func checkedFirst() throws -> DynamicObject? {
+        try checkedCount() > 0 ? try object(at: 0) : nil
+    }
+
+    /// The last object, or nil when there is none; throws when it cannot be read.
+    public func checkedLast() throws -> DynamicObject? {
+        let n = try checkedCount()
+        return n > 0 ? try object(at: n - 1) : nil
+    }
+
+    /// The position of an object in the results, or nil (with `error` set when the results
+    /// cannot be read).
     public func index(of object: DynamicObject) -> Int? {
         guard object.classIndex == classIndex else { return nil }
-        return try? keys().firstIndex(of: object.key)
+        return recording(nil) { try keys().firstIndex(of: object.key) }
     }
 
     /// An iterator over the objects, creating each when it is reached (see `Results.Iterator`

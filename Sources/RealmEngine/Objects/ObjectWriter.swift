@@ -201,7 +201,14 @@ extension WriteTransaction {
             var seen = Set<ObjectKey>()
             for source in linkKeys(row[bc]) where seen.insert(source).inserted {
                 if origin.classIndex == classIndex && source == key { continue }
-                guard let current = try? state.value(classIndex: origin.classIndex, key: source, column: origin.column) else { continue }
+                // A source already gone has nothing to fix; one that cannot be read (a damaged
+                // leaf) fails the delete rather than leave a dangling link behind.
+                let current: Value
+                do {
+                    current = try state.value(classIndex: origin.classIndex, key: source, column: origin.column)
+                } catch RealmError.invalidatedObject {
+                    continue
+                }
                 let replacement: Value
                 switch current {
                 case .list(let items): replacement = .list(items.filter { $0 != .link(key) })

@@ -6,8 +6,9 @@
 /// | magic  | kind | 0 0 0 | length  | checksum | payload …
 /// ```
 /// `length` counts the header. `checksum` is the low 32 bits of `Checksum.hash` over the payload;
-/// `check` verifies it for every reachable node. Every ref and length read from the file is
-/// checked against the logical size of the snapshot before it is followed.
+/// every read verifies it the first time a snapshot reads the node (`FileBytes.anyNode`,
+/// `VerifiedNodes`), and `check` for every reachable node. Every ref and length read from the
+/// file is checked against the logical size of the snapshot before it is followed.
 enum NodeKind: UInt8 {
     case clusterLeaf = 1
     case inner = 2
@@ -122,6 +123,8 @@ struct FileBytes {
     /// The logical size of the snapshot: no valid ref points at or past it.
     let size: UInt64
     let path: String
+    /// The nodes of this snapshot already verified (`VerifiedNodes`); nil verifies every read.
+    var verified: VerifiedNodes? = nil
 
     /// The payload of the node at `ref`, after checking that it lies inside the file and has the
     /// expected kind.
@@ -134,12 +137,28 @@ struct FileBytes {
     }
 
     /// The kind and payload of the node at `ref`, whatever its kind (one bounds and magic check,
-    /// for readers that branch on the kind).
+    /// for readers that branch on the kind). The payload's checksum is verified the first time
+    /// this snapshot reads the node (every time without `verified`): damaged bytes are a
+    /// `corruptFile` error, never a value.
     func anyNode(_ ref: UInt64) throws -> (kind: UInt8, payload: UnsafeRawBufferPointer) {
         let (_, k) = try header(ref)
         let p = base + Int(ref)
         let exact = Int(UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt32.self)))
-        return (k, UnsafeRawBufferPointer(start: p + Node.headerSize, count: exact - Node.headerSize))
+        let payload = UnsafeRawBufferPointer(start: p + Node.headerSize, count: exact - Node.headerSize)
+        if !(verified?.contains(ref) ?? false) { try verify(ref, kind: k, payload: payload) }
+        return (k, payload)
+    }
+
+    /// Checks the stored checksum of the node at `ref` against its payload and remembers it.
+    @inline(never)
+    private func verify(_ ref: UInt64, kind: UInt8, payload: UnsafeRawBufferPointer) throws {
+        let stored = UInt32(littleEndian: (base + Int(ref)).loadUnaligned(fromByteOffset: 12, as: UInt32.self))
+        guard UInt32(truncatingIfNeeded: Checksum.hash(payload)) == stored else {
+            let name = NodeKind(rawValue: kind).map { "\($0)" } ?? "kind \(kind)"
+            throw RealmError.corruptFile(path: path, offset: ref,
+                                         reason: "checksum mismatch in a \(name) node: its bytes were damaged after they were written")
+        }
+        verified?.insert(ref)
     }
 
     /// The kind and allocated length of the node at `ref`, after the bounds and magic checks —

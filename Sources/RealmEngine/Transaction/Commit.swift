@@ -64,6 +64,10 @@
 /// steps 2 and 3 instead of a record (the old two-barrier protocol), so verifying at open only
 /// ever re-reads a small commit.
 ///
+/// A commit that grew the file also takes that second fdatasync before its slot: a slot never
+/// names a logical size larger than the durable file, so a file shorter than any valid slot's
+/// size was truncated (`FileHeader+Truncation`), never a torn growth to fall back from.
+///
 /// 1a. Why the base must be durable, and when it is. The one barrier makes the new version
 /// durable, but the commit reuses space the base's own commit freed (nodes of the version before
 /// it). If the base never reached the disk — its writer died (kill -9) between its slot and the
@@ -120,7 +124,9 @@ extension WriteTransaction {
         // file never has to re-read a big commit (a bulk import, a compacted copy) to verify it.
         let large = writer.writtenHere.count > CommitRecord.maxNodes
         let (freeRef, commitRef, commitHash) = try writeFreeListAndCommitRecord(withRecord: !large)
-        if large { try shared.file.sync() }
+        // A commit that grew the file syncs too, so a slot never names more than the durable
+        // file: a slot past the end then always means a truncated file (`checkNotTruncated`).
+        if large || writer.grewFile { try shared.file.sync() }
         // Step 3: the inactive slot — the one the base version is not in (no one else has
         // written a slot since `beginWrite` read them: we hold the write lock).
         let header = try shared.layout()

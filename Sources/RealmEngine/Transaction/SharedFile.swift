@@ -62,6 +62,13 @@ final class SharedFile: @unchecked Sendable {
         let size = try file.physicalSize()
         if size > 0 || !create {
             if !(create && Realm.headerIsBlank(file)) {
+                do {
+                    try FileHeader.checkNotTruncated(base: file.base, fileSize: size, path: canonical)
+                } catch {
+                    // A writer elsewhere may have grown the file and committed since `size`
+                    // was read: only a size read after the slots counts.
+                    try FileHeader.checkNotTruncated(base: file.base, fileSize: try file.physicalSize(), path: canonical)
+                }
                 _ = try FileHeader.read(base: file.base, fileSize: size, path: canonical)
             }
         }
@@ -224,9 +231,42 @@ final class SharedFile: @unchecked Sendable {
         return entry
     }
 
+    /// The record of verified nodes of a version, shared by every snapshot of it in this process
+    /// (each instance's and the notifier's), so a node is hashed once per version, not once per
+    /// reader: a version's nodes never change while anyone reads it. The last few are kept
+    /// (strongly: a weak reference would move every retain of the record, one per `FileBytes`
+    /// copy, to the runtime's slow path); keyed by top ref too, since a compacted file
+    /// continues the version numbers.
+    ///
+    /// A version whose commit carries a commit record (a small commit), made right after a
+    /// version still held here, shares that version's record once it has forgotten the nodes
+    /// the commit wrote (`VerifiedNodes.forget`; copied into a larger one when the file outgrew
+    /// it): after a small commit, readers hash only what it changed. Any other version (a large
+    /// commit, versions skipped) starts empty. Records get twice the file's size in bits, so a
+    /// growing file is copied rarely.
+    private func verifiedNodes(for slot: FileHeader.Slot) -> VerifiedNodes {
+        cacheLock.lock()
+        defer { cacheLock.unlock() }
+        if let hit = recentVerified.first(where: { $0.version == slot.version && $0.topRef == slot.topRef })?.nodes {
+            return hit
+        }
+        let nodes: VerifiedNodes
+        if let previous = recentVerified.last(where: { $0.version + 1 == slot.version })?.nodes,
+           let rewritten = CommitRecord.writtenRefs(of: slot, base: file.base, path: path) {
+            previous.forget(rewritten)
+            nodes = slot.logicalSize <= previous.capacity ? previous : VerifiedNodes(size: 2 * slot.logicalSize, inheriting: previous)
+        } else {
+            nodes = VerifiedNodes(size: 2 * slot.logicalSize)
+        }
+        recentVerified.append((slot.version, slot.topRef, nodes))
+        if recentVerified.count > 4 { recentVerified.removeFirst() }
+        return nodes
+    }
+    private var recentVerified: [(version: UInt64, topRef: UInt64, nodes: VerifiedNodes)] = []
+
     /// Opens the snapshot described by a header slot.
     func snapshot(_ slot: FileHeader.Slot) throws -> Snapshot {
-        let bytes = FileBytes(base: file.base, size: slot.logicalSize, path: path)
+        let bytes = FileBytes(base: file.base, size: slot.logicalSize, path: path, verified: verifiedNodes(for: slot))
         let probe = try TopNode.decode(try bytes.node(slot.topRef, kind: .top), path: path, ref: slot.topRef, layout: nil)
         let (stored, layout) = try self.layout(schemaRef: probe.schemaRef, bytes: bytes)
         return try Snapshot(version: slot.version, bytes: bytes, layout: layout, top: probe, topRef: slot.topRef,

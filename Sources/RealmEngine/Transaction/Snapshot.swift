@@ -50,6 +50,17 @@ final class Snapshot: ObjectStore {
         return access
     }
 
+    /// Runs `body`, naming class `classIndex` in a `corruptFile` error it throws that names no
+    /// class yet, so a damaged node reads as "class Person: checksum mismatch …".
+    @inline(__always)
+    func naming<T>(_ classIndex: Int, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as RealmError {
+            throw error.naming(class: layout.tables.indices.contains(classIndex) ? schema.objectSchemas[classIndex].name : "#\(classIndex)")
+        }
+    }
+
     func checkClass(_ classIndex: Int) throws {
         guard tables.indices.contains(classIndex) else { throw RealmError.noSuchClass("#\(classIndex)") }
     }
@@ -71,11 +82,13 @@ final class Snapshot: ObjectStore {
             return true
         }
         var views: [ClusterView]? = leafViews == nil ? nil : []
-        try reader.forEachLeaf(root) { leaf in
-            let c = try cluster(leaf, classIndex: classIndex)
-            if case .view(let v) = c { views?.append(v) } else { views = nil }
-            try body(c)
-            return true
+        try naming(classIndex) {
+            try reader.forEachLeaf(root) { leaf in
+                let c = try cluster(leaf, classIndex: classIndex)
+                if case .view(let v) = c { views?.append(v) } else { views = nil }
+                try body(c)
+                return true
+            }
         }
         if let views, let leafViews { leafViews.setLeaves(views, of: classIndex) }
         return true
@@ -101,12 +114,14 @@ final class Snapshot: ObjectStore {
         try checkClass(classIndex)
         guard from < end, let root = tables[classIndex].root else { return nil }
         var found: (ClusterAccess, Int)?
-        try reader.forEachLeaf(root, from: TreeKey(hi: 0, lo: from)) { leaf in
-            let c = try cluster(leaf, classIndex: classIndex)
-            let row = c.firstRow(atLeast: from)
-            guard row < c.count else { return true }
-            if c.key(at: row) < end { found = (c, row) }
-            return false
+        try naming(classIndex) {
+            try reader.forEachLeaf(root, from: TreeKey(hi: 0, lo: from)) { leaf in
+                let c = try cluster(leaf, classIndex: classIndex)
+                let row = c.firstRow(atLeast: from)
+                guard row < c.count else { return true }
+                if c.key(at: row) < end { found = (c, row) }
+                return false
+            }
         }
         return found
     }
@@ -124,10 +139,12 @@ final class Snapshot: ObjectStore {
     func forEachObject(classIndex: Int, _ body: (ObjectKey, ClusterAccess, Int) throws -> Void) throws {
         try checkClass(classIndex)
         guard let root = tables[classIndex].root else { return }
-        try reader.forEachLeaf(root) { leaf in
-            let c = try cluster(leaf, classIndex: classIndex)
-            for r in 0..<c.count { try body(ObjectKey(c.key(at: r)), c, r) }
-            return true
+        try naming(classIndex) {
+            try reader.forEachLeaf(root) { leaf in
+                let c = try cluster(leaf, classIndex: classIndex)
+                for r in 0..<c.count { try body(ObjectKey(c.key(at: r)), c, r) }
+                return true
+            }
         }
     }
 
@@ -136,12 +153,14 @@ final class Snapshot: ObjectStore {
         guard let root = tables[classIndex].root else { return [] }
         var out: [ObjectKey] = []
         out.reserveCapacity(root.count)
-        try reader.forEachLeaf(root) { leaf in
-            switch try cluster(leaf, classIndex: classIndex) {
-            case .view(let v): v.appendKeys(to: &out)
-            case .data(let d): out.append(contentsOf: d.keys.lazy.map(ObjectKey.init))
+        try naming(classIndex) {
+            try reader.forEachLeaf(root) { leaf in
+                switch try cluster(leaf, classIndex: classIndex) {
+                case .view(let v): v.appendKeys(to: &out)
+                case .data(let d): out.append(contentsOf: d.keys.lazy.map(ObjectKey.init))
+                }
+                return true
             }
-            return true
         }
         return out
     }
@@ -150,8 +169,7 @@ final class Snapshot: ObjectStore {
     func locate(classIndex: Int, key: ObjectKey) throws -> (ClusterAccess, Int)? {
         try checkClass(classIndex)
         guard let root = tables[classIndex].root else { return nil }
-        let leaf = try reader.leaf(root, key: TreeKey(hi: 0, lo: key.rawValue))
-        let c = try cluster(leaf, classIndex: classIndex)
+        let c = try naming(classIndex) { try cluster(try reader.leaf(root, key: TreeKey(hi: 0, lo: key.rawValue)), classIndex: classIndex) }
         guard let row = c.row(of: key.rawValue) else { return nil }
         return (c, row)
     }
@@ -186,7 +204,7 @@ final class Snapshot: ObjectStore {
     func indexLookup(classIndex: Int, column: Int, value: Value) throws -> [ObjectKey]? {
         try checkClass(classIndex)
         guard let entry = tables[classIndex].indexes[column] else { return nil }
-        let candidates = try SearchIndex.candidates(entry, hi: SearchIndex.key(value), reader: reader)
+        let candidates = try naming(classIndex) { try SearchIndex.candidates(entry, hi: SearchIndex.key(value), reader: reader) }
         // Integer keys are exact (order-preserving, one value per key) where no nil can share one.
         let property = layout.tables[classIndex].columns[column]
         if case .int = value, property.type.isInteger, !property.isOptional { return candidates }
@@ -199,8 +217,10 @@ final class Snapshot: ObjectStore {
         guard let root = tables[classIndex].root, position >= 0, position < root.count else {
             throw RealmError.indexOutOfRange(index: position, count: tables[classIndex].count)
         }
-        let (leaf, i) = try reader.leaf(root, at: position)
-        let c = try cluster(leaf, classIndex: classIndex)
+        let (c, i) = try naming(classIndex) {
+            let (leaf, i) = try reader.leaf(root, at: position)
+            return (try cluster(leaf, classIndex: classIndex), i)
+        }
         guard i < c.count else { throw RealmError.corruptFile(path: bytes.path, offset: root.ref, reason: "subtree counts do not add up") }
         return ObjectKey(c.key(at: i))
     }

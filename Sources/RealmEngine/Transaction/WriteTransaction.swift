@@ -76,7 +76,7 @@ final class WriteTransaction {
         var free = FreeSpace(chunks: chunks, logicalSize: baseSlot.logicalSize, reusableUpTo: oldest)
         free.areas = header.areas
         free.area = header.commitArea(afterSlot: slotIndex)
-        writer = try TreeWriter(file: shared.file, free: free, newVersion: base.version + 1)
+        writer = try TreeWriter(file: shared.file, free: free, newVersion: base.version + 1, verified: base.bytes.verified)
         let top = TopNode(schemaRef: base.schemaRef, changeLogRef: base.changeLogRef, tables: base.tables)
         state = try Snapshot(version: base.version + 1, bytes: writer.bytes, layout: base.layout, top: top,
                              topRef: base.topRef, schemaVersion: base.schemaVersion, cacheLeaves: false)

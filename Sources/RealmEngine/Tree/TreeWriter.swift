@@ -39,12 +39,16 @@ final class TreeWriter {
     @exclusivity(unchecked) private var undo: [(offset: UInt64, count: Int)] = []
     @exclusivity(unchecked) private var undoBytes: [UInt8] = []
 
-    init(file: DatabaseFile, free: FreeSpace, newVersion: UInt64) throws {
+    /// `verified`: the base snapshot's record of verified nodes, shared so nodes it already read
+    /// are not hashed again (the refs this writer marks are free in the base version, which
+    /// never reads them); nil starts an empty one.
+    init(file: DatabaseFile, free: FreeSpace, newVersion: UInt64, verified: VerifiedNodes? = nil) throws {
         self.file = file
         self.free = free
         self.free.releaseTag = newVersion
         self.free.preferRuns = true
         self.newVersion = newVersion
+        self.verified = verified ?? VerifiedNodes(size: free.logicalSize)
         // Both are lower bounds of the physical size (see `DatabaseFile.writerKnownSize`).
         let known = max(free.logicalSize, file.writerKnownSize ?? 0)
         physicalSize = known
@@ -57,6 +61,11 @@ final class TreeWriter {
     }
 
     /// Reads the physical size (once a transaction, and only when it is needed).
+    /// Whether this transaction grew the file: its commit then makes the growth durable before
+    /// it writes the slot, so no slot on disk ever names more than the file's durable length
+    /// (`FileHeader.checkNotTruncated`).
+    var grewFile: Bool { sizeKnown && physicalSize > originalSize }
+
     private func learnSize() throws {
         guard !sizeKnown else { return }
         physicalSize = try file.physicalSize()
@@ -97,7 +106,11 @@ final class TreeWriter {
     }
 
     /// Bytes readable in this transaction: the committed file plus what this transaction wrote.
-    var bytes: FileBytes { FileBytes(base: file.base, size: free.logicalSize, path: file.path) }
+    var bytes: FileBytes { FileBytes(base: file.base, size: free.logicalSize, path: file.path, verified: verified) }
+    /// The base version's nodes this transaction has verified, and the refs it wrote itself
+    /// (`enqueue`): a node loaded to be changed is checked first, so a damaged one is never
+    /// rewritten with a fresh checksum.
+    private let verified: VerifiedNodes
 
     // MARK: Writing and freeing nodes
 
@@ -155,6 +168,7 @@ final class TreeWriter {
     /// Writes the node at `built[start...]` to `ref`: at once (and drops it from `built`), or
     /// into `pending` while `deferWrites` is set.
     private func enqueue(_ ref: UInt64, start: Int) throws {
+        verified.insert(ref)
         let count = built.count - start
         guard deferWrites else {
             defer { built.removeSubrange(start...) }

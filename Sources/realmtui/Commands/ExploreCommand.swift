@@ -31,6 +31,8 @@ struct ExploreCommand: ParsableCommand {
     var readOnly = false
 
     func run() throws {
+        // A file that is not there is the first thing to say, terminal or not.
+        try RealmFiles.requireRegularFile(file)
         guard isatty(0) == 1, isatty(1) == 1 else {
             Console.error("error: the explorer needs a terminal on standard input and output; " +
                           "in scripts use 'realmtui schema FILE' or 'realmtui query FILE CLASS [QUERY]'")

@@ -28,7 +28,7 @@ struct SchemaCommand: ParsableCommand {
         let realm = try RealmFiles.open(file, readOnly: true)
         let schema = realm.schema
         var counts: [(String, Int)] = []
-        for c in schema.objectSchemas { counts.append((c.name, try realm.objects(c.name).count)) }
+        for c in schema.objectSchemas { counts.append((c.name, try realm.objects(c.name).checkedCount())) }
         let size = RealmFiles.fileSize(file)
         let formats: (read: UInt16, write: UInt16)? = realm.fileFormat
         if json {
