@@ -64,6 +64,8 @@ public struct ExplorerState {
         self.theme = theme
         self.keyMap = keyMap
         self.history = history
+        // A newest commit that could not be verified was set aside: never silently.
+        if let warning = realm.recoveryWarning { message = Message(text: "⚠ " + warning, isError: true) }
     }
 
     /// The screen on top of the stack.

@@ -33,13 +33,19 @@ struct TableLayout {
         let properties = table.schema.properties
         let formatter = ValueFormatter(realm: realm)
         var error: String?
-        let count = table.rows.count
+        let count: Int
+        do {
+            count = try table.rows.checkedCount()
+        } catch let failure {
+            count = 0
+            error = "this table cannot be read (the file is damaged): " + ExplorerText.describe(failure)
+        }
         let rows = table.topRow..<min(count, table.topRow + max(0, bodyHeight))
         var objects: [DynamicObject?] = []
         do {
             objects = try table.rows.objects(in: rows)
         } catch let failure {
-            error = ExplorerText.describe(failure)
+            if error == nil { error = "these rows cannot be read (the file is damaged): " + ExplorerText.describe(failure) }
         }
         let cap = max(12, min(40, width / 3))
         var order: [Int] = []

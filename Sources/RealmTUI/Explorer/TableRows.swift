@@ -23,16 +23,21 @@ final class TableRows {
         results.realm.isInWriteTransaction ? nil : results.realm.version
     }
 
-    /// The number of objects.
-    var count: Int {
+    /// The number of objects (0 when they cannot be counted: `checkedCount()` says why, and
+    /// the table shows that error instead of an empty class).
+    var count: Int { (try? checkedCount()) ?? 0 }
+
+    /// The number of objects, or the error that stopped counting them (a damaged class).
+    func checkedCount() throws -> Int {
         if let stamp, let countCache, countCache.stamp == stamp { return countCache.count }
-        let count = counted.count
+        let count = try counted.checkedCount()
         if let stamp { countCache = (stamp, count) }
         return count
     }
 
     /// The objects at positions `range` (clamped); nil where an object cannot be read.
     func objects(in range: Range<Int>) throws -> [DynamicObject?] {
+        guard !range.isEmpty else { return [] }
         let keys = try self.keys(in: range)
         let className = results.objectSchema.name
         return keys.map { try? results.realm.object(ofType: className, key: $0) }

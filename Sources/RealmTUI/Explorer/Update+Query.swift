@@ -66,8 +66,12 @@ extension ExplorerState {
             current = .table(table)
             mode = .browse
             let trimmed = text.trimmingCharacters(in: .whitespaces)
-            message = Message(text: trimmed.isEmpty ? "query cleared" : "\(ValueFormatter.grouped(table.rows.count)) objects match",
-                              isError: false)
+            if let count = try? table.rows.checkedCount() {
+                message = Message(text: trimmed.isEmpty ? "query cleared" : "\(ValueFormatter.grouped(count)) objects match",
+                                  isError: false)
+            } else {
+                message = Message(text: "the objects cannot be read: the file is damaged", isError: true)
+            }
             guard !trimmed.isEmpty else { return [] }
             history.record(trimmed, for: table.schema.name)
             return [.saveHistory]

@@ -24,7 +24,7 @@ enum ClassesView {
             let schema = classes[index]
             let count: String
             do {
-                count = ValueFormatter.grouped(try state.realm.objects(schema.name).count)
+                count = ValueFormatter.grouped(try state.realm.objects(schema.name).checkedCount())
             } catch {
                 count = "⚠"
             }

@@ -100,7 +100,10 @@ enum StatusLineView {
             let count = state.visibleClasses.count
             fields.append(("\(count) class\(count == 1 ? "" : "es")", 1))
         case .table(let table):
-            let count = table.rows.count
+            guard let count = try? table.rows.checkedCount() else {
+                fields.append(("⚠ damaged: cannot count", 0))
+                break
+            }
             fields.append(("\(ValueFormatter.grouped(count)) object\(count == 1 ? "" : "s")", 1))
             if count > 0 { fields.append(("row \(ValueFormatter.grouped(table.cursorRow + 1)) of \(ValueFormatter.grouped(count))", 0)) }
             if !table.query.isEmpty { fields.append(("/" + table.query, 5)) }

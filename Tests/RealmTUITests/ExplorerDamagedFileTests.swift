@@ -1,0 +1,60 @@
+import Foundation
+import RealmEngine
+import RealmTUI
+import Testing
+
+/// A damaged class reads as damaged in the explorer, never as an empty or plausible table.
+@Suite("Explorer on a damaged file")
+struct ExplorerDamagedFileTests {
+    static let marker = "DAMAGED-LEAF-MARKER-0123456789"
+
+    /// A file of 2,000 dogs, one named with the marker, whose bytes are then overwritten; with
+    /// `laterCommit`, a small commit follows, so the damage is not in the newest commit.
+    static func damagedFile(laterCommit: Bool) throws -> (folder: URL, path: String) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("realmtui-damaged-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("bad.realm").path
+        do {
+            let realm = try Realm(path: path, schema: ExplorerFixture.schema)
+            try realm.write {
+                for i in 0..<2000 {
+                    try realm.create("Dog", ["name": .string(i == 1000 ? Self.marker : "dog \(i)"), "age": .int(Int64(i % 15))])
+                }
+            }
+            if laterCommit { try realm.write { _ = try realm.create("Dog", ["name": .string("late")]) } }
+        }
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let needle = Array(Self.marker.utf8)
+        var hits = 0
+        for i in 0..<(bytes.count - needle.count) where Array(bytes[i..<i + needle.count]) == needle {
+            for j in i..<i + needle.count { bytes[j] = 0x23 }
+            hits += 1
+        }
+        try #require(hits > 0)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return (folder, path)
+    }
+
+    @Test func aDamagedLeafIsShownAsAnErrorNotAsNoObjects() throws {
+        let (folder, path) = try Self.damagedFile(laterCommit: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), readOnly: true, createIfMissing: false))
+        var driver = ExplorerDriver(state: ExplorerState(realm: realm, fileName: "bad.realm", readOnly: true, width: 100, height: 20))
+        driver.press(.down, .enter, .character("/"))
+        driver.type("age == 3")
+        driver.press(.enter)
+        let screen = driver.screen.lines.joined(separator: "\n")
+        #expect(screen.contains("cannot be read") || screen.contains("checksum"), "\(screen)")
+        #expect(!screen.contains("0 objects"), "\(screen)")
+        #expect(!screen.contains("no objects"), "\(screen)")
+    }
+
+    @Test func aDamagedNewestCommitIsNeverSilent() throws {
+        let (folder, path) = try Self.damagedFile(laterCommit: false)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), readOnly: true, createIfMissing: false))
+        let driver = ExplorerDriver(state: ExplorerState(realm: realm, fileName: "bad.realm", readOnly: true, width: 140, height: 20))
+        let status = driver.screen.lines.last ?? ""
+        #expect(status.contains("⚠"), "\(status)")
+    }
+}
