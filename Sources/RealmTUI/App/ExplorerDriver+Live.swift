@@ -20,7 +20,8 @@ extension ExplorerDriver {
         }
         for (id, rows) in wanted where observers[id] == nil {
             let inbox = self.inbox
-            observers[id] = rows.results.observe { change in
+            // A table that cannot be evaluated (a damaged class) shows its error and is not live.
+            observers[id] = try? rows.results.observeFromCurrentVersion { change in
                 if case .update(_, let deletions, let insertions, let modifications) = change {
                     inbox.changes.append(TableChange(table: id, deletions: deletions, insertions: insertions,
                                                      modifications: modifications))

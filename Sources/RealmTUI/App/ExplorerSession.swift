@@ -31,22 +31,80 @@ public final class ExplorerSession {
         return ExplorerDriver(state: state, historyURL: historyURL)
     }
 
+    /// Frames a second at most while commits flood in (key presses are answered at once).
+    static let framesPerSecond = 30.0
+
     /// Runs until the user quits. Throws only for a failure the explorer cannot show on screen.
+    ///
+    /// Live updates: a thread sleeps on the file's commit counter (`CommitWatcher`, a futex: no
+    /// polling) and wakes the terminal's event wait; this thread then refreshes the Realm, which
+    /// delivers each table's change set. Refreshes are coalesced to `framesPerSecond`.
     public func run(on terminal: TerminalBackend) throws {
         let size = terminal.size
         var driver = makeDriver(width: size.width, height: size.height, hasColor: terminal.hasColor)
+        let watcher = CommitWatcher(realm)
+        let wakeUp = WakeUp(terminal)
+        let watching = Thread {
+            var seen = watcher.counter
+            while !wakeUp.isStopped {
+                let now = watcher.wait(since: seen, timeoutMilliseconds: 500)
+                if now != seen { wakeUp.wake() }
+                seen = now
+            }
+        }
+        watching.name = "realmtui-commits"
+        watching.start()
+        defer { wakeUp.stop() }
+
+        let clock = ContinuousClock()
+        let start = clock.now
+        func seconds() -> Double {
+            let elapsed = start.duration(to: clock.now)
+            return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        }
         var copiedCount = 0
+        var lastRefresh = -1.0
+        driver.send(.tick(seconds: seconds()))
         terminal.draw(driver.screen)
         while !driver.didQuit {
-            switch terminal.nextEvent(timeoutMilliseconds: 500) {
+            let behind = driver.isBehind && !driver.state.isPaused
+            let untilRefresh = max(0, lastRefresh + 1 / Self.framesPerSecond - seconds())
+            let timeout = behind ? Int(untilRefresh * 1000) : 1000
+            switch terminal.nextEvent(timeoutMilliseconds: timeout) {
             case .key(let key)?: driver.send(.key(key))
             case .mouse(let mouse)?: driver.send(.mouse(mouse))
             case .resize(let width, let height)?: driver.send(.resize(width: width, height: height))
-            case nil: driver.send(.tick(seconds: 0))
+            case nil: break
             }
+            let now = seconds()
+            if driver.isBehind && now - lastRefresh >= 1 / Self.framesPerSecond {
+                driver.refresh()
+                lastRefresh = now
+            }
+            driver.send(.tick(seconds: now))
             for text in driver.copied.dropFirst(copiedCount) { terminal.copyToClipboard(text) }
             copiedCount = driver.copied.count
             if !driver.didQuit { terminal.draw(driver.screen) }
         }
     }
+}
+
+/// Lets the commit-watching thread wake the terminal's event wait, and the session stop it.
+private final class WakeUp: @unchecked Sendable {
+    // The terminal's `wake()` is safe from any thread (a write to its self-pipe); `stopped` is
+    // guarded by `lock`.
+    private let terminal: TerminalBackend
+    private let lock = NSLock()
+    private var stopped = false
+
+    init(_ terminal: TerminalBackend) { self.terminal = terminal }
+
+    var isStopped: Bool { lock.withLock { stopped } }
+
+    func wake() {
+        // Under the lock, so no wake reaches a terminal the session has closed.
+        lock.withLock { if !stopped { terminal.wake() } }
+    }
+
+    func stop() { lock.withLock { stopped = true } }
 }

@@ -33,7 +33,8 @@ struct DetailLayout {
         let nameWidth = min(24, properties.map { displayWidth($0.name) }.max() ?? 0)
         let valueWidth = max(8, width - gutter - nameWidth - 2)
         if detail.object.isInvalidated {
-            return DetailLayout(nameWidth: nameWidth, lines: [], error: "this object was deleted")
+            let when = detail.deletedInVersion.map { " in version \($0)" } ?? ""
+            return DetailLayout(nameWidth: nameWidth, lines: [], error: "this object was deleted\(when)")
         }
         let formatter = ValueFormatter(realm: realm)
         var lines: [Line] = []

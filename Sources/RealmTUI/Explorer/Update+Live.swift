@@ -70,7 +70,8 @@ extension ExplorerState {
     /// `p`: pause or resume live updates.
     mutating func togglePause() {
         isPaused.toggle()
-        message = Message(text: isPaused ? "live updates paused (p resumes)" : "live updates resumed", isError: false)
+        // Paused, the status line itself says so (version and commits behind).
+        message = isPaused ? nil : Message(text: "live updates resumed", isError: false)
     }
 }
 

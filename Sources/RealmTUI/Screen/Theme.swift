@@ -23,6 +23,10 @@ public struct Theme: Sendable {
     public var error: CellStyle
     /// The input bar (query, filter, command line).
     public var input: CellStyle
+    /// A row a live update inserted (`+` in the gutter).
+    public var inserted: CellStyle
+    /// A row a live update modified (`~` in the gutter).
+    public var modified: CellStyle
 
     /// The colour theme.
     public static let colored = Theme(
@@ -35,7 +39,9 @@ public struct Theme: Sendable {
         muted: CellStyle(foreground: .blue),
         status: CellStyle(foreground: .black, background: .white),
         error: CellStyle(foreground: .red, bold: true),
-        input: CellStyle(bold: true)
+        input: CellStyle(bold: true),
+        inserted: CellStyle(foreground: .green, bold: true),
+        modified: CellStyle(foreground: .yellow, bold: true)
     )
 
     /// Attributes only.
@@ -49,7 +55,9 @@ public struct Theme: Sendable {
         muted: CellStyle(dim: true),
         status: CellStyle(reverse: true),
         error: CellStyle(bold: true),
-        input: CellStyle(bold: true)
+        input: CellStyle(bold: true),
+        inserted: CellStyle(bold: true),
+        modified: CellStyle(underline: true)
     )
 
     /// The theme for a terminal: plain when it has no colour or `NO_COLOR` is set (any value).

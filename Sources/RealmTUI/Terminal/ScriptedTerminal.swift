@@ -1,3 +1,5 @@
+import Foundation
+
 /// A terminal for tests and the headless benchmark: returns events from a script, records what
 /// was drawn and copied, and whether it was closed. No screen is touched.
 ///
@@ -70,11 +72,14 @@ public final class ScriptedTerminal: TerminalBackend {
     }
 
     /// Records `text`.
-    /// Counts wake-ups (a script has no thread to wake).
-    public private(set) var wakeCount = 0
+    private let wakeLock = NSLock()
+    private var wakes = 0
+
+    /// Wake-ups received (from any thread; a script has no wait to cut short).
+    public var wakeCount: Int { wakeLock.withLock { wakes } }
 
     public func wake() {
-        wakeCount += 1
+        wakeLock.withLock { wakes += 1 }
     }
 
     public func copyToClipboard(_ text: String) {

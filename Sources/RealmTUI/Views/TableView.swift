@@ -41,6 +41,10 @@ enum TableView {
                 grid.fill(row: row, style: theme.selection)
                 grid.write("›", column: 0, row: row, style: theme.selection)
             }
+            if let key = layout.objects[offset]?.key, let mark = table.marks[key] {
+                let style = mark.kind == .inserted ? theme.inserted : theme.modified
+                grid.write(mark.kind == .inserted ? "+" : "~", column: 1, row: row, style: style)
+            }
             for (index, column) in layout.columns.enumerated() {
                 let property = properties[column.property]
                 let shown = layout.cells[offset][index]
