@@ -191,3 +191,109 @@ let sorted = clock.measure {
 }
 report("sort by a string column → first page", formatted(seconds(sorted)))
 report("anonymous memory at the end", "\(anonymousKiB() - baseline) KiB above the start")
+
+// Live updates: another writer commits one object at a time; the explorer's loop (as the
+// session runs it: a thread sleeping on the commit counter wakes it, it refreshes and draws)
+// measures commit → frame latency, then a flood of commits with key presses in between.
+final class LiveWriter: @unchecked Sendable {
+    let path: String
+    let lock = NSLock()
+    var commitTimes: [UInt64: ContinuousClock.Instant] = [:]
+    init(path: String) { self.path = path }
+
+    /// Commits `count` one-object commits, `perSecond` a second, recording when each landed.
+    func run(count: Int, perSecond: Double, firstID: Int) {
+        guard let realm = try? Realm(path: path) else { return }
+        let clock = ContinuousClock()
+        let start = clock.now
+        for i in 0..<count {
+            let due = start.advanced(by: .seconds(Double(i) / perSecond))
+            if clock.now < due { Thread.sleep(forTimeInterval: Double((clock.now.duration(to: due)).components.attoseconds) / 1e18) }
+            try? realm.write {
+                _ = try realm.create("Person", ["id": .int(Int64(firstID + i)), "name": .string("Live \(i)"), "age": .int(Int64(i % 100)),
+                                                "score": .double(1), "createdAt": .date(Timestamp(seconds: 0))])
+            }
+            lock.withLock { commitTimes[realm.version] = clock.now }
+        }
+    }
+}
+
+@MainActor func liveBenchmark() throws {
+    let livePath = NSTemporaryDirectory() + "explorer-live-\(getpid()).realm"
+    defer { try? Realm.deleteFiles(for: livePath) }
+    try? Realm.deleteFiles(for: livePath)
+    try createFile(livePath, objects: min(options.objects, 1_000_000))
+    let realm = try Realm(path: livePath)
+    let session = ExplorerSession(realm: realm, path: livePath, readOnly: false, environment: [:])
+    var live = session.makeDriver(width: 120, height: 40, hasColor: true)
+    live.press(.enter, .character("/"))
+    for ch in "age < 50 SORT(name ASC)" { live.press(.character(ch)) }
+    live.press(.enter)
+    _ = live.screen
+    let watcher = CommitWatcher(realm)
+    let woken = DispatchSemaphore(value: 0)
+    final class Flag: @unchecked Sendable { let lock = NSLock(); var stop = false }
+    let flag = Flag()
+    let watching = Thread {
+        var seen = watcher.counter
+        while !flag.lock.withLock({ flag.stop }) {
+            let now = watcher.wait(since: seen, timeoutMilliseconds: 200)
+            if now != seen { woken.signal() }
+            seen = now
+        }
+    }
+    watching.start()
+    defer { flag.lock.withLock { flag.stop = true } }
+
+    // 1. Latency of single commits, 20 a second.
+    let writer = LiveWriter(path: livePath)
+    let commits = 100
+    let firstID = 50_000_000
+    let writing = Thread { writer.run(count: commits, perSecond: 20, firstID: firstID) }
+    writing.start()
+    var latencies: [Double] = []
+    let clock = ContinuousClock()
+    while latencies.count < commits {
+        guard woken.wait(timeout: .now() + 5) == .success else { break }
+        live.refresh()
+        _ = live.screen
+        let drawn = clock.now
+        if let landed = writer.lock.withLock({ writer.commitTimes[realm.version] }) {
+            latencies.append(seconds(landed.duration(to: drawn)))
+        }
+    }
+    let (p50, _) = percentiles(latencies)
+    let p99 = latencies.sorted()[min(latencies.count - 1, latencies.count * 99 / 100)]
+    report("commit → frame (sorted+filtered 1M, \(latencies.count) commits)", "p50 \(formatted(p50)), p99 \(formatted(p99))")
+
+    // 2. A flood: 1,000 one-object commits a second for 3 s; a key press every 20 ms.
+    let flood = LiveWriter(path: livePath)
+    let floodThread = Thread { flood.run(count: 3000, perSecond: 1000, firstID: firstID + commits) }
+    floodThread.start()
+    var keyLatencies: [Double] = []
+    var frames = 0
+    let floodStart = clock.now
+    var lastFrame = clock.now
+    while seconds(floodStart.duration(to: clock.now)) < 4 {
+        if woken.wait(timeout: .now() + .milliseconds(20)) == .success, seconds(lastFrame.duration(to: clock.now)) >= 1.0 / 30 {
+            live.refresh()
+            _ = live.screen
+            frames += 1
+            lastFrame = clock.now
+        }
+        keyLatencies.append(seconds(clock.measure {
+            live.press(.character(keyLatencies.count % 2 == 0 ? "j" : "k"))
+            _ = live.screen
+        }))
+    }
+    Thread.sleep(forTimeInterval: 0.5)
+    live.refresh()
+    let shown = live.screen.lines.last ?? ""
+    let expected = try realm.objects("Person").filter("age < 50").checkedCount()
+    let (k50, k95) = percentiles(keyLatencies)
+    report("key press under a 1,000-commit/s flood", "p50 \(formatted(k50)), p95 \(formatted(k95)), max \(formatted(keyLatencies.max() ?? 0))")
+    report("frames during the 4 s flood (coalesced)", "\(frames)")
+    let grouped = expected.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))
+    report("count after the flood matches a fresh query", shown.contains("\(grouped) objects") ? "yes (\(grouped))" : "NO: \(shown)")
+}
+try liveBenchmark()
