@@ -17,9 +17,12 @@ enum IncrementalResults {
     /// Above this many changed objects of the class the query is re-run.
     static let maxChangedKeys = 4096
     /// When the old and new keys differ only inside a span this long, the change set is
-    /// `CollectionDiff`'s (the moved objects chosen by its longest increasing run); beyond it,
-    /// the touched objects that moved are the ones reported as moved.
-    static let exactDiffSpan = 65_536
+    /// `CollectionDiff`'s (the moved objects chosen by its longest increasing run, a hash of
+    /// each key in the span); beyond it, the touched objects that moved are the ones reported as
+    /// moved. The two agree whenever the longest run is unique — always for one object moving
+    /// by more than one place — and differ only in which of two equally short change sets is
+    /// reported (an object swapping places with a neighbour, far from another change).
+    static let exactDiffSpan = 8192
 
     /// The new keys and the change set from `old` (the result at `oldSnapshot`) to `snapshot`,
     /// given the summary of the commits between them and the modified objects of the class
