@@ -178,6 +178,51 @@ import Testing
         }
     }
 
+    /// Through `observe`: the notifier thread (and `refresh()`) compute from the change record,
+    /// with the last delivered version pinned, and never re-run the sorted query.
+    @Test func observedSortedResultsAreUpdatedWithoutARerun() throws {
+        let config = Realm.Configuration(inMemoryIdentifier: "incremental-observe-\(UUID().uuidString)", schema: Self.schema)
+        let writer = try Realm(configuration: config)
+        let observed = try Realm(configuration: config)
+        try writer.write {
+            for i in 0..<3000 { _ = try writer.create("Item", ["name": .string("n\(i % 101)"), "score": .double(Double(i))]) }
+        }
+        observed.refresh()
+        var old: [ObjectKey] = []
+        var failures: [String] = []
+        var updates = 0
+        let token = try observed.objects("Item").sorted(byKeyPath: "name").observe { change in
+            switch change {
+            case .initial(let r): old = (try? r.keys()) ?? []
+            case .update(let r, let deletions, let insertions, _):
+                updates += 1
+                let new = (try? r.keys()) ?? []
+                if apply(deletions: deletions, insertions: insertions, to: old, new: new) != new { failures.append("\(deletions) \(insertions)") }
+                old = new
+            case .error(let e): failures.append("\(e)")
+            }
+        }
+        defer { token.invalidate() }
+        let registration = try #require(Mirror(reflecting: token).children.first { $0.label == "registration" }?.value as? Registration)
+        pumpRunLoop { !old.isEmpty }
+        let items = try writer.objects("Item").keys()
+        for (i, k) in [items[5], items[2000], items[999]].enumerated() {
+            try writer.write { try writer.object(ofType: "Item", key: k)!.setValue(.string("z\(i)"), forKey: "name") }
+            if i == 1 {
+                observed.refresh()
+            } else {
+                let latest = writer.version
+                pumpRunLoop { observed.version >= latest && updates > i }
+            }
+        }
+        try writer.write { _ = try writer.create("Item", ["name": .string("n50"), "score": .double(-1)]) }
+        observed.refresh()
+        #expect(updates == 4)
+        #expect(failures.isEmpty, "\(failures)")
+        #expect(old == (try observed.objects("Item").sorted(byKeyPath: "name").keys()))
+        #expect(registration.stateLock.withLock { registration.fullEvaluations } == 0)
+    }
+
     /// An object the commit did not touch can enter a filter through a link to one it did
     /// (`next.rank > 3` when the next item's rank rose): re-testing only the touched objects
     /// missed it.
