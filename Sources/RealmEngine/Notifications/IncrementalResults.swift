@@ -144,6 +144,16 @@ enum IncrementalResults {
         return (keys, change)
     }
 
+    /// The indices in `keys` (the unchanged result at `snapshot`) of the `modified` objects, by
+    /// binary search in the result's order instead of a hash of every key; nil when the order
+    /// is not a table's (or there are too many to look up one by one).
+    static func modifications(_ spec: QuerySpec, keys: [ObjectKey], at snapshot: Snapshot,
+                              modified: Set<ObjectKey>) throws -> [Int]? {
+        guard case .table = spec.source, !spec.predicates.contains(where: \.hasOrdering), modified.count <= maxChangedKeys,
+              let order = KeyOrder(spec, schema: snapshot.schema, oldSchema: snapshot.schema) else { return nil }
+        return try modified.compactMap { try order.index(of: $0, in: keys, snapshot: snapshot) }.sorted()
+    }
+
     /// Appends `old[next..<end]` minus the removed indices to `keys`, up to `count` keys.
     private static func copyKept(_ old: [ObjectKey], from next: inout Int, to end: Int, removed: [Int], r: inout Int,
                                  into keys: inout [ObjectKey], count: Int) {

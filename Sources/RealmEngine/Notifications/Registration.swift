@@ -114,6 +114,11 @@ final class Registration: @unchecked Sendable {
                 let rerun = summary.map { s in dependencies.contains(where: s.touched) } ?? true
                 let modified = summary?.modifiedObjects(classIndex: spec.classIndex, in: snapshot)
                 if !rerun {
+                    // Only modifications: found by binary search when the keys are in a known order.
+                    if incrementalEnabled, let modified, let old = base.pin?.snapshot,
+                       let indices = try IncrementalResults.modifications(spec, keys: base.keys, at: old, modified: modified) {
+                        return (.collection(CollectionChangeSet(modifications: indices)), base.keys)
+                    }
                     return (.collection(CollectionDiff.compute(old: base.keys, new: base.keys, modified: modified)), base.keys)
                 }
                 if incrementalEnabled, let summary, let modified, let old = base.pin?.snapshot,
