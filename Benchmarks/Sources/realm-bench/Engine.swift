@@ -31,6 +31,10 @@ protocol BenchEngine: AnyObject {
     /// `delete_bulk`: deletes the people with `age < 50` (half) in one durable transaction;
     /// returns how many are left.
     func deleteHalf() throws -> Int
+    /// `changeset_sorted` / `changeset_filter`: the median seconds from a one-object commit to
+    /// an observer's change set, and the change sets seen; nil for an engine without
+    /// notifications.
+    func changeSetLatency(sorted: Bool, commits: Int) throws -> (seconds: Double, answer: String)?
 }
 
 /// The size of a file in bytes, or 0 if it does not exist.

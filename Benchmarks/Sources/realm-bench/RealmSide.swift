@@ -23,6 +23,9 @@ final class RealmSide: BenchEngine {
 
     private var configuration: Realm.Configuration { .init(fileURL: fileURL, schema: RealmSide.schema) }
 
+    /// The open Realm (for the change-set tasks).
+    func openedForObservation() throws -> Realm { try opened() }
+
     private func opened() throws -> Realm {
         if let realm { return realm }
         let r = try Realm(configuration: configuration)

@@ -8,7 +8,7 @@ import Glibc
 //   realm-bench [--objects N] [--repeat R] [--json] [--only TASK,…] [--dir PATH] [--engine E] [--count-repeat K]
 
 let allTasks = ["insert_bulk", "insert_txn", "count_filter", "query_string", "enumerate", "pk_lookup",
-                "sort_first_page", "update_bulk", "delete_bulk", "file_size", "open"]
+                "sort_first_page", "changeset_sorted", "changeset_filter", "update_bulk", "delete_bulk", "file_size", "open"]
 
 struct Options {
     var objects = 1_000_000
@@ -84,6 +84,8 @@ let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
 let countFilterTimes = options.countRepeat
 let lookupCount = 100_000
 let txnCount = 1_000
+/// One-object commits timed per run by the change-set tasks.
+let changeSetCommits = 9
 
 /// Seconds of each run per task and engine; bytes for `file_size`.
 var samples: [String: [String: [Double]]] = [:]
@@ -122,6 +124,11 @@ func timed<T>(_ body: () throws -> T) rethrows -> (T, Double) {
     try run("enumerate") { try engine.enumerateAges() }
     try run("pk_lookup") { try engine.lookup(lookupIDs) }
     try run("sort_first_page") { try engine.sortFirstPage() }
+    for (task, sorted) in [("changeset_sorted", true), ("changeset_filter", false)] where want.contains(task) {
+        if let (seconds, answer) = try engine.changeSetLatency(sorted: sorted, commits: changeSetCommits) {
+            record(task, name, seconds, answer: answer)
+        }
+    }
     if want.contains("open") {
         try engine.close()
         try run("open") { try engine.openAndCount() }

@@ -70,13 +70,4 @@ struct QuerySpec: @unchecked Sendable {
         }
         return d
     }
-
-    /// Whether the keys come from the table in key order (no sort, distinct or limit), so a
-    /// change can be applied incrementally by re-testing only the changed objects.
-    var isKeyOrderedTableQuery: Bool {
-        if case .table = source {
-            return sortDescriptors.isEmpty && distinctKeyPaths.isEmpty && limitCount == nil && !predicates.contains(where: \.hasOrdering)
-        }
-        return false
-    }
 }

@@ -63,6 +63,11 @@ final class Registration: @unchecked Sendable {
     var pending: Pending?
     /// After an error or a deletion nothing more is delivered.
     var finished = false
+    /// Whether change sets of collections may be computed from the change record
+    /// (`IncrementalResults`) rather than by re-running the query (tests turn it off to compare).
+    var incrementalEnabled = true
+    /// How many times a computation re-ran the whole query (under `stateLock`; for tests).
+    var fullEvaluations = 0
 
     init(kind: Kind, schema: Schema, callback: @escaping (Change, [ObjectKey], Realm) -> Void) {
         self.kind = kind
@@ -107,16 +112,23 @@ final class Registration: @unchecked Sendable {
                 if base.version == snapshot.version { return (.none, base.keys) }
                 let summary = ChangeSummary.between(base.version, and: snapshot)
                 let rerun = summary.map { s in dependencies.contains(where: s.touched) } ?? true
-                let keys: [ObjectKey]
-                if !rerun {
-                    keys = base.keys
-                } else if let summary, spec.isKeyOrderedTableQuery,
-                          !dependencies.contains(where: { $0 != spec.classIndex && summary.touched($0) }) {
-                    keys = try Self.incremental(spec, old: base.keys, summary: summary, in: snapshot)
-                } else {
-                    keys = try spec.evaluate(in: snapshot, missingOwnerIsEmpty: true)
-                }
                 let modified = summary?.modifiedObjects(classIndex: spec.classIndex, in: snapshot)
+                if !rerun {
+                    // Only modifications: found by binary search when the keys are in a known order.
+                    if incrementalEnabled, let modified, let old = base.pin?.snapshot,
+                       let indices = try IncrementalResults.modifications(spec, keys: base.keys, at: old, modified: modified) {
+                        return (.collection(CollectionChangeSet(modifications: indices)), base.keys)
+                    }
+                    return (.collection(CollectionDiff.compute(old: base.keys, new: base.keys, modified: modified)), base.keys)
+                }
+                if incrementalEnabled, let summary, let modified, let old = base.pin?.snapshot,
+                   !dependencies.contains(where: { $0 != spec.classIndex && summary.touched($0) }),
+                   let update = try IncrementalResults.update(spec, old: base.keys, from: old, summary: summary,
+                                                              modified: modified, in: snapshot) {
+                    return (.collection(update.change), update.keys)
+                }
+                stateLock.withLock { fullEvaluations += 1 }
+                let keys = try spec.evaluate(in: snapshot, missingOwnerIsEmpty: true)
                 return (.collection(CollectionDiff.compute(old: base.keys, new: keys, modified: modified)), keys)
             case .object(let c, let key):
                 guard let base else { return (.none, []) }
@@ -141,53 +153,6 @@ final class Registration: @unchecked Sendable {
         } catch {
             return (.error(error), base?.keys ?? [])
         }
-    }
-
-    /// A filtered table query in key order after changes to its own class only: keep the old
-    /// keys minus the deleted and changed ones, then merge in the changed and inserted objects
-    /// that match now. Costs the size of the change plus one pass over the keys.
-    static func incremental(_ spec: QuerySpec, old: [ObjectKey], summary: ChangeSummary, in snapshot: Snapshot) throws -> [ObjectKey] {
-        let c = spec.classIndex
-        guard let record = summary.classes[c] else { return old }
-        var touched = Set(record.deleted.map(ObjectKey.init))
-        var candidates = record.inserted.map(ObjectKey.init)
-        for (k, _) in record.modified { touched.insert(ObjectKey(k)); candidates.append(ObjectKey(k)) }
-        candidates = candidates.filter { (try? snapshot.contains(classIndex: c, key: $0)) == true }.sorted()
-        var matching = candidates
-        for q in spec.predicates { matching = try q.run(in: snapshot, candidates: matching) }
-        for k in candidates { touched.insert(k) }
-        // Copy the untouched runs of `old` (sorted by key), then merge `matching` in.
-        var kept: [ObjectKey] = []
-        kept.reserveCapacity(old.count)
-        var start = 0
-        for k in touched.sorted() {
-            let i = lowerBound(old, k, from: start)
-            if i < old.count && old[i] == k {
-                kept.append(contentsOf: old[start..<i])
-                start = i + 1
-            }
-        }
-        kept.append(contentsOf: old[start...])
-        var out: [ObjectKey] = []
-        out.reserveCapacity(kept.count + matching.count)
-        start = 0
-        for k in matching {
-            let i = lowerBound(kept, k, from: start)
-            out.append(contentsOf: kept[start..<i])
-            out.append(k)
-            start = i
-        }
-        out.append(contentsOf: kept[start...])
-        return out
-    }
-
-    private static func lowerBound(_ keys: [ObjectKey], _ key: ObjectKey, from: Int) -> Int {
-        var lo = from, hi = keys.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if keys[mid] < key { lo = mid + 1 } else { hi = mid }
-        }
-        return lo
     }
 }
 
