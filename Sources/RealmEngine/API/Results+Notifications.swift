@@ -17,8 +17,10 @@ public enum RealmCollectionChange<CollectionType> {
 extension Results {
     /// Observes the results: `.initial`, then an `.update` after each version in which they
     /// changed — objects entering or leaving the filter, moving in the sort, or modified, also
-    /// through a to-one link or list element up to four links away. Queries are re-run on the
-    /// notifier thread, and only when a class they read changed.
+    /// through a to-one link or list element up to four links away. Change sets are computed on
+    /// the notifier thread, only when a class the query reads changed, and incrementally from
+    /// the commit's change record where the query allows (a sorted or filtered table result:
+    /// `Notifications/IncrementalResults.swift`); otherwise the query is re-run.
     ///
     /// Without `queue`, `block` runs on this thread's RunLoop (and during `refresh()`); the
     /// Realm has moved to the reported version and the results are already computed. With a
