@@ -7,6 +7,13 @@ final class LiveInbox {
 }
 
 extension ExplorerDriver {
+    /// Tables with more objects than this follow commits without change sets: their count and
+    /// rows are re-read at each new version (the cursor keeps its row number, no marks). A change
+    /// set needs the previous result's keys in memory (8 bytes an object) and a first full
+    /// evaluation; above this size that would cost the explorer its bounded memory and its
+    /// first-frame time on a 10,000,000-object class.
+    public static let liveChangeSetLimit = 1_000_000
+
     /// Observes the results of every table on the navigation stack (and stops observing tables
     /// that left it), so each commit's change set reaches them.
     mutating func observeTables() {
@@ -19,6 +26,7 @@ extension ExplorerDriver {
             observers[id] = nil
         }
         for (id, rows) in wanted where observers[id] == nil {
+            guard let count = try? rows.checkedCount(), count <= Self.liveChangeSetLimit else { continue }
             let inbox = self.inbox
             // A table that cannot be evaluated (a damaged class) shows its error and is not live.
             observers[id] = try? rows.results.observeFromCurrentVersion { change in
