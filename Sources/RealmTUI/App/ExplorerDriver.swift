@@ -51,6 +51,8 @@ public struct ExplorerDriver {
                 } catch {
                     state.message = .init(text: "query history not saved: \(ExplorerText.describe(error))", isError: true)
                 }
+            case .write(let write): state.commit(write)
+            case .copyFile(let path): copyAndReopen(path: path)
             case .export(let format, let path):
                 state.exportCurrentTable(format: format, path: path)
             }

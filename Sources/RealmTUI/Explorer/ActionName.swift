@@ -24,6 +24,9 @@ public enum ActionName: String, Sendable, CaseIterable {
     case copyValue = "value.copy"
     case help = "help.toggle"
     case commandLine = "command.open"
+    case editValue = "value.edit"
+    case deleteObject = "object.delete"
+    case undo = "edit.undo"
     case quit = "app.quit"
 }
 

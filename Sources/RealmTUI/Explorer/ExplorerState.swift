@@ -12,6 +12,8 @@ public struct ExplorerState {
         case command(LineEditor)
         case help(top: Int)
         case schema(top: Int)
+        /// Editing a value or confirming a write (Update+Edit.swift).
+        case edit(EditFlow)
     }
 
     /// The query bar: text, where the last attempt failed, history position, completions.
@@ -48,6 +50,8 @@ public struct ExplorerState {
     var mode: Mode = .browse
     var message: Message?
     var history: QueryHistory
+    /// What the last `set` this explorer committed replaced, for `u`.
+    var lastEdit: UndoRecord?
 
     /// A new explorer on the class list.
     public init(realm: Realm, fileName: String, readOnly: Bool, width: Int, height: Int,
@@ -91,6 +95,7 @@ public struct ExplorerState {
             }
             if !bar.completions.isEmpty { bottom -= 1 }
         case .classFilter, .command: bottom -= 1
+        case .edit(let flow): bottom -= EditorView.rows(flow)
         default: break
         }
         return 1..<max(1, bottom)

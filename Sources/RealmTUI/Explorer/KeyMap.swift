@@ -55,8 +55,11 @@ public struct KeyMap: Sendable {
             bind([.character("s")], .sortAscending, table, "sort ascending by the column under the cursor"),
             bind([.character("S")], .sortDescending, table, "sort descending by the column under the cursor"),
             bind([.character("y")], .copyValue, [.table, .detail, .values], "copy the value under the cursor (OSC 52)"),
+            bind([.character("e")], .editValue, [.table, .detail], "edit the value under the cursor (Enter writes, Esc cancels)"),
+            bind([.character("d")], .deleteObject, [.table, .detail], "delete the object under the cursor (asks y/n)"),
+            bind([.character("u")], .undo, [.table, .detail], "undo the last value this explorer set"),
             bind([.character("?")], .help, all, "help: the keys of this screen"),
-            bind([.character(":")], .commandLine, all, "command line (:export json|csv PATH, :schema, :q)"),
+            bind([.character(":")], .commandLine, all, "command line (:set, :delete, :copy, :export, :schema, :q)"),
             bind([.character("q")], .quit, all, "quit"),
         ])
     }()

@@ -26,6 +26,7 @@ extension ExplorerState {
     mutating func handleKey(_ key: Key) -> [ExplorerEffect] {
         switch mode {
         case .query: return handleQueryKey(key)
+        case .edit(let flow): return handleEditKey(key, flow)
         case .classFilter(var editor):
             switch key {
             case .enter: mode = .browse
@@ -97,7 +98,10 @@ extension ExplorerState {
             if case .classes(let screen) = current { mode = .classFilter(LineEditor(screen.filter)) }
         case .query:
             if case .table(let table) = current { mode = .query(QueryBar(editor: LineEditor(table.query))) }
-        case .open: openSelection()
+        case .open: if !editOnEnter() { openSelection() }
+        case .editValue: beginEdit()
+        case .deleteObject: beginDelete()
+        case .undo: return beginUndo()
         case .back: goBack()
         case .sortAscending, .sortDescending: sortByCursorColumn(ascending: action == .sortAscending)
         case .copyValue: return copySelection()
@@ -122,6 +126,7 @@ extension ExplorerState {
     mutating func runCommand(_ text: String) -> [ExplorerEffect] {
         let words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         guard let name = words.first else { return [] }
+        if let effects = runEditCommand(text) { return effects }
         switch name {
         case "q", "quit", "q!": return [.quit]
         case "schema":
@@ -139,7 +144,7 @@ extension ExplorerState {
             }
             return [.export(format: format, path: words[2])]
         default:
-            message = Message(text: ":\(name): unknown command (:export json|csv PATH, :schema, :help, :q)", isError: true)
+            message = Message(text: ":\(name): unknown command (:export json|csv PATH, :set P = V, :delete, :copy PATH, :schema, :help, :q)", isError: true)
         }
         return []
     }

@@ -24,6 +24,8 @@ enum InputBarView {
             drawEditor(editor, prompt: "/", row: row, state: state, into: &grid)
         case .command(let editor):
             drawEditor(editor, prompt: ":", row: row, state: state, into: &grid)
+        case .edit(let flow):
+            EditorView.draw(state, flow, into: &grid)
         default: break
         }
     }
