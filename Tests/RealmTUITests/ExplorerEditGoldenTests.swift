@@ -38,4 +38,23 @@ struct ExplorerEditGoldenTests {
         driver.press(.down, .enter, .character("e"))
         try expectGolden("edit-read-only", driver.screen)
     }
+
+    @Test func newObjectForm() throws {
+        var driver = try ExplorerFixture.driver(width: 80, height: 14)
+        driver.press(.enter, .character("a"), .down)
+        driver.type("Ann")
+        try expectGolden("edit-form-person", driver.screen)
+    }
+
+    @Test func linkPicker() throws {
+        var driver = try ExplorerFixture.driver(width: 80, height: 12)
+        driver.press(.down, .enter, .down, .character("$"), .character("h"), .character("e"))
+        try expectGolden("edit-link-picker", driver.screen)
+    }
+
+    @Test func listElementEditor() throws {
+        var driver = try ExplorerFixture.driver(width: 80, height: 12)
+        driver.press(.enter, .enter, .character("G"), .enter, .character("i"))
+        try expectGolden("edit-list-insert", driver.screen)
+    }
 }

@@ -18,7 +18,7 @@ extension ExplorerState {
                         return UndoRecord.Change(key: key, old: old, new: try object.value(forKey: property))
                     }
                 }
-                lastEdit = UndoRecord(className: className, property: property, changes: changes)
+                lastEdit = .values(className: className, property: property, changes: changes)
                 let shown = realm.schema[className]?.properties.first { $0.name == property }
                     .map { ValueFormatter(realm: realm).shown(value, $0, oneLine: true).text } ?? value.description
                 let target = keys.count == 1 ? "\(className)#\(keys[0].rawValue).\(property)" : "\(property) of \(ValueFormatter.grouped(keys.count)) \(className) objects"
@@ -31,25 +31,73 @@ extension ExplorerState {
                 message = Message(text: "deleted \(ValueFormatter.grouped(keys.count)) \(className) object\(keys.count == 1 ? "" : "s") (v\(realm.version))",
                                   isError: false)
                 if case .detail(let detail) = current, detail.object.isInvalidated { goBack() }
-            case .undo(let record):
+            case .create(let className, let values):
+                let (object, stored) = try realm.write {
+                    let object = try realm.create(className, values)
+                    // Kept as stored (coerced), so undo compares like with like.
+                    let stored = try Dictionary(uniqueKeysWithValues: values.keys.map { ($0, try object.value(forKey: $0)) })
+                    return (object, stored)
+                }
+                lastEdit = .created(className: className, key: object.key, values: stored)
+                message = Message(text: "created \(className)#\(object.key.rawValue) (v\(realm.version); u undoes)", isError: false)
+                moveCursor(to: object)
+            case .list(let className, let key, let property, let edit):
                 try realm.write {
-                    for change in record.changes {
-                        let object = try existing(record.className, change.key)
-                        guard try object.value(forKey: record.property) == change.new else {
-                            throw RealmError.invalidInput(
-                                "\(record.className)#\(change.key.rawValue).\(record.property) changed since; undo would overwrite that change")
-                        }
-                        try object.setValue(change.old, forKey: record.property)
+                    let list = try existing(className, key).list(forKey: property)
+                    switch edit {
+                    case .insert(let value, let index): try list.insert(.value(value), at: index)
+                    case .remove(let index): try list.remove(at: index)
+                    case .move(let from, let to): try list.move(from: from, to: to)
+                    case .removeAll: try list.removeAll()
                     }
                 }
                 lastEdit = nil
-                message = Message(text: "undone: \(record.property) restored on \(record.changes.count) object\(record.changes.count == 1 ? "" : "s") (v\(realm.version))",
-                                  isError: false)
+                message = Message(text: "\(property) changed (v\(realm.version))", isError: false)
+            case .undo(let record):
+                try undo(record)
+                lastEdit = nil
             }
         } catch {
             message = Message(text: "nothing written: " + ExplorerText.describe(error), isError: true)
         }
         keepCursorInView()
+    }
+
+    /// Takes back `record` in a new write transaction, unless its objects changed since.
+    private mutating func undo(_ record: UndoRecord) throws {
+        switch record {
+        case .values(let className, let property, let changes):
+            try realm.write {
+                for change in changes {
+                    let object = try existing(className, change.key)
+                    guard try object.value(forKey: property) == change.new else {
+                        throw RealmError.invalidInput(
+                            "\(className)#\(change.key.rawValue).\(property) changed since; undo would overwrite that change")
+                    }
+                    try object.setValue(change.old, forKey: property)
+                }
+            }
+            message = Message(text: "undone: \(property) restored on \(changes.count) object\(changes.count == 1 ? "" : "s") (v\(realm.version))",
+                              isError: false)
+        case .created(let className, let key, let values):
+            try realm.write {
+                let object = try existing(className, key)
+                for (name, value) in values where try object.value(forKey: name) != value {
+                    throw RealmError.invalidInput("\(className)#\(key.rawValue).\(name) changed since; undo would delete that change")
+                }
+                try realm.delete(object)
+            }
+            message = Message(text: "undone: \(className)#\(key.rawValue) deleted again (v\(realm.version))", isError: false)
+        }
+    }
+
+    /// Puts the table's cursor on `object` when the table shows it (looked for among the
+    /// first 100,000 rows only, so a huge table never stalls a commit).
+    private mutating func moveCursor(to object: DynamicObject) {
+        guard case .table(var table) = current, table.rows.count <= 100_000,
+              let row = try? table.rows.results.keys().firstIndex(of: object.key) else { return }
+        table.cursorRow = row
+        current = .table(table)
     }
 
     /// The object `key` of `className`, or an error saying it is gone.

@@ -27,6 +27,12 @@ public enum ActionName: String, Sendable, CaseIterable {
     case editValue = "value.edit"
     case deleteObject = "object.delete"
     case undo = "edit.undo"
+    case createObject = "object.create"
+    case appendElement = "list.append"
+    case insertElement = "list.insert"
+    case removeElement = "list.remove"
+    case moveElementDown = "list.moveDown"
+    case moveElementUp = "list.moveUp"
     case quit = "app.quit"
 }
 

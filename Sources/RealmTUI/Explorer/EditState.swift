@@ -6,6 +6,7 @@ import RealmEngine
 ///     browse ──e / Enter on a scalar──▶ editing ──Enter, value fits──▶ browse + `.write(.set)`
 ///                                          │  ▲
 ///                        value refused ────┘  └── the refusal shown, nothing written
+///     browse ──a in a class's table──▶ creating ──Enter, every field fits, key free──▶ browse + `.write(.create)`
 ///     browse ──d / :delete / :set──▶ confirming ──y──▶ browse + `.write(…)`
 ///                                          └──any other key──▶ browse, nothing written
 ///
@@ -17,6 +18,8 @@ enum EditFlow {
     case editing(ValueEditor)
     /// A `y/n` question before a write that cannot be taken back by Esc.
     case confirming(Confirmation)
+    /// The form of a new object (`a` in a class's table).
+    case creating(ObjectForm)
 }
 
 /// The editor of one value: the object, the property and the text typed so far.
@@ -26,6 +29,8 @@ struct ValueEditor {
     var editor: LineEditor
     /// Why the last Enter was refused (the editor stays open, nothing was written).
     var refusal: String?
+    /// For a new element of a list of values: where it goes (`property` is then the element's).
+    var insertAt: Int?
 }
 
 /// A question waiting for `y`.
@@ -43,12 +48,28 @@ public enum EditWrite: Sendable, Equatable {
     case set(className: String, keys: [ObjectKey], property: String, value: Value)
     /// Deletes the objects `keys` of `className`.
     case delete(className: String, keys: [ObjectKey])
-    /// Restores the values an earlier `set` replaced (`u`), if nobody changed them since.
+    /// Creates an object of `className` with `values` (its primary key checked first).
+    case create(className: String, values: [String: Value])
+    /// Changes the list `property` of object `key` of `className`.
+    case list(className: String, key: ObjectKey, property: String, edit: ListEdit)
+    /// Takes back an earlier commit (`u`), if nobody changed its objects since.
     case undo(UndoRecord)
 }
 
-/// What one committed `set` changed, so that `u` can restore it.
-public struct UndoRecord: Sendable, Equatable {
+/// One change of a list, by position.
+public enum ListEdit: Sendable, Equatable {
+    /// Inserts `value` (a scalar, or `.link` for a list of objects) at `index` (the count appends).
+    case insert(Value, at: Int)
+    /// Removes the element at `index`.
+    case remove(at: Int)
+    /// Moves the element at `from` to `to`.
+    case move(from: Int, to: Int)
+    /// Removes every element (`:clear`).
+    case removeAll
+}
+
+/// What one commit of this explorer changed, so that `u` can take it back.
+public enum UndoRecord: Sendable, Equatable {
     /// One object's value before and after the commit.
     public struct Change: Sendable, Equatable {
         /// The object.
@@ -58,12 +79,10 @@ public struct UndoRecord: Sendable, Equatable {
         /// The value the commit wrote.
         public var new: Value
     }
-    /// The class of the objects.
-    public var className: String
-    /// The property that was set.
-    public var property: String
-    /// Every object the commit changed.
-    public var changes: [Change]
+    /// A `set` of `property` on objects of `className`.
+    case values(className: String, property: String, changes: [Change])
+    /// A new object (`a`), with the values it was created with.
+    case created(className: String, key: ObjectKey, values: [String: Value])
 }
 
 /// Text ↔ value for the editors: the engine's one value syntax (`Value.parse`, `ValueSyntax`)

@@ -52,6 +52,8 @@ public struct ExplorerState {
     var history: QueryHistory
     /// What the last `set` this explorer committed replaced, for `u`.
     var lastEdit: UndoRecord?
+    /// The link being picked in a pushed table (`e` on a link, `a`/`i` in a list of objects).
+    var pick: LinkPick?
 
     /// A new explorer on the class list.
     public init(realm: Realm, fileName: String, readOnly: Bool, width: Int, height: Int,

@@ -46,7 +46,10 @@ extension ExplorerState {
                 return refuse("\(property.name) lists the objects that link here: edit the links on their side")
             }
             if property.isList {
-                return refuse("\(property.name) is a list: Enter opens it")
+                return refuse("\(property.name) is a list: Enter opens it, and a, i, x, J, K edit it there")
+            }
+            if property.type == .object {
+                return beginPick(object: object, property: property, insertAt: nil)
             }
             let value = try object.value(forKey: property.name)
             let text = EditText.text(for: value, property, realm: realm)
@@ -64,6 +67,8 @@ extension ExplorerState {
             if key == .character("y") || key == .character("Y") { return [.write(confirmation.write)] }
             message = Message(text: "cancelled: nothing written", isError: false)
             return []
+        case .creating(let form):
+            return handleFormKey(key, form)
         case .editing(var edit):
             switch key {
             case .escape:
@@ -99,6 +104,10 @@ extension ExplorerState {
             guard !edit.object.isInvalidated else { throw RealmError.invalidatedObject }
             let value = try EditText.parse(text, for: edit.property, className: edit.object.className, realm: realm, now: Date())
             mode = .browse
+            if let index = edit.insertAt {
+                return [.write(.list(className: edit.object.className, key: edit.object.key, property: edit.property.name,
+                                     edit: .insert(value, at: index)))]
+            }
             return [.write(.set(className: edit.object.className, keys: [edit.object.key], property: edit.property.name, value: value))]
         } catch {
             edit.refusal = "refused, nothing written: " + ExplorerText.describe(error)
@@ -140,6 +149,9 @@ extension ExplorerState {
         let name = trimmed.prefix { $0 != " " }
         let rest = trimmed.dropFirst(name.count).trimmingCharacters(in: .whitespaces)
         switch name {
+        case "clear":
+            beginClearList()
+            return []
         case "copy":
             guard !rest.isEmpty else {
                 refuse("usage: :copy PATH (writes a compacted copy and opens it writable)")

@@ -68,6 +68,7 @@ extension ExplorerState {
             return []
         case .browse:
             message = nil
+            if let effects = handlePickKey(key) { return effects }
             guard let action = keyMap.action(for: key, on: current.kind) else {
                 if case .classes = current, case .character(let ch) = key, ch != " " {
                     // Typing a class's name filters the list (the keys bound here come first).
@@ -102,6 +103,12 @@ extension ExplorerState {
         case .editValue: beginEdit()
         case .deleteObject: beginDelete()
         case .undo: return beginUndo()
+        case .createObject:
+            if case .values = current { return performListAction(.appendElement) }
+            if listUnderTable() != nil { return performListAction(.appendElement) }
+            beginCreate()
+        case .appendElement, .insertElement, .removeElement, .moveElementDown, .moveElementUp:
+            return performListAction(action)
         case .back: goBack()
         case .sortAscending, .sortDescending: sortByCursorColumn(ascending: action == .sortAscending)
         case .copyValue: return copySelection()

@@ -7,7 +7,7 @@ enum EditorView {
     static func rows(_ flow: EditFlow) -> Int {
         switch flow {
         case .editing(let edit): edit.refusal == nil ? 2 : 3
-        case .confirming: 1
+        case .confirming, .creating: 1
         }
     }
 
@@ -20,6 +20,13 @@ enum EditorView {
             style.bold = true
             grid.fill(row: row, style: theme.input)
             grid.write(confirmation.question, column: 0, row: row, style: style)
+        case .creating(let form):
+            if let refusal = form.refusal {
+                grid.write(refusal, column: 0, row: row, style: theme.error)
+            } else {
+                grid.write("new \(form.schema.name): Enter creates, Esc cancels, ↑/↓ fields, ^N null",
+                           column: 0, row: row, style: theme.muted)
+            }
         case .editing(let edit):
             let property = edit.property
             var hints = ["Enter writes", "Esc cancels", "^U clears"]
@@ -40,6 +47,44 @@ enum EditorView {
                 row += 1
             }
             InputBarView.drawEditor(edit.editor, prompt: "=", row: row, state: state, into: &grid)
+        }
+    }
+}
+
+/// The form of a new object: one line per field — name (`*` for the primary key), `required`
+/// where null is not allowed, the type, and the editor; the field being edited is highlighted.
+enum FormView {
+    static func draw(_ state: ExplorerState, _ form: ObjectForm, into grid: inout Grid) {
+        let theme = state.theme
+        let rows = state.contentRows
+        grid.write("new \(form.schema.name)", column: 2, row: rows.lowerBound, style: theme.header)
+        let nameWidth = min(24, form.fields.map { displayWidth($0.property.name) + 1 }.max() ?? 0)
+        let typeWidth = min(16, form.fields.map { displayWidth($0.property.typeDescription) }.max() ?? 0)
+        let markWidth = displayWidth("required")
+        let valueX = 2 + nameWidth + 1 + markWidth + 1 + typeWidth + 1
+        let body = (rows.lowerBound + 2)..<rows.upperBound
+        let top = max(0, form.cursor - body.count + 1)
+        for (offset, row) in body.enumerated() {
+            let index = top + offset
+            guard form.fields.indices.contains(index) else { break }
+            let field = form.fields[index]
+            let selected = index == form.cursor
+            if selected { grid.write("›", column: 0, row: row, style: theme.selection) }
+            let name = (field.property.isPrimaryKey ? "*" : "") + field.property.name
+            grid.write(name, column: 2, row: row, style: theme.header, limit: nameWidth)
+            if field.isRequired { grid.write("required", column: 2 + nameWidth + 1, row: row, style: theme.error) }
+            grid.write(field.property.typeDescription, column: 2 + nameWidth + 1 + markWidth + 1, row: row, style: theme.muted,
+                       limit: typeWidth)
+            let chars = Array(field.editor.text)
+            _ = grid.write(field.editor.text, column: valueX, row: row, style: selected ? theme.input : .plain,
+                           limit: max(1, state.width - valueX - 1))
+            guard selected else { continue }
+            let cursorX = valueX + displayWidth(String(chars[0..<field.editor.cursor]))
+            guard cursorX < state.width else { continue }
+            var cell = grid[cursorX, row]
+            if cell.isContinuation || cell.text.isEmpty { cell.text = " " }
+            cell.style.reverse.toggle()
+            grid[cursorX, row] = cell
         }
     }
 }
