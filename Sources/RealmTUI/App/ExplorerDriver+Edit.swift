@@ -3,64 +3,76 @@ import RealmEngine
 
 extension ExplorerState {
     /// Performs an `EditWrite` in one write transaction through the engine (which validates each
-    /// value against the schema). On failure the transaction is cancelled, nothing is written and
-    /// the status line says why; on success the screens show the new version at once (tables
-    /// cache per `realm.version`, which the commit advances).
+    /// value against the schema), or stages it when a batch is open (`:begin`). On failure the
+    /// transaction is cancelled, nothing is written and the status line says why; on success the
+    /// screens show the new version at once (tables cache per `realm.version`, which the commit
+    /// advances).
     mutating func commit(_ write: EditWrite) {
+        if batch != nil {
+            stage(write)
+            return
+        }
         do {
-            switch write {
-            case .set(let className, let keys, let property, let value):
-                let changes: [UndoRecord.Change] = try realm.write {
-                    try keys.map { key in
-                        let object = try existing(className, key)
-                        let old = try object.value(forKey: property)
-                        try object.setValue(value, forKey: property)
-                        return UndoRecord.Change(key: key, old: old, new: try object.value(forKey: property))
-                    }
-                }
-                lastEdit = .values(className: className, property: property, changes: changes)
-                let shown = realm.schema[className]?.properties.first { $0.name == property }
-                    .map { ValueFormatter(realm: realm).shown(value, $0, oneLine: true).text } ?? value.description
-                let target = keys.count == 1 ? "\(className)#\(keys[0].rawValue).\(property)" : "\(property) of \(ValueFormatter.grouped(keys.count)) \(className) objects"
-                message = Message(text: "\(target) = \(shown) (v\(realm.version); u undoes)", isError: false)
-            case .delete(let className, let keys):
-                try realm.write {
-                    for key in keys { try realm.delete(try existing(className, key)) }
-                }
-                lastEdit = nil
-                message = Message(text: "deleted \(ValueFormatter.grouped(keys.count)) \(className) object\(keys.count == 1 ? "" : "s") (v\(realm.version))",
-                                  isError: false)
-                if case .detail(let detail) = current, detail.object.isInvalidated { goBack() }
-            case .create(let className, let values):
-                let (object, stored) = try realm.write {
-                    let object = try realm.create(className, values)
-                    // Kept as stored (coerced), so undo compares like with like.
-                    let stored = try Dictionary(uniqueKeysWithValues: values.keys.map { ($0, try object.value(forKey: $0)) })
-                    return (object, stored)
-                }
-                lastEdit = .created(className: className, key: object.key, values: stored)
-                message = Message(text: "created \(className)#\(object.key.rawValue) (v\(realm.version); u undoes)", isError: false)
-                moveCursor(to: object)
-            case .list(let className, let key, let property, let edit):
-                try realm.write {
-                    let list = try existing(className, key).list(forKey: property)
-                    switch edit {
-                    case .insert(let value, let index): try list.insert(.value(value), at: index)
-                    case .remove(let index): try list.remove(at: index)
-                    case .move(let from, let to): try list.move(from: from, to: to)
-                    case .removeAll: try list.removeAll()
-                    }
-                }
-                lastEdit = nil
-                message = Message(text: "\(property) changed (v\(realm.version))", isError: false)
-            case .undo(let record):
+            if case .undo(let record) = write {
                 try undo(record)
                 lastEdit = nil
+                keepCursorInView()
+                return
             }
+            let applied = try realm.write { try apply(write) }
+            lastEdit = applied.undo
+            message = Message(text: "\(applied.summary) (v\(realm.version)\(applied.undo == nil ? "" : "; u undoes"))", isError: false)
+            if case .detail(let detail) = current, detail.object.isInvalidated { goBack() }
+            if let created = applied.created { moveCursor(to: created) }
         } catch {
             message = Message(text: "nothing written: " + ExplorerText.describe(error), isError: true)
         }
         keepCursorInView()
+    }
+
+    /// What applying one write did.
+    struct Applied {
+        var summary: String
+        var undo: UndoRecord?
+        var created: DynamicObject?
+    }
+
+    /// Applies `write` inside the open write transaction.
+    func apply(_ write: EditWrite) throws -> Applied {
+        switch write {
+        case .set(let className, let keys, let property, let value):
+            let changes: [UndoRecord.Change] = try keys.map { key in
+                let object = try existing(className, key)
+                let old = try object.value(forKey: property)
+                try object.setValue(value, forKey: property)
+                return UndoRecord.Change(key: key, old: old, new: try object.value(forKey: property))
+            }
+            let shown = realm.schema[className]?.properties.first { $0.name == property }
+                .map { ValueFormatter(realm: realm).shown(value, $0, oneLine: true).text } ?? value.description
+            let target = keys.count == 1 ? "\(className)#\(keys[0].rawValue).\(property)"
+                : "\(property) of \(ValueFormatter.grouped(keys.count)) \(className) objects"
+            return Applied(summary: "\(target) = \(shown)", undo: .values(className: className, property: property, changes: changes))
+        case .delete(let className, let keys):
+            for key in keys { try realm.delete(try existing(className, key)) }
+            return Applied(summary: "deleted \(ValueFormatter.grouped(keys.count)) \(className) object\(keys.count == 1 ? "" : "s")")
+        case .create(let className, let values):
+            let object = try realm.create(className, values)
+            // Kept as stored (coerced), so undo compares like with like.
+            let stored = try Dictionary(uniqueKeysWithValues: values.keys.map { ($0, try object.value(forKey: $0)) })
+            return Applied(summary: "created \(className)#\(object.key.rawValue)",
+                           undo: .created(className: className, key: object.key, values: stored), created: object)
+        case .list(let className, let key, let property, let edit):
+            let list = try existing(className, key).list(forKey: property)
+            switch edit {
+            case .insert(let value, let index): try list.insert(.value(value), at: index)
+            case .remove(let index): try list.remove(at: index)
+            case .move(let from, let to): try list.move(from: from, to: to)
+            case .removeAll: try list.removeAll()
+            }
+            return Applied(summary: "\(className)#\(key.rawValue).\(property) changed")
+        case .undo:
+            throw RealmError.invalidInput("undo is its own transaction")
+        }
     }
 
     /// Takes back `record` in a new write transaction, unless its objects changed since.
@@ -101,7 +113,7 @@ extension ExplorerState {
     }
 
     /// The object `key` of `className`, or an error saying it is gone.
-    private func existing(_ className: String, _ key: ObjectKey) throws -> DynamicObject {
+    func existing(_ className: String, _ key: ObjectKey) throws -> DynamicObject {
         guard let object = try realm.object(ofType: className, key: key) else {
             throw RealmError.invalidInput("\(className)#\(key.rawValue) was deleted meanwhile")
         }

@@ -53,6 +53,7 @@ public struct ExplorerDriver {
                 }
             case .write(let write): state.commit(write)
             case .copyFile(let path): copyAndReopen(path: path)
+            case .commitBatch: state.commitBatch()
             case .export(let format, let path):
                 state.exportCurrentTable(format: format, path: path)
             }

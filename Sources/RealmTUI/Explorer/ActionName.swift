@@ -28,6 +28,7 @@ public enum ActionName: String, Sendable, CaseIterable {
     case deleteObject = "object.delete"
     case undo = "edit.undo"
     case createObject = "object.create"
+    case commitBatch = "batch.commit"
     case appendElement = "list.append"
     case insertElement = "list.insert"
     case removeElement = "list.remove"

@@ -37,8 +37,17 @@ struct ValueEditor {
 struct Confirmation {
     /// The question shown in the input bar.
     var question: String
-    /// What `y` writes.
-    var write: EditWrite
+    /// What `y` does.
+    var effects: [ExplorerEffect]
+
+    init(question: String, effects: [ExplorerEffect]) {
+        self.question = question
+        self.effects = effects
+    }
+
+    init(question: String, write: EditWrite) {
+        self.init(question: question, effects: [.write(write)])
+    }
 }
 
 /// One change the explorer asks the driver to write, in one write transaction. Data only

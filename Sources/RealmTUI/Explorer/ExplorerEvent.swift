@@ -22,6 +22,8 @@ public enum ExplorerEffect: Sendable, Equatable {
     case export(format: ExportFormat, path: String)
     /// Write a change in one write transaction (the driver calls `commit`).
     case write(EditWrite)
+    /// Write the staged edits of the batch in one write transaction (`:commit`, ctrl-s).
+    case commitBatch
     /// `:copy PATH`: write a compacted copy and open it writable.
     case copyFile(path: String)
     /// Save the query history.

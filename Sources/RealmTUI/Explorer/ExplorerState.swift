@@ -54,6 +54,8 @@ public struct ExplorerState {
     var lastEdit: UndoRecord?
     /// The link being picked in a pushed table (`e` on a link, `a`/`i` in a list of objects).
     var pick: LinkPick?
+    /// The open batch of staged edits (`:begin`), if any.
+    var batch: Batch?
 
     /// A new explorer on the class list.
     public init(realm: Realm, fileName: String, readOnly: Bool, width: Int, height: Int,

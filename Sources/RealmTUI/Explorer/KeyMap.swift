@@ -63,6 +63,7 @@ public struct KeyMap: Sendable {
             bind([.character("x")], .removeElement, [.table, .values], "remove the element under the cursor from the list"),
             bind([.character("J")], .moveElementDown, [.table, .values], "move the list element down"),
             bind([.character("K")], .moveElementUp, [.table, .values], "move the list element up"),
+            bind([.control("s")], .commitBatch, all, "commit the staged edits (:begin stages, :rollback drops)"),
             bind([.character("?")], .help, all, "help: the keys of this screen"),
             bind([.character(":")], .commandLine, all, "command line (:set, :delete, :copy, :export, :schema, :q)"),
             bind([.character("q")], .quit, all, "quit"),

@@ -64,7 +64,7 @@ extension ExplorerState {
         switch flow {
         case .confirming(let confirmation):
             mode = .browse
-            if key == .character("y") || key == .character("Y") { return [.write(confirmation.write)] }
+            if key == .character("y") || key == .character("Y") { return confirmation.effects }
             message = Message(text: "cancelled: nothing written", isError: false)
             return []
         case .creating(let form):
@@ -148,6 +148,7 @@ extension ExplorerState {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let name = trimmed.prefix { $0 != " " }
         let rest = trimmed.dropFirst(name.count).trimmingCharacters(in: .whitespaces)
+        if let effects = runBatchCommand(String(name)) { return effects }
         switch name {
         case "clear":
             beginClearList()
@@ -219,6 +220,10 @@ extension ExplorerState {
     /// `u`: asks to restore what the last `set` of this explorer replaced.
     mutating func beginUndo() -> [ExplorerEffect] {
         guard !readOnly else { refuse(readOnlyRefusal); return [] }
+        if batch != nil {
+            unstageLast()
+            return []
+        }
         guard let record = lastEdit else {
             message = Message(text: "nothing to undo (u undoes the last value this explorer set)", isError: false)
             return []

@@ -54,7 +54,7 @@ extension ExplorerState {
         case .help(let top), .schema(let top):
             let isHelp = if case .help = mode { true } else { false }
             switch key {
-            case .character("q"): return [.quit]
+            case .character("q"): return confirmQuit()
             case .character("j"), .down: mode = isHelp ? .help(top: top + 1) : .schema(top: top + 1)
             case .character("k"), .up: mode = isHelp ? .help(top: max(0, top - 1)) : .schema(top: max(0, top - 1))
             case .pageDown, .control("f"), .character(" "):
@@ -90,7 +90,8 @@ extension ExplorerState {
     /// Performs a named action in browse mode.
     mutating func perform(_ action: ActionName) -> [ExplorerEffect] {
         switch action {
-        case .quit: return [.quit]
+        case .quit: return confirmQuit()
+        case .commitBatch: return commitBatchAction()
         case .help:
             mode = .help(top: 0)
         case .commandLine:
@@ -135,7 +136,8 @@ extension ExplorerState {
         guard let name = words.first else { return [] }
         if let effects = runEditCommand(text) { return effects }
         switch name {
-        case "q", "quit", "q!": return [.quit]
+        case "q", "quit": return confirmQuit()
+        case "q!": return [.quit]
         case "schema":
             mode = .schema(top: 0)
         case "help":

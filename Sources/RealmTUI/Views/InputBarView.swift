@@ -89,6 +89,7 @@ enum StatusLineView {
     static func fields(_ state: ExplorerState) -> [(text: String, priority: Int)] {
         var fields: [(String, Int)] = [(state.fileName, 2), (state.readOnly ? "read-only" : "writable", 3),
                                        ("v\(state.realm.latestVersion)", 3)]
+        if let batch = state.batch { fields.append(("batch: \(batch.writes.count) staged", 0)) }
         let others = state.realm.otherProcessIDs.count
         if others > 0 { fields.append(("\(others) other process\(others == 1 ? "" : "es")", 4)) }
         switch state.current {
