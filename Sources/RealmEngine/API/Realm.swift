@@ -174,6 +174,12 @@ public final class Realm {
         if transaction != nil { throw RealmError.alreadyInWriteTransaction }
         if shared.isReadOnly { throw RealmError.readOnly(path: shared.path) }
         try shared.lock.lockWriter()
+        try startTransactionHoldingLock()
+    }
+
+    /// The rest of `beginWrite` once the write lock is held (also `tryBeginWrite`'s): moves to
+    /// the newest version and opens the transaction; releases the lock if that fails.
+    func startTransactionHoldingLock() throws {
         do {
             guard let (newestIndex, newest) = try shared.slots().first else {
                 throw RealmError.corruptFile(path: shared.path, offset: 64, reason: "no valid header slot")

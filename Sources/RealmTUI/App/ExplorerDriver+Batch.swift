@@ -9,7 +9,7 @@ extension ExplorerState {
     mutating func commitBatch() {
         guard let batch else { return }
         do {
-            let count = try realm.write {
+            let written: Int? = try transaction {
                 var conflicts: [String] = []
                 for (id, snapshot) in batch.snapshots.sorted(by: { ($0.key.className, $0.key.key) < ($1.key.className, $1.key.key) }) {
                     guard let object = try realm.object(ofType: id.className, key: id.key) else {
@@ -24,6 +24,7 @@ extension ExplorerState {
                 for write in batch.writes { _ = try apply(write) }
                 return batch.writes.count
             }
+            guard let count = written else { return wait(.batch) }
             self.batch = nil
             lastEdit = nil
             message = Message(text: "committed \(count) staged edit\(count == 1 ? "" : "s") in one transaction (v\(realm.version))", isError: false)

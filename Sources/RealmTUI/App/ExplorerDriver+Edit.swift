@@ -14,12 +14,12 @@ extension ExplorerState {
         }
         do {
             if case .undo(let record) = write {
-                try undo(record)
+                guard try undo(record) else { return wait(.write(write)) }
                 lastEdit = nil
                 keepCursorInView()
                 return
             }
-            let applied = try realm.write { try apply(write) }
+            guard let applied = try transaction({ try apply(write) }) else { return wait(.write(write)) }
             lastEdit = applied.undo
             message = Message(text: "\(applied.summary) (v\(realm.version)\(applied.undo == nil ? "" : "; u undoes"))", isError: false)
             if case .detail(let detail) = current, detail.object.isInvalidated { goBack() }
@@ -28,6 +28,37 @@ extension ExplorerState {
             message = Message(text: "nothing written: " + ExplorerText.describe(error), isError: true)
         }
         keepCursorInView()
+    }
+
+    /// Runs `body` in a write transaction if the write lock is free now; nil (nothing started)
+    /// when another writer holds it, so the explorer never blocks on it.
+    func transaction<T>(_ body: () throws -> T) throws -> T? {
+        guard try realm.tryBeginWrite() else { return nil }
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            realm.cancelWrite()
+            throw error
+        }
+        try realm.commitWrite()
+        return result
+    }
+
+    /// Enters the waiting state for `pending`; the driver retries it on every event.
+    mutating func wait(_ pending: PendingWrite) {
+        mode = .edit(.waiting(pending))
+        message = Message(text: "waiting for another writer (Esc cancels)", isError: true)
+    }
+
+    /// Tries the waiting write again (the driver calls this on every event, the session ticks).
+    mutating func retryPendingWrite() {
+        guard case .edit(.waiting(let pending)) = mode else { return }
+        mode = .browse
+        switch pending {
+        case .write(let write): commit(write)
+        case .batch: commitBatch()
+        }
     }
 
     /// What applying one write did.
@@ -76,10 +107,10 @@ extension ExplorerState {
     }
 
     /// Takes back `record` in a new write transaction, unless its objects changed since.
-    private mutating func undo(_ record: UndoRecord) throws {
+    private mutating func undo(_ record: UndoRecord) throws -> Bool {
         switch record {
         case .values(let className, let property, let changes):
-            try realm.write {
+            let done: Void? = try transaction {
                 for change in changes {
                     let object = try existing(className, change.key)
                     guard try object.value(forKey: property) == change.new else {
@@ -89,18 +120,21 @@ extension ExplorerState {
                     try object.setValue(change.old, forKey: property)
                 }
             }
+            guard done != nil else { return false }
             message = Message(text: "undone: \(property) restored on \(changes.count) object\(changes.count == 1 ? "" : "s") (v\(realm.version))",
                               isError: false)
         case .created(let className, let key, let values):
-            try realm.write {
+            let done: Void? = try transaction {
                 let object = try existing(className, key)
                 for (name, value) in values where try object.value(forKey: name) != value {
                     throw RealmError.invalidInput("\(className)#\(key.rawValue).\(name) changed since; undo would delete that change")
                 }
                 try realm.delete(object)
             }
+            guard done != nil else { return false }
             message = Message(text: "undone: \(className)#\(key.rawValue) deleted again (v\(realm.version))", isError: false)
         }
+        return true
     }
 
     /// Puts the table's cursor on `object` when the table shows it (looked for among the

@@ -23,6 +23,7 @@ public struct ExplorerDriver {
     /// Updates the state with `event` and performs the effects (and those they lead to).
     public mutating func send(_ event: ExplorerEvent) {
         perform(update(&state, event))
+        state.retryPendingWrite()
     }
 
     /// Sends each key in turn.

@@ -7,6 +7,8 @@ import RealmEngine
 ///                                          │  ▲
 ///                        value refused ────┘  └── the refusal shown, nothing written
 ///     browse ──a in a class's table──▶ creating ──Enter, every field fits, key free──▶ browse + `.write(.create)`
+///     any write ──another writer holds the lock──▶ waiting ──lock free (retried each event)──▶ browse
+///                                                         └──Esc──▶ browse, nothing written
 ///     browse ──d / :delete / :set──▶ confirming ──y──▶ browse + `.write(…)`
 ///                                          └──any other key──▶ browse, nothing written
 ///
@@ -20,6 +22,16 @@ enum EditFlow {
     case confirming(Confirmation)
     /// The form of a new object (`a` in a class's table).
     case creating(ObjectForm)
+    /// A write whose lock another writer holds: retried on every event (the session ticks), Esc
+    /// gives up. Nothing is written and no lock is held while waiting.
+    case waiting(PendingWrite)
+}
+
+/// A write waiting for the write lock.
+enum PendingWrite {
+    case write(EditWrite)
+    /// The open batch's `:commit`.
+    case batch
 }
 
 /// The editor of one value: the object, the property and the text typed so far.

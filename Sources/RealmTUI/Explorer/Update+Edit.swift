@@ -69,6 +69,12 @@ extension ExplorerState {
             return []
         case .creating(let form):
             return handleFormKey(key, form)
+        case .waiting:
+            if key == .escape {
+                mode = .browse
+                message = Message(text: "gave up waiting for the other writer: nothing written", isError: false)
+            }
+            return []
         case .editing(var edit):
             switch key {
             case .escape:

@@ -7,7 +7,7 @@ enum EditorView {
     static func rows(_ flow: EditFlow) -> Int {
         switch flow {
         case .editing(let edit): edit.refusal == nil ? 2 : 3
-        case .confirming, .creating: 1
+        case .confirming, .creating, .waiting: 1
         }
     }
 
@@ -20,6 +20,9 @@ enum EditorView {
             style.bold = true
             grid.fill(row: row, style: theme.input)
             grid.write(confirmation.question, column: 0, row: row, style: style)
+        case .waiting:
+            grid.write("waiting for another writer… Esc cancels (nothing written yet)",
+                       column: 0, row: row, style: theme.error)
         case .creating(let form):
             if let refusal = form.refusal {
                 grid.write(refusal, column: 0, row: row, style: theme.error)
