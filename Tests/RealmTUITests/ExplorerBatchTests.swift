@@ -41,6 +41,9 @@ struct ExplorerBatchTests {
         #expect(driver.screen.lines[3].contains(" 7 "))
         #expect(driver.screen.lines.last?.contains("batch: 2 staged") == true)
         try expectGolden("edit-batch-staged", driver.screen)
+        driver.press(.enter)                                   // Ghost's detail shows the staged age
+        #expect(driver.screen.lines.contains { $0.contains("age") && $0.contains("12") })
+        driver.press(.escape)
         driver.press(.control("s"))
         #expect(driver.state.realmVersion == version + 1)
         #expect(try EditFixture.reread(path, "Dog", key: 0, "age") == .int(7))

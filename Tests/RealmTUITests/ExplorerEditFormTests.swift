@@ -88,6 +88,8 @@ struct ExplorerEditFormTests {
         #expect(try dogs() == .list([.link(ObjectKey(1)), .link(ObjectKey(2))]))
         driver.press(.character("i"), .enter)                  // insert 大黄 (the picker's first row) before Rex
         #expect(try dogs() == .list([.link(ObjectKey(0)), .link(ObjectKey(1)), .link(ObjectKey(2))]))
+        driver.press(.character("u"))                          // undo the insert
+        #expect(try dogs() == .list([.link(ObjectKey(1)), .link(ObjectKey(2))]))
     }
 
     @Test func listsOfValuesAppendRemoveAndClear() throws {
@@ -101,6 +103,9 @@ struct ExplorerEditFormTests {
         #expect(try tags() == .list([.string("owner"), .string("北京"), .string("猫")]))
         driver.press(.character("x"))
         #expect(try tags() == .list([.string("北京"), .string("猫")]))
+        driver.press(.character("u"))
+        #expect(try tags() == .list([.string("owner"), .string("北京"), .string("猫")]))
+        driver.press(.character("x"))
         driver.press(.character(":"))
         driver.type("clear")
         driver.press(.enter)

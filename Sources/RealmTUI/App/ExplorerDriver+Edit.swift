@@ -94,13 +94,15 @@ extension ExplorerState {
                            undo: .created(className: className, key: object.key, values: stored), created: object)
         case .list(let className, let key, let property, let edit):
             let list = try existing(className, key).list(forKey: property)
+            let before = try list.elements()
             switch edit {
             case .insert(let value, let index): try list.insert(.value(value), at: index)
             case .remove(let index): try list.remove(at: index)
             case .move(let from, let to): try list.move(from: from, to: to)
             case .removeAll: try list.removeAll()
             }
-            return Applied(summary: "\(className)#\(key.rawValue).\(property) changed")
+            return Applied(summary: "\(className)#\(key.rawValue).\(property) changed",
+                           undo: .list(className: className, key: key, property: property, before: before, after: try list.elements()))
         case .undo:
             throw RealmError.invalidInput("undo is its own transaction")
         }
@@ -133,6 +135,17 @@ extension ExplorerState {
             }
             guard done != nil else { return false }
             message = Message(text: "undone: \(className)#\(key.rawValue) deleted again (v\(realm.version))", isError: false)
+        case .list(let className, let key, let property, let before, let after):
+            let done: Void? = try transaction {
+                let list = try existing(className, key).list(forKey: property)
+                guard try list.elements() == after else {
+                    throw RealmError.invalidInput("\(className)#\(key.rawValue).\(property) changed since; undo would overwrite that change")
+                }
+                try list.removeAll()
+                for value in before { try list.append(.value(value)) }
+            }
+            guard done != nil else { return false }
+            message = Message(text: "undone: \(property) restored (v\(realm.version))", isError: false)
         }
         return true
     }

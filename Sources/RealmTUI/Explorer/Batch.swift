@@ -113,6 +113,15 @@ extension ExplorerState {
     }
 }
 
+extension ExplorerState {
+    /// The staged value of a property of `object` (the detail view), formatted.
+    func stagedValue(_ object: DynamicObject, _ property: Property) -> ValueFormatter.Shown? {
+        guard let batch, !batch.writes.isEmpty, !object.isInvalidated,
+              let value = batch.stagedValue(object.className, object.key, property.name) else { return nil }
+        return ValueFormatter(realm: realm).shown(value, property, oneLine: true)
+    }
+}
+
 extension Theme {
     /// A staged value (batch mode, not written yet): green and underlined, or underlined alone
     /// without colour.

@@ -104,6 +104,8 @@ public enum UndoRecord: Sendable, Equatable {
     case values(className: String, property: String, changes: [Change])
     /// A new object (`a`), with the values it was created with.
     case created(className: String, key: ObjectKey, values: [String: Value])
+    /// A change of one list: its elements before and after.
+    case list(className: String, key: ObjectKey, property: String, before: [Value], after: [Value])
 }
 
 /// Text ↔ value for the editors: the engine's one value syntax (`Value.parse`, `ValueSyntax`)

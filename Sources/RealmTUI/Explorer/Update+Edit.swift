@@ -168,6 +168,7 @@ extension ExplorerState {
         case "delete":
             guard !readOnly else { refuse(readOnlyRefusal); return [] }
             guard let (schema, keys) = currentResultKeys() else { return [] }
+            guard !keys.isEmpty else { refuse(":delete: this table shows no objects"); return [] }
             mode = .edit(.confirming(Confirmation(
                 question: "delete all \(ValueFormatter.grouped(keys.count)) \(schema.name) object\(keys.count == 1 ? "" : "s") of this table? (y/n)",
                 write: .delete(className: schema.name, keys: keys))))
@@ -181,6 +182,7 @@ extension ExplorerState {
             let propertyName = rest[..<equals].trimmingCharacters(in: .whitespaces)
             let valueText = rest[rest.index(after: equals)...].trimmingCharacters(in: .whitespaces)
             guard let (schema, keys) = currentResultKeys() else { return [] }
+            guard !keys.isEmpty else { refuse(":set: this table shows no objects"); return [] }
             guard let property = schema.properties.first(where: { $0.name == propertyName }) else {
                 refuse(":set: \(schema.name) has no property \(propertyName) (\(schema.properties.map(\.name).joined(separator: ", ")))")
                 return []
@@ -231,7 +233,7 @@ extension ExplorerState {
             return []
         }
         guard let record = lastEdit else {
-            message = Message(text: "nothing to undo (u undoes the last value this explorer set)", isError: false)
+            message = Message(text: "nothing to undo (u takes back the last set, create or list change; not a delete)", isError: false)
             return []
         }
         return [.write(.undo(record))]
