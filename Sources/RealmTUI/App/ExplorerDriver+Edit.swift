@@ -99,6 +99,7 @@ extension ExplorerState {
             case .insert(let value, let index): try list.insert(.value(value), at: index)
             case .remove(let index): try list.remove(at: index)
             case .move(let from, let to): try list.move(from: from, to: to)
+            case .replace(let index, let value): try list.replace(index: index, with: .value(value))
             case .removeAll: try list.removeAll()
             }
             return Applied(summary: "\(className)#\(key.rawValue).\(property) changed",

@@ -43,6 +43,8 @@ struct ValueEditor {
     var refusal: String?
     /// For a new element of a list of values: where it goes (`property` is then the element's).
     var insertAt: Int?
+    /// For an element of a list of values edited in place (`e` in the list's view).
+    var replaceAt: Int?
 }
 
 /// A question waiting for `y`.
@@ -85,6 +87,8 @@ public enum ListEdit: Sendable, Equatable {
     case remove(at: Int)
     /// Moves the element at `from` to `to`.
     case move(from: Int, to: Int)
+    /// Replaces the element at `index` with `value`.
+    case replace(at: Int, with: Value)
     /// Removes every element (`:clear`).
     case removeAll
 }

@@ -35,6 +35,7 @@ extension ExplorerState {
     /// `e`: opens the editor for the value under the cursor, filled with its current value.
     mutating func beginEdit() {
         guard !readOnly else { return refuse(readOnlyRefusal) }
+        if case .values(let values) = current { return beginElementEdit(values) }
         do {
             guard let (object, property) = try cellUnderCursor() else {
                 return refuse("e edits a value: put the cursor on a table cell or a property")
@@ -54,6 +55,21 @@ extension ExplorerState {
             let value = try object.value(forKey: property.name)
             let text = EditText.text(for: value, property, realm: realm)
             mode = .edit(.editing(ValueEditor(object: object, property: property, editor: LineEditor(text))))
+        } catch {
+            refuse(ExplorerText.describe(error))
+        }
+    }
+
+    /// `e` in a list of values: edits the element under the cursor in place.
+    mutating func beginElementEdit(_ values: ValuesScreen) {
+        do {
+            let list = try values.object.list(forKey: values.property.name)
+            guard values.cursor < list.count else { return refuse("the list is empty: a appends") }
+            var element = values.property
+            element.isList = false
+            let text = EditText.text(for: try list.value(at: values.cursor), element, realm: realm)
+            mode = .edit(.editing(ValueEditor(object: values.object, property: element, editor: LineEditor(text),
+                                              replaceAt: values.cursor)))
         } catch {
             refuse(ExplorerText.describe(error))
         }
@@ -110,6 +126,10 @@ extension ExplorerState {
             guard !edit.object.isInvalidated else { throw RealmError.invalidatedObject }
             let value = try EditText.parse(text, for: edit.property, className: edit.object.className, realm: realm, now: Date())
             mode = .browse
+            if let index = edit.replaceAt {
+                return [.write(.list(className: edit.object.className, key: edit.object.key, property: edit.property.name,
+                                     edit: .replace(at: index, with: value)))]
+            }
             if let index = edit.insertAt {
                 return [.write(.list(className: edit.object.className, key: edit.object.key, property: edit.property.name,
                                      edit: .insert(value, at: index)))]
