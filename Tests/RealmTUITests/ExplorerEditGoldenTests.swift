@@ -57,4 +57,10 @@ struct ExplorerEditGoldenTests {
         driver.press(.enter, .enter, .character("G"), .enter, .character("i"))
         try expectGolden("edit-list-insert", driver.screen)
     }
+
+    @Test func multilineStringEditor() throws {
+        var driver = try ExplorerFixture.driver(width: 80, height: 16)
+        driver.press(.enter, .character("G"), .enter, .down, .enter)
+        try expectGolden("edit-multiline", driver.screen)
+    }
 }

@@ -169,20 +169,28 @@ struct ExplorerEditTests {
         #expect(try EditFixture.reread(path, "Every", key: 0, "blob") == .data(Data([1, 2, 3])))
     }
 
-    @Test func enterOnAScalarInTheDetailViewEditsIt() throws {
+    @Test func enterOnAStringInTheDetailViewEditsItOverSeveralLines() throws {
         let folder = try EditFixture.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("fixture.realm").path
         try EditFixture.fixtureFile(at: path)
         var driver = try EditFixture.driver(path: path)
-        driver.press(.enter, .character("G"), .enter, .down)   // Person 3 › name (multi-line)
+        driver.press(.enter, .character("G"), .enter, .down)   // Person 3 › name (two lines)
         driver.press(.enter)
-        #expect(driver.screen.lines.contains { $0.hasPrefix("=") && $0.contains("\\n") })
+        #expect(driver.screen.lines.contains { $0.hasPrefix("│next line for the detail view") })
         driver.press(.control("u"))
         driver.type("李四")
-        driver.press(.enter)
-        #expect(try EditFixture.reread(path, "Person", key: 2, "name") == .string("李四"))
+        driver.press(.enter)                                    // a new line, not a write
+        driver.type("second")
+        #expect(try EditFixture.reread(path, "Person", key: 2, "name") != .string("李四\nsecond"))
+        driver.press(.control("s"))
+        #expect(try EditFixture.reread(path, "Person", key: 2, "name") == .string("李四\nsecond"))
         #expect(driver.screen.lines.contains { $0.contains("name") && $0.contains("李四") })
+        driver.press(.down, .enter)                             // nickname: null stays null with ^N
+        driver.press(.control("n"))
+        #expect(try EditFixture.reread(path, "Person", key: 2, "nickname") == .null)
+        driver.press(.down, .down, .down, .enter)               // dogs: Enter still opens the list
+        #expect(driver.screen.lines[0].contains("dogs"))
     }
 
     @Test func deleteAsksWithTheNumberOfLinksAndNCancels() throws {

@@ -45,6 +45,9 @@ struct ValueEditor {
     var insertAt: Int?
     /// For an element of a list of values edited in place (`e` in the list's view).
     var replaceAt: Int?
+    /// A string in the detail view: the text itself over several lines (Enter starts a new
+    /// line, ctrl-s writes), not the one-line value syntax.
+    var isMultiline = false
 }
 
 /// A question waiting for `y`.

@@ -53,6 +53,12 @@ extension ExplorerState {
                 return beginPick(object: object, property: property, insertAt: nil)
             }
             let value = try object.value(forKey: property.name)
+            if case .detail = current, property.type == .string {
+                // The detail view edits the string itself, newlines and all.
+                let text = if case .string(let s) = value { s } else { "" }
+                mode = .edit(.editing(ValueEditor(object: object, property: property, editor: LineEditor(text), isMultiline: true)))
+                return
+            }
             let text = EditText.text(for: value, property, realm: realm)
             mode = .edit(.editing(ValueEditor(object: object, property: property, editor: LineEditor(text))))
         } catch {
@@ -97,7 +103,9 @@ extension ExplorerState {
                 mode = .browse
                 message = Message(text: "edit cancelled: nothing written", isError: false)
                 return []
-            case .enter:
+            case .enter where edit.isMultiline:
+                edit.editor.replace(edit.editor.cursor..<edit.editor.cursor, with: "\n")
+            case .enter, .control("s"):
                 return commitEditor(edit, text: edit.editor.text)
             case .control("n"):
                 guard edit.property.isOptional else {
@@ -105,7 +113,7 @@ extension ExplorerState {
                     mode = .edit(.editing(edit))
                     return []
                 }
-                return commitEditor(edit, text: "null")
+                return commitEditor(edit, text: "null", isNull: true)
             case .character(" ") where edit.property.type == .bool:
                 let text = edit.editor.text.trimmingCharacters(in: .whitespaces)
                 edit.editor.set(text == "true" ? "false" : "true")
@@ -120,11 +128,17 @@ extension ExplorerState {
 
     /// Enter in an editor: a value that fits asks for the write; one that does not is refused
     /// and the editor stays open.
-    mutating func commitEditor(_ edit: ValueEditor, text: String) -> [ExplorerEffect] {
+    mutating func commitEditor(_ edit: ValueEditor, text: String, isNull: Bool = false) -> [ExplorerEffect] {
         var edit = edit
         do {
             guard !edit.object.isInvalidated else { throw RealmError.invalidatedObject }
-            let value = try EditText.parse(text, for: edit.property, className: edit.object.className, realm: realm, now: Date())
+            let value: Value = if isNull {
+                .null
+            } else if edit.isMultiline {
+                .string(text)  // the text itself: the engine still checks its size on write
+            } else {
+                try EditText.parse(text, for: edit.property, className: edit.object.className, realm: realm, now: Date())
+            }
             mode = .browse
             if let index = edit.replaceAt {
                 return [.write(.list(className: edit.object.className, key: edit.object.key, property: edit.property.name,

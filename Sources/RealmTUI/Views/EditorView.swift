@@ -6,7 +6,8 @@ enum EditorView {
     /// Rows the edit flow takes above the status line.
     static func rows(_ flow: EditFlow) -> Int {
         switch flow {
-        case .editing(let edit): edit.refusal == nil ? 2 : 3
+        case .editing(let edit):
+            (edit.refusal == nil ? 2 : 3) + (edit.isMultiline ? multilineRows(edit.editor) - 1 : 0)
         case .confirming, .creating, .waiting: 1
         }
     }
@@ -32,7 +33,7 @@ enum EditorView {
             }
         case .editing(let edit):
             let property = edit.property
-            var hints = ["Enter writes", "Esc cancels", "^U clears"]
+            var hints = edit.isMultiline ? ["^S writes", "Enter new line", "Esc cancels"] : ["Enter writes", "Esc cancels", "^U clears"]
             if property.isOptional { hints.append("null/^N") }
             switch property.type {
             case .bool: hints.append("space toggles")
@@ -49,7 +50,43 @@ enum EditorView {
                 grid.write(refusal, column: 0, row: row, style: theme.error)
                 row += 1
             }
-            InputBarView.drawEditor(edit.editor, prompt: "=", row: row, state: state, into: &grid)
+            if edit.isMultiline {
+                drawMultiline(edit.editor, top: row, rows: multilineRows(edit.editor), state: state, into: &grid)
+            } else {
+                InputBarView.drawEditor(edit.editor, prompt: "=", row: row, state: state, into: &grid)
+            }
+        }
+    }
+}
+
+extension EditorView {
+    /// Rows of the multi-line editor: its lines, at least 3, at most 8.
+    static func multilineRows(_ editor: LineEditor) -> Int {
+        min(8, max(3, editor.text.split(separator: "\n", omittingEmptySubsequences: false).count))
+    }
+
+    /// The lines of a multi-line editor, scrolled to keep the cursor's line in view, the cursor
+    /// cell reversed. Lines longer than the screen are cut (the cursor's line scrolls sideways
+    /// with it, as in the one-line editor).
+    static func drawMultiline(_ editor: LineEditor, top: Int, rows: Int, state: ExplorerState, into grid: inout Grid) {
+        let lines = editor.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let before = Array(editor.text)[0..<editor.cursor]
+        let cursorLine = before.filter { $0 == "\n" }.count
+        let cursorColumn = before.count - (before.lastIndex(of: "\n").map { $0 + 1 } ?? 0)
+        let first = max(0, cursorLine - rows + 1)
+        for offset in 0..<rows {
+            let index = first + offset
+            let row = top + offset
+            grid.write("│", column: 0, row: row, style: state.theme.muted)
+            guard lines.indices.contains(index) else { continue }
+            if index == cursorLine {
+                var line = LineEditor(lines[index])
+                _ = line.handle(.home)
+                for _ in 0..<cursorColumn { _ = line.handle(.right) }
+                InputBarView.drawEditor(line, prompt: "│", row: row, state: state, into: &grid)
+            } else {
+                grid.write(lines[index], column: 1, row: row, style: state.theme.input, limit: state.width - 2)
+            }
         }
     }
 }
