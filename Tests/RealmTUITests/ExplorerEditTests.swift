@@ -204,6 +204,12 @@ struct ExplorerEditTests {
         #expect(try EditFixture.reread(path, "Dog", key: 0, "name") == nil)
         #expect(driver.screen.lines.last?.contains("2 objects") == true)
         #expect(try EditFixture.reread(path, "Dog", key: 1, "friend") == .null)
+        driver.press(.enter, .character("d"))                   // from Rex's detail view
+        #expect(driver.screen.lines.contains { $0.contains("delete Dog Rex? 2 objects link to it (y/n)") })
+        driver.press(.character("y"))
+        #expect(try EditFixture.reread(path, "Dog", key: 1, "name") == nil)
+        #expect(driver.screen.lines[0].trimmingCharacters(in: .whitespaces).hasPrefix("Dog"))
+        #expect(driver.screen.lines.last?.contains("deleted 1 Dog object") == true)
     }
 
     @Test func deleteAndSetActOnTheWholeResultAfterAPromptWithTheCount() throws {

@@ -50,7 +50,7 @@ public struct ExplorerState {
     var mode: Mode = .browse
     var message: Message?
     var history: QueryHistory
-    /// What the last `set` this explorer committed replaced, for `u`.
+    /// What the last change this explorer committed replaced, for `u` (nil after a delete).
     var lastEdit: UndoRecord?
     /// The link being picked in a pushed table (`e` on a link, `a`/`i` in a list of objects).
     var pick: LinkPick?
