@@ -75,3 +75,55 @@ func expectGolden(_ name: String, _ grid: Grid, sourceLocation: SourceLocation =
     let expected = try String(contentsOf: url, encoding: .utf8)
     #expect(actual == expected, "screen \(name) differs from Golden/\(name).txt:\n\(actual)", sourceLocation: sourceLocation)
 }
+
+/// Files and a class of every scalar type for the editors' tests (issue 12).
+enum EditFixture {
+    /// One property of each editable type, optional and required, behind an int primary key.
+    static let everySchema = Schema([
+        ObjectSchema(name: "Every", properties: [
+            Property(name: "id", type: .int, isPrimaryKey: true),
+            Property(name: "small", type: .int8),
+            Property(name: "flag", type: .bool),
+            Property(name: "ratio", type: .float),
+            Property(name: "when", type: .date, isOptional: true),
+            Property(name: "oid", type: .objectId),
+            Property(name: "uid", type: .uuid, isOptional: true),
+            Property(name: "blob", type: .data, isOptional: true),
+            Property(name: "note", type: .string, isOptional: true),
+        ]),
+    ])
+
+    /// A folder of its own for one test's files.
+    static func folder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("realmtui-edit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// The explorer fixture's objects in a file at `path` (a compacted copy of the in-memory one).
+    static func fixtureFile(at path: String) throws {
+        try ExplorerFixture.realm().writeCopy(toFile: path)
+    }
+
+    /// A file holding one `Every` object (id 1, small 5, flag false, ratio 1.5, a new ObjectId, note hello).
+    static func everyFile(at path: String) throws {
+        let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), schema: everySchema))
+        try realm.write {
+            try realm.create("Every", ["id": .int(1), "small": .int(5), "flag": .bool(false), "ratio": .float(1.5),
+                                       "oid": .objectId(.generate()), "note": .string("hello")])
+        }
+    }
+
+    /// A driver over the file at `path`.
+    static func driver(path: String, readOnly: Bool = false, width: Int = 80, height: Int = 24) throws -> ExplorerDriver {
+        let realm = try Realm(path: path, readOnly: readOnly)
+        return ExplorerDriver(state: ExplorerState(realm: realm, fileName: URL(fileURLWithPath: path).lastPathComponent,
+                                                   readOnly: readOnly, width: width, height: height))
+    }
+
+    /// A property's value read through a fresh instance of the file (what another reader sees).
+    static func reread(_ path: String, _ className: String, key: Int64, _ property: String) throws -> Value? {
+        let realm = try Realm(path: path, readOnly: true)
+        return try realm.object(ofType: className, key: ObjectKey(key))?.value(forKey: property)
+    }
+}

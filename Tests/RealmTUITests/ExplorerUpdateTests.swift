@@ -227,7 +227,12 @@ struct ExplorerUpdateTests {
         var driver = try ExplorerFixture.driver()
         driver.press(.down, .enter, .enter, .character("j"), .character("j"), .character("j"), .enter)
         #expect(driver.screen.lines.last?.contains("friend is null") == true)
+        // Enter on a scalar edits it (issue 12); on a read-only file it opens nothing and says why.
         driver.press(.character("k"), .enter)
-        #expect(driver.screen.lines.last?.contains("nothing to open") == true)
+        #expect(driver.screen.lines.contains { $0.hasPrefix("=") })
+        var readOnly = ExplorerDriver(state: ExplorerState(realm: try ExplorerFixture.realm(), fileName: "f", readOnly: true,
+                                                           width: 80, height: 24))
+        readOnly.press(.down, .enter, .enter, .character("j"), .character("j"), .enter)
+        #expect(readOnly.screen.lines.last?.contains("nothing to open") == true)
     }
 }

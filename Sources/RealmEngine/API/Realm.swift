@@ -175,6 +175,12 @@ public final class Realm {
         if shared.isReadOnly { throw RealmError.readOnly(path: shared.path) }
         try shared.refuseWritesInErrorState()
         try shared.lock.lockWriter()
+        try startTransactionHoldingLock()
+    }
+
+    /// The rest of `beginWrite` once the write lock is held (also `tryBeginWrite`'s): moves to
+    /// the newest version and opens the transaction; releases the lock if that fails.
+    func startTransactionHoldingLock() throws {
         do {
             try shared.settleNewest()
             guard let (newestIndex, newest) = try shared.slots().first else {

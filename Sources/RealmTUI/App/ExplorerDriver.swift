@@ -28,6 +28,7 @@ public struct ExplorerDriver {
     public mutating func send(_ event: ExplorerEvent) {
         perform(update(&state, event))
         observeTables()
+        state.retryPendingWrite()
     }
 
     /// Sends each key in turn.
@@ -57,6 +58,9 @@ public struct ExplorerDriver {
                     state.message = .init(text: "query history not saved: \(ExplorerText.describe(error))", isError: true)
                 }
             case .catchUp: refresh()
+            case .write(let write): state.commit(write)
+            case .copyFile(let path): copyAndReopen(path: path)
+            case .commitBatch: state.commitBatch()
             case .export(let format, let path):
                 state.exportCurrentTable(format: format, path: path)
             }

@@ -11,13 +11,17 @@ public final class ExplorerSession {
     let realm: Realm
     let path: String
     let readOnly: Bool
+    let readOnlyReason: String?
     let environment: [String: String]
 
-    /// A session over an open Realm. `path` is shown in the status line.
-    public init(realm: Realm, path: String, readOnly: Bool, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    /// A session over an open Realm. `path` is shown in the status line; `readOnlyReason` (why
+    /// a read-only file is read-only) is its first message.
+    public init(realm: Realm, path: String, readOnly: Bool, readOnlyReason: String? = nil,
+                environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.realm = realm
         self.path = path
         self.readOnly = readOnly
+        self.readOnlyReason = readOnlyReason
         self.environment = environment
     }
 
@@ -28,7 +32,11 @@ public final class ExplorerSession {
                                   width: width, height: height,
                                   theme: Theme.forTerminal(hasColor: hasColor, environment: environment),
                                   history: QueryHistory.load(from: historyURL))
-        return ExplorerDriver(state: state, historyURL: historyURL)
+        var driver = ExplorerDriver(state: state, historyURL: historyURL)
+        if let readOnlyReason, driver.state.message == nil {
+            driver.state.message = .init(text: "read-only: \(readOnlyReason) (:copy PATH edits a copy)", isError: false)
+        }
+        return driver
     }
 
     /// Frames a second at most while commits flood in (key presses are answered at once).

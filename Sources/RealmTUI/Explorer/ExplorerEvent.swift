@@ -23,6 +23,12 @@ public enum ExplorerEffect: Sendable, Equatable {
     case runQuery(String)
     /// Write the current table's objects to a file (`:export json|csv PATH`).
     case export(format: ExportFormat, path: String)
+    /// Write a change in one write transaction (the driver calls `commit`).
+    case write(EditWrite)
+    /// Write the staged edits of the batch in one write transaction (`:commit`, ctrl-s).
+    case commitBatch
+    /// `:copy PATH`: write a compacted copy and open it writable.
+    case copyFile(path: String)
     /// Save the query history.
     case saveHistory
     /// Move to the newest version now (live updates resumed).

@@ -12,6 +12,8 @@ public struct ExplorerState {
         case command(LineEditor)
         case help(top: Int)
         case schema(top: Int)
+        /// Editing a value or confirming a write (Update+Edit.swift).
+        case edit(EditFlow)
     }
 
     /// The query bar: text, where the last attempt failed, history position, completions.
@@ -52,6 +54,12 @@ public struct ExplorerState {
     /// `p`: live updates paused; the screen stays on the version it shows.
     var isPaused = false
     var history: QueryHistory
+    /// What the last change this explorer committed replaced, for `u` (nil after a delete).
+    var lastEdit: UndoRecord?
+    /// The link being picked in a pushed table (`e` on a link, `a`/`i` in a list of objects).
+    var pick: LinkPick?
+    /// The open batch of staged edits (`:begin`), if any.
+    var batch: Batch?
 
     /// A new explorer on the class list.
     public init(realm: Realm, fileName: String, readOnly: Bool, width: Int, height: Int,
@@ -97,6 +105,7 @@ public struct ExplorerState {
             }
             if !bar.completions.isEmpty { bottom -= 1 }
         case .classFilter, .command: bottom -= 1
+        case .edit(let flow): bottom -= EditorView.rows(flow)
         default: break
         }
         return 1..<max(1, bottom)

@@ -33,6 +33,7 @@ extension ExplorerState {
     mutating func handleKey(_ key: Key) -> [ExplorerEffect] {
         switch mode {
         case .query: return handleQueryKey(key)
+        case .edit(let flow): return handleEditKey(key, flow)
         case .classFilter(var editor):
             switch key {
             case .enter: mode = .browse
@@ -60,7 +61,7 @@ extension ExplorerState {
         case .help(let top), .schema(let top):
             let isHelp = if case .help = mode { true } else { false }
             switch key {
-            case .character("q"): return [.quit]
+            case .character("q"): return confirmQuit()
             case .character("j"), .down: mode = isHelp ? .help(top: top + 1) : .schema(top: top + 1)
             case .character("k"), .up: mode = isHelp ? .help(top: max(0, top - 1)) : .schema(top: max(0, top - 1))
             case .pageDown, .control("f"), .character(" "):
@@ -74,6 +75,7 @@ extension ExplorerState {
             return []
         case .browse:
             message = nil
+            if let effects = handlePickKey(key) { return effects }
             guard let action = keyMap.action(for: key, on: current.kind) else {
                 if case .classes = current, case .character(let ch) = key, ch != " " {
                     // Typing a class's name filters the list (the keys bound here come first).
@@ -95,7 +97,8 @@ extension ExplorerState {
     /// Performs a named action in browse mode.
     mutating func perform(_ action: ActionName) -> [ExplorerEffect] {
         switch action {
-        case .quit: return [.quit]
+        case .quit: return confirmQuit()
+        case .commitBatch: return commitBatchAction()
         case .pauseLive:
             togglePause()
             return isPaused ? [] : [.catchUp]
@@ -107,7 +110,16 @@ extension ExplorerState {
             if case .classes(let screen) = current { mode = .classFilter(LineEditor(screen.filter)) }
         case .query:
             if case .table(let table) = current { mode = .query(QueryBar(editor: LineEditor(table.query))) }
-        case .open: openSelection()
+        case .open: if !editOnEnter() { openSelection() }
+        case .editValue: beginEdit()
+        case .deleteObject: beginDelete()
+        case .undo: return beginUndo()
+        case .createObject:
+            if case .values = current { return performListAction(.appendElement) }
+            if listUnderTable() != nil { return performListAction(.appendElement) }
+            beginCreate()
+        case .appendElement, .insertElement, .removeElement, .moveElementDown, .moveElementUp:
+            return performListAction(action)
         case .back: goBack()
         case .sortAscending, .sortDescending: sortByCursorColumn(ascending: action == .sortAscending)
         case .copyValue: return copySelection()
@@ -132,8 +144,10 @@ extension ExplorerState {
     mutating func runCommand(_ text: String) -> [ExplorerEffect] {
         let words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         guard let name = words.first else { return [] }
+        if let effects = runEditCommand(text) { return effects }
         switch name {
-        case "q", "quit", "q!": return [.quit]
+        case "q", "quit": return confirmQuit()
+        case "q!": return [.quit]
         case "schema":
             mode = .schema(top: 0)
         case "help":
@@ -149,7 +163,7 @@ extension ExplorerState {
             }
             return [.export(format: format, path: words[2])]
         default:
-            message = Message(text: ":\(name): unknown command (:export json|csv PATH, :schema, :help, :q)", isError: true)
+            message = Message(text: ":\(name): unknown command (:export json|csv PATH, :set P = V, :delete, :copy PATH, :schema, :help, :q)", isError: true)
         }
         return []
     }

@@ -10,6 +10,7 @@ public func render(_ state: ExplorerState) -> Grid {
     drawTitle(state, into: &grid)
     switch state.mode {
     case .help(let top): HelpView.draw(state, top: top, into: &grid)
+    case .edit(.creating(let form)): FormView.draw(state, form, into: &grid)
     case .schema(let top): SchemaView.draw(state, top: top, into: &grid)
     default:
         switch state.current {

@@ -27,8 +27,14 @@ enum DetailView {
                            limit: layout.nameWidth)
             }
             var style: CellStyle = line.isNull ? theme.null : (TableView.opens(property) ? theme.link : .plain)
+            var text = line.text
+            if let staged = state.stagedValue(detail.object, property) {
+                // Batch mode: the staged value on the property's first line, the old one hidden.
+                text = line.isFirst ? staged.text : ""
+                style = theme.staged
+            }
             if selected { style = theme.selection }
-            grid.write(line.text, column: valueX, row: row, style: style)
+            grid.write(text, column: valueX, row: row, style: style)
         }
     }
 }

@@ -24,6 +24,8 @@ enum InputBarView {
             drawEditor(editor, prompt: "/", row: row, state: state, into: &grid)
         case .command(let editor):
             drawEditor(editor, prompt: ":", row: row, state: state, into: &grid)
+        case .edit(let flow):
+            EditorView.draw(state, flow, into: &grid)
         default: break
         }
     }
@@ -93,6 +95,7 @@ enum StatusLineView {
         } else {
             fields.append(("v\(latest)", 3))
         }
+        if let batch = state.batch { fields.append(("batch: \(batch.writes.count) staged", 0)) }
         let others = state.realm.otherProcessIDs.count
         if others > 0 { fields.append(("\(others) other process\(others == 1 ? "" : "es")", 4)) }
         switch state.current {

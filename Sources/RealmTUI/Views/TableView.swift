@@ -47,8 +47,9 @@ enum TableView {
             }
             for (index, column) in layout.columns.enumerated() {
                 let property = properties[column.property]
-                let shown = layout.cells[offset][index]
-                var style: CellStyle = shown.isNull ? theme.null : (opens(property) ? theme.link : .plain)
+                let staged = state.stagedCell(table, row: resultRow, property: property)
+                let shown = staged ?? layout.cells[offset][index]
+                var style: CellStyle = staged != nil ? theme.staged : shown.isNull ? theme.null : (opens(property) ? theme.link : .plain)
                 if selected { style = column.property == table.cursorColumn ? theme.selectedCell : theme.selection }
                 let alignment: TextAlignment = property.type.isNumeric && !property.isList && !shown.isNull ? .right : .left
                 grid.write(pad(shown.text, toWidth: column.width, alignment: alignment), column: column.x, row: row,

@@ -38,7 +38,8 @@ struct ExploreCommand: ParsableCommand {
                           "in scripts use 'realmtui schema FILE' or 'realmtui query FILE CLASS [QUERY]'")
             throw ExitCode(ExitStatus.usage)
         }
-        let openReadOnly = readOnly || !Self.isWritable(file)
+        let readOnlyReason = ExplorerOpen.readOnlyReason(path: file, requested: readOnly)
+        let openReadOnly = readOnlyReason != nil
         let realm = try RealmFiles.open(file, readOnly: openReadOnly)
         let terminal: NCursesTerminal
         do {
@@ -47,15 +48,6 @@ struct ExploreCommand: ParsableCommand {
             throw CLIFailure(error.description)
         }
         defer { terminal.close() }
-        try ExplorerSession(realm: realm, path: file, readOnly: openReadOnly).run(on: terminal)
-    }
-
-    /// Whether the file can be opened for writing: the file itself, and its folder (where the
-    /// lock file is created) or an existing writable lock file.
-    static func isWritable(_ path: String) -> Bool {
-        guard access(path, W_OK) == 0 else { return false }
-        let folder = (path as NSString).deletingLastPathComponent
-        if access(folder.isEmpty ? "." : folder, W_OK) == 0 { return true }
-        return access(path + ".lock", W_OK) == 0
+        try ExplorerSession(realm: realm, path: file, readOnly: openReadOnly, readOnlyReason: readOnlyReason).run(on: terminal)
     }
 }

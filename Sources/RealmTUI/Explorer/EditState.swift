@@ -1,0 +1,238 @@
+import Foundation
+import RealmEngine
+
+/// The explorer's edit flow, one state at a time (STYLE.md "State machines").
+///
+///     browse ──e / Enter on a scalar──▶ editing ──Enter, value fits──▶ browse + `.write(.set)`
+///                                          │  ▲
+///                        value refused ────┘  └── the refusal shown, nothing written
+///     browse ──a in a class's table──▶ creating ──Enter, every field fits, key free──▶ browse + `.write(.create)`
+///     any write ──another writer holds the lock──▶ waiting ──lock free (retried each event)──▶ browse
+///                                                         └──Esc──▶ browse, nothing written
+///     browse ──d / :delete / :set──▶ confirming ──y──▶ browse + `.write(…)`
+///                                          └──any other key──▶ browse, nothing written
+///
+/// Esc leaves every state for browse without writing. The write itself is an effect
+/// (`ExplorerEffect.write`) that the driver performs in one write transaction; a failure there
+/// (a schema violation, a lost object) comes back as an error message and writes nothing.
+enum EditFlow {
+    /// Typing a new value for one property of one object.
+    case editing(ValueEditor)
+    /// A `y/n` question before a write that cannot be taken back by Esc.
+    case confirming(Confirmation)
+    /// The form of a new object (`a` in a class's table).
+    case creating(ObjectForm)
+    /// A write whose lock another writer holds: retried on every event (the session ticks), Esc
+    /// gives up. Nothing is written and no lock is held while waiting.
+    case waiting(PendingWrite)
+}
+
+/// A write waiting for the write lock.
+enum PendingWrite {
+    case write(EditWrite)
+    /// The open batch's `:commit`.
+    case batch
+}
+
+/// The editor of one value: the object, the property and the text typed so far.
+struct ValueEditor {
+    var object: DynamicObject
+    var property: Property
+    var editor: LineEditor
+    /// Why the last Enter was refused (the editor stays open, nothing was written).
+    var refusal: String?
+    /// For a new element of a list of values: where it goes (`property` is then the element's).
+    var insertAt: Int?
+    /// For an element of a list of values edited in place (`e` in the list's view).
+    var replaceAt: Int?
+    /// A string in the detail view: the text itself over several lines (Enter starts a new
+    /// line, ctrl-s writes), not the one-line value syntax.
+    var isMultiline = false
+}
+
+/// A question waiting for `y`.
+struct Confirmation {
+    /// The question shown in the input bar.
+    var question: String
+    /// What `y` does.
+    var effects: [ExplorerEffect]
+
+    init(question: String, effects: [ExplorerEffect]) {
+        self.question = question
+        self.effects = effects
+    }
+
+    init(question: String, write: EditWrite) {
+        self.init(question: question, effects: [.write(write)])
+    }
+}
+
+/// One change the explorer asks the driver to write, in one write transaction. Data only
+/// (class names, keys and values), so tests can assert it without a database.
+public enum EditWrite: Sendable, Equatable {
+    /// Sets `property` of the objects `keys` of `className` to `value`.
+    case set(className: String, keys: [ObjectKey], property: String, value: Value)
+    /// Deletes the objects `keys` of `className`.
+    case delete(className: String, keys: [ObjectKey])
+    /// Creates an object of `className` with `values` (its primary key checked first).
+    case create(className: String, values: [String: Value])
+    /// Changes the list `property` of object `key` of `className`.
+    case list(className: String, key: ObjectKey, property: String, edit: ListEdit)
+    /// Takes back an earlier commit (`u`), if nobody changed its objects since.
+    case undo(UndoRecord)
+}
+
+/// One change of a list, by position.
+public enum ListEdit: Sendable, Equatable {
+    /// Inserts `value` (a scalar, or `.link` for a list of objects) at `index` (the count appends).
+    case insert(Value, at: Int)
+    /// Removes the element at `index`.
+    case remove(at: Int)
+    /// Moves the element at `from` to `to`.
+    case move(from: Int, to: Int)
+    /// Replaces the element at `index` with `value`.
+    case replace(at: Int, with: Value)
+    /// Removes every element (`:clear`).
+    case removeAll
+}
+
+/// What one commit of this explorer changed, so that `u` can take it back.
+public enum UndoRecord: Sendable, Equatable {
+    /// One object's value before and after the commit.
+    public struct Change: Sendable, Equatable {
+        /// The object.
+        public var key: ObjectKey
+        /// The value before the commit.
+        public var old: Value
+        /// The value the commit wrote.
+        public var new: Value
+    }
+    /// A `set` of `property` on objects of `className`.
+    case values(className: String, property: String, changes: [Change])
+    /// A new object (`a`), with the values it was created with.
+    case created(className: String, key: ObjectKey, values: [String: Value])
+    /// A change of one list: its elements before and after.
+    case list(className: String, key: ObjectKey, property: String, before: [Value], after: [Value])
+}
+
+/// Text ↔ value for the editors: the engine's one value syntax (`Value.parse`, `ValueSyntax`)
+/// plus the editor's words: `now` for dates, `new` for ObjectId/UUID, hex for data, `Class#key`
+/// or the target's primary key for links.
+enum EditText {
+    /// The text an editor starts with for `value`: what parses back to the same value.
+    static func text(for value: Value, _ property: Property, realm: Realm) -> String {
+        switch value {
+        case .null: return "null"
+        case .string(let s):
+            // Text that would read as something else (null, a JSON string, control characters)
+            // is written as a JSON string.
+            let plain = s.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F }
+            if plain, (try? Value.parse(s, for: property, className: "")) == .string(s) { return s }
+            return jsonQuoted(s)
+        case .bool(let b): return b ? "true" : "false"
+        case .int(let i): return String(i)
+        case .float(let f): return ValueFormatter.number(Double(f), isFloat: true)
+        case .double(let d): return ValueFormatter.number(d, isFloat: false)
+        case .date(let t): return t.iso8601
+        case .data(let d): return "0x" + d.map { String(format: "%02x", $0) }.joined()
+        case .objectId(let o): return o.description
+        case .uuid(let u): return u.uuidString
+        case .link(let key):
+            let className = property.objectClassName ?? ""
+            if let pk = realm.schema[className]?.primaryKeyProperty,
+               let target = try? realm.object(ofType: className, key: key),
+               let pkValue = try? target.value(forKey: pk.name) {
+                return text(for: pkValue, pk, realm: realm)
+            }
+            return "\(className)#\(key.rawValue)"
+        case .list: return value.description
+        }
+    }
+
+    static func jsonQuoted(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    out += String(format: "\\u%04x", scalar.value)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    /// The value `text` means for `property` of `className`, or a `RealmError` saying why it
+    /// does not fit. `now` is the time `now` stands for.
+    static func parse(_ text: String, for property: Property, className: String, realm: Realm, now: Date) throws -> Value {
+        let word = text.trimmingCharacters(in: .whitespaces)
+        if word == "null" {
+            guard property.isOptional else { throw RealmError.missingValue(className: className, property: property.name) }
+            return .null
+        }
+        switch property.type {
+        case .date where word.lowercased() == "now": return .date(Timestamp(now))
+        case .objectId where word.lowercased() == "new": return .objectId(.generate())
+        case .uuid where word.lowercased() == "new": return .uuid(UUID())
+        case .data:
+            if let bytes = hexBytes(word) { return .data(bytes) }
+        case .object:
+            return try link(word, for: property, className: className, realm: realm)
+        default: break
+        }
+        return try Value.parse(text, for: property, className: className)
+    }
+
+    /// Hex: `0x` then pairs of hex digits, or two or more space-separated pairs (the detail
+    /// view's dump). Anything else is read as base64.
+    static func hexBytes(_ text: String) -> Data? {
+        let digits: Substring
+        if text.hasPrefix("0x") || text.hasPrefix("0X") {
+            digits = text.dropFirst(2)
+        } else {
+            let parts = text.split(separator: " ")
+            guard parts.count >= 2, parts.allSatisfy({ $0.count == 2 }) else { return nil }
+            digits = Substring(parts.joined())
+        }
+        guard digits.count % 2 == 0 else { return nil }
+        var bytes = Data()
+        var index = digits.startIndex
+        while index < digits.endIndex {
+            let next = digits.index(index, offsetBy: 2)
+            guard let byte = UInt8(digits[index..<next], radix: 16) else { return nil }
+            bytes.append(byte)
+            index = next
+        }
+        return bytes
+    }
+
+    /// A link by `Class#key` or the target's primary key (the engine's value syntax).
+    static func link(_ text: String, for property: Property, className: String, realm: Realm) throws -> Value {
+        let target = property.objectClassName ?? ""
+        if text.hasPrefix(target + "#"), let raw = Int64(text.dropFirst(target.count + 1)) {
+            guard try realm.object(ofType: target, key: ObjectKey(raw)) != nil else {
+                throw RealmError.invalidInput("\(target)#\(raw): no such object")
+            }
+            return .link(ObjectKey(raw))
+        }
+        let input = try ValueSyntax.parse(text, for: property, className: className, schema: realm.schema)
+        switch input {
+        case .value(let value): return value
+        case .primaryKey(let key):
+            guard let object = try realm.object(ofType: target, forPrimaryKey: key) else {
+                throw RealmError.invalidInput("no \(target) has the primary key \(key)")
+            }
+            return .link(object.key)
+        default:
+            throw RealmError.typeMismatch(className: className, property: property.name,
+                                          expected: "the \(target)'s primary key, \(target)#key or null", got: text)
+        }
+    }
+}

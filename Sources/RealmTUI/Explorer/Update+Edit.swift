@@ -1,0 +1,282 @@
+import Foundation
+import RealmEngine
+
+/// The edit flow's transitions (see `EditFlow`): opening an editor, keys in it, the `y/n`
+/// prompt, `:delete`, `:set`, `:copy` and `u`.
+extension ExplorerState {
+    /// The message every edit key gets on a read-only file.
+    var readOnlyRefusal: String {
+        "\(fileName) is open read-only: :copy PATH writes a writable copy and opens it"
+    }
+
+    /// The object and property under the cursor (a table cell or a detail line).
+    func cellUnderCursor() throws -> (object: DynamicObject, property: Property)? {
+        switch current {
+        case .table(let table):
+            guard table.cursorRow < table.rows.count else { return nil }
+            return (try table.rows.object(at: table.cursorRow), table.schema.properties[table.cursorColumn])
+        case .detail(let detail):
+            let properties = detail.object.objectSchema.properties
+            guard properties.indices.contains(detail.cursor), !detail.object.isInvalidated else { return nil }
+            return (detail.object, properties[detail.cursor])
+        default: return nil
+        }
+    }
+
+    /// Enter in the detail view: a scalar (or a to-one link) opens its editor; anything else
+    /// opens as before. Returns whether an editor opened.
+    mutating func editOnEnter() -> Bool {
+        guard case .detail = current, !readOnly, let cell = try? cellUnderCursor(),
+              !TableView.opens(cell.property) else { return false }
+        beginEdit()
+        return true
+    }
+
+    /// `e`: opens the editor for the value under the cursor, filled with its current value.
+    mutating func beginEdit() {
+        guard !readOnly else { return refuse(readOnlyRefusal) }
+        if case .values(let values) = current { return beginElementEdit(values) }
+        do {
+            guard let (object, property) = try cellUnderCursor() else {
+                return refuse("e edits a value: put the cursor on a table cell or a property")
+            }
+            if property.isPrimaryKey {
+                return refuse("\(property.name) is the primary key: Realm never changes a primary key (create a new object instead)")
+            }
+            if property.type == .linkingObjects {
+                return refuse("\(property.name) lists the objects that link here: edit the links on their side")
+            }
+            if property.isList {
+                return refuse("\(property.name) is a list: Enter opens it, and a, i, x, J, K edit it there")
+            }
+            if property.type == .object {
+                return beginPick(object: object, property: property, insertAt: nil)
+            }
+            let value = try object.value(forKey: property.name)
+            if case .detail = current, property.type == .string {
+                // The detail view edits the string itself, newlines and all.
+                let text = if case .string(let s) = value { s } else { "" }
+                mode = .edit(.editing(ValueEditor(object: object, property: property, editor: LineEditor(text), isMultiline: true)))
+                return
+            }
+            let text = EditText.text(for: value, property, realm: realm)
+            mode = .edit(.editing(ValueEditor(object: object, property: property, editor: LineEditor(text))))
+        } catch {
+            refuse(ExplorerText.describe(error))
+        }
+    }
+
+    /// `e` in a list of values: edits the element under the cursor in place.
+    mutating func beginElementEdit(_ values: ValuesScreen) {
+        do {
+            let list = try values.object.list(forKey: values.property.name)
+            guard values.cursor < list.count else { return refuse("the list is empty: a appends") }
+            var element = values.property
+            element.isList = false
+            let text = EditText.text(for: try list.value(at: values.cursor), element, realm: realm)
+            mode = .edit(.editing(ValueEditor(object: values.object, property: element, editor: LineEditor(text),
+                                              replaceAt: values.cursor)))
+        } catch {
+            refuse(ExplorerText.describe(error))
+        }
+    }
+
+    /// A key while the edit flow is active.
+    mutating func handleEditKey(_ key: Key, _ flow: EditFlow) -> [ExplorerEffect] {
+        switch flow {
+        case .confirming(let confirmation):
+            mode = .browse
+            if key == .character("y") || key == .character("Y") { return confirmation.effects }
+            message = Message(text: "cancelled: nothing written", isError: false)
+            return []
+        case .creating(let form):
+            return handleFormKey(key, form)
+        case .waiting:
+            if key == .escape {
+                mode = .browse
+                message = Message(text: "gave up waiting for the other writer: nothing written", isError: false)
+            }
+            return []
+        case .editing(var edit):
+            switch key {
+            case .escape:
+                mode = .browse
+                message = Message(text: "edit cancelled: nothing written", isError: false)
+                return []
+            case .enter where edit.isMultiline:
+                edit.editor.replace(edit.editor.cursor..<edit.editor.cursor, with: "\n")
+            case .enter, .control("s"):
+                return commitEditor(edit, text: edit.editor.text)
+            case .control("n"):
+                guard edit.property.isOptional else {
+                    edit.refusal = "\(edit.property.name) is required: it cannot be null"
+                    mode = .edit(.editing(edit))
+                    return []
+                }
+                return commitEditor(edit, text: "null", isNull: true)
+            case .character(" ") where edit.property.type == .bool:
+                let text = edit.editor.text.trimmingCharacters(in: .whitespaces)
+                edit.editor.set(text == "true" ? "false" : "true")
+            default:
+                guard edit.editor.handle(key) else { return [] }
+            }
+            edit.refusal = nil
+            mode = .edit(.editing(edit))
+            return []
+        }
+    }
+
+    /// Enter in an editor: a value that fits asks for the write; one that does not is refused
+    /// and the editor stays open.
+    mutating func commitEditor(_ edit: ValueEditor, text: String, isNull: Bool = false) -> [ExplorerEffect] {
+        var edit = edit
+        do {
+            guard !edit.object.isInvalidated else { throw RealmError.invalidatedObject }
+            let value: Value = if isNull {
+                .null
+            } else if edit.isMultiline {
+                .string(text)  // the text itself: the engine still checks its size on write
+            } else {
+                try EditText.parse(text, for: edit.property, className: edit.object.className, realm: realm, now: Date())
+            }
+            mode = .browse
+            if let index = edit.replaceAt {
+                return [.write(.list(className: edit.object.className, key: edit.object.key, property: edit.property.name,
+                                     edit: .replace(at: index, with: value)))]
+            }
+            if let index = edit.insertAt {
+                return [.write(.list(className: edit.object.className, key: edit.object.key, property: edit.property.name,
+                                     edit: .insert(value, at: index)))]
+            }
+            return [.write(.set(className: edit.object.className, keys: [edit.object.key], property: edit.property.name, value: value))]
+        } catch {
+            edit.refusal = "refused, nothing written: " + ExplorerText.describe(error)
+            mode = .edit(.editing(edit))
+            return []
+        }
+    }
+
+    /// `d`: asks before deleting the object under the cursor, saying how many objects link to it.
+    mutating func beginDelete() {
+        guard !readOnly else { return refuse(readOnlyRefusal) }
+        do {
+            guard let (object, _) = try cellUnderCursor() else { return refuse("d deletes an object: put the cursor on one") }
+            let links = try incomingLinkCount(object)
+            let name = ValueFormatter(realm: realm).name(of: object)
+            let linked = links == 0 ? "no object links to it" : "\(links) object\(links == 1 ? " links" : "s link") to it"
+            mode = .edit(.confirming(Confirmation(question: "delete \(object.className) \(name)? \(linked) (y/n)",
+                                                  write: .delete(className: object.className, keys: [object.key]))))
+        } catch {
+            refuse(ExplorerText.describe(error))
+        }
+    }
+
+    /// The number of objects (of any class) with a link or list element pointing at `object`.
+    func incomingLinkCount(_ object: DynamicObject) throws -> Int {
+        var total = 0
+        for origin in realm.schema.objectSchemas {
+            for property in origin.properties where property.type == .object && property.objectClassName == object.className {
+                let query = property.isList ? "ANY \(property.name) == $0" : "\(property.name) == $0"
+                total += try realm.objects(origin.name).filter(query, arguments: [.link(object.key)]).count
+            }
+        }
+        return total
+    }
+
+    /// `:delete`, `:set PROP = VALUE` and `:copy PATH`; nil for another command.
+    mutating func runEditCommand(_ text: String) -> [ExplorerEffect]? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let name = trimmed.prefix { $0 != " " }
+        let rest = trimmed.dropFirst(name.count).trimmingCharacters(in: .whitespaces)
+        if let effects = runBatchCommand(String(name)) { return effects }
+        switch name {
+        case "clear":
+            beginClearList()
+            return []
+        case "copy":
+            guard !rest.isEmpty else {
+                refuse("usage: :copy PATH (writes a compacted copy and opens it writable)")
+                return []
+            }
+            return [.copyFile(path: rest)]
+        case "delete":
+            guard !readOnly else { refuse(readOnlyRefusal); return [] }
+            guard let (schema, keys) = currentResultKeys() else { return [] }
+            guard !keys.isEmpty else { refuse(":delete: this table shows no objects"); return [] }
+            mode = .edit(.confirming(Confirmation(
+                question: "delete all \(ValueFormatter.grouped(keys.count)) \(schema.name) object\(keys.count == 1 ? "" : "s") of this table? (y/n)",
+                write: .delete(className: schema.name, keys: keys))))
+            return []
+        case "set":
+            guard !readOnly else { refuse(readOnlyRefusal); return [] }
+            guard let equals = rest.firstIndex(of: "=") else {
+                refuse("usage: :set PROPERTY = VALUE (on every object of this table)")
+                return []
+            }
+            let propertyName = rest[..<equals].trimmingCharacters(in: .whitespaces)
+            let valueText = rest[rest.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            guard let (schema, keys) = currentResultKeys() else { return [] }
+            guard !keys.isEmpty else { refuse(":set: this table shows no objects"); return [] }
+            guard let property = schema.properties.first(where: { $0.name == propertyName }) else {
+                refuse(":set: \(schema.name) has no property \(propertyName) (\(schema.properties.map(\.name).joined(separator: ", ")))")
+                return []
+            }
+            if property.isPrimaryKey {
+                refuse("\(property.name) is the primary key: Realm never changes a primary key")
+                return []
+            }
+            guard property.isPersisted, !property.isList else {
+                refuse(":set sets a single value; \(property.name) is a \(property.typeDescription)")
+                return []
+            }
+            do {
+                let value = try EditText.parse(valueText, for: property, className: schema.name, realm: realm, now: Date())
+                let shown = ValueFormatter(realm: realm).shown(value, property, oneLine: true).text
+                mode = .edit(.confirming(Confirmation(
+                    question: "set \(property.name) = \(shown) on all \(ValueFormatter.grouped(keys.count)) \(schema.name) object\(keys.count == 1 ? "" : "s") of this table? (y/n)",
+                    write: .set(className: schema.name, keys: keys, property: property.name, value: value))))
+            } catch {
+                refuse("refused, nothing written: " + ExplorerText.describe(error))
+            }
+            return []
+        default:
+            return nil
+        }
+    }
+
+    /// The class and the keys of every object the current table shows (its query applied).
+    private mutating func currentResultKeys() -> (ObjectSchema, [ObjectKey])? {
+        guard case .table(let table) = current else {
+            refuse("this command works on a table (open a class first)")
+            return nil
+        }
+        do {
+            let keys = try table.rows.counted.keys()
+            return (table.schema, keys)
+        } catch {
+            refuse(ExplorerText.describe(error))
+            return nil
+        }
+    }
+
+    /// `u`: asks to restore what the last `set` of this explorer replaced.
+    mutating func beginUndo() -> [ExplorerEffect] {
+        guard !readOnly else { refuse(readOnlyRefusal); return [] }
+        if batch != nil {
+            unstageLast()
+            return []
+        }
+        guard let record = lastEdit else {
+            message = Message(text: "nothing to undo (u takes back the last set, create or list change; not a delete)", isError: false)
+            return []
+        }
+        return [.write(.undo(record))]
+    }
+
+    /// The version of the file the explorer reads (a commit advances it).
+    public var realmVersion: UInt64 { realm.version }
+
+    mutating func refuse(_ text: String) {
+        message = Message(text: text, isError: true)
+    }
+}

@@ -1,0 +1,130 @@
+import RealmEngine
+
+/// The edit flow's input bar: the property being edited, its type and whether it may be null,
+/// the editor, and a refusal on the row above; or the `y/n` question of a confirmation.
+enum EditorView {
+    /// Rows the edit flow takes above the status line.
+    static func rows(_ flow: EditFlow) -> Int {
+        switch flow {
+        case .editing(let edit):
+            (edit.refusal == nil ? 2 : 3) + (edit.isMultiline ? multilineRows(edit.editor) - 1 : 0)
+        case .confirming, .creating, .waiting: 1
+        }
+    }
+
+    static func draw(_ state: ExplorerState, _ flow: EditFlow, into grid: inout Grid) {
+        let theme = state.theme
+        var row = state.contentRows.upperBound
+        switch flow {
+        case .confirming(let confirmation):
+            var style = theme.error
+            style.bold = true
+            grid.fill(row: row, style: theme.input)
+            grid.write(confirmation.question, column: 0, row: row, style: style)
+        case .waiting:
+            grid.write("waiting for another writer… Esc cancels (nothing written yet)",
+                       column: 0, row: row, style: theme.error)
+        case .creating(let form):
+            if let refusal = form.refusal {
+                grid.write(refusal, column: 0, row: row, style: theme.error)
+            } else {
+                grid.write("new \(form.schema.name): Enter creates, Esc cancels, ↑/↓ fields, ^N null",
+                           column: 0, row: row, style: theme.muted)
+            }
+        case .editing(let edit):
+            let property = edit.property
+            var hints = edit.isMultiline ? ["^S writes", "Enter new line", "Esc cancels"] : ["Enter writes", "Esc cancels", "^U clears"]
+            if property.isOptional { hints.append("null/^N") }
+            switch property.type {
+            case .bool: hints.append("space toggles")
+            case .date: hints.append("ISO 8601/now")
+            case .objectId, .uuid: hints.append("new: generate")
+            case .data: hints.append("0x hex/base64")
+            case .object: hints.append("primary key or \(property.objectClassName ?? "")#key")
+            default: break
+            }
+            let head = "\(edit.object.className).\(property.name) \(property.typeDescription):"
+            grid.write(head + " " + hints.joined(separator: ", "), column: 0, row: row, style: theme.muted)
+            row += 1
+            if let refusal = edit.refusal {
+                grid.write(refusal, column: 0, row: row, style: theme.error)
+                row += 1
+            }
+            if edit.isMultiline {
+                drawMultiline(edit.editor, top: row, rows: multilineRows(edit.editor), state: state, into: &grid)
+            } else {
+                InputBarView.drawEditor(edit.editor, prompt: "=", row: row, state: state, into: &grid)
+            }
+        }
+    }
+}
+
+extension EditorView {
+    /// Rows of the multi-line editor: its lines, at least 3, at most 8.
+    static func multilineRows(_ editor: LineEditor) -> Int {
+        min(8, max(3, editor.text.split(separator: "\n", omittingEmptySubsequences: false).count))
+    }
+
+    /// The lines of a multi-line editor, scrolled to keep the cursor's line in view, the cursor
+    /// cell reversed. Lines longer than the screen are cut (the cursor's line scrolls sideways
+    /// with it, as in the one-line editor).
+    static func drawMultiline(_ editor: LineEditor, top: Int, rows: Int, state: ExplorerState, into grid: inout Grid) {
+        let lines = editor.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let before = Array(editor.text)[0..<editor.cursor]
+        let cursorLine = before.filter { $0 == "\n" }.count
+        let cursorColumn = before.count - (before.lastIndex(of: "\n").map { $0 + 1 } ?? 0)
+        let first = max(0, cursorLine - rows + 1)
+        for offset in 0..<rows {
+            let index = first + offset
+            let row = top + offset
+            grid.write("│", column: 0, row: row, style: state.theme.muted)
+            guard lines.indices.contains(index) else { continue }
+            if index == cursorLine {
+                var line = LineEditor(lines[index])
+                _ = line.handle(.home)
+                for _ in 0..<cursorColumn { _ = line.handle(.right) }
+                InputBarView.drawEditor(line, prompt: "│", row: row, state: state, into: &grid)
+            } else {
+                grid.write(lines[index], column: 1, row: row, style: state.theme.input, limit: state.width - 2)
+            }
+        }
+    }
+}
+
+/// The form of a new object: one line per field — name (`*` for the primary key), `required`
+/// where null is not allowed, the type, and the editor; the field being edited is highlighted.
+enum FormView {
+    static func draw(_ state: ExplorerState, _ form: ObjectForm, into grid: inout Grid) {
+        let theme = state.theme
+        let rows = state.contentRows
+        grid.write("new \(form.schema.name)", column: 2, row: rows.lowerBound, style: theme.header)
+        let nameWidth = min(24, form.fields.map { displayWidth($0.property.name) + 1 }.max() ?? 0)
+        let typeWidth = min(16, form.fields.map { displayWidth($0.property.typeDescription) }.max() ?? 0)
+        let markWidth = displayWidth("required")
+        let valueX = 2 + nameWidth + 1 + markWidth + 1 + typeWidth + 1
+        let body = (rows.lowerBound + 2)..<rows.upperBound
+        let top = max(0, form.cursor - body.count + 1)
+        for (offset, row) in body.enumerated() {
+            let index = top + offset
+            guard form.fields.indices.contains(index) else { break }
+            let field = form.fields[index]
+            let selected = index == form.cursor
+            if selected { grid.write("›", column: 0, row: row, style: theme.selection) }
+            let name = (field.property.isPrimaryKey ? "*" : "") + field.property.name
+            grid.write(name, column: 2, row: row, style: theme.header, limit: nameWidth)
+            if field.isRequired { grid.write("required", column: 2 + nameWidth + 1, row: row, style: theme.error) }
+            grid.write(field.property.typeDescription, column: 2 + nameWidth + 1 + markWidth + 1, row: row, style: theme.muted,
+                       limit: typeWidth)
+            let chars = Array(field.editor.text)
+            _ = grid.write(field.editor.text, column: valueX, row: row, style: selected ? theme.input : .plain,
+                           limit: max(1, state.width - valueX - 1))
+            guard selected else { continue }
+            let cursorX = valueX + displayWidth(String(chars[0..<field.editor.cursor]))
+            guard cursorX < state.width else { continue }
+            var cell = grid[cursorX, row]
+            if cell.isContinuation || cell.text.isEmpty { cell.text = " " }
+            cell.style.reverse.toggle()
+            grid[cursorX, row] = cell
+        }
+    }
+}
