@@ -149,25 +149,6 @@ extension ObjectId: _RealmScalar, _Persistable {
     }
 }
 
-/// The Swift value of a stored value, for `value(forKey:)` and change descriptions that return
-/// `Any` (links become the object, lists an array).
-func plainValue(_ value: Value) -> Any? {
-    switch value {
-    case .null: nil
-    case .bool(let b): b
-    case .int(let i): Int(exactly: i) ?? i
-    case .float(let f): f
-    case .double(let d): d
-    case .string(let s): s
-    case .date(let t): t.date
-    case .data(let d): d
-    case .objectId(let o): o
-    case .uuid(let u): u
-    case .link(let k): k
-    case .list(let items): items.map { plainValue($0) as Any }
-    }
-}
-
 /// The stored value of a loosely typed one (query arguments, `setValue(_:forKey:)`).
 func storedValue(_ any: Any?) -> Value? {
     guard let any else { return .null }

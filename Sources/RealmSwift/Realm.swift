@@ -75,18 +75,7 @@ public final class Realm {
     /// when the commit fails.
     @discardableResult
     public func write<Result>(_ block: () throws -> Result) throws -> Result {
-        try dynamicRealm.beginWrite()
-        pendingError = nil
-        let result: Result
-        do {
-            result = try block()
-        } catch {
-            pendingError = nil
-            if isInWriteTransaction { dynamicRealm.cancelWrite() }
-            throw error
-        }
-        try commitWrite()
-        return result
+        try write(withoutNotifying: [], block)
     }
 
     /// `write(_:)` whose commit the observers of `tokens` do not hear about (a change the

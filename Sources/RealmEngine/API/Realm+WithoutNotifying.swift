@@ -19,16 +19,7 @@ extension Realm {
     /// Runs `block` in a write transaction and commits it without notifying `tokens`.
     @discardableResult
     public func write<Result>(withoutNotifying tokens: [NotificationToken], _ block: () throws -> Result) throws -> Result {
-        try beginWrite()
-        let result: Result
-        do {
-            result = try block()
-        } catch {
-            cancelWrite()
-            throw error
-        }
-        try commitWrite(withoutNotifying: tokens)
-        return result
+        try write(block, commit: { try $0.commitWrite(withoutNotifying: tokens) })
     }
 }
 

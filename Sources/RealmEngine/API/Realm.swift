@@ -242,6 +242,11 @@ public final class Realm {
     /// Runs `block` in a write transaction and commits it; cancels if `block` throws.
     @discardableResult
     public func write<Result>(_ block: () throws -> Result) throws -> Result {
+        try write(block, commit: { try $0.commitWrite() })
+    }
+
+    /// The one body of the `write` variants: begin, run `block` (cancel if it throws), `commit`.
+    func write<Result>(_ block: () throws -> Result, commit: (Realm) throws -> Void) throws -> Result {
         try beginWrite()
         let result: Result
         do {
@@ -250,7 +255,7 @@ public final class Realm {
             cancelWrite()
             throw error
         }
-        try commitWrite()
+        try commit(self)
         return result
     }
 
