@@ -54,6 +54,9 @@ extension Results {
             case .collection(let set):
                 results.prime(keys)
                 block(.update(results, deletions: set.deletions, insertions: set.insertions, modifications: set.modifications))
+            case .unchanged:
+                // No update to report; the results hold the new version's keys (no re-run on read).
+                results.prime(keys)
             case .error(let error):
                 results.error = error as? RealmError ?? .invalidInput("\(error)")
                 block(.error(error))

@@ -17,6 +17,9 @@ extension Results {
             case .collection(let set):
                 original.prime(keys)
                 block(.update(original, deletions: set.deletions, insertions: set.insertions, modifications: set.modifications))
+            case .unchanged:
+                // No update to report; the results hold the new version's keys (no re-run on read).
+                original.prime(keys)
             case .error(let error):
                 block(.error(error))
             default:

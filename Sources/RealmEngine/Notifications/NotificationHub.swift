@@ -153,9 +153,20 @@ extension Registration {
             self.base = Base(version: version, pin: target, keys: keys)
             if let p = self.pending, p.target.version <= version { self.pending = nil }
         }
+        let unchanged: Bool
         switch change {
-        case .none: return
-        case .collection(let set) where set.isEmpty: return
+        case .none: unchanged = true
+        case .collection(let set): unchanged = set.isEmpty
+        default: unchanged = false
+        }
+        if unchanged {
+            // Nothing to report, but a collection's keys at the new version are known: the
+            // results take them (a commit that only added objects outside a filter must not
+            // leave the results to re-run the query on their next read).
+            if case .collection = kind { callback(.unchanged, keys, realm) }
+            return
+        }
+        switch change {
         case .error, .deleted: finished = true
         default: break
         }

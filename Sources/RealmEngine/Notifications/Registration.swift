@@ -25,6 +25,11 @@ final class Registration: @unchecked Sendable {
     enum Change {
         case initial
         case collection(CollectionChangeSet)
+        /// Delivery only: a collection's result did not change between the last delivered
+        /// version and the new one. The user's block is not called, but the callback gets the
+        /// keys at the new version, so the observed results hold them: otherwise the next read
+        /// of the results (which still hold the old version's keys) re-runs the whole query.
+        case unchanged
         case object([PropertyChange])
         case deleted
         case realmChanged
