@@ -85,7 +85,7 @@ final class Snapshot: ObjectStore {
         try naming(classIndex) {
             try reader.forEachLeaf(root) { leaf in
                 let c = try cluster(leaf, classIndex: classIndex)
-                if case .view(let v) = c { views?.append(v) } else { views = nil }
+                if case .view(let v) = c, (views?.count ?? .max) < LeafViewCache.classLeafCapacity { views?.append(v) } else { views = nil }
                 try body(c)
                 return true
             }
@@ -266,9 +266,10 @@ final class LeafViewCache: @unchecked Sendable {
     }
 
     /// Classes with more leaves than this are walked again on each scan instead of remembered,
-    /// so a snapshot's memory stays bounded whatever a class's size (the explorer on a
-    /// 10,000,000-object class); at ~800 bytes a view, at most ~6 MiB a class.
-    static let classLeafCapacity = 8192
+    /// so a snapshot's memory stays bounded whatever a class's size: at ~800 bytes a view, at
+    /// most ~50 MiB for a class (about 16,000,000 objects; a 10,000,000-object class is still
+    /// remembered, which keeps a scan of it under 100 ms).
+    static let classLeafCapacity = 65_536
 
     func setLeaves(_ views: [ClusterView], of classIndex: Int) {
         guard views.count <= LeafViewCache.classLeafCapacity else { return }
