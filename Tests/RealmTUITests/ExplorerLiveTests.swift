@@ -93,6 +93,34 @@ struct ExplorerLiveTests {
         #expect(f.lines.contains { $0.hasPrefix(" ~dog 1 ") }, "\(f.lines)")
     }
 
+    @Test func aBulkUpdateOfASortedFilteredTableIsMarked() throws {
+        let f = try Fixture()
+        f.driver.press(.character("/"))
+        f.driver.type("age < 10")
+        f.driver.press(.enter, .character("l"), .character("S"))
+        try f.commit { realm in try realm.objects("Dog").filter("name == 'dog 9'").setValue(.value(.double(7)), forKey: "weight") }
+        f.driver.refresh()
+        #expect(f.lines.contains { $0.contains("~dog 9 ") }, "\(f.lines)")
+    }
+
+    @Test func aModificationOfASortedTableIsMarked() throws {
+        let f = try Fixture()
+        f.driver.press(.character("l"), .character("S"))
+        try f.commit { _ in try f.dog("dog 19").setValue(.double(7), forKey: "weight") }
+        f.driver.refresh()
+        #expect(f.lines.contains { $0.contains("~dog 19 ") }, "\(f.lines)")
+    }
+
+    @Test func aModificationOfAFilteredTableIsMarked() throws {
+        let f = try Fixture()
+        f.driver.press(.character("/"))
+        f.driver.type("age < 10")
+        f.driver.press(.enter)
+        try f.commit { _ in try f.dog("dog 1").setValue(.double(7), forKey: "weight") }
+        f.driver.refresh()
+        #expect(f.lines.contains { $0.hasPrefix(" ~dog 1 ") }, "\(f.lines)")
+    }
+
     @Test func pauseStaysOnItsVersionAndCatchesUpInOneStep() throws {
         let f = try Fixture()
         f.driver.press(.character("p"))

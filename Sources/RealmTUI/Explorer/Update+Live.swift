@@ -14,7 +14,7 @@ extension ExplorerState {
             let oldTop = table.topRow
             let keys = try? table.rows.keysForChange(change)
             for key in keys?.inserted ?? [] { table.marks[key] = RowMark(kind: .inserted, until: now + Self.markSeconds) }
-            for key in keys?.modified ?? [] where table.marks[key]?.kind != .inserted {
+            for key in keys?.modified ?? [] where table.marks[key].map({ $0.kind != .inserted || $0.until <= now }) ?? true {
                 table.marks[key] = RowMark(kind: .modified, until: now + Self.markSeconds)
             }
             let cursorGone = change.deletions.contains(oldCursor)
@@ -26,14 +26,10 @@ extension ExplorerState {
                     message = Message(text: "the object under the cursor was deleted; now on its neighbour", isError: false)
                 }
             }
-            // Keep the cursor's row where it was on screen when possible.
+            // The viewport stays where it was and moves only if the cursor would leave it
+            // (`keepCursorInView`), so rows inserted at the top of the screen are seen.
             table.cursorRow = newCursor
-            table.topRow = max(0, oldTop + (newCursor - oldCursor))
-            if !cursorGone || newCursor != ExplorerState.shifted(oldCursor, change) {
-                table.topRow = max(0, min(table.topRow, newCursor))
-            } else {
-                table.topRow = ExplorerState.shifted(oldTop, change)
-            }
+            table.topRow = oldTop
             stack[index] = .table(table)
         }
         keepCursorInView()

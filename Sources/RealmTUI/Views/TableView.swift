@@ -41,7 +41,7 @@ enum TableView {
                 grid.fill(row: row, style: theme.selection)
                 grid.write("›", column: 0, row: row, style: theme.selection)
             }
-            if let key = layout.objects[offset]?.key, let mark = table.marks[key] {
+            if let key = layout.objects[offset]?.key, let mark = table.marks[key], mark.until > state.now {
                 let style = mark.kind == .inserted ? theme.inserted : theme.modified
                 grid.write(mark.kind == .inserted ? "+" : "~", column: 1, row: row, style: style)
             }
