@@ -121,6 +121,26 @@ struct ExplorerLiveTests {
         #expect(f.lines.contains { $0.hasPrefix(" ~dog 1 ") }, "\(f.lines)")
     }
 
+    @Test func theChangesPaneListsEveryCommitWithItsClassCounts() throws {
+        let f = try Fixture()
+        try f.commit { try $0.create("Dog", ["name": .string("new")]) }
+        f.driver.refresh()
+        try f.commit { realm in
+            try realm.delete(try f.dog("dog 0"))
+            try f.dog("dog 1").setValue(.int(99), forKey: "age")
+            try f.dog("dog 2").setValue(.int(98), forKey: "age")
+        }
+        f.driver.refresh()
+        f.driver.press(.character("c"))
+        let lines = f.lines
+        let newest = try #require(lines.firstIndex { $0.contains("Dog +0 −1 ~2") }, "\(lines)")
+        let older = try #require(lines.firstIndex { $0.contains("Dog +1 −0 ~0") }, "\(lines)")
+        #expect(newest < older)
+        #expect(lines[newest].contains("v4") && lines[older].contains("v3"), "\(lines)")
+        f.driver.press(.escape)
+        #expect(f.lines.last?.contains("row") == true)
+    }
+
     @Test func pauseStaysOnItsVersionAndCatchesUpInOneStep() throws {
         let f = try Fixture()
         f.driver.press(.character("p"))

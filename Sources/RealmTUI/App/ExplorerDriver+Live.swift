@@ -1,3 +1,4 @@
+import Foundation
 import RealmEngine
 
 /// Change sets delivered by the engine's collection notifications, waiting for the driver to
@@ -43,7 +44,15 @@ extension ExplorerDriver {
     @discardableResult
     public mutating func refresh() -> Bool {
         guard !state.isPaused else { return false }
+        let before = state.realm.version
         let moved = state.realm.refresh()
+        if moved {
+            if let summaries = try? state.realm.commitSummaries(after: before) {
+                send(.commits(summaries, seenAt: Date()))
+            } else {
+                state.commitsNotShown += Int(state.realm.version - before)
+            }
+        }
         let changes = inbox.changes
         inbox.changes.removeAll()
         for change in changes { send(.tableChanged(change)) }

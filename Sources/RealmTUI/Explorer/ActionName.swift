@@ -36,6 +36,7 @@ public enum ActionName: String, Sendable, CaseIterable {
     case moveElementUp = "list.moveUp"
     case quit = "app.quit"
     case pauseLive = "live.pause"
+    case changesPane = "live.changes"
 }
 
 /// The screens, for key bindings that apply to some of them only.

@@ -1,3 +1,6 @@
+import Foundation
+import RealmEngine
+
 /// What `update` reacts to.
 public enum ExplorerEvent: Sendable {
     case key(Key)
@@ -8,6 +11,8 @@ public enum ExplorerEvent: Sendable {
     case tableChanged(TableChange)
     /// The Realm moved to a newer version (after all `tableChanged` of that move).
     case refreshed
+    /// The commits of that move, for the changes pane (`c`), and when they were seen.
+    case commits([CommitSummary], seenAt: Date)
     /// Time passed: `seconds` on a monotonic clock (marks fade, messages expire).
     case tick(seconds: Double)
 }

@@ -1,3 +1,4 @@
+import Foundation
 import RealmEngine
 
 /// What the explorer shows and where the user is: a value that `update` changes and `render`
@@ -12,6 +13,7 @@ public struct ExplorerState {
         case command(LineEditor)
         case help(top: Int)
         case schema(top: Int)
+        case changes(top: Int)
         /// Editing a value or confirming a write (Update+Edit.swift).
         case edit(EditFlow)
     }
@@ -53,6 +55,10 @@ public struct ExplorerState {
     var now: Double = 0
     /// `p`: live updates paused; the screen stays on the version it shows.
     var isPaused = false
+    /// Every commit seen since the explorer opened, oldest first (the changes pane, `c`).
+    var commitLog: [(summary: CommitSummary, seenAt: Date)] = []
+    /// Commits the change log no longer held when the explorer moved past them.
+    var commitsNotShown = 0
     var history: QueryHistory
     /// What the last change this explorer committed replaced, for `u` (nil after a delete).
     var lastEdit: UndoRecord?

@@ -67,6 +67,7 @@ public struct KeyMap: Sendable {
             bind([.character("?")], .help, all, "help: the keys of this screen"),
             bind([.character(":")], .commandLine, all, "command line (:set, :delete, :copy, :export, :schema, :q)"),
             bind([.character("p")], .pauseLive, all, "pause live updates (p again catches up)"),
+            bind([.character("c")], .changesPane, all, "changes: every commit since the explorer opened"),
             bind([.character("q")], .quit, all, "quit"),
         ])
     }()

@@ -22,6 +22,10 @@ public func update(_ state: inout ExplorerState, _ event: ExplorerEvent) -> [Exp
     case .refreshed:
         state.noteRefresh()
         return []
+    case .commits(let summaries, let seenAt):
+        state.commitLog += summaries.map { ($0, seenAt) }
+        if state.commitLog.count > 10_000 { state.commitLog.removeFirst(state.commitLog.count - 10_000) }
+        return []
     case .mouse(let mouse):
         return state.handleMouse(mouse)
     case .key(let key):
@@ -56,6 +60,14 @@ extension ExplorerState {
             case .backspace where editor.text.isEmpty: mode = .browse
             default:
                 if editor.handle(key) { mode = .command(editor) }
+            }
+            return []
+        case .changes(let top):
+            switch key {
+            case .character("q"): return [.quit]
+            case .character("j"), .down: mode = .changes(top: top + 1)
+            case .character("k"), .up: mode = .changes(top: max(0, top - 1))
+            default: mode = .browse
             }
             return []
         case .help(let top), .schema(let top):
@@ -99,6 +111,9 @@ extension ExplorerState {
         switch action {
         case .quit: return confirmQuit()
         case .commitBatch: return commitBatchAction()
+        case .changesPane:
+            mode = .changes(top: 0)
+            return []
         case .pauseLive:
             togglePause()
             return isPaused ? [] : [.catchUp]
