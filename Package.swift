@@ -10,6 +10,8 @@ let package = Package(
         // The typed API (`Object`, `@Persisted`, `Results<T>`); re-exports RealmEngine.
         .library(name: "RealmSwift", targets: ["RealmSwift"]),
         .executable(name: "realmtui", targets: ["realmtui"]),
+        // The fuzz targets' bodies, shared by Fuzz/ (libFuzzer) and the replay tests.
+        .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -45,7 +47,10 @@ let package = Package(
         .executableTarget(name: "realm-torture", dependencies: ["RealmEngine"]),
         // Notification tests and measurements across processes (a writer to observe, a writer to kill).
         .executableTarget(name: "realm-notify-probe", dependencies: ["RealmEngine"]),
-        .testTarget(name: "RealmEngineTests", dependencies: ["RealmEngine", "realm-notify-probe"]),
+        .target(name: "FuzzTargets", dependencies: ["RealmEngine", "RealmTUI"]),
+        .testTarget(name: "RealmEngineTests", dependencies: ["RealmEngine", "realm-notify-probe"], exclude: ["Fixtures"]),
+        // Replays Tests/RealmEngineTests/Fixtures/Fuzz/<target>/* through the fuzz targets.
+        .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "RealmEngine"]),
         .testTarget(name: "RealmSwiftTests", dependencies: ["RealmSwift"]),
         .testTarget(name: "RealmTUITests", dependencies: ["RealmTUI"], exclude: ["Golden"]),
         .testTarget(name: "CLITests", dependencies: ["RealmEngine", "RealmTUI", "realmtui"]),

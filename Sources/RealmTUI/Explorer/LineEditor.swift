@@ -48,8 +48,17 @@ public struct LineEditor: Sendable, Equatable {
             cursor = start
         default: return false
         }
-        text = String(chars)
+        setText(chars)
         return true
+    }
+
+    /// Stores `chars` and keeps the cursor on a character of the stored text: joining them can
+    /// merge neighbours (a combining mark typed after a letter, a letter typed before one), so the
+    /// cursor becomes the count of the characters before it as they read once joined.
+    private mutating func setText(_ chars: [Character]) {
+        let position = min(max(0, cursor), chars.count)
+        text = String(chars)
+        cursor = min(String(chars[..<position]).count, text.count)
     }
 
     /// Replaces the characters `range` (character offsets) with `replacement`, cursor after it.
@@ -58,7 +67,7 @@ public struct LineEditor: Sendable, Equatable {
         let lower = min(max(0, range.lowerBound), chars.count)
         let upper = min(max(lower, range.upperBound), chars.count)
         chars.replaceSubrange(lower..<upper, with: Array(replacement))
-        text = String(chars)
         cursor = lower + replacement.count
+        setText(chars)
     }
 }

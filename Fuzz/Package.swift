@@ -1,0 +1,29 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// libFuzzer targets for the engine and the explorer, kept apart so the main build never needs the
+// fuzzer flags. Build with -sanitize=fuzzer,address (see README.md); the bodies live in the main
+// package's FuzzTargets library, which the replay tests call too.
+let fuzzers = ["fuzz-file", "fuzz-query", "fuzz-import", "fuzz-explorer"]
+
+let package = Package(
+    name: "realm-fuzz",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "realmtui", path: ".."),
+    ],
+    targets: [
+        // Declares LLVMFuzzerRunDriver: SwiftPM supplies main, so each fuzzer's main.swift starts libFuzzer itself.
+        .target(name: "CFuzzerDriver"),
+    ] + fuzzers.map { name in
+        .executableTarget(
+            name: name,
+            dependencies: [
+                "CFuzzerDriver",
+                .product(name: "FuzzTargets", package: "realmtui"),
+                .product(name: "RealmEngine", package: "realmtui"),
+            ]
+        )
+    },
+    swiftLanguageModes: [.v6]
+)
