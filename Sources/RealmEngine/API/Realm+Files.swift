@@ -38,6 +38,11 @@ extension Realm {
                 t.state.tables[ci].nextKey = max(t.state.tables[ci].nextKey, source.tables[ci].nextKey)
             }
             try copy.commitWrite()
+            // A second, empty commit puts the data in the other slot too: otherwise that slot
+            // still names the empty version the copy started from, and losing the newest slot's
+            // sector would open an empty database that `check` accepts.
+            try copy.beginWrite()
+            try copy.commitWrite()
             // Drop the growth reserve: a copy is as small as its data.
             try copy.shared.file.truncate(to: copy.snapshot.bytes.size)
             try copy.shared.file.sync()
