@@ -167,7 +167,7 @@ extension Registration {
             return
         }
         switch change {
-        case .error, .deleted: finished = true
+        case .error, .deleted: stateLock.withLock { finished = true }   // read under stateLock too
         default: break
         }
         callback(change, keys, realm)

@@ -82,8 +82,10 @@ final class Registration: @unchecked Sendable {
 
     /// Ends the registration; after this returns the callback is not called again.
     func invalidate() {
+        // Under both locks: `deliver` reads it under `callbackLock`, the notifier thread under
+        // `stateLock` (`needsComputation`; ThreadSanitizer found the race). Order: callback, state.
         callbackLock.lock()
-        invalidated = true
+        stateLock.withLock { invalidated = true }
         callbackLock.unlock()
         stateLock.withLock { pending = nil; base = nil }
         hub?.remove(self)
