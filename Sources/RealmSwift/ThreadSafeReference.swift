@@ -6,7 +6,7 @@ import Foundation
 /// ```swift
 /// let ref = ThreadSafeReference(to: person)
 /// DispatchQueue.global().async {
-///     let realm = try! Realm(configuration: config)
+///     let realm = try Realm(configuration: config)
 ///     let person = realm.resolve(ref)   // nil if it was deleted meanwhile
 /// }
 /// ```
