@@ -15,11 +15,16 @@ let package = Package(
     targets: [
         // Declares LLVMFuzzerRunDriver: SwiftPM supplies main, so each fuzzer's main.swift starts libFuzzer itself.
         .target(name: "CFuzzerDriver"),
+        // libFuzzer's entry point and the runner every fuzzer's main.swift calls.
+        .target(
+            name: "FuzzDriver",
+            dependencies: ["CFuzzerDriver", .product(name: "FuzzTargets", package: "realmtui")]
+        ),
     ] + fuzzers.map { name in
         .executableTarget(
             name: name,
             dependencies: [
-                "CFuzzerDriver",
+                "FuzzDriver",
                 .product(name: "FuzzTargets", package: "realmtui"),
                 .product(name: "RealmEngine", package: "realmtui"),
             ]
