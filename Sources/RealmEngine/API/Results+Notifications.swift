@@ -37,9 +37,17 @@ extension Results {
             deliverRegistrationError(error, on: queue) { block(.error(error)) }
             return NotificationToken(nil)
         }
+        return realm.register(collectionRegistration(on: queue, block), on: queue, manual: manual)
+    }
+
+    /// The registration of a collection observer: primes the results with each delivered
+    /// version's keys (bound to the delivering Realm when a queue delivers) and reports
+    /// `.initial`, `.update` and `.error` to `block`.
+    func collectionRegistration(on queue: DispatchQueue?,
+                                _ block: @escaping (RealmCollectionChange<Results>) -> Void) -> Registration {
         let original = self
         var rebound: Results?
-        let registration = Registration(kind: .collection(QuerySpec(self)), schema: realm.schema) { change, keys, deliveringRealm in
+        return Registration(kind: .collection(QuerySpec(self)), schema: realm.schema) { change, keys, deliveringRealm in
             let results: Results
             if queue == nil {
                 results = original
@@ -64,7 +72,6 @@ extension Results {
                 break
             }
         }
-        return realm.register(registration, on: queue, manual: manual)
     }
 
     /// The same query bound to another instance of the same file.

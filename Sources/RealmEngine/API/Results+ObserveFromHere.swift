@@ -11,21 +11,8 @@ extension Results {
         let keys = try self.keys()
         let snapshot = realm.snapshot
         let pin = try PinnedVersion.holding(snapshot, in: realm.shared)
-        let original = self
-        let registration = Registration(kind: .collection(QuerySpec(self)), schema: realm.schema) { change, keys, _ in
-            switch change {
-            case .collection(let set):
-                original.prime(keys)
-                block(.update(original, deletions: set.deletions, insertions: set.insertions, modifications: set.modifications))
-            case .unchanged:
-                // No update to report; the results hold the new version's keys (no re-run on read).
-                original.prime(keys)
-            case .error(let error):
-                block(.error(error))
-            default:
-                break
-            }
-        }
+        // With a base at this version, the first delivery is the change from here: no `.initial`.
+        let registration = collectionRegistration(on: nil, block)
         registration.base = .init(version: snapshot.version, pin: pin, keys: keys)
         return realm.register(registration, on: nil)
     }
