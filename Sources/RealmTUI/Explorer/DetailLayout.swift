@@ -62,19 +62,12 @@ struct DetailLayout {
                 return .init(text: "[\(items.count)]" + (parts.isEmpty ? "" : " " + parts.joined(separator: ", ")))
             }
             if case .data(let data) = value {
-                return .init(text: ValueFormatter.byteCount(data.count) + " " + hexDump(data.prefix(256)) + (data.count > 256 ? " …" : ""))
+                return .init(text: ValueFormatter.byteCount(data.count) + " " + ValueFormatter.hex(data.prefix(256), separator: " ") + (data.count > 256 ? " …" : ""))
             }
             return formatter.shown(value, property, oneLine: false)
         } catch {
             return .init(text: "⚠ \(ExplorerText.describe(error))")
         }
-    }
-
-    static func hexDump(_ data: Data) -> String {
-        data.map { byte in
-            let hex = String(byte, radix: 16)
-            return hex.count == 1 ? "0" + hex : hex
-        }.joined(separator: " ")
     }
 
     /// `text` in lines of at most `width` columns: at newlines, then after the last space that

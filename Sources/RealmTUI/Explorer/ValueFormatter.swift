@@ -79,11 +79,16 @@ struct ValueFormatter {
 
     /// Data as its size and the first bytes in hex: `12 B 0a1b2c…`.
     static func data(_ data: Data) -> String {
-        let preview = data.prefix(8).map { byte in
-            let hex = String(byte, radix: 16)
-            return hex.count == 1 ? "0" + hex : hex
-        }.joined()
+        let preview = hex(data.prefix(8), separator: "")
         return "\(byteCount(data.count)) \(preview)\(data.count > 8 ? "…" : "")"
+    }
+
+    /// Bytes as two lowercase hex digits each.
+    static func hex(_ bytes: Data, separator: String) -> String {
+        bytes.map { byte in
+            let digits = String(byte, radix: 16)
+            return digits.count == 1 ? "0" + digits : digits
+        }.joined(separator: separator)
     }
 
     /// A byte count in B, KiB or MiB.
