@@ -47,30 +47,78 @@ struct TableLayout {
         } catch let failure {
             if error == nil { error = "these rows cannot be read (the file is damaged): " + ExplorerText.describe(failure) }
         }
-        let cap = max(12, min(40, width / 3))
+        // Cells are formatted only for the columns that are placed (placement asks for them in order).
+        var shownByProperty: [Int: [ValueFormatter.Shown]] = [:]
+        var wanted: [Int: Int] = [:]
+        let columns = place(columnOrder(table), wanted: { index in
+            if let known = wanted[index] { return known }
+            let shown = cells(of: properties[index], objects: objects, formatter: formatter)
+            shownByProperty[index] = shown
+            let value = wantedWidth(properties[index], table: table, cells: shown, width: width)
+            wanted[index] = value
+            return value
+        }, width: width)
+        let rowCells = objects.indices.map { row in columns.map { shownByProperty[$0.property]?[row] ?? ValueFormatter.Shown(text: "") } }
+        return TableLayout(columns: columns, rows: rows, objects: objects, cells: rowCells, count: count, error: error)
+    }
+
+    /// The properties in screen order: the primary key first when scrolled past, then from
+    /// `leftColumn` on.
+    static func columnOrder(_ table: TableScreen) -> [Int] {
+        let properties = table.schema.properties
         var order: [Int] = []
         if let pk = properties.firstIndex(where: \.isPrimaryKey), pk < table.leftColumn { order.append(pk) }
-        order += Array(min(table.leftColumn, properties.count)..<properties.count)
+        return order + Array(min(table.leftColumn, properties.count)..<properties.count)
+    }
+
+    /// What one property shows on each visible row (an unreadable row says so).
+    static func cells(of property: Property, objects: [DynamicObject?], formatter: ValueFormatter) -> [ValueFormatter.Shown] {
+        objects.map { object in object.map { formatter.cell($0, property) } ?? ValueFormatter.Shown(text: "⚠ unreadable") }
+    }
+
+    /// The width a column wants: its header's and its visible cells' display width, capped.
+    static func wantedWidth(_ property: Property, table: TableScreen, cells: [ValueFormatter.Shown], width: Int) -> Int {
+        var natural = max(displayWidth(headerName(property, sort: table.sort)), displayWidth(headerType(property)))
+        for cell in cells { natural = max(natural, displayWidth(cell.text)) }
+        return min(natural, max(12, min(40, width / 3)))
+    }
+
+    /// Columns placed left to right after the gutter until the width is used; the last may be cut.
+    static func place(_ order: [Int], wanted: (Int) -> Int, width: Int) -> [Column] {
         var columns: [Column] = []
-        var cells = Array(repeating: [ValueFormatter.Shown](), count: objects.count)
         var x = gutter
         for index in order {
             guard x < width else { break }
-            let property = properties[index]
-            var natural = max(displayWidth(headerName(property, sort: table.sort)), displayWidth(headerType(property)))
-            var shown: [ValueFormatter.Shown] = []
-            for object in objects {
-                let cell = object.map { formatter.cell($0, property) } ?? ValueFormatter.Shown(text: "⚠ unreadable")
-                natural = max(natural, displayWidth(cell.text))
-                shown.append(cell)
-            }
-            let wanted = min(natural, cap)
-            let columnWidth = min(wanted, width - x)
-            columns.append(Column(property: index, x: x, width: columnWidth, isCut: columnWidth < wanted))
-            for i in shown.indices { cells[i].append(shown[i]) }
+            let columnWidth = min(wanted(index), width - x)
+            columns.append(Column(property: index, x: x, width: columnWidth, isCut: columnWidth < wanted(index)))
             x += columnWidth + 1
         }
-        return TableLayout(columns: columns, rows: rows, objects: objects, cells: cells, count: count, error: error)
+        return columns
+    }
+
+    /// The smallest `leftColumn` (from the table's) that shows the cursor's column whole: the
+    /// window is read and formatted once, then only placement is tried.
+    static func leftColumn(showingCursorOf table: TableScreen, realm: Realm, width: Int, bodyHeight: Int) -> Int {
+        let properties = table.schema.properties
+        guard table.leftColumn < table.cursorColumn else { return table.leftColumn }
+        let rows = table.topRow..<min(table.rows.count, table.topRow + max(0, bodyHeight))
+        let objects = (try? table.rows.objects(in: rows)) ?? []
+        let formatter = ValueFormatter(realm: realm)
+        var wanted: [Int: Int] = [:]
+        func wantedWidth(_ index: Int) -> Int {
+            if let known = wanted[index] { return known }
+            let shown = cells(of: properties[index], objects: objects, formatter: formatter)
+            let value = TableLayout.wantedWidth(properties[index], table: table, cells: shown, width: width)
+            wanted[index] = value
+            return value
+        }
+        var candidate = table
+        while candidate.leftColumn < candidate.cursorColumn,
+              !place(columnOrder(candidate), wanted: wantedWidth, width: width)
+                .contains(where: { $0.property == candidate.cursorColumn && !$0.isCut }) {
+            candidate.leftColumn += 1
+        }
+        return candidate.leftColumn
     }
 
     /// A column's name line: the name, `*` for the primary key, the sort arrow.
@@ -84,10 +132,5 @@ struct TableLayout {
     /// A column's type line.
     static func headerType(_ property: Property) -> String {
         property.typeDescription
-    }
-
-    /// Whether property `index` is on screen and not cut by the right edge.
-    func showsWhole(_ index: Int) -> Bool {
-        columns.contains { $0.property == index && !$0.isCut }
     }
 }

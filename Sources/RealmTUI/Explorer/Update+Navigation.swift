@@ -78,10 +78,7 @@ extension ExplorerState {
             table.cursorColumn = max(0, min(table.cursorColumn, table.schema.properties.count - 1))
             table.cursorKey = count > 0 ? (try? table.rows.object(at: table.cursorRow))?.key : nil
             if table.cursorColumn < table.leftColumn { table.leftColumn = table.cursorColumn }
-            while table.leftColumn < table.cursorColumn,
-                  !TableLayout.make(table, realm: realm, width: width, bodyHeight: height).showsWhole(table.cursorColumn) {
-                table.leftColumn += 1
-            }
+            table.leftColumn = TableLayout.leftColumn(showingCursorOf: table, realm: realm, width: width, bodyHeight: height)
             current = .table(table)
         case .detail(var detail):
             detail.cursor = max(0, min(detail.cursor, count - 1))
