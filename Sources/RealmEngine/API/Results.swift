@@ -58,14 +58,8 @@ public final class Results: Sequence {
         self.source = source
     }
 
-    private func copy() -> Results {
-        let r = Results(realm: realm, classIndex: classIndex, source: source)
-        r.predicates = predicates
-        r.sortDescriptors = sortDescriptors
-        r.distinctKeyPaths = distinctKeyPaths
-        r.limitCount = limitCount
-        return r
-    }
+    /// The same query on the same Realm, without this one's cached keys.
+    func copy() -> Results { rebound(to: realm) }
 
     /// The class of the objects.
     public var objectSchema: ObjectSchema { realm.readView.schema.objectSchemas[classIndex] }

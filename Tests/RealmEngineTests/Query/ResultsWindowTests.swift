@@ -43,7 +43,7 @@ import Testing
             }
             for range in ranges {
                 // A fresh Results each time: the window path runs, not the cache of keys().
-                let fresh = result.copyForTesting()
+                let fresh = result.copy()
                 let expected = Array(whole[min(range.lowerBound, whole.count)..<min(range.upperBound, whole.count)])
                 #expect(try fresh.keys(in: range) == expected, "\(result.planDescription) \(range)")
             }
@@ -57,22 +57,11 @@ import Testing
             try realm.create("Person", ["id": .int(99_999), "name": .string("new"), "age": .int(25)])
             let filtered = try realm.objects("Person").filter("age >= 20 AND age < 30")
             let whole = try filtered.keys()
-            #expect(try filtered.copyForTesting().keys(in: (whole.count - 5)..<whole.count) == Array(whole.suffix(5)))
+            #expect(try filtered.copy().keys(in: (whole.count - 5)..<whole.count) == Array(whole.suffix(5)))
         }
     }
 }
 
-extension Results {
-    /// The same query without its cached keys.
-    func copyForTesting() -> Results {
-        let copy = Results(realm: realm, classIndex: classIndex, source: source)
-        copy.predicates = predicates
-        copy.sortDescriptors = sortDescriptors
-        copy.distinctKeyPaths = distinctKeyPaths
-        copy.limitCount = limitCount
-        return copy
-    }
-}
 
 /// A snapshot remembers the leaf views of small classes only, so its memory is bounded whatever
 /// the size of a class it scans.
