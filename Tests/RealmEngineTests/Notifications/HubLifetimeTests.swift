@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+@testable import RealmEngine
+
+/// A Realm observed on a thread whose RunLoop never runs (a CLI, a fuzzer, a worker thread) must
+/// still release its file when the Realm and its tokens go away: the delivery a commit schedules
+/// on that RunLoop must not keep the file open.
+@Suite struct HubLifetimeTests {
+    /// The memfds this process holds (each in-memory Realm's file is one).
+    static func openMemoryFiles() -> Int {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return names.filter { name in
+            ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + name)) ?? "").contains("memfd:")
+        }.count
+    }
+
+    @Test func aDeliveryScheduledOnAStoppedRunLoopDoesNotKeepTheFileOpen() throws {
+        let identifier = "hub-lifetime-\(UUID().uuidString)"
+        let schema = Schema([ObjectSchema(name: "Dog", properties: [Property(name: "name", type: .string)])])
+        // On a thread of its own, whose RunLoop nobody runs: the timer the commit adds there never fires.
+        let before = Self.openMemoryFiles()
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            defer { done.signal() }
+            do {
+                let realm = try Realm(configuration: .init(inMemoryIdentifier: identifier, schema: schema))
+                let token = try realm.objects("Dog").observeFromCurrentVersion { _ in }
+                try realm.write { _ = try realm.create("Dog", ["name": .string("Rex")]) }
+                token.invalidate()
+            } catch {
+                Issue.record(error)
+            }
+        }
+        thread.start()
+        done.wait()
+        // Another instance of the same identifier would see the old data if the file were kept.
+        let reopened = try Realm(configuration: .init(inMemoryIdentifier: identifier, schema: schema))
+        #expect(try reopened.objects("Dog").count == 0)
+        #expect(Self.openMemoryFiles() <= before + 1)
+    }
+}
