@@ -15,7 +15,10 @@ extension ExplorerState {
             let keys = try? table.rows.keysForChange(change)
             for key in keys?.inserted ?? [] { table.marks[key] = RowMark(kind: .inserted, until: now + Self.markSeconds) }
             for key in keys?.modified ?? [] where table.marks[key].map({ $0.kind != .inserted || $0.until <= now }) ?? true {
-                table.marks[key] = RowMark(kind: .modified, until: now + Self.markSeconds)
+                // Cells still highlighted from an earlier commit stay highlighted with the new ones.
+                let earlier = table.marks[key].flatMap { $0.kind == .modified && $0.until > now ? $0.cells : nil } ?? []
+                let changed = table.rows.changedProperties(of: key) ?? []
+                table.marks[key] = RowMark(kind: .modified, until: now + Self.markSeconds, cells: earlier.union(changed))
             }
             let cursorGone = change.deletions.contains(oldCursor)
             var newCursor = ExplorerState.shifted(oldCursor, change)
@@ -43,12 +46,40 @@ extension ExplorerState {
         return max(0, position)
     }
 
+    /// Before the Realm moves to a newer version: remembers what each screen on the stack shows
+    /// (a table's visible rows, a detail's values), so the change can be shown cell by cell and
+    /// the detail view can say what a value was. Reads O(window) objects.
+    mutating func rememberShownValues() {
+        let height = tableBodyHeight
+        for index in stack.indices {
+            switch stack[index] {
+            case .table(let table):
+                table.rows.rememberValues(in: table.topRow..<(table.topRow + height))
+            case .detail(var detail):
+                guard !detail.object.isInvalidated else { continue }
+                detail.shownValues = TableRows.values(of: detail.object)
+                stack[index] = .detail(detail)
+            default: break
+            }
+        }
+    }
+
     /// After the Realm moved to a new version: a detail view of an object deleted meanwhile says
-    /// so instead of showing stale values.
+    /// so instead of showing stale values; one of an object modified marks the properties that
+    /// changed and keeps their previous values.
     mutating func noteRefresh() {
         for index in stack.indices {
-            guard case .detail(var detail) = stack[index], detail.deletedInVersion == nil, detail.object.isInvalidated else { continue }
-            detail.deletedInVersion = realm.version
+            guard case .detail(var detail) = stack[index] else { continue }
+            let before = detail.shownValues
+            detail.shownValues = nil
+            if detail.object.isInvalidated {
+                if detail.deletedInVersion == nil { detail.deletedInVersion = realm.version }
+            } else if let before {
+                let after = TableRows.values(of: detail.object)
+                for property in after.indices where before.indices.contains(property) && before[property] != after[property] {
+                    detail.changes[property] = DetailChange(was: before[property], until: now + Self.markSeconds)
+                }
+            }
             stack[index] = .detail(detail)
         }
         keepCursorInView()
