@@ -94,6 +94,17 @@ struct ExplorerLiveChangesTests {
         #expect(detail.shownValues == nil)
     }
 
+    /// A detail whose object another process renamed shows the new name in the breadcrumb.
+    @Test func aRenamedDetailObjectGetsItsNewBreadcrumb() throws {
+        let f = try Fixture(count: 5, height: 14)
+        f.driver.press(.down, .enter)
+        #expect(f.lines[0].contains("Dog › dog 1"))
+        try f.commit { _ in try f.dog("dog 1").setValue(.string("Rex"), forKey: "name") }
+        f.driver.refresh()
+        #expect(f.lines[0].contains("Dog › Rex"), "\(f.lines)")
+        #expect(f.lines.contains { $0.contains("was: dog 1") }, "\(f.lines)")
+    }
+
     // MARK: Screens
 
     /// The table after another process changed `weight` of one visible row and `age` of the row
@@ -168,13 +179,13 @@ struct ExplorerLiveChangesTests {
         #expect(f.driver.screen.lines[cursor].contains("dog 3"), "the cursor starts on the first object")
         while !(f.driver.screen.lines.first { $0.hasPrefix("›") } ?? "").contains("dog 3") { f.driver.press(.down) }
         f.driver.press(.enter)
-        #expect(f.driver.screen.lines[0].contains("Dog › dog 3"), "\(f.driver.screen.lines)")
+        #expect(f.driver.screen.lines[0].contains("Dog › v3 Dog: dog 3"), "\(f.driver.screen.lines)")
         f.driver.press(.character("c"))
         #expect(f.driver.screen.lines.contains { $0.contains("+ puppy") })
         f.driver.press(.escape)
         #expect(f.driver.screen.lines.contains { $0.contains("Commits since opening") })
         f.driver.press(.escape)
-        #expect(f.driver.screen.lines[0].contains("Dog › dog 3"))
+        #expect(f.driver.screen.lines[0].contains("Dog › v3 Dog: dog 3"))
     }
 
     /// The screen with each time of day (`12:34:56`, when a commit was seen) as `hh:mm:ss`.

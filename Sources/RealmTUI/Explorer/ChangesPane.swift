@@ -117,7 +117,12 @@ extension ExplorerState {
                 return
             }
             mode = .browse
-            push(.detail(DetailScreen(crumb: crumbName(object), object: object)))
+            // The crumb says where the object came from: it may be of another class than the
+            // table below it.
+            let origin = "v\(opened.version) \(className)"
+            var detail = DetailScreen(crumb: origin + ": " + crumbName(object), object: object)
+            detail.origin = origin
+            push(.detail(detail))
         } catch {
             message = Message(text: ExplorerText.describe(error), isError: true)
         }

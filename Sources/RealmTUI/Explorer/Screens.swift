@@ -74,6 +74,9 @@ struct DetailScreen {
     var cursor = 0
     /// The first screen line shown (wrapped lines scroll).
     var topLine = 0
+    /// Where the object was opened from when not from the screen below (`v7 Book`: the changes
+    /// pane), shown before its name in the breadcrumb.
+    var origin: String?
     /// The version in which the object was found deleted (live updates).
     var deletedInVersion: UInt64?
     /// The object's values (per property, as `TableRows.values(of:)`) just before the Realm last

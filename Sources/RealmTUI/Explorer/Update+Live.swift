@@ -76,9 +76,13 @@ extension ExplorerState {
                 if detail.deletedInVersion == nil { detail.deletedInVersion = realm.version }
             } else if let before {
                 let after = TableRows.values(of: detail.object)
+                var changed = false
                 for property in after.indices where before.indices.contains(property) && before[property] != after[property] {
                     detail.changes[property] = DetailChange(was: before[property], until: now + Self.markSeconds)
+                    changed = true
                 }
+                // The breadcrumb names the object as it is now (its name may be what changed).
+                if changed { detail.crumb = (detail.origin.map { $0 + ": " } ?? "") + crumbName(detail.object) }
             }
             stack[index] = .detail(detail)
         }

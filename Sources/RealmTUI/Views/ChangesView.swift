@@ -79,18 +79,21 @@ enum ChangesView {
                     grid.write("\(className)#\(key.rawValue)  gone (deleted since)", column: 6, row: row, style: style(theme.muted))
                     continue
                 }
-                let used = grid.write(formatter.name(of: object), column: 6, row: row, style: style(.plain), limit: 30)
-                grid.write(preview(object, formatter), column: 6 + used + 2, row: row, style: style(theme.muted))
+                let name = formatter.name(of: object)
+                let used = grid.write(name, column: 6, row: row, style: style(.plain), limit: 30)
+                grid.write(preview(object, skipping: name, formatter), column: 6 + used + 2, row: row, style: style(theme.muted))
             }
         }
     }
 
     /// An object's scalar properties in one line, `age 3 · weight 12.5`, for the list of a
-    /// commit's objects (the grid cuts it at the edge).
-    static func preview(_ object: DynamicObject, _ formatter: ValueFormatter) -> String {
+    /// commit's objects (the grid cuts it at the edge), without the one showing `name`.
+    static func preview(_ object: DynamicObject, skipping name: String, _ formatter: ValueFormatter) -> String {
         object.objectSchema.properties.prefix(12).compactMap { property -> String? in
             guard !property.isList, property.type != .linkingObjects else { return nil }
-            return "\(property.name) \(formatter.cell(object, property).text)"
+            let text = formatter.cell(object, property).text
+            // The value the object is named by is already on the line.
+            return text == name ? nil : "\(property.name) \(text)"
         }.joined(separator: " · ")
     }
 }

@@ -23,7 +23,11 @@ enum DetailView {
             let highlighted = change.map { $0.until > state.now } ?? false
             if line.isFirst {
                 if selected { grid.write("›", column: 0, row: row, style: theme.selection) }
-                if highlighted { grid.write("~", column: 1, row: row, style: selected ? theme.selection : theme.modified) }
+                if highlighted {
+                    var mark = theme.modified
+                    if selected { mark.reverse = true }
+                    grid.write("~", column: 1, row: row, style: mark)
+                }
                 var name = property.name
                 if property.isPrimaryKey { name = "*" + name }
                 grid.write(name, column: DetailLayout.gutter, row: row, style: selected ? theme.selectedCell : theme.header,

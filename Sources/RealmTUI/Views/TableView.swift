@@ -43,7 +43,8 @@ enum TableView {
             }
             var changedCells: Set<Int> = []
             if let key = layout.objects[offset]?.key, let mark = table.marks[key], mark.until > state.now {
-                let style = mark.kind == .inserted ? theme.inserted : theme.modified
+                var style = mark.kind == .inserted ? theme.inserted : theme.modified
+                if selected { style.reverse = true }
                 grid.write(mark.kind == .inserted ? "+" : "~", column: 1, row: row, style: style)
                 if mark.kind == .modified { changedCells = mark.cells }
             }
