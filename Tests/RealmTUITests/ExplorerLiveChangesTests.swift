@@ -41,17 +41,66 @@ struct ExplorerLiveChangesTests {
         try f.commit { _ in
             try f.dog("dog 1").setValue(.double(7), forKey: "weight")
             try f.dog("dog 1").setValue(.int(1), forKey: "age")          // the same value: not a change
-            try f.dog("dog 40").setValue(.int(3), forKey: "age")         // below the window
+            try f.dog("dog 15").setValue(.int(3), forKey: "age")         // below the window
         }
         state.realm.refresh()
         _ = update(&state, .tableChanged(TableChange(table: ObjectIdentifier(table.rows), deletions: [], insertions: [],
-                                                     modifications: [1, 40])))
+                                                     modifications: [1, 15])))
         let after = try Self.table(state)
-        let dog1 = try f.dog("dog 1").key, dog40 = try f.dog("dog 40").key
+        let dog1 = try f.dog("dog 1").key, dog15 = try f.dog("dog 15").key
         #expect(after.marks[dog1]?.kind == .modified)
         #expect(after.marks[dog1]?.cells == [try Self.index("weight", in: table)])
-        #expect(after.marks[dog40]?.kind == .modified)
-        #expect(after.marks[dog40]?.cells == [])
+        #expect(after.marks[dog15]?.kind == .modified)
+        #expect(after.marks[dog15]?.cells == [])
+    }
+
+    /// A modification that moves its row in a sorted table (a deletion and an insertion in the
+    /// change set): the moved row is marked modified with its changed cell, and no other row is
+    /// marked (the modification's old index is not someone else's new one).
+    @Test func aRowTheSortMovesIsMarkedModifiedAndNoOtherRowIs() throws {
+        let f = try Fixture(count: 10, height: 14)
+        f.driver.press(.character("/"))
+        f.driver.type("TRUEPREDICATE SORT(age DESC)")
+        f.driver.press(.enter)
+        try f.commit { _ in try f.dog("dog 4").setValue(.int(50), forKey: "age") }
+        f.driver.refresh()
+        let table = try Self.table(f.driver.state)
+        let moved = try f.dog("dog 4").key
+        #expect(table.marks[moved]?.kind == .modified)
+        #expect(table.marks[moved]?.cells == [try Self.index("age", in: table)])
+        #expect(table.marks.count == 1, "\(f.lines)")
+        #expect(f.lines[3].hasPrefix(" ~dog 4 "), "\(f.lines)")
+    }
+
+    /// The one-pass shift of many positions equals shifting each on its own (deletions before
+    /// it move it up, insertions up to where it lands move it down).
+    @Test func shiftingManyPositionsAtOnceEqualsShiftingEach() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            let old = Int.random(in: 0...40, using: &generator)
+            let deletions = (0..<old).filter { _ in Int.random(in: 0..<4, using: &generator) == 0 }
+            let new = old - deletions.count + Int.random(in: 0...10, using: &generator)
+            let insertions = (0..<new).filter { _ in Int.random(in: 0..<3, using: &generator) == 0 }
+            let change = TableChange(table: ObjectIdentifier(Self.self), deletions: deletions.shuffled(), insertions: insertions.shuffled(),
+                                     modifications: [])
+            func naive(_ index: Int) -> Int {
+                var position = index - deletions.filter { $0 < index }.count
+                for inserted in insertions where inserted <= position { position += 1 }
+                return max(0, position)
+            }
+            let positions = Array(0..<old)
+            #expect(ExplorerState.shifted(positions, change) == positions.map(naive), "\(change)")
+        }
+    }
+
+    /// A commit that modifies every row of a long table marks only the rows near the screen.
+    @Test func aLargeChangeMarksOnlyTheRowsNearTheScreen() throws {
+        let f = try Fixture(count: 2000, height: 14)
+        try f.commit { realm in try realm.objects("Dog").setValue(.value(.double(1)), forKey: "weight") }
+        f.driver.refresh()
+        let table = try Self.table(f.driver.state)
+        #expect(table.marks.count > 0 && table.marks.count <= 5 * f.driver.state.tableBodyHeight, "\(table.marks.count)")
+        #expect(f.lines[3].hasPrefix("›~dog 0 ") && f.lines[4].hasPrefix(" ~dog 1 "), "\(f.lines)")
     }
 
     /// A second commit while the mark lives adds its cells to the ones highlighted; after the
