@@ -84,8 +84,8 @@ extension ExplorerState {
         return []
     }
 
-    /// The commit lines, newest first, as `ChangesView` lists them.
-    var changesLineCount: Int { commitLog.count }
+    /// The commits the pane lists (the note on commits no longer in the log is not one).
+    private var changesLineCount: Int { commitLog.count }
 
     private mutating func moveChangesCursor(_ delta: Int) {
         let height = max(1, contentRows.count - 2)
