@@ -13,6 +13,9 @@ public struct CommitSummary: Sendable, Equatable {
         public var modified: Int
         /// The keys of the objects created or modified, ascending (the first 1,000).
         public var touchedKeys: [ObjectKey]
+        /// The keys of the objects created, ascending (the first 1,000): with `touchedKeys`, what
+        /// tells an object the commit created from one it modified.
+        public var insertedKeys: [ObjectKey]
     }
 
     /// The version the commit made.
@@ -35,8 +38,10 @@ extension Realm {
             let classes = record.classes.keys.sorted().compactMap { index -> CommitSummary.ClassChanges? in
                 guard let changes = record.classes[index], schema.objectSchemas.indices.contains(index) else { return nil }
                 let touched = Set(changes.inserted).union(changes.modified.keys).sorted().prefix(1000).map(ObjectKey.init)
+                let inserted = changes.inserted.sorted().prefix(1000).map(ObjectKey.init)
                 return .init(className: schema.objectSchemas[index].name, inserted: changes.inserted.count,
-                             deleted: changes.deleted.count, modified: changes.modified.count, touchedKeys: touched)
+                             deleted: changes.deleted.count, modified: changes.modified.count, touchedKeys: touched,
+                             insertedKeys: inserted)
             }
             return CommitSummary(version: record.version, classes: classes, changedSchema: record.everything)
         }

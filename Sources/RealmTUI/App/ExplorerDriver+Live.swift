@@ -45,6 +45,7 @@ extension ExplorerDriver {
     public mutating func refresh() -> Bool {
         guard !state.isPaused else { return false }
         let before = state.realm.version
+        state.rememberShownValues()
         let moved = state.realm.refresh()
         if moved {
             if let summaries = try? state.realm.commitSummaries(after: before) {

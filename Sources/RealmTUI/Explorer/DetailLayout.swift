@@ -10,6 +10,8 @@ struct DetailLayout {
         let isFirst: Bool
         let text: String
         let isNull: Bool
+        /// Whether this line shows the value before a live change (`was: …`), not the value.
+        var isPrevious = false
     }
 
     static let gutter = 2
@@ -44,6 +46,13 @@ struct DetailLayout {
             for (i, text) in wrapped.enumerated() {
                 lines.append(Line(property: index, isFirst: i == 0, text: text, isNull: shown.isNull))
             }
+            if let change = detail.changes[index] {
+                // The value before the last change a commit made while the view was open.
+                let was = change.was.map { full($0, property, formatter).text } ?? "(could not be read)"
+                for text in wrap("was: " + was, width: valueWidth) {
+                    lines.append(Line(property: index, isFirst: false, text: text, isNull: false, isPrevious: true))
+                }
+            }
         }
         return DetailLayout(nameWidth: nameWidth, lines: lines, error: nil)
     }
@@ -55,19 +64,24 @@ struct DetailLayout {
                 let count = try object.linkingObjects(forKey: property.name).keys().count
                 return .init(text: "← \(count) \(property.objectClassName ?? "") object\(count == 1 ? "" : "s") link here (Enter opens)")
             }
-            let value = try object.value(forKey: property.name)
-            if case .list(let items) = value {
-                var parts = items.prefix(listLimit).map { formatter.shown($0, property, oneLine: true, element: true).text }
-                if items.count > listLimit { parts.append("…") }
-                return .init(text: "[\(items.count)]" + (parts.isEmpty ? "" : " " + parts.joined(separator: ", ")))
-            }
-            if case .data(let data) = value {
-                return .init(text: ValueFormatter.byteCount(data.count) + " " + ValueFormatter.hex(data.prefix(256), separator: " ") + (data.count > 256 ? " …" : ""))
-            }
-            return formatter.shown(value, property, oneLine: false)
+            return full(try object.value(forKey: property.name), property, formatter)
         } catch {
             return .init(text: "⚠ \(ExplorerText.describe(error))")
         }
+    }
+
+    /// A property's value as the detail view shows it whole (lists up to `listLimit` elements,
+    /// data as its size and a hex dump of its first 256 bytes).
+    static func full(_ value: Value, _ property: Property, _ formatter: ValueFormatter) -> ValueFormatter.Shown {
+        if case .list(let items) = value {
+            var parts = items.prefix(listLimit).map { formatter.shown($0, property, oneLine: true, element: true).text }
+            if items.count > listLimit { parts.append("…") }
+            return .init(text: "[\(items.count)]" + (parts.isEmpty ? "" : " " + parts.joined(separator: ", ")))
+        }
+        if case .data(let data) = value {
+            return .init(text: ValueFormatter.byteCount(data.count) + " " + ValueFormatter.hex(data.prefix(256), separator: " ") + (data.count > 256 ? " …" : ""))
+        }
+        return formatter.shown(value, property, oneLine: false)
     }
 
     /// `text` in lines of at most `width` columns: at newlines, then after the last space that

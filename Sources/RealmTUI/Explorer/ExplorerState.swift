@@ -13,7 +13,8 @@ public struct ExplorerState {
         case command(LineEditor)
         case help(top: Int)
         case schema(top: Int)
-        case changes(top: Int)
+        /// The changes pane (`c`); where it is in `changesPane`.
+        case changes
         /// Editing a value or confirming a write (Update+Edit.swift).
         case edit(EditFlow)
     }
@@ -59,6 +60,8 @@ public struct ExplorerState {
     var commitLog: [(summary: CommitSummary, seenAt: Date)] = []
     /// Commits the change log no longer held when the explorer moved past them.
     var commitsNotShown = 0
+    /// The changes pane's cursor and opened commit, kept while it is closed.
+    var changesPane = ChangesPane()
     var history: QueryHistory
     /// What the last change this explorer committed replaced, for `u` (nil after a delete).
     var lastEdit: UndoRecord?

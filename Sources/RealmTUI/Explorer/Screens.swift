@@ -52,6 +52,18 @@ struct RowMark: Equatable {
     var kind: Kind
     /// When the mark fades (seconds on the state's clock).
     var until: Double
+    /// A modified row's properties (indices into the schema's) whose values changed: their cells
+    /// are highlighted. Empty when they are not known (the row was not on screen before).
+    var cells: Set<Int> = []
+}
+
+/// A property of a detail view's object that a commit changed while the view was open.
+struct DetailChange {
+    /// The value before the change (nil: it could not be read).
+    var was: Value?
+    /// Until when the property is highlighted (seconds on the state's clock); its `was:` line
+    /// stays while the view is open.
+    var until: Double
 }
 
 /// Every property of one object, one per line, full values wrapped.
@@ -62,8 +74,17 @@ struct DetailScreen {
     var cursor = 0
     /// The first screen line shown (wrapped lines scroll).
     var topLine = 0
+    /// Where the object was opened from when not from the screen below (`v7 Book`: the changes
+    /// pane), shown before its name in the breadcrumb.
+    var origin: String?
     /// The version in which the object was found deleted (live updates).
     var deletedInVersion: UInt64?
+    /// The object's values (per property, as `TableRows.values(of:)`) just before the Realm last
+    /// moved, compared after the move to find what changed.
+    var shownValues: [Value?]?
+    /// The properties (indices into the schema's) that commits changed since the view opened,
+    /// with their values before the last change.
+    var changes: [Int: DetailChange] = [:]
 }
 
 /// The values of a list of primitives.

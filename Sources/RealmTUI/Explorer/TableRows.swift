@@ -12,6 +12,10 @@ final class TableRows {
     let counted: Results
     private var countCache: (stamp: UInt64, count: Int)?
     private var windowCache: (stamp: UInt64, range: Range<Int>, keys: [ObjectKey])?
+    /// The values of the rows on screen just before the Realm last moved (`rememberValues`),
+    /// per property (nil for linking objects and unreadable values): what a modified row showed,
+    /// to find which of its cells changed.
+    private var remembered: [ObjectKey: [Value?]] = [:]
 
     init(results: Results, counted: Results) {
         self.results = results
@@ -73,5 +77,32 @@ final class TableRows {
         let start = range.lowerBound - fetched.lowerBound
         let end = min(keys.count, range.upperBound - fetched.lowerBound)
         return start < end ? Array(keys[start..<end]) : []
+    }
+
+    /// Remembers the values of the rows at `range` (the window on screen), before the Realm
+    /// moves to a newer version: O(window). Forgets what was remembered before.
+    func rememberValues(in range: Range<Int>) {
+        remembered = [:]
+        let window = range.clamped(to: 0..<max(0, count))
+        guard let objects = try? objects(in: window) else { return }
+        for case let object? in objects { remembered[object.key] = Self.values(of: object) }
+    }
+
+    /// The properties (indices into the schema's) of object `key` whose values differ from the
+    /// ones remembered before the Realm moved; nil when the object was not on screen then (or
+    /// cannot be read now).
+    func changedProperties(of key: ObjectKey) -> Set<Int>? {
+        guard let before = remembered[key],
+              let object = try? results.realm.object(ofType: results.objectSchema.name, key: key) else { return nil }
+        let after = Self.values(of: object)
+        return Set(after.indices.filter { before.indices.contains($0) && before[$0] != after[$0] })
+    }
+
+    /// An object's values per property; nil for linking objects (not stored in the object) and
+    /// for a value that cannot be read.
+    static func values(of object: DynamicObject) -> [Value?] {
+        object.objectSchema.properties.map { property in
+            property.type == .linkingObjects ? nil : try? object.value(forKey: property.name)
+        }
     }
 }

@@ -23,8 +23,7 @@ public func update(_ state: inout ExplorerState, _ event: ExplorerEvent) -> [Exp
         state.noteRefresh()
         return []
     case .commits(let summaries, let seenAt):
-        state.commitLog += summaries.map { ($0, seenAt) }
-        if state.commitLog.count > 10_000 { state.commitLog.removeFirst(state.commitLog.count - 10_000) }
+        state.noteCommits(summaries, seenAt: seenAt)
         return []
     case .mouse(let mouse):
         return state.handleMouse(mouse)
@@ -62,14 +61,7 @@ extension ExplorerState {
                 if editor.handle(key) { mode = .command(editor) }
             }
             return []
-        case .changes(let top):
-            switch key {
-            case .character("q"): return [.quit]
-            case .character("j"), .down: mode = .changes(top: top + 1)
-            case .character("k"), .up: mode = .changes(top: max(0, top - 1))
-            default: mode = .browse
-            }
-            return []
+        case .changes: return handleChangesKey(key)
         case .help(let top), .schema(let top):
             let isHelp = if case .help = mode { true } else { false }
             switch key {
@@ -112,7 +104,7 @@ extension ExplorerState {
         case .quit: return confirmQuit()
         case .commitBatch: return commitBatchAction()
         case .changesPane:
-            mode = .changes(top: 0)
+            mode = .changes
             return []
         case .pauseLive:
             togglePause()

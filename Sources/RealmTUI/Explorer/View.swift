@@ -12,7 +12,7 @@ public func render(_ state: ExplorerState) -> Grid {
     case .help(let top): HelpView.draw(state, top: top, into: &grid)
     case .edit(.creating(let form)): FormView.draw(state, form, into: &grid)
     case .schema(let top): SchemaView.draw(state, top: top, into: &grid)
-    case .changes(let top): ChangesView.draw(state, top: top, into: &grid)
+    case .changes: ChangesView.draw(state, into: &grid)
     default:
         switch state.current {
         case .classes(let screen): ClassesView.draw(state, screen, into: &grid)

@@ -57,7 +57,8 @@ public struct Theme: Sendable {
         error: CellStyle(bold: true),
         input: CellStyle(bold: true),
         inserted: CellStyle(bold: true),
-        modified: CellStyle(underline: true)
+        // Bold as well: underline alone is a link's style, and a changed cell is not one.
+        modified: CellStyle(bold: true, underline: true)
     )
 
     /// The theme for a terminal: plain when it has no colour or `NO_COLOR` is set (any value).

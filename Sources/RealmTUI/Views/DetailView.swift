@@ -19,21 +19,39 @@ enum DetailView {
             let property = properties[line.property]
             let selected = line.property == detail.cursor
             if selected { grid.fill(row: row, style: theme.selection) }
+            let change = detail.changes[line.property]
+            let highlighted = change.map { $0.until > state.now } ?? false
             if line.isFirst {
                 if selected { grid.write("›", column: 0, row: row, style: theme.selection) }
+                if highlighted {
+                    var mark = theme.modified
+                    if selected { mark.reverse = true }
+                    grid.write("~", column: 1, row: row, style: mark)
+                }
                 var name = property.name
                 if property.isPrimaryKey { name = "*" + name }
                 grid.write(name, column: DetailLayout.gutter, row: row, style: selected ? theme.selectedCell : theme.header,
                            limit: layout.nameWidth)
             }
             var style: CellStyle = line.isNull ? theme.null : (TableView.opens(property) ? theme.link : .plain)
+            if line.isPrevious { style = theme.muted } else if highlighted { style = theme.modified }
             var text = line.text
             if let staged = state.stagedValue(detail.object, property) {
                 // Batch mode: the staged value on the property's first line, the old one hidden.
                 text = line.isFirst ? staged.text : ""
                 style = theme.staged
             }
-            if selected { style = theme.selection }
+            if selected {
+                // Under the cursor a changed value is the change's style reversed, as the line
+                // is; `was:` is dimmed.
+                if highlighted && !line.isPrevious {
+                    style = theme.modified
+                    style.reverse = true
+                } else {
+                    style = theme.selection
+                    if line.isPrevious { style.dim = true }
+                }
+            }
             grid.write(text, column: valueX, row: row, style: style)
         }
     }

@@ -41,16 +41,32 @@ enum TableView {
                 grid.fill(row: row, style: theme.selection)
                 grid.write("›", column: 0, row: row, style: theme.selection)
             }
+            var changedCells: Set<Int> = []
             if let key = layout.objects[offset]?.key, let mark = table.marks[key], mark.until > state.now {
-                let style = mark.kind == .inserted ? theme.inserted : theme.modified
+                var style = mark.kind == .inserted ? theme.inserted : theme.modified
+                if selected { style.reverse = true }
                 grid.write(mark.kind == .inserted ? "+" : "~", column: 1, row: row, style: style)
+                if mark.kind == .modified { changedCells = mark.cells }
             }
             for (index, column) in layout.columns.enumerated() {
                 let property = properties[column.property]
                 let staged = state.stagedCell(table, row: resultRow, property: property)
                 let shown = staged ?? layout.cells[offset][index]
                 var style: CellStyle = staged != nil ? theme.staged : shown.isNull ? theme.null : (opens(property) ? theme.link : .plain)
-                if selected { style = column.property == table.cursorColumn ? theme.selectedCell : theme.selection }
+                // A staged edit (batch mode) keeps its own colour: it is what `:commit` would write.
+                let changed = staged == nil && changedCells.contains(column.property)
+                if changed { style = theme.modified }
+                if selected {
+                    // On the cursor's row a changed cell is the change's style reversed, as the
+                    // row is; the cell under the cursor keeps the cursor's style.
+                    if column.property == table.cursorColumn {
+                        style = theme.selectedCell
+                    } else if changed {
+                        style.reverse = true
+                    } else {
+                        style = theme.selection
+                    }
+                }
                 let alignment: TextAlignment = property.type.isNumeric && !property.isList && !shown.isNull ? .right : .left
                 grid.write(pad(shown.text, toWidth: column.width, alignment: alignment), column: column.x, row: row,
                            style: style, limit: column.width)
