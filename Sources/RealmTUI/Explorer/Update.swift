@@ -26,6 +26,9 @@ public func update(_ state: inout ExplorerState, _ event: ExplorerEvent) -> [Exp
         state.commitLog += summaries.map { ($0, seenAt) }
         if state.commitLog.count > 10_000 { state.commitLog.removeFirst(state.commitLog.count - 10_000) }
         return []
+    case .write(let report):
+        state.handleWriteReport(report)
+        return []
     case .mouse(let mouse):
         return state.handleMouse(mouse)
     case .key(let key):
