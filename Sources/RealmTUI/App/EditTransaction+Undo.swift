@@ -183,22 +183,22 @@ extension EditTransaction {
         return WriteReceipt(summary: restoredSummary(record, newKeys, hasPrimaryKey: primaryKey != nil), created: created, version: 0)
     }
 
-    /// "undone: Dog#2 restored as Dog#5 (Dog has no primary key: a new key), 2 links restored".
+    /// "undone: Dog#2 restored as Dog#5 (Dog has no primary key: a new key), 2 links to it
+    /// restored", or "undone: 3 Dog objects restored, 3 links to them; 3 have new keys (…)".
     private func restoredSummary(_ record: DeletedObjects, _ newKeys: [ObjectKey: ObjectKey], hasPrimaryKey: Bool) -> String {
         let className = record.className
-        let moved = record.objects.filter { newKeys[$0.key] != $0.key }
         let why = hasPrimaryKey ? "same primary key, a new object key" : "\(className) has no primary key: a new key"
-        var text: String
+        let links = record.incoming.count
         if record.objects.count == 1, let object = record.objects.first {
-            text = "undone: \(className)#\(object.key.rawValue) restored"
+            var text = "undone: \(className)#\(object.key.rawValue) restored"
             if let key = newKeys[object.key], key != object.key { text += " as \(className)#\(key.rawValue) (\(why))" }
-        } else {
-            text = "undone: \(ValueFormatter.grouped(record.objects.count)) \(className) objects restored"
-            if !moved.isEmpty { text += " (\(ValueFormatter.grouped(moved.count)) with new keys: \(why))" }
+            if links > 0 { text += ", \(links) link\(links == 1 ? "" : "s") to it restored" }
+            return text
         }
-        if !record.incoming.isEmpty {
-            text += ", \(record.incoming.count) link\(record.incoming.count == 1 ? "" : "s") to \(record.objects.count == 1 ? "it" : "them") restored"
-        }
+        var text = "undone: \(ValueFormatter.grouped(record.objects.count)) \(className) objects restored"
+        if links > 0 { text += ", \(ValueFormatter.grouped(links)) link\(links == 1 ? "" : "s") to them" }
+        let moved = record.objects.count { newKeys[$0.key] != $0.key }
+        if moved > 0 { text += "; \(ValueFormatter.grouped(moved)) have new keys (\(why))" }
         return text
     }
 }
