@@ -44,8 +44,10 @@ extension EditTransaction {
     /// them (unless there are more than `DeletedObjects.limit`).
     func delete(_ className: String, _ keys: [ObjectKey]) throws -> WriteReceipt {
         let record = keys.count <= DeletedObjects.limit ? try recordDeletion(className, keys) : nil
+        // Progress counts the recording as the first half of the work.
+        let (base, total) = record == nil ? (0, keys.count) : (keys.count, 2 * keys.count)
         for (index, key) in keys.enumerated() {
-            try tick(index, of: keys.count)
+            try tick(base + index, of: total)
             try realm.delete(try existing(className, key))
         }
         var undo: UndoRecord?
@@ -66,8 +68,21 @@ extension EditTransaction {
     /// The objects' values and every link or list entry of another object pointing at them.
     private func recordDeletion(_ className: String, _ keys: [ObjectKey]) throws -> DeletedObjects {
         guard let schema = realm.schema[className] else { throw RealmError.noSuchClass(className) }
-        let objects = try keys.map { DeletedObjects.Object(key: $0, values: try existing(className, $0).values()) }
         let deleted = Set(keys)
+        var values: [ObjectKey: [Value]] = [:]
+        if keys.count <= 16 {
+            for key in keys { values[key] = try existing(className, key).values() }
+        } else {
+            // One pass over the class reads faster than a lookup per key.
+            for object in try realm.objects(className) where deleted.contains(object.key) {
+                try tick(values.count, of: 2 * keys.count)
+                values[object.key] = try object.values()
+            }
+        }
+        let objects = try keys.map { key in
+            guard let found = values[key] else { throw RealmError.invalidInput("\(className)#\(key.rawValue) was deleted meanwhile") }
+            return DeletedObjects.Object(key: key, values: found)
+        }
         var incoming: [DeletedObjects.IncomingLink] = []
         for origin in realm.schema.objectSchemas {
             let properties = origin.persistedProperties.filter { $0.type == .object && $0.objectClassName == className }

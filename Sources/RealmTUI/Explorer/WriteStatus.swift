@@ -6,7 +6,8 @@ public enum WriteEvent: Sendable, Equatable {
     /// Another writer (a process, or another instance) holds the write lock; the writer thread
     /// keeps trying until it is free or the write is cancelled.
     case waitingForLock
-    /// The write transaction is open and `done` of `total` objects are written.
+    /// The write transaction is open and `done` of `total` steps are done (a step: an object
+    /// written, or recorded for undo).
     case progress(done: Int, total: Int)
     /// The write ended: committed, refused, or cancelled (then nothing was written).
     case finished(WriteOutcome)
@@ -68,7 +69,7 @@ struct WriteStatus {
         case .started: return "writing… (Esc cancels)"
         case .waitingForLock: return "waiting for another writer (Esc cancels)"
         case .writing(let done, let total) where total > 1:
-            return "writing… \(ValueFormatter.grouped(done)) of \(ValueFormatter.grouped(total)) objects (Esc cancels)"
+            return "writing… \(min(99, done * 100 / total))% (Esc cancels)"
         case .writing: return "writing… (Esc cancels)"
         }
     }
