@@ -195,25 +195,35 @@ extension EditTransaction {
             }
         }
         let created = record.objects.count == 1 ? record.objects.first.flatMap { newKeys[$0.key] } : nil
-        return WriteReceipt(summary: restoredSummary(record, newKeys, hasPrimaryKey: primaryKey != nil), created: created, version: 0)
+        return WriteReceipt(summary: restoredSummary(record, newKeys, primaryKey: primaryKey), created: created, version: 0)
     }
 
-    /// "undone: Dog#2 restored as Dog#5 (Dog has no primary key: a new key), 2 links to it
-    /// restored", or "undone: 3 Dog objects restored, 3 links to them; 3 have new keys (…)".
-    private func restoredSummary(_ record: DeletedObjects, _ newKeys: [ObjectKey: ObjectKey], hasPrimaryKey: Bool) -> String {
+    /// "undone: Dog#2 restored as Dog#5 (Dog has no primary key: a new key) with the 2 links to
+    /// it", "undone: Author#0 restored as Author#76 (same id 1)", or "undone: 3 Dog objects
+    /// restored with the 3 links to them; 3 have new keys (Dog has no primary key)".
+    private func restoredSummary(_ record: DeletedObjects, _ newKeys: [ObjectKey: ObjectKey], primaryKey: Int?) -> String {
         let className = record.className
-        let why = hasPrimaryKey ? "same primary key, a new object key" : "\(className) has no primary key: a new key"
         let links = record.incoming.count
+        let plural = record.objects.count == 1 ? "it" : "them"
+        let withLinks = links == 0 ? "" : " with the \(ValueFormatter.grouped(links)) link\(links == 1 ? "" : "s") to \(plural)"
         if record.objects.count == 1, let object = record.objects.first {
             var text = "undone: \(className)#\(object.key.rawValue) restored"
-            if let key = newKeys[object.key], key != object.key { text += " as \(className)#\(key.rawValue) (\(why))" }
-            if links > 0 { text += ", \(links) link\(links == 1 ? "" : "s") to it restored" }
-            return text
+            if let key = newKeys[object.key], key != object.key {
+                text += " as \(className)#\(key.rawValue)"
+                if let primaryKey {
+                    text += " (same \(record.properties[primaryKey]) \(object.values[primaryKey]))"
+                } else {
+                    text += " (\(className) has no primary key: a new key)"
+                }
+            }
+            return text + withLinks
         }
-        var text = "undone: \(ValueFormatter.grouped(record.objects.count)) \(className) objects restored"
-        if links > 0 { text += ", \(ValueFormatter.grouped(links)) link\(links == 1 ? "" : "s") to them" }
+        var text = "undone: \(ValueFormatter.grouped(record.objects.count)) \(className) objects restored" + withLinks
         let moved = record.objects.count { newKeys[$0.key] != $0.key }
-        if moved > 0 { text += "; \(ValueFormatter.grouped(moved)) have new keys (\(why))" }
+        if moved > 0 {
+            text += "; \(ValueFormatter.grouped(moved)) have new keys"
+            text += primaryKey == nil ? " (\(className) has no primary key)" : " (their primary keys are the same)"
+        }
         return text
     }
 }
