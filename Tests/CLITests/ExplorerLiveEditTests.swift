@@ -1,4 +1,5 @@
 import Foundation
+import RealmEngine
 import Testing
 
 /// End to end in a real terminal, issue 12: another process inserts, modifies and deletes while
@@ -68,6 +69,30 @@ struct ExplorerLiveEditTests {
         try tmux.sendKeys("y")
         _ = try tmux.waitFor("75 objects")
         #expect(try count(db, "Author", "TRUEPREDICATE") == 75)
+
+        // Another process (this test) holds the write lock: the explorer says it waits, keeps
+        // answering keys, and Esc cancels (nothing written, even once the lock is free); a
+        // second try is written as soon as the lock is free.
+        let holder = try Realm(path: db)
+        try holder.beginWrite()
+        try tmux.sendKeys("l", "e", "C-u")
+        try tmux.type("Waiting 作者")
+        try tmux.sendKeys("Enter")
+        _ = try tmux.waitFor("waiting for another writer")
+        try tmux.sendKeys("?")                                   // answered, the write goes on waiting
+        _ = try tmux.waitFor("waiting for another writer (Esc cancels)")
+        try tmux.sendKeys("Escape")
+        _ = try tmux.waitFor("gave up waiting for the other writer: nothing written")
+        holder.cancelWrite()
+        #expect(try count(db, "Author", "name == 'Waiting 作者'") == 0)
+        try holder.beginWrite()
+        try tmux.sendKeys("e", "C-u")
+        try tmux.type("Waiting 作者")
+        try tmux.sendKeys("Enter")
+        _ = try tmux.waitFor("waiting for another writer")
+        holder.cancelWrite()
+        _ = try tmux.waitUntil("the write once the lock is free") { $0.contains("= Waiting 作者") && !$0.contains("waiting for") }
+        #expect(try count(db, "Author", "name == 'Waiting 作者'") == 1)
         try tmux.sendKeys("q")
         let text = try tmux.waitFor("script done")
         #expect(text.contains("exit=0"), "\(text)")

@@ -39,11 +39,12 @@ extension ExplorerDriver {
         }
     }
 
-    /// Moves the Realm to the newest version unless live updates are paused, and applies the
-    /// change sets the move delivered. Returns whether the version moved.
+    /// Moves the Realm to the newest version unless live updates are paused (or `force`: the
+    /// explorer's own commit), and applies the change sets the move delivered. Returns whether
+    /// the version moved.
     @discardableResult
-    public mutating func refresh() -> Bool {
-        guard !state.isPaused else { return false }
+    public mutating func refresh(force: Bool = false) -> Bool {
+        guard force || !state.isPaused else { return false }
         let before = state.realm.version
         state.rememberShownValues()
         let moved = state.realm.refresh()

@@ -16,6 +16,15 @@ public struct ExplorerDriver {
     /// The collection notifications of the tables on the stack, by their rows' identity.
     var observers: [ObjectIdentifier: NotificationToken] = [:]
     let inbox = LiveInbox()
+    /// The thread that runs writes (started by the first write).
+    var writer: EditWriter?
+    /// How long a write effect waits for the writer before the driver returns (nil: until the
+    /// write ends or waits for another writer's lock, so tests see its outcome at once). The
+    /// session waits a few milliseconds only: a long write then reports progress while keys
+    /// are answered.
+    public var writeWaitLimit: Duration?
+    /// Called on the writer thread when it has a report (the session wakes its event wait).
+    var wakeOnWrite: @Sendable () -> Void = {}
 
     /// A driver over `state`, saving history to `historyURL`.
     public init(state: ExplorerState, historyURL: URL? = nil) {
@@ -27,8 +36,8 @@ public struct ExplorerDriver {
     /// Updates the state with `event` and performs the effects (and those they lead to).
     public mutating func send(_ event: ExplorerEvent) {
         perform(update(&state, event))
+        deliverWriteReports()
         observeTables()
-        state.retryPendingWrite()
     }
 
     /// Sends each key in turn.
@@ -44,7 +53,7 @@ public struct ExplorerDriver {
     /// The current screen.
     public var screen: Grid { render(state) }
 
-    private mutating func perform(_ effects: [ExplorerEffect]) {
+    mutating func perform(_ effects: [ExplorerEffect]) {
         for effect in effects {
             switch effect {
             case .quit: didQuit = true
@@ -58,9 +67,10 @@ public struct ExplorerDriver {
                     state.message = .init(text: "query history not saved: \(ExplorerText.describe(error))", isError: true)
                 }
             case .catchUp: refresh()
-            case .write(let write): state.commit(write)
+            case .write(let write): startWrite(write)
+            case .cancelWrite: cancelWrite()
             case .copyFile(let path): copyAndReopen(path: path)
-            case .commitBatch: state.commitBatch()
+            case .commitBatch: startBatchCommit()
             case .export(let format, let path):
                 state.exportCurrentTable(format: format, path: path)
             }

@@ -42,16 +42,25 @@ public final class ExplorerSession {
     /// Frames a second at most while commits flood in (key presses are answered at once).
     static let framesPerSecond = 30.0
 
+    /// How long a key that starts a write waits for the writer thread before the frame is drawn
+    /// (a short write then shows its outcome at once, a long one "writing…" and its progress).
+    static let writeWaitLimit: Duration = .milliseconds(30)
+
     /// Runs until the user quits. Throws only for a failure the explorer cannot show on screen.
     ///
     /// Live updates: a thread sleeps on the file's commit counter (`CommitWatcher`, a futex: no
     /// polling) and wakes the terminal's event wait; this thread then refreshes the Realm, which
-    /// delivers each table's change set. Refreshes are coalesced to `framesPerSecond`.
+    /// delivers each table's change set. Refreshes are coalesced to `framesPerSecond`. Writes
+    /// run on the driver's writer thread, which wakes the same wait with its reports.
     public func run(on terminal: TerminalBackend) throws {
         let size = terminal.size
         var driver = makeDriver(width: size.width, height: size.height, hasColor: terminal.hasColor)
         let watcher = CommitWatcher(realm)
         let wakeUp = WakeUp(terminal)
+        // Writes run on the driver's writer thread: a key is answered after a few milliseconds
+        // at most, whatever the write waits for; the thread's reports wake the event wait.
+        driver.writeWaitLimit = Self.writeWaitLimit
+        driver.wakeOnWrite = { wakeUp.wake() }
         let watching = Thread {
             var seen = watcher.counter
             while !wakeUp.isStopped {
@@ -77,7 +86,9 @@ public final class ExplorerSession {
         while !driver.didQuit {
             let behind = driver.isBehind && !driver.state.isPaused
             let untilRefresh = max(0, lastRefresh + 1 / Self.framesPerSecond - seconds())
-            let timeout = behind ? Int(untilRefresh * 1000) : 1000
+            var timeout = behind ? Int(untilRefresh * 1000) : 1000
+            // A running write's progress is drawn ten times a second.
+            if driver.isWriting { timeout = min(timeout, 100) }
             switch terminal.nextEvent(timeoutMilliseconds: timeout) {
             case .key(let key)?: driver.send(.key(key))
             case .mouse(let mouse)?: driver.send(.mouse(mouse))

@@ -7,14 +7,17 @@ import RealmEngine
 ///                                          │  ▲
 ///                        value refused ────┘  └── the refusal shown, nothing written
 ///     browse ──a in a class's table──▶ creating ──Enter, every field fits, key free──▶ browse + `.write(.create)`
-///     any write ──another writer holds the lock──▶ waiting ──lock free (retried each event)──▶ browse
-///                                                         └──Esc──▶ browse, nothing written
+///     any write ──handed to the writer thread──▶ writing ──finished (written, refused)──▶ browse
+///                  (waiting for another writer's lock,            └──Esc──▶ cancelling ──cancelled──▶ browse, nothing written
+///                   or writing with progress)
 ///     browse ──d / :delete / :set──▶ confirming ──y──▶ browse + `.write(…)`
 ///                                          └──any other key──▶ browse, nothing written
 ///
 /// Esc leaves every state for browse without writing. The write itself is an effect
-/// (`ExplorerEffect.write`) that the driver performs in one write transaction; a failure there
-/// (a schema violation, a lost object) comes back as an error message and writes nothing.
+/// (`ExplorerEffect.write`) that the driver hands to its writer thread, which runs it in one
+/// write transaction on its own Realm instance; the thread's reports (waiting for the lock,
+/// progress, the outcome) come back as `ExplorerEvent.write`. A failure (a schema violation, a
+/// lost object) comes back as an error message and writes nothing.
 enum EditFlow {
     /// Typing a new value for one property of one object.
     case editing(ValueEditor)
@@ -22,12 +25,13 @@ enum EditFlow {
     case confirming(Confirmation)
     /// The form of a new object (`a` in a class's table).
     case creating(ObjectForm)
-    /// A write whose lock another writer holds: retried on every event (the session ticks), Esc
-    /// gives up. Nothing is written and no lock is held while waiting.
-    case waiting(PendingWrite)
+    /// A write running on the writer thread (waiting for the lock, or writing). Keys are still
+    /// answered; Esc asks the thread to cancel, and nothing is written unless the commit had
+    /// already begun.
+    case writing(WriteStatus)
 }
 
-/// A write waiting for the write lock.
+/// A write handed to the writer thread.
 enum PendingWrite {
     case write(EditWrite)
     /// The open batch's `:commit`.
@@ -113,6 +117,8 @@ public enum UndoRecord: Sendable, Equatable {
     case created(className: String, key: ObjectKey, values: [String: Value])
     /// A change of one list: its elements before and after.
     case list(className: String, key: ObjectKey, property: String, before: [Value], after: [Value])
+    /// A delete (`d`, `:delete`): the objects and the links that pointed at them.
+    case deleted(DeletedObjects)
 }
 
 /// Text ↔ value for the editors: the engine's one value syntax (`Value.parse`, `ValueSyntax`)

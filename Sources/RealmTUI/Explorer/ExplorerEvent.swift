@@ -15,6 +15,8 @@ public enum ExplorerEvent: Sendable {
     case commits([CommitSummary], seenAt: Date)
     /// Time passed: `seconds` on a monotonic clock (marks fade, messages expire).
     case tick(seconds: Double)
+    /// The writer thread's report on the write it runs (waiting, progress, the outcome).
+    case write(WriteEvent)
 }
 
 /// What `update` asks the session to do: work with effects outside the state (the terminal,
@@ -28,8 +30,10 @@ public enum ExplorerEffect: Sendable, Equatable {
     case runQuery(String)
     /// Write the current table's objects to a file (`:export json|csv PATH`).
     case export(format: ExportFormat, path: String)
-    /// Write a change in one write transaction (the driver calls `commit`).
+    /// Write a change in one write transaction (on the driver's writer thread).
     case write(EditWrite)
+    /// Cancel the write the writer thread runs (Esc while it waits or writes).
+    case cancelWrite
     /// Write the staged edits of the batch in one write transaction (`:commit`, ctrl-s).
     case commitBatch
     /// `:copy PATH`: write a compacted copy and open it writable.

@@ -57,7 +57,7 @@ public struct KeyMap: Sendable {
             bind([.character("y")], .copyValue, [.table, .detail, .values], "copy the value under the cursor (OSC 52)"),
             bind([.character("e")], .editValue, [.table, .detail, .values], "edit the value under the cursor (Enter writes, Esc cancels)"),
             bind([.character("d")], .deleteObject, [.table, .detail], "delete the object under the cursor (asks y/n)"),
-            bind([.character("u")], .undo, [.table, .detail, .values], "undo the last change this explorer committed (not deletes)"),
+            bind([.character("u")], .undo, [.table, .detail, .values], "undo the last change this explorer committed (deletes too)"),
             bind([.character("a")], .createObject, [.table, .values], "add: a new object (a form), or append to the list shown"),
             bind([.character("i")], .insertElement, [.table, .values], "insert into the list before the cursor"),
             bind([.character("x")], .removeElement, [.table, .values], "remove the element under the cursor from the list"),

@@ -91,12 +91,8 @@ extension ExplorerState {
             return []
         case .creating(let form):
             return handleFormKey(key, form)
-        case .waiting:
-            if key == .escape {
-                mode = .browse
-                message = Message(text: "gave up waiting for the other writer: nothing written", isError: false)
-            }
-            return []
+        case .writing(let status):
+            return handleWritingKey(key, status)
         case .editing(var edit):
             switch key {
             case .escape:
@@ -267,7 +263,7 @@ extension ExplorerState {
             return []
         }
         guard let record = lastEdit else {
-            message = Message(text: "nothing to undo (u takes back the last set, create or list change; not a delete)", isError: false)
+            message = Message(text: "nothing to undo (u takes back the last change this explorer committed)", isError: false)
             return []
         }
         return [.write(.undo(record))]

@@ -90,7 +90,7 @@ extension ExplorerState {
         case .moveElementDown, .moveElementUp:
             let to = action == .moveElementDown ? cursor + 1 : cursor - 1
             guard cursor < count, (0..<count).contains(to) else { return [] }
-            moveRows(to - cursor)
+            // The cursor follows the element once the move is written (`finishWrite`).
             return write(.move(from: cursor, to: to))
         default: break
         }

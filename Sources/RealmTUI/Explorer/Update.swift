@@ -25,6 +25,9 @@ public func update(_ state: inout ExplorerState, _ event: ExplorerEvent) -> [Exp
     case .commits(let summaries, let seenAt):
         state.noteCommits(summaries, seenAt: seenAt)
         return []
+    case .write(let report):
+        state.handleWriteReport(report)
+        return []
     case .mouse(let mouse):
         return state.handleMouse(mouse)
     case .key(let key):

@@ -8,7 +8,7 @@ enum EditorView {
         switch flow {
         case .editing(let edit):
             (edit.refusal == nil ? 2 : 3) + (edit.isMultiline ? multilineRows(edit.editor) - 1 : 0)
-        case .confirming, .creating, .waiting: 1
+        case .confirming, .creating, .writing: 1
         }
     }
 
@@ -21,9 +21,13 @@ enum EditorView {
             style.bold = true
             grid.fill(row: row, style: theme.input)
             grid.write(confirmation.question, column: 0, row: row, style: style)
-        case .waiting:
-            grid.write("waiting for another writer… Esc cancels (nothing written yet)",
-                       column: 0, row: row, style: theme.error)
+        case .writing(let status):
+            let text = switch status.phase {
+            case .waitingForLock: "waiting for another writer… Esc cancels (nothing written yet)"
+            case .started, .writing: "writing… Esc cancels (nothing is written before the commit)"
+            }
+            grid.write(status.isCancelling ? "cancelling: nothing will be written" : text, column: 0, row: row,
+                       style: status.phase == .waitingForLock ? theme.error : theme.muted)
         case .creating(let form):
             if let refusal = form.refusal {
                 grid.write(refusal, column: 0, row: row, style: theme.error)
