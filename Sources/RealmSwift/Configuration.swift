@@ -87,6 +87,7 @@ extension Realm {
             let cache = Thread.current.threadDictionary
             if let box = cache[key] as? WeakEngineRealm, let realm = box.realm { return realm }
             let realm = try openNew()
+            realm.autorefresh = true   // as in RealmSwift: picks up other commits on the RunLoop
             cache[key] = WeakEngineRealm(realm)
             return realm
         }

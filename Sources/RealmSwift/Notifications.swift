@@ -1,6 +1,19 @@
 import Foundation
 
 extension Realm {
+    /// Whether the Realm moves to each newer version on its thread's RunLoop — commits made on
+    /// other threads or by other processes — with or without observers (true when opened, as in
+    /// RealmSwift). Without it, the Realm shows one version until `refresh()` or a write.
+    /// The setting belongs to this thread's instance of the file, so every `Realm` of the same
+    /// configuration on this thread shares it.
+    public var autorefresh: Bool {
+        get { dynamicRealm.autorefresh }
+        set {
+            verifyThread()
+            dynamicRealm.autorefresh = newValue
+        }
+    }
+
     /// Calls `block` after every change of the file (commits here, on other threads or in other
     /// processes) on this thread's RunLoop, or during `refresh()`. Keep the token.
     public func observe(_ block: @escaping (RealmNotification, Realm) -> Void) -> NotificationToken {
@@ -60,10 +73,20 @@ extension _ObjectObservable {
     /// Observes the object: `.change` with each changed property's name, old and new value after
     /// each version that changed it, `.deleted` once it is deleted. With `keyPaths`, only changes
     /// to those properties notify. Delivered on this thread's RunLoop (and during `refresh()`).
+    ///
+    /// Key paths name the object's own properties: the dynamic core reports an object's own
+    /// changes, so a path through a link (`"owner.name"`) is a programmer error here and stops
+    /// with a message — observe a collection holding the object for that
+    /// (`Results.observe(keyPaths:on:_:)` follows links). A property that does not exist stops too.
     public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
                         _ block: @escaping (ObjectChange<Self>) -> Void) -> NotificationToken {
         guard let accessor, let realm else {
             preconditionFailure("Only managed objects can be observed (add the object to a Realm first).")
+        }
+        for path in keyPaths ?? [] {
+            precondition(!path.contains("."), "observe(keyPaths:): '\(path)' goes through a link; object notifications "
+                         + "report the object's own properties (observe a collection to follow links)")
+            precondition(accessor.objectSchema[path] != nil, "observe(keyPaths:): '\(path)' names no property of \(Self.className)")
         }
         let original = self
         let configuration = realm.configuration

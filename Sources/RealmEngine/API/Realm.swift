@@ -42,6 +42,8 @@ public final class Realm {
     /// Set for a frozen instance (`freeze()`, Realm+Freeze.swift): it reads one version forever,
     /// from any thread, and this lock serializes the reads that fill caches.
     let frozenLock: NSRecursiveLock?
+    /// The registration that keeps the instance refreshing on its RunLoop (Realm+Autorefresh.swift).
+    var autorefreshToken: NotificationToken?
 
     /// Opens the Realm described by `configuration`.
     public init(configuration: Configuration = .defaultConfiguration) throws {

@@ -78,7 +78,9 @@ final class NotificationHub: @unchecked Sendable {
         case .runLoop(let runLoop):
             // A timer due now, not `perform`: on Linux `RunLoop.perform` does not wake a
             // sleeping RunLoop (the block waits for the next unrelated event), adding a timer does.
-            runLoop.add(Timer(timeInterval: 0, repeats: false) { _ in self.deliver() }, forMode: .common)
+            // Weak: a RunLoop that never turns again must not keep the hub, and with it the
+            // file, open after the Realm and its registrations are gone.
+            runLoop.add(Timer(timeInterval: 0, repeats: false) { [weak self] _ in self?.deliver() }, forMode: .common)
         case .queue(let queue): queue.async { self.deliver() }
         case .manual: break
         }
