@@ -59,9 +59,16 @@ public final class Realm {
     /// (the dynamic core throws `wrongThread` there; a typed count or subscript cannot throw and
     /// must not answer 0 instead).
     func verifyThread() {
-        if let thread, pthread_equal(thread, pthread_self()) == 0 {
-            preconditionFailure("Realm accessed from incorrect thread: a Realm and its objects are confined to the thread that opened them "
-                                + "(use ThreadSafeReference, or open a Realm on the other thread).")
+        if let thread {
+            if pthread_equal(thread, pthread_self()) == 0 {
+                preconditionFailure("Realm accessed from incorrect thread: a Realm and its objects are confined to the thread that opened them "
+                                    + "(use ThreadSafeReference, or open a Realm on the other thread).")
+            }
+        } else if !frozen {
+            // Confined to a queue or an actor (RealmActor.swift): the dynamic core knows which.
+            do { try dynamicRealm.checkConfinement() } catch {
+                preconditionFailure("Realm accessed from outside the queue or actor it is confined to: \(error)")
+            }
         }
     }
 

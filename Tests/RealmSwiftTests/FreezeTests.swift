@@ -111,14 +111,16 @@ import RealmSwift
         #expect(sums == [expected, expected, expected, expected])
     }
 
-    @Test func writingToAFrozenObjectStops() async {
-        await #expect(processExitsWith: .failure) {
+    @Test func writingToAFrozenObjectStops() async throws {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             final class XDog: Object { @Persisted var name = "" }
             let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "x", objectTypes: [XDog.self]))
             try realm.write { realm.add(XDog()) }
             let frozen = realm.objects(XDog.self)[0].freeze()
             try frozen.realm!.write { frozen.name = "no" }
         }
+        let message = String(decoding: try #require(result).standardErrorContent, as: UTF8.self)
+        #expect(message.contains("Cannot modify a frozen Realm"), "\(message)")
     }
 
     @Test func observingAFrozenCollectionReportsAnError() throws {

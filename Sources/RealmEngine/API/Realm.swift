@@ -39,6 +39,8 @@ public final class Realm {
     var notificationHub: NotificationHub?
     /// Set by `init(configuration:queue:)`: the instance is confined to a serial queue, not a thread.
     var confinementKey: DispatchSpecificKey<UInt8>?
+    /// Set by `init(configuration:confinedTo:)`: the instance is confined to an actor (Realm+Actor.swift).
+    var confinementActor: (any Actor)?
     /// Set for a frozen instance (`freeze()`, Realm+Freeze.swift): it reads one version forever,
     /// from any thread, and this lock serializes the reads that fill caches.
     let frozenLock: NSRecursiveLock?
@@ -161,6 +163,11 @@ public final class Realm {
     func checkThread() throws {
         if closed { throw RealmError.closed }
         if frozenLock != nil { return }
+        if let confinementActor {
+            confinementActor.preconditionIsolated(
+                "Realm accessed from outside its actor: an instance opened with an actor is confined to code isolated to it")
+            return
+        }
         if let confinementKey {
             if DispatchQueue.getSpecific(key: confinementKey) == nil { throw RealmError.wrongThread }
             return
