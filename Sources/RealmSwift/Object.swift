@@ -141,7 +141,7 @@ open class Object: Hashable, CustomStringConvertible {
             preconditionFailure("Object has been deleted or invalidated (\(Self.className).\(name)).")
         } catch let error as RealmError where !error.isMisuse {
             // A damaged file: the empty value goes with the error recorded in `readError`.
-            if readError == nil { readError = error }
+            recordReadError(error)
             return accessor.objectSchema[name].map(emptyValue(of:)) ?? .null
         } catch {
             preconditionFailure("\(Self.className).\(name): \(error)")

@@ -114,6 +114,11 @@ extension List {
 }
 
 extension Object {
+    /// Records a failure to read the object's file in `readError` (the first one stays).
+    func recordReadError(_ error: RealmError) {
+        if readError == nil { readError = error }
+    }
+
     /// `value(forKey:)` that throws when the file cannot be read (a damaged file) instead of
     /// answering the property type's empty value with `readError` set.
     public func checkedValue(forKey key: String) throws -> Any? {

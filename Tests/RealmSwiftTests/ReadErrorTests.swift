@@ -10,6 +10,7 @@ import RealmSwift
         @Persisted var name = ""
         @Persisted var age = 0
         @Persisted var tags: List<String>
+        @Persisted var friend: RPerson?
     }
 
     static let marker = "DAMAGE-HERE-"
@@ -26,6 +27,8 @@ import RealmSwift
                     let name = i == 500 ? marker + "\(i)-padding-padding-padding" : "person \(i)"
                     realm.create(RPerson.self, value: ["id": i, "name": name, "age": i % 90, "tags": ["t"]])
                 }
+                // Person 0 (an undamaged leaf) links to person 500 (the damaged one).
+                realm.object(ofType: RPerson.self, forPrimaryKey: 0)?.friend = realm.object(ofType: RPerson.self, forPrimaryKey: 500)
             }
             try realm.write { realm.create(RPerson.self, value: ["id": 5000, "name": "late", "age": 1]) }
         }
@@ -61,6 +64,10 @@ import RealmSwift
         #expect(Self.isCorrupt(again.error))                  // … only with the error
         #expect(throws: RealmError.self) { _ = try again.element(at: 0) }
         #expect(throws: RealmError.self) { _ = try again.checkedCount() }
+        let walked = realm.objects(RPerson.self)
+        var seen = 0
+        for _ in walked { seen += 1 }
+        #expect(seen < 1001 && Self.isCorrupt(walked.error))   // iteration stops, and says why
     }
 
     @Test func propertyReadsRecordTheErrorOnTheObject() throws {
@@ -82,6 +89,10 @@ import RealmSwift
         let late = try #require(realm.object(ofType: RPerson.self, forPrimaryKey: 5000))
         #expect(late.name == "late" && late.readError == nil)
         #expect(try late.checkedValue(forKey: "age") as? Int == 1)
+        // A link into the damaged leaf: nil only with the reason recorded.
+        let zero = try #require(realm.object(ofType: RPerson.self, forPrimaryKey: 0))
+        let friend = zero.friend
+        #expect(friend == nil && Self.isCorrupt(zero.readError))
     }
 
     @Test func observersGetTheErrorAsAChange() throws {
