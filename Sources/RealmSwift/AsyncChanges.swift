@@ -162,8 +162,9 @@ extension _ObjectObservable {
     /// The object's changes as an `AsyncSequence`: `.change` with the object frozen at the new
     /// version and the changed properties (old and new values), then `.deleted` when it is
     /// deleted, which ends the sequence. With `keyPaths`, only changes to those properties
-    /// notify. Call it on the object's thread; the loop may run anywhere and ends when its task
-    /// is cancelled.
+    /// notify (the object's own properties: key paths through links are followed by
+    /// `observe(keyPaths:)` on a RunLoop only, so here they stop with a message). Call it on the
+    /// object's thread; the loop may run anywhere and ends when its task is cancelled.
     ///
     /// ```swift
     /// for await change in dog.changes(keyPaths: ["age"]) {

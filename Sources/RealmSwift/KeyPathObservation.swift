@@ -161,3 +161,34 @@ extension RealmCollection {
         return observeCollection(results.dynamicResults, keyPaths: keyPaths, on: nil, make: { _ in collection }, block)
     }
 }
+
+extension _ObjectObservable {
+    /// `observe(keyPaths:)` of an object with key paths through links. The dynamic core reports
+    /// an object's own changes only, so this watches every new version of the Realm (a
+    /// Realm-level registration) and compares the key paths' values with those last delivered:
+    /// one read per key path per version, on this thread's RunLoop. A value that cannot be read
+    /// is nil in the change (as `PropertyChange` documents), never a stale value.
+    func observeThroughLinks(keyPaths: [String], _ block: @escaping (ObjectChange<Self>) -> Void) -> NotificationToken {
+        guard let accessor, let realm else { preconditionFailure("Only managed objects can be observed.") }
+        let paths = KeyPathFilter(keyPaths: keyPaths, className: accessor.className, schema: realm.schema).paths
+        let engine = realm.dynamicRealm
+        func read() -> [Value?] { paths.map { try? KeyPathFilter.value(of: accessor, $0[...], realm: engine) } }
+        var last = read()
+        var finished = false
+        let object = self
+        return engine.observe { _, _ in
+            if finished { return }
+            if accessor.isInvalidated {
+                finished = true
+                block(.deleted)
+                return
+            }
+            let now = read()
+            let changes = paths.indices.filter { now[$0] != last[$0] }.map {
+                PropertyChange(name: keyPaths[$0], old: last[$0], new: now[$0])
+            }
+            last = now
+            if !changes.isEmpty { block(.change(object, changes)) }
+        }
+    }
+}

@@ -74,18 +74,20 @@ extension _ObjectObservable {
     /// each version that changed it, `.deleted` once it is deleted. With `keyPaths`, only changes
     /// to those properties notify. Delivered on this thread's RunLoop (and during `refresh()`).
     ///
-    /// Key paths name the object's own properties: the dynamic core reports an object's own
-    /// changes, so a path through a link (`"owner.name"`) is a programmer error here and stops
-    /// with a message — observe a collection holding the object for that
-    /// (`Results.observe(keyPaths:on:_:)` follows links). A property that does not exist stops too.
+    /// Key paths may go through links (`"owner.name"`, `"dogs.age"`): the change then names the
+    /// key path, with its old and new value (a list of values through a list). Those are
+    /// followed on this thread's RunLoop only (key-path observation of an object through links
+    /// on a `queue` stops with a message). A key path naming no property stops too.
     public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
                         _ block: @escaping (ObjectChange<Self>) -> Void) -> NotificationToken {
         guard let accessor, let realm else {
             preconditionFailure("Only managed objects can be observed (add the object to a Realm first).")
         }
+        if let keyPaths, keyPaths.contains(where: { $0.contains(".") }) {
+            precondition(queue == nil, "observe(keyPaths:on:): key paths through links are followed on this thread's RunLoop only")
+            return observeThroughLinks(keyPaths: keyPaths, block)
+        }
         for path in keyPaths ?? [] {
-            precondition(!path.contains("."), "observe(keyPaths:): '\(path)' goes through a link; object notifications "
-                         + "report the object's own properties (observe a collection to follow links)")
             precondition(accessor.objectSchema[path] != nil, "observe(keyPaths:): '\(path)' names no property of \(Self.className)")
         }
         let original = self

@@ -77,4 +77,36 @@ import RealmSwift
         #expect(log == ["initial 1", "d[] i[] m[0]"])
         token.invalidate()
     }
+
+    @Test func objectKeyPathsFollowLinks() throws {
+        let config = try fileConfig([KPerson.self, KDog.self])
+        defer { removeFolder(of: config) }
+        let realm = try Realm(configuration: config)
+        let rex = try realm.write {
+            realm.create(KDog.self, value: ["name": "Rex", "age": 1, "owner": ["name": "Jim"]])
+        }
+        var log: [String] = []
+        let token = rex.observe(keyPaths: ["age", "owner.name"]) { change in
+            switch change {
+            case .change(let dog, let properties):
+                #expect(dog === rex)
+                log.append(properties.map { "\($0.name) \($0.oldValue.map { "\($0)" } ?? "?")->\($0.newValue.map { "\($0)" } ?? "?")" }
+                    .joined(separator: ","))
+            case .deleted: log.append("deleted")
+            case .error(let e): Issue.record(e)
+            }
+        }
+        try Self.change(config, realm) { r in r.objects(KPerson.self).first!.name = "James" }
+        #expect(log.count == 1 && log[0].hasPrefix("owner.name ") && log[0].contains("Jim") && log[0].contains("James"))
+        try Self.change(config, realm) { r in r.objects(KDog.self).first!.name = "other" }   // not watched
+        try Self.change(config, realm) { r in r.add(KPerson(value: ["name": "Ann"])) }         // not this dog
+        #expect(log.count == 1)
+        try Self.change(config, realm) { r in r.objects(KDog.self).first!.age = 4 }
+        #expect(log.count == 2 && log[1].hasPrefix("age "))
+        try Self.change(config, realm) { r in r.delete(r.objects(KDog.self)) }
+        #expect(log.count == 3 && log[2] == "deleted")
+        try Self.change(config, realm) { r in r.objects(KPerson.self).first!.name = "Jim" }
+        #expect(log.count == 3)
+        token.invalidate()
+    }
 }
