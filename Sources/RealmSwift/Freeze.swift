@@ -8,8 +8,9 @@ import Foundation
 // configuration, at the newest version (nil for an object deleted meanwhile).
 //
 // Invariants:
-// - A live Realm keeps one frozen Realm per version (`frozenCopy`): freezing many objects of one
-//   version costs one reader slot, and they share one frozen Realm.
+// - A live Realm reuses the frozen Realm of its version while one is alive (`frozenCopy`, weak):
+//   freezing many objects of one version costs one reader slot, and they share one frozen
+//   Realm; once no frozen value uses it, the version is released.
 // - Every typed read of a frozen value runs under the frozen Realm's lock (`Realm.reading`):
 //   the dynamic core's readers keep caches (a result's keys, where an object was last found),
 //   so concurrent reads from several threads are serialized there. Live values are confined

@@ -26,8 +26,10 @@ public final class Realm {
     private let thread: pthread_t?
     /// Whether `dynamicRealm` is frozen (Freeze.swift; asked on every typed read, so kept here).
     let frozen: Bool
-    /// The frozen Realm `freeze()` made last, reused while this Realm reads its version.
-    var frozenCopy: Realm?
+    /// The frozen Realm `freeze()` made last, reused while this Realm reads its version. Weak:
+    /// a frozen Realm pins its version (its pages are not reused) only while frozen values
+    /// that use it are alive.
+    weak var frozenCopy: Realm?
 
     /// What `create` and `add` do when an object with the same primary key exists.
     public typealias UpdatePolicy = RealmEngine.UpdatePolicy

@@ -80,13 +80,24 @@ import RealmSwift
     @Test func aFrozenRealmIsSharedPerVersion() throws {
         let (config, realm, _) = try Self.seeded()
         defer { removeFolder(of: config) }
-        let a = realm.freeze()
+        var a = realm.freeze()
         #expect(a === realm.freeze() && a.isFrozen && a.freeze() === a)
+        weak let first = a
+        a = realm.freeze()                 // the same frozen Realm while it is alive …
+        #expect(first === a)
+        do {
+            let object = realm.objects(FDog.self)[0].freeze()
+            a = realm.freeze()
+            #expect(object.realm === a)
+        }
         #expect(a.objects(FDog.self).count == 2)
         #expect(!a.refresh())
         try realm.write { realm.add(FDog()) }
         let b = realm.freeze()
         #expect(a !== b && a.objects(FDog.self).count == 2 && b.objects(FDog.self).count == 3)
+        weak let old = a
+        a = b
+        #expect(old == nil)                // … and released (with its reader slot) when unused
         #expect(a.thaw().dynamicRealm === realm.dynamicRealm && !a.thaw().isFrozen && a.thaw().objects(FDog.self).count == 3)
     }
 

@@ -5,8 +5,10 @@ import Glibc
 
 /// A Realm: one database file (or in-memory database) as seen from one thread.
 ///
-/// An instance is confined to the thread that opened it and reads one snapshot of the file until
-/// `refresh()` (or a write transaction, which starts from the newest version). Open one instance
+/// An instance is confined to the thread that opened it (or a serial queue, or an actor:
+/// Realm+Notifications.swift, Realm+Actor.swift) and reads one snapshot of the file until
+/// `refresh()` (or a write transaction, which starts from the newest version). A frozen
+/// instance (`freeze()`, Realm+Freeze.swift) reads one version forever, from any thread. Open one instance
 /// per thread; instances of the same file in a process share the mapping and the lock file.
 ///
 /// ```
