@@ -7,9 +7,9 @@ import Foundation
 // private serial queue, and each change is frozen there before it is handed over: what the loop
 // receives is pinned to the version it describes and readable on whatever thread the loop runs.
 //
-// Invariants of `ChangeBuffer`: `pending`, `waiter` and `finished` change only under `lock`;
-// at most one of `pending` (non-empty) and `waiter` is set; once `finished`, nothing is added,
-// and the loop drains what is pending, then ends. Cancelling the iterating task, or releasing
+// Invariants of `ChangeBuffer`: `pending`, `waiters` and `finished` change only under `lock`;
+// at most one of `pending` and `waiters` is non-empty; once `finished`, nothing is added, and
+// the loops drain what is pending, then end. Cancelling the iterating task, or releasing
 // the sequence and its iterators, invalidates the notification token: no more callbacks, and
 // the loop ends with nil.
 
@@ -19,8 +19,9 @@ import Foundation
 /// Each element's collection or object is frozen at the version the change describes (see
 /// `freeze()`), so it can be read wherever the loop runs; `thaw()` it to write. The sequence
 /// starts observing when it is made (the first element is `.initial`), keeps every change in
-/// order until the loop takes it (each holds its version pinned until then), and ends after an
-/// `.error` or `.deleted`, or when the iterating task is cancelled. One loop consumes it.
+/// order until a loop takes it (each holds its version pinned until then), and ends after an
+/// `.error` or `.deleted`, or when an iterating task is cancelled. Meant for one loop; several
+/// loops share the changes (each change goes to one of them).
 public struct RealmChanges<Element>: AsyncSequence, Sendable {
     let buffer: ChangeBuffer<Element>
 
@@ -47,29 +48,32 @@ struct Handed<T>: @unchecked Sendable { let value: T }
 final class ChangeBuffer<Element>: @unchecked Sendable {
     private let lock = NSLock()
     private var pending: [Element] = []
-    private var waiter: CheckedContinuation<Handed<Element>?, Never>?
+    private var waiters: [CheckedContinuation<Handed<Element>?, Never>] = []
     private var finished = false
     /// The registration; set once right after it is made, invalidated by `cancel` or `deinit`.
     var token: NotificationToken?
     /// The private queue the changes are delivered and frozen on.
     let queue = DispatchQueue(label: "RealmSwift.RealmChanges")
 
-    /// Hands a change to the loop; with `last`, the sequence ends after it.
+    /// Hands a change to a waiting loop (or keeps it for the next `next()`); with `last`, the
+    /// sequence ends after it, and loops waiting beyond it get nil.
     func push(_ element: Element, last: Bool = false) {
         lock.lock()
         if finished {
             lock.unlock()
             return
         }
-        if last { finished = true }
-        if let waiter {
-            self.waiter = nil
-            lock.unlock()
-            waiter.resume(returning: Handed(value: element))
-        } else {
-            pending.append(element)
-            lock.unlock()
+        var receiver: CheckedContinuation<Handed<Element>?, Never>?
+        if waiters.isEmpty { pending.append(element) } else { receiver = waiters.removeFirst() }
+        var ended: [CheckedContinuation<Handed<Element>?, Never>] = []
+        if last {
+            finished = true
+            ended = waiters
+            waiters = []
         }
+        lock.unlock()
+        receiver?.resume(returning: Handed(value: element))
+        for waiter in ended { waiter.resume(returning: nil) }
     }
 
     /// The next change, waiting for one; nil when finished or cancelled.
@@ -89,7 +93,7 @@ final class ChangeBuffer<Element>: @unchecked Sendable {
                     lock.unlock()
                     continuation.resume(returning: nil)
                 } else {
-                    waiter = continuation
+                    waiters.append(continuation)
                     lock.unlock()
                 }
             }?.value
@@ -103,12 +107,12 @@ final class ChangeBuffer<Element>: @unchecked Sendable {
         lock.lock()
         finished = true
         pending.removeAll()
-        let waiter = self.waiter
-        self.waiter = nil
+        let waiting = waiters
+        waiters = []
         let token = self.token
         self.token = nil
         lock.unlock()
-        waiter?.resume(returning: nil)
+        for waiter in waiting { waiter.resume(returning: nil) }
         token?.invalidate()
     }
 

@@ -49,6 +49,23 @@ import RealmSwift
         #expect(await iterator.next() == nil)             // the sequence has ended
     }
 
+    @Test func twoLoopsShareTheChangesAndEndTogether() async throws {
+        let config = try fileConfig([CDog.self])
+        defer { removeFolder(of: config) }
+        let changes = try Self.changes(config)
+        let seen = Counter()
+        let loop: @Sendable () async -> Void = { for await _ in changes { seen.bump() } }
+        let first = Task { await loop() }
+        let second = Task { await loop() }
+        while seen.value < 1 { try await Task.sleep(for: .milliseconds(5)) }   // .initial, to one loop
+        try Self.add(config, "x")
+        while seen.value < 2 { try await Task.sleep(for: .milliseconds(5)) }   // the update, to one loop
+        first.cancel()                                                          // ends the sequence for both
+        await first.value
+        await second.value
+        #expect(seen.value == 2)
+    }
+
     @Test func objectChangesEndWithDeletion() async throws {
         let config = try fileConfig([CDog.self])
         defer { removeFolder(of: config) }
