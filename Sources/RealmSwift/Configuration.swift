@@ -87,6 +87,7 @@ extension Realm {
             let cache = Thread.current.threadDictionary
             if let box = cache[key] as? WeakEngineRealm, let realm = box.realm { return realm }
             let realm = try openNew()
+            realm.autorefresh = true   // as in RealmSwift: picks up other commits on the RunLoop
             cache[key] = WeakEngineRealm(realm)
             return realm
         }
@@ -101,20 +102,23 @@ extension Realm {
 
         /// Opens the dynamic Realm: with the schema of `objectTypes`; without, the stored schema
         /// of an existing file, else the classes used so far.
-        private func openNew() throws -> RealmEngine.Realm {
+        /// (`open` opens the engine instance: `RealmEngine.Realm(configuration:)` by default, an
+        /// actor-confined one for `Realm(configuration:actor:)`.)
+        func openNew(_ open: (RealmEngine.Realm.Configuration) throws -> RealmEngine.Realm = { try RealmEngine.Realm(configuration: $0) })
+            throws -> RealmEngine.Realm {
             if let objectTypes {
-                return try RealmEngine.Realm(configuration: engineConfiguration(schema: try withRecords(ClassInfo.schema(for: objectTypes))))
+                return try open(engineConfiguration(schema: try withRecords(ClassInfo.schema(for: objectTypes))))
             }
-            if readOnly { return try RealmEngine.Realm(configuration: engineConfiguration(schema: nil, createIfMissing: false)) }
+            if readOnly { return try open(engineConfiguration(schema: nil, createIfMissing: false)) }
             let exists = inMemoryIdentifier != nil || fileURL.map { FileManager.default.fileExists(atPath: $0.path) } ?? false
             if exists {
                 do {
-                    return try RealmEngine.Realm(configuration: engineConfiguration(schema: nil, createIfMissing: false))
+                    return try open(engineConfiguration(schema: nil, createIfMissing: false))
                 } catch RealmError.notARealmFile(_, let reason) where reason.contains("empty") {
                     // A new in-memory Realm, or an empty file: created below.
                 }
             }
-            return try RealmEngine.Realm(configuration: engineConfiguration(schema: try withRecords(ClassInfo.schema(for: ClassInfo.registered))))
+            return try open(engineConfiguration(schema: try withRecords(ClassInfo.schema(for: ClassInfo.registered))))
         }
 
         /// `schema` with the classes of `codableTypes`.

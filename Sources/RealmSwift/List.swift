@@ -32,7 +32,7 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
     public var count: Int {
         switch storage {
         case .unmanaged(let items): return items.count
-        case .managed(let list, _): return list.count
+        case .managed(let list, let realm): return realm.reading { list.count }
         }
     }
 
@@ -43,11 +43,18 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
             case .unmanaged(let items): return items[position]
             case .managed(let list, let realm):
                 do {
-                    let v = try list.value(at: position)
+                    let v = try realm.reading { try list.value(at: position) }
                     guard let e = Element._rlmRead(v, realm: realm) else {
                         preconditionFailure("List<\(Element.self)>[\(position)] holds \(v.kindName)")
                     }
                     return e
+                } catch let error as RealmError where !error.isMisuse {
+                    // A damaged file: the error is recorded in `error`, next to the empty value.
+                    list.recordReadError(error)
+                    guard let empty = Element._rlmEmpty(property: list.property, realm: realm) else {
+                        preconditionFailure("List<\(Element.self)>[\(position)]: \(error)")
+                    }
+                    return empty
                 } catch {
                     preconditionFailure("List<\(Element.self)>[\(position)]: \(error)")
                 }
@@ -66,6 +73,7 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
             unmanaged(&items)
             storage = .unmanaged(items)
         case .managed(let list, let realm):
+            realm.refuseFrozenWrite()
             precondition(realm.isInWriteTransaction, "Cannot modify a managed List outside of a write transaction.")
             do { try body(list) } catch { realm.record(error) }
         }
@@ -133,7 +141,7 @@ extension List: _Persistable {
     public static func _rlmGet(_ object: Object, _ name: String) -> List {
         guard let accessor = object.accessor, let realm = object.realm else { preconditionFailure("unmanaged object") }
         do {
-            return List(managed: try accessor.list(forKey: name), realm: realm)
+            return List(managed: try realm.reading { try accessor.list(forKey: name) }, realm: realm)
         } catch {
             preconditionFailure("\(type(of: object).className).\(name): \(error)")
         }
@@ -175,7 +183,7 @@ extension List: RealmCollection where Element: Object {
             preconditionFailure("This method may only be called on a managed List (add its object to a Realm first).")
         }
         do {
-            return Results(try list.objects(), realm: realm)
+            return Results(try realm.reading { try list.objects() }, realm: realm)
         } catch {
             preconditionFailure("List<\(Element.self)>: \(error)")
         }
@@ -225,7 +233,8 @@ public struct LinkingObjects<Element: Object>: RealmCollection, _Persistable, _L
     public static func _rlmGet(_ object: Object, _ name: String) -> LinkingObjects {
         guard let accessor = object.accessor, let realm = object.realm else { preconditionFailure("unmanaged object") }
         do {
-            return LinkingObjects(originProperty: "", results: Results(try accessor.linkingObjects(forKey: name), realm: realm))
+            return LinkingObjects(originProperty: "", results: Results(try realm.reading { try accessor.linkingObjects(forKey: name) },
+                                                                       realm: realm))
         } catch {
             preconditionFailure("\(type(of: object).className).\(name): \(error)")
         }

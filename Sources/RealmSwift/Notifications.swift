@@ -1,6 +1,19 @@
 import Foundation
 
 extension Realm {
+    /// Whether the Realm moves to each newer version on its thread's RunLoop — commits made on
+    /// other threads or by other processes — with or without observers (true when opened, as in
+    /// RealmSwift). Without it, the Realm shows one version until `refresh()` or a write.
+    /// The setting belongs to this thread's instance of the file, so every `Realm` of the same
+    /// configuration on this thread shares it.
+    public var autorefresh: Bool {
+        get { dynamicRealm.autorefresh }
+        set {
+            verifyThread()
+            dynamicRealm.autorefresh = newValue
+        }
+    }
+
     /// Calls `block` after every change of the file (commits here, on other threads or in other
     /// processes) on this thread's RunLoop, or during `refresh()`. Keep the token.
     public func observe(_ block: @escaping (RealmNotification, Realm) -> Void) -> NotificationToken {
@@ -60,10 +73,22 @@ extension _ObjectObservable {
     /// Observes the object: `.change` with each changed property's name, old and new value after
     /// each version that changed it, `.deleted` once it is deleted. With `keyPaths`, only changes
     /// to those properties notify. Delivered on this thread's RunLoop (and during `refresh()`).
+    ///
+    /// Key paths may go through links (`"owner.name"`, `"dogs.age"`): the change then names the
+    /// key path, with its old and new value (a list of values through a list). Those are
+    /// followed on this thread's RunLoop only (key-path observation of an object through links
+    /// on a `queue` stops with a message). A key path naming no property stops too.
     public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
                         _ block: @escaping (ObjectChange<Self>) -> Void) -> NotificationToken {
         guard let accessor, let realm else {
             preconditionFailure("Only managed objects can be observed (add the object to a Realm first).")
+        }
+        if let keyPaths, keyPaths.contains(where: { $0.contains(".") }) {
+            precondition(queue == nil, "observe(keyPaths:on:): key paths through links are followed on this thread's RunLoop only")
+            return observeThroughLinks(keyPaths: keyPaths, block)
+        }
+        for path in keyPaths ?? [] {
+            precondition(accessor.objectSchema[path] != nil, "observe(keyPaths:): '\(path)' names no property of \(Self.className)")
         }
         let original = self
         let configuration = realm.configuration

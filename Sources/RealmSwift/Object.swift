@@ -22,6 +22,11 @@ open class Object: Hashable, CustomStringConvertible {
     /// The class's info, kept by objects read from a Realm (their property names are found
     /// from it without a lookup by type).
     var classInfo: ClassInfo?
+    /// The first failure to read one of the object's properties from its file (a damaged file),
+    /// or nil. Such a read answers the property type's empty value (`0`, `""`, nil, an empty
+    /// list) and records the reason here, so an empty answer is never taken silently; use
+    /// `checkedValue(forKey:)` to get the error thrown instead.
+    public internal(set) var readError: RealmError?
 
     /// An unmanaged object with every property at its default.
     public required init() {}
@@ -130,9 +135,14 @@ open class Object: Hashable, CustomStringConvertible {
     func _rlmRead(_ name: String) -> Value {
         guard let accessor else { preconditionFailure("\(Self.className).\(name) read through an unmanaged object") }
         do {
+            if let realm, realm.frozen { return try realm.reading { try accessor.value(forKey: name) } }
             return try accessor.value(forKey: name)
         } catch RealmError.invalidatedObject {
             preconditionFailure("Object has been deleted or invalidated (\(Self.className).\(name)).")
+        } catch let error as RealmError where !error.isMisuse {
+            // A damaged file: the empty value goes with the error recorded in `readError`.
+            recordReadError(error)
+            return accessor.objectSchema[name].map(emptyValue(of:)) ?? .null
         } catch {
             preconditionFailure("\(Self.className).\(name): \(error)")
         }
@@ -143,6 +153,7 @@ open class Object: Hashable, CustomStringConvertible {
     /// enclosing `write` throw and roll back.
     func _rlmWrite(_ name: String, _ input: ObjectInput) {
         guard let accessor, let realm else { return }
+        realm.refuseFrozenWrite()
         precondition(realm.isInWriteTransaction,
                      "Cannot modify managed objects outside of a write transaction (\(Self.className).\(name)).")
         do { try accessor.setValue(input, forKey: name) } catch { realm.record(error) }
@@ -262,7 +273,7 @@ extension Object: _RealmElement {
 
     public class func _rlmRead(_ value: Value, realm: Realm) -> Self? {
         guard case .link(let key) = value,
-              let managed = try? realm.dynamicRealm.object(ofType: className, key: key) else { return nil }
+              let managed = try? realm.reading({ try realm.dynamicRealm.object(ofType: className, key: key) }) else { return nil }
         return _rlmMake(managed, realm: realm)
     }
 

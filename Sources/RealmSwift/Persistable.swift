@@ -110,6 +110,13 @@ extension Optional: _Persistable where Wrapped: _RealmElement {
         let v = object._rlmRead(name)
         if v.isNull { return nil }
         guard let realm = object.realm, let s = Wrapped._rlmRead(v, realm: realm) else {
+            if case .link(let key) = v, let realm = object.realm {
+                // A link whose target cannot be read (a consistent file nullifies links to deleted
+                // objects): nil only with the reason recorded (ReadErrors.swift).
+                object.recordReadError(.corruptFile(path: realm.dynamicRealm.path, offset: 0,
+                                                    reason: "\(type(of: object)).\(name) links to object \(key), which cannot be read"))
+                return nil
+            }
             preconditionFailure("\(type(of: object)).\(name): the file holds \(v.kindName), not \(Wrapped.self)")
         }
         return s

@@ -29,6 +29,7 @@ extension Realm {
     }
 
     private func requireWrite(_ what: String) {
+        refuseFrozenWrite()
         precondition(isInWriteTransaction, "Cannot \(what) outside of a write transaction (call it inside realm.write { }).")
     }
 

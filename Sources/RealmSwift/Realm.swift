@@ -24,6 +24,12 @@ public final class Realm {
     private var checkedTypes: Set<ObjectIdentifier> = []
     /// The thread the Realm was opened on (nil for an instance confined to a queue).
     private let thread: pthread_t?
+    /// Whether `dynamicRealm` is frozen (Freeze.swift; asked on every typed read, so kept here).
+    let frozen: Bool
+    /// The frozen Realm `freeze()` made last, reused while this Realm reads its version. Weak:
+    /// a frozen Realm pins its version (its pages are not reused) only while frozen values
+    /// that use it are alive.
+    weak var frozenCopy: Realm?
 
     /// What `create` and `add` do when an object with the same primary key exists.
     public typealias UpdatePolicy = RealmEngine.UpdatePolicy
@@ -41,21 +47,30 @@ public final class Realm {
         self.configuration = configuration
         dynamicRealm = try configuration.open()
         thread = pthread_self()
+        frozen = false
     }
 
     init(wrapping realm: RealmEngine.Realm, configuration: Configuration) {
         dynamicRealm = realm
         self.configuration = configuration
         thread = nil
+        frozen = realm.isFrozen
     }
 
     /// Stops with a message when used from another thread than the one that opened the Realm
     /// (the dynamic core throws `wrongThread` there; a typed count or subscript cannot throw and
     /// must not answer 0 instead).
     func verifyThread() {
-        if let thread, pthread_equal(thread, pthread_self()) == 0 {
-            preconditionFailure("Realm accessed from incorrect thread: a Realm and its objects are confined to the thread that opened them "
-                                + "(use ThreadSafeReference, or open a Realm on the other thread).")
+        if let thread {
+            if pthread_equal(thread, pthread_self()) == 0 {
+                preconditionFailure("Realm accessed from incorrect thread: a Realm and its objects are confined to the thread that opened them "
+                                    + "(use ThreadSafeReference, or open a Realm on the other thread).")
+            }
+        } else if !frozen {
+            // Confined to a queue or an actor (RealmActor.swift): the dynamic core knows which.
+            do { try dynamicRealm.checkConfinement() } catch {
+                preconditionFailure("Realm accessed from outside the queue or actor it is confined to: \(error)")
+            }
         }
     }
 
@@ -83,6 +98,7 @@ public final class Realm {
     /// this commit included.
     @discardableResult
     public func write<Result>(withoutNotifying tokens: [NotificationToken], _ block: () throws -> Result) throws -> Result {
+        refuseFrozenWrite()
         try dynamicRealm.beginWrite()
         pendingError = nil
         let result: Result
@@ -110,6 +126,7 @@ public final class Realm {
     /// Starts a write transaction. A failure to start (a read-only Realm, a file error) is
     /// thrown by `commitWrite()`.
     public func beginWrite() {
+        refuseFrozenWrite()
         pendingError = nil
         do { try dynamicRealm.beginWrite() } catch { pendingError = error }
     }
@@ -158,6 +175,10 @@ public final class Realm {
     /// programmer error (list it in `objectTypes`, and migrate a changed class).
     func check(_ type: Object.Type) {
         verifyThread()
+        reading { checkOnce(type) }
+    }
+
+    private func checkOnce(_ type: Object.Type) {
         let id = ObjectIdentifier(type)
         if checkedTypes.contains(id) { return }
         let wanted = ClassInfo.of(type).objectSchema

@@ -26,14 +26,20 @@ public struct Results<Element: Object>: RealmCollection, CustomStringConvertible
     /// Number of objects.
     public var count: Int {
         owner.verifyThread()
-        return dynamicResults.count
+        return owner.reading { dynamicResults.count }
     }
 
-    /// The object at `position`.
+    /// The object at `position`. A position out of range is a programmer error, as for an
+    /// array. When the file cannot be read there (a damaged file), the answer is an unmanaged
+    /// object with the class's defaults and `error` is set: check `error`, or use
+    /// `element(at:)`, which throws instead, for files you do not trust.
     public subscript(position: Int) -> Element {
         owner.verifyThread()
         do {
-            return Element._rlmMake(try dynamicResults.object(at: position), realm: owner)
+            return Element._rlmMake(try owner.reading { try dynamicResults.object(at: position) }, realm: owner)
+        } catch let error as RealmError where !error.isMisuse {
+            dynamicResults.recordReadError(error)
+            return Element()
         } catch {
             preconditionFailure("Results<\(Element.className)>[\(position)]: \(error)")
         }
@@ -58,7 +64,7 @@ public struct Results<Element: Object>: RealmCollection, CustomStringConvertible
 
         /// The next object, or nil at the end.
         public mutating func next() -> Element? {
-            base.next().map { Element._rlmMake($0, realm: realm, info: info) }
+            realm.reading { base.next() }.map { Element._rlmMake($0, realm: realm, info: info) }
         }
     }
 
@@ -137,7 +143,8 @@ extension RealmCollection {
     /// The position of an object, or nil.
     public func index(of object: Element) -> Int? {
         guard let accessor = object.accessor else { return nil }
-        return _rlmResults.dynamicResults.index(of: accessor)
+        let results = _rlmResults
+        return results.owner.reading { results.dynamicResults.index(of: accessor) }
     }
 
     /// The position of the first object matching a predicate, or nil.
@@ -149,7 +156,7 @@ extension RealmCollection {
     // MARK: Aggregates
 
     private func aggregate<T>(_ name: String, _ body: () throws -> T) -> T {
-        do { return try body() } catch { preconditionFailure("\(name): \(error)") }
+        do { return try _rlmResults.owner.reading(body) } catch { preconditionFailure("\(name): \(error)") }
     }
 
     /// The smallest value of a property, or nil when the collection is empty.
@@ -196,6 +203,7 @@ extension RealmCollection {
     public func setValue(_ value: Any?, forKey key: String) {
         let results = _rlmResults
         let realm = results.owner
+        realm.refuseFrozenWrite()
         precondition(realm.isInWriteTransaction, "Cannot modify managed objects outside of a write transaction.")
         guard let type = ClassInfo.of(Element.self).valueTypes[key] else {
             preconditionFailure("\(Element.className) has no property '\(key)'")

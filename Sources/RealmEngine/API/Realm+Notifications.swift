@@ -25,7 +25,7 @@ extension Realm {
     ///
     /// Keep the token; the registration ends when it is released or invalidated.
     public func observe(_ block: @escaping (RealmNotification, Realm) -> Void) -> NotificationToken {
-        guard (try? checkThread()) != nil else { return NotificationToken(nil) }
+        guard frozenLock == nil, (try? checkThread()) != nil else { return NotificationToken(nil) }
         let registration = Registration(kind: .realm, schema: schema) { change, _, realm in
             if case .realmChanged = change { block(.didChange, realm) }
         }
@@ -48,6 +48,7 @@ extension Realm {
     /// Why a registration cannot be made now, if it cannot.
     func registrationError() -> Error? {
         do { try checkThread() } catch { return error }
+        if frozenLock != nil { return RealmError.unsupported("a frozen Realm never changes: observe a live one (thaw())") }
         if isInWriteTransaction { return RealmError.unsupported("cannot register a change notification inside a write transaction") }
         return nil
     }

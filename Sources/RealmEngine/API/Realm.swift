@@ -5,8 +5,10 @@ import Glibc
 
 /// A Realm: one database file (or in-memory database) as seen from one thread.
 ///
-/// An instance is confined to the thread that opened it and reads one snapshot of the file until
-/// `refresh()` (or a write transaction, which starts from the newest version). Open one instance
+/// An instance is confined to the thread that opened it (or a serial queue, or an actor:
+/// Realm+Notifications.swift, Realm+Actor.swift) and reads one snapshot of the file until
+/// `refresh()` (or a write transaction, which starts from the newest version). A frozen
+/// instance (`freeze()`, Realm+Freeze.swift) reads one version forever, from any thread. Open one instance
 /// per thread; instances of the same file in a process share the mapping and the lock file.
 ///
 /// ```
@@ -39,6 +41,13 @@ public final class Realm {
     var notificationHub: NotificationHub?
     /// Set by `init(configuration:queue:)`: the instance is confined to a serial queue, not a thread.
     var confinementKey: DispatchSpecificKey<UInt8>?
+    /// Set by `init(configuration:confinedTo:)`: the instance is confined to an actor (Realm+Actor.swift).
+    var confinementActor: (any Actor)?
+    /// Set for a frozen instance (`freeze()`, Realm+Freeze.swift): it reads one version forever,
+    /// from any thread, and this lock serializes the reads that fill caches.
+    let frozenLock: NSRecursiveLock?
+    /// The registration that keeps the instance refreshing on its RunLoop (Realm+Autorefresh.swift).
+    var autorefreshToken: NotificationToken?
 
     /// Opens the Realm described by `configuration`.
     public init(configuration: Configuration = .defaultConfiguration) throws {
@@ -71,6 +80,7 @@ public final class Realm {
         }
         self.shared = shared
         thread = pthread_self()
+        frozenLock = nil
         if try Realm.needsInitialization(shared) {
             guard configuration.createIfMissing, !shared.isReadOnly else {
                 throw RealmError.notARealmFile(path: shared.path, reason: "the file is empty")
@@ -111,6 +121,18 @@ public final class Realm {
         }
     }
 
+    /// A frozen instance reading `source`'s version (pinned by a reader slot of its own, so it
+    /// stays readable after `source` moves on or closes). See `freeze()`.
+    init(freezing source: Realm) throws {
+        configuration = source.configuration
+        shared = source.shared
+        let snapshot = source.snapshot
+        readerSlot = try source.shared.lock.pinHeld(version: snapshot.version)
+        pinnedSnapshot = snapshot
+        thread = pthread_self()
+        frozenLock = NSRecursiveLock()
+    }
+
     /// Opens (creating if needed) the file at `path`.
     public convenience init(path: String, schema: Schema? = nil, readOnly: Bool = false) throws {
         try self.init(configuration: .file(path, schema: schema, readOnly: readOnly))
@@ -142,6 +164,12 @@ public final class Realm {
 
     func checkThread() throws {
         if closed { throw RealmError.closed }
+        if frozenLock != nil { return }
+        if let confinementActor {
+            confinementActor.preconditionIsolated(
+                "Realm accessed from outside its actor: an instance opened with an actor is confined to code isolated to it")
+            return
+        }
         if let confinementKey {
             if DispatchQueue.getSpecific(key: confinementKey) == nil { throw RealmError.wrongThread }
             return
@@ -172,6 +200,7 @@ public final class Realm {
     public func beginWrite() throws {
         try checkThread()
         if transaction != nil { throw RealmError.alreadyInWriteTransaction }
+        if frozenLock != nil { throw RealmError.unsupported("\(shared.path): a frozen Realm cannot be written; write through a live instance (thaw())") }
         if shared.isReadOnly { throw RealmError.readOnly(path: shared.path) }
         try shared.refuseWritesInErrorState()
         try shared.lock.lockWriter()
@@ -262,7 +291,7 @@ public final class Realm {
     /// Moves to the newest committed version. Returns whether the version changed.
     @discardableResult
     public func refresh() -> Bool {
-        guard (try? checkThread()) != nil, transaction == nil else { return false }
+        guard frozenLock == nil, (try? checkThread()) != nil, transaction == nil else { return false }
         let old = snapshot.version
         do { try advance() } catch { return false }
         notificationHub?.deliverNow()
@@ -272,7 +301,7 @@ public final class Realm {
     /// Moves to `target`, a version that another pin of this process holds (the notifier's), so
     /// that change sets computed for exactly that version can be delivered. No-op unless newer.
     func advance(toHeld target: Snapshot) {
-        guard transaction == nil, target.version > snapshot.version else { return }
+        guard frozenLock == nil, transaction == nil, target.version > snapshot.version else { return }
         let old = snapshot.version
         if let readerSlot {
             shared.lock.repinHeld(slot: readerSlot, version: target.version)
@@ -296,7 +325,7 @@ public final class Realm {
 
     /// Releases the pinned version (so its space can be reused); the next read pins the newest.
     public func invalidate() {
-        guard transaction == nil, let slot = readerSlot else { return }
+        guard frozenLock == nil, transaction == nil, let slot = readerSlot else { return }
         shared.lock.unpin(slot: slot)
         readerSlot = nil
         noteMutation()

@@ -18,6 +18,9 @@ final class NotificationHub: @unchecked Sendable {
     enum Target {
         case runLoop(RunLoop)
         case queue(DispatchQueue)
+        /// An instance confined to an actor (`Realm(configuration:confinedTo:)`): delivered by a
+        /// task isolated to it.
+        case actor(any Actor)
         case manual
     }
 
@@ -38,7 +41,8 @@ final class NotificationHub: @unchecked Sendable {
     /// The hub of a Realm instance (created on first use; delivers on the current RunLoop).
     static func hub(for realm: Realm, manual: Bool = false) -> NotificationHub {
         if let hub = realm.notificationHub { return hub }
-        let hub = NotificationHub(target: manual ? .manual : .runLoop(RunLoop.current), realm: realm)
+        let target: Target = manual ? .manual : realm.confinementActor.map { .actor($0) } ?? .runLoop(RunLoop.current)
+        let hub = NotificationHub(target: target, realm: realm)
         realm.notificationHub = hub
         realm.didAdvance.append { [weak hub] _, _ in hub?.realmAdvanced() }
         return hub
@@ -82,6 +86,9 @@ final class NotificationHub: @unchecked Sendable {
             // capture would keep the hub, and through it the file, open for good.
             runLoop.add(Timer(timeInterval: 0, repeats: false) { [weak self] _ in self?.deliver() }, forMode: .common)
         case .queue(let queue): queue.async { self.deliver() }
+        case .actor(let actor):
+            weak let hub = self
+            Task { await Self.run(on: actor) { hub?.deliver() } }
         case .manual: break
         }
     }
@@ -90,12 +97,15 @@ final class NotificationHub: @unchecked Sendable {
         if !delivering { schedule() }
     }
 
+    /// Runs `body` isolated to `actor` (where an actor-confined instance may be used).
+    private static func run(on actor: isolated any Actor, _ body: @Sendable () -> Void) { body() }
+
     /// Delivers now, on the calling context (`refresh()`).
     func deliverNow() { deliver() }
 
     private func deliveringRealm() -> Realm? {
         switch target {
-        case .runLoop, .manual:
+        case .runLoop, .manual, .actor:
             return ownerRealm
         case .queue(let queue):
             if let queueRealm { return queueRealm }

@@ -9,7 +9,10 @@ import Foundation
 /// the registration's pending change, replacing any older one (so commits that land before
 /// delivery coalesce), and asks the registration's hub to deliver.
 ///
-/// The thread runs while there are registrations; the last one leaving wakes it to exit.
+/// The thread runs while there are registrations; the last one leaving wakes it to exit, and
+/// waits (briefly) until it has: the notifier holds the file open, and a file closed by its last
+/// instance must be closed when that returns (an in-memory Realm's data ends, compaction on
+/// the next open may run, `deleteFiles` removes a file nobody maps).
 final class Notifier: @unchecked Sendable {
     // All mutable state is guarded by `lock`; the registry by `registryLock` (taken first).
     let shared: SharedFile
@@ -33,7 +36,8 @@ final class Notifier: @unchecked Sendable {
                 notifier.registrations[ObjectIdentifier(registration)] = registration
                 if !notifier.running {
                     notifier.running = true
-                    let thread = Thread { notifier.run() }
+                    // Weak: once `run` returns nothing holds the notifier (and its file).
+                    let thread = Thread { [weak notifier] in notifier?.run() }
                     thread.name = "realm-notifier"
                     thread.start()
                 }
@@ -43,13 +47,23 @@ final class Notifier: @unchecked Sendable {
     }
 
     static func remove(_ registration: Registration, shared: SharedFile) {
-        let notifier = registryLock.withLock { registry[ObjectIdentifier(shared)] }
-        guard let notifier else { return }
-        let empty = notifier.lock.withLock {
-            notifier.registrations[ObjectIdentifier(registration)] = nil
-            return notifier.registrations.isEmpty
+        weak var stopping: Notifier?
+        do {
+            guard let notifier = registryLock.withLock({ registry[ObjectIdentifier(shared)] }) else { return }
+            let empty = notifier.lock.withLock {
+                notifier.registrations[ObjectIdentifier(registration)] = nil
+                return notifier.registrations.isEmpty
+            }
+            guard empty else { return }
+            if Thread.current.name != "realm-notifier" { stopping = notifier }
         }
-        if empty { shared.lock.wakeAll() }
+        shared.lock.wakeAll()
+        // Until the thread let go of the notifier, unless a new registration keeps it running;
+        // bounded, in case it is in the middle of a long computation.
+        let deadline = Date().addingTimeInterval(2)
+        while let notifier = stopping, notifier.lock.withLock({ notifier.registrations.isEmpty }), Date() < deadline {
+            usleep(100)
+        }
     }
 
     /// Whether a notifier thread runs for this file (tests).

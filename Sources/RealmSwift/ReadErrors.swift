@@ -1,0 +1,130 @@
+import Foundation
+
+// Reading a damaged file through the typed API.
+//
+// Getters and subscripts cannot throw (RealmSwift's signatures), but an error from the file must
+// never pass for a plausible answer. So, as the dynamic core's collections do, a getter that
+// cannot read the file answers its type's empty value *and* records the reason where the caller
+// can see it: `Results.error` and `List.error` for collections (also delivered to observers as
+// `.error`), `Object.readError` for properties. Code reading files it does not trust uses the
+// throwing variants instead: `element(at:)`, `checkedCount()`, `checkedValue(forKey:)`.
+//
+// Misuse of the API (a wrong thread, a deleted object, an index out of range, a misspelled
+// property) is not a read error: it stops with a message, as in RealmSwift.
+
+extension RealmError {
+    /// Whether the error is a misuse of the API (stops non-throwing calls with a message) rather
+    /// than a failure to read the file or its environment (recorded next to an empty answer).
+    var isMisuse: Bool {
+        switch self {
+        case .wrongThread, .closed, .invalidatedObject, .noSuchClass, .noSuchProperty, .typeMismatch, .indexOutOfRange,
+             .query, .notInWriteTransaction, .alreadyInWriteTransaction, .invalidSchema, .schemaMismatch, .missingValue:
+            return true
+        default:
+            return false
+        }
+    }
+}
+
+/// The value a property of `property`'s type holds when empty: what a getter answers, next to a
+/// recorded error, when the file cannot be read.
+func emptyValue(of property: Property) -> Value {
+    if property.isList || property.type == .linkingObjects { return .list([]) }
+    if property.isOptional || property.type == .object { return .null }
+    return emptyElement(property.type) ?? .null
+}
+
+/// The zero of a scalar type (nil for links).
+func emptyElement(_ type: PropertyType) -> Value? {
+    switch type {
+    case .bool: return .bool(false)
+    case .int, .int8, .int16, .int32: return .int(0)
+    case .float: return .float(0)
+    case .double: return .double(0)
+    case .string: return .string("")
+    case .date: return Date._rlmZero._rlmValue
+    case .data: return .data(Data())
+    case .objectId: return ObjectId._rlmZero._rlmValue
+    case .uuid: return UUID._rlmZero._rlmValue
+    case .object, .linkingObjects: return nil
+    }
+}
+
+extension _RealmElement {
+    /// The element a list answers, next to its recorded error, when it cannot read the file:
+    /// a scalar's zero (nil when optional), or an unmanaged object with its class's defaults.
+    static func _rlmEmpty(property: Property, realm: Realm) -> Self? {
+        if let type = _rlmObjectType { return type.init() as? Self }
+        let value = property.isOptional ? .null : (emptyElement(property.type) ?? .null)
+        return _rlmRead(value, realm: realm)
+    }
+}
+
+extension Results {
+    /// Why the last read through a non-throwing member (`count`, a subscript, iteration, a
+    /// notification) could not read the file, or nil after one that could. A non-nil error
+    /// means the answer that came with it (0, an empty object) is not the data.
+    public var error: RealmError? { owner.reading { dynamicResults.error } }
+
+    /// The object at `position`; throws when the file cannot be read there (a damaged file)
+    /// or the position is out of range, instead of stopping or answering an empty object.
+    public func element(at position: Int) throws -> Element {
+        owner.verifyThread()
+        return Element._rlmMake(try owner.reading { try dynamicResults.object(at: position) }, realm: owner)
+    }
+
+    /// The number of objects; throws when the file cannot be read instead of answering 0.
+    public func checkedCount() throws -> Int {
+        owner.verifyThread()
+        return try owner.reading { try dynamicResults.checkedCount() }
+    }
+}
+
+extension List {
+    /// Why the last `count` or subscript could not read the list from the file, or nil after one
+    /// that could (an unmanaged list: always nil).
+    public var error: RealmError? {
+        guard case .managed(let list, let realm) = storage else { return nil }
+        return realm.reading { list.error }
+    }
+
+    /// The element at `position`; throws when the file cannot be read (a damaged file) or the
+    /// position is out of range, instead of stopping or answering an empty value.
+    public func element(at position: Int) throws -> Element {
+        switch storage {
+        case .unmanaged(let items):
+            guard items.indices.contains(position) else { throw RealmError.indexOutOfRange(index: position, count: items.count) }
+            return items[position]
+        case .managed(let list, let realm):
+            let v = try realm.reading { try list.value(at: position) }
+            guard let e = Element._rlmRead(v, realm: realm) else {
+                throw RealmError.typeMismatch(className: "List", property: list.property.name, expected: "\(Element.self)", got: v.kindName)
+            }
+            return e
+        }
+    }
+
+    /// The number of elements; throws when the file cannot be read instead of answering 0.
+    public func checkedCount() throws -> Int {
+        switch storage {
+        case .unmanaged(let items): return items.count
+        case .managed(let list, let realm): return try realm.reading { try list.elements().count }
+        }
+    }
+}
+
+extension Object {
+    /// Records a failure to read the object's file in `readError` (the first one stays).
+    func recordReadError(_ error: RealmError) {
+        if readError == nil { readError = error }
+    }
+
+    /// `value(forKey:)` that throws when the file cannot be read (a damaged file) instead of
+    /// answering the property type's empty value with `readError` set.
+    public func checkedValue(forKey key: String) throws -> Any? {
+        if let accessor, let realm {
+            _ = try realm.reading { try accessor.value(forKey: key) }
+        }
+        return value(forKey: key)
+    }
+}
