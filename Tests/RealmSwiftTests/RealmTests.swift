@@ -149,6 +149,34 @@ import RealmSwift
         #expect(realm.object(ofType: City.self, forPrimaryKey: 7)?.name == "")
     }
 
+    // 2.14 Encryption
+    @Test func encryption() throws {
+        let config0 = try fileConfig([Dog.self])
+        defer { removeFolder(of: config0) }
+        let url = try #require(config0.fileURL)
+        let url2 = url.deletingLastPathComponent().appendingPathComponent("other.realm")
+        let plainURL = url.deletingLastPathComponent().appendingPathComponent("plain.realm")
+        var generator = SystemRandomNumberGenerator()
+        let key = Data((0..<64).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        let config = Realm.Configuration(fileURL: url, encryptionKey: key)
+        do {
+            let realm = try Realm(configuration: config)
+            try realm.write { realm.add(Dog(value: ["name": "Fido", "age": 1])) }
+            #expect(realm.objects(Dog.self).filter("name contains 'Fido'").count == 1)
+        }
+        #expect(try Data(contentsOf: url).range(of: Data("Fido".utf8)) == nil)            // nothing in clear text
+        #expect(throws: (any Error).self) { _ = try Realm(configuration: .init(fileURL: url)) }                      // no key
+        #expect(throws: (any Error).self) { _ = try Realm(configuration: .init(fileURL: url, encryptionKey: Data(count: 64))) } // wrong key
+        #expect(throws: (any Error).self) { _ = try Realm(configuration: .init(fileURL: url2, encryptionKey: Data(count: 32))) } // not 64 bytes
+        let realm = try Realm(configuration: config)
+        try realm.writeCopy(toFile: plainURL, encryptionKey: nil)                          // decrypts
+        #expect(try Data(contentsOf: plainURL).range(of: Data("Fido".utf8)) != nil)
+        #expect(try Realm(configuration: .init(fileURL: plainURL)).objects(Dog.self).first?.name == "Fido")
+        // The thread's cached instance is not handed out for another key while it is open.
+        #expect(throws: (any Error).self) { _ = try Realm(configuration: .init(fileURL: url, encryptionKey: Data(count: 64))) }
+        #expect(throws: (any Error).self) { _ = try Realm(configuration: .init(fileURL: url)) }
+    }
+
     // 2.15 Testing and limits
     final class User: Object { @Persisted(primaryKey: true) var email = "" }
     func createOrUpdateUserInRealm(_ realm: Realm, withData data: Data) throws {
