@@ -118,6 +118,9 @@ public enum RealmError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 extension RealmError {
+    /// The reason of `encryption` for an encrypted file opened without a key.
+    public static let missingKeyReason = "the file is encrypted: give its key"
+
     /// A `corruptFile` error with the class it was found in named at the front of its reason
     /// (unless it already names one); any other error unchanged.
     func naming(class name: String) -> RealmError {

@@ -196,7 +196,7 @@ final class DatabaseFile: @unchecked Sendable {
         switch (crypt, key) {
         case (nil, nil): return
         case (nil, .some): throw RealmError.encryption(path: path, reason: "the file is not encrypted: open it without an encryption key")
-        case (.some, nil): throw RealmError.encryption(path: path, reason: "the file is encrypted: give its key")
+        case (.some, nil): throw RealmError.encryption(path: path, reason: RealmError.missingKeyReason)
         case (.some(let c), .some(let k)):
             guard k.count == PageCipher.keySize else {
                 throw RealmError.encryption(path: path, reason: "an encryption key must be \(PageCipher.keySize) bytes, got \(k.count)")

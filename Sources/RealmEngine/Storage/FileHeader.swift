@@ -204,7 +204,7 @@ struct FileHeader {
         }
         if !(0..<6).allSatisfy({ head[$0] == magic[$0] }) {
             if EncryptionHeader.isEncrypted(head) {
-                throw RealmError.encryption(path: path, reason: "the file is encrypted: give its key")
+                throw RealmError.encryption(path: path, reason: RealmError.missingKeyReason)
             }
             let sqlite = Array("SQLite format 3".utf8)
             let reason = head.prefix(sqlite.count).elementsEqual(sqlite) ? "it is an SQLite database" : "unknown file signature"
