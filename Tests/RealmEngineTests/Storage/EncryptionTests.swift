@@ -166,6 +166,20 @@ import Testing
         #expect(count > 0)
     }
 
+    /// Encryption adds no durability barrier: a small commit still takes one fdatasync.
+    @Test func aSmallEncryptedCommitTakesOneBarrier() throws {
+        let dir = TempDir()
+        var barriers: [Int] = []
+        for key in [nil, Self.key] {
+            let realm = try Self.open(dir.path(key == nil ? "plain.realm" : "e.realm"), key: key)
+            try realm.write { try realm.create("Person", ["id": .int(0), "name": .string("first")]) }
+            let before = realm.shared.file.syncCalls
+            for i in 1...10 { try realm.write { try realm.create("Person", ["id": .int(Int64(i)), "name": .string("p \(i)")]) } }
+            barriers.append(realm.shared.file.syncCalls - before)
+        }
+        #expect(barriers == [10, 10])
+    }
+
     @Test func aSecondFileSeesPagesAnotherWriterRewrote() throws {
         let dir = TempDir()
         let path = dir.path("e.realm")
