@@ -40,7 +40,8 @@ import Darwin
 ///   page's other copy, the writer takes a barrier first (`write`).
 ///
 /// **How other processes' writes reach the view.** Each page's pair of counters is the change
-/// signal. `refresh` (called before the header slots are read, `SharedFile.slots`) first reads
+/// signal; it never repeats for a page (each write adds one, and a page grown — again, after a
+/// cancelled transaction's truncation — starts at a random 62-bit value). `refresh` (called before the header slots are read, `SharedFile.slots`) first reads
 /// the counters of the two slot pages (logical pages 0 and 8): every commit writes one of them,
 /// so when they are unchanged no version was committed and nothing needs reading. Otherwise it
 /// reads every metadata page and decrypts the pages whose counters changed, slot pages first: a
@@ -376,15 +377,19 @@ final class EncryptedFile: @unchecked Sendable {
         if first < pages { forget(from: first) }
         guard count > first else { return UInt64(pages * EncryptedFile.pageSize) }
         let zeros = [UInt8](repeating: 0, count: EncryptedFile.pageSize)
+        var grown: [PageEntry] = []
         do {
             for group in EncryptedFile.groups(first..<count) {
                 var region = [UInt8](repeating: 0, count: group.count * 2 * EncryptedFile.pageSize)
                 var pairs: [(PageEntry, PageEntry)] = []
                 for page in group {
                     let at = (page - group.lowerBound) * 2 * EncryptedFile.pageSize
+                    // A random first counter, not 1: a page cut off by a truncation and grown
+                    // again must not repeat counters another process remembers from before (it
+                    // would keep the old content); 2^62 leaves room for every later +1.
                     let entry = try zeros.withUnsafeBytes { z in try region.withUnsafeMutableBytes { r in
                         try cipher.seal(z, into: UnsafeMutableRawBufferPointer(rebasing: r[at..<at + EncryptedFile.pageSize]),
-                                        page: UInt64(page), counter: 1, path: path)
+                                        page: UInt64(page), counter: UInt64.random(in: 1..<(1 << 62)), path: path)
                     } }
                     pairs.append((entry, .empty))
                 }
@@ -394,13 +399,14 @@ final class EncryptedFile: @unchecked Sendable {
                 }
                 try region.withUnsafeBytes { try file.writeFile($0, at: EncryptedFile.dataOffset(group.lowerBound, copy: 0)) }
                 try writeEntries(pairs, from: group.lowerBound, file: file)
+                grown += pairs.map(\.0)
             }
         } catch {
             try? file.truncateFile(to: EncryptedFile.physicalSize(pages: first))
             throw error
         }
         memset(view + first * EncryptedFile.pageSize, 0, (count - first) * EncryptedFile.pageSize)
-        counters += Array(repeating: (1, 0), count: count - first)
+        counters += grown.map { ($0.counter, 0) }
         self.current += Array(repeating: 0, count: count - first)
         pages = count
         return UInt64(count * EncryptedFile.pageSize)

@@ -180,6 +180,34 @@ import Testing
         #expect(barriers == [10, 10])
     }
 
+    /// A page cut off by a truncation (a cancelled transaction that grew the file) and grown
+    /// again must not come back with the counters another process remembers from before, or that
+    /// process would keep the page's old content.
+    @Test func aPageGrownAgainAfterATruncationIsSeenAsChanged() throws {
+        let dir = TempDir()
+        let path = dir.path("raw.realm")
+        let key = [UInt8](Self.key)
+        let page = 4096
+        let writer = try DatabaseFile(path: path, readOnly: false, create: true, encryptionKey: key)
+        try writer.grow(from: 0, to: UInt64(20 * page))
+        func put(_ byte: UInt8, page p: Int) throws {
+            try [UInt8](repeating: byte, count: 16).withUnsafeBytes { try writer.write($0, at: UInt64(p * page + 100)) }
+        }
+        try put(1, page: 17)
+        try put(1, page: 0)   // a "slot" write: what makes readers look
+        try writer.sync()
+        let reader = try DatabaseFile(path: path, readOnly: true, create: false, encryptionKey: key)
+        #expect(reader.base.load(fromByteOffset: 17 * page + 100, as: UInt8.self) == 1)
+        try writer.truncate(to: UInt64(16 * page))
+        try writer.grow(from: UInt64(16 * page), to: UInt64(20 * page))
+        try put(2, page: 17)
+        try put(2, page: 0)
+        try writer.sync()
+        try reader.refresh()
+        #expect(reader.base.load(fromByteOffset: 100, as: UInt8.self) == 2)
+        #expect(reader.base.load(fromByteOffset: 17 * page + 100, as: UInt8.self) == 2)
+    }
+
     @Test func aSecondFileSeesPagesAnotherWriterRewrote() throws {
         let dir = TempDir()
         let path = dir.path("e.realm")
