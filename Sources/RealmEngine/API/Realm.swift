@@ -308,7 +308,11 @@ public final class Realm {
     // MARK: Files
 
     static func needsInitialization(_ shared: SharedFile) throws -> Bool {
-        headerIsBlank(shared.file)
+        // An encrypted file's decrypted view may predate another process's initialization (its
+        // header page was decrypted while still blank): bring it up to date first.
+        _ = try shared.file.physicalSize()
+        try shared.file.refresh()
+        return headerIsBlank(shared.file)
     }
 
     /// Whether the file is empty, or has a header of zeros (a creation that died before its
