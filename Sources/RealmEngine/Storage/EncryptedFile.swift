@@ -329,28 +329,47 @@ final class EncryptedFile: @unchecked Sendable {
                 try file.sync()
                 for p in foreign { try reload(p, entries: stored[p - group.lowerBound]); dirty[p] = nil }
             }
-            for page in group {
-                let pageStart = UInt64(page * EncryptedFile.pageSize)
-                let from = max(offset, pageStart), to = min(end, pageStart + UInt64(EncryptedFile.pageSize))
-                if unreadable.contains(page) && (from > pageStart || to < pageStart + UInt64(EncryptedFile.pageSize)) {
-                    try checkReadable(below: pageStart + 1)
+            // The view's bytes of this group before the write: put back if it fails, so the view
+            // never shows what did not reach the file (a slot that was not written, say).
+            let groupFrom = max(offset, UInt64(group.lowerBound * EncryptedFile.pageSize))
+            let groupTo = min(end, UInt64(group.upperBound * EncryptedFile.pageSize))
+            let before = [UInt8](UnsafeRawBufferPointer(start: view + Int(groupFrom), count: Int(groupTo - groupFrom)))
+            var copies: [Int] = []
+            do {
+                for page in group {
+                    let pageStart = UInt64(page * EncryptedFile.pageSize)
+                    let from = max(offset, pageStart), to = min(end, pageStart + UInt64(EncryptedFile.pageSize))
+                    if unreadable.contains(page) && (from > pageStart || to < pageStart + UInt64(EncryptedFile.pageSize)) {
+                        try checkReadable(below: pageStart + 1)
+                    }
+                    memmove(view + Int(from), bytes.baseAddress! + Int(from - offset), Int(to - from))
+                    var pair = stored[page - group.lowerBound]
+                    let copy = dirty[page] != nil ? Int(current[page]) : 1 - Int(current[page])
+                    let entry = try sealed.withUnsafeMutableBytes { out in
+                        try cipher.seal(UnsafeRawBufferPointer(start: view + Int(pageStart), count: EncryptedFile.pageSize), into: out,
+                                        page: UInt64(page), counter: max(pair.0.counter, pair.1.counter) + 1, path: path)
+                    }
+                    try sealed.withUnsafeBytes { try file.writeFile($0, at: EncryptedFile.dataOffset(page, copy: copy)) }
+                    if copy == 0 { pair.0 = entry } else { pair.1 = entry }
+                    stored[page - group.lowerBound] = pair
+                    copies.append(copy)
                 }
-                memmove(view + Int(from), bytes.baseAddress! + Int(from - offset), Int(to - from))
-                var pair = stored[page - group.lowerBound]
-                let copy = dirty[page] != nil ? Int(current[page]) : 1 - Int(current[page])
-                let entry = try sealed.withUnsafeMutableBytes { out in
-                    try cipher.seal(UnsafeRawBufferPointer(start: view + Int(pageStart), count: EncryptedFile.pageSize), into: out,
-                                    page: UInt64(page), counter: max(pair.0.counter, pair.1.counter) + 1, path: path)
-                }
-                try sealed.withUnsafeBytes { try file.writeFile($0, at: EncryptedFile.dataOffset(page, copy: copy)) }
-                if copy == 0 { pair.0 = entry } else { pair.1 = entry }
-                stored[page - group.lowerBound] = pair
+                try writeEntries(stored, from: group.lowerBound, file: file)
+            } catch {
+                _ = before.withUnsafeBytes { memcpy(view + Int(groupFrom), $0.baseAddress!, $0.count) }
+                // A copy rewritten in place may now fail its check on the file: counters that
+                // match nothing make the next write (or refresh) read these pages from the file.
+                for page in group { counters[page] = (.max, .max) }
+                throw error
+            }
+            // Only now that the entries are written: the pages' state is what the file says.
+            for (i, page) in group.enumerated() {
+                let pair = stored[i]
                 counters[page] = (pair.0.counter, pair.1.counter)
-                current[page] = UInt8(copy)
+                current[page] = UInt8(copies[i])
                 dirty[page] = epoch
                 unreadable.remove(page)
             }
-            try writeEntries(stored, from: group.lowerBound, file: file)
         }
     }
 

@@ -208,6 +208,40 @@ import Testing
         #expect(reader.base.load(fromByteOffset: 17 * page + 100, as: UInt8.self) == 2)
     }
 
+    /// A commit whose Nth write, growth or barrier fails (n = 1, 2, …): the decrypted view never
+    /// holds what did not reach the file, and the Realm goes on with exactly the commits made.
+    @Test func failedWritesLeaveTheViewAsTheFileIs() throws {
+        let dir = TempDir()
+        let path = dir.path("e.realm")
+        let realm = try Self.open(path)
+        try realm.write { try realm.create("Person", ["id": .int(0), "name": .string("first")]) }
+        var committed = 1
+        for n in 1...24 {
+            try realm.beginWrite()
+            for i in 0..<(n % 3 == 0 ? 300 : 1) {
+                try realm.create("Person", ["id": .int(Int64(n * 1000 + i)), "name": .string(String(repeating: "z", count: 40))])
+            }
+            let added = n % 3 == 0 ? 300 : 1
+            realm.shared.file.failAfter = n
+            do {
+                try realm.commitWrite()
+                committed += added
+            } catch {
+                if realm.isInWriteTransaction { realm.cancelWrite() }
+            }
+            realm.shared.file.failAfter = nil
+            let fresh = try DatabaseFile(path: path, readOnly: true, create: false, encryptionKey: [UInt8](Self.key))
+            let size = try fresh.physicalSize()
+            #expect(size == (try realm.shared.file.physicalSize()), "n = \(n)")
+            #expect(memcmp(fresh.base, realm.shared.file.base, Int(size)) == 0, "n = \(n): the view differs from the file")
+            realm.refresh()
+            #expect(try realm.objects("Person").count == committed, "n = \(n)")
+        }
+        try realm.write { try realm.create("Person", ["id": .int(-1), "name": .string("last")]) }
+        _ = try realm.checkIntegrity()
+        #expect(try Self.open(path).objects("Person").count == committed + 1)
+    }
+
     @Test func aSecondFileSeesPagesAnotherWriterRewrote() throws {
         let dir = TempDir()
         let path = dir.path("e.realm")
