@@ -158,23 +158,33 @@ import RealmSwift
         let plainURL = url.deletingLastPathComponent().appendingPathComponent("plain.realm")
         var generator = SystemRandomNumberGenerator()
         let key = Data((0..<64).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
-        let config = Realm.Configuration(fileURL: url, encryptionKey: key)
+        // The seed's `Realm.Configuration(fileURL: url, encryptionKey: key)`, with the classes
+        // named: other suites register other classes called Dog.
+        var config = config0
+        config.encryptionKey = key
         do {
             let realm = try Realm(configuration: config)
             try realm.write { realm.add(Dog(value: ["name": "Fido", "age": 1])) }
             #expect(realm.objects(Dog.self).filter("name contains 'Fido'").count == 1)
         }
         #expect(try Data(contentsOf: url).range(of: Data("Fido".utf8)) == nil)            // nothing in clear text
-        #expect(throws: (any Error).self) { _ = try Realm(configuration: .init(fileURL: url)) }                      // no key
-        #expect(throws: (any Error).self) { _ = try Realm(configuration: .init(fileURL: url, encryptionKey: Data(count: 64))) } // wrong key
-        #expect(throws: (any Error).self) { _ = try Realm(configuration: .init(fileURL: url2, encryptionKey: Data(count: 32))) } // not 64 bytes
+        let dogs: [Object.Type] = [Dog.self]
+        #expect(throws: (any Error).self) { _ = try Realm(configuration: .init(fileURL: url, objectTypes: dogs)) }       // no key
+        #expect(throws: (any Error).self) {                                                                           // wrong key
+            _ = try Realm(configuration: .init(fileURL: url, encryptionKey: Data(count: 64), objectTypes: dogs))
+        }
+        #expect(throws: (any Error).self) {                                                                           // not 64 bytes
+            _ = try Realm(configuration: .init(fileURL: url2, encryptionKey: Data(count: 32), objectTypes: dogs))
+        }
         let realm = try Realm(configuration: config)
         try realm.writeCopy(toFile: plainURL, encryptionKey: nil)                          // decrypts
         #expect(try Data(contentsOf: plainURL).range(of: Data("Fido".utf8)) != nil)
-        #expect(try Realm(configuration: .init(fileURL: plainURL)).objects(Dog.self).first?.name == "Fido")
+        #expect(try Realm(configuration: .init(fileURL: plainURL, objectTypes: dogs)).objects(Dog.self).first?.name == "Fido")
         // The thread's cached instance is not handed out for another key while it is open.
-        #expect(throws: (any Error).self) { _ = try Realm(configuration: .init(fileURL: url, encryptionKey: Data(count: 64))) }
-        #expect(throws: (any Error).self) { _ = try Realm(configuration: .init(fileURL: url)) }
+        #expect(throws: (any Error).self) {
+            _ = try Realm(configuration: .init(fileURL: url, encryptionKey: Data(count: 64), objectTypes: dogs))
+        }
+        #expect(throws: (any Error).self) { _ = try Realm(configuration: .init(fileURL: url, objectTypes: dogs)) }
     }
 
     // 2.15 Testing and limits
