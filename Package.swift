@@ -22,9 +22,12 @@ let package = Package(
         // only. No pkgConfig: SwiftPM would drop its -D flags with a warning; shim.h sets them and
         // the module map links ncursesw (which pulls in tinfo).
         .systemLibrary(name: "CNCurses"),
+        // OpenSSL libcrypto (Debian libssl-dev) for encrypted files: AES-256-CTR, HMAC-SHA-256,
+        // RAND_bytes (Storage/PageCipher.swift). pkg-config gives no -D flags for it.
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(
             name: "RealmEngine",
-            dependencies: ["CShims"]
+            dependencies: ["CShims", "CCrypto"]
         ),
         .target(
             name: "RealmSwift",

@@ -48,6 +48,9 @@ public enum RealmError: Error, Equatable, Sendable, CustomStringConvertible {
     case busy(String)
     /// Bad input that fits no other case (for instance JSON that does not parse).
     case invalidInput(String)
+    /// An encrypted file opened without its key or with a wrong one, a key given for a plain
+    /// file, or a key that is not 64 bytes. A damaged encrypted page is `corruptFile`.
+    case encryption(path: String, reason: String)
 
     /// A stable, short code for scripts.
     public var code: String {
@@ -76,6 +79,7 @@ public enum RealmError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unsupported: "unsupported"
         case .busy: "busy"
         case .invalidInput: "invalid-input"
+        case .encryption: "encryption"
         }
     }
 
@@ -108,11 +112,15 @@ public enum RealmError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unsupported(let message): message
         case .busy(let message): message
         case .invalidInput(let message): message
+        case .encryption(let path, let reason): "\(path): \(reason)"
         }
     }
 }
 
 extension RealmError {
+    /// The reason of `encryption` for an encrypted file opened without a key.
+    public static let missingKeyReason = "the file is encrypted: give its key"
+
     /// A `corruptFile` error with the class it was found in named at the front of its reason
     /// (unless it already names one); any other error unchanged.
     func naming(class name: String) -> RealmError {

@@ -18,7 +18,10 @@ extension Realm {
         public var inMemoryIdentifier: String? {
             didSet { if inMemoryIdentifier != nil { fileURL = nil } }
         }
-        /// A 64-byte encryption key (not supported by this version: opening throws).
+        /// A 64-byte encryption key: bytes 0–31 for AES-256, 32–63 for HMAC-SHA-256. A new file is
+        /// created encrypted; an existing one opens only with the key it was made with (a wrong
+        /// or missing key, a key for a plain file, or a key that is not 64 bytes throws
+        /// `RealmError.encryption`).
         public var encryptionKey: Data?
         /// Opens without writing; writes throw.
         public var readOnly: Bool
@@ -85,7 +88,11 @@ extension Realm {
         func open() throws -> RealmEngine.Realm {
             let key = cacheKey
             let cache = Thread.current.threadDictionary
-            if let box = cache[key] as? WeakEngineRealm, let realm = box.realm { return realm }
+            // The key is not part of the cache key: a cached Realm opened with another key (or
+            // none) must not be handed out, so a mismatch opens anew, which checks the key.
+            if let box = cache[key] as? WeakEngineRealm, let realm = box.realm, realm.configuration.encryptionKey == encryptionKey {
+                return realm
+            }
             let realm = try openNew()
             realm.autorefresh = true   // as in RealmSwift: picks up other commits on the RunLoop
             cache[key] = WeakEngineRealm(realm)

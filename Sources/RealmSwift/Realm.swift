@@ -154,8 +154,12 @@ public final class Realm {
     /// Releases the pinned version until the next read.
     public func invalidate() { dynamicRealm.invalidate() }
 
-    /// Writes a compacted copy of the Realm to `fileURL`.
-    public func writeCopy(toFile fileURL: URL) throws { try dynamicRealm.writeCopy(toFile: fileURL.path) }
+    /// Writes a compacted copy of the Realm to `fileURL`, encrypted with `encryptionKey` (64
+    /// bytes) or plain without one, whatever this Realm's own key: a copy encrypts, decrypts or
+    /// re-keys.
+    public func writeCopy(toFile fileURL: URL, encryptionKey: Data? = nil) throws {
+        try dynamicRealm.writeCopy(toFile: fileURL.path, encryptionKey: encryptionKey)
+    }
 
     /// Deletes a Realm's file and its auxiliary files; returns whether the file existed.
     @discardableResult

@@ -4,6 +4,8 @@
 //   realm-notify-probe crash PATH                      begin a write, create objects, die by SIGKILL
 //   realm-notify-probe latency PATH COUNT INTERVAL_MS  spawn a writer process, observe, print p50/p99
 //   realm-notify-probe bench COUNT                     cost of one notification on a COUNT-object result
+//
+// With REALM_NOTIFY_PROBE_KEY set (128 hex digits), `write` and `crash` open the file encrypted.
 import Foundation
 import RealmEngine
 #if canImport(Glibc)
@@ -42,8 +44,23 @@ func runRunLoop(seconds: Double, until done: () -> Bool = { false }) {
     while !done() && Date() < end { _ = RunLoop.current.run(mode: .default, before: min(end, Date().addingTimeInterval(0.01))) }
 }
 
+/// The file at `path` with the tick schema, encrypted when REALM_NOTIFY_PROBE_KEY holds a key.
+func openTicks(_ path: String) throws -> Realm {
+    var key: Data?
+    if let hex = ProcessInfo.processInfo.environment["REALM_NOTIFY_PROBE_KEY"] {
+        var bytes = [UInt8]()
+        var chars = Array(hex.utf8)[...]
+        while chars.count >= 2, let b = UInt8(String(decoding: chars.prefix(2), as: UTF8.self), radix: 16) {
+            bytes.append(b)
+            chars = chars.dropFirst(2)
+        }
+        key = Data(bytes)
+    }
+    return try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), schema: tickSchema, encryptionKey: key))
+}
+
 func write(path: String, count: Int, intervalMs: Int) throws {
-    let realm = try Realm(path: path, schema: tickSchema)
+    let realm = try openTicks(path)
     var report = ""
     for i in 0..<count {
         try realm.write { try realm.create("Tick", ["n": .int(Int64(i)), "t": .int(monotonicNanoseconds())]) }
@@ -55,7 +72,7 @@ func write(path: String, count: Int, intervalMs: Int) throws {
 }
 
 func crash(path: String) throws {
-    let realm = try Realm(path: path, schema: tickSchema)
+    let realm = try openTicks(path)
     try realm.beginWrite()
     for i in 0..<1000 { try realm.create("Tick", ["n": .int(Int64(-1 - i)), "t": .int(0)]) }
     FileHandle.standardOutput.write(Data("writing\n".utf8))

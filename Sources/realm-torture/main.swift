@@ -5,6 +5,7 @@
 //   realm-torture random PATH SEED N       N transactions of random inserts, deletes and updates of Items
 //
 // It creates the file if needed (the schema below). Exit code 1 with one `error:` line on failure.
+// With REALM_TORTURE_KEY set (128 hex digits) the file is opened (or made) encrypted.
 import Foundation
 import RealmEngine
 
@@ -32,7 +33,12 @@ guard args.count >= 4, let n = Int(args[args.count - (args[1] == "batches" ? 2 :
     fail("usage: realm-torture increment PATH N | batches PATH WRITER N K | random PATH SEED N")
 }
 do {
-    let realm = try Realm(path: args[2], schema: schema)
+    var key: Data?
+    if let hex = ProcessInfo.processInfo.environment["REALM_TORTURE_KEY"] {
+        let digits = Array(hex.utf8)
+        key = Data(stride(from: 0, to: digits.count - 1, by: 2).compactMap { UInt8(String(decoding: digits[$0..<$0 + 2], as: UTF8.self), radix: 16) })
+    }
+    let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: args[2]), schema: schema, encryptionKey: key))
     switch args[1] {
     case "increment":
         for _ in 0..<n {

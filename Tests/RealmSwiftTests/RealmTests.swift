@@ -149,6 +149,44 @@ import RealmSwift
         #expect(realm.object(ofType: City.self, forPrimaryKey: 7)?.name == "")
     }
 
+    // 2.14 Encryption
+    @Test func encryption() throws {
+        let config0 = try fileConfig([Dog.self])
+        defer { removeFolder(of: config0) }
+        let url = try #require(config0.fileURL)
+        let url2 = url.deletingLastPathComponent().appendingPathComponent("other.realm")
+        let plainURL = url.deletingLastPathComponent().appendingPathComponent("plain.realm")
+        var generator = SystemRandomNumberGenerator()
+        let key = Data((0..<64).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        // The seed's `Realm.Configuration(fileURL: url, encryptionKey: key)`, with the classes
+        // named: other suites register other classes called Dog.
+        var config = config0
+        config.encryptionKey = key
+        do {
+            let realm = try Realm(configuration: config)
+            try realm.write { realm.add(Dog(value: ["name": "Fido", "age": 1])) }
+            #expect(realm.objects(Dog.self).filter("name contains 'Fido'").count == 1)
+        }
+        #expect(try Data(contentsOf: url).range(of: Data("Fido".utf8)) == nil)            // nothing in clear text
+        let dogs: [Object.Type] = [Dog.self]
+        #expect(throws: (any Error).self) { _ = try Realm(configuration: .init(fileURL: url, objectTypes: dogs)) }       // no key
+        #expect(throws: (any Error).self) {                                                                           // wrong key
+            _ = try Realm(configuration: .init(fileURL: url, encryptionKey: Data(count: 64), objectTypes: dogs))
+        }
+        #expect(throws: (any Error).self) {                                                                           // not 64 bytes
+            _ = try Realm(configuration: .init(fileURL: url2, encryptionKey: Data(count: 32), objectTypes: dogs))
+        }
+        let realm = try Realm(configuration: config)
+        try realm.writeCopy(toFile: plainURL, encryptionKey: nil)                          // decrypts
+        #expect(try Data(contentsOf: plainURL).range(of: Data("Fido".utf8)) != nil)
+        #expect(try Realm(configuration: .init(fileURL: plainURL, objectTypes: dogs)).objects(Dog.self).first?.name == "Fido")
+        // The thread's cached instance is not handed out for another key while it is open.
+        #expect(throws: (any Error).self) {
+            _ = try Realm(configuration: .init(fileURL: url, encryptionKey: Data(count: 64), objectTypes: dogs))
+        }
+        #expect(throws: (any Error).self) { _ = try Realm(configuration: .init(fileURL: url, objectTypes: dogs)) }
+    }
+
     // 2.15 Testing and limits
     final class User: Object { @Persisted(primaryKey: true) var email = "" }
     func createOrUpdateUserInRealm(_ realm: Realm, withData data: Data) throws {

@@ -2,8 +2,10 @@ import Foundation
 import RealmEngine
 
 /// realmtui through its public dynamic API, as an application would use it.
-final class RealmSide: BenchEngine {
-    static let name = "realmtui"
+class RealmSide: BenchEngine {
+    class var name: String { "realmtui" }
+    /// The file's encryption key (`EncryptedSide`), nil for a plain file.
+    class var encryptionKey: Data? { nil }
     static let schema = Schema([
         ObjectSchema(name: "Person", properties: [
             Property(name: "id", type: .int, isPrimaryKey: true),
@@ -17,11 +19,13 @@ final class RealmSide: BenchEngine {
     let fileURL: URL
     private var realm: Realm?
 
-    init(directory: URL) throws {
+    required init(directory: URL) throws {
         fileURL = directory.appendingPathComponent("bench.realm")
     }
 
-    private var configuration: Realm.Configuration { .init(fileURL: fileURL, schema: RealmSide.schema) }
+    private var configuration: Realm.Configuration {
+        .init(fileURL: fileURL, schema: RealmSide.schema, encryptionKey: Self.encryptionKey)
+    }
 
     /// The open Realm (for the change-set tasks).
     func openedForObservation() throws -> Realm { try opened() }
@@ -54,7 +58,7 @@ final class RealmSide: BenchEngine {
 
     func compactAndMeasure() throws -> UInt64 {
         try close()
-        _ = try Realm.compact(path: fileURL.path)
+        _ = try Realm.compact(path: fileURL.path, encryptionKey: Self.encryptionKey)
         return fileBytes(fileURL)
     }
 
@@ -145,4 +149,11 @@ final class RealmSide: BenchEngine {
         }
         return try realm.objects("Person").count
     }
+}
+
+/// The same as `RealmSide` on an encrypted file (AES-256 + HMAC-SHA-256 per page): the
+/// `encrypted/rt` column is the overhead of encryption.
+final class EncryptedSide: RealmSide {
+    override class var name: String { "encrypted" }
+    override class var encryptionKey: Data? { Data((0..<64).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }) }
 }

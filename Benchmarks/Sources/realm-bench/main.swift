@@ -5,7 +5,7 @@ import Glibc
 
 // realm-bench: the same workload on realmtui and on SQLite (GRDB), medians of several runs.
 //
-//   realm-bench [--objects N] [--repeat R] [--json] [--only TASK,…] [--dir PATH] [--engine E] [--count-repeat K]
+//   realm-bench [--objects N] [--repeat R] [--json] [--only TASK,…] [--dir PATH] [--engine E] [--count-repeat K] [--encrypted]
 
 let allTasks = ["insert_bulk", "insert_txn", "count_filter", "query_string", "enumerate", "pk_lookup",
                 "sort_first_page", "changeset_sorted", "changeset_filter", "update_bulk", "delete_bulk", "file_size", "open"]
@@ -20,6 +20,8 @@ struct Options {
     var engines = ["realmtui", "sqlite"]
     /// How many times `count_filter` counts (fewer makes profiling runs shorter).
     var countRepeat = 100
+    /// `--encrypted`: add the `encrypted` engine to whichever were chosen.
+    var encrypted = false
 
     static let usage = """
         usage: realm-bench [--objects N] [--repeat R] [--json] [--only TASK,…] [--dir PATH] [--engine E] [--count-repeat K]
@@ -32,6 +34,8 @@ struct Options {
           --engine E,…  run only these engines (realmtui, sqlite, typed: realmtui through the typed
                         RealmSwift API), e.g. one under a profiler; typed adds a typed/realmtui column
           --count-repeat K  how many times count_filter counts (default 100; for profiling)
+          --encrypted   also run realmtui on an encrypted file (engine "encrypted"); adds an
+                        encrypted/rt column, the overhead of encryption
         """
 
     static func parse(_ args: [String]) -> Options {
@@ -58,15 +62,17 @@ struct Options {
                 o.only = Set(names)
             case "--dir": o.directory = URL(fileURLWithPath: value("--dir"))
             case "--count-repeat": o.countRepeat = positive("--count-repeat")
+            case "--encrypted": o.encrypted = true
             case "--engine":
                 let names = value("--engine").split(separator: ",").map(String.init)
-                for e in names where !["realmtui", "sqlite", "typed"].contains(e) { fail("unknown engine '\(e)'") }
+                for e in names where !["realmtui", "sqlite", "typed", "encrypted"].contains(e) { fail("unknown engine '\(e)'") }
                 o.engines = names
             case "-h", "--help": print(usage); exit(0)
             default: fail("unknown option '\(args[i])'")
             }
             i += 1
         }
+        if o.encrypted && !o.engines.contains("encrypted") { o.engines.append("encrypted") }
         return o
     }
 }
@@ -145,7 +151,8 @@ let (data, genSeconds) = timed { Dataset.generate(count: options.objects) }
 let lookupIDs = Dataset.lookupIDs(count: lookupCount, among: options.objects)
 note(String(format: "generated the data in %.2f s", genSeconds))
 
-let engines: [any BenchEngine.Type] = [RealmSide.self, SQLiteSide.self, TypedSide.self].filter { options.engines.contains($0.name) }
+let engines: [any BenchEngine.Type] = [RealmSide.self, SQLiteSide.self, TypedSide.self, EncryptedSide.self]
+    .filter { options.engines.contains($0.name) }
 do {
     for r in 0..<options.repeats {
         // Alternate which engine goes first, so neither always runs on a warmer machine.
@@ -169,6 +176,9 @@ for (task, byEngine) in answers.sorted(by: { $0.key < $1.key }) {
     if let a = byEngine[RealmSide.name], let b = byEngine[SQLiteSide.name], a != b {
         note("warning: \(task): the engines disagree: realmtui \(a.prefix(200)), sqlite \(b.prefix(200))")
     }
+    if let a = byEngine[RealmSide.name], let e = byEngine[EncryptedSide.name], a != e {
+        note("warning: \(task): encrypted and plain disagree: realmtui \(a.prefix(200)), encrypted \(e.prefix(200))")
+    }
     if let a = byEngine[RealmSide.name], let t = byEngine[TypedSide.name], a != t {
         note("warning: \(task): typed and dynamic disagree: realmtui \(a.prefix(200)), typed \(t.prefix(200))")
     }
@@ -184,19 +194,22 @@ var usage = rusage()
 getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
 let peakBytes = Int(usage.ru_maxrss) * 1024 // Linux reports KiB
 
-struct Row { var task: String; var ours: Double; var sqlite: Double; var ratio: Double; var typed: Double }
+struct Row { var task: String; var ours: Double; var sqlite: Double; var ratio: Double; var typed: Double; var encrypted: Double }
 let rows: [Row] = allTasks.filter(options.only.contains).map { task in
     let ours = median(samples[task]?[RealmSide.name] ?? [])
     let sqlite = median(samples[task]?[SQLiteSide.name] ?? [])
     let typed = median(samples[task]?[TypedSide.name] ?? [])
-    return Row(task: task, ours: ours, sqlite: sqlite, ratio: sqlite / ours, typed: typed)
+    let encrypted = median(samples[task]?[EncryptedSide.name] ?? [])
+    return Row(task: task, ours: ours, sqlite: sqlite, ratio: sqlite / ours, typed: typed, encrypted: encrypted)
 }
 let showTyped = options.engines.contains(TypedSide.name)
+let showEncrypted = options.engines.contains(EncryptedSide.name)
 
 if options.json {
     func number(_ x: Double) -> String { x.isFinite ? "\(x)" : "null" }
     let results = rows.map {
-        "{\"task\": \"\($0.task)\", \"realmtui_s\": \(number($0.ours)), \"sqlite_s\": \(number($0.sqlite)), \"ratio\": \(number($0.ratio))}"
+        "{\"task\": \"\($0.task)\", \"realmtui_s\": \(number($0.ours)), \"sqlite_s\": \(number($0.sqlite)), \"ratio\": \(number($0.ratio))"
+            + (showEncrypted ? ", \"encrypted_s\": \(number($0.encrypted))" : "") + "}"
     }
     print("{\"objects\": \(options.objects), \"results\": [\(results.joined(separator: ", "))]}")
     note("peak memory (ru_maxrss): \(peakBytes) bytes")
@@ -214,12 +227,15 @@ if options.json {
     print("ratio = sqlite / realmtui (above 1: realmtui is faster or smaller)")
     print("")
     let typedHeader = showTyped ? " \(pad("typed", 12)) \(pad("typed/rt", 9))" : ""
-    print("\(pad("task", 16, left: true)) \(pad("realmtui", 12)) \(pad("sqlite", 12)) \(pad("ratio", 8))" + typedHeader)
-    print(String(repeating: "-", count: showTyped ? 74 : 51))
+    let encryptedHeader = showEncrypted ? " \(pad("encrypted", 12)) \(pad("enc/rt", 9))" : ""
+    print("\(pad("task", 16, left: true)) \(pad("realmtui", 12)) \(pad("sqlite", 12)) \(pad("ratio", 8))" + typedHeader + encryptedHeader)
+    print(String(repeating: "-", count: 51 + (showTyped ? 23 : 0) + (showEncrypted ? 23 : 0)))
     for r in rows {
         let typedCells = showTyped
             ? " \(pad(show(r.task, r.typed), 12)) \(pad((r.typed / r.ours).isFinite ? String(format: "%.2f", r.typed / r.ours) : "-", 9))" : ""
-        print("\(pad(r.task, 16, left: true)) \(pad(show(r.task, r.ours), 12)) \(pad(show(r.task, r.sqlite), 12)) \(pad(r.ratio.isFinite ? String(format: "%.2f", r.ratio) : "-", 8))" + typedCells)
+        let encryptedCells = showEncrypted
+            ? " \(pad(show(r.task, r.encrypted), 12)) \(pad((r.encrypted / r.ours).isFinite ? String(format: "%.2f", r.encrypted / r.ours) : "-", 9))" : ""
+        print("\(pad(r.task, 16, left: true)) \(pad(show(r.task, r.ours), 12)) \(pad(show(r.task, r.sqlite), 12)) \(pad(r.ratio.isFinite ? String(format: "%.2f", r.ratio) : "-", 8))" + typedCells + encryptedCells)
     }
     print("")
     print(String(format: "peak memory (ru_maxrss): %.1f MiB", Double(peakBytes) / 1_048_576))

@@ -24,7 +24,10 @@ extension Realm {
         public var deleteRealmIfMigrationNeeded: Bool = false
         /// Restricts `schema` to these classes (and the classes they link to).
         public var objectTypes: [String]?
-        /// A 64-byte key: bytes 0–31 for AES-256, 32–63 for HMAC-SHA-256.
+        /// A 64-byte key: bytes 0–31 for AES-256, 32–63 for HMAC-SHA-256. A new file is created
+        /// encrypted; an existing one must have been made with the same key (a wrong key, a
+        /// missing key and a key for a plain file are `RealmError.encryption`). In-memory Realms
+        /// check the key's length and keep nothing on disk to encrypt.
         public var encryptionKey: Data?
         /// Called with (file size, used bytes) when the first instance of a file opens; returning
         /// true compacts the file first (never while another process has it open).

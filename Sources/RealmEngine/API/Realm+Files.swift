@@ -5,7 +5,13 @@ extension Realm {
     /// Writes a compacted copy of the version this instance reads to a new file: every object
     /// keeps its key, so links and backlinks carry over unchanged; nodes are written densely and
     /// no free space is carried along. Fails if `path` exists.
-    public func writeCopy(toFile path: String) throws {
+    ///
+    /// The copy is encrypted with `encryptionKey` (64 bytes) when one is given and plain
+    /// otherwise, whatever this Realm's own key: a copy encrypts, decrypts or re-keys.
+    public func writeCopy(toFile path: String, encryptionKey: Data? = nil) throws {
+        if let key = encryptionKey, key.count != PageCipher.keySize {
+            throw RealmError.encryption(path: path, reason: "an encryption key must be \(PageCipher.keySize) bytes, got \(key.count)")
+        }
         try checkThread()
         if FileManager.default.fileExists(atPath: path) {
             throw RealmError.invalidInput("\(path) already exists; writeCopy does not overwrite files")
@@ -14,10 +20,10 @@ extension Realm {
         do {
             // The copy continues the source's version numbers, so a lock file that outlives a
             // compaction never names a version newer than the file's.
-            let shared = try SharedFile.open(path: path, readOnly: false, create: true)
+            let shared = try SharedFile.open(path: path, readOnly: false, create: true, encryptionKey: encryptionKey.map { [UInt8]($0) })
             try Realm.initialize(shared, schema: source.schema, schemaVersion: source.schemaVersion, version: source.version)
             let copy = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), schema: source.schema,
-                                                      schemaVersion: source.schemaVersion))
+                                                      schemaVersion: source.schemaVersion, encryptionKey: encryptionKey))
             try copy.beginWrite()
             guard let t = copy.transaction else { throw RealmError.notInWriteTransaction }
             for ci in source.schema.objectSchemas.indices {
@@ -66,9 +72,10 @@ extension Realm {
 
     /// Compacts the file at `path` in place: writes a compacted copy beside it and renames it
     /// over the original. Refuses (`RealmError.busy`) while any other instance or process has
-    /// the file open. Returns the file size before and after.
+    /// the file open. Returns the file size before and after. An encrypted file needs its
+    /// `encryptionKey` and stays encrypted with it.
     @discardableResult
-    public static func compact(path: String) throws -> (before: UInt64, after: UInt64) {
+    public static func compact(path: String, encryptionKey: Data? = nil) throws -> (before: UInt64, after: UInt64) {
         let canonical = URL(fileURLWithPath: path).standardizedFileURL.path
         guard FileManager.default.fileExists(atPath: canonical) else { throw RealmError.fileNotFound(path: canonical) }
         if !settles({ !SharedFile.isOpenInProcess(path: canonical) }) {
@@ -78,7 +85,8 @@ extension Realm {
         let temp = canonical + ".compact"
         try? deleteFiles(for: temp)
         do {
-            let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: canonical), createIfMissing: false))
+            let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: canonical), encryptionKey: encryptionKey,
+                                                       createIfMissing: false))
             guard try settles({ try realm.shared.lock.tryExclusiveOpen() }) else {
                 throw RealmError.busy("\(canonical) is open in another process; compact refuses to run while it is")
             }
@@ -89,7 +97,7 @@ extension Realm {
                 try? realm.shared.lock.holdSharedOpenLock()
             }
             realm.refresh()
-            try realm.writeCopy(toFile: temp)
+            try realm.writeCopy(toFile: temp, encryptionKey: encryptionKey)
             if rename(temp, canonical) != 0 {
                 throw DatabaseFile.ioError(canonical, "rename")
             }

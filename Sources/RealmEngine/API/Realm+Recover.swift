@@ -51,19 +51,22 @@ extension Realm {
     /// objects are dropped (a to-one link becomes nil), so the copy is consistent and passes
     /// `checkIntegrity()`. Object keys are kept. Fails if `destination` exists.
     @discardableResult
-    public static func recover(from source: String, to destination: String) throws -> RecoveryReport {
+    /// An encrypted source needs its `encryptionKey` (pages that fail their check are lost like
+    /// damaged nodes); the copy is encrypted with the same key.
+    public static func recover(from source: String, to destination: String, encryptionKey: Data? = nil) throws -> RecoveryReport {
         if FileManager.default.fileExists(atPath: destination) {
             throw RealmError.invalidInput("\(destination) already exists; recover does not overwrite files")
         }
-        let file = try DatabaseFile(path: URL(fileURLWithPath: source).standardizedFileURL.path, readOnly: true, create: false)
+        let file = try DatabaseFile(path: URL(fileURLWithPath: source).standardizedFileURL.path, readOnly: true, create: false,
+                                    encryptionKey: encryptionKey.map { [UInt8]($0) })
         // The leaves read point into the file's mapping: keep it until the copy is done.
-        return try withExtendedLifetime(file) { try recover(Salvage(file), to: destination) }
+        return try withExtendedLifetime(file) { try recover(Salvage(file), to: destination, encryptionKey: encryptionKey) }
     }
 
-    private static func recover(_ salvage: Salvage, to destination: String) throws -> RecoveryReport {
+    private static func recover(_ salvage: Salvage, to destination: String, encryptionKey: Data?) throws -> RecoveryReport {
         do {
             let copy = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: destination), schema: salvage.layout.schema,
-                                                      schemaVersion: salvage.schemaVersion))
+                                                      schemaVersion: salvage.schemaVersion, encryptionKey: encryptionKey))
             let report = try salvage.copy(into: copy)
             try copy.shared.file.truncate(to: copy.snapshot.bytes.size)
             try copy.shared.file.sync()

@@ -51,8 +51,9 @@ public final class Realm {
 
     /// Opens the Realm described by `configuration`.
     public init(configuration: Configuration = .defaultConfiguration) throws {
-        if configuration.encryptionKey != nil {
-            throw RealmError.unsupported("encrypted Realms are not supported by this version of realmtui yet")
+        if let key = configuration.encryptionKey, key.count != PageCipher.keySize {
+            throw RealmError.encryption(path: configuration.inMemoryIdentifier.map { "memory:" + $0 } ?? configuration.path,
+                                        reason: "an encryption key must be \(PageCipher.keySize) bytes, got \(key.count)")
         }
         var configuration = configuration
         if var schema = configuration.schema {
@@ -76,7 +77,8 @@ public final class Realm {
                                                          withIntermediateDirectories: true)
             }
             shared = try SharedFile.open(path: path, readOnly: configuration.readOnly,
-                                         create: configuration.createIfMissing && !configuration.readOnly)
+                                         create: configuration.createIfMissing && !configuration.readOnly,
+                                         encryptionKey: configuration.encryptionKey.map { [UInt8]($0) })
         }
         self.shared = shared
         thread = pthread_self()
@@ -105,7 +107,8 @@ public final class Realm {
         let path = configuration.path
         guard FileManager.default.fileExists(atPath: path), !SharedFile.isOpenInProcess(path: path) else { return }
         if configuration.deleteRealmIfMigrationNeeded, let wanted = configuration.schema {
-            let stored = try? Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), readOnly: true, createIfMissing: false))
+            let stored = try? Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), readOnly: true,
+                                                         encryptionKey: configuration.encryptionKey, createIfMissing: false))
             if let stored, !wanted.objectSchemas.allSatisfy({ stored.schema[$0.name] == $0 }) {
                 _ = consume stored
                 try deleteFiles(for: path)
@@ -113,10 +116,10 @@ public final class Realm {
             }
         }
         if let shouldCompact = configuration.shouldCompactOnLaunch {
-            let report = try? Realm.check(path: path)
+            let report = try? Realm.check(path: path, encryptionKey: configuration.encryptionKey)
             if let report, shouldCompact(report.fileBytes, report.liveBytes) {
                 // Refuses (and the open goes on uncompacted) while another process has the file.
-                _ = try? compact(path: path)
+                _ = try? compact(path: path, encryptionKey: configuration.encryptionKey)
             }
         }
     }
@@ -334,7 +337,11 @@ public final class Realm {
     // MARK: Files
 
     static func needsInitialization(_ shared: SharedFile) throws -> Bool {
-        headerIsBlank(shared.file)
+        // An encrypted file's decrypted view may predate another process's initialization (its
+        // header page was decrypted while still blank): bring it up to date first.
+        _ = try shared.file.physicalSize()
+        try shared.file.refresh()
+        return headerIsBlank(shared.file)
     }
 
     /// Whether the file is empty, or has a header of zeros (a creation that died before its

@@ -35,8 +35,8 @@ public final class WatchControl: @unchecked Sendable {
 /// (no CPU while idle) and delivers through `refresh()`.
 public func watchLines(path: String, className: String, predicate: String, arguments: [Value] = [],
                        sort: [SortDescriptor], distinct: [String] = [], limit: Int? = nil, maxEvents: Int?,
-                       control: WatchControl? = nil, emit: (String) -> Void) throws {
-    let realm = try Realm(configuration: .file(path, readOnly: true))
+                       encryptionKey: Data? = nil, control: WatchControl? = nil, emit: (String) -> Void) throws {
+    let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), readOnly: true, encryptionKey: encryptionKey))
     var results = try realm.objects(className)
     if !predicate.trimmingCharacters(in: .whitespaces).isEmpty { results = try results.filter(predicate, arguments: arguments) }
     if !sort.isEmpty { results = results.sorted(by: sort) }

@@ -20,9 +20,14 @@ final class DatabaseFile: @unchecked Sendable {
     let isReadOnly: Bool
     /// True for `inMemoryIdentifier` Realms: an anonymous memfd, never synced.
     let isInMemory: Bool
-    /// Start of the mapping; valid for `reservedBytes`.
+    /// Start of the mapping; valid for `reservedBytes`. For an encrypted file, the private
+    /// mapping of decrypted pages that `crypt` keeps.
     let base: UnsafeRawPointer
     let reservedBytes: Int
+    /// The encryption layer of an encrypted file (nil for a plain one): `write`, `grow`,
+    /// `truncate` and `physicalSize` speak of logical (decrypted) bytes and go through it; it
+    /// reaches the disk through `writeFile` and `truncateFile`.
+    let crypt: EncryptedFile?
     /// Set by tests: fail the Nth grow/write/sync call from now (counting from 1) with ENOSPC,
     /// to check that a failed commit loses nothing (SQLite's test VFS idea).
     var failAfter: Int? {
@@ -95,8 +100,10 @@ final class DatabaseFile: @unchecked Sendable {
         throw DatabaseFile.ioError(path, "mmap")
     }
 
-    /// Opens an existing file (or creates it when `create`).
-    init(path: String, readOnly: Bool, create: Bool) throws {
+    /// Opens an existing file (or creates it when `create`); encrypted with `encryptionKey`
+    /// (64 bytes) when one is given.
+    init(path: String, readOnly: Bool, create: Bool, encryptionKey: [UInt8]? = nil) throws {
+        let cipher = try encryptionKey.map { try PageCipher(key: $0, path: path) }
         self.path = path
         isReadOnly = readOnly
         isInMemory = false
@@ -117,7 +124,16 @@ final class DatabaseFile: @unchecked Sendable {
             throw DatabaseFile.ioError(path, "open")
         }
         self.fd = fd
-        (base, reservedBytes) = try DatabaseFile.mapOrClose(fd, path: path)
+        if let cipher {
+            let (view, size) = try DatabaseFile.closing(fd) { try EncryptedFile.reserveView(sizes: DatabaseFile.reservations, path: path) }
+            (base, reservedBytes) = (UnsafeRawPointer(view), size)
+            crypt = EncryptedFile(path: path, fd: fd, cipher: cipher, view: view, viewBytes: size)
+            // Header, key check and every page decrypted into the view (deinit unmaps on failure).
+            try crypt?.open(file: self, create: create && !readOnly)
+        } else {
+            (base, reservedBytes) = try DatabaseFile.mapOrClose(fd, path: path)
+            crypt = nil
+        }
         if try physicalSize() > UInt64(reservedBytes) {
             munmap(UnsafeMutableRawPointer(mutating: base), reservedBytes)
             close(fd)
@@ -134,12 +150,18 @@ final class DatabaseFile: @unchecked Sendable {
         if fd < 0 { throw DatabaseFile.ioError(path, "memfd_create") }
         self.fd = fd
         (base, reservedBytes) = try DatabaseFile.mapOrClose(fd, path: path)
+        crypt = nil
     }
 
     /// `map`, closing `fd` when it fails (the initializers own the descriptor until then).
     private static func mapOrClose(_ fd: Int32, path: String) throws -> (UnsafeRawPointer, Int) {
+        try closing(fd) { try map(fd, path: path) }
+    }
+
+    /// `body`, closing `fd` when it throws.
+    private static func closing<T>(_ fd: Int32, _ body: () throws -> T) throws -> T {
         do {
-            return try map(fd, path: path)
+            return try body()
         } catch {
             close(fd)
             throw error
@@ -155,8 +177,38 @@ final class DatabaseFile: @unchecked Sendable {
     func physicalSize() throws -> UInt64 {
         var st = stat()
         if fstat(fd, &st) != 0 { throw DatabaseFile.ioError(path, "fstat") }
-        noteSize(UInt64(st.st_size))
-        return UInt64(st.st_size)
+        var size = UInt64(st.st_size)
+        if let crypt { size = try crypt.logicalSize(physical: size) }
+        noteSize(size)
+        return size
+    }
+
+    /// Brings an encrypted file's decrypted pages up to date with other processes' commits (a
+    /// no-op for a plain file, whose shared mapping shows them). Called before the header slots
+    /// are read.
+    func refresh() throws {
+        try crypt?.refresh()
+    }
+
+    /// Throws unless `key` opens this file as it is open already: the same key, or none for a
+    /// plain file (a second instance in the process shares the first one's file).
+    func checkSameKey(_ key: [UInt8]?) throws {
+        switch (crypt, key) {
+        case (nil, nil): return
+        case (nil, .some): throw RealmError.encryption(path: path, reason: "the file is not encrypted: open it without an encryption key")
+        case (.some, nil): throw RealmError.encryption(path: path, reason: RealmError.missingKeyReason)
+        case (.some(let c), .some(let k)):
+            guard k.count == PageCipher.keySize else {
+                throw RealmError.encryption(path: path, reason: "an encryption key must be \(PageCipher.keySize) bytes, got \(k.count)")
+            }
+            guard PageCipher.equal(c.cipher.key, k) else { throw RealmError.encryption(path: path, reason: "wrong encryption key") }
+        }
+    }
+
+    /// Throws `corruptFile` for a page below `size` that failed its integrity check (encrypted
+    /// files only).
+    func checkReadable(below size: UInt64) throws {
+        try crypt?.checkReadable(below: size)
     }
 
     /// Grows the file to at least `size` bytes; `grow(from:to:)` with the size read now.
@@ -178,6 +230,10 @@ final class DatabaseFile: @unchecked Sendable {
             throw RealmError.unsupported("\(path) cannot grow past the \(reservedBytes >> 20) MiB of address space reserved for it")
         }
         try injectedFailure("grow")
+        if let crypt {
+            noteWriterSize(try crypt.grow(from: current, to: size, file: self))
+            return
+        }
         if isInMemory {
             if ftruncate(fd, off_t(size)) != 0 { throw DatabaseFile.ioError(path, "ftruncate") }
             noteWriterSize(size)
@@ -205,8 +261,14 @@ final class DatabaseFile: @unchecked Sendable {
     /// The largest zero buffer `grow` writes at once.
     private static let zeroChunk: UInt64 = 1 << 20
 
-    /// Writes `bytes` at `offset`.
+    /// Writes `bytes` at `offset` (of an encrypted file: logical bytes, encrypted by `crypt`).
     func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws {
+        if let crypt { return try crypt.write(bytes, at: offset, file: self) }
+        try writeFile(bytes, at: offset)
+    }
+
+    /// Writes `bytes` at the file offset `offset` (for an encrypted file: physical bytes).
+    func writeFile(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws {
         try injectedFailure("write")
         var done = 0
         while done < bytes.count {
@@ -234,13 +296,24 @@ final class DatabaseFile: @unchecked Sendable {
         failureLock.lock()
         _syncCalls += 1
         failureLock.unlock()
+        let syncing = crypt?.syncStarts()
         recorder?.barrierStarts()
         if fdatasync(fd) != 0 { throw DatabaseFile.ioError(path, "fdatasync") }
         recorder?.barrierReturned()
+        if let syncing { crypt?.syncReturned(syncing) }
     }
 
     /// Truncates the file (used by compaction and by a cancelled transaction).
     func truncate(to size: UInt64) throws {
+        if let crypt {
+            noteWriterSize(try crypt.truncate(to: size, file: self))
+            return
+        }
+        try truncateFile(to: size)
+    }
+
+    /// Truncates the file to `size` bytes (for an encrypted file: physical bytes).
+    func truncateFile(to size: UInt64) throws {
         let before = recorder == nil ? 0 : (lastKnownSize ?? 0)
         if ftruncate(fd, off_t(size)) != 0 { throw DatabaseFile.ioError(path, "ftruncate") }
         noteWriterSize(size)

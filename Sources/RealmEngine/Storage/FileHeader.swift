@@ -203,6 +203,9 @@ struct FileHeader {
             return (layout, try readSlots(base: base, fileSize: fileSize, layout: layout, path: path))
         }
         if !(0..<6).allSatisfy({ head[$0] == magic[$0] }) {
+            if EncryptionHeader.isEncrypted(head) {
+                throw RealmError.encryption(path: path, reason: RealmError.missingKeyReason)
+            }
             let sqlite = Array("SQLite format 3".utf8)
             let reason = head.prefix(sqlite.count).elementsEqual(sqlite) ? "it is an SQLite database" : "unknown file signature"
             throw RealmError.notARealmFile(path: path, reason: reason)

@@ -3,7 +3,9 @@
 /// Invariants:
 /// 1. A commit never overwrites a byte that the last committed version, or any version a reader
 ///    has pinned, can reach: every changed node goes to space the free list says is reusable
-///    (`FreeSpace`, invariant 2), or past the old end of the file.
+///    (`FreeSpace`, invariant 2), or past the old end of the file. (An encrypted file rewrites
+///    whole pages; it keeps this property by never rewriting a page's copy that was durable at
+///    the last barrier — two copies per page, `EncryptedFile`.)
 /// 2. The header slot naming the new version goes into the slot that does *not* hold the newest
 ///    committed version, so the previous commit stays whole on disk whatever happens to this one.
 /// 3. The new slot names a *commit record*: a node listing every node this commit wrote with its

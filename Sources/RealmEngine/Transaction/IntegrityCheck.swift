@@ -1,3 +1,5 @@
+import Foundation
+
 /// `check`: walks every node of the newest version and proves the file's invariants.
 ///
 /// - every node reachable from the newest slot lies inside the file, has the right magic, kind
@@ -23,9 +25,11 @@ public struct IntegrityReport: Sendable {
 extension Realm {
     /// Checks the newest version of the file at `path` without changing it. Throws
     /// `RealmError.corruptFile` naming the first problem found, or the newest commit that could
-    /// not be verified when the file was opened (`recoveredFromDamagedCommit`).
-    public static func check(path: String) throws -> IntegrityReport {
-        let realm = try Realm(configuration: .init(fileURL: .init(fileURLWithPath: path), readOnly: true, createIfMissing: false))
+    /// not be verified when the file was opened (`recoveredFromDamagedCommit`). An encrypted file
+    /// needs its `encryptionKey`.
+    public static func check(path: String, encryptionKey: Data? = nil) throws -> IntegrityReport {
+        let realm = try Realm(configuration: .init(fileURL: .init(fileURLWithPath: path), readOnly: true, encryptionKey: encryptionKey,
+                                                   createIfMissing: false))
         if let lost = realm.recoveredFromDamagedCommit { throw Realm.lostCommitError(realm.path, lost: lost, now: realm.version) }
         return try realm.checkIntegrity()
     }

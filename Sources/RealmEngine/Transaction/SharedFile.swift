@@ -49,14 +49,19 @@ final class SharedFile: @unchecked Sendable {
     nonisolated(unsafe) private static var registry: [String: Weak] = [:]
     private static let registryLock = NSLock()
 
-    /// The shared state for a file path, opening it if no instance in the process has.
-    static func open(path: String, readOnly: Bool, create: Bool) throws -> SharedFile {
+    /// The shared state for a file path, opening it if no instance in the process has; an
+    /// encrypted file needs its `encryptionKey` (64 bytes), also when it is open already.
+    static func open(path: String, readOnly: Bool, create: Bool, encryptionKey: [UInt8]? = nil) throws -> SharedFile {
         let canonical = URL(fileURLWithPath: path).standardizedFileURL.path
         registryLock.lock()
         defer { registryLock.unlock() }
         let key = "file:" + canonical + (readOnly ? ":ro" : "")
-        if let existing = registry[key]?.value { return existing }
-        let file = try DatabaseFile(path: canonical, readOnly: readOnly, create: create)
+        if let existing = registry[key]?.value {
+            try existing.file.checkSameKey(encryptionKey)
+            return existing
+        }
+        let file = try DatabaseFile(path: canonical, readOnly: readOnly, create: create, encryptionKey: encryptionKey)
+        try file.checkReadable(below: UInt64(FileHeader.Layout.paired.size))
         var rejected: FileHeader.Slot?
         // Refuse a foreign, empty or newer file before anything is written beside it.
         let size = try file.physicalSize()
@@ -140,6 +145,7 @@ final class SharedFile: @unchecked Sendable {
     /// cancelled one) or under compaction, which runs alone. A valid slot past the size seen
     /// means another process grew the file since: then the size is read again.
     func slots() throws -> [(index: Int, slot: FileHeader.Slot)] {
+        try file.refresh()
         guard let seen = file.lastKnownSize, seen >= UInt64(FileHeader.size) else {
             return try slots(fileSize: try file.physicalSize())
         }
@@ -154,7 +160,15 @@ final class SharedFile: @unchecked Sendable {
 
     /// The valid header slots, newest first, in a file of physical size `fileSize`.
     private func slots(fileSize: UInt64) throws -> [(index: Int, slot: FileHeader.Slot)] {
-        let (layout, all) = try FileHeader.readHeader(base: file.base, fileSize: fileSize, path: path)
+        let (layout, all): (FileHeader.Layout, [(index: Int, slot: FileHeader.Slot)])
+        do {
+            (layout, all) = try FileHeader.readHeader(base: file.base, fileSize: fileSize, path: path)
+        } catch {
+            // A header page that failed its integrity check explains the failure better.
+            try file.checkReadable(below: UInt64(FileHeader.Layout.paired.size))
+            throw error
+        }
+        try file.checkReadable(below: all.map(\.slot.logicalSize).max() ?? 0)
         cacheLock.lock()
         knownLayout = layout
         let rejected = self.rejected

@@ -71,12 +71,14 @@ extension ExplorerDriver {
 
 extension ExplorerDriver {
     /// `:copy PATH`: writes a compacted copy of the file (the engine's `writeCopy`) and opens the
-    /// copy writable in place of the original, on the class list.
+    /// copy writable in place of the original, on the class list. The copy of an encrypted file
+    /// is encrypted with the same key.
     mutating func copyAndReopen(path: String) {
         let expanded = (path as NSString).expandingTildeInPath
         do {
-            try state.realm.writeCopy(toFile: expanded)
-            let copy = try Realm(path: expanded)
+            let key = state.realm.configuration.encryptionKey
+            try state.realm.writeCopy(toFile: expanded, encryptionKey: key)
+            let copy = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: expanded), encryptionKey: key))
             let old = state
             writer = nil  // its thread writes the old file; the next write starts one on the copy
             state = ExplorerState(realm: copy, fileName: URL(fileURLWithPath: expanded).lastPathComponent, readOnly: false,

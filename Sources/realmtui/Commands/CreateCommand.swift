@@ -26,7 +26,8 @@ struct CreateCommand: ParsableCommand {
                            computed backlinks (not stored)
             A class may name a "primaryKey": an int, string, objectId or uuid
             property, always indexed.
-            Refuses to touch a FILE that exists and is not empty.
+            Refuses to touch a FILE that exists and is not empty. With --key or --key-file the
+            new file is encrypted (AES-256 and HMAC-SHA-256 per page).
             """
     )
 
@@ -36,10 +37,12 @@ struct CreateCommand: ParsableCommand {
     @Option(name: .long, help: "The realm-js JSON schema file ('-' for standard input).", completion: .file(extensions: ["json"]))
     var schema: String
 
+    @OptionGroup var encryption: EncryptionOptions
+
     func run() throws {
         let text = try Input.read(schema, what: "schema")
         let parsed = try Schema(realmJSJSON: text)
-        let (realm, _) = try Creation.createNew(file, schema: parsed)
+        let (realm, _) = try Creation.createNew(file, schema: parsed, encryptionKey: try encryption.encryptionKey())
         Console.line("created \(file): \(realm.schema.objectSchemas.count) classes")
     }
 }
@@ -48,15 +51,16 @@ struct CreateCommand: ParsableCommand {
 enum Creation {
     /// Creates `path` with `schema`. A path that exists and is not empty is refused. When creation
     /// fails, a file this call made is removed (an empty file that was there stays, emptied state
-    /// unchanged).
-    static func createNew(_ path: String, schema: Schema) throws -> (Realm, existed: Bool) {
+    /// unchanged). With `encryptionKey` the new file is encrypted.
+    static func createNew(_ path: String, schema: Schema, encryptionKey: Data? = nil) throws -> (Realm, existed: Bool) {
         try schema.validate()
         guard try RealmFiles.isAbsentOrEmpty(path) else {
             throw CLIFailure("\(path) already exists and is not empty; remove it or choose another name")
         }
         let existed = FileManager.default.fileExists(atPath: path)
         do {
-            let config = Realm.Configuration(fileURL: URL(fileURLWithPath: path), schema: schema, createIfMissing: true)
+            let config = Realm.Configuration(fileURL: URL(fileURLWithPath: path), schema: schema, encryptionKey: encryptionKey,
+                                             createIfMissing: true)
             return (try Realm(configuration: config), existed)
         } catch {
             if !existed { removeFile(path) }

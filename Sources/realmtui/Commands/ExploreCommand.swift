@@ -18,7 +18,7 @@ struct ExploreCommand: ParsableCommand {
         commandName: "explore",
         abstract: "Browse a file in the terminal explorer (the same as 'realmtui FILE').",
         discussion: """
-            Usage: realmtui FILE [--read-only]. Needs a terminal; in scripts use 'realmtui schema' \
+            Usage: realmtui FILE [--read-only] [--key HEX | --key-file PATH]. Needs a terminal; in scripts use 'realmtui schema' \
             and 'realmtui query'. The file opens read-only with --read-only, or when it (or its \
             folder, for the lock file) is not writable.
             """
@@ -30,6 +30,8 @@ struct ExploreCommand: ParsableCommand {
     @Flag(name: .long, help: "Open the file read-only.")
     var readOnly = false
 
+    @OptionGroup var encryption: EncryptionOptions
+
     func run() throws {
         // A file that is not there is the first thing to say, terminal or not.
         try RealmFiles.requireRegularFile(file)
@@ -40,7 +42,7 @@ struct ExploreCommand: ParsableCommand {
         }
         let readOnlyReason = ExplorerOpen.readOnlyReason(path: file, requested: readOnly)
         let openReadOnly = readOnlyReason != nil
-        let realm = try RealmFiles.open(file, readOnly: openReadOnly)
+        let realm = try RealmFiles.open(file, readOnly: openReadOnly, encryptionKey: try encryption.encryptionKey())
         let terminal: NCursesTerminal
         do {
             terminal = try NCursesTerminal()

@@ -24,6 +24,8 @@ struct ExportCommand: ParsableCommand {
     @Argument(help: "The database file (opened read-only).", completion: .file())
     var file: String
 
+    @OptionGroup var encryption: EncryptionOptions
+
     @Option(name: .customLong("class"), help: "Export only this class.", completion: .custom(Completion.classNames))
     var className: String?
 
@@ -40,7 +42,7 @@ struct ExportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let realm = try RealmFiles.open(file, readOnly: true)
+        let realm = try RealmFiles.open(file, readOnly: true, encryptionKey: try encryption.encryptionKey())
         if let className {
             let results = try realm.objects(className)
             switch format {

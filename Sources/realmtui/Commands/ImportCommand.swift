@@ -45,6 +45,8 @@ struct ImportCommand: ParsableCommand {
     @Argument(help: "The database file.", completion: .file())
     var file: String
 
+    @OptionGroup var encryption: EncryptionOptions
+
     @Argument(help: "The JSON or CSV input: a file, a pipe or FIFO, or '-' for standard input.", completion: .file())
     var data: String
 
@@ -74,7 +76,7 @@ struct ImportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let realm = try RealmFiles.open(file, readOnly: false)
+        let realm = try RealmFiles.open(file, readOnly: false, encryptionKey: try encryption.encryptionKey())
         let interrupt = Interrupt.install()
         defer { interrupt.remove() }
         let text = try Input.read(data, what: effectiveFormat == .csv ? "CSV" : "JSON")

@@ -16,9 +16,11 @@ struct CheckCommand: ParsableCommand {
     @Flag(name: .long, help: "Accepted for symmetry; check always opens the file read-only.")
     var readOnly = false
 
+    @OptionGroup var encryption: EncryptionOptions
+
     func run() throws {
         try RealmFiles.requireRegularFile(file)
-        let report = try Realm.check(path: file)
+        let report = try Realm.check(path: file, encryptionKey: try encryption.encryptionKey())
         let objects = report.objects.values.reduce(0, +)
         Console.line("ok: \(file): version \(report.version), \(report.nodes) nodes, \(objects) objects in \(report.objects.count) classes")
         for name in report.objects.keys.sorted() {
@@ -33,7 +35,7 @@ struct CopyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "copy",
         abstract: "Write a compacted copy of a file (DST must not exist).",
-        discussion: "Copies the newest version only, without free space. SRC is opened read-only."
+        discussion: "Copies the newest version only, without free space. SRC is opened read-only. The copy is encrypted with --new-key, else plain: copy encrypts, decrypts and re-keys."
     )
 
     @Argument(help: "The database file to copy.", completion: .file())
@@ -42,12 +44,26 @@ struct CopyCommand: ParsableCommand {
     @Argument(help: "The new file.", completion: .file())
     var destination: String
 
+    @OptionGroup var encryption: EncryptionOptions
+
+    @Option(name: .customLong("new-key"), help: ArgumentHelp("Encrypt the copy with this key (128 hex digits); without it (or with --decrypt) the copy is plain.",
+                                                             valueName: "HEX"))
+    var newKey: String?
+
+    @Flag(name: .long, help: "Write a plain copy of an encrypted file (the default without --new-key; says so explicitly).")
+    var decrypt = false
+
+    func validate() throws {
+        if newKey != nil && decrypt { throw ValidationError("give --new-key or --decrypt, not both") }
+        if let newKey { _ = try EncryptionOptions.parse(hex: newKey, what: "--new-key") }
+    }
+
     func run() throws {
         if FileManager.default.fileExists(atPath: destination) {
             throw CLIFailure("\(destination) already exists; copy writes a new file")
         }
-        let realm = try RealmFiles.open(source, readOnly: true)
-        try realm.writeCopy(toFile: destination)
+        let realm = try RealmFiles.open(source, readOnly: true, encryptionKey: try encryption.encryptionKey())
+        try realm.writeCopy(toFile: destination, encryptionKey: try newKey.map { try EncryptionOptions.parse(hex: $0, what: "--new-key") })
         Console.line("copied \(source) (\(RealmFiles.fileSize(source)) bytes) to \(destination) (\(RealmFiles.fileSize(destination)) bytes)")
     }
 }
@@ -63,9 +79,11 @@ struct CompactCommand: ParsableCommand {
     @Argument(help: "The database file.", completion: .file())
     var file: String
 
+    @OptionGroup var encryption: EncryptionOptions
+
     func run() throws {
         try RealmFiles.requireRegularFile(file)
-        let (before, after) = try Realm.compact(path: file)
+        let (before, after) = try Realm.compact(path: file, encryptionKey: try encryption.encryptionKey())
         Console.line("compacted \(file): \(before) → \(after) bytes")
     }
 }

@@ -29,12 +29,15 @@ struct MigrateCommand: ParsableCommand {
     @Option(name: .long, help: "A renamed property, as Class.oldName=newName (repeatable).")
     var rename: [String] = []
 
+    @OptionGroup var encryption: EncryptionOptions
+
     func run() throws {
         let parsed = try Schema(realmJSJSON: try Input.read(schema, what: "schema"))
         let renames = try rename.map(MigrateCommand.parseRename)
         guard FileManager.default.fileExists(atPath: file) else { throw RealmError.fileNotFound(path: file) }
         let config = Realm.Configuration(
-            fileURL: URL(fileURLWithPath: file), schema: parsed, schemaVersion: version, createIfMissing: false,
+            fileURL: URL(fileURLWithPath: file), schema: parsed, schemaVersion: version, encryptionKey: try encryption.encryptionKey(),
+            createIfMissing: false,
             migrationBlock: { migration, _ in
                 for (className, from, to) in renames {
                     guard migration.oldSchema[className]?[from] != nil else {

@@ -26,6 +26,8 @@ struct QueryCommand: ParsableCommand {
     @Argument(help: "The database file (opened read-only).", completion: .file())
     var file: String
 
+    @OptionGroup var encryption: EncryptionOptions
+
     @Argument(help: "The class to query.", completion: .custom(Completion.classNames))
     var className: String
 
@@ -64,7 +66,7 @@ struct QueryCommand: ParsableCommand {
     }
 
     func run() throws {
-        let realm = try RealmFiles.open(file, readOnly: true)
+        let realm = try RealmFiles.open(file, readOnly: true, encryptionKey: try encryption.encryptionKey())
         var results = try Query.results(realm, className: className, predicate: predicate, arguments: try arguments.values())
         let descriptors = try Query.sortDescriptors(sort)
         if !descriptors.isEmpty { results = results.sorted(by: descriptors) }

@@ -21,12 +21,14 @@ struct RecoverCommand: ParsableCommand {
     @Argument(help: "The new file.")
     var destination: String
 
+    @OptionGroup var encryption: EncryptionOptions
+
     func run() throws {
         try RealmFiles.requireRegularFile(source)
         if FileManager.default.fileExists(atPath: destination) {
             throw CLIFailure("\(destination) already exists; recover writes a new file")
         }
-        let report = try Realm.recover(from: source, to: destination)
+        let report = try Realm.recover(from: source, to: destination, encryptionKey: try encryption.encryptionKey())
         let saved = report.recovered.values.reduce(0, +)
         let lostObjects = report.lost.reduce(0) { $0 + ($1.objects ?? 0) }
         Console.line("recovered \(saved) objects from \(source) (version \(report.version)) into \(destination)")

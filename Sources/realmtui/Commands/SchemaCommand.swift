@@ -18,6 +18,8 @@ struct SchemaCommand: ParsableCommand {
     @Argument(help: "The database file (opened read-only).", completion: .file())
     var file: String
 
+    @OptionGroup var encryption: EncryptionOptions
+
     @Flag(name: .long, help: "Print JSON instead of text.")
     var json = false
 
@@ -25,7 +27,7 @@ struct SchemaCommand: ParsableCommand {
     var readOnly = false
 
     func run() throws {
-        let realm = try RealmFiles.open(file, readOnly: true)
+        let realm = try RealmFiles.open(file, readOnly: true, encryptionKey: try encryption.encryptionKey())
         let schema = realm.schema
         var counts: [(String, Int)] = []
         for c in schema.objectSchemas { counts.append((c.name, try realm.objects(c.name).checkedCount())) }

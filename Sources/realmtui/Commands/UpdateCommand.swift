@@ -20,6 +20,8 @@ struct UpdateCommand: ParsableCommand {
     @Argument(help: "The database file.", completion: .file())
     var file: String
 
+    @OptionGroup var encryption: EncryptionOptions
+
     @Argument(help: "The class to update.", completion: .custom(Completion.classNames))
     var className: String
 
@@ -39,7 +41,7 @@ struct UpdateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let realm = try RealmFiles.open(file, readOnly: false)
+        let realm = try RealmFiles.open(file, readOnly: false, encryptionKey: try encryption.encryptionKey())
         guard let objectSchema = realm.schema[className] else { throw RealmError.noSuchClass(className) }
         let sets = try assignments.map { try JSONImport.assignment($0, objectSchema: objectSchema, schema: realm.schema) }
         let values = try arguments.values()
@@ -71,6 +73,8 @@ struct DeleteCommand: ParsableCommand {
     @Argument(help: "The database file.", completion: .file())
     var file: String
 
+    @OptionGroup var encryption: EncryptionOptions
+
     @Argument(help: "The class to delete from.", completion: .custom(Completion.classNames))
     var className: String
 
@@ -95,7 +99,7 @@ struct DeleteCommand: ParsableCommand {
     }
 
     func run() throws {
-        let realm = try RealmFiles.open(file, readOnly: false)
+        let realm = try RealmFiles.open(file, readOnly: false, encryptionKey: try encryption.encryptionKey())
         let values = try arguments.values()
         _ = try realm.objects(className)
         let deleted = try Transaction.run(realm, path: file, dryRun: dryRun) {

@@ -27,6 +27,8 @@ struct WatchCommand: ParsableCommand {
     @Argument(help: "The database file (opened read-only).", completion: .file())
     var file: String
 
+    @OptionGroup var encryption: EncryptionOptions
+
     @Argument(help: "The class to watch.", completion: .custom(Completion.classNames))
     var className: String
 
@@ -57,7 +59,7 @@ struct WatchCommand: ParsableCommand {
     func run() throws {
         try RealmFiles.requireRegularFile(file)
         // Opened once here for its class names, so a mistyped class gets a "did you mean".
-        if let realm = try? RealmFiles.open(file, readOnly: true), realm.schema[className] == nil {
+        if let realm = try? RealmFiles.open(file, readOnly: true, encryptionKey: try encryption.encryptionKey()), realm.schema[className] == nil {
             throw RealmError.noSuchClass(className)
         }
         let control = WatchControl()
@@ -72,7 +74,7 @@ struct WatchCommand: ParsableCommand {
         defer { sources.forEach { $0.cancel() } }
         try watchLines(path: file, className: className, predicate: predicate ?? "TRUEPREDICATE", arguments: try arguments.values(),
                        sort: try Query.sortDescriptors(sort), distinct: try Query.keyPaths(distinct), limit: limit,
-                       maxEvents: countEvents, control: control) { line in
+                       maxEvents: countEvents, encryptionKey: try encryption.encryptionKey(), control: control) { line in
             Console.line(line)
             Console.flush()
         }

@@ -30,6 +30,8 @@ enum ExitStatus {
         case RealmError.noSuchProperty(let className, let property, let available):
             fail(RealmError.noSuchProperty(className: className, property: property, available: available).description
                  + NameSuggestion.hint(property, among: available), status: failure)
+        case RealmError.encryption(let path, let reason) where reason == RealmError.missingKeyReason:
+            fail(EncryptionOptions.missingKeyMessage(path), status: failure)
         case let e as RealmError:
             fail(e.description, status: failure)
         case let e as CLIFailure:

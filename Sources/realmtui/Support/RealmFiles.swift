@@ -18,10 +18,12 @@ enum KnownNames {
 
 /// Opening files for the subcommands, and what the engine does not expose about a file.
 enum RealmFiles {
-    /// Opens an existing file; never creates one. Reading commands pass `readOnly: true`.
-    static func open(_ path: String, readOnly: Bool) throws -> Realm {
+    /// Opens an existing file; never creates one. Reading commands pass `readOnly: true`; an
+    /// encrypted file needs `encryptionKey`.
+    static func open(_ path: String, readOnly: Bool, encryptionKey: Data? = nil) throws -> Realm {
         try requireRegularFile(path)
-        let config = Realm.Configuration(fileURL: URL(fileURLWithPath: path), readOnly: readOnly, createIfMissing: false)
+        let config = Realm.Configuration(fileURL: URL(fileURLWithPath: path), readOnly: readOnly, encryptionKey: encryptionKey,
+                                         createIfMissing: false)
         let realm: Realm
         do {
             realm = try Realm(configuration: config)

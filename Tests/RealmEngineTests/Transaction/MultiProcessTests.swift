@@ -7,7 +7,20 @@ import Glibc
 #endif
 
 @Suite(.serialized) struct MultiProcessTests {
-    @Test func concurrentWritersInSeveralProcessesLoseNoUpdate() throws {
+    /// The writers' environment and the key to open the file with: encrypted files run the same
+    /// tests (every writer rewrites pages the others wrote, and must see them).
+    static func encryption(_ encrypted: Bool) -> (environment: [String: String]?, key: Data?) {
+        guard encrypted else { return (nil, nil) }
+        let key = EncryptionTests.key
+        return (["REALM_TORTURE_KEY": key.map { String(format: "%02x", $0) }.joined()], key)
+    }
+
+    static func open(_ path: String, key: Data?) throws -> Realm {
+        try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), encryptionKey: key))
+    }
+
+    @Test(arguments: [false, true]) func concurrentWritersInSeveralProcessesLoseNoUpdate(encrypted: Bool) throws {
+        let (environment, key) = Self.encryption(encrypted)
         guard let exe = BuiltExecutable.url("realm-torture") else {
             Issue.record("realm-torture was not built next to the tests")
             return
@@ -18,19 +31,21 @@ import Glibc
             let p = Process()
             p.executableURL = exe
             p.arguments = ["increment", path, "40"]
+            if let environment { p.environment = environment }
             return p
         }
         for p in processes { try p.run() }
         for p in processes { p.waitUntilExit() }
         #expect(processes.allSatisfy { $0.terminationStatus == 0 })
-        let realm = try Realm(path: path)
+        let realm = try Self.open(path, key: key)
         #expect(try realm.object(ofType: "Counter", forPrimaryKey: .int(0))?["value"] == .int(160))
         _ = try realm.checkIntegrity()
     }
 
     /// SIGKILL a writer at random moments during commits, again and again: the file always
     /// checks, every batch is all-or-nothing, and every acknowledged batch is present.
-    @Test func killedWritersLeaveACheckableFileWithAtomicBatches() throws {
+    @Test(arguments: [false, true]) func killedWritersLeaveACheckableFileWithAtomicBatches(encrypted: Bool) throws {
+        let (environment, key) = Self.encryption(encrypted)
         guard let exe = BuiltExecutable.url("realm-torture") else {
             Issue.record("realm-torture was not built next to the tests")
             return
@@ -47,6 +62,7 @@ import Glibc
             let out = Pipe()
             p.standardOutput = out
             p.standardError = FileHandle.nullDevice
+            if let environment { p.environment = environment }
             try p.run()
             usleep(UInt32.random(in: 20_000...150_000, using: &rng))
             kill(p.processIdentifier, SIGKILL)
@@ -59,7 +75,7 @@ import Glibc
             guard FileManager.default.fileExists(atPath: path) else { continue }
             let realm: Realm
             do {
-                realm = try Realm(path: path)
+                realm = try Self.open(path, key: key)
             } catch RealmError.notARealmFile {
                 continue
             } catch RealmError.invalidSchema {
