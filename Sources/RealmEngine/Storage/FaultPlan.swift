@@ -35,6 +35,7 @@ final class FaultPlan: @unchecked Sendable {
     private let lock = NSLock()
     private var _count = 0
     private var _fired: [(SystemCall, String)] = []
+    private var _seen: [SystemCall: Int] = [:]
 
     /// A plan; `nth: .max` makes one that only counts (`count`), to learn how many calls a
     /// workload makes before enumerating them.
@@ -48,6 +49,8 @@ final class FaultPlan: @unchecked Sendable {
 
     /// Matching calls seen so far.
     var count: Int { lock.withLock { _count } }
+    /// Matching calls seen so far, by kind.
+    var seen: [SystemCall: Int] { lock.withLock { _seen } }
     /// The calls that failed (kind and path), in order.
     var fired: [(call: SystemCall, path: String)] { lock.withLock { _fired.map { ($0.0, $0.1) } } }
 
@@ -60,6 +63,7 @@ final class FaultPlan: @unchecked Sendable {
         guard calls.contains(kind), covers(path) else { return false }
         return lock.withLock {
             _count += 1
+            _seen[kind, default: 0] += 1
             let fails = _count == nth || (sticky && _count > nth)
             if fails { _fired.append((kind, path)) }
             return fails

@@ -8,8 +8,6 @@ import Darwin
 /// The kinds of system call the engine makes on its files, for `FaultPlan` to aim at.
 enum SystemCall: String, CaseIterable, Sendable {
     case open, stat, fstat, pread, pwrite, fdatasync, fsync, ftruncate, mmap, munmap, rename
-    /// `memfd_create` for an in-memory Realm (never injected: its path is not a real one).
-    case memfd
     /// An OFD byte-range lock (`fcntl` F_OFD_SETLK/SETLKW) on the lock file, and its release.
     case lock, unlock
     /// A liveness test of another process's lock (`fcntl` F_OFD_GETLK).
@@ -22,7 +20,7 @@ enum SystemCall: String, CaseIterable, Sendable {
     /// The calls a failing device or a full disk keeps failing: everything but releasing memory
     /// and locks (which do not touch the device) and the notification channel (a futex on
     /// shared memory).
-    static let deviceCalls = Set(allCases).subtracting([.munmap, .unlock, .futexWait, .futexWake, .memfd])
+    static let deviceCalls = Set(allCases).subtracting([.munmap, .unlock, .futexWait, .futexWake])
 }
 
 /// Every system call the engine makes on a database file, its lock file, its directory and its
