@@ -104,6 +104,9 @@ import Testing
         } catch {
             broken.append("\(context): reading after reopening failed: \(error)")
         }
+        if workload.copied == nil && FileManager.default.fileExists(atPath: workload.copyPath) {
+            broken.append("\(context): writeCopy threw but left its partial copy behind")
+        }
         if let copied = workload.copied {
             do {
                 _ = try Realm.check(path: workload.copyPath)
