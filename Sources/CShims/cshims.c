@@ -30,6 +30,14 @@ int rt_ofd_lock(int fd, long start, int wait) { return ofd(fd, start, F_WRLCK, w
 int rt_ofd_lock_shared(int fd, long start, int wait) { return ofd(fd, start, F_RDLCK, wait); }
 int rt_ofd_unlock(int fd, long start) { return ofd(fd, start, F_UNLCK, 0); }
 
+int rt_ofd_unlock_all(int fd) {
+    struct flock fl;
+    memset(&fl, 0, sizeof fl);
+    fl.l_type = F_UNLCK;
+    fl.l_whence = SEEK_SET;  /* l_start 0, l_len 0: every byte, however far */
+    return fcntl(fd, F_OFD_SETLK, &fl) == 0 ? 0 : errno;
+}
+
 int rt_futex_wait(uint32_t *word, uint32_t expected, int timeout_ms) {
     struct timespec ts, *tsp = 0;
     if (timeout_ms >= 0) {

@@ -8,6 +8,8 @@ int rt_ofd_lock(int fd, long start, int wait);
 int rt_ofd_lock_shared(int fd, long start, int wait);
 /// Releases an OFD lock on byte `start`. Returns 0 or errno.
 int rt_ofd_unlock(int fd, long start);
+/// Releases every OFD lock this open file description holds on `fd`'s file. Returns 0 or errno.
+int rt_ofd_unlock_all(int fd);
 /// Waits on a futex word shared between processes while it equals `expected`,
 /// for at most `timeout_ms` milliseconds (-1: no limit). Returns 0, or errno (EAGAIN, ETIMEDOUT, EINTR).
 int rt_futex_wait(uint32_t *word, uint32_t expected, int timeout_ms);

@@ -98,7 +98,7 @@ extension Realm {
             }
             realm.refresh()
             try realm.writeCopy(toFile: temp, encryptionKey: encryptionKey)
-            if rename(temp, canonical) != 0 {
+            if SystemCalls.rename(temp, canonical) != 0 {
                 throw DatabaseFile.ioError(canonical, "rename")
             }
             // Without this a crash could bring the old file back (or lose both names).

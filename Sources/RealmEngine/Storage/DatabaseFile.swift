@@ -93,7 +93,7 @@ final class DatabaseFile: @unchecked Sendable {
 
     private static func map(_ fd: Int32, path: String) throws -> (UnsafeRawPointer, Int) {
         for size in reservations {
-            if let mapped = mmap(nil, size, PROT_READ, MAP_SHARED, fd, 0), mapped != UnsafeMutableRawPointer(bitPattern: -1) {
+            if let mapped = SystemCalls.mmap(size, protection: PROT_READ, fd, path: path) {
                 return (UnsafeRawPointer(mapped), size)
             }
         }
@@ -108,14 +108,14 @@ final class DatabaseFile: @unchecked Sendable {
         isReadOnly = readOnly
         isInMemory = false
         var st = stat()
-        if stat(path, &st) != 0 {
+        if SystemCalls.stat(path, &st) != 0 {
             if errno == ENOENT && !create { throw RealmError.fileNotFound(path: path) }
             if errno != ENOENT { throw DatabaseFile.ioError(path, "stat") }
         } else if (st.st_mode & S_IFMT) == S_IFDIR {
             throw RealmError.notARealmFile(path: path, reason: "it is a directory")
         }
         let flags = readOnly ? O_RDONLY : (O_RDWR | (create ? O_CREAT : 0))
-        let fd = open(path, flags | O_CLOEXEC, 0o644)
+        let fd = SystemCalls.open(path, flags | O_CLOEXEC, 0o644)
         if fd < 0 {
             if errno == EACCES || errno == EROFS {
                 throw RealmError.io(path: path, operation: readOnly ? "open" : "open for writing", errno: errno,
@@ -135,7 +135,7 @@ final class DatabaseFile: @unchecked Sendable {
             crypt = nil
         }
         if try physicalSize() > UInt64(reservedBytes) {
-            munmap(UnsafeMutableRawPointer(mutating: base), reservedBytes)
+            SystemCalls.munmap(UnsafeMutableRawPointer(mutating: base), reservedBytes, path: path)
             close(fd)
             throw RealmError.unsupported("\(path) is larger than the \(reservedBytes >> 20) MiB of address space this process could reserve")
         }
@@ -169,14 +169,14 @@ final class DatabaseFile: @unchecked Sendable {
     }
 
     deinit {
-        munmap(UnsafeMutableRawPointer(mutating: base), reservedBytes)
+        SystemCalls.munmap(UnsafeMutableRawPointer(mutating: base), reservedBytes, path: path)
         close(fd)
     }
 
     /// The physical size of the file.
     func physicalSize() throws -> UInt64 {
         var st = stat()
-        if fstat(fd, &st) != 0 { throw DatabaseFile.ioError(path, "fstat") }
+        if SystemCalls.fstat(fd, &st, path: path) != 0 { throw DatabaseFile.ioError(path, "fstat") }
         var size = UInt64(st.st_size)
         if let crypt { size = try crypt.logicalSize(physical: size) }
         noteSize(size)
@@ -235,7 +235,7 @@ final class DatabaseFile: @unchecked Sendable {
             return
         }
         if isInMemory {
-            if ftruncate(fd, off_t(size)) != 0 { throw DatabaseFile.ioError(path, "ftruncate") }
+            if SystemCalls.ftruncate(fd, off_t(size), path: path) != 0 { throw DatabaseFile.ioError(path, "ftruncate") }
             noteWriterSize(size)
             return
         }
@@ -243,12 +243,12 @@ final class DatabaseFile: @unchecked Sendable {
         var at = current
         while at < size {
             let n = Int(min(size - at, UInt64(zeros.count)))
-            let written = zeros.withUnsafeBytes { pwrite(fd, $0.baseAddress, n, off_t(at)) }
+            let written = zeros.withUnsafeBytes { SystemCalls.pwrite(fd, $0.baseAddress!, n, off_t(at), path: path) }
             if written < 0 && errno == EINTR { continue }
             if written <= 0 {
                 let e = written < 0 ? errno : ENOSPC
                 // Give back what was written so a failed growth leaves the file as it was.
-                _ = ftruncate(fd, off_t(current))
+                _ = SystemCalls.ftruncate(fd, off_t(current), path: path)
                 noteWriterSize(current)
                 throw RealmError.io(path: path, operation: "grow the file", errno: e, message: String(cString: strerror(e)))
             }
@@ -272,7 +272,7 @@ final class DatabaseFile: @unchecked Sendable {
         try injectedFailure("write")
         var done = 0
         while done < bytes.count {
-            let n = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
+            let n = SystemCalls.pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done), path: path)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw DatabaseFile.ioError(path, "write")
@@ -298,7 +298,7 @@ final class DatabaseFile: @unchecked Sendable {
         failureLock.unlock()
         let syncing = crypt?.syncStarts()
         recorder?.barrierStarts()
-        if fdatasync(fd) != 0 { throw DatabaseFile.ioError(path, "fdatasync") }
+        if SystemCalls.fdatasync(fd, path: path) != 0 { throw DatabaseFile.ioError(path, "fdatasync") }
         recorder?.barrierReturned()
         if let syncing { crypt?.syncReturned(syncing) }
     }
@@ -315,7 +315,7 @@ final class DatabaseFile: @unchecked Sendable {
     /// Truncates the file to `size` bytes (for an encrypted file: physical bytes).
     func truncateFile(to size: UInt64) throws {
         let before = recorder == nil ? 0 : (lastKnownSize ?? 0)
-        if ftruncate(fd, off_t(size)) != 0 { throw DatabaseFile.ioError(path, "ftruncate") }
+        if SystemCalls.ftruncate(fd, off_t(size), path: path) != 0 { throw DatabaseFile.ioError(path, "ftruncate") }
         noteWriterSize(size)
         recorder?.resized(from: before, to: size)
     }

@@ -17,10 +17,10 @@ enum PosixSync {
     static func syncDirectory(of path: String) throws {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         try observer?(directory)
-        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let fd = SystemCalls.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if fd < 0 { throw RealmError.posix(path: directory, operation: "open the directory to sync it", errno: errno) }
         defer { close(fd) }
-        while fsync(fd) != 0 {
+        while SystemCalls.fsync(fd, path: directory) != 0 {
             let e = errno
             if e == EINTR { continue }
             if e == EINVAL { return }

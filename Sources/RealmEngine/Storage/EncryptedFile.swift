@@ -155,23 +155,16 @@ final class EncryptedFile: @unchecked Sendable {
 
     private func physicalSizeNow() throws -> UInt64 {
         var st = stat()
-        if fstat(fd, &st) != 0 { throw DatabaseFile.ioError(path, "fstat") }
+        if SystemCalls.fstat(fd, &st, path: path) != 0 { throw DatabaseFile.ioError(path, "fstat") }
         return UInt64(st.st_size)
     }
 
     /// `pread` until `buffer` is full or the file ends (the rest stays zero); returns bytes read.
     @discardableResult
     private func readFully(_ buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws -> Int {
-        var done = 0
-        while done < buffer.count {
-            let n = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw DatabaseFile.ioError(path, "read")
-            }
-            if n == 0 { break }
-            done += n
-        }
+        guard let start = buffer.baseAddress else { return 0 }
+        let done = SystemCalls.preadFully(fd, start, buffer.count, off_t(offset), path: path)
+        if done < 0 { throw DatabaseFile.ioError(path, "read") }
         return done
     }
 

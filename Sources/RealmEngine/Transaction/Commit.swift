@@ -42,6 +42,10 @@
 /// |      |                                                         | outcome is unknown, the process refuses writes until |
 /// |      |                                                         | reopened; the durable word still names the base, so  |
 /// |      |                                                         | the next writer anywhere re-verifies and syncs (1)   |
+/// | 2–3' | an I/O error before the slot (or `cancelWrite`): the    | nothing names the new nodes; the base is whole. If   |
+/// |      | rollback writes back every byte the transaction         | a byte cannot be written back, the older slot's      |
+/// |      | overwrote and truncates what it grew (`abandon`)        | version may be damaged: ERROR state (`failed`), as   |
+/// |      |                                                         | in 4a, until the file is reopened                    |
 /// | 5    | publish the version in the lock file, wake waiters      | readers find the newer slot in the file anyway       |
 /// | 6    | release the write lock                                  | —                                                    |
 ///
@@ -158,7 +162,7 @@ extension WriteTransaction {
     private func undoSlot(_ previous: [UInt8], at offset: UInt64, barrierError: Error) throws {
         do {
             try previous.withUnsafeBytes { try shared.file.write($0, at: offset) }
-            writer.rollback()
+            if let failure = writer.rollback() { throw failure }
             try shared.file.sync()
             phase = .rolledBack
         } catch {

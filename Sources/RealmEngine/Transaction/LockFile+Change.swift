@@ -24,7 +24,11 @@ extension LockFile {
     /// Bumps the change counter and wakes every waiter (also used to stop notifier threads).
     func wakeAll() {
         _ = rt_atomic_add32(counterPointer, 1)
-        _ = rt_futex_wake_all(counterPointer)
+        // A wake that fails is tried again: waiters with no timeout would otherwise sleep
+        // through this change until the next one.
+        if SystemCalls.futexWake(counterPointer, path: path) != 0 {
+            SystemCalls.futexWake(counterPointer, path: path)
+        }
     }
 
     /// Blocks until the change counter differs from `seen` or `timeoutMilliseconds` pass (a
@@ -45,7 +49,13 @@ extension LockFile {
                 remaining = Int32(clamping: max(1, milliseconds))
             }
             // Returns at once (EAGAIN) if the counter moved since the load above.
-            _ = rt_futex_wait(counterPointer, seen, remaining)
+            switch SystemCalls.futexWait(counterPointer, expected: seen, timeoutMilliseconds: remaining, path: path) {
+            case 0, EAGAIN, ETIMEDOUT, EINTR:
+                break
+            default:
+                // The wait itself failed: poll every millisecond rather than spin on the error.
+                usleep(1000)
+            }
         }
     }
 }

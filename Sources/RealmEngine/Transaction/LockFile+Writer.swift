@@ -19,7 +19,7 @@ extension LockFile {
         writerHeld = true
         writerGate.unlock()
         guard fd >= 0 else { return }
-        let result = rt_ofd_lock(fd, Layout.writerLockByte, 1)
+        let result = SystemCalls.lock(fd, byte: Layout.writerLockByte, wait: true, path: path)
         if result != 0 {
             releaseWriterGate()
             throw RealmError.posix(path: path, operation: "lock the writer byte (fcntl F_OFD_SETLKW)", errno: result)
@@ -36,7 +36,7 @@ extension LockFile {
         }
         guard gotGate else { return false }
         guard fd >= 0 else { return true }
-        switch rt_ofd_lock(fd, Layout.writerLockByte, 0) {
+        switch SystemCalls.lock(fd, byte: Layout.writerLockByte, wait: false, path: path) {
         case 0:
             return true
         case EAGAIN, EACCES:
@@ -52,7 +52,12 @@ extension LockFile {
     func unlockWriter() {
         // The OFD lock first: once the gate opens, another thread of this process may take the
         // OFD lock on the same description, and an unlock after that would release its lock.
-        if fd >= 0 { _ = rt_ofd_unlock(fd, Layout.writerLockByte) }
+        // A release that fails is tried again: kept, the byte would block every other process's
+        // writer until this one closes the file (threads of this process share the description,
+        // which its own lock does not block).
+        if fd >= 0 && SystemCalls.unlock(fd, byte: Layout.writerLockByte, path: path) != 0 {
+            SystemCalls.unlock(fd, byte: Layout.writerLockByte, path: path)
+        }
         releaseWriterGate()
     }
 
@@ -73,7 +78,7 @@ extension LockFile {
     /// - Throws: `.busy` if another process holds the open lock exclusively.
     func holdSharedOpenLock() throws {
         guard fd >= 0 else { return }
-        switch rt_ofd_lock_shared(fd, Layout.openLockByte, 0) {
+        switch SystemCalls.lock(fd, byte: Layout.openLockByte, shared: true, wait: false, path: path) {
         case 0: return
         case EAGAIN, EACCES:
             throw RealmError.busy("\(path): the Realm is open exclusively by another process (compaction?)")
@@ -89,7 +94,7 @@ extension LockFile {
     /// keeps the shared lock otherwise. Always true for an in-memory lock file.
     func tryExclusiveOpen() throws -> Bool {
         guard fd >= 0 else { return true }
-        switch rt_ofd_lock(fd, Layout.openLockByte, 0) {
+        switch SystemCalls.lock(fd, byte: Layout.openLockByte, wait: false, path: path) {
         case 0: return true
         case EAGAIN, EACCES: return false
         case let code:

@@ -213,7 +213,15 @@ final class LockFile: @unchecked Sendable {
             close(fd)  // drops every OFD lock this description holds
             throw error
         }
-        _ = rt_ofd_unlock(fd, Layout.initLockByte)
+        // Kept, the init byte would make every other opener, in any process, wait for this
+        // instance to close: a release that fails (twice) fails the open instead.
+        if SystemCalls.unlock(fd, byte: Layout.initLockByte, path: path) != 0 {
+            let code = SystemCalls.unlock(fd, byte: Layout.initLockByte, path: path)
+            if code != 0 {
+                Self.unmapAndClose(fd, mapping: mapping.base, size: mapping.size, path: path)
+                throw RealmError.posix(path: path, operation: "unlock the init byte (fcntl F_OFD_SETLK)", errno: code)
+            }
+        }
         self.fd = fd
         self.base = mapping.base
         self.mappedSize = mapping.size
@@ -223,7 +231,7 @@ final class LockFile: @unchecked Sendable {
         self.readers = ReaderTable(
             slots: mapping.base + Layout.headerSize, count: mapping.slots,
             latest: (mapping.base + Layout.latestVersionOffset).assumingMemoryBound(to: UInt64.self),
-            pid: getpid(), fd: fd)
+            pid: getpid(), fd: fd, path: path)
     }
 
     /// An anonymous lock file for an in-memory Realm: the same semantics for every user of this
@@ -249,11 +257,19 @@ final class LockFile: @unchecked Sendable {
     deinit {
         for slot in 0..<slotCount where ownedSlots[slot] { readers.release(slot) }
         if fd >= 0 {
-            munmap(base, mappedSize)
-            close(fd)
+            Self.unmapAndClose(fd, mapping: base, size: mappedSize, path: path)
         } else {
             base.deallocate()
         }
+    }
+
+    /// Unmaps and closes a lock file, releasing its locks explicitly first: closing drops them
+    /// only when nothing else holds the open file description, and a mapping that a failed
+    /// `munmap` left in place does.
+    private static func unmapAndClose(_ fd: Int32, mapping: UnsafeMutableRawPointer, size: Int, path: String) {
+        SystemCalls.unlockAll(fd, path: path)
+        SystemCalls.munmap(mapping, size, path: path)
+        Glibc.close(fd)
     }
 
     // MARK: Opening
@@ -262,21 +278,21 @@ final class LockFile: @unchecked Sendable {
     /// another inode between open and lock.
     private static func openAndLockInit(path: String) throws -> Int32 {
         for _ in 0..<16 {
-            let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+            let fd = SystemCalls.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
             guard fd >= 0 else { throw RealmError.posix(path: path, operation: "open lock file", errno: errno) }
-            let locked = rt_ofd_lock(fd, Layout.initLockByte, 1)
+            let locked = SystemCalls.lock(fd, byte: Layout.initLockByte, wait: true, path: path)
             guard locked == 0 else {
                 close(fd)
                 throw RealmError.posix(path: path, operation: "lock the init byte (fcntl F_OFD_SETLKW)", errno: locked)
             }
             var opened = stat()
             var named = stat()
-            guard fstat(fd, &opened) == 0 else {
+            guard SystemCalls.fstat(fd, &opened, path: path) == 0 else {
                 let code = errno
                 close(fd)
                 throw RealmError.posix(path: path, operation: "fstat lock file", errno: code)
             }
-            if stat(path, &named) == 0, named.st_dev == opened.st_dev, named.st_ino == opened.st_ino {
+            if SystemCalls.stat(path, &named) == 0, named.st_dev == opened.st_dev, named.st_ino == opened.st_ino {
                 return fd
             }
             close(fd)  // deleted or replaced while we waited: open the new one
@@ -288,7 +304,7 @@ final class LockFile: @unchecked Sendable {
     /// otherwise, takes the shared open lock and the liveness lock, and maps it.
     private static func prepare(fd: Int32, path: String, initialize: (UInt64) throws -> Initial) throws -> (base: UnsafeMutableRawPointer, size: Int, slots: Int, fresh: Bool) {
         let alone: Bool
-        switch rt_ofd_lock(fd, Layout.openLockByte, 0) {
+        switch SystemCalls.lock(fd, byte: Layout.openLockByte, wait: false, path: path) {
         case 0: alone = true
         case EAGAIN, EACCES: alone = false
         case let code: throw RealmError.posix(path: path, operation: "test the open byte (fcntl F_OFD_SETLK)", errno: code)
@@ -300,9 +316,9 @@ final class LockFile: @unchecked Sendable {
         if alone {
             slots = Limits.readerSlots
             size = Layout.fileSize(slots: slots)
-            previousDurable = previousDurableSlot(fd: fd)
+            previousDurable = previousDurableSlot(fd: fd, path: path)
             // Truncating to 0 first zeroes whatever garbage was there.
-            guard ftruncate(fd, 0) == 0, ftruncate(fd, off_t(size)) == 0 else {
+            guard SystemCalls.ftruncate(fd, 0, path: path) == 0, SystemCalls.ftruncate(fd, off_t(size), path: path) == 0 else {
                 throw RealmError.posix(path: path, operation: "ftruncate lock file", errno: errno)
             }
         } else {
@@ -310,20 +326,18 @@ final class LockFile: @unchecked Sendable {
         }
 
         // Downgrade (or take) the open lock to shared. Fails only if someone holds it exclusively.
-        switch rt_ofd_lock_shared(fd, Layout.openLockByte, 0) {
+        switch SystemCalls.lock(fd, byte: Layout.openLockByte, shared: true, wait: false, path: path) {
         case 0: break
         case EAGAIN, EACCES:
             throw RealmError.busy("\(path): the Realm is open exclusively by another process (compaction?); try again when it finishes")
         case let code: throw RealmError.posix(path: path, operation: "lock the open byte (fcntl F_OFD_SETLK)", errno: code)
         }
-        let liveness = rt_ofd_lock_shared(fd, Layout.livenessLockBase + Int(getpid()), 0)
+        let liveness = SystemCalls.lock(fd, byte: Layout.livenessLockBase + Int(getpid()), shared: true, wait: false, path: path)
         guard liveness == 0 else {
             throw RealmError.posix(path: path, operation: "lock the liveness byte (fcntl F_OFD_SETLK)", errno: liveness)
         }
 
-        guard let mapped = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0),
-              mapped != UnsafeMutableRawPointer(bitPattern: -1)
-        else { throw RealmError.posix(path: path, operation: "mmap lock file", errno: errno) }
+        guard let mapped = SystemCalls.mmap(size, protection: PROT_READ | PROT_WRITE, fd, path: path) else { throw RealmError.posix(path: path, operation: "mmap lock file", errno: errno) }
         if alone {
             writeFreshHeader(mapped, size: size, slots: slots)
             do {
@@ -332,7 +346,8 @@ final class LockFile: @unchecked Sendable {
                 mapped.storeBytes(of: initial.rejectedVersion, toByteOffset: Layout.rejectedVersionOffset, as: UInt64.self)
                 mapped.storeBytes(of: initial.latestVersion, toByteOffset: Layout.latestVersionOffset, as: UInt64.self)
             } catch {
-                munmap(mapped, size)
+                SystemCalls.unlockAll(fd, path: path)
+                SystemCalls.munmap(mapped, size, path: path)
                 throw error
             }
         }
@@ -341,9 +356,9 @@ final class LockFile: @unchecked Sendable {
 
     /// The durable-slot word of the lock file left by the last session, or 0 when it has no valid
     /// header (an older program's reserved word is 0 too).
-    private static func previousDurableSlot(fd: Int32) -> UInt64 {
+    private static func previousDurableSlot(fd: Int32, path: String) -> UInt64 {
         var header = [UInt8](repeating: 0, count: Layout.headerSize)
-        let read = header.withUnsafeMutableBytes { pread(fd, $0.baseAddress, Layout.headerSize, 0) }
+        let read = header.withUnsafeMutableBytes { SystemCalls.preadFully(fd, $0.baseAddress!, Layout.headerSize, 0, path: path) }
         guard read == Layout.headerSize else { return 0 }
         return header.withUnsafeBytes { raw in
             guard raw.loadUnaligned(fromByteOffset: Layout.magicOffset, as: UInt64.self) == Layout.magic,
@@ -356,13 +371,13 @@ final class LockFile: @unchecked Sendable {
     /// Checks the header of a lock file that others have open. Returns its slot count and size.
     private static func validate(fd: Int32, path: String) throws -> (slots: Int, size: Int) {
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw RealmError.posix(path: path, operation: "fstat lock file", errno: errno) }
+        guard SystemCalls.fstat(fd, &info, path: path) == 0 else { throw RealmError.posix(path: path, operation: "fstat lock file", errno: errno) }
         let actualSize = Int(info.st_size)
         guard actualSize >= Layout.headerSize else {
             throw RealmError.notARealmFile(path: path, reason: "lock file is \(actualSize) bytes, shorter than its header, while other processes have it open")
         }
         var header = [UInt8](repeating: 0, count: Layout.headerSize)
-        let read = header.withUnsafeMutableBytes { pread(fd, $0.baseAddress, Layout.headerSize, 0) }
+        let read = header.withUnsafeMutableBytes { SystemCalls.preadFully(fd, $0.baseAddress!, Layout.headerSize, 0, path: path) }
         guard read == Layout.headerSize else {
             throw RealmError.posix(path: path, operation: "read lock file header", errno: read < 0 ? errno : EIO)
         }

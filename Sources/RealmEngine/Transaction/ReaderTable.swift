@@ -17,6 +17,8 @@ struct ReaderTable {
     /// This process's pid, and the owner word it writes into the slots it claims.
     let pid: Int32
     let fd: Int32
+    /// The lock file's path, for `SystemCalls` (tests aim injected faults by it).
+    var path = ""
 
     var ownerWord: UInt64 { UInt64(UInt32(bitPattern: pid)) }
 
@@ -67,7 +69,7 @@ struct ReaderTable {
             alive = false  // not a pid at all: garbage
         } else {
             let otherPid = Int32(owner)
-            switch rt_ofd_test(fd, LockFile.Layout.livenessLockBase + Int(otherPid)) {
+            switch SystemCalls.testLock(fd, byte: LockFile.Layout.livenessLockBase + Int(otherPid), path: path) {
             case 1: alive = true
             case 0: alive = false
             default: alive = kill(otherPid, 0) == 0 || errno != ESRCH

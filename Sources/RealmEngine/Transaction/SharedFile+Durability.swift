@@ -32,8 +32,9 @@ extension SharedFile {
     }
 
     /// Enters the ERROR state: a commit's barrier failed and its slot could not be put back, so
-    /// the newest slot in the page cache may or may not reach the disk. Until every instance of
-    /// the file in this process is closed, `refuseWritesInErrorState` throws.
+    /// the newest slot in the page cache may or may not reach the disk; or a failed transaction's
+    /// rollback could not write back what it overwrote. Until every instance of the file in this
+    /// process is closed, `refuseWritesInErrorState` throws.
     func enterErrorState(_ error: Error) {
         setWriteFailure(error)
     }
@@ -44,6 +45,6 @@ extension SharedFile {
         let code: Int32
         if case RealmError.io(_, _, let failed, _) = failure { code = failed } else { code = EIO }
         throw RealmError.io(path: path, operation: "begin a write", errno: code,
-                            message: "an earlier commit's fdatasync failed and could not be undone, so whether it landed is unknown (\(failure)); close every instance of this Realm and reopen it")
+                            message: "an earlier commit failed and could not be undone, so what the file holds beside its last version is unknown (\(failure)); close every instance of this Realm and reopen it")
     }
 }

@@ -12,11 +12,13 @@
 ///    │                                                        │
 ///    └── barrier failed ──────────────────────────────────────┘
 ///    └── barrier failed, and putting the slot back failed ──▶ failed (ERROR)
+///   open ── abandon() / commit() throws, and the rollback cannot write the old bytes back ──▶ failed
 /// ```
 ///
 /// `rolledBack` leaves the file exactly as the last committed version (nothing was published).
 /// `failed` is the ERROR state: the new slot may or may not be on disk, so the commit's outcome
-/// is unknown; `SharedFile.enterErrorState` then refuses every write of the process until all its
+/// is unknown — or, from `open`, the file is not byte for byte as before (free space the older
+/// header slot's version may reach was overwritten and could not be restored); `SharedFile.enterErrorState` then refuses every write of the process until all its
 /// instances of the file are closed and it is opened again. The caller releases the write lock
 /// in every terminal state.
 final class WriteTransaction {
@@ -50,11 +52,17 @@ final class WriteTransaction {
     var ended: Bool { phase != .open && phase != .slotWritten }
 
     /// Ends an open transaction without committing and puts the file back as it was (a no-op in
-    /// any other state: `commit` leaves its own failures in a terminal state).
+    /// any other state: `commit` leaves its own failures in a terminal state). When the bytes
+    /// cannot be put back (the disk stays full, the device is gone) the transaction is `failed`
+    /// and the process refuses writes until the file is reopened.
     func abandon() {
         guard phase == .open else { return }
-        writer.rollback()
-        phase = .rolledBack
+        if let failure = writer.rollback() {
+            phase = .failed
+            shared.enterErrorState(failure)
+        } else {
+            phase = .rolledBack
+        }
     }
 
     /// Starts a transaction on the newest version, held in header slot `slotIndex`. The caller

@@ -86,9 +86,13 @@ final class TreeWriter {
         try file.write(bytes, at: offset)
     }
 
-    /// Puts the file back as it was when the transaction began (best effort: an I/O error here
-    /// leaves only free space different, which no version reaches).
-    func rollback() {
+    /// Puts the file back as it was when the transaction began. Returns the first I/O error
+    /// that kept it from doing so (every undo is still tried): free space then differs from
+    /// before — no version the file names reaches it, but the older header slot's version may
+    /// (it is the base's fallback), so the caller enters the ERROR state.
+    @discardableResult
+    func rollback() -> Error? {
+        var failure: Error?
         pending.removeAll()
         pendingSorted = true
         built.removeAll()
@@ -96,13 +100,19 @@ final class TreeWriter {
         undoBytes.withUnsafeBytes { old in
             for entry in undo.reversed() {
                 end -= entry.count
-                try? file.write(UnsafeRawBufferPointer(rebasing: old[end..<(end + entry.count)]), at: entry.offset)
+                do {
+                    try file.write(UnsafeRawBufferPointer(rebasing: old[end..<(end + entry.count)]), at: entry.offset)
+                } catch {
+                    failure = failure ?? error
+                }
             }
         }
         undo.removeAll()
         undoBytes.removeAll()
         // Nothing was written past the old end unless the size was read.
+        // (A file left longer than it was only holds free space past the logical size.)
         if sizeKnown, (try? file.physicalSize()) ?? 0 > originalSize { try? file.truncate(to: originalSize) }
+        return failure
     }
 
     /// Bytes readable in this transaction: the committed file plus what this transaction wrote.

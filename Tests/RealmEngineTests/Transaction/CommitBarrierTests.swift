@@ -8,8 +8,18 @@ import Testing
     /// Starts a one-object transaction on `realm` and commits it with the Nth grow/write/sync
     /// call failing, for n = 1, 2, … until the failing call is the commit's barrier (a small
     /// commit has one fdatasync, its last call). Returns the error of that commit.
+    ///
+    /// `fromThenOn`: the barrier fails and so does every call after it. Only the barrier's own
+    /// index is run that way (found first by failing each call once, which leaves the file as
+    /// it was): a sticky failure of an earlier write would leave its rollback unable to write
+    /// back, an ERROR state of its own (`FailedRollbackTests`).
     static func failTheBarrier(_ realm: Realm, id: Int64, fromThenOn: Bool = false) throws -> RealmError? {
-        for n in 1...64 {
+        var first = 1
+        if fromThenOn {
+            guard let barrier = try barrierIndex(realm, id: id) else { return nil }
+            first = barrier
+        }
+        for n in first...64 {
             try realm.beginWrite()
             try realm.create("Person", ["id": .int(id), "name": .string("lost")])
             realm.shared.file.failsFromThenOn = fromThenOn
@@ -22,6 +32,24 @@ import Testing
                 if case .io(_, "sync", _, _) = error { return error }
                 realm.shared.file.failAfter = nil
                 realm.shared.file.failsFromThenOn = false
+            }
+        }
+        return nil
+    }
+
+    /// The index of the commit's barrier among its grow/write/sync calls (each earlier failure
+    /// once, rolled back).
+    static func barrierIndex(_ realm: Realm, id: Int64) throws -> Int? {
+        for n in 1...64 {
+            try realm.beginWrite()
+            try realm.create("Person", ["id": .int(id), "name": .string("lost")])
+            realm.shared.file.failAfter = n
+            defer { realm.shared.file.failAfter = nil }
+            do {
+                try realm.commitWrite()
+                return nil
+            } catch let error as RealmError {
+                if case .io(_, "sync", _, _) = error { return n }
             }
         }
         return nil
