@@ -81,9 +81,7 @@ extension Realm {
     /// own scalar columns, none of them indexed (an index lookup finds few objects faster than a
     /// scan), with no sort, distinct or limit: the results a delete can find while it edits.
     private func scanTest(deleting results: Results) -> ColumnTest? {
-        guard case .table = results.source, results.predicates.count == 1, results.sortDescriptors.isEmpty,
-              results.distinctKeyPaths.isEmpty, results.limitCount == nil else { return nil }
-        let query = results.predicates[0]
+        guard let query = results.query.onlyPredicate else { return nil }
         guard !query.hasOrdering, let test = query.columnTest else { return nil }
         let properties = readView.schema.objectSchemas[results.classIndex].persistedProperties
         guard test.columns.allSatisfy({ properties.indices.contains($0) && !properties[$0].isIndexed }) else { return nil }

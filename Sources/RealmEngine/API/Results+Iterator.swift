@@ -60,7 +60,7 @@ extension Results {
             realm = results.realm
             self.results = results
             classIndex = results.classIndex
-            walksClass = results.isPlainTable
+            walksClass = results.query.isWholeClass
             guard (try? realm.checkThread()) != nil else { return }
             guard walksClass else {
                 pending = results.recording([]) { try results.keys() }
