@@ -12,15 +12,11 @@ extension Results {
     ///
     /// An iterator made on a thread other than the Realm's visits nothing.
     ///
-    /// Object identity: an object the loop keeps (in a variable, a collection, a list it made)
-    /// stays that object. One the loop let go of — no strong reference left — may be reused
-    /// for a later step of a whole-class walk, so a `weak`/`unowned` reference or an
-    /// `ObjectIdentifier` of a dropped object does not name it any more; compare objects with
-    /// `==` (class and key) instead.
+    /// Each step hands out a new `DynamicObject`; compare objects with `==` (class and key).
     ///
     /// A whole class over a committed version is walked leaf by leaf in place: no array of
-    /// objects or keys is built, and each object remembers its leaf and row, so reading its
-    /// properties needs no lookup.
+    /// objects or keys is built, and each object's accessor remembers its leaf and row, so
+    /// reading its properties needs no lookup.
     public struct Iterator: IteratorProtocol {
         private let realm: Realm
         /// Where a failure to read is recorded (`Results.error`): iteration then ends early.
@@ -51,10 +47,6 @@ extension Results {
         private var pending: [ObjectKey] = []
         private var pendingIndex = 0
         private var pendingStamp: ReadAnchor?
-
-        /// The object handed out last by the class walk, reused for the next step when the loop
-        /// kept no strong reference to it.
-        private var last: DynamicObject?
 
         init(_ results: Results) {
             realm = results.realm
@@ -93,7 +85,7 @@ extension Results {
                 if key < end {
                     from = key &+ 1
                     defer { row += 1 }
-                    return walkedObject(ObjectKey(key), anchorRef: anchorRef)
+                    return walkedObject(ObjectKey(key), anchor: anchorRef)
                 }
             }
             return walk()
@@ -109,7 +101,7 @@ extension Results {
                         guard key < end else { break }
                         from = key &+ 1
                         defer { row += 1 }
-                        return walkedObject(ObjectKey(key), anchorRef: Unmanaged.passUnretained(anchor))
+                        return walkedObject(ObjectKey(key), anchor: Unmanaged.passUnretained(anchor))
                     }
                     if leaf + 1 < anchor.leaves.count {
                         start(anchor, leaf: leaf + 1, row: 0, complete: anchorIsComplete)
@@ -129,17 +121,10 @@ extension Results {
             return nil
         }
 
-        /// The object at `row` of `leaf`: the one handed out last, moved on, when nothing but
-        /// this iterator holds it any more (the loop let go of it), else a new one.
-        private mutating func walkedObject(_ key: ObjectKey, anchorRef: Unmanaged<ReadAnchor>) -> DynamicObject {
-            if var object = last.take(), isKnownUniquelyReferenced(&object) {
-                object.rewalk(key: key, anchor: anchorRef, leaf: leaf, row: row)
-                last = object
-                return object
-            }
-            let object = DynamicObject(classIndex: classIndex, key: key, anchor: anchorRef.takeUnretainedValue(), leaf: leaf, row: row)
-            last = object
-            return object
+        /// The object at `row` of `leaf` of the anchor.
+        @inline(__always)
+        private func walkedObject(_ key: ObjectKey, anchor: Unmanaged<ReadAnchor>) -> DynamicObject {
+            DynamicObject(classIndex: classIndex, key: key, anchor: anchor.takeUnretainedValue(), leaf: leaf, row: row)
         }
 
         private mutating func start(_ anchor: ReadAnchor, leaf: Int, row: Int, complete: Bool) {
@@ -187,7 +172,6 @@ extension Results {
 
         private mutating func finish() {
             from = end
-            last = nil
             anchorRef = nil
             rows = 0
             anchor = nil
