@@ -188,11 +188,14 @@ open class Object: Hashable, CustomStringConvertible {
 
     /// Makes this object (and the unmanaged objects it links to) the managed object `managed`.
     func _rlmAttach(_ managed: DynamicObject, realm: Realm, visited: inout Set<ObjectIdentifier>) {
-        guard visited.insert(ObjectIdentifier(self)).inserted else { return }
+        let info = self.info
         var linked: [(String, [Object])] = []
-        for f in fieldHandles() {
-            let links = f.access.links(f.field)
-            if !links.isEmpty { linked.append((f.name, links)) }
+        if info.hasLinks {
+            guard visited.insert(ObjectIdentifier(self)).inserted else { return }
+            for f in fieldHandles() {
+                let links = f.access.links(f.field)
+                if !links.isEmpty { linked.append((f.name, links)) }
+            }
         }
         classInfo = info
         stampSlots()
@@ -236,9 +239,12 @@ open class Object: Hashable, CustomStringConvertible {
 
     /// An unmanaged object's persisted properties as input in property order.
     func _rlmUnmanagedArray(for realm: Realm?) -> ObjectInput {
+        let fields = info.fields
         var values: [ObjectInput] = []
-        for f in fieldHandles() {
-            if let input = f.access.unmanagedInput(f.field, for: realm) { values.append(input) }
+        values.reserveCapacity(fields.count)
+        let base = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
+        for f in fields {
+            if let input = f.access.unmanagedInput(base + f.offset, for: realm) { values.append(input) }
         }
         return .array(values)
     }

@@ -58,7 +58,7 @@ public struct Results<Element: Object>: RealmCollection, CustomStringConvertible
 
         /// The next object, or nil at the end.
         public mutating func next() -> Element? {
-            base.next().map { Element._rlmMake($0, realm: realm, info: info) }
+            base.nextAccessor().map { Element._rlmMake($0, realm: realm, info: info) }
         }
     }
 

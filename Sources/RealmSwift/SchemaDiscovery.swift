@@ -13,6 +13,9 @@ final class ClassInfo: @unchecked Sendable {
     /// The `@Persisted` properties, superclass first (a property's slot is its position here),
     /// with where their storage is in an instance.
     let fields: [FieldInfo]
+    /// Whether a property can link to other objects (a link or a list of objects), so adding
+    /// an object may have to add the unmanaged objects it links to.
+    let hasLinks: Bool
 
     init(_ type: Object.Type) {
         self.type = type
@@ -27,6 +30,7 @@ final class ClassInfo: @unchecked Sendable {
             preconditionFailure("the @Persisted properties of \(type) cannot be located in its instances")
         }
         self.fields = fields
+        hasLinks = children.contains { $0.1.linkedType != nil }
         for (name, p) in children {
             properties.append(p.property(name: name))
             if let t = p.linkedType { linked.append(t) }

@@ -73,10 +73,16 @@ extension Results {
 
         /// The next object, or nil at the end.
         public mutating func next() -> DynamicObject? {
+            nextAccessor().map(DynamicObject.init)
+        }
+
+        /// The accessor of the next object, or nil at the end (the typed layer makes its own
+        /// objects around it).
+        package mutating func nextAccessor() -> ObjectAccessor? {
             guard walksClass else {
                 guard pendingIndex < pending.count else { return nil }
                 defer { pendingIndex += 1 }
-                return DynamicObject(realm: realm, classIndex: classIndex, key: pending[pendingIndex])
+                return ObjectAccessor(realm: realm, classIndex: classIndex, key: pending[pendingIndex])
             }
             // The usual step: the next row of the leaf at hand, the Realm unchanged (the anchor
             // is borrowed, not retained).
@@ -93,7 +99,7 @@ extension Results {
 
         /// `next()` of a class walk past the usual step: the next leaf, or the next key in the
         /// Realm's current state after it changed, or the end.
-        private mutating func walk() -> DynamicObject? {
+        private mutating func walk() -> ObjectAccessor? {
             while from < end {
                 if let anchor, anchor.isCurrent() {
                     if row < rows {
@@ -112,7 +118,7 @@ extension Results {
                     let key = pending[pendingIndex]
                     pendingIndex += 1
                     from = key.rawValue &+ 1
-                    return DynamicObject(realm: realm, classIndex: classIndex, key: key)
+                    return ObjectAccessor(realm: realm, classIndex: classIndex, key: key)
                 }
                 // The Realm changed, or the leaf at hand is done: find the next key in its state now.
                 guard seek() else { break }
@@ -123,8 +129,8 @@ extension Results {
 
         /// The object at `row` of `leaf` of the anchor.
         @inline(__always)
-        private func walkedObject(_ key: ObjectKey, anchor: Unmanaged<ReadAnchor>) -> DynamicObject {
-            DynamicObject(classIndex: classIndex, key: key, anchor: anchor.takeUnretainedValue(), leaf: leaf, row: row)
+        private func walkedObject(_ key: ObjectKey, anchor: Unmanaged<ReadAnchor>) -> ObjectAccessor {
+            ObjectAccessor(classIndex: classIndex, key: key, anchor: anchor.takeUnretainedValue(), leaf: leaf, row: row)
         }
 
         private mutating func start(_ anchor: ReadAnchor, leaf: Int, row: Int, complete: Bool) {
