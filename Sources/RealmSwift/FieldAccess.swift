@@ -20,8 +20,6 @@ protocol PersistedField {
     func unmanagedValue(_ field: UnsafeRawPointer) -> Any
     /// Sets the unmanaged value from a loosely typed one; false when it does not fit.
     func setUnmanaged(_ field: UnsafeMutableRawPointer, _ any: Any) -> Bool
-    /// Records the property's position in its class, which a managed object's reads use.
-    func setSlot(_ field: UnsafeMutableRawPointer, _ slot: Int)
     /// Whether the property is a `LinkingObjects` (computed, never stored or given as input).
     var isLinkingObjects: Bool { get }
 }
@@ -37,17 +35,19 @@ struct TypedField<V: _Persistable>: PersistedField {
         p.assumingMemoryBound(to: Persisted<V>.self).pointee.storage = v
         return true
     }
-    func setSlot(_ p: UnsafeMutableRawPointer, _ slot: Int) { p.assumingMemoryBound(to: Persisted<V>.self).pointee.slot = slot }
     var isLinkingObjects: Bool { V.self is any _LinkingObjectsMarker.Type }
 }
 
 /// A `Persisted` type, whatever its value type: how to reach its storage through a pointer.
 protocol PersistedType {
     static var field: any PersistedField { get }
+    /// Where `slot` is inside the `Persisted` (written for every managed object made).
+    static var slotOffset: Int? { get }
 }
 
 extension Persisted: PersistedType {
     static var field: any PersistedField { TypedField<Value>() }
+    static var slotOffset: Int? { MemoryLayout<Persisted<Value>>.offset(of: \Persisted<Value>.slot) }
 }
 
 /// One `@Persisted` property of a class: its name (without the wrapper's `_`), where its
@@ -55,6 +55,8 @@ extension Persisted: PersistedType {
 struct FieldInfo {
     let name: String
     let offset: Int
+    /// The offset of the `Persisted`'s `slot` in the instance.
+    let slotOffset: Int
     let access: any PersistedField
 }
 
@@ -62,17 +64,19 @@ struct FieldInfo {
 /// nil when the runtime cannot list the class's fields.
 func persistedFields(of type: Object.Type) -> [FieldInfo]? {
     var fields: [FieldInfo] = []
+    var located = true
     // `.classType` (raw value 1), spelled by value: the standard library declares its option
     // constants as mutable statics, which strict concurrency refuses to read.
     let listed = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1)) { name, offset, fieldType, _ in
         if let persisted = fieldType as? any PersistedType.Type {
+            guard let slot = persisted.slotOffset else { located = false; return false }
             let label = String(cString: name)
             fields.append(FieldInfo(name: label.hasPrefix("_") ? String(label.dropFirst()) : label, offset: offset,
-                                    access: persisted.field))
+                                    slotOffset: offset + slot, access: persisted.field))
         }
         return true
     }
-    return listed ? fields : nil
+    return listed && located ? fields : nil
 }
 
 /// One `@Persisted` property of one live object: its slot in the class, its name, and the
@@ -89,7 +93,7 @@ extension Object {
     /// while the object is alive: use them inside the caller, never keep them.
     func fieldHandles() -> [FieldHandle] {
         let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(self).toOpaque())
-        return (classInfo ?? ClassInfo.of(type(of: self))).fields.enumerated().map { slot, f in
+        return info.fields.enumerated().map { slot, f in
             FieldHandle(slot: slot, name: f.name, field: base + f.offset, access: f.access)
         }
     }
@@ -98,8 +102,8 @@ extension Object {
     /// the property without a lookup.
     func stampSlots() {
         let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(self).toOpaque())
-        for (slot, f) in (classInfo ?? ClassInfo.of(type(of: self))).fields.enumerated() {
-            f.access.setSlot(base + f.offset, slot)
+        for (slot, f) in info.fields.enumerated() {
+            (base + f.slotOffset).storeBytes(of: slot, as: Int.self)
         }
     }
 }

@@ -22,7 +22,10 @@ extension Realm {
         check(type)
         guard let value = storedValue(key) else { preconditionFailure("\(Key.self) cannot be a primary key") }
         do {
-            return try dynamicRealm.object(ofType: type.className, forPrimaryKey: value).map { Element._rlmMake($0, realm: self) }
+            // The stored name from the class's info: `className` may build it from the type's name.
+            let info = ClassInfo.of(type)
+            return try dynamicRealm.accessor(ofType: info.objectSchema.name, forPrimaryKey: value)
+                .map { Element._rlmMake($0, realm: self, info: info) }
         } catch {
             preconditionFailure("object(ofType: \(type.className).self, forPrimaryKey: \(key)): \(error)")
         }
