@@ -102,8 +102,8 @@ extension Object {
     /// the property without a lookup.
     func stampSlots() {
         let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(self).toOpaque())
-        for (slot, f) in info.fields.enumerated() {
-            (base + f.slotOffset).storeBytes(of: slot, as: Int.self)
+        info.slotOffsets.withUnsafeBufferPointer { offsets in
+            for slot in offsets.indices { (base + offsets[slot]).storeBytes(of: slot, as: Int.self) }
         }
     }
 }

@@ -17,7 +17,18 @@ open class Object: Hashable, CustomStringConvertible {
     /// (the same one `DynamicObject` uses), held inline so a managed object is one allocation.
     /// `@exclusivity(unchecked)`: reads only update its position cache, and a managed object is
     /// confined to its Realm's thread.
-    @exclusivity(unchecked) var managed: ObjectAccessor?
+    /// Set only through `manage(_:)`, which keeps `hasAccessor` in step.
+    @exclusivity(unchecked) private(set) var managed: ObjectAccessor?
+    /// `managed != nil`, kept apart so a property read can test it without copying the
+    /// accessor (not an observer of `managed`: reads change the accessor's cache in place, and
+    /// would call it each time).
+    private(set) var hasAccessor = false
+
+    /// Makes the object managed through `accessor` (or unmanaged with nil).
+    func manage(_ accessor: consuming ObjectAccessor?) {
+        hasAccessor = accessor != nil
+        managed = accessor
+    }
     /// The Realm managing the object, or nil for an unmanaged object.
     public internal(set) var realm: Realm?
     /// Set on a prototype that records property reads (key path → name); the prototype's
@@ -33,7 +44,7 @@ open class Object: Hashable, CustomStringConvertible {
     /// object as that one).
     var accessor: DynamicObject? {
         get { managed.map(DynamicObject.init) }
-        set { managed = newValue?.accessor }
+        set { manage(newValue?.accessor) }
     }
 
     /// The class's info.
@@ -44,11 +55,11 @@ open class Object: Hashable, CustomStringConvertible {
 
     /// The name of the property in `slot` (a `Persisted`'s recorded position).
     func propertyName(slot: Int) -> String {
-        let fields = info.fields
-        guard fields.indices.contains(slot) else {
+        let names = info.names
+        guard names.indices.contains(slot) else {
             preconditionFailure("a @Persisted property of \(Self.className) does not know its position in the class")
         }
-        return fields[slot].name
+        return names[slot]
     }
 
     /// An unmanaged object with every property at its default.
@@ -163,7 +174,7 @@ open class Object: Hashable, CustomStringConvertible {
     /// Reads a property of a managed object. A wrong thread or a deleted object is a
     /// programmer error and stops with a message, as in RealmSwift.
     func _rlmRead(_ name: String) -> Value {
-        guard managed != nil else { preconditionFailure("\(Self.className).\(name) read through an unmanaged object") }
+        guard hasAccessor else { preconditionFailure("\(Self.className).\(name) read through an unmanaged object") }
         do {
             guard let value = try managed?.persistedValue(forKey: name) else {
                 preconditionFailure("\(Self.className).\(name) is not a persisted property of the Realm's class")
@@ -199,7 +210,7 @@ open class Object: Hashable, CustomStringConvertible {
         }
         classInfo = info
         stampSlots()
-        self.managed = managed.accessor
+        manage(managed.accessor)
         self.realm = realm
         for (name, links) in linked {
             guard let property = managed.objectSchema[name] else { continue }
@@ -293,11 +304,11 @@ extension Object: _RealmElement {
 
     /// The typed object of a managed object's accessor: one allocation, its properties read
     /// from the Realm when asked for.
-    class func _rlmMake(_ managed: ObjectAccessor, realm: Realm, info: ClassInfo? = nil) -> Self {
+    class func _rlmMake(_ managed: consuming ObjectAccessor, realm: Realm, info: ClassInfo? = nil) -> Self {
         let o = self.init()
         o.classInfo = info ?? ClassInfo.of(self)
         o.stampSlots()
-        o.managed = managed
+        o.manage(managed)
         o.realm = realm
         return o
     }

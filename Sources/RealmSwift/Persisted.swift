@@ -87,7 +87,7 @@ public struct Persisted<Value: _Persistable> {
         storage storageKeyPath: ReferenceWritableKeyPath<O, Persisted<Value>>
     ) -> Value {
         get {
-            if object.managed != nil {
+            if object.hasAccessor {
                 return Value._rlmGet(object, object.propertyName(slot: object[keyPath: storageKeyPath].slot))
             }
             if let tracer = object.tracer {
@@ -96,7 +96,7 @@ public struct Persisted<Value: _Persistable> {
             return object[keyPath: storageKeyPath].storage
         }
         set {
-            if object.managed != nil {
+            if object.hasAccessor {
                 Value._rlmSet(newValue, object, object.propertyName(slot: object[keyPath: storageKeyPath].slot))
             } else {
                 object[keyPath: storageKeyPath].storage = newValue

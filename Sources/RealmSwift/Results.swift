@@ -58,7 +58,8 @@ public struct Results<Element: Object>: RealmCollection, CustomStringConvertible
 
         /// The next object, or nil at the end.
         public mutating func next() -> Element? {
-            base.nextAccessor().map { Element._rlmMake($0, realm: realm, info: info) }
+            guard let accessor = base.nextAccessor() else { return nil }
+            return Element._rlmMake(accessor, realm: realm, info: info)
         }
     }
 

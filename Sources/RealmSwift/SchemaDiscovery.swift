@@ -13,6 +13,10 @@ final class ClassInfo: @unchecked Sendable {
     /// The `@Persisted` properties, superclass first (a property's slot is its position here),
     /// with where their storage is in an instance.
     let fields: [FieldInfo]
+    /// Each field's name and the offset of its slot in an instance (what every managed
+    /// object's creation and reads use, kept apart so they copy no field description).
+    let names: [String]
+    let slotOffsets: [Int]
     /// Whether a property can link to other objects (a link or a list of objects), so adding
     /// an object may have to add the unmanaged objects it links to.
     let hasLinks: Bool
@@ -30,6 +34,8 @@ final class ClassInfo: @unchecked Sendable {
             preconditionFailure("the @Persisted properties of \(type) cannot be located in its instances")
         }
         self.fields = fields
+        names = fields.map(\.name)
+        slotOffsets = fields.map(\.slotOffset)
         hasLinks = children.contains { $0.1.linkedType != nil }
         for (name, p) in children {
             properties.append(p.property(name: name))

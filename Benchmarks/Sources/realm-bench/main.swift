@@ -30,7 +30,8 @@ struct Options {
                         \(allTasks.joined(separator: ", "))
           --dir PATH    where the database files go (default: the temporary directory)
           --engine E,…  run only these engines (realmtui, sqlite, typed: realmtui through the typed
-                        RealmSwift API), e.g. one under a profiler; typed adds a typed/realmtui column
+                        RealmSwift API, grdb: SQLite through GRDB's Codable records), e.g. one under
+                        a profiler; typed adds a typed/realmtui column, grdb with typed a grdb/typed one
           --count-repeat K  how many times count_filter counts (default 100; for profiling)
         """
 
@@ -60,7 +61,7 @@ struct Options {
             case "--count-repeat": o.countRepeat = positive("--count-repeat")
             case "--engine":
                 let names = value("--engine").split(separator: ",").map(String.init)
-                for e in names where !["realmtui", "sqlite", "typed"].contains(e) { fail("unknown engine '\(e)'") }
+                for e in names where !["realmtui", "sqlite", "typed", "grdb"].contains(e) { fail("unknown engine '\(e)'") }
                 o.engines = names
             case "-h", "--help": print(usage); exit(0)
             default: fail("unknown option '\(args[i])'")
@@ -145,7 +146,7 @@ let (data, genSeconds) = timed { Dataset.generate(count: options.objects) }
 let lookupIDs = Dataset.lookupIDs(count: lookupCount, among: options.objects)
 note(String(format: "generated the data in %.2f s", genSeconds))
 
-let engines: [any BenchEngine.Type] = [RealmSide.self, SQLiteSide.self, TypedSide.self].filter { options.engines.contains($0.name) }
+let engines: [any BenchEngine.Type] = [RealmSide.self, SQLiteSide.self, TypedSide.self, RecordSide.self].filter { options.engines.contains($0.name) }
 do {
     for r in 0..<options.repeats {
         // Alternate which engine goes first, so neither always runs on a warmer machine.
@@ -172,6 +173,9 @@ for (task, byEngine) in answers.sorted(by: { $0.key < $1.key }) {
     if let a = byEngine[RealmSide.name], let t = byEngine[TypedSide.name], a != t {
         note("warning: \(task): typed and dynamic disagree: realmtui \(a.prefix(200)), typed \(t.prefix(200))")
     }
+    if let a = byEngine[SQLiteSide.name], let g = byEngine[RecordSide.name], a != g {
+        note("warning: \(task): GRDB records and SQL disagree: sqlite \(a.prefix(200)), grdb \(g.prefix(200))")
+    }
 }
 
 func median(_ xs: [Double]) -> Double {
@@ -184,19 +188,22 @@ var usage = rusage()
 getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
 let peakBytes = Int(usage.ru_maxrss) * 1024 // Linux reports KiB
 
-struct Row { var task: String; var ours: Double; var sqlite: Double; var ratio: Double; var typed: Double }
+struct Row { var task: String; var ours: Double; var sqlite: Double; var ratio: Double; var typed: Double; var grdb: Double }
 let rows: [Row] = allTasks.filter(options.only.contains).map { task in
     let ours = median(samples[task]?[RealmSide.name] ?? [])
     let sqlite = median(samples[task]?[SQLiteSide.name] ?? [])
     let typed = median(samples[task]?[TypedSide.name] ?? [])
-    return Row(task: task, ours: ours, sqlite: sqlite, ratio: sqlite / ours, typed: typed)
+    let grdb = median(samples[task]?[RecordSide.name] ?? [])
+    return Row(task: task, ours: ours, sqlite: sqlite, ratio: sqlite / ours, typed: typed, grdb: grdb)
 }
 let showTyped = options.engines.contains(TypedSide.name)
+let showRecords = options.engines.contains(RecordSide.name)
 
 if options.json {
     func number(_ x: Double) -> String { x.isFinite ? "\(x)" : "null" }
     let results = rows.map {
-        "{\"task\": \"\($0.task)\", \"realmtui_s\": \(number($0.ours)), \"sqlite_s\": \(number($0.sqlite)), \"ratio\": \(number($0.ratio))}"
+        "{\"task\": \"\($0.task)\", \"realmtui_s\": \(number($0.ours)), \"sqlite_s\": \(number($0.sqlite)), \"ratio\": \(number($0.ratio)), "
+            + "\"typed_s\": \(number($0.typed)), \"grdb_s\": \(number($0.grdb))}"
     }
     print("{\"objects\": \(options.objects), \"results\": [\(results.joined(separator: ", "))]}")
     note("peak memory (ru_maxrss): \(peakBytes) bytes")
@@ -212,13 +219,17 @@ if options.json {
     }
     print("realm-bench: \(options.objects) objects, median of \(options.repeats) run(s)")
     print("ratio = sqlite / realmtui (above 1: realmtui is faster or smaller)")
+    if showTyped { print("typed/rt = typed / realmtui (the typed API's cost over the dynamic one)") }
+    if showRecords && showTyped { print("grdb/typed = GRDB records / typed (above 1: the typed API is faster)") }
     print("")
-    let typedHeader = showTyped ? " \(pad("typed", 12)) \(pad("typed/rt", 9))" : ""
+    let typedHeader = (showTyped ? " \(pad("typed", 12)) \(pad("typed/rt", 9))" : "")
+        + (showRecords ? " \(pad("grdb", 12))" + (showTyped ? " \(pad("grdb/typed", 11))" : "") : "")
     print("\(pad("task", 16, left: true)) \(pad("realmtui", 12)) \(pad("sqlite", 12)) \(pad("ratio", 8))" + typedHeader)
-    print(String(repeating: "-", count: showTyped ? 74 : 51))
+    print(String(repeating: "-", count: 51 + (showTyped ? 23 : 0) + (showRecords ? 13 + (showTyped ? 12 : 0) : 0)))
     for r in rows {
-        let typedCells = showTyped
-            ? " \(pad(show(r.task, r.typed), 12)) \(pad((r.typed / r.ours).isFinite ? String(format: "%.2f", r.typed / r.ours) : "-", 9))" : ""
+        func ratio(_ x: Double, _ width: Int) -> String { pad(x.isFinite ? String(format: "%.2f", x) : "-", width) }
+        let typedCells = (showTyped ? " \(pad(show(r.task, r.typed), 12)) \(ratio(r.typed / r.ours, 9))" : "")
+            + (showRecords ? " \(pad(show(r.task, r.grdb), 12))" + (showTyped ? " \(ratio(r.grdb / r.typed, 11))" : "") : "")
         print("\(pad(r.task, 16, left: true)) \(pad(show(r.task, r.ours), 12)) \(pad(show(r.task, r.sqlite), 12)) \(pad(r.ratio.isFinite ? String(format: "%.2f", r.ratio) : "-", 8))" + typedCells)
     }
     print("")

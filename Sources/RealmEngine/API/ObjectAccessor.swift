@@ -11,7 +11,13 @@
 /// lookup per version.
 package struct ObjectAccessor {
     /// The Realm the object lives in.
-    package let realm: Realm
+    package var realm: Realm { unownedRealm }
+    /// Kept alive by `ownedRealm`, or for an object found by iteration by its anchor (which
+    /// holds the Realm): one reference to count per copy instead of two, and not the Realm's
+    /// (whose count is slower: it is weakly referenced, so it lives in a side table).
+    /// Invariant: `ownedRealm != nil || anchor != nil` (an anchor is replaced, never removed).
+    private unowned(unsafe) let unownedRealm: Realm
+    private let ownedRealm: Realm?
     /// The object's class in the Realm's schema.
     package let classIndex: Int
     /// The object's key in its class.
@@ -27,14 +33,16 @@ package struct ObjectAccessor {
 
     /// The object `key` of class `classIndex`, found on its first read.
     package init(realm: Realm, classIndex: Int, key: ObjectKey) {
-        self.realm = realm
+        unownedRealm = realm
+        ownedRealm = realm
         self.classIndex = classIndex
         self.key = key
     }
 
     /// An object found at `row` of leaf `leaf` of `anchor` (by iteration).
     init(classIndex: Int, key: ObjectKey, anchor: ReadAnchor, leaf: Int, row: Int) {
-        realm = anchor.realm
+        unownedRealm = anchor.realm
+        ownedRealm = nil
         self.classIndex = classIndex
         self.key = key
         self.anchor = anchor
