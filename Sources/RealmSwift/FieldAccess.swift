@@ -25,14 +25,17 @@ protocol PersistedField {
 }
 
 struct TypedField<V: _Persistable>: PersistedField {
+    /// Where `storage` is inside the `Persisted` (found once per class: addressing the value
+    /// directly needs no `Persisted<V>` metadata per call).
+    let storageOffset: Int
     @inline(__always)
-    private func persisted(_ p: UnsafeRawPointer) -> UnsafePointer<Persisted<V>> { p.assumingMemoryBound(to: Persisted<V>.self) }
-    func unmanagedInput(_ p: UnsafeRawPointer, for realm: Realm?) -> ObjectInput? { persisted(p).pointee.storage._rlmInput(for: realm) }
-    func links(_ p: UnsafeRawPointer) -> [Object] { persisted(p).pointee.storage._rlmLinkedObjects() }
-    func unmanagedValue(_ p: UnsafeRawPointer) -> Any { persisted(p).pointee.storage }
+    private func value(_ p: UnsafeRawPointer) -> UnsafePointer<V> { (p + storageOffset).assumingMemoryBound(to: V.self) }
+    func unmanagedInput(_ p: UnsafeRawPointer, for realm: Realm?) -> ObjectInput? { value(p).pointee._rlmInput(for: realm) }
+    func links(_ p: UnsafeRawPointer) -> [Object] { value(p).pointee._rlmLinkedObjects() }
+    func unmanagedValue(_ p: UnsafeRawPointer) -> Any { value(p).pointee }
     func setUnmanaged(_ p: UnsafeMutableRawPointer, _ any: Any) -> Bool {
         guard let v = V._rlmConvert(any) else { return false }
-        p.assumingMemoryBound(to: Persisted<V>.self).pointee.storage = v
+        (p + storageOffset).assumingMemoryBound(to: V.self).pointee = v
         return true
     }
     var isLinkingObjects: Bool { V.self is any _LinkingObjectsMarker.Type }
@@ -40,14 +43,18 @@ struct TypedField<V: _Persistable>: PersistedField {
 
 /// A `Persisted` type, whatever its value type: how to reach its storage through a pointer.
 protocol PersistedType {
-    static var field: any PersistedField { get }
+    /// The typed operations; nil when the layout of the `Persisted` cannot be known.
+    static var field: (any PersistedField)? { get }
     /// Where `slot` is inside the `Persisted` (written for every managed object made).
     static var slotOffset: Int? { get }
+    /// Where `storage` is inside the `Persisted`.
+    static var storageOffset: Int? { get }
 }
 
 extension Persisted: PersistedType {
-    static var field: any PersistedField { TypedField<Value>() }
+    static var field: (any PersistedField)? { storageOffset.map { TypedField<Value>(storageOffset: $0) } }
     static var slotOffset: Int? { MemoryLayout<Persisted<Value>>.offset(of: \Persisted<Value>.slot) }
+    static var storageOffset: Int? { MemoryLayout<Persisted<Value>>.offset(of: \Persisted<Value>.storage) }
 }
 
 /// One `@Persisted` property of a class: its name (without the wrapper's `_`), where its
@@ -55,8 +62,9 @@ extension Persisted: PersistedType {
 struct FieldInfo {
     let name: String
     let offset: Int
-    /// The offset of the `Persisted`'s `slot` in the instance.
+    /// The offsets of the `Persisted`'s `slot` and `storage` in the instance.
     let slotOffset: Int
+    let storageOffset: Int
     let access: any PersistedField
 }
 
@@ -69,10 +77,13 @@ func persistedFields(of type: Object.Type) -> [FieldInfo]? {
     // constants as mutable statics, which strict concurrency refuses to read.
     let listed = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1)) { name, offset, fieldType, _ in
         if let persisted = fieldType as? any PersistedType.Type {
-            guard let slot = persisted.slotOffset else { located = false; return false }
+            guard let slot = persisted.slotOffset, let storage = persisted.storageOffset, let access = persisted.field else {
+                located = false
+                return false
+            }
             let label = String(cString: name)
             fields.append(FieldInfo(name: label.hasPrefix("_") ? String(label.dropFirst()) : label, offset: offset,
-                                    slotOffset: offset + slot, access: persisted.field))
+                                    slotOffset: offset + slot, storageOffset: offset + storage, access: access))
         }
         return true
     }
@@ -91,16 +102,24 @@ struct FieldHandle {
 extension Object {
     /// The `@Persisted` properties of this object, superclass first. The addresses are valid
     /// while the object is alive: use them inside the caller, never keep them.
-    func fieldHandles() -> [FieldHandle] {
+    final func fieldHandles() -> [FieldHandle] {
         let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(self).toOpaque())
         return info.fields.enumerated().map { slot, f in
             FieldHandle(slot: slot, name: f.name, field: base + f.offset, access: f.access)
         }
     }
 
-    /// Records each property's slot in its `Persisted`: a managed object's reads then name
-    /// the property without a lookup.
-    func stampSlots() {
+    /// Sets the unmanaged value of the property in `slot` (the caller's `Persisted<V>`).
+    final func setUnmanagedValue<V>(_ value: V, slot: Int) {
+        let offsets = info.storageOffsets
+        precondition(offsets.indices.contains(slot), "a @Persisted property of \(Self.className) does not know its position in the class")
+        let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(self).toOpaque())
+        (base + offsets[slot]).assumingMemoryBound(to: V.self).pointee = value
+    }
+
+    /// Records each property's slot in its `Persisted`: a managed object's reads, and every
+    /// write, then find the property without a lookup.
+    final func stampSlots() {
         let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(self).toOpaque())
         info.slotOffsets.withUnsafeBufferPointer { offsets in
             for slot in offsets.indices { (base + offsets[slot]).storeBytes(of: slot, as: Int.self) }

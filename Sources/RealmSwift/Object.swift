@@ -18,27 +18,29 @@ open class Object: Hashable, CustomStringConvertible {
     /// `@exclusivity(unchecked)`: reads only update its position cache, and a managed object is
     /// confined to its Realm's thread.
     /// Set only through `manage(_:)`, which keeps `hasAccessor` in step.
-    @exclusivity(unchecked) private(set) var managed: ObjectAccessor?
+    // The members the typed layer reads per property access are `final`: an open class's
+    // members are otherwise called through its vtable.
+    @exclusivity(unchecked) final private(set) var managed: ObjectAccessor?
     /// `managed != nil`, kept apart so a property read can test it without copying the
     /// accessor (not an observer of `managed`: reads change the accessor's cache in place, and
     /// would call it each time).
-    private(set) var hasAccessor = false
+    final private(set) var hasAccessor = false
 
     /// Makes the object managed through `accessor` (or unmanaged with nil).
-    func manage(_ accessor: consuming ObjectAccessor?) {
+    final func manage(_ accessor: consuming ObjectAccessor?) {
         hasAccessor = accessor != nil
         managed = accessor
     }
     /// The Realm managing the object, or nil for an unmanaged object.
-    public internal(set) var realm: Realm?
+    public final internal(set) var realm: Realm?
     /// Set on a prototype that records property reads (key path → name); the prototype's
     /// properties then know their slots.
-    var tracer: KeyPathTracer? {
+    final var tracer: KeyPathTracer? {
         didSet { if tracer != nil { stampSlots() } }
     }
     /// The class's info, kept by managed objects (their property names are found from it
     /// without a lookup by type).
-    var classInfo: ClassInfo?
+    final var classInfo: ClassInfo?
 
     /// The object in the Realm as a dynamic object, when managed (setting it manages this
     /// object as that one).
@@ -48,13 +50,13 @@ open class Object: Hashable, CustomStringConvertible {
     }
 
     /// The class's info.
-    var info: ClassInfo {
+    final var info: ClassInfo {
         if let classInfo, classInfo.type == type(of: self) { return classInfo }
         return ClassInfo.of(type(of: self))
     }
 
     /// The name of the property in `slot` (a `Persisted`'s recorded position).
-    func propertyName(slot: Int) -> String {
+    final func propertyName(slot: Int) -> String {
         let names = info.names
         guard names.indices.contains(slot) else {
             preconditionFailure("a @Persisted property of \(Self.className) does not know its position in the class")
@@ -173,7 +175,7 @@ open class Object: Hashable, CustomStringConvertible {
 
     /// Reads a property of a managed object. A wrong thread or a deleted object is a
     /// programmer error and stops with a message, as in RealmSwift.
-    func _rlmRead(_ name: String) -> Value {
+    final func _rlmRead(_ name: String) -> Value {
         guard hasAccessor else { preconditionFailure("\(Self.className).\(name) read through an unmanaged object") }
         do {
             guard let value = try managed?.persistedValue(forKey: name) else {
@@ -190,7 +192,7 @@ open class Object: Hashable, CustomStringConvertible {
     /// Writes a property of a managed object: outside a write transaction this is a programmer
     /// error; an error from the data (a changed primary key, a value too large) makes the
     /// enclosing `write` throw and roll back.
-    func _rlmWrite(_ name: String, _ input: ObjectInput) {
+    final func _rlmWrite(_ name: String, _ input: ObjectInput) {
         guard let managed, let realm else { return }
         precondition(realm.isInWriteTransaction,
                      "Cannot modify managed objects outside of a write transaction (\(Self.className).\(name)).")

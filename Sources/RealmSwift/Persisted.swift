@@ -22,9 +22,9 @@ import Foundation
 public struct Persisted<Value: _Persistable> {
     /// The value of an unmanaged object (kept, unused, once the object is managed).
     var storage: Value
-    /// The property's position in its class (`ClassInfo.fields`), recorded when the object
-    /// becomes managed (and in prototypes); -1 before. A managed object's reads name the
-    /// property through it.
+    /// The property's position in its class (`ClassInfo.fields`), recorded in every property
+    /// of the object when it becomes managed, on its first write, or in a prototype; -1
+    /// before. Reads of a managed object and every write find the property through it.
     var slot = -1
     let isPrimaryKey: Bool
     let isIndexed: Bool
@@ -96,11 +96,19 @@ public struct Persisted<Value: _Persistable> {
             return object[keyPath: storageKeyPath].storage
         }
         set {
+            // Reading the slot through the key path is cheap; writing through it is not (a
+            // generic modify access per call), so the value is written at its offset.
+            var slot = object[keyPath: storageKeyPath].slot
             if object.hasAccessor {
-                Value._rlmSet(newValue, object, object.propertyName(slot: object[keyPath: storageKeyPath].slot))
-            } else {
-                object[keyPath: storageKeyPath].storage = newValue
+                Value._rlmSet(newValue, object, object.propertyName(slot: slot))
+                return
             }
+            if slot < 0 {
+                // The object's first write: every property learns its slot.
+                object.stampSlots()
+                slot = object[keyPath: storageKeyPath].slot
+            }
+            object.setUnmanagedValue(newValue, slot: slot)
         }
     }
 }

@@ -17,6 +17,8 @@ final class ClassInfo: @unchecked Sendable {
     /// object's creation and reads use, kept apart so they copy no field description).
     let names: [String]
     let slotOffsets: [Int]
+    /// Each field's `storage` offset in an instance (unmanaged writes).
+    let storageOffsets: [Int]
     /// Whether a property can link to other objects (a link or a list of objects), so adding
     /// an object may have to add the unmanaged objects it links to.
     let hasLinks: Bool
@@ -36,6 +38,7 @@ final class ClassInfo: @unchecked Sendable {
         self.fields = fields
         names = fields.map(\.name)
         slotOffsets = fields.map(\.slotOffset)
+        storageOffsets = fields.map(\.storageOffset)
         hasLinks = children.contains { $0.1.linkedType != nil }
         for (name, p) in children {
             properties.append(p.property(name: name))
