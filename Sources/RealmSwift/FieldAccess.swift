@@ -121,6 +121,9 @@ extension Object {
     /// write, then find the property without a lookup.
     final func stampSlots() {
         let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(self).toOpaque())
+        // Kept, so the object's later writes find the class's info without a lookup by type.
+        let info = self.info
+        classInfo = info
         info.slotOffsets.withUnsafeBufferPointer { offsets in
             for slot in offsets.indices { (base + offsets[slot]).storeBytes(of: slot, as: Int.self) }
         }
