@@ -138,10 +138,9 @@ extension RealmCollection {
         results.owner.verifyThread()
         let buffer = ChangeBuffer<RealmCollectionChange<Results<Element>>>()
         let configuration = results.owner.configuration
-        let sorts = results.sorts
         func frozen(_ dynamic: RealmEngine.Results) throws -> Results<Element> {
             let realm = try dynamic.realm.freeze()
-            return Results(dynamic.bound(to: realm), realm: Realm(wrapping: realm, configuration: configuration), sorts: sorts)
+            return Results(dynamic.bound(to: realm), realm: Realm(wrapping: realm, configuration: configuration))
         }
         buffer.token = observeCollection(results.dynamicResults, keyPaths: keyPaths, on: buffer.queue, make: { $0 }) { [weak buffer] change in
             guard let buffer else { return }

@@ -1,104 +1,139 @@
-import CShims
-import Foundation
+@_spi(Reflection) import Swift
 
-// Fast access to the `@Persisted` storage of an object without `Mirror`.
+// Access to the `@Persisted` storage of an object without `Mirror`.
 //
-// `Mirror` demangles each field's type and boxes each value on every call: tens of
+// `Mirror` demangles each field's type and copies each value on every call: tens of
 // microseconds per object, which would make `add` and reading results far slower than the
-// dynamic API. So, once per class, the prototype's storage boxes are found by `Mirror` and then
-// located in the instance's memory (each `Persisted` begins with its box reference, stored
-// inline in the object): every later object of exactly that class reads its boxes at those
-// offsets. RealmSwift does the same through the Objective-C runtime's ivar offsets. When the
-// offsets cannot be established (an allocator that does not tell a block's size, a layout where a
-// box is not found exactly once), everything goes through `Mirror` as before.
+// dynamic API. So, once per class, the Swift runtime's field list (`_forEachField`, what
+// `Mirror` itself reads: each stored property's name, offset in the instance and type) gives
+// where each `Persisted` lives; every later object of the class is read and written at those
+// offsets. RealmSwift does the same through the Objective-C runtime's ivar offsets.
 
-/// Typed operations on one property's storage box, given as a raw pointer.
-protocol BoxAccess {
-    func unmanagedInput(_ box: UnsafeRawPointer, for realm: Realm?) -> ObjectInput?
-    func managedInput(_ object: Object, _ name: String, for realm: Realm?) -> ObjectInput?
-    func links(_ box: UnsafeRawPointer) -> [Object]
-    func setName(_ box: UnsafeRawPointer, _ name: String)
+/// Typed operations on one `@Persisted` property stored at a raw address (the property's
+/// `Persisted` value inside a live object).
+protocol PersistedField {
+    /// The unmanaged value as input for `realm` (nil for linking objects).
+    func unmanagedInput(_ field: UnsafeRawPointer, for realm: Realm?) -> ObjectInput?
+    /// The unmanaged objects the unmanaged value links to.
+    func links(_ field: UnsafeRawPointer) -> [Object]
+    /// The unmanaged value.
+    func unmanagedValue(_ field: UnsafeRawPointer) -> Any
+    /// Sets the unmanaged value from a loosely typed one; false when it does not fit.
+    func setUnmanaged(_ field: UnsafeMutableRawPointer, _ any: Any) -> Bool
+    /// Whether the property is a `LinkingObjects` (computed, never stored or given as input).
     var isLinkingObjects: Bool { get }
 }
 
-struct TypedBoxAccess<V: _Persistable>: BoxAccess {
+struct TypedField<V: _Persistable>: PersistedField {
+    /// Where `storage` is inside the `Persisted` (found once per class: addressing the value
+    /// directly needs no `Persisted<V>` metadata per call).
+    let storageOffset: Int
     @inline(__always)
-    private func box(_ p: UnsafeRawPointer) -> PersistedBox<V> { Unmanaged<PersistedBox<V>>.fromOpaque(p).takeUnretainedValue() }
-    func unmanagedInput(_ p: UnsafeRawPointer, for realm: Realm?) -> ObjectInput? { box(p).value._rlmInput(for: realm) }
-    func managedInput(_ object: Object, _ name: String, for realm: Realm?) -> ObjectInput? {
-        V._rlmGet(object, name)._rlmInput(for: realm)
+    private func value(_ p: UnsafeRawPointer) -> UnsafePointer<V> { (p + storageOffset).assumingMemoryBound(to: V.self) }
+    func unmanagedInput(_ p: UnsafeRawPointer, for realm: Realm?) -> ObjectInput? { value(p).pointee._rlmInput(for: realm) }
+    func links(_ p: UnsafeRawPointer) -> [Object] { value(p).pointee._rlmLinkedObjects() }
+    func unmanagedValue(_ p: UnsafeRawPointer) -> Any { value(p).pointee }
+    func setUnmanaged(_ p: UnsafeMutableRawPointer, _ any: Any) -> Bool {
+        guard let v = V._rlmConvert(any) else { return false }
+        (p + storageOffset).assumingMemoryBound(to: V.self).pointee = v
+        return true
     }
-    func links(_ p: UnsafeRawPointer) -> [Object] { box(p).value._rlmLinkedObjects() }
-    func setName(_ p: UnsafeRawPointer, _ name: String) { box(p).name = name }
     var isLinkingObjects: Bool { V.self is any _LinkingObjectsMarker.Type }
 }
 
-/// One `@Persisted` property of one live object.
-struct FieldHandle {
+/// A `Persisted` type, whatever its value type: how to reach its storage through a pointer.
+protocol PersistedType {
+    /// The typed operations; nil when the layout of the `Persisted` cannot be known.
+    static var field: (any PersistedField)? { get }
+    /// Where `slot` is inside the `Persisted` (written for every managed object made).
+    static var slotOffset: Int? { get }
+    /// Where `storage` is inside the `Persisted`.
+    static var storageOffset: Int? { get }
+}
+
+extension Persisted: PersistedType {
+    static var field: (any PersistedField)? { storageOffset.map { TypedField<Value>(storageOffset: $0) } }
+    static var slotOffset: Int? { MemoryLayout<Persisted<Value>>.offset(of: \Persisted<Value>.slot) }
+    static var storageOffset: Int? { MemoryLayout<Persisted<Value>>.offset(of: \Persisted<Value>.storage) }
+}
+
+/// One `@Persisted` property of a class: its name (without the wrapper's `_`), where its
+/// `Persisted` is in an instance, and how to reach it.
+struct FieldInfo {
     let name: String
-    /// The property's storage box (valid while the object is).
-    let box: UnsafeRawPointer
-    let access: any BoxAccess
+    let offset: Int
+    /// The offsets of the `Persisted`'s `slot` and `storage` in the instance.
+    let slotOffset: Int
+    let storageOffset: Int
+    let access: any PersistedField
 }
 
-/// Where a class's `@Persisted` boxes are in its instances.
-struct FieldLayout {
-    let names: [String]
-    let offsets: [Int]
-    let accesses: [any BoxAccess]
-
-    /// Finds the boxes of `prototype` in its memory; nil when that is not possible.
-    init?(prototype: Object, children: [(String, any AnyPersisted)]) {
-        let base = UnsafeRawPointer(Unmanaged.passUnretained(prototype).toOpaque())
-        let size = cshims_allocation_size(base)
-        guard size >= 16 else { return nil }
-        var offsets: [Int] = []
-        for (_, p) in children {
-            let target = UnsafeRawPointer(Unmanaged.passUnretained(p.anyBox).toOpaque())
-            var found: [Int] = []
-            var offset = 16
-            while offset + 8 <= size {
-                if base.load(fromByteOffset: offset, as: UnsafeRawPointer?.self) == target { found.append(offset) }
-                offset += 8
+/// The `@Persisted` properties of `type`, superclass first, with their offsets in an instance;
+/// nil when the runtime cannot list the class's fields.
+func persistedFields(of type: Object.Type) -> [FieldInfo]? {
+    var fields: [FieldInfo] = []
+    var located = true
+    // `.classType` (raw value 1), spelled by value: the standard library declares its option
+    // constants as mutable statics, which strict concurrency refuses to read.
+    let listed = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1)) { name, offset, fieldType, _ in
+        if let persisted = fieldType as? any PersistedType.Type {
+            guard let slot = persisted.slotOffset, let storage = persisted.storageOffset, let access = persisted.field else {
+                located = false
+                return false
             }
-            guard found.count == 1 else { return nil }
-            offsets.append(found[0])
+            let label = String(cString: name)
+            fields.append(FieldInfo(name: label.hasPrefix("_") ? String(label.dropFirst()) : label, offset: offset,
+                                    slotOffset: offset + slot, storageOffset: offset + storage, access: access))
         }
-        names = children.map(\.0)
-        self.offsets = offsets
-        accesses = children.map { $0.1.boxAccess }
+        return true
     }
+    return listed && located ? fields : nil
 }
 
-extension AnyPersisted {
-    var boxPointer: UnsafeRawPointer { UnsafeRawPointer(Unmanaged.passUnretained(anyBox).toOpaque()) }
+/// One `@Persisted` property of one live object: its slot in the class, its name, and the
+/// address of its `Persisted` (valid while the object is).
+struct FieldHandle {
+    let slot: Int
+    let name: String
+    let field: UnsafeMutableRawPointer
+    let access: any PersistedField
 }
 
 extension Object {
-    /// The `@Persisted` properties of this object, superclass first.
-    func fieldHandles() -> [FieldHandle] {
-        let info = ClassInfo.of(type(of: self))
-        if let layout = info.fieldLayout {
-            let base = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
-            var handles: [FieldHandle] = []
-            handles.reserveCapacity(layout.offsets.count)
-            for i in layout.offsets.indices {
-                guard let box = base.load(fromByteOffset: layout.offsets[i], as: UnsafeRawPointer?.self) else {
-                    return mirroredHandles()
-                }
-                handles.append(FieldHandle(name: layout.names[i], box: box, access: layout.accesses[i]))
-            }
-            return handles
+    /// The `@Persisted` properties of this object, superclass first. The addresses are valid
+    /// while the object is alive: use them inside the caller, never keep them.
+    final func fieldHandles() -> [FieldHandle] {
+        let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(self).toOpaque())
+        return info.fields.enumerated().map { slot, f in
+            FieldHandle(slot: slot, name: f.name, field: base + f.offset, access: f.access)
         }
-        return mirroredHandles()
     }
 
-    private func mirroredHandles() -> [FieldHandle] {
-        persistedChildren(of: self).map { FieldHandle(name: $0.0, box: $0.1.boxPointer, access: $0.1.boxAccess) }
+    /// Sets the unmanaged value of the property in `slot` (the caller's `Persisted<V>`).
+    final func setUnmanagedValue<V>(_ value: V, slot: Int) {
+        let offsets = info.storageOffsets
+        precondition(offsets.indices.contains(slot), "a @Persisted property of \(Self.className) does not know its position in the class")
+        let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(self).toOpaque())
+        (base + offsets[slot]).assumingMemoryBound(to: V.self).pointee = value
     }
 
-    /// Gives every storage box its property name (a managed object's reads then need no lookup).
-    func nameFields() {
-        for f in fieldHandles() { f.access.setName(f.box, f.name) }
+    /// Records each property's slot in its `Persisted`: a managed object's reads, and every
+    /// write, then find the property without a lookup.
+    final func stampSlots() {
+        let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(self).toOpaque())
+        // Kept, so the object's later writes find the class's info without a lookup by type.
+        let info = self.info
+        classInfo = info
+        info.slotOffsets.withUnsafeBufferPointer { offsets in
+            for slot in offsets.indices { (base + offsets[slot]).storeBytes(of: slot, as: Int.self) }
+        }
+    }
+}
+
+extension _Persistable {
+    /// The managed value of `object`'s property `name`, as input for `realm` (nil for linking
+    /// objects).
+    static func _rlmManagedInput(_ object: Object, _ name: String, for realm: Realm?) -> ObjectInput? {
+        _rlmGet(object, name)._rlmInput(for: realm)
     }
 }

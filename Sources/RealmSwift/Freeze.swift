@@ -130,7 +130,7 @@ extension Results {
     public func freeze() -> Results {
         if owner.isFrozen { return self }
         let frozen = owner.freeze()
-        return Results(dynamicResults.bound(to: frozen.dynamicRealm), realm: frozen, sorts: sorts)
+        return Results(dynamicResults.bound(to: frozen.dynamicRealm), realm: frozen)
     }
 
     /// The same query, live, in this thread's Realm of the same configuration (at the newest
@@ -138,7 +138,7 @@ extension Results {
     public func thaw() -> Results {
         if !owner.isFrozen { return self }
         let live = owner.thaw()
-        return Results(dynamicResults.bound(to: live.dynamicRealm), realm: live, sorts: sorts)
+        return Results(dynamicResults.bound(to: live.dynamicRealm), realm: live)
     }
 }
 

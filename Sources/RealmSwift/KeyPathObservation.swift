@@ -143,7 +143,7 @@ extension Results {
         return observeCollection(dynamicResults, keyPaths: keyPaths, on: queue, make: { dynamic in
             if queue == nil { return original }
             if let rebound, rebound.dynamicResults === dynamic { return rebound }
-            let r = Results(dynamic, realm: Realm(wrapping: dynamic.realm, configuration: configuration), sorts: original.sorts)
+            let r = Results(dynamic, realm: Realm(wrapping: dynamic.realm, configuration: configuration))
             rebound = r
             return r
         }, block)

@@ -35,7 +35,7 @@ extension Results {
             func typed(_ dynamic: RealmEngine.Results) -> Results<Element> {
                 if queue == nil { return original }
                 if let rebound, rebound.dynamicResults === dynamic { return rebound }
-                let r = Results(dynamic, realm: Realm(wrapping: dynamic.realm, configuration: configuration), sorts: original.sorts)
+                let r = Results(dynamic, realm: Realm(wrapping: dynamic.realm, configuration: configuration))
                 rebound = r
                 return r
             }

@@ -13,15 +13,56 @@ import Foundation
 /// another (several Swift classes of a migration history stored as one class). A subclass of a
 /// model keeps its parent's properties and is a class of its own (queries are not polymorphic).
 open class Object: Hashable, CustomStringConvertible {
-    /// The object in the Realm, when managed.
-    var accessor: DynamicObject?
+    /// How the object is read and written in its Realm, when managed: the engine's accessor
+    /// (the same one `DynamicObject` uses), held inline so a managed object is one allocation.
+    /// `@exclusivity(unchecked)`: reads only update its position cache, and a managed object is
+    /// confined to its Realm's thread.
+    /// Set only through `manage(_:)`, which keeps `hasAccessor` in step.
+    // The members the typed layer reads per property access are `final`: an open class's
+    // members are otherwise called through its vtable.
+    @exclusivity(unchecked) final private(set) var managed: ObjectAccessor?
+    /// `managed != nil`, kept apart so a property read can test it without copying the
+    /// accessor (not an observer of `managed`: reads change the accessor's cache in place, and
+    /// would call it each time).
+    final private(set) var hasAccessor = false
+
+    /// Makes the object managed through `accessor` (or unmanaged with nil).
+    final func manage(_ accessor: consuming ObjectAccessor?) {
+        hasAccessor = accessor != nil
+        managed = accessor
+    }
     /// The Realm managing the object, or nil for an unmanaged object.
-    public internal(set) var realm: Realm?
-    /// Set on a prototype that records property reads (key path → name).
-    var tracer: KeyPathTracer?
-    /// The class's info, kept by objects read from a Realm (their property names are found
-    /// from it without a lookup by type).
-    var classInfo: ClassInfo?
+    public final internal(set) var realm: Realm?
+    /// Set on a prototype that records property reads (key path → name); the prototype's
+    /// properties then know their slots.
+    final var tracer: KeyPathTracer? {
+        didSet { if tracer != nil { stampSlots() } }
+    }
+    /// The class's info, kept by managed objects (their property names are found from it
+    /// without a lookup by type).
+    final var classInfo: ClassInfo?
+
+    /// The object in the Realm as a dynamic object, when managed (setting it manages this
+    /// object as that one).
+    var accessor: DynamicObject? {
+        get { managed.map(DynamicObject.init) }
+        set { manage(newValue?.accessor) }
+    }
+
+    /// The class's info.
+    final var info: ClassInfo {
+        if let classInfo, classInfo.type == type(of: self) { return classInfo }
+        return ClassInfo.of(type(of: self))
+    }
+
+    /// The name of the property in `slot` (a `Persisted`'s recorded position).
+    final func propertyName(slot: Int) -> String {
+        let names = info.names
+        guard names.indices.contains(slot) else {
+            preconditionFailure("a @Persisted property of \(Self.className) does not know its position in the class")
+        }
+        return names[slot]
+    }
     /// The first failure to read one of the object's properties from its file (a damaged file),
     /// or nil. Such a read answers the property type's empty value (`0`, `""`, nil, an empty
     /// list) and records the reason here, so an empty answer is never taken silently; use
@@ -55,10 +96,10 @@ open class Object: Hashable, CustomStringConvertible {
     public var objectSchema: ObjectSchema { ClassInfo.of(type(of: self)).objectSchema }
 
     /// Whether the object was deleted from its Realm (or the Realm was invalidated).
-    public var isInvalidated: Bool { accessor?.isInvalidated ?? false }
+    public var isInvalidated: Bool { managed?.isInvalidated ?? false }
 
     /// Whether the object is managed by a Realm.
-    public var isManaged: Bool { accessor != nil }
+    public var isManaged: Bool { managed != nil }
 
     // MARK: Key-value coding
 
@@ -67,8 +108,8 @@ open class Object: Hashable, CustomStringConvertible {
         guard let type = ClassInfo.of(Swift.type(of: self)).valueTypes[key] else {
             preconditionFailure("\(Self.className) has no property '\(key)'")
         }
-        if accessor != nil { return unwrapped(type._rlmGet(self, key)) }
-        return persistedChildren(of: self).first { $0.0 == key }.map { unwrapped($0.1.unmanagedValue) } ?? nil
+        if managed != nil { return unwrapped(type._rlmGet(self, key)) }
+        return fieldHandles().first { $0.name == key }.map { unwrapped($0.access.unmanagedValue($0.field)) } ?? nil
     }
 
     /// `value(forKey:)`.
@@ -80,7 +121,7 @@ open class Object: Hashable, CustomStringConvertible {
         guard let type = ClassInfo.of(Swift.type(of: self)).valueTypes[key] else {
             preconditionFailure("\(Self.className) has no property '\(key)'")
         }
-        if let realm, accessor != nil {
+        if let realm, managed != nil {
             do {
                 guard let input = try type._rlmInput(fromAny: value ?? NSNull(), realm: realm) else { return }
                 _rlmWrite(key, input)
@@ -90,7 +131,7 @@ open class Object: Hashable, CustomStringConvertible {
             }
             return
         }
-        guard let child = persistedChildren(of: self).first(where: { $0.0 == key }), child.1.setUnmanaged(value ?? NSNull()) else {
+        guard let f = fieldHandles().first(where: { $0.name == key }), f.access.setUnmanaged(f.field, value ?? NSNull()) else {
             preconditionFailure("\(Self.className).\(key) cannot hold \(String(describing: value))")
         }
     }
@@ -109,21 +150,28 @@ open class Object: Hashable, CustomStringConvertible {
     /// Managed objects are equal when they are the same object of the same Realm; unmanaged
     /// objects only to themselves.
     public static func == (lhs: Object, rhs: Object) -> Bool {
-        if let a = lhs.accessor, let b = rhs.accessor { return a == b }
+        if let a = lhs.managed, let b = rhs.managed {
+            return a.realm === b.realm && a.classIndex == b.classIndex && a.key == b.key
+        }
         return lhs === rhs
     }
 
     /// Hashes managed objects by their identity in the file, unmanaged ones by instance.
     public func hash(into hasher: inout Hasher) {
-        if let accessor { hasher.combine(accessor) } else { hasher.combine(ObjectIdentifier(self)) }
+        if let managed {
+            hasher.combine(managed.classIndex)
+            hasher.combine(managed.key)
+        } else {
+            hasher.combine(ObjectIdentifier(self))
+        }
     }
 
     /// The class and its persisted values, for debugging.
     public var description: String {
         if isInvalidated { return "\(Self.className) <invalidated>" }
-        let body = persistedChildren(of: self).filter { !($0.1.valueType is any _LinkingObjectsMarker.Type) }.map { name, p in
-            let v = accessor != nil ? value(forKey: name) : unwrapped(p.unmanagedValue)
-            return "\(name) = \(v.map { String(describing: $0) } ?? "nil")"
+        let body = fieldHandles().filter { !$0.access.isLinkingObjects }.map { f in
+            let v = managed != nil ? value(forKey: f.name) : unwrapped(f.access.unmanagedValue(f.field))
+            return "\(f.name) = \(v.map { String(describing: $0) } ?? "nil")"
         }
         return "\(Self.className) { \(body.joined(separator: "; ")) }"
     }
@@ -132,17 +180,25 @@ open class Object: Hashable, CustomStringConvertible {
 
     /// Reads a property of a managed object. A wrong thread or a deleted object is a
     /// programmer error and stops with a message, as in RealmSwift.
-    func _rlmRead(_ name: String) -> Value {
-        guard let accessor else { preconditionFailure("\(Self.className).\(name) read through an unmanaged object") }
+    final func _rlmRead(_ name: String) -> Value {
+        guard hasAccessor else { preconditionFailure("\(Self.className).\(name) read through an unmanaged object") }
         do {
-            if let realm, realm.frozen { return try realm.reading { try accessor.value(forKey: name) } }
-            return try accessor.value(forKey: name)
+            let value: Value?
+            if let realm, realm.frozen {
+                value = try realm.reading { try managed?.persistedValue(forKey: name) }
+            } else {
+                value = try managed?.persistedValue(forKey: name)
+            }
+            guard let value else {
+                preconditionFailure("\(Self.className).\(name) is not a persisted property of the Realm's class")
+            }
+            return value
         } catch RealmError.invalidatedObject {
             preconditionFailure("Object has been deleted or invalidated (\(Self.className).\(name)).")
         } catch let error as RealmError where !error.isMisuse {
             // A damaged file: the empty value goes with the error recorded in `readError`.
             recordReadError(error)
-            return accessor.objectSchema[name].map(emptyValue(of:)) ?? .null
+            return accessor?.objectSchema[name].map(emptyValue(of:)) ?? .null
         } catch {
             preconditionFailure("\(Self.className).\(name): \(error)")
         }
@@ -151,63 +207,37 @@ open class Object: Hashable, CustomStringConvertible {
     /// Writes a property of a managed object: outside a write transaction this is a programmer
     /// error; an error from the data (a changed primary key, a value too large) makes the
     /// enclosing `write` throw and roll back.
-    func _rlmWrite(_ name: String, _ input: ObjectInput) {
-        guard let accessor, let realm else { return }
+    final func _rlmWrite(_ name: String, _ input: ObjectInput) {
+        guard let managed, let realm else { return }
         realm.refuseFrozenWrite()
         precondition(realm.isInWriteTransaction,
                      "Cannot modify managed objects outside of a write transaction (\(Self.className).\(name)).")
-        do { try accessor.setValue(input, forKey: name) } catch { realm.record(error) }
-    }
-
-    /// The name of the property stored in `box`, found once per class.
-    func _rlmName(of box: AnyObject, at keyPath: AnyKeyPath) -> String {
-        let info = classInfo ?? ClassInfo.of(type(of: self))
-        if let layout = info.fieldLayout, info.type == type(of: self) {
-            // The box's position among the class's offsets names it: no lock, no hashing.
-            let base = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
-            let pointer = UnsafeRawPointer(Unmanaged.passUnretained(box).toOpaque())
-            for i in layout.offsets.indices where base.load(fromByteOffset: layout.offsets[i], as: UnsafeRawPointer?.self) == pointer {
-                setName(layout.names[i], box)
-                return layout.names[i]
-            }
-        }
-        if let name = info.name(for: keyPath) {
-            setName(name, box)
-            return name
-        }
-        let pointer = UnsafeRawPointer(Unmanaged.passUnretained(box).toOpaque())
-        for f in fieldHandles() where f.box == pointer {
-            info.remember(f.name, for: keyPath)
-            setName(f.name, box)
-            return f.name
-        }
-        preconditionFailure("a @Persisted property of \(Self.className) was not found by reflection")
-    }
-
-    private func setName(_ name: String, _ box: AnyObject) {
-        (box as? any NamedBox)?.setName(name)
+        do { try managed.setValue(input, column: try managed.column(name)) } catch { realm.record(error) }
     }
 
     /// Makes this object (and the unmanaged objects it links to) the managed object `managed`.
     func _rlmAttach(_ managed: DynamicObject, realm: Realm, visited: inout Set<ObjectIdentifier>) {
-        guard visited.insert(ObjectIdentifier(self)).inserted else { return }
-        let fields = fieldHandles()
+        let info = self.info
         var linked: [(String, [Object])] = []
-        for f in fields {
-            f.access.setName(f.box, f.name)
-            let links = f.access.links(f.box)
-            if !links.isEmpty { linked.append((f.name, links)) }
+        if info.hasLinks {
+            guard visited.insert(ObjectIdentifier(self)).inserted else { return }
+            for f in fieldHandles() {
+                let links = f.access.links(f.field)
+                if !links.isEmpty { linked.append((f.name, links)) }
+            }
         }
-        accessor = managed
+        classInfo = info
+        stampSlots()
+        manage(managed.accessor)
         self.realm = realm
         for (name, links) in linked {
             guard let property = managed.objectSchema[name] else { continue }
             if property.isList {
                 guard let list = try? managed.list(forKey: name) else { continue }
-                for (i, o) in links.enumerated() where o.accessor == nil {
+                for (i, o) in links.enumerated() where o.managed == nil {
                     if let d = try? list.object(at: i) { o._rlmAttach(d, realm: realm, visited: &visited) }
                 }
-            } else if let o = links.first, o.accessor == nil, let d = try? managed.linkedObject(forKey: name) {
+            } else if let o = links.first, o.managed == nil, let d = try? managed.linkedObject(forKey: name) {
                 o._rlmAttach(d, realm: realm, visited: &visited)
             }
         }
@@ -216,16 +246,21 @@ open class Object: Hashable, CustomStringConvertible {
     /// The object's values as input for `realm`: a link when `realm` manages it, else a nested
     /// object with every persisted property.
     func _rlmObjectInput(for realm: Realm?) -> ObjectInput {
-        if let accessor, let realm, self.realm?.dynamicRealm === realm.dynamicRealm { return .value(.link(accessor.key)) }
+        if let managed, let realm, self.realm?.dynamicRealm === realm.dynamicRealm { return .value(.link(managed.key)) }
         return .dictionary(_rlmValues(for: realm))
     }
 
     /// Every persisted property as input for `realm`.
     func _rlmValues(for realm: Realm?) -> [String: ObjectInput] {
         var values: [String: ObjectInput] = [:]
-        let managed = accessor != nil
+        let types = info.valueTypes
         for f in fieldHandles() {
-            let input = managed ? f.access.managedInput(self, f.name, for: realm) : f.access.unmanagedInput(f.box, for: realm)
+            let input: ObjectInput?
+            if managed != nil {
+                input = types[f.name].flatMap { $0._rlmManagedInput(self, f.name, for: realm) }
+            } else {
+                input = f.access.unmanagedInput(f.field, for: realm)
+            }
             if let input { values[f.name] = input }
         }
         return values
@@ -233,9 +268,12 @@ open class Object: Hashable, CustomStringConvertible {
 
     /// An unmanaged object's persisted properties as input in property order.
     func _rlmUnmanagedArray(for realm: Realm?) -> ObjectInput {
+        let fields = info.fields
         var values: [ObjectInput] = []
-        for f in fieldHandles() {
-            if let input = f.access.unmanagedInput(f.box, for: realm) { values.append(input) }
+        values.reserveCapacity(fields.count)
+        let base = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
+        for f in fields {
+            if let input = f.access.unmanagedInput(base + f.offset, for: realm) { values.append(input) }
         }
         return .array(values)
     }
@@ -243,24 +281,24 @@ open class Object: Hashable, CustomStringConvertible {
     /// Sets unmanaged properties from a dictionary, an array in property order or an object;
     /// returns what did not fit.
     func _rlmSetValues(_ value: Any) -> String? {
-        let children = persistedChildren(of: self).filter { !($0.1.valueType is any _LinkingObjectsMarker.Type) }
+        let fields = fieldHandles().filter { !$0.access.isLinkingObjects }
         if let other = value as? Object {
-            for (name, p) in children {
-                guard let v = other.value(forKey: name) else { _ = p.setUnmanaged(NSNull()); continue }
-                if !p.setUnmanaged(v) { return "\(name) cannot hold \(v)" }
+            for f in fields {
+                guard let v = other.value(forKey: f.name) else { _ = f.access.setUnmanaged(f.field, NSNull()); continue }
+                if !f.access.setUnmanaged(f.field, v) { return "\(f.name) cannot hold \(v)" }
             }
             return nil
         }
         if let dict = value as? [String: Any] {
-            for (name, p) in children {
-                guard let v = dict[name] else { continue }
-                if !p.setUnmanaged(v) { return "\(name) cannot hold \(v)" }
+            for f in fields {
+                guard let v = dict[f.name] else { continue }
+                if !f.access.setUnmanaged(f.field, v) { return "\(f.name) cannot hold \(v)" }
             }
             return nil
         }
         if let array = value as? [Any] {
-            guard array.count <= children.count else { return "\(array.count) values for \(children.count) properties" }
-            for (v, (name, p)) in zip(array, children) where !p.setUnmanaged(v) { return "\(name) cannot hold \(v)" }
+            guard array.count <= fields.count else { return "\(array.count) values for \(fields.count) properties" }
+            for (v, f) in zip(array, fields) where !f.access.setUnmanaged(f.field, v) { return "\(f.name) cannot hold \(v)" }
             return nil
         }
         return "a \(type(of: value)) is not a dictionary, an array or an object"
@@ -279,9 +317,16 @@ extension Object: _RealmElement {
 
     /// The typed object of a managed dynamic object.
     class func _rlmMake(_ managed: DynamicObject, realm: Realm, info: ClassInfo? = nil) -> Self {
+        _rlmMake(managed.accessor, realm: realm, info: info)
+    }
+
+    /// The typed object of a managed object's accessor: one allocation, its properties read
+    /// from the Realm when asked for.
+    class func _rlmMake(_ managed: consuming ObjectAccessor, realm: Realm, info: ClassInfo? = nil) -> Self {
         let o = self.init()
         o.classInfo = info ?? ClassInfo.of(self)
-        o.accessor = managed
+        o.stampSlots()
+        o.manage(managed)
         o.realm = realm
         return o
     }
@@ -344,10 +389,6 @@ extension Object: _RealmElement {
         throw RealmError.invalidInput("a \(type(of: any)) cannot make a \(className): give a dictionary, an array or an object")
     }
 }
-
-/// Lets a `PersistedBox` learn its name without knowing its value type.
-protocol NamedBox: AnyObject { func setName(_ name: String) }
-extension PersistedBox: NamedBox { func setName(_ name: String) { self.name = name } }
 
 /// Marks `LinkingObjects` (computed, never stored or given as input).
 public protocol _LinkingObjectsMarker {}

@@ -20,14 +20,19 @@ import Foundation
 /// stored and cannot be queried.
 @propertyWrapper
 public struct Persisted<Value: _Persistable> {
-    let box: PersistedBox<Value>
+    /// The value of an unmanaged object (kept, unused, once the object is managed).
+    var storage: Value
+    /// The property's position in its class (`ClassInfo.fields`), recorded in every property
+    /// of the object when it becomes managed, on its first write, or in a prototype; -1
+    /// before. Reads of a managed object and every write find the property through it.
+    var slot = -1
     let isPrimaryKey: Bool
     let isIndexed: Bool
     let originProperty: String?
 
     /// A property whose default is the type's zero (`0`, `""`, nil, an empty list).
     public init() {
-        box = PersistedBox(Value._rlmDefault())
+        storage = Value._rlmDefault()
         isPrimaryKey = false
         isIndexed = false
         originProperty = nil
@@ -35,7 +40,7 @@ public struct Persisted<Value: _Persistable> {
 
     /// A property with a default value, evaluated for each new object.
     public init(wrappedValue: Value) {
-        box = PersistedBox(wrappedValue)
+        storage = wrappedValue
         isPrimaryKey = false
         isIndexed = false
         originProperty = nil
@@ -43,7 +48,7 @@ public struct Persisted<Value: _Persistable> {
 
     /// A property with a default value that is the class's primary key and/or has a search index.
     public init(wrappedValue: Value, primaryKey: Bool = false, indexed: Bool = false) {
-        box = PersistedBox(wrappedValue)
+        storage = wrappedValue
         isPrimaryKey = primaryKey
         isIndexed = indexed || primaryKey
         originProperty = nil
@@ -51,7 +56,7 @@ public struct Persisted<Value: _Persistable> {
 
     /// A property without a default that is the class's primary key and/or has a search index.
     public init(primaryKey: Bool = false, indexed: Bool = false) {
-        box = PersistedBox(Value._rlmDefault())
+        storage = Value._rlmDefault()
         isPrimaryKey = primaryKey
         isIndexed = indexed || primaryKey
         originProperty = nil
@@ -59,7 +64,7 @@ public struct Persisted<Value: _Persistable> {
 
     /// The objects of class `O` whose property `originProperty` (a link or list) points here.
     public init<O: Object>(originProperty: String) where Value == LinkingObjects<O> {
-        box = PersistedBox(LinkingObjects<O>(originProperty: originProperty))
+        storage = LinkingObjects<O>(originProperty: originProperty)
         isPrimaryKey = false
         isIndexed = false
         self.originProperty = originProperty
@@ -73,66 +78,52 @@ public struct Persisted<Value: _Persistable> {
         set { preconditionFailure("@Persisted can only be used as a property of an Object subclass") }
     }
 
-    /// Reads and writes go through the enclosing object: to its Realm when it is managed, to
-    /// the property's own storage when not.
+    /// Reads and writes go through the enclosing object: to its Realm when it is managed
+    /// (columns are read when asked for, nothing is copied into the object), to the
+    /// property's own storage when not.
     public static subscript<O: Object>(
         _enclosingInstance object: O,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<O, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<O, Persisted<Value>>
     ) -> Value {
         get {
-            let box = object[keyPath: storageKeyPath].box
-            if object.accessor != nil || object.tracer != nil {
-                let name = box.name ?? object._rlmName(of: box, at: storageKeyPath)
-                if let tracer = object.tracer {
-                    tracer.names.append(name)
-                    return box.value
-                }
-                return Value._rlmGet(object, name)
+            if object.hasAccessor {
+                return Value._rlmGet(object, object.propertyName(slot: object[keyPath: storageKeyPath].slot))
             }
-            return box.value
+            if let tracer = object.tracer {
+                tracer.names.append(object.propertyName(slot: object[keyPath: storageKeyPath].slot))
+            }
+            return object[keyPath: storageKeyPath].storage
         }
         set {
-            let box = object[keyPath: storageKeyPath].box
-            if object.accessor != nil {
-                Value._rlmSet(newValue, object, box.name ?? object._rlmName(of: box, at: storageKeyPath))
-            } else {
-                box.value = newValue
+            // Reading the slot through the key path is cheap; writing through it is not (a
+            // generic modify access per call), so the value is written at its offset.
+            var slot = object[keyPath: storageKeyPath].slot
+            if object.hasAccessor {
+                Value._rlmSet(newValue, object, object.propertyName(slot: slot))
+                return
             }
+            if slot < 0 {
+                // The object's first write: every property learns its slot.
+                object.stampSlots()
+                slot = object[keyPath: storageKeyPath].slot
+            }
+            object.setUnmanagedValue(newValue, slot: slot)
         }
     }
 }
 
-/// The storage of one `@Persisted` property of one object: its unmanaged value, and its name
-/// once known. A reference, so that `Mirror` (which copies the wrapper) reaches the same storage.
-final class PersistedBox<Value> {
-    var value: Value
-    var name: String?
-    init(_ value: Value) { self.value = value }
-}
-
-/// What schema discovery and `add` need from a `@Persisted` property, whatever its type.
+/// What schema discovery needs from a `@Persisted` property (read from a prototype through
+/// `Mirror`, once per class), whatever its type.
 protocol AnyPersisted {
-    var anyBox: AnyObject { get }
     func property(name: String) -> Property
     var linkedType: Object.Type? { get }
     var valueType: any _Persistable.Type { get }
-    /// The unmanaged value as input for `realm` (nil for linking objects).
-    func unmanagedInput(for realm: Realm?) -> ObjectInput?
-    /// The unmanaged objects the unmanaged value links to.
-    func unmanagedLinks() -> [Object]
-    /// Sets the unmanaged value from a loosely typed one; false when it does not fit.
-    func setUnmanaged(_ any: Any) -> Bool
     /// The unmanaged value.
     var unmanagedValue: Any { get }
-    /// The managed value of `object`'s property `name`, as input for `realm`.
-    func managedInput(_ object: Object, _ name: String, for realm: Realm?) -> ObjectInput?
-    /// Typed access to the storage box through a raw pointer.
-    var boxAccess: any BoxAccess { get }
 }
 
 extension Persisted: AnyPersisted {
-    var anyBox: AnyObject { box }
     func property(name: String) -> Property {
         var p = Value._rlmProperty(name: name)
         if let originProperty { p.linkOriginPropertyName = originProperty }
@@ -142,18 +133,7 @@ extension Persisted: AnyPersisted {
     }
     var linkedType: Object.Type? { Value._rlmLinkedType }
     var valueType: any _Persistable.Type { Value.self }
-    func unmanagedInput(for realm: Realm?) -> ObjectInput? { box.value._rlmInput(for: realm) }
-    func unmanagedLinks() -> [Object] { box.value._rlmLinkedObjects() }
-    var unmanagedValue: Any { box.value }
-    var boxAccess: any BoxAccess { TypedBoxAccess<Value>() }
-    func managedInput(_ object: Object, _ name: String, for realm: Realm?) -> ObjectInput? {
-        Value._rlmGet(object, name)._rlmInput(for: realm)
-    }
-    func setUnmanaged(_ any: Any) -> Bool {
-        guard let v = Value._rlmConvert(any) else { return false }
-        box.value = v
-        return true
-    }
+    var unmanagedValue: Any { storage }
 }
 
 /// Records the names of the properties read from a prototype, to turn a Swift key path

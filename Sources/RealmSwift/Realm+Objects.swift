@@ -20,9 +20,23 @@ extension Realm {
     /// The object of a class with this primary key, or nil.
     public func object<Element: Object, Key>(ofType type: Element.Type, forPrimaryKey key: Key) -> Element? {
         check(type)
-        guard let value = storedValue(key) else { preconditionFailure("\(Key.self) cannot be a primary key") }
+        // The usual key types first: a cast to a concrete type is cheap, one to `storedValue`'s
+        // existentials is not (a lookup per call, next to a lookup that costs about as much).
+        let value: Value
+        if let i = key as? Int {
+            value = .int(Int64(i))
+        } else if let s = key as? String {
+            value = .string(s)
+        } else if let v = storedValue(key) {
+            value = v
+        } else {
+            preconditionFailure("\(Key.self) cannot be a primary key")
+        }
         do {
-            return try dynamicRealm.object(ofType: type.className, forPrimaryKey: value).map { Element._rlmMake($0, realm: self) }
+            // The stored name from the class's info: `className` may build it from the type's name.
+            let info = ClassInfo.of(type)
+            guard let accessor = try dynamicRealm.accessor(ofType: info.objectSchema.name, forPrimaryKey: value) else { return nil }
+            return Element._rlmMake(accessor, realm: self, info: info)
         } catch {
             preconditionFailure("object(ofType: \(type.className).self, forPrimaryKey: \(key)): \(error)")
         }

@@ -10,13 +10,13 @@ public struct Results<Element: Object>: RealmCollection, CustomStringConvertible
     /// The dynamic results this is a view of.
     public let dynamicResults: RealmEngine.Results
     let owner: Realm
-    /// The sort in effect, most significant first (kept so a later sort can add to it).
-    let sorts: [SortDescriptor]
+    /// The sort in effect, most significant first (a later sort adds to it), as the dynamic
+    /// results' query holds it.
+    var sorts: [SortDescriptor] { dynamicResults.sortDescriptors }
 
-    init(_ dynamic: RealmEngine.Results, realm: Realm, sorts: [SortDescriptor] = []) {
+    init(_ dynamic: RealmEngine.Results, realm: Realm) {
         dynamicResults = dynamic
         owner = realm
-        self.sorts = sorts
     }
 
     /// The first position (0).
@@ -64,14 +64,15 @@ public struct Results<Element: Object>: RealmCollection, CustomStringConvertible
 
         /// The next object, or nil at the end.
         public mutating func next() -> Element? {
-            realm.reading { base.next() }.map { Element._rlmMake($0, realm: realm, info: info) }
+            guard let accessor = realm.reading({ base.nextAccessor() }) else { return nil }
+            return Element._rlmMake(accessor, realm: realm, info: info)
         }
     }
 
     /// The first `maxLength` objects, as results: a sorted query then only finds the first
     /// ones instead of sorting everything.
     public func prefix(_ maxLength: Int) -> Results<Element> {
-        Results(dynamicResults.limit(maxLength), realm: owner, sorts: sorts)
+        Results(dynamicResults.limit(maxLength), realm: owner)
     }
 
     /// The objects, for debugging.
@@ -112,7 +113,7 @@ extension RealmCollection {
     public func filter(query predicate: String, arguments args: [Any]) throws -> Results<Element> {
         let base = _rlmResults
         let (text, values) = try PredicateFormat.convert(predicate, args)
-        return Results(try base.dynamicResults.filter(text, arguments: values), realm: base.owner, sorts: base.sorts)
+        return Results(try base.dynamicResults.filter(text, arguments: values), realm: base.owner)
     }
 
     /// Sorted by one property. A collection already sorted keeps its order for ties (Realm
@@ -126,7 +127,7 @@ extension RealmCollection {
         let base = _rlmResults
         let names = Set(descriptors.map(\.keyPath))
         let combined = descriptors + base.sorts.filter { !names.contains($0.keyPath) }
-        return Results(base.dynamicResults.sorted(by: combined), realm: base.owner, sorts: combined)
+        return Results(base.dynamicResults.sorted(by: combined), realm: base.owner)
     }
 
     /// Sorted by a property given as a key path (`\.age`).
@@ -137,7 +138,7 @@ extension RealmCollection {
     /// The first object of each distinct combination of the properties' values.
     public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Element == String {
         let base = _rlmResults
-        return Results(base.dynamicResults.distinct(by: Array(keyPaths)), realm: base.owner, sorts: base.sorts)
+        return Results(base.dynamicResults.distinct(by: Array(keyPaths)), realm: base.owner)
     }
 
     /// The position of an object, or nil.

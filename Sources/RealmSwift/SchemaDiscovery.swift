@@ -1,8 +1,8 @@
 import Foundation
 
 /// What the typed layer knows about one `Object` subclass: its schema, discovered once from a
-/// prototype instance through `Mirror` (no Objective-C runtime), and the names of its
-/// properties by storage key path.
+/// prototype instance through `Mirror` (no Objective-C runtime), and where its properties'
+/// storage is in an instance.
 final class ClassInfo: @unchecked Sendable {
     let type: Object.Type
     let objectSchema: ObjectSchema
@@ -10,11 +10,18 @@ final class ClassInfo: @unchecked Sendable {
     let linkedTypes: [Object.Type]
     /// Each persisted property's value type, by name (for converting loosely typed input).
     let valueTypes: [String: any _Persistable.Type]
-    /// Where the `@Persisted` boxes are in an instance (nil: found through `Mirror`).
-    let fieldLayout: FieldLayout?
-    /// `@Persisted` storage key path → property name, filled as properties are first read.
-    private var names: [AnyKeyPath: String] = [:]
-    private let lock = NSLock()
+    /// The `@Persisted` properties, superclass first (a property's slot is its position here),
+    /// with where their storage is in an instance.
+    let fields: [FieldInfo]
+    /// Each field's name and the offset of its slot in an instance (what every managed
+    /// object's creation and reads use, kept apart so they copy no field description).
+    let names: [String]
+    let slotOffsets: [Int]
+    /// Each field's `storage` offset in an instance (unmanaged writes).
+    let storageOffsets: [Int]
+    /// Whether a property can link to other objects (a link or a list of objects), so adding
+    /// an object may have to add the unmanaged objects it links to.
+    let hasLinks: Bool
 
     init(_ type: Object.Type) {
         self.type = type
@@ -23,7 +30,16 @@ final class ClassInfo: @unchecked Sendable {
         var linked: [Object.Type] = []
         var valueTypes: [String: any _Persistable.Type] = [:]
         let children = persistedChildren(of: prototype)
-        fieldLayout = FieldLayout(prototype: prototype, children: children)
+        // The runtime's field list and `Mirror` read the same metadata: they agree unless the
+        // runtime cannot list the fields, which no Swift class does.
+        guard let fields = persistedFields(of: type), fields.map(\.name) == children.map(\.0) else {
+            preconditionFailure("the @Persisted properties of \(type) cannot be located in its instances")
+        }
+        self.fields = fields
+        names = fields.map(\.name)
+        slotOffsets = fields.map(\.slotOffset)
+        storageOffsets = fields.map(\.storageOffset)
+        hasLinks = children.contains { $0.1.linkedType != nil }
         for (name, p) in children {
             properties.append(p.property(name: name))
             if let t = p.linkedType { linked.append(t) }
@@ -32,15 +48,6 @@ final class ClassInfo: @unchecked Sendable {
         objectSchema = ObjectSchema(name: type.className, properties: properties)
         linkedTypes = linked
         self.valueTypes = valueTypes
-    }
-
-    func name(for keyPath: AnyKeyPath) -> String? {
-        lock.lock(); defer { lock.unlock() }
-        return names[keyPath]
-    }
-
-    func remember(_ name: String, for keyPath: AnyKeyPath) {
-        lock.lock(); names[keyPath] = name; lock.unlock()
     }
 
     private static let lock = NSLock()

@@ -3,7 +3,7 @@ import Foundation
 /// One database behind the benchmark. Every method does the work of one task on the file in
 /// `directory` and returns what it found, so the two engines' answers can be compared.
 protocol BenchEngine: AnyObject {
-    /// "realmtui" or "sqlite".
+    /// "realmtui", "sqlite", "typed" or "grdb".
     static var name: String { get }
     init(directory: URL) throws
     /// `insert_bulk`: every person in one durable transaction (into a new, empty file).

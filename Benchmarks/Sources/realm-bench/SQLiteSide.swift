@@ -12,7 +12,7 @@ final class SQLiteSide: BenchEngine {
         fileURL = directory.appendingPathComponent("bench.sqlite")
     }
 
-    private static var configuration: Configuration {
+    static var configuration: Configuration {
         // Not `journalMode = .wal`: GRDB then sets `synchronous = NORMAL` after `prepareDatabase`
         // (commits would not be durable: one fdatasync per ~100 commits instead of one each).
         var c = Configuration()

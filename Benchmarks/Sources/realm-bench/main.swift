@@ -32,7 +32,8 @@ struct Options {
                         \(allTasks.joined(separator: ", "))
           --dir PATH    where the database files go (default: the temporary directory)
           --engine E,…  run only these engines (realmtui, sqlite, typed: realmtui through the typed
-                        RealmSwift API), e.g. one under a profiler; typed adds a typed/realmtui column
+                        RealmSwift API, grdb: SQLite through GRDB's Codable records), e.g. one under
+                        a profiler; typed adds a typed/realmtui column, grdb with typed a grdb/typed one
           --count-repeat K  how many times count_filter counts (default 100; for profiling)
           --encrypted   also run realmtui on an encrypted file (engine "encrypted"); adds an
                         encrypted/rt column, the overhead of encryption
@@ -65,7 +66,7 @@ struct Options {
             case "--encrypted": o.encrypted = true
             case "--engine":
                 let names = value("--engine").split(separator: ",").map(String.init)
-                for e in names where !["realmtui", "sqlite", "typed", "encrypted"].contains(e) { fail("unknown engine '\(e)'") }
+                for e in names where !["realmtui", "sqlite", "typed", "grdb", "encrypted"].contains(e) { fail("unknown engine '\(e)'") }
                 o.engines = names
             case "-h", "--help": print(usage); exit(0)
             default: fail("unknown option '\(args[i])'")
@@ -151,7 +152,7 @@ let (data, genSeconds) = timed { Dataset.generate(count: options.objects) }
 let lookupIDs = Dataset.lookupIDs(count: lookupCount, among: options.objects)
 note(String(format: "generated the data in %.2f s", genSeconds))
 
-let engines: [any BenchEngine.Type] = [RealmSide.self, SQLiteSide.self, TypedSide.self, EncryptedSide.self]
+let engines: [any BenchEngine.Type] = [RealmSide.self, SQLiteSide.self, TypedSide.self, RecordSide.self, EncryptedSide.self]
     .filter { options.engines.contains($0.name) }
 do {
     for r in 0..<options.repeats {
@@ -182,6 +183,9 @@ for (task, byEngine) in answers.sorted(by: { $0.key < $1.key }) {
     if let a = byEngine[RealmSide.name], let t = byEngine[TypedSide.name], a != t {
         note("warning: \(task): typed and dynamic disagree: realmtui \(a.prefix(200)), typed \(t.prefix(200))")
     }
+    if let a = byEngine[SQLiteSide.name], let g = byEngine[RecordSide.name], a != g {
+        note("warning: \(task): GRDB records and SQL disagree: sqlite \(a.prefix(200)), grdb \(g.prefix(200))")
+    }
 }
 
 func median(_ xs: [Double]) -> Double {
@@ -194,21 +198,24 @@ var usage = rusage()
 getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
 let peakBytes = Int(usage.ru_maxrss) * 1024 // Linux reports KiB
 
-struct Row { var task: String; var ours: Double; var sqlite: Double; var ratio: Double; var typed: Double; var encrypted: Double }
+struct Row { var task: String; var ours: Double; var sqlite: Double; var ratio: Double; var typed: Double; var grdb: Double; var encrypted: Double }
 let rows: [Row] = allTasks.filter(options.only.contains).map { task in
     let ours = median(samples[task]?[RealmSide.name] ?? [])
     let sqlite = median(samples[task]?[SQLiteSide.name] ?? [])
     let typed = median(samples[task]?[TypedSide.name] ?? [])
+    let grdb = median(samples[task]?[RecordSide.name] ?? [])
     let encrypted = median(samples[task]?[EncryptedSide.name] ?? [])
-    return Row(task: task, ours: ours, sqlite: sqlite, ratio: sqlite / ours, typed: typed, encrypted: encrypted)
+    return Row(task: task, ours: ours, sqlite: sqlite, ratio: sqlite / ours, typed: typed, grdb: grdb, encrypted: encrypted)
 }
 let showTyped = options.engines.contains(TypedSide.name)
+let showRecords = options.engines.contains(RecordSide.name)
 let showEncrypted = options.engines.contains(EncryptedSide.name)
 
 if options.json {
     func number(_ x: Double) -> String { x.isFinite ? "\(x)" : "null" }
     let results = rows.map {
         "{\"task\": \"\($0.task)\", \"realmtui_s\": \(number($0.ours)), \"sqlite_s\": \(number($0.sqlite)), \"ratio\": \(number($0.ratio))"
+            + (showTyped ? ", \"typed_s\": \(number($0.typed))" : "") + (showRecords ? ", \"grdb_s\": \(number($0.grdb))" : "")
             + (showEncrypted ? ", \"encrypted_s\": \(number($0.encrypted))" : "") + "}"
     }
     print("{\"objects\": \(options.objects), \"results\": [\(results.joined(separator: ", "))]}")
@@ -225,17 +232,20 @@ if options.json {
     }
     print("realm-bench: \(options.objects) objects, median of \(options.repeats) run(s)")
     print("ratio = sqlite / realmtui (above 1: realmtui is faster or smaller)")
+    if showTyped { print("typed/rt = typed / realmtui (the typed API's cost over the dynamic one)") }
+    if showRecords && showTyped { print("grdb/typed = GRDB records / typed (above 1: the typed API is faster)") }
     print("")
-    let typedHeader = showTyped ? " \(pad("typed", 12)) \(pad("typed/rt", 9))" : ""
-    let encryptedHeader = showEncrypted ? " \(pad("encrypted", 12)) \(pad("enc/rt", 9))" : ""
-    print("\(pad("task", 16, left: true)) \(pad("realmtui", 12)) \(pad("sqlite", 12)) \(pad("ratio", 8))" + typedHeader + encryptedHeader)
-    print(String(repeating: "-", count: 51 + (showTyped ? 23 : 0) + (showEncrypted ? 23 : 0)))
+    let typedHeader = (showTyped ? " \(pad("typed", 12)) \(pad("typed/rt", 9))" : "")
+        + (showRecords ? " \(pad("grdb", 12))" + (showTyped ? " \(pad("grdb/typed", 11))" : "") : "")
+        + (showEncrypted ? " \(pad("encrypted", 12)) \(pad("enc/rt", 9))" : "")
+    print("\(pad("task", 16, left: true)) \(pad("realmtui", 12)) \(pad("sqlite", 12)) \(pad("ratio", 8))" + typedHeader)
+    print(String(repeating: "-", count: 51 + (showTyped ? 23 : 0) + (showRecords ? 13 + (showTyped ? 12 : 0) : 0) + (showEncrypted ? 23 : 0)))
     for r in rows {
-        let typedCells = showTyped
-            ? " \(pad(show(r.task, r.typed), 12)) \(pad((r.typed / r.ours).isFinite ? String(format: "%.2f", r.typed / r.ours) : "-", 9))" : ""
-        let encryptedCells = showEncrypted
-            ? " \(pad(show(r.task, r.encrypted), 12)) \(pad((r.encrypted / r.ours).isFinite ? String(format: "%.2f", r.encrypted / r.ours) : "-", 9))" : ""
-        print("\(pad(r.task, 16, left: true)) \(pad(show(r.task, r.ours), 12)) \(pad(show(r.task, r.sqlite), 12)) \(pad(r.ratio.isFinite ? String(format: "%.2f", r.ratio) : "-", 8))" + typedCells + encryptedCells)
+        func ratio(_ x: Double, _ width: Int) -> String { pad(x.isFinite ? String(format: "%.2f", x) : "-", width) }
+        let typedCells = (showTyped ? " \(pad(show(r.task, r.typed), 12)) \(ratio(r.typed / r.ours, 9))" : "")
+            + (showRecords ? " \(pad(show(r.task, r.grdb), 12))" + (showTyped ? " \(ratio(r.grdb / r.typed, 11))" : "") : "")
+            + (showEncrypted ? " \(pad(show(r.task, r.encrypted), 12)) \(ratio(r.encrypted / r.ours, 9))" : "")
+        print("\(pad(r.task, 16, left: true)) \(pad(show(r.task, r.ours), 12)) \(pad(show(r.task, r.sqlite), 12)) \(pad(r.ratio.isFinite ? String(format: "%.2f", r.ratio) : "-", 8))" + typedCells)
     }
     print("")
     print(String(format: "peak memory (ru_maxrss): %.1f MiB", Double(peakBytes) / 1_048_576))

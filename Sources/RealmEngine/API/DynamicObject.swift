@@ -2,69 +2,29 @@
 /// A managed object always shows the current state of its Realm (the instance's snapshot, or
 /// its write transaction); after the object is deleted, `isInvalidated` is true and reads throw.
 public final class DynamicObject: Hashable, CustomStringConvertible {
-    /// The Realm the object lives in.
-    public var realm: Realm { unownedRealm }
-    /// Kept alive by `ownedRealm`, or for an object made by iteration by its anchor (`walked`,
-    /// which holds the Realm): one reference to count per object instead of two.
-    private unowned(unsafe) let unownedRealm: Realm
-    private let ownedRealm: Realm?
-    let classIndex: Int
-    /// The object's key in its class.
-    @exclusivity(unchecked) public private(set) var key: ObjectKey
+    /// Names the object and reads and writes it (with the position cache below it).
+    /// `@exclusivity(unchecked)`: a read only updates the accessor's cache, which is confined
+    /// to the Realm's thread like the object.
+    @exclusivity(unchecked) package var accessor: ObjectAccessor
 
-    /// Where iteration found the object: row `walkedRow` of leaf `walkedLeaf` of `walked`, valid
-    /// while the anchor is current (the Realm reads the same state and has not written since),
-    /// so reading properties of iterated objects costs no tree lookup.
-    ///
-    /// Changed only by `rewalk`, when the iterator reuses an object it is the only holder of,
-    /// between two steps of a loop; so the read path takes them without reference counting
-    /// (`walked` is unmanaged; `walkedOwner` keeps the anchor alive) or exclusivity checks.
-    @exclusivity(unchecked) private var walked: Unmanaged<ReadAnchor>?
-    @exclusivity(unchecked) private var walkedLeaf: Int
-    @exclusivity(unchecked) private var walkedRow: Int
-    private var walkedOwner: ReadAnchor?
-    /// Where the last lookup by key found the object (its anchor holds that one leaf), so
-    /// reading several properties costs one lookup.
-    private var found: ReadAnchor?
-    private var foundRow = 0
-    private var lookedUpBefore = false
+    /// The Realm the object lives in.
+    public var realm: Realm { accessor.realm }
+    var classIndex: Int { accessor.classIndex }
+    /// The object's key in its class.
+    public var key: ObjectKey { accessor.key }
 
     init(realm: Realm, classIndex: Int, key: ObjectKey) {
-        unownedRealm = realm
-        ownedRealm = realm
-        self.classIndex = classIndex
-        self.key = key
-        walked = nil
-        walkedOwner = nil
-        walkedLeaf = 0
-        walkedRow = 0
+        accessor = ObjectAccessor(realm: realm, classIndex: classIndex, key: key)
     }
 
-    /// An object found at `row` of leaf `leaf` of `anchor` (which keeps its Realm alive).
+    /// An object found at `row` of leaf `leaf` of `anchor` (by iteration).
     init(classIndex: Int, key: ObjectKey, anchor: ReadAnchor, leaf: Int, row: Int) {
-        unownedRealm = anchor.realm
-        ownedRealm = nil
-        self.classIndex = classIndex
-        self.key = key
-        walked = Unmanaged.passUnretained(anchor)
-        walkedOwner = anchor
-        walkedLeaf = leaf
-        walkedRow = row
+        accessor = ObjectAccessor(classIndex: classIndex, key: key, anchor: anchor, leaf: leaf, row: row)
     }
 
-    /// Makes this object, made by iteration and held by nobody but the iterator, the object at
-    /// `row` of leaf `leaf` of `anchor` (the same Realm and class): iteration hands out one
-    /// object per step without allocating when the loop keeps none of them.
-    func rewalk(key: ObjectKey, anchor: Unmanaged<ReadAnchor>, leaf: Int, row: Int) {
-        self.key = key
-        if walked?.toOpaque() != anchor.toOpaque() {
-            walkedOwner = anchor.takeUnretainedValue()
-            walked = anchor
-        }
-        walkedLeaf = leaf
-        walkedRow = row
-        found = nil
-        lookedUpBefore = false
+    /// The object an accessor names (the typed layer's objects hold accessors, not objects).
+    package init(_ accessor: ObjectAccessor) {
+        self.accessor = accessor
     }
 
     /// The object's class schema.
@@ -73,52 +33,14 @@ public final class DynamicObject: Hashable, CustomStringConvertible {
     public var className: String { objectSchema.name }
 
     /// Whether the object was deleted (or its Realm closed).
-    public var isInvalidated: Bool {
-        (try? realm.readView.contains(classIndex: classIndex, key: key)) != true
-    }
+    public var isInvalidated: Bool { accessor.isInvalidated }
 
-    func column(_ name: String) throws -> Int {
-        guard let c = realm.readView.column(classIndex: classIndex, named: name) else {
-            throw RealmError.noSuchProperty(className: className, property: name, available: objectSchema.properties.map(\.name))
-        }
-        return c
-    }
+    func column(_ name: String) throws -> Int { try accessor.column(name) }
 
     /// The stored value of a property (`.link(key)` for a to-one link, `.list` for a list).
     /// For a linking-objects property: the linking objects' keys as a list of links.
     public func value(forKey name: String) throws -> Value {
-        // The anchor is read unmanaged and borrowed for the call: no reference counting per read.
-        if let walked {
-            let (leaf, row) = (walkedLeaf, walkedRow)
-            if let v = try walked._withUnsafeGuaranteedRef({ try $0.readIfCurrent(name, leaf: leaf, row: row) }) { return v }
-        } else {
-            try realm.checkThread()
-        }
-        return try locatedValue(forKey: name)
-    }
-
-    /// `value(forKey:)` without a current position from iteration: finds the object in the
-    /// Realm's current state (and remembers where, when the leaf is a validated view).
-    private func locatedValue(forKey name: String) throws -> Value {
-        if let found, found.isCurrent(), let v = found.value(name, leaf: 0, row: foundRow) {
-            return v
-        }
-        let state = realm.readView
-        if let c = state.column(classIndex: classIndex, named: name) {
-            guard let (cluster, row) = try state.locate(classIndex: classIndex, key: key) else { throw RealmError.invalidatedObject }
-            // Only views are kept: holding a writer's decoded leaf would make its next change
-            // copy every column.
-            // From the second lookup on: an object read once (a lookup by primary key) does
-            // not pay for an anchor.
-            if case .view(let view) = cluster {
-                if lookedUpBefore {
-                    found = ReadAnchor(realm, state: state, classIndex: classIndex, leaves: [view])
-                    foundRow = row
-                }
-                lookedUpBefore = true
-            }
-            return cluster.value(row: row, column: c)
-        }
+        if let v = try accessor.persistedValue(forKey: name) { return v }
         if let p = objectSchema[name], p.type == .linkingObjects {
             return .list(try linkingObjects(forKey: name).keys().map { .link($0) })
         }
@@ -134,9 +56,7 @@ public final class DynamicObject: Hashable, CustomStringConvertible {
     /// (dictionary or array) or a primary key; lists take an array.
     public func setValue(_ value: ObjectInput, forKey name: String) throws {
         try realm.checkThread()
-        guard let t = realm.transaction else { throw RealmError.notInWriteTransaction }
-        try t.setField(classIndex, key, column: try column(name), value)
-        realm.noteMutation()
+        try accessor.setValue(value, column: try column(name))
     }
 
     /// Sets a scalar property inside a write transaction.

@@ -25,7 +25,7 @@ final class ReadAnchor {
     let leaves: [ClusterView]
 
     /// The last property read: its name, column, and that column in each leaf.
-    private var lastName = ""
+    private var lastName: String?
     private var lastColumn = -1
     private var lastColumnOfLeaf: [ClusterColumnLayout] = []
     /// Every column read so far, in each leaf (built on its first read): a loop that reads
@@ -47,16 +47,6 @@ final class ReadAnchor {
         realm.mutationCount == mutation && realm.reads(state)
     }
 
-    /// What `DynamicObject.value(forKey:)` does for an object at `row` of leaf `leaf`: checks
-    /// the thread (throwing as it does), then reads the property if this state is current and
-    /// the name is a persisted property's; nil otherwise (the caller finds the object by key).
-    /// One call on the anchor, so nothing on the way is reference counted.
-    func readIfCurrent(_ name: String, leaf: Int, row: Int) throws -> Value? {
-        try realm.checkThread()
-        guard isCurrent() else { return nil }
-        return value(name, leaf: leaf, row: row)
-    }
-
     /// The value of persisted property `name` at `row` of leaf `leaf` (both valid), or nil when
     /// the class has no such persisted property.
     @inline(__always)
@@ -67,10 +57,26 @@ final class ReadAnchor {
 
     private func resolveAndRead(_ name: String, leaf: Int, row: Int) -> Value? {
         guard let c = state.column(classIndex: classIndex, named: name) else { return nil }
+        let v = resolveAndRead(column: c, leaf: leaf, row: row)
+        lastName = name
+        return v
+    }
+
+    /// The value of column `c` at `row` of leaf `leaf` (both valid), or nil when `c` is not a
+    /// persisted column of the class in this state.
+    @inline(__always)
+    func value(column c: Int, leaf: Int, row: Int) -> Value? {
+        guard c == lastColumn else { return resolveAndRead(column: c, leaf: leaf, row: row) }
+        return lastColumnOfLeaf[leaf].value(row: row)
+    }
+
+    private func resolveAndRead(column c: Int, leaf: Int, row: Int) -> Value? {
+        guard c >= 0, c < state.layout.tables[classIndex].persistedCount else { return nil }
         if c >= columnOfLeaf.count { columnOfLeaf += Array(repeating: nil, count: c + 1 - columnOfLeaf.count) }
         let perLeaf = columnOfLeaf[c] ?? leaves.map { $0.layouts[c] }
         columnOfLeaf[c] = perLeaf
-        lastName = name
+        // A read by column leaves no name: the next read by name resolves it again.
+        lastName = nil
         lastColumn = c
         lastColumnOfLeaf = perLeaf
         return perLeaf[leaf].value(row: row)

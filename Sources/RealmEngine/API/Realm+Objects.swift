@@ -11,6 +11,12 @@ extension Realm {
 
     /// The object of a class with this primary key, or nil.
     public func object(ofType className: String, forPrimaryKey key: Value) throws -> DynamicObject? {
+        try accessor(ofType: className, forPrimaryKey: key).map(DynamicObject.init)
+    }
+
+    /// The accessor of the object of a class with this primary key, or nil (the typed layer
+    /// makes its own object around it).
+    package func accessor(ofType className: String, forPrimaryKey key: Value) throws -> ObjectAccessor? {
         try checkThread()
         let c = try classIndex(className)
         let view = readView
@@ -20,7 +26,7 @@ extension Realm {
         }
         let value = try view.layout.tables[c].columns[pkColumn].coerce(key, className: className)
         guard let k = try view.object(classIndex: c, primaryKey: value) else { return nil }
-        return DynamicObject(realm: self, classIndex: c, key: k)
+        return ObjectAccessor(realm: self, classIndex: c, key: k)
     }
 
     /// The object of a class with this key, or nil.
@@ -81,9 +87,7 @@ extension Realm {
     /// own scalar columns, none of them indexed (an index lookup finds few objects faster than a
     /// scan), with no sort, distinct or limit: the results a delete can find while it edits.
     private func scanTest(deleting results: Results) -> ColumnTest? {
-        guard case .table = results.source, results.predicates.count == 1, results.sortDescriptors.isEmpty,
-              results.distinctKeyPaths.isEmpty, results.limitCount == nil else { return nil }
-        let query = results.predicates[0]
+        guard let query = results.query.onlyPredicate else { return nil }
         guard !query.hasOrdering, let test = query.columnTest else { return nil }
         let properties = readView.schema.objectSchemas[results.classIndex].persistedProperties
         guard test.columns.allSatisfy({ properties.indices.contains($0) && !properties[$0].isIndexed }) else { return nil }

@@ -12,15 +12,11 @@ extension Results {
     ///
     /// An iterator made on a thread other than the Realm's visits nothing.
     ///
-    /// Object identity: an object the loop keeps (in a variable, a collection, a list it made)
-    /// stays that object. One the loop let go of — no strong reference left — may be reused
-    /// for a later step of a whole-class walk, so a `weak`/`unowned` reference or an
-    /// `ObjectIdentifier` of a dropped object does not name it any more; compare objects with
-    /// `==` (class and key) instead.
+    /// Each step hands out a new `DynamicObject`; compare objects with `==` (class and key).
     ///
     /// A whole class over a committed version is walked leaf by leaf in place: no array of
-    /// objects or keys is built, and each object remembers its leaf and row, so reading its
-    /// properties needs no lookup.
+    /// objects or keys is built, and each object's accessor remembers its leaf and row, so
+    /// reading its properties needs no lookup.
     public struct Iterator: IteratorProtocol {
         private let realm: Realm
         /// Where a failure to read is recorded (`Results.error`): iteration then ends early.
@@ -52,15 +48,11 @@ extension Results {
         private var pendingIndex = 0
         private var pendingStamp: ReadAnchor?
 
-        /// The object handed out last by the class walk, reused for the next step when the loop
-        /// kept no strong reference to it.
-        private var last: DynamicObject?
-
         init(_ results: Results) {
             realm = results.realm
             self.results = results
             classIndex = results.classIndex
-            walksClass = results.isPlainTable
+            walksClass = results.query.isWholeClass
             guard (try? realm.checkThread()) != nil else { return }
             guard walksClass else {
                 pending = results.recording([]) { try results.keys() }
@@ -81,10 +73,16 @@ extension Results {
 
         /// The next object, or nil at the end.
         public mutating func next() -> DynamicObject? {
+            nextAccessor().map(DynamicObject.init)
+        }
+
+        /// The accessor of the next object, or nil at the end (the typed layer makes its own
+        /// objects around it).
+        package mutating func nextAccessor() -> ObjectAccessor? {
             guard walksClass else {
                 guard pendingIndex < pending.count else { return nil }
                 defer { pendingIndex += 1 }
-                return DynamicObject(realm: realm, classIndex: classIndex, key: pending[pendingIndex])
+                return ObjectAccessor(realm: realm, classIndex: classIndex, key: pending[pendingIndex])
             }
             // The usual step: the next row of the leaf at hand, the Realm unchanged (the anchor
             // is borrowed, not retained).
@@ -93,7 +91,7 @@ extension Results {
                 if key < end {
                     from = key &+ 1
                     defer { row += 1 }
-                    return walkedObject(ObjectKey(key), anchorRef: anchorRef)
+                    return walkedObject(ObjectKey(key), anchor: anchorRef)
                 }
             }
             return walk()
@@ -101,7 +99,7 @@ extension Results {
 
         /// `next()` of a class walk past the usual step: the next leaf, or the next key in the
         /// Realm's current state after it changed, or the end.
-        private mutating func walk() -> DynamicObject? {
+        private mutating func walk() -> ObjectAccessor? {
             while from < end {
                 if let anchor, anchor.isCurrent() {
                     if row < rows {
@@ -109,7 +107,7 @@ extension Results {
                         guard key < end else { break }
                         from = key &+ 1
                         defer { row += 1 }
-                        return walkedObject(ObjectKey(key), anchorRef: Unmanaged.passUnretained(anchor))
+                        return walkedObject(ObjectKey(key), anchor: Unmanaged.passUnretained(anchor))
                     }
                     if leaf + 1 < anchor.leaves.count {
                         start(anchor, leaf: leaf + 1, row: 0, complete: anchorIsComplete)
@@ -120,7 +118,7 @@ extension Results {
                     let key = pending[pendingIndex]
                     pendingIndex += 1
                     from = key.rawValue &+ 1
-                    return DynamicObject(realm: realm, classIndex: classIndex, key: key)
+                    return ObjectAccessor(realm: realm, classIndex: classIndex, key: key)
                 }
                 // The Realm changed, or the leaf at hand is done: find the next key in its state now.
                 guard seek() else { break }
@@ -129,17 +127,10 @@ extension Results {
             return nil
         }
 
-        /// The object at `row` of `leaf`: the one handed out last, moved on, when nothing but
-        /// this iterator holds it any more (the loop let go of it), else a new one.
-        private mutating func walkedObject(_ key: ObjectKey, anchorRef: Unmanaged<ReadAnchor>) -> DynamicObject {
-            if var object = last.take(), isKnownUniquelyReferenced(&object) {
-                object.rewalk(key: key, anchor: anchorRef, leaf: leaf, row: row)
-                last = object
-                return object
-            }
-            let object = DynamicObject(classIndex: classIndex, key: key, anchor: anchorRef.takeUnretainedValue(), leaf: leaf, row: row)
-            last = object
-            return object
+        /// The object at `row` of `leaf` of the anchor.
+        @inline(__always)
+        private func walkedObject(_ key: ObjectKey, anchor: Unmanaged<ReadAnchor>) -> ObjectAccessor {
+            ObjectAccessor(classIndex: classIndex, key: key, anchor: anchor.takeUnretainedValue(), leaf: leaf, row: row)
         }
 
         private mutating func start(_ anchor: ReadAnchor, leaf: Int, row: Int, complete: Bool) {
@@ -187,7 +178,6 @@ extension Results {
 
         private mutating func finish() {
             from = end
-            last = nil
             anchorRef = nil
             rows = 0
             anchor = nil

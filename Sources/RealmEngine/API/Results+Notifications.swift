@@ -47,7 +47,7 @@ extension Results {
                                 _ block: @escaping (RealmCollectionChange<Results>) -> Void) -> Registration {
         let original = self
         var rebound: Results?
-        return Registration(kind: .collection(QuerySpec(self)), schema: realm.schema) { change, keys, deliveringRealm in
+        return Registration(kind: .collection(query), schema: realm.schema) { change, keys, deliveringRealm in
             let results: Results
             if queue == nil {
                 results = original
@@ -76,12 +76,7 @@ extension Results {
 
     /// The same query bound to another instance of the same file.
     func rebound(to other: Realm) -> Results {
-        let r = Results(realm: other, classIndex: classIndex, source: source)
-        r.predicates = predicates
-        r.sortDescriptors = sortDescriptors
-        r.distinctKeyPaths = distinctKeyPaths
-        r.limitCount = limitCount
-        return r
+        Results(realm: other, query: query)
     }
 }
 

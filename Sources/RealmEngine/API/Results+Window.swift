@@ -10,18 +10,18 @@ extension Results {
         try realm.checkThread()
         let lower = Swift.max(0, range.lowerBound)
         guard range.upperBound > lower else { return [] }
-        if isPlainTable {
+        if query.isWholeClass {
             let count = try realm.readView.count(classIndex: classIndex)
             return try (lower..<Swift.min(range.upperBound, count)).map { try realm.readView.key(classIndex: classIndex, at: $0) }
         }
         let stamp = (realm.readView.version, realm.mutationCount)
-        if cache == nil || cacheStamp != stamp, case .table = source, distinctKeyPaths.isEmpty {
-            if predicates.count == 1, sortDescriptors.isEmpty, limitCount == nil,
-               let window = try predicates[0].window(in: realm.readView, skip: lower, limit: range.upperBound - lower) {
+        if cache == nil || cacheStamp != stamp {
+            if let predicate = query.onlyPredicate,
+               let window = try predicate.window(in: realm.readView, skip: lower, limit: range.upperBound - lower) {
                 return window
             }
-            if predicates.isEmpty, !sortDescriptors.isEmpty, range.upperBound <= Results.windowedSortLimit {
-                let prefix = try limit(Swift.min(limitCount ?? .max, range.upperBound)).keys()
+            if query.isSortedClass, range.upperBound <= Results.windowedSortLimit {
+                let prefix = try limit(Swift.min(query.limitCount ?? .max, range.upperBound)).keys()
                 return lower < prefix.count ? Array(prefix[lower..<Swift.min(prefix.count, range.upperBound)]) : []
             }
         }

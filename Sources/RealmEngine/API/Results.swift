@@ -7,21 +7,11 @@
 /// number; indexing it walks the tree by subtree counts, so a 10-million-object class opens as
 /// fast as a small one.
 public final class Results: Sequence {
-    /// Where the objects come from.
-    enum Source {
-        case table
-        case list(classIndex: Int, key: ObjectKey, column: Int)
-        case backlinks(classIndex: Int, key: ObjectKey, originClass: Int, originColumn: Int)
-    }
-
     /// The Realm the objects live in.
     public let realm: Realm
-    let classIndex: Int
-    let source: Source
-    var predicates: [BoundQuery] = []
-    var sortDescriptors: [SortDescriptor] = []
-    var distinctKeyPaths: [String] = []
-    var limitCount: Int?
+    /// What the results are: building a result copies this one's and extends it.
+    let query: QueryDescription
+    var classIndex: Int { query.classIndex }
 
     var cache: [ObjectKey]?
     var cacheStamp: (UInt64, Int) = (0, -1)
@@ -52,22 +42,31 @@ public final class Results: Sequence {
         }
     }
 
-    init(realm: Realm, classIndex: Int, source: Source = .table) {
+    init(realm: Realm, query: QueryDescription) {
         self.realm = realm
-        self.classIndex = classIndex
-        self.source = source
+        self.query = query
+    }
+
+    convenience init(realm: Realm, classIndex: Int, source: QuerySource = .table) {
+        self.init(realm: realm, query: QueryDescription(classIndex: classIndex, source: source))
     }
 
     /// The same query on the same Realm, without this one's cached keys.
-    func copy() -> Results { rebound(to: realm) }
+    func copy() -> Results { Results(realm: realm, query: query) }
+
+    /// These results with their query changed by `change` (a new `Results`, without this one's
+    /// cached keys).
+    func with(_ change: (inout QueryDescription) -> Void) -> Results {
+        var q = query
+        change(&q)
+        return Results(realm: realm, query: q)
+    }
 
     /// The class of the objects.
     public var objectSchema: ObjectSchema { realm.readView.schema.objectSchemas[classIndex] }
 
-    var isPlainTable: Bool {
-        if case .table = source { return predicates.isEmpty && sortDescriptors.isEmpty && distinctKeyPaths.isEmpty && limitCount == nil }
-        return false
-    }
+    /// The sort in effect, most significant first (empty: key order, or a list's order).
+    public var sortDescriptors: [SortDescriptor] { query.sortDescriptors }
 
     // MARK: Building
 
@@ -82,9 +81,7 @@ public final class Results: Sequence {
     public func filter(_ predicate: String, arguments: [Value]) throws -> Results {
         try realm.checkThread()
         let q = try BoundQuery.parse(predicate, classIndex: classIndex, schema: realm.readView.schema, arguments: arguments)
-        let r = copy()
-        r.predicates.append(q)
-        return r
+        return with { $0.predicates.append(q) }
     }
 
     /// Sorts by one key path (through to-one links).
@@ -94,23 +91,17 @@ public final class Results: Sequence {
 
     /// Sorts by several key paths, the first most significant; stable.
     public func sorted(by descriptors: [SortDescriptor]) -> Results {
-        let r = copy()
-        r.sortDescriptors = descriptors
-        return r
+        with { $0.sortDescriptors = descriptors }
     }
 
     /// Keeps the first object of each distinct combination of the key paths' values.
     public func distinct(by keyPaths: [String]) -> Results {
-        let r = copy()
-        r.distinctKeyPaths = keyPaths
-        return r
+        with { $0.distinctKeyPaths = keyPaths }
     }
 
     /// Keeps at most `n` objects.
     public func limit(_ n: Int) -> Results {
-        let r = copy()
-        r.limitCount = Swift.max(0, n)
-        return r
+        with { $0.limitCount = Swift.max(0, n) }
     }
 
     // MARK: Evaluation
@@ -120,7 +111,7 @@ public final class Results: Sequence {
         try realm.checkThread()
         let stamp = (realm.readView.version, realm.mutationCount)
         if let cache, cacheStamp == stamp { return cache }
-        let result = try QuerySpec(self).evaluate(in: realm.readView)
+        let result = try query.evaluate(in: realm.readView)
         cache = result
         cacheStamp = stamp
         return result
@@ -139,10 +130,9 @@ public final class Results: Sequence {
     /// Number of objects; throws when they cannot be read (a damaged file) instead of answering 0.
     public func checkedCount() throws -> Int {
         try realm.checkThread()
-        if isPlainTable { return try realm.readView.count(classIndex: classIndex) }
-        if case .table = source, predicates.count == 1, sortDescriptors.isEmpty, distinctKeyPaths.isEmpty, limitCount == nil,
-           cache == nil || cacheStamp != (realm.readView.version, realm.mutationCount),
-           let n = try predicates[0].count(in: realm.readView) {
+        if query.isWholeClass { return try realm.readView.count(classIndex: classIndex) }
+        if let predicate = query.onlyPredicate, cache == nil || cacheStamp != (realm.readView.version, realm.mutationCount),
+           let n = try predicate.count(in: realm.readView) {
             return n
         }
         return try keys().count
@@ -156,7 +146,7 @@ public final class Results: Sequence {
 
     /// The object at `index`.
     public func object(at index: Int) throws -> DynamicObject {
-        if isPlainTable {
+        if query.isWholeClass {
             try realm.checkThread()
             return DynamicObject(realm: realm, classIndex: classIndex, key: try realm.readView.key(classIndex: classIndex, at: index))
         }
@@ -202,6 +192,6 @@ public final class Results: Sequence {
 
     /// A description of how the query runs (index use), for debugging.
     public var planDescription: String {
-        predicates.map(\.planDescription).joined(separator: "; then ")
+        query.predicates.map(\.planDescription).joined(separator: "; then ")
     }
 }

@@ -27,7 +27,7 @@ enum IncrementalResults {
     /// The new keys and the change set from `old` (the result at `oldSnapshot`) to `snapshot`,
     /// given the summary of the commits between them and the modified objects of the class
     /// (`ChangeSummary.modifiedObjects`); nil when the update cannot be made locally.
-    static func update(_ spec: QuerySpec, old: [ObjectKey], from oldSnapshot: Snapshot, summary: ChangeSummary,
+    static func update(_ spec: QueryDescription, old: [ObjectKey], from oldSnapshot: Snapshot, summary: ChangeSummary,
                        modified: Set<ObjectKey>, in snapshot: Snapshot,
                        exactDiffSpan: Int = exactDiffSpan) throws -> (keys: [ObjectKey], change: CollectionChangeSet)? {
         guard case .table = spec.source, spec.distinctKeyPaths.isEmpty, !spec.predicates.contains(where: \.hasOrdering),
@@ -147,7 +147,7 @@ enum IncrementalResults {
     /// The indices in `keys` (the unchanged result at `snapshot`) of the `modified` objects, by
     /// binary search in the result's order instead of a hash of every key; nil when the order
     /// is not a table's (or there are too many to look up one by one).
-    static func modifications(_ spec: QuerySpec, keys: [ObjectKey], at snapshot: Snapshot,
+    static func modifications(_ spec: QueryDescription, keys: [ObjectKey], at snapshot: Snapshot,
                               modified: Set<ObjectKey>) throws -> [Int]? {
         guard case .table = spec.source, !spec.predicates.contains(where: \.hasOrdering), modified.count <= maxChangedKeys,
               let order = KeyOrder(spec, schema: snapshot.schema, oldSchema: snapshot.schema) else { return nil }
@@ -169,7 +169,7 @@ enum IncrementalResults {
     /// Whether the predicates read nothing but each object's own columns. A path through a
     /// link or backlink could make an untouched object's match change with a touched one
     /// (`next.rank > 3` when the next item's rank changed), even within the class.
-    static func readsOnlyItsOwnObjects(_ spec: QuerySpec) -> Bool {
+    static func readsOnlyItsOwnObjects(_ spec: QueryDescription) -> Bool {
         let c = spec.classIndex
         func own(_ e: BoundExpr) -> Bool {
             switch e {
@@ -208,7 +208,7 @@ struct KeyOrder {
     let ascending: [Bool]
 
     /// Nil when a sort key path is not a plain, non-list column of the class (in both schemas).
-    init?(_ spec: QuerySpec, schema: Schema, oldSchema: Schema) {
+    init?(_ spec: QueryDescription, schema: Schema, oldSchema: Schema) {
         guard schema == oldSchema else { return nil }
         classIndex = spec.classIndex
         var columns: [Int] = []

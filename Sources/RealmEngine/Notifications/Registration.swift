@@ -16,7 +16,7 @@ import Foundation
 ///     Realm thr. ──────────────────────────────────────── deliver P→N, base = N ─
 final class Registration: @unchecked Sendable {
     enum Kind {
-        case collection(QuerySpec)
+        case collection(QueryDescription)
         case object(classIndex: Int, key: ObjectKey)
         case realm
     }

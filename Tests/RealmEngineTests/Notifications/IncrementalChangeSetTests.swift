@@ -52,7 +52,7 @@ import Testing
             for _ in 0..<30 { try Self.insertItem(writer, &rng) }
         }
         observed.refresh()
-        let specs = try Self.queries.map { QuerySpec(try $0.make(observed)) }
+        let specs = try Self.queries.map { try $0.make(observed).query }
         var pin = try PinnedVersion.holding(observed.snapshot, in: observed.shared)
         var keys = try specs.map { try $0.evaluate(in: pin.snapshot) }
         var incrementalRounds = [Int](repeating: 0, count: specs.count)
@@ -148,12 +148,12 @@ import Testing
         ]
         for (what, commit) in commits {
             let pin = try PinnedVersion.holding(observed.snapshot, in: observed.shared)
-            let old = try queries.map { try QuerySpec($0).evaluate(in: pin.snapshot) }
+            let old = try queries.map { try $0.query.evaluate(in: pin.snapshot) }
             try writer.write { try commit() }
             observed.refresh()
             let snapshot = observed.snapshot
             for (q, results) in queries.enumerated() {
-                let spec = QuerySpec(results)
+                let spec = results.query
                 let base = Registration.Base(version: pin.version, pin: pin, keys: old[q])
                 let incremental = Registration(kind: .collection(spec), schema: Self.schema) { _, _, _ in }
                 let full = Registration(kind: .collection(spec), schema: Self.schema) { _, _, _ in }

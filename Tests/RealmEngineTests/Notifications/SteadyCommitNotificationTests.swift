@@ -79,7 +79,7 @@ import Testing
         #expect(unprimed.isEmpty, "results not holding the keys of versions \(unprimed.prefix(10))… (\(unprimed.count))")
         // Half the commits add an object that matches `age < 50`.
         #expect(updates() == commits / 2)
-        let fresh = try QuerySpec(results).evaluate(in: observed.readView)
+        let fresh = try results.query.evaluate(in: observed.readView)
         #expect(try results.keys() == fresh)
         #expect(fresh.count == 10_000 + commits / 2)
     }

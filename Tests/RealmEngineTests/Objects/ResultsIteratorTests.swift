@@ -56,9 +56,8 @@ import Testing
         #expect(throws: RealmError.self) { try kept[9].value(forKey: "nope") }
     }
 
-    /// The walk reuses an object only when the loop let go of it: objects the loop keeps (every
-    /// third here, plus ones inside other structures) keep their own key, row and values, and
-    /// are distinct instances.
+    /// Every step is its own object: objects the loop keeps (every third here, plus ones inside
+    /// other structures) keep their own key, row and values, and are distinct instances.
     @Test func keptObjectsAreNeverReused() throws {
         let dir = TempDir()
         let realm = try people(1200, in: dir)
@@ -90,6 +89,26 @@ import Testing
         let all = Array(try realm.objects("Person"))
         #expect(Set(all.map(ObjectIdentifier.init)).count == 1200)
         #expect(try ids(all) == (0..<1200).map { Int64($0) })
+    }
+
+    /// An object the loop let go of is never handed out again as another object: a weak
+    /// reference to it is either gone or still names the object it was made for (the walk used
+    /// to reuse such objects for later steps).
+    @Test func anObjectTheLoopDroppedNeverBecomesAnotherObject() throws {
+        final class WeakObject { weak var object: DynamicObject?; init(_ o: DynamicObject) { object = o } }
+        let dir = TempDir()
+        let realm = try people(500, in: dir)
+        var previous: (WeakObject, ObjectKey)?
+        var steps = 0
+        for person in try realm.objects("Person") {
+            steps += 1
+            if let (weak, key) = previous, let object = weak.object {
+                #expect(object.key == key)
+                #expect(object !== person)
+            }
+            previous = (WeakObject(person), person.key)
+        }
+        #expect(steps == 500)
     }
 
     @Test func objectsDeletedDuringIterationAreSkipped() throws {

@@ -15,6 +15,7 @@ import Testing
     }
 
     /// Runs `body` with the Nth call of `kind` on files in `dir` failing once with EIO.
+    @discardableResult
     static func failing<T>(_ kind: SystemCall, nth: Int = 1, in dir: TempDir, _ body: () throws -> T) rethrows -> T {
         let plan = FaultPlan(folder: dir.url.path, calls: [kind], failure: .error(EIO), nth: nth)
         FaultPlan.install(plan)

@@ -1,22 +1,53 @@
-/// What a `Results` computes, detached from its Realm: the source, predicates, sort, distinct
-/// and limit. A value that the notifier thread can evaluate against any snapshot while the
-/// `Results` itself stays confined to its thread.
-struct QuerySpec: @unchecked Sendable {
+/// Where the objects of a query come from.
+enum QuerySource {
+    /// Every object of the class.
+    case table
+    /// The objects of a list property of one object.
+    case list(classIndex: Int, key: ObjectKey, column: Int)
+    /// The objects of `originClass` whose link or list `originColumn` points at one object.
+    case backlinks(classIndex: Int, key: ObjectKey, originClass: Int, originColumn: Int)
+}
+
+/// Everything a query is, detached from any Realm: the class, the source, the bound predicates
+/// (arguments already substituted), the sort, distinct and limit.
+///
+/// The one description of a query: `Results` holds one (building a result copies and extends
+/// it), notifications evaluate it on the notifier thread against any snapshot while the
+/// `Results` stays confined to its thread, and the fast paths (counting, windows, deleting while
+/// scanning) ask it which shape it has.
+struct QueryDescription: @unchecked Sendable {
     // BoundQuery holds only immutable values (parsed and bound once), so sharing is safe.
     let classIndex: Int
-    let source: Results.Source
-    let predicates: [BoundQuery]
-    let sortDescriptors: [SortDescriptor]
-    let distinctKeyPaths: [String]
-    let limitCount: Int?
+    let source: QuerySource
+    var predicates: [BoundQuery] = []
+    var sortDescriptors: [SortDescriptor] = []
+    var distinctKeyPaths: [String] = []
+    var limitCount: Int?
 
-    init(_ results: Results) {
-        classIndex = results.classIndex
-        source = results.source
-        predicates = results.predicates
-        sortDescriptors = results.sortDescriptors
-        distinctKeyPaths = results.distinctKeyPaths
-        limitCount = results.limitCount
+    init(classIndex: Int, source: QuerySource = .table) {
+        self.classIndex = classIndex
+        self.source = source
+    }
+
+    /// Whether this is every object of the class, in key order.
+    var isWholeClass: Bool {
+        if case .table = source { return predicates.isEmpty && sortDescriptors.isEmpty && distinctKeyPaths.isEmpty && limitCount == nil }
+        return false
+    }
+
+    /// The predicate, when this is the objects of the class matching one predicate with no sort,
+    /// distinct or limit (the shape that can be counted, windowed or deleted by one scan).
+    var onlyPredicate: BoundQuery? {
+        guard case .table = source, predicates.count == 1, sortDescriptors.isEmpty, distinctKeyPaths.isEmpty,
+              limitCount == nil else { return nil }
+        return predicates[0]
+    }
+
+    /// Whether this reads the whole class with no predicate or distinct (perhaps sorted or
+    /// limited): the shape a sorted window can take from a bounded top-k pass.
+    var isSortedClass: Bool {
+        if case .table = source { return predicates.isEmpty && distinctKeyPaths.isEmpty && !sortDescriptors.isEmpty }
+        return false
     }
 
     /// The keys in result order. With `missingOwnerIsEmpty`, a list or linking-objects source
