@@ -26,7 +26,7 @@ extension Realm {
     /// not be verified when the file was opened (`recoveredFromDamagedCommit`).
     public static func check(path: String) throws -> IntegrityReport {
         let realm = try Realm(configuration: .init(fileURL: .init(fileURLWithPath: path), readOnly: true, createIfMissing: false))
-        if let lost = realm.recoveredFromDamagedCommit { throw Realm.lostCommitError(realm.path, lost: lost, now: realm.version) }
+        if let lost = realm.recoveredFromDamagedCommit { throw Realm.lostCommitError(realm.path, lost: lost, now: realm.version, cause: realm.shared.lock.rejectedCause) }
         return try realm.checkIntegrity()
     }
 
