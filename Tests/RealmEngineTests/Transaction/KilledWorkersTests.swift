@@ -11,7 +11,8 @@ import Glibc
 /// moments and restarts them until every increment is acknowledged.
 ///
 /// - No increment lost: every acknowledged value is distinct (two transactions that read the same
-///   value would both write value + 1), and the final counter is at least the acknowledged count.
+///   value would both write value + 1), none is above the final counter (an acknowledged commit
+///   rolled back), and the final counter is at least the acknowledged count.
 /// - None doubled or invented: the final counter is at most the acknowledged count plus the
 ///   increments that can be in flight at a kill (committed, not yet logged): one per thread of
 ///   the killed process.
@@ -111,6 +112,8 @@ import Glibc
         #expect(acked.count == Self.processes * perWorker)
         #expect(Set(acked).count == acked.count, "two transactions acknowledged the same value: an increment was lost")
         #expect(counter >= Int64(acked.count), "acknowledged increments are missing")
+        // A value acknowledged above the final counter was a commit later lost.
+        #expect((acked.max() ?? 0) <= counter, "acknowledged value \(acked.max() ?? 0) is above the counter \(counter)")
         #expect(counter <= Int64(acked.count + kills.count * Self.threadsPerProcess), "more increments than were made")
 
         // After each kill, the first lock grant to a worker that was not killed at that moment.
