@@ -71,6 +71,16 @@ public final class FileFuzzer {
         }
     }
 
+    /// The file `run` writes for a mutation-mode input (odd first byte), or nil for a whole-file
+    /// input or a script that changes nothing. Replay tests use it to assert what opening such a
+    /// file reports.
+    public func mutatedFile(_ data: Data) -> Data? {
+        guard let mode = data.first, mode & 1 == 1, !originals.isEmpty, let choice = data.dropFirst().first else { return nil }
+        let original = originals[Int(choice) % originals.count]
+        let mutated = Self.mutate(original, script: data.dropFirst(2))
+        return mutated == original ? nil : mutated
+    }
+
     /// Applies the mutation script to `original`: per five bytes, an operation (flip a bit, set a
     /// byte, zero a 512-byte sector, truncate) and a little-endian offset, taken modulo the size.
     static func mutate(_ original: Data, script: Data) -> Data {

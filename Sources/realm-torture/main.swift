@@ -3,6 +3,10 @@
 //   realm-torture increment PATH N        N transactions, each adding 1 to Counter(id: 0)
 //   realm-torture batches PATH WRITER N K  N transactions of K Items each; prints "ack W B" after each commit
 //   realm-torture random PATH SEED N       N transactions of random inserts, deletes and updates of Items
+//   realm-torture resources PATH N         N open/close cycles; prints descriptors, mappings and
+//                                          threads before and after (see `runResourceCycles`)
+//   realm-torture counter PATH LOG T N     T threads, each with its own Realm, N transactions in all,
+//                                          each adding 1 to Counter(id: 0) (see `runCounter`)
 //
 // It creates the file if needed (the schema below). Exit code 1 with one `error:` line on failure.
 // With REALM_TORTURE_KEY set (128 hex digits) the file is opened (or made) encrypted.
@@ -30,8 +34,18 @@ func fail(_ message: String) -> Never {
 
 let args = CommandLine.arguments
 guard args.count >= 4, let n = Int(args[args.count - (args[1] == "batches" ? 2 : 1)]) else {
-    fail("usage: realm-torture increment PATH N | batches PATH WRITER N K | random PATH SEED N")
+    fail("usage: realm-torture increment PATH N | batches PATH WRITER N K | random PATH SEED N | counter PATH LOG T N | resources PATH N")
 }
+if args[1] == "resources" {
+    runResourceCycles(path: args[2], schema: schema, cycles: n)
+    exit(0)
+}
+if args[1] == "counter" {
+    guard args.count == 6, let threads = Int(args[4]), threads > 0 else { fail("bad arguments") }
+    runCounter(path: args[2], schema: schema, log: args[3], threads: threads, total: n)
+    exit(0)
+}
+
 do {
     var key: Data?
     if let hex = ProcessInfo.processInfo.environment["REALM_TORTURE_KEY"] {

@@ -33,4 +33,27 @@ struct RecoveryWarningTests {
         #expect(queried.stderr.hasPrefix("warning: "), "\(queried.stderr)")
         #expect(queried.stderr.contains("version \(lost)"))
     }
+
+    /// A zeroed sector of the newest header slot (issue 11, defect 7): `check` fails naming the
+    /// version that slot would hold, reading commands warn.
+    @Test func aLostHeaderSlotFailsCheckAndWarns() throws {
+        let s = try Scratch()
+        let file = try s.database()
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
+        let slots = try bytes.withUnsafeBytes { raw in
+            try FileHeader.read(base: raw.baseAddress!, fileSize: UInt64(raw.count), path: file)
+        }
+        let newest = try #require(slots.first)
+        let sector = Int(FileHeader.Layout.paired.headerPages[newest.index].lowerBound)
+        for i in sector..<sector + 512 { bytes[i] = 0 }
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        let lost = newest.slot.version
+        let checked = try CLI.run(["check", file])
+        expectFailure(checked, contains: "version \(lost)")
+        let queried = try CLI.run(["query", file, "Person"])
+        #expect(queried.status == 0, "\(queried.stderr)")
+        #expect(queried.stderr.hasPrefix("warning: "), "\(queried.stderr)")
+        #expect(queried.stderr.contains("header slot"), "\(queried.stderr)")
+        #expect(queried.stderr.contains("version \(lost)"), "\(queried.stderr)")
+    }
 }

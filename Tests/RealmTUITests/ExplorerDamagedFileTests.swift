@@ -57,4 +57,30 @@ struct ExplorerDamagedFileTests {
         let status = driver.screen.lines.last ?? ""
         #expect(status.contains("⚠"), "\(status)")
     }
+
+    /// Issue 11, defect 7: a zeroed sector of the newest header slot falls back to the other
+    /// slot, and the status line says so.
+    @Test func aLostHeaderSlotIsShownInTheStatusLine() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("realmtui-slot-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("slot.realm").path
+        var newestSlotSector = 0
+        do {
+            let realm = try Realm(path: path, schema: ExplorerFixture.schema)
+            try realm.write { _ = try realm.create("Dog", ["name": .string("one")]) }
+            try realm.write { _ = try realm.create("Dog", ["name": .string("two")]) }
+            // Slots alternate: version 1 in slot 0, so an odd version is in slot 0 (sector 0),
+            // an even one in slot 1 (the sector at 32 KiB).
+            newestSlotSector = realm.version % 2 == 1 ? 0 : 32 << 10
+        }
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        bytes.replaceSubrange(newestSlotSector..<newestSlotSector + 512, with: Data(count: 512))
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), readOnly: true, createIfMissing: false))
+        let driver = ExplorerDriver(state: ExplorerState(realm: realm, fileName: "slot.realm", readOnly: true, width: 200, height: 20))
+        let status = driver.screen.lines.last ?? ""
+        #expect(status.contains("⚠"), "\(status)")
+        #expect(status.contains("header slot"), "\(status)")
+    }
 }

@@ -31,7 +31,10 @@ extension Registration {
         defer { stateLock.unlock() }
         guard !invalidated, !finished, let base, base.version == before else { return }
         // The notifier may already have computed exactly this commit: that change is dropped.
-        if let pending {
+        // A pending change that ends at or before the delivered version holds nothing
+        // undelivered (the notifier's first computation, finishing after `refresh()` delivered
+        // `.initial`, leaves an empty one from that version to itself): it does not count.
+        if let pending, pending.target.version > before {
             guard pending.baseVersion == before, pending.target.version == committed.version else { return }
         }
         do {

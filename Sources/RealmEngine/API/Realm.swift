@@ -389,8 +389,12 @@ public final class Realm {
                                    readFormat: header.readFormat)
         try shared.file.sync()
         try FileHeader.initial(slot, layout: header).withUnsafeBytes { try shared.file.write($0, at: 0) }
-        // Slot 1's sector names the file too, from the first version on (`FileHeader`).
+        // Slot 1's sector names the file too, from the first version on (`FileHeader`). Synced
+        // after page 0, never before: a power loss in between leaves a file whose slot 1 sector
+        // is blank, which opens with a warning (`FileHeader.damagedSlots`) — not the reverse, an
+        // identified file without a valid slot, which would not open at all.
         if header == .paired {
+            try shared.file.sync()
             let second = header.slotSector(1, bytes: [UInt8](repeating: 0, count: FileHeader.slotSize))
             try second.bytes.withUnsafeBytes { try shared.file.write($0, at: second.offset) }
         }

@@ -56,7 +56,14 @@ final class Registration: @unchecked Sendable {
     /// The Realm's schema when registered (for dependencies).
     let dependencies: Set<Int>
     /// Holds the hub (and through it, for queue delivery, the queue's Realm) until invalidated.
-    var hub: NotificationHub?
+    /// Under `stateLock`: the notifier thread reads it to schedule a delivery while `invalidate`
+    /// clears it on the observer's thread (ThreadSanitizer found the race; reading a class
+    /// reference while another thread releases it can retain a freed object).
+    var hub: NotificationHub? {
+        get { stateLock.withLock { _hub } }
+        set { stateLock.withLock { _hub = newValue } }
+    }
+    private var _hub: NotificationHub?
     /// Runs on the delivering context with the computed change, the keys at the new version and
     /// the Realm instance that now shows that version.
     let callback: (Change, [ObjectKey], Realm) -> Void
@@ -87,9 +94,13 @@ final class Registration: @unchecked Sendable {
         callbackLock.lock()
         stateLock.withLock { invalidated = true }
         callbackLock.unlock()
-        stateLock.withLock { pending = nil; base = nil }
+        let hub = stateLock.withLock {
+            pending = nil
+            base = nil
+            defer { _hub = nil }
+            return _hub
+        }
         hub?.remove(self)
-        hub = nil
     }
 
     /// The version the next computation would start from, or nil for the first one.

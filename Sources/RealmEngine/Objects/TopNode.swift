@@ -14,7 +14,7 @@ struct TopNode {
         // Sized first and written in place: this runs once per commit, and appending field by
         // field regrew the buffer several times.
         let size = 24 + tables.reduce(0) { $0 + 32 + 24 * $1.indexes.count }
-        return [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+        return [UInt8](uninitializedCapacity: size) { buffer, initialized in
             guard let base = buffer.baseAddress else { return }
             var w = ByteWriter(UnsafeMutableRawPointer(base), capacity: size)
             w.u64(schemaRef)

@@ -24,7 +24,7 @@ extension FreeSpace {
     func payload() -> [UInt8] {
         var n = 0
         for i in chunks.indices where chunks[i].ref != 0 { n += 1 }
-        return [UInt8](unsafeUninitializedCapacity: 16 + n * 16) { buffer, count in
+        return [UInt8](uninitializedCapacity: 16 + n * 16) { buffer, count in
             let raw = UnsafeMutableRawBufferPointer(buffer)
             raw.storeBytes(of: FreeSpace.rootMarker.littleEndian, toByteOffset: 0, as: UInt64.self)
             raw.storeBytes(of: UInt64(n).littleEndian, toByteOffset: 8, as: UInt64.self)
@@ -42,7 +42,7 @@ extension FreeSpace {
     static func chunkPayload(_ c: borrowing Chunk, size: Int? = nil) -> [UInt8] {
         let exact = chunkPayloadSize(c)
         let total = max(exact, size ?? exact)
-        return [UInt8](unsafeUninitializedCapacity: total) { buffer, count in
+        return [UInt8](uninitializedCapacity: total) { buffer, count in
             let raw = UnsafeMutableRawBufferPointer(buffer)
             raw.storeBytes(of: UInt64(c.extents.count).littleEndian, toByteOffset: 0, as: UInt64.self)
             var at = 8

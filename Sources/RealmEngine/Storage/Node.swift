@@ -34,7 +34,7 @@ enum Node {
     static func build(kind: NodeKind, payload: [UInt8]) -> [UInt8] {
         let total = aligned(headerSize + payload.count)
         return payload.withUnsafeBytes { p in
-            [UInt8](unsafeUninitializedCapacity: total) { buffer, count in
+            [UInt8](uninitializedCapacity: total) { buffer, count in
                 let raw = UnsafeMutableRawBufferPointer(buffer)
                 if let src = p.baseAddress, p.count > 0 {
                     (raw.baseAddress! + headerSize).copyMemory(from: src, byteCount: p.count)

@@ -30,7 +30,9 @@ extension Realm {
     public static func check(path: String, encryptionKey: Data? = nil) throws -> IntegrityReport {
         let realm = try Realm(configuration: .init(fileURL: .init(fileURLWithPath: path), readOnly: true, encryptionKey: encryptionKey,
                                                    createIfMissing: false))
-        if let lost = realm.recoveredFromDamagedCommit { throw Realm.lostCommitError(realm.path, lost: lost, now: realm.version) }
+        if let lost = realm.recoveredFromDamagedCommit {
+            throw Realm.lostCommitError(realm.path, lost: lost, now: realm.version, cause: realm.shared.lock.rejectedCause)
+        }
         return try realm.checkIntegrity()
     }
 

@@ -21,7 +21,7 @@ import CShims
 //         20    4  slot count (Limits.readerSlots when created; read back from the header)
 //         24    8  latestVersion: the newest durable version, written only by the writer
 //         32    4  change counter: a futex word, bumped by every publish and wakeAll
-//         36    4  reserved (0)
+//         36    4  rejectedCause: why rejectedVersion was fallen back from (`RejectedCause`)
 //         40    8  file size = header size + slot count × slot size
 //         48    8  durableSlot: the checksum of the newest header slot known durable (its
 //                  barrier returned, or a writer synced it), 0 = unknown; see `Commit.swift`
@@ -133,6 +133,7 @@ final class LockFile: @unchecked Sendable {
         static let fileSizeOffset = 40
         static let durableSlotOffset = 48
         static let rejectedVersionOffset = 56
+        static let rejectedCauseOffset = 36
 
         static let initLockByte = 0
         static let openLockByte = 1
@@ -198,6 +199,8 @@ final class LockFile: @unchecked Sendable {
         var durableSlot: UInt64 = 0
         /// A newest commit that could not be verified and was fallen back from (0: none).
         var rejectedVersion: UInt64 = 0
+        /// Why it was fallen back from.
+        var rejectedCause: RejectedCause = .unverifiedCommit
     }
 
     /// Creates or opens the lock file like `init(path:initialVersion:)`; `initialize` is given
@@ -344,6 +347,7 @@ final class LockFile: @unchecked Sendable {
                 let initial = try initialize(previousDurable)
                 mapped.storeBytes(of: initial.durableSlot, toByteOffset: Layout.durableSlotOffset, as: UInt64.self)
                 mapped.storeBytes(of: initial.rejectedVersion, toByteOffset: Layout.rejectedVersionOffset, as: UInt64.self)
+                mapped.storeBytes(of: initial.rejectedCause.rawValue, toByteOffset: Layout.rejectedCauseOffset, as: UInt32.self)
                 mapped.storeBytes(of: initial.latestVersion, toByteOffset: Layout.latestVersionOffset, as: UInt64.self)
             } catch {
                 SystemCalls.unlockAll(fd, path: path)

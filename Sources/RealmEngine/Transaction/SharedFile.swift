@@ -93,7 +93,7 @@ final class SharedFile: @unchecked Sendable {
             lock = LockFile(inMemory: ())
             let recovery = try SharedFile.recoverNewest(file, path: canonical, readOnly: true)
             rejected = recovery.rejectedSlot
-            if let lost = recovery.lostVersion { lock.noteRejected(version: lost) }
+            if let lost = recovery.lostVersion { lock.noteRejected(version: lost, cause: recovery.lostCause) }
             lock.publish(version: recovery.latestVersion)
         }
         try? lock.holdSharedOpenLock()
@@ -192,6 +192,8 @@ final class SharedFile: @unchecked Sendable {
         var latestSlot: FileHeader.Slot?
         /// The version of a newest commit that did not verify and was fallen back from.
         var lostVersion: UInt64?
+        /// Why: a commit that did not verify, or a damaged header slot.
+        var lostCause: RejectedCause = .unverifiedCommit
         /// That commit's slot, kept to be ignored where the file is read-only (erased otherwise).
         var rejectedSlot: FileHeader.Slot?
         /// Whether the file was synced after erasing the lost commit (the latest is durable).
@@ -203,7 +205,7 @@ final class SharedFile: @unchecked Sendable {
             let checksum = latestSlot?.checksum ?? 0
             return LockFile.Initial(latestVersion: latestVersion,
                                     durableSlot: synced || (checksum != 0 && checksum == previousDurable) ? checksum : 0,
-                                    rejectedVersion: lostVersion ?? 0)
+                                    rejectedVersion: lostVersion ?? 0, rejectedCause: lostCause)
         }
     }
 
@@ -212,12 +214,21 @@ final class SharedFile: @unchecked Sendable {
     /// falls back to the previous version: it erases that slot, or — read-only — returns it to be
     /// ignored (a writer erases it before building, `settleNewest`). Either way the lost version
     /// goes into the lock file, so that every opener of this session reports it.
+    ///
+    /// A damaged header slot (`FileHeader.damagedSlots`) is reported the same way, naming the
+    /// version it would hold had it been the newest: the kept version + 1. Nothing is erased for
+    /// it; the next commit writes that slot again, whole.
     static func recoverNewest(_ file: DatabaseFile, path: String, readOnly: Bool) throws -> Recovery {
         let size = try file.physicalSize()
         guard size >= UInt64(FileHeader.size), let (layout, slots) = try? FileHeader.readHeader(base: file.base, fileSize: size, path: path),
               let newest = slots.first else { return Recovery(latestVersion: 0) }
         if CommitRecord.verify(newest.slot, base: file.base, path: path) {
-            return Recovery(latestVersion: newest.slot.version, latestSlot: newest.slot)
+            var recovery = Recovery(latestVersion: newest.slot.version, latestSlot: newest.slot)
+            if !FileHeader.damagedSlots(base: file.base, fileSize: size, layout: layout, valid: slots).isEmpty {
+                recovery.lostVersion = newest.slot.version + 1
+                recovery.lostCause = .damagedHeaderSlot
+            }
+            return recovery
         }
         let previous = slots.dropFirst().first?.slot
         var recovery = Recovery(latestVersion: previous?.version ?? 0, latestSlot: previous, lostVersion: newest.slot.version)

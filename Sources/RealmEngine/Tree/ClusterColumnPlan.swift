@@ -74,7 +74,7 @@ struct ColumnPlan {
         var lo = Int64.max, hi = Int64.min
         var nullRows = [Int]()
         ints = values.withUnsafeBufferPointer { vs in
-            [Int64](unsafeUninitializedCapacity: vs.count) { out, initialized in
+            [Int64](uninitializedCapacity: vs.count) { out, initialized in
                 for i in vs.indices {
                     let x: Int64
                     switch vs[i] {
@@ -139,7 +139,7 @@ struct ColumnPlan {
         var end = 0
         var nullRows = [Int]()
         ints = values.withUnsafeBufferPointer { vs in
-            [Int64](unsafeUninitializedCapacity: vs.count) { out, initialized in
+            [Int64](uninitializedCapacity: vs.count) { out, initialized in
                 for i in vs.indices {
                     switch vs[i] {
                     case .string(let s): end += s.utf8.count

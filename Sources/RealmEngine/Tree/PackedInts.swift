@@ -142,7 +142,7 @@ struct PackedInts {
     /// Every value, in order: one switch on the width, then a tight loop into uninitialized storage.
     func unpackAll() -> [Int64] {
         let base = self.base, data = self.data
-        return [Int64](unsafeUninitializedCapacity: count) { out, initialized in
+        return [Int64](uninitializedCapacity: count) { out, initialized in
             switch width {
             case 0:
                 out.initialize(repeating: base)
@@ -165,7 +165,7 @@ struct PackedInts {
         guard let first = indices.first, let last = indices.last else { return [] }
         precondition(first >= 0 && last < count && first <= last, "PackedInts indices out of range")
         let base = self.base, data = self.data
-        return [Int64](unsafeUninitializedCapacity: indices.count) { out, initialized in
+        return [Int64](uninitializedCapacity: indices.count) { out, initialized in
             switch width {
             case 0:
                 out.initialize(repeating: base)

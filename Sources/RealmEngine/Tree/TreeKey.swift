@@ -63,7 +63,7 @@ enum InnerNodeCodec {
         // Stored in place: a small commit re-encodes each inner node on its path (up to
         // ~4 KB), and appending field by field cost more than the rest of the node's work.
         let total = 8 + children.count * entrySize
-        return [UInt8](unsafeUninitializedCapacity: total) { out, initialized in
+        return [UInt8](uninitializedCapacity: total) { out, initialized in
             let raw = UnsafeMutableRawBufferPointer(out)
             raw.storeBytes(of: UInt32(children.count).littleEndian, toByteOffset: 0, as: UInt32.self)
             raw.storeBytes(of: UInt32(0), toByteOffset: 4, as: UInt32.self)
@@ -209,7 +209,7 @@ enum IndexLeafCodec {
         func entries() -> [TreeKey] {
             let h = his.unpackAll(), l = los.unpackAll()
             let n = Swift.min(count, h.count, l.count)
-            return [TreeKey](unsafeUninitializedCapacity: n) { out, initialized in
+            return [TreeKey](uninitializedCapacity: n) { out, initialized in
                 for i in 0..<n { out[i] = TreeKey(hi: UInt64(bitPattern: h[i]), lo: l[i]) }
                 initialized = n
             }

@@ -226,7 +226,7 @@ extension TreeWriter {
         // every leaf a bulk delete touches.
         doomed.withUnsafeBufferPointer { gone in
             current.withUnsafeBufferPointer { have in
-                [TreeKey](unsafeUninitializedCapacity: have.count) { out, initialized in
+                [TreeKey](uninitializedCapacity: have.count) { out, initialized in
                     var d = 0, n = 0
                     for e in have {
                         while d < gone.count && gone[d] < e { d += 1 }

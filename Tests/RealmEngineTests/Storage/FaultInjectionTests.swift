@@ -79,7 +79,8 @@ import Testing
         // Reopened with the device back: a sound file holding what was acknowledged. A creation
         // that failed may leave an empty or blank file, which the next open with a schema initializes.
         let exists = FileManager.default.fileExists(atPath: workload.path)
-        if exists && workload.errors.first?.step == "open" && workload.model.isEmpty {
+        let failedCreation = workload.errors.first?.step == "open" && workload.model.isEmpty
+        if exists && failedCreation {
             do {
                 let realm = try Realm(path: workload.path, schema: Fixtures.people)
                 if try realm.objects("Person").checkedCount() != 0 { broken.append("\(context): a new file is not empty") }
@@ -90,6 +91,10 @@ import Testing
         if exists {
             do {
                 _ = try Realm.check(path: workload.path)
+            } catch let error as RealmError where failedCreation && "\(error)".contains("a header slot is damaged") {
+                // A creation that failed between its two header sectors (page 0 synced, slot 1's
+                // sector not written) cannot be told from a file whose second version's sector was
+                // destroyed; it is reported (`FileHeader.damagedSlots`), and it opens empty.
             } catch {
                 broken.append("\(context): check after reopening failed: \(error)")
             }

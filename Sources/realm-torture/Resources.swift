@@ -1,0 +1,107 @@
+import Foundation
+import RealmEngine
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `resources PATH N`: the open/close cycle test's worker (issue 11). Runs 100 warm-up cycles,
+/// prints `before FDS REALM-MAPS ALL-MAPS THREADS`, runs N cycles of a mix — plain open, read, write,
+/// observe (`.initial` delivered on a queue, then the token invalidated) and a `CommitWatcher`
+/// — each opening the file and dropping every instance, then prints `after …` likewise
+/// once the counts settled (threads and mappings of the last instance may take a moment to go)
+/// or after 10 s, and `seconds S` for the cycles.
+///
+/// It runs in its own process so that nothing else (other tests) opens descriptors or threads
+/// while it counts.
+func runResourceCycles(path: String, schema: Schema, cycles: Int) {
+    func count(_ dir: String) -> Int { (try? FileManager.default.contentsOfDirectory(atPath: dir).count) ?? -1 }
+    /// Mappings of the database's folder (the file, its lock file: what a leaked Realm keeps),
+    /// and all mappings (also libraries, whose lines the kernel may split or merge, malloc arenas
+    /// and thread stacks).
+    let folder = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path
+    func mapCounts() -> (realm: Int, all: Int) {
+        guard let text = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return (-1, -1) }
+        let lines = text.split(separator: "\n")
+        return (lines.filter { $0.contains(folder + "/") }.count, lines.count)
+    }
+    /// Descriptors, mappings of the database's files, all mappings, threads.
+    func snapshot() -> [Int] {
+        let maps = mapCounts()
+        return [count("/proc/self/fd"), maps.realm, maps.all, count("/proc/self/task")]
+    }
+    // REALM_TORTURE_DUMP=1: also print what the descriptors and mappings are, to find a leak.
+    func dump(_ label: String) {
+        guard ProcessInfo.processInfo.environment["REALM_TORTURE_DUMP"] != nil else { return }
+        for fd in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? [] {
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + fd)) ?? "?"
+            print("\(label) fd \(fd) \(target)")
+        }
+        let maps = (try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)) ?? ""
+        for line in maps.split(separator: "\n") { print("\(label) map \(line)") }
+    }
+
+    let queue = DispatchQueue(label: "realm-torture.resources")
+    func cycle(_ i: Int) throws {
+        let realm = try Realm(path: path, schema: schema)
+        switch i % 5 {
+        case 0:
+            break
+        case 1:
+            var sum: Int64 = 0
+            for value in try realm.objects("Counter").value(forKey: "value") { if case .int(let v) = value { sum &+= v } }
+            if sum < 0 { fail("negative sum") }
+        case 2:
+            try realm.write {
+                if let c = try realm.object(ofType: "Counter", forPrimaryKey: .int(0)) {
+                    guard case .int(let v) = try c.value(forKey: "value") else { fail("counter is not an int") }
+                    try c.setValue(.int(v + 1), forKey: "value")
+                } else {
+                    try realm.create("Counter", ["id": .int(0), "value": .int(1)])
+                }
+            }
+        case 3:
+            let delivered = DispatchSemaphore(value: 0)
+            let token = try realm.objects("Counter").observe(on: queue) { change in
+                if case .initial = change { delivered.signal() }
+            }
+            if delivered.wait(timeout: .now() + 10) == .timedOut { fail("no initial notification in 10 s") }
+            token.invalidate()
+        default:
+            let watcher = CommitWatcher(realm)
+            _ = watcher.wait(since: watcher.counter, timeoutMilliseconds: 0)
+        }
+    }
+    do {
+        // Warm-up: the runtime's one-time state (libdispatch's epoll, eventfd and timerfd, the
+        // stacks glibc keeps cached for exited threads, malloc arenas) is made here, not counted.
+        for i in 0..<100 { try cycle(i) }
+        // The last instance's notifier thread and descriptors may still be going away: count
+        // once nothing changed for half a second (at most 10 s).
+        var before = snapshot()
+        let quiet = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < quiet {
+            usleep(500_000)
+            let now = snapshot()
+            if now == before { break }
+            before = now
+        }
+        print("before " + before.map(String.init).joined(separator: " "))
+        dump("before")
+        let start = ContinuousClock.now
+        for i in 0..<cycles { try cycle(i) }
+        let seconds = (ContinuousClock.now - start) / .seconds(1)
+        var after = snapshot()
+        let settle = ContinuousClock.now + .seconds(10)
+        // All mappings are not waited for: glibc keeps new arenas and cached stacks.
+        while [0, 1, 3].contains(where: { after[$0] > before[$0] }) && ContinuousClock.now < settle {
+            usleep(50_000)
+            after = snapshot()
+        }
+        dump("after")
+        print("after " + after.map(String.init).joined(separator: " "))
+        print("seconds \(seconds)")
+    } catch {
+        fail("\(error)")
+    }
+}
