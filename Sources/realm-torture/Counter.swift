@@ -42,15 +42,7 @@ func runCounter(path: String, schema: Schema, log: String, threads: Int, total: 
                 for _ in 0..<share {
                     try realm.beginWrite()
                     append("lock \(now())")
-                    let value: Int64
-                    if let c = try realm.object(ofType: "Counter", forPrimaryKey: .int(0)) {
-                        guard case .int(let v) = try c.value(forKey: "value") else { fail("counter is not an int") }
-                        value = v + 1
-                        try c.setValue(.int(value), forKey: "value")
-                    } else {
-                        value = 1
-                        try realm.create("Counter", ["id": .int(0), "value": .int(1)])
-                    }
+                    let value = try addOneToCounter(in: realm)
                     try realm.commitWrite()
                     append("ack \(value)")
                 }

@@ -52,14 +52,7 @@ func runResourceCycles(path: String, schema: Schema, cycles: Int) {
             for value in try realm.objects("Counter").value(forKey: "value") { if case .int(let v) = value { sum &+= v } }
             if sum < 0 { fail("negative sum") }
         case 2:
-            try realm.write {
-                if let c = try realm.object(ofType: "Counter", forPrimaryKey: .int(0)) {
-                    guard case .int(let v) = try c.value(forKey: "value") else { fail("counter is not an int") }
-                    try c.setValue(.int(v + 1), forKey: "value")
-                } else {
-                    try realm.create("Counter", ["id": .int(0), "value": .int(1)])
-                }
-            }
+            try incrementCounter(in: realm)
         case 3:
             let delivered = DispatchSemaphore(value: 0)
             let token = try realm.objects("Counter").observe(on: queue) { change in

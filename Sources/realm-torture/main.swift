@@ -56,14 +56,7 @@ do {
     switch args[1] {
     case "increment":
         for _ in 0..<n {
-            try realm.write {
-                if let c = try realm.object(ofType: "Counter", forPrimaryKey: .int(0)) {
-                    guard case .int(let v) = try c.value(forKey: "value") else { fail("counter is not an int") }
-                    try c.setValue(.int(v + 1), forKey: "value")
-                } else {
-                    try realm.create("Counter", ["id": .int(0), "value": .int(1)])
-                }
-            }
+            try incrementCounter(in: realm)
         }
     case "batches":
         guard args.count == 6, let writer = Int(args[3]), let k = Int(args[5]) else { fail("bad arguments") }
