@@ -82,22 +82,46 @@ struct EncryptionCommandTests {
     }
 
     @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"))
-    func theExplorerRefusesAnEncryptedFileWithoutItsKeyBeforeTakingTheScreen() throws {
+    func theExplorerAsksForTheKeyBeforeTakingTheScreen() throws {
         let s = try Scratch()
         let file = try Self.encryptedDatabase(s)
         let before = FileManager.default.contents(atPath: file)
         do {
+            // No key typed: the error the other commands give, before the screen is taken.
             let tmux = try TmuxSession(script: ExplorerEntryTests.script([file]), width: 120, height: 30)
             defer { tmux.close() }
+            _ = try tmux.waitFor("is encrypted. Key")
+            try tmux.sendKeys("Enter")
             let text = try tmux.waitFor("script done")
             let lines = text.split(separator: "\n")
             #expect(lines.filter { $0.hasPrefix("error: ") }.count == 1, "\(text)")
-            #expect(lines.first?.contains("the file is encrypted: give its key with --key HEX or --key-file PATH") == true, "\(text)")
+            #expect(lines.contains { $0.contains("the file is encrypted: give its key with --key HEX or --key-file PATH") }, "\(text)")
             #expect(lines.contains("exit=1"), "\(text)")
             try ExplorerEntryTests.expectRestored(tmux, text, "no key")
         }
         #expect(FileManager.default.contents(atPath: file) == before)
-        // With the key, the explorer opens it.
+        // A wrong key is said so and asked again; the right one opens the file; neither is echoed.
+        let tmux = try TmuxSession(script: ExplorerEntryTests.script([file]), width: 120, height: 30)
+        defer { tmux.close() }
+        _ = try tmux.waitFor("is encrypted. Key")
+        try tmux.type(Self.otherKey)
+        try tmux.sendKeys("Enter")
+        let retry = try tmux.waitFor("wrong encryption key")
+        #expect(!retry.contains(Self.otherKey), "the key was echoed: \(retry)")
+        try tmux.type(Self.key)
+        try tmux.sendKeys("Enter")
+        let screen = try tmux.waitFor("Person")
+        #expect(screen.contains("Dog"), "\(screen)")
+        try tmux.sendKeys("q")
+        let done = try tmux.waitFor("script done")
+        #expect(done.contains("exit=0"), "\(done)")
+        #expect(!done.contains(Self.key), "the key was echoed: \(done)")
+    }
+
+    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"))
+    func theExplorerOpensAnEncryptedFileWithTheKeyOption() throws {
+        let s = try Scratch()
+        let file = try Self.encryptedDatabase(s)
         let tmux = try TmuxSession(script: ExplorerEntryTests.script([file, "--key", Self.key]), width: 120, height: 30)
         defer { tmux.close() }
         let screen = try tmux.waitFor("Person")

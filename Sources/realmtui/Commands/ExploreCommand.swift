@@ -8,7 +8,8 @@ import RealmTUI
 /// Order of the checks, so the terminal is never left in a broken state:
 /// 1. standard input and output must be terminals, else one `error:` line naming the scripting
 ///    commands and exit 64 (a script gets a usage error, not a screen);
-/// 2. the file is opened with the other commands' `RealmFiles.open`: a missing, empty, foreign,
+/// 2. the file is opened with the other commands' `RealmFiles.open` (an encrypted file opened
+///    without a key asks for it, `KeyPrompt`): a missing, empty, foreign,
 ///    corrupt, truncated or newer-format file fails here with one `error:` line and exit 1,
 ///    before the screen is taken;
 /// 3. only then the terminal is taken, and given back by `defer` on every way out of the
@@ -42,7 +43,14 @@ struct ExploreCommand: ParsableCommand {
         }
         let readOnlyReason = ExplorerOpen.readOnlyReason(path: file, requested: readOnly)
         let openReadOnly = readOnlyReason != nil
-        let realm = try RealmFiles.open(file, readOnly: openReadOnly, encryptionKey: try encryption.encryptionKey())
+        let key = try encryption.encryptionKey()
+        let realm: Realm
+        do {
+            realm = try RealmFiles.open(file, readOnly: openReadOnly, encryptionKey: key)
+        } catch RealmError.encryption(_, let reason) where key == nil && reason == RealmError.missingKeyReason {
+            // Asked before the screen is taken, with echo off.
+            realm = try KeyPrompt.open(file, readOnly: openReadOnly)
+        }
         let terminal: NCursesTerminal
         do {
             terminal = try NCursesTerminal()
