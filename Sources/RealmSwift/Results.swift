@@ -241,7 +241,7 @@ public struct AnyRealmCollection<Element: Object>: RealmCollection {
 
 /// The property name a key path reads (`\Dog.age` → `"age"`), found by reading it from a
 /// prototype that records property reads.
-func propertyName<T: Object, V>(_ keyPath: KeyPath<T, V>) -> String {
+func propertyName<T: Object>(_ keyPath: PartialKeyPath<T>) -> String {
     let prototype = T()
     let tracer = KeyPathTracer()
     prototype.tracer = tracer
