@@ -44,11 +44,23 @@ extension RealmSide {
         // People in the result (an age set to 5 must take one out, or nothing is delivered).
         let people = try results.keys().sorted()
         var times: [Double] = []
+        // The values changed, put back afterwards so the later tasks (delete_bulk counts people
+        // by age) find the same data as the engines that do not run this task.
+        var originals: [(ObjectKey, String, Value)] = []
+        defer {
+            try? realm.write {
+                for (key, property, value) in originals.reversed() {
+                    try realm.object(ofType: "Person", key: key)?.setValue(value, forKey: property)
+                }
+            }
+        }
         for j in 0..<commits {
             let key = people[(j * 7919 + 13) % people.count]
             let start = ContinuousClock.now
             try realm.write {
                 guard let person = try realm.object(ofType: "Person", key: key) else { return }
+                let property = sorted ? "name" : "age"
+                originals.append((key, property, try person.value(forKey: property)))
                 if sorted {
                     try person.setValue(.string(j % 2 == 0 ? "ZZZ moved \(j)" : "AAA moved \(j)"), forKey: "name")
                 } else {
