@@ -349,7 +349,7 @@ final class EncryptedFile: @unchecked Sendable {
                 }
                 try writeEntries(stored, from: group.lowerBound, file: file)
             } catch {
-                _ = before.withUnsafeBytes { memcpy(view + Int(groupFrom), $0.baseAddress!, $0.count) }
+                before.withUnsafeBytes { saved in if let start = saved.baseAddress { memcpy(view + Int(groupFrom), start, saved.count) } }
                 // A copy rewritten in place may now fail its check on the file: counters that
                 // match nothing make the next write (or refresh) read these pages from the file.
                 for page in group { counters[page] = (.max, .max) }
