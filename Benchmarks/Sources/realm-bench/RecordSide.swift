@@ -35,19 +35,13 @@ struct PersonRecord: Codable, FetchableRecord, PersistableRecord {
 /// the typed API's peer, as `SQLiteSide` (raw cached statements) is the dynamic API's.
 final class RecordSide: BenchEngine {
     static let name = "grdb"
-    let fileURL: URL
-    private var queue: DatabaseQueue?
+    private let connection: SQLiteConnection
 
     init(directory: URL) throws {
-        fileURL = directory.appendingPathComponent("records.sqlite")
+        connection = SQLiteConnection(fileURL: directory.appendingPathComponent("records.sqlite"))
     }
 
-    private func opened() throws -> DatabaseQueue {
-        if let queue { return queue }
-        let q = try DatabaseQueue(path: fileURL.path, configuration: SQLiteSide.configuration)
-        queue = q
-        return q
-    }
+    private func opened() throws -> DatabaseQueue { try connection.opened() }
 
     func insertBulk(_ data: Dataset) throws {
         let queue = try opened()
@@ -65,16 +59,7 @@ final class RecordSide: BenchEngine {
         }
     }
 
-    func compactAndMeasure() throws -> UInt64 {
-        let queue = try opened()
-        try queue.writeWithoutTransaction { db in
-            try db.checkpoint(.truncate)
-            try db.execute(sql: "VACUUM")
-            try db.checkpoint(.truncate)
-        }
-        try close()
-        return fileBytes(fileURL) + fileBytes(URL(fileURLWithPath: fileURL.path + "-wal"))
-    }
+    func compactAndMeasure() throws -> UInt64 { try connection.compactAndMeasure() }
 
     func countFilter(times: Int) throws -> Int {
         try opened().read { db in
@@ -122,14 +107,10 @@ final class RecordSide: BenchEngine {
         }
     }
 
-    func close() throws {
-        try queue?.close()
-        queue = nil
-    }
+    func close() throws { try connection.close() }
 
     func openAndCount() throws -> Int {
-        let q = try DatabaseQueue(path: fileURL.path, configuration: SQLiteSide.configuration)
-        queue = q
+        let q = try connection.reopen()
         return try q.read { db in try PersonRecord.fetchCount(db) }
     }
 

@@ -5,34 +5,14 @@ import GRDB
 /// is durable, as ours are), prepared (cached) statements, and only the primary key indexed.
 final class SQLiteSide: BenchEngine {
     static let name = "sqlite"
-    let fileURL: URL
-    private var queue: DatabaseQueue?
+    private let connection: SQLiteConnection
 
     init(directory: URL) throws {
-        fileURL = directory.appendingPathComponent("bench.sqlite")
+        connection = SQLiteConnection(fileURL: directory.appendingPathComponent("bench.sqlite"))
     }
 
-    static var configuration: Configuration {
-        // Not `journalMode = .wal`: GRDB then sets `synchronous = NORMAL` after `prepareDatabase`
-        // (commits would not be durable: one fdatasync per ~100 commits instead of one each).
-        var c = Configuration()
-        c.prepareDatabase { db in
-            guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
-                throw DatabaseError(message: "could not enable WAL")
-            }
-            try db.execute(sql: "PRAGMA synchronous = FULL")
-        }
-        return c
-    }
 
-    private func opened() throws -> DatabaseQueue {
-        if let queue { return queue }
-        let q = try DatabaseQueue(path: fileURL.path, configuration: SQLiteSide.configuration)
-        let synchronous = try q.read { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
-        guard synchronous == 2 else { throw DatabaseError(message: "synchronous is \(synchronous ?? -1), not FULL (2)") }
-        queue = q
-        return q
-    }
+    private func opened() throws -> DatabaseQueue { try connection.opened() }
 
     func insertBulk(_ data: Dataset) throws {
         let queue = try opened()
@@ -50,16 +30,7 @@ final class SQLiteSide: BenchEngine {
         }
     }
 
-    func compactAndMeasure() throws -> UInt64 {
-        let queue = try opened()
-        try queue.writeWithoutTransaction { db in
-            try db.checkpoint(.truncate)
-            try db.execute(sql: "VACUUM")
-            try db.checkpoint(.truncate)
-        }
-        try close()
-        return fileBytes(fileURL) + fileBytes(URL(fileURLWithPath: fileURL.path + "-wal"))
-    }
+    func compactAndMeasure() throws -> UInt64 { try connection.compactAndMeasure() }
 
     func countFilter(times: Int) throws -> Int {
         try opened().read { db in
@@ -106,14 +77,10 @@ final class SQLiteSide: BenchEngine {
         }
     }
 
-    func close() throws {
-        try queue?.close()
-        queue = nil
-    }
+    func close() throws { try connection.close() }
 
     func openAndCount() throws -> Int {
-        let q = try DatabaseQueue(path: fileURL.path, configuration: SQLiteSide.configuration)
-        queue = q
+        let q = try connection.reopen()
         return try q.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM person") ?? 0 }
     }
 
