@@ -95,13 +95,7 @@ import Testing
         let path = dir.path("list.realm")
         do {
             let realm = try Realm(path: path, schema: Fixtures.people)
-            try realm.write {
-                for i in 0..<50 {
-                    let name = i == 7 ? NodeVerificationTests.marker + "owner-padding-padding-padding" : "p\(i)"
-                    let p = try realm.create("Person", ["id": .int(Int64(i)), "name": .string(name), "age": .int(1)])
-                    try p.list(forKey: "dogs").append(.dictionary(["name": .value(.string("dog \(i)"))]))
-                }
-            }
+            try NodeVerificationTests.addPeopleWithADogEach(realm, count: 50)
             // A later small commit, so the damaged leaf is not in the newest commit.
             try realm.write { _ = try realm.create("Dog", ["name": .string("stray")]) }
             #expect(try realm.object(ofType: "Person", forPrimaryKey: .int(7))?.list(forKey: "dogs").count == 1)

@@ -121,19 +121,25 @@ import Testing
         let path = dir.path("links.realm")
         do {
             let realm = try Realm(path: path, schema: Fixtures.people)
-            try realm.write {
-                for i in 0..<300 {
-                    let name = i == 7 ? Self.marker + "owner-padding-padding-padding" : "p\(i)"
-                    let p = try realm.create("Person", ["id": .int(Int64(i)), "name": .string(name), "age": .int(1)])
-                    try p.list(forKey: "dogs").append(.dictionary(["name": .value(.string("dog \(i)"))]))
-                }
-            }
+            try Self.addPeopleWithADogEach(realm, count: 300)
             try realm.write { _ = try realm.create("Person", ["id": .int(9999), "name": .string("late"), "age": .int(1)]) }
         }
         try Self.damage(path)
         let realm = try Realm(path: path)
         let dog = try #require(try realm.objects("Dog").filter("name == 'dog 7'").checkedFirst())
         Self.expectCorrupt { try realm.write { try realm.delete(dog) } }
+    }
+
+    /// Adds `count` people (ids from 0), each owning one dog (`dog <id>`); person 7's name holds
+    /// `marker`, so `damage` hits that person's leaf.
+    static func addPeopleWithADogEach(_ realm: Realm, count: Int) throws {
+        try realm.write {
+            for i in 0..<count {
+                let name = i == 7 ? marker + "owner-padding-padding-padding" : "p\(i)"
+                let person = try realm.create("Person", ["id": .int(Int64(i)), "name": .string(name), "age": .int(1)])
+                try person.list(forKey: "dogs").append(.dictionary(["name": .value(.string("dog \(i)"))]))
+            }
+        }
     }
 
     /// The ref of the leaf holding `id` in the version `realm` reads.
