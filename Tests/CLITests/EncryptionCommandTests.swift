@@ -106,7 +106,9 @@ struct EncryptionCommandTests {
         _ = try tmux.waitFor("is encrypted. Key")
         try tmux.type(Self.otherKey)
         try tmux.sendKeys("Enter")
-        let retry = try tmux.waitFor("wrong encryption key")
+        // The second prompt (shown once echo is off again), not just the error line before it.
+        let retry = try tmux.waitUntil("a second prompt") { $0.components(separatedBy: "is encrypted. Key").count == 3 }
+        #expect(retry.contains("wrong encryption key"), "\(retry)")
         #expect(!retry.contains(Self.otherKey), "the key was echoed: \(retry)")
         try tmux.type(Self.key)
         try tmux.sendKeys("Enter")

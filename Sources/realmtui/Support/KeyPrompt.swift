@@ -35,16 +35,18 @@ enum KeyPrompt {
 
     /// One line read from standard input with echo off (restored afterwards), or nil at end of file.
     private static func readHidden(_ prompt: String) -> String? {
-        FileHandle.standardError.write(Data(prompt.utf8))
+        // Echo off before the prompt shows, so nothing typed after it is echoed; TCSANOW, not
+        // TCSAFLUSH, which would throw away a key typed ahead.
         var saved = termios()
         let haveTerminal = tcgetattr(0, &saved) == 0
         if haveTerminal {
             var quiet = saved
             quiet.c_lflag &= ~tcflag_t(ECHO)
-            tcsetattr(0, TCSAFLUSH, &quiet)
+            tcsetattr(0, TCSANOW, &quiet)
         }
+        FileHandle.standardError.write(Data(prompt.utf8))
         defer {
-            if haveTerminal { tcsetattr(0, TCSAFLUSH, &saved) }
+            if haveTerminal { tcsetattr(0, TCSANOW, &saved) }
             FileHandle.standardError.write(Data("\n".utf8))
         }
         return Swift.readLine(strippingNewline: true)
