@@ -195,6 +195,7 @@ extension List: RealmCollection where Element: Object {
 public struct LinkingObjects<Element: Object>: RealmCollection, _Persistable, _LinkingObjectsMarker {
     /// The link or list property of `Element` that points here.
     public let propertyName: String
+    public var _rlmOriginProperty: String { propertyName }
     let results: Results<Element>?
 
     /// Declares the inverse of `Element`'s property `property`.

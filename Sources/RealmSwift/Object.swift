@@ -26,21 +26,56 @@ open class Object: Hashable, CustomStringConvertible {
     /// would call it each time).
     final private(set) var hasAccessor = false
 
+    /// Makes the object managed through `accessor`.
+    final func manage(_ accessor: consuming ObjectAccessor) {
+        hasAccessor = true
+        managed = .some(accessor)
+    }
+
     /// Makes the object managed through `accessor` (or unmanaged with nil).
     final func manage(_ accessor: consuming ObjectAccessor?) {
-        hasAccessor = accessor != nil
+        // Tested by pattern: `!= nil` would copy the accessor (a retain and a release).
+        if case .none = accessor { hasAccessor = false } else { hasAccessor = true }
         managed = accessor
     }
     /// The Realm managing the object, or nil for an unmanaged object.
-    public final internal(set) var realm: Realm?
+    public final internal(set) var realm: Realm? {
+        didSet { readsFrozenRealm = realm?.frozen ?? false }
+    }
+    /// `realm?.frozen`, kept so a property read does not retain the Realm to ask.
+    final private(set) var readsFrozenRealm = false
     /// Set on a prototype that records property reads (key path → name); the prototype's
     /// properties then know their slots.
     final var tracer: KeyPathTracer? {
-        didSet { if tracer != nil { stampSlots() } }
+        get { rarelySet?.tracer }
+        set {
+            rarelyUsed().tracer = newValue
+            if newValue != nil { stampSlots() }
+        }
+    }
+    /// What few objects need (a tracer, a read error), out of line: every object made pays for
+    /// its stored properties' initialisation and destruction, one optional reference here.
+    final private var rarelySet: RarelySet?
+    private final class RarelySet {
+        var tracer: KeyPathTracer?
+        var readError: RealmError?
+    }
+    private final func rarelyUsed() -> RarelySet {
+        if let rarelySet { return rarelySet }
+        let made = RarelySet()
+        rarelySet = made
+        return made
     }
     /// The class's info, kept by managed objects (their property names are found from it
     /// without a lookup by type).
-    final var classInfo: ClassInfo?
+    final var classInfo: ClassInfo? {
+        get { classInfoRef?.takeUnretainedValue() }
+        set { classInfoRef = newValue.map { Unmanaged.passUnretained($0) } }
+    }
+    /// `classInfo`, not counted: every `ClassInfo` handed out lives as long as the process
+    /// (`ClassInfo.of` registers each one it returns and never removes it), and each property
+    /// access would otherwise retain and release it (see `withInfo`).
+    final private var classInfoRef: Unmanaged<ClassInfo>?
 
     /// The object in the Realm as a dynamic object, when managed (setting it manages this
     /// object as that one).
@@ -52,22 +87,41 @@ open class Object: Hashable, CustomStringConvertible {
     /// The class's info.
     final var info: ClassInfo {
         if let classInfo, classInfo.type == type(of: self) { return classInfo }
-        return ClassInfo.of(type(of: self))
+        let found = ClassInfo.of(type(of: self))
+        // Kept: an unmanaged object's later property accesses then find it without a lookup.
+        classInfo = found
+        return found
+    }
+
+    /// `body` applied to the class's info, borrowed without retaining it (the path of every
+    /// property access).
+    @inline(__always)
+    final func withInfo<R>(_ body: (ClassInfo) -> R) -> R {
+        if let classInfoRef {
+            return classInfoRef._withUnsafeGuaranteedRef { known in
+                known.type == type(of: self) ? body(known) : body(info)
+            }
+        }
+        return body(info)
     }
 
     /// The name of the property in `slot` (a `Persisted`'s recorded position).
     final func propertyName(slot: Int) -> String {
-        let names = info.names
-        guard names.indices.contains(slot) else {
-            preconditionFailure("a @Persisted property of \(Self.className) does not know its position in the class")
+        withInfo { info in
+            guard info.names.indices.contains(slot) else {
+                preconditionFailure("a @Persisted property of \(Self.className) does not know its position in the class")
+            }
+            return info.names[slot]
         }
-        return names[slot]
     }
     /// The first failure to read one of the object's properties from its file (a damaged file),
     /// or nil. Such a read answers the property type's empty value (`0`, `""`, nil, an empty
     /// list) and records the reason here, so an empty answer is never taken silently; use
     /// `checkedValue(forKey:)` to get the error thrown instead.
-    public internal(set) var readError: RealmError?
+    public internal(set) var readError: RealmError? {
+        get { rarelySet?.readError }
+        set { rarelyUsed().readError = newValue }
+    }
 
     /// An unmanaged object with every property at its default.
     public required init() {}
@@ -184,7 +238,7 @@ open class Object: Hashable, CustomStringConvertible {
         guard hasAccessor else { preconditionFailure("\(Self.className).\(name) read through an unmanaged object") }
         do {
             let value: Value?
-            if let realm, realm.frozen {
+            if readsFrozenRealm, let realm {
                 value = try realm.reading { try managed?.persistedValue(forKey: name) }
             } else {
                 value = try managed?.persistedValue(forKey: name)
@@ -324,8 +378,9 @@ extension Object: _RealmElement {
     /// from the Realm when asked for.
     class func _rlmMake(_ managed: consuming ObjectAccessor, realm: Realm, info: ClassInfo? = nil) -> Self {
         let o = self.init()
+        // No slots are stamped: a property finds its slot through the class's key-path table
+        // (`KeyPathSlots`), and stamps them itself on a key path's first use.
         o.classInfo = info ?? ClassInfo.of(self)
-        o.stampSlots()
         o.manage(managed)
         o.realm = realm
         return o
@@ -391,7 +446,10 @@ extension Object: _RealmElement {
 }
 
 /// Marks `LinkingObjects` (computed, never stored or given as input).
-public protocol _LinkingObjectsMarker {}
+public protocol _LinkingObjectsMarker {
+    /// The link or list property of the linking class that points here.
+    var _rlmOriginProperty: String { get }
+}
 
 /// An optional's value, or nil (so `value(forKey:)` returns `nil`, not `Optional(nil)`).
 func unwrapped(_ any: Any) -> Any? {

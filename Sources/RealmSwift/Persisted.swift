@@ -28,14 +28,14 @@ public struct Persisted<Value: _Persistable> {
     var slot = -1
     let isPrimaryKey: Bool
     let isIndexed: Bool
-    let originProperty: String?
+    // No origin property is stored here: a `LinkingObjects` value holds its own, and every
+    // object pays for each stored field's initialisation and destruction.
 
     /// A property whose default is the type's zero (`0`, `""`, nil, an empty list).
     public init() {
         storage = Value._rlmDefault()
         isPrimaryKey = false
         isIndexed = false
-        originProperty = nil
     }
 
     /// A property with a default value, evaluated for each new object.
@@ -43,7 +43,6 @@ public struct Persisted<Value: _Persistable> {
         storage = wrappedValue
         isPrimaryKey = false
         isIndexed = false
-        originProperty = nil
     }
 
     /// A property with a default value that is the class's primary key and/or has a search index.
@@ -51,7 +50,6 @@ public struct Persisted<Value: _Persistable> {
         storage = wrappedValue
         isPrimaryKey = primaryKey
         isIndexed = indexed || primaryKey
-        originProperty = nil
     }
 
     /// A property without a default that is the class's primary key and/or has a search index.
@@ -59,7 +57,6 @@ public struct Persisted<Value: _Persistable> {
         storage = Value._rlmDefault()
         isPrimaryKey = primaryKey
         isIndexed = indexed || primaryKey
-        originProperty = nil
     }
 
     /// The objects of class `O` whose property `originProperty` (a link or list) points here.
@@ -67,7 +64,6 @@ public struct Persisted<Value: _Persistable> {
         storage = LinkingObjects<O>(originProperty: originProperty)
         isPrimaryKey = false
         isIndexed = false
-        self.originProperty = originProperty
     }
 
     /// Not available: `@Persisted` is read through its enclosing `Object`.
@@ -87,29 +83,38 @@ public struct Persisted<Value: _Persistable> {
         storage storageKeyPath: ReferenceWritableKeyPath<O, Persisted<Value>>
     ) -> Value {
         get {
+            let slot = slot(of: storageKeyPath, in: object)
             if object.hasAccessor {
-                return Value._rlmGet(object, object.propertyName(slot: object[keyPath: storageKeyPath].slot))
+                return Value._rlmGet(object, object.propertyName(slot: slot))
             }
             if let tracer = object.tracer {
-                tracer.names.append(object.propertyName(slot: object[keyPath: storageKeyPath].slot))
+                tracer.names.append(object.propertyName(slot: slot))
             }
             return object[keyPath: storageKeyPath].storage
         }
         set {
-            // Reading the slot through the key path is cheap; writing through it is not (a
-            // generic modify access per call), so the value is written at its offset.
-            var slot = object[keyPath: storageKeyPath].slot
+            let slot = slot(of: storageKeyPath, in: object)
             if object.hasAccessor {
                 Value._rlmSet(newValue, object, object.propertyName(slot: slot))
                 return
             }
-            if slot < 0 {
-                // The object's first write: every property learns its slot.
-                object.stampSlots()
-                slot = object[keyPath: storageKeyPath].slot
-            }
             object.setUnmanagedValue(newValue, slot: slot)
         }
+    }
+
+    /// The position in its class of the property whose storage `keyPath` names: from the
+    /// class's table of key paths (`KeyPathSlots`), or on a key path's first use by reading the
+    /// slot recorded in the property (recording every property's slot first if needed).
+    @inline(__always)
+    private static func slot<O: Object>(of keyPath: ReferenceWritableKeyPath<O, Persisted<Value>>, in object: O) -> Int {
+        if let slot = object.withInfo({ $0.keyPathSlots.slot(of: keyPath) }) { return slot }
+        var slot = object[keyPath: keyPath].slot
+        if slot < 0 {
+            object.stampSlots()
+            slot = object[keyPath: keyPath].slot
+        }
+        object.info.keyPathSlots.record(keyPath, slot: slot)
+        return slot
     }
 }
 
@@ -126,7 +131,9 @@ protocol AnyPersisted {
 extension Persisted: AnyPersisted {
     func property(name: String) -> Property {
         var p = Value._rlmProperty(name: name)
-        if let originProperty { p.linkOriginPropertyName = originProperty }
+        if let linking = storage as? any _LinkingObjectsMarker, !linking._rlmOriginProperty.isEmpty {
+            p.linkOriginPropertyName = linking._rlmOriginProperty
+        }
         p.isPrimaryKey = isPrimaryKey
         p.isIndexed = isIndexed || p.isIndexed
         return p

@@ -64,8 +64,11 @@ public struct Results<Element: Object>: RealmCollection, CustomStringConvertible
 
         /// The next object, or nil at the end.
         public mutating func next() -> Element? {
-            guard let accessor = realm.reading({ base.nextAccessor() }) else { return nil }
-            return Element._rlmMake(accessor, realm: realm, info: info)
+            // Without `reading`'s closure unless frozen: this runs once per object.
+            switch realm.frozen ? realm.reading({ base.nextAccessor() }) : base.nextAccessor() {
+            case .some(let accessor): return Element._rlmMake(accessor, realm: realm, info: info)
+            case .none: return nil
+            }
         }
     }
 

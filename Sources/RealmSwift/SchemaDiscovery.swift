@@ -22,6 +22,8 @@ final class ClassInfo: @unchecked Sendable {
     /// Whether a property can link to other objects (a link or a list of objects), so adding
     /// an object may have to add the unmanaged objects it links to.
     let hasLinks: Bool
+    /// The key paths of the properties' storage seen so far, with their slots.
+    let keyPathSlots: KeyPathSlots
 
     init(_ type: Object.Type) {
         self.type = type
@@ -39,6 +41,7 @@ final class ClassInfo: @unchecked Sendable {
         names = fields.map(\.name)
         slotOffsets = fields.map(\.slotOffset)
         storageOffsets = fields.map(\.storageOffset)
+        keyPathSlots = KeyPathSlots(fieldCount: fields.count)
         hasLinks = children.contains { $0.1.linkedType != nil }
         for (name, p) in children {
             properties.append(p.property(name: name))
@@ -54,7 +57,8 @@ final class ClassInfo: @unchecked Sendable {
     nonisolated(unsafe) private static var byType: [ObjectIdentifier: ClassInfo] = [:]
     nonisolated(unsafe) private static var byName: [String: Object.Type] = [:]
 
-    /// The info of a class, discovered on first use.
+    /// The info of a class, discovered on first use. Every info returned is registered and
+    /// never removed, so it lives as long as the process (objects keep it uncounted).
     static func of(_ type: Object.Type) -> ClassInfo {
         let id = ObjectIdentifier(type)
         lock.lock()

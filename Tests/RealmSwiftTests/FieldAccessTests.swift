@@ -59,3 +59,64 @@ import Testing
         #expect(stored.a == 3 && stored.b == "x" && Array(stored.list) == [1, 2] && stored.link == e && e.back.first == d)
     }
 }
+
+/// Each `@Persisted` access finds its property's slot from the identity of the storage key path
+/// (`KeyPathSlots`): these check that the table answers the right slot, stays correct when it
+/// is full or when key paths are made anew per access (a generic class), and under threads.
+@Suite struct KeyPathSlotTests {
+    final class Pair: Object { @Persisted var first = 1; @Persisted var second = "two"; @Persisted var third = 3.0 }
+    class Box<Content: _Persistable>: Object { @Persisted var a = 0; @Persisted var b = 0 }
+
+    @Test func everyPropertyReadsAndWritesItsOwnStorage() throws {
+        for round in 0..<3 {
+            let pair = Pair()
+            pair.first = round
+            pair.second = "s\(round)"
+            pair.third = Double(round) / 2
+            #expect(pair.first == round && pair.second == "s\(round)" && pair.third == Double(round) / 2)
+        }
+        let realm = try Realm(configuration: memoryConfig([Pair.self]))
+        try realm.write { for i in 0..<20 { realm.add(Pair(value: [i, "n\(i)", Double(i)])) } }
+        for (i, pair) in realm.objects(Pair.self).enumerated() {
+            #expect(pair.first == i && pair.second == "n\(i)" && pair.third == Double(i))
+        }
+    }
+
+    @Test func aFullTableFallsBackToTheSlowPathWithTheRightSlots() {
+        let table = KeyPathSlots(fieldCount: 0)
+        // Key paths with an argument are made at run time: 40 distinct objects. 8 fit (2 × 0 + 8).
+        let paths: [AnyKeyPath] = (0..<40).map { i in \[Int].[i] }
+        for (i, path) in paths.enumerated() { table.record(path, slot: i) }
+        table.record(paths[3], slot: 99)   // known: ignored
+        for (i, path) in paths.enumerated() {
+            #expect(table.slot(of: path) == (i < 8 ? i : nil))
+        }
+    }
+
+    @Test func aGenericClassKeepsReadingTheRightProperties() {
+        let box = Box<Int>()
+        for i in 0..<200 {
+            box.a = i
+            box.b = -i
+            #expect(box.a == i && box.b == -i)
+        }
+    }
+
+    @Test func concurrentFirstUsesAgree() async {
+        await withTaskGroup(of: Bool.self) { group in
+            for t in 0..<8 {
+                group.addTask {
+                    var ok = true
+                    for i in 0..<500 {
+                        let pair = Pair()
+                        pair.first = t * i
+                        pair.second = "\(i)"
+                        ok = ok && pair.first == t * i && pair.second == "\(i)" && pair.third == 3.0
+                    }
+                    return ok
+                }
+            }
+            for await ok in group { #expect(ok) }
+        }
+    }
+}

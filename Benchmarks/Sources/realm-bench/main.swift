@@ -20,11 +20,13 @@ struct Options {
     var engines = ["realmtui", "sqlite"]
     /// How many times `count_filter` counts (fewer makes profiling runs shorter).
     var countRepeat = 100
+    /// How many times each read-only task runs per cycle (each time is a sample of the median).
+    var readRepeat = 1
     /// `--encrypted`: add the `encrypted` engine to whichever were chosen.
     var encrypted = false
 
     static let usage = """
-        usage: realm-bench [--objects N] [--repeat R] [--json] [--only TASK,…] [--dir PATH] [--engine E] [--count-repeat K]
+        usage: realm-bench [--objects N] [--repeat R] [--json] [--only TASK,…] [--dir PATH] [--engine E] [--count-repeat K] [--read-repeat K]
           --objects N   people to insert (default 1000000)
           --repeat R    runs per task; the median is reported (default 5)
           --json        print {"objects": N, "results": [{"task", "realmtui_s", "sqlite_s", "ratio"}]}
@@ -35,6 +37,9 @@ struct Options {
                         RealmSwift API, grdb: SQLite through GRDB's Codable records), e.g. one under
                         a profiler; typed adds a typed/realmtui column, grdb with typed a grdb/typed one
           --count-repeat K  how many times count_filter counts (default 100; for profiling)
+          --read-repeat K   run each read-only task (count_filter, query_string, enumerate,
+                        pk_lookup, sort_first_page) K times per run, each a sample (default 1;
+                        more samples, and a profile of reads not drowned by the inserts)
           --encrypted   also run realmtui on an encrypted file (engine "encrypted"); adds an
                         encrypted/rt column, the overhead of encryption
         """
@@ -63,6 +68,7 @@ struct Options {
                 o.only = Set(names)
             case "--dir": o.directory = URL(fileURLWithPath: value("--dir"))
             case "--count-repeat": o.countRepeat = positive("--count-repeat")
+            case "--read-repeat": o.readRepeat = positive("--read-repeat")
             case "--encrypted": o.encrypted = true
             case "--engine":
                 let names = value("--engine").split(separator: ",").map(String.init)
@@ -116,21 +122,23 @@ func timed<T>(_ body: () throws -> T) rethrows -> (T, Double) {
 /// One full cycle on a fresh file: insert, measure, read, reopen, update, insert singly, delete.
 @MainActor func cycle(_ engine: any BenchEngine, _ name: String, _ data: Dataset, _ lookupIDs: [Int64]) throws {
     let want = options.only
-    func run<T>(_ task: String, _ body: () throws -> T) throws {
+    func run<T>(_ task: String, times: Int = 1, _ body: () throws -> T) throws {
         guard want.contains(task) else { return }
-        let (value, seconds) = try timed(body)
-        record(task, name, seconds, answer: "\(value)")
+        for _ in 0..<times {
+            let (value, seconds) = try timed(body)
+            record(task, name, seconds, answer: "\(value)")
+        }
     }
     let (_, insertSeconds) = try timed { try engine.insertBulk(data) }
     record("insert_bulk", name, insertSeconds)
     if want.contains("file_size") {
         record("file_size", name, Double(try engine.compactAndMeasure()))
     }
-    try run("count_filter") { try engine.countFilter(times: countFilterTimes) }
-    try run("query_string") { try engine.queryString() }
-    try run("enumerate") { try engine.enumerateAges() }
-    try run("pk_lookup") { try engine.lookup(lookupIDs) }
-    try run("sort_first_page") { try engine.sortFirstPage() }
+    try run("count_filter", times: options.readRepeat) { try engine.countFilter(times: countFilterTimes) }
+    try run("query_string", times: options.readRepeat) { try engine.queryString() }
+    try run("enumerate", times: options.readRepeat) { try engine.enumerateAges() }
+    try run("pk_lookup", times: options.readRepeat) { try engine.lookup(lookupIDs) }
+    try run("sort_first_page", times: options.readRepeat) { try engine.sortFirstPage() }
     for (task, sorted) in [("changeset_sorted", true), ("changeset_filter", false)] where want.contains(task) {
         if let (seconds, answer) = try engine.changeSetLatency(sorted: sorted, commits: changeSetCommits) {
             record(task, name, seconds, answer: answer)

@@ -11,12 +11,17 @@
 /// lookup per version.
 package struct ObjectAccessor {
     /// The Realm the object lives in.
-    package var realm: Realm { unownedRealm }
+    package var realm: Realm { unownedRealm.takeUnretainedValue() }
     /// Kept alive by `ownedRealm`, or for an object found by iteration by its anchor (which
     /// holds the Realm): one reference to count per copy instead of two, and not the Realm's
     /// (whose count is slower: it is weakly referenced, so it lives in a side table).
     /// Invariant: `ownedRealm != nil || anchor != nil` (an anchor is replaced, never removed).
-    private unowned(unsafe) let unownedRealm: Realm
+    ///
+    /// `Unmanaged`, not `unowned(unsafe)`: the checks on every read borrow it through
+    /// `_withUnsafeGuaranteedRef`, where a strong load would retain and release the Realm, and
+    /// a Realm's count is slow (it is weakly referenced, so it lives in a side table): that was
+    /// half the time of a property read.
+    private let unownedRealm: Unmanaged<Realm>
     private let ownedRealm: Realm?
     /// The object's class in the Realm's schema.
     package let classIndex: Int
@@ -33,7 +38,7 @@ package struct ObjectAccessor {
 
     /// The object `key` of class `classIndex`, found on its first read.
     package init(realm: Realm, classIndex: Int, key: ObjectKey) {
-        unownedRealm = realm
+        unownedRealm = .passUnretained(realm)
         ownedRealm = realm
         self.classIndex = classIndex
         self.key = key
@@ -41,7 +46,7 @@ package struct ObjectAccessor {
 
     /// An object found at `row` of leaf `leaf` of `anchor` (by iteration).
     init(classIndex: Int, key: ObjectKey, anchor: ReadAnchor, leaf: Int, row: Int) {
-        unownedRealm = anchor.realm
+        unownedRealm = .passUnretained(anchor.realm)
         ownedRealm = nil
         self.classIndex = classIndex
         self.key = key
@@ -71,7 +76,7 @@ package struct ObjectAccessor {
     /// this Realm). Throws `wrongThread`/`closed` from the wrong thread or a closed Realm, and
     /// `invalidatedObject` when the object was deleted.
     package mutating func value(column c: Int) throws -> Value {
-        try realm.checkThread()
+        try unownedRealm._withUnsafeGuaranteedRef { try $0.checkThread() }
         if let anchor, anchor.isCurrent(), let v = anchor.value(column: c, leaf: leaf, row: row) { return v }
         return try locatedValue(column: c)
     }
@@ -79,7 +84,7 @@ package struct ObjectAccessor {
     /// The stored value of persisted property `name`, or nil when the class has no persisted
     /// property of that name. Throws as `value(column:)`.
     package mutating func persistedValue(forKey name: String) throws -> Value? {
-        try realm.checkThread()
+        try unownedRealm._withUnsafeGuaranteedRef { try $0.checkThread() }
         // By name through the anchor: it remembers the last name read, so a loop reading one
         // property of many objects compares one string per object instead of looking it up.
         if let anchor, anchor.isCurrent(), let v = anchor.value(name, leaf: leaf, row: row) { return v }
