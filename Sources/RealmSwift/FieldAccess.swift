@@ -111,10 +111,10 @@ extension Object {
 
     /// Sets the unmanaged value of the property in `slot` (the caller's `Persisted<V>`).
     final func setUnmanagedValue<V>(_ value: V, slot: Int) {
-        let offsets = info.storageOffsets
-        precondition(offsets.indices.contains(slot), "a @Persisted property of \(Self.className) does not know its position in the class")
+        let offset = withInfo { info in info.storageOffsets.indices.contains(slot) ? info.storageOffsets[slot] : nil }
+        guard let offset else { preconditionFailure("a @Persisted property of \(Self.className) does not know its position in the class") }
         let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(self).toOpaque())
-        (base + offsets[slot]).assumingMemoryBound(to: V.self).pointee = value
+        (base + offset).assumingMemoryBound(to: V.self).pointee = value
     }
 
     /// Records each property's slot in its `Persisted`: a managed object's reads, and every

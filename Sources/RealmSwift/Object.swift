@@ -271,19 +271,26 @@ open class Object: Hashable, CustomStringConvertible {
 
     /// Makes this object (and the unmanaged objects it links to) the managed object `managed`.
     func _rlmAttach(_ managed: DynamicObject, realm: Realm, visited: inout Set<ObjectIdentifier>) {
+        _rlmAttach(managed.accessor, realm: realm, visited: &visited)
+    }
+
+    /// `_rlmAttach` from the engine's accessor (a dynamic object is made only to follow links).
+    func _rlmAttach(_ accessor: ObjectAccessor, realm: Realm, visited: inout Set<ObjectIdentifier>) {
         let info = self.info
-        var linked: [(String, [Object])] = []
-        if info.hasLinks {
-            guard visited.insert(ObjectIdentifier(self)).inserted else { return }
-            for f in fieldHandles() {
-                let links = f.access.links(f.field)
-                if !links.isEmpty { linked.append((f.name, links)) }
-            }
+        guard info.hasLinks else {
+            manage(accessor)
+            self.realm = realm
+            return
         }
-        classInfo = info
-        stampSlots()
-        manage(managed.accessor)
+        var linked: [(String, [Object])] = []
+        guard visited.insert(ObjectIdentifier(self)).inserted else { return }
+        for f in fieldHandles() {
+            let links = f.access.links(f.field)
+            if !links.isEmpty { linked.append((f.name, links)) }
+        }
+        manage(accessor)
         self.realm = realm
+        let managed = DynamicObject(accessor)
         for (name, links) in linked {
             guard let property = managed.objectSchema[name] else { continue }
             if property.isList {

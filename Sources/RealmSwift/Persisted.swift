@@ -77,29 +77,41 @@ public struct Persisted<Value: _Persistable> {
     /// Reads and writes go through the enclosing object: to its Realm when it is managed
     /// (columns are read when asked for, nothing is copied into the object), to the
     /// property's own storage when not.
+    ///
+    /// Inlined into the model's module, so that the compiler drops the `wrapped` key path it
+    /// would otherwise make (and retain and release) on every access, unused here.
+    @inlinable
     public static subscript<O: Object>(
         _enclosingInstance object: O,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<O, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<O, Persisted<Value>>
     ) -> Value {
-        get {
-            let slot = slot(of: storageKeyPath, in: object)
-            if object.hasAccessor {
-                return Value._rlmGet(object, object.propertyName(slot: slot))
-            }
-            if let tracer = object.tracer {
-                tracer.names.append(object.propertyName(slot: slot))
-            }
-            return object[keyPath: storageKeyPath].storage
+        get { read(object, storageKeyPath) }
+        set { write(newValue, object, storageKeyPath) }
+    }
+
+    /// The property's value: from the Realm when `object` is managed, else its storage.
+    @usableFromInline
+    static func read<O: Object>(_ object: O, _ storageKeyPath: ReferenceWritableKeyPath<O, Persisted<Value>>) -> Value {
+        let slot = slot(of: storageKeyPath, in: object)
+        if object.hasAccessor {
+            return Value._rlmGet(object, object.propertyName(slot: slot))
         }
-        set {
-            let slot = slot(of: storageKeyPath, in: object)
-            if object.hasAccessor {
-                Value._rlmSet(newValue, object, object.propertyName(slot: slot))
-                return
-            }
-            object.setUnmanagedValue(newValue, slot: slot)
+        if let tracer = object.tracer {
+            tracer.names.append(object.propertyName(slot: slot))
         }
+        return object[keyPath: storageKeyPath].storage
+    }
+
+    /// Sets the property: in the Realm when `object` is managed, else in its storage.
+    @usableFromInline
+    static func write<O: Object>(_ newValue: Value, _ object: O, _ storageKeyPath: ReferenceWritableKeyPath<O, Persisted<Value>>) {
+        let slot = slot(of: storageKeyPath, in: object)
+        if object.hasAccessor {
+            Value._rlmSet(newValue, object, object.propertyName(slot: slot))
+            return
+        }
+        object.setUnmanagedValue(newValue, slot: slot)
     }
 
     /// The position in its class of the property whose storage `keyPath` names: from the

@@ -56,10 +56,11 @@ extension Realm {
             precondition(owner.dynamicRealm === dynamicRealm, "Object is already managed by another Realm. Use create instead to copy it.")
             if !object.isInvalidated { return }
         }
-        let type = Swift.type(of: object)
-        check(type)
+        check(Swift.type(of: object))
         do {
-            let managed = try dynamicRealm.create(type.className, value: object._rlmUnmanagedArray(for: self), update: update)
+            // The stored name from the class's info: `className` may build it from the type's name.
+            let managed = try dynamicRealm.createAccessor(object.info.objectSchema.name, value: object._rlmUnmanagedArray(for: self),
+                                                          update: update)
             var visited: Set<ObjectIdentifier> = []
             object._rlmAttach(managed, realm: self, visited: &visited)
         } catch {

@@ -46,6 +46,12 @@ extension Realm {
     /// update policy, an object with the same primary key is updated with the given values only.
     @discardableResult
     public func create(_ className: String, value: ObjectInput, update: UpdatePolicy = .error) throws -> DynamicObject {
+        DynamicObject(try createAccessor(className, value: value, update: update))
+    }
+
+    /// `create(_:value:update:)` answering the new object's accessor (the typed layer makes its
+    /// own object around it).
+    package func createAccessor(_ className: String, value: ObjectInput, update: UpdatePolicy = .error) throws -> ObjectAccessor {
         let t = try writeTransaction()
         let c = try classIndex(className)
         if update != .error && readView.schema.objectSchemas[c].primaryKeyProperty == nil {
@@ -53,7 +59,7 @@ extension Realm {
         }
         defer { noteMutation() }
         let key = try t.createObject(c, value, update: update)
-        return DynamicObject(realm: self, classIndex: c, key: key)
+        return ObjectAccessor(realm: self, classIndex: c, key: key)
     }
 
     /// Creates an object from a dictionary of values.
