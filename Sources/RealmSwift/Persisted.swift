@@ -92,6 +92,7 @@ public struct Persisted<Value: _Persistable> {
             }
             if let tracer = object.tracer {
                 tracer.names.append(object.propertyName(slot: object[keyPath: storageKeyPath].slot))
+                if let next = tracingLink(Value.self, tracer) { return next }
             }
             return object[keyPath: storageKeyPath].storage
         }
