@@ -175,6 +175,8 @@ extension _ObjectObservable {
     /// value. On `queue`, the object is looked up by key in the queue's own Realm instance and
     /// handed over bound to it; the observed instance is never touched there. Deletion delivers
     /// `.deleted` once, a failure to look the object up `.error` once; nothing follows either.
+    /// A registration the engine refuses (a frozen object, inside a write transaction) is one
+    /// `.error`, as for the object's own properties.
     func observeThroughLinks(keyPaths: [String], on queue: DispatchQueue?,
                              _ block: @escaping (ObjectChange<Self>) -> Void) -> NotificationToken {
         guard let accessor, let realm else { preconditionFailure("Only managed objects can be observed.") }
@@ -187,7 +189,7 @@ extension _ObjectObservable {
         let (className, key, original, configuration) = (accessor.className, accessor.key, self, realm.configuration)
         // The typed wrapper of the queue's instance, made once (the hub keeps one instance).
         var queueRealm: Realm?
-        return realm.dynamicRealm.observe(on: queue) { _, delivering in
+        return realm.dynamicRealm.observe(on: queue, failure: { block(.error($0)) }) { _, delivering in
             if finished { return }
             let current: DynamicObject?
             do {

@@ -198,4 +198,18 @@ import RealmSwift
         #expect(log.all == ["[1, 7] [\"dogs.age\"]"])
         token.invalidate()
     }
+
+    @Test func observingAFrozenObjectThroughLinksReportsAnError() throws {
+        let config = try fileConfig([KPerson.self, KDog.self])
+        defer { removeFolder(of: config) }
+        let realm = try Realm(configuration: config)
+        let rex = try realm.write { realm.create(KDog.self, value: ["name": "Rex", "owner": ["name": "Jim"]]) }
+        var seen: [String] = []
+        let token = rex.freeze().observe(keyPaths: ["owner.name"]) { change in
+            if case .error(let error) = change { seen.append("\(error)") } else { seen.append("\(change)") }
+        }
+        RunLoop.current.run(until: Date().addingTimeInterval(0.05))
+        #expect(seen.count == 1 && seen[0].contains("frozen"))
+        token.invalidate()
+    }
 }

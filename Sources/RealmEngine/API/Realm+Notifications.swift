@@ -40,10 +40,16 @@ extension Realm {
     /// version. Changes are counted from the version this instance reads when `observe` is
     /// called, so a caller can read its starting state here and compare in `block`.
     ///
-    /// Like `observe(_:)`, a frozen instance or one used from the wrong thread registers nothing.
-    public func observe(on queue: DispatchQueue?, _ block: @escaping (RealmNotification, Realm) -> Void) -> NotificationToken {
-        guard let queue else { return observe(block) }
-        guard frozenLock == nil, (try? checkThread()) != nil else { return NotificationToken(nil) }
+    /// Unlike `observe(_:)`, a registration that cannot be made (a frozen instance, the wrong
+    /// thread, inside a write transaction, as for collections and objects) is reported: `failure`
+    /// gets the reason, asynchronously on the context `block` would have run on, and nothing is
+    /// registered.
+    public func observe(on queue: DispatchQueue?, failure: @escaping (Error) -> Void,
+                        _ block: @escaping (RealmNotification, Realm) -> Void) -> NotificationToken {
+        if let error = registrationError() {
+            deliverRegistrationError(error, on: queue) { failure(error) }
+            return NotificationToken(nil)
+        }
         let registration = Registration(kind: .realm, schema: schema) { change, _, realm in
             if case .realmChanged = change { block(.didChange, realm) }
         }
