@@ -164,14 +164,15 @@ extension RealmCollection {
 extension _ObjectObservable {
     /// The object's changes as an `AsyncSequence`: `.change` with the object frozen at the new
     /// version and the changed properties (old and new values), then `.deleted` when it is
-    /// deleted, which ends the sequence. With `keyPaths`, only changes to those properties
-    /// notify (the object's own properties: key paths through links are followed by
-    /// `observe(keyPaths:)` on a RunLoop only, so here they stop with a message). Call it on the
-    /// object's thread; the loop may run anywhere and ends when its task is cancelled.
+    /// deleted, which ends the sequence. With `keyPaths`, only changes to those key paths
+    /// notify: the object's own properties, or paths through links (`"owner.name"`,
+    /// `"dogs.age"`, named in the change with their old and new values), as
+    /// `observe(keyPaths:on:_:)` follows them. Call it on the object's thread; the loop may run
+    /// anywhere and ends when its task is cancelled.
     ///
     /// ```swift
-    /// for await change in dog.changes(keyPaths: ["age"]) {
-    ///     if case .change(let dog, _) = change { print(dog.age) }
+    /// for await change in dog.changes(keyPaths: ["age", "owner.name"]) {
+    ///     if case .change(let dog, _) = change { print(dog.age, dog.owner?.name ?? "-") }
     /// }
     /// ```
     public func changes(keyPaths: [String]? = nil) -> RealmChanges<ObjectChange<Self>> {

@@ -163,32 +163,61 @@ extension RealmCollection {
 }
 
 extension _ObjectObservable {
-    /// `observe(keyPaths:)` of an object with key paths through links. The dynamic core reports
+    /// `observe(keyPaths:on:)` of an object with key paths through links. The dynamic core reports
     /// an object's own changes only, so this watches every new version of the Realm (a
-    /// Realm-level registration) and compares the key paths' values with those last delivered:
-    /// one read per key path per version, on this thread's RunLoop. A value that cannot be read
-    /// is nil in the change (as `PropertyChange` documents), never a stale value.
-    func observeThroughLinks(keyPaths: [String], _ block: @escaping (ObjectChange<Self>) -> Void) -> NotificationToken {
+    /// Realm-level registration, on this thread's RunLoop or on `queue`) and compares the key
+    /// paths' values with those last delivered: one read per key path per version.
+    ///
+    /// Invariants: `last` holds the values at the last delivered version (at first, the version
+    /// this thread reads now, which is where the registration starts counting); it is read and
+    /// written only by the delivering context (one at a time: deliveries are serial). A value
+    /// that cannot be read is nil in the change (as `PropertyChange` documents), never a stale
+    /// value. On `queue`, the object is looked up by key in the queue's own Realm instance and
+    /// handed over bound to it; the observed instance is never touched there. Deletion delivers
+    /// `.deleted` once, a failure to look the object up `.error` once; nothing follows either.
+    /// A registration the engine refuses (a frozen object, inside a write transaction) is one
+    /// `.error`, as for the object's own properties.
+    func observeThroughLinks(keyPaths: [String], on queue: DispatchQueue?,
+                             _ block: @escaping (ObjectChange<Self>) -> Void) -> NotificationToken {
         guard let accessor, let realm else { preconditionFailure("Only managed objects can be observed.") }
         let paths = KeyPathFilter(keyPaths: keyPaths, className: accessor.className, schema: realm.schema).paths
-        let engine = realm.dynamicRealm
-        func read() -> [Value?] { paths.map { try? KeyPathFilter.value(of: accessor, $0[...], realm: engine) } }
-        var last = read()
+        func read(_ object: DynamicObject) -> [Value?] {
+            paths.map { try? KeyPathFilter.value(of: object, $0[...], realm: object.realm) }
+        }
+        var last = read(accessor)
         var finished = false
-        let object = self
-        return engine.observe { _, _ in
+        let (className, key, original, configuration) = (accessor.className, accessor.key, self, realm.configuration)
+        // The typed wrapper of the queue's instance, made once (the hub keeps one instance).
+        var queueRealm: Realm?
+        return realm.dynamicRealm.observe(on: queue, failure: { block(.error($0)) }) { _, delivering in
             if finished { return }
-            if accessor.isInvalidated {
+            let current: DynamicObject?
+            do {
+                current = try delivering.object(ofType: className, key: key)
+            } catch {
+                finished = true
+                block(.error(error))
+                return
+            }
+            guard let current else {
                 finished = true
                 block(.deleted)
                 return
             }
-            let now = read()
+            let now = read(current)
             let changes = paths.indices.filter { now[$0] != last[$0] }.map {
                 PropertyChange(name: keyPaths[$0], old: last[$0], new: now[$0])
             }
             last = now
-            if !changes.isEmpty { block(.change(object, changes)) }
+            guard !changes.isEmpty else { return }
+            if queue == nil {
+                block(.change(original, changes))
+                return
+            }
+            let typedRealm = queueRealm.flatMap { $0.dynamicRealm === delivering ? $0 : nil }
+                ?? Realm(wrapping: delivering, configuration: configuration)
+            queueRealm = typedRealm
+            block(.change(Self._rlmMake(current, realm: typedRealm), changes))
         }
     }
 }

@@ -72,20 +72,22 @@ extension Object: _ObjectObservable {}
 extension _ObjectObservable {
     /// Observes the object: `.change` with each changed property's name, old and new value after
     /// each version that changed it, `.deleted` once it is deleted. With `keyPaths`, only changes
-    /// to those properties notify. Delivered on this thread's RunLoop (and during `refresh()`).
+    /// to those properties notify. Delivered on this thread's RunLoop (and during `refresh()`),
+    /// or on `queue`.
     ///
     /// Key paths may go through links (`"owner.name"`, `"dogs.age"`): the change then names the
-    /// key path, with its old and new value (a list of values through a list). Those are
-    /// followed on this thread's RunLoop only (key-path observation of an object through links
-    /// on a `queue` stops with a message). A key path naming no property stops too.
+    /// key path, with its old and new value (a list of values through a list), on this thread's
+    /// RunLoop or on `queue` alike. A key path naming no property stops with a message.
+    ///
+    /// With a serial `queue`, the block runs there with the object bound to a Realm instance
+    /// confined to that queue (readable in the block, not elsewhere).
     public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
                         _ block: @escaping (ObjectChange<Self>) -> Void) -> NotificationToken {
         guard let accessor, let realm else {
             preconditionFailure("Only managed objects can be observed (add the object to a Realm first).")
         }
         if let keyPaths, keyPaths.contains(where: { $0.contains(".") }) {
-            precondition(queue == nil, "observe(keyPaths:on:): key paths through links are followed on this thread's RunLoop only")
-            return observeThroughLinks(keyPaths: keyPaths, block)
+            return observeThroughLinks(keyPaths: keyPaths, on: queue, block)
         }
         for path in keyPaths ?? [] {
             precondition(accessor.objectSchema[path] != nil, "observe(keyPaths:): '\(path)' names no property of \(Self.className)")

@@ -99,6 +99,7 @@ public struct Persisted<Value: _Persistable> {
         }
         if let tracer = object.tracer {
             tracer.names.append(object.propertyName(slot: slot))
+            if let next = tracingLink(Value.self, tracer) { return next }
         }
         return object[keyPath: storageKeyPath].storage
     }

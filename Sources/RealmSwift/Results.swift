@@ -133,7 +133,8 @@ extension RealmCollection {
         return Results(base.dynamicResults.sorted(by: combined), realm: base.owner)
     }
 
-    /// Sorted by a property given as a key path (`\.age`).
+    /// Sorted by a property given as a key path (`\.age`), also through to-one links
+    /// (`\.owner?.name`).
     public func sorted<V>(by keyPath: KeyPath<Element, V>, ascending: Bool = true) -> Results<Element> {
         sorted(byKeyPath: propertyName(keyPath), ascending: ascending)
     }
@@ -243,7 +244,8 @@ public struct AnyRealmCollection<Element: Object>: RealmCollection {
 }
 
 /// The property name a key path reads (`\Dog.age` → `"age"`), found by reading it from a
-/// prototype that records property reads.
+/// prototype that records property reads; through to-one links, the path of names
+/// (`\Dog.owner?.name` → `"owner.name"`, see `tracingLink`). A list names itself (`\.dogs`).
 func propertyName<T: Object>(_ keyPath: PartialKeyPath<T>) -> String {
     let prototype = T()
     let tracer = KeyPathTracer()
@@ -251,4 +253,16 @@ func propertyName<T: Object>(_ keyPath: PartialKeyPath<T>) -> String {
     _ = prototype[keyPath: keyPath]
     guard !tracer.names.isEmpty else { preconditionFailure("\(keyPath) does not name a @Persisted property") }
     return tracer.names.joined(separator: ".")
+}
+
+/// What a traced prototype's to-one link (`Value` is `Optional<SomeObject>`) reads as: a
+/// prototype of the linked class recording into the same tracer, so the rest of a key path
+/// through the link (`\.owner?.name`, `\.owner?.home?.city`) is recorded too. Nil for every
+/// other property (a list or `LinkingObjects` names itself only), which then reads as its
+/// unmanaged value.
+func tracingLink<Value: _Persistable>(_ type: Value.Type, _ tracer: KeyPathTracer) -> Value? {
+    guard Value.self is ExpressibleByNilLiteral.Type, let linked = Value._rlmLinkedType else { return nil }
+    let prototype = linked.init()
+    prototype.tracer = tracer
+    return prototype as? Value
 }

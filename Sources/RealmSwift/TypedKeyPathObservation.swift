@@ -3,12 +3,12 @@ import RealmEngine
 
 extension Results {
     /// `observe(keyPaths:on:_:)` with Swift key paths instead of names: only changes to those
-    /// properties of `Element` notify. A key path names one property of the object itself; for a
-    /// path through a link use the names (`observe(keyPaths: ["owner.name"])`): `\.owner?.name`
-    /// is read on an unmanaged prototype whose link is nil, so it would name `owner` alone.
+    /// key paths of `Element` notify. A key path may go through to-one links
+    /// (`\.owner?.name` stands for `"owner.name"`, `\.owner?.home?.city` for
+    /// `"owner.home.city"`); a key path to a list (`\.dogs`) names the list.
     ///
     /// ```swift
-    /// let token = realm.objects(Dog.self).observe(keyPaths: [\.age, \.name]) { change in … }
+    /// let token = realm.objects(Dog.self).observe(keyPaths: [\.age, \.owner?.name]) { change in … }
     /// ```
     public func observe(keyPaths: [PartialKeyPath<Element>], on queue: DispatchQueue? = nil,
                         _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void) -> NotificationToken {
@@ -18,7 +18,9 @@ extension Results {
 
 extension _ObjectObservable {
     /// `observe(keyPaths:on:_:)` with Swift key paths instead of names: only changes to those
-    /// properties notify (`dog.observe(keyPaths: [\.age]) { change in … }`).
+    /// key paths notify (`dog.observe(keyPaths: [\.age, \.owner?.name]) { change in … }`), each
+    /// change named as the string key path (`"owner.name"`). Through to-one links as in
+    /// `Results.observe(keyPaths:on:_:)`, on this thread's RunLoop or on `queue`.
     public func observe(keyPaths: [PartialKeyPath<Self>], on queue: DispatchQueue? = nil,
                         _ block: @escaping (ObjectChange<Self>) -> Void) -> NotificationToken {
         observe(keyPaths: keyPaths.map { RealmSwift.propertyName($0) }, on: queue, block)

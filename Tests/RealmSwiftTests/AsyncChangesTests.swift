@@ -93,6 +93,37 @@ import RealmSwift
     }
 }
 
+extension AsyncChangesTests {
+    final class COwner: Object { @Persisted var name = "" }
+    final class COwnedDog: Object { @Persisted var name = ""; @Persisted var owner: COwner? }
+
+    @Test func objectChangesFollowKeyPathsThroughLinks() async throws {
+        let config = try fileConfig([COwner.self, COwnedDog.self])
+        defer { removeFolder(of: config) }
+        let write: (@escaping @Sendable (Realm) -> Void) throws -> Void = { body in
+            try onOtherThread { let r = try Realm(configuration: config); try r.write { body(r) } }
+        }
+        try write { r in r.create(COwnedDog.self, value: ["name": "Rex", "owner": ["name": "Jim"]]) }
+        nonisolated(unsafe) var made: RealmChanges<ObjectChange<COwnedDog>>?
+        try onOtherThread { made = try Realm(configuration: config).objects(COwnedDog.self)[0].changes(keyPaths: ["owner.name"]) }
+        let changes = try #require(made)
+        try write { r in r.objects(COwnedDog.self)[0].name = "ignored" }
+        try write { r in r.objects(COwner.self)[0].name = "James" }
+        var log: [String] = []
+        for await change in changes {
+            switch change {
+            case .change(let dog, let properties):
+                #expect(dog.isFrozen)
+                log.append("\(dog.name) \(dog.owner?.name ?? "-") \(properties.map(\.name))")
+                try write { r in r.delete(r.objects(COwnedDog.self)[0]) }
+            case .deleted: log.append("deleted")
+            case .error(let e): Issue.record(e)
+            }
+        }
+        #expect(log == ["ignored James [\"owner.name\"]", "deleted"])
+    }
+}
+
 /// A counter shared between a test and its task.
 final class Counter: @unchecked Sendable {
     private let lock = NSLock()

@@ -109,4 +109,107 @@ import RealmSwift
         #expect(log.count == 3)
         token.invalidate()
     }
+
+    /// Lines written by a queue's callbacks and read by the test, and a signal per line.
+    final class QueueLog: @unchecked Sendable {
+        private let lock = NSLock()
+        private var lines: [String] = []
+        let added = DispatchSemaphore(value: 0)
+        func add(_ s: String) {
+            lock.withLock { lines.append(s) }
+            added.signal()
+        }
+        var all: [String] { lock.withLock { lines } }
+        /// Waits for the next line (false after 5 s without one).
+        func next() -> Bool { added.wait(timeout: .now() + 5) == .success }
+    }
+
+    static func describe(_ properties: [PropertyChange]) -> String {
+        properties.map { "\($0.name) \($0.oldValue.map { "\($0)" } ?? "?")->\($0.newValue.map { "\($0)" } ?? "?")" }
+            .joined(separator: ",")
+    }
+
+    @Test func objectKeyPathsFollowLinksOnAQueue() throws {
+        let config = try fileConfig([KPerson.self, KDog.self])
+        defer { removeFolder(of: config) }
+        let realm = try Realm(configuration: config)
+        let rex = try realm.write {
+            realm.create(KDog.self, value: ["name": "Rex", "age": 1, "owner": ["name": "Jim"]])
+        }
+        let queue = DispatchQueue(label: "key-path-observer")
+        let log = QueueLog()
+        let token = rex.observe(keyPaths: ["age", "owner.name"], on: queue) { change in
+            dispatchPrecondition(condition: .onQueue(queue))
+            switch change {
+            case .change(let dog, let properties):
+                // The object is bound to the queue's Realm: readable here, at the new version.
+                log.add("\(dog.name) \(dog.owner?.name ?? "-") \(dog.realm?.isFrozen == false) \(Self.describe(properties))")
+            case .deleted: log.add("deleted")
+            case .error(let e): log.add("error \(e)")
+            }
+        }
+        let write: (@escaping @Sendable (Realm) -> Void) throws -> Void = { body in
+            try onOtherThread { let r = try Realm(configuration: config); try r.write { body(r) } }
+        }
+        try write { r in r.objects(KPerson.self).first!.name = "James" }
+        #expect(log.next())
+        try write { r in r.objects(KDog.self).first!.name = "Max" }            // not watched
+        try write { r in r.objects(KDog.self).first!.age = 4 }
+        #expect(log.next())
+        try write { r in r.objects(KDog.self).first!.owner = nil }
+        #expect(log.next())
+        try write { r in r.delete(r.objects(KDog.self)) }
+        #expect(log.next())
+        try write { r in r.objects(KPerson.self).first!.name = "Jim" }         // after the deletion: nothing
+        Thread.sleep(forTimeInterval: 0.2)
+        queue.sync {}
+        let lines = log.all
+        #expect(lines.count == 4)
+        #expect(lines.first?.hasPrefix("Rex James true owner.name ") == true)
+        #expect(lines.first?.contains("Jim") == true && lines.first?.contains("->") == true)
+        #expect(lines.count > 1 && lines[1].hasPrefix("Max James true age ") && lines[1].hasSuffix("4"))
+        #expect(lines.count > 2 && lines[2].hasPrefix("Max - true owner.name "))
+        #expect(lines.last == "deleted")
+        token.invalidate()
+    }
+
+    @Test func listKeyPathsFollowOnAQueue() throws {
+        let config = try fileConfig([KPerson.self, KDog.self])
+        defer { removeFolder(of: config) }
+        let realm = try Realm(configuration: config)
+        let jim = try realm.write {
+            realm.create(KPerson.self, value: ["name": "Jim", "dogs": [["name": "Rex", "age": 1], ["name": "Fido", "age": 2]]])
+        }
+        let queue = DispatchQueue(label: "key-path-observer")
+        let log = QueueLog()
+        let token = jim.observe(keyPaths: ["dogs.age"], on: queue) { change in
+            if case .change(let person, let properties) = change {
+                log.add("\(person.dogs.map(\.age)) \(properties.map(\.name))")
+            }
+        }
+        try onOtherThread {
+            let r = try Realm(configuration: config)
+            try r.write { r.objects(KDog.self).filter("name == 'Rex'").first!.name = "Rex II" }   // not watched
+            try r.write { r.objects(KDog.self).filter("name == 'Fido'").first!.age = 7 }
+        }
+        #expect(log.next())
+        Thread.sleep(forTimeInterval: 0.1)
+        queue.sync {}
+        #expect(log.all == ["[1, 7] [\"dogs.age\"]"])
+        token.invalidate()
+    }
+
+    @Test func observingAFrozenObjectThroughLinksReportsAnError() throws {
+        let config = try fileConfig([KPerson.self, KDog.self])
+        defer { removeFolder(of: config) }
+        let realm = try Realm(configuration: config)
+        let rex = try realm.write { realm.create(KDog.self, value: ["name": "Rex", "owner": ["name": "Jim"]]) }
+        var seen: [String] = []
+        let token = rex.freeze().observe(keyPaths: ["owner.name"]) { change in
+            if case .error(let error) = change { seen.append("\(error)") } else { seen.append("\(change)") }
+        }
+        RunLoop.current.run(until: Date().addingTimeInterval(0.05))
+        #expect(seen.count == 1 && seen[0].contains("frozen"))
+        token.invalidate()
+    }
 }

@@ -34,6 +34,29 @@ extension Realm {
         return NotificationToken(registration)
     }
 
+    /// `observe(_:)` delivered on a serial `queue` (nil: this thread's RunLoop, as `observe(_:)`):
+    /// `block` runs there after every change of the file, once per delivery, with an instance of
+    /// the file confined to the queue (opened on the first delivery) that has moved to the new
+    /// version. Changes are counted from the version this instance reads when `observe` is
+    /// called, so a caller can read its starting state here and compare in `block`.
+    ///
+    /// Unlike `observe(_:)`, a registration that cannot be made (a frozen instance, the wrong
+    /// thread, inside a write transaction, as for collections and objects) is reported: `failure`
+    /// gets the reason, asynchronously on the context `block` would have run on, and nothing is
+    /// registered.
+    public func observe(on queue: DispatchQueue?, failure: @escaping (Error) -> Void,
+                        _ block: @escaping (RealmNotification, Realm) -> Void) -> NotificationToken {
+        if let error = registrationError() {
+            deliverRegistrationError(error, on: queue) { failure(error) }
+            return NotificationToken(nil)
+        }
+        let registration = Registration(kind: .realm, schema: schema) { change, _, realm in
+            if case .realmChanged = change { block(.didChange, realm) }
+        }
+        registration.base = .init(version: version, pin: nil, keys: [])
+        return register(registration, on: queue)
+    }
+
     /// Registers `registration` with the hub that delivers for `queue` (nil: this thread).
     func register(_ registration: Registration, on queue: DispatchQueue?, manual: Bool = false) -> NotificationToken {
         if let queue {

@@ -142,6 +142,34 @@ import Testing
         token.invalidate()
     }
 
+    @Test func realmObserverOnAQueueSeesEachNewVersionThere() throws {
+        let dir = TempDir()
+        let (writer, observed) = try open(dir)
+        let queue = DispatchQueue(label: "observer")
+        let seen = Counter()
+        let token = observed.observe(on: queue, failure: { seen.add("failure \($0)") }) { notification, realm in
+            // The instance handed over is confined to the queue and already at the new version.
+            dispatchPrecondition(condition: .onQueue(queue))
+            let count = (try? realm.objects("Dog").count).map(String.init) ?? "unreadable"
+            seen.add("\(notification.rawValue) \(count) \(realm === observed)")
+        }
+        try writer.write { try writer.create("Dog", ["name": .string("rex")]) }
+        let deadline = Date().addingTimeInterval(5)
+        while seen.count < 1 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(seen.all == ["didChange 1 false"])
+        token.invalidate()
+        try writer.write { try writer.create("Dog", ["name": .string("pup")]) }
+        Thread.sleep(forTimeInterval: 0.1)
+        queue.sync {}
+        #expect(seen.count == 1)
+        // A frozen instance never changes: the failure is reported on the queue, nothing registered.
+        let frozen = try observed.freeze()
+        let none = frozen.observe(on: queue, failure: { seen.add("failure \($0)") }) { _, _ in seen.add("delivered") }
+        queue.sync {}
+        #expect(seen.count == 2 && seen.all[1].hasPrefix("failure") && seen.all[1].contains("frozen"))
+        none.invalidate()
+    }
+
     @Test func objectNotifications() throws {
         let dir = TempDir()
         let (writer, observed) = try open(dir)
