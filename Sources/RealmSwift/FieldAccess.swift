@@ -90,6 +90,17 @@ func persistedFields(of type: Object.Type) -> [FieldInfo]? {
     return listed && located ? fields : nil
 }
 
+/// How many stored properties instances of `type` have (its superclasses' included), or nil
+/// when the runtime cannot list them.
+func storedPropertyCount(of type: AnyClass) -> Int? {
+    var count = 0
+    let listed = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1)) { _, _, _, _ in
+        count += 1
+        return true
+    }
+    return listed ? count : nil
+}
+
 /// One `@Persisted` property of one live object: its slot in the class, its name, and the
 /// address of its `Persisted` (valid while the object is).
 struct FieldHandle {

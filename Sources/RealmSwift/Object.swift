@@ -32,6 +32,13 @@ open class Object: Hashable, CustomStringConvertible {
         managed = .some(accessor)
     }
 
+    /// Makes this managed object, which nobody holds any more, the object of `accessor` in
+    /// the same Realm (see `Results.Iterator`): what it recorded of its previous object goes.
+    final func recycle(as accessor: consuming ObjectAccessor) {
+        managed = .some(accessor)
+        rarelySet = nil
+    }
+
     /// Makes the object managed through `accessor` (or unmanaged with nil).
     final func manage(_ accessor: consuming ObjectAccessor?) {
         // Tested by pattern: `!= nil` would copy the accessor (a retain and a release).
@@ -103,6 +110,14 @@ open class Object: Hashable, CustomStringConvertible {
             }
         }
         return body(info)
+    }
+
+    /// The slot of the property whose storage `keyPath` names, when the class's table knows it.
+    /// Not generic, on purpose: a closure capturing the typed key path would instantiate its
+    /// generic type's metadata on every property access.
+    @inline(__always)
+    final func knownSlot(of keyPath: AnyKeyPath) -> Int? {
+        withInfo { $0.keyPathSlots.slot(of: keyPath) }
     }
 
     /// The name of the property in `slot` (a `Persisted`'s recorded position).

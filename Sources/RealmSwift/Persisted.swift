@@ -20,18 +20,23 @@ import Foundation
 /// stored and cannot be queried.
 @propertyWrapper
 public struct Persisted<Value: _Persistable> {
+    // The stored properties and the initialisers are inlinable: every object made (a managed
+    // one read from a Realm too) runs the initialiser of each of its properties, and inlined
+    // into the model's module they are plain stores instead of unspecialised generic calls.
+
     /// The value of an unmanaged object (kept, unused, once the object is managed).
-    var storage: Value
+    @usableFromInline var storage: Value
     /// The property's position in its class (`ClassInfo.fields`), recorded in every property
     /// of the object when it becomes managed, on its first write, or in a prototype; -1
     /// before. Reads of a managed object and every write find the property through it.
-    var slot = -1
-    let isPrimaryKey: Bool
-    let isIndexed: Bool
+    @usableFromInline var slot = -1
+    @usableFromInline let isPrimaryKey: Bool
+    @usableFromInline let isIndexed: Bool
     // No origin property is stored here: a `LinkingObjects` value holds its own, and every
     // object pays for each stored field's initialisation and destruction.
 
     /// A property whose default is the type's zero (`0`, `""`, nil, an empty list).
+    @inlinable
     public init() {
         storage = Value._rlmDefault()
         isPrimaryKey = false
@@ -39,6 +44,7 @@ public struct Persisted<Value: _Persistable> {
     }
 
     /// A property with a default value, evaluated for each new object.
+    @inlinable
     public init(wrappedValue: Value) {
         storage = wrappedValue
         isPrimaryKey = false
@@ -46,6 +52,7 @@ public struct Persisted<Value: _Persistable> {
     }
 
     /// A property with a default value that is the class's primary key and/or has a search index.
+    @inlinable
     public init(wrappedValue: Value, primaryKey: Bool = false, indexed: Bool = false) {
         storage = wrappedValue
         isPrimaryKey = primaryKey
@@ -53,6 +60,7 @@ public struct Persisted<Value: _Persistable> {
     }
 
     /// A property without a default that is the class's primary key and/or has a search index.
+    @inlinable
     public init(primaryKey: Bool = false, indexed: Bool = false) {
         storage = Value._rlmDefault()
         isPrimaryKey = primaryKey
@@ -97,10 +105,18 @@ public struct Persisted<Value: _Persistable> {
         if object.hasAccessor {
             return Value._rlmGet(object, object.propertyName(slot: slot))
         }
-        if let tracer = object.tracer {
-            tracer.names.append(object.propertyName(slot: slot))
-            if let next = tracingLink(Value.self, tracer) { return next }
-        }
+        if let tracer = object.tracer { return traced(object, storageKeyPath, slot: slot, tracer) }
+        return object[keyPath: storageKeyPath].storage
+    }
+
+    /// `read` on a prototype recording the names a key path reads. Apart, so that `read`
+    /// needs no `Value?` on its stack: in an unspecialised generic function that metadata is
+    /// looked up on every call.
+    @inline(never)
+    static func traced<O: Object>(_ object: O, _ storageKeyPath: ReferenceWritableKeyPath<O, Persisted<Value>>, slot: Int,
+                                  _ tracer: KeyPathTracer) -> Value {
+        tracer.names.append(object.propertyName(slot: slot))
+        if let next = tracingLink(Value.self, tracer) { return next }
         return object[keyPath: storageKeyPath].storage
     }
 
@@ -120,7 +136,7 @@ public struct Persisted<Value: _Persistable> {
     /// slot recorded in the property (recording every property's slot first if needed).
     @inline(__always)
     private static func slot<O: Object>(of keyPath: ReferenceWritableKeyPath<O, Persisted<Value>>, in object: O) -> Int {
-        if let slot = object.withInfo({ $0.keyPathSlots.slot(of: keyPath) }) { return slot }
+        if let slot = object.knownSlot(of: keyPath) { return slot }
         var slot = object[keyPath: keyPath].slot
         if slot < 0 {
             object.stampSlots()

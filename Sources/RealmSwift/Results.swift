@@ -57,18 +57,26 @@ public struct Results<Element: Object>: RealmCollection, CustomStringConvertible
     }
 
     /// Iterates the objects, each made when it is reached.
+    ///
+    /// An object the loop did not keep is recycled for the next one, invisibly: only when
+    /// nothing else references it (no strong, weak or unowned reference but the iterator's) and
+    /// its class stores nothing but `@Persisted` properties (which a managed object reads from
+    /// the Realm, never from itself). So `for dog in dogs { total += dog.age }` makes one
+    /// object, and an object that was kept, observed or captured is never touched. (A model
+    /// with its own `deinit` sees it run once per object made, which recycling makes rarer.)
     public struct Iterator: IteratorProtocol {
-        var base: RealmEngine.Results.Iterator
-        let realm: Realm
-        let info: ClassInfo
+        var iteration: ObjectIteration
+
+        init(base: RealmEngine.Results.Iterator, realm: Realm, info: ClassInfo) {
+            iteration = ObjectIteration(base: base, realm: realm, info: info)
+        }
 
         /// The next object, or nil at the end.
         public mutating func next() -> Element? {
-            // Without `reading`'s closure unless frozen: this runs once per object.
-            switch realm.frozen ? realm.reading({ base.nextAccessor() }) : base.nextAccessor() {
-            case .some(let accessor): return Element._rlmMake(accessor, realm: realm, info: info)
-            case .none: return nil
-            }
+            // The work is not generic (`ObjectIteration`): this runs once per object, and
+            // unspecialised generic code would look up `Element?`'s metadata each time.
+            guard let object = iteration.next() else { return nil }
+            return unsafeDowncast(object, to: Element.self)
         }
     }
 
@@ -265,4 +273,41 @@ func tracingLink<Value: _Persistable>(_ type: Value.Type, _ tracer: KeyPathTrace
     let prototype = linked.init()
     prototype.tracer = tracer
     return prototype as? Value
+}
+
+/// The objects of results as typed objects of `info`'s class, made when reached, an object
+/// nobody holds any more recycled for the next one (see `Results.Iterator`).
+struct ObjectIteration {
+    var base: RealmEngine.Results.Iterator
+    let realm: Realm
+    let info: ClassInfo
+    /// The last object handed out, recycled if nobody else holds it.
+    private var last: Object?
+
+    init(base: RealmEngine.Results.Iterator, realm: Realm, info: ClassInfo) {
+        self.base = base
+        self.realm = realm
+        self.info = info
+    }
+
+    mutating func next() -> Object? {
+        // Without `reading`'s closure unless frozen.
+        switch realm.frozen ? realm.reading({ base.nextAccessor() }) : base.nextAccessor() {
+        case .some(let accessor):
+            if info.isRecyclable, var previous = last.take() {
+                if isKnownUniquelyReferenced(&previous), _getWeakRetainCount(previous) <= 1,
+                   _getUnownedRetainCount(previous) <= 1 {
+                    previous.recycle(as: consume accessor)
+                    last = previous
+                    return previous
+                }
+            }
+            let made = info.type._rlmMake(consume accessor, realm: realm, info: info)
+            if info.isRecyclable { last = made }
+            return made
+        case .none:
+            last = nil
+            return nil
+        }
+    }
 }

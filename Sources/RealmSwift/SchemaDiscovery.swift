@@ -24,6 +24,10 @@ final class ClassInfo: @unchecked Sendable {
     let hasLinks: Bool
     /// The key paths of the properties' storage seen so far, with their slots.
     let keyPathSlots: KeyPathSlots
+    /// Whether every stored property of the class is `@Persisted` (none of its own that a
+    /// managed object would keep), so that an iteration may recycle a managed object nobody
+    /// holds any more for the next one (see `Results.Iterator`).
+    let isRecyclable: Bool
 
     init(_ type: Object.Type) {
         self.type = type
@@ -42,6 +46,11 @@ final class ClassInfo: @unchecked Sendable {
         slotOffsets = fields.map(\.slotOffset)
         storageOffsets = fields.map(\.storageOffset)
         keyPathSlots = KeyPathSlots(fieldCount: fields.count)
+        if let all = storedPropertyCount(of: type), let base = storedPropertyCount(of: Object.self) {
+            isRecyclable = all - base == fields.count
+        } else {
+            isRecyclable = false
+        }
         hasLinks = children.contains { $0.1.linkedType != nil }
         for (name, p) in children {
             properties.append(p.property(name: name))

@@ -120,3 +120,72 @@ import Testing
         }
     }
 }
+
+/// Iteration recycles an object nobody holds any more for the next one, and only then: what a
+/// loop keeps, or references weakly or unowned, stays the object it was.
+@Suite struct IterationRecyclingTests {
+    final class Item: Object { @Persisted var n = 0 }
+    final class Cached: Object { @Persisted var n = 0; var note = "" }
+
+    private func realm(_ count: Int) throws -> Realm {
+        let realm = try Realm(configuration: memoryConfig([Item.self, Cached.self]))
+        try realm.write {
+            for i in 0..<count {
+                realm.add(Item(value: [i]))
+                realm.add(Cached(value: ["n": i]))
+            }
+        }
+        return realm
+    }
+
+    @Test func aLoopThatKeepsNothingReadsEveryObjectThroughOne() throws {
+        let realm = try realm(500)
+        var seen = Set<ObjectIdentifier>()
+        var sum = 0
+        for item in realm.objects(Item.self) {
+            seen.insert(ObjectIdentifier(item))
+            sum += item.n
+        }
+        #expect(sum == (0..<500).reduce(0, +))
+        #expect(seen.count == 1)
+    }
+
+    @Test func keptObjectsStayTheirOwn() throws {
+        let realm = try realm(300)
+        var kept: [Item] = []
+        for item in realm.objects(Item.self) where item.n % 3 == 0 { kept.append(item) }
+        #expect(kept.map(\.n) == Array(stride(from: 0, to: 300, by: 3)))
+        #expect(Set(kept.map(ObjectIdentifier.init)).count == kept.count)
+        #expect(Array(realm.objects(Item.self)).map(\.n) == Array(0..<300))
+    }
+
+    @Test func weakAndUnownedReferencesKeepTheirObject() throws {
+        let realm = try realm(50)
+        var weakOnes: [Int: WeakItem] = [:]
+        for item in realm.objects(Item.self) where item.n % 10 == 0 { weakOnes[item.n] = WeakItem(item) }
+        // Each weakly held object was either freed (nil) or still shows its own row.
+        for (n, box) in weakOnes { if let item = box.item { #expect(item.n == n) } }
+        var firstUnowned: [(Int, Unowned)] = []
+        var strong: [Item] = []   // keeps the objects alive, so the unowned references stay valid
+        for item in realm.objects(Item.self) where item.n < 5 {
+            strong.append(item)
+            firstUnowned.append((item.n, Unowned(item)))
+        }
+        for (n, box) in firstUnowned { #expect(box.item.n == n) }
+        #expect(strong.count == 5)
+    }
+
+    @Test func aClassWithItsOwnStoredPropertiesIsNeverRecycled() throws {
+        let realm = try realm(20)
+        var notes: [String] = []
+        for cached in realm.objects(Cached.self) {
+            notes.append(cached.note)      // always the fresh object's default
+            cached.note = "seen \(cached.n)"
+        }
+        #expect(notes == Array(repeating: "", count: 20))
+        #expect(!ClassInfo.of(Cached.self).isRecyclable && ClassInfo.of(Item.self).isRecyclable)
+    }
+
+    final class WeakItem { weak var item: Item?; init(_ item: Item) { self.item = item } }
+    final class Unowned { unowned let item: Item; init(_ item: Item) { self.item = item } }
+}
