@@ -18,27 +18,40 @@ extension Realm {
     }
 
     /// The object of a class with this primary key, or nil.
+    ///
+    /// Inlined into the caller, so that the key's type is known there and its conversion is
+    /// a plain value, not a dynamic cast per call; the lookup itself is not generic.
+    @inlinable
     public func object<Element: Object, Key>(ofType type: Element.Type, forPrimaryKey key: Key) -> Element? {
-        check(type)
-        // The usual key types first: a cast to a concrete type is cheap, one to `storedValue`'s
-        // existentials is not (a lookup per call, next to a lookup that costs about as much).
         let value: Value
         if let i = key as? Int {
             value = .int(Int64(i))
         } else if let s = key as? String {
             value = .string(s)
-        } else if let v = storedValue(key) {
-            value = v
         } else {
-            preconditionFailure("\(Key.self) cannot be a primary key")
+            value = primaryKeyValue(key)
         }
+        guard let found = object(ofType: type as Object.Type, primaryKey: value) else { return nil }
+        return unsafeDowncast(found, to: Element.self)
+    }
+
+    /// A primary key of another type than `Int` and `String` as a stored value.
+    @usableFromInline
+    func primaryKeyValue<Key>(_ key: Key) -> Value {
+        guard let value = storedValue(key) else { preconditionFailure("\(Key.self) cannot be a primary key") }
+        return value
+    }
+
+    /// `object(ofType:forPrimaryKey:)` once the key is a stored value (an object of `type`).
+    @usableFromInline
+    func object(ofType type: Object.Type, primaryKey value: Value) -> Object? {
+        let info = check(type)
         do {
             // The stored name from the class's info: `className` may build it from the type's name.
-            let info = ClassInfo.of(type)
             guard let accessor = try dynamicRealm.accessor(ofType: info.objectSchema.name, forPrimaryKey: value) else { return nil }
-            return Element._rlmMake(accessor, realm: self, info: info)
+            return type._rlmMake(accessor, realm: self, info: info)
         } catch {
-            preconditionFailure("object(ofType: \(type.className).self, forPrimaryKey: \(key)): \(error)")
+            preconditionFailure("object(ofType: \(type.className).self, forPrimaryKey: \(value)): \(error)")
         }
     }
 
@@ -56,10 +69,10 @@ extension Realm {
             precondition(owner.dynamicRealm === dynamicRealm, "Object is already managed by another Realm. Use create instead to copy it.")
             if !object.isInvalidated { return }
         }
-        check(Swift.type(of: object))
+        let info = check(Swift.type(of: object))
         do {
             // The stored name from the class's info: `className` may build it from the type's name.
-            let managed = try dynamicRealm.createAccessor(object.info.objectSchema.name, value: object._rlmUnmanagedArray(for: self),
+            let managed = try dynamicRealm.createAccessor(info.objectSchema.name, value: object._rlmUnmanagedArray(for: self),
                                                           update: update)
             var visited: Set<ObjectIdentifier> = []
             object._rlmAttach(managed, realm: self, visited: &visited)

@@ -21,7 +21,8 @@ public final class Realm {
     /// The first error recorded by a non-throwing call inside the open write transaction.
     private var pendingError: Error?
     /// Classes already checked against the file's schema.
-    private var checkedTypes: Set<ObjectIdentifier> = []
+    /// The classes checked against the file's schema, with their info.
+    private var checkedTypes: [ObjectIdentifier: ClassInfo] = [:]
     /// The thread the Realm was opened on (nil for an instance confined to a queue).
     private let thread: pthread_t?
     /// Whether `dynamicRealm` is frozen (Freeze.swift; asked on every typed read, so kept here).
@@ -177,15 +178,19 @@ public final class Realm {
 
     /// Checks once that `type`'s schema is the file's; a class missing or different is a
     /// programmer error (list it in `objectTypes`, and migrate a changed class).
-    func check(_ type: Object.Type) {
+    /// Returns the class's info.
+    @discardableResult
+    func check(_ type: Object.Type) -> ClassInfo {
         verifyThread()
-        reading { checkOnce(type) }
+        if !frozen, let known = checkedTypes[ObjectIdentifier(type)] { return known }
+        return reading { checkOnce(type) }
     }
 
-    private func checkOnce(_ type: Object.Type) {
+    private func checkOnce(_ type: Object.Type) -> ClassInfo {
         let id = ObjectIdentifier(type)
-        if checkedTypes.contains(id) { return }
-        let wanted = ClassInfo.of(type).objectSchema
+        if let known = checkedTypes[id] { return known }
+        let info = ClassInfo.of(type)
+        let wanted = info.objectSchema
         guard let stored = schema[wanted.name] else {
             preconditionFailure("\(wanted.name) is not in the schema of \(dynamicRealm.path); list it in Realm.Configuration.objectTypes")
         }
@@ -194,7 +199,8 @@ public final class Realm {
             preconditionFailure("\(wanted.name) differs from the class stored in \(dynamicRealm.path) (\(difference)); " +
                                 "raise schemaVersion to migrate")
         }
-        checkedTypes.insert(id)
+        checkedTypes[id] = info
+        return info
     }
 }
 
