@@ -120,6 +120,17 @@ extension Object {
         }
     }
 
+    /// Where the value of an unmanaged object's property is stored, when the class's table
+    /// knows the slot of the property whose storage `keyPath` names; nil for a managed object
+    /// (its values are in the Realm) or a key path not seen yet.
+    @usableFromInline
+    final func unmanagedStorage(of keyPath: AnyKeyPath) -> UnsafeMutableRawPointer? {
+        guard !hasAccessor, let slot = knownSlot(of: keyPath) else { return nil }
+        let offset = withInfo { info in info.storageOffsets.indices.contains(slot) ? info.storageOffsets[slot] : nil }
+        guard let offset else { return nil }
+        return UnsafeMutableRawPointer(Unmanaged.passUnretained(self).toOpaque()) + offset
+    }
+
     /// Sets the unmanaged value of the property in `slot` (the caller's `Persisted<V>`).
     final func setUnmanagedValue<V>(_ value: V, slot: Int) {
         let offset = withInfo { info in info.storageOffsets.indices.contains(slot) ? info.storageOffsets[slot] : nil }

@@ -344,14 +344,18 @@ open class Object: Hashable, CustomStringConvertible {
 
     /// An unmanaged object's persisted properties as input in property order.
     func _rlmUnmanagedArray(for realm: Realm?) -> ObjectInput {
-        let fields = info.fields
-        var values: [ObjectInput] = []
-        values.reserveCapacity(fields.count)
         let base = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
-        for f in fields {
-            if let input = f.access.unmanagedInput(base + f.offset, for: realm) { values.append(input) }
+        return withInfo { info in
+            // In place: a copy of each field's description would retain its name.
+            info.fields.withUnsafeBufferPointer { fields in
+                var values: [ObjectInput] = []
+                values.reserveCapacity(fields.count)
+                for i in fields.indices {
+                    if let input = fields[i].access.unmanagedInput(base + fields[i].offset, for: realm) { values.append(input) }
+                }
+                return .array(values)
+            }
         }
-        return .array(values)
     }
 
     /// Sets unmanaged properties from a dictionary, an array in property order or an object;

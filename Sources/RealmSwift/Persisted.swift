@@ -95,7 +95,15 @@ public struct Persisted<Value: _Persistable> {
         storage storageKeyPath: ReferenceWritableKeyPath<O, Persisted<Value>>
     ) -> Value {
         get { read(object, storageKeyPath) }
-        set { write(newValue, object, storageKeyPath) }
+        set {
+            // An unmanaged object's property whose slot is known: stored here, where the
+            // value's type is known (a plain store, not a generic one).
+            if let storage = object.unmanagedStorage(of: storageKeyPath) {
+                storage.assumingMemoryBound(to: Value.self).pointee = newValue
+            } else {
+                write(newValue, object, storageKeyPath)
+            }
+        }
     }
 
     /// The property's value: from the Realm when `object` is managed, else its storage.
