@@ -126,11 +126,19 @@ extension RealmCollection {
     }
 
     /// Sorted by several properties, the first most significant; earlier sorts break ties.
+    ///
+    /// Sorting is by properties of the object and of its to-one links (`"owner.name"`). A key
+    /// path naming no property, a link itself (`"owner"`), a list or linking objects is a
+    /// programmer error, as in RealmSwift, and stops with a message naming it.
     public func sorted(by descriptors: [SortDescriptor]) -> Results<Element> {
         let base = _rlmResults
         let names = Set(descriptors.map(\.keyPath))
         let combined = descriptors + base.sorts.filter { !names.contains($0.keyPath) }
-        return Results(base.dynamicResults.sorted(by: combined), realm: base.owner)
+        do {
+            return Results(try base.owner.reading { try base.dynamicResults.sorted(by: combined) }, realm: base.owner)
+        } catch {
+            preconditionFailure("sorted(by: \(descriptors.map(\.keyPath))): \(orderingMessage(error))")
+        }
     }
 
     /// Sorted by a property given as a key path (`\.age`), also through to-one links
@@ -139,10 +147,16 @@ extension RealmCollection {
         sorted(byKeyPath: propertyName(keyPath), ascending: ascending)
     }
 
-    /// The first object of each distinct combination of the properties' values.
+    /// The first object of each distinct combination of the properties' values. The key paths
+    /// follow `sorted(by:)`'s rule: a link, a list or a missing property stops with a message.
     public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Element == String {
         let base = _rlmResults
-        return Results(base.dynamicResults.distinct(by: Array(keyPaths)), realm: base.owner)
+        let paths = Array(keyPaths)
+        do {
+            return Results(try base.owner.reading { try base.dynamicResults.distinct(by: paths) }, realm: base.owner)
+        } catch {
+            preconditionFailure("distinct(by: \(paths)): \(orderingMessage(error))")
+        }
     }
 
     /// The position of an object, or nil.
@@ -241,6 +255,13 @@ public struct AnyRealmCollection<Element: Object>: RealmCollection {
     /// The object at `position`.
     public subscript(position: Int) -> Element { results[position] }
     public var _rlmResults: Results<Element> { results }
+}
+
+/// The text of a refused sort or distinct key path: the query error's message without its
+/// column (there is no query text to point into).
+private func orderingMessage(_ error: Error) -> String {
+    if case RealmError.query(let message, _) = error { return message }
+    return "\(error)"
 }
 
 /// The property name a key path reads (`\Dog.age` → `"age"`), found by reading it from a
