@@ -100,65 +100,35 @@ final class KeyPathFilter {
 
 /// Registers a collection observer on `dynamic` whose updates are filtered by `keyPaths` (nil:
 /// every change), handing `block` the collection `make` builds from the delivered results.
+/// When `make` throws (the collection cannot be bound to the delivering Realm: a list whose
+/// object is gone there), the block gets that error as `.error`, once, and nothing after it.
 func observeCollection<C>(_ dynamic: RealmEngine.Results, keyPaths: [String]?, on queue: DispatchQueue?,
-                          make: @escaping (RealmEngine.Results) -> C,
+                          make: @escaping (RealmEngine.Results) throws -> C,
                           _ block: @escaping (RealmCollectionChange<C>) -> Void) -> NotificationToken {
     let filter = keyPaths.map { KeyPathFilter(keyPaths: $0, className: dynamic.objectSchema.name, schema: dynamic.realm.schema) }
+    var finished = false
     return dynamic.observe(on: queue) { change in
-        switch change {
-        case .initial(let r):
-            filter?.start(r)
-            block(.initial(make(r)))
-        case .update(let r, let deletions, let insertions, let modifications):
-            var kept = modifications
-            if let filter {
-                kept = filter.filter(r, deletions: deletions, insertions: insertions, modifications: modifications)
-                if deletions.isEmpty && insertions.isEmpty && kept.isEmpty { return }
+        if finished { return }
+        do {
+            switch change {
+            case .initial(let r):
+                filter?.start(r)
+                block(.initial(try make(r)))
+            case .update(let r, let deletions, let insertions, let modifications):
+                var kept = modifications
+                if let filter {
+                    kept = filter.filter(r, deletions: deletions, insertions: insertions, modifications: modifications)
+                    if deletions.isEmpty && insertions.isEmpty && kept.isEmpty { return }
+                }
+                block(.update(try make(r), deletions: deletions, insertions: insertions, modifications: kept))
+            case .error(let error):
+                finished = true
+                block(.error(error))
             }
-            block(.update(make(r), deletions: deletions, insertions: insertions, modifications: kept))
-        case .error(let error):
+        } catch {
+            finished = true
             block(.error(error))
         }
-    }
-}
-
-extension Results {
-    /// Observes the results, notifying only for changes to `keyPaths` (property names of
-    /// `Element`, or paths through links such as `"owner.name"`; nil: every change): an update
-    /// whose only modifications leave those values unchanged is not delivered, and the
-    /// modifications reported are those that changed them. Objects entering or leaving the
-    /// results always notify. Delivered as `observe(on:_:)` delivers.
-    ///
-    /// ```swift
-    /// let token = realm.objects(Dog.self).observe(keyPaths: ["age", "owner.name"]) { change in … }
-    /// ```
-    ///
-    /// A key path naming no property is a programmer error and stops with a message.
-    public func observe(keyPaths: [String]?, on queue: DispatchQueue? = nil,
-                        _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void) -> NotificationToken {
-        owner.verifyThread()
-        let original = self
-        let configuration = owner.configuration
-        var rebound: Results<Element>?
-        return observeCollection(dynamicResults, keyPaths: keyPaths, on: queue, make: { dynamic in
-            if queue == nil { return original }
-            if let rebound, rebound.dynamicResults === dynamic { return rebound }
-            let r = Results(dynamic, realm: Realm(wrapping: dynamic.realm, configuration: configuration))
-            rebound = r
-            return r
-        }, block)
-    }
-}
-
-extension RealmCollection {
-    /// Observes the collection (a `List`, `LinkingObjects` or `AnyRealmCollection`), notifying
-    /// only for changes to `keyPaths` (see `Results.observe(keyPaths:on:_:)`), on this thread's
-    /// RunLoop and during `refresh()`.
-    public func observe(keyPaths: [String]?, _ block: @escaping (RealmCollectionChange<Self>) -> Void) -> NotificationToken {
-        let collection = self
-        let results = _rlmResults
-        results.owner.verifyThread()
-        return observeCollection(results.dynamicResults, keyPaths: keyPaths, on: nil, make: { _ in collection }, block)
     }
 }
 

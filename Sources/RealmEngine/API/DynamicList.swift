@@ -2,7 +2,8 @@
 /// need a write transaction. Elements are `Value`s (`.link(key)` for lists of objects; use
 /// `object(at:)` to get the object).
 public final class DynamicList {
-    let owner: DynamicObject
+    /// The object the list belongs to (the typed layer finds it again in another instance by class and key).
+    package let owner: DynamicObject
     let column: Int
     /// The list property.
     public let property: Property
@@ -14,6 +15,10 @@ public final class DynamicList {
     }
 
     private var realm: Realm { owner.realm }
+
+    /// Whether the list's object was deleted (or its Realm closed): the list is gone for good,
+    /// and reading it throws.
+    public var isInvalidated: Bool { owner.isInvalidated }
 
     /// The current elements.
     public func elements() throws -> [Value] {
