@@ -10,8 +10,8 @@ import Foundation
 // that queue; the collection is made again over them by the collection's rebinder
 // (`_rlmRebinder`, made on the observing thread, so that the queue never touches the observed
 // instance): results and `AnyRealmCollection` wrap them, `LinkingObjects` too (their query holds
-// the object they point at), and a `List` looks its object up by class and key in the queue's
-// instance, then takes its list property.
+// the object they point at), and a `List` is the list property of its object, named by class and
+// key, in the queue's instance.
 //
 // Invariants: one collection is made per registration and delivering instance (the dynamic core
 // keeps one instance per queue registration) and reused for every later delivery; deliveries are
@@ -20,8 +20,8 @@ import Foundation
 // A list whose object is deleted: its results are empty from that version on, so the update
 // reports every element deleted, with the list (its `isInvalidated` now true, `count` 0) — as
 // RealmSwift reports a deleted owner's list — and nothing is delivered after it, since an
-// empty list never changes again. If the object is already gone when the queue's list is first
-// made, the block gets `.error(RealmError.invalidatedObject)` once instead.
+// empty list never changes again. A list observed after its object was deleted gets `.initial`
+// with the invalidated list, then nothing, on a queue as on the RunLoop.
 
 extension RealmCollection {
     /// Observes the collection: `.initial`, then an `.update` after each version that changed
@@ -68,7 +68,7 @@ extension RealmCollection {
         return observeCollection(results.dynamicResults, keyPaths: keyPaths, on: queue, make: { dynamic in
             guard let rebind else { return original }
             if let bound, bound.realm === dynamic.realm { return bound.collection }
-            let collection = try rebind(Results(dynamic, realm: Realm(wrapping: dynamic.realm, configuration: configuration)))
+            let collection = rebind(Results(dynamic, realm: Realm(wrapping: dynamic.realm, configuration: configuration)))
             bound = (dynamic.realm, collection)
             return collection
         }, block)
@@ -76,36 +76,28 @@ extension RealmCollection {
 }
 
 extension Results {
-    public func _rlmRebinder() -> (Results<Element>) throws -> Results<Element> { { $0 } }
+    public func _rlmRebinder() -> (Results<Element>) -> Results<Element> { { $0 } }
 }
 
 extension AnyRealmCollection {
-    public func _rlmRebinder() -> (Results<Element>) throws -> AnyRealmCollection<Element> { { AnyRealmCollection($0) } }
+    public func _rlmRebinder() -> (Results<Element>) -> AnyRealmCollection<Element> { { AnyRealmCollection($0) } }
 }
 
 extension LinkingObjects {
-    public func _rlmRebinder() -> (Results<Element>) throws -> LinkingObjects<Element> {
+    public func _rlmRebinder() -> (Results<Element>) -> LinkingObjects<Element> {
         let name = propertyName
         return { LinkingObjects(originProperty: name, results: $0) }
     }
 }
 
 extension List where Element: Object {
-    public func _rlmRebinder() -> (Results<Element>) throws -> List<Element> {
+    public func _rlmRebinder() -> (Results<Element>) -> List<Element> {
         guard case .managed(let list, let realm) = storage else {
             preconditionFailure("This method may only be called on a managed List (add its object to a Realm first).")
         }
-        // Read here, on the list's thread: the queue must not touch this thread's instance.
-        let (className, key, name) = realm.reading { (list.owner.className, list.owner.key, list.property.name) }
-        return { results in
-            let realm = results.owner
-            return try realm.reading {
-                guard let owner = try realm.dynamicRealm.object(ofType: className, key: key) else {
-                    throw RealmError.invalidatedObject
-                }
-                return List(managed: try owner.list(forKey: name), realm: realm)
-            }
-        }
+        // Read here, on the list's thread: the other context must not touch this thread's instance.
+        let address = realm.reading { list.address }
+        return { results in List(managed: DynamicList(address, in: results.owner.dynamicRealm), realm: results.owner) }
     }
 }
 

@@ -100,33 +100,23 @@ final class KeyPathFilter {
 
 /// Registers a collection observer on `dynamic` whose updates are filtered by `keyPaths` (nil:
 /// every change), handing `block` the collection `make` builds from the delivered results.
-/// When `make` throws (the collection cannot be bound to the delivering Realm: a list whose
-/// object is gone there), the block gets that error as `.error`, once, and nothing after it.
 func observeCollection<C>(_ dynamic: RealmEngine.Results, keyPaths: [String]?, on queue: DispatchQueue?,
-                          make: @escaping (RealmEngine.Results) throws -> C,
+                          make: @escaping (RealmEngine.Results) -> C,
                           _ block: @escaping (RealmCollectionChange<C>) -> Void) -> NotificationToken {
     let filter = keyPaths.map { KeyPathFilter(keyPaths: $0, className: dynamic.objectSchema.name, schema: dynamic.realm.schema) }
-    var finished = false
     return dynamic.observe(on: queue) { change in
-        if finished { return }
-        do {
-            switch change {
-            case .initial(let r):
-                filter?.start(r)
-                block(.initial(try make(r)))
-            case .update(let r, let deletions, let insertions, let modifications):
-                var kept = modifications
-                if let filter {
-                    kept = filter.filter(r, deletions: deletions, insertions: insertions, modifications: modifications)
-                    if deletions.isEmpty && insertions.isEmpty && kept.isEmpty { return }
-                }
-                block(.update(try make(r), deletions: deletions, insertions: insertions, modifications: kept))
-            case .error(let error):
-                finished = true
-                block(.error(error))
+        switch change {
+        case .initial(let r):
+            filter?.start(r)
+            block(.initial(make(r)))
+        case .update(let r, let deletions, let insertions, let modifications):
+            var kept = modifications
+            if let filter {
+                kept = filter.filter(r, deletions: deletions, insertions: insertions, modifications: modifications)
+                if deletions.isEmpty && insertions.isEmpty && kept.isEmpty { return }
             }
-        } catch {
-            finished = true
+            block(.update(make(r), deletions: deletions, insertions: insertions, modifications: kept))
+        case .error(let error):
             block(.error(error))
         }
     }

@@ -93,9 +93,8 @@ public protocol RealmCollection: RandomAccessCollection where Index == Int, Elem
 
     /// Called on the collection's thread: what makes this collection again from its results
     /// bound to another instance of its Realm (a queue's, or a frozen one). The function is
-    /// called in that instance's context and captures no value confined to this thread; it
-    /// throws when the collection does not exist there (a list whose object is deleted).
-    func _rlmRebinder() -> (Results<Element>) throws -> Self
+    /// called in that instance's context and captures no value confined to this thread.
+    func _rlmRebinder() -> (Results<Element>) -> Self
 }
 
 extension RealmCollection {

@@ -145,8 +145,9 @@ import RealmSwift
         token.invalidate(); onThisThread.invalidate()
     }
 
-    /// A list whose object is already deleted cannot be made on the queue: one `.error`.
-    @Test func observingTheListOfADeletedObjectOnAQueueIsOneError() throws {
+    /// A list observed after its object was deleted: `.initial` with the list invalidated (and
+    /// empty), then nothing — on a queue as on this thread's RunLoop.
+    @Test func theListOfADeletedObjectIsDeliveredInvalidated() throws {
         let (config, realm, jim) = try Self.setUp()
         defer { removeFolder(of: config) }
         let dogs = jim.dogs
@@ -154,14 +155,19 @@ import RealmSwift
         let queue = DispatchQueue(label: "list-observer")
         let log = QueueLog()
         let token = dogs.observe(on: queue) { change in
-            log.add(Self.line(change) { (dogs: List<QDog>) in "\(dogs.count)" })
+            log.add(Self.line(change) { (dogs: List<QDog>) in "\(dogs.isInvalidated) \(dogs.count)" })
+        }
+        var here: [String] = []
+        let onThisThread = dogs.observe { change in
+            here.append(Self.line(change) { (dogs: List<QDog>) in "\(dogs.isInvalidated) \(dogs.count)" })
         }
         #expect(log.next())
         try Self.write(config) { r in r.add(QDog(value: ["name": "Ace"])) }
+        realm.refresh()
         Self.settle(queue)
-        #expect(log.all.count == 1)
-        #expect(log.all.first?.hasPrefix("error ") == true, "\(log.all)")
-        token.invalidate()
+        #expect(log.all == ["initial true 0"])
+        #expect(here == ["initial true 0"])
+        token.invalidate(); onThisThread.invalidate()
     }
 
     @Test func invalidateStopsDeliveriesOnTheQueue() throws {
@@ -179,5 +185,32 @@ import RealmSwift
         try Self.write(config) { r in r.objects(QPerson.self).first!.dogs.append(QDog(value: ["name": "Ace"])) }
         Self.settle(queue)
         #expect(log.all == ["initial 2", "d[0, 1] i[] m[] 0"])
+    }
+}
+
+/// `changes()` of a list: each change carries the list itself, frozen at its version.
+@Suite(.timeLimit(.minutes(1))) struct ListAsyncChangesTests {
+    typealias QPerson = CollectionQueueObservationTests.QPerson
+    typealias QDog = CollectionQueueObservationTests.QDog
+
+    @Test func aListsChangesCarryTheFrozenListUpToItsObjectsDeletion() async throws {
+        let (config, _, _) = try CollectionQueueObservationTests.setUp()
+        defer { removeFolder(of: config) }
+        nonisolated(unsafe) var made: RealmChanges<RealmCollectionChange<List<QDog>>>?
+        try onOtherThread {
+            let realm = try Realm(configuration: config)
+            made = realm.objects(QPerson.self).first!.dogs.changes(keyPaths: ["age"])
+        }
+        var iterator = try #require(made).makeAsyncIterator()
+        guard case .initial(let first)? = await iterator.next() else { Issue.record("no .initial"); return }
+        #expect(first.isFrozen && first.map(\.name) == ["Rex", "Fido"])
+        try CollectionQueueObservationTests.write(config) { r in r.objects(QDog.self).first!.name = "Rex II" }   // not watched
+        try CollectionQueueObservationTests.write(config) { r in r.objects(QPerson.self).first!.dogs.move(from: 0, to: 1) }
+        guard case .update(let second, let d, let i, _)? = await iterator.next() else { Issue.record("no .update"); return }
+        #expect(second.isFrozen && second.map(\.name) == ["Fido", "Rex II"] && !d.isEmpty && !i.isEmpty)
+        try CollectionQueueObservationTests.write(config) { r in r.delete(r.objects(QPerson.self)) }
+        guard case .update(let third, let deletions, _, _)? = await iterator.next() else { Issue.record("no deletion"); return }
+        #expect(third.isInvalidated && deletions == [0, 1])
+        #expect(first.map(\.name) == ["Rex", "Fido"])    // each element keeps its own version
     }
 }
