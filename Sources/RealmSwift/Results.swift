@@ -171,9 +171,17 @@ extension RealmCollection {
         return results.owner.reading { results.dynamicResults.index(of: accessor) }
     }
 
-    /// The position of the first object matching a predicate, or nil.
+    /// The position of the first object matching a predicate, or nil when none matches. A
+    /// predicate that does not parse or names no property is a programmer error and stops with
+    /// its message, as `filter(_:_:)` does (never nil, which would read as "no match").
     public func index(matching predicate: String, _ args: Any...) -> Int? {
-        guard let first = (try? filter(query: predicate, arguments: args))?.first else { return nil }
+        let matching: Results<Element>
+        do {
+            matching = try filter(query: predicate, arguments: args)
+        } catch {
+            preconditionFailure("index(matching: \"\(predicate)\"): \(error)")
+        }
+        guard let first = matching.first else { return nil }
         return index(of: first)
     }
 
