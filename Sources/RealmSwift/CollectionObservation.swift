@@ -39,6 +39,9 @@ extension RealmCollection {
     /// }
     /// ```
     ///
+    /// When the object of a list (or of linking objects) is deleted, the update reports every
+    /// element deleted, with the collection now `isInvalidated`; nothing is delivered after it.
+    ///
     /// Keep the token; `invalidate()` it to stop the deliveries. Call this on the collection's
     /// thread; observing a frozen collection delivers one `.error`.
     public func observe(on queue: DispatchQueue? = nil,

@@ -101,8 +101,12 @@ extension RealmCollection {
     /// The Realm managing the collection.
     public var realm: Realm? { _rlmResults.owner }
 
-    /// Whether the collection's Realm was invalidated.
-    public var isInvalidated: Bool { false }
+    /// Whether the collection can no longer be read: a list, linking objects (or results
+    /// built on them) whose object was deleted. The objects of a class never are.
+    public var isInvalidated: Bool {
+        let results = _rlmResults
+        return results.owner.reading { results.dynamicResults.isInvalidated }
+    }
 
     /// The objects matching a predicate in Realm's query language, with NSPredicate-style
     /// arguments: `%@` a value, `%K` a property name, `%d`/`%f` numbers, or `$0`, `$1`.

@@ -145,6 +145,34 @@ import RealmSwift
         token.invalidate(); onThisThread.invalidate()
     }
 
+    /// Linking objects, and an `AnyRealmCollection` of a list, whose object is deleted: every
+    /// element reported deleted, with the collection invalidated.
+    @Test func linkingObjectsOfADeletedObjectAreInvalidated() throws {
+        let (config, realm, jim) = try Self.setUp()
+        defer { removeFolder(of: config) }
+        let rex = try #require(jim.dogs.first)
+        let queue = DispatchQueue(label: "collection-observer")
+        let owners = QueueLog()
+        let t1 = rex.owners.observe(on: queue) { change in
+            owners.add(Self.line(change) { (people: LinkingObjects<QPerson>) in "\(people.isInvalidated)" })
+        }
+        let any = QueueLog()
+        let t2 = AnyRealmCollection(jim.dogs).observe(on: queue) { change in
+            any.add(Self.line(change) { (dogs: AnyRealmCollection<QDog>) in "\(dogs.isInvalidated)" })
+        }
+        #expect(owners.next() && any.next())
+        try Self.write(config) { r in r.delete(r.objects(QDog.self).filter("name == 'Rex'")) }
+        #expect(owners.next() && any.next())
+        try Self.write(config) { r in r.delete(r.objects(QPerson.self)) }
+        #expect(any.next())
+        Self.settle(queue)
+        #expect(owners.all == ["initial false", "d[0] i[] m[] true"])
+        #expect(any.all == ["initial false", "d[0] i[] m[] false", "d[0] i[] m[] true"])
+        let results = realm.objects(QDog.self)
+        #expect(!results.isInvalidated)
+        t1.invalidate(); t2.invalidate()
+    }
+
     /// A list observed after its object was deleted: `.initial` with the list invalidated (and
     /// empty), then nothing — on a queue as on this thread's RunLoop.
     @Test func theListOfADeletedObjectIsDeliveredInvalidated() throws {
@@ -212,5 +240,26 @@ import RealmSwift
         guard case .update(let third, let deletions, _, _)? = await iterator.next() else { Issue.record("no deletion"); return }
         #expect(third.isInvalidated && deletions == [0, 1])
         #expect(first.map(\.name) == ["Rex", "Fido"])    // each element keeps its own version
+    }
+}
+
+@Suite struct CollectionInvalidationTests {
+    typealias QPerson = CollectionQueueObservationTests.QPerson
+    typealias QDog = CollectionQueueObservationTests.QDog
+
+    @Test func unmanagedCollectionsAreNeverInvalidated() {
+        #expect(!QDog().owners.isInvalidated)
+        #expect(!QPerson().dogs.isInvalidated)
+    }
+
+    @Test func aDeletedObjectsCollectionsAreInvalidatedOnThisThreadToo() throws {
+        let (config, realm, jim) = try CollectionQueueObservationTests.setUp()
+        defer { removeFolder(of: config) }
+        let rex = try #require(jim.dogs.first)
+        let (dogs, owners, old) = (jim.dogs, rex.owners, jim.dogs.filter("age > 0"))
+        #expect(!dogs.isInvalidated && !owners.isInvalidated && !old.isInvalidated)
+        try realm.write { realm.delete(jim); realm.delete(rex) }
+        #expect(dogs.isInvalidated && owners.isInvalidated && old.isInvalidated)
+        #expect(!realm.objects(QDog.self).isInvalidated)
     }
 }

@@ -65,6 +65,18 @@ public final class Results: Sequence {
     /// The class of the objects.
     public var objectSchema: ObjectSchema { realm.readView.schema.objectSchemas[classIndex] }
 
+    /// Whether these are the objects of a list or the linking objects of an object that is not
+    /// in the Realm's current version (deleted): they can no longer be read (reads throw
+    /// `invalidatedObject`; notifications report every object deleted, then nothing). The
+    /// objects of a class never are.
+    public var isInvalidated: Bool {
+        switch query.source {
+        case .table: return false
+        case .list(let c, let k, _), .backlinks(let c, let k, _, _):
+            return (try? realm.readView.contains(classIndex: c, key: k)) != true
+        }
+    }
+
     /// The sort in effect, most significant first (empty: key order, or a list's order).
     public var sortDescriptors: [SortDescriptor] { query.sortDescriptors }
 
