@@ -79,14 +79,17 @@ extension RealmCollection {
 }
 
 extension Results {
+    /// Part of `RealmCollection`'s implementation: the results themselves.
     public func _rlmRebinder() -> (Results<Element>) -> Results<Element> { { $0 } }
 }
 
 extension AnyRealmCollection {
+    /// Part of `RealmCollection`'s implementation: the results, wrapped.
     public func _rlmRebinder() -> (Results<Element>) -> AnyRealmCollection<Element> { { AnyRealmCollection($0) } }
 }
 
 extension LinkingObjects {
+    /// Part of `RealmCollection`'s implementation: the results (which name the object pointed at).
     public func _rlmRebinder() -> (Results<Element>) -> LinkingObjects<Element> {
         let name = propertyName
         return { LinkingObjects(originProperty: name, results: $0) }
@@ -94,6 +97,8 @@ extension LinkingObjects {
 }
 
 extension List where Element: Object {
+    /// Part of `RealmCollection`'s implementation: the list property of the same object, by
+    /// class and key, in the other instance.
     public func _rlmRebinder() -> (Results<Element>) -> List<Element> {
         guard case .managed(let list, let realm) = storage else {
             preconditionFailure("This method may only be called on a managed List (add its object to a Realm first).")
