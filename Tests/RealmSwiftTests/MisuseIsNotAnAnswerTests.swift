@@ -32,3 +32,47 @@ import RealmSwift
         #expect(message.contains("index(matching: \"weight > 3\")") && message.contains("weight"), "\(message)")
     }
 }
+
+/// Resolving a `ThreadSafeReference` whose object cannot be read (a damaged file) is not "the
+/// object was deleted": `checkedResolve` throws, `resolve` stops with the reason.
+@Suite struct ResolveReadErrorTests {
+    typealias RPerson = ReadErrorTests.RPerson
+
+    /// A damaged file and a reference to person 500, whose leaf is the damaged one.
+    static func damaged() throws -> (Realm.Configuration, ThreadSafeReference<RPerson>) {
+        var reference: ThreadSafeReference<RPerson>?
+        let config = try ReadErrorTests.damagedConfig { realm in
+            reference = realm.object(ofType: RPerson.self, forPrimaryKey: 500).map { ThreadSafeReference(to: $0) }
+        }
+        return (config, try #require(reference))
+    }
+
+    @Test func checkedResolveThrowsTheReadError() throws {
+        let (config, reference) = try Self.damaged()
+        defer { removeFolder(of: config) }
+        let realm = try Realm(configuration: config)
+        #expect(throws: RealmError.self) { _ = try realm.checkedResolve(reference) }
+    }
+
+    @Test func resolveStopsWithTheReadError() async throws {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let (config, reference) = try ResolveReadErrorTests.damaged()
+            defer { removeFolder(of: config) }
+            let realm = try Realm(configuration: config)
+            print("not stopped: \(String(describing: realm.resolve(reference)))")
+        }
+        let message = String(decoding: try #require(result).standardErrorContent, as: UTF8.self)
+        #expect(message.contains("resolve") && message.contains("corrupt"), "\(message)")
+    }
+
+    @Test func aDeletedObjectStillResolvesToNil() throws {
+        let config = try fileConfig([RPerson.self])
+        defer { removeFolder(of: config) }
+        let realm = try Realm(configuration: config)
+        let person = try realm.write { realm.create(RPerson.self, value: ["id": 1, "name": "a"]) }
+        let reference = ThreadSafeReference(to: person)
+        try realm.write { realm.delete(person) }
+        #expect(realm.resolve(reference) == nil)
+        #expect(try realm.checkedResolve(reference) == nil)
+    }
+}
