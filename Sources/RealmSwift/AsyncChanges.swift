@@ -122,8 +122,10 @@ final class ChangeBuffer<Element>: @unchecked Sendable {
 extension RealmCollection {
     /// The collection's changes as an `AsyncSequence`: `.initial` with the objects when it was
     /// made, then an `.update` after each version that changed them (indices as in `observe`),
-    /// each with the objects as `Results` frozen at that version. With `keyPaths`, only changes
-    /// to those key paths notify (see `Results.observe(keyPaths:on:_:)`).
+    /// each with the collection — the same kind: results, a list, linking objects — frozen at
+    /// that version. With `keyPaths`, only changes to those key paths notify (see
+    /// `observe(keyPaths:on:_:)`). A list whose object is deleted reports every element deleted,
+    /// with the list invalidated, and then nothing more.
     ///
     /// ```swift
     /// for await change in realm.objects(Dog.self).changes() {
@@ -133,14 +135,15 @@ extension RealmCollection {
     ///
     /// Call it on the collection's thread; the loop may run anywhere and ends when its task is
     /// cancelled.
-    public func changes(keyPaths: [String]? = nil) -> RealmChanges<RealmCollectionChange<Results<Element>>> {
+    public func changes(keyPaths: [String]? = nil) -> RealmChanges<RealmCollectionChange<Self>> {
         let results = _rlmResults
         results.owner.verifyThread()
-        let buffer = ChangeBuffer<RealmCollectionChange<Results<Element>>>()
+        let buffer = ChangeBuffer<RealmCollectionChange<Self>>()
         let configuration = results.owner.configuration
-        func frozen(_ dynamic: RealmEngine.Results) throws -> Results<Element> {
+        let rebind = _rlmRebinder()
+        func frozen(_ dynamic: RealmEngine.Results) throws -> Self {
             let realm = try dynamic.realm.freeze()
-            return Results(dynamic.bound(to: realm), realm: Realm(wrapping: realm, configuration: configuration))
+            return rebind(Results(dynamic.bound(to: realm), realm: Realm(wrapping: realm, configuration: configuration)))
         }
         buffer.token = observeCollection(results.dynamicResults, keyPaths: keyPaths, on: buffer.queue, make: { $0 }) { [weak buffer] change in
             guard let buffer else { return }

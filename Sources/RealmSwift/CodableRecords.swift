@@ -237,7 +237,7 @@ extension Container {
             let (text, values) = try PredicateFormat.convert(predicate.format, predicate.arguments)
             results = try results.filter(text, arguments: values)
         }
-        if !sort.isEmpty { results = results.sorted(by: sort) }
+        if !sort.isEmpty { results = try results.sorted(by: sort) }
         return FetchedRecords(results: results)
     }
 }

@@ -155,6 +155,9 @@ extension LinkingObjects {
     /// Whether the linking objects are frozen (those of an unmanaged object are not).
     public var isFrozen: Bool { results?.isFrozen ?? false }
 
+    /// Whether the object they point at was deleted (those of an unmanaged object never are).
+    public var isInvalidated: Bool { results?.isInvalidated ?? false }
+
     /// The linking objects frozen at the version their Realm reads now. Freezing those of an
     /// unmanaged object is a programmer error.
     public func freeze() -> LinkingObjects {

@@ -122,46 +122,6 @@ func observeCollection<C>(_ dynamic: RealmEngine.Results, keyPaths: [String]?, o
     }
 }
 
-extension Results {
-    /// Observes the results, notifying only for changes to `keyPaths` (property names of
-    /// `Element`, or paths through links such as `"owner.name"`; nil: every change): an update
-    /// whose only modifications leave those values unchanged is not delivered, and the
-    /// modifications reported are those that changed them. Objects entering or leaving the
-    /// results always notify. Delivered as `observe(on:_:)` delivers.
-    ///
-    /// ```swift
-    /// let token = realm.objects(Dog.self).observe(keyPaths: ["age", "owner.name"]) { change in … }
-    /// ```
-    ///
-    /// A key path naming no property is a programmer error and stops with a message.
-    public func observe(keyPaths: [String]?, on queue: DispatchQueue? = nil,
-                        _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void) -> NotificationToken {
-        owner.verifyThread()
-        let original = self
-        let configuration = owner.configuration
-        var rebound: Results<Element>?
-        return observeCollection(dynamicResults, keyPaths: keyPaths, on: queue, make: { dynamic in
-            if queue == nil { return original }
-            if let rebound, rebound.dynamicResults === dynamic { return rebound }
-            let r = Results(dynamic, realm: Realm(wrapping: dynamic.realm, configuration: configuration))
-            rebound = r
-            return r
-        }, block)
-    }
-}
-
-extension RealmCollection {
-    /// Observes the collection (a `List`, `LinkingObjects` or `AnyRealmCollection`), notifying
-    /// only for changes to `keyPaths` (see `Results.observe(keyPaths:on:_:)`), on this thread's
-    /// RunLoop and during `refresh()`.
-    public func observe(keyPaths: [String]?, _ block: @escaping (RealmCollectionChange<Self>) -> Void) -> NotificationToken {
-        let collection = self
-        let results = _rlmResults
-        results.owner.verifyThread()
-        return observeCollection(results.dynamicResults, keyPaths: keyPaths, on: nil, make: { _ in collection }, block)
-    }
-}
-
 extension _ObjectObservable {
     /// `observe(keyPaths:on:)` of an object with key paths through links. The dynamic core reports
     /// an object's own changes only, so this watches every new version of the Realm (a

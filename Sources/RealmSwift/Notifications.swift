@@ -21,50 +21,6 @@ extension Realm {
     }
 }
 
-extension Results {
-    /// Observes the results: `.initial`, then an `.update` after each version that changed
-    /// them, with deletions and modifications as indices in the previous results and insertions
-    /// in the new ones. Without `queue`, delivered on this thread's RunLoop (and during
-    /// `refresh()`); with a serial `queue`, there, with results of a Realm confined to it.
-    public func observe(on queue: DispatchQueue? = nil,
-                        _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void) -> NotificationToken {
-        let original = self
-        let configuration = owner.configuration
-        var rebound: Results<Element>?
-        return dynamicResults.observe(on: queue) { change in
-            func typed(_ dynamic: RealmEngine.Results) -> Results<Element> {
-                if queue == nil { return original }
-                if let rebound, rebound.dynamicResults === dynamic { return rebound }
-                let r = Results(dynamic, realm: Realm(wrapping: dynamic.realm, configuration: configuration))
-                rebound = r
-                return r
-            }
-            switch change {
-            case .initial(let r): block(.initial(typed(r)))
-            case .update(let r, let deletions, let insertions, let modifications):
-                block(.update(typed(r), deletions: deletions, insertions: insertions, modifications: modifications))
-            case .error(let error): block(.error(error))
-            }
-        }
-    }
-}
-
-extension RealmCollection {
-    /// Observes the collection (a `List` or `LinkingObjects`: the same notifier as `Results`),
-    /// delivered on this thread's RunLoop and during `refresh()`.
-    public func observe(_ block: @escaping (RealmCollectionChange<Self>) -> Void) -> NotificationToken {
-        let collection = self
-        return _rlmResults.dynamicResults.observe { change in
-            switch change {
-            case .initial: block(.initial(collection))
-            case .update(_, let deletions, let insertions, let modifications):
-                block(.update(collection, deletions: deletions, insertions: insertions, modifications: modifications))
-            case .error(let error): block(.error(error))
-            }
-        }
-    }
-}
-
 /// Lets `observe` hand the observed object to its block with its own type.
 public protocol _ObjectObservable: Object {}
 extension Object: _ObjectObservable {}

@@ -98,14 +98,23 @@ public struct Results<Element: Object>: RealmCollection, CustomStringConvertible
 public protocol RealmCollection: RandomAccessCollection where Index == Int, Element: Object {
     /// The collection as results (the shared implementation).
     var _rlmResults: Results<Element> { get }
+
+    /// Called on the collection's thread: what makes this collection again from its results
+    /// bound to another instance of its Realm (a queue's, or a frozen one). The function is
+    /// called in that instance's context and captures no value confined to this thread.
+    func _rlmRebinder() -> (Results<Element>) -> Self
 }
 
 extension RealmCollection {
     /// The Realm managing the collection.
     public var realm: Realm? { _rlmResults.owner }
 
-    /// Whether the collection's Realm was invalidated.
-    public var isInvalidated: Bool { false }
+    /// Whether the collection can no longer be read: a list, linking objects (or results
+    /// built on them) whose object was deleted. The objects of a class never are.
+    public var isInvalidated: Bool {
+        let results = _rlmResults
+        return results.owner.reading { results.dynamicResults.isInvalidated }
+    }
 
     /// The objects matching a predicate in Realm's query language, with NSPredicate-style
     /// arguments: `%@` a value, `%K` a property name, `%d`/`%f` numbers, or `$0`, `$1`.
@@ -134,11 +143,19 @@ extension RealmCollection {
     }
 
     /// Sorted by several properties, the first most significant; earlier sorts break ties.
+    ///
+    /// Sorting is by properties of the object and of its to-one links (`"owner.name"`). A key
+    /// path naming no property, a link itself (`"owner"`), a list or linking objects is a
+    /// programmer error, as in RealmSwift, and stops with a message naming it.
     public func sorted(by descriptors: [SortDescriptor]) -> Results<Element> {
         let base = _rlmResults
         let names = Set(descriptors.map(\.keyPath))
         let combined = descriptors + base.sorts.filter { !names.contains($0.keyPath) }
-        return Results(base.dynamicResults.sorted(by: combined), realm: base.owner)
+        do {
+            return Results(try base.owner.reading { try base.dynamicResults.sorted(by: combined) }, realm: base.owner)
+        } catch {
+            preconditionFailure("sorted(by: \(descriptors.map(\.keyPath))): \(orderingMessage(error))")
+        }
     }
 
     /// Sorted by a property given as a key path (`\.age`), also through to-one links
@@ -147,10 +164,16 @@ extension RealmCollection {
         sorted(byKeyPath: propertyName(keyPath), ascending: ascending)
     }
 
-    /// The first object of each distinct combination of the properties' values.
+    /// The first object of each distinct combination of the properties' values. The key paths
+    /// follow `sorted(by:)`'s rule: a link, a list or a missing property stops with a message.
     public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Element == String {
         let base = _rlmResults
-        return Results(base.dynamicResults.distinct(by: Array(keyPaths)), realm: base.owner)
+        let paths = Array(keyPaths)
+        do {
+            return Results(try base.owner.reading { try base.dynamicResults.distinct(by: paths) }, realm: base.owner)
+        } catch {
+            preconditionFailure("distinct(by: \(paths)): \(orderingMessage(error))")
+        }
     }
 
     /// The position of an object, or nil.
@@ -160,9 +183,17 @@ extension RealmCollection {
         return results.owner.reading { results.dynamicResults.index(of: accessor) }
     }
 
-    /// The position of the first object matching a predicate, or nil.
+    /// The position of the first object matching a predicate, or nil when none matches. A
+    /// predicate that does not parse or names no property is a programmer error and stops with
+    /// its message, as `filter(_:_:)` does (never nil, which would read as "no match").
     public func index(matching predicate: String, _ args: Any...) -> Int? {
-        guard let first = (try? filter(query: predicate, arguments: args))?.first else { return nil }
+        let matching: Results<Element>
+        do {
+            matching = try filter(query: predicate, arguments: args)
+        } catch {
+            preconditionFailure("index(matching: \"\(predicate)\"): \(error)")
+        }
+        guard let first = matching.first else { return nil }
         return index(of: first)
     }
 
@@ -249,6 +280,13 @@ public struct AnyRealmCollection<Element: Object>: RealmCollection {
     /// The object at `position`.
     public subscript(position: Int) -> Element { results[position] }
     public var _rlmResults: Results<Element> { results }
+}
+
+/// The text of a refused sort or distinct key path: the query error's message without its
+/// column (there is no query text to point into).
+private func orderingMessage(_ error: Error) -> String {
+    if case RealmError.query(let message, _) = error { return message }
+    return "\(error)"
 }
 
 /// The property name a key path reads (`\Dog.age` → `"age"`), found by reading it from a

@@ -30,10 +30,22 @@ public struct ThreadSafeReference<Confined: Object>: Sendable {
 
 extension Realm {
     /// The object a `ThreadSafeReference` names, in this Realm, or nil when it was deleted.
+    /// When the object cannot be read (a damaged file), this stops with the reason rather than
+    /// answer nil, which would say it was deleted; `checkedResolve(_:)` throws instead.
     public func resolve<Confined: Object>(_ reference: ThreadSafeReference<Confined>) -> Confined? {
+        do {
+            return try checkedResolve(reference)
+        } catch {
+            preconditionFailure("resolve(ThreadSafeReference<\(Confined.className)>): \(error)")
+        }
+    }
+
+    /// `resolve(_:)` that throws when the object cannot be read (a damaged file) instead of
+    /// stopping; nil still means it was deleted.
+    public func checkedResolve<Confined: Object>(_ reference: ThreadSafeReference<Confined>) throws -> Confined? {
         check(Confined.self)
         if dynamicRealm.version < reference.version { refresh() }
-        guard let managed = try? dynamicRealm.object(ofType: Confined.className, key: reference.key) else { return nil }
+        guard let managed = try dynamicRealm.object(ofType: Confined.className, key: reference.key) else { return nil }
         return Confined._rlmMake(managed, realm: self)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import RealmEngine
 
-extension Results {
+extension RealmCollection {
     /// `observe(keyPaths:on:_:)` with Swift key paths instead of names: only changes to those
     /// key paths of `Element` notify. A key path may go through to-one links
     /// (`\.owner?.name` stands for `"owner.name"`, `\.owner?.home?.city` for
@@ -11,7 +11,7 @@ extension Results {
     /// let token = realm.objects(Dog.self).observe(keyPaths: [\.age, \.owner?.name]) { change in … }
     /// ```
     public func observe(keyPaths: [PartialKeyPath<Element>], on queue: DispatchQueue? = nil,
-                        _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void) -> NotificationToken {
+                        _ block: @escaping (RealmCollectionChange<Self>) -> Void) -> NotificationToken {
         observe(keyPaths: keyPaths.map { propertyName($0) }, on: queue, block)
     }
 }

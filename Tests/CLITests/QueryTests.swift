@@ -76,6 +76,21 @@ struct QueryTests {
         }
     }
 
+    /// A sort or distinct key that is a link or list is an error, also when one object matches
+    /// (before, a single object was printed unsorted, as if the sort had been fine).
+    @Test func sortingByALinkOrListFailsWhateverTheCount() throws {
+        let s = try Scratch()
+        let db = try s.database()
+        try expectUnchanged(db) {
+            for predicate in ["TRUEPREDICATE", "id == 1", "id == 9"] {
+                expectFailure(try CLI.run(["query", db, "Person", predicate, "--sort", "dogs"]), contains: "cannot sort by 'dogs'")
+                expectFailure(try CLI.run(["query", db, "Person", predicate, "--distinct", "dogs", "--format", "count"]),
+                              contains: "cannot find distinct values by 'dogs'")
+            }
+            expectFailure(try CLI.run(["query", db, "Dog", "name == '大黄'", "--sort", "owners"]), contains: "cannot sort by 'owners'")
+        }
+    }
+
     @Test func exportJSONRoundTripsThroughImport() throws {
         let s = try Scratch()
         let db = try s.database()

@@ -54,9 +54,12 @@ extension Character: Persistable {
     }
     enum Query: QueryType {
         case publisherName(String)
+        case publisherAndRealName(String, String)
         var predicate: QueryPredicate? {
             switch self {
             case .publisherName(let name): QueryPredicate("publisher.name == %@", name)
+            case .publisherAndRealName(let publisher, let realName):
+                QueryPredicate("publisher.name == %@ AND realName != %@", publisher, realName)
             }
         }
         var sortDescriptors: [RealmSwift.SortDescriptor] { [SortDescriptor(keyPath: "name")] }
@@ -83,6 +86,9 @@ extension Character: Persistable {
         let thor = Character(identifier: 2, name: "Thor", realName: "Thor Odinson", publisher: Publisher(identifier: 1, name: "Marvel"))
         try container.write { transaction in transaction.add(thor, update: true) }
         #expect(results.count == 2 && results.value(at: 1).name == "Thor")       // live, sorted by name
+        // Each argument of the predicate fills its own placeholder.
+        let notTony = container.values(Character.self, matching: .publisherAndRealName("Marvel", "Tony Stark"))
+        #expect(notTony.count == 1 && notTony.value(at: 0).name == "Thor")
         #expect(container.values(Publisher.self, matching: .all).count == 1)
         try container.write { transaction in transaction.delete(thor) }
         #expect(results.count == 1)

@@ -18,7 +18,8 @@ import RealmSwift
     /// 1,000 people in one commit, one more in a second (so the first opener does not check
     /// the damaged leaf against the newest commit record), then 64 bytes of the leaf holding
     /// the marker overwritten.
-    static func damagedConfig() throws -> Realm.Configuration {
+    /// `prepare` runs with the Realm before it is closed and the file damaged.
+    static func damagedConfig(prepare: (Realm) throws -> Void = { _ in }) throws -> Realm.Configuration {
         let config = try fileConfig([RPerson.self])
         do {
             let realm = try Realm(configuration: config)
@@ -31,6 +32,7 @@ import RealmSwift
                 realm.object(ofType: RPerson.self, forPrimaryKey: 0)?.friend = realm.object(ofType: RPerson.self, forPrimaryKey: 500)
             }
             try realm.write { realm.create(RPerson.self, value: ["id": 5000, "name": "late", "age": 1]) }
+            try prepare(realm)
         }
         let url = try #require(config.fileURL)
         var bytes = [UInt8](try Data(contentsOf: url))

@@ -13,7 +13,31 @@ public final class DynamicList {
         self.property = property
     }
 
+    /// Where a list is, as plain values (its object's class index and key, its column and
+    /// property), so that another thread can find it in its own instance of the file.
+    package struct Address {
+        let classIndex: Int
+        let key: ObjectKey
+        let column: Int
+        let property: Property
+    }
+
+    /// Where this list is (read on the list's thread).
+    package var address: Address { Address(classIndex: owner.classIndex, key: owner.key, column: column, property: property) }
+
+    /// The list at `address` in `realm`, another instance of the same file, without looking its
+    /// object up: when the object is not in that instance's version, the list is invalidated
+    /// (`isInvalidated`; reads throw), as a list whose object was deleted is.
+    package convenience init(_ address: Address, in realm: Realm) {
+        self.init(owner: DynamicObject(realm: realm, classIndex: address.classIndex, key: address.key),
+                  column: address.column, property: address.property)
+    }
+
     private var realm: Realm { owner.realm }
+
+    /// Whether the list's object was deleted (or its Realm closed): the list is gone for good,
+    /// and reading it throws.
+    public var isInvalidated: Bool { owner.isInvalidated }
 
     /// The current elements.
     public func elements() throws -> [Value] {

@@ -65,6 +65,18 @@ public final class Results: Sequence {
     /// The class of the objects.
     public var objectSchema: ObjectSchema { realm.readView.schema.objectSchemas[classIndex] }
 
+    /// Whether these are the objects of a list or the linking objects of an object that is not
+    /// in the Realm's current version (deleted): they can no longer be read (reads throw
+    /// `invalidatedObject`; notifications report every object deleted, then nothing). The
+    /// objects of a class never are.
+    public var isInvalidated: Bool {
+        switch query.source {
+        case .table: return false
+        case .list(let c, let k, _), .backlinks(let c, let k, _, _):
+            return (try? realm.readView.contains(classIndex: c, key: k)) != true
+        }
+    }
+
     /// The sort in effect, most significant first (empty: key order, or a list's order).
     public var sortDescriptors: [SortDescriptor] { query.sortDescriptors }
 
@@ -84,19 +96,36 @@ public final class Results: Sequence {
         return with { $0.predicates.append(q) }
     }
 
-    /// Sorts by one key path (through to-one links).
-    public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results {
-        sorted(by: [SortDescriptor(keyPath: keyPath, ascending: ascending)])
+    /// Sorts by one key path: a property of the class or of a to-one link (`"owner.name"`).
+    /// Throws `RealmError.query` for a key path naming no property, a link itself, a list or
+    /// linking objects (see `sorted(by:)`).
+    public func sorted(byKeyPath keyPath: String, ascending: Bool = true) throws -> Results {
+        try sorted(by: [SortDescriptor(keyPath: keyPath, ascending: ascending)])
     }
 
     /// Sorts by several key paths, the first most significant; stable.
-    public func sorted(by descriptors: [SortDescriptor]) -> Results {
-        with { $0.sortDescriptors = descriptors }
+    ///
+    /// The key paths are checked now, against the schema, whatever the number of objects: one
+    /// naming no property, a link (`"owner"`: name one of its properties), a list or linking
+    /// objects throws `RealmError.query`, so a bad sort never reads as an order or as no objects.
+    public func sorted(by descriptors: [SortDescriptor]) throws -> Results {
+        try checkOrdering(descriptors.map(\.keyPath), for: .sort)
+        return with { $0.sortDescriptors = descriptors }
     }
 
-    /// Keeps the first object of each distinct combination of the key paths' values.
-    public func distinct(by keyPaths: [String]) -> Results {
-        with { $0.distinctKeyPaths = keyPaths }
+    /// Keeps the first object of each distinct combination of the key paths' values. The key
+    /// paths are checked now, as `sorted(by:)` checks its own, and throw `RealmError.query` when
+    /// they cannot be compared.
+    public func distinct(by keyPaths: [String]) throws -> Results {
+        try checkOrdering(keyPaths, for: .distinct)
+        return with { $0.distinctKeyPaths = keyPaths }
+    }
+
+    /// Binds each key path against the schema (cheap: no object is read), throwing its error.
+    private func checkOrdering(_ keyPaths: [String], for use: Binder.OrderingUse) throws {
+        try realm.checkThread()
+        let schema = realm.readView.schema
+        for keyPath in keyPaths { _ = try Binder.sortPath(keyPath, classIndex: classIndex, schema: schema, for: use) }
     }
 
     /// Keeps at most `n` objects.

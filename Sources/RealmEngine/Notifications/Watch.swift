@@ -39,8 +39,8 @@ public func watchLines(path: String, className: String, predicate: String, argum
     let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), readOnly: true, encryptionKey: encryptionKey))
     var results = try realm.objects(className)
     if !predicate.trimmingCharacters(in: .whitespaces).isEmpty { results = try results.filter(predicate, arguments: arguments) }
-    if !sort.isEmpty { results = results.sorted(by: sort) }
-    if !distinct.isEmpty { results = results.distinct(by: distinct) }
+    if !sort.isEmpty { results = try results.sorted(by: sort) }
+    if !distinct.isEmpty { results = try results.distinct(by: distinct) }
     if let limit { results = results.limit(limit) }
     control?.attach(realm.shared.lock)
     let identities = WatchIdentities(realm: realm, className: className)

@@ -135,8 +135,16 @@ extension Binder {
         }
     }
 
-    /// Resolves a sort or distinct key path: properties through to-one links only.
-    static func sortPath(_ keyPath: String, classIndex: Int, schema: Schema) throws -> BoundPath {
+    /// What a sort or distinct key path is for, named in its errors.
+    enum OrderingUse {
+        case sort, distinct
+        var verb: String { self == .sort ? "sort by" : "find distinct values by" }
+    }
+
+    /// Resolves a sort or distinct key path: properties of the class and of its to-one links
+    /// only. A link itself (`owner`), a list or a path through one (`dogs`, `dogs.name`) and
+    /// linking objects cannot be ordered: each throws `RealmError.query` naming the key path.
+    static func sortPath(_ keyPath: String, classIndex: Int, schema: Schema, for use: OrderingUse = .sort) throws -> BoundPath {
         var binder = Binder(schema: schema, arguments: [])
         var column = 1
         var components: [PathComponent] = []
@@ -146,10 +154,11 @@ extension Binder {
         }
         let path = try binder.bindPath(components, classIndex: classIndex, variable: nil)
         if path.throughCollection || path.postfix != .none {
-            throw RealmError.query(message: "cannot sort or find distinct values by '\(keyPath)': it passes through a list", column: 1)
+            throw RealmError.query(message: "cannot \(use.verb) '\(keyPath)': it is or passes through a list or linking objects, "
+                                   + "which hold no single value per object", column: 1)
         }
         if case .object = path.elementType {
-            throw RealmError.query(message: "cannot sort or find distinct values by '\(keyPath)': it is a link; name one of its properties",
+            throw RealmError.query(message: "cannot \(use.verb) '\(keyPath)': it is a link; name one of its properties ('\(keyPath).name')",
                                    column: 1)
         }
         return path

@@ -27,13 +27,13 @@ struct BoundQuery {
         let predicate = try binder.bind(node.predicate, classIndex: classIndex)
         var dependencies = binder.dependencies
         for clause in node.ordering {
-            let paths: [String] = switch clause {
-            case .sort(let s): s.map(\.keyPath)
-            case .distinct(let p): p
-            case .limit: []
+            let (paths, use): ([String], Binder.OrderingUse) = switch clause {
+            case .sort(let s): (s.map(\.keyPath), .sort)
+            case .distinct(let p): (p, .distinct)
+            case .limit: ([], .sort)
             }
             for path in paths {
-                dependencies.formUnion(try Binder.sortPath(path, classIndex: classIndex, schema: schema).classes)
+                dependencies.formUnion(try Binder.sortPath(path, classIndex: classIndex, schema: schema, for: use).classes)
             }
         }
         return BoundQuery(classIndex: classIndex, className: schema.objectSchemas[classIndex].name, predicate: predicate, ordering: node.ordering, dependencies: dependencies,

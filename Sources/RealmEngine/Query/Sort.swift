@@ -24,8 +24,11 @@ enum ResultOrdering {
     /// selection instead of a full sort).
     static func sort(_ keys: [ObjectKey], classIndex: Int, by descriptors: [SortDescriptor],
                      in store: some ObjectStore, limit: Int? = nil) throws -> [ObjectKey] {
-        if descriptors.isEmpty || keys.count < 2 { return limit.map { Array(keys.prefix($0)) } ?? keys }
+        if descriptors.isEmpty { return limit.map { Array(keys.prefix($0)) } ?? keys }
+        // Bound before the shortcut for fewer than two keys: a bad key path is an error whatever
+        // the number of objects, never an order that happens to be right.
         let paths = try descriptors.map { try Binder.sortPath($0.keyPath, classIndex: classIndex, schema: store.schema) }
+        if keys.count < 2 { return limit.map { Array(keys.prefix($0)) } ?? keys }
         if paths.count == 1, let fast = try sortByStringBytes(keys, path: paths[0], ascending: descriptors[0].ascending,
                                                               classIndex: classIndex, in: store, limit: limit) {
             return fast
@@ -154,7 +157,7 @@ enum ResultOrdering {
     static func distinct(_ keys: [ObjectKey], classIndex: Int, by keyPaths: [String],
                          in store: some ObjectStore) throws -> [ObjectKey] {
         if keyPaths.isEmpty { return keys }
-        let paths = try keyPaths.map { try Binder.sortPath($0, classIndex: classIndex, schema: store.schema) }
+        let paths = try keyPaths.map { try Binder.sortPath($0, classIndex: classIndex, schema: store.schema, for: .distinct) }
         let evaluator = Evaluator(store: store)
         var seen = Set<[Value]>()
         var out: [ObjectKey] = []

@@ -146,7 +146,7 @@ extension TableScreen {
             let (text, arguments) = LinkLiterals.bind(query, schema: base.realm.schema)
             filtered = try filtered.filter(text, arguments: arguments)
         }
-        return TableRows(results: sort.map { filtered.sorted(by: [$0]) } ?? filtered, counted: filtered)
+        return TableRows(results: try sort.map { try filtered.sorted(by: [$0]) } ?? filtered, counted: filtered)
     }
 }
 

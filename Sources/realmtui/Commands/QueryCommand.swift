@@ -69,9 +69,9 @@ struct QueryCommand: ParsableCommand {
         let realm = try RealmFiles.open(file, readOnly: true, encryptionKey: try encryption.encryptionKey())
         var results = try Query.results(realm, className: className, predicate: predicate, arguments: try arguments.values())
         let descriptors = try Query.sortDescriptors(sort)
-        if !descriptors.isEmpty { results = results.sorted(by: descriptors) }
+        if !descriptors.isEmpty { results = try results.sorted(by: descriptors) }
         let keyPaths = try Query.keyPaths(distinct)
-        if !keyPaths.isEmpty { results = results.distinct(by: keyPaths) }
+        if !keyPaths.isEmpty { results = try results.distinct(by: keyPaths) }
         if let limit { results = results.limit(limit) }
         switch format {
         case .count: Console.line(String(try results.keys().count))
