@@ -84,21 +84,21 @@ final class PowerLossSimulator: WriteRecorder {
         return z ^ (z >> 31)
     }
 
-    /// The images to try at this barrier: nothing landed, everything landed, every prefix in
-    /// issue order at a few cut points, and `random` subsets with each piece kept with
-    /// probability ½ or ⅞.
-    func images(random count: Int) -> [[UInt8]] {
+    /// The images to try at this barrier, one at a time (a run by hand makes a million, too
+    /// many to hold): nothing landed, everything landed, every prefix in issue order at a few
+    /// cut points, and `random` subsets with each piece kept with probability ½ or ⅞.
+    func forEachImage(random count: Int, _ body: ([UInt8]) throws -> Void) rethrows {
         let n = pending.count
-        var out = [image { _ in false }, image { _ in true }]
-        for cut in [n / 4, n / 2, 3 * n / 4, n - 1] where cut > 0 && cut < n { out.append(image { $0 < cut }) }
+        try body(image { _ in false })
+        try body(image { _ in true })
+        for cut in [n / 4, n / 2, 3 * n / 4, n - 1] where cut > 0 && cut < n { try body(image { $0 < cut }) }
         for k in 0..<count {
             let threshold: UInt64 = k % 2 == 0 ? UInt64.max / 2 : UInt64.max / 8 * 7
             var keep = [Bool]()
             keep.reserveCapacity(n)
             for _ in 0..<n { keep.append(random() < threshold) }
-            out.append(image { keep[$0] })
+            try body(image { keep[$0] })
         }
-        return out
     }
 }
 
@@ -153,7 +153,7 @@ final class PowerLossSimulator: WriteRecorder {
         var fellBack = 0
         simulator.atBarrier = { sim in
             let possible = states[floor...]
-            for image in sim.images(random: Self.randomImagesPerBarrier(encrypted: encrypted)) {
+            try sim.forEachImage(random: Self.randomImagesPerBarrier(encrypted: encrypted)) { image in
                 try? FileManager.default.removeItem(atPath: imagePath)
                 try? FileManager.default.removeItem(atPath: LockFile.path(forRealmAt: imagePath))
                 try Data(image).write(to: URL(fileURLWithPath: imagePath))
