@@ -19,12 +19,15 @@ open class Object: Hashable, CustomStringConvertible {
     /// confined to its Realm's thread.
     /// Set only through `manage(_:)`, which keeps `hasAccessor` in step.
     // The members the typed layer reads per property access are `final`: an open class's
-    // members are otherwise called through its vtable.
+    // members are otherwise called through its vtable. Those it reads or sets per object or per
+    // access are `@exclusivity(unchecked)`: a runtime exclusivity check costs a call each time,
+    // and a managed object is confined to its Realm's thread (an unmanaged one is a plain
+    // object, shared at its owner's risk like any other).
     @exclusivity(unchecked) final private(set) var managed: ObjectAccessor?
     /// `managed != nil`, kept apart so a property read can test it without copying the
     /// accessor (not an observer of `managed`: reads change the accessor's cache in place, and
     /// would call it each time).
-    final private(set) var hasAccessor = false
+    @exclusivity(unchecked) final private(set) var hasAccessor = false
 
     /// Makes the object managed through `accessor`.
     final func manage(_ accessor: consuming ObjectAccessor) {
@@ -46,11 +49,11 @@ open class Object: Hashable, CustomStringConvertible {
         managed = accessor
     }
     /// The Realm managing the object, or nil for an unmanaged object.
-    public final internal(set) var realm: Realm? {
+    @exclusivity(unchecked) public final internal(set) var realm: Realm? {
         didSet { readsFrozenRealm = realm?.frozen ?? false }
     }
     /// `realm?.frozen`, kept so a property read does not retain the Realm to ask.
-    final private(set) var readsFrozenRealm = false
+    @exclusivity(unchecked) final private(set) var readsFrozenRealm = false
     /// Set on a prototype that records property reads (key path → name); the prototype's
     /// properties then know their slots.
     final var tracer: KeyPathTracer? {
@@ -62,7 +65,7 @@ open class Object: Hashable, CustomStringConvertible {
     }
     /// What few objects need (a tracer, a read error), out of line: every object made pays for
     /// its stored properties' initialisation and destruction, one optional reference here.
-    final private var rarelySet: RarelySet?
+    @exclusivity(unchecked) final private var rarelySet: RarelySet?
     private final class RarelySet {
         var tracer: KeyPathTracer?
         var readError: RealmError?
@@ -82,7 +85,7 @@ open class Object: Hashable, CustomStringConvertible {
     /// `classInfo`, not counted: every `ClassInfo` handed out lives as long as the process
     /// (`ClassInfo.of` registers each one it returns and never removes it), and each property
     /// access would otherwise retain and release it (see `withInfo`).
-    final private var classInfoRef: Unmanaged<ClassInfo>?
+    @exclusivity(unchecked) final private var classInfoRef: Unmanaged<ClassInfo>?
 
     /// The object in the Realm as a dynamic object, when managed (setting it manages this
     /// object as that one).
@@ -246,6 +249,32 @@ open class Object: Hashable, CustomStringConvertible {
     }
 
     // MARK: The accessor (used by @Persisted)
+
+    /// `_rlmRead(_:)` of the property in `slot`, stored in `column`: without a lookup by name.
+    /// Any failure is left to the read by name, which reports it as it does.
+    final func _rlmRead(column: Int, slot: Int) -> Value {
+        do {
+            let value: Value?
+            if readsFrozenRealm, let realm {
+                value = try realm.reading { try managed?.value(column: column) }
+            } else {
+                value = try managed?.value(column: column)
+            }
+            if let value { return value }
+        } catch {}
+        return _rlmRead(propertyName(slot: slot))
+    }
+
+    /// The slot and column of a managed object's property whose storage `keyPath` names, when
+    /// the class's table knows the key path and the property is stored (not linking objects).
+    /// The column is the property's position among the stored ones: the file's class is the
+    /// model's (`Realm.check`), in the same order.
+    @usableFromInline
+    final func managedSlot(of keyPath: AnyKeyPath) -> (slot: Int, column: Int)? {
+        guard hasAccessor, let slot = knownSlot(of: keyPath) else { return nil }
+        let column = withInfo { $0.columns.indices.contains(slot) ? $0.columns[slot] : -1 }
+        return column >= 0 ? (slot, column) : nil
+    }
 
     /// Reads a property of a managed object. A wrong thread or a deleted object is a
     /// programmer error and stops with a message, as in RealmSwift.

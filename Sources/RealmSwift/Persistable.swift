@@ -59,6 +59,9 @@ public protocol _Persistable {
     static func _rlmDefault() -> Self
     /// Reads the property of a managed object.
     static func _rlmGet(_ object: Object, _ name: String) -> Self
+    /// Reads the property of a managed object from its column (the property in `slot` of the
+    /// class; the usual read of a `@Persisted` property, without a lookup by name).
+    static func _rlmGet(_ object: Object, column: Int, slot: Int) -> Self
     /// Writes the property of a managed object (inside a write transaction).
     static func _rlmSet(_ value: Self, _ object: Object, _ name: String)
     /// The input that stores this value in `realm`; nil for a computed property.
@@ -73,6 +76,7 @@ public protocol _Persistable {
 }
 
 extension _Persistable {
+    public static func _rlmGet(_ object: Object, column: Int, slot: Int) -> Self { _rlmGet(object, object.propertyName(slot: slot)) }
     public static var _rlmLinkedType: Object.Type? { nil }
     public func _rlmLinkedObjects() -> [Object] { [] }
 }
@@ -84,6 +88,13 @@ extension _Persistable where Self: _RealmScalar {
         let v = object._rlmRead(name)
         guard let s = Self(_rlmValue: v) else {
             preconditionFailure("\(type(of: object)).\(name): the file holds \(v.kindName), not \(Self.self)")
+        }
+        return s
+    }
+    public static func _rlmGet(_ object: Object, column: Int, slot: Int) -> Self {
+        let v = object._rlmRead(column: column, slot: slot)
+        guard let s = Self(_rlmValue: v) else {
+            preconditionFailure("\(type(of: object)).\(object.propertyName(slot: slot)): the file holds \(v.kindName), not \(Self.self)")
         }
         return s
     }

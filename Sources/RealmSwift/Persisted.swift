@@ -94,7 +94,13 @@ public struct Persisted<Value: _Persistable> {
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<O, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<O, Persisted<Value>>
     ) -> Value {
-        get { read(object, storageKeyPath) }
+        get {
+            // A managed object's stored property whose key path is known: read by column.
+            if let known = object.managedSlot(of: storageKeyPath) {
+                return Value._rlmGet(object, column: known.column, slot: known.slot)
+            }
+            return read(object, storageKeyPath)
+        }
         set {
             // An unmanaged object's property whose slot is known: stored here, where the
             // value's type is known (a plain store, not a generic one).

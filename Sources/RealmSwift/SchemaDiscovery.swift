@@ -24,6 +24,8 @@ final class ClassInfo: @unchecked Sendable {
     let hasLinks: Bool
     /// The key paths of the properties' storage seen so far, with their slots.
     let keyPathSlots: KeyPathSlots
+    /// Each slot's column: its position among the stored properties (-1 for linking objects).
+    let columns: [Int]
     /// Whether every stored property of the class is `@Persisted` (none of its own that a
     /// managed object would keep), so that an iteration may recycle a managed object nobody
     /// holds any more for the next one (see `Results.Iterator`).
@@ -46,6 +48,12 @@ final class ClassInfo: @unchecked Sendable {
         slotOffsets = fields.map(\.slotOffset)
         storageOffsets = fields.map(\.storageOffset)
         keyPathSlots = KeyPathSlots(fieldCount: fields.count)
+        var stored = 0
+        columns = fields.map { field in
+            guard !field.access.isLinkingObjects else { return -1 }
+            defer { stored += 1 }
+            return stored
+        }
         if let all = storedPropertyCount(of: type), let base = storedPropertyCount(of: Object.self) {
             isRecyclable = all - base == fields.count
         } else {

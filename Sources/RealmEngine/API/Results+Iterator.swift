@@ -47,6 +47,8 @@ extension Results {
         private var pending: [ObjectKey] = []
         private var pendingIndex = 0
         private var pendingStamp: ReadAnchor?
+        /// The object handed out last, recycled by `next()` when nobody else holds it.
+        private var last: DynamicObject?
 
         init(_ results: Results) {
             realm = results.realm
@@ -72,8 +74,26 @@ extension Results {
         }
 
         /// The next object, or nil at the end.
+        ///
+        /// The object handed out last is recycled for the next one when nothing but the
+        /// iterator references it any more (no strong, weak or unowned reference): no code can
+        /// tell, and a loop that keeps nothing makes one object instead of one per step.
         public mutating func next() -> DynamicObject? {
-            nextAccessor().map(DynamicObject.init)
+            switch nextAccessor() {
+            case .some(let accessor):
+                if var previous = last.take(), isKnownUniquelyReferenced(&previous),
+                   _getWeakRetainCount(previous) <= 1, _getUnownedRetainCount(previous) <= 1 {
+                    previous.accessor = consume accessor
+                    last = previous
+                    return previous
+                }
+                let made = DynamicObject(consume accessor)
+                last = made
+                return made
+            case .none:
+                last = nil
+                return nil
+            }
         }
 
         /// The accessor of the next object, or nil at the end (the typed layer makes its own

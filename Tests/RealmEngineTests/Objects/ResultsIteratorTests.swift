@@ -198,4 +198,40 @@ import Testing
         let box = UncheckedBox(first)
         #expect(outcomeOnAnotherThread { _ = try box.value.value(forKey: "id") } == "wrongThread")
     }
+
+    /// An object nobody holds any more is recycled for the next step, invisibly: one object for
+    /// a loop that keeps nothing; what a loop keeps, or references weakly or unowned, stays the
+    /// object it was.
+    @Test func recyclesOnlyObjectsNobodyHolds() throws {
+        let dir = TempDir()
+        let realm = try people(2000, in: dir)
+        var identities = Set<ObjectIdentifier>()
+        var count = 0
+        for person in try realm.objects("Person") {
+            identities.insert(ObjectIdentifier(person))
+            count += 1
+        }
+        #expect(count == 2000 && identities.count == 1)
+
+        var kept: [DynamicObject] = []
+        for person in try realm.objects("Person") where kept.count < 500 { kept.append(person) }
+        #expect(try ids(kept) == Array(0..<500))
+        #expect(Set(kept.map(ObjectIdentifier.init)).count == 500)
+
+        final class Weak { weak var object: DynamicObject?; init(_ o: DynamicObject) { object = o } }
+        final class Unowned { unowned let object: DynamicObject; init(_ o: DynamicObject) { object = o } }
+        var weakOnes: [(Int64, Weak)] = []
+        var unownedOnes: [(Int64, Unowned)] = []
+        var alive: [DynamicObject] = []   // keeps the unowned targets alive
+        for (i, person) in try realm.objects("Person").enumerated() where i < 50 {
+            weakOnes.append((Int64(i), Weak(person)))
+            if i < 10 {
+                alive.append(person)
+                unownedOnes.append((Int64(i), Unowned(person)))
+            }
+        }
+        for (id, box) in weakOnes { if let o = box.object { #expect(try o.value(forKey: "id") == .int(id)) } }
+        for (id, box) in unownedOnes { #expect(try box.object.value(forKey: "id") == .int(id)) }
+        #expect(alive.count == 10)
+    }
 }
