@@ -319,9 +319,9 @@ open class Object: Hashable, CustomStringConvertible {
     }
 
     /// `_rlmAttach` from the engine's accessor (a dynamic object is made only to follow links).
-    func _rlmAttach(_ accessor: ObjectAccessor, realm: Realm, visited: inout Set<ObjectIdentifier>) {
+    func _rlmAttach(_ accessor: consuming ObjectAccessor, realm: Realm, visited: inout Set<ObjectIdentifier>) {
         let info = self.info
-        guard info.hasLinks else {
+        if !info.hasLinks {
             manage(accessor)
             self.realm = realm
             return
@@ -332,9 +332,9 @@ open class Object: Hashable, CustomStringConvertible {
             let links = f.access.links(f.field)
             if !links.isEmpty { linked.append((f.name, links)) }
         }
+        let managed = DynamicObject(copy accessor)
         manage(accessor)
         self.realm = realm
-        let managed = DynamicObject(accessor)
         for (name, links) in linked {
             guard let property = managed.objectSchema[name] else { continue }
             if property.isList {

@@ -75,7 +75,7 @@ extension Realm {
             let managed = try dynamicRealm.createAccessor(info.objectSchema.name, value: object._rlmUnmanagedArray(for: self),
                                                           update: update)
             var visited: Set<ObjectIdentifier> = []
-            object._rlmAttach(managed, realm: self, visited: &visited)
+            object._rlmAttach(consume managed, realm: self, visited: &visited)
         } catch {
             record(error)
         }
