@@ -250,18 +250,18 @@ open class Object: Hashable, CustomStringConvertible {
 
     // MARK: The accessor (used by @Persisted)
 
+    /// `read` applied to the managed object's accessor (in place: reads update its position
+    /// cache), under the frozen Realm's lock when the object is frozen; nil when unmanaged.
+    @inline(__always)
+    private final func readManaged(_ read: (inout ObjectAccessor) throws -> Value?) throws -> Value? {
+        if readsFrozenRealm, let realm { return try realm.reading { try managed?.reading(read) } }
+        return try managed?.reading(read)
+    }
+
     /// `_rlmRead(_:)` of the property in `slot`, stored in `column`: without a lookup by name.
     /// Any failure is left to the read by name, which reports it as it does.
     final func _rlmRead(column: Int, slot: Int) -> Value {
-        do {
-            let value: Value?
-            if readsFrozenRealm, let realm {
-                value = try realm.reading { try managed?.value(column: column) }
-            } else {
-                value = try managed?.value(column: column)
-            }
-            if let value { return value }
-        } catch {}
+        if let value = try? readManaged({ try $0.value(column: column) }) { return value }
         return _rlmRead(propertyName(slot: slot))
     }
 
@@ -281,13 +281,7 @@ open class Object: Hashable, CustomStringConvertible {
     final func _rlmRead(_ name: String) -> Value {
         guard hasAccessor else { preconditionFailure("\(Self.className).\(name) read through an unmanaged object") }
         do {
-            let value: Value?
-            if readsFrozenRealm, let realm {
-                value = try realm.reading { try managed?.persistedValue(forKey: name) }
-            } else {
-                value = try managed?.persistedValue(forKey: name)
-            }
-            guard let value else {
+            guard let value = try readManaged({ try $0.persistedValue(forKey: name) }) else {
                 preconditionFailure("\(Self.className).\(name) is not a persisted property of the Realm's class")
             }
             return value
@@ -511,4 +505,10 @@ func unwrapped(_ any: Any) -> Any? {
     let m = Mirror(reflecting: any)
     if m.displayStyle == .optional { return m.children.first?.value }
     return any
+}
+
+extension ObjectAccessor {
+    /// `read` applied to this accessor in place (reads update its position cache).
+    @inline(__always)
+    mutating func reading(_ read: (inout ObjectAccessor) throws -> Value?) rethrows -> Value? { try read(&self) }
 }
