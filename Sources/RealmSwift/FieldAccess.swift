@@ -126,6 +126,13 @@ extension Object {
     @usableFromInline
     final func unmanagedStorage(of keyPath: AnyKeyPath) -> UnsafeMutableRawPointer? {
         guard !hasAccessor, let slot = knownSlot(of: keyPath) else { return nil }
+        return storage(slot: slot)
+    }
+
+    /// Where the value of the property in `slot` is stored in this object, or nil for a slot
+    /// the class does not have.
+    @inline(__always)
+    private final func storage(slot: Int) -> UnsafeMutableRawPointer? {
         let offset = withInfo { info in info.storageOffsets.indices.contains(slot) ? info.storageOffsets[slot] : nil }
         guard let offset else { return nil }
         return UnsafeMutableRawPointer(Unmanaged.passUnretained(self).toOpaque()) + offset
@@ -133,10 +140,10 @@ extension Object {
 
     /// Sets the unmanaged value of the property in `slot` (the caller's `Persisted<V>`).
     final func setUnmanagedValue<V>(_ value: V, slot: Int) {
-        let offset = withInfo { info in info.storageOffsets.indices.contains(slot) ? info.storageOffsets[slot] : nil }
-        guard let offset else { preconditionFailure("a @Persisted property of \(Self.className) does not know its position in the class") }
-        let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(self).toOpaque())
-        (base + offset).assumingMemoryBound(to: V.self).pointee = value
+        guard let storage = storage(slot: slot) else {
+            preconditionFailure("a @Persisted property of \(Self.className) does not know its position in the class")
+        }
+        storage.assumingMemoryBound(to: V.self).pointee = value
     }
 
     /// Records each property's slot in its `Persisted`: a managed object's reads, and every

@@ -4,9 +4,10 @@ import Foundation
 extension Realm {
     /// Every object of a class, live.
     public func objects<Element: Object>(_ type: Element.Type) -> Results<Element> {
-        check(type)
+        // The stored name from the class's info: `className` may build it from the type's name.
+        let info = check(type)
         do {
-            return Results(try dynamicRealm.objects(type.className), realm: self)
+            return Results(try dynamicRealm.objects(info.objectSchema.name), realm: self)
         } catch {
             preconditionFailure("objects(\(type.className).self): \(error)")
         }
