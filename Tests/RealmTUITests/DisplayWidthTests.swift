@@ -52,3 +52,49 @@ import Testing
         }
     }
 }
+
+/// The ASCII and UTF-8 shortcuts of `displayWidth`, `sanitizeForTerminal` and `Grid.write` answer
+/// exactly what the cluster-by-cluster paths answer.
+@Suite struct TextShortcutTests {
+    static let pieces: [String] = [
+        "a", "Z", " ", "~", "\n", "\r\n", "\t", "\u{1B}", "\u{7F}", "\u{0}", "\u{85}", "\u{9F}", "\u{A0}",
+        "\u{2028}", "\u{2029}", "\u{2027}", "\u{202A}", "é", "e\u{301}", "\u{301}", "张", "😀", "🇯🇵", "…", "─",
+    ]
+
+    /// Strings of 0–12 pieces from a fixed sequence, so every run checks the same ones.
+    static func samples() -> [String] {
+        var state: UInt64 = 7
+        func next() -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(state >> 33)
+        }
+        return (0..<2_000).map { _ in (0..<next() % 13).map { _ in pieces[next() % pieces.count] }.joined() }
+    }
+
+    @Test func widthsAndControlsMatchTheClusterPaths() {
+        for text in Self.samples() {
+            let slow = text.reduce(0) { $0 + displayWidth(of: $1) }
+            #expect(displayWidth(text) == slow, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+            #expect(containsControl(text) == text.unicodeScalars.contains(where: isControl))
+        }
+    }
+
+    @Test func asciiTextFillsOneCellPerByteUpToTheLimit() {
+        for text in ["", "a", "hello world", "0123456789abcdef", "~!@#$%^&*()_+{}|:<>?"] {
+            for column in [-3, 0, 2, 9] {
+                for limit in [nil, 0, 1, 4, 30] as [Int?] {
+                    var grid = Grid(width: 10, height: 1)
+                    let used = grid.write(text, column: column, row: 0, style: CellStyle(bold: true), limit: limit)
+                    let end = min(10, limit.map { column + $0 } ?? 10)
+                    let characters = Array(text)
+                    #expect(used == min(end, column + characters.count) - column, "\(text) at \(column), limit \(String(describing: limit))")
+                    for x in 0..<10 {
+                        let inside = x >= column && x < min(end, column + characters.count)
+                        let expected = inside ? Cell(String(characters[x - column]), style: CellStyle(bold: true)) : Cell()
+                        #expect(grid[x, 0] == expected, "\(text) at \(column), limit \(String(describing: limit)), cell \(x)")
+                    }
+                }
+            }
+        }
+    }
+}

@@ -62,6 +62,7 @@ public struct Grid: Sendable, Equatable {
     public mutating func write(_ text: String, column: Int, row: Int, style: CellStyle = .plain, limit: Int? = nil) -> Int {
         guard row >= 0, row < height, column < width else { return 0 }
         let end = min(width, limit.map { column + max(0, $0) } ?? width)
+        if let used = writePrintableASCII(text, column: column, row: row, style: style, end: end) { return used }
         var x = column
         for character in sanitizeForTerminal(text) {
             let columns = displayWidth(of: character)
@@ -77,6 +78,25 @@ public struct Grid: Sendable, Equatable {
             x += columns
         }
         return x - column
+    }
+
+    /// The one-character strings of printable ASCII, by byte.
+    private static let asciiTexts: [String] = (0..<0x80).map { String(UnicodeScalar(UInt8($0))) }
+
+    /// `write` for text made only of printable ASCII (most of it), one cell per byte with no
+    /// cluster or width to work out; nil, writing nothing, for any other text.
+    private mutating func writePrintableASCII(_ text: String, column: Int, row: Int, style: CellStyle, end: Int) -> Int? {
+        let written = text.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+            guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
+            let stop = min(end, column + bytes.count)
+            var x = max(column, 0)
+            while x < stop {
+                cells[row * width + x] = Cell(Grid.asciiTexts[Int(bytes[x - column])], style: style)
+                x += 1
+            }
+            return max(column, stop) - column
+        }
+        return written ?? nil
     }
 
     /// Fills `count` cells of `row` from `column` with blanks in `style`.

@@ -29,6 +29,11 @@
 
 /// The number of terminal columns `s` takes once sanitized for the terminal.
 public func displayWidth(_ s: String) -> Int {
+    // ASCII, the common case: one column per byte (a control shows as a one-column picture, and
+    // CR LF, one cluster, as two).
+    if let ascii = s.utf8.withContiguousStorageIfAvailable({ bytes in bytes.allSatisfy { $0 < 0x80 } }), ascii {
+        return s.utf8.count
+    }
     var total = 0
     for ch in s { total += displayWidth(of: ch) }
     return total
@@ -93,7 +98,7 @@ private func contains(_ table: [ClosedRange<UInt32>], _ v: UInt32) -> Bool {
 /// their Control Pictures (U+2400–U+241F, so a newline shows as `␊` and ESC as `␛`), DEL by `␡`,
 /// C1 controls and U+2028/U+2029 by U+FFFD. Text from a database never reaches the terminal raw.
 public func sanitizeForTerminal(_ s: String) -> String {
-    guard s.unicodeScalars.contains(where: isControl) else { return s }
+    guard containsControl(s) else { return s }
     var out = String.UnicodeScalarView()
     for scalar in s.unicodeScalars {
         let v = scalar.value
@@ -108,6 +113,24 @@ public func sanitizeForTerminal(_ s: String) -> String {
         }
     }
     return String(out)
+}
+
+/// Whether `s` holds a scalar `isControl` accepts, read from its UTF-8: a byte below 0x20 or
+/// 0x7F, C2 80–C2 9F (C1 controls), E2 80 A8 or E2 80 A9 (the line and paragraph separators).
+func containsControl(_ s: String) -> Bool {
+    let found = s.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x20 || byte == 0x7F { return true }
+            if byte == 0xC2, index + 1 < bytes.count, (0x80...0x9F).contains(bytes[index + 1]) { return true }
+            if byte == 0xE2, index + 2 < bytes.count, bytes[index + 1] == 0x80,
+               bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9 { return true }
+            index += 1
+        }
+        return false
+    }
+    return found ?? s.unicodeScalars.contains(where: isControl)
 }
 
 /// How text sits in a column wider than it.
