@@ -50,4 +50,14 @@ static inline const char *rt_tigetstr(const char *name) {
     return (value == (char *)-1) ? NULL : value;
 }
 
+/// Loads the terminfo entry of $TERM for `fd` without taking the screen, so its capabilities
+/// can be read before `newterm`; 0 when there is none. `rt_release_probe` frees it.
+static inline int rt_probe_terminal(int fd) {
+    int error = 0;
+    return setupterm(NULL, fd, &error) == OK;
+}
+static inline void rt_release_probe(void) {
+    if (cur_term != NULL) { del_curterm(cur_term); }
+}
+
 #endif

@@ -151,6 +151,29 @@ struct ExplorerEntryTests {
         try Self.expectRestored(tmux, text, name)
     }
 
+    /// A signal that comes while the explorer is still setting the screen up (after ncurses has
+    /// switched to the alternate screen, before colours, mouse and keys are done) restores the
+    /// terminal too. `REALMTUI_STARTUP_PAUSE_MS` holds the explorer in that window.
+    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"),
+          arguments: [(SIGINT, "ctrl-c"), (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP")])
+    func aSignalDuringStartupRestoresTheTerminal(_ signal: Int32, _ name: String) throws {
+        let script = Self.script([Self.demo, "--read-only"],
+                                 environment: "LANG=C.UTF-8 TERM=xterm-256color REALMTUI_STARTUP_PAUSE_MS=3000")
+        let tmux = try TmuxSession(script: script, width: 100, height: 30)
+        defer { tmux.close() }
+        try tmux.waitUntil("the alternate screen") { _ in try tmux.display("#{alternate_on}") == "1" }
+        if signal == SIGINT {
+            try tmux.sendKeys("C-c")
+        } else {
+            let pids = try tmux.programPIDs()
+            try #require(pids.count == 1, "the explorer's process: \(pids)")
+            #expect(kill(pids[0], signal) == 0)
+        }
+        let text = try tmux.waitFor("script done")
+        #expect(text.contains("exit=\(128 + signal)"), "\(name): \(text)")
+        try Self.expectRestored(tmux, text, name)
+    }
+
     /// A parent that leaves SIGTERM blocked (children inherit the spawning thread's mask) does
     /// not make the explorer unkillable: it unblocks the signals it restores the terminal on.
     @Test(.enabled(if: TmuxSession.isAvailable && FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"),

@@ -59,8 +59,12 @@ public final class NCursesTerminal: TerminalBackend {
         var modes = termios()
         let hasModes = tcgetattr(outputFD, &modes) == 0
         SignalGuard.saveOriginalActions()
+        // Armed before newterm, which may switch to the alternate screen and turn echo off before
+        // it returns: a signal from here on gives the terminal back.
+        SignalGuard.arm(restore: Self.probedRestoreSequence(fd: outputFD), fd: outputFD, modes: hasModes ? modes : nil)
         // newterm, not initscr: initscr prints a message and exits the process on an unknown TERM.
         guard let screen = newterm(nil, rt_stdout(), rt_stdin()) else {
+            SignalGuard.disarm()
             let term = getenv("TERM").map { String(cString: $0) } ?? ""
             throw TerminalError(description: term.isEmpty
                 ? "TERM is not set: cannot drive the terminal (try TERM=xterm-256color)"
@@ -69,6 +73,7 @@ public final class NCursesTerminal: TerminalBackend {
         self.screen = screen
         _ = set_term(screen)
         guard let window = rt_stdscr() else {
+            SignalGuard.disarm()
             endwin()
             delscreen(screen)
             throw TerminalError(description: "ncurses could not create the screen")
@@ -93,10 +98,15 @@ public final class NCursesTerminal: TerminalBackend {
         }
         colorPairs = ColorPairs(limit: hasColor ? Int(rt_color_pairs()) : 0, hasDefaultColors: hasDefaultColors)
 
+        // Mouse reporting off is in the restore bytes before it may go on.
+        SignalGuard.setRestore(Self.restoreSequence(mouse: true))
         hasMouse = mousemask(rt_all_mouse_events(), nil) != 0
-        if hasMouse { mouseinterval(0) }  // a press is reported at once, not after a click delay
-
-        SignalGuard.arm(restore: Self.restoreSequence(mouse: hasMouse), fd: outputFD, modes: hasModes ? modes : nil)
+        if hasMouse {
+            mouseinterval(0)  // a press is reported at once, not after a click delay
+        } else {
+            SignalGuard.setRestore(Self.restoreSequence(mouse: false))
+        }
+        Self.pauseForTests()
     }
 
     deinit { close() }
@@ -325,6 +335,22 @@ public final class NCursesTerminal: TerminalBackend {
         for (sequence, code) in keys where key_defined(sequence) == 0 {
             define_key(sequence, code)
         }
+    }
+
+    /// Tests only: `REALMTUI_STARTUP_PAUSE_MS` (at most 10 s) holds the explorer just after ncurses
+    /// took the screen, so a test can signal it there.
+    private static func pauseForTests() {
+        guard let text = getenv("REALMTUI_STARTUP_PAUSE_MS"), let milliseconds = Int(String(cString: text)),
+              milliseconds > 0 else { return }
+        usleep(UInt32(min(milliseconds, 10_000)) * 1_000)
+    }
+
+    /// `restoreSequence` before `newterm`, from the terminfo entry of `TERM` loaded on its own
+    /// (a cancel and plain attributes when there is none: newterm will fail then).
+    private static func probedRestoreSequence(fd: Int32) -> [UInt8] {
+        guard rt_probe_terminal(fd) != 0 else { return [0x18] + Array("\u{1B}[m".utf8) }
+        defer { rt_release_probe() }
+        return restoreSequence(mouse: false)
     }
 
     /// What `SignalGuard` writes to leave the screen from a signal handler: cancel a half-written

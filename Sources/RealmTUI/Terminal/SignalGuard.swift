@@ -11,13 +11,15 @@ import Darwin
 /// allocate), and the signal can arrive in the middle of ncurses drawing. Blocking the signals
 /// and waiting for them on a thread is not sound either: the Swift runtime and Dispatch start
 /// threads before `main` that do not block them, so the kernel may deliver the signal there.
-/// Instead, when the screen is taken, the backend prepares everything the restore needs:
+/// Instead, before the screen is taken (`newterm` may switch to the alternate screen and turn
+/// echo off before it returns), the backend prepares everything the restore needs:
 /// - the terminal's own "leave" sequence from terminfo (`sgr0`, mouse reporting off, `cnorm`,
 ///   `rmkx`, `rmcup`), prefixed with CAN (0x18), which cancels an escape sequence ncurses may
-///   have been half-way through writing when the signal came;
+///   have been half-way through writing when the signal came (replaced by `setRestore` once
+///   mouse reporting is known, through a second buffer and one word-sized store);
 /// - the `termios` settings from before `newterm`.
 /// The handler then only calls `write(2)`, `tcsetattr(3)` and `_exit(2)`, all on POSIX's list of
-/// async-signal-safe functions, and reads memory that was filled before the handler was armed.
+/// async-signal-safe functions, and reads memory that was filled before it could run.
 ///
 /// - SIGINT, SIGTERM, SIGHUP: restore, then exit with status 128 + signal (what a shell shows
 ///   for a process killed by the signal). One that was ignored on entry (`nohup`) stays ignored;
@@ -43,12 +45,12 @@ enum SignalGuard {
     }
 
     /// Installs the handlers: from now on a guarded signal writes `restore` to `fd` and resets
-    /// the terminal's modes to `modes` (nil: leaves them) before the process ends.
+    /// the terminal's modes to `modes` (nil: leaves them) before the process ends. Call it before
+    /// `newterm`: ncurses switches to the alternate screen and turns echo off while it sets up,
+    /// and a signal then must restore the terminal too (ncurses leaves a handler it finds in
+    /// place and installs its own SIGINT/SIGTERM ones only over the default action).
     static func arm(restore: [UInt8], fd: Int32, modes: termios?) {
         let state = State.shared
-        let count = min(restore.count, State.capacity)
-        for (i, byte) in restore.prefix(count).enumerated() { state.pointee.bytes[i] = byte }
-        state.pointee.count = count
         state.pointee.fd = fd
         if let modes {
             state.pointee.modes = modes
@@ -56,6 +58,7 @@ enum SignalGuard {
         } else {
             state.pointee.hasModes = false
         }
+        setRestore(restore)
         for signal in terminating where !wasIgnored(signal) { install(signal, handler: guardedTerminatingSignal) }
         for signal in crashing { install(signal, handler: guardedCrashSignal) }
         // A parent may have left these blocked (children inherit the mask of the thread that
@@ -65,6 +68,20 @@ enum SignalGuard {
         sigemptyset(&unblock)
         for signal in terminating + [SIGWINCH, SIGTSTP, SIGCONT] { sigaddset(&unblock, signal) }
         pthread_sigmask(SIG_UNBLOCK, &unblock, &state.pointee.mask)
+    }
+
+    /// Replaces the bytes an armed handler writes (once the screen's set-up knows them, e.g.
+    /// whether mouse reporting is on). They go to the buffer no handler reads, which is then
+    /// made current by one word-sized store, so a signal during the change writes the old bytes
+    /// or the new, never a mix.
+    static func setRestore(_ restore: [UInt8]) {
+        let state = State.shared
+        let next = 1 - state.pointee.current
+        let buffer = state.pointee.bytes + next * State.capacity
+        let count = min(restore.count, State.capacity)
+        for (i, byte) in restore.prefix(count).enumerated() { buffer[i] = byte }
+        state.pointee.counts[next] = count
+        state.pointee.current = next
     }
 
     /// Whether `signal` was ignored when the program started (`nohup`, `trap '' INT`): a choice
@@ -108,8 +125,10 @@ enum SignalGuard {
 private struct State {
     static let capacity = 512
     var fd: Int32 = 1
+    /// Two buffers of `capacity` bytes: the handler writes `current`'s, `setRestore` fills the other.
     var bytes: UnsafeMutablePointer<UInt8>
-    var count = 0
+    var counts: UnsafeMutablePointer<Int>
+    var current = 0
     var modes = termios()
     var hasModes = false
     /// The thread's signal mask before `arm`.
@@ -119,11 +138,13 @@ private struct State {
 
     /// The one instance (created on first use, on the main thread, before any handler is armed).
     nonisolated(unsafe) static let shared: UnsafeMutablePointer<State> = {
-        let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * capacity)
+        let counts = UnsafeMutablePointer<Int>.allocate(capacity: 2)
+        counts.initialize(repeating: 0, count: 2)
         let originals = UnsafeMutablePointer<sigaction>.allocate(capacity: 65)
         originals.initialize(repeating: sigaction(), count: 65)
         let state = UnsafeMutablePointer<State>.allocate(capacity: 1)
-        state.initialize(to: State(bytes: bytes, originals: originals))
+        state.initialize(to: State(bytes: bytes, counts: counts, originals: originals))
         return state
     }()
 }
@@ -131,9 +152,12 @@ private struct State {
 /// Writes the restore bytes and resets the terminal modes; async-signal-safe (see `SignalGuard`).
 private func restoreTerminalFromHandler() {
     let state = State.shared
+    let current = state.pointee.current
+    let bytes = state.pointee.bytes + current * State.capacity
+    let count = state.pointee.counts[current]
     var offset = 0
-    while offset < state.pointee.count {
-        let written = write(state.pointee.fd, state.pointee.bytes + offset, state.pointee.count - offset)
+    while offset < count {
+        let written = write(state.pointee.fd, bytes + offset, count - offset)
         if written > 0 {
             offset += written
         } else if written < 0 && errno == EINTR {
