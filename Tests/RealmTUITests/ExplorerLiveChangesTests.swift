@@ -270,3 +270,14 @@ struct ExplorerLiveChangesTests {
         return out
     }
 }
+
+@Suite struct CommitTimeTests {
+    @Test func timesOfDayAreUTCWithSecondsRoundedDown() {
+        #expect(ChangesView.time(Date(timeIntervalSince1970: 0)) == "00:00:00")
+        #expect(ChangesView.time(Date(timeIntervalSince1970: 3_661.9)) == "01:01:01")
+        #expect(ChangesView.time(Date(timeIntervalSince1970: 1_700_000_000)) == "22:13:20")
+        #expect(ChangesView.time(Date(timeIntervalSince1970: -1)) == "23:59:59")
+        #expect(ChangesView.time(Date(timeIntervalSince1970: -0.5)) == "23:59:59")
+        #expect(ChangesView.time(Date(timeIntervalSince1970: 86_399.999)) == "23:59:59")
+    }
+}
