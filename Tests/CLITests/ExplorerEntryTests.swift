@@ -136,19 +136,7 @@ struct ExplorerEntryTests {
     @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"),
           arguments: [(SIGINT, "ctrl-c"), (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP")])
     func aSignalRestoresTheTerminal(_ signal: Int32, _ name: String) throws {
-        let tmux = try TmuxSession(script: Self.script([Self.demo, "--read-only"]), width: 100, height: 30)
-        defer { tmux.close() }
-        try tmux.waitUntil("the explorer's screen") { _ in try tmux.display("#{alternate_on}") == "1" }
-        if signal == SIGINT {
-            try tmux.sendKeys("C-c")
-        } else {
-            let pids = try tmux.programPIDs()
-            try #require(pids.count == 1, "the explorer's process: \(pids)")
-            #expect(kill(pids[0], signal) == 0)
-        }
-        let text = try tmux.waitFor("script done")
-        #expect(text.contains("exit=\(128 + signal)"), "\(name): \(text)")
-        try Self.expectRestored(tmux, text, name)
+        try Self.signalOnceOnScreen(signal, name, environment: "LANG=C.UTF-8 TERM=xterm-256color")
     }
 
     /// A signal that comes while the explorer is still setting the screen up (after ncurses has
@@ -157,21 +145,26 @@ struct ExplorerEntryTests {
     @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"),
           arguments: [(SIGINT, "ctrl-c"), (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP")])
     func aSignalDuringStartupRestoresTheTerminal(_ signal: Int32, _ name: String) throws {
-        let script = Self.script([Self.demo, "--read-only"],
-                                 environment: "LANG=C.UTF-8 TERM=xterm-256color REALMTUI_STARTUP_PAUSE_MS=3000")
-        let tmux = try TmuxSession(script: script, width: 100, height: 30)
+        try Self.signalOnceOnScreen(signal, name, environment: "LANG=C.UTF-8 TERM=xterm-256color REALMTUI_STARTUP_PAUSE_MS=3000")
+    }
+
+    /// Starts the explorer on the demo in tmux, sends `signal` (ctrl-c for SIGINT) once the
+    /// alternate screen is on, and checks the exit status and the terminal given back.
+    static func signalOnceOnScreen(_ signal: Int32, _ name: String, environment: String,
+                                   sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let tmux = try TmuxSession(script: script([demo, "--read-only"], environment: environment), width: 100, height: 30)
         defer { tmux.close() }
         try tmux.waitUntil("the alternate screen") { _ in try tmux.display("#{alternate_on}") == "1" }
         if signal == SIGINT {
             try tmux.sendKeys("C-c")
         } else {
             let pids = try tmux.programPIDs()
-            try #require(pids.count == 1, "the explorer's process: \(pids)")
-            #expect(kill(pids[0], signal) == 0)
+            try #require(pids.count == 1, "the explorer's process: \(pids)", sourceLocation: sourceLocation)
+            #expect(kill(pids[0], signal) == 0, sourceLocation: sourceLocation)
         }
         let text = try tmux.waitFor("script done")
-        #expect(text.contains("exit=\(128 + signal)"), "\(name): \(text)")
-        try Self.expectRestored(tmux, text, name)
+        #expect(text.contains("exit=\(128 + signal)"), "\(name): \(text)", sourceLocation: sourceLocation)
+        try expectRestored(tmux, text, name, sourceLocation: sourceLocation)
     }
 
     /// A parent that leaves SIGTERM blocked (children inherit the spawning thread's mask) does
