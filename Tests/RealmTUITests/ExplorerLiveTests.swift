@@ -45,6 +45,21 @@ struct ExplorerLiveTests {
         var cursorLine: String { lines.first { $0.hasPrefix("›") } ?? "" }
     }
 
+    /// "N objects match" is about the version the query ran on: a commit that changes the
+    /// result takes it off the status line, which then shows only the live count.
+    @Test func aQuerysMatchCountDoesNotOutliveItsVersion() throws {
+        let f = try Fixture(height: 14)
+        f.driver.press(.character("/"))
+        f.driver.type("age < 5")
+        f.driver.press(.enter)
+        #expect(f.lines.last?.contains("15 objects match") == true, "\(f.lines)")
+        try f.commit { try $0.create("Dog", ["name": .string("new"), "age": .int(1)]) }
+        let moved = f.driver.refresh()
+        #expect(moved)
+        #expect(f.lines.last?.contains("16 objects") == true, "\(f.lines)")
+        #expect(f.lines.last?.contains("15 objects match") == false, "a count of an older version: \(f.lines)")
+    }
+
     @Test func insertsAboveTheCursorKeepItOnItsObjectAndAreMarked() throws {
         let f = try Fixture()
         f.driver.press(.character("/"))

@@ -35,6 +35,9 @@ public struct ExplorerState {
     struct Message {
         var text: String
         var isError: Bool
+        /// The version a message about the data was true of (a count): it leaves the status
+        /// line when another version is shown. Nil for messages about what the user did.
+        var version: UInt64? = nil
     }
 
     let realm: Realm

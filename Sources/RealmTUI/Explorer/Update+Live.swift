@@ -107,8 +107,10 @@ extension ExplorerState {
 
     /// After the Realm moved to a new version: a detail view of an object deleted meanwhile says
     /// so instead of showing stale values; one of an object modified marks the properties that
-    /// changed and keeps their previous values.
+    /// changed and keeps their previous values; a message about an earlier version's data (a
+    /// query's count) leaves the status line.
     mutating func noteRefresh() {
+        if let shown = message?.version, shown != realm.version { message = nil }
         for index in stack.indices {
             guard case .detail(var detail) = stack[index] else { continue }
             let before = detail.shownValues

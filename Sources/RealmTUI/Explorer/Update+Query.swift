@@ -68,7 +68,7 @@ extension ExplorerState {
             let trimmed = text.trimmingCharacters(in: .whitespaces)
             if let count = try? table.rows.checkedCount() {
                 message = Message(text: trimmed.isEmpty ? "query cleared" : "\(ValueFormatter.grouped(count)) objects match",
-                                  isError: false)
+                                  isError: false, version: realm.version)
             } else {
                 message = Message(text: "the objects cannot be read: the file is damaged", isError: true)
             }
