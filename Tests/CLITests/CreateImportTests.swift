@@ -87,7 +87,7 @@ struct CreateImportTests {
         try expectUnchanged(db) {
             let r = try CLI.run(["import", db, "-", "--dry-run"], stdin: #"{"Dog": [{"name": "Rex"}]}"#)
             #expect(r.status == 0, "\(r.stderr)")
-            #expect(r.stdout.contains("would import 1 objects"))
+            #expect(r.stdout.hasPrefix("would import 1 object ("), "\(r.stdout)")
         }
     }
 
