@@ -337,8 +337,9 @@ public final class NCursesTerminal: TerminalBackend {
         }
     }
 
-    /// Tests only: `REALMTUI_STARTUP_PAUSE_MS` (at most 10 s) holds the explorer just after ncurses
-    /// took the screen, so a test can signal it there.
+    /// Tests only: `REALMTUI_STARTUP_PAUSE_MS` (at most 10 s) holds the explorer at the end of the
+    /// screen's set-up (alternate screen on, keys and mouse set, nothing drawn yet), so a test can
+    /// signal it there.
     private static func pauseForTests() {
         guard let text = getenv("REALMTUI_STARTUP_PAUSE_MS"), let milliseconds = Int(String(cString: text)),
               milliseconds > 0 else { return }
