@@ -142,9 +142,15 @@ public enum TextAlignment: Sendable, Equatable {
 /// character that would straddle the edge is dropped whole (the result may be one column
 /// short; `pad` fills it). Never splits a grapheme cluster.
 public func truncate(_ s: String, toWidth width: Int, ellipsis: String = "…") -> String {
-    guard width > 0 else { return "" }
+    cut(s, toWidth: width, ellipsis: ellipsis).text
+}
+
+/// `truncate` with the width of what it returns (measured on the way, not again).
+private func cut(_ s: String, toWidth width: Int, ellipsis: String) -> (text: String, width: Int) {
+    guard width > 0 else { return ("", 0) }
     let clean = sanitizeForTerminal(s)
-    if displayWidth(clean) <= width { return clean }
+    let whole = displayWidth(clean)
+    if whole <= width { return (clean, whole) }
     let ellipsisWidth = displayWidth(ellipsis)
     let mark = ellipsisWidth <= width ? ellipsis : ""
     let budget = width - (ellipsisWidth <= width ? ellipsisWidth : 0)
@@ -156,15 +162,15 @@ public func truncate(_ s: String, toWidth width: Int, ellipsis: String = "…") 
         out.append(ch)
         used += w
     }
-    return out + mark
+    return (out + mark, used + (mark.isEmpty ? 0 : ellipsisWidth))
 }
 
 /// `s` sanitized, truncated if wider than `width`, and padded with spaces to exactly `width`
 /// columns.
 public func pad(_ s: String, toWidth width: Int, alignment: TextAlignment = .left, ellipsis: String = "…") -> String {
     guard width > 0 else { return "" }
-    let cut = truncate(s, toWidth: width, ellipsis: ellipsis)
-    let gap = width - displayWidth(cut)
+    let (cut, used) = cut(s, toWidth: width, ellipsis: ellipsis)
+    let gap = width - used
     guard gap > 0 else { return cut }
     switch alignment {
     case .left: return cut + String(repeating: " ", count: gap)
