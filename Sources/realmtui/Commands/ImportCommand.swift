@@ -102,7 +102,7 @@ struct ImportCommand: ParsableCommand {
             if interrupt.requested { throw DataImport.Interrupted() }
             if dryRun {
                 realm.cancelWrite()
-                Console.line("would import \(total) \(total == 1 ? "object" : "objects")\(describe(summary)); nothing was written (--dry-run)")
+                Console.line("would import \(objectCount(total))\(describe(summary)); nothing was written (--dry-run)")
                 warnIgnored(summary)
                 return
             }
@@ -113,7 +113,7 @@ struct ImportCommand: ParsableCommand {
             if error is DataImport.Interrupted { throw CLIFailure(DataImport.Interrupted().description) }
             throw error
         }
-        Console.line("imported \(total) \(total == 1 ? "object" : "objects")\(describe(summary))")
+        Console.line("imported \(objectCount(total))\(describe(summary))")
         warnIgnored(summary)
     }
 

@@ -54,7 +54,7 @@ struct SchemaCommand: ParsableCommand {
         Console.line(header)
         for (objectSchema, count) in zip(schema.objectSchemas, counts.map(\.1)) {
             Console.line("")
-            var title = "\(objectSchema.name) (\(count) \(count == 1 ? "object" : "objects"))"
+            var title = "\(objectSchema.name) (\(objectCount(count)))"
             if let pk = objectSchema.primaryKeyProperty { title += ", primary key \(pk.name)" }
             Console.line(title)
             let rows = objectSchema.properties.map { p in ["  " + p.name, p.typeDescription, attributes(p)] }

@@ -54,7 +54,7 @@ struct UpdateCommand: ParsableCommand {
             }
             return keys.count
         }
-        Console.line("\(dryRun ? "would update" : "updated") \(changed) \(changed == 1 ? "object" : "objects")")
+        Console.line("\(dryRun ? "would update" : "updated") \(objectCount(changed))")
     }
 }
 
@@ -108,7 +108,7 @@ struct DeleteCommand: ParsableCommand {
             try realm.delete(results)
             return count
         }
-        Console.line("\(dryRun ? "would delete" : "deleted") \(deleted) \(deleted == 1 ? "object" : "objects")")
+        Console.line("\(dryRun ? "would delete" : "deleted") \(objectCount(deleted))")
     }
 }
 

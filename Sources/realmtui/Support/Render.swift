@@ -57,7 +57,7 @@ enum Render {
         let dates = Set(shown.indices.filter { shown[$0].property.type == .date && !shown[$0].property.isList })
         let lines = TableFormatter().format(header: shown.map(\.property.name), rows: rows, maxWidth: width, keepWhole: dates)
         for line in lines { Console.line(line) }
-        Console.line("(\(rows.count) \(rows.count == 1 ? "object" : "objects"))")
+        Console.line("(\(objectCount(rows.count)))")
     }
 
     /// sqlite3's `.mode line`: each object as `property = value` lines (names right-aligned),
@@ -96,4 +96,9 @@ extension RealmFiles.ValueRows {
         try rethrow()
         return out
     }
+}
+
+/// "1 object", "2 objects": a count of objects as the commands print it.
+func objectCount(_ count: Int) -> String {
+    "\(count) \(count == 1 ? "object" : "objects")"
 }
