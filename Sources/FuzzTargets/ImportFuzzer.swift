@@ -11,7 +11,7 @@ import RealmEngine
 /// input opens a new `Realm` instance on it — until an import commits to it.
 public final class ImportFuzzer {
     private let schema: Schema
-    private var empty: PreparedMemoryRealm
+    private let empty: PreparedMemoryRealm
 
     /// A target importing into Realms of `schema`.
     public init(schema: Schema) {

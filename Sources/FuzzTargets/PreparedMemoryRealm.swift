@@ -25,15 +25,18 @@ final class PreparedMemoryRealm {
 
     /// A new instance on the prepared file (made first if there is none).
     func open() throws -> Realm {
-        if current == nil {
-            counter += 1
-            let identifier = "\(prefix)-\(getpid())-\(counter)"
-            let keeper = try Realm(configuration: .init(inMemoryIdentifier: identifier, schema: schema))
-            try prepare(keeper)
-            current = (identifier, keeper, keeper.version)
-        }
-        guard let current else { throw FuzzFinding("internal: no prepared file") }
-        return try Realm(configuration: .init(inMemoryIdentifier: current.identifier, schema: schema))
+        let prepared = try current ?? makeFile()
+        current = prepared
+        return try Realm(configuration: .init(inMemoryIdentifier: prepared.identifier, schema: schema))
+    }
+
+    /// A new in-memory file, prepared, with the instance that keeps it open.
+    private func makeFile() throws -> (identifier: String, keeper: Realm, version: UInt64) {
+        counter += 1
+        let identifier = "\(prefix)-\(getpid())-\(counter)"
+        let keeper = try Realm(configuration: .init(inMemoryIdentifier: identifier, schema: schema))
+        try prepare(keeper)
+        return (identifier, keeper, keeper.version)
     }
 
     /// Drops the file if a commit changed it since it was prepared; returns whether it did.
