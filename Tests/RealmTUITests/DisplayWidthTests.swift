@@ -59,6 +59,7 @@ import Testing
     static let pieces: [String] = [
         "a", "Z", " ", "~", "\n", "\r\n", "\t", "\u{1B}", "\u{7F}", "\u{0}", "\u{85}", "\u{9F}", "\u{A0}",
         "\u{2028}", "\u{2029}", "\u{2027}", "\u{202A}", "é", "e\u{301}", "\u{301}", "张", "😀", "🇯🇵", "…", "─",
+        "·", "›", "▲", "␛", "か", "\u{3099}", "ｶ", "ﾞ", "한", "\u{1100}", "\u{1161}", "⚠", "\u{FE0F}", "👍", "🏽", "\u{200D}",
     ]
 
     /// Strings of 0–12 pieces from a fixed sequence, so every run checks the same ones.
@@ -76,6 +77,84 @@ import Testing
             let slow = text.reduce(0) { $0 + displayWidth(of: $1) }
             #expect(displayWidth(text) == slow, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
             #expect(containsControl(text) == text.unicodeScalars.contains(where: isControl))
+        }
+    }
+
+    /// Two scalars that each stand alone never form one cluster (but CR LF), whichever comes first:
+    /// every such scalar of planes 0 to 3, against Swift's own breaking.
+    @Test func standaloneScalarsAreClustersOfOne() {
+        let neighbours: [Unicode.Scalar] = ["a", "\r", "\n", "\u{1B}", "é", "张", "…", "▲", "か", "ｶ", "😀", "🙏", "\u{FFFD}"]
+        var checked = 0
+        for value in 0..<0x40000 {
+            guard let scalar = Unicode.Scalar(UInt32(value)), standsAlone(scalar) else { continue }
+            checked += 1
+            for neighbour in neighbours + [scalar] where !(scalar == "\r" && neighbour == "\n") {
+                var pair = String.UnicodeScalarView()
+                pair.append(scalar)
+                pair.append(neighbour)
+                #expect(String(pair).count == 2, "U+\(String(value, radix: 16)) then U+\(String(neighbour.value, radix: 16))")
+                if neighbour != "\r" {
+                    pair = String.UnicodeScalarView([neighbour, scalar])
+                    #expect(String(pair).count == 2, "U+\(String(neighbour.value, radix: 16)) then U+\(String(value, radix: 16))")
+                }
+            }
+        }
+        #expect(checked > 150_000)
+        #expect(!standsAlone("\u{301}") && !standsAlone("\u{200D}") && !standsAlone("\u{FE0F}") && !standsAlone("\u{1F3FD}"))
+        #expect(!standsAlone("\u{1100}") && !standsAlone("한") && !standsAlone("\u{1F1EF}") && !standsAlone("\u{FF9E}"))
+    }
+
+    /// `Grid.write` answers what writing a cell per grapheme cluster answers, for every sample,
+    /// at several columns and limits.
+    @Test func writingMatchesTheClusterPath() {
+        func clusterWrite(_ text: String, column: Int, limit: Int) -> (Grid, Int) {
+            var grid = Grid(width: 12, height: 1)
+            let end = min(12, column + limit)
+            var x = column
+            for character in sanitizeForTerminal(text) {
+                let columns = displayWidth(of: character)
+                if columns == 0 { continue }
+                if x + columns > end {
+                    if x < end { grid[x, 0] = Cell(" "); x += 1 }
+                    break
+                }
+                if x >= 0 {
+                    grid[x, 0] = Cell(String(character))
+                    if columns == 2 { grid[x + 1, 0] = Cell("") }
+                }
+                x += columns
+            }
+            return (grid, x - column)
+        }
+        for text in Self.samples() {
+            for (column, limit) in [(0, 12), (-1, 12), (3, 4), (2, 1)] {
+                var grid = Grid(width: 12, height: 1)
+                let used = grid.write(text, column: column, row: 0, limit: limit)
+                let (expected, expectedUsed) = clusterWrite(text, column: column, limit: limit)
+                #expect(grid == expected && used == expectedUsed, "\(text.unicodeScalars.map { String($0.value, radix: 16) }) at \(column), limit \(limit)")
+            }
+        }
+    }
+
+    /// `truncate` answers what cutting a grapheme cluster at a time answers.
+    @Test func truncatingMatchesTheClusterPath() {
+        for text in Self.samples() {
+            let clean = sanitizeForTerminal(text)
+            for width in 1...8 {
+                var expected = clean
+                if clean.reduce(0, { $0 + displayWidth(of: $1) }) > width {
+                    expected = ""
+                    var used = 0
+                    for character in clean {
+                        let columns = displayWidth(of: character)
+                        if used + columns > width - 1 { break }
+                        expected.append(character)
+                        used += columns
+                    }
+                    expected += "…"
+                }
+                #expect(truncate(text, toWidth: width) == expected, "\(text.unicodeScalars.map { String($0.value, radix: 16) }) to \(width)")
+            }
         }
     }
 

@@ -3,20 +3,36 @@
 /// A character two columns wide fills its cell and makes the next one a continuation
 /// (`text == ""`), which a backend skips, as ratatui's buffer does.
 public struct Cell: Sendable, Hashable {
-    /// The grapheme cluster shown (already sanitized), " " for blank, "" for the second half of
-    /// a wide character.
-    public var text: String
+    /// The cluster's bytes, kept inline (see `Glyph`).
+    var glyph: Glyph
     /// How it is drawn.
     public var style: CellStyle
 
     /// A cell showing `text` in `style`.
     public init(_ text: String = " ", style: CellStyle = .plain) {
-        self.text = text
+        glyph = Glyph(text)
         self.style = style
     }
 
+    /// A cell showing `glyph` in `style`.
+    init(_ glyph: Glyph, style: CellStyle) {
+        self.glyph = glyph
+        self.style = style
+    }
+
+    /// A blank cell in `style`.
+    static func blank(_ style: CellStyle = .plain) -> Cell { Cell(.blank, style: style) }
+
+    /// The grapheme cluster shown (already sanitized), " " for blank, "" for the second half of
+    /// a wide character. A cluster of more than 23 bytes of UTF-8 keeps its first scalars that
+    /// fit, which hold all a terminal cell shows (see `Glyph`).
+    public var text: String {
+        get { glyph.text }
+        set { glyph = Glyph(newValue) }
+    }
+
     /// Whether this cell is the right half of a wide character.
-    public var isContinuation: Bool { text.isEmpty }
+    public var isContinuation: Bool { glyph.isEmpty }
 }
 
 /// A rectangle of cells: what the explorer's view produces and a backend draws.
@@ -35,13 +51,13 @@ public struct Grid: Sendable, Equatable {
     public init(width: Int, height: Int) {
         self.width = max(0, width)
         self.height = max(0, height)
-        cells = Array(repeating: Cell(), count: self.width * self.height)
+        cells = Array(repeating: .blank(), count: self.width * self.height)
     }
 
     /// The cell at a column and row (a blank cell outside the grid).
     public subscript(column: Int, row: Int) -> Cell {
         get {
-            guard contains(column: column, row: row) else { return Cell() }
+            guard contains(column: column, row: row) else { return .blank() }
             return cells[row * width + column]
         }
         set {
@@ -63,25 +79,36 @@ public struct Grid: Sendable, Equatable {
         guard row >= 0, row < height, column < width else { return 0 }
         let end = min(width, limit.map { column + max(0, $0) } ?? width)
         if let used = writePrintableASCII(text, column: column, row: row, style: style, end: end) { return used }
+        let clean = sanitizeForTerminal(text)
         var x = column
-        for character in sanitizeForTerminal(text) {
-            let columns = displayWidth(of: character)
-            if columns == 0 { continue }
-            if x + columns > end {
-                if x < end { self[x, row] = Cell(" ", style: style); x += 1 }
-                break
+        if isStandaloneText(clean) {
+            // A cell per scalar, with no cluster breaking.
+            for scalar in clean.unicodeScalars {
+                guard put(Glyph(scalar), columns: scalarWidth(scalar), at: &x, row: row, style: style, end: end) else { break }
             }
-            if x >= 0 {
-                self[x, row] = Cell(String(character), style: style)
-                if columns == 2 { self[x + 1, row] = Cell("", style: style) }
+        } else {
+            for character in clean {
+                guard put(Glyph(String(character)), columns: displayWidth(of: character), at: &x, row: row, style: style, end: end) else { break }
             }
-            x += columns
         }
         return x - column
     }
 
-    /// The one-character strings of printable ASCII, by byte.
-    private static let asciiTexts: [String] = (0..<0x80).map { String(UnicodeScalar(UInt8($0))) }
+    /// Writes one cluster of `columns` columns at `x` (zero-width ones are skipped) and moves `x`
+    /// past it; false, leaving a blank, when it would cross `end`.
+    private mutating func put(_ glyph: Glyph, columns: Int, at x: inout Int, row: Int, style: CellStyle, end: Int) -> Bool {
+        if columns == 0 { return true }
+        if x + columns > end {
+            if x < end { self[x, row] = .blank(style); x += 1 }
+            return false
+        }
+        if x >= 0 {
+            self[x, row] = Cell(glyph, style: style)
+            if columns == 2 { self[x + 1, row] = Cell(.continuation, style: style) }
+        }
+        x += columns
+        return true
+    }
 
     /// `write` for text made only of printable ASCII (most of it), one cell per byte with no
     /// cluster or width to work out; nil, writing nothing, for any other text.
@@ -91,7 +118,7 @@ public struct Grid: Sendable, Equatable {
             let stop = min(end, column + bytes.count)
             var x = max(column, 0)
             while x < stop {
-                cells[row * width + x] = Cell(Grid.asciiTexts[Int(bytes[x - column])], style: style)
+                cells[row * width + x] = Cell(Glyph(ascii: bytes[x - column]), style: style)
                 x += 1
             }
             return max(column, stop) - column
@@ -102,7 +129,7 @@ public struct Grid: Sendable, Equatable {
     /// Fills `count` cells of `row` from `column` with blanks in `style`.
     public mutating func fill(row: Int, column: Int = 0, count: Int? = nil, style: CellStyle) {
         let end = min(width, column + (count ?? width))
-        for x in max(0, column)..<max(max(0, column), end) { self[x, row] = Cell(" ", style: style) }
+        for x in max(0, column)..<max(max(0, column), end) { self[x, row] = .blank(style) }
     }
 
     /// Applies `change` to the style of every cell of `row` from `column` for `count` cells.

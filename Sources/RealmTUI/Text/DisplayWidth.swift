@@ -34,18 +34,56 @@ public func displayWidth(_ s: String) -> Int {
     if let ascii = s.utf8.withContiguousStorageIfAvailable({ bytes in bytes.allSatisfy { $0 < 0x80 } }), ascii {
         return s.utf8.count
     }
+    // Text whose every scalar is a cluster by itself (most non-ASCII text shown: CJK, `·`, `…`,
+    // box drawing, control pictures): one scalar at a time, with no cluster breaking.
+    if isStandaloneText(s) {
+        return s.unicodeScalars.reduce(0) { $0 + (isControl($1) ? 1 : scalarWidth($1)) }
+    }
     var total = 0
     for ch in s { total += displayWidth(of: ch) }
     return total
+}
+
+/// Whether every scalar of `s` stands alone (`standsAlone`): its grapheme clusters are then its
+/// scalars, but for CR LF, which counts as its two controls anyway.
+func isStandaloneText(_ s: String) -> Bool {
+    s.unicodeScalars.allSatisfy(standsAlone)
+}
+
+/// Whether `scalar` is one of the scalars that never join a grapheme cluster with a neighbour
+/// that is also one of them: none is an extender, joiner, spacing mark, prepended mark, regional
+/// indicator, emoji modifier or Hangul jamo or syllable, and only CR LF (both below U+0300)
+/// forms a cluster of two. Text made only of them can be measured and drawn a scalar at a time.
+/// Checked against Swift's own cluster breaking in `TextShortcutTests`.
+func standsAlone(_ scalar: Unicode.Scalar) -> Bool {
+    let v = scalar.value
+    if v < 0x300 { return true }  // Latin and controls; combining marks start at U+0300
+    switch v {
+    case 0x2010...0x2027, 0x2030...0x205E,  // general punctuation, without its format characters
+         0x2190...0x27BF,  // arrows, technical, control pictures, box drawing, shapes, dingbats
+         0x2E80...0x2FDF, 0x3000...0x3029, 0x3030...0x303F,  // CJK radicals and punctuation
+         0x3041...0x3096, 0x309B...0x30FF,  // kana, without the combining sound marks
+         0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0x20000...0x3FFFD,  // ideographs
+         0xFF01...0xFF9D, 0xFFE0...0xFFEE, 0xFFFD,  // fullwidth and halfwidth forms, replacement
+         0x1F300...0x1F3FA, 0x1F400...0x1F64F, 0x1F680...0x1F6FF, 0x1F900...0x1F9FF:  // emoji, no modifiers
+        return true
+    default:
+        return false
+    }
 }
 
 /// The number of terminal columns one grapheme cluster takes (controls count as their
 /// one-column replacement).
 public func displayWidth(of ch: Character) -> Int {
     let scalars = ch.unicodeScalars
+    guard let first = scalars.first else { return 0 }
+    if scalars.index(after: scalars.startIndex) == scalars.endIndex {
+        // One scalar, the common case: its own width.
+        return isControl(first) ? 1 : scalarWidth(first)
+    }
     if ch.isASCII {
-        // One scalar, or CR LF (two controls).
-        return scalars.count
+        // CR LF: two controls.
+        return 2
     }
     var widest = 0
     var hasEmojiSelector = false
@@ -156,11 +194,23 @@ private func cut(_ s: String, toWidth width: Int, ellipsis: String) -> (text: St
     let budget = width - (ellipsisWidth <= width ? ellipsisWidth : 0)
     var out = ""
     var used = 0
-    for ch in clean {
-        let w = displayWidth(of: ch)
-        if used + w > budget { break }
-        out.append(ch)
-        used += w
+    /// Counts a cluster's columns when they fit in the budget; false once one does not.
+    func fits(_ columns: Int) -> Bool {
+        guard used + columns <= budget else { return false }
+        used += columns
+        return true
+    }
+    if isStandaloneText(clean) {
+        // A scalar at a time (sanitized text has no controls, so no CR LF either).
+        for scalar in clean.unicodeScalars {
+            guard fits(scalarWidth(scalar)) else { break }
+            out.unicodeScalars.append(scalar)
+        }
+    } else {
+        for ch in clean {
+            guard fits(displayWidth(of: ch)) else { break }
+            out.append(ch)
+        }
     }
     return (out + mark, used + (mark.isEmpty ? 0 : ellipsisWidth))
 }
