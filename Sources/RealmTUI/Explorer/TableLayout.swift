@@ -28,6 +28,25 @@ struct TableLayout {
     let count: Int
     let error: String?
 
+    /// Everything a layout depends on besides the table's rows: two frames with the same key
+    /// show the same columns and cells.
+    struct Key: Equatable {
+        let version: UInt64
+        let topRow: Int
+        let leftColumn: Int
+        let sort: RealmEngine.SortDescriptor?
+        let width: Int
+        let bodyHeight: Int
+    }
+
+    /// The layout of `table` in a viewport of `width` × `bodyHeight` rows, made once per
+    /// version, window and size (see `TableRows.layout(for:make:)`).
+    static func cached(_ table: TableScreen, realm: Realm, width: Int, bodyHeight: Int) -> TableLayout {
+        let key = Key(version: realm.version, topRow: table.topRow, leftColumn: table.leftColumn, sort: table.sort,
+                      width: width, bodyHeight: bodyHeight)
+        return table.rows.layout(for: key) { make(table, realm: realm, width: width, bodyHeight: bodyHeight) }
+    }
+
     /// The layout of `table` in a viewport of `width` × `bodyHeight` rows (below the headers).
     static func make(_ table: TableScreen, realm: Realm, width: Int, bodyHeight: Int) -> TableLayout {
         let properties = table.schema.properties

@@ -34,7 +34,7 @@ extension ExplorerState {
             current = .classes(screen)
             if wasSelected { openSelection() }
         case .table(var table):
-            let layout = TableLayout.make(table, realm: realm, width: width, bodyHeight: tableBodyHeight)
+            let layout = TableLayout.cached(table, realm: realm, width: width, bodyHeight: tableBodyHeight)
             let hit = layout.columns.first { column >= $0.x && column < $0.x + $0.width + 1 }
             if offset < TableLayout.headerRows {
                 guard let hit else { return }

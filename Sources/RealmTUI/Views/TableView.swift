@@ -5,7 +5,7 @@ enum TableView {
     static func draw(_ state: ExplorerState, _ table: TableScreen, into grid: inout Grid) {
         let theme = state.theme
         let rows = state.contentRows
-        let layout = TableLayout.make(table, realm: state.realm, width: state.width, bodyHeight: state.tableBodyHeight)
+        let layout = TableLayout.cached(table, realm: state.realm, width: state.width, bodyHeight: state.tableBodyHeight)
         let properties = table.schema.properties
         let nameRow = rows.lowerBound
         let typeRow = rows.lowerBound + 1
