@@ -158,6 +158,39 @@ import Testing
         }
     }
 
+    /// Writing in a width with an alignment draws what writing `pad`'s text draws, for text that
+    /// does not start with a mark that joins the blank before it (see the next test).
+    @Test func paddedWritingMatchesWritingThePaddedText() {
+        for text in Self.samples() {
+            let clean = sanitizeForTerminal(text)
+            let startsWithMark = (" " + clean).count != 1 + clean.count
+            for (column, width) in [(0, 12), (2, 5), (9, 6), (3, 1), (0, 0)] {
+                for alignment in [TextAlignment.left, .right, .center] where alignment == .left || !startsWithMark {
+                    var grid = Grid(width: 12, height: 1)
+                    grid.write(text, column: column, row: 0, style: CellStyle(underline: true), width: width, alignment: alignment)
+                    var expected = Grid(width: 12, height: 1)
+                    expected.write(pad(text, toWidth: width, alignment: alignment), column: column, row: 0,
+                                   style: CellStyle(underline: true), limit: width)
+                    let same = grid == expected
+                    #expect(same, "\(text.unicodeScalars.map { String($0.value, radix: 16) }) at \(column) in \(width), \(alignment): \(grid.lines) against \(expected.lines)")
+                }
+            }
+        }
+    }
+
+    /// A mark that starts a value is not joined to the blanks before it: joined to a blank,
+    /// U+FE0F made a two-column cluster and pushed the value's last character out, and a
+    /// one-column mark (U+FF9E) shared the blank's cell, leaving the value a column short.
+    @Test func aLeadingMarkDoesNotJoinThePadding() {
+        var grid = Grid(width: 6, height: 1)
+        grid.write("\u{FE0F}ab", column: 0, row: 0, width: 6, alignment: .right)
+        #expect(grid.lines == ["    ab"])
+        grid.write("\u{FE0F}ab", column: 0, row: 0, width: 6, alignment: .center)
+        #expect(grid.lines == ["  ab"])
+        grid.write("\u{FF9E}ab", column: 0, row: 0, width: 6, alignment: .right)
+        #expect(grid.lines == ["   \u{FF9E}ab"])
+    }
+
     @Test func asciiTextFillsOneCellPerByteUpToTheLimit() {
         for text in ["", "a", "hello world", "0123456789abcdef", "~!@#$%^&*()_+{}|:<>?"] {
             for column in [-3, 0, 2, 9] {

@@ -126,6 +126,22 @@ public struct Grid: Sendable, Equatable {
         return written ?? nil
     }
 
+    /// Writes what `pad(text, toWidth: width, alignment: alignment)` would give, from `column`
+    /// on `row` (cut with an ellipsis, aligned, blanks around), without building that text.
+    public mutating func write(_ text: String, column: Int, row: Int, style: CellStyle = .plain, width: Int,
+                               alignment: TextAlignment = .left) {
+        guard width > 0 else { return }
+        let (shown, used) = cut(text, toWidth: width, ellipsis: "…")
+        let gap = width - used
+        let left = switch alignment {
+        case .left: 0
+        case .right: gap
+        case .center: gap / 2
+        }
+        fill(row: row, column: column, count: width, style: style)
+        write(shown, column: column + left, row: row, style: style, limit: used)
+    }
+
     /// Fills `count` cells of `row` from `column` with blanks in `style`.
     public mutating func fill(row: Int, column: Int = 0, count: Int? = nil, style: CellStyle) {
         let end = min(width, column + (count ?? width))

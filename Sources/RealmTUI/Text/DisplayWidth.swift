@@ -184,7 +184,7 @@ public func truncate(_ s: String, toWidth width: Int, ellipsis: String = "…") 
 }
 
 /// `truncate` with the width of what it returns (measured on the way, not again).
-private func cut(_ s: String, toWidth width: Int, ellipsis: String) -> (text: String, width: Int) {
+func cut(_ s: String, toWidth width: Int, ellipsis: String) -> (text: String, width: Int) {
     guard width > 0 else { return ("", 0) }
     let clean = sanitizeForTerminal(s)
     let whole = displayWidth(clean)

@@ -84,8 +84,8 @@ enum ValuesView {
                 grid.fill(row: row, style: theme.selection)
                 grid.write("›", column: 0, row: row, style: theme.selection)
             }
-            grid.write(pad(String(index), toWidth: indexWidth, alignment: .right), column: 2, row: row,
-                       style: selected ? theme.selection : theme.muted)
+            grid.write(String(index), column: 2, row: row, style: selected ? theme.selection : theme.muted,
+                       width: indexWidth, alignment: .right)
             let shown: ValueFormatter.Shown
             do {
                 shown = formatter.shown(try list.value(at: index), screen.property, oneLine: true, element: true)

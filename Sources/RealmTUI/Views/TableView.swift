@@ -12,8 +12,8 @@ enum TableView {
         for column in layout.columns {
             let property = properties[column.property]
             let style = column.property == table.cursorColumn ? theme.selectedCell : theme.header
-            grid.write(pad(TableLayout.headerName(property, sort: table.sort), toWidth: column.width), column: column.x, row: nameRow,
-                       style: style, limit: column.width)
+            grid.write(TableLayout.headerName(property, sort: table.sort), column: column.x, row: nameRow, style: style,
+                       width: column.width)
             grid.write(TableLayout.headerType(property), column: column.x, row: typeRow, style: theme.muted, limit: column.width)
         }
         if let first = layout.columns.first(where: { !properties[$0.property].isPrimaryKey || $0.property >= table.leftColumn }),
@@ -68,8 +68,7 @@ enum TableView {
                     }
                 }
                 let alignment: TextAlignment = property.type.isNumeric && !property.isList && !shown.isNull ? .right : .left
-                grid.write(pad(shown.text, toWidth: column.width, alignment: alignment), column: column.x, row: row,
-                           style: style, limit: column.width)
+                grid.write(shown.text, column: column.x, row: row, style: style, width: column.width, alignment: alignment)
             }
         }
     }
