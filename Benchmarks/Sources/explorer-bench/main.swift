@@ -11,10 +11,11 @@ import Glibc
 //
 // Creates PATH (default: $TMPDIR/explorer-bench-N.realm) with N `Person` objects of five
 // properties (id primary key, name, age, score, createdAt) when it does not exist yet, then
-// reports: open to first frame, first frame of the class's table, page down / G / g (median and
-// 95th percentile over K presses), typing one more character into a query on an unindexed
-// integer column (until the count shows), sorting by a string column (first page), and the
-// process's anonymous memory (RssAnon: not the mapped file) after each step.
+// reports: open to first frame, first frame of the class's table, page down / G / g / a cursor
+// move within the window (median and 95th percentile over K presses), typing one more character
+// into a query on an unindexed integer column (until the count shows), sorting by a string
+// column (first page), and the process's anonymous memory (RssAnon: not the mapped file) after
+// each step.
 
 struct Options {
     var objects = 10_000_000
@@ -171,6 +172,7 @@ guard stored >= options.objects, driver.screen.lines.last?.contains("\(grouped) 
 }
 timePresses("page down (\(options.presses) presses)", [.pageDown])
 timePresses("G then g (\(options.presses) presses)", [.character("G"), .character("g")])
+timePresses("down then up (\(options.presses) presses)", [.down, .up])
 report("anonymous memory after paging", "\(anonymousKiB() - baseline) KiB above the start")
 
 // Typing a query one character at a time: "age > 5" then "age > 50", the count on screen.
