@@ -108,6 +108,10 @@ struct DamagedFileTests {
             let dogs = try CLI.run(["query", out, "Dog", "--format", "count"])
             #expect(dogs.stdout == "1\n", "\(name): \(dogs.stdout)")
         }
+        // The cut file's only readable object, the dog, in the singular.
+        try FileManager.default.removeItem(atPath: s.path("out-cut.realm"))
+        let one = try CLI.run(["recover", cut, s.path("out-cut.realm")])
+        #expect(one.stdout.hasPrefix("recovered 1 object from "), "\(one.stdout)")
         // An existing OUT is refused and left alone.
         try expectUnchanged(s.path("out-cut.realm")) {
             expectFailure(try CLI.run(["recover", cut, s.path("out-cut.realm")]), contains: "already exists")

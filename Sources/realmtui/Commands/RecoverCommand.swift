@@ -31,7 +31,7 @@ struct RecoverCommand: ParsableCommand {
         let report = try Realm.recover(from: source, to: destination, encryptionKey: try encryption.encryptionKey())
         let saved = report.recovered.values.reduce(0, +)
         let lostObjects = report.lost.reduce(0) { $0 + ($1.objects ?? 0) }
-        Console.line("recovered \(saved) objects from \(source) (version \(report.version)) into \(destination)")
+        Console.line("recovered \(objectCount(saved)) from \(source) (version \(report.version)) into \(destination)")
         for name in report.recovered.keys.sorted() {
             let losses = report.lost.filter { $0.className == name }
             let lost = losses.reduce(0) { $0 + ($1.objects ?? 0) }
@@ -39,7 +39,7 @@ struct RecoverCommand: ParsableCommand {
             for loss in losses {
                 let keys = loss.firstKey == .min && loss.endKey == nil ? "every key"
                     : "keys \(loss.firstKey == .min ? "start" : String(loss.firstKey))..<" + (loss.endKey.map(String.init) ?? "end")
-                let count = loss.objects.map { "\($0) objects" } ?? "an unknown number of objects"
+                let count = loss.objects.map(objectCount) ?? "an unknown number of objects"
                 Console.line("    lost \(count), \(keys): \(loss.reason)")
             }
         }
@@ -49,7 +49,7 @@ struct RecoverCommand: ParsableCommand {
         if report.droppedLinks > 0 { Console.line("dropped \(report.droppedLinks) links to lost objects") }
         if !report.isComplete {
             let versions = report.unreadableVersions.isEmpty ? "" : " and the changes of \(report.unreadableVersions.count) newer version(s)"
-            Console.error("warning: \(lostObjects) objects\(versions) could not be recovered (listed above)")
+            Console.error("warning: \(objectCount(lostObjects))\(versions) could not be recovered (listed above)")
         }
     }
 }
