@@ -30,6 +30,27 @@ struct DetailLayout {
         return first..<end
     }
 
+    /// Everything a detail layout depends on.
+    struct Key: Equatable {
+        let className: String
+        let object: ObjectKey
+        let version: UInt64
+        let width: Int
+        /// The values before the changes shown (`was: …` lines).
+        let previous: [Int: Value?]
+        let deletedInVersion: UInt64?
+    }
+
+    /// The layout of `detail` at `width`, made once per version, width and set of changes
+    /// (kept in the screen's `layouts`).
+    static func cached(_ detail: DetailScreen, realm: Realm, width: Int) -> DetailLayout {
+        let key = realm.isInWriteTransaction || detail.object.realm !== realm ? nil
+            : Key(className: detail.object.className, object: detail.object.key, version: realm.version, width: width,
+                  previous: detail.changes.mapValues(\.was),
+                  deletedInVersion: detail.deletedInVersion)
+        return detail.layouts.layout(for: key) { make(detail, realm: realm, width: width) }
+    }
+
     static func make(_ detail: DetailScreen, realm: Realm, width: Int) -> DetailLayout {
         let properties = detail.object.objectSchema.properties
         let nameWidth = min(24, properties.map { displayWidth($0.name) }.max() ?? 0)

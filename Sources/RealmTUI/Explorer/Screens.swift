@@ -85,6 +85,8 @@ struct DetailScreen {
     /// The properties (indices into the schema's) that commits changed since the view opened,
     /// with their values before the last change.
     var changes: [Int: DetailChange] = [:]
+    /// The last layout made, for the version, width and changes it was made for.
+    let layouts = LayoutMemo<DetailLayout.Key, DetailLayout>()
 }
 
 /// The values of a list of primitives.

@@ -40,11 +40,14 @@ struct TableLayout {
     }
 
     /// The layout of `table` in a viewport of `width` × `bodyHeight` rows, made once per
-    /// version, window and size (see `TableRows.layout(for:make:)`).
+    /// version, window and size (kept in the table's `TableRows`).
     static func cached(_ table: TableScreen, realm: Realm, width: Int, bodyHeight: Int) -> TableLayout {
-        let key = Key(version: realm.version, topRow: table.topRow, leftColumn: table.leftColumn, sort: table.sort,
-                      width: width, bodyHeight: bodyHeight)
-        return table.rows.layout(for: key) { make(table, realm: realm, width: width, bodyHeight: bodyHeight) }
+        // The version of the Realm the rows are read from (the state's).
+        let source = table.rows.results.realm
+        let key = source.isInWriteTransaction || source !== realm ? nil
+            : Key(version: source.version, topRow: table.topRow, leftColumn: table.leftColumn, sort: table.sort,
+                  width: width, bodyHeight: bodyHeight)
+        return table.rows.layouts.layout(for: key) { make(table, realm: realm, width: width, bodyHeight: bodyHeight) }
     }
 
     /// The layout of `table` in a viewport of `width` × `bodyHeight` rows (below the headers).

@@ -16,11 +16,8 @@ final class TableRows {
     /// per property (nil for linking objects and unreadable values): what a modified row showed,
     /// to find which of its cells changed.
     private var remembered: [ObjectKey: [Value?]] = [:]
-    /// The last layout drawn and what it was made for: a key press that moves only the cursor
-    /// draws the next frame from it, with no object read or value formatted.
-    private var layoutCache: (key: TableLayout.Key, layout: TableLayout)?
-    /// How many layouts were made rather than taken from the cache (tests watch it).
-    private(set) var layoutsMade = 0
+    /// The last layout drawn, for the version, window and size it was made for.
+    let layouts = LayoutMemo<TableLayout.Key, TableLayout>()
 
     init(results: Results, counted: Results) {
         self.results = results
@@ -30,16 +27,6 @@ final class TableRows {
     /// The version the caches belong to; nil inside a write transaction (nothing is cached).
     private var stamp: UInt64? {
         results.realm.isInWriteTransaction ? nil : results.realm.version
-    }
-
-    /// The layout for `key`: the cached one when it was made for the same version, window and
-    /// size, else `make()`'s (cached unless inside a write transaction, where nothing is).
-    func layout(for key: TableLayout.Key, make: () -> TableLayout) -> TableLayout {
-        if let stamp, let layoutCache, layoutCache.key == key, key.version == stamp { return layoutCache.layout }
-        let layout = make()
-        layoutsMade += 1
-        if let stamp, key.version == stamp { layoutCache = (key, layout) }
-        return layout
     }
 
     /// The number of objects (0 when they cannot be counted: `checkedCount()` says why, and

@@ -53,7 +53,7 @@ extension ExplorerState {
             current = .table(table)
             if wasSelected { openSelection() }
         case .detail(var detail):
-            let layout = DetailLayout.make(detail, realm: realm, width: width)
+            let layout = DetailLayout.cached(detail, realm: realm, width: width)
             let line = detail.topLine + offset
             guard layout.lines.indices.contains(line) else { return }
             let wasSelected = detail.cursor == layout.lines[line].property

@@ -82,7 +82,7 @@ extension ExplorerState {
             current = .table(table)
         case .detail(var detail):
             detail.cursor = max(0, min(detail.cursor, count - 1))
-            let lines = DetailLayout.make(detail, realm: realm, width: width)
+            let lines = DetailLayout.cached(detail, realm: realm, width: width)
             if let span = lines.span(of: detail.cursor) {
                 let height = contentRows.count
                 if span.lowerBound < detail.topLine { detail.topLine = span.lowerBound }

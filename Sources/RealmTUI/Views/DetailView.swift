@@ -5,7 +5,7 @@ enum DetailView {
     static func draw(_ state: ExplorerState, _ detail: DetailScreen, into grid: inout Grid) {
         let theme = state.theme
         let rows = state.contentRows
-        let layout = DetailLayout.make(detail, realm: state.realm, width: state.width)
+        let layout = DetailLayout.cached(detail, realm: state.realm, width: state.width)
         if let error = layout.error {
             grid.write("⚠ \(error)", column: 2, row: rows.lowerBound, style: theme.error)
             return

@@ -4,15 +4,16 @@ import RealmEngine
 import Testing
 
 /// A table's layout (columns, objects read, cells formatted) is made once per version, window
-/// and size: a key press that moves only the cursor draws from it, and anything that changes what
-/// is shown makes a new one.
-@Suite struct TableLayoutCacheTests {
+/// and size, and an object's detail layout once per version, width and set of changes: a key
+/// press that moves only the cursor draws from it, and anything that changes what is shown makes
+/// a new one.
+@Suite struct LayoutMemoTests {
     private func layoutsMade(_ driver: ExplorerDriver) throws -> Int {
         guard case .table(let table) = driver.state.current else {
             Issue.record("not on a table")
             return -1
         }
-        return table.rows.layoutsMade
+        return table.rows.layouts.made
     }
 
     /// The dog's name on the cursor's row ("› dog 11   11 null …" → "dog 11").
@@ -47,5 +48,33 @@ import Testing
         f.driver.send(.resize(width: 60, height: 14))
         #expect(f.lines.allSatisfy { displayWidth($0) <= 60 })
         #expect(try layoutsMade(f.driver) > beforeResize)
+    }
+
+    @Test func aDetailLayoutIsRemadeOnlyWhenWhatItShowsChanges() throws {
+        let f = try ExplorerLiveTests.Fixture(count: 5, height: 20)
+        f.driver.press(.enter)
+        guard case .detail(let detail) = f.driver.state.current else {
+            Issue.record("Enter did not open the object: \(f.lines)")
+            return
+        }
+        _ = f.lines
+        let made = detail.layouts.made
+        f.driver.press(.down)
+        _ = f.lines
+        f.driver.press(.down)
+        #expect(f.lines.contains { $0.hasPrefix("›") && $0.contains("weight") }, "\(f.lines)")
+        #expect(detail.layouts.made == made, "a cursor move made a new detail layout")
+
+        try f.commit { _ in try f.dog("dog 0").setValue(.int(99), forKey: "age") }
+        _ = f.driver.refresh()
+        let lines = f.lines
+        #expect(lines.contains { $0.contains("age") && $0.contains("99") }, "\(lines)")
+        #expect(lines.contains { $0.contains("was: 0") }, "\(lines)")
+        #expect(detail.layouts.made > made)
+
+        let beforeResize = detail.layouts.made
+        f.driver.send(.resize(width: 50, height: 20))
+        #expect(f.lines.allSatisfy { displayWidth($0) <= 50 })
+        #expect(detail.layouts.made > beforeResize)
     }
 }
