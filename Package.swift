@@ -55,7 +55,7 @@ let package = Package(
         // Replays Tests/RealmEngineTests/Fixtures/Fuzz/<target>/* through the fuzz targets.
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "RealmEngine"]),
         .testTarget(name: "RealmSwiftTests", dependencies: ["RealmSwift"]),
-        .testTarget(name: "RealmTUITests", dependencies: ["RealmTUI"], exclude: ["Golden"]),
+        .testTarget(name: "RealmTUITests", dependencies: ["RealmTUI", "CShims"], exclude: ["Golden"]),
         .testTarget(name: "CLITests", dependencies: ["RealmEngine", "RealmTUI", "realmtui"]),
     ],
     swiftLanguageModes: [.v6]

@@ -57,6 +57,10 @@ public struct ExplorerState {
     var message: Message?
     /// Seconds on a monotonic clock, from the last tick (marks fade by it).
     var now: Double = 0
+    /// The other processes that have the file open, as last counted (`countOtherProcesses`).
+    var otherProcesses = 0
+    /// When they were last counted (on `now`'s clock).
+    var otherProcessesCountedAt: Double?
     /// `p`: live updates paused; the screen stays on the version it shows.
     var isPaused = false
     /// Every commit seen since the explorer opened, oldest first (the changes pane, `c`).
@@ -86,6 +90,16 @@ public struct ExplorerState {
         self.history = history
         // A newest commit that could not be verified was set aside: never silently.
         if let warning = realm.recoveryWarning { message = Message(text: "⚠ " + warning, isError: true) }
+        countOtherProcesses()
+    }
+
+    /// Counts the other processes that have the file open, at most once a second of the tick
+    /// clock: the status line shows the count, and counting reads every reader slot of the lock
+    /// file and asks the kernel whether each process found is alive.
+    mutating func countOtherProcesses() {
+        if let last = otherProcessesCountedAt, now - last < 1, now >= last { return }
+        otherProcesses = realm.otherProcessIDs.count
+        otherProcessesCountedAt = now
     }
 
     /// The screen on top of the stack.

@@ -15,6 +15,7 @@ public func update(_ state: inout ExplorerState, _ event: ExplorerEvent) -> [Exp
     case .tick(let seconds):
         state.now = seconds
         state.expireMarks()
+        state.countOtherProcesses()
         return []
     case .tableChanged(let change):
         state.apply(change)

@@ -96,7 +96,7 @@ enum StatusLineView {
             fields.append(("v\(latest)", 3))
         }
         if let batch = state.batch { fields.append(("batch: \(batch.writes.count) staged", 0)) }
-        let others = state.realm.otherProcessIDs.count
+        let others = state.otherProcesses
         if others > 0 { fields.append(("\(others) other process\(others == 1 ? "" : "es")", 4)) }
         switch state.current {
         case .classes:
