@@ -99,7 +99,7 @@ final class SharedFile: @unchecked Sendable {
         try? lock.holdSharedOpenLock()
         let shared = SharedFile(path: canonical, file: file, lock: lock, isReadOnly: readOnly)
         shared.rejected = rejected
-        registry[key] = Weak(shared)
+        register(shared, as: key)
         return shared
     }
 
@@ -111,8 +111,23 @@ final class SharedFile: @unchecked Sendable {
         if let existing = registry[key]?.value { return existing }
         let shared = SharedFile(path: "memory:" + identifier, file: try DatabaseFile(inMemory: identifier),
                                 lock: LockFile(inMemory: ()), isReadOnly: false)
-        registry[key] = Weak(shared)
+        register(shared, as: key)
         return shared
+    }
+
+    /// Records `shared` under `key` (the registry's lock held), first dropping the entries of files
+    /// no instance has open any more: the registry kept one for every path and in-memory
+    /// identifier the process ever opened.
+    private static func register(_ shared: SharedFile, as key: String) {
+        registry = registry.filter { $0.value.value != nil }
+        registry[key] = Weak(shared)
+    }
+
+    /// The registry's keys (`file:PATH`, `memory:IDENTIFIER`), for tests.
+    static var registeredKeys: [String] {
+        registryLock.lock()
+        defer { registryLock.unlock() }
+        return Array(registry.keys)
     }
 
     /// Whether another instance in this process has the path open.
