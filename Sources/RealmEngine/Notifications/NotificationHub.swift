@@ -35,6 +35,9 @@ final class NotificationHub: @unchecked Sendable {
     private let lock = NSLock()
     private var registrations: [Registration] = []
     private var scheduled = false
+    /// RunLoop hubs: the one timer that asks the RunLoop for deliveries, added on the first
+    /// and re-armed for each later one.
+    private var timer: Timer?
     /// Delivering context only.
     private var delivering = false
 
@@ -47,6 +50,8 @@ final class NotificationHub: @unchecked Sendable {
         realm.didAdvance.append { [weak hub] _, _ in hub?.realmAdvanced() }
         return hub
     }
+
+    deinit { timer?.invalidate() }
 
     init(target: Target, realm: Realm) {
         self.target = target
@@ -81,10 +86,23 @@ final class NotificationHub: @unchecked Sendable {
         switch target {
         case .runLoop(let runLoop):
             // A timer due now, not `perform`: on Linux `RunLoop.perform` does not wake a
-            // sleeping RunLoop (the block waits for the next unrelated event), adding a timer does.
-            // Weak: on a thread whose RunLoop never runs the timer never fires, and a strong
-            // capture would keep the hub, and through it the file, open for good.
-            runLoop.add(Timer(timeInterval: 0, repeats: false) { [weak self] _ in self?.deliver() }, forMode: .common)
+            // sleeping RunLoop (the block waits for the next unrelated event), a timer does.
+            // One timer per hub, re-armed (a far-off repeat keeps it on the RunLoop between
+            // deliveries): a new timer per delivery stayed on a RunLoop that never runs (a CLI,
+            // the explorer, which delivers by `refresh()`), even invalidated, one per commit.
+            // Weak: on such a thread the timer never fires, and a strong capture would keep the
+            // hub, and through it the file, open for good.
+            let (hubTimer, isNew): (Timer, Bool) = lock.withLock {
+                if let existing = self.timer { return (existing, false) }
+                let made = Timer(fire: Date(), interval: 1e9, repeats: true) { [weak self] _ in self?.deliver() }
+                self.timer = made
+                return (made, true)
+            }
+            if isNew {
+                runLoop.add(hubTimer, forMode: .common)
+            } else {
+                hubTimer.fireDate = Date()
+            }
         case .queue(let queue): queue.async { self.deliver() }
         case .actor(let actor):
             weak let hub = self
@@ -102,6 +120,9 @@ final class NotificationHub: @unchecked Sendable {
 
     /// Delivers now, on the calling context (`refresh()`).
     func deliverNow() { deliver() }
+
+    /// The timer that asks the RunLoop for deliveries, once one was asked for (tests).
+    var deliveryTimer: Timer? { lock.withLock { timer } }
 
     private func deliveringRealm() -> Realm? {
         switch target {

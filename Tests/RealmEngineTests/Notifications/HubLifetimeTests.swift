@@ -5,7 +5,7 @@ import Testing
 /// A Realm observed on a thread whose RunLoop never runs (a CLI, a fuzzer, a worker thread) must
 /// still release its file when the Realm and its tokens go away: the delivery a commit schedules
 /// on that RunLoop must not keep the file open.
-@Suite struct HubLifetimeTests {
+@Suite(.serialized) struct HubLifetimeTests {
     /// The memfds this process holds (each in-memory Realm's file is one).
     static func openMemoryFiles() -> Int {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
@@ -37,5 +37,43 @@ import Testing
         let reopened = try Realm(configuration: .init(inMemoryIdentifier: identifier, schema: schema))
         #expect(try reopened.objects("Dog").count == 0)
         #expect(Self.openMemoryFiles() <= before + 1)
+    }
+
+    /// A thread that never runs its RunLoop and delivers by `refresh()` (the explorer): every
+    /// commit asks that RunLoop for a delivery, which never comes. A new timer per commit stayed
+    /// there for good, even invalidated (the explorer's memory grew with every commit it saw);
+    /// the hub now has one timer, re-armed.
+    @Test func aHubAsksItsRunLoopWithOneTimerHoweverManyCommitsItSees() throws {
+        let identifier = "hub-timers-\(UUID().uuidString)"
+        let schema = Schema([ObjectSchema(name: "Dog", properties: [Property(name: "name", type: .string)])])
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var timers: [ObjectIdentifier] = []
+        nonisolated(unsafe) var delivered = 0
+        let thread = Thread {
+            defer { done.signal() }
+            do {
+                let realm = try Realm(configuration: .init(inMemoryIdentifier: identifier, schema: schema))
+                let writer = try Realm(configuration: .init(inMemoryIdentifier: identifier, schema: schema))
+                let token = try realm.objects("Dog").observe { _ in delivered += 1 }
+                for index in 0..<10 {
+                    let before = delivered
+                    try writer.write { _ = try writer.create("Dog", ["name": .string("dog \(index)")]) }
+                    // The notifier thread computes the change, then asks for a delivery.
+                    let deadline = Date().addingTimeInterval(5)
+                    while delivered == before, Date() < deadline {
+                        usleep(200)
+                        _ = realm.refresh()
+                    }
+                    if let timer = realm.notificationHub?.deliveryTimer { timers.append(ObjectIdentifier(timer)) }
+                }
+                token.invalidate()
+            } catch {
+                Issue.record(error)
+            }
+        }
+        thread.start()
+        done.wait()
+        #expect(delivered >= 10, "deliveries made: \(delivered)")
+        #expect(timers.count == 10 && Set(timers).count == 1, "\(Set(timers).count) timers for \(timers.count) commits")
     }
 }
