@@ -11,7 +11,7 @@ extension Realm {
     /// reader table; a process that died is not counted once its slot is reclaimed).
     public var otherProcessIDs: [Int32] {
         let me = getpid()
-        let pids = shared.lock.readerProcessIDs().filter { $0 != me && $0 > 0 }
+        let pids = Set(shared.lock.occupiedReaderSlots().map(\.pid)).filter { $0 != me && $0 > 0 }
         return pids.filter { kill($0, 0) == 0 || errno == EPERM }.sorted()
     }
 }

@@ -52,17 +52,6 @@ extension LockFile {
         }
     }
 
-    /// The processes that hold reader slots, read from the slots' owner words only (the explorer
-    /// asks on every frame).
-    func readerProcessIDs() -> Set<Int32> {
-        var pids = Set<Int32>()
-        for slot in 0..<slotCount {
-            let owner = rt_atomic_load64(readers.ownerPointer(slot))
-            if owner != 0 { pids.insert(Int32(truncatingIfNeeded: owner)) }
-        }
-        return pids
-    }
-
     func ownsSlot(_ slot: Int) -> Bool {
         slotGuard.withLock { slot >= 0 && slot < slotCount && ownedSlots[slot] }
     }
