@@ -237,6 +237,40 @@ struct ExplorerLiveChangesTests {
         #expect(f.driver.screen.lines[0].contains("Dog › v3 Dog: dog 3"))
     }
 
+    /// A list of commits longer than the pane: `G` shows the oldest commit and, under it, the
+    /// note on commits the file's log no longer held; `g` the newest again; each line in between
+    /// is its commit's, in order, wherever the window is.
+    @Test func aLongListOfCommitsScrollsToItsOldestCommitAndTheNoteUnderIt() throws {
+        let f = try Fixture(count: 5, height: 14)
+        let first = f.writer.version + 1
+        for i in 0..<30 {
+            try f.commit { realm in try realm.create("Dog", ["name": .string("late \(i)"), "age": .int(1)]) }
+            f.driver.refresh()
+        }
+        var state = f.driver.state
+        state.commitsNotShown = 7
+        _ = update(&state, .key(.character("c")))
+        func commitLines() -> [String] { render(state).lines.filter { $0.contains("Dog +1 −0 ~0") } }
+        let newest = try #require(commitLines().first)
+        #expect(newest.contains("v\(first + 29) "), "\(render(state).lines)")
+        _ = update(&state, .key(.character("G")))
+        let lines = render(state).lines
+        let oldest = try #require(lines.lastIndex { $0.contains("Dog +1 −0 ~0") }, "\(lines)")
+        #expect(lines[oldest].contains("v\(first) ") && lines[oldest].hasPrefix("›"), "\(lines)")
+        #expect(lines[oldest + 1].contains("(7 earlier commits were no longer in the file's change log)"), "\(lines)")
+        // Each shown commit is one older than the line above it, wherever the window is.
+        for key in [Key.character("k"), .pageUp, .pageUp, .character("j"), .character("g")] {
+            _ = update(&state, .key(key))
+            let versions = commitLines().compactMap { line in
+                line.split(separator: " ").first { $0.hasPrefix("v") }.flatMap { UInt64($0.dropFirst()) }
+            }
+            #expect(versions.count >= 8, "\(render(state).lines)")
+            #expect(zip(versions, versions.dropFirst()).allSatisfy { $0 == $1 + 1 }, "\(versions)")
+        }
+        #expect(try #require(commitLines().first).hasPrefix("›"))
+        #expect(try #require(commitLines().first).contains("v\(first + 29) "))
+    }
+
     /// The screen with each time of day (`12:34:56`, when a commit was seen) as `hh:mm:ss`.
     func withoutTimes(_ grid: Grid) -> Grid {
         var out = grid

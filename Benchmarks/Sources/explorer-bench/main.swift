@@ -15,7 +15,8 @@ import Glibc
 // move within the window (median and 95th percentile over K presses), typing one more character
 // into a query on an unindexed integer column (until the count shows), sorting by a string
 // column (first page), and the process's anonymous memory (RssAnon: not the mapped file) after
-// each step.
+// each step; then the live rows: commit → frame, key presses under a flood of commits, and a
+// cursor move in the changes pane listing those commits.
 
 struct Options {
     var objects = 10_000_000
@@ -309,5 +310,18 @@ final class LiveWriter: @unchecked Sendable {
     report("frames during the 4 s flood (coalesced)", "\(frames)")
     let grouped = expected.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))
     report("count after the flood matches a fresh query", shown.contains("\(grouped) objects") ? "yes (\(grouped))" : "NO: \(shown)")
+
+    // 3. The changes pane (`c`) over the commits of the flood: a cursor move in it.
+    live.press(.character("c"))
+    var paneSamples: [Double] = []
+    for i in 0..<options.presses {
+        paneSamples.append(seconds(clock.measure {
+            live.press(.character(i % 2 == 0 ? "j" : "k"))
+            _ = live.screen
+        }))
+    }
+    let (c50, c95) = percentiles(paneSamples)
+    report("changes pane, \(commits + 3000) commits: down then up", "p50 \(formatted(c50)), p95 \(formatted(c95))")
+    live.press(.escape)
 }
 try liveBenchmark()

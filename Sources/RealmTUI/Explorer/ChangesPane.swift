@@ -84,8 +84,6 @@ extension ExplorerState {
         return []
     }
 
-    /// The commits the pane lists (the note on commits no longer in the log is not one).
-    private var changesLineCount: Int { commitLog.count }
 
     private mutating func moveChangesCursor(_ delta: Int) {
         let height = max(1, contentRows.count - 2)
@@ -94,9 +92,13 @@ extension ExplorerState {
             opened.top = scrolled(top: opened.top, cursor: opened.cursor, count: opened.entries.count, height: height)
             changesPane.opened = opened
         } else {
-            let count = changesLineCount
+            // The cursor is on a commit; the note on commits no longer in the log, under the
+            // oldest, scrolls into view with it.
+            let count = commitLog.count
             changesPane.cursor = max(0, min(count - 1, changesPane.cursor.addingReportingOverflow(delta).partialValue))
-            changesPane.top = scrolled(top: changesPane.top, cursor: changesPane.cursor, count: count, height: height)
+            let lines = ChangesView.lineCount(self)
+            let shown = changesPane.cursor == count - 1 ? lines - 1 : changesPane.cursor
+            changesPane.top = scrolled(top: changesPane.top, cursor: shown, count: lines, height: height)
         }
     }
 

@@ -4,16 +4,22 @@ import RealmEngine
 /// `c`: one line per commit since the explorer opened, newest first: version, time, and per
 /// class `+inserted −deleted ~modified`; after Enter on one, that commit's objects.
 enum ChangesView {
-    static func lines(_ state: ExplorerState) -> [String] {
-        var lines = state.commitLog.reversed().map { entry -> String in
-            let classes = entry.summary.classes.map { "\($0.className) +\($0.inserted) −\($0.deleted) ~\($0.modified)" }
-            let what = entry.summary.changedSchema ? "schema changed" : (classes.isEmpty ? "no objects changed" : classes.joined(separator: "  "))
-            return "v\(entry.summary.version)  \(time(entry.seenAt))  \(what)"
+    /// The number of lines of the list of commits: one per commit, then the note on commits no
+    /// longer in the file's change log, if any.
+    static func lineCount(_ state: ExplorerState) -> Int {
+        state.commitLog.count + (state.commitsNotShown > 0 ? 1 : 0)
+    }
+
+    /// Line `index` of the list of commits (0: the newest). Only the lines on screen are made:
+    /// the list keeps up to 10,000 commits.
+    static func line(_ index: Int, _ state: ExplorerState) -> String {
+        guard index < state.commitLog.count else {
+            return "(\(state.commitsNotShown) earlier commits were no longer in the file's change log)"
         }
-        if state.commitsNotShown > 0 {
-            lines.append("(\(state.commitsNotShown) earlier commits were no longer in the file's change log)")
-        }
-        return lines
+        let entry = state.commitLog[state.commitLog.count - 1 - index]
+        let classes = entry.summary.classes.map { "\($0.className) +\($0.inserted) −\($0.deleted) ~\($0.modified)" }
+        let what = entry.summary.changedSchema ? "schema changed" : (classes.isEmpty ? "no objects changed" : classes.joined(separator: "  "))
+        return "v\(entry.summary.version)  \(time(entry.seenAt))  \(what)"
     }
 
     /// A time of day in UTC, `HH:mm:ss` (seconds rounded down). Worked out, not formatted: a
@@ -35,21 +41,21 @@ enum ChangesView {
         let pane = state.changesPane
         grid.write("Commits since opening, newest first (UTC) — Enter: its objects · Esc: close",
                    column: 2, row: rows.lowerBound, style: state.theme.header)
-        let lines = lines(state)
-        if lines.isEmpty {
+        let count = lineCount(state)
+        if count == 0 {
             grid.write("no commits yet: changes made here or by another process show up as they land",
                        column: 2, row: rows.lowerBound + 2, style: state.theme.muted)
         }
         for (offset, row) in rows.dropFirst(2).enumerated() {
             let index = pane.top + offset
-            guard lines.indices.contains(index) else { break }
+            guard index < count else { break }
             // The last line may be the note on commits no longer in the log: not a commit.
             let selected = index == pane.cursor && index < state.commitLog.count
             if selected {
                 grid.fill(row: row, style: state.theme.selection)
                 grid.write("›", column: 0, row: row, style: state.theme.selection)
             }
-            grid.write(lines[index], column: 2, row: row, style: selected ? state.theme.selection : .plain)
+            grid.write(line(index, state), column: 2, row: row, style: selected ? state.theme.selection : .plain)
         }
     }
 
