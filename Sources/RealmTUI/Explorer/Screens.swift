@@ -31,6 +31,10 @@ struct TableScreen {
     var topRow = 0
     /// The property under the cursor (an index into `schema.properties`).
     var cursorColumn = 0
+    /// The property under the cursor; nil for a class without properties (a schema may hold one).
+    var cursorProperty: Property? {
+        schema.properties.indices.contains(cursorColumn) ? schema.properties[cursorColumn] : nil
+    }
     /// The first property shown after the primary key (horizontal scroll).
     var leftColumn = 0
     /// The object under the cursor, so a change set can keep the cursor on it.

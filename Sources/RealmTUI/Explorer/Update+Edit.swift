@@ -13,8 +13,8 @@ extension ExplorerState {
     func cellUnderCursor() throws -> (object: DynamicObject, property: Property)? {
         switch current {
         case .table(let table):
-            guard table.cursorRow < table.rows.count else { return nil }
-            return (try table.rows.object(at: table.cursorRow), table.schema.properties[table.cursorColumn])
+            guard table.cursorRow < table.rows.count, let property = table.cursorProperty else { return nil }
+            return (try table.rows.object(at: table.cursorRow), property)
         case .detail(let detail):
             let properties = detail.object.objectSchema.properties
             guard properties.indices.contains(detail.cursor), !detail.object.isInvalidated else { return nil }

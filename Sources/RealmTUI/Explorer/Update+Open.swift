@@ -89,7 +89,10 @@ extension ExplorerState {
     /// the same key keeps it, on another column sorts by that one.
     mutating func sortByCursorColumn(ascending: Bool) {
         guard case .table(let table) = current else { return }
-        let property = table.schema.properties[table.cursorColumn]
+        guard let property = table.cursorProperty else {
+            message = Message(text: "\(table.schema.name) has no properties to sort by", isError: true)
+            return
+        }
         guard !property.isList, property.type != .linkingObjects, property.type != .object else {
             message = Message(text: "\(property.name) is a \(property.typeDescription): tables sort by scalar columns", isError: true)
             return
@@ -117,8 +120,7 @@ extension ExplorerState {
         var text: String?
         switch current {
         case .table(let table):
-            if let object = try? table.rows.object(at: table.cursorRow) {
-                let property = table.schema.properties[table.cursorColumn]
+            if let property = table.cursorProperty, let object = try? table.rows.object(at: table.cursorRow) {
                 text = DetailLayout.fullValue(object, property, formatter).text
             }
         case .detail(let detail):
