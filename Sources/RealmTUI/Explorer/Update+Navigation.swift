@@ -44,13 +44,28 @@ extension ExplorerState {
             table.cursorRow = moved(table.cursorRow)
             current = .table(table)
         case .detail(var detail):
-            detail.cursor = moved(detail.cursor)
+            // A value taller than the screen scrolls line by line before the cursor leaves it
+            // (`g`/`G` jump: their delta is half of Int's range).
+            if let hidden = hiddenLinesOfCursorValue(detail, toward: delta), delta.magnitude < UInt(Int.max / 4) {
+                detail.topLine += delta > 0 ? min(delta, hidden) : -min(-delta, hidden)
+            } else {
+                detail.cursor = moved(detail.cursor)
+            }
             current = .detail(detail)
         case .values(var values):
             values.cursor = moved(values.cursor)
             current = .values(values)
         }
         keepCursorInView()
+    }
+
+    /// The lines of the detail cursor's value out of view in the direction of `delta` (below
+    /// when positive), when there are any: the value is taller than the screen.
+    private func hiddenLinesOfCursorValue(_ detail: DetailScreen, toward delta: Int) -> Int? {
+        guard delta != 0,
+              let span = DetailLayout.cached(detail, realm: realm, width: width).span(of: detail.cursor) else { return nil }
+        let hidden = delta > 0 ? span.upperBound - (detail.topLine + contentRows.count) : detail.topLine - span.lowerBound
+        return hidden > 0 ? hidden : nil
     }
 
     /// Moves the table's column cursor `delta` columns (clamped).
@@ -85,8 +100,13 @@ extension ExplorerState {
             let lines = DetailLayout.cached(detail, realm: realm, width: width)
             if let span = lines.span(of: detail.cursor) {
                 let height = contentRows.count
-                if span.lowerBound < detail.topLine { detail.topLine = span.lowerBound }
-                if span.upperBound > detail.topLine + height { detail.topLine = max(span.lowerBound, span.upperBound - height) }
+                if span.count > height {
+                    // Taller than the screen: the window stays within the value.
+                    detail.topLine = min(max(detail.topLine, span.lowerBound), span.upperBound - height)
+                } else {
+                    if span.lowerBound < detail.topLine { detail.topLine = span.lowerBound }
+                    if span.upperBound > detail.topLine + height { detail.topLine = span.upperBound - height }
+                }
             }
             detail.topLine = max(0, min(detail.topLine, max(0, lines.lines.count - contentRows.count)))
             current = .detail(detail)

@@ -1,0 +1,78 @@
+import Foundation
+import RealmEngine
+@testable import RealmTUI
+import Testing
+
+/// Everything a screen holds can be scrolled into view, and the cursor's line stays in view
+/// whatever opens under it.
+@Suite("Explorer scrolling")
+struct ExplorerScrollingTests {
+    static let schema = Schema([
+        ObjectSchema(name: "Note", properties: [
+            Property(name: "title", type: .string),
+            Property(name: "body", type: .string),
+        ] + (0..<10).map { Property(name: "extra\($0)", type: .string) }),
+    ])
+
+    /// A note whose body is `bodyLines` lines (`body line 1`…), then ten short properties, open
+    /// in the detail view at 80×24.
+    static func noteDetail(bodyLines: Int = 60) throws -> ExplorerDriver {
+        let realm = try Realm(configuration: .init(inMemoryIdentifier: "scrolling-\(UUID().uuidString)", schema: schema))
+        try realm.write {
+            var values: [String: Value] = ["title": .string("a long note"),
+                                           "body": .string((1...bodyLines).map { "body line \($0)" }.joined(separator: "\n"))]
+            for i in 0..<10 { values["extra\(i)"] = .string("extra value \(i)") }
+            try realm.create("Note", values)
+        }
+        var driver = ExplorerDriver(state: ExplorerState(realm: realm, fileName: "notes.realm", readOnly: false, width: 80, height: 24))
+        driver.press(.enter, .enter)
+        #expect(driver.screen.lines[0].contains("Note › a long note"), "\(driver.screen.lines)")
+        return driver
+    }
+
+    static func bodyLinesShown(_ driver: ExplorerDriver) -> Set<Int> {
+        Set(driver.screen.lines.compactMap { line in
+            line.range(of: #"body line \d+"#, options: .regularExpression).flatMap { Int(line[$0].split(separator: " ").last ?? "") }
+        })
+    }
+
+    /// A value taller than the screen: `j` scrolls through it line by line before the cursor
+    /// moves on, and `k` back; every line of it is seen either way, and so is every property.
+    @Test func jAndKScrollThroughAValueTallerThanTheScreen() throws {
+        var driver = try Self.noteDetail()
+        var seen = Self.bodyLinesShown(driver)
+        for _ in 0..<200 {
+            driver.press(.character("j"))
+            seen.formUnion(Self.bodyLinesShown(driver))
+        }
+        #expect(seen == Set(1...60), "never shown: \(Set(1...60).subtracting(seen).sorted())")
+        #expect(driver.screen.lines.contains { $0.hasPrefix("›") && $0.contains("extra9") }, "\(driver.screen.lines)")
+        seen = []
+        for _ in 0..<200 {
+            driver.press(.character("k"))
+            seen.formUnion(Self.bodyLinesShown(driver))
+        }
+        #expect(seen == Set(1...60), "never shown going up: \(Set(1...60).subtracting(seen).sorted())")
+        #expect(driver.screen.lines.contains { $0.hasPrefix("›") && $0.contains("title") }, "\(driver.screen.lines)")
+    }
+
+    /// Paging through a tall value shows all of it too, a page at a time; `G` and `g` still go to
+    /// the last and the first property.
+    @Test func pagesScrollThroughAValueTallerThanTheScreen() throws {
+        var driver = try Self.noteDetail(bodyLines: 100)
+        driver.press(.character("j"))
+        var seen = Self.bodyLinesShown(driver)
+        var pages = 0
+        while !seen.isSuperset(of: Set(1...100)), pages < 20 {
+            driver.press(.pageDown)
+            seen.formUnion(Self.bodyLinesShown(driver))
+            pages += 1
+        }
+        #expect(seen == Set(1...100), "never shown: \(Set(1...100).subtracting(seen).sorted())")
+        #expect(pages <= 6, "\(pages) pages for 100 lines in 20 rows")
+        driver.press(.character("G"))
+        #expect(driver.screen.lines.contains { $0.hasPrefix("›") && $0.contains("extra9") }, "\(driver.screen.lines)")
+        driver.press(.character("g"))
+        #expect(driver.screen.lines.contains { $0.hasPrefix("›") && $0.contains("title") }, "\(driver.screen.lines)")
+    }
+}
