@@ -76,3 +76,25 @@ struct ExplorerScrollingTests {
         #expect(driver.screen.lines.contains { $0.hasPrefix("›") && $0.contains("title") }, "\(driver.screen.lines)")
     }
 }
+
+/// The input bar, a prompt or an editor opening under the table takes rows from it: the
+/// cursor's row scrolls up into view rather than hide behind them.
+@Suite("Explorer cursor above the input bar")
+struct ExplorerCursorAboveInputBarTests {
+    /// The Dog table (43 dogs) at its last row, at 80×24.
+    static func lastDog() throws -> ExplorerDriver {
+        var driver = try ExplorerFixture.driver(extraDogs: 40)
+        driver.press(.down, .enter, .character("G"))
+        #expect(driver.screen.lines.contains { $0.hasPrefix("›") && $0.contains("dog 39") }, "\(driver.screen.lines)")
+        return driver
+    }
+
+    @Test(arguments: [[Key.character("d")], [.character("/")], [.character("e")], [.character(":")],
+                      [.character("/"), .character("a"), .character("g"), .character("e"), .character(" "), .character(">"), .enter]])
+    func theCursorRowStaysInViewWhenTheBarOpens(keys: [Key]) throws {
+        var driver = try Self.lastDog()
+        for key in keys { driver.press(key) }
+        let lines = driver.screen.lines
+        #expect(lines.contains { $0.hasPrefix("›") && $0.contains("dog 39") }, "\(lines)")
+    }
+}

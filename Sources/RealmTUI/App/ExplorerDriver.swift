@@ -58,7 +58,7 @@ public struct ExplorerDriver {
             switch effect {
             case .quit: didQuit = true
             case .copy(let text): copied.append(text)
-            case .runQuery(let text): perform(state.applyQuery(text))
+            case .runQuery(let text): perform(state.keepingCursorInView { $0.applyQuery(text) })
             case .saveHistory:
                 guard let historyURL else { continue }
                 do {

@@ -27,12 +27,22 @@ public func update(_ state: inout ExplorerState, _ event: ExplorerEvent) -> [Exp
         state.noteCommits(summaries, seenAt: seenAt)
         return []
     case .write(let report):
-        state.handleWriteReport(report)
-        return []
+        return state.keepingCursorInView { $0.handleWriteReport(report); return [] }
     case .mouse(let mouse):
-        return state.handleMouse(mouse)
+        return state.keepingCursorInView { $0.handleMouse(mouse) }
     case .key(let key):
-        return state.handleKey(key)
+        return state.keepingCursorInView { $0.handleKey(key) }
+    }
+}
+
+extension ExplorerState {
+    /// Runs `body`, then scrolls the cursor back into view when it changed the rows the screen
+    /// has (an input bar, a prompt or an editor opened or closed under it).
+    mutating func keepingCursorInView(_ body: (inout ExplorerState) -> [ExplorerEffect]) -> [ExplorerEffect] {
+        let rows = contentRows
+        let effects = body(&self)
+        if contentRows != rows { keepCursorInView() }
+        return effects
     }
 }
 
