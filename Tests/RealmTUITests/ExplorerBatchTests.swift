@@ -91,4 +91,24 @@ struct ExplorerBatchTests {
         #expect(driver.didQuit)
         #expect(try EditFixture.reread(path, "Dog", key: 0, "age") == .int(3))
     }
+
+    /// `u` drops an edit and with it the object's place in the conflict check: another writer
+    /// then changing that object does not stop the edits still staged.
+    @Test func anObjectWhoseEditWasDroppedIsNoConflict() throws {
+        var (driver, path, folder) = try dogTable()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        command(&driver, "begin")
+        setAge(&driver, "7")                                   // 大黄 (Dog#0)
+        driver.press(.character("u"))
+        driver.press(.down)
+        setAge(&driver, "9")                                   // Rex (Dog#1)
+        let other = try Realm(path: path)
+        try other.write { try other.object(ofType: "Dog", key: ObjectKey(0))?.setValue(Value.double(1), forKey: "weight") }
+        let version = driver.state.realmVersion
+        command(&driver, "commit")
+        #expect(driver.screen.lines.last?.contains("conflict") == false, "\(driver.screen.lines.last ?? "")")
+        #expect(try EditFixture.reread(path, "Dog", key: 1, "age") == .int(9))
+        #expect(try EditFixture.reread(path, "Dog", key: 0, "age") == .int(3))
+        #expect(driver.state.realmVersion > version)
+    }
 }

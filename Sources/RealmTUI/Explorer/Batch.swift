@@ -6,9 +6,13 @@ import RealmEngine
 /// after checking that no staged object was changed or deleted since it was staged.
 struct Batch {
     /// The staged writes, oldest first.
-    var writes: [EditWrite] = []
-    /// Each touched object's values when it was first staged (the base the edits were made on).
-    var snapshots: [ObjectID: [Value]] = [:]
+    private(set) var writes: [EditWrite] = []
+    /// Each touched object's values when it was first staged (the base the edits were made on):
+    /// the objects of the writes still staged, no others.
+    private(set) var snapshots: [ObjectID: [Value]] = [:]
+    /// Per staged write, the keys of the objects it touches, as a set: every frame asks
+    /// `stagedValue` for each cell on screen, and a `:set` may touch a million objects.
+    private var touchedKeys: [Set<ObjectKey>] = []
 
     /// An object by class and key.
     struct ObjectID: Hashable {
@@ -16,10 +20,38 @@ struct Batch {
         var key: ObjectKey
     }
 
+    /// The objects `write` changes.
+    static func objects(touchedBy write: EditWrite) -> [ObjectID] {
+        switch write {
+        case .set(let className, let keys, _, _), .delete(let className, let keys):
+            keys.map { ObjectID(className: className, key: $0) }
+        case .list(let className, let key, _, _):
+            [ObjectID(className: className, key: key)]
+        case .create, .undo: []
+        }
+    }
+
+    /// Stages `write`, with the snapshots of the objects it touches that had none yet.
+    mutating func append(_ write: EditWrite, snapshots new: [ObjectID: [Value]]) {
+        writes.append(write)
+        touchedKeys.append(Set(Self.objects(touchedBy: write).map(\.key)))
+        snapshots.merge(new) { kept, _ in kept }
+    }
+
+    /// Drops the last staged write, and the snapshots of the objects no write still staged touches
+    /// (`:commit` checks only those for changes by another writer).
+    mutating func removeLast() {
+        guard !writes.isEmpty else { return }
+        writes.removeLast()
+        touchedKeys.removeLast()
+        let stillTouched = Set(writes.flatMap { Self.objects(touchedBy: $0) })
+        snapshots = snapshots.filter { stillTouched.contains($0.key) }
+    }
+
     /// The value staged last for `property` of object `key` of `className`, if any.
     func stagedValue(_ className: String, _ key: ObjectKey, _ property: String) -> Value? {
-        for write in writes.reversed() {
-            if case .set(className, let keys, property, let value) = write, keys.contains(key) { return value }
+        for (write, keys) in zip(writes, touchedKeys).reversed() {
+            if case .set(className, _, property, let value) = write, keys.contains(key) { return value }
         }
         return nil
     }
@@ -69,22 +101,15 @@ extension ExplorerState {
     /// Keeps `write` in the batch, with a snapshot of each object it touches.
     mutating func stage(_ write: EditWrite) {
         guard var batch else { return }
-        var touched: [Batch.ObjectID] = []
-        switch write {
-        case .set(let className, let keys, _, _), .delete(let className, let keys):
-            touched = keys.map { Batch.ObjectID(className: className, key: $0) }
-        case .list(let className, let key, _, _):
-            touched = [Batch.ObjectID(className: className, key: key)]
-        case .create, .undo: break
-        }
         do {
-            for id in touched where batch.snapshots[id] == nil {
+            var snapshots: [Batch.ObjectID: [Value]] = [:]
+            for id in Batch.objects(touchedBy: write) where batch.snapshots[id] == nil {
                 guard let object = try realm.object(ofType: id.className, key: id.key) else {
                     throw RealmError.invalidInput("\(id.className)#\(id.key.rawValue) was deleted")
                 }
-                batch.snapshots[id] = try object.values()
+                snapshots[id] = try object.values()
             }
-            batch.writes.append(write)
+            batch.append(write, snapshots: snapshots)
             self.batch = batch
             message = Message(text: "staged, not written (^S commits)", isError: false)
         } catch {
@@ -98,7 +123,7 @@ extension ExplorerState {
             message = Message(text: "nothing staged to undo", isError: false)
             return
         }
-        batch.writes.removeLast()
+        batch.removeLast()
         self.batch = batch
         message = Message(text: "last staged edit dropped (\(batch.writes.count) left)", isError: false)
     }
