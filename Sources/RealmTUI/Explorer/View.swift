@@ -36,9 +36,21 @@ private func drawTitle(_ state: ExplorerState, into grid: inout Grid) {
     var text = " " + path
     if displayWidth(text) > room {
         // Keep the end of a long path: where the user is matters most.
-        let tail = String(path.reversed().prefix(room - 2).reversed())
-        text = " …" + tail
+        text = " …" + end(of: path, width: room - 2)
     }
     grid.write(text, column: 0, row: 0, style: state.theme.title, limit: room)
     grid.write(hint, column: state.width - displayWidth(hint), row: 0, style: state.theme.title)
+}
+
+/// The last characters of `text` that fit in `width` columns.
+private func end(of text: String, width: Int) -> String {
+    var kept: [Character] = []
+    var used = 0
+    for character in text.reversed() {
+        let columns = displayWidth(of: character)
+        guard used + columns <= width else { break }
+        kept.append(character)
+        used += columns
+    }
+    return String(kept.reversed())
 }
