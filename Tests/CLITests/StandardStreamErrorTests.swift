@@ -41,4 +41,18 @@ struct StandardStreamErrorTests {
         let stderr = String(decoding: s.bytes("stderr.txt") ?? Data(), as: UTF8.self)
         #expect(stderr.isEmpty, "stderr: \(stderr)")
     }
+
+    /// `realmtui import db - < /tmp`: reading standard input fails (EISDIR), an error, no crash.
+    @Test func standardInputThatCannotBeReadIsAnError() throws {
+        let s = try Scratch()
+        let file = try s.database()
+        try expectUnchanged(file) {
+            let r = try CLI.run(["import", file, "-"], environment: ["SWIFT_BACKTRACE": "enable=no"], stdinPath: s.url.path)
+            expectFailure(r, contains: "standard input: cannot read the JSON input: Is a directory")
+        }
+        let schema = try CLI.run(["create", s.path("new.realm"), "--schema", "-"],
+                                 environment: ["SWIFT_BACKTRACE": "enable=no"], stdinPath: s.url.path)
+        expectFailure(schema, contains: "standard input: cannot read the schema input: Is a directory")
+        #expect(!s.exists("new.realm"))
+    }
 }
