@@ -68,7 +68,7 @@ enum Main {
                 var syncCommand = command
                 try syncCommand.run()
             }
-            Console.flush()
+            try Console.finish()
         } catch {
             ExitStatus.finish(after: error)
         }

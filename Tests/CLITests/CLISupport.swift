@@ -34,11 +34,14 @@ enum CLI {
     }
 
     /// Runs `realmtui args…` with `stdin` as standard input, in `directory` (or, with
-    /// `executable`, that program with `arguments`).
+    /// `executable`, that program with `arguments`). With `stdinPath` standard input is that
+    /// file (or directory) opened for reading; with `stdoutPath` standard output is that file
+    /// opened for writing (`/dev/full`), and `Result.stdout` is empty.
     @discardableResult
     static func run(_ args: [String], stdin: String? = nil, directory: URL? = nil,
                     environment: [String: String] = [:], executable other: String? = nil,
-                    arguments otherArguments: [String]? = nil) throws -> Result {
+                    arguments otherArguments: [String]? = nil,
+                    stdinPath: String? = nil, stdoutPath: String? = nil) throws -> Result {
         let process = Process()
         process.executableURL = other.map(URL.init(fileURLWithPath:)) ?? executable
         process.arguments = otherArguments ?? args
@@ -49,10 +52,18 @@ enum CLI {
         for (k, v) in environment { env[k] = v }
         process.environment = env
         let outPipe = Pipe(), errPipe = Pipe(), inPipe = Pipe()
-        process.standardOutput = outPipe
+        let outFile = try stdoutPath.map { path in
+            try #require(FileHandle(forWritingAtPath: path), "cannot open \(path) for writing")
+        }
+        let inFile = try stdinPath.map { path in
+            try #require(FileHandle(forReadingAtPath: path), "cannot open \(path) for reading")
+        }
+        defer { try? outFile?.close(); try? inFile?.close() }
+        process.standardOutput = outFile ?? outPipe
         process.standardError = errPipe
-        process.standardInput = inPipe
+        process.standardInput = inFile ?? inPipe
         try process.run()
+        if outFile != nil { try outPipe.fileHandleForWriting.close() }
         // Read both pipes on other threads so a large output never blocks the child.
         let outData = ReadBox(), errData = ReadBox()
         let group = DispatchGroup()

@@ -80,6 +80,38 @@ struct DamagedFileTests {
         #expect(check.status == 1)
     }
 
+    /// Dogs read well but link to a person in a damaged leaf: writing the link needs the
+    /// person's primary key, and the read error fails the command; it is not written as an
+    /// unimportable `{"class", "key"}` with exit 0 (a copy verifies what it reads).
+    @Test func aLinkToAnObjectThatCannotBeReadFailsTheExport() throws {
+        let s = try Scratch()
+        let schema = try s.write("owners.json", """
+            [{"name": "Person", "primaryKey": "id", "properties": {"id": "int", "name": "string"}},
+             {"name": "Dog", "properties": {"name": "string", "owner": "Person?"}}]
+            """)
+        let file = s.path("owners.realm")
+        let created = try CLI.run(["create", file, "--schema", schema])
+        try #require(created.status == 0, "\(created.stderr)")
+        let people = (0..<3000).map { #"{"id": \#($0), "name": "SMASH-ME-1500-\#($0)-abcdefghijklmnopqrstuvwxyz"}"# }
+        let imported = try CLI.run(["import", file, "-"], stdin: #"{"Person": ["# + people.joined(separator: ",")
+                                   + #"], "Dog": [{"name": "Fido", "owner": 1500}]}"#)
+        try #require(imported.status == 0, "\(imported.stderr)")
+        // A later commit, so the damaged leaf is not the newest commit's (see `bigDatabase`).
+        let later = try CLI.run(["import", file, "-"], stdin: #"{"Dog": [{"name": "Rex"}]}"#)
+        try #require(later.status == 0, "\(later.stderr)")
+        try? FileManager.default.removeItem(atPath: file + ".lock")
+        try DamagedFileTests.smash(file, marker: "SMASH-ME-1500-1500-")
+        for args in [["export", file, "--class", "Dog"], ["export", file, "--class", "Dog", "--format", "csv"],
+                     ["query", file, "Dog", "--format", "json"], ["query", file, "Dog"]] {
+            try expectUnchanged(file) {
+                let r = try CLI.run(args)
+                expectFailure(r, contains: "checksum")
+                #expect(r.stderr.contains("Person"), "\(args) names the class: \(r.stderr)")
+                #expect(!r.stdout.contains(#""class":"Person""#), "\(args): \(r.stdout)")
+            }
+        }
+    }
+
     /// `recover` on each damaged file: exit 0, a report of what was lost, a warning on stderr,
     /// a new file that passes `check`, and the damaged file unchanged.
     @Test func recoverSalvagesWhatCanBeRead() throws {

@@ -108,4 +108,50 @@ import Testing
         #expect(back.status == 0, "\(back.stderr)")
         #expect(try CLI.run(["export", copy]).stdout == exported.stdout)
     }
+
+    /// A link to an object whose optional primary key is nil: export names it by position
+    /// (`{"$ref": "Person", "$index": 1}`; `null` would read as no link), and import links the
+    /// same object again, for the whole file and class by class.
+    @Test func linksToAnObjectWithANilPrimaryKeyRoundTrip() throws {
+        let scratch = try Scratch()
+        let schema = try scratch.write("nil-pk.json", """
+            [{"name": "Person", "primaryKey": "id", "properties": {"id": "int?", "name": "string"}},
+             {"name": "Dog", "properties": {"name": "string", "owner": "Person?", "friends": "Person[]"}}]
+            """)
+        func create(_ name: String) throws -> String {
+            let file = scratch.path(name)
+            let r = try CLI.run(["create", file, "--schema", schema])
+            try #require(r.status == 0, "\(r.stderr)")
+            return file
+        }
+        let source = try create("source.realm")
+        let data = #"{"Person": [{"id": 1, "name": "one"}, {"id": null, "name": "nobody"}], "# +
+            #""Dog": [{"name": "Rex", "owner": {"$ref": "Person", "$index": 1}, "friends": [{"$ref": "Person", "$index": 1}, 1]}]}"#
+        let r = try CLI.run(["import", source, "-"], stdin: data)
+        try #require(r.status == 0, "\(r.stderr)")
+        let exported = try CLI.run(["export", source])
+        try #require(exported.status == 0, "\(exported.stderr)")
+        #expect(exported.stdout.contains(#""owner":{"$ref":"Person","$index":1}"#), "\(exported.stdout)")
+        func expectLinks(_ file: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+            for query in ["owner.name == 'nobody' AND owner.id == nil", "friends.@count == 2 AND ANY friends.name == 'nobody' AND ANY friends.id == 1"] {
+                let q = try CLI.run(["query", file, "Dog", query, "--format", "count"])
+                #expect(q.stdout == "1\n", "\(query): \(q.stdout) \(q.stderr)", sourceLocation: sourceLocation)
+            }
+        }
+        try expectLinks(source)
+        let whole = try create("whole.realm")
+        let imported = try CLI.run(["import", whole, "-"], stdin: exported.stdout)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        try expectLinks(whole)
+        #expect(try CLI.run(["export", whole]).stdout == exported.stdout)
+        let perClass = try create("per-class.realm")
+        for className in ["Person", "Dog"] {
+            let part = try CLI.run(["export", source, "--class", className])
+            try #require(part.status == 0, "\(part.stderr)")
+            let back = try CLI.run(["import", perClass, "-", "--class", className], stdin: part.stdout)
+            #expect(back.status == 0, "\(className): \(back.stderr)")
+        }
+        try expectLinks(perClass)
+        #expect(try CLI.run(["export", perClass]).stdout == exported.stdout)
+    }
 }

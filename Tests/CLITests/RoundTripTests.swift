@@ -113,4 +113,26 @@ import Testing
             }
         }
     }
+
+    /// Dates outside years 0000–9999 (year 10000; milliseconds stored as seconds, year 55,840;
+    /// 1 BC… 2 BC) are exported in ISO 8601's expanded form, which import and queries read back.
+    @Test func datesOutsideYears0000To9999RoundTrip() throws {
+        let scratch = try Scratch()
+        let source = try scratch.database()
+        let far = #"{"Dog": [{"name": "y10000", "born": 253402300800000}, {"name": "y55840", "born": 1700000000000000}, "# +
+            #"{"name": "y-1", "born": -62198755200000}]}"#
+        let added = try CLI.run(["import", source, "-"], stdin: far)
+        try #require(added.status == 0, "\(added.stderr)")
+        let exported = try CLI.run(["export", source])
+        try #require(exported.status == 0, "\(exported.stderr)")
+        for text in ["+10000-01-01T00:00:00Z", "+55840-11-08T22:13:20Z", "-0001-01-01T00:00:00Z"] {
+            #expect(exported.stdout.contains(#""born":"\#(text)""#), "\(exported.stdout)")
+        }
+        let copy = try emptyCopy(of: source, scratch, "copy.realm")
+        let imported = try CLI.run(["import", copy, "-"], stdin: exported.stdout)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(try CLI.run(["export", copy]).stdout == exported.stdout)
+        let found = try CLI.run(["query", copy, "Dog", "born == $0", "--arg", "\"+10000-01-01T00:00:00Z\"", "--format", "count"])
+        #expect(found.stdout == "1\n", "\(found.stderr)")
+    }
 }

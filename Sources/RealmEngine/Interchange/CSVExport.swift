@@ -13,29 +13,30 @@ import Foundation
 public enum CSVExport {
     /// The header row and one row an object, as one string.
     public static func table(_ objects: some Sequence<[Value]>, schema: ObjectSchema, lineEnding: String = "\r\n",
-                             resolveLink: LinkResolver) -> String {
+                             resolveLink: LinkResolver) throws -> String {
         var out = ""
-        write(objects, schema: schema, lineEnding: lineEnding, resolveLink: resolveLink) { out += $0 }
+        try write(objects, schema: schema, lineEnding: lineEnding, resolveLink: resolveLink) { out += $0 }
         return out
     }
 
-    /// Streams the header row and then one row a call to `sink`.
+    /// Streams the header row and then one row a call to `sink`; rethrows the resolver's error
+    /// (the rows before it have been given to `sink`).
     public static func write(_ objects: some Sequence<[Value]>, schema: ObjectSchema, lineEnding: String = "\r\n",
-                             resolveLink: LinkResolver, to sink: (String) -> Void) {
+                             resolveLink: LinkResolver, to sink: (String) -> Void) throws {
         let persisted = schema.persistedProperties
         sink(row(persisted.map { quote($0.name) }, lineEnding: lineEnding))
         for values in objects {
-            let cells = persisted.enumerated().map { i, property in
-                cell(i < values.count ? values[i] : .null, for: property, resolveLink: resolveLink)
+            let cells = try persisted.enumerated().map { i, property in
+                try cell(i < values.count ? values[i] : .null, for: property, resolveLink: resolveLink)
             }
             sink(row(cells, lineEnding: lineEnding))
         }
     }
 
     /// One cell, quoted as needed.
-    public static func cell(_ value: Value, for property: Property, resolveLink: LinkResolver) -> String {
+    public static func cell(_ value: Value, for property: Property, resolveLink: LinkResolver) throws -> String {
         if value.isNull { return "" }
-        switch JSONExport.json(value, for: property, resolveLink: resolveLink) {
+        switch try JSONExport.json(value, for: property, resolveLink: resolveLink) {
         case .null: return ""
         case .string(let s): return quote(s, forceIfEmpty: true)
         case .number(let text): return text

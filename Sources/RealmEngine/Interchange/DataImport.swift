@@ -11,8 +11,9 @@ import Foundation
 /// 3. **Link**: set every link and list of links, now that every object of the input exists.
 ///    A link is the target's primary key, `{"$ref": "Class", "$index": N}` (the object at
 ///    position N of that class in this input — how export writes links to objects without a
-///    primary key; when the input holds no object of that class, the object at position N of
-///    the class in the database as it was before the import), or a nested object.
+///    primary key or with a nil one; when the input holds no object of that class, the object
+///    at position N of the class in the database as it was before the import), or a nested
+///    object.
 ///
 /// Every error names the object by its position in the input and its primary key,
 /// `Note[4812] (id 4812): …`. Positions count from 0 per class across the whole input (as the
@@ -88,9 +89,16 @@ public final class DataImport {
     public func run(_ groups: [ImportDocument.Group]) throws -> Summary {
         var summary = Summary()
         let items = try check(groups, summary: &summary)
+        // The objects a reference may name in the database, listed before anything is created:
+        // of each class that references name and the input holds none of (with or without a
+        // primary key: export names an object whose optional primary key is nil by position).
         let inInput = Set(groups.map(\.className))
-        for objectSchema in schema.objectSchemas where objectSchema.primaryKeyProperty == nil && !inInput.contains(objectSchema.name) {
-            existingBefore[objectSchema.name] = try realm.objects(objectSchema.name).keys()
+        var referenced: Set<String> = []
+        for item in items {
+            for (property, json) in item.fields where property.isLink { Self.collectReferences(json, into: &referenced) }
+        }
+        for className in referenced.sorted() where !inInput.contains(className) && schema[className] != nil {
+            existingBefore[className] = try realm.objects(className).keys()
         }
         let total = items.count * 2
         var done = 0
@@ -294,6 +302,19 @@ public final class DataImport {
             return .array(try zip(persisted, values).map { p, v in try nested(v, for: p, className: targetName) })
         default:
             return try JSONImport.element(fromJSON: json, for: property, className: className, propertyLabel: label, schema: schema)
+        }
+    }
+
+    /// The classes `{"$ref": C, "$index": N}` objects name in `json`, nested objects included.
+    private static func collectReferences(_ json: JSONValue, into classes: inout Set<String>) {
+        if let reference = ImportDocument.reference(json) {
+            classes.insert(reference.className)
+            return
+        }
+        switch json {
+        case .array(let items): for item in items { collectReferences(item, into: &classes) }
+        case .object(let members): for member in members { collectReferences(member.value, into: &classes) }
+        default: break
         }
     }
 

@@ -2,7 +2,8 @@ import Foundation
 
 /// How export names the object a link points at.
 public enum LinkTarget: Sendable, Equatable {
-    /// By its primary key.
+    /// By its primary key, never nil (`null` reads back as no link): an object whose optional
+    /// primary key is nil is named by its position.
     case primaryKey(Value)
     /// By its position (from 0) among the objects of its class in export order: written as
     /// `{"$ref": "Class", "$index": N}`, which import resolves within the same input.
@@ -10,8 +11,9 @@ public enum LinkTarget: Sendable, Equatable {
 }
 
 /// Finds what a link points at, for export: the object `key` of class `targetClass` by primary
-/// key, or by position when that class has none; nil when the object is gone.
-public typealias LinkResolver = (_ targetClass: String, _ key: ObjectKey) -> LinkTarget?
+/// key, or by position when that class has none (or its primary key is nil); nil when the
+/// object is gone. Throws when the target cannot be read, which fails the export.
+public typealias LinkResolver = (_ targetClass: String, _ key: ObjectKey) throws -> LinkTarget?
 
 /// Renders stored objects as JSON text: what `realmtui export` and `query --format json` print.
 ///
@@ -24,25 +26,33 @@ public typealias LinkResolver = (_ targetClass: String, _ key: ObjectKey) -> Lin
 /// - float and double: JSON numbers, with `"nan"`, `"inf"`, `"-inf"` as strings (JSON has no
 ///   spelling for them; import reads them back).
 ///
-/// Every export reads back through `ImportDocument` and `DataImport` unchanged.
+/// Every export reads back through `ImportDocument` and `DataImport` unchanged. The functions
+/// that resolve links rethrow the resolver's error (a target that cannot be read).
 public enum JSONExport {
     /// The JSON of one object. `values` are its persisted values in `persistedProperties` order
     /// (missing trailing values are written as null).
-    public static func object(_ values: [Value], schema: ObjectSchema, resolveLink: LinkResolver) -> JSONValue {
+    public static func object(_ values: [Value], schema: ObjectSchema, resolveLink: LinkResolver) throws -> JSONValue {
         let persisted = schema.persistedProperties
-        return .object(persisted.enumerated().map { i, property in
-            JSONMember(property.name, json(i < values.count ? values[i] : .null, for: property, resolveLink: resolveLink))
+        return .object(try persisted.enumerated().map { i, property in
+            JSONMember(property.name, try json(i < values.count ? values[i] : .null, for: property, resolveLink: resolveLink))
         })
     }
 
     /// The JSON of one property value.
-    public static func json(_ value: Value, for property: Property, resolveLink: LinkResolver) -> JSONValue {
+    ///
+    /// - Throws: the resolver's error; `RealmError.unsupported` when it names a target by a nil
+    ///   primary key, which would read back as no link.
+    public static func json(_ value: Value, for property: Property, resolveLink: LinkResolver) throws -> JSONValue {
         switch value {
         case .link(let key):
             let target = property.objectClassName ?? ""
-            switch resolveLink(target, key) {
+            switch try resolveLink(target, key) {
             case .primaryKey(let pk)?:
-                if let json = plainJSON(pk), !pk.isNull { return json }
+                guard !pk.isNull, let json = plainJSON(pk) else {
+                    throw RealmError.unsupported(
+                        "a link to \(target) \(key) is named by a nil primary key, which import reads as no link; name it by position")
+                }
+                return json
             case .position(let index)?:
                 return ImportDocument.referenceJSON(className: target, index: index)
             case nil:
@@ -51,7 +61,7 @@ public enum JSONExport {
             // A dangling link (the resolver found no object): named by its key, which import refuses.
             return .object([JSONMember("class", .string(target)), JSONMember("key", .integer(key.rawValue))])
         case .list(let items):
-            return .array(items.map { json($0, for: property, resolveLink: resolveLink) })
+            return .array(try items.map { try json($0, for: property, resolveLink: resolveLink) })
         default:
             return plainJSON(value) ?? .null
         }
@@ -89,9 +99,9 @@ public enum JSONExport {
     }
 
     /// A whole export as one string: a JSON array with one object per line.
-    public static func array(_ objects: some Sequence<[Value]>, schema: ObjectSchema, resolveLink: LinkResolver) -> String {
+    public static func array(_ objects: some Sequence<[Value]>, schema: ObjectSchema, resolveLink: LinkResolver) throws -> String {
         var out = ""
-        write(objects, schema: schema, resolveLink: resolveLink) { out += $0 }
+        try write(objects, schema: schema, resolveLink: resolveLink) { out += $0 }
         return out
     }
 
@@ -104,14 +114,15 @@ public enum JSONExport {
     /// {"id":2,"name":"李四"}
     /// ]
     /// ```
-    /// An empty sequence gives `[]`. The text ends with a newline.
+    /// An empty sequence gives `[]`. The text ends with a newline. When resolving a link
+    /// throws, the objects before it have been given to `sink` and the error is rethrown.
     public static func write(_ objects: some Sequence<[Value]>, schema: ObjectSchema, resolveLink: LinkResolver,
-                             to sink: (String) -> Void) {
+                             to sink: (String) -> Void) throws {
         var first = true
         for values in objects {
             var writer = JSONWriter()
             writer.writeRaw(first ? "[\n" : ",\n")
-            writer.write(object(values, schema: schema, resolveLink: resolveLink))
+            writer.write(try object(values, schema: schema, resolveLink: resolveLink))
             sink(writer.output)
             first = false
         }

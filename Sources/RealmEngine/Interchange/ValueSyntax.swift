@@ -9,7 +9,7 @@ import Foundation
 /// | bool            | `true` / `false`                                                            |
 /// | int…, float, double | a number; floats also `nan`, `inf`, `-inf`                             |
 /// | string          | the text itself; a JSON string (`"null"`, `"  padded"`) for text that would otherwise read differently |
-/// | date            | ISO 8601 (`2020-01-02`, `2020-01-02T03:04:05.25Z`, fractions kept) or epoch milliseconds |
+/// | date            | ISO 8601 (`2020-01-02`, `2020-01-02T03:04:05.25Z`, fractions kept; years outside 0000–9999 signed, `+10000-01-01`, `-0001-01-01`) or epoch milliseconds |
 /// | data            | base64                                                                      |
 /// | objectId / uuid | 24 hex digits / the canonical UUID string                                   |
 /// | link            | the target's primary key, or `{"$ref": "Class", "$index": N}` (an object of an import file) |

@@ -16,8 +16,12 @@ extension Value: Codable {
         case "string": self = .string(try c.decode(String.self, forKey: .v))
         case "date":
             let parts = try c.decode([Int64].self, forKey: .v)
-            guard parts.count == 2 else { throw DecodingError.dataCorruptedError(forKey: .v, in: c, debugDescription: "date") }
-            self = .date(Timestamp(seconds: parts[0], nanoseconds: Int32(truncatingIfNeeded: parts[1])))
+            // Nanoseconds outside 0..<1e9 are bad bytes: carrying them into seconds would
+            // trap at Int64's ends (and truncating to Int32 would change the value).
+            guard parts.count == 2, (0..<1_000_000_000).contains(parts[1]) else {
+                throw DecodingError.dataCorruptedError(forKey: .v, in: c, debugDescription: "date")
+            }
+            self = .date(Timestamp(seconds: parts[0], nanoseconds: Int32(parts[1])))
         case "data":
             guard let d = Data(base64Encoded: try c.decode(String.self, forKey: .v)) else {
                 throw DecodingError.dataCorruptedError(forKey: .v, in: c, debugDescription: "base64")

@@ -50,17 +50,24 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     /// ISO 8601 in UTC with as many fraction digits as needed (`2020-01-02T03:04:05.25Z`).
+    ///
+    /// Years 0000–9999 are four digits; others take ISO 8601's expanded form, a sign and at
+    /// least four digits (`+10000-01-01T00:00:00Z`, `-0001-12-31T23:59:59Z`), so every value
+    /// from `Int64.min` to `Int64.max` seconds has a text that `parseISO8601` reads back.
     public var iso8601: String {
-        let days = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
-        let secondOfDay = seconds - days * 86400
+        // Floor division without `seconds - 86399`, which overflows near Int64.min.
+        let (quotient, remainder) = seconds.quotientAndRemainder(dividingBy: 86400)
+        let days = remainder < 0 ? quotient - 1 : quotient
+        let secondOfDay = remainder < 0 ? remainder + 86400 : remainder
         let (y, m, d) = Timestamp.civil(fromDays: days)
         let hh = secondOfDay / 3600, mm = (secondOfDay % 3600) / 60, ss = secondOfDay % 60
         func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        let year = y >= 0 && y < 10000 ? String(repeating: "0", count: max(0, 4 - "\(y)".count)) + "\(y)" : "\(y)"
+        func four(_ v: Int64) -> String { let t = "\(v)"; return String(repeating: "0", count: max(0, 4 - t.count)) + t }
+        let year = y < 0 ? "-" + four(-y) : y < 10000 ? four(y) : "+\(y)"
         var out = "\(year)-\(two(m))-\(two(d))T\(two(hh)):\(two(mm)):\(two(ss))"
         if nanoseconds != 0 {
             var frac = String(nanoseconds)
-            frac = String(repeating: "0", count: 9 - frac.count) + frac
+            frac = String(repeating: "0", count: max(0, 9 - frac.count)) + frac
             while frac.hasSuffix("0") { frac.removeLast() }
             out += "." + frac
         }
@@ -93,7 +100,15 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         return era * 146097 + doe - 719468
     }
 
+    /// The most digits an expanded year may have: Int64 seconds reach years ±292,277,026,596
+    /// (12 digits); the bound keeps the day arithmetic far from overflowing.
+    static let maxYearDigits = 12
+
     /// Parses ISO 8601 (`2020-01-02T03:04:05.25Z`, `2020-01-02T03:04:05+01:00`, `2020-01-02`).
+    ///
+    /// The year is four digits, optionally signed (`-0001`), or a sign and up to 12 digits
+    /// (`+10000`, what `iso8601` writes outside 0000–9999). Nil for any other text, and for a
+    /// time outside what `Int64` seconds hold.
     public static func parseISO8601(_ text: String) -> Timestamp? {
         let b = Array(text.utf8)
         var i = 0
@@ -113,12 +128,17 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
             i += 1
             return true
         }
-        var negativeYear = false
-        if i < b.count && (b[i] == 45 || b[i] == 43) { negativeYear = b[i] == 45; i += 1 }
-        guard var year = number(4), expect(45), let month = number(2), expect(45), let day = number(2),
+        var sign: UInt8?
+        if i < b.count && (b[i] == 45 || b[i] == 43) { sign = b[i]; i += 1 }
+        var yearDigits = 0
+        while i + yearDigits < b.count, b[i + yearDigits] >= 48 && b[i + yearDigits] <= 57 { yearDigits += 1 }
+        guard yearDigits == 4 || (sign != nil && (4...maxYearDigits).contains(yearDigits)) else { return nil }
+        guard var year = number(yearDigits), expect(45), let month = number(2), expect(45), let day = number(2),
               (1...12).contains(month), (1...31).contains(day) else { return nil }
-        if negativeYear { year = -year }
-        var secs = Timestamp.days(year: year, month: month, day: day) * 86400
+        if sign == 45 { year = -year }
+        let days = Timestamp.days(year: year, month: month, day: day)
+        var timeOfDay: Int64 = 0
+        var offset: Int64 = 0
         var nanos: Int64 = 0
         if i < b.count {
             guard b[i] == 84 || b[i] == 116 || b[i] == 32 else { return nil }
@@ -140,7 +160,7 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
                     for _ in min(digits, 9)..<9 { nanos *= 10 }
                 }
             }
-            secs += hh * 3600 + mm * 60 + ss
+            timeOfDay = hh * 3600 + mm * 60 + ss
             if i < b.count {
                 if b[i] == 90 || b[i] == 122 {
                     i += 1
@@ -150,14 +170,27 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
                     guard let oh = number(2) else { return nil }
                     _ = expect(58)
                     let om = number(2) ?? 0
-                    secs -= sign * (oh * 3600 + om * 60)
+                    offset = sign * (oh * 3600 + om * 60)
                 } else {
                     return nil
                 }
             }
         }
-        guard i == b.count else { return nil }
+        guard i == b.count, let local = seconds(days: days, plus: timeOfDay) else { return nil }
+        let (secs, overflow) = local.subtractingReportingOverflow(offset)
+        guard !overflow else { return nil }
         return Timestamp(seconds: secs, nanoseconds: Int32(nanos))
+    }
+
+    /// `days * 86400 + timeOfDay` (0 ≤ timeOfDay ≤ 86400), or nil when it does not fit in Int64.
+    /// For a day before 1970 one day is taken out of the product first, so the first and last
+    /// days Int64 reaches (whose midnight lies outside it) still give their in-range seconds.
+    private static func seconds(days: Int64, plus timeOfDay: Int64) -> Int64? {
+        let (d, rest) = days < 0 ? (days + 1, timeOfDay - 86400) : (days, timeOfDay)
+        let (product, overflow) = d.multipliedReportingOverflow(by: 86400)
+        guard !overflow else { return nil }
+        let (sum, overflow2) = product.addingReportingOverflow(rest)
+        return overflow2 ? nil : sum
     }
 }
 

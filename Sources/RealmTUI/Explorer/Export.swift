@@ -36,8 +36,8 @@ extension ExplorerState {
                 do { try handle.write(contentsOf: Data(text.utf8)) } catch { writeError = error }
             }
             switch format {
-            case .json: JSONExport.write(values, schema: table.schema, resolveLink: resolver, to: sink)
-            case .csv: CSVExport.write(values, schema: table.schema, resolveLink: resolver, to: sink)
+            case .json: try JSONExport.write(values, schema: table.schema, resolveLink: resolver, to: sink)
+            case .csv: try CSVExport.write(values, schema: table.schema, resolveLink: resolver, to: sink)
             }
             if let error = failure ?? writeError { throw error }
             message = Message(text: "exported \(ValueFormatter.grouped(rows)) objects to \(path)", isError: false)

@@ -79,7 +79,13 @@ enum Input {
     /// The bytes of `path`, or of standard input for `-`. `what` names the input in errors.
     static func read(_ path: String, what: String) throws -> Data {
         if path == "-" {
-            return FileHandle.standardInput.readDataToEndOfFile()
+            // `readToEnd()`, not `readDataToEndOfFile()`, which traps on a read error
+            // (`realmtui import db.realm - < /tmp`: EISDIR).
+            do {
+                return try FileHandle.standardInput.readToEnd() ?? Data()
+            } catch {
+                throw CLIFailure("standard input: cannot read the \(what) input: \(reason(error))")
+            }
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -95,7 +101,16 @@ enum Input {
         do {
             return try handle.readToEnd() ?? Data()
         } catch {
-            throw CLIFailure("\(path): cannot read the \(what) file: \(error.localizedDescription)")
+            throw CLIFailure("\(path): cannot read the \(what) file: \(reason(error))")
         }
+    }
+
+    /// The system's words for a failed read ("Is a directory"): Foundation wraps the errno in
+    /// an `NSError` whose own description is empty on Linux.
+    static func reason(_ error: Error) -> String {
+        var nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError { nsError = underlying }
+        if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
+        return error.localizedDescription
     }
 }

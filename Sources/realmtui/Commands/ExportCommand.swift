@@ -16,8 +16,9 @@ struct ExportCommand: ParsableCommand {
             JSON without --class is {"Class": [objects…], …} for every class, which 'import' reads \
             back; with --class, an array (import it with --class). CSV (RFC 4180, CRLF line ends) \
             needs --class. Links are written as the target's primary key, or, when its class has \
-            none, as {"$ref": "Class", "$index": N} (its position in export order), which import \
-            resolves. Every form imports back unchanged.
+            none or its primary key is nil, as {"$ref": "Class", "$index": N} (its position in \
+            export order), which import resolves. Every form imports back unchanged. A link whose \
+            target cannot be read (a damaged file) fails the export.
             """
     )
 

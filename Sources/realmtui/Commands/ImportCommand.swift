@@ -28,7 +28,7 @@ struct ImportCommand: ParsableCommand {
               uuid        "d1b186e1-e9e0-4768-a1a7-c492519d47ee"
               link        the target's primary key, a nested object, or
                           {"$ref": "Dog", "$index": 3} (the 4th Dog of the input: how
-                          export writes links to classes without a primary key)
+                          export writes links to objects without a primary key)
               list        [a, b, …]     nil   null
             In CSV a cell holds the value's text: an unquoted empty cell is null,
             "" the empty string.

@@ -77,6 +77,9 @@ struct WatchCommand: ParsableCommand {
                        maxEvents: countEvents, encryptionKey: try encryption.encryptionKey(), control: control) { line in
             Console.line(line)
             Console.flush()
+            // Nobody reads the lines any more (or the disk is full): stop; `Console.finish()`
+            // reports a full disk.
+            if Console.outputClosed { control.stop() }
         }
     }
 }

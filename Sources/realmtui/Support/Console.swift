@@ -8,9 +8,17 @@ import Darwin
 
 /// Standard output and error through `write(2)`: stdout is buffered here (one system call per
 /// 64 KiB, flushed before exit), stderr is written at once. Only the main thread prints.
+///
+/// A failed write to stdout is kept (`outputFailure`) and nothing more is written to it; `finish()`
+/// turns it into the command's error, so output cut short by a full disk (ENOSPC) or an I/O error
+/// (EIO) ends in `error: cannot write the output: …` and status 1, never in a silent 0. A reader
+/// that closed the pipe (EPIPE, `| head`, with SIGPIPE ignored; by default the signal ends the
+/// process) is no error: like every Unix filter the command stops writing and says nothing.
 enum Console {
     private final class Buffer: @unchecked Sendable {
         var bytes: [UInt8] = []
+        /// The errno of the first failed write to stdout (0: none).
+        var failure: Int32 = 0
         let lock = NSLock()
     }
     private static let out = Buffer()
@@ -28,12 +36,34 @@ enum Console {
     /// Appends a line to standard output.
     static func line(_ text: String) { write(text + "\n") }
 
-    /// Writes out what standard output holds.
+    /// Writes out what standard output holds (dropped after a failed write: see `outputFailure`).
     static func flush() {
         out.lock.lock()
         defer { out.lock.unlock() }
-        writeAll(1, out.bytes)
+        if out.failure == 0 { out.failure = writeAll(1, out.bytes) }
         out.bytes.removeAll(keepingCapacity: true)
+    }
+
+    /// The errno of the first failed write to standard output, or nil while every write succeeded.
+    static var outputFailure: Int32? {
+        out.lock.lock()
+        defer { out.lock.unlock() }
+        return out.failure == 0 ? nil : out.failure
+    }
+
+    /// Whether standard output can take no more: a write to it failed (the reader is gone or
+    /// the disk is full). A command that writes without end (`watch`) stops then.
+    static var outputClosed: Bool { outputFailure != nil }
+
+    /// Flushes standard output at the end of a command.
+    ///
+    /// - Throws: a `CLIFailure` ("cannot write the output: No space left on device") when a write
+    ///   to standard output failed, other than EPIPE (the reader closed the pipe early).
+    static func finish() throws {
+        flush()
+        if let failure = outputFailure, failure != EPIPE {
+            throw CLIFailure("cannot write the output: \(String(cString: strerror(failure)))")
+        }
     }
 
     /// Writes a line to standard error now.
@@ -46,17 +76,21 @@ enum Console {
         writeAll(2, Array(text.utf8))
     }
 
-    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
+    /// Writes every byte to `fd`, retrying after EINTR; the errno of a failed write, else 0.
+    @discardableResult
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32 {
         bytes.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return 0 }
             var offset = 0
             while offset < raw.count {
-                let n = posixWrite(fd, raw.baseAddress! + offset, raw.count - offset)
+                let n = posixWrite(fd, base + offset, raw.count - offset)
                 if n < 0 {
                     if errno == EINTR { continue }
-                    return
+                    return errno
                 }
                 offset += n
             }
+            return 0
         }
     }
 

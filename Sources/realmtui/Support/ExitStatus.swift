@@ -47,7 +47,7 @@ enum ExitStatus {
                 }
                 // --help, --version: ArgumentParser's text is the output.
                 Console.write(RealmTUICommand.fullMessage(for: error) + "\n")
-                Console.flush()
+                do { try Console.finish() } catch { fail(String(describing: error), status: failure) }
                 exit(success)
             }
             if isUsageError(error) || code == .validationFailure {

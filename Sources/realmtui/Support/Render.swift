@@ -5,13 +5,14 @@ import RealmTUI
 /// Writes results to standard output in the formats `query` and `export` share.
 enum Render {
     /// A JSON array, one object a line (`JSONExport`): every stored property; links as the
-    /// target's primary key or `{"class", "key"}`; dates ISO 8601 UTC; data base64.
+    /// target's primary key or `{"$ref", "$index"}`; dates ISO 8601 UTC; data base64. A link
+    /// whose target cannot be read fails the command (after the objects before it).
     /// With `finalNewline` false the text ends at `]` (for embedding in a larger document).
     static func json(_ results: Results, realm: Realm, finalNewline: Bool = true) throws {
         let rows = try RealmFiles.ValueRows(results)
         // Hold back one piece, so the last one can lose its newline.
         var pending: String?
-        JSONExport.write(rows, schema: results.objectSchema, resolveLink: RealmFiles.linkResolver(realm)) { piece in
+        try JSONExport.write(rows, schema: results.objectSchema, resolveLink: RealmFiles.linkResolver(realm)) { piece in
             if let pending { Console.write(pending) }
             pending = piece
         }
@@ -25,7 +26,7 @@ enum Render {
     /// RFC 4180 CSV with a header row (`CSVExport`). Lines end in CRLF as the RFC says.
     static func csv(_ results: Results, realm: Realm) throws {
         let rows = try RealmFiles.ValueRows(results)
-        CSVExport.write(rows, schema: results.objectSchema, resolveLink: RealmFiles.linkResolver(realm)) { Console.write($0) }
+        try CSVExport.write(rows, schema: results.objectSchema, resolveLink: RealmFiles.linkResolver(realm)) { Console.write($0) }
         try rows.rethrow()
     }
 
@@ -52,7 +53,7 @@ enum Render {
         let resolve = RealmFiles.linkResolver(realm)
         var rows: [[String]] = []
         for values in try RealmFiles.ValueRows(results).collect() {
-            rows.append(shown.map { i, p in cell(i < values.count ? values[i] : .null, for: p, resolveLink: resolve) })
+            rows.append(try shown.map { i, p in try cell(i < values.count ? values[i] : .null, for: p, resolveLink: resolve) })
         }
         let dates = Set(shown.indices.filter { shown[$0].property.type == .date && !shown[$0].property.isList })
         let lines = TableFormatter().format(header: shown.map(\.property.name), rows: rows, maxWidth: width, keepWhole: dates)
@@ -72,7 +73,7 @@ enum Render {
             first = false
             for (i, p) in shown {
                 let pad = String(repeating: " ", count: max(0, nameWidth - displayWidth(p.name)))
-                Console.line(pad + p.name + " = " + sanitizeForTerminal(cell(i < values.count ? values[i] : .null, for: p, resolveLink: resolve)))
+                Console.line(pad + p.name + " = " + sanitizeForTerminal(try cell(i < values.count ? values[i] : .null, for: p, resolveLink: resolve)))
             }
         }
     }
@@ -80,8 +81,8 @@ enum Render {
     /// A value as a table cell: strings as they are, nil as `null`, everything else as JSON. A
     /// string that would read as nil (`null`) is shown in JSON quotes, `"null"`, so the two
     /// never look alike.
-    static func cell(_ value: Value, for property: Property, resolveLink: LinkResolver) -> String {
-        switch JSONExport.json(value, for: property, resolveLink: resolveLink) {
+    static func cell(_ value: Value, for property: Property, resolveLink: LinkResolver) throws -> String {
+        switch try JSONExport.json(value, for: property, resolveLink: resolveLink) {
         case .string(let s): return s == "null" ? "\"null\"" : s
         case let other: return other.jsonText()
         }
