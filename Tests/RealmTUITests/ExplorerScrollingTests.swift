@@ -98,3 +98,48 @@ struct ExplorerCursorAboveInputBarTests {
         #expect(lines.contains { $0.hasPrefix("›") && $0.contains("dog 39") }, "\(lines)")
     }
 }
+
+/// The help screen (`?`) and `:schema` page through all their lines and stop at their last.
+@Suite("Explorer help and schema scrolling")
+struct ExplorerHelpScrollingTests {
+    /// The help lines' texts as drawn (the last column of each line).
+    static func helpTexts(for kind: ScreenKind, _ state: ExplorerState) -> [String] {
+        HelpView.lines(for: kind, keyMap: state.keyMap).map(\.help).filter { !$0.isEmpty }
+    }
+
+    @Test func pageDownShowsEveryHelpLineAndJStopsAtTheLast() throws {
+        var driver = try ExplorerFixture.driver()
+        driver.press(.enter, .character("?"))
+        let expected = Self.helpTexts(for: .table, driver.state)
+        var seen = Set<String>()
+        func collect() {
+            // A help text may be cut at the screen's edge: its first 24 characters are enough.
+            for line in driver.screen.lines { for text in expected where line.contains(text.prefix(24)) { seen.insert(text) } }
+        }
+        collect()
+        for _ in 0..<10 {
+            driver.press(.pageDown)
+            collect()
+        }
+        #expect(Set(expected).subtracting(seen).isEmpty, "never shown: \(Set(expected).subtracting(seen))")
+        for _ in 0..<60 { driver.press(.character("j")) }
+        #expect(driver.screen.lines.contains { $0.contains((expected.last ?? "?").prefix(24)) }, "\(driver.screen.lines)")
+        #expect(driver.screen.lines.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }.count > 10, "\(driver.screen.lines)")
+        // One k from the end shows the line before the last page's first line: no dead presses.
+        let before = driver.screen.lines
+        driver.press(.character("k"))
+        #expect(driver.screen.lines != before)
+    }
+
+    @Test func schemaScrollingStopsAtItsLastLine() throws {
+        var driver = try ExplorerFixture.driver(height: 12)
+        driver.press(.character(":"))
+        driver.type("schema")
+        driver.press(.enter)
+        for _ in 0..<60 { driver.press(.character("j")) }
+        #expect(driver.screen.lines.contains { $0.contains("owners") }, "\(driver.screen.lines)")
+        let before = driver.screen.lines
+        driver.press(.character("k"))
+        #expect(driver.screen.lines != before)
+    }
+}

@@ -78,16 +78,19 @@ extension ExplorerState {
         case .changes: return handleChangesKey(key)
         case .help(let top), .schema(let top):
             let isHelp = if case .help = mode { true } else { false }
+            let (count, page) = isHelp
+                ? (HelpView.lines(for: current.kind, keyMap: keyMap).count, HelpView.visibleRows(self))
+                : (SchemaView.lines(realm.schema).count, SchemaView.visibleRows(self))
+            func scroll(_ delta: Int) {
+                let moved = max(0, min(max(0, count - page), top + delta))
+                mode = isHelp ? .help(top: moved) : .schema(top: moved)
+            }
             switch key {
             case .character("q"): return confirmQuit()
-            case .character("j"), .down: mode = isHelp ? .help(top: top + 1) : .schema(top: top + 1)
-            case .character("k"), .up: mode = isHelp ? .help(top: max(0, top - 1)) : .schema(top: max(0, top - 1))
-            case .pageDown, .control("f"), .character(" "):
-                let page = max(1, height - 3)
-                mode = isHelp ? .help(top: top + page) : .schema(top: top + page)
-            case .pageUp, .control("b"):
-                let page = max(1, height - 3)
-                mode = isHelp ? .help(top: max(0, top - page)) : .schema(top: max(0, top - page))
+            case .character("j"), .down: scroll(1)
+            case .character("k"), .up: scroll(-1)
+            case .pageDown, .control("f"), .character(" "): scroll(page)
+            case .pageUp, .control("b"): scroll(-page)
             default: mode = .browse
             }
             return []

@@ -41,6 +41,9 @@ enum HelpView {
         }
     }
 
+    /// The help lines a screen shows at once: the content rows below the heading and a blank.
+    static func visibleRows(_ state: ExplorerState) -> Int { max(1, state.contentRows.count - 2) }
+
     static func draw(_ state: ExplorerState, top: Int, into grid: inout Grid) {
         let theme = state.theme
         let rows = state.contentRows
@@ -73,6 +76,9 @@ enum SchemaView {
         }
         return out
     }
+
+    /// The schema lines a screen shows at once: all its content rows.
+    static func visibleRows(_ state: ExplorerState) -> Int { max(1, state.contentRows.count) }
 
     static func draw(_ state: ExplorerState, top: Int, into grid: inout Grid) {
         let theme = state.theme
