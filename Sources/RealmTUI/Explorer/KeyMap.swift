@@ -55,7 +55,7 @@ public struct KeyMap: Sendable {
             bind([.character("s")], .sortAscending, table, "sort ascending by the column under the cursor"),
             bind([.character("S")], .sortDescending, table, "sort descending by the column under the cursor"),
             bind([.character("y")], .copyValue, [.table, .detail, .values], "copy the value under the cursor (OSC 52)"),
-            bind([.character("e")], .editValue, [.table, .detail, .values], "edit the value under the cursor (Enter writes; a text in a detail view: ^S; Esc cancels)"),
+            bind([.character("e")], .editValue, [.table, .detail, .values], "edit the value under the cursor (^S writes, Esc cancels)"),
             bind([.character("d")], .deleteObject, [.table, .detail], "delete the object under the cursor (asks y/n)"),
             bind([.character("u")], .undo, [.table, .detail, .values], "undo the last change this explorer committed (deletes too)"),
             bind([.character("a")], .createObject, [.table, .values], "add: a new object (a form), or append to the list shown"),
