@@ -1,5 +1,5 @@
 import Foundation
-import RealmEngine
+@testable import RealmEngine
 import RealmTUI
 import Testing
 
@@ -82,5 +82,24 @@ struct ExplorerDamagedFileTests {
         let status = driver.screen.lines.last ?? ""
         #expect(status.contains("⚠"), "\(status)")
         #expect(status.contains("header slot"), "\(status)")
+    }
+
+    /// An object of an opened commit that cannot be read shows the error, not "gone (deleted
+    /// since)": it was not deleted.
+    @Test func anUnreadableObjectOfACommitIsAnErrorNotGone() throws {
+        let (folder, path) = try Self.damagedFile(laterCommit: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), readOnly: true, createIfMissing: false))
+        #expect(throws: (any Error).self) { try realm.object(ofType: "Dog", key: ObjectKey(1000)) }
+        var state = ExplorerState(realm: realm, fileName: "bad.realm", readOnly: true, width: 100, height: 20)
+        let summary = CommitSummary(version: realm.version, classes: [
+            .init(className: "Dog", inserted: 0, deleted: 0, modified: 1, touchedKeys: [ObjectKey(1000)], insertedKeys: []),
+        ], changedSchema: false)
+        _ = update(&state, .commits([summary], seenAt: Date()))
+        _ = update(&state, .key(.character("c")))
+        _ = update(&state, .key(.enter))
+        let lines = render(state).lines
+        #expect(!lines.contains { $0.contains("gone") }, "\(lines)")
+        #expect(lines.contains { $0.contains("Dog#1000") && $0.contains("⚠") }, "\(lines)")
     }
 }

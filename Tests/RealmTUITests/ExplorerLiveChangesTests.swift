@@ -271,6 +271,29 @@ struct ExplorerLiveChangesTests {
         #expect(try #require(commitLines().first).contains("v\(first + 29) "))
     }
 
+    /// A smaller terminal keeps the selected commit, or the selected object of an opened
+    /// commit, on screen.
+    @Test func aResizeKeepsTheChangesPaneCursorInView() throws {
+        let f = try Fixture(count: 5, height: 40)
+        for i in 0..<30 {
+            try f.commit { realm in try realm.create("Dog", ["name": .string("late \(i)"), "age": .int(1)]) }
+            f.driver.refresh()
+        }
+        try f.commit { realm in
+            for i in 0..<30 { try realm.create("Dog", ["name": .string("litter \(i)"), "age": .int(0)]) }
+        }
+        f.driver.refresh()
+        f.driver.press(.character("c"))
+        for _ in 0..<29 { f.driver.press(.character("j")) }
+        f.driver.send(.resize(width: 80, height: 14))
+        #expect(f.lines.contains { $0.hasPrefix("›") && $0.contains("Dog +1 −0 ~0") }, "\(f.lines)")
+        f.driver.send(.resize(width: 80, height: 40))
+        f.driver.press(.character("g"), .enter)
+        for _ in 0..<29 { f.driver.press(.character("j")) }
+        f.driver.send(.resize(width: 80, height: 14))
+        #expect(f.lines.contains { $0.hasPrefix("›") && $0.contains("litter") }, "\(f.lines)")
+    }
+
     /// The screen with each time of day (`12:34:56`, when a commit was seen) as `hh:mm:ss`.
     func withoutTimes(_ grid: Grid) -> Grid {
         var out = grid

@@ -85,7 +85,8 @@ extension ExplorerState {
     }
 
 
-    private mutating func moveChangesCursor(_ delta: Int) {
+    /// Moves the pane's cursor `delta` lines (clamped) and scrolls it into view; 0 after a resize.
+    mutating func moveChangesCursor(_ delta: Int) {
         let height = max(1, contentRows.count - 2)
         if var opened = changesPane.opened {
             opened.cursor = max(0, min(opened.entries.count - 1, opened.cursor.addingReportingOverflow(delta).partialValue))

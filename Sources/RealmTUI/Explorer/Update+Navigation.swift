@@ -79,6 +79,7 @@ extension ExplorerState {
 
     /// Clamps cursors to their lists and scrolls so the cursor (row and column) is on screen.
     mutating func keepCursorInView() {
+        if case .changes = mode { moveChangesCursor(0) }
         let count = rowCount
         switch current {
         case .classes(var screen):

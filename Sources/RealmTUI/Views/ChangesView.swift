@@ -83,7 +83,14 @@ enum ChangesView {
                 grid.write(text, column: 4, row: row, style: style(theme.muted))
             case .object(let className, let key, let inserted):
                 grid.write(inserted ? "+" : "~", column: 4, row: row, style: style(inserted ? theme.inserted : theme.modified))
-                guard let object = try? state.realm.object(ofType: className, key: key) else {
+                let found: DynamicObject?
+                do {
+                    found = try state.realm.object(ofType: className, key: key)
+                } catch {
+                    grid.write("\(className)#\(key.rawValue)  ⚠ \(ExplorerText.describe(error))", column: 6, row: row, style: style(theme.error))
+                    continue
+                }
+                guard let object = found else {
                     grid.write("\(className)#\(key.rawValue)  gone (deleted since)", column: 6, row: row, style: style(theme.muted))
                     continue
                 }
