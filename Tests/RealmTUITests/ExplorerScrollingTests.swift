@@ -143,3 +143,23 @@ struct ExplorerHelpScrollingTests {
         #expect(driver.screen.lines != before)
     }
 }
+
+/// A query longer than its bar scrolls; the caret under a mistake follows the text as drawn.
+@Suite("Explorer query error caret")
+struct ExplorerQueryCaretTests {
+    @Test(arguments: [80, 100])
+    func theCaretIsUnderTheMistakeInALongQuery(width: Int) throws {
+        var driver = try ExplorerFixture.driver(width: width)
+        driver.press(.down, .enter, .character("/"))
+        let query = (0..<9).map { "age != \($0)" }.joined(separator: " AND ") + " AND nosuchproperty == 1"
+        driver.type(query)
+        driver.press(.enter)
+        let lines = driver.screen.lines
+        let bar = try #require(lines.firstIndex { $0.hasPrefix("/") }, "\(lines)")
+        let name = try #require(lines[bar].range(of: "nosuchproperty"), "\(lines[bar])")
+        let nameColumn = displayWidth(String(lines[bar][..<name.lowerBound]))
+        let caretLine = lines[bar + 1]
+        let caret = try #require(caretLine.firstIndex(of: "^"), "\(lines)")
+        #expect(displayWidth(String(caretLine[..<caret])) == nameColumn, "\(lines[bar])\n\(caretLine)")
+    }
+}

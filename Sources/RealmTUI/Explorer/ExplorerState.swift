@@ -126,7 +126,7 @@ public struct ExplorerState {
         case .query(let bar):
             bottom -= 1
             if let error = bar.error {
-                let caret = 1 + InputBarView.columns(before: error.column, in: bar.editor.text)
+                let caret = InputBarView.caretColumn(error, bar.editor, width: width)
                 bottom -= InputBarView.errorRows(message: error.message, caretColumn: caret, width: width).count
             }
             if !bar.completions.isEmpty { bottom -= 1 }

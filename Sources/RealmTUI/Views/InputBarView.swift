@@ -14,8 +14,8 @@ enum InputBarView {
             }
             drawEditor(bar.editor, prompt: "/", row: row, state: state, into: &grid)
             if let error = bar.error {
-                let caretColumn = 1 + columns(before: error.column, in: bar.editor.text)
-                let rows = errorRows(message: error.message, caretColumn: caretColumn, width: state.width)
+                let rows = errorRows(message: error.message, caretColumn: caretColumn(error, bar.editor, width: state.width),
+                                     width: state.width)
                 for (offset, text) in rows.enumerated() {
                     grid.write(text, column: 0, row: row + 1 + offset, style: theme.error)
                 }
@@ -57,21 +57,34 @@ enum InputBarView {
         return displayWidth(String(scalars))
     }
 
+    /// The screen column of the caret under a query's mistake: under the text as drawn, which
+    /// scrolls left when the query is longer than the bar (column 1 when the mistake is out of view).
+    static func caretColumn(_ error: (message: String, column: Int), _ editor: LineEditor, width: Int) -> Int {
+        let hidden = displayWidth(String(Array(editor.text)[0..<firstShown(editor, room: width - 2)]))
+        return max(1, 1 + columns(before: error.column, in: editor.text) - hidden)
+    }
+
+    /// The first character the bar shows: the text scrolls so the cursor stays in `room` columns.
+    static func firstShown(_ editor: LineEditor, room: Int) -> Int {
+        let chars = Array(editor.text)
+        var width = displayWidth(String(chars[0..<editor.cursor]))
+        var start = 0
+        if width >= room {
+            while start < editor.cursor, width >= room - 1 {
+                width -= displayWidth(of: chars[start])
+                start += 1
+            }
+        }
+        return start
+    }
+
     /// A prompt and an editor's text with its cursor cell reversed; scrolls to keep the cursor.
     static func drawEditor(_ editor: LineEditor, prompt: String, row: Int, state: ExplorerState, into grid: inout Grid) {
         let theme = state.theme
         grid.write(prompt, column: 0, row: row, style: theme.input)
         let chars = Array(editor.text)
         let room = state.width - 2
-        let beforeCursor = displayWidth(String(chars[0..<editor.cursor]))
-        var start = 0
-        if beforeCursor >= room {
-            var width = beforeCursor
-            while start < editor.cursor, width >= room - 1 {
-                width -= displayWidth(of: chars[start])
-                start += 1
-            }
-        }
+        let start = firstShown(editor, room: room)
         let used = grid.write(String(chars[start...]), column: 1, row: row, style: theme.input, limit: room)
         _ = used
         let cursorX = 1 + displayWidth(String(chars[start..<editor.cursor]))
