@@ -43,6 +43,23 @@ struct ExplorerEditFormTests {
         #expect(try EditFixture.reread(path, "Person", key: 3, "name") == nil)
     }
 
+    /// A value longer than its field scrolls as the query bar does: the end being typed and the
+    /// cursor stay in view.
+    @Test func aLongFieldScrollsToKeepTheCursorInView() throws {
+        var (driver, _, folder) = try fixture()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        driver.press(.enter, .character("a"), .down, .control("u"))
+        let typed = (0..<8).map { "word\($0)" }.joined(separator: " ") + " 名字的结尾END"
+        driver.type(typed)
+        let grid = driver.screen
+        let row = try #require(grid.lines.firstIndex { $0.hasPrefix("›") && $0.contains("name") }, "\(grid.lines)")
+        #expect(grid.lines[row].hasSuffix("结尾END"), "\(grid.lines[row])")
+        // The cursor: the one reversed cell after the `›` mark.
+        let cursorCells = (2..<grid.width).filter { grid[$0, row].style.reverse }
+        #expect(cursorCells.count == 1, "\(grid.lines[row])")
+        #expect(cursorCells.first == displayWidth(grid.lines[row]), "\(grid.lines[row])")
+    }
+
     @Test func aFormFieldThatDoesNotFitIsNamedAndNothingIsCreated() throws {
         var (driver, path, folder) = try fixture()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -119,11 +119,13 @@ enum FormView {
             if field.isRequired { grid.write("required", column: 2 + nameWidth + 1, row: row, style: theme.error) }
             grid.write(field.property.typeDescription, column: 2 + nameWidth + 1 + markWidth + 1, row: row, style: theme.muted,
                        limit: typeWidth)
+            // The selected field scrolls, as the query bar does, to keep its cursor in view.
             let chars = Array(field.editor.text)
-            _ = grid.write(field.editor.text, column: valueX, row: row, style: selected ? theme.input : .plain,
-                           limit: max(1, state.width - valueX - 1))
+            let room = max(1, state.width - valueX - 1)
+            let start = selected ? InputBarView.firstShown(field.editor, room: room) : 0
+            _ = grid.write(String(chars[start...]), column: valueX, row: row, style: selected ? theme.input : .plain, limit: room)
             guard selected else { continue }
-            let cursorX = valueX + displayWidth(String(chars[0..<field.editor.cursor]))
+            let cursorX = valueX + displayWidth(String(chars[start..<field.editor.cursor]))
             guard cursorX < state.width else { continue }
             var cell = grid[cursorX, row]
             if cell.isContinuation || cell.text.isEmpty { cell.text = " " }
