@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+@testable import RealmEngine
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Another instance commits a version whose top node then fails its checksum (a damaged sector,
+/// an HMAC failure on an encrypted page). An instance that tries to move to it must neither leak
+/// the reader slot it claimed for it nor go on reading a version that nothing pins any more.
+///
+/// The reader opens the file read-only: a `SharedFile` of its own (mapping, verified nodes),
+/// as another process has, so the writer's cache of the nodes it just wrote does not hide the
+/// damage from it.
+@Suite struct DamagedNewestVersionTests {
+    /// Flips a byte in the payload of the newest version's top node; returns that version.
+    static func damageNewestTop(_ path: String) throws -> UInt64 {
+        let handle = try #require(FileHandle(forUpdatingAtPath: path))
+        defer { try? handle.close() }
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let slots = try data.withUnsafeBytes { raw in
+            try FileHeader.read(base: try #require(raw.baseAddress), fileSize: UInt64(raw.count), path: path)
+        }
+        let newest = try #require(slots.first?.slot)
+        let offset = newest.topRef + UInt64(Node.headerSize) + 1
+        try handle.seek(toOffset: offset)
+        let old = try #require(try handle.read(upToCount: 1)).first ?? 0
+        try handle.seek(toOffset: offset)
+        handle.write(Data([old ^ 0x5A]))
+        return newest.version
+    }
+
+    /// A writer with 200 people, a read-only reader on that version, then a commit through the
+    /// writer that renames everyone (so the reader's leaves are freed by it), whose top node is
+    /// then damaged.
+    static func readerBehindADamagedVersion(_ dir: TempDir) throws -> (reader: Realm, writer: Realm, old: UInt64) {
+        let path = dir.path("damaged-newest.realm")
+        let writer = try Realm(path: path, schema: Fixtures.people)
+        try writer.write {
+            for i in 0..<200 { try writer.create("Person", ["id": .int(Int64(i)), "name": .string("p\(i)")]) }
+        }
+        let reader = try Realm(path: path, readOnly: true)
+        let old = reader.version
+        try Self.renameEveryone(writer, "q")
+        #expect(try Self.damageNewestTop(path) == old + 1)
+        return (reader, writer, old)
+    }
+
+    static func renameEveryone(_ realm: Realm, _ prefix: String) throws {
+        try realm.write {
+            for person in try realm.objects("Person") { try person.setValue(Value.string(prefix + "\(person.key.rawValue)"), forKey: "name") }
+        }
+    }
+
+    /// Whether a reader slot of this process pins `version`.
+    static func pinned(_ version: UInt64, in realm: Realm) -> Bool {
+        realm.shared.lock.occupiedReaderSlots().contains { $0.pid == getpid() && $0.version == version }
+    }
+
+    @Test func aFailedRefreshKeepsTheOldVersionPinned() throws {
+        let dir = TempDir()
+        let (reader, writer, old) = try Self.readerBehindADamagedVersion(dir)
+        let before = try Dump(reader)
+        #expect(!reader.refresh())
+        #expect(reader.version == old)
+        #expect(Self.pinned(old, in: reader))
+        #expect(reader.shared.lock.oldestPinnedVersion() == old)
+        // Commits that could reuse the pages the rename freed, were the old version not pinned.
+        try Self.renameEveryone(writer, "r")
+        try Self.renameEveryone(writer, "s")
+        #expect(try Dump(reader).objects == before.objects)
+    }
+}
