@@ -16,7 +16,7 @@ extension Realm {
         if FileManager.default.fileExists(atPath: path) {
             throw RealmError.invalidInput("\(path) already exists; writeCopy does not overwrite files")
         }
-        let source = readView
+        let source = try readView
         do {
             // The copy continues the source's version numbers, so a lock file that outlives a
             // compaction never names a version newer than the file's.

@@ -58,11 +58,34 @@ import Glibc
         realm.shared.lock.occupiedReaderSlots().contains { $0.pid == getpid() && $0.version == version }
     }
 
+    @Test func readsAfterInvalidateLeakNoSlotAndNeverAnswerFromAnUnpinnedVersion() throws {
+        let dir = TempDir()
+        let (reader, writer, _) = try Self.readerBehindADamagedVersion(dir)
+        defer { withExtendedLifetime(writer) {} }
+        reader.invalidate()
+        let occupied = reader.shared.lock.occupiedReaderSlots().count
+        for _ in 0..<10 {
+            do {
+                let count = try reader.objects("Person").checkedCount()
+                #expect(Self.pinned(reader.version, in: reader), "\(count) objects read from version \(reader.version), which nothing pins")
+            } catch RealmError.corruptFile {
+                // The newest version cannot be read: said, not answered from an older one.
+            }
+        }
+        #expect(reader.shared.lock.occupiedReaderSlots().count == occupied)
+    }
+
     @Test func aFailedRefreshKeepsTheOldVersionPinned() throws {
         let dir = TempDir()
         let (reader, writer, old) = try Self.readerBehindADamagedVersion(dir)
         let before = try Dump(reader)
         #expect(!reader.refresh())
+        #expect {
+            try reader.checkedRefresh()
+        } throws: { error in
+            guard case RealmError.corruptFile = error else { return false }
+            return true
+        }
         #expect(reader.version == old)
         #expect(Self.pinned(old, in: reader))
         #expect(reader.shared.lock.oldestPinnedVersion() == old)
