@@ -142,6 +142,9 @@ final class NotificationHub: @unchecked Sendable {
         defer { delivering = false }
         let current = lock.withLock { registrations }
         guard !current.isEmpty else { return }
+        for r in current {
+            if let failure = r.stateLock.withLock({ r.failure }) { r.deliver(failure: failure, realm: realm) }
+        }
         var newest: PinnedVersion?
         for r in current {
             if let p = r.stateLock.withLock({ r.pending?.target }), p.version > (newest?.version ?? 0) { newest = p }
@@ -175,7 +178,7 @@ extension Registration {
     func deliver(failure error: Error, realm: Realm) {
         callbackLock.lock()
         defer { callbackLock.unlock() }
-        guard !invalidated, !finished else { return }
+        guard reportsErrors, !invalidated, !finished else { return }
         let keys = stateLock.withLock {
             finished = true
             pending = nil

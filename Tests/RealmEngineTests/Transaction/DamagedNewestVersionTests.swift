@@ -94,4 +94,24 @@ import Glibc
         try Self.renameEveryone(writer, "s")
         #expect(try Dump(reader).objects == before.objects)
     }
+
+    /// The notifier cannot pin the newest version to compute at: the observer hears why, rather
+    /// than waiting for notifications that never come, and no slot is left claimed.
+    @Test func anObserverOfADamagedNewestVersionGetsItsError() throws {
+        let dir = TempDir()
+        let (reader, writer, _) = try Self.readerBehindADamagedVersion(dir)
+        defer { withExtendedLifetime(writer) {} }
+        let occupied = reader.shared.lock.occupiedReaderSlots().count
+        var failure: Error?
+        var delivered = 0
+        let token = try reader.objects("Person").observe { change in
+            delivered += 1
+            if case .error(let error) = change { failure = error }
+        }
+        defer { token.invalidate() }
+        #expect(pumpRunLoop { failure != nil })
+        #expect(failure.map { if case RealmError.corruptFile = $0 { true } else { false } } == true, "\(String(describing: failure))")
+        #expect(delivered == 1)
+        #expect(reader.shared.lock.occupiedReaderSlots().count == occupied)
+    }
 }
