@@ -96,7 +96,8 @@ extension Realm {
                 realm.shared.lock.unlockWriter()
                 try? realm.shared.lock.holdSharedOpenLock()
             }
-            realm.refresh()
+            // Copies the newest version or fails: a copy of an older one would drop commits.
+            try realm.checkedRefresh()
             try realm.writeCopy(toFile: temp, encryptionKey: encryptionKey)
             if SystemCalls.rename(temp, canonical) != 0 {
                 throw DatabaseFile.ioError(canonical, "rename")

@@ -114,4 +114,34 @@ import Glibc
         #expect(delivered == 1)
         #expect(reader.shared.lock.occupiedReaderSlots().count == occupied)
     }
+
+    /// `watchLines`, the core of `realmtui watch`, moves by refreshing: a newest version it
+    /// cannot read ends it with that error, rather than with silence until it is stopped.
+    @Test func watchLinesEndsWithTheErrorOfANewestVersionItCannotRead() throws {
+        let dir = TempDir()
+        let path = dir.path("watched.realm")
+        let writer = try Realm(path: path, schema: Fixtures.people)
+        try writer.write { try writer.create("Person", ["id": .int(1), "name": .string("one")]) }
+        let control = WatchControl()
+        // Ends a watch that would otherwise wait for commits for good.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 5) { control.stop() }
+        var lines: [String] = []
+        #expect {
+            try watchLines(path: path, className: "Person", predicate: "", sort: [], maxEvents: nil, control: control) { line in
+                lines.append(line)
+                guard lines.count == 1 else { return }
+                // Between the initial line and the watch's next refresh: a commit, then damage.
+                do {
+                    try writer.write { try writer.create("Person", ["id": .int(2), "name": .string("two")]) }
+                    _ = try Self.damageNewestTop(path)
+                } catch {
+                    Issue.record(error)
+                }
+            }
+        } throws: { error in
+            guard case RealmError.corruptFile = error else { return false }
+            return true
+        }
+        #expect(lines.count == 1, "\(lines)")
+    }
 }
