@@ -41,13 +41,27 @@ extension ExplorerDriver {
 
     /// Moves the Realm to the newest version unless live updates are paused (or `force`: the
     /// explorer's own commit), and applies the change sets the move delivered. Returns whether
-    /// the version moved.
+    /// the version moved. A newest version that cannot be read (its top node damaged) leaves
+    /// the explorer on the version it shows, still pinned, with the reason in the status line.
     @discardableResult
     public mutating func refresh(force: Bool = false) -> Bool {
         guard force || !state.isPaused else { return false }
         let before = state.realm.version
         state.rememberShownValues()
-        let moved = state.realm.refresh()
+        let moved: Bool
+        do {
+            moved = try state.realm.checkedRefresh()
+        } catch {
+            // The file's name is on the status line already: the place and the reason will do.
+            let reason = if case RealmError.corruptFile(_, let offset, let why) = error {
+                "offset \(offset): \(why)"
+            } else {
+                ExplorerText.describe(error)
+            }
+            state.message = .init(text: "⚠ cannot move to version \(state.realm.latestVersion) (still showing \(before)): \(reason)",
+                                  isError: true)
+            return false
+        }
         if moved {
             if let summaries = try? state.realm.commitSummaries(after: before) {
                 send(.commits(summaries, seenAt: Date()))
