@@ -75,6 +75,21 @@ import Glibc
         #expect(reader.shared.lock.occupiedReaderSlots().count == occupied)
     }
 
+    @Test func openingOverADamagedNewestVersionThrowsAndLeaksNoSlot() throws {
+        let dir = TempDir()
+        let (reader, writer, _) = try Self.readerBehindADamagedVersion(dir)
+        let occupied = reader.shared.lock.occupiedReaderSlots().count
+        for _ in 0..<10 {
+            #expect {
+                _ = try Realm(path: writer.path, readOnly: true)
+            } throws: { error in
+                guard case RealmError.corruptFile = error else { return false }
+                return true
+            }
+        }
+        #expect(reader.shared.lock.occupiedReaderSlots().count == occupied)
+    }
+
     @Test func aFailedRefreshKeepsTheOldVersionPinned() throws {
         let dir = TempDir()
         let (reader, writer, old) = try Self.readerBehindADamagedVersion(dir)
