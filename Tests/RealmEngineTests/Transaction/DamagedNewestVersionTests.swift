@@ -31,19 +31,41 @@ import Glibc
         return newest.version
     }
 
+    /// Flips a byte in the newest version's top node of an encrypted file: in both copies of
+    /// the page that holds it, so the page fails its HMAC whichever copy is current.
+    static func damageNewestTopPage(_ path: String, newest: FileHeader.Slot) throws -> UInt64 {
+        let handle = try #require(FileHandle(forUpdatingAtPath: path))
+        defer { try? handle.close() }
+        let byte = Int(newest.topRef) + Node.headerSize + 1
+        for copy in 0..<2 {
+            let offset = EncryptedFile.dataOffset(byte / EncryptedFile.pageSize, copy: copy) + UInt64(byte % EncryptedFile.pageSize)
+            try handle.seek(toOffset: offset)
+            let old = try #require(try handle.read(upToCount: 1)).first ?? 0
+            try handle.seek(toOffset: offset)
+            handle.write(Data([old ^ 0x5A]))
+        }
+        return newest.version
+    }
+
     /// A writer with 200 people, a read-only reader on that version, then a commit through the
     /// writer that renames everyone (so the reader's leaves are freed by it), whose top node is
-    /// then damaged.
-    static func readerBehindADamagedVersion(_ dir: TempDir) throws -> (reader: Realm, writer: Realm, old: UInt64) {
-        let path = dir.path("damaged-newest.realm")
-        let writer = try Realm(path: path, schema: Fixtures.people)
+    /// then damaged — in an encrypted file, the page holding it fails its HMAC.
+    static func readerBehindADamagedVersion(_ dir: TempDir, encrypted: Bool = false) throws -> (reader: Realm, writer: Realm, old: UInt64) {
+        let url = URL(fileURLWithPath: dir.path("damaged-newest.realm"))
+        let key = encrypted ? EncryptionTests.key : nil
+        let writer = try Realm(configuration: .init(fileURL: url, schema: Fixtures.people, encryptionKey: key))
         try writer.write {
             for i in 0..<200 { try writer.create("Person", ["id": .int(Int64(i)), "name": .string("p\(i)")]) }
         }
-        let reader = try Realm(path: path, readOnly: true)
+        let reader = try Realm(configuration: .init(fileURL: url, readOnly: true, encryptionKey: key))
         let old = reader.version
         try Self.renameEveryone(writer, "q")
-        #expect(try Self.damageNewestTop(path) == old + 1)
+        let damaged = if encrypted {
+            try Self.damageNewestTopPage(url.path, newest: try #require(try writer.shared.slots().first?.slot))
+        } else {
+            try Self.damageNewestTop(url.path)
+        }
+        #expect(damaged == old + 1)
         return (reader, writer, old)
     }
 
@@ -58,9 +80,9 @@ import Glibc
         realm.shared.lock.occupiedReaderSlots().contains { $0.pid == getpid() && $0.version == version }
     }
 
-    @Test func readsAfterInvalidateLeakNoSlotAndNeverAnswerFromAnUnpinnedVersion() throws {
+    @Test(arguments: [false, true]) func readsAfterInvalidateLeakNoSlotAndNeverAnswerFromAnUnpinnedVersion(encrypted: Bool) throws {
         let dir = TempDir()
-        let (reader, writer, _) = try Self.readerBehindADamagedVersion(dir)
+        let (reader, writer, _) = try Self.readerBehindADamagedVersion(dir, encrypted: encrypted)
         defer { withExtendedLifetime(writer) {} }
         reader.invalidate()
         let occupied = reader.shared.lock.occupiedReaderSlots().count
@@ -90,9 +112,9 @@ import Glibc
         #expect(reader.shared.lock.occupiedReaderSlots().count == occupied)
     }
 
-    @Test func aFailedRefreshKeepsTheOldVersionPinned() throws {
+    @Test(arguments: [false, true]) func aFailedRefreshKeepsTheOldVersionPinned(encrypted: Bool) throws {
         let dir = TempDir()
-        let (reader, writer, old) = try Self.readerBehindADamagedVersion(dir)
+        let (reader, writer, old) = try Self.readerBehindADamagedVersion(dir, encrypted: encrypted)
         let before = try Dump(reader)
         #expect(!reader.refresh())
         #expect {
