@@ -1,5 +1,9 @@
 import Foundation
 import Testing
+@testable import RealmEngine
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `realmtui watch` as a script sees it: JSON lines, one per change, ending on SIGTERM or after
 /// `--count-events`.
@@ -62,6 +66,88 @@ import Testing
         #expect(lines[2]["count"] as? Int == 2)
         #expect(lines[2]["insertions"] as? [Int] == [0])
         #expect(watcher.terminationStatus == 0)
+    }
+
+    /// Another process commits a version whose top node then fails its checksum: the watcher
+    /// cannot move to it and says so — one `error:` line, status 1 — instead of printing nothing
+    /// until SIGINT and exiting 0. The watcher is stopped (SIGSTOP) while the commit lands and
+    /// is damaged, so it cannot read the version before the damage.
+    @Test func aNewestVersionThatCannotBeReadEndsTheWatchWithAnError() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("watch-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("w.realm").path
+        let schema = dir.appendingPathComponent("s.json")
+        try Data(#"[{"name": "Dog", "properties": {"name": "string", "age": "int"}}]"#.utf8).write(to: schema)
+        let exe = try #require(WatchCommandTests.realmtui())
+        #expect(try WatchCommandTests.run(exe, ["create", file, "--schema", schema.path]) == 0)
+        let watcher = Process()
+        watcher.executableURL = exe
+        watcher.arguments = ["watch", file, "Dog"]
+        let out = Pipe(), err = Pipe()
+        watcher.standardOutput = out
+        watcher.standardError = err
+        try watcher.run()
+        defer { if watcher.isRunning { kill(watcher.processIdentifier, SIGCONT); watcher.terminate() } }
+        let collected = UncheckedData()
+        let reader = out.fileHandleForReading
+        DispatchQueue.global().async {
+            while true {
+                let chunk = reader.availableData
+                if chunk.isEmpty { break }
+                collected.append(chunk)
+            }
+        }
+        var deadline = Date().addingTimeInterval(30)
+        while collected.lineCount < 1 && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        try #require(collected.lineCount == 1, "watch printed no initial line")
+        kill(watcher.processIdentifier, SIGSTOP)
+        try #require(Self.waitUntilStopped(watcher.processIdentifier))
+        do {
+            let writer = try Realm(path: file)
+            try writer.write { _ = try writer.create("Dog", ["name": .string("rex"), "age": .int(3)]) }
+        }
+        try Self.damageNewestTop(file)
+        kill(watcher.processIdentifier, SIGCONT)
+        deadline = Date().addingTimeInterval(20)
+        while watcher.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(!watcher.isRunning, "watch went on after the newest version could not be read")
+        if watcher.isRunning { watcher.terminate() }
+        watcher.waitUntilExit()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(watcher.terminationStatus == 1)
+        #expect(stderr.hasPrefix("error: "), "\(stderr)")
+        #expect(stderr.contains("checksum"), "\(stderr)")
+        #expect(collected.lineCount == 1)
+    }
+
+    /// Whether process `pid` is stopped (state T in /proc), within a few seconds.
+    static func waitUntilStopped(_ pid: Int32) -> Bool {
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline {
+            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+            // "pid (comm) S ...": the state follows the last ')'.
+            if let close = stat.lastIndex(of: ")"), stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("T") {
+                return true
+            }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return false
+    }
+
+    /// Flips a byte in the payload of the newest version's top node.
+    static func damageNewestTop(_ path: String) throws {
+        let handle = try #require(FileHandle(forUpdatingAtPath: path))
+        defer { try? handle.close() }
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let slots = try data.withUnsafeBytes { raw in
+            try FileHeader.read(base: try #require(raw.baseAddress), fileSize: UInt64(raw.count), path: path)
+        }
+        let offset = try #require(slots.first?.slot).topRef + UInt64(Node.headerSize) + 1
+        try handle.seek(toOffset: offset)
+        let old = try #require(try handle.read(upToCount: 1)).first ?? 0
+        try handle.seek(toOffset: offset)
+        handle.write(Data([old ^ 0x5A]))
     }
 
     /// Output collected on a background thread.

@@ -102,4 +102,59 @@ struct ExplorerDamagedFileTests {
         #expect(!lines.contains { $0.contains("gone") }, "\(lines)")
         #expect(lines.contains { $0.contains("Dog#1000") && $0.contains("⚠") }, "\(lines)")
     }
+
+    /// Another process commits a version whose top node then fails its checksum: the explorer
+    /// stays on the version it shows (still pinned) and says in the status line that it cannot
+    /// move, rather than looking up to date. A later good commit (which no longer reaches the
+    /// damaged top node) is followed as usual, live change sets included.
+    @Test func aNewerVersionThatCannotBeReadIsShownNotSkipped() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("realmtui-newest-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("newest.realm").path
+        let writer = try Realm(path: path, schema: ExplorerFixture.schema)
+        try writer.write { for i in 0..<5 { try writer.create("Dog", ["name": .string("dog \(i)")]) } }
+        // Read-only: a file state of its own, as another process has (the writer's cache of the
+        // nodes it wrote would hide the damage from an instance sharing it).
+        let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), readOnly: true, createIfMissing: false))
+        var driver = ExplorerDriver(state: ExplorerState(realm: realm, fileName: "newest.realm", readOnly: true, width: 140, height: 20))
+        // On the class list, nothing is observed: no notifier thread reads the commit before
+        // it is damaged.
+        try writer.write { try writer.create("Dog", ["name": .string("late")]) }
+        try Self.damageNewestTop(path)
+        #expect(driver.isBehind)
+        let moved = driver.refresh()
+        #expect(!moved)
+        let status = driver.screen.lines.last ?? ""
+        #expect(status.contains("⚠"), "\(status)")
+        #expect(status.contains("version \(realm.version + 1)"), "\(status)")
+        #expect(status.contains("checksum"), "\(status)")
+        // The table is the version shown; its observer cannot compute at the damaged version.
+        driver.press(.down, .enter)
+        #expect(driver.screen.lines.contains { $0.contains("dog 4") }, "\(driver.screen.lines)")
+        #expect(!driver.screen.lines.contains { $0.contains("late") }, "\(driver.screen.lines)")
+        try writer.write { try writer.create("Dog", ["name": .string("later")]) }
+        let movedLater = driver.refresh()
+        #expect(movedLater)
+        #expect(driver.screen.lines.contains { $0.contains("later") }, "\(driver.screen.lines)")
+        try writer.write { try writer.create("Dog", ["name": .string("last")]) }
+        let movedLast = driver.refresh()
+        #expect(movedLast)
+        #expect(driver.screen.lines.contains { $0.hasPrefix(" +last") }, "live updates ended: \(driver.screen.lines)")
+    }
+
+    /// Flips a byte in the payload of the newest version's top node.
+    static func damageNewestTop(_ path: String) throws {
+        let handle = try #require(FileHandle(forUpdatingAtPath: path))
+        defer { try? handle.close() }
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let slots = try data.withUnsafeBytes { raw in
+            try FileHeader.read(base: try #require(raw.baseAddress), fileSize: UInt64(raw.count), path: path)
+        }
+        let offset = try #require(slots.first?.slot).topRef + UInt64(Node.headerSize) + 1
+        try handle.seek(toOffset: offset)
+        let old = try #require(try handle.read(upToCount: 1)).first ?? 0
+        try handle.seek(toOffset: offset)
+        handle.write(Data([old ^ 0x5A]))
+    }
 }

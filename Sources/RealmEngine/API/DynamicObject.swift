@@ -28,7 +28,7 @@ public final class DynamicObject: Hashable, CustomStringConvertible {
     }
 
     /// The object's class schema.
-    public var objectSchema: ObjectSchema { realm.readView.schema.objectSchemas[classIndex] }
+    public var objectSchema: ObjectSchema { realm.described.schema.objectSchemas[classIndex] }
     /// The object's class name.
     public var className: String { objectSchema.name }
 
@@ -93,7 +93,7 @@ public final class DynamicObject: Hashable, CustomStringConvertible {
                                             available: objectSchema.computedProperties.map(\.name))
         }
         let originClass = try realm.classIndex(origin)
-        guard let originColumn = realm.readView.schema.objectSchemas[originClass].persistedProperties
+        guard let originColumn = try realm.readView.schema.objectSchemas[originClass].persistedProperties
             .firstIndex(where: { $0.name == originProperty }) else {
             throw RealmError.noSuchProperty(className: origin, property: originProperty, available: [])
         }

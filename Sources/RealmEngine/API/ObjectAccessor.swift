@@ -56,11 +56,11 @@ package struct ObjectAccessor {
     }
 
     /// The class's schema in the Realm's current state.
-    package var objectSchema: ObjectSchema { realm.readView.schema.objectSchemas[classIndex] }
+    package var objectSchema: ObjectSchema { realm.described.schema.objectSchemas[classIndex] }
 
     /// The column of persisted property `name`, or nil when the class has none of that name.
     package func column(named name: String) -> Int? {
-        realm.readView.column(classIndex: classIndex, named: name)
+        realm.described.column(classIndex: classIndex, named: name)
     }
 
     /// The column of persisted property `name`; throws `noSuchProperty` when there is none.
@@ -95,7 +95,7 @@ package struct ObjectAccessor {
     /// `value(column:)` when the position at hand is not current: finds the object in the
     /// Realm's current state (and remembers where, when the leaf is a validated view).
     private mutating func locatedValue(column c: Int) throws -> Value {
-        let state = realm.readView
+        let state = try realm.readView
         guard let (cluster, row) = try state.locate(classIndex: classIndex, key: key) else { throw RealmError.invalidatedObject }
         guard c >= 0, c < state.layout.tables[classIndex].persistedCount else {
             throw RealmError.invalidInput("column \(c) is not a persisted property of \(objectSchema.name)")

@@ -33,7 +33,7 @@ extension Realm {
     public func commitSummaries(after version: UInt64) throws -> [CommitSummary]? {
         try checkThread()
         guard let records = try ChangeLog.records(in: snapshot, after: version) else { return nil }
-        let schema = snapshot.schema
+        let schema = try snapshot.schema
         return records.map { record in
             let classes = record.classes.keys.sorted().compactMap { index -> CommitSummary.ClassChanges? in
                 guard let changes = record.classes[index], schema.objectSchemas.indices.contains(index) else { return nil }

@@ -16,7 +16,7 @@ extension Realm {
         if FileManager.default.fileExists(atPath: path) {
             throw RealmError.invalidInput("\(path) already exists; writeCopy does not overwrite files")
         }
-        let source = readView
+        let source = try readView
         do {
             // The copy continues the source's version numbers, so a lock file that outlives a
             // compaction never names a version newer than the file's.
@@ -96,7 +96,8 @@ extension Realm {
                 realm.shared.lock.unlockWriter()
                 try? realm.shared.lock.holdSharedOpenLock()
             }
-            realm.refresh()
+            // Copies the newest version or fails: a copy of an older one would drop commits.
+            try realm.checkedRefresh()
             try realm.writeCopy(toFile: temp, encryptionKey: encryptionKey)
             if SystemCalls.rename(temp, canonical) != 0 {
                 throw DatabaseFile.ioError(canonical, "rename")

@@ -13,8 +13,8 @@ extension Realm {
     /// Whether opening with `wanted` needs a migration: a higher schema version, or classes
     /// the file does not have yet (added without a version change, as Realm allows).
     func needsMigration(to wanted: Schema) -> Bool {
-        let stored = snapshot.schema
-        if configuration.schemaVersion > snapshot.schemaVersion { return true }
+        let stored = described.schema
+        if configuration.schemaVersion > described.schemaVersion { return true }
         return wanted.objectSchemas.allSatisfy { stored[$0.name] == nil || stored[$0.name] == $0 }
             && wanted.objectSchemas.contains { stored[$0.name] == nil }
     }

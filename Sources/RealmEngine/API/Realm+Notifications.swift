@@ -21,7 +21,9 @@ extension Realm {
     /// Calls `block` after every change of the file — commits made through this instance, other
     /// instances, threads or processes — on this thread's RunLoop, once per delivery: commits
     /// that land before the RunLoop gets to it are reported once. The instance has moved to the
-    /// new version when `block` runs. `refresh()` delivers synchronously.
+    /// new version when `block` runs. `refresh()` delivers synchronously. A newer version that
+    /// cannot be read (its top node damaged) is not reported here — `observe(on:failure:_:)`
+    /// reports it — and the registration waits for the next commit.
     ///
     /// Keep the token; the registration ends when it is released or invalidated.
     public func observe(_ block: @escaping (RealmNotification, Realm) -> Void) -> NotificationToken {
@@ -29,6 +31,7 @@ extension Realm {
         let registration = Registration(kind: .realm, schema: schema) { change, _, realm in
             if case .realmChanged = change { block(.didChange, realm) }
         }
+        registration.reportsErrors = false
         registration.base = .init(version: version, pin: nil, keys: [])
         NotificationHub.hub(for: self).add(registration)
         return NotificationToken(registration)
@@ -43,7 +46,8 @@ extension Realm {
     /// Unlike `observe(_:)`, a registration that cannot be made (a frozen instance, the wrong
     /// thread, inside a write transaction, as for collections and objects) is reported: `failure`
     /// gets the reason, asynchronously on the context `block` would have run on, and nothing is
-    /// registered.
+    /// registered. A newer version that cannot be read (its top node damaged) also goes to
+    /// `failure`, after which `block` is not called again.
     public func observe(on queue: DispatchQueue?, failure: @escaping (Error) -> Void,
                         _ block: @escaping (RealmNotification, Realm) -> Void) -> NotificationToken {
         if let error = registrationError() {
@@ -51,7 +55,11 @@ extension Realm {
             return NotificationToken(nil)
         }
         let registration = Registration(kind: .realm, schema: schema) { change, _, realm in
-            if case .realmChanged = change { block(.didChange, realm) }
+            switch change {
+            case .realmChanged: block(.didChange, realm)
+            case .error(let error): failure(error)
+            default: break
+            }
         }
         registration.base = .init(version: version, pin: nil, keys: [])
         return register(registration, on: queue)

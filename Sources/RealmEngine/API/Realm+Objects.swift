@@ -19,7 +19,7 @@ extension Realm {
     package func accessor(ofType className: String, forPrimaryKey key: Value) throws -> ObjectAccessor? {
         try checkThread()
         let c = try classIndex(className)
-        let view = readView
+        let view = try readView
         // The layout knows the primary key's column (no scan of the schema's properties).
         guard let pkColumn = view.layout.tables[c].primaryKeyColumn else {
             throw RealmError.unsupported("\(className) has no primary key")
@@ -54,7 +54,7 @@ extension Realm {
     package func createAccessor(_ className: String, value: ObjectInput, update: UpdatePolicy = .error) throws -> ObjectAccessor {
         let t = try writeTransaction()
         let c = try classIndex(className)
-        if update != .error && readView.schema.objectSchemas[c].primaryKeyProperty == nil {
+        if try update != .error && readView.schema.objectSchemas[c].primaryKeyProperty == nil {
             throw RealmError.primaryKey("\(className) has no primary key, so objects cannot be updated by one")
         }
         defer { noteMutation() }
@@ -95,7 +95,7 @@ extension Realm {
     private func scanTest(deleting results: Results) -> ColumnTest? {
         guard let query = results.query.onlyPredicate else { return nil }
         guard !query.hasOrdering, let test = query.columnTest else { return nil }
-        let properties = readView.schema.objectSchemas[results.classIndex].persistedProperties
+        let properties = described.schema.objectSchemas[results.classIndex].persistedProperties
         guard test.columns.allSatisfy({ properties.indices.contains($0) && !properties[$0].isIndexed }) else { return nil }
         return test
     }
@@ -109,7 +109,7 @@ extension Realm {
     public func deleteAll() throws {
         let t = try writeTransaction()
         defer { noteMutation() }
-        for c in readView.schema.objectSchemas.indices {
+        for c in try readView.schema.objectSchemas.indices {
             for k in try t.state.keys(classIndex: c) where try t.state.contains(classIndex: c, key: k) {
                 try t.deleteObject(c, k)
             }

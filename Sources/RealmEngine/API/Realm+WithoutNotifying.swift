@@ -10,7 +10,7 @@ extension Realm {
         guard let t = transaction else { throw RealmError.notInWriteTransaction }
         let before = t.base.version
         try commitWrite()
-        let committed = snapshot
+        let committed = try snapshot
         for registration in tokens.compactMap(\.registration) {
             registration.skip(from: before, to: committed, in: shared)
         }

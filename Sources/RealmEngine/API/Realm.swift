@@ -22,14 +22,24 @@ public final class Realm {
     let shared: SharedFile
     private var readerSlot: Int?
     private var pinnedSnapshot: Snapshot
-    /// The pinned snapshot; after `invalidate()` the next read pins the newest version.
+    /// The pinned snapshot; after `invalidate()` the next read pins the newest version, and
+    /// throws if that version cannot be opened (a damaged top node): the snapshot held before
+    /// `invalidate()` is pinned by nothing, so a writer may have reused its pages.
     var snapshot: Snapshot {
-        if readerSlot == nil, let (s, snap) = try? shared.pinNewest(slot: nil) {
-            readerSlot = s
-            pinnedSnapshot = snap
+        get throws {
+            if readerSlot == nil {
+                let (s, snap) = try shared.pinNewest(slot: nil)
+                readerSlot = s
+                pinnedSnapshot = snap
+            }
+            return pinnedSnapshot
         }
-        return pinnedSnapshot
     }
+    /// What the instance can say without reading the file — its schema, its version — for the
+    /// members that cannot throw: the snapshot, or when `invalidate()` was followed by a failed
+    /// pin, the last one (its schema and version were decoded into memory when it was opened;
+    /// none of its pages is read). Reads of objects go through `readView`, which throws then.
+    var described: Snapshot { transaction?.state ?? (try? snapshot) ?? pinnedSnapshot }
     var transaction: WriteTransaction?
     private let thread: pthread_t
     /// Bumped by every write, so results know to re-run inside a write transaction.
@@ -129,7 +139,7 @@ public final class Realm {
     init(freezing source: Realm) throws {
         configuration = source.configuration
         shared = source.shared
-        let snapshot = source.snapshot
+        let snapshot = try source.snapshot
         readerSlot = try source.shared.lock.pinHeld(version: snapshot.version)
         pinnedSnapshot = snapshot
         thread = pthread_self()
@@ -152,18 +162,22 @@ public final class Realm {
     // MARK: State
 
     /// The schema of the version this instance reads.
-    public var schema: Schema { snapshot.schema }
+    public var schema: Schema { described.schema }
     /// The version this instance reads (inside a write transaction: the one being written).
-    public var version: UInt64 { readView.version }
+    /// After `invalidate()`, when the newest version cannot be pinned, the version it read last
+    /// (every read of objects throws then).
+    public var version: UInt64 { described.version }
     /// The schema version stored in the file.
-    public var schemaVersion: UInt64 { snapshot.schemaVersion }
+    public var schemaVersion: UInt64 { described.schemaVersion }
     /// Whether a write transaction is open on this instance.
     public var isInWriteTransaction: Bool { transaction != nil }
     /// The file path ("memory:ID" for in-memory Realms).
     public var path: String { shared.path }
 
     /// What reads see: the open write transaction's state, or the pinned snapshot.
-    var readView: Snapshot { transaction?.state ?? snapshot }
+    var readView: Snapshot {
+        get throws { if let state = transaction?.state { return state }; return try snapshot }
+    }
 
     func checkThread() throws {
         if closed { throw RealmError.closed }
@@ -192,7 +206,7 @@ public final class Realm {
     }
 
     func classIndex(_ name: String) throws -> Int {
-        guard let i = snapshot.layout.classIndex(name) else { throw RealmError.noSuchClass(name) }
+        guard let i = try snapshot.layout.classIndex(name) else { throw RealmError.noSuchClass(name) }
         return i
     }
 
@@ -223,9 +237,9 @@ public final class Realm {
                 throw RealmError.unsupported(
                     "\(shared.path) was written by a newer format (write version \(newest.writeFormat)); this program opens it read-only")
             }
-            if newest.version != snapshot.version { try advance() }
-            let base: Snapshot
-            if snapshot.version == newest.version { base = snapshot } else { base = try shared.snapshot(newest) }
+            if try newest.version != snapshot.version { try advance() }
+            let current = try snapshot
+            let base = current.version == newest.version ? current : try shared.snapshot(newest)
             transaction = try WriteTransaction(shared: shared, base: base, baseSlot: newest, slotIndex: newestIndex)
             noteMutation()
         } catch {
@@ -252,7 +266,7 @@ public final class Realm {
         }
         shared.rememberFreeList(ref: slot.freeRef, extents: t.writer.free.extents)
         shared.lock.publish(version: slot.version)
-        let old = snapshot.version
+        let old = pinnedSnapshot.version
         if let readerSlot {
             _ = shared.lock.repin(slot: readerSlot)
         } else {
@@ -292,20 +306,35 @@ public final class Realm {
     }
 
     /// Moves to the newest committed version. Returns whether the version changed.
+    ///
+    /// Also false when the instance cannot move: frozen, inside a write transaction, used from
+    /// the wrong thread, or the newest version cannot be opened (its top node is damaged). In
+    /// the last case the instance goes on reading the version it read, still pinned, so reads
+    /// stay consistent but do not see the newer commit: `checkedRefresh()` says why.
     @discardableResult
-    public func refresh() -> Bool {
-        guard frozenLock == nil, (try? checkThread()) != nil, transaction == nil else { return false }
-        let old = snapshot.version
-        do { try advance() } catch { return false }
+    public func refresh() -> Bool { (try? checkedRefresh()) ?? false }
+
+    /// Moves to the newest committed version, as `refresh()` does, and throws what kept it from
+    /// moving: a newest version that cannot be opened (`corruptFile`, naming where; the instance
+    /// then stays on the version it read, still pinned), a closed instance, the wrong thread.
+    /// Returns whether the version changed: false when there was nothing newer, and on a frozen
+    /// instance or inside a write transaction, which never move.
+    @discardableResult
+    public func checkedRefresh() throws -> Bool {
+        guard frozenLock == nil else { return false }
+        try checkThread()
+        guard transaction == nil else { return false }
+        let old = try snapshot.version
+        try advance()
         notificationHub?.deliverNow()
-        return snapshot.version != old
+        return pinnedSnapshot.version != old
     }
 
     /// Moves to `target`, a version that another pin of this process holds (the notifier's), so
     /// that change sets computed for exactly that version can be delivered. No-op unless newer.
     func advance(toHeld target: Snapshot) {
-        guard frozenLock == nil, transaction == nil, target.version > snapshot.version else { return }
-        let old = snapshot.version
+        guard frozenLock == nil, transaction == nil, target.version > described.version else { return }
+        let old = described.version
         if let readerSlot {
             shared.lock.repinHeld(slot: readerSlot, version: target.version)
         } else {
@@ -318,7 +347,7 @@ public final class Realm {
     }
 
     private func advance() throws {
-        let old = snapshot.version
+        let old = try snapshot.version
         let (slot, snap) = try shared.pinNewest(slot: readerSlot)
         readerSlot = slot
         pinnedSnapshot = snap
@@ -358,7 +387,7 @@ public final class Realm {
     /// The format versions of the version this instance reads: the oldest program format that
     /// can read the file, and the oldest that may write it.
     public var fileFormat: (read: UInt16, write: UInt16) {
-        let slot = try? shared.slots().first { $0.slot.version == snapshot.version }?.slot
+        let slot = try? shared.slots().first { $0.slot.version == described.version }?.slot
         return (slot?.readFormat ?? FileHeader.Layout.newFiles.readFormat, slot?.writeFormat ?? FileHeader.writeFormat)
     }
 
@@ -410,6 +439,7 @@ public final class Realm {
     /// classes (Realm+Migration.swift); anything else is a `schemaMismatch` naming the first
     /// difference.
     private func checkSchema(_ wanted: Schema) throws {
+        let snapshot = try snapshot
         let stored = snapshot.schema
         if snapshot.schemaVersion > configuration.schemaVersion {
             throw RealmError.schemaMismatch(

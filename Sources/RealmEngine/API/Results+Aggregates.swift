@@ -15,7 +15,7 @@ extension Results {
 
     private func columnValues(_ name: String) throws -> [Value] {
         let (c, _) = try numericColumn(name)
-        let store = realm.readView
+        let store = try realm.readView
         return try keys().map { try store.value(classIndex: classIndex, key: $0, column: c) }.filter { !$0.isNull }
     }
 
@@ -59,8 +59,8 @@ extension Results {
         try realm.checkThread()
         guard let t = realm.transaction else { throw RealmError.notInWriteTransaction }
         let keys = try keys()
-        if case .value(let v) = value, let column = realm.readView.layout.tables[classIndex].columnIndex[name] {
-            let property = realm.readView.layout.tables[classIndex].columns[column]
+        if case .value(let v) = value, let column = try realm.readView.layout.tables[classIndex].columnIndex[name] {
+            let property = try realm.readView.layout.tables[classIndex].columns[column]
             let coerced = try property.coerce(v, className: objectSchema.name)
             defer { realm.noteMutation() }
             try t.setColumn(classIndex, keys: keys, column: column, value: coerced)

@@ -61,7 +61,13 @@ extension Results {
                 return
             }
             results.error = nil
-            let state = realm.readView
+            let state: Snapshot
+            do {
+                state = try realm.readView
+            } catch {
+                results.error = error as? RealmError ?? .invalidInput("\(error)")
+                return
+            }
             guard state.tables.indices.contains(classIndex) else { return }
             guard realm.transaction == nil, let views = try? state.leafViews(classIndex: classIndex) else {
                 end = state.tables[classIndex].nextKey
@@ -171,9 +177,10 @@ extension Results {
             pendingStamp = nil
             pending.removeAll(keepingCapacity: true)
             pendingIndex = 0
-            let state = realm.readView
+            let state: Snapshot
             let found: (ClusterAccess, Int)?
             do {
+                state = try realm.readView
                 found = try state.seek(classIndex: classIndex, from: from, before: end)
             } catch {
                 results.error = error as? RealmError ?? .invalidInput("\(error)")

@@ -9,7 +9,7 @@ extension Results {
     public func observeFromCurrentVersion(_ block: @escaping (RealmCollectionChange<Results>) -> Void) throws -> NotificationToken {
         if let error = realm.registrationError() { throw error }
         let keys = try self.keys()
-        let snapshot = realm.snapshot
+        let snapshot = try realm.snapshot
         let pin = try PinnedVersion.holding(snapshot, in: realm.shared)
         // With a base at this version, the first delivery is the change from here: no `.initial`.
         let registration = collectionRegistration(on: nil, block)

@@ -14,7 +14,7 @@ extension Results {
             let count = try realm.readView.count(classIndex: classIndex)
             return try (lower..<Swift.min(range.upperBound, count)).map { try realm.readView.key(classIndex: classIndex, at: $0) }
         }
-        let stamp = (realm.readView.version, realm.mutationCount)
+        let stamp = (try realm.readView.version, realm.mutationCount)
         if cache == nil || cacheStamp != stamp {
             if let predicate = query.onlyPredicate,
                let window = try predicate.window(in: realm.readView, skip: lower, limit: range.upperBound - lower) {

@@ -63,7 +63,7 @@ public final class Results: Sequence {
     }
 
     /// The class of the objects.
-    public var objectSchema: ObjectSchema { realm.readView.schema.objectSchemas[classIndex] }
+    public var objectSchema: ObjectSchema { realm.described.schema.objectSchemas[classIndex] }
 
     /// Whether these are the objects of a list or the linking objects of an object that is not
     /// in the Realm's current version (deleted): they can no longer be read (reads throw
@@ -124,7 +124,7 @@ public final class Results: Sequence {
     /// Binds each key path against the schema (cheap: no object is read), throwing its error.
     private func checkOrdering(_ keyPaths: [String], for use: Binder.OrderingUse) throws {
         try realm.checkThread()
-        let schema = realm.readView.schema
+        let schema = try realm.readView.schema
         for keyPath in keyPaths { _ = try Binder.sortPath(keyPath, classIndex: classIndex, schema: schema, for: use) }
     }
 
@@ -138,7 +138,7 @@ public final class Results: Sequence {
     /// The keys of the objects, in result order.
     public func keys() throws -> [ObjectKey] {
         try realm.checkThread()
-        let stamp = (realm.readView.version, realm.mutationCount)
+        let stamp = (try realm.readView.version, realm.mutationCount)
         if let cache, cacheStamp == stamp { return cache }
         let result = try query.evaluate(in: realm.readView)
         cache = result
@@ -149,7 +149,7 @@ public final class Results: Sequence {
     /// Installs keys computed elsewhere (by the notifier) for the Realm's current version.
     func prime(_ keys: [ObjectKey]) {
         cache = keys
-        cacheStamp = (realm.readView.version, realm.mutationCount)
+        cacheStamp = (realm.described.version, realm.mutationCount)
     }
 
     /// Number of objects (an unfiltered class is counted without reading any object); 0 with
@@ -160,7 +160,7 @@ public final class Results: Sequence {
     public func checkedCount() throws -> Int {
         try realm.checkThread()
         if query.isWholeClass { return try realm.readView.count(classIndex: classIndex) }
-        if let predicate = query.onlyPredicate, cache == nil || cacheStamp != (realm.readView.version, realm.mutationCount),
+        if let predicate = query.onlyPredicate, try cache == nil || cacheStamp != (realm.readView.version, realm.mutationCount),
            let n = try predicate.count(in: realm.readView) {
             return n
         }

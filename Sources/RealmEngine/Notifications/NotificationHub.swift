@@ -142,12 +142,23 @@ final class NotificationHub: @unchecked Sendable {
         defer { delivering = false }
         let current = lock.withLock { registrations }
         guard !current.isEmpty else { return }
+        for r in current {
+            if let failure = r.stateLock.withLock({ r.failure }) { r.deliver(failure: failure, realm: realm) }
+        }
         var newest: PinnedVersion?
         for r in current {
             if let p = r.stateLock.withLock({ r.pending?.target }), p.version > (newest?.version ?? 0) { newest = p }
         }
         if let newest, newest.version > realm.version { realm.advance(toHeld: newest.snapshot) }
-        let snapshot = realm.snapshot
+        let snapshot: Snapshot
+        do {
+            snapshot = try realm.snapshot
+        } catch {
+            // Invalidated, and the newest version cannot be opened: nothing to compute at, so
+            // each observer hears why (and, as after any error, nothing more).
+            for r in current { r.deliver(failure: error, realm: realm) }
+            return
+        }
         var here: PinnedVersion? = newest?.version == snapshot.version ? newest : nil
         let shared = self.shared
         for r in current {
@@ -162,6 +173,20 @@ final class NotificationHub: @unchecked Sendable {
 }
 
 extension Registration {
+    /// Delivers `error` as the registration's last call: a version it would be computed at
+    /// cannot be read.
+    func deliver(failure error: Error, realm: Realm) {
+        callbackLock.lock()
+        defer { callbackLock.unlock() }
+        guard reportsErrors, !invalidated, !finished else { return }
+        let keys = stateLock.withLock {
+            finished = true
+            pending = nil
+            return base?.keys ?? []
+        }
+        callback(.error(error), keys, realm)
+    }
+
     /// Delivers the change from the last delivered state to `snapshot` (the Realm's version).
     func deliver(at snapshot: Snapshot, realm: Realm, pin: () throws -> PinnedVersion) {
         callbackLock.lock()

@@ -94,7 +94,20 @@ final class Notifier: @unchecked Sendable {
     private func work(_ registrations: [Registration]) {
         let latest = shared.lock.latestVersion
         let due = registrations.filter { $0.needsComputation(latest: latest) }
-        guard !due.isEmpty, let target = try? PinnedVersion.newest(shared) else { return }
+        guard !due.isEmpty else { return }
+        let target: PinnedVersion
+        do {
+            target = try PinnedVersion.newest(shared)
+        } catch {
+            // The newest version cannot be opened (a damaged top node) or pinned (every slot
+            // taken). `pinNewest` left no slot claimed; each observer due hears why, on its own
+            // context, instead of waiting for changes that would never be computed.
+            for registration in due where registration.reportsErrors {
+                registration.stateLock.withLock { registration.failure = error }
+                registration.hub?.schedule()
+            }
+            return
+        }
         for registration in due {
             let base = registration.stateLock.withLock { registration.base }
             let (change, keys) = registration.compute(from: base, to: target.snapshot)

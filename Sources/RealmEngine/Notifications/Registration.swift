@@ -75,6 +75,13 @@ final class Registration: @unchecked Sendable {
     var pending: Pending?
     /// After an error or a deletion nothing more is delivered.
     var finished = false
+    /// Set by the notifier when it could not pin the newest version to compute at: delivered
+    /// as `.error` by the hub (`deliver(failure:realm:)`), the registration's last call.
+    var failure: Error?
+    /// False for a registration with no way to hear an error (`Realm.observe(_:)`, autorefresh):
+    /// a newest version that cannot be pinned does not end it, and the notifier tries again at
+    /// the next commit (which no longer reaches a damaged top node of the one before).
+    var reportsErrors = true
     /// Whether change sets of collections may be computed from the change record
     /// (`IncrementalResults`) rather than by re-running the query (tests turn it off to compare).
     var incrementalEnabled = true
@@ -109,7 +116,7 @@ final class Registration: @unchecked Sendable {
     /// Whether the notifier should compute for `latest`.
     func needsComputation(latest: UInt64) -> Bool {
         stateLock.withLock {
-            if invalidated || finished { return false }
+            if invalidated || finished || failure != nil { return false }
             let known = max(base?.version ?? 0, pending?.target.version ?? 0)
             return (base == nil && pending == nil) || known < latest
         }

@@ -29,10 +29,11 @@ public final class WatchControl: @unchecked Sendable {
 /// "deleted": […], "inserted": […], "modified": […]}`: indices as in `RealmCollectionChange`
 /// (ascending), then the same objects by identity — the primary key, or for a class without
 /// one the object key as `{"key": K}`. Returns after `maxEvents` updates (the initial line is
-/// not counted), or when `control.stop()` is called.
+/// not counted), or when `control.stop()` is called. Throws when a newer version cannot be read
+/// (its top node damaged): a watch that stopped moving must not look like one with nothing to say.
 ///
 /// Runs on the calling thread with no RunLoop: it sleeps on the lock file's change counter
-/// (no CPU while idle) and delivers through `refresh()`.
+/// (no CPU while idle) and delivers through `checkedRefresh()`.
 public func watchLines(path: String, className: String, predicate: String, arguments: [Value] = [],
                        sort: [SortDescriptor], distinct: [String] = [], limit: Int? = nil, maxEvents: Int?,
                        encryptionKey: Data? = nil, control: WatchControl? = nil, emit: (String) -> Void) throws {
@@ -68,7 +69,7 @@ public func watchLines(path: String, className: String, predicate: String, argum
     defer { token.invalidate() }
     while true {
         let seen = realm.shared.lock.changeCounter
-        realm.refresh()
+        try realm.checkedRefresh()
         for line in lines { emit(line) }
         lines.removeAll()
         if let failure { throw failure }

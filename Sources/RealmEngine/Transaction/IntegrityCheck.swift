@@ -39,6 +39,7 @@ extension Realm {
     /// Checks the version this instance reads.
     public func checkIntegrity() throws -> IntegrityReport {
         try checkThread()
+        let snapshot = try snapshot
         guard let slot = try shared.slots().first(where: { $0.slot.version == snapshot.version })?.slot else {
             throw RealmError.busy("the version being checked was replaced; try again")
         }

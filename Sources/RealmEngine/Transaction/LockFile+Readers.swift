@@ -25,6 +25,15 @@ extension LockFile {
         return readers.pin(slot)
     }
 
+    /// Moves a slot pinned by this instance forward to `version`, which the caller opened while
+    /// the slot still pinned an older one (`SharedFile.pinNewest`): the older pin kept that
+    /// version's pages from reuse all along, so no loop is needed. Never moves a slot backward.
+    func advance(slot: Int, to version: UInt64) {
+        assert(ownsSlot(slot), "advance of a slot this LockFile did not pin")
+        assert(rt_atomic_load64(readers.versionPointer(slot)) <= version, "a reader slot moved to an older version")
+        rt_atomic_store64(readers.versionPointer(slot), version)
+    }
+
     /// Releases a slot pinned by this instance.
     func unpin(slot: Int) {
         let owned = slotGuard.withLock {

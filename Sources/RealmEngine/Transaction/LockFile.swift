@@ -71,6 +71,15 @@ import CShims
 // truth, which only makes a writer more careful. A writer must treat "no pin" as "oldest =
 // latestVersion" and never reuse pages freed by commits after the oldest pinned version.
 //
+// Moving a pin forward. A reader whose slot holds v and that refreshes opens the newest version
+// w first (decodes and verifies its top node) and only then stores w in its slot (`advance`,
+// `SharedFile.pinNewest`): by the rule above its pin of v ≤ w keeps w's pages too, so no loop
+// is needed, and a w that fails to open (a damaged top node, a page failing its HMAC) leaves
+// the slot on v and the reader on a version still pinned. The reverse — store w, put v back
+// after a failure — is not safe: a writer scanning the slots between the two stores sees only
+// w and may reuse pages that v reaches. A slot claimed for a version that then fails to open is
+// released before the error is thrown, or each retry would keep one (its owner is alive).
+//
 // Death at any point.
 //  - A writer that dies holding the writer lock: the kernel drops the OFD lock; the next writer
 //    proceeds. What the database file looks like is the commit protocol's business; the lock

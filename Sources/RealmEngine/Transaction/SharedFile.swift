@@ -321,23 +321,44 @@ final class SharedFile: @unchecked Sendable {
     }
 
     /// Pins the newest version in reader slot `slot` (or a new slot) and opens its snapshot.
+    ///
+    /// A newest version that cannot be opened (its top node fails its checksum: a damaged
+    /// sector, a page that fails its HMAC) throws, and leaves the reader table as it was:
+    ///
+    /// - A new slot is released again. Otherwise every attempt would leak one, owned by a live
+    ///   pid so that nothing reclaims it, until every other opener gets `busy`.
+    /// - An existing slot is moved only once the newest version opened: until then it keeps the
+    ///   version it pins, which keeps every later version's pages too (a page that version v
+    ///   reaches is reused only once no slot holds a version ≤ v; see "Why this is enough" in
+    ///   LockFile.swift), so the newest is read as safely as under LMDB's loop. The caller keeps
+    ///   reading the snapshot it had, still pinned. Moving the slot first and putting it back
+    ///   after a failure would not do: a writer scanning the slots in between sees only the
+    ///   newer version and may reuse the older one's pages.
     func pinNewest(slot existing: Int?) throws -> (slot: Int, snapshot: Snapshot) {
         for _ in 0..<1000 {
-            let slot: Int
-            let version: UInt64
             if let existing {
-                slot = existing
-                version = lock.repin(slot: existing)
+                let version = lock.latestVersion
+                if let snap = try snapshot(version: version) {
+                    lock.advance(slot: existing, to: version)
+                    return (existing, snap)
+                }
             } else {
-                (slot, version) = try lock.pinLatest()
+                let (slot, version) = try lock.pinLatest()
+                let snap: Snapshot?
+                do {
+                    snap = try snapshot(version: version)
+                } catch {
+                    lock.unpin(slot: slot)
+                    throw error
+                }
+                if let snap { return (slot, snap) }
+                lock.unpin(slot: slot)
             }
-            if let snap = try snapshot(version: version) { return (slot, snap) }
             // The lock file may lag the data file (deleted lock file, or a writer that died after
             // writing its slot but before publishing): publish what the file says.
             if let newest = try slots().first?.slot, newest.version > lock.latestVersion {
                 lock.publish(version: newest.version)
             }
-            if existing == nil { lock.unpin(slot: slot) }
         }
         throw RealmError.busy("\(path): could not pin a consistent version (the file changes too fast)")
     }

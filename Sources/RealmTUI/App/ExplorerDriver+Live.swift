@@ -5,6 +5,9 @@ import RealmEngine
 /// turn them into events (the callbacks run inside `Realm.refresh()`).
 final class LiveInbox {
     var changes: [TableChange] = []
+    /// Tables whose observer ended with an error (the notifier could not read a newer version):
+    /// observed again, from the version shown, by the next `observeTables`.
+    var failed: Set<ObjectIdentifier> = []
 }
 
 extension ExplorerDriver {
@@ -18,6 +21,11 @@ extension ExplorerDriver {
     /// Observes the results of every table on the navigation stack (and stops observing tables
     /// that left it), so each commit's change set reaches them.
     mutating func observeTables() {
+        for id in inbox.failed {
+            observers[id]?.invalidate()
+            observers[id] = nil
+        }
+        inbox.failed.removeAll()
         var wanted: [ObjectIdentifier: TableRows] = [:]
         for screen in state.stack {
             if case .table(let table) = screen { wanted[ObjectIdentifier(table.rows)] = table.rows }
@@ -31,9 +39,16 @@ extension ExplorerDriver {
             let inbox = self.inbox
             // A table that cannot be evaluated (a damaged class) shows its error and is not live.
             observers[id] = try? rows.results.observeFromCurrentVersion { change in
-                if case .update(_, let deletions, let insertions, let modifications) = change {
+                switch change {
+                case .update(_, let deletions, let insertions, let modifications):
                     inbox.changes.append(TableChange(table: id, deletions: deletions, insertions: insertions,
                                                      modifications: modifications))
+                case .error:
+                    // A registration ends with its error; a later good version must still be
+                    // followed. (The status line says why the explorer could not move.)
+                    inbox.failed.insert(id)
+                case .initial:
+                    break
                 }
             }
         }
@@ -41,13 +56,27 @@ extension ExplorerDriver {
 
     /// Moves the Realm to the newest version unless live updates are paused (or `force`: the
     /// explorer's own commit), and applies the change sets the move delivered. Returns whether
-    /// the version moved.
+    /// the version moved. A newest version that cannot be read (its top node damaged) leaves
+    /// the explorer on the version it shows, still pinned, with the reason in the status line.
     @discardableResult
     public mutating func refresh(force: Bool = false) -> Bool {
         guard force || !state.isPaused else { return false }
         let before = state.realm.version
         state.rememberShownValues()
-        let moved = state.realm.refresh()
+        let moved: Bool
+        do {
+            moved = try state.realm.checkedRefresh()
+        } catch {
+            // The file's name is on the status line already: the place and the reason will do.
+            let reason = if case RealmError.corruptFile(_, let offset, let why) = error {
+                "offset \(offset): \(why)"
+            } else {
+                ExplorerText.describe(error)
+            }
+            state.message = .init(text: "⚠ cannot move to version \(state.realm.latestVersion) (still showing \(before)): \(reason)",
+                                  isError: true)
+            return false
+        }
         if moved {
             if let summaries = try? state.realm.commitSummaries(after: before) {
                 send(.commits(summaries, seenAt: Date()))

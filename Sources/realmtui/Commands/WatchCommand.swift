@@ -20,7 +20,8 @@ struct WatchCommand: ParsableCommand {
             (deletions and modifications as indices in the old result, insertions in the new one, ascending; \
             deleted/inserted/modified name the same objects by primary key, or {"key": K} for a class without one). \
             Takes --arg, --sort, --distinct and --limit as query does.
-            Runs until interrupted (SIGINT/SIGTERM) or until --count-events updates were printed.
+            Runs until interrupted (SIGINT/SIGTERM) or until --count-events updates were printed; \
+            fails (status 1) when a newer version of the file cannot be read.
             """
     )
 

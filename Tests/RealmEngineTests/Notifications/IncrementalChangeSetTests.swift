@@ -65,7 +65,7 @@ import Testing
                 }
             }
             observed.refresh()
-            let snapshot = observed.snapshot
+            let snapshot = try observed.snapshot
             let summary = try #require(ChangeSummary.between(pin.version, and: snapshot))
             for (q, spec) in specs.enumerated() {
                 let name = Self.queries[q].name
@@ -151,7 +151,7 @@ import Testing
             let old = try queries.map { try $0.query.evaluate(in: pin.snapshot) }
             try writer.write { try commit() }
             observed.refresh()
-            let snapshot = observed.snapshot
+            let snapshot = try observed.snapshot
             for (q, results) in queries.enumerated() {
                 let spec = results.query
                 let base = Registration.Base(version: pin.version, pin: pin, keys: old[q])

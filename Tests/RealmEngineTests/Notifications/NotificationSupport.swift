@@ -17,7 +17,7 @@ struct Dump {
     let schema: Schema
 
     init(_ realm: Realm) throws {
-        let snap = realm.readView
+        let snap = try realm.readView
         schema = snap.schema
         for c in schema.objectSchemas.indices {
             let persisted = snap.layout.tables[c].persistedCount

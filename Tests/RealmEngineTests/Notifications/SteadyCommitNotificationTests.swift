@@ -70,7 +70,7 @@ import Testing
             #expect(committer.committed.wait(timeout: .now() + 20) == .success)
             if let failure = committer.lock.withLock({ committer.failure }) { Issue.record("\(failure)"); return }
             observed.refresh()
-            if results.cache == nil || results.cacheStamp != (observed.readView.version, observed.mutationCount) {
+            if try results.cache == nil || results.cacheStamp != (observed.readView.version, observed.mutationCount) {
                 unprimed.append(observed.version)
             }
             committer.proceed.signal()

@@ -78,7 +78,7 @@ import Testing
     }
 
     private func check(_ realm: Realm) throws {
-        let store = realm.readView
+        let store = try realm.readView
         #expect(try store.forEachCluster(classIndex: 0) { _ in } == true)
         let all = try store.keys(classIndex: 0)
         let filtered = try realm.objects("T").filter("i != 5").keys()

@@ -44,7 +44,7 @@ import Testing
         let good = dir.path("good.realm")
         try Self.makeFile(good)
         let original = try Data(contentsOf: URL(fileURLWithPath: good))
-        let size = Int(((try? Realm(path: good))?.snapshot.bytes.size) ?? UInt64(original.count))
+        let size = Int(((try? Realm(path: good)).flatMap { try? $0.snapshot.bytes.size }) ?? UInt64(original.count))
         var rng = ClusterRNG(seed: 7)
         var outcomes: [String: Int] = [:]
         for round in 0..<150 {

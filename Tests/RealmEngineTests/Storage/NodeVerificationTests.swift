@@ -91,7 +91,7 @@ import Testing
         let path = dir.path("good.realm")
         try Self.makeFile(path)
         let realm = try Realm(path: path)
-        let bytes = realm.snapshot.bytes
+        let bytes = try realm.snapshot.bytes
         let verified = try #require(bytes.verified)
         let root = try #require(realm.snapshot.tables[0].root)
         #expect(!verified.contains(root.ref))
@@ -105,13 +105,13 @@ import Testing
         try Self.makeFile(path)
         let a = try Realm(path: path)
         let b = try Realm(path: path)
-        #expect(a.snapshot.version == b.snapshot.version)
-        #expect(a.snapshot.bytes.verified === b.snapshot.bytes.verified)
+        #expect(try a.snapshot.version == b.snapshot.version)
+        #expect(try a.snapshot.bytes.verified === b.snapshot.bytes.verified)
         try a.write { _ = try a.create("Person", ["id": .int(7000), "name": .string("new"), "age": .int(2)]) }
         b.refresh()
-        #expect(a.snapshot.version == b.snapshot.version)
-        #expect(a.snapshot.bytes.verified != nil)
-        #expect(a.snapshot.bytes.verified === b.snapshot.bytes.verified)
+        #expect(try a.snapshot.version == b.snapshot.version)
+        #expect(try a.snapshot.bytes.verified != nil)
+        #expect(try a.snapshot.bytes.verified === b.snapshot.bytes.verified)
     }
 
     /// Deleting an object fixes the links to it; when a linking object cannot be read, the
@@ -144,7 +144,7 @@ import Testing
 
     /// The ref of the leaf holding `id` in the version `realm` reads.
     static func leafRef(_ realm: Realm, id: Int64) throws -> UInt64 {
-        let snapshot = realm.snapshot
+        let snapshot = try realm.snapshot
         let root = try #require(snapshot.tables[0].root)
         // Read without the snapshot's record, so finding the leaf does not verify it.
         let reader = TreeReader(bytes: FileBytes(base: snapshot.bytes.base, size: snapshot.bytes.size, path: snapshot.bytes.path))
