@@ -146,7 +146,11 @@ final class DatabaseFile: @unchecked Sendable {
         path = "memory:" + name
         isReadOnly = false
         isInMemory = true
-        let fd = rt_memfd_create("realmtui")
+        // Named for its identifier (memfd names stop at 249 bytes), so /proc/PID/fd tells the
+        // in-memory Realms of a process apart.
+        var label = "realmtui:"
+        for character in name where label.utf8.count + character.utf8.count <= 240 { label.append(character) }
+        let fd = rt_memfd_create(label)
         if fd < 0 { throw DatabaseFile.ioError(path, "memfd_create") }
         self.fd = fd
         (base, reservedBytes) = try DatabaseFile.mapOrClose(fd, path: path)

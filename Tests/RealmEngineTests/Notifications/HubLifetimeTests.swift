@@ -6,11 +6,12 @@ import Testing
 /// still release its file when the Realm and its tokens go away: the delivery a commit schedules
 /// on that RunLoop must not keep the file open.
 @Suite(.serialized) struct HubLifetimeTests {
-    /// The memfds this process holds (each in-memory Realm's file is one).
-    static func openMemoryFiles() -> Int {
+    /// The memfds this process holds for in-memory Realms of `identifier` (each one's file is a
+    /// memfd named for its identifier: other tests' files running alongside are not counted).
+    static func openMemoryFiles(_ identifier: String) -> Int {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
         return names.filter { name in
-            ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + name)) ?? "").contains("memfd:")
+            ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + name)) ?? "").contains("memfd:realmtui:\(identifier)")
         }.count
     }
 
@@ -18,7 +19,6 @@ import Testing
         let identifier = "hub-lifetime-\(UUID().uuidString)"
         let schema = Schema([ObjectSchema(name: "Dog", properties: [Property(name: "name", type: .string)])])
         // On a thread of its own, whose RunLoop nobody runs: the timer the commit adds there never fires.
-        let before = Self.openMemoryFiles()
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
             defer { done.signal() }
@@ -36,7 +36,7 @@ import Testing
         // Another instance of the same identifier would see the old data if the file were kept.
         let reopened = try Realm(configuration: .init(inMemoryIdentifier: identifier, schema: schema))
         #expect(try reopened.objects("Dog").count == 0)
-        #expect(Self.openMemoryFiles() <= before + 1)
+        #expect(Self.openMemoryFiles(identifier) == 1, "the reopened instance's file, and no other")
     }
 
     /// A thread that never runs its RunLoop and delivers by `refresh()` (the explorer): every
