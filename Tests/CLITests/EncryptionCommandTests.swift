@@ -81,6 +81,26 @@ struct EncryptionCommandTests {
                       status: 64, contains: "not both")
     }
 
+    /// With standard error closed the prompt cannot show, and the explorer still gives up
+    /// cleanly on an empty key (writing the prompt trapped).
+    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"))
+    func theKeyPromptWithStandardErrorClosedDoesNotTrap() throws {
+        let s = try Scratch()
+        let file = try Self.encryptedDatabase(s)
+        let script = """
+            LANG=C.UTF-8 TERM=xterm-256color \(TmuxSession.quoted(CLI.executable.path)) \(TmuxSession.quoted(file)) 2>&-
+            echo "exit=$?"
+            echo "script done"
+            sleep 120
+            """
+        let tmux = try TmuxSession(script: script, width: 120, height: 30)
+        defer { tmux.close() }
+        Thread.sleep(forTimeInterval: 1)
+        try tmux.sendKeys("Enter")
+        let text = try tmux.waitFor("script done")
+        #expect(text.contains("exit=1"), "\(text)")
+    }
+
     @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"))
     func theExplorerAsksForTheKeyBeforeTakingTheScreen() throws {
         let s = try Scratch()

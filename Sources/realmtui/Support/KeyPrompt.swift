@@ -44,10 +44,10 @@ enum KeyPrompt {
             quiet.c_lflag &= ~tcflag_t(ECHO)
             tcsetattr(0, TCSANOW, &quiet)
         }
-        FileHandle.standardError.write(Data(prompt.utf8))
+        Console.errorRaw(prompt)
         defer {
             if haveTerminal { tcsetattr(0, TCSANOW, &saved) }
-            FileHandle.standardError.write(Data("\n".utf8))
+            Console.errorRaw("\n")
         }
         return Swift.readLine(strippingNewline: true)
     }
