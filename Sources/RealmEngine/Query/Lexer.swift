@@ -192,7 +192,8 @@ struct Lexer {
                 throw RealmError.query(message: "invalid hexadecimal number '\(text(start))'", column: column)
             }
             let value = Int64(bitPattern: v)
-            return Token(kind: .literal(.int(negative ? -value : value)), column: column, text: text(start))
+            // Wrapping: -0x8000000000000000 is Int64.min, whose magnitude Int64 cannot hold.
+            return Token(kind: .literal(.int(negative ? 0 &- value : value)), column: column, text: text(start))
         }
         var isFloat = false
         while Lexer.isDigit(peek()) { i += 1 }

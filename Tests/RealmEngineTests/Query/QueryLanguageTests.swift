@@ -209,6 +209,16 @@ func queryError(_ query: String, _ arguments: [Value] = [], on className: String
         #expect(try names("name == 'Ann' and (age == 30 or age == nil)") == ["Ann"])
     }
 
+    /// The most negative hexadecimal literal is Int64.min (negating its magnitude trapped), and
+    /// the literals around it are what they say.
+    @Test func hexadecimalLiteralsAtInt64sEnds() throws {
+        #expect(try names("age == -0x8000000000000000") == [])
+        #expect(try names("age > -0x8000000000000000") == ["Ann", "Émile", "ann"])
+        #expect(try names("age < 0x7FFFFFFFFFFFFFFF") == ["Ann", "Émile", "ann"])
+        #expect(try names("age == -0x1E") == [])
+        #expect(try names("age == +0x1E") == ["Ann", "ann"])
+    }
+
     @Test func errorsSayWhereAndWhy() throws {
         let missingValue = try #require(try queryError("age <"))
         #expect(missingValue.0 == "expected a value after '<'")
