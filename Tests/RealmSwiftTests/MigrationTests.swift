@@ -43,6 +43,33 @@ import RealmSwift
         #expect(realm.dynamicRealm.schemaVersion == 1)
     }
 
+    final class PersonNarrowAge: Object {
+        override class func _realmObjectName() -> String? { "Person" }
+        @Persisted var firstName = ""; @Persisted var lastName = ""; @Persisted var age: Int32 = 0
+    }
+    final class PersonTinyAge: Object {
+        override class func _realmObjectName() -> String? { "Person" }
+        @Persisted var firstName = ""; @Persisted var lastName = ""; @Persisted var age: Int8 = 0
+    }
+
+    /// Int, Int32, Int8… are one integer type to Realm: a migration that changes the width keeps
+    /// the values (it reset them to 0), and a value the new width cannot hold fails the
+    /// migration with a clear error, the file unchanged.
+    @Test func changingAnIntegersWidthKeepsItsValues() throws {
+        let v0 = try v0File()
+        defer { removeFolder(of: v0) }
+        let realm = try Realm(configuration: config(v0, 1, [PersonNarrowAge.self]))
+        #expect(realm.objects(PersonNarrowAge.self).first?.age == 60)
+        let big = try v0File()
+        defer { removeFolder(of: big) }
+        let writer = try Realm(configuration: big)
+        try writer.write { writer.create(PersonV0.self, value: ["Big", "Number", 3_000]) }
+        #expect(throws: (any Error).self) { _ = try Realm(configuration: self.config(big, 1, [PersonTinyAge.self])) }
+        let reopened = try Realm(configuration: big)
+        #expect(reopened.objects(PersonV0.self).map(\.age).sorted() == [60, 3_000])
+        #expect(reopened.dynamicRealm.schemaVersion == 0)
+    }
+
     @Test func enumerateObjects() throws {
         let v0 = try v0File()
         defer { removeFolder(of: v0) }

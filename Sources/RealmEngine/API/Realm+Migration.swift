@@ -58,7 +58,7 @@ extension Realm {
     }
 
     /// Reads every object of `old` into the migration: old values, and new values carried
-    /// over by name where the property kept its type (else its default).
+    /// over by name where the property kept its type, or stayed an integer (else its default).
     static func load(_ old: Snapshot, into migration: Migration) throws {
         for (ci, oldClass) in old.schema.objectSchemas.enumerated() {
             let newClass = migration.newSchema[oldClass.name]
@@ -71,7 +71,10 @@ extension Realm {
                 let oldObject = MigrationObject(className: oldClass.name, key: key, values: oldValues, old: nil)
                 var newValues = Migration.defaults(newClass)
                 for p in newClass?.persistedProperties ?? [] {
-                    guard let was = oldClass[p.name], let v = oldValues[p.name], was.type == p.type, was.isList == p.isList,
+                    // Integers of any width are one type: a value the new width cannot hold
+                    // is carried too, and fails the migration's checks unless the block changes it.
+                    guard let was = oldClass[p.name], let v = oldValues[p.name],
+                          was.type == p.type || (was.type.isInteger && p.type.isInteger), was.isList == p.isList,
                           was.objectClassName == p.objectClassName else { continue }
                     if v.isNull && !p.isOptional && p.type != .object { continue }
                     newValues[p.name] = v
