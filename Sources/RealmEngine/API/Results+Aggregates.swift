@@ -1,13 +1,15 @@
 /// Aggregates and key-value coding over results.
 extension Results {
-    private func numericColumn(_ name: String) throws -> (Int, Property) {
+    /// The column of property `name`, which must be numeric (or, for min and max, a date).
+    private func numericColumn(_ name: String, datesToo: Bool = true) throws -> (Int, Property) {
         guard let c = objectSchema.persistedProperties.firstIndex(where: { $0.name == name }) else {
             throw RealmError.noSuchProperty(className: objectSchema.name, property: name,
                                             available: objectSchema.persistedProperties.map(\.name))
         }
         let p = objectSchema.persistedProperties[c]
-        guard !p.isList, p.type.isNumeric || p.type == .date else {
-            throw RealmError.typeMismatch(className: objectSchema.name, property: name, expected: "a numeric or date property",
+        guard !p.isList, p.type.isNumeric || (datesToo && p.type == .date) else {
+            throw RealmError.typeMismatch(className: objectSchema.name, property: name,
+                                          expected: datesToo ? "a numeric or date property" : "a numeric property (dates have no sum or average)",
                                           got: p.typeDescription)
         }
         return (c, p)
@@ -31,7 +33,7 @@ extension Results {
 
     /// The sum of a numeric property (0 for no values; integers sum as `.int`).
     public func sum(ofProperty name: String) throws -> Value {
-        let (_, p) = try numericColumn(name)
+        let (_, p) = try numericColumn(name, datesToo: false)
         let values = try columnValues(name)
         if p.type.isInteger {
             var total: Int64 = 0
@@ -43,7 +45,7 @@ extension Results {
 
     /// The average of a numeric property (nil for no values).
     public func average(ofProperty name: String) throws -> Double? {
-        _ = try numericColumn(name)
+        _ = try numericColumn(name, datesToo: false)
         let values = try columnValues(name)
         guard !values.isEmpty else { return nil }
         return values.reduce(0) { $0 + (ValueOrder.double($1) ?? 0) } / Double(values.count)

@@ -108,4 +108,19 @@ import Testing
         #expect(dogs.count == 0)
         #expect(Self.isCorrupt(dogs.error), "\(String(describing: dogs.error))")
     }
+
+    /// A date has a smallest and a largest value but no sum or average: asking is an error, not
+    /// 0 (dates counted as no number).
+    @Test func sumAndAverageOfADateAreErrorsNotZero() throws {
+        let schema = Schema([ObjectSchema(name: "Event", properties: [Property(name: "at", type: .date)])])
+        let realm = try Realm(configuration: .init(inMemoryIdentifier: "dates-\(UUID().uuidString)", schema: schema))
+        try realm.write {
+            for seconds in [1_000, 2_000] { try realm.create("Event", ["at": .date(Timestamp(seconds: Int64(seconds)))]) }
+        }
+        let events = try realm.objects("Event")
+        #expect(try events.min(ofProperty: "at") == .date(Timestamp(seconds: 1_000)))
+        #expect(try events.max(ofProperty: "at") == .date(Timestamp(seconds: 2_000)))
+        #expect(throws: RealmError.self) { try events.sum(ofProperty: "at") }
+        #expect(throws: RealmError.self) { try events.average(ofProperty: "at") }
+    }
 }
