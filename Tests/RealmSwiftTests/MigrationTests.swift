@@ -70,6 +70,19 @@ import RealmSwift
         #expect(reopened.dynamicRealm.schemaVersion == 0)
     }
 
+    /// Deleting the old object of an enumeration deletes the object, as deleting the new one
+    /// does (it marked only the read-only old copy, and the object stayed in the file).
+    @Test func deletingTheOldObjectDeletesTheObject() throws {
+        let v0 = try v0File()
+        defer { removeFolder(of: v0) }
+        let realm = try Realm(configuration: config(v0, 1, [PersonV1.self]) { migration, _ in
+            migration.enumerateObjects(ofType: "Person") { old, _ in
+                if old!["firstName"] as? String == "Tim" { migration.delete(old!) }
+            }
+        })
+        #expect(realm.objects(PersonV1.self).isEmpty)
+    }
+
     @Test func enumerateObjects() throws {
         let v0 = try v0File()
         defer { removeFolder(of: v0) }

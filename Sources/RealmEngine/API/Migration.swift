@@ -57,9 +57,10 @@ public final class Migration {
         return object
     }
 
-    /// Deletes an object (links to it become nil, and it leaves every list).
+    /// Deletes an object (links to it become nil, and it leaves every list): a new object, one
+    /// `create` made, or the old object of an enumeration (its new object goes with it).
     public func delete(_ object: MigrationObject) {
-        (object.old == nil ? object : objects[object.className]?.first { $0.key == object.key })?.isDeleted = true
+        objects[object.className]?.first { $0 === object || $0.old === object }?.isDeleted = true
         object.isDeleted = true
     }
 
