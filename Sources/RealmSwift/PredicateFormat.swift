@@ -2,8 +2,8 @@ import Foundation
 
 /// Turns an NSPredicate-style format (`"color = %@ AND %K > %d"`) into Realm's query language
 /// with numbered arguments (`"color = $0 AND age > $1"`): `%@`, `%d`, `%i`, `%f`, `%ld`, `%lld`
-/// become `$n`; `%K` inserts a property name; `%%` is a percent sign. Text inside quotes is
-/// copied unchanged. A format already written with `$n` keeps its arguments.
+/// become `$n`; `%K` inserts a property name; `%%` is a percent sign. Text inside quotes
+/// (where a backslash escapes the next character) is copied unchanged. A format already written with `$n` keeps its arguments.
 enum PredicateFormat {
     static func convert(_ format: String, _ args: [Any]) throws -> (String, [Value]) {
         var out = ""
@@ -21,7 +21,8 @@ enum PredicateFormat {
         while let c = chars.popFirst() {
             if let q = quote {
                 out.append(c)
-                if c == q { quote = nil }
+                // A backslash escapes the next character, a quote included (as the lexer reads it).
+                if c == "\\", let escaped = chars.popFirst() { out.append(escaped) } else if c == q { quote = nil }
                 continue
             }
             if c == "'" || c == "\"" { quote = c; out.append(c); continue }

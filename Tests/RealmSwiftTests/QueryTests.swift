@@ -42,6 +42,9 @@ import RealmSwift
         #expect(names(dogs.filter("color = %@ AND name BEGINSWITH %@", "棕黄色", "大")) == ["大黄"])
         #expect(names(dogs.filter("color = $0 AND name BEGINSWITH $1", "棕黄色", "大")) == ["大黄"])
         #expect(names(dogs.filter("%K = %@", "color", "白色")) == ["大白"])
+        // An escaped quote inside a string does not end it: the placeholders after it still
+        // take their own arguments.
+        #expect(names(dogs.filter("name == %@ OR name == 'a\\'b %@' OR color = %@", "nobody", "白色")) == ["大白"])
         #expect(Set(names(dogs.filter("age BETWEEN {2, 7}"))) == ["大黄", "Bella", "Buddy"])
         #expect(dogs.filter("age == 45").count == 0)
         #expect(names(dogs.filter("name CONTAINS 'ud'")) == ["Buddy"])
