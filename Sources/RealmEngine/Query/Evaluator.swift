@@ -147,11 +147,14 @@ struct Evaluator<Store: ObjectStore> {
     /// Every value a path reaches (through lists and backlinks), before its postfix.
     func collect(_ p: BoundPath, _ key: ObjectKey) throws -> [Value] {
         var out: [Value] = []
-        try collect(p.steps[...], from: key, into: &out)
+        try collect(p.steps[...], from: key, nilLinkReadsAsNull: !p.throughCollection, into: &out)
         return out
     }
 
-    private func collect(_ steps: ArraySlice<BoundPath.Step>, from key: ObjectKey, into out: inout [Value]) throws {
+    /// `nilLinkReadsAsNull`: a path of to-one links alone reads as nil past a nil link; a path
+    /// through a list or backlinks reaches no objects through it (as Realm's link maps skip it).
+    private func collect(_ steps: ArraySlice<BoundPath.Step>, from key: ObjectKey, nilLinkReadsAsNull: Bool,
+                         into out: inout [Value]) throws {
         guard let step = steps.first else {
             out.append(.link(key))
             return
@@ -164,17 +167,17 @@ struct Evaluator<Store: ObjectStore> {
             switch value {
             case .list(let items):
                 if isLast { out += items; return }
-                for case .link(let k) in items { try collect(rest, from: k, into: &out) }
+                for case .link(let k) in items { try collect(rest, from: k, nilLinkReadsAsNull: nilLinkReadsAsNull, into: &out) }
             case .link(let k) where !isLast:
-                try collect(rest, from: k, into: &out)
+                try collect(rest, from: k, nilLinkReadsAsNull: nilLinkReadsAsNull, into: &out)
             default:
-                out.append(isLast ? value : .null)
+                if isLast { out.append(value) } else if nilLinkReadsAsNull { out.append(.null) }
             }
         case .backlinks(let cls, let originClass, let originColumn):
             let owners = try store.backlinks(classIndex: cls, key: key,
                                              originClass: originClass, originColumn: originColumn)
             for owner in owners {
-                if isLast { out.append(.link(owner)) } else { try collect(rest, from: owner, into: &out) }
+                if isLast { out.append(.link(owner)) } else { try collect(rest, from: owner, nilLinkReadsAsNull: nilLinkReadsAsNull, into: &out) }
             }
         }
     }

@@ -209,6 +209,17 @@ func queryError(_ query: String, _ arguments: [Value] = [], on className: String
         #expect(try names("name == 'Ann' and (age == 30 or age == nil)") == ["Ann"])
     }
 
+    /// A nil link on a path through a collection reaches no objects (Realm skips it): no count,
+    /// no value for ANY, nothing for ALL to fail on. On a path of to-one links alone it still
+    /// reads as nil.
+    @Test func aNilLinkOnAPathThroughACollectionReachesNothing() throws {
+        #expect(try names("best.owners.@count == 0") == ["Bob", "ann"])
+        #expect(try names("best.owners.@count == 1") == ["Ann"])
+        #expect(try names("ANY best.owners.name == nil") == [])
+        #expect(try names("ALL best.owners.age > 100") == ["Bob", "ann"])
+        #expect(try names("best.name == nil") == ["Bob", "ann"])
+    }
+
     /// The most negative hexadecimal literal is Int64.min (negating its magnitude trapped), and
     /// the literals around it are what they say.
     @Test func hexadecimalLiteralsAtInt64sEnds() throws {
