@@ -205,12 +205,20 @@ extension RealmCollection {
 
     /// The smallest value of a property, or nil when the collection is empty.
     public func min<V: _RealmScalar>(ofProperty property: String) -> V? {
-        aggregate("min(ofProperty: \(property))") { try _rlmResults.dynamicResults.min(ofProperty: property).flatMap(V.init(_rlmValue:)) }
+        aggregate("min(ofProperty: \(property))") { try Self.converted(_rlmResults.dynamicResults.min(ofProperty: property)) }
     }
 
     /// The largest value of a property, or nil when the collection is empty.
     public func max<V: _RealmScalar>(ofProperty property: String) -> V? {
-        aggregate("max(ofProperty: \(property))") { try _rlmResults.dynamicResults.max(ofProperty: property).flatMap(V.init(_rlmValue:)) }
+        aggregate("max(ofProperty: \(property))") { try Self.converted(_rlmResults.dynamicResults.max(ofProperty: property)) }
+    }
+
+    /// `value` as a `V`; nil only for no value. A value of another type is an error: nil would
+    /// read as an empty collection.
+    private static func converted<V: _RealmScalar>(_ value: RealmEngine.Value?) throws -> V? {
+        guard let value else { return nil }
+        guard let converted = V(_rlmValue: value) else { throw RealmError.invalidInput("the value \(value) is not a \(V.self)") }
+        return converted
     }
 
     /// The sum of a numeric property (0 for an empty collection).

@@ -33,6 +33,29 @@ import RealmSwift
     }
 }
 
+/// `min`/`max` asked for a type the property's values are not: nil would read as "no objects".
+@Suite struct AggregateTypeMismatchTests {
+    @Test func minAskedForTheWrongTypeStops() async throws {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            final class MBook: Object { @Persisted var price = 0.0 }
+            let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "min-type", objectTypes: [MBook.self]))
+            try realm.write { realm.add(MBook(value: ["price": 12.5])) }
+            let lowest: Int? = realm.objects(MBook.self).min(ofProperty: "price")
+            print("not stopped: \(String(describing: lowest))")
+        }
+        let message = String(decoding: try #require(result).standardErrorContent, as: UTF8.self)
+        #expect(message.contains("min(ofProperty: price)") && message.contains("is not a Int"), "\(message)")
+    }
+
+    @Test func theRightTypeAndAnEmptyCollectionStillAnswer() throws {
+        final class NBook: Object { @Persisted var price = 0.0 }
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "min-type-ok", objectTypes: [NBook.self]))
+        #expect(realm.objects(NBook.self).min(ofProperty: "price") == nil as Double?)
+        try realm.write { realm.add(NBook(value: ["price": 12.5])) }
+        #expect(realm.objects(NBook.self).max(ofProperty: "price") == 12.5 as Double?)
+    }
+}
+
 /// Resolving a `ThreadSafeReference` whose object cannot be read (a damaged file) is not "the
 /// object was deleted": `checkedResolve` throws, `resolve` stops with the reason.
 @Suite struct ResolveReadErrorTests {
