@@ -120,7 +120,15 @@ extension Realm {
             let exists = inMemoryIdentifier != nil || fileURL.map { FileManager.default.fileExists(atPath: $0.path) } ?? false
             if exists {
                 do {
-                    return try open(engineConfiguration(schema: nil, createIfMissing: false))
+                    let realm = try open(engineConfiguration(schema: nil, createIfMissing: false))
+                    // Without the classes, no migration can run: say so rather than open the
+                    // file unmigrated (the block not run, the version not raised).
+                    guard realm.schemaVersion == schemaVersion else {
+                        throw RealmError.schemaMismatch(
+                            "\(realm.path) has schema version \(realm.schemaVersion) and this configuration asks for \(schemaVersion): "
+                            + "a migration needs the new schema, so give the configuration its objectTypes")
+                    }
+                    return realm
                 } catch RealmError.notARealmFile(_, let reason) where reason.contains("empty") {
                     // A new in-memory Realm, or an empty file: created below.
                 }

@@ -70,6 +70,27 @@ import RealmSwift
         #expect(reopened.dynamicRealm.schemaVersion == 0)
     }
 
+    /// Without `objectTypes` a configuration cannot say what to migrate to: asking for another
+    /// schema version than the file's is an error naming the remedy, and the file is untouched
+    /// (it opened unmigrated, the block not run and the version not raised).
+    @Test func aMigrationWithoutObjectTypesIsAnErrorNotSkipped() throws {
+        let v0 = try v0File()
+        defer { removeFolder(of: v0) }
+        nonisolated(unsafe) var ran = false
+        let untyped = Realm.Configuration(fileURL: v0.fileURL, schemaVersion: 1, migrationBlock: { _, _ in ran = true })
+        #expect(throws: (any Error).self) { _ = try Realm(configuration: untyped) }
+        do {
+            _ = try Realm(configuration: untyped)
+        } catch {
+            #expect("\(error)".contains("objectTypes"), "\(error)")
+        }
+        #expect(!ran)
+        let realm = try Realm(configuration: config(v0, 1, [PersonV1.self]) { _, _ in ran = true })
+        #expect(ran && realm.dynamicRealm.schemaVersion == 1)
+        // The same version without objectTypes opens the stored schema, as before.
+        #expect(try Realm(configuration: Realm.Configuration(fileURL: v0.fileURL, schemaVersion: 1)).dynamicRealm.schemaVersion == 1)
+    }
+
     /// Deleting the old object of an enumeration deletes the object, as deleting the new one
     /// does (it marked only the read-only old copy, and the object stayed in the file).
     @Test func deletingTheOldObjectDeletesTheObject() throws {
