@@ -31,13 +31,19 @@ extension Results {
         try columnValues(name).max(by: Results.less)
     }
 
-    /// The sum of a numeric property (0 for no values; integers sum as `.int`).
+    /// The sum of a numeric property (0 for no values; integers sum as `.int`, and a sum that
+    /// does not fit 64 bits is an error).
     public func sum(ofProperty name: String) throws -> Value {
         let (_, p) = try numericColumn(name, datesToo: false)
         let values = try columnValues(name)
         if p.type.isInteger {
             var total: Int64 = 0
-            for case .int(let v) in values { total &+= v }
+            for case .int(let v) in values {
+                let (sum, overflow) = total.addingReportingOverflow(v)
+                // A wrapped total would be a plausible wrong answer.
+                if overflow { throw RealmError.invalidInput("the sum of \(objectSchema.name).\(name) does not fit a 64-bit integer") }
+                total = sum
+            }
             return .int(total)
         }
         return .double(values.reduce(0) { $0 + (ValueOrder.double($1) ?? 0) })

@@ -200,7 +200,12 @@ struct Evaluator<Store: ObjectStore> {
         case .sum:
             if p.elementType == .int {
                 var total: Int64 = 0
-                for case .int(let i) in values { total &+= i }
+                for case .int(let i) in values {
+                    let (sum, overflow) = total.addingReportingOverflow(i)
+                    // Past 64 bits the sum is compared as a double: near, where wrapping was far.
+                    if overflow { return .double(values.reduce(0.0) { $0 + (ValueOrder.double($1) ?? 0) }) }
+                    total = sum
+                }
                 return .int(total)
             }
             return .double(values.reduce(0.0) { $0 + (ValueOrder.double($1) ?? 0) })

@@ -123,4 +123,22 @@ import Testing
         #expect(throws: RealmError.self) { try events.sum(ofProperty: "at") }
         #expect(throws: RealmError.self) { try events.average(ofProperty: "at") }
     }
+
+    /// An integer sum past 64 bits is an error from `sum`, and in a query compares as the
+    /// (double) sum it is; it wrapped to a large negative number before.
+    @Test func anIntegerSumPast64BitsIsNotWrapped() throws {
+        let schema = Schema([ObjectSchema(name: "Account", properties: [
+            Property(name: "balance", type: .int), Property(name: "entries", type: .int, isList: true),
+        ])])
+        let realm = try Realm(configuration: .init(inMemoryIdentifier: "sums-\(UUID().uuidString)", schema: schema))
+        try realm.write {
+            try realm.create("Account", ["balance": .int(.max), "entries": .list([.int(.max), .int(.max)])])
+            try realm.create("Account", ["balance": .int(1), "entries": .list([.int(1), .int(2)])])
+        }
+        let accounts = try realm.objects("Account")
+        #expect(throws: RealmError.self) { try accounts.sum(ofProperty: "balance") }
+        #expect(try accounts.filter("entries.@sum > 0").count == 2)
+        #expect(try accounts.filter("entries.@sum > 9223372036854775807").count == 1)
+        #expect(try accounts.filter("entries.@sum == 3").count == 1)
+    }
 }
