@@ -8,15 +8,22 @@ import Glibc
 /// `realmtui watch` as a script sees it: JSON lines, one per change, ending on SIGTERM or after
 /// `--count-events`.
 @Suite(.serialized) struct WatchCommandTests {
-    @Test func watchPrintsInitialThenOneLinePerCommitAndStopsOnCount() throws {
+    /// A new folder holding `w.realm`, made by `realmtui create` with one class, Dog (name,
+    /// age), and the built `realmtui`.
+    static func emptyDogFile() throws -> (dir: URL, file: String, exe: URL) {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("watch-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("w.realm").path
         let schema = dir.appendingPathComponent("s.json")
         try Data(#"[{"name": "Dog", "properties": {"name": "string", "age": "int"}}]"#.utf8).write(to: schema)
         let exe = try #require(WatchCommandTests.realmtui())
         #expect(try WatchCommandTests.run(exe, ["create", file, "--schema", schema.path]) == 0)
+        return (dir, file, exe)
+    }
+
+    @Test func watchPrintsInitialThenOneLinePerCommitAndStopsOnCount() throws {
+        let (dir, file, exe) = try Self.emptyDogFile()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let watcher = Process()
         watcher.executableURL = exe
         watcher.arguments = ["watch", file, "Dog", "age > 1", "--sort", "-age", "--count-events", "2"]
@@ -73,14 +80,8 @@ import Glibc
     /// until SIGINT and exiting 0. The watcher is stopped (SIGSTOP) while the commit lands and
     /// is damaged, so it cannot read the version before the damage.
     @Test func aNewestVersionThatCannotBeReadEndsTheWatchWithAnError() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("watch-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let (dir, file, exe) = try Self.emptyDogFile()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let file = dir.appendingPathComponent("w.realm").path
-        let schema = dir.appendingPathComponent("s.json")
-        try Data(#"[{"name": "Dog", "properties": {"name": "string", "age": "int"}}]"#.utf8).write(to: schema)
-        let exe = try #require(WatchCommandTests.realmtui())
-        #expect(try WatchCommandTests.run(exe, ["create", file, "--schema", schema.path]) == 0)
         let watcher = Process()
         watcher.executableURL = exe
         watcher.arguments = ["watch", file, "Dog"]
