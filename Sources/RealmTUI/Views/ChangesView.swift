@@ -19,7 +19,10 @@ enum ChangesView {
         let entry = state.commitLog[state.commitLog.count - 1 - index]
         let classes = entry.summary.classes.map { "\($0.className) +\($0.inserted) −\($0.deleted) ~\($0.modified)" }
         let what = entry.summary.changedSchema ? "schema changed" : (classes.isEmpty ? "no objects changed" : classes.joined(separator: "  "))
-        return "v\(entry.summary.version)  \(time(entry.seenAt))  \(what)"
+        // Versions padded to the newest's width, so the times line up (v9 under v10).
+        let width = "\(state.commitLog.last?.summary.version ?? 0)".count
+        let version = "v\(entry.summary.version)".padding(toLength: width + 1, withPad: " ", startingAt: 0)
+        return "\(version)  \(time(entry.seenAt))  \(what)"
     }
 
     /// A time of day in UTC, `HH:mm:ss` (seconds rounded down). Worked out, not formatted: a
