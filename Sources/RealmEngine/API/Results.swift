@@ -118,7 +118,10 @@ public final class Results: Sequence {
     /// they cannot be compared.
     public func distinct(by keyPaths: [String]) throws -> Results {
         try checkOrdering(keyPaths, for: .distinct)
-        return with { $0.distinctKeyPaths = keyPaths }
+        return with {
+            $0.distinctKeyPaths = keyPaths
+            $0.sortAtDistinct = $0.sortDescriptors
+        }
     }
 
     /// Binds each key path against the schema (cheap: no object is read), throwing its error.

@@ -22,6 +22,10 @@ struct QueryDescription: @unchecked Sendable {
     var predicates: [BoundQuery] = []
     var sortDescriptors: [SortDescriptor] = []
     var distinctKeyPaths: [String] = []
+    /// The sort in effect when the distinct was set: distinct keeps the first object of each
+    /// value in that order, and a sort set after it orders what distinct kept (Realm applies
+    /// them in the order called).
+    var sortAtDistinct: [SortDescriptor] = []
     var limitCount: Int?
 
     init(classIndex: Int, source: QuerySource = .table) {
@@ -75,12 +79,17 @@ struct QueryDescription: @unchecked Sendable {
             return first
         }
         var result = try keys ?? store.keys(classIndex: classIndex)
-        if !sortDescriptors.isEmpty {
-            result = try ResultOrdering.sort(result, classIndex: classIndex, by: sortDescriptors, in: store,
+        let sortedAfterDistinct = !distinctKeyPaths.isEmpty && sortDescriptors != sortAtDistinct
+        let firstSort = sortedAfterDistinct ? sortAtDistinct : sortDescriptors
+        if !firstSort.isEmpty {
+            result = try ResultOrdering.sort(result, classIndex: classIndex, by: firstSort, in: store,
                                              limit: distinctKeyPaths.isEmpty ? limitCount : nil)
         }
         if !distinctKeyPaths.isEmpty {
             result = try ResultOrdering.distinct(result, classIndex: classIndex, by: distinctKeyPaths, in: store)
+        }
+        if sortedAfterDistinct, !sortDescriptors.isEmpty {
+            result = try ResultOrdering.sort(result, classIndex: classIndex, by: sortDescriptors, in: store, limit: nil)
         }
         if let limitCount, result.count > limitCount { result = Array(result.prefix(limitCount)) }
         return result

@@ -112,3 +112,31 @@ import Testing
         _ = try realm.checkIntegrity()
     }
 }
+
+/// Sort and distinct on results apply in the order they were called.
+@Suite struct ResultsOrderingTests {
+    /// `distinct` then `sorted` keeps the first object of each value in the order before the
+    /// sort, then sorts (as Realm applies them in call order); `sorted` then `distinct` keeps the
+    /// first of each in the sorted order.
+    @Test func distinctAndSortApplyInTheOrderCalled() throws {
+        let schema = Schema([ObjectSchema(name: "Dog", properties: [
+            Property(name: "name", type: .string), Property(name: "color", type: .string), Property(name: "age", type: .int),
+        ])])
+        let realm = try Realm(configuration: .init(inMemoryIdentifier: "order-\(UUID().uuidString)", schema: schema))
+        try realm.write {
+            for (name, color, age) in [("a", "red", 5), ("b", "red", 1), ("c", "blue", 3)] {
+                try realm.create("Dog", ["name": .string(name), "color": .string(color), "age": .int(Int64(age))])
+            }
+        }
+        func names(_ results: Results) throws -> [String] {
+            try results.keys().map { key in
+                guard case .string(let name) = try realm.object(ofType: "Dog", key: key)?.value(forKey: "name") else { return "?" }
+                return name
+            }
+        }
+        let dogs = try realm.objects("Dog")
+        #expect(try names(dogs.distinct(by: ["color"]).sorted(byKeyPath: "age")) == ["c", "a"])
+        #expect(try names(dogs.sorted(byKeyPath: "age").distinct(by: ["color"])) == ["b", "c"])
+        #expect(try dogs.distinct(by: ["color"]).sorted(byKeyPath: "age").checkedCount() == 2)
+    }
+}
