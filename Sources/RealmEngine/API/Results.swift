@@ -131,9 +131,9 @@ public final class Results: Sequence {
         for keyPath in keyPaths { _ = try Binder.sortPath(keyPath, classIndex: classIndex, schema: schema, for: use) }
     }
 
-    /// Keeps at most `n` objects.
+    /// Keeps at most `n` objects (of those an earlier limit kept: limits only shrink).
     public func limit(_ n: Int) -> Results {
-        with { $0.limitCount = Swift.max(0, n) }
+        with { $0.limitCount = Swift.min($0.limitCount ?? .max, Swift.max(0, n)) }
     }
 
     // MARK: Evaluation

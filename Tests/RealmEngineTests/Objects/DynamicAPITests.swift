@@ -139,4 +139,15 @@ import Testing
         #expect(try names(dogs.sorted(byKeyPath: "age").distinct(by: ["color"])) == ["b", "c"])
         #expect(try dogs.distinct(by: ["color"]).sorted(byKeyPath: "age").checkedCount() == 2)
     }
+
+    /// A limit keeps at most that many of what an earlier limit kept.
+    @Test func aSecondLimitNeverWidensTheFirst() throws {
+        let schema = Schema([ObjectSchema(name: "Dog", properties: [Property(name: "age", type: .int)])])
+        let realm = try Realm(configuration: .init(inMemoryIdentifier: "limits-\(UUID().uuidString)", schema: schema))
+        try realm.write { for age in 0..<20 { try realm.create("Dog", ["age": .int(Int64(age))]) } }
+        let dogs = try realm.objects("Dog")
+        #expect(try dogs.limit(5).limit(10).checkedCount() == 5)
+        #expect(try dogs.limit(10).limit(5).checkedCount() == 5)
+        #expect(try dogs.limit(5).keys() == dogs.limit(5).limit(10).keys())
+    }
 }
