@@ -12,6 +12,12 @@ public struct LineEditor: Sendable, Equatable {
         cursor = text.count
     }
 
+    /// An editor holding `text` with the cursor after its first `cursor` characters (clamped).
+    public init(_ text: String, cursor: Int) {
+        self.text = text
+        self.cursor = min(max(0, cursor), text.count)
+    }
+
     /// Replaces the text, cursor at its end.
     public mutating func set(_ newText: String) {
         text = newText

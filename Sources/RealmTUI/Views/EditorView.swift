@@ -84,9 +84,9 @@ extension EditorView {
             grid.write("│", column: 0, row: row, style: state.theme.muted)
             guard lines.indices.contains(index) else { continue }
             if index == cursorLine {
-                var line = LineEditor(lines[index])
-                _ = line.handle(.home)
-                for _ in 0..<cursorColumn { _ = line.handle(.right) }
+                // The cursor set at once: a key per column rebuilt the line each time, so a
+                // long line took seconds a frame (found by the explorer fuzzer).
+                let line = LineEditor(lines[index], cursor: cursorColumn)
                 InputBarView.drawEditor(line, prompt: "│", row: row, state: state, into: &grid)
             } else {
                 grid.write(lines[index], column: 1, row: row, style: state.theme.input, limit: state.width - 2)
