@@ -1,5 +1,6 @@
 import Foundation
 @testable import RealmEngine
+import Testing
 
 /// A fresh temporary folder per test, removed when the value is released.
 final class TempDir {
@@ -63,5 +64,28 @@ enum BuiltExecutable {
         let e = err.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
         return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
+}
+
+/// Damage done to a file's bytes for the tests of what a reader does with it.
+enum FileDamage {
+    /// The file's bytes and its newest header slot.
+    static func newestSlot(_ path: String) throws -> (data: Data, slot: FileHeader.Slot) {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let slots = try data.withUnsafeBytes { raw in
+            try FileHeader.read(base: try #require(raw.baseAddress), fileSize: UInt64(raw.count), path: path)
+        }
+        return (data, try #require(slots.first?.slot))
+    }
+
+    /// Flips a byte in the payload of the node at `offset`, so that it fails its checksum.
+    static func flipPayloadByte(_ path: String, nodeAt offset: UInt64) throws {
+        let handle = try #require(FileHandle(forUpdatingAtPath: path))
+        defer { try? handle.close() }
+        let target = offset + UInt64(Node.headerSize) + 1
+        try handle.seek(toOffset: target)
+        let old = try #require(try handle.read(upToCount: 1)).first ?? 0
+        try handle.seek(toOffset: target)
+        handle.write(Data([old ^ 0x5A]))
     }
 }

@@ -16,18 +16,8 @@ import Glibc
 @Suite struct DamagedNewestVersionTests {
     /// Flips a byte in the payload of the newest version's top node; returns that version.
     static func damageNewestTop(_ path: String) throws -> UInt64 {
-        let handle = try #require(FileHandle(forUpdatingAtPath: path))
-        defer { try? handle.close() }
-        let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        let slots = try data.withUnsafeBytes { raw in
-            try FileHeader.read(base: try #require(raw.baseAddress), fileSize: UInt64(raw.count), path: path)
-        }
-        let newest = try #require(slots.first?.slot)
-        let offset = newest.topRef + UInt64(Node.headerSize) + 1
-        try handle.seek(toOffset: offset)
-        let old = try #require(try handle.read(upToCount: 1)).first ?? 0
-        try handle.seek(toOffset: offset)
-        handle.write(Data([old ^ 0x5A]))
+        let newest = try FileDamage.newestSlot(path).slot
+        try FileDamage.flipPayloadByte(path, nodeAt: newest.topRef)
         return newest.version
     }
 

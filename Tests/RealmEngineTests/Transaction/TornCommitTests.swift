@@ -7,21 +7,12 @@ import Testing
 @Suite struct TornCommitTests {
     /// Damages one node listed in the newest slot's commit record, as a lost write would.
     static func loseAWrite(_ path: String) throws -> UInt64 {
-        let handle = try #require(FileHandle(forUpdatingAtPath: path))
-        defer { try? handle.close() }
-        let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        let slots = try data.withUnsafeBytes { raw in
-            try FileHeader.read(base: try #require(raw.baseAddress), fileSize: UInt64(raw.count), path: path)
-        }
-        let newest = try #require(slots.first?.slot)
+        let (data, newest) = try FileDamage.newestSlot(path)
         #expect(newest.commitRef != 0)
         let firstListed = data.withUnsafeBytes { raw in
             UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: Int(newest.commitRef) + Node.headerSize + 8, as: UInt64.self))
         }
-        try handle.seek(toOffset: firstListed + UInt64(Node.headerSize) + 1)
-        let old = try #require(try handle.read(upToCount: 1)).first ?? 0
-        try handle.seek(toOffset: firstListed + UInt64(Node.headerSize) + 1)
-        handle.write(Data([old ^ 0x5A]))
+        try FileDamage.flipPayloadByte(path, nodeAt: firstListed)
         return newest.version
     }
 
