@@ -23,16 +23,7 @@ import Glibc
         p.standardError = err
         p.standardOutput = FileHandle.nullDevice
         try p.run()
-        let collected = WatchCommandTests.UncheckedData()
-        let reader = err.fileHandleForReading
-        DispatchQueue.global().async {
-            while true {
-                let chunk = reader.availableData
-                if chunk.isEmpty { break }
-                collected.append(chunk)
-            }
-        }
-        return (p, collected)
+        return (p, WatchCommandTests.UncheckedData.reading(err.fileHandleForReading))
     }
 
     func waitUntil(_ condition: () -> Bool) -> Bool {

@@ -33,34 +33,18 @@ import Glibc
         // Read the watcher's output as it comes, and wait for each line before the next commit
         // (no fixed sleeps: CI machines can be slow, and commits that land together may be
         // coalesced into one update).
-        let reader = out.fileHandleForReading
-        let collected = UncheckedData()
-        DispatchQueue.global().async {
-            while true {
-                let chunk = reader.availableData
-                if chunk.isEmpty { break }
-                collected.append(chunk)
-            }
-        }
-        func waitForLines(_ n: Int) -> Bool {
-            let end = Date().addingTimeInterval(30)
-            while Date() < end {
-                if collected.lineCount >= n { return true }
-                Thread.sleep(forTimeInterval: 0.02)
-            }
-            return false
-        }
-        #expect(waitForLines(1), "watch printed no initial line")
+        let collected = UncheckedData.reading(out.fileHandleForReading)
+        #expect(collected.waitForLines(1), "watch printed no initial line")
         let dogs = dir.appendingPathComponent("d.json")
         try Data(#"{"Dog": [{"name": "a", "age": 3}, {"name": "b", "age": 1}]}"#.utf8).write(to: dogs)
         #expect(try WatchCommandTests.run(exe, ["import", file, dogs.path]) == 0)
-        #expect(waitForLines(2), "watch printed no update")
+        #expect(collected.waitForLines(2), "watch printed no update")
         try Data(#"{"Dog": [{"name": "c", "age": 5}]}"#.utf8).write(to: dogs)
         #expect(try WatchCommandTests.run(exe, ["import", file, dogs.path]) == 0)
         let deadline = Date().addingTimeInterval(20)
         while watcher.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         if watcher.isRunning { watcher.terminate() }
-        _ = waitForLines(3)
+        _ = collected.waitForLines(3)
         let lines = String(decoding: collected.snapshot(), as: UTF8.self)
             .split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         #expect(lines.count == 3, "\(lines)")
@@ -90,18 +74,8 @@ import Glibc
         watcher.standardError = err
         try watcher.run()
         defer { if watcher.isRunning { kill(watcher.processIdentifier, SIGCONT); watcher.terminate() } }
-        let collected = UncheckedData()
-        let reader = out.fileHandleForReading
-        DispatchQueue.global().async {
-            while true {
-                let chunk = reader.availableData
-                if chunk.isEmpty { break }
-                collected.append(chunk)
-            }
-        }
-        var deadline = Date().addingTimeInterval(30)
-        while collected.lineCount < 1 && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        try #require(collected.lineCount == 1, "watch printed no initial line")
+        let collected = UncheckedData.reading(out.fileHandleForReading)
+        try #require(collected.waitForLines(1) && collected.lineCount == 1, "watch printed no initial line")
         kill(watcher.processIdentifier, SIGSTOP)
         try #require(Self.waitUntilStopped(watcher.processIdentifier))
         do {
@@ -110,7 +84,7 @@ import Glibc
         }
         try Self.damageNewestTop(file)
         kill(watcher.processIdentifier, SIGCONT)
-        deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(20)
         while watcher.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         #expect(!watcher.isRunning, "watch went on after the newest version could not be read")
         if watcher.isRunning { watcher.terminate() }
@@ -158,6 +132,30 @@ import Glibc
         func append(_ d: Data) { lock.lock(); data.append(d); lock.unlock() }
         func snapshot() -> Data { lock.lock(); defer { lock.unlock() }; return data }
         var lineCount: Int { snapshot().reduce(0) { $0 + ($1 == 10 ? 1 : 0) } }
+
+        /// Everything `handle` yields, collected on a background queue until its end of file.
+        static func reading(_ handle: FileHandle) -> UncheckedData {
+            let collected = UncheckedData()
+            DispatchQueue.global().async {
+                while true {
+                    let chunk = handle.availableData
+                    if chunk.isEmpty { break }
+                    collected.append(chunk)
+                }
+            }
+            return collected
+        }
+
+        /// Waits up to 30 s (no fixed sleeps: CI machines can be slow) for at least `count`
+        /// lines; whether they came.
+        func waitForLines(_ count: Int) -> Bool {
+            let end = Date().addingTimeInterval(30)
+            while Date() < end {
+                if lineCount >= count { return true }
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+            return false
+        }
     }
 
     static func realmtui() -> URL? {

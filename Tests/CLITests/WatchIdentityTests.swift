@@ -13,28 +13,12 @@ import Testing
         watcher.standardOutput = out
         watcher.standardError = FileHandle.nullDevice
         try watcher.run()
-        let collected = WatchCommandTests.UncheckedData()
-        let reader = out.fileHandleForReading
-        DispatchQueue.global().async {
-            while true {
-                let chunk = reader.availableData
-                if chunk.isEmpty { break }
-                collected.append(chunk)
-            }
-        }
-        func waitFor(_ n: Int) -> Bool {
-            let end = Date().addingTimeInterval(30)
-            while Date() < end {
-                if collected.lineCount >= n { return true }
-                Thread.sleep(forTimeInterval: 0.02)
-            }
-            return false
-        }
+        let collected = WatchCommandTests.UncheckedData.reading(out.fileHandleForReading)
         for (i, step) in steps.enumerated() {
-            #expect(waitFor(i + 1), "watch printed only \(collected.lineCount) lines")
+            #expect(collected.waitForLines(i + 1), "watch printed only \(collected.lineCount) lines")
             try step()
         }
-        _ = waitFor(count)
+        _ = collected.waitForLines(count)
         watcher.terminate()
         watcher.waitUntilExit()
         return String(decoding: collected.snapshot(), as: UTF8.self).split(separator: "\n")
