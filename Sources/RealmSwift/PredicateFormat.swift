@@ -3,7 +3,8 @@ import Foundation
 /// Turns an NSPredicate-style format (`"color = %@ AND %K > %d"`) into Realm's query language
 /// with numbered arguments (`"color = $0 AND age > $1"`): `%@`, `%d`, `%i`, `%f`, `%ld`, `%lld`
 /// become `$n`; `%K` inserts a property name; `%%` is a percent sign. Text inside quotes
-/// (where a backslash escapes the next character) is copied unchanged. A format already written with `$n` keeps its arguments.
+/// (where a backslash escapes the next character) is copied unchanged. A format already
+/// written with `$n` keeps its arguments.
 enum PredicateFormat {
     static func convert(_ format: String, _ args: [Any]) throws -> (String, [Value]) {
         var out = ""

@@ -84,7 +84,6 @@ extension ExplorerState {
         return []
     }
 
-
     /// Moves the pane's cursor `delta` lines (clamped) and scrolls it into view; 0 after a resize.
     mutating func moveChangesCursor(_ delta: Int) {
         let height = max(1, contentRows.count - 2)
