@@ -109,13 +109,7 @@ final class Notifier: @unchecked Sendable {
             return
         }
         for registration in due {
-            let base = registration.stateLock.withLock { registration.base }
-            let (change, keys) = registration.compute(from: base, to: target.snapshot)
-            registration.stateLock.withLock {
-                // Delivery may have moved the base meanwhile; then this result is stale.
-                guard registration.base?.version == base?.version else { return }
-                registration.pending = .init(baseVersion: base?.version, target: target, keys: keys, change: change)
-            }
+            registration.computePending(at: target)
             registration.hub?.schedule()
         }
     }

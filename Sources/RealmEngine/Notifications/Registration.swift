@@ -124,6 +124,32 @@ final class Registration: @unchecked Sendable {
 
     // MARK: Computing (any thread)
 
+    /// Tests: runs on the notifier thread between a computation and storing its result.
+    var didCompute: (() -> Void)?
+
+    /// Computes the change from the last delivered state to `target` and keeps it as the
+    /// pending change (the notifier thread).
+    ///
+    /// A delivery may move the base while this computes (it delivered an older pending change,
+    /// or computed one itself); the result is then stale and is computed again from the new
+    /// base. Dropping it instead lost the newest commit for good: the delivery that follows
+    /// finds its Realm at the base and nothing pending, and the notifier sleeps until the next
+    /// commit. Each retry starts from a newer base, and no base passes `target` without the
+    /// loop ending (`needsComputation`), so it ends.
+    func computePending(at target: PinnedVersion) {
+        while needsComputation(latest: target.version) {
+            let base = stateLock.withLock { self.base }
+            let (change, keys) = compute(from: base, to: target.snapshot)
+            didCompute?()
+            let stored = stateLock.withLock {
+                guard self.base?.version == base?.version else { return false }
+                pending = .init(baseVersion: base?.version, target: target, keys: keys, change: change)
+                return true
+            }
+            if stored { return }
+        }
+    }
+
     /// The change from `base` (nil: first computation) to `snapshot`, and the keys there.
     func compute(from base: Base?, to snapshot: Snapshot) -> (Change, [ObjectKey]) {
         do {
