@@ -10,9 +10,6 @@ public struct Results<Element: Object>: RealmCollection, CustomStringConvertible
     /// The dynamic results this is a view of.
     public let dynamicResults: RealmEngine.Results
     let owner: Realm
-    /// The sort in effect, most significant first (a later sort adds to it), as the dynamic
-    /// results' query holds it.
-    var sorts: [SortDescriptor] { dynamicResults.sortDescriptors }
 
     init(_ dynamic: RealmEngine.Results, realm: Realm) {
         dynamicResults = dynamic
@@ -149,10 +146,8 @@ extension RealmCollection {
     /// programmer error, as in RealmSwift, and stops with a message naming it.
     public func sorted(by descriptors: [SortDescriptor]) -> Results<Element> {
         let base = _rlmResults
-        let names = Set(descriptors.map(\.keyPath))
-        let combined = descriptors + base.sorts.filter { !names.contains($0.keyPath) }
         do {
-            return Results(try base.owner.reading { try base.dynamicResults.sorted(by: combined) }, realm: base.owner)
+            return Results(try base.owner.reading { try base.dynamicResults.sorted(by: descriptors) }, realm: base.owner)
         } catch {
             preconditionFailure("sorted(by: \(descriptors.map(\.keyPath))): \(orderingMessage(error))")
         }

@@ -21,7 +21,7 @@ extension Results {
                 return window
             }
             if query.isSortedClass, range.upperBound <= Results.windowedSortLimit {
-                let prefix = try limit(Swift.min(query.limitCount ?? .max, range.upperBound)).keys()
+                let prefix = try limit(range.upperBound).keys()
                 return lower < prefix.count ? Array(prefix[lower..<Swift.min(prefix.count, range.upperBound)]) : []
             }
         }

@@ -77,14 +77,16 @@ public final class Results: Sequence {
         }
     }
 
-    /// The sort in effect, most significant first (empty: key order, or a list's order).
+    /// The last sort applied, most significant first (empty: key order, or a list's order).
     public var sortDescriptors: [SortDescriptor] { query.sortDescriptors }
 
     // MARK: Building
 
     /// Adds a predicate in Realm's query language (`age > $0 AND name BEGINSWITH 'A'`; trailing
     /// `SORT(…)`, `DISTINCT(…)`, `LIMIT(n)` allowed). Throws `RealmError.query` with the column
-    /// of the mistake.
+    /// of the mistake. As in Realm, the condition applies to every object whenever it is added
+    /// (a limit called before does not cut first), and the trailing clauses follow the sorts,
+    /// distincts and limits so far.
     public func filter(_ predicate: String, _ arguments: Value...) throws -> Results {
         try filter(predicate, arguments: arguments)
     }
@@ -93,7 +95,7 @@ public final class Results: Sequence {
     public func filter(_ predicate: String, arguments: [Value]) throws -> Results {
         try realm.checkThread()
         let q = try BoundQuery.parse(predicate, classIndex: classIndex, schema: realm.readView.schema, arguments: arguments)
-        return with { $0.predicates.append(q) }
+        return with { $0.add(q) }
     }
 
     /// Sorts by one key path: a property of the class or of a to-one link (`"owner.name"`).
@@ -103,25 +105,25 @@ public final class Results: Sequence {
         try sorted(by: [SortDescriptor(keyPath: keyPath, ascending: ascending)])
     }
 
-    /// Sorts by several key paths, the first most significant; stable.
+    /// Sorts by several key paths, the first most significant; stable. Sorts, distincts and
+    /// limits apply in the order called, as in Realm: after `limit(3)` this orders those three.
+    /// Right after another sort, this one is most significant and the earlier one breaks ties.
     ///
     /// The key paths are checked now, against the schema, whatever the number of objects: one
     /// naming no property, a link (`"owner"`: name one of its properties), a list or linking
     /// objects throws `RealmError.query`, so a bad sort never reads as an order or as no objects.
     public func sorted(by descriptors: [SortDescriptor]) throws -> Results {
         try checkOrdering(descriptors.map(\.keyPath), for: .sort)
-        return with { $0.sortDescriptors = descriptors }
+        return with { $0.add(.sort(descriptors)) }
     }
 
-    /// Keeps the first object of each distinct combination of the key paths' values. The key
+    /// Keeps the first object of each distinct combination of the key paths' values, in the
+    /// order so far (sorts, distincts and limits apply in the order called). The key
     /// paths are checked now, as `sorted(by:)` checks its own, and throw `RealmError.query` when
     /// they cannot be compared.
     public func distinct(by keyPaths: [String]) throws -> Results {
         try checkOrdering(keyPaths, for: .distinct)
-        return with {
-            $0.distinctKeyPaths = keyPaths
-            $0.sortAtDistinct = $0.sortDescriptors
-        }
+        return with { $0.add(.distinct(keyPaths)) }
     }
 
     /// Binds each key path against the schema (cheap: no object is read), throwing its error.
@@ -131,9 +133,10 @@ public final class Results: Sequence {
         for keyPath in keyPaths { _ = try Binder.sortPath(keyPath, classIndex: classIndex, schema: schema, for: use) }
     }
 
-    /// Keeps at most `n` objects (of those an earlier limit kept: limits only shrink).
+    /// Keeps the first `n` objects in the order so far (of those an earlier limit kept: limits
+    /// only shrink); a later sort or distinct works on those.
     public func limit(_ n: Int) -> Results {
-        with { $0.limitCount = Swift.min($0.limitCount ?? .max, Swift.max(0, n)) }
+        with { $0.add(.limit(Swift.max(0, n))) }
     }
 
     // MARK: Evaluation

@@ -11,7 +11,7 @@
 ///
 /// It does not apply (nil: re-run the query) to lists and linking objects (their order is not a
 /// key order), to `DISTINCT` (a group's first object can change with an untouched one), to sort
-/// key paths through links, to ordering clauses inside a predicate, to large changes, and to a
+/// key paths through links, to a sort after a limit, to large changes, and to a
 /// `LIMIT` that an object leaving would fill from beyond the previous result.
 enum IncrementalResults {
     /// Above this many changed objects of the class the query is re-run.
@@ -30,7 +30,7 @@ enum IncrementalResults {
     static func update(_ spec: QueryDescription, old: [ObjectKey], from oldSnapshot: Snapshot, summary: ChangeSummary,
                        modified: Set<ObjectKey>, in snapshot: Snapshot,
                        exactDiffSpan: Int = exactDiffSpan) throws -> (keys: [ObjectKey], change: CollectionChangeSet)? {
-        guard case .table = spec.source, spec.distinctKeyPaths.isEmpty, !spec.predicates.contains(where: \.hasOrdering),
+        guard case .table = spec.source, let shape = spec.sortThenLimit,
               modified.count <= maxChangedKeys, readsOnlyItsOwnObjects(spec),
               let order = KeyOrder(spec, schema: snapshot.schema, oldSchema: oldSnapshot.schema) else { return nil }
         let c = spec.classIndex
@@ -76,7 +76,7 @@ enum IncrementalResults {
         // kept object; when that is fewer than the limit the rest is unknown here.
         var count = keptCount + entering.count
         var placeable = entering.count
-        if let limit = spec.limitCount {
+        if let limit = shape.limit {
             if old.count >= limit {
                 placeable = gaps.firstIndex(of: keptCount) ?? entering.count
                 count = keptCount + placeable
@@ -149,7 +149,7 @@ enum IncrementalResults {
     /// is not a table's (or there are too many to look up one by one).
     static func modifications(_ spec: QueryDescription, keys: [ObjectKey], at snapshot: Snapshot,
                               modified: Set<ObjectKey>) throws -> [Int]? {
-        guard case .table = spec.source, !spec.predicates.contains(where: \.hasOrdering), modified.count <= maxChangedKeys,
+        guard case .table = spec.source, spec.sortThenLimit != nil, modified.count <= maxChangedKeys,
               let order = KeyOrder(spec, schema: snapshot.schema, oldSchema: snapshot.schema) else { return nil }
         return try modified.compactMap { try order.index(of: $0, in: keys, snapshot: snapshot) }.sorted()
     }

@@ -60,6 +60,12 @@ struct BoundQuery {
     /// Any SORT/DISTINCT/LIMIT.
     var hasOrdering: Bool { !ordering.isEmpty }
 
+    /// The same condition without SORT/DISTINCT/LIMIT (results keep those in their ordering).
+    var withoutOrdering: BoundQuery {
+        BoundQuery(classIndex: classIndex, className: className, predicate: predicate, ordering: [], dependencies: dependencies,
+                   indexPlan: indexPlan, columnTest: columnTest)
+    }
+
     /// Filters `candidates` (or all keys of the class when nil), then applies SORT/DISTINCT/LIMIT.
     func run(in store: some ObjectStore, candidates: [ObjectKey]?) throws -> [ObjectKey] {
         var keys: [ObjectKey]

@@ -19,39 +19,82 @@ struct QueryDescription: @unchecked Sendable {
     // BoundQuery holds only immutable values (parsed and bound once), so sharing is safe.
     let classIndex: Int
     let source: QuerySource
-    var predicates: [BoundQuery] = []
-    var sortDescriptors: [SortDescriptor] = []
-    var distinctKeyPaths: [String] = []
-    /// The sort in effect when the distinct was set: distinct keeps the first object of each
-    /// value in that order, and a sort set after it orders what distinct kept (Realm applies
-    /// them in the order called).
-    var sortAtDistinct: [SortDescriptor] = []
-    var limitCount: Int?
+    /// Conditions every object of the result meets, whenever they were added (Realm ANDs a
+    /// later filter into the query); none has SORT, DISTINCT or LIMIT of its own: those go to
+    /// `ordering`.
+    private(set) var predicates: [BoundQuery] = []
+    /// Sorts, distincts and limits, applied after the predicates in the order they were added
+    /// (Realm's descriptor ordering): `limit(3).sorted(…)` sorts the three, `sorted(…).limit(3)`
+    /// keeps the first three. Consecutive sorts are merged, the later one most significant, and
+    /// consecutive limits keep the smaller.
+    private(set) var ordering: [OrderingClause] = []
 
     init(classIndex: Int, source: QuerySource = .table) {
         self.classIndex = classIndex
         self.source = source
     }
 
+    /// Adds a predicate: its condition joins the others, its own SORT, DISTINCT and LIMIT follow
+    /// the ordering so far.
+    mutating func add(_ predicate: BoundQuery) {
+        predicates.append(predicate.withoutOrdering)
+        for clause in predicate.ordering { add(clause) }
+    }
+
+    /// Adds a sort, distinct or limit after the ordering so far.
+    mutating func add(_ clause: OrderingClause) {
+        switch (ordering.last, clause) {
+        case (.sort(let earlier)?, .sort(let later)):
+            let laterPaths = Set(later.map(\.keyPath))
+            ordering[ordering.count - 1] = .sort(later + earlier.filter { !laterPaths.contains($0.keyPath) })
+        case (.limit(let earlier)?, .limit(let later)):
+            ordering[ordering.count - 1] = .limit(Swift.min(earlier, later))
+        default:
+            ordering.append(clause)
+        }
+    }
+
+    /// The sort that orders the result last, most significant first (empty: none).
+    var sortDescriptors: [SortDescriptor] {
+        for clause in ordering.reversed() { if case .sort(let descriptors) = clause { return descriptors } }
+        return []
+    }
+
+    /// The ordering as one sort (perhaps empty) then perhaps one limit, or nil when it has a
+    /// DISTINCT or a sort after a limit: the shape the fast paths and incremental change sets
+    /// handle.
+    var sortThenLimit: (sort: [SortDescriptor], limit: Int?)? {
+        switch ordering.count {
+        case 0: return ([], nil)
+        case 1:
+            if case .sort(let s) = ordering[0] { return (s, nil) }
+            if case .limit(let n) = ordering[0] { return ([], n) }
+            return nil
+        case 2:
+            if case .sort(let s) = ordering[0], case .limit(let n) = ordering[1] { return (s, n) }
+            return nil
+        default: return nil
+        }
+    }
+
     /// Whether this is every object of the class, in key order.
     var isWholeClass: Bool {
-        if case .table = source { return predicates.isEmpty && sortDescriptors.isEmpty && distinctKeyPaths.isEmpty && limitCount == nil }
+        if case .table = source { return predicates.isEmpty && ordering.isEmpty }
         return false
     }
 
     /// The predicate, when this is the objects of the class matching one predicate with no sort,
     /// distinct or limit (the shape that can be counted, windowed or deleted by one scan).
     var onlyPredicate: BoundQuery? {
-        guard case .table = source, predicates.count == 1, sortDescriptors.isEmpty, distinctKeyPaths.isEmpty,
-              limitCount == nil else { return nil }
+        guard case .table = source, predicates.count == 1, ordering.isEmpty else { return nil }
         return predicates[0]
     }
 
-    /// Whether this reads the whole class with no predicate or distinct (perhaps sorted or
-    /// limited): the shape a sorted window can take from a bounded top-k pass.
+    /// Whether this reads the whole class with no predicate or distinct, sorted and perhaps then
+    /// limited: the shape a sorted window can take from a bounded top-k pass.
     var isSortedClass: Bool {
-        if case .table = source { return predicates.isEmpty && distinctKeyPaths.isEmpty && !sortDescriptors.isEmpty }
-        return false
+        guard case .table = source, predicates.isEmpty, let shape = sortThenLimit else { return false }
+        return !shape.sort.isEmpty
     }
 
     /// The keys in result order. With `missingOwnerIsEmpty`, a list or linking-objects source
@@ -74,25 +117,11 @@ struct QueryDescription: @unchecked Sendable {
             keys = try q.run(in: store, candidates: keys)
         }
         // A whole class sorted with a small limit: the first objects straight from the leaves.
-        if keys == nil, distinctKeyPaths.isEmpty, let limitCount, !sortDescriptors.isEmpty,
-           let first = try ResultOrdering.sortedPrefixOfClass(classIndex, by: sortDescriptors, limit: limitCount, in: store) {
+        if keys == nil, let shape = sortThenLimit, let limit = shape.limit, !shape.sort.isEmpty,
+           let first = try ResultOrdering.sortedPrefixOfClass(classIndex, by: shape.sort, limit: limit, in: store) {
             return first
         }
-        var result = try keys ?? store.keys(classIndex: classIndex)
-        let sortedAfterDistinct = !distinctKeyPaths.isEmpty && sortDescriptors != sortAtDistinct
-        let firstSort = sortedAfterDistinct ? sortAtDistinct : sortDescriptors
-        if !firstSort.isEmpty {
-            result = try ResultOrdering.sort(result, classIndex: classIndex, by: firstSort, in: store,
-                                             limit: distinctKeyPaths.isEmpty ? limitCount : nil)
-        }
-        if !distinctKeyPaths.isEmpty {
-            result = try ResultOrdering.distinct(result, classIndex: classIndex, by: distinctKeyPaths, in: store)
-        }
-        if sortedAfterDistinct, !sortDescriptors.isEmpty {
-            result = try ResultOrdering.sort(result, classIndex: classIndex, by: sortDescriptors, in: store, limit: nil)
-        }
-        if let limitCount, result.count > limitCount { result = Array(result.prefix(limitCount)) }
-        return result
+        return try ResultOrdering.apply(ordering, to: keys ?? store.keys(classIndex: classIndex), classIndex: classIndex, in: store)
     }
 
     /// Classes whose changes can change the keys: the class, the source's owner and origin,
@@ -105,8 +134,15 @@ struct QueryDescription: @unchecked Sendable {
         case .list(let c, _, _): d.insert(c)
         case .backlinks(let c, _, let oc, _): d.insert(c); d.insert(oc)
         }
-        for path in sortDescriptors.map(\.keyPath) + distinctKeyPaths {
-            if let p = try? Binder.sortPath(path, classIndex: classIndex, schema: schema) { d.formUnion(p.classes) }
+        for clause in ordering {
+            let paths: [String] = switch clause {
+            case .sort(let descriptors): descriptors.map(\.keyPath)
+            case .distinct(let keyPaths): keyPaths
+            case .limit: []
+            }
+            for path in paths {
+                if let p = try? Binder.sortPath(path, classIndex: classIndex, schema: schema) { d.formUnion(p.classes) }
+            }
         }
         return d
     }

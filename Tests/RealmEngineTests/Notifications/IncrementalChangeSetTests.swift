@@ -37,7 +37,8 @@ import Testing
         ("next.rank > 3 in key order", false, { try $0.objects("Item").filter("next.rank > 3") }),
         ("tag.label == 'x'", false, { try $0.objects("Item").filter("tag.label == 'x'") }),
         ("by tag.label", false, { try $0.objects("Item").sorted(byKeyPath: "tag.label") }),
-        ("ordering in predicate", false, { try $0.objects("Item").filter("rank > 1 SORT(name DESC) LIMIT(3)") }),
+        // A predicate's SORT and LIMIT join the results' ordering, which is then incremental too.
+        ("ordering in predicate, limit 3", false, { try $0.objects("Item").filter("rank > 1 SORT(name DESC) LIMIT(3)") }),
     ]
 
     @Test(arguments: [11, 12, 13])

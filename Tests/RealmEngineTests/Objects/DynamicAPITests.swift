@@ -150,4 +150,62 @@ import Testing
         #expect(try dogs.limit(10).limit(5).checkedCount() == 5)
         #expect(try dogs.limit(5).keys() == dogs.limit(5).limit(10).keys())
     }
+
+    /// Five dogs, in this key order: (x, 5), (a, 1), (x, 4), (b, 2), (c, 3).
+    static func fiveDogs() throws -> (Realm, Results) {
+        let schema = Schema([ObjectSchema(name: "Dog", properties: [
+            Property(name: "name", type: .string), Property(name: "age", type: .int),
+        ])])
+        let realm = try Realm(configuration: .init(inMemoryIdentifier: "descriptors-\(UUID().uuidString)", schema: schema))
+        try realm.write {
+            for (name, age) in [("x", 5), ("a", 1), ("x", 4), ("b", 2), ("c", 3)] {
+                try realm.create("Dog", ["name": .string(name), "age": .int(Int64(age))])
+            }
+        }
+        return (realm, try realm.objects("Dog"))
+    }
+
+    /// The ages of `results`, in order.
+    static func ages(_ results: Results) throws -> [Int64] {
+        try results.keys().map { key in
+            guard case .int(let age) = try results.realm.object(ofType: "Dog", key: key)?.value(forKey: "age") else { return -1 }
+            return age
+        }
+    }
+
+    /// A sort or distinct after a limit orders or thins what the limit kept (Realm applies
+    /// them in the order called); before, the sort ran first and the limit took the youngest.
+    @Test func aSortOrDistinctAfterALimitWorksOnWhatTheLimitKept() throws {
+        let (_, dogs) = try Self.fiveDogs()
+        #expect(try Self.ages(dogs.limit(3).sorted(byKeyPath: "age")) == [1, 4, 5])
+        #expect(try Self.ages(dogs.sorted(byKeyPath: "age").limit(3)) == [1, 2, 3])
+        #expect(try Self.ages(dogs.limit(3).distinct(by: ["name"])) == [5, 1])
+        #expect(try Self.ages(dogs.distinct(by: ["name"]).limit(3)) == [5, 1, 2])
+        #expect(try dogs.limit(3).sorted(byKeyPath: "age").checkedCount() == 3)
+        #expect(try dogs.limit(3).distinct(by: ["name"]).checkedCount() == 2)
+    }
+
+    /// A second sort is the most significant and the first breaks its ties (Realm Core merges
+    /// consecutive sorts so); before, the second replaced the first.
+    @Test func aSecondSortKeepsTheFirstForTies() throws {
+        let (_, dogs) = try Self.fiveDogs()
+        #expect(try Self.ages(dogs.sorted(byKeyPath: "age").sorted(byKeyPath: "name")) == [1, 2, 3, 4, 5])
+        #expect(try Self.ages(dogs.sorted(byKeyPath: "age", ascending: false).sorted(byKeyPath: "name")) == [1, 2, 3, 5, 4])
+        #expect(try dogs.sorted(byKeyPath: "age").sorted(byKeyPath: "name").sortDescriptors.map(\.keyPath) == ["name", "age"])
+        // Sorting again by the same key path replaces it.
+        #expect(try Self.ages(dogs.sorted(byKeyPath: "age").sorted(byKeyPath: "age", ascending: false)) == [5, 4, 3, 2, 1])
+    }
+
+    /// A predicate is a condition on every object, whenever it was added; its SORT, DISTINCT and
+    /// LIMIT follow whatever ordering came before (Realm ANDs the query and appends the
+    /// descriptors). Before, a LIMIT inside a first filter cut before a later filter ran, and a
+    /// LIMIT inside a filter cut before an earlier sort.
+    @Test func aFiltersOrderingClausesFollowEarlierOnesAndItsConditionAppliesToAll() throws {
+        let (_, dogs) = try Self.fiveDogs()
+        #expect(try Self.ages(dogs.filter("age > 0 LIMIT(2)").filter("name == 'x'")) == [5, 4])
+        #expect(try Self.ages(dogs.sorted(byKeyPath: "age").filter("TRUEPREDICATE LIMIT(2)")) == [1, 2])
+        #expect(try Self.ages(dogs.limit(2).filter("age < 5")) == [1, 4])
+        #expect(try Self.ages(dogs.filter("age > 1 SORT(age DESC) LIMIT(3)").sorted(byKeyPath: "age")) == [3, 4, 5])
+        #expect(try dogs.filter("age > 0 LIMIT(2)").filter("name == 'x'").checkedCount() == 2)
+    }
 }
