@@ -39,6 +39,11 @@ extension DynamicObject {
             }
         }
         registration.base = .init(version: realm.version, pin: base, keys: [])
-        return realm.register(registration, on: queue)
+        do {
+            return try realm.register(registration, on: queue)
+        } catch {
+            deliverRegistrationError(error, on: queue) { block(.error(error)) }
+            return NotificationToken(nil)
+        }
     }
 }

@@ -39,14 +39,14 @@ extension Realm {
 
     /// `observe(_:)` delivered on a serial `queue` (nil: this thread's RunLoop, as `observe(_:)`):
     /// `block` runs there after every change of the file, once per delivery, with an instance of
-    /// the file confined to the queue (opened on the first delivery) that has moved to the new
-    /// version. Changes are counted from the version this instance reads when `observe` is
-    /// called, so a caller can read its starting state here and compare in `block`.
+    /// the file confined to the queue (opened now) that has moved to the new version. Changes
+    /// are counted from the version this instance reads when `observe` is called, so a caller
+    /// can read its starting state here and compare in `block`.
     ///
     /// Unlike `observe(_:)`, a registration that cannot be made (a frozen instance, the wrong
-    /// thread, inside a write transaction, as for collections and objects) is reported: `failure`
-    /// gets the reason, asynchronously on the context `block` would have run on, and nothing is
-    /// registered. A newer version that cannot be read (its top node damaged) also goes to
+    /// thread, inside a write transaction, as for collections and objects, or the queue's
+    /// instance failing to open) is reported: `failure` gets the reason, asynchronously on the
+    /// context `block` would have run on, and nothing is registered. A newer version that cannot be read (its top node damaged) also goes to
     /// `failure`, after which `block` is not called again.
     public func observe(on queue: DispatchQueue?, failure: @escaping (Error) -> Void,
                         _ block: @escaping (RealmNotification, Realm) -> Void) -> NotificationToken {
@@ -62,13 +62,22 @@ extension Realm {
             }
         }
         registration.base = .init(version: version, pin: nil, keys: [])
-        return register(registration, on: queue)
+        do {
+            return try register(registration, on: queue)
+        } catch {
+            deliverRegistrationError(error, on: queue) { failure(error) }
+            return NotificationToken(nil)
+        }
     }
 
     /// Registers `registration` with the hub that delivers for `queue` (nil: this thread).
-    func register(_ registration: Registration, on queue: DispatchQueue?, manual: Bool = false) -> NotificationToken {
+    /// Throws when the queue's own instance of the file cannot be opened (its newest version
+    /// unreadable, every reader slot taken): the caller reports it as any registration that
+    /// cannot be made, so the observer hears why instead of waiting for deliveries that never
+    /// come.
+    func register(_ registration: Registration, on queue: DispatchQueue?, manual: Bool = false) throws -> NotificationToken {
         if let queue {
-            let hub = NotificationHub(target: .queue(queue), realm: self)
+            let hub = NotificationHub(target: .queue(queue), realm: self, queueRealm: try Realm(configuration: configuration, queue: queue))
             hub.add(registration)
         } else {
             NotificationHub.hub(for: self, manual: manual).add(registration)

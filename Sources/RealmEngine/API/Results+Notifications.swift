@@ -37,7 +37,12 @@ extension Results {
             deliverRegistrationError(error, on: queue) { block(.error(error)) }
             return NotificationToken(nil)
         }
-        return realm.register(collectionRegistration(on: queue, block), on: queue, manual: manual)
+        do {
+            return try realm.register(collectionRegistration(on: queue, block), on: queue, manual: manual)
+        } catch {
+            deliverRegistrationError(error, on: queue) { block(.error(error)) }
+            return NotificationToken(nil)
+        }
     }
 
     /// The registration of a collection observer: primes the results with each delivered

@@ -14,6 +14,6 @@ extension Results {
         // With a base at this version, the first delivery is the change from here: no `.initial`.
         let registration = collectionRegistration(on: nil, block)
         registration.base = .init(version: snapshot.version, pin: pin, keys: keys)
-        return realm.register(registration, on: nil)
+        return try realm.register(registration, on: nil)
     }
 }

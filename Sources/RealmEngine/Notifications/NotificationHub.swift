@@ -1,8 +1,8 @@
 import Foundation
 
 /// Delivers the registrations of one delivering context: a Realm instance's thread (through its
-/// RunLoop), a dispatch queue (through a Realm instance confined to that queue, opened on
-/// first delivery), or nobody (`manual`: only `refresh()` delivers, for `watchLines`).
+/// RunLoop), a dispatch queue (through a Realm instance confined to that queue, opened
+/// when registering), or nobody (`manual`: only `refresh()` delivers, for `watchLines`).
 ///
 /// Delivery moves the Realm to the newest version the notifier computed for (exactly that
 /// version, so the precomputed change sets and keys apply), then for each registration uses the
@@ -26,11 +26,10 @@ final class NotificationHub: @unchecked Sendable {
 
     let target: Target
     let shared: SharedFile
-    private let configuration: Realm.Configuration
     /// RunLoop and manual hubs: the observed instance (which owns the hub).
     private weak var ownerRealm: Realm?
-    /// Queue hubs: the queue's own instance, used only on the queue.
-    private var queueRealm: Realm?
+    /// Queue hubs: the queue's own instance, used only on the queue (opened when registering).
+    private let queueRealm: Realm?
 
     private let lock = NSLock()
     private var registrations: [Registration] = []
@@ -53,10 +52,12 @@ final class NotificationHub: @unchecked Sendable {
 
     deinit { timer?.invalidate() }
 
-    init(target: Target, realm: Realm) {
+    /// A hub delivering for `realm`; a queue hub delivers through `queueRealm`, an instance of
+    /// the same file confined to its queue.
+    init(target: Target, realm: Realm, queueRealm: Realm? = nil) {
         self.target = target
         shared = realm.shared
-        configuration = realm.configuration
+        self.queueRealm = queueRealm
         if case .queue = target { ownerRealm = nil } else { ownerRealm = realm }
     }
 
@@ -128,9 +129,7 @@ final class NotificationHub: @unchecked Sendable {
         switch target {
         case .runLoop, .manual, .actor:
             return ownerRealm
-        case .queue(let queue):
-            if let queueRealm { return queueRealm }
-            queueRealm = try? Realm(configuration: configuration, queue: queue)
+        case .queue:
             return queueRealm
         }
     }

@@ -142,6 +142,36 @@ import Glibc
         #expect(reader.shared.lock.occupiedReaderSlots().count == occupied)
     }
 
+    /// On a queue, the observer's instance of the file cannot be opened either (its newest
+    /// version is damaged): the results, object and Realm observers each hear why. Before, the
+    /// queue's instance was opened with `try?` at the first delivery, and every delivery was
+    /// dropped in silence.
+    @Test func queueObserversOfADamagedNewestVersionGetTheirError() throws {
+        let dir = TempDir()
+        let (reader, writer, _) = try Self.readerBehindADamagedVersion(dir)
+        defer { withExtendedLifetime(writer) {} }
+        let queue = DispatchQueue(label: "damaged-observer")
+        let seen = NotificationDeliveryTests.Counter()
+        func report(_ kind: String, _ error: Error?) {
+            let corrupt = error.map { if case RealmError.corruptFile = $0 { true } else { false } } ?? false
+            seen.add(corrupt ? "\(kind): corrupt" : "\(kind): \(String(describing: error))")
+        }
+        let results = try reader.objects("Person").observe(on: queue) { change in
+            if case .error(let error) = change { report("results", error) } else { report("results", nil) }
+        }
+        let person = try #require(try reader.objects("Person").first)
+        let object = person.observe(on: queue) { change in
+            if case .error(let error) = change { report("object", error) } else { report("object", nil) }
+        }
+        let realm = reader.observe(on: queue, failure: { report("realm", $0) }) { _, _ in report("realm", nil) }
+        defer { [results, object, realm].forEach { $0.invalidate() } }
+        let deadline = Date().addingTimeInterval(5)
+        while seen.count < 3 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        Thread.sleep(forTimeInterval: 0.1)
+        queue.sync {}
+        #expect(seen.all.sorted() == ["object: corrupt", "realm: corrupt", "results: corrupt"])
+    }
+
     /// `watchLines`, the core of `realmtui watch`, moves by refreshing: a newest version it
     /// cannot read ends it with that error, rather than with silence until it is stopped.
     @Test func watchLinesEndsWithTheErrorOfANewestVersionItCannotRead() throws {
