@@ -33,6 +33,23 @@ struct ExplorerGoldenTests {
         #expect(driver.screen.lines[1].contains("no class matches"))
     }
 
+    /// After Enter closes the filter's input bar, the filter still narrows the list: the status
+    /// line shows it (and how many classes it hides), an empty list says which filter matched
+    /// nothing, and Escape clears it. Before, the list just read "no class matches" and
+    /// "0 classes", with the filter nowhere on screen.
+    @Test func aClassFilterStaysVisibleAfterEnterAndEscapeClearsIt() throws {
+        var driver = try ExplorerFixture.driver()
+        driver.type("xyz")
+        driver.press(.enter)
+        let status = try #require(driver.screen.lines.last)
+        #expect(status.contains("0 of 2 classes") && status.contains("/xyz"), "\(status)")
+        #expect(driver.screen.lines[1].contains("no class matches /xyz"))
+        driver.press(.escape)
+        #expect(driver.screen.lines[1].contains("Person") && driver.screen.lines[2].contains("Dog"))
+        #expect(driver.screen.lines.last?.contains("2 classes") == true)
+        #expect(driver.screen.lines.last?.contains("/xyz") == false)
+    }
+
     @Test func tableWithCJKNullsEmptyStringsDatesAndData() throws {
         var driver = try ExplorerFixture.driver(width: 140, height: 12)
         driver.press(.enter)

@@ -82,6 +82,8 @@ extension ExplorerState {
         } else if case .classes(var screen) = current, screen.previewFocused {
             screen.previewFocused = false
             current = .classes(screen)
+        } else if case .classes(let screen) = current, !screen.filter.isEmpty {
+            setClassFilter("")
         }
     }
 

@@ -15,7 +15,7 @@ enum ClassesView {
         let listWidth = listWidth(state)
         let classes = state.visibleClasses
         if classes.isEmpty {
-            let text = screen.filter.isEmpty ? "no classes in this file" : "no class matches"
+            let text = screen.filter.isEmpty ? "no classes in this file" : "no class matches /\(screen.filter)"
             grid.write("  " + text, column: 0, row: rows.lowerBound, style: theme.muted, limit: listWidth - 1)
         }
         for (offset, row) in rows.enumerated() {

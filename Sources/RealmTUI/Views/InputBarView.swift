@@ -112,9 +112,16 @@ enum StatusLineView {
         let others = state.otherProcesses
         if others > 0 { fields.append(("\(others) other process\(others == 1 ? "" : "es")", 4)) }
         switch state.current {
-        case .classes:
+        case .classes(let screen):
             let count = state.visibleClasses.count
-            fields.append(("\(count) class\(count == 1 ? "" : "es")", 1))
+            if screen.filter.isEmpty {
+                fields.append(("\(count) class\(count == 1 ? "" : "es")", 1))
+            } else {
+                // The filter's input bar is gone after Enter: this is where it still shows.
+                let total = state.realm.schema.objectSchemas.count
+                fields.append(("\(count) of \(total) class\(total == 1 ? "" : "es")", 1))
+                if case .classFilter = state.mode {} else { fields.append(("/" + screen.filter, 1)) }
+            }
         case .table(let table):
             guard let count = try? table.rows.checkedCount() else {
                 fields.append(("⚠ damaged: cannot count", 0))
