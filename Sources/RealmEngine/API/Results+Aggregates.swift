@@ -22,13 +22,17 @@ extension Results {
     }
 
     /// The smallest value of a numeric or date property (nil when there are no non-nil values).
+    /// NaN counts only when every value is NaN.
     public func min(ofProperty name: String) throws -> Value? {
-        try columnValues(name).min(by: Results.less)
+        let values = try columnValues(name)
+        return values.isEmpty ? nil : ValueOrder.extreme(values, smallest: true)
     }
 
     /// The largest value of a numeric or date property (nil when there are no non-nil values).
+    /// NaN counts only when every value is NaN.
     public func max(ofProperty name: String) throws -> Value? {
-        try columnValues(name).max(by: Results.less)
+        let values = try columnValues(name)
+        return values.isEmpty ? nil : ValueOrder.extreme(values, smallest: false)
     }
 
     /// The sum of a numeric property (0 for no values; integers sum as `.int`, and a sum that
@@ -76,14 +80,6 @@ extension Results {
         }
         for k in keys {
             try DynamicObject(realm: realm, classIndex: classIndex, key: k).setValue(value, forKey: name)
-        }
-    }
-
-    static func less(_ a: Value, _ b: Value) -> Bool {
-        switch (a, b) {
-        case (.int(let x), .int(let y)): return x < y
-        case (.date(let x), .date(let y)): return x < y
-        default: return (ValueOrder.double(a) ?? 0) < (ValueOrder.double(b) ?? 0)
         }
     }
 }

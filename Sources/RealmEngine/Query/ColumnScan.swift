@@ -61,10 +61,11 @@ indirect enum ColumnTest {
                 return c.op.isStringOperator ? nil : .int(column: column, op: c.op, value: v, nullable: nullable)
             case (.bool, .bool(let b)):
                 return c.op.isStringOperator ? nil : .int(column: column, op: c.op, value: b ? 1 : 0, nullable: nullable)
+            // Against NaN the evaluator's rule (NaN equals NaN) is not IEEE's: it decides.
             case (.double, .double(let d)), (.float, .double(let d)):
-                return c.op.isStringOperator || p.type == .float ? nil : .double(column: column, op: c.op, value: d, nullable: nullable)
+                return c.op.isStringOperator || p.type == .float || d.isNaN ? nil : .double(column: column, op: c.op, value: d, nullable: nullable)
             case (.float, .float(let f)):
-                return c.op.isStringOperator ? nil : .double(column: column, op: c.op, value: Double(f), nullable: nullable)
+                return c.op.isStringOperator || f.isNaN ? nil : .double(column: column, op: c.op, value: Double(f), nullable: nullable)
             case (.date, .date(let t)):
                 return c.op.isStringOperator ? nil : .date(column: column, op: c.op, value: t, nullable: nullable)
             case (.string, .string(let s)):

@@ -191,12 +191,7 @@ struct Evaluator<Store: ObjectStore> {
         case .count:
             return .int(Int64(values.count))
         case .min, .max:
-            var best: Value = .null
-            for v in values where !v.isNull {
-                if best.isNull { best = v; continue }
-                if let c = ValueOrder.compare(v, best), aggregate == .min ? c < 0 : c > 0 { best = v }
-            }
-            return best
+            return ValueOrder.extreme(values, smallest: aggregate == .min)
         case .sum:
             if p.elementType == .int {
                 var total: Int64 = 0

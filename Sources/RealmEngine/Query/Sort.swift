@@ -159,10 +159,10 @@ enum ResultOrdering {
         if keyPaths.isEmpty { return keys }
         let paths = try keyPaths.map { try Binder.sortPath($0, classIndex: classIndex, schema: store.schema, for: .distinct) }
         let evaluator = Evaluator(store: store)
-        var seen = Set<[Value]>()
+        var seen = Set<[AnyHashable]>()
         var out: [ObjectKey] = []
         for key in keys {
-            let row = try paths.map { try evaluator.singleValue($0, key) }
+            let row = try paths.map { ValueOrder.distinctKey(try evaluator.singleValue($0, key)) }
             if seen.insert(row).inserted { out.append(key) }
         }
         return out

@@ -1,8 +1,9 @@
 import Foundation
 
 /// Equality and ordering of values as the query language and sorting see them: numbers compare
-/// across int/float/double, strings and data by bytes (Unicode code point order), bool false <
-/// true, nil equal only to nil.
+/// across int/float/double — exactly: an int is never rounded to a double first — strings and
+/// data by bytes (Unicode code point order), bool false < true, nil equal only to nil. NaN
+/// equals NaN and is unordered against numbers; sorting puts it before every number.
 enum ValueOrder {
     /// -1, 0 or 1; nil when either side is nil or the kinds cannot be ordered against each other.
     static func compare(_ a: Value, _ b: Value) -> Int? {
@@ -15,10 +16,43 @@ enum ValueOrder {
         case (.objectId(let x), .objectId(let y)): return x < y ? -1 : (x == y ? 0 : 1)
         case (.uuid(let x), .uuid(let y)): return uuid(x, y)
         case (.link(let x), .link(let y)): return x < y ? -1 : (x == y ? 0 : 1)
+        case (.int(let i), _):
+            return double(b).flatMap { compare(int: i, double: $0) }
+        case (_, .int(let i)):
+            return double(a).flatMap { compare(int: i, double: $0) }.map { -$0 }
         default:
             guard let x = double(a), let y = double(b) else { return nil }
             if x.isNaN || y.isNaN { return x.isNaN && y.isNaN ? 0 : nil }
             return x < y ? -1 : (x == y ? 0 : 1)
+        }
+    }
+
+    /// An int against a double without rounding the int: 2^53 + 1 is more than 2^53, and
+    /// `Int64.max` less than 2^63. Nil against NaN.
+    static func compare(int i: Int64, double d: Double) -> Int? {
+        if d.isNaN { return nil }
+        if d >= 0x1p63 { return -1 }
+        if d < -0x1p63 { return 1 }
+        let whole = d.rounded(.down)   // in [-2^63, 2^63): fits Int64
+        let w = Int64(whole)
+        if i != w { return i < w ? -1 : 1 }
+        return d > whole ? -1 : 0
+    }
+
+    /// A value DISTINCT can hash, equal exactly when `equal` says so: strings and data by
+    /// bytes (Swift's `String` equality would merge canonically equivalent text), every NaN one
+    /// value, numbers of every kind by value.
+    static func distinctKey(_ v: Value) -> AnyHashable {
+        switch v {
+        case .string(let s): return AnyHashable(Array(s.utf8))
+        case .int(let i): return AnyHashable(i)
+        case .float, .double:
+            guard let d = double(v) else { return AnyHashable(0) }
+            if d.isNaN { return AnyHashable("NaN") }
+            // A double that is a whole number in Int64's range is that int (5.0 == 5).
+            if d == d.rounded(.down), d >= -0x1p63, d < 0x1p63 { return AnyHashable(Int64(d)) }
+            return AnyHashable(d)
+        default: return AnyHashable(v)
         }
     }
 
@@ -31,6 +65,20 @@ enum ValueOrder {
         }
     }
 
+    /// The smallest or largest of `values` for `@min`/`@max` and `min`/`max(ofProperty:)`: nil
+    /// and NaN are skipped, whatever their place (NaN when there is nothing else; `.null`
+    /// for no values).
+    static func extreme(_ values: [Value], smallest: Bool) -> Value {
+        var best: Value = .null
+        for v in values where !v.isNull {
+            if best.isNull || isNaN(best) { best = v; continue }
+            if let c = compare(v, best), smallest ? c < 0 : c > 0 { best = v }
+        }
+        return best
+    }
+
+    static func isNaN(_ v: Value) -> Bool { double(v)?.isNaN == true }
+
     /// Sort order: nil before everything, then `compare`; kinds that cannot be compared order by kind name
     /// (stable, never a crash).
     static func sortCompare(_ a: Value, _ b: Value) -> Int {
@@ -40,6 +88,9 @@ enum ValueOrder {
         case (_, .null): return 1
         default:
             if let c = compare(a, b) { return c }
+            // A NaN against a number: NaN first (`compare` leaves them unordered, and a tie
+            // with every number would make the order depend on where the NaN stood).
+            if let x = double(a), let y = double(b) { return x.isNaN == y.isNaN ? 0 : (x.isNaN ? -1 : 1) }
             let ka = a.kindName, kb = b.kindName
             return ka < kb ? -1 : (ka == kb ? 0 : 1)
         }
