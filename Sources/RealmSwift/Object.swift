@@ -428,8 +428,10 @@ extension Object: _RealmElement {
     class func _rlmMake(_ managed: consuming ObjectAccessor, realm: Realm, info: ClassInfo? = nil) -> Self {
         let o = self.init()
         // No slots are stamped: a property finds its slot through the class's key-path table
-        // (`KeyPathSlots`), and stamps them itself on a key path's first use.
-        o.classInfo = info ?? ClassInfo.of(self)
+        // (`KeyPathSlots`), and stamps them itself on a key path's first use. Properties are
+        // read by column number, so the class is checked against the file's (once per Realm):
+        // a class reached only through a link was not, and read another property's column.
+        o.classInfo = info ?? realm.check(self)
         o.manage(managed)
         o.realm = realm
         return o

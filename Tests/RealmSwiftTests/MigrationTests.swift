@@ -231,7 +231,15 @@ import RealmSwift
     final class Owner: Object { @Persisted var name = ""; @Persisted var pets: List<Pet> }
     final class OwnerV1: Object {
         override class func _realmObjectName() -> String? { "Owner" }
-        @Persisted var name = ""; @Persisted var nickname: String?; @Persisted var pets: List<Pet>
+        @Persisted var name = ""; @Persisted var nickname: String?; @Persisted var pets: List<PetV1>
+    }
+    /// `Pet` of the migrated file: its links reach `OwnerV1` (reading them as the old `Owner`
+    /// stops: that class is no longer the file's).
+    final class PetV1: Object {
+        override class func _realmObjectName() -> String? { "Pet" }
+        @Persisted var name = ""
+        @Persisted var best: OwnerV1?
+        @Persisted(originProperty: "pets") var owners: LinkingObjects<OwnerV1>
     }
     final class Pet: Object {
         @Persisted var name = ""
@@ -249,12 +257,6 @@ import RealmSwift
                 o.pets[0].best = o
                 r.create(Owner.self, value: ["name": "Deleted"])
             }
-        }
-        final class PetV1: Object {
-            override class func _realmObjectName() -> String? { "Pet" }
-            @Persisted var name = ""
-            @Persisted var best: OwnerV1?
-            @Persisted(originProperty: "pets") var owners: LinkingObjects<OwnerV1>
         }
         let r = try Realm(configuration: config(base, 1, [OwnerV1.self, PetV1.self]) { migration, _ in
             migration.enumerateObjects(ofType: "Owner") { old, new in
