@@ -81,7 +81,10 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
 
     /// Appends an element (an unmanaged object is added to the Realm).
     public func append(_ element: Element) {
-        change({ try $0.append(element._rlmInput(for: realm)) }, unmanaged: { $0.append(element) })
+        change({ list in
+            realm?.adopt(element)
+            try list.append(element._rlmInput(for: realm))
+        }, unmanaged: { $0.append(element) })
     }
 
     /// Appends every element of a sequence (a `Results`, another list, an array).
@@ -91,7 +94,10 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
 
     /// Inserts an element at `index`.
     public func insert(_ element: Element, at index: Int) {
-        change({ try $0.insert(element._rlmInput(for: realm), at: index) }, unmanaged: { $0.insert(element, at: index) })
+        change({ list in
+            realm?.adopt(element)
+            try list.insert(element._rlmInput(for: realm), at: index)
+        }, unmanaged: { $0.insert(element, at: index) })
     }
 
     /// Removes the element at `index`.
@@ -117,7 +123,10 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
 
     /// Replaces the element at `index`.
     public func replace(index: Int, object: Element) {
-        change({ try $0.replace(index: index, with: object._rlmInput(for: realm)) }, unmanaged: { $0[index] = object })
+        change({ list in
+            realm?.adopt(object)
+            try list.replace(index: index, with: object._rlmInput(for: realm))
+        }, unmanaged: { $0[index] = object })
     }
 
     /// Exchanges two elements.
