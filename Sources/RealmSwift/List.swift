@@ -81,10 +81,7 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
 
     /// Appends an element (an unmanaged object is added to the Realm).
     public func append(_ element: Element) {
-        change({ list in
-            realm?.adopt(element)
-            try list.append(element._rlmInput(for: realm))
-        }, unmanaged: { $0.append(element) })
+        change({ try $0.append(element._rlmInput(for: realm)) }, unmanaged: { $0.append(element) })
     }
 
     /// Appends every element of a sequence (a `Results`, another list, an array).
@@ -94,10 +91,7 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
 
     /// Inserts an element at `index`.
     public func insert(_ element: Element, at index: Int) {
-        change({ list in
-            realm?.adopt(element)
-            try list.insert(element._rlmInput(for: realm), at: index)
-        }, unmanaged: { $0.insert(element, at: index) })
+        change({ try $0.insert(element._rlmInput(for: realm), at: index) }, unmanaged: { $0.insert(element, at: index) })
     }
 
     /// Removes the element at `index`.
@@ -123,10 +117,7 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
 
     /// Replaces the element at `index`.
     public func replace(index: Int, object: Element) {
-        change({ list in
-            realm?.adopt(object)
-            try list.replace(index: index, with: object._rlmInput(for: realm))
-        }, unmanaged: { $0[index] = object })
+        change({ try $0.replace(index: index, with: object._rlmInput(for: realm)) }, unmanaged: { $0[index] = object })
     }
 
     /// Exchanges two elements.

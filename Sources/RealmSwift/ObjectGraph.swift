@@ -65,13 +65,3 @@ extension Realm {
         return created[0].managed
     }
 }
-
-extension Realm {
-    /// Adds `value` first when it is an unmanaged object, inside a write transaction: as in
-    /// Realm, an object appended to a managed list or assigned to a managed link becomes
-    /// managed (the same instance, linked, not a copy).
-    func adopt(_ value: Any) {
-        guard isInWriteTransaction, let object = value as? Object, !object.isManaged else { return }
-        add(object)
-    }
-}

@@ -133,7 +133,6 @@ extension Optional: _Persistable where Wrapped: _RealmElement {
         return s
     }
     public static func _rlmSet(_ value: Self, _ object: Object, _ name: String) {
-        if let value { object.realm?.adopt(value) }
         object._rlmWrite(name, value.map { $0._rlmInput(for: object.realm) } ?? .value(.null))
     }
     public func _rlmInput(for realm: Realm?) -> ObjectInput? {

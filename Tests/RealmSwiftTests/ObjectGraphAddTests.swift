@@ -50,24 +50,6 @@ import RealmSwift
         #expect(jim.best?.name == "Rex II" && jim.dogs[2].name == "Rex II")
     }
 
-    /// As in Realm, an unmanaged object appended to a managed list or assigned to a managed link
-    /// is added: it becomes that object. Before, a copy was stored each time and the instance
-    /// stayed unmanaged, so later changes to it were never saved.
-    @Test func anUnmanagedObjectAppendedOrAssignedToAManagedObjectBecomesManaged() throws {
-        let realm = try Self.realm()
-        let jim = GPerson(value: ["name": "Jim"])
-        try realm.write { realm.add(jim) }
-        let rex = GDog(value: ["name": "Rex"])
-        try realm.write {
-            jim.dogs.append(rex)
-            jim.dogs.insert(rex, at: 0)
-            jim.best = rex
-        }
-        #expect(rex.realm != nil && realm.objects(GDog.self).count == 1 && jim.dogs.count == 2)
-        try realm.write { rex.name = "Rex II" }
-        #expect(jim.best?.name == "Rex II" && jim.dogs.map(\.name) == ["Rex II", "Rex II"])
-    }
-
     @Test func anInstanceWithAPrimaryKeyReachedTwiceIsNoDuplicate() throws {
         let realm = try Self.realm()
         let red = GTag(value: ["label": "red"])
