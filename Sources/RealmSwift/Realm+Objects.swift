@@ -72,17 +72,10 @@ extension Realm {
         }
         let info = check(Swift.type(of: object))
         do {
-            var visited: Set<ObjectIdentifier> = []
-            if info.hasLinks {
-                let graph = UnmanagedGraph(from: object)
-                if graph.isShared {
-                    object._rlmAttach(try addShared(graph, update: update), realm: self, visited: &visited)
-                    return
-                }
-            }
             // The stored name from the class's info: `className` may build it from the type's name.
             let managed = try dynamicRealm.createAccessor(info.objectSchema.name, value: object._rlmUnmanagedArray(for: self),
                                                           update: update)
+            var visited: Set<ObjectIdentifier> = []
             object._rlmAttach(consume managed, realm: self, visited: &visited)
         } catch {
             record(error)
