@@ -39,7 +39,7 @@ extension Realm {
     /// A primary key of another type than `Int` and `String` as a stored value.
     @usableFromInline
     func primaryKeyValue<Key>(_ key: Key) -> Value {
-        guard let value = storedValue(key) else { preconditionFailure("\(Key.self) cannot be a primary key") }
+        guard let value = try? storedValue(key) else { preconditionFailure("\(Key.self) cannot be a primary key") }
         return value
     }
 
