@@ -28,11 +28,14 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
     /// The position after the last element (`count`).
     public var endIndex: Int { count }
 
-    /// Number of elements.
+    /// Number of elements. A managed list used from another thread than its Realm's stops
+    /// with a message (its `count` there is not 0), as in RealmSwift.
     public var count: Int {
         switch storage {
         case .unmanaged(let items): return items.count
-        case .managed(let list, let realm): return realm.reading { list.count }
+        case .managed(let list, let realm):
+            realm.verifyThread()
+            return realm.reading { list.count }
         }
     }
 
@@ -42,6 +45,7 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
             switch storage {
             case .unmanaged(let items): return items[position]
             case .managed(let list, let realm):
+                realm.verifyThread()
                 do {
                     let v = try realm.reading { try list.value(at: position) }
                     guard let e = Element._rlmRead(v, realm: realm) else {
@@ -73,6 +77,7 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
             unmanaged(&items)
             storage = .unmanaged(items)
         case .managed(let list, let realm):
+            realm.verifyThread()
             realm.refuseFrozenWrite()
             precondition(realm.isInWriteTransaction, "Cannot modify a managed List outside of a write transaction.")
             do { try body(list) } catch { realm.record(error) }
