@@ -119,9 +119,11 @@ extension Realm {
         do { try dynamicRealm.delete(accessor) } catch { record(error) }
     }
 
-    /// Deletes every object of a sequence (a `List`, an array).
+    /// Deletes every object of a sequence (a `List`, an array). An object the sequence holds
+    /// several times (a list may) is deleted once.
     public func delete<S: Sequence>(_ objects: S) where S.Element: Object {
-        for o in Array(objects) { delete(o) }
+        var seen = Set<S.Element>()
+        for o in Array(objects) where seen.insert(o).inserted { delete(o) }
     }
 
     /// Deletes every object of the results.
