@@ -16,7 +16,8 @@ extension _RealmInteger {
     public static func _rlmConvert(_ any: Any) -> Self? {
         if let v = any as? Self { return v }
         if let i = any as? any BinaryInteger { return Self(exactly: i) }
-        if let n = any as? NSNumber, !(n is Bool) { return Self(exactly: n.int64Value) }
+        // Only a whole number that fits: `int64Value` would truncate 1.5 to 1.
+        if let n = any as? NSNumber, !(n is Bool) { return Int64(exactly: n).flatMap { Self(exactly: $0) } }
         if let d = any as? Double { return Self(exactly: d) }
         return nil
     }
