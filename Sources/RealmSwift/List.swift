@@ -157,10 +157,15 @@ extension List: _Persistable {
     public func _rlmInput(for realm: Realm?) -> ObjectInput? {
         .array(elements.map { $0._rlmInput(for: realm) })
     }
+    /// A new unmanaged list: a list given (`Object(value: other)`) is copied, never shared, so
+    /// changing the new object's list changes neither `other` nor what a Realm stores.
     public static func _rlmConvert(_ any: Any) -> List? {
-        if let l = any as? List { return l }
-        guard let array = any as? [Any] else { return nil }
         let list = List()
+        if let l = any as? List {
+            list.storage = .unmanaged(l.elements)
+            return list
+        }
+        guard let array = any as? [Any] else { return nil }
         var items: [Element] = []
         for a in array {
             guard let e = Element._rlmConvert(a) else { return nil }
