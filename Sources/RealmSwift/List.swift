@@ -86,7 +86,7 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
 
     /// Appends an element (an unmanaged object is added to the Realm).
     public func append(_ element: Element) {
-        change({ try $0.append(element._rlmInput(for: realm)) }, unmanaged: { $0.append(element) })
+        change({ try $0.append(element._rlmAddedInput(for: realm)) }, unmanaged: { $0.append(element) })
     }
 
     /// Appends every element of a sequence (a `Results`, another list, an array).
@@ -96,7 +96,7 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
 
     /// Inserts an element at `index`.
     public func insert(_ element: Element, at index: Int) {
-        change({ try $0.insert(element._rlmInput(for: realm), at: index) }, unmanaged: { $0.insert(element, at: index) })
+        change({ try $0.insert(element._rlmAddedInput(for: realm), at: index) }, unmanaged: { $0.insert(element, at: index) })
     }
 
     /// Removes the element at `index`.
@@ -122,7 +122,7 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
 
     /// Replaces the element at `index`.
     public func replace(index: Int, object: Element) {
-        change({ try $0.replace(index: index, with: object._rlmInput(for: realm)) }, unmanaged: { $0[index] = object })
+        change({ try $0.replace(index: index, with: object._rlmAddedInput(for: realm)) }, unmanaged: { $0[index] = object })
     }
 
     /// Exchanges two elements.
@@ -152,7 +152,7 @@ extension List: _Persistable {
         }
     }
     public static func _rlmSet(_ value: List, _ object: Object, _ name: String) {
-        object._rlmWrite(name, .array(value.elements.map { $0._rlmInput(for: object.realm) }))
+        object._rlmWrite(name, .array(value.elements.map { $0._rlmAddedInput(for: object.realm) }))
     }
     public func _rlmInput(for realm: Realm?) -> ObjectInput? {
         .array(elements.map { $0._rlmInput(for: realm) })

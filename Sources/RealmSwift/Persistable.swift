@@ -16,6 +16,9 @@ public protocol _RealmElement {
     static func _rlmRead(_ value: Value, realm: Realm) -> Self?
     /// The input that stores this value in `realm` (a link, or a nested object to create).
     func _rlmInput(for realm: Realm?) -> ObjectInput
+    /// The input that stores this value into a managed object or list of `realm`: an unmanaged
+    /// object is added (becoming managed itself) and linked, as RealmSwift does.
+    func _rlmAddedInput(for realm: Realm?) -> ObjectInput
     /// Converts a loosely typed value (`Object(value:)`); nil when it does not fit.
     static func _rlmConvert(_ any: Any) -> Self?
     /// Converts a loosely typed value into input for `realm.create`.
@@ -24,6 +27,7 @@ public protocol _RealmElement {
 
 extension _RealmElement {
     public static var _rlmObjectType: Object.Type? { nil }
+    public func _rlmAddedInput(for realm: Realm?) -> ObjectInput { _rlmInput(for: realm) }
 }
 
 /// A scalar stored as one `Value` (numbers, strings, dates, data, identifiers, enums).
@@ -145,7 +149,7 @@ extension Optional: _Persistable where Wrapped: _RealmElement {
         return s
     }
     public static func _rlmSet(_ value: Self, _ object: Object, _ name: String) {
-        object._rlmWrite(name, value.map { $0._rlmInput(for: object.realm) } ?? .value(.null))
+        object._rlmWrite(name, value.map { $0._rlmAddedInput(for: object.realm) } ?? .value(.null))
     }
     public func _rlmInput(for realm: Realm?) -> ObjectInput? {
         map { $0._rlmInput(for: realm) } ?? .value(.null)

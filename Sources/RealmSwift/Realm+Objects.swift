@@ -61,25 +61,18 @@ extension Realm {
         precondition(isInWriteTransaction, "Cannot \(what) outside of a write transaction (call it inside realm.write { }).")
     }
 
-    /// Adds an unmanaged object, and the unmanaged objects it links to, to the Realm; the
-    /// object becomes managed. With `.modified` or `.all`, an object with the same primary key
-    /// is updated instead (a duplicate key with `.error` makes the `write` throw).
+    /// Adds an unmanaged object, and the unmanaged objects it links to, to the Realm; each of
+    /// these instances becomes managed, one object per instance however often it is linked
+    /// (cycles included). With `.modified` or `.all`, an object with the same primary key is
+    /// updated instead (a duplicate key with `.error` makes the `write` throw, and leaves every
+    /// instance unmanaged).
     public func add(_ object: Object, update: UpdatePolicy = .error) {
         requireWrite("add an object")
         if let owner = object.realm {
             precondition(owner.dynamicRealm === dynamicRealm, "Object is already managed by another Realm. Use create instead to copy it.")
             if !object.isInvalidated { return }
         }
-        let info = check(Swift.type(of: object))
-        do {
-            // The stored name from the class's info: `className` may build it from the type's name.
-            let managed = try dynamicRealm.createAccessor(info.objectSchema.name, value: object._rlmUnmanagedArray(for: self),
-                                                          update: update)
-            var visited: Set<ObjectIdentifier> = []
-            object._rlmAttach(consume managed, realm: self, visited: &visited)
-        } catch {
-            record(error)
-        }
+        do { _ = try addGraph(object, update: update) } catch { record(error) }
     }
 
     /// Adds every object of a sequence.
