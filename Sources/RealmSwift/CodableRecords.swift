@@ -168,7 +168,7 @@ enum RecordCoding {
         case .string: guard let s = raw as? String else { throw mismatch }; return .string(s)
         case .date:
             guard let n = raw as? NSNumber else { throw mismatch }
-            return .date(Timestamp(Date(timeIntervalSinceReferenceDate: n.doubleValue)))
+            return .date(try Timestamp(Date(timeIntervalSinceReferenceDate: n.doubleValue)))
         case .data: guard let s = raw as? String, let d = Data(base64Encoded: s) else { throw mismatch }; return .data(d)
         case .uuid: guard let s = raw as? String, let u = UUID(uuidString: s) else { throw mismatch }; return .uuid(u)
         default: throw mismatch

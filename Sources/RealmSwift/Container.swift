@@ -121,9 +121,11 @@ public final class FetchedResults<T: Persistable> {
     /// The value at `index`.
     public func value(at index: Int) -> T { T(managedObject: results[index]) }
 
-    /// Observes the values: the same changes as `Results.observe`.
+    /// Observes the values: the same changes as `Results.observe`. The token keeps these
+    /// `FetchedResults` alive until it is invalidated or released, so deliveries go on after
+    /// the caller lets them go.
     public func observe(_ block: @escaping (RealmCollectionChange<FetchedResults<T>>) -> Void) -> NotificationToken {
-        results.observe { [unowned self] change in
+        results.observe { change in
             switch change {
             case .initial: block(.initial(self))
             case .update(_, let d, let i, let m): block(.update(self, deletions: d, insertions: i, modifications: m))

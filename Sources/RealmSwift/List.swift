@@ -28,11 +28,14 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
     /// The position after the last element (`count`).
     public var endIndex: Int { count }
 
-    /// Number of elements.
+    /// Number of elements. A managed list used from another thread than its Realm's stops
+    /// with a message (its `count` there is not 0), as in RealmSwift.
     public var count: Int {
         switch storage {
         case .unmanaged(let items): return items.count
-        case .managed(let list, let realm): return realm.reading { list.count }
+        case .managed(let list, let realm):
+            realm.verifyThread()
+            return realm.reading { list.count }
         }
     }
 
@@ -42,6 +45,7 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
             switch storage {
             case .unmanaged(let items): return items[position]
             case .managed(let list, let realm):
+                realm.verifyThread()
                 do {
                     let v = try realm.reading { try list.value(at: position) }
                     guard let e = Element._rlmRead(v, realm: realm) else {
@@ -73,6 +77,7 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
             unmanaged(&items)
             storage = .unmanaged(items)
         case .managed(let list, let realm):
+            realm.verifyThread()
             realm.refuseFrozenWrite()
             precondition(realm.isInWriteTransaction, "Cannot modify a managed List outside of a write transaction.")
             do { try body(list) } catch { realm.record(error) }
@@ -81,7 +86,7 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
 
     /// Appends an element (an unmanaged object is added to the Realm).
     public func append(_ element: Element) {
-        change({ try $0.append(element._rlmInput(for: realm)) }, unmanaged: { $0.append(element) })
+        change({ try $0.append(element._rlmAddedInput(for: realm)) }, unmanaged: { $0.append(element) })
     }
 
     /// Appends every element of a sequence (a `Results`, another list, an array).
@@ -91,7 +96,7 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
 
     /// Inserts an element at `index`.
     public func insert(_ element: Element, at index: Int) {
-        change({ try $0.insert(element._rlmInput(for: realm), at: index) }, unmanaged: { $0.insert(element, at: index) })
+        change({ try $0.insert(element._rlmAddedInput(for: realm), at: index) }, unmanaged: { $0.insert(element, at: index) })
     }
 
     /// Removes the element at `index`.
@@ -117,7 +122,7 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
 
     /// Replaces the element at `index`.
     public func replace(index: Int, object: Element) {
-        change({ try $0.replace(index: index, with: object._rlmInput(for: realm)) }, unmanaged: { $0[index] = object })
+        change({ try $0.replace(index: index, with: object._rlmAddedInput(for: realm)) }, unmanaged: { $0[index] = object })
     }
 
     /// Exchanges two elements.
@@ -147,15 +152,20 @@ extension List: _Persistable {
         }
     }
     public static func _rlmSet(_ value: List, _ object: Object, _ name: String) {
-        object._rlmWrite(name, .array(value.elements.map { $0._rlmInput(for: object.realm) }))
+        object._rlmWrite(name, .array(value.elements.map { $0._rlmAddedInput(for: object.realm) }))
     }
     public func _rlmInput(for realm: Realm?) -> ObjectInput? {
         .array(elements.map { $0._rlmInput(for: realm) })
     }
+    /// A new unmanaged list: a list given (`Object(value: other)`) is copied, never shared, so
+    /// changing the new object's list changes neither `other` nor what a Realm stores.
     public static func _rlmConvert(_ any: Any) -> List? {
-        if let l = any as? List { return l }
-        guard let array = any as? [Any] else { return nil }
         let list = List()
+        if let l = any as? List {
+            list.storage = .unmanaged(l.elements)
+            return list
+        }
+        guard let array = any as? [Any] else { return nil }
         var items: [Element] = []
         for a in array {
             guard let e = Element._rlmConvert(a) else { return nil }

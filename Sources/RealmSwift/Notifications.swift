@@ -16,8 +16,11 @@ extension Realm {
 
     /// Calls `block` after every change of the file (commits here, on other threads or in other
     /// processes) on this thread's RunLoop, or during `refresh()`. Keep the token.
+    ///
+    /// The token keeps this `Realm` alive until it is invalidated or released (as in
+    /// RealmSwift): deliveries go on, with this instance, after the caller lets it go.
     public func observe(_ block: @escaping (RealmNotification, Realm) -> Void) -> NotificationToken {
-        dynamicRealm.observe { [unowned self] notification, _ in block(notification, self) }
+        dynamicRealm.observe { notification, _ in block(notification, self) }
     }
 }
 

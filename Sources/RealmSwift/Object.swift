@@ -307,41 +307,6 @@ open class Object: Hashable, CustomStringConvertible {
         do { try managed.setValue(input, column: try managed.column(name)) } catch { realm.record(error) }
     }
 
-    /// Makes this object (and the unmanaged objects it links to) the managed object `managed`.
-    func _rlmAttach(_ managed: DynamicObject, realm: Realm, visited: inout Set<ObjectIdentifier>) {
-        _rlmAttach(managed.accessor, realm: realm, visited: &visited)
-    }
-
-    /// `_rlmAttach` from the engine's accessor (a dynamic object is made only to follow links).
-    func _rlmAttach(_ accessor: consuming ObjectAccessor, realm: Realm, visited: inout Set<ObjectIdentifier>) {
-        let info = self.info
-        if !info.hasLinks {
-            manage(accessor)
-            self.realm = realm
-            return
-        }
-        var linked: [(String, [Object])] = []
-        guard visited.insert(ObjectIdentifier(self)).inserted else { return }
-        for f in fieldHandles() {
-            let links = f.access.links(f.field)
-            if !links.isEmpty { linked.append((f.name, links)) }
-        }
-        let managed = DynamicObject(copy accessor)
-        manage(accessor)
-        self.realm = realm
-        for (name, links) in linked {
-            guard let property = managed.objectSchema[name] else { continue }
-            if property.isList {
-                guard let list = try? managed.list(forKey: name) else { continue }
-                for (i, o) in links.enumerated() where o.managed == nil {
-                    if let d = try? list.object(at: i) { o._rlmAttach(d, realm: realm, visited: &visited) }
-                }
-            } else if let o = links.first, o.managed == nil, let d = try? managed.linkedObject(forKey: name) {
-                o._rlmAttach(d, realm: realm, visited: &visited)
-            }
-        }
-    }
-
     /// The object's values as input for `realm`: a link when `realm` manages it, else a nested
     /// object with every persisted property.
     func _rlmObjectInput(for realm: Realm?) -> ObjectInput {
@@ -438,6 +403,16 @@ extension Object: _RealmElement {
     }
 
     public func _rlmInput(for realm: Realm?) -> ObjectInput { _rlmObjectInput(for: realm) }
+
+    /// An unmanaged object stored into a managed list or link of `realm` is added first (this
+    /// instance and the unmanaged objects it reaches become managed), then linked by key.
+    public func _rlmAddedInput(for realm: Realm?) -> ObjectInput {
+        guard managed == nil, let realm, realm.isInWriteTransaction else { return _rlmObjectInput(for: realm) }
+        do { return .value(.link(try realm.addGraph(self, update: .error))) } catch {
+            realm.record(error)
+            return .value(.null)
+        }
+    }
 
     public class func _rlmConvert(_ any: Any) -> Self? {
         if let o = any as? Self { return o }

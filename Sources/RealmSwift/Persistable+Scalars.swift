@@ -16,7 +16,8 @@ extension _RealmInteger {
     public static func _rlmConvert(_ any: Any) -> Self? {
         if let v = any as? Self { return v }
         if let i = any as? any BinaryInteger { return Self(exactly: i) }
-        if let n = any as? NSNumber, !(n is Bool) { return Self(exactly: n.int64Value) }
+        // Only a whole number that fits: `int64Value` would truncate 1.5 to 1.
+        if let n = any as? NSNumber, !(n is Bool) { return Int64(exactly: n).flatMap { Self(exactly: $0) } }
         if let d = any as? Double { return Self(exactly: d) }
         return nil
     }
@@ -95,7 +96,8 @@ extension String: _RealmScalar, _Persistable {
 
 extension Date: _RealmScalar, _Persistable {
     public static var _rlmPropertyType: PropertyType { .date }
-    public var _rlmValue: Value { .date(Timestamp(self)) }
+    public var _rlmValue: Value { (try? _rlmCheckedValue()) ?? .null }
+    public func _rlmCheckedValue() throws -> Value { .date(try Timestamp(self)) }
     public init?(_rlmValue value: Value) {
         guard case .date(let t) = value else { return nil }
         self = t.date
@@ -149,10 +151,12 @@ extension ObjectId: _RealmScalar, _Persistable {
     }
 }
 
-/// The stored value of a loosely typed one (query arguments, `setValue(_:forKey:)`).
-func storedValue(_ any: Any?) -> Value? {
+/// The stored value of a loosely typed one (query arguments, `setValue(_:forKey:)`); nil for a
+/// type no property stores. Throws for a value of a stored type that no stored value holds
+/// (a `Date` with an infinite interval).
+func storedValue(_ any: Any?) throws -> Value? {
     guard let any else { return .null }
-    if let scalar = any as? any _RealmScalar { return scalar._rlmValue }
+    if let scalar = any as? any _RealmScalar { return try scalar._rlmCheckedValue() }
     if isNull(any) { return .null }
     if let v = any as? Value { return v }
     if let o = any as? Object {
@@ -164,11 +168,11 @@ func storedValue(_ any: Any?) -> Value? {
     if let d = any as? Double { return .double(d) }
     if let f = any as? Float { return .float(f) }
     if let s = any as? String { return .string(s) }
-    if let d = any as? Date { return .date(Timestamp(d)) }
+    if let d = any as? Date { return .date(try Timestamp(d)) }
     if let d = any as? Data { return .data(d) }
     if let u = any as? UUID { return .uuid(u) }
     if let o = any as? ObjectId { return .objectId(o) }
     if let n = any as? NSNumber { return .double(n.doubleValue) }
-    if let scalar = any as? any _RealmScalar { return scalar._rlmValue }
+    if let scalar = any as? any _RealmScalar { return try scalar._rlmCheckedValue() }
     return nil
 }

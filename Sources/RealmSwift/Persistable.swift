@@ -16,6 +16,9 @@ public protocol _RealmElement {
     static func _rlmRead(_ value: Value, realm: Realm) -> Self?
     /// The input that stores this value in `realm` (a link, or a nested object to create).
     func _rlmInput(for realm: Realm?) -> ObjectInput
+    /// The input that stores this value into a managed object or list of `realm`: an unmanaged
+    /// object is added (becoming managed itself) and linked, as RealmSwift does.
+    func _rlmAddedInput(for realm: Realm?) -> ObjectInput
     /// Converts a loosely typed value (`Object(value:)`); nil when it does not fit.
     static func _rlmConvert(_ any: Any) -> Self?
     /// Converts a loosely typed value into input for `realm.create`.
@@ -24,12 +27,17 @@ public protocol _RealmElement {
 
 extension _RealmElement {
     public static var _rlmObjectType: Object.Type? { nil }
+    public func _rlmAddedInput(for realm: Realm?) -> ObjectInput { _rlmInput(for: realm) }
 }
 
 /// A scalar stored as one `Value` (numbers, strings, dates, data, identifiers, enums).
 public protocol _RealmScalar: _RealmElement {
-    /// The stored value.
+    /// The stored value. For a value some stored type cannot hold (a `Date` no timestamp
+    /// holds) this is `.null`, which no required property accepts: paths that store or compare
+    /// user input use `_rlmCheckedValue()`, which says why.
     var _rlmValue: Value { get }
+    /// The stored value, or the reason no stored value holds it (`RealmError.invalidInput`).
+    func _rlmCheckedValue() throws -> Value
     /// The Swift value of a stored one.
     init?(_rlmValue value: Value)
     /// The value of a property declared without a default (`0`, `""`, the first enum case).
@@ -37,14 +45,22 @@ public protocol _RealmScalar: _RealmElement {
 }
 
 extension _RealmScalar {
+    public func _rlmCheckedValue() throws -> Value { _rlmValue }
     public static func _rlmRead(_ value: Value, realm: Realm) -> Self? { Self(_rlmValue: value) }
-    public func _rlmInput(for realm: Realm?) -> ObjectInput { .value(_rlmValue) }
+    /// The stored value as input; a value no stored type holds records its error in `realm`,
+    /// which makes the enclosing `write` throw and roll back.
+    public func _rlmInput(for realm: Realm?) -> ObjectInput {
+        do { return .value(try _rlmCheckedValue()) } catch {
+            realm?.record(error)
+            return .value(.null)
+        }
+    }
     public static func _rlmInput(fromAny any: Any, realm: Realm) throws -> ObjectInput {
         if isNull(any) { return .value(.null) }
         guard let v = _rlmConvert(any) else {
             throw RealmError.invalidInput("\(type(of: any)) value '\(any)' cannot be stored as \(_rlmPropertyType.rawValue)")
         }
-        return .value(v._rlmValue)
+        return .value(try v._rlmCheckedValue())
     }
 }
 
@@ -99,9 +115,9 @@ extension _Persistable where Self: _RealmScalar {
         return s
     }
     public static func _rlmSet(_ value: Self, _ object: Object, _ name: String) {
-        object._rlmWrite(name, .value(value._rlmValue))
+        object._rlmWrite(name, value._rlmInput(for: object.realm))
     }
-    public func _rlmInput(for realm: Realm?) -> ObjectInput? { .value(_rlmValue) }
+    public func _rlmInput(for realm: Realm?) -> ObjectInput? { _rlmInput(for: realm) as ObjectInput }
     public static func _rlmInput(fromAny any: Any, realm: Realm) throws -> ObjectInput? {
         if isNull(any) {
             throw RealmError.invalidInput("nil given for a required \(_rlmPropertyType.rawValue) property")
@@ -133,7 +149,7 @@ extension Optional: _Persistable where Wrapped: _RealmElement {
         return s
     }
     public static func _rlmSet(_ value: Self, _ object: Object, _ name: String) {
-        object._rlmWrite(name, value.map { $0._rlmInput(for: object.realm) } ?? .value(.null))
+        object._rlmWrite(name, value.map { $0._rlmAddedInput(for: object.realm) } ?? .value(.null))
     }
     public func _rlmInput(for realm: Realm?) -> ObjectInput? {
         map { $0._rlmInput(for: realm) } ?? .value(.null)

@@ -52,7 +52,7 @@ enum PredicateFormat {
 
     static func value(_ any: Any) throws -> Value {
         if let array = any as? [Any] { return .list(try array.map(value)) }
-        guard let v = storedValue(any) else {
+        guard let v = try storedValue(any) else {
             throw RealmError.query(message: "a \(type(of: any)) cannot be a query argument", column: 0)
         }
         return v

@@ -68,9 +68,10 @@ extension Query where T: _Persistable {
     }
 }
 
-/// The argument for a value (the stored value of a scalar or enum, the object of a link).
+/// The argument for a value (the stored value of a scalar or enum, the object of a link). A
+/// value no stored value holds is passed as it is, and binding the query reports it.
 private func storedArgument(_ value: Any) -> Any? {
-    if let scalar = value as? any _RealmScalar { return scalar._rlmValue }
+    if let scalar = value as? any _RealmScalar { return (try? scalar._rlmCheckedValue()) ?? value }
     return unwrapped(value)
 }
 

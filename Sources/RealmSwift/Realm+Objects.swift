@@ -39,7 +39,7 @@ extension Realm {
     /// A primary key of another type than `Int` and `String` as a stored value.
     @usableFromInline
     func primaryKeyValue<Key>(_ key: Key) -> Value {
-        guard let value = storedValue(key) else { preconditionFailure("\(Key.self) cannot be a primary key") }
+        guard let value = try? storedValue(key) else { preconditionFailure("\(Key.self) cannot be a primary key") }
         return value
     }
 
@@ -61,25 +61,18 @@ extension Realm {
         precondition(isInWriteTransaction, "Cannot \(what) outside of a write transaction (call it inside realm.write { }).")
     }
 
-    /// Adds an unmanaged object, and the unmanaged objects it links to, to the Realm; the
-    /// object becomes managed. With `.modified` or `.all`, an object with the same primary key
-    /// is updated instead (a duplicate key with `.error` makes the `write` throw).
+    /// Adds an unmanaged object, and the unmanaged objects it links to, to the Realm; each of
+    /// these instances becomes managed, one object per instance however often it is linked
+    /// (cycles included). With `.modified` or `.all`, an object with the same primary key is
+    /// updated instead (a duplicate key with `.error` makes the `write` throw, and leaves every
+    /// instance unmanaged).
     public func add(_ object: Object, update: UpdatePolicy = .error) {
         requireWrite("add an object")
         if let owner = object.realm {
             precondition(owner.dynamicRealm === dynamicRealm, "Object is already managed by another Realm. Use create instead to copy it.")
             if !object.isInvalidated { return }
         }
-        let info = check(Swift.type(of: object))
-        do {
-            // The stored name from the class's info: `className` may build it from the type's name.
-            let managed = try dynamicRealm.createAccessor(info.objectSchema.name, value: object._rlmUnmanagedArray(for: self),
-                                                          update: update)
-            var visited: Set<ObjectIdentifier> = []
-            object._rlmAttach(consume managed, realm: self, visited: &visited)
-        } catch {
-            record(error)
-        }
+        do { _ = try addGraph(object, update: update) } catch { record(error) }
     }
 
     /// Adds every object of a sequence.
@@ -119,9 +112,11 @@ extension Realm {
         do { try dynamicRealm.delete(accessor) } catch { record(error) }
     }
 
-    /// Deletes every object of a sequence (a `List`, an array).
+    /// Deletes every object of a sequence (a `List`, an array). An object the sequence holds
+    /// several times (a list may) is deleted once.
     public func delete<S: Sequence>(_ objects: S) where S.Element: Object {
-        for o in Array(objects) { delete(o) }
+        var seen = Set<S.Element>()
+        for o in Array(objects) where seen.insert(o).inserted { delete(o) }
     }
 
     /// Deletes every object of the results.

@@ -79,9 +79,19 @@ public final class Realm {
     public var schema: Schema { dynamicRealm.schema }
     /// Whether a write transaction is open.
     public var isInWriteTransaction: Bool { dynamicRealm.isInWriteTransaction }
-    /// Whether every class of the Realm is empty.
+    /// Whether every class of the Realm is empty. Asked from another thread than the Realm's,
+    /// it stops with a message (the answer there is not `true`), as in RealmSwift.
     public var isEmpty: Bool {
-        schema.objectSchemas.allSatisfy { ((try? dynamicRealm.objects($0.name).count) ?? 0) == 0 }
+        verifyThread()
+        return schema.objectSchemas.allSatisfy { objectSchema in
+            do {
+                return try reading { try dynamicRealm.objects(objectSchema.name).count } == 0
+            } catch {
+                // The thread was checked and every class is in the schema: only misuse is left
+                // (a closed Realm).
+                preconditionFailure("isEmpty: \(error)")
+            }
+        }
     }
 
     // MARK: Transactions

@@ -216,11 +216,20 @@ extension RealmCollection {
         return converted
     }
 
-    /// The sum of a numeric property (0 for an empty collection).
+    /// The sum of a numeric property (0 for an empty collection), as a `V`.
+    ///
+    /// The sum is computed in 64 bits; `V` need not be the property's type, so the total of
+    /// an `Int8`, `Int16` or `Int32` property can be asked for as an `Int`:
+    /// `let total: Int = dogs.sum(ofProperty: "age")`. A total that does not fit `V` stops
+    /// with a message saying so: neither a wrapped nor a clamped number would be the sum, and
+    /// this call cannot throw.
     public func sum<V: _RealmScalar>(ofProperty property: String) -> V {
         aggregate("sum(ofProperty: \(property))") {
             let v = try _rlmResults.dynamicResults.sum(ofProperty: property)
-            guard let s = V(_rlmValue: v) else { throw RealmError.invalidInput("the sum \(v) is not a \(V.self)") }
+            guard let s = V(_rlmValue: v) else {
+                throw RealmError.invalidInput("the sum \(v) does not fit in \(V.self); ask for a wider type: "
+                                              + "let total: Int = sum(ofProperty: \"\(property)\")")
+            }
             return s
         }
     }
@@ -234,7 +243,9 @@ extension RealmCollection {
     public func min<V: _RealmScalar>(of keyPath: KeyPath<Element, V>) -> V? { min(ofProperty: propertyName(keyPath)) }
     /// The largest value of a property given as a key path.
     public func max<V: _RealmScalar>(of keyPath: KeyPath<Element, V>) -> V? { max(ofProperty: propertyName(keyPath)) }
-    /// The sum of a property given as a key path.
+    /// The sum of a property given as a key path, as the property's type (as in RealmSwift).
+    /// A total of an `Int8`, `Int16` or `Int32` property that its type cannot hold stops with
+    /// a message; ask `sum(ofProperty:)` for an `Int` where the total may not fit.
     public func sum<V: _RealmScalar>(of keyPath: KeyPath<Element, V>) -> V { sum(ofProperty: propertyName(keyPath)) }
     /// The average of a property given as a key path.
     public func average<V: _RealmScalar>(of keyPath: KeyPath<Element, V>) -> Double? { average(ofProperty: propertyName(keyPath)) }

@@ -55,11 +55,14 @@ extension Character: Persistable {
     enum Query: QueryType {
         case publisherName(String)
         case publisherAndRealName(String, String)
+        case nameAndIdentifierAbove(String, Int)
         var predicate: QueryPredicate? {
             switch self {
             case .publisherName(let name): QueryPredicate("publisher.name == %@", name)
             case .publisherAndRealName(let publisher, let realName):
                 QueryPredicate("publisher.name == %@ AND realName != %@", publisher, realName)
+            case .nameAndIdentifierAbove(let name, let identifier):
+                QueryPredicate("name == %@ AND identifier > %@", name, identifier)
             }
         }
         var sortDescriptors: [RealmSwift.SortDescriptor] { [SortDescriptor(keyPath: "name")] }
@@ -90,6 +93,8 @@ extension Character: Persistable {
         let notTony = container.values(Character.self, matching: .publisherAndRealName("Marvel", "Tony Stark"))
         #expect(notTony.count == 1 && notTony.value(at: 0).name == "Thor")
         #expect(container.values(Publisher.self, matching: .all).count == 1)
+        #expect(container.values(Character.self, matching: .nameAndIdentifierAbove("Iron Man", 1)).count == 1)
+        #expect(container.values(Character.self, matching: .nameAndIdentifierAbove("Iron Man", 1455)).count == 0)
         try container.write { transaction in transaction.delete(thor) }
         #expect(results.count == 1)
         #expect(throws: (any Error).self) {

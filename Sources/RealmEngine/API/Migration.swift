@@ -178,7 +178,8 @@ public final class MigrationObject {
         case let d as Double: return .double(d)
         case let f as Float: return .float(f)
         case let s as String: return .string(s)
-        case let d as Date: return .date(Timestamp(d))
+        // A date no timestamp holds is nil, which the setter reports as a value it cannot store.
+        case let d as Date: return (try? Timestamp(d)).map(Value.date)
         case let d as Data: return .data(d)
         case let o as ObjectId: return .objectId(o)
         case let u as UUID: return .uuid(u)

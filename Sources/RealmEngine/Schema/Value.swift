@@ -29,11 +29,35 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         self.nanoseconds = Int32(n)
     }
 
-    /// Converts a Foundation date (microsecond precision is what `Date` reliably holds).
-    public init(_ date: Date) {
-        let t = date.timeIntervalSince1970
-        let s = t.rounded(.down)
-        self.init(seconds: Int64(s), nanoseconds: Int32(((t - s) * 1e9).rounded()))
+    /// Seconds from 1970-01-01 to 2001-01-01, the reference date `Date` counts from.
+    static let referenceDateSeconds: Int64 = 978_307_200
+
+    /// Converts a Foundation date to the nearest nanosecond: `Timestamp(d).date == d` for every
+    /// date at least 2^23 seconds (97 days) from 2001-01-01, where a `Double` of seconds holds
+    /// no finer fraction than a nanosecond (closer, `Date` holds finer ones, and the date comes
+    /// back within half a nanosecond).
+    ///
+    /// `Date` stores a `Double` of seconds since 2001, so the conversion goes through
+    /// `timeIntervalSinceReferenceDate`: through `timeIntervalSince1970` the addition of
+    /// 978,307,200 seconds rounds away the interval's last bit, and half of all `Date()`
+    /// values came back different.
+    ///
+    /// Throws `RealmError.invalidInput` for a date no timestamp holds: an infinite or NaN
+    /// interval, or one beyond `Int64` seconds (about ±292 billion years).
+    public init(_ date: Date) throws {
+        let interval = date.timeIntervalSinceReferenceDate
+        let whole = interval.rounded(.down)
+        guard interval.isFinite, let sinceReference = Int64(exactly: whole) else {
+            throw RealmError.invalidInput("the date \(interval) seconds from 2001-01-01 cannot be stored: a Realm date holds "
+                                          + "finite times within Int64 seconds of 1970 (about ±292 billion years)")
+        }
+        let (seconds, overflow) = sinceReference.addingReportingOverflow(Timestamp.referenceDateSeconds)
+        guard !overflow else {
+            throw RealmError.invalidInput("the date \(interval) seconds from 2001-01-01 cannot be stored: it is beyond "
+                                          + "Int64 seconds of 1970 (about 292 billion years)")
+        }
+        // `interval - whole` is exact; a fraction that rounds to 1e9 ns is carried by `init`.
+        self.init(seconds: seconds, nanoseconds: Int32(((interval - whole) * 1e9).rounded()))
     }
 
     /// From milliseconds since 1970.
@@ -42,8 +66,13 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         self.init(seconds: q, nanoseconds: Int32(r * 1_000_000))
     }
 
-    /// The Foundation date for this timestamp.
-    public var date: Date { Date(timeIntervalSince1970: Double(seconds) + Double(nanoseconds) / 1e9) }
+    /// The Foundation date for this timestamp (the nearest one `Date` holds). Goes through
+    /// seconds since 2001, as `init(_:)` does, so a date converted there comes back the same.
+    public var date: Date {
+        let (sinceReference, overflow) = seconds.subtractingReportingOverflow(Timestamp.referenceDateSeconds)
+        let whole = overflow ? Double(seconds) - Double(Timestamp.referenceDateSeconds) : Double(sinceReference)
+        return Date(timeIntervalSinceReferenceDate: whole + Double(nanoseconds) / 1e9)
+    }
 
     public static func < (a: Timestamp, b: Timestamp) -> Bool {
         a.seconds != b.seconds ? a.seconds < b.seconds : a.nanoseconds < b.nanoseconds

@@ -184,7 +184,7 @@ enum EditText {
             return .null
         }
         switch property.type {
-        case .date where word.lowercased() == "now": return .date(Timestamp(now))
+        case .date where word.lowercased() == "now": return .date(try Timestamp(now))
         case .objectId where word.lowercased() == "new": return .objectId(.generate())
         case .uuid where word.lowercased() == "new": return .uuid(UUID())
         case .data:

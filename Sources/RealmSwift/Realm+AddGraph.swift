@@ -1,0 +1,134 @@
+import Foundation
+
+// How `add` makes an unmanaged object graph managed, as RealmSwift does: every unmanaged
+// instance the object reaches through its links and lists becomes the managed object made for
+// it — one object per instance however often it is linked, cycles included — and the instances
+// themselves become managed (none is copied).
+//
+// What holds:
+// 1. Each unmanaged instance is created once: `made` maps it to its object's key.
+// 2. An object is created after the unmanaged objects it links to (depth first, post-order),
+//    so its links are given as keys. A link to an instance still being walked (a cycle: it is
+//    on the path from the root) is left empty and set once every object exists.
+// 3. The walk keeps its own stack: a chain of many thousand links does not grow the thread's.
+// 4. Instances are attached to their objects only after every object was created and every
+//    link set. When a step throws, no instance is attached (all stay unmanaged) and the caller
+//    records the error, so the enclosing `write` throws and rolls back what was created.
+
+extension Realm {
+    /// One unmanaged object on the walk, with the unmanaged objects it links to and how many
+    /// of them were visited.
+    private struct GraphFrame {
+        let object: Object
+        let targets: [Object]
+        var next = 0
+    }
+
+    /// Creates `root` and the unmanaged objects it reaches, then makes each instance the managed
+    /// object created for it; returns the key of `root`'s object. Inside a write transaction.
+    func addGraph(_ root: Object, update: UpdatePolicy) throws -> ObjectKey {
+        if !root.info.hasLinks {
+            // No links: no walk (the path of a bulk add).
+            let info = check(type(of: root))
+            let accessor = try dynamicRealm.createAccessor(info.objectSchema.name, value: root._rlmUnmanagedArray(for: self), update: update)
+            let key = accessor.key
+            root.manage(accessor)
+            root.realm = self
+            return key
+        }
+        var made: [ObjectIdentifier: ObjectKey] = [:]
+        var onPath: Set<ObjectIdentifier> = []
+        var created: [(object: Object, accessor: ObjectAccessor)] = []
+        // Properties left empty because they link back up the path: (index in `created`, name).
+        var linksBack: [(index: Int, name: String)] = []
+        var stack: [GraphFrame] = []
+
+        func enter(_ object: Object) {
+            onPath.insert(ObjectIdentifier(object))
+            let targets = object.info.hasLinks
+                ? object.fieldHandles().flatMap { $0.access.links($0.field) }.filter { $0.managed == nil } : []
+            stack.append(GraphFrame(object: object, targets: targets))
+        }
+
+        enter(root)
+        while var frame = stack.popLast() {
+            if frame.next < frame.targets.count {
+                let target = frame.targets[frame.next]
+                frame.next += 1
+                stack.append(frame)
+                let id = ObjectIdentifier(target)
+                if made[id] == nil && !onPath.contains(id) { enter(target) }
+                continue
+            }
+            let object = frame.object
+            let info = check(type(of: object))
+            var deferred: [String] = []
+            let input = graphInput(of: object, made: made, deferred: &deferred)
+            let accessor = try dynamicRealm.createAccessor(info.objectSchema.name, value: input, update: update)
+            made[ObjectIdentifier(object)] = accessor.key
+            onPath.remove(ObjectIdentifier(object))
+            linksBack += deferred.map { (created.count, $0) }
+            created.append((object, accessor))
+        }
+
+        for (index, name) in linksBack {
+            let (object, accessor) = created[index]
+            guard let field = object.fieldHandles().first(where: { $0.name == name }),
+                  let input = linkInput(field, of: object, made: made) else {
+                // Every instance the walk reached was created: its key is in `made`.
+                throw RealmError.invalidInput("add: \(type(of: object).className).\(name) links to an object that was not created")
+            }
+            try accessor.setValue(input, column: try accessor.column(name))
+        }
+        for (object, accessor) in created {
+            object.manage(accessor)
+            object.realm = self
+        }
+        guard let key = made[ObjectIdentifier(root)] else {
+            throw RealmError.invalidInput("add: the \(type(of: root).className) given was not created")
+        }
+        return key
+    }
+
+    /// The input that creates `object`: its values, with links to objects already made given
+    /// as keys. A link property whose target is still on the path is given empty and its name
+    /// added to `deferred`.
+    private func graphInput(of object: Object, made: [ObjectIdentifier: ObjectKey], deferred: inout [String]) -> ObjectInput {
+        guard object.info.hasLinks else { return object._rlmUnmanagedArray(for: self) }
+        var values: [String: ObjectInput] = [:]
+        for field in object.fieldHandles() where !field.access.isLinkingObjects {
+            if let input = linkInput(field, of: object, made: made) {
+                values[field.name] = input
+            } else if object.info.objectSchema[field.name]?.isList == true {
+                values[field.name] = .array([])
+                deferred.append(field.name)
+            } else {
+                values[field.name] = .value(.null)
+                deferred.append(field.name)
+            }
+        }
+        return .dictionary(values)
+    }
+
+    /// The input of one property of an unmanaged object: an object linked to is given by its
+    /// key (a managed one of this Realm, or an instance in `made`); nil when an instance linked
+    /// to has no object yet. A property that links to no unmanaged object gives its value.
+    private func linkInput(_ field: FieldHandle, of object: Object, made: [ObjectIdentifier: ObjectKey]) -> ObjectInput? {
+        let targets = field.access.links(field.field)
+        guard !targets.isEmpty else { return field.access.unmanagedInput(field.field, for: self) }
+        var items: [ObjectInput] = []
+        items.reserveCapacity(targets.count)
+        for target in targets {
+            if target.managed != nil {
+                // This Realm's object by key; another Realm's is copied (as before).
+                items.append(target._rlmObjectInput(for: self))
+            } else if let key = made[ObjectIdentifier(target)] {
+                items.append(.value(.link(key)))
+            } else {
+                return nil
+            }
+        }
+        if object.info.objectSchema[field.name]?.isList == true { return .array(items) }
+        return items.first
+    }
+}
