@@ -44,6 +44,16 @@ import RealmSwift
         #expect(person.dogs.map(\.name) == ["Max", "Max"] && person.dog?.name == "Max")
     }
 
+    /// Before, the second occurrence was a second object with the same key: a duplicate.
+    @Test func anInstanceWithAPrimaryKeyLinkedTwiceIsNoDuplicate() throws {
+        let realm = try Self.realm()
+        let one = GKeyed(value: ["id": 1]), two = GKeyed(value: ["id": 2])
+        one.next = two
+        two.next = two
+        try realm.write { realm.add(one) }
+        #expect(realm.objects(GKeyed.self).count == 2 && one.next == two && two.next == two)
+    }
+
     /// Before, the appended or assigned instance was copied and stayed unmanaged.
     @Test func anUnmanagedObjectGivenToAManagedListOrLinkBecomesManaged() throws {
         let realm = try Self.realm()
