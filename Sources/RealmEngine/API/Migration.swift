@@ -30,6 +30,9 @@ public final class Migration {
     var objects: [String: [MigrationObject]] = [:]
     /// The next key to hand out per class name.
     var nextKeys: [String: Int64] = [:]
+    /// Calls naming a class or property that does not exist (reported when the migration
+    /// commits, which then writes nothing: a misspelled name would otherwise drop data).
+    var problems: [String] = []
 
     init(oldSchema: Schema, newSchema: Schema) {
         self.oldSchema = oldSchema
@@ -48,6 +51,10 @@ public final class Migration {
     /// Creates an object of the new schema; missing values take their defaults.
     @discardableResult
     public func create(_ className: String, value: [String: Any] = [:]) -> MigrationObject {
+        guard newSchema[className] != nil else {
+            problems.append("create: the new schema has no class '\(className)'")
+            return MigrationObject(className: className, key: ObjectKey(0), values: [:], old: nil)
+        }
         let key = nextKeys[className, default: 0]
         nextKeys[className] = key + 1
         let object = MigrationObject(className: className, key: ObjectKey(key),
@@ -74,7 +81,17 @@ public final class Migration {
     }
 
     /// Moves the values of a property of the old schema to a property of the new one.
+    /// A name that is not a property of the class — in the file's schema for `oldName`, in the
+    /// new one for `newName` — fails the migration.
     public func renameProperty(onType className: String, from oldName: String, to newName: String) {
+        guard oldSchema[className]?[oldName] != nil else {
+            problems.append("renameProperty: \(className) has no property '\(oldName)' in the file")
+            return
+        }
+        guard newSchema[className]?[newName] != nil else {
+            problems.append("renameProperty: \(className) has no property '\(newName)' in the new schema")
+            return
+        }
         for o in objects[className] ?? [] {
             if let v = o.old?.values[oldName] { o.values[newName] = v }
         }
@@ -131,8 +148,14 @@ public final class MigrationObject {
     /// A property's value (nil for a missing property or nil value).
     public func value(forKey name: String) -> Value? { values[name] }
 
-    /// Sets a property's value.
-    public func setValue(_ value: Value, forKey name: String) { values[name] = value }
+    /// Sets a property's value (a name the class does not have fails the migration).
+    public func setValue(_ value: Value, forKey name: String) {
+        guard values.keys.contains(name) else {
+            invalid.append("\(className) has no property '\(name)'")
+            return
+        }
+        values[name] = value
+    }
 
     /// A property's value as a Swift value (`String`, `Int`, `Double`, `Date`, `Data`, an
     /// `ObjectKey` for a link, an array for a list), or nil; set with a Swift value or nil.
@@ -140,7 +163,7 @@ public final class MigrationObject {
         get { values[name].flatMap(MigrationObject.swiftValue) }
         set {
             if let v = MigrationObject.storedValue(newValue) {
-                values[name] = v
+                setValue(v, forKey: name)
             } else {
                 invalid.append("\(className).\(name) cannot store a \(type(of: newValue!))")
             }

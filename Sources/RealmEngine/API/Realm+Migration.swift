@@ -25,15 +25,30 @@ extension Realm {
         do {
             guard let t = transaction else { throw RealmError.notInWriteTransaction }
             let old = t.base
-            let targetVersion = Swift.max(configuration.schemaVersion, old.schemaVersion)
-            // Another instance may have migrated while this one waited for the write lock.
-            if old.schemaVersion == targetVersion && wanted.objectSchemas.allSatisfy({ old.schema[$0.name] == $0 }) {
-                cancelWrite()
-                return
+            let targetVersion = configuration.schemaVersion
+            // Another instance may have migrated while this one waited for the write lock:
+            // decide again on the newest version. Migrating on regardless rewrote a file
+            // another instance had just taken to a higher version back to this one's classes.
+            if old.schemaVersion > targetVersion {
+                throw RealmError.schemaMismatch(
+                    "\(shared.path) has schema version \(old.schemaVersion), newer than the requested \(targetVersion) "
+                    + "(another instance migrated it while this one waited)")
+            }
+            if old.schemaVersion == targetVersion {
+                if wanted.objectSchemas.allSatisfy({ old.schema[$0.name] == $0 }) {
+                    cancelWrite()
+                    return
+                }
+                guard wanted.objectSchemas.allSatisfy({ old.schema[$0.name] == nil || old.schema[$0.name] == $0 }) else {
+                    throw RealmError.schemaMismatch("\(shared.path): the stored schema differs from the requested one: "
+                                                    + Realm.describeDifference(stored: old.schema, wanted: wanted))
+                }
             }
             let migration = Migration(oldSchema: old.schema, newSchema: Realm.migratedSchema(old: old.schema, wanted: wanted))
             try Realm.load(old, into: migration)
-            try configuration.migrationBlock?(migration, old.schemaVersion)
+            // As in Realm, the block runs only when the version rises (not for added classes).
+            if old.schemaVersion < targetVersion { try configuration.migrationBlock?(migration, old.schemaVersion) }
+            if let problem = migration.problems.first { throw RealmError.invalidInput("migration: \(problem)") }
             // A class whose data the block deleted stays in the schema (empty): class indices of
             // instances open on the old version stay valid after they refresh.
             let newSchema = migration.newSchema
@@ -77,6 +92,12 @@ extension Realm {
                           was.type == p.type || (was.type.isInteger && p.type.isInteger), was.isList == p.isList,
                           was.objectClassName == p.objectClassName else { continue }
                     if v.isNull && !p.isOptional && p.type != .object { continue }
+                    if p.isList, !p.isOptional, was.isOptional, p.type != .object, case .list(let items) = v {
+                        // A list made required: nil elements take the element type's default (Realm's rule).
+                        let zero = Migration.defaultValue(Property(name: p.name, type: p.type))
+                        newValues[p.name] = .list(items.map { $0.isNull ? zero : $0 })
+                        continue
+                    }
                     newValues[p.name] = v
                 }
                 list.append(MigrationObject(className: oldClass.name, key: key, values: newValues, old: oldObject))

@@ -35,7 +35,8 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     /// Converts a Foundation date to the nearest nanosecond: `Timestamp(d).date == d` for every
     /// date at least 2^23 seconds (97 days) from 2001-01-01, where a `Double` of seconds holds
     /// no finer fraction than a nanosecond (closer, `Date` holds finer ones, and the date comes
-    /// back within half a nanosecond).
+    /// back as the `Date` nearest to the nearest nanosecond: within half a nanosecond and one
+    /// step of `Date`'s resolution there).
     ///
     /// `Date` stores a `Double` of seconds since 2001, so the conversion goes through
     /// `timeIntervalSinceReferenceDate`: through `timeIntervalSince1970` the addition of
