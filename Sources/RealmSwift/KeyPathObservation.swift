@@ -57,12 +57,16 @@ final class KeyPathFilter {
         guard let newKeys = try? results.keys() else { return modifications }
         let oldKeys = keys
         var kept: [Int] = []
+        // Compared with the values before this update, recorded after it: a list holding an
+        // object twice reports both places.
+        var readNow: [ObjectKey: [Value]?] = [:]
         for m in modifications where oldKeys.indices.contains(m) {
             let k = oldKeys[m]
-            let now = read(k, in: results)
+            let now: [Value]?
+            if let known = readNow[k] { now = known } else { now = read(k, in: results); readNow[k] = now }
             if now == nil || now != values[k] { kept.append(m) }
-            values[k] = now
         }
+        for (k, now) in readNow { values[k] = now }
         for d in deletions where oldKeys.indices.contains(d) { values[oldKeys[d]] = nil }
         for i in insertions where newKeys.indices.contains(i) { values[newKeys[i]] = read(newKeys[i], in: results) }
         keys = newKeys

@@ -16,6 +16,26 @@ import RealmSwift
         realm.refresh()
     }
 
+    /// A list holding one object twice reports both places modified, as without key paths;
+    /// before, the second was compared with the value the first had just recorded, and dropped.
+    @Test func aListHoldingAnObjectTwiceReportsBothPlaces() throws {
+        let config = try fileConfig([KPerson.self, KDog.self])
+        defer { removeFolder(of: config) }
+        let realm = try Realm(configuration: config)
+        let jim = try realm.write {
+            realm.create(KPerson.self, value: ["name": "Jim", "dogs": [["name": "Rex", "age": 1]]])
+        }
+        try realm.write { jim.dogs.append(jim.dogs[0]) }
+        var log: [String] = []
+        let token = jim.dogs.observe(keyPaths: ["age"]) { change in
+            if case .update(_, let d, let i, let m) = change { log.append("d\(d) i\(i) m\(m)") }
+        }
+        defer { token.invalidate() }
+        realm.refresh()
+        try Self.change(config, realm) { r in r.objects(KDog.self).first!.age = 2 }
+        #expect(log == ["d[] i[] m[0, 1]"])
+    }
+
     @Test func onlyTheWatchedKeyPathsNotify() throws {
         let config = try fileConfig([KPerson.self, KDog.self])
         defer { removeFolder(of: config) }

@@ -283,6 +283,9 @@ public final class Realm {
         transaction = nil
         shared.lock.unlockWriter()
         noteMutation()
+        // A delivery that came during the transaction waited for it (`NotificationHub.deliver`):
+        // ask for it again, as `commitWrite` does by advancing.
+        notificationHub?.schedule()
     }
 
     /// Runs `block` in a write transaction and commits it; cancels if `block` throws.

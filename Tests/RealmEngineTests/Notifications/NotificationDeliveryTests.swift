@@ -288,6 +288,27 @@ import Testing
         _ = control
     }
 
+    /// A delivery that comes while the Realm is in a write transaction waits for it; after
+    /// `cancelWrite` it is made. Before, it was dropped, and the change arrived only with the
+    /// next commit or an explicit refresh.
+    @Test func aDeliveryDuringACancelledWriteIsMadeAfterIt() throws {
+        let dir = TempDir()
+        let (writer, observed) = try open(dir)
+        var updates = 0
+        let token = try observed.objects("Dog").observe { change in
+            if case .update = change { updates += 1 }
+        }
+        defer { token.invalidate() }
+        #expect(pumpRunLoop { observed.notificationHub?.deliveryTimer != nil })
+        _ = pumpRunLoop(timeout: 0.2) { false }
+        try writer.write { try writer.create("Dog", ["name": .string("rex")]) }
+        try observed.beginWrite()
+        _ = pumpRunLoop(timeout: 0.3) { false }    // the delivery comes, and must wait
+        #expect(updates == 0)
+        observed.cancelWrite()
+        #expect(pumpRunLoop { updates == 1 })
+    }
+
     @Test func notifierThreadStopsWithItsLastRegistration() throws {
         let dir = TempDir()
         let (_, observed) = try open(dir)
