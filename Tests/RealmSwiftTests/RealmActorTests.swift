@@ -59,6 +59,34 @@ import RealmSwift
         await store.close()
     }
 
+    /// A registration refused on the actor (inside a write transaction) reports its error there;
+    /// before, it went to a timer on the thread's RunLoop, which nothing runs on an actor.
+    @Test func aRefusedRegistrationReportsItsErrorOnTheActor() async throws {
+        let config = try fileConfig([ActorDog.self])
+        defer { removeFolder(of: config) }
+        actor Refused {
+            var log: [String] = []
+            var token: NotificationToken?
+            var realm: Realm?
+            func observeInsideAWrite(_ config: Realm.Configuration) async throws {
+                let realm = try await Realm(configuration: config, actor: self)
+                self.realm = realm
+                try realm.write {
+                    token = realm.objects(ActorDog.self).observe { [weak self] change in
+                        guard let self else { return }
+                        let entry = if case .error = change { "error" } else { "delivered" }
+                        self.assumeIsolated { $0.log.append(entry) }
+                    }
+                }
+            }
+        }
+        let store = Refused()
+        try await store.observeInsideAWrite(config)
+        let deadline = Date().addingTimeInterval(5)
+        while await store.log.isEmpty, Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(await store.log == ["error"])
+    }
+
     @Test func usingItOutsideTheActorStops() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             final class XDog: Object { @Persisted var name = "" }

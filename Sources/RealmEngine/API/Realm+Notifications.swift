@@ -51,7 +51,7 @@ extension Realm {
     public func observe(on queue: DispatchQueue?, failure: @escaping (Error) -> Void,
                         _ block: @escaping (RealmNotification, Realm) -> Void) -> NotificationToken {
         if let error = registrationError() {
-            deliverRegistrationError(error, on: queue) { failure(error) }
+            deliverRegistrationError(error, on: queue, of: self) { failure(error) }
             return NotificationToken(nil)
         }
         let registration = Registration(kind: .realm, schema: schema) { change, _, realm in
@@ -65,7 +65,7 @@ extension Realm {
         do {
             return try register(registration, on: queue)
         } catch {
-            deliverRegistrationError(error, on: queue) { failure(error) }
+            deliverRegistrationError(error, on: queue, of: self) { failure(error) }
             return NotificationToken(nil)
         }
     }

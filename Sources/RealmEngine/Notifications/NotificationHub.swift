@@ -117,7 +117,7 @@ final class NotificationHub: @unchecked Sendable {
     }
 
     /// Runs `body` isolated to `actor` (where an actor-confined instance may be used).
-    private static func run(on actor: isolated any Actor, _ body: @Sendable () -> Void) { body() }
+    static func run(on actor: isolated any Actor, _ body: @Sendable () -> Void) { body() }
 
     /// Delivers now, on the calling context (`refresh()`).
     func deliverNow() { deliver() }
