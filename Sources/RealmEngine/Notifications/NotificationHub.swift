@@ -161,6 +161,14 @@ final class NotificationHub: @unchecked Sendable {
         var here: PinnedVersion? = newest?.version == snapshot.version ? newest : nil
         let shared = self.shared
         for r in current {
+            // A callback that wrote or refreshed moved the Realm on: the rest get the change to
+            // where it is now, in a delivery of their own (their results then hold that
+            // version's keys, not this one's).
+            guard realm.version == snapshot.version else {
+                delivering = false
+                schedule()
+                return
+            }
             r.deliver(at: snapshot, realm: realm) {
                 if let here { return here }
                 let pin = try PinnedVersion.holding(snapshot, in: shared)

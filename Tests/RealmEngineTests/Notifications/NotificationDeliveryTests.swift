@@ -309,6 +309,36 @@ import Testing
         #expect(pumpRunLoop { updates == 1 })
     }
 
+    /// A callback that writes moves the Realm on; the observers after it in the same delivery
+    /// get the change to the new version, with results that hold it. Before, they got the old
+    /// version's keys stamped as the new one's: a deleted object stayed in their results.
+    @Test func observersAfterACallbackThatWritesSeeTheNewVersion() throws {
+        let dir = TempDir()
+        let (writer, observed) = try open(dir)
+        try writer.write { for name in ["d1", "d2"] { try writer.create("Dog", ["name": .string(name)]) } }
+        observed.refresh()
+        func names(_ results: Results) -> String {
+            (try? results.keys().map { key in
+                (try? observed.object(ofType: "Dog", key: key)?["name"]).flatMap { $0 }?.description ?? "unreadable"
+            }.joined(separator: ","))
+                ?? "unreadable results"
+        }
+        let deleter = try observed.objects("Dog").observe { change in
+            guard case .update = change, let d2 = try? observed.objects("Dog").filter("name == 'd2'").first else { return }
+            try? observed.write { try observed.delete(d2) }
+        }
+        var seen: [String] = []
+        let watcher = try observed.objects("Dog").observe { change in
+            if case .update(let results, _, _, _) = change { seen.append(names(results)) }
+        }
+        defer { deleter.invalidate(); watcher.invalidate() }
+        _ = pumpRunLoop(timeout: 0.3) { false }
+        try writer.write { try writer.create("Dog", ["name": .string("d3")]) }
+        #expect(pumpRunLoop { seen.contains { !$0.contains("d2") } })
+        #expect(!seen.contains { $0.contains("d2") || $0.contains("unreadable") }, "\(seen)")
+        #expect(seen.last == "\"d1\",\"d3\"" || seen.last == "d1,d3", "\(seen)")
+    }
+
     @Test func notifierThreadStopsWithItsLastRegistration() throws {
         let dir = TempDir()
         let (_, observed) = try open(dir)
