@@ -16,6 +16,7 @@ extension Realm {
         let key = DispatchSpecificKey<UInt8>()
         queue.setSpecific(key: key, value: 1)
         confinementKey = key
+        confinementQueue = queue
     }
 
     /// Calls `block` after every change of the file — commits made through this instance, other

@@ -51,6 +51,9 @@ public final class Realm {
     var notificationHub: NotificationHub?
     /// Set by `init(configuration:queue:)`: the instance is confined to a serial queue, not a thread.
     var confinementKey: DispatchSpecificKey<UInt8>?
+    /// The queue of an instance confined to one (`init(configuration:queue:)`): its own
+    /// observers are delivered there.
+    var confinementQueue: DispatchQueue?
     /// Set by `init(configuration:confinedTo:)`: the instance is confined to an actor (Realm+Actor.swift).
     var confinementActor: (any Actor)?
     /// Set for a frozen instance (`freeze()`, Realm+Freeze.swift): it reads one version forever,

@@ -1,8 +1,9 @@
 import Foundation
 
 /// Delivers the registrations of one delivering context: a Realm instance's thread (through its
-/// RunLoop), a dispatch queue (through a Realm instance confined to that queue, opened
-/// when registering), or nobody (`manual`: only `refresh()` delivers, for `watchLines`).
+/// RunLoop), a dispatch queue (through a Realm instance confined to that queue, opened when
+/// registering, or the observed instance itself when it is confined to that queue), an actor,
+/// or nobody (`manual`: only `refresh()` delivers, for `watchLines`).
 ///
 /// Delivery moves the Realm to the newest version the notifier computed for (exactly that
 /// version, so the precomputed change sets and keys apply), then for each registration uses the
@@ -26,7 +27,8 @@ final class NotificationHub: @unchecked Sendable {
 
     let target: Target
     let shared: SharedFile
-    /// RunLoop and manual hubs: the observed instance (which owns the hub).
+    /// RunLoop, actor and manual hubs, and a queue-confined instance's own: the observed
+    /// instance (which owns the hub).
     private weak var ownerRealm: Realm?
     /// Queue hubs: the queue's own instance, used only on the queue (opened when registering).
     private let queueRealm: Realm?
@@ -43,7 +45,8 @@ final class NotificationHub: @unchecked Sendable {
     /// The hub of a Realm instance (created on first use; delivers on the current RunLoop).
     static func hub(for realm: Realm, manual: Bool = false) -> NotificationHub {
         if let hub = realm.notificationHub { return hub }
-        let target: Target = manual ? .manual : realm.confinementActor.map { .actor($0) } ?? .runLoop(RunLoop.current)
+        let target: Target = manual ? .manual
+            : realm.confinementActor.map { .actor($0) } ?? realm.confinementQueue.map { .queue($0) } ?? .runLoop(RunLoop.current)
         let hub = NotificationHub(target: target, realm: realm)
         realm.notificationHub = hub
         realm.didAdvance.append { [weak hub] _, _ in hub?.realmAdvanced() }
@@ -58,7 +61,9 @@ final class NotificationHub: @unchecked Sendable {
         self.target = target
         shared = realm.shared
         self.queueRealm = queueRealm
-        if case .queue = target { ownerRealm = nil } else { ownerRealm = realm }
+        // A queue hub delivers through its own instance; a queue-confined instance's own hub
+        // (no `queueRealm`) through that instance, on its queue.
+        if case .queue = target, queueRealm != nil { ownerRealm = nil } else { ownerRealm = realm }
     }
 
     func add(_ registration: Registration) {
@@ -130,7 +135,7 @@ final class NotificationHub: @unchecked Sendable {
         case .runLoop, .manual, .actor:
             return ownerRealm
         case .queue:
-            return queueRealm
+            return queueRealm ?? ownerRealm
         }
     }
 

@@ -339,6 +339,35 @@ import Testing
         #expect(seen.last == "\"d1\",\"d3\"" || seen.last == "d1,d3", "\(seen)")
     }
 
+    /// A Realm confined to a queue delivers its own observers (registered without a queue) on
+    /// that queue. Before, they went to the RunLoop of whichever worker thread registered them,
+    /// which nothing runs: only `refresh()` delivered.
+    @Test func aQueueConfinedRealmDeliversItsObserversOnItsQueue() throws {
+        let dir = TempDir()
+        let (writer, _) = try open(dir)
+        let queue = DispatchQueue(label: "confined")
+        let confined = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: dir.path("n.realm")), schema: Fixtures.people),
+                                 queue: queue)
+        let seen = Counter()
+        nonisolated(unsafe) var token: NotificationToken?
+        queue.sync {
+            token = try? confined.objects("Dog").observe { change in
+                dispatchPrecondition(condition: .onQueue(queue))
+                switch change {
+                case .initial(let r): seen.add("initial \(r.count)")
+                case .update(let r, _, let i, _): seen.add("update \(r.count) \(i)")
+                case .error(let e): seen.add("error \(e)")
+                }
+            }
+        }
+        let deadline = Date().addingTimeInterval(5)
+        while seen.count < 1 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        try writer.write { try writer.create("Dog", ["name": .string("rex")]) }
+        while seen.count < 2 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(seen.all == ["initial 0", "update 1 [0]"])
+        queue.sync { token?.invalidate() }
+    }
+
     @Test func notifierThreadStopsWithItsLastRegistration() throws {
         let dir = TempDir()
         let (_, observed) = try open(dir)
