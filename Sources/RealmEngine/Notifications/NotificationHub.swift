@@ -190,7 +190,7 @@ extension Registration {
     func deliver(failure error: Error, realm: Realm) {
         callbackLock.lock()
         defer { callbackLock.unlock() }
-        guard reportsErrors, !invalidated, !finished else { return }
+        guard reportsErrors, !stateLock.withLock({ invalidated }), !finished else { return }
         let keys = stateLock.withLock {
             finished = true
             pending = nil
@@ -203,7 +203,7 @@ extension Registration {
     func deliver(at snapshot: Snapshot, realm: Realm, pin: () throws -> PinnedVersion) {
         callbackLock.lock()
         defer { callbackLock.unlock() }
-        guard !invalidated, !finished else { return }
+        guard !stateLock.withLock({ invalidated }), !finished else { return }
         let (base, pending) = stateLock.withLock { (self.base, self.pending) }
         let version = snapshot.version
         if let base, base.version == version {

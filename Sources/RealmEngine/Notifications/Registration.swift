@@ -95,12 +95,24 @@ final class Registration: @unchecked Sendable {
     }
 
     /// Ends the registration; after this returns the callback is not called again.
+    ///
+    /// A callback running on another context is waited for, unless this thread holds the
+    /// file's write lock: that callback may be waiting for it (a queue observer that writes),
+    /// and waiting for each other would never end. It then finishes, and none starts after.
     func invalidate() {
-        // Under both locks: `deliver` reads it under `callbackLock`, the notifier thread under
-        // `stateLock` (`needsComputation`; ThreadSanitizer found the race). Order: callback, state.
-        callbackLock.lock()
+        // Order: callback, state. `deliver` checks `invalidated` (under `stateLock`) once it
+        // holds `callbackLock`, so a callback that had not started then never does.
+        let waited: Bool
+        if callbackLock.try() {
+            waited = true
+        } else if hub?.shared.lock.writerHeldByCurrentThread == true {
+            waited = false
+        } else {
+            callbackLock.lock()
+            waited = true
+        }
         stateLock.withLock { invalidated = true }
-        callbackLock.unlock()
+        if waited { callbackLock.unlock() }
         let hub = stateLock.withLock {
             pending = nil
             base = nil

@@ -17,6 +17,7 @@ extension LockFile {
         writerGate.lock()
         while writerHeld { writerGate.wait() }
         writerHeld = true
+        writerThread = pthread_self()
         writerGate.unlock()
         guard fd >= 0 else { return }
         let result = SystemCalls.lock(fd, byte: Layout.writerLockByte, wait: true, path: path)
@@ -32,6 +33,7 @@ extension LockFile {
         let gotGate = writerGate.withLock {
             if writerHeld { return false }
             writerHeld = true
+            writerThread = pthread_self()
             return true
         }
         guard gotGate else { return false }
@@ -61,10 +63,16 @@ extension LockFile {
         releaseWriterGate()
     }
 
+    /// Whether the calling thread holds the writer lock (through any instance of this process).
+    var writerHeldByCurrentThread: Bool {
+        writerGate.withLock { writerHeld && writerThread.map { pthread_equal($0, pthread_self()) != 0 } == true }
+    }
+
     private func releaseWriterGate() {
         writerGate.withLock {
             assert(writerHeld, "unlockWriter without the write lock")
             writerHeld = false
+            writerThread = nil
             writerGate.signal()
         }
     }

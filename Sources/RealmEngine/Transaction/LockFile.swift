@@ -173,6 +173,8 @@ final class LockFile: @unchecked Sendable {
     /// In-process half of the writer lock. `writerHeld` is guarded by `writerGate`.
     let writerGate = PosixCondition()
     var writerHeld = false
+    /// The thread holding the writer lock in this process (guarded by `writerGate`).
+    var writerThread: pthread_t?
     /// Slots pinned through this instance (released on deinit). Guarded by `slotGuard`.
     let slotGuard = PosixCondition()
     var ownedSlots: [Bool]

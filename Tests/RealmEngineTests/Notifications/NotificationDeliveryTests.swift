@@ -368,6 +368,46 @@ import Testing
         queue.sync { token?.invalidate() }
     }
 
+    /// `invalidate()` from a thread inside a write transaction, while the token's callback on a
+    /// queue waits for that write lock: it returns (the callback is not called again) instead
+    /// of waiting for a callback that waits for it.
+    @Test func invalidatingInsideAWriteWhileTheCallbackWaitsToWriteDoesNotDeadlock() throws {
+        let dir = TempDir()
+        let (writer, observed) = try open(dir)
+        let queue = DispatchQueue(label: "writing-observer")
+        let lockHeld = DispatchSemaphore(value: 0)
+        let initial = DispatchSemaphore(value: 0)
+        let updating = DispatchSemaphore(value: 0)
+        let calls = Counter()
+        let token = try observed.objects("Dog").observe(on: queue) { change in
+            calls.add("call")
+            switch change {
+            case .initial: initial.signal()
+            case .update(let results, _, _, _):
+                updating.signal()
+                lockHeld.wait()
+                _ = try? results.realm.write { try results.realm.create("Dog", ["name": .string("from the callback")]) }
+            case .error: break
+            }
+        }
+        #expect(initial.wait(timeout: .now() + 5) == .success)
+        try writer.write { try writer.create("Dog", ["name": .string("rex")]) }
+        #expect(updating.wait(timeout: .now() + 5) == .success)
+        let path = dir.path("n.realm")
+        let finished = DispatchSemaphore(value: 0)
+        Thread {
+            guard let holder = try? Realm(path: path, schema: Fixtures.people), (try? holder.beginWrite()) != nil else { return }
+            lockHeld.signal()
+            Thread.sleep(forTimeInterval: 0.3)   // the callback now waits for the write lock
+            token.invalidate()
+            holder.cancelWrite()
+            finished.signal()
+        }.start()
+        #expect(finished.wait(timeout: .now() + 10) == .success)
+        queue.sync {}
+        #expect(calls.count == 2)
+    }
+
     @Test func notifierThreadStopsWithItsLastRegistration() throws {
         let dir = TempDir()
         let (_, observed) = try open(dir)
