@@ -15,12 +15,14 @@ extension Realm {
         /// (the dynamic API); a file that does not exist yet then cannot be created.
         public var schema: Schema?
         /// The version of `schema`. Opening a file whose stored schema differs requires a higher
-        /// version (and migrates) unless `deleteRealmIfMigrationNeeded` is set.
+        /// version (and migrates) unless `deleteRealmIfMigrationNeeded` is set; classes the file
+        /// does not have yet and added or removed indexes need none (as in Realm).
         public var schemaVersion: UInt64 = 0
         /// Runs when the file's schema version is lower than `schemaVersion`, inside the one write
         /// transaction of the migration (see `Migration`).
         public var migrationBlock: MigrationBlock?
-        /// Delete and recreate the file instead of migrating.
+        /// Delete and recreate the file when a migration would be needed: another schema
+        /// version (higher or lower), or a change beyond added classes and indexes.
         public var deleteRealmIfMigrationNeeded: Bool = false
         /// Restricts `schema` to these classes (and the classes they link to).
         public var objectTypes: [String]?

@@ -10,13 +10,24 @@ import Foundation
 /// Nothing is written until the block returned and every value fits the new schema: a
 /// migration that throws leaves the file exactly as it was.
 extension Realm {
-    /// Whether opening with `wanted` needs a migration: a higher schema version, or classes
-    /// the file does not have yet (added without a version change, as Realm allows).
+    /// Whether opening with `wanted` needs a migration: a higher schema version, or changes
+    /// Realm applies without one (`onlyNonMigrationChanges`).
     func needsMigration(to wanted: Schema) -> Bool {
         let stored = described.schema
         if configuration.schemaVersion > described.schemaVersion { return true }
-        return wanted.objectSchemas.allSatisfy { stored[$0.name] == nil || stored[$0.name] == $0 }
-            && wanted.objectSchemas.contains { stored[$0.name] == nil }
+        return Realm.onlyNonMigrationChanges(stored: stored, wanted: wanted)
+            && !wanted.objectSchemas.allSatisfy { stored[$0.name] == $0 }
+    }
+
+    /// Whether `wanted` differs from `stored` only in what Realm changes without a migration:
+    /// classes the file does not have yet, and indexes added or removed.
+    static func onlyNonMigrationChanges(stored: Schema, wanted: Schema) -> Bool {
+        func withoutIndexes(_ c: ObjectSchema) -> ObjectSchema {
+            var plain = c
+            for i in plain.properties.indices { plain.properties[i].isIndexed = false }
+            return plain
+        }
+        return wanted.objectSchemas.allSatisfy { w in stored[w.name].map { withoutIndexes($0) == withoutIndexes(w) } ?? true }
     }
 
     /// Migrates the file to `wanted` in one write transaction.
@@ -39,7 +50,7 @@ extension Realm {
                     cancelWrite()
                     return
                 }
-                guard wanted.objectSchemas.allSatisfy({ old.schema[$0.name] == nil || old.schema[$0.name] == $0 }) else {
+                guard Realm.onlyNonMigrationChanges(stored: old.schema, wanted: wanted) else {
                     throw RealmError.schemaMismatch("\(shared.path): the stored schema differs from the requested one: "
                                                     + Realm.describeDifference(stored: old.schema, wanted: wanted))
                 }
@@ -66,9 +77,19 @@ extension Realm {
 
     /// The file's classes in their order (changed ones replaced by the wanted form), then the
     /// wanted classes the file does not have: existing class indices stay the same.
+    /// A class the wanted schema leaves out keeps its properties, but not a linking-objects
+    /// property whose link the wanted schema removed or turned elsewhere.
     static func migratedSchema(old: Schema, wanted: Schema) -> Schema {
         var classes = old.objectSchemas.map { wanted[$0.name] ?? $0 }
         classes += wanted.objectSchemas.filter { old[$0.name] == nil }
+        let linked = Schema(classes)
+        for (i, c) in classes.enumerated() where wanted[c.name] == nil {
+            classes[i].properties.removeAll { p in
+                guard p.type == .linkingObjects, let origin = p.objectClassName, let via = p.linkOriginPropertyName else { return false }
+                let link = linked[origin]?[via]
+                return link?.type != .object || link?.objectClassName != c.name
+            }
+        }
         return Schema(classes)
     }
 

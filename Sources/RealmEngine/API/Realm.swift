@@ -122,7 +122,10 @@ public final class Realm {
         if configuration.deleteRealmIfMigrationNeeded, let wanted = configuration.schema {
             let stored = try? Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), readOnly: true,
                                                          encryptionKey: configuration.encryptionKey, createIfMissing: false))
-            if let stored, !wanted.objectSchemas.allSatisfy({ stored.schema[$0.name] == $0 }) {
+            // A migration would be needed: another version (either way), or changes beyond
+            // those Realm applies without one (added classes, indexes).
+            if let stored, stored.schemaVersion != configuration.schemaVersion
+                || !onlyNonMigrationChanges(stored: stored.schema, wanted: wanted) {
                 _ = consume stored
                 try deleteFiles(for: path)
                 return

@@ -82,6 +82,80 @@ import Testing
         #expect(try realm.objects("Box").first?["values"] == .list([.int(1), .int(0), .int(3)]))
     }
 
+    /// Adding or removing an index needs no migration (Realm's rule): the file opens at the same
+    /// version with the index built or dropped. Before, it was refused with "changed from string
+    /// to string".
+    @Test func anIndexAddedOrRemovedNeedsNoNewVersion() throws {
+        let dir = TempDir()
+        let path = dir.path("m.realm")
+        try Base().seed(path)
+        var indexed = Base().v0
+        indexed.objectSchemas[0].properties[0].isIndexed = true      // Person.name
+        var plain = Base().v0
+        plain.objectSchemas[1].properties[0].isIndexed = false       // Dog.name
+        for wanted in [indexed, plain, Base().v0] {
+            let realm = try Realm(path: path, schema: wanted)
+            #expect(realm.schemaVersion == 0 && realm.schema == wanted)
+            #expect(try realm.objects("Person").filter("name == 'Tim'").count == 1)
+            #expect(try realm.objects("Dog").filter("name == 'b'").count == 1)
+        }
+        _ = try Realm.check(path: path)
+    }
+
+    /// `deleteRealmIfMigrationNeeded` deletes only when a migration would be needed: not for an
+    /// added class (which deleted everything before), but for a lower version too (which threw).
+    @Test func deleteIfMigrationNeededKeepsDataForAnAddedClassAndResetsALowerVersion() throws {
+        let dir = TempDir()
+        let path = dir.path("m.realm")
+        try Base().seed(path)
+        let more = Schema(Base().v0.objectSchemas + [ObjectSchema(name: "Cat", properties: [Property(name: "n", type: .int)])])
+        var config = Realm.Configuration(fileURL: URL(fileURLWithPath: path), schema: more, schemaVersion: 0)
+        config.deleteRealmIfMigrationNeeded = true
+        do {
+            let realm = try Realm(configuration: config)
+            #expect(try realm.objects("Person").count == 1 && realm.schema.classNames.contains("Cat"))
+        }
+        do {
+            var newer = Realm.Configuration(fileURL: URL(fileURLWithPath: path), schema: more, schemaVersion: 2)
+            newer.deleteRealmIfMigrationNeeded = false
+            _ = try Realm(configuration: newer)
+        }
+        config.schemaVersion = 1
+        let reset = try Realm(configuration: config)
+        #expect(reset.schemaVersion == 1)
+        #expect(try reset.objects("Person").count == 0)
+    }
+
+    /// A class the new schema leaves out is kept (emptied by `deleteData`); its linking-objects
+    /// property, whose link the new schema removed, goes. Before, the migration failed validation.
+    @Test func aClassLeftOutWhoseBacklinkLostItsLinkMigrates() throws {
+        let dir = TempDir()
+        let path = dir.path("m.realm")
+        let withBacklinks = Schema([
+            ObjectSchema(name: "Owner", properties: [
+                Property(name: "name", type: .string),
+                Property(name: "pets", type: .object, isList: true, objectClassName: "Pet"),
+            ]),
+            ObjectSchema(name: "Pet", properties: [
+                Property(name: "name", type: .string),
+                Property(name: "owners", type: .linkingObjects, objectClassName: "Owner", linkOriginPropertyName: "pets"),
+            ]),
+        ])
+        do {
+            let realm = try Realm(path: path, schema: withBacklinks)
+            try realm.write {
+                try realm.create("Owner", value: .dictionary(["name": .value(.string("Ann")), "pets": .array([.dictionary(["name": .value(.string("a"))])])]))
+            }
+        }
+        let ownersOnly = Schema([ObjectSchema(name: "Owner", properties: [Property(name: "name", type: .string)])])
+        let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), schema: ownersOnly, schemaVersion: 1,
+                                                   migrationBlock: { migration, _ in migration.deleteData(forType: "Pet") }))
+        #expect(try realm.objects("Owner").count == 1)
+        #expect(try realm.objects("Pet").count == 0)
+        #expect(realm.schema["Pet"]?["owners"] == nil)
+        _ = try Realm.check(path: path)
+    }
+
     /// An opener waiting for the write lock while another instance migrated to a higher version
     /// must not migrate the file back to its own older schema. Before, it rewrote the file
     /// with its classes under the other's version, and the other's new property was gone.
