@@ -2,19 +2,25 @@ import Foundation
 import Testing
 import RealmSwift
 
+final class WTDog: Object { @Persisted var name = "" }
+final class WTPerson: Object { @Persisted var dogs: List<WTDog> }
+
+/// The managed list of a person with one dog, in an in-memory Realm of its own.
+func managedListOfOneDog(_ identifier: String) throws -> List<WTDog> {
+    let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: identifier, objectTypes: [WTDog.self, WTPerson.self]))
+    let person = WTPerson()
+    person.dogs.append(WTDog())
+    try realm.write { realm.add(person) }
+    return person.dogs
+}
+
 /// A list or a Realm used from another thread than the one that opened it stops with the same
 /// message as `person.name` and `Results.count` there (a programmer error, as in RealmSwift);
 /// before, `dogs.count` answered 0 and `realm.isEmpty` true.
 @Suite struct WrongThreadTests {
     @Test func aListCountedOnAnotherThreadStops() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            final class WDog: Object { @Persisted var name = "" }
-            final class WPerson: Object { @Persisted var dogs: List<WDog> }
-            let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "list-thread", objectTypes: [WDog.self, WPerson.self]))
-            let person = WPerson()
-            person.dogs.append(WDog())
-            try realm.write { realm.add(person) }
-            nonisolated(unsafe) let dogs = person.dogs
+            nonisolated(unsafe) let dogs = try managedListOfOneDog("list-thread")
             try onOtherThread { print("not stopped: \(dogs.count)") }
         }
         let message = String(decoding: try #require(result).standardErrorContent, as: UTF8.self)
@@ -23,13 +29,7 @@ import RealmSwift
 
     @Test func aListIteratedOnAnotherThreadStops() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            final class WDog: Object { @Persisted var name = "" }
-            final class WPerson: Object { @Persisted var dogs: List<WDog> }
-            let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "list-thread-loop", objectTypes: [WDog.self, WPerson.self]))
-            let person = WPerson()
-            person.dogs.append(WDog())
-            try realm.write { realm.add(person) }
-            nonisolated(unsafe) let dogs = person.dogs
+            nonisolated(unsafe) let dogs = try managedListOfOneDog("list-thread-loop")
             try onOtherThread {
                 var seen = 0
                 for _ in dogs { seen += 1 }
