@@ -234,8 +234,8 @@ extension Container {
                                           sortedBy sort: [SortDescriptor] = []) throws -> FetchedRecords<T> {
         var results = try realm.dynamicRealm.objects(T.className)
         if let predicate {
-            let (text, values) = try PredicateFormat.convert(predicate.format, predicate.arguments)
-            results = try results.filter(text, arguments: values)
+            let converted = try PredicateFormat.convert(predicate.format, predicate.arguments)
+            results = try results.filter(converted.text, arguments: converted.values)
         }
         if !sort.isEmpty { results = try results.sorted(by: sort) }
         return FetchedRecords(results: results)

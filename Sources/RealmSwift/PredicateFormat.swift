@@ -6,9 +6,28 @@ import Foundation
 /// (where a backslash escapes the next character) is copied unchanged. A format already
 /// written with `$n` keeps its arguments.
 enum PredicateFormat {
-    static func convert(_ format: String, _ args: [Any]) throws -> (String, [Value]) {
+    /// A converted predicate: the text, its arguments, and the class of each argument that is
+    /// an object (by argument number), which the engine checks against the key path it meets.
+    struct Converted {
+        let text: String
+        let values: [Value]
+        let objectClasses: [Int: String]
+    }
+
+    static func convert(_ format: String, _ args: [Any]) throws -> Converted {
+        let (text, values, sources) = try numbered(format, args)
+        var classes: [Int: String] = [:]
+        for (number, source) in sources.enumerated() {
+            if let object = source as? Object { classes[number] = type(of: object).className }
+        }
+        return Converted(text: text, values: values, objectClasses: classes)
+    }
+
+    /// The text with `$n` arguments, their values, and the argument each came from.
+    private static func numbered(_ format: String, _ args: [Any]) throws -> (String, [Value], [Any]) {
         var out = ""
         var values: [Value] = []
+        var sources: [Any] = []
         var next = 0
         var quote: Character?
         var chars = Array(format)[...]
@@ -42,12 +61,13 @@ enum PredicateFormat {
                 let a = try take()
                 out += "$\(values.count)"
                 values.append(try value(a))
+                sources.append(a)
             default:
                 throw RealmError.query(message: "unsupported format specifier %\(spec)\(kind)", column: 0)
             }
         }
-        if next == 0 && values.isEmpty { return (out, try args.map(value)) }
-        return (out, values)
+        if next == 0 && values.isEmpty { return (out, try args.map(value), args) }
+        return (out, values, sources)
     }
 
     static func value(_ any: Any) throws -> Value {

@@ -129,8 +129,9 @@ extension RealmCollection {
     /// `filter(query:_:)` with an argument array.
     public func filter(query predicate: String, arguments args: [Any]) throws -> Results<Element> {
         let base = _rlmResults
-        let (text, values) = try PredicateFormat.convert(predicate, args)
-        return Results(try base.dynamicResults.filter(text, arguments: values), realm: base.owner)
+        let converted = try PredicateFormat.convert(predicate, args)
+        return Results(try base.dynamicResults.filter(converted.text, arguments: converted.values,
+                                                      objectClasses: converted.objectClasses), realm: base.owner)
     }
 
     /// Sorted by one property. A collection already sorted keeps its order for ties (Realm

@@ -93,8 +93,16 @@ public final class Results: Sequence {
 
     /// Adds a predicate with an argument array.
     public func filter(_ predicate: String, arguments: [Value]) throws -> Results {
+        try filter(predicate, arguments: arguments, objectClasses: [:])
+    }
+
+    /// `filter(_:arguments:)` with the class of each argument that is an object, by argument
+    /// number (the typed API knows them): one compared with a link to another class is a query
+    /// error, where its key alone would match an object of that class.
+    package func filter(_ predicate: String, arguments: [Value], objectClasses: [Int: String]) throws -> Results {
         try realm.checkThread()
-        let q = try BoundQuery.parse(predicate, classIndex: classIndex, schema: realm.readView.schema, arguments: arguments)
+        let q = try BoundQuery.parse(predicate, classIndex: classIndex, schema: realm.readView.schema, arguments: arguments,
+                                     objectClasses: objectClasses)
         return with { $0.add(q) }
     }
 

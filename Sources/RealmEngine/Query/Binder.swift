@@ -9,9 +9,13 @@ struct Binder {
     /// Classes read by the query.
     var dependencies: Set<Int> = []
 
-    init(schema: Schema, arguments: [Value]) {
+    /// The class of each argument that is an object, by argument number (when known).
+    let objectClasses: [Int: String]
+
+    init(schema: Schema, arguments: [Value], objectClasses: [Int: String] = [:]) {
         self.schema = schema
         self.arguments = arguments
+        self.objectClasses = objectClasses
     }
 
     mutating func bind(_ node: PredicateNode, classIndex: Int, variable: String? = nil) throws -> BoundPredicate {
@@ -54,6 +58,8 @@ struct Binder {
         // Arguments ($0, …) follow the one value syntax (`ValueSyntax`): a date may be an ISO 8601
         // string, data base64, an objectId or uuid its string. (A bare number stays a number:
         // realm-js's suite requires `date == $0` with 1 to fail; epoch ms is {"$date": N}.)
+        try checkObjectArgument(node.rhs, against: lhs)
+        try checkObjectArgument(node.lhs, against: rhs)
         if case .argument = node.rhs, let t = Binder.type(of: lhs) { rhs = Binder.argument(rhs, as: t) }
         if case .argument = node.lhs, let t = Binder.type(of: rhs) { lhs = Binder.argument(lhs, as: t) }
         let lhsType = Binder.type(of: lhs)
@@ -83,6 +89,17 @@ struct Binder {
         }
         return BoundComparison(quantifier: node.quantifier ?? .any, lhs: lhs, op: op, options: node.options, rhs: rhs,
                                needle: needle)
+    }
+
+    /// An object argument compared with a link must be of the link's class: a link holds only
+    /// a key, and keys repeat across classes.
+    private func checkObjectArgument(_ node: ExprNode, against other: BoundExpr) throws {
+        guard case .argument(let n, let column) = node, let given = objectClasses[n],
+              case .object(let target)? = Binder.type(of: other), schema.objectSchemas.indices.contains(target) else { return }
+        let expected = schema.objectSchemas[target].name
+        guard given != expected else { return }
+        throw RealmError.query(message: "argument \(n) is a \(given) object, but \(Binder.describe(other)) links to \(expected)",
+                               column: column)
     }
 
     /// The static type of an operand; nil for constants, which take the type of the other side.

@@ -18,12 +18,13 @@ struct BoundQuery {
     let indexPlan: (column: Int, name: String, values: [Value])?
 
     /// Parses and type-checks `text` against class `classIndex` of `schema`.
-    static func parse(_ text: String, classIndex: Int, schema: Schema, arguments: [Value]) throws -> BoundQuery {
+    static func parse(_ text: String, classIndex: Int, schema: Schema, arguments: [Value],
+                      objectClasses: [Int: String] = [:]) throws -> BoundQuery {
         guard schema.objectSchemas.indices.contains(classIndex) else {
             throw RealmError.noSuchClass("#\(classIndex)")
         }
         let node = try Parser.parse(text, arguments: arguments)
-        var binder = Binder(schema: schema, arguments: arguments)
+        var binder = Binder(schema: schema, arguments: arguments, objectClasses: objectClasses)
         let predicate = try binder.bind(node.predicate, classIndex: classIndex)
         var dependencies = binder.dependencies
         for clause in node.ordering {
