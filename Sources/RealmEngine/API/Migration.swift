@@ -109,7 +109,12 @@ public final class Migration {
         if p.isList { return .list([]) }
         if let d = p.defaultValue { return d }
         if p.isOptional || p.type == .object { return .null }
-        switch p.type {
+        return zero(p.type)
+    }
+
+    /// The zero of a type (nil for links).
+    static func zero(_ type: PropertyType) -> Value {
+        switch type {
         case .bool: return .bool(false)
         case .int, .int8, .int16, .int32: return .int(0)
         case .float: return .float(0)

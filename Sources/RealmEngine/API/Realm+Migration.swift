@@ -10,13 +10,24 @@ import Foundation
 /// Nothing is written until the block returned and every value fits the new schema: a
 /// migration that throws leaves the file exactly as it was.
 extension Realm {
-    /// Whether opening with `wanted` needs a migration: a higher schema version, or changes
-    /// Realm applies without one (`onlyNonMigrationChanges`).
-    func needsMigration(to wanted: Schema) -> Bool {
-        let stored = described.schema
-        if configuration.schemaVersion > described.schemaVersion { return true }
-        return Realm.onlyNonMigrationChanges(stored: stored, wanted: wanted)
-            && !wanted.objectSchemas.allSatisfy { stored[$0.name] == $0 }
+    /// Whether opening with `wanted` migrates the file at `stored` (false: it opens as it is):
+    /// a higher schema version, or changes Realm applies without one
+    /// (`onlyNonMigrationChanges`). Throws `schemaMismatch` for a stored version newer than the
+    /// requested one, and for any other difference (or any difference a read-only file would
+    /// need written), naming the first.
+    func needsMigration(from stored: Snapshot, to wanted: Schema) throws -> Bool {
+        if stored.schemaVersion > configuration.schemaVersion {
+            throw RealmError.schemaMismatch(
+                "\(shared.path) has schema version \(stored.schemaVersion), newer than the requested \(configuration.schemaVersion)")
+        }
+        let matches = wanted.objectSchemas.allSatisfy { stored.schema[$0.name] == $0 }
+        if matches && (configuration.schemaVersion == stored.schemaVersion || shared.isReadOnly) { return false }
+        if !shared.isReadOnly && (configuration.schemaVersion > stored.schemaVersion
+                                  || Realm.onlyNonMigrationChanges(stored: stored.schema, wanted: wanted)) {
+            return true
+        }
+        throw RealmError.schemaMismatch("\(shared.path): the stored schema differs from the requested one: "
+                                        + Realm.describeDifference(stored: stored.schema, wanted: wanted))
     }
 
     /// Whether `wanted` differs from `stored` only in what Realm changes without a migration:
@@ -40,20 +51,9 @@ extension Realm {
             // Another instance may have migrated while this one waited for the write lock:
             // decide again on the newest version. Migrating on regardless rewrote a file
             // another instance had just taken to a higher version back to this one's classes.
-            if old.schemaVersion > targetVersion {
-                throw RealmError.schemaMismatch(
-                    "\(shared.path) has schema version \(old.schemaVersion), newer than the requested \(targetVersion) "
-                    + "(another instance migrated it while this one waited)")
-            }
-            if old.schemaVersion == targetVersion {
-                if wanted.objectSchemas.allSatisfy({ old.schema[$0.name] == $0 }) {
-                    cancelWrite()
-                    return
-                }
-                guard Realm.onlyNonMigrationChanges(stored: old.schema, wanted: wanted) else {
-                    throw RealmError.schemaMismatch("\(shared.path): the stored schema differs from the requested one: "
-                                                    + Realm.describeDifference(stored: old.schema, wanted: wanted))
-                }
+            guard try needsMigration(from: old, to: wanted) else {
+                cancelWrite()
+                return
             }
             let migration = Migration(oldSchema: old.schema, newSchema: Realm.migratedSchema(old: old.schema, wanted: wanted))
             try Realm.load(old, into: migration)
@@ -115,7 +115,7 @@ extension Realm {
                     if v.isNull && !p.isOptional && p.type != .object { continue }
                     if p.isList, !p.isOptional, was.isOptional, p.type != .object, case .list(let items) = v {
                         // A list made required: nil elements take the element type's default (Realm's rule).
-                        let zero = Migration.defaultValue(Property(name: p.name, type: p.type))
+                        let zero = Migration.zero(p.type)
                         newValues[p.name] = .list(items.map { $0.isNull ? zero : $0 })
                         continue
                     }

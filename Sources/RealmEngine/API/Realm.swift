@@ -448,21 +448,7 @@ public final class Realm {
     /// classes (Realm+Migration.swift); anything else is a `schemaMismatch` naming the first
     /// difference.
     private func checkSchema(_ wanted: Schema) throws {
-        let snapshot = try snapshot
-        let stored = snapshot.schema
-        if snapshot.schemaVersion > configuration.schemaVersion {
-            throw RealmError.schemaMismatch(
-                "\(shared.path) has schema version \(snapshot.schemaVersion), newer than the requested \(configuration.schemaVersion)")
-        }
-        let matches = wanted.objectSchemas.allSatisfy({ stored[$0.name] == $0 })
-        if matches && (configuration.schemaVersion == snapshot.schemaVersion || shared.isReadOnly) { return }
-        if !shared.isReadOnly && needsMigration(to: wanted) {
-            try migrate(to: wanted)
-            return
-        }
-        if matches { return }
-        let difference = Realm.describeDifference(stored: stored, wanted: wanted)
-        throw RealmError.schemaMismatch("\(shared.path): the stored schema differs from the requested one: \(difference)")
+        if try needsMigration(from: try snapshot, to: wanted) { try migrate(to: wanted) }
     }
 
     static func describeDifference(stored: Schema, wanted: Schema) -> String {
