@@ -13,7 +13,7 @@ extension DynamicList {
         do {
             results = try objects()
         } catch {
-            deliverRegistrationError(error, on: queue, of: owner.realm) { block(.error(error)) }
+            deliverSoon(on: queue, of: owner.realm) { block(.error(error)) }
             return NotificationToken(nil)
         }
         let (original, ownerClass, ownerKey, column, property) = (self, owner.classIndex, owner.key, self.column, self.property)
@@ -52,7 +52,7 @@ extension DynamicList {
                                _ block: @escaping (RealmCollectionChange<DynamicList>) -> Void) -> NotificationToken {
         let (original, column, property) = (self, self.column, self.property)
         var last = (try? elements()) ?? []
-        deliverRegistrationError(RealmError.closed, on: queue, of: owner.realm) { block(.initial(original)) }
+        deliverSoon(on: queue, of: owner.realm) { block(.initial(original)) }
         return owner.observe(on: queue) { change in
             switch change {
             case .change(let object, let properties):

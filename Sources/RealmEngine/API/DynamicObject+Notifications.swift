@@ -21,7 +21,7 @@ extension DynamicObject {
         let base: PinnedVersion?
         do { base = try PinnedVersion.holding(realm.snapshot, in: realm.shared) } catch { failure = failure ?? error; base = nil }
         if let failure {
-            deliverRegistrationError(failure, on: queue, of: realm) { block(.error(failure)) }
+            deliverSoon(on: queue, of: realm) { block(.error(failure)) }
             return NotificationToken(nil)
         }
         let (classIndex, key, original) = (self.classIndex, self.key, self)
@@ -42,7 +42,7 @@ extension DynamicObject {
         do {
             return try realm.register(registration, on: queue)
         } catch {
-            deliverRegistrationError(error, on: queue, of: realm) { block(.error(error)) }
+            deliverSoon(on: queue, of: realm) { block(.error(error)) }
             return NotificationToken(nil)
         }
     }

@@ -52,7 +52,7 @@ extension Realm {
     public func observe(on queue: DispatchQueue?, failure: @escaping (Error) -> Void,
                         _ block: @escaping (RealmNotification, Realm) -> Void) -> NotificationToken {
         if let error = registrationError() {
-            deliverRegistrationError(error, on: queue, of: self) { failure(error) }
+            deliverSoon(on: queue, of: self) { failure(error) }
             return NotificationToken(nil)
         }
         let registration = Registration(kind: .realm, schema: schema) { change, _, realm in
@@ -66,7 +66,7 @@ extension Realm {
         do {
             return try register(registration, on: queue)
         } catch {
-            deliverRegistrationError(error, on: queue, of: self) { failure(error) }
+            deliverSoon(on: queue, of: self) { failure(error) }
             return NotificationToken(nil)
         }
     }

@@ -34,13 +34,13 @@ extension Results {
     func observe(on queue: DispatchQueue?, manual: Bool,
                  _ block: @escaping (RealmCollectionChange<Results>) -> Void) -> NotificationToken {
         if let error = realm.registrationError() {
-            deliverRegistrationError(error, on: queue, of: realm) { block(.error(error)) }
+            deliverSoon(on: queue, of: realm) { block(.error(error)) }
             return NotificationToken(nil)
         }
         do {
             return try realm.register(collectionRegistration(on: queue, block), on: queue, manual: manual)
         } catch {
-            deliverRegistrationError(error, on: queue, of: realm) { block(.error(error)) }
+            deliverSoon(on: queue, of: realm) { block(.error(error)) }
             return NotificationToken(nil)
         }
     }
@@ -85,10 +85,11 @@ extension Results {
     }
 }
 
-/// Reports a registration that could not be made through the callback, asynchronously on the
-/// context it would have been delivered on: `queue`, else `realm`'s actor when it is confined
-/// to one (a RunLoop timer would never fire there), else this thread's RunLoop.
-func deliverRegistrationError(_ error: Error, on queue: DispatchQueue?, of realm: Realm, _ send: @escaping () -> Void) {
+/// Runs `send` soon, on the context an observer of `realm` is delivered on: `queue`, else
+/// `realm`'s actor when it is confined to one (a RunLoop timer would never fire there), else
+/// this thread's RunLoop. For what a registration reports without the notifier: an error
+/// refusing it, a list of values' `.initial`.
+func deliverSoon(on queue: DispatchQueue?, of realm: Realm, _ send: @escaping () -> Void) {
     final class Box: @unchecked Sendable { let send: () -> Void; init(_ s: @escaping () -> Void) { send = s } }
     let box = Box(send)
     if let queue {
