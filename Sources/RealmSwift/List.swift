@@ -48,14 +48,13 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
                 realm.verifyThread()
                 do {
                     let v = try realm.reading { try list.value(at: position) }
-                    guard let e = Element._rlmRead(v, realm: realm) else {
-                        preconditionFailure("List<\(Element.self)>[\(position)] holds \(v.kindName)")
-                    }
-                    return e
+                    if let e = Element._rlmRead(v, realm: realm) { return e }
+                    // A value the type cannot represent (an enum's unknown raw value).
+                    throw unrepresentable(v, as: Element.self, at: "\(list.ownerClassName).\(list.property.name)[\(position)]")
                 } catch let error as RealmError where !error.isMisuse {
                     // A damaged file: the error is recorded in `error`, next to the empty value.
                     list.recordReadError(error)
-                    guard let empty = Element._rlmEmpty(property: list.property, realm: realm) else {
+                    guard let empty = Element._rlmEmpty() else {
                         preconditionFailure("List<\(Element.self)>[\(position)]: \(error)")
                     }
                     return empty

@@ -101,18 +101,17 @@ extension _Persistable where Self: _RealmScalar {
     public static func _rlmProperty(name: String) -> Property { Property(name: name, type: _rlmPropertyType) }
     public static func _rlmDefault() -> Self { _rlmZero }
     public static func _rlmGet(_ object: Object, _ name: String) -> Self {
-        let v = object._rlmRead(name)
-        guard let s = Self(_rlmValue: v) else {
-            preconditionFailure("\(type(of: object)).\(name): the file holds \(v.kindName), not \(Self.self)")
-        }
-        return s
+        decoded(object._rlmRead(name), of: object, name)
     }
     public static func _rlmGet(_ object: Object, column: Int, slot: Int) -> Self {
-        let v = object._rlmRead(column: column, slot: slot)
-        guard let s = Self(_rlmValue: v) else {
-            preconditionFailure("\(type(of: object)).\(object.propertyName(slot: slot)): the file holds \(v.kindName), not \(Self.self)")
-        }
-        return s
+        decoded(object._rlmRead(column: column, slot: slot), of: object, object.propertyName(slot: slot))
+    }
+    /// `value` as a `Self`; a value it cannot represent answers the zero with the reason
+    /// recorded in the object's `readError` (ReadErrors.swift).
+    private static func decoded(_ value: Value, of object: Object, _ name: String) -> Self {
+        if let decoded = Self(_rlmValue: value) { return decoded }
+        object.recordReadError(unrepresentable(value, as: Self.self, at: "\(type(of: object).className).\(name)"))
+        return _rlmZero
     }
     public static func _rlmSet(_ value: Self, _ object: Object, _ name: String) {
         object._rlmWrite(name, value._rlmInput(for: object.realm))
@@ -144,7 +143,9 @@ extension Optional: _Persistable where Wrapped: _RealmElement {
                                                     reason: "\(type(of: object)).\(name) links to object \(key), which cannot be read"))
                 return nil
             }
-            preconditionFailure("\(type(of: object)).\(name): the file holds \(v.kindName), not \(Wrapped.self)")
+            // A value the type cannot represent (an enum's unknown raw value): nil, with the reason.
+            object.recordReadError(unrepresentable(v, as: Wrapped.self, at: "\(type(of: object).className).\(name)"))
+            return nil
         }
         return s
     }

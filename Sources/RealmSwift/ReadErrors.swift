@@ -52,12 +52,24 @@ func emptyElement(_ type: PropertyType) -> Value? {
 
 extension _RealmElement {
     /// The element a list answers, next to its recorded error, when it cannot read the file:
-    /// a scalar's zero (nil when optional), or an unmanaged object with its class's defaults.
-    static func _rlmEmpty(property: Property, realm: Realm) -> Self? {
+    /// a scalar's zero (an enum's first case), or an unmanaged object with its class's defaults.
+    static func _rlmEmpty() -> Self? {
         if let type = _rlmObjectType { return type.init() as? Self }
-        let value = property.isOptional ? .null : (emptyElement(property.type) ?? .null)
-        return _rlmRead(value, realm: realm)
+        return (Self.self as? any _RealmScalar.Type).flatMap { $0._rlmZero as? Self }
     }
+}
+
+/// Why a read answers an empty value when the file holds `value` where `type` is read: a raw
+/// value no case of an enum names, written by another program (`realmtui write`, an import) or
+/// another version of the app. Recorded like a damaged file's error, never a stop.
+func unrepresentable(_ value: Value, as type: Any.Type, at place: String) -> RealmError {
+    let shown: String
+    if case .string(let text) = value {
+        shown = String(reflecting: text.count > 60 ? text.prefix(60) + "…" : text)
+    } else {
+        shown = value.description
+    }
+    return .invalidInput("\(place): the file holds \(shown), which is not a \(type)")
 }
 
 extension Results {
@@ -98,7 +110,7 @@ extension List {
         case .managed(let list, let realm):
             let v = try realm.reading { try list.value(at: position) }
             guard let e = Element._rlmRead(v, realm: realm) else {
-                throw RealmError.typeMismatch(className: "List", property: list.property.name, expected: "\(Element.self)", got: v.kindName)
+                throw unrepresentable(v, as: Element.self, at: "\(list.ownerClassName).\(list.property.name)[\(position)]")
             }
             return e
         }
@@ -121,10 +133,18 @@ extension Object {
 
     /// `value(forKey:)` that throws when the file cannot be read (a damaged file) instead of
     /// answering the property type's empty value with `readError` set.
+    /// A stored value the property's type cannot represent (an enum's unknown raw value)
+    /// throws too.
     public func checkedValue(forKey key: String) throws -> Any? {
         if let accessor, let realm {
             _ = try realm.reading { try accessor.value(forKey: key) }
         }
-        return value(forKey: key)
+        let earlier = readError
+        readError = nil
+        let answer = value(forKey: key)
+        let failure = readError
+        readError = earlier ?? failure
+        if let failure { throw failure }
+        return answer
     }
 }

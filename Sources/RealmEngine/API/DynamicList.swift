@@ -35,6 +35,9 @@ public final class DynamicList {
 
     private var realm: Realm { owner.realm }
 
+    /// The class of the list's object, for messages (`Dog.tags[3]: …`).
+    package var ownerClassName: String { owner.className }
+
     /// Whether the list's object was deleted (or its Realm closed): the list is gone for good,
     /// and reading it throws.
     public var isInvalidated: Bool { owner.isInvalidated }
