@@ -7,7 +7,8 @@ import Foundation
 // cannot read the file answers its type's empty value *and* records the reason where the caller
 // can see it: `Results.error` and `List.error` for collections (also delivered to observers as
 // `.error`), `Object.readError` for properties. Code reading files it does not trust uses the
-// throwing variants instead: `element(at:)`, `checkedCount()`, `checkedValue(forKey:)`.
+// throwing variants instead: `element(at:)`, `checkedCount()`, `checkedValue(forKey:)`, `checkedMin`,
+// `checkedMax`, `checkedSum`, `checkedAverage`.
 //
 // Misuse of the API (a wrong thread, a deleted object, an index out of range, a misspelled
 // property) is not a read error: it stops with a message, as in RealmSwift.

@@ -195,49 +195,102 @@ extension RealmCollection {
 
     // MARK: Aggregates
 
-    private func aggregate<T>(_ name: String, _ body: () throws -> T) -> T {
-        do { return try _rlmResults.owner.reading(body) } catch { preconditionFailure("\(name): \(error)") }
+    /// One aggregate, through the non-throwing surface: a misuse of the API (a misspelled or
+    /// non-numeric property) stops with a message; a failure of the data (a damaged file, a
+    /// total `T` cannot hold) answers `empty` with the reason in `error`, as `count` does.
+    private func aggregate<T>(_ name: String, empty: T, _ checked: () throws -> T) -> T {
+        let results = _rlmResults.dynamicResults
+        do {
+            let answer = try checked()
+            results.recordReadError(nil)
+            return answer
+        } catch let error as RealmError where !error.isMisuse {
+            results.recordReadError(error)
+            return empty
+        } catch {
+            preconditionFailure("\(name): \(error)")
+        }
     }
 
-    /// The smallest value of a property, or nil when the collection is empty.
+    /// One aggregate of the throwing surface, read on the Realm's thread.
+    private func checkedAggregate<T>(_ body: (RealmEngine.Results) throws -> T) throws -> T {
+        let owner = _rlmResults.owner
+        owner.verifyThread()
+        return try owner.reading { try body(_rlmResults.dynamicResults) }
+    }
+
+    /// The smallest value of a property, or nil when the collection is empty. When the file
+    /// cannot be read, nil with the reason in `error`; `checkedMin(ofProperty:)` throws instead.
     public func min<V: _RealmScalar>(ofProperty property: String) -> V? {
-        aggregate("min(ofProperty: \(property))") { try Self.converted(_rlmResults.dynamicResults.min(ofProperty: property)) }
+        aggregate("min(ofProperty: \(property))", empty: nil) { try checkedMin(ofProperty: property) }
     }
 
-    /// The largest value of a property, or nil when the collection is empty.
+    /// The smallest value of a property, or nil when the collection is empty; throws when the
+    /// file cannot be read or holds a smallest value `V` cannot represent.
+    public func checkedMin<V: _RealmScalar>(ofProperty property: String) throws -> V? {
+        try checkedAggregate { try Self.converted($0.min(ofProperty: property), property) }
+    }
+
+    /// The largest value of a property, or nil when the collection is empty. When the file
+    /// cannot be read, nil with the reason in `error`; `checkedMax(ofProperty:)` throws instead.
     public func max<V: _RealmScalar>(ofProperty property: String) -> V? {
-        aggregate("max(ofProperty: \(property))") { try Self.converted(_rlmResults.dynamicResults.max(ofProperty: property)) }
+        aggregate("max(ofProperty: \(property))", empty: nil) { try checkedMax(ofProperty: property) }
     }
 
-    /// `value` as a `V`; nil only for no value. A value of another type is an error: nil would
-    /// read as an empty collection.
-    private static func converted<V: _RealmScalar>(_ value: RealmEngine.Value?) throws -> V? {
+    /// The largest value of a property, or nil when the collection is empty; throws when the
+    /// file cannot be read or holds a largest value `V` cannot represent.
+    public func checkedMax<V: _RealmScalar>(ofProperty property: String) throws -> V? {
+        try checkedAggregate { try Self.converted($0.max(ofProperty: property), property) }
+    }
+
+    /// `value` as a `V`; nil only for no value, since nil would read as an empty collection.
+    /// A `V` of another kind than the property's (an `Int` asked of a `Double`) is a misuse; a
+    /// value of the right kind that `V` cannot represent (an enum's unknown raw value, a number
+    /// too wide) is a failure of the data.
+    private static func converted<V: _RealmScalar>(_ value: RealmEngine.Value?, _ property: String) throws -> V? {
         guard let value else { return nil }
-        guard let converted = V(_rlmValue: value) else { throw RealmError.invalidInput("the value \(value) is not a \(V.self)") }
-        return converted
+        if let converted = V(_rlmValue: value) { return converted }
+        guard value.kindName == V._rlmZero._rlmValue.kindName else {
+            throw RealmError.typeMismatch(className: Element.className, property: property, expected: "\(V.self)", got: value.kindName)
+        }
+        throw unrepresentable(value, as: V.self, at: "\(Element.className).\(property)")
     }
 
     /// The sum of a numeric property (0 for an empty collection), as a `V`.
     ///
     /// The sum is computed in 64 bits; `V` need not be the property's type, so the total of
     /// an `Int8`, `Int16` or `Int32` property can be asked for as an `Int`:
-    /// `let total: Int = dogs.sum(ofProperty: "age")`. A total that does not fit `V` stops
-    /// with a message saying so: neither a wrapped nor a clamped number would be the sum, and
-    /// this call cannot throw.
+    /// `let total: Int = dogs.sum(ofProperty: "age")`. A total that does not fit `V` is not
+    /// answered wrapped or clamped: the answer is 0 with the reason in `error`, as for a file
+    /// that cannot be read. `checkedSum(ofProperty:)` throws instead.
     public func sum<V: _RealmScalar>(ofProperty property: String) -> V {
-        aggregate("sum(ofProperty: \(property))") {
-            let v = try _rlmResults.dynamicResults.sum(ofProperty: property)
-            guard let s = V(_rlmValue: v) else {
-                throw RealmError.invalidInput("the sum \(v) does not fit in \(V.self); ask for a wider type: "
-                                              + "let total: Int = sum(ofProperty: \"\(property)\")")
-            }
-            return s
-        }
+        aggregate("sum(ofProperty: \(property))", empty: V._rlmZero) { try checkedSum(ofProperty: property) }
     }
 
-    /// The average of a numeric property, or nil when the collection is empty.
+    /// The sum of a numeric property as a `V`; throws when the file cannot be read or the total
+    /// does not fit `V`.
+    public func checkedSum<V: _RealmScalar>(ofProperty property: String) throws -> V {
+        let total = try checkedAggregate { try $0.sum(ofProperty: property) }
+        guard let sum = V(_rlmValue: total) else {
+            guard total.kindName == V._rlmZero._rlmValue.kindName else {
+                throw RealmError.typeMismatch(className: Element.className, property: property, expected: "\(V.self)", got: total.kindName)
+            }
+            throw RealmError.invalidInput("the sum \(total) does not fit in \(V.self); ask for a wider type: "
+                                          + "let total: Int = sum(ofProperty: \"\(property)\")")
+        }
+        return sum
+    }
+
+    /// The average of a numeric property, or nil when the collection is empty. When the file
+    /// cannot be read, nil with the reason in `error`; `checkedAverage(ofProperty:)` throws.
     public func average(ofProperty property: String) -> Double? {
-        aggregate("average(ofProperty: \(property))") { try _rlmResults.dynamicResults.average(ofProperty: property) }
+        aggregate("average(ofProperty: \(property))", empty: nil) { try checkedAverage(ofProperty: property) }
+    }
+
+    /// The average of a numeric property, or nil when the collection is empty; throws when the
+    /// file cannot be read.
+    public func checkedAverage(ofProperty property: String) throws -> Double? {
+        try checkedAggregate { try $0.average(ofProperty: property) }
     }
 
     /// The smallest value of a property given as a key path.
@@ -245,8 +298,8 @@ extension RealmCollection {
     /// The largest value of a property given as a key path.
     public func max<V: _RealmScalar>(of keyPath: KeyPath<Element, V>) -> V? { max(ofProperty: propertyName(keyPath)) }
     /// The sum of a property given as a key path, as the property's type (as in RealmSwift).
-    /// A total of an `Int8`, `Int16` or `Int32` property that its type cannot hold stops with
-    /// a message; ask `sum(ofProperty:)` for an `Int` where the total may not fit.
+    /// A total of an `Int8`, `Int16` or `Int32` property that its type cannot hold answers 0
+    /// with the reason in `error`; ask `sum(ofProperty:)` for an `Int` where it may not fit.
     public func sum<V: _RealmScalar>(of keyPath: KeyPath<Element, V>) -> V { sum(ofProperty: propertyName(keyPath)) }
     /// The average of a property given as a key path.
     public func average<V: _RealmScalar>(of keyPath: KeyPath<Element, V>) -> Double? { average(ofProperty: propertyName(keyPath)) }

@@ -44,7 +44,19 @@ import RealmSwift
             print("not stopped: \(String(describing: lowest))")
         }
         let message = String(decoding: try #require(result).standardErrorContent, as: UTF8.self)
-        #expect(message.contains("min(ofProperty: price)") && message.contains("is not a Int"), "\(message)")
+        #expect(message.contains("min(ofProperty: price)") && message.contains("MBook.price expects Int, got double"), "\(message)")
+    }
+
+    @Test func sumAskedForAnIntegerOfADoublePropertyStops() async throws {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            final class MPen: Object { @Persisted var price = 0.0 }
+            let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "sum-type", objectTypes: [MPen.self]))
+            try realm.write { realm.add(MPen(value: ["price": 2.5])) }
+            let total: Int = realm.objects(MPen.self).sum(ofProperty: "price")
+            print("not stopped: \(total)")
+        }
+        let message = String(decoding: try #require(result).standardErrorContent, as: UTF8.self)
+        #expect(message.contains("sum(ofProperty: price)") && message.contains("MPen.price expects Int, got double"), "\(message)")
     }
 
     @Test func theRightTypeAndAnEmptyCollectionStillAnswer() throws {

@@ -2,8 +2,9 @@
 // engine's own non-throwing members record theirs, so one `error` tells them all.
 
 extension Results {
-    /// Records a failure to read the objects (a damaged file) in `error`, as `count` does.
-    public func recordReadError(_ error: RealmError) { self.error = error }
+    /// Records a failure to read the objects (a damaged file) in `error`, as `count` does; nil
+    /// records a read that succeeded.
+    public func recordReadError(_ error: RealmError?) { self.error = error }
 }
 
 extension DynamicList {
