@@ -54,6 +54,16 @@ import Testing
         #expect(Timestamp(seconds: .min).iso8601 == "-292277022657-01-27T08:29:52Z")
     }
 
+    /// A day the month does not have is refused, never moved into the next month.
+    @Test func daysTheMonthDoesNotHaveAreRefused() {
+        for text in ["2021-02-30", "2021-02-29", "2021-04-31", "2021-06-31T00:00:00Z", "1900-02-29", "-0001-02-29"] {
+            #expect(Timestamp.parseISO8601(text) == nil, "\(text)")
+        }
+        for text in ["2020-02-29", "2000-02-29", "2021-01-31", "2021-04-30", "2021-12-31T23:59:59Z", "0000-02-29", "-0004-02-29"] {
+            #expect(Timestamp.parseISO8601(text) != nil, "\(text)")
+        }
+    }
+
     @Test func theParserTakesTheExpandedFormAndRefusesWhatDoesNotFit() {
         #expect(Timestamp.parseISO8601("+10000-01-01T00:00:00Z")?.seconds == Self.year10000)
         #expect(Timestamp.parseISO8601("-0001-12-31T23:59:59Z")?.seconds == Self.year0 - 1)

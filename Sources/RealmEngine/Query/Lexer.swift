@@ -249,7 +249,7 @@ struct Lexer {
             }
             nanos = n
         }
-        guard (1...12).contains(month), (1...31).contains(day), hh < 24, mm < 60, ss < 61 else {
+        guard (1...12).contains(month), (1...Timestamp.daysIn(month: month, of: year)).contains(day), hh < 24, mm < 60, ss < 61 else {
             throw RealmError.query(message: "invalid date literal '\(text(save))'", column: column)
         }
         let seconds = Timestamp.days(year: year, month: month, day: day) * 86400 + hh * 3600 + mm * 60 + ss

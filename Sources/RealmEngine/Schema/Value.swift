@@ -130,6 +130,15 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         return era * 146097 + doe - 719468
     }
 
+    /// The number of days of `month` (1–12) in the proleptic Gregorian `year`.
+    static func daysIn(month: Int64, of year: Int64) -> Int64 {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
     /// The most digits an expanded year may have: Int64 seconds reach years ±292,277,026,596
     /// (12 digits); the bound keeps the day arithmetic far from overflowing.
     static let maxYearDigits = 12
@@ -164,8 +173,9 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         while i + yearDigits < b.count, b[i + yearDigits] >= 48 && b[i + yearDigits] <= 57 { yearDigits += 1 }
         guard yearDigits == 4 || (sign != nil && (4...maxYearDigits).contains(yearDigits)) else { return nil }
         guard var year = number(yearDigits), expect(45), let month = number(2), expect(45), let day = number(2),
-              (1...12).contains(month), (1...31).contains(day) else { return nil }
+              (1...12).contains(month) else { return nil }
         if sign == 45 { year = -year }
+        guard (1...Timestamp.daysIn(month: month, of: year)).contains(day) else { return nil }
         let days = Timestamp.days(year: year, month: month, day: day)
         var timeOfDay: Int64 = 0
         var offset: Int64 = 0

@@ -162,6 +162,10 @@ func queryError(_ query: String, _ arguments: [Value] = [], on className: String
         #expect(try names("birthday < 1980-01-01@00:00:00") == ["Émile"])
         #expect(try names("birthday > $0", [.date(Timestamp(seconds: 200_000_000))]) == ["Ann"])
         #expect(try names("birthday BETWEEN {1970-01-01@00:00:00, 2000-01-01T00:00:00}") == ["Ann", "Émile"])
+        // A day the month does not have is an error, never the next month's first days.
+        #expect(try queryError("birthday < 2021-02-30@00:00:00")?.0 == "invalid date literal '2021-02-30@00:00:00'")
+        #expect(try queryError("birthday < 2021-04-31T00:00:00") != nil)
+        #expect(try queryError("birthday < 2020-02-29@00:00:00") == nil)
     }
 
     @Test func sortNullsAndCodePoints() throws {
