@@ -76,13 +76,17 @@ public enum ImportDocument {
 
     /// Reads CSV of one class (see `ImportDocument`) into JSON objects for `DataImport`.
     ///
-    /// - Throws: `invalidInput` for malformed CSV (naming the line), a row with more cells than
-    ///   the header, or a header naming a property the class does not have (unless
-    ///   `ignoreUnknown`, which drops that column).
+    /// - Throws: `invalidInput` for malformed CSV (naming the line): no header row, bytes that
+    ///   are not UTF-8, a row with another number of cells than the header (a row cut off reads
+    ///   as one with fewer), or a header naming a property the class does not have (unless
+    ///   `ignoreUnknown`: that column's cells go to `DataImport` as unknown properties, which it
+    ///   skips and counts in `Summary.ignoredProperties`).
     public static func groups(fromCSV data: Data, className: String, schema: Schema, ignoreUnknown: Bool = false) throws -> [Group] {
         guard let objectSchema = schema[className] else { throw RealmError.noSuchClass(className) }
         let rows = try CSVReader.rows(data)
-        guard let header = rows.first else { return [Group(className: className, objects: [])] }
+        guard let header = rows.first else {
+            throw RealmError.invalidInput("the CSV input is empty: it needs a header row naming \(className)'s properties")
+        }
         var columns: [Property?] = []
         for cell in header {
             guard let property = objectSchema[cell.text], property.isPersisted else {
@@ -95,12 +99,15 @@ public enum ImportDocument {
         var objects: [JSONValue] = []
         objects.reserveCapacity(rows.count - 1)
         for (r, row) in rows.dropFirst().enumerated() {
-            guard row.count <= columns.count else {
+            guard row.count == columns.count else {
                 throw RealmError.invalidInput("\(className)[\(r)] (CSV line \(r + 2)): \(row.count) cells, but the header has \(columns.count)")
             }
             var members: [JSONMember] = []
-            for (cell, property) in zip(row, columns) {
-                guard let property else { continue }
+            for (position, (cell, property)) in zip(row, columns).enumerated() {
+                guard let property else {
+                    members.append(JSONMember(header[position].text, .string(cell.text)))
+                    continue
+                }
                 if cell.text.isEmpty && !cell.quoted {
                     members.append(JSONMember(property.name, .null))
                     continue
@@ -133,13 +140,16 @@ enum CSVReader {
         var inQuotes = false
         var line = 1
         var i = 0
-        func endField() {
-            row.append(Cell(text: String(decoding: field, as: UTF8.self), quoted: quoted))
+        func endField() throws {
+            guard let text = String(validating: field, as: UTF8.self) else {
+                throw RealmError.invalidInput("CSV line \(line): not valid UTF-8 (save the file as UTF-8)")
+            }
+            row.append(Cell(text: text, quoted: quoted))
             field.removeAll(keepingCapacity: true)
             quoted = false
         }
-        func endRow() {
-            endField()
+        func endRow() throws {
+            try endField()
             if !(row.count == 1 && row[0].text.isEmpty && !row[0].quoted) { rows.append(row) }
             row = []
         }
@@ -168,13 +178,13 @@ enum CSVReader {
                 inQuotes = true
                 quoted = true
             case UInt8(ascii: ","):
-                endField()
+                try endField()
             case UInt8(ascii: "\r") where i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "\n"):
                 i += 1
-                endRow()
+                try endRow()
                 line += 1
             case UInt8(ascii: "\n"):
-                endRow()
+                try endRow()
                 line += 1
             default:
                 field.append(c)
@@ -182,7 +192,7 @@ enum CSVReader {
             i += 1
         }
         if inQuotes { throw RealmError.invalidInput("CSV line \(line): a quoted cell is not closed before the end of the input") }
-        if !field.isEmpty || !row.isEmpty || quoted { endRow() }
+        if !field.isEmpty || !row.isEmpty || quoted { try endRow() }
         return rows
     }
 }
