@@ -187,6 +187,11 @@ extension List: _Persistable {
 }
 
 extension List: RealmCollection where Element: Object {
+    public func _rlmRecordReadError(_ error: RealmError?) {
+        guard case .managed(let list, let realm) = storage else { return }
+        realm.reading { list.recordReadError(error) }
+    }
+
     public var _rlmResults: Results<Element> {
         guard case .managed(let list, let realm) = storage else {
             preconditionFailure("This method may only be called on a managed List (add its object to a Realm first).")

@@ -96,6 +96,14 @@ public protocol RealmCollection: RandomAccessCollection where Index == Int, Elem
     /// The collection as results (the shared implementation).
     var _rlmResults: Results<Element> { get }
 
+    /// Why the last read through a non-throwing member (`count`, a subscript, an aggregate,
+    /// iteration) could not read the file, or nil after one that could; a non-nil error means
+    /// the answer that came with it (0, nil, an empty object) is not the data (ReadErrors.swift).
+    var error: RealmError? { get }
+
+    /// Records the outcome of a read of the collection where `error` reports it (nil: it read).
+    func _rlmRecordReadError(_ error: RealmError?)
+
     /// Called on the collection's thread: what makes this collection again from its results
     /// bound to another instance of its Realm (a queue's, or a frozen one). The function is
     /// called in that instance's context and captures no value confined to this thread.
@@ -103,6 +111,12 @@ public protocol RealmCollection: RandomAccessCollection where Index == Int, Elem
 }
 
 extension RealmCollection {
+    public var error: RealmError? { _rlmResults.error }
+    public func _rlmRecordReadError(_ error: RealmError?) {
+        let results = _rlmResults
+        results.owner.reading { results.dynamicResults.recordReadError(error) }
+    }
+
     /// The Realm managing the collection.
     public var realm: Realm? { _rlmResults.owner }
 
@@ -176,7 +190,12 @@ extension RealmCollection {
     public func index(of object: Element) -> Int? {
         guard let accessor = object.accessor else { return nil }
         let results = _rlmResults
-        return results.owner.reading { results.dynamicResults.index(of: accessor) }
+        return results.owner.reading {
+            let position = results.dynamicResults.index(of: accessor)
+            // `results` may be made for this call (a list's): the reason goes where `error` is read.
+            _rlmRecordReadError(results.dynamicResults.error)
+            return position
+        }
     }
 
     /// The position of the first object matching a predicate, or nil when none matches. A
@@ -189,7 +208,10 @@ extension RealmCollection {
         } catch {
             preconditionFailure("index(matching: \"\(predicate)\"): \(error)")
         }
-        guard let first = matching.first else { return nil }
+        guard let first = matching.first else {
+            _rlmRecordReadError(matching.error)
+            return nil
+        }
         return index(of: first)
     }
 
@@ -199,13 +221,12 @@ extension RealmCollection {
     /// non-numeric property) stops with a message; a failure of the data (a damaged file, a
     /// total `T` cannot hold) answers `empty` with the reason in `error`, as `count` does.
     private func aggregate<T>(_ name: String, empty: T, _ checked: () throws -> T) -> T {
-        let results = _rlmResults.dynamicResults
         do {
             let answer = try checked()
-            results.recordReadError(nil)
+            _rlmRecordReadError(nil)
             return answer
         } catch let error as RealmError where !error.isMisuse {
-            results.recordReadError(error)
+            _rlmRecordReadError(error)
             return empty
         } catch {
             preconditionFailure("\(name): \(error)")

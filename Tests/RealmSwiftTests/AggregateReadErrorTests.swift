@@ -29,6 +29,32 @@ import RealmSwift
         #expect(throws: RealmError.self) { _ = try people.checkedAverage(ofProperty: "age") }
     }
 
+    final class Team: Object {
+        @Persisted var members: List<RPerson>
+    }
+
+    /// A list, linking objects and a type-erased collection record the reason where their
+    /// caller reads it: their own `error`.
+    @Test func everyCollectionRecordsTheReasonInItsOwnError() throws {
+        let config = try ReadErrorTests.damagedConfig(types: [RPerson.self, Team.self]) { realm in
+            try realm.write {
+                let team = realm.create(Team.self)
+                team.members.append(objectsIn: realm.objects(RPerson.self))
+            }
+            // The members' backlinks put their leaves in that commit: one more, so that the
+            // opener does not check the damaged leaf against the newest commit record.
+            try realm.write { realm.create(Team.self) }
+        }
+        defer { removeFolder(of: config) }
+        let realm = try Realm(configuration: config)
+        let members = try #require(realm.objects(Team.self).first).members
+        #expect(members.error == nil)
+        #expect(members.sum(of: \.age) == 0 && ReadErrorTests.isCorrupt(members.error))
+        #expect(throws: RealmError.self) { _ = try members.checkedSum(ofProperty: "age") as Int }
+        let erased = AnyRealmCollection(realm.objects(RPerson.self).filter("age >= 0"))
+        #expect(erased.count == 0 && ReadErrorTests.isCorrupt(erased.error))
+    }
+
     final class Tally: Object {
         @Persisted var small: Int8 = 0
     }

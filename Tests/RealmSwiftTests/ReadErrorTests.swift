@@ -19,8 +19,8 @@ import RealmSwift
     /// the damaged leaf against the newest commit record), then 64 bytes of the leaf holding
     /// the marker overwritten.
     /// `prepare` runs with the Realm before it is closed and the file damaged.
-    static func damagedConfig(prepare: (Realm) throws -> Void = { _ in }) throws -> Realm.Configuration {
-        let config = try fileConfig([RPerson.self])
+    static func damagedConfig(types: [Object.Type] = [RPerson.self], prepare: (Realm) throws -> Void = { _ in }) throws -> Realm.Configuration {
+        let config = try fileConfig(types)
         do {
             let realm = try Realm(configuration: config)
             try realm.write {

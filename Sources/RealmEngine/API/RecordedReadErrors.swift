@@ -8,6 +8,7 @@ extension Results {
 }
 
 extension DynamicList {
-    /// Records a failure to read the elements (a damaged file) in `error`, as `count` does.
-    public func recordReadError(_ error: RealmError) { self.error = error }
+    /// Records a failure to read the elements (a damaged file) in `error`, as `count` does; nil
+    /// records a read that succeeded.
+    public func recordReadError(_ error: RealmError?) { self.error = error }
 }
