@@ -196,6 +196,29 @@ struct ExplorerUpdateTests {
         #expect(driver.screen.lines.last?.contains("export failed") == true)
     }
 
+    /// An export that fails (here: Rex's friend 大黄 is not in the output, and Dog has no
+    /// primary key to name it by) leaves the file already at PATH as it was, and no other file.
+    @Test func aFailedExportKeepsTheFileItWouldHaveReplaced() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("realmtui-export-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let target = folder.appendingPathComponent("dogs.json")
+        var driver = try ExplorerFixture.driver()
+        driver.press(.down, .enter, .character(":"))
+        driver.type("export json \(target.path)")
+        driver.press(.enter)
+        let before = try Data(contentsOf: target)
+        #expect(String(decoding: before, as: UTF8.self).contains("Ghost"))
+        driver.press(.character("/"))
+        driver.type("age == nil")
+        driver.press(.enter, .character(":"))
+        driver.type("export json \(target.path)")
+        driver.press(.enter)
+        #expect(driver.screen.lines.last?.contains("export failed") == true, "\(driver.screen.lines.last ?? "")")
+        #expect(try Data(contentsOf: target) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["dogs.json"])
+    }
+
     @Test func quitFromEveryScreenButNotWhileTyping() throws {
         var driver = try ExplorerFixture.driver()
         driver.press(.enter, .character("/"), .character("q"))

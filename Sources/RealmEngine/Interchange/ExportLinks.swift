@@ -6,12 +6,18 @@ extension Realm {
     /// has no primary key or the target's optional primary key is nil (`null` would read back as
     /// no link). The positions of a class are computed once, on its first such link.
     ///
+    /// `output`, the keys of the objects of `outputClass` being written in that order (a sorted,
+    /// filtered or limited query's), makes a link to that class count positions in the output,
+    /// as `import --class` does when it reads it back; a link to an object of that class the
+    /// output leaves out then throws, since no position names it.
+    ///
     /// A target that cannot be read (a damaged file) throws: an export must not write a link it
     /// could not verify.
-    public func exportLinkResolver() -> LinkResolver {
+    public func exportLinkResolver(output: [ObjectKey]? = nil, of outputClass: String? = nil) -> LinkResolver {
         let realm = self
         let schema = realm.schema
         let positions = ExportPositionCache()
+        if let output, let outputClass { positions.setOutput(output, of: outputClass) }
         return { targetClass, key in
             guard let pk = schema[targetClass]?.primaryKeyProperty else {
                 return try positions.position(of: key, in: targetClass, realm: realm).map(LinkTarget.position)
@@ -26,18 +32,34 @@ extension Realm {
     }
 }
 
-/// Key → position of every object of a class, in the order `realm.objects(C)` lists them.
+/// Key → position of every object of a class, in the order `realm.objects(C)` lists them, or,
+/// for the class being written, in the order written.
 private final class ExportPositionCache {
     private var byClass: [String: [ObjectKey: Int]] = [:]
+    private var outputClass: String?
+
+    func setOutput(_ keys: [ObjectKey], of className: String) {
+        byClass[className] = Self.positions(keys)
+        outputClass = className
+    }
 
     func position(of key: ObjectKey, in className: String, realm: Realm) throws -> Int? {
         if byClass[className] == nil {
-            let keys = try realm.objects(className).keys()
-            var map: [ObjectKey: Int] = [:]
-            map.reserveCapacity(keys.count)
-            for (i, k) in keys.enumerated() { map[k] = i }
-            byClass[className] = map
+            byClass[className] = Self.positions(try realm.objects(className).keys())
         }
-        return byClass[className]?[key]
+        if let position = byClass[className]?[key] { return position }
+        if className == outputClass, try realm.object(ofType: className, key: key) != nil {
+            throw RealmError.invalidInput(
+                "a link names a \(className) that is not in this output, and \(className) has no primary key to name it by: "
+                + "include the linked objects (or write the whole class: realmtui export)")
+        }
+        return nil
+    }
+
+    private static func positions(_ keys: [ObjectKey]) -> [ObjectKey: Int] {
+        var map: [ObjectKey: Int] = [:]
+        map.reserveCapacity(keys.count)
+        for (i, k) in keys.enumerated() { map[k] = i }
+        return map
     }
 }

@@ -3,13 +3,14 @@ import RealmEngine
 
 extension ExplorerState {
     /// `:export json|csv PATH`: writes the current table's objects (query and sort applied) with
-    /// the command line's exporters. A failure is a message; a partial file is removed.
+    /// the command line's exporters. The text goes to a new file beside PATH that replaces it
+    /// only once complete: a failure is a message, and a file already at PATH is kept as it was.
     mutating func exportCurrentTable(format: ExportFormat, path: String) {
         guard case .table(let table) = current else { return }
         let expanded = (path as NSString).expandingTildeInPath
-        let url = URL(fileURLWithPath: expanded)
+        let url = URL(fileURLWithPath: expanded + ".realmtui-export-\(UUID().uuidString)")
         do {
-            guard FileManager.default.createFile(atPath: expanded, contents: nil) else {
+            guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
                 throw RealmError.io(path: expanded, operation: "create", errno: errno, message: String(cString: strerror(errno)))
             }
             let handle = try FileHandle(forWritingTo: url)
@@ -29,7 +30,7 @@ extension ExplorerState {
                     return nil
                 }
             }
-            let resolver = realm.exportLinkResolver()
+            let resolver = realm.exportLinkResolver(output: keys, of: table.schema.name)
             var writeError: Error?
             let sink: (String) -> Void = { text in
                 guard writeError == nil else { return }
@@ -40,6 +41,10 @@ extension ExplorerState {
             case .csv: try CSVExport.write(values, schema: table.schema, resolveLink: resolver, to: sink)
             }
             if let error = failure ?? writeError { throw error }
+            try handle.synchronize()
+            guard rename(url.path, expanded) == 0 else {
+                throw RealmError.io(path: expanded, operation: "rename", errno: errno, message: String(cString: strerror(errno)))
+            }
             message = Message(text: "exported \(ValueFormatter.grouped(rows)) objects to \(path)", isError: false)
         } catch {
             try? FileManager.default.removeItem(at: url)

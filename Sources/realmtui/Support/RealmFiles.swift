@@ -73,16 +73,25 @@ enum RealmFiles {
         ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? NSNumber)?.uint64Value ?? 0
     }
 
-    /// Resolves links for export (see `Realm.exportLinkResolver()`).
+    /// Resolves links for display (see `Realm.exportLinkResolver()`).
     static func linkResolver(_ realm: Realm) -> LinkResolver {
         realm.exportLinkResolver()
+    }
+
+    /// Resolves links for writing `rows` as JSON or CSV: a link to their class by position
+    /// counts positions among them, as `import --class` reads them back.
+    static func linkResolver(_ realm: Realm, writing rows: ValueRows) -> LinkResolver {
+        realm.exportLinkResolver(output: rows.keys, of: rows.className)
     }
 
     /// The stored values of the objects of `results`, read one object at a time. Reading stops at
     /// the first error, which `error` then holds.
     final class ValueRows: Sequence, IteratorProtocol {
         private let objects: Results
-        private let keys: [ObjectKey]
+        /// The objects' keys, in order.
+        let keys: [ObjectKey]
+        /// Their class.
+        var className: String { objects.objectSchema.name }
         private var index = 0
         private(set) var error: Error?
 

@@ -12,7 +12,7 @@ enum Render {
         let rows = try RealmFiles.ValueRows(results)
         // Hold back one piece, so the last one can lose its newline.
         var pending: String?
-        try JSONExport.write(rows, schema: results.objectSchema, resolveLink: RealmFiles.linkResolver(realm)) { piece in
+        try JSONExport.write(rows, schema: results.objectSchema, resolveLink: RealmFiles.linkResolver(realm, writing: rows)) { piece in
             if let pending { Console.write(pending) }
             pending = piece
         }
@@ -26,7 +26,7 @@ enum Render {
     /// RFC 4180 CSV with a header row (`CSVExport`). Lines end in CRLF as the RFC says.
     static func csv(_ results: Results, realm: Realm) throws {
         let rows = try RealmFiles.ValueRows(results)
-        try CSVExport.write(rows, schema: results.objectSchema, resolveLink: RealmFiles.linkResolver(realm)) { Console.write($0) }
+        try CSVExport.write(rows, schema: results.objectSchema, resolveLink: RealmFiles.linkResolver(realm, writing: rows)) { Console.write($0) }
         try rows.rethrow()
     }
 
