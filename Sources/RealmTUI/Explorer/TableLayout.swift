@@ -56,11 +56,16 @@ struct TableLayout {
         let formatter = ValueFormatter(realm: realm)
         var error: String?
         let count: Int
-        do {
-            count = try table.rows.checkedCount()
-        } catch let failure {
+        if table.base.isInvalidated {
             count = 0
-            error = "this table cannot be read (the file is damaged): " + ExplorerText.describe(failure)
+            error = ExplorerText.ownerDeleted(table.crumb)
+        } else {
+            do {
+                count = try table.rows.checkedCount()
+            } catch let failure {
+                count = 0
+                error = "this table cannot be read (the file is damaged): " + ExplorerText.describe(failure)
+            }
         }
         let rows = table.topRow..<min(count, table.topRow + max(0, bodyHeight))
         var objects: [DynamicObject?] = []

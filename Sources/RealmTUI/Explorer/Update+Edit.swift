@@ -70,14 +70,14 @@ extension ExplorerState {
     mutating func beginElementEdit(_ values: ValuesScreen) {
         do {
             let list = try values.object.list(forKey: values.property.name)
-            guard values.cursor < list.count else { return refuse("the list is empty: a appends") }
+            guard values.cursor < (try list.elements().count) else { return refuse("the list is empty: a appends") }
             var element = values.property
             element.isList = false
             let text = EditText.text(for: try list.value(at: values.cursor), element, realm: realm)
             mode = .edit(.editing(ValueEditor(object: values.object, property: element, editor: LineEditor(text),
                                               replaceAt: values.cursor)))
         } catch {
-            refuse(ExplorerText.describe(error))
+            refuse(ExplorerText.listUnreadable(error, values.property.name))
         }
     }
 

@@ -55,10 +55,21 @@ extension ExplorerState {
         }
     }
 
+    /// The number of elements of `list`; nil, with the reason on the status line, when they
+    /// cannot be read (its object deleted, a damaged file): never 0 for a list not read.
+    mutating func readableCount(_ list: ListTarget) -> Int? {
+        do {
+            return try list.object.list(forKey: list.property.name).elements().count
+        } catch {
+            refuse(ExplorerText.listUnreadable(error, list.property.name))
+            return nil
+        }
+    }
+
     /// `a` (append) and `i` (insert before the cursor) in a list: a value editor for a list of
     /// values, the target class's table to pick from for a list of objects.
     mutating func beginListInsert(_ list: ListTarget, at index: Int?) {
-        let count = (try? list.object.list(forKey: list.property.name).count) ?? 0
+        guard let count = readableCount(list) else { return }
         let position = index ?? count
         if list.property.type == .object {
             beginPick(object: list.object, property: list.property, insertAt: position)
@@ -73,8 +84,7 @@ extension ExplorerState {
 
     /// `i`, `x`, `J`, `K` in a list.
     mutating func performListAction(_ action: ActionName) -> [ExplorerEffect] {
-        guard let (list, cursor) = listCursor() else { return [] }
-        let count = (try? list.object.list(forKey: list.property.name).count) ?? 0
+        guard let (list, cursor) = listCursor(), let count = readableCount(list) else { return [] }
         let name = list.property.name
         func write(_ edit: ListEdit) -> [ExplorerEffect] {
             [.write(.list(className: list.object.className, key: list.object.key, property: name, edit: edit))]
@@ -154,7 +164,7 @@ extension ExplorerState {
     mutating func beginClearList() {
         guard !readOnly else { return refuse(readOnlyRefusal) }
         guard let list = listUnderTable() else { return refuse(":clear empties a list: open one first") }
-        let count = (try? list.object.list(forKey: list.property.name).count) ?? 0
+        guard let count = readableCount(list) else { return }
         mode = .edit(.confirming(Confirmation(
             question: "remove all \(count) element\(count == 1 ? "" : "s") of \(list.property.name)? (y/n)",
             write: .list(className: list.object.className, key: list.object.key, property: list.property.name, edit: .removeAll))))

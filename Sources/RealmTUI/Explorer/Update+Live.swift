@@ -18,8 +18,8 @@ extension ExplorerState {
             if cursorGone, let key = table.cursorKey {
                 if let moved = Self.newPosition(of: key, change, in: table.rows) {
                     newCursor = moved
-                } else if index == stack.count - 1 {
-                    message = Message(text: "the object under the cursor was deleted; now on its neighbour", isError: false)
+                } else if index == stack.count - 1 && !table.base.isInvalidated {
+                    message = Message(text: Self.whyGone(key, from: table, in: realm), isError: false)
                 }
             }
             // Marks are set only near what can be on screen next (the old viewport and the
@@ -49,6 +49,16 @@ extension ExplorerState {
             stack[index] = .table(table)
         }
         keepCursorInView()
+    }
+
+    /// Why the object under the cursor left `table`: deleted, or (still in the Realm) no
+    /// longer matching the query, or no longer in the list.
+    static func whyGone(_ key: ObjectKey, from table: TableScreen, in realm: Realm) -> String {
+        guard (try? realm.object(ofType: table.schema.name, key: key)) != nil else {
+            return "the object under the cursor was deleted; now on its neighbour"
+        }
+        return table.query.isEmpty ? "the object under the cursor left this list; now on its neighbour"
+                                   : "the object under the cursor no longer matches the query; now on its neighbour"
     }
 
     /// Where position `index` of the old order is in the new one: moved up by the deletions

@@ -117,6 +117,17 @@ struct ValueFormatter {
 
 /// Text the explorer shows for errors.
 enum ExplorerText {
+    /// What a list (or the objects linking to one object) says once that object is deleted.
+    static func ownerDeleted(_ property: String) -> String {
+        "the object whose \(property) these were was deleted"
+    }
+
+    /// One line for a failure to read a list of `property`: its object deleted, or the error.
+    static func listUnreadable(_ error: Error, _ property: String) -> String {
+        if case .invalidatedObject? = error as? RealmError { return ownerDeleted(property) }
+        return describe(error)
+    }
+
     /// One line for an error: the engine's message, without a trailing newline.
     static func describe(_ error: Error) -> String {
         let text = (error as? RealmError).map { "\($0)" } ?? "\(error)"

@@ -70,7 +70,13 @@ enum ValuesView {
             grid.write("⚠ \(ExplorerText.describe(error))", column: 2, row: rows.lowerBound, style: theme.error)
             return
         }
-        let count = list.count
+        let count: Int
+        do {
+            count = try list.elements().count
+        } catch {
+            grid.write("⚠ \(ExplorerText.listUnreadable(error, screen.property.name))", column: 2, row: rows.lowerBound, style: theme.error)
+            return
+        }
         if count == 0 {
             grid.write("the list is empty", column: 2, row: rows.lowerBound, style: theme.muted)
             return

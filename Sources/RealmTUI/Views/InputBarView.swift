@@ -123,6 +123,10 @@ enum StatusLineView {
                 if case .classFilter = state.mode {} else { fields.append(("/" + screen.filter, 1)) }
             }
         case .table(let table):
+            if table.base.isInvalidated {
+                fields.append(("⚠ its object was deleted", 0))
+                break
+            }
             guard let count = try? table.rows.checkedCount() else {
                 fields.append(("⚠ damaged: cannot count", 0))
                 break
