@@ -287,3 +287,51 @@ struct ExplorerEditTests {
         #expect(try EditFixture.reread(path, "Dog", key: 0, "age") == .int(3))
     }
 }
+
+/// A write the writer thread refuses (the object deleted meanwhile, the key taken meanwhile,
+/// a full disk) gives back the editor or form with what was typed and the reason: nothing the
+/// user typed is lost to a failed commit.
+@Suite("Explorer edit: a refused write keeps what was typed")
+struct ExplorerRefusedWriteTests {
+    @Test func theValueEditorReopensWithTheTextAndTheReason() throws {
+        var (driver, path, folder) = try ExplorerEditTests().dogAge()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        driver.press(.character("e"), .control("u"))
+        driver.type("42")
+        // Another process deletes 大黄 (Dog#0); the explorer has not seen that commit yet.
+        let other = try Realm(path: path)
+        try other.write {
+            guard let dog = try other.object(ofType: "Dog", key: ObjectKey(0)) else { return }
+            try other.delete(dog)
+        }
+        driver.press(.enter)
+        let lines = driver.screen.lines
+        #expect(lines.contains("=42"), "\(lines)")
+        #expect(lines.contains { $0.contains("nothing written") && $0.contains("deleted meanwhile") }, "\(lines)")
+        driver.press(.escape)
+        #expect(!driver.screen.lines.contains("=42"))
+    }
+
+    @Test func theFormReopensWithItsValuesAndTheReason() throws {
+        let folder = try EditFixture.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("fixture.realm").path
+        try EditFixture.fixtureFile(at: path)
+        var driver = try EditFixture.driver(path: path)
+        driver.press(.enter, .character("a"), .control("u"))
+        driver.type("4")
+        driver.press(.down, .control("u"))
+        driver.type("Zoe")
+        // Another process takes id 4 first.
+        let other = try Realm(path: path)
+        try other.write { try other.create("Person", ["id": .int(4), "name": .string("Other")]) }
+        driver.press(.enter)
+        let lines = driver.screen.lines
+        #expect(lines.contains { $0.contains("Zoe") } && lines.contains { $0.contains("*id") }, "\(lines)")
+        #expect(lines.contains { $0.contains("nothing written") }, "\(lines)")
+        driver.press(.up, .control("u"))
+        driver.type("5")
+        driver.press(.enter)
+        #expect(try EditFixture.reread(path, "Person", key: 4, "name") == .string("Zoe"))
+    }
+}

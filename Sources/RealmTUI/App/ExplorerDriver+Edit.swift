@@ -10,6 +10,7 @@ extension ExplorerDriver {
     mutating func startWrite(_ write: EditWrite) {
         if state.batch != nil, !isUndo(write) {
             state.stage(write)
+            state.editAwaitingWrite = nil
             return
         }
         start(.write(write), pending: .write(write))
@@ -30,7 +31,7 @@ extension ExplorerDriver {
     private mutating func start(_ job: WriteJob, pending: PendingWrite) {
         if writer == nil { writer = EditWriter(configuration: state.realm.configuration, wake: wakeOnWrite) }
         guard let writer, writer.submit(job) else {
-            state.message = .init(text: "another write is still running: nothing written", isError: true)
+            state.refuseWrite("another write is still running: nothing written")
             return
         }
         state.beginWriting(pending)

@@ -31,6 +31,24 @@ enum EditFlow {
     case writing(WriteStatus)
 }
 
+/// An editor or form that asked for a write, to open again if the write is refused.
+enum ReopenableEdit {
+    case editing(ValueEditor)
+    case creating(ObjectForm)
+
+    /// The edit flow showing it again with `refusal` under it.
+    func reopened(refusal: String) -> EditFlow {
+        switch self {
+        case .editing(var editor):
+            editor.refusal = refusal
+            return .editing(editor)
+        case .creating(var form):
+            form.refusal = refusal
+            return .creating(form)
+        }
+    }
+}
+
 /// A write handed to the writer thread.
 enum PendingWrite {
     case write(EditWrite)

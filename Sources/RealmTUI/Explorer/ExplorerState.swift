@@ -72,6 +72,10 @@ public struct ExplorerState {
     var history: QueryHistory
     /// What the last change this explorer committed replaced, for `u` (nil after a delete).
     var lastEdit: UndoRecord?
+    /// The editor or form whose Enter asked for the write being handed to the writer: given
+    /// back, with the reason, when the write is refused (nothing typed is lost to a failed
+    /// commit). Set with the `.write` effect, taken by `beginWriting`.
+    var editAwaitingWrite: ReopenableEdit?
     /// The link being picked in a pushed table (`e` on a link, `a`/`i` in a list of objects).
     var pick: LinkPick?
     /// The open batch of staged edits (`:begin`), if any.

@@ -99,6 +99,7 @@ extension ExplorerState {
             switch form.values(realm: realm, now: Date()) {
             case .success(let values):
                 mode = .browse
+                editAwaitingWrite = .creating(form)
                 return [.write(.create(className: form.schema.name, values: values))]
             case .failure(let error):
                 form.cursor = error.field

@@ -136,6 +136,7 @@ extension ExplorerState {
                 try EditText.parse(text, for: edit.property, className: edit.object.className, realm: realm, now: Date())
             }
             mode = .browse
+            editAwaitingWrite = .editing(edit)
             if let index = edit.replaceAt {
                 return [.write(.list(className: edit.object.className, key: edit.object.key, property: edit.property.name,
                                      edit: .replace(at: index, with: value)))]

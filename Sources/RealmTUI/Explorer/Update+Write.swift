@@ -5,9 +5,18 @@ import RealmEngine
 extension ExplorerState {
     /// The driver handed `pending` to its writer thread.
     mutating func beginWriting(_ pending: PendingWrite) {
-        let status = WriteStatus(pending: pending)
+        let status = WriteStatus(pending: pending, reopen: editAwaitingWrite)
+        editAwaitingWrite = nil
         mode = .edit(.writing(status))
         message = Message(text: status.text, isError: false)
+    }
+
+    /// A write that could not be handed to the writer: the editor or form that asked for it is
+    /// open again with `reason`.
+    mutating func refuseWrite(_ reason: String) {
+        message = Message(text: reason, isError: true)
+        if let reopen = editAwaitingWrite { mode = .edit(reopen.reopened(refusal: reason)) }
+        editAwaitingWrite = nil
     }
 
     /// Whether a write runs on the writer thread.
@@ -65,6 +74,7 @@ extension ExplorerState {
             if case .write(.list(_, _, _, .move(_, let to))) = status.pending { moveCursor(toRow: to) }
         case .refused(let reason):
             message = Message(text: (isBatch ? "not committed: " : "nothing written: ") + reason, isError: true)
+            if let reopen = status.reopen { mode = .edit(reopen.reopened(refusal: "nothing written: " + reason)) }
         case .conflicts(let list):
             message = Message(text: "not committed: \(list.count) conflict\(list.count == 1 ? "" : "s"): " + list.joined(separator: ", "),
                               isError: true)

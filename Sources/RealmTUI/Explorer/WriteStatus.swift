@@ -58,6 +58,8 @@ struct WriteStatus {
     }
 
     var pending: PendingWrite
+    /// The editor or form that asked for the write, opened again if it is refused.
+    var reopen: ReopenableEdit?
     var phase: Phase = .started
     /// Esc was pressed: the writer was asked to cancel and its answer is awaited.
     var isCancelling = false
