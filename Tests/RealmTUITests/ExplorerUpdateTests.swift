@@ -55,6 +55,28 @@ struct ExplorerUpdateTests {
         #expect(driver.screen.lines[caretRow].hasPrefix(String(repeating: " ", count: 21) + "^"))
     }
 
+    /// A history file that cannot be read is left as it is (never replaced by this session's
+    /// queries), and the status line says so; a missing one is an empty history.
+    @Test func anUnreadableHistoryFileIsKeptAndReported() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("realmtui-history-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("realmtui/history.json")
+        #expect(try QueryHistory.load(from: url) == QueryHistory())
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let damaged = Data("{\"Person\": [\"id > 1\", 2".utf8)
+        try damaged.write(to: url)
+        #expect(throws: (any Error).self) { try QueryHistory.load(from: url) }
+        let session = ExplorerSession(realm: try ExplorerFixture.realm(), path: "f.realm", readOnly: false,
+                                      environment: ["XDG_STATE_HOME": folder.path, "HOME": folder.path])
+        var driver = session.makeDriver(width: 80, height: 24, hasColor: false)
+        #expect(driver.screen.lines.last?.contains("query history") == true, "\(driver.screen.lines.last ?? "")")
+        driver.press(.enter, .character("/"))
+        driver.type("id > 1")
+        driver.press(.enter)
+        #expect(try Data(contentsOf: url) == damaged)
+    }
+
     @Test func historyIsKeptPerClassAndAcrossRuns() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("realmtui-history-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -66,7 +88,7 @@ struct ExplorerUpdateTests {
         driver.press(.enter, .character("/"), .control("u"))
         driver.type("name BEGINSWITH 'A'")
         driver.press(.enter)
-        let saved = QueryHistory.load(from: url)
+        let saved = try QueryHistory.load(from: url)
         #expect(saved.queries(for: "Person") == ["id > 1", "name BEGINSWITH 'A'"])
 
         var next = try ExplorerFixture.driver()

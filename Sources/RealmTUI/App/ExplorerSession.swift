@@ -27,12 +27,25 @@ public final class ExplorerSession {
 
     /// The driver a session starts with for a terminal of `width` × `height` cells.
     public func makeDriver(width: Int, height: Int, hasColor: Bool) -> ExplorerDriver {
-        let historyURL = QueryHistory.defaultURL(environment: environment)
+        let savedHistory = QueryHistory.defaultURL(environment: environment)
+        var historyURL: URL? = savedHistory
+        var history = QueryHistory()
+        var historyProblem: String?
+        do {
+            history = try QueryHistory.load(from: savedHistory)
+        } catch {
+            // Not replaced by this session's queries: the file stays for the user to look at.
+            historyProblem = "query history not read, and not saved this session: \(ExplorerText.describe(error))"
+            historyURL = nil
+        }
         let state = ExplorerState(realm: realm, fileName: URL(fileURLWithPath: path).lastPathComponent, readOnly: readOnly,
                                   width: width, height: height,
                                   theme: Theme.forTerminal(hasColor: hasColor, environment: environment),
-                                  history: QueryHistory.load(from: historyURL))
+                                  history: history)
         var driver = ExplorerDriver(state: state, historyURL: historyURL)
+        if let historyProblem, driver.state.message == nil {
+            driver.state.message = .init(text: historyProblem, isError: true)
+        }
         if let readOnlyReason, driver.state.message == nil {
             driver.state.message = .init(text: "read-only: \(readOnlyReason) (:copy PATH edits a copy)", isError: false)
         }

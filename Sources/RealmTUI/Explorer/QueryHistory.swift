@@ -1,4 +1,5 @@
 import Foundation
+import RealmEngine
 
 /// Queries that worked, per class name, newest last; kept across runs in
 /// `$XDG_STATE_HOME/realmtui/history.json` (else `~/.local/state/realmtui/`).
@@ -36,11 +37,20 @@ public struct QueryHistory: Sendable, Equatable {
         return base.appendingPathComponent("realmtui/history.json")
     }
 
-    /// Reads a history file; a missing or unreadable one is an empty history (history is a
-    /// convenience: a damaged file must not stop the explorer).
-    public static func load(from url: URL) -> QueryHistory {
-        guard let data = try? Data(contentsOf: url),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: [String]] else { return QueryHistory() }
+    /// Reads a history file; a missing one is an empty history.
+    ///
+    /// - Throws: when the file cannot be read or is not a history (the session then starts
+    ///   with an empty history, says why, and leaves the file alone).
+    public static func load(from url: URL) throws -> QueryHistory {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch CocoaError.fileReadNoSuchFile {
+            return QueryHistory()
+        }
+        guard let object = try JSONSerialization.jsonObject(with: data) as? [String: [String]] else {
+            throw RealmError.invalidInput("\(url.path) is not a query history (a JSON object of class name → queries)")
+        }
         return QueryHistory(entries: object)
     }
 
