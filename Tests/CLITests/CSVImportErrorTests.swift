@@ -56,3 +56,28 @@ import Testing
         #expect(q.stdout == "2\n")
     }
 }
+
+/// CSV cells of data, objectId and uuid properties are their text, never JSON: base64 that
+/// spells `null` and an objectId of decimal digits survive export → import.
+@Suite struct CSVTextualCellTests {
+    @Test func dataSpellingNullAndDigitOnlyObjectIdsRoundTrip() throws {
+        let scratch = try Scratch()
+        let schema = try scratch.write("b.json", #"[{"name": "B", "properties": {"d": "data?", "o": "objectId?", "n": "int?"}}]"#)
+        func create(_ name: String) throws -> String {
+            let file = scratch.path(name)
+            let r = try CLI.run(["create", file, "--schema", schema])
+            try #require(r.status == 0, "\(r.stderr)")
+            return file
+        }
+        let source = try create("source.realm")
+        let data = #"{"B": [{"d": "null", "o": "123456789012345678901234", "n": 1}]}"#
+        try #require(try CLI.run(["import", source, "-"], stdin: data).status == 0)
+        let csv = try CLI.run(["export", source, "--class", "B", "--format", "csv"])
+        try #require(csv.status == 0, "\(csv.stderr)")
+        let copy = try create("copy.realm")
+        let back = try CLI.run(["import", copy, "-", "--class", "B", "--format", "csv"], stdin: csv.stdout)
+        #expect(back.status == 0, "\(back.stderr)")
+        let q = try CLI.run(["query", copy, "B", "d != nil AND o == oid(123456789012345678901234) AND n == 1", "--format", "count"])
+        #expect(q.stdout == "1\n", "\(q.stdout)\(q.stderr)\n\(csv.stdout)")
+    }
+}

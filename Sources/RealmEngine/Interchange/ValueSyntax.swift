@@ -23,7 +23,8 @@ public enum ValueSyntax {
         /// Text that is a JSON string is unquoted; `null` is nil; anything else is the text
         /// itself (command-line arguments and editors).
         case jsonOrBare
-        /// The text is the string, always (CSV cells, where nil is an unquoted empty cell).
+        /// The text is the string, always, as it is for data, objectId and uuid (CSV cells,
+        /// where nil is an unquoted empty cell).
         case literal
     }
 
@@ -35,8 +36,13 @@ public enum ValueSyntax {
         if property.isList { return parsed ?? .string(text) }
         if property.isLink, case .object? = parsed { return parsed ?? .null }  // a reference or nested object
         let isString = property.type == .string || (property.isLink && keyType == .string)
+        if case .literal = strings {
+            // Data, objectId and uuid cells are their text too: base64 may spell `null`, and an
+            // objectId may be all decimal digits.
+            let isText = isString || (!property.isLink && [.data, .objectId, .uuid].contains(property.type))
+            if isText { return .string(text) }
+        }
         guard isString else { return parsed ?? .string(text) }
-        if case .literal = strings { return .string(text) }
         switch parsed {
         case .string?, .null?: return parsed ?? .null
         default: return .string(text)
