@@ -257,7 +257,7 @@ struct ExplorerLiveChangesTests {
         let lines = render(state).lines
         let oldest = try #require(lines.lastIndex { $0.contains("Dog +1 −0 ~0") }, "\(lines)")
         #expect(lines[oldest].contains("v\(first) ") && lines[oldest].hasPrefix("›"), "\(lines)")
-        #expect(lines[oldest + 1].contains("(7 earlier commits were no longer in the file's change log)"), "\(lines)")
+        #expect(lines[oldest + 1].contains("(7 more commits, no longer in the file's change log)"), "\(lines)")
         // The times line up whatever the versions' widths (v9 under v10).
         #expect(first < 10 && commitLines().contains { $0.contains("v10 ") })
         let columns = Set(commitLines().compactMap { $0.range(of: #"\d\d:\d\d:\d\d"#, options: .regularExpression)?.lowerBound.utf16Offset(in: $0) })

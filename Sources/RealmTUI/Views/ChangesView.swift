@@ -14,7 +14,7 @@ enum ChangesView {
     /// the list keeps up to 10,000 commits.
     static func line(_ index: Int, _ state: ExplorerState) -> String {
         guard index < state.commitLog.count else {
-            return "(\(state.commitsNotShown) earlier commits were no longer in the file's change log)"
+            return "(\(state.commitsNotShown) more commits, no longer in the file's change log)"
         }
         let entry = state.commitLog[state.commitLog.count - 1 - index]
         let classes = entry.summary.classes.map { "\($0.className) +\($0.inserted) −\($0.deleted) ~\($0.modified)" }
