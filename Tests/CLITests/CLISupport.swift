@@ -104,6 +104,15 @@ final class Scratch {
         return path(name)
     }
 
+    /// Creates the database `name` with the realm-js schema at `schema` (`realmtui create`)
+    /// and returns its path.
+    func createRealm(_ name: String, schema: String) throws -> String {
+        let file = path(name)
+        let r = try CLI.run(["create", file, "--schema", schema])
+        try #require(r.status == 0, "\(r.stderr)")
+        return file
+    }
+
     func bytes(_ name: String) -> Data? { FileManager.default.contents(atPath: path(name)) }
     func exists(_ name: String) -> Bool { FileManager.default.fileExists(atPath: path(name)) }
 

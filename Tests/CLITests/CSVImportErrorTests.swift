@@ -63,18 +63,12 @@ import Testing
     @Test func dataSpellingNullAndDigitOnlyObjectIdsRoundTrip() throws {
         let scratch = try Scratch()
         let schema = try scratch.write("b.json", #"[{"name": "B", "properties": {"d": "data?", "o": "objectId?", "n": "int?"}}]"#)
-        func create(_ name: String) throws -> String {
-            let file = scratch.path(name)
-            let r = try CLI.run(["create", file, "--schema", schema])
-            try #require(r.status == 0, "\(r.stderr)")
-            return file
-        }
-        let source = try create("source.realm")
+        let source = try scratch.createRealm("source.realm", schema: schema)
         let data = #"{"B": [{"d": "null", "o": "123456789012345678901234", "n": 1}]}"#
         try #require(try CLI.run(["import", source, "-"], stdin: data).status == 0)
         let csv = try CLI.run(["export", source, "--class", "B", "--format", "csv"])
         try #require(csv.status == 0, "\(csv.stderr)")
-        let copy = try create("copy.realm")
+        let copy = try scratch.createRealm("copy.realm", schema: schema)
         let back = try CLI.run(["import", copy, "-", "--class", "B", "--format", "csv"], stdin: csv.stdout)
         #expect(back.status == 0, "\(back.stderr)")
         let q = try CLI.run(["query", copy, "B", "d != nil AND o == oid(123456789012345678901234) AND n == 1", "--format", "count"])

@@ -118,12 +118,7 @@ import Testing
             [{"name": "Person", "primaryKey": "id", "properties": {"id": "int?", "name": "string"}},
              {"name": "Dog", "properties": {"name": "string", "owner": "Person?", "friends": "Person[]"}}]
             """)
-        func create(_ name: String) throws -> String {
-            let file = scratch.path(name)
-            let r = try CLI.run(["create", file, "--schema", schema])
-            try #require(r.status == 0, "\(r.stderr)")
-            return file
-        }
+        func create(_ name: String) throws -> String { try scratch.createRealm(name, schema: schema) }
         let source = try create("source.realm")
         let data = #"{"Person": [{"id": 1, "name": "one"}, {"id": null, "name": "nobody"}], "# +
             #""Dog": [{"name": "Rex", "owner": {"$ref": "Person", "$index": 1}, "friends": [{"$ref": "Person", "$index": 1}, 1]}]}"#
