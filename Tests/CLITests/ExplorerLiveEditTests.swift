@@ -99,6 +99,33 @@ struct ExplorerLiveEditTests {
         #expect(try CLI.run(["check", db]).status == 0)
     }
 
+    /// ctrl-s commits a batch: the terminal's flow control (which would swallow it and stop
+    /// the output) is off while the explorer runs.
+    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"))
+    func ctrlSCommitsTheBatch() throws {
+        let s = try Scratch()
+        let db = s.path("demo.realm")
+        try FileManager.default.copyItem(atPath: ExplorerEntryTests.demo, toPath: db)
+        let tmux = try TmuxSession(script: ExplorerEntryTests.script([db]), width: 120, height: 30)
+        defer { tmux.close() }
+        _ = try tmux.waitFor("Author · primary key id")
+        try tmux.sendKeys("Enter")
+        _ = try tmux.waitFor("row 1 of 76")
+        try tmux.sendKeys(":")
+        try tmux.type("begin")
+        try tmux.sendKeys("Enter", "l", "e", "C-u")
+        try tmux.type("Batched 作者")
+        try tmux.sendKeys("Enter")
+        _ = try tmux.waitFor("staged, not written")
+        #expect(try count(db, "Author", "name == 'Batched 作者'") == 0)
+        try tmux.sendKeys("C-s")
+        _ = try tmux.waitUntil("the batch committed") { !$0.contains("staged, not written") && $0.contains("v4") }
+        #expect(try count(db, "Author", "name == 'Batched 作者'") == 1)
+        try tmux.sendKeys("q")
+        let text = try tmux.waitFor("script done")
+        #expect(text.contains("exit=0"), "\(text)")
+    }
+
     private func count(_ db: String, _ className: String, _ query: String) throws -> Int {
         let result = try CLI.run(["query", db, className, query, "--format", "count"])
         return Int(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1

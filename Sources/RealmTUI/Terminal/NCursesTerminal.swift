@@ -20,6 +20,8 @@ public struct TerminalError: Error, CustomStringConvertible {
 ///
 /// Keys are read one at a time with ctrl-c and ctrl-z left to the terminal driver (`cbreak`,
 /// not `raw`): ctrl-c is SIGINT (restore, exit 130), ctrl-z suspends (ncurses' handler).
+/// Flow control is off, so ctrl-s (commit) and ctrl-q reach the explorer instead of stopping
+/// and restarting the output.
 ///
 /// Only one instance may be open at a time (ncurses has one current screen); use it from the
 /// thread that created it.
@@ -80,6 +82,7 @@ public final class NCursesTerminal: TerminalBackend {
         }
         self.window = window
         cbreak()
+        Self.turnOffFlowControl(inputFD)
         noecho()
         nonl()
         intrflush(window, false)
@@ -326,6 +329,17 @@ public final class NCursesTerminal: TerminalBackend {
     /// and `ESC [4~`, rxvt `ESC [7~`/`ESC [8~`, xterm without keypad mode `ESC [H`/`ESC [F`; a
     /// user in tmux with `TERM=xterm-256color` (a common setting) would otherwise get Esc and
     /// three characters. Sequences the terminal's own description binds are left alone.
+    /// Turns off XON/XOFF flow control on the terminal at `fd` (`IXON`), which would take
+    /// ctrl-s and ctrl-q for itself, and makes that the mode ncurses restores after a suspend
+    /// (`def_prog_mode`). `endwin` gives back the shell's modes, flow control included.
+    private static func turnOffFlowControl(_ fd: Int32) {
+        var modes = termios()
+        guard tcgetattr(fd, &modes) == 0 else { return }
+        modes.c_iflag &= ~tcflag_t(IXON)
+        _ = tcsetattr(fd, TCSANOW, &modes)
+        _ = def_prog_mode()
+    }
+
     private static func defineCommonKeys() {
         let keys: [(String, Int32)] = [
             ("\u{1B}[1~", KEY_HOME), ("\u{1B}[4~", KEY_END), ("\u{1B}[7~", KEY_HOME), ("\u{1B}[8~", KEY_END),
