@@ -252,6 +252,22 @@ struct ExplorerUpdateTests {
         #expect(other.didQuit)
     }
 
+    /// q in help closes it (as in less and man) instead of quitting; help lists the `:`
+    /// commands too, and an unknown command names them all.
+    @Test func qClosesHelpAndHelpListsTheCommands() throws {
+        var driver = try ExplorerFixture.driver(width: 100, height: 60)
+        driver.press(.enter, .character("?"))
+        #expect(driver.screen.lines.contains { $0.contains(":begin") && $0.contains(":rollback") }, "\(driver.screen.lines)")
+        driver.press(.character("q"))
+        #expect(!driver.didQuit)
+        #expect(!driver.screen.lines.contains { $0.contains("Keys of this screen") })
+        driver.press(.character(":"))
+        driver.type("frobnicate")
+        driver.press(.enter)
+        let status = driver.screen.lines.last ?? ""
+        #expect(status.contains(":frobnicate: unknown command") && status.contains(":begin"), "\(status)")
+    }
+
     @Test func resizeKeepsTheCursorOnScreen() throws {
         var driver = try ExplorerFixture.driver(width: 80, height: 40, extraDogs: 100)
         driver.press(.down, .enter)

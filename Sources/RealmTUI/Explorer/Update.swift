@@ -86,7 +86,6 @@ extension ExplorerState {
                 mode = isHelp ? .help(top: moved) : .schema(top: moved)
             }
             switch key {
-            case .character("q"): return confirmQuit()
             case .character("j"), .down: scroll(1)
             case .character("k"), .up: scroll(-1)
             case .pageDown, .control("f"), .character(" "): scroll(page)
@@ -187,7 +186,8 @@ extension ExplorerState {
             }
             return [.export(format: format, path: words[2])]
         default:
-            message = Message(text: ":\(name): unknown command (:export json|csv PATH, :set P = V, :delete, :copy PATH, :schema, :help, :q)", isError: true)
+            let known = HelpView.commands.map { ":" + $0.command }.joined(separator: ", ")
+            message = Message(text: ":\(name): unknown command (\(known); :help lists them)", isError: true)
         }
         return []
     }

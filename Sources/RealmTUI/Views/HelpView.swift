@@ -14,8 +14,23 @@ enum HelpView {
             lines.append(("in the query bar", "", "Enter apply · Esc cancel · Up/Down history · Tab complete"))
         }
         lines.append(("wheel", "", "scroll"))
+        lines.append(("", "", ""))
+        lines += commands.map { (":" + $0.command, "", $0.help) }
         return lines
     }
+
+    /// The `:` commands, for help and for the message naming an unknown one.
+    static let commands: [(command: String, help: String)] = [
+        ("set P = V", "set property P to V on every object of the table (asks y/n)"),
+        ("delete", "delete every object of the table (asks y/n)"),
+        ("clear", "empty the list shown (asks y/n)"),
+        ("begin", "stage edits instead of writing them; :commit (ctrl-s) writes them, :rollback drops them"),
+        ("export json|csv PATH", "write the table's objects (query and sort applied) to a file"),
+        ("copy PATH", "write a compacted copy of the file and go on in the copy, writable"),
+        ("schema", "every class and property"),
+        ("help", "this help"),
+        ("q", "quit (asks when edits are staged; :q! does not)"),
+    ]
 
     /// How a key is written in help.
     static func name(of key: Key) -> String {
@@ -48,15 +63,18 @@ enum HelpView {
         let theme = state.theme
         let rows = state.contentRows
         let lines = lines(for: state.current.kind, keyMap: state.keyMap)
-        let keyWidth = min(24, lines.map { displayWidth($0.keys) }.max() ?? 8)
+        // Keys of bindings set the key column; a line without an action (the mouse, the `:`
+        // commands) may run on into the action column.
+        let keyWidth = min(24, lines.filter { !$0.action.isEmpty }.map { displayWidth($0.keys) }.max() ?? 8)
         let actionWidth = lines.map { displayWidth($0.action) }.max() ?? 8
-        grid.write("Keys of this screen (\(state.current.kind.rawValue)) — any other key closes", column: 2, row: rows.lowerBound,
+        grid.write("Keys of this screen (\(state.current.kind.rawValue)) — j/k scroll, q or any other key closes", column: 2, row: rows.lowerBound,
                    style: theme.header)
         for (offset, row) in rows.dropFirst(2).enumerated() {
             let index = top + offset
             guard lines.indices.contains(index) else { break }
             let line = lines[index]
-            grid.write(line.keys, column: 2, row: row, style: theme.input, limit: keyWidth)
+            grid.write(line.keys, column: 2, row: row, style: theme.input,
+                       limit: line.action.isEmpty ? keyWidth + 2 + actionWidth : keyWidth)
             grid.write(line.action, column: 4 + keyWidth, row: row, style: theme.muted, limit: actionWidth)
             grid.write(line.help, column: 6 + keyWidth + actionWidth, row: row)
         }
