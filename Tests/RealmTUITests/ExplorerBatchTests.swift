@@ -39,7 +39,7 @@ struct ExplorerBatchTests {
         #expect(driver.state.realmVersion == version)
         #expect(try EditFixture.reread(path, "Dog", key: 0, "age") == .int(3))
         #expect(driver.screen.lines[3].contains(" 7 "))
-        #expect(driver.screen.lines.last?.contains("batch: 2 staged") == true)
+        #expect(driver.statusText.contains("batch: 2 staged") == true)
         try expectGolden("edit-batch-staged", driver.screen)
         driver.press(.enter)                                   // Ghost's detail shows the staged age
         #expect(driver.screen.lines.contains { $0.contains("age") && $0.contains("12") })
@@ -48,7 +48,7 @@ struct ExplorerBatchTests {
         #expect(driver.state.realmVersion == version + 1)
         #expect(try EditFixture.reread(path, "Dog", key: 0, "age") == .int(7))
         #expect(try EditFixture.reread(path, "Dog", key: 2, "age") == .int(12))
-        #expect(driver.screen.lines.last?.contains("batch") == false)
+        #expect(driver.statusText.contains("batch") == false)
     }
 
     @Test func commitRefusesWithTheConflictsWhenAnotherWriterChangedAStagedObject() throws {
@@ -64,11 +64,11 @@ struct ExplorerBatchTests {
             if let rex = try other.object(ofType: "Dog", key: ObjectKey(1)) { try other.delete(rex) }
         }
         command(&driver, "commit")
-        #expect(driver.screen.lines.last?.contains("2 conflicts: Dog#0 changed, Dog#1 deleted") == true)
+        #expect(driver.statusText.contains("2 conflicts: Dog#0 changed, Dog#1 deleted") == true)
         #expect(try EditFixture.reread(path, "Dog", key: 0, "age") == .int(3))
         #expect(try EditFixture.reread(path, "Dog", key: 0, "weight") == .double(1))
         command(&driver, "rollback")
-        #expect(driver.screen.lines.last?.contains("2 staged edits dropped") == true)
+        #expect(driver.statusText.contains("2 staged edits dropped") == true)
         driver.press(.character("g"))
         setAge(&driver, "5")
         #expect(try EditFixture.reread(path, "Dog", key: 0, "age") == .int(5))
@@ -81,7 +81,7 @@ struct ExplorerBatchTests {
         setAge(&driver, "7")
         setAge(&driver, "8")
         driver.press(.character("u"))
-        #expect(driver.screen.lines.last?.contains("batch: 1 staged") == true)
+        #expect(driver.statusText.contains("batch: 1 staged") == true)
         driver.press(.character("q"))
         #expect(!driver.didQuit)
         #expect(driver.screen.lines.contains { $0.contains("quit and drop 1 staged edit?") })
@@ -106,7 +106,7 @@ struct ExplorerBatchTests {
         try other.write { try other.object(ofType: "Dog", key: ObjectKey(0))?.setValue(Value.double(1), forKey: "weight") }
         let version = driver.state.realmVersion
         command(&driver, "commit")
-        #expect(driver.screen.lines.last?.contains("conflict") == false, "\(driver.screen.lines.last ?? "")")
+        #expect(driver.statusText.contains("conflict") == false, "\(driver.statusText)")
         #expect(try EditFixture.reread(path, "Dog", key: 1, "age") == .int(9))
         #expect(try EditFixture.reread(path, "Dog", key: 0, "age") == .int(3))
         #expect(driver.state.realmVersion > version)

@@ -54,7 +54,7 @@ struct ExplorerDamagedFileTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), readOnly: true, createIfMissing: false))
         let driver = ExplorerDriver(state: ExplorerState(realm: realm, fileName: "bad.realm", readOnly: true, width: 140, height: 20))
-        let status = driver.screen.lines.last ?? ""
+        let status = driver.statusText
         #expect(status.contains("⚠"), "\(status)")
     }
 
@@ -79,7 +79,7 @@ struct ExplorerDamagedFileTests {
         try bytes.write(to: URL(fileURLWithPath: path))
         let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), readOnly: true, createIfMissing: false))
         let driver = ExplorerDriver(state: ExplorerState(realm: realm, fileName: "slot.realm", readOnly: true, width: 200, height: 20))
-        let status = driver.screen.lines.last ?? ""
+        let status = driver.statusText
         #expect(status.contains("⚠"), "\(status)")
         #expect(status.contains("header slot"), "\(status)")
     }
@@ -125,7 +125,7 @@ struct ExplorerDamagedFileTests {
         #expect(driver.isBehind)
         let moved = driver.refresh()
         #expect(!moved)
-        let status = driver.screen.lines.last ?? ""
+        let status = driver.statusText
         #expect(status.contains("⚠"), "\(status)")
         #expect(status.contains("version \(realm.version + 1)"), "\(status)")
         #expect(status.contains("checksum"), "\(status)")

@@ -222,7 +222,7 @@ struct ExplorerLiveChangesTests {
         let cursor = try #require(lines.firstIndex { $0.hasPrefix("›") })
         for _ in 0..<(gone - cursor) { f.driver.press(.down) }
         f.driver.press(.enter)
-        #expect(f.driver.screen.lines.last?.contains("was deleted since this commit") == true, "\(f.driver.screen.lines)")
+        #expect(f.driver.statusText.contains("was deleted since this commit") == true, "\(f.driver.screen.lines)")
         // Enter on dog 3 opens its detail.
         for _ in 0..<(gone - cursor) { f.driver.press(.up) }
         #expect(f.driver.screen.lines[cursor].contains("dog 3"), "the cursor starts on the first object")

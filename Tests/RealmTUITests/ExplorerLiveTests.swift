@@ -52,12 +52,12 @@ struct ExplorerLiveTests {
         f.driver.press(.character("/"))
         f.driver.type("age < 5")
         f.driver.press(.enter)
-        #expect(f.lines.last?.contains("15 objects match") == true, "\(f.lines)")
+        #expect(f.driver.statusText.contains("15 objects match") == true, "\(f.lines)")
         try f.commit { try $0.create("Dog", ["name": .string("new"), "age": .int(1)]) }
         let moved = f.driver.refresh()
         #expect(moved)
-        #expect(f.lines.last?.contains("16 objects") == true, "\(f.lines)")
-        #expect(f.lines.last?.contains("15 objects match") == false, "a count of an older version: \(f.lines)")
+        #expect(f.driver.statusText.contains("16 objects") == true, "\(f.lines)")
+        #expect(f.driver.statusText.contains("15 objects match") == false, "a count of an older version: \(f.lines)")
     }
 
     @Test func insertsAboveTheCursorKeepItOnItsObjectAndAreMarked() throws {
@@ -71,7 +71,7 @@ struct ExplorerLiveTests {
         #expect(moved)
         #expect(f.cursorLine.contains("dog 2 "), "\(f.lines)")
         #expect(f.lines.contains { $0.hasPrefix(" +dog 0a") }, "\(f.lines)")
-        #expect(f.lines.last?.contains("row 4 of") == true)
+        #expect(f.driver.statusText.contains("row 4 of") == true)
         f.driver.send(.tick(seconds: 10))
         #expect(!f.lines.contains { $0.hasPrefix(" +") })
     }
@@ -83,9 +83,9 @@ struct ExplorerLiveTests {
         try f.commit { try $0.delete(try f.dog("dog 3")) }
         f.driver.refresh()
         #expect(f.cursorLine.contains("dog 4 "), "\(f.lines)")
-        #expect(f.lines.last?.contains("deleted") == true, "\(f.lines.last ?? "")")
+        #expect(f.driver.statusText.contains("deleted") == true, "\(f.driver.statusText)")
         f.driver.press(.up)
-        #expect(f.lines.last?.contains("49 objects") == true, "\(f.lines.last ?? "")")
+        #expect(f.driver.statusText.contains("49 objects") == true, "\(f.driver.statusText)")
     }
 
     @Test func theCursorFollowsItsObjectWhenTheSortMovesIt() throws {
@@ -153,7 +153,7 @@ struct ExplorerLiveTests {
         #expect(newest < older)
         #expect(lines[newest].contains("v4") && lines[older].contains("v3"), "\(lines)")
         f.driver.press(.escape)
-        #expect(f.lines.last?.contains("row") == true)
+        #expect(f.driver.statusText.contains("row") == true)
     }
 
     @Test func pauseStaysOnItsVersionAndCatchesUpInOneStep() throws {
@@ -162,11 +162,11 @@ struct ExplorerLiveTests {
         for i in 0..<3 { try f.commit { try $0.create("Dog", ["name": .string("late \(i)")]) } }
         let moved = f.driver.refresh()
         #expect(!moved)
-        #expect(f.lines.last?.contains("paused at version") == true, "\(f.lines.last ?? "")")
-        #expect(f.lines.last?.contains("3 commits behind") == true, "\(f.lines.last ?? "")")
-        #expect(f.lines.last?.contains("50 objects") == true)
+        #expect(f.driver.statusText.contains("paused at version") == true, "\(f.driver.statusText)")
+        #expect(f.driver.statusText.contains("3 commits behind") == true, "\(f.driver.statusText)")
+        #expect(f.driver.statusText.contains("50 objects") == true)
         f.driver.press(.character("p"))
-        #expect(f.lines.last?.contains("53 objects") == true, "\(f.lines.last ?? "")")
+        #expect(f.driver.statusText.contains("53 objects") == true, "\(f.driver.statusText)")
     }
 
     @Test func aDetailOfADeletedObjectSaysInWhichVersion() throws {
@@ -214,7 +214,7 @@ struct ExplorerLiveTests {
                 let parts = line.dropFirst(2).split(separator: " ", omittingEmptySubsequences: true)
                 return parts.count >= 2 ? parts.prefix(2).joined(separator: " ") : nil
             }
-            let status = f.lines.last ?? ""
+            let status = f.driver.statusText
             let row = Int(status.components(separatedBy: "row ").last?.split(separator: " ").first ?? "") ?? 0
             let cursorIndex = f.lines.dropFirst(3).firstIndex { $0.hasPrefix("›") }.map { $0 - 3 } ?? 0
             let top = row - 1 - cursorIndex

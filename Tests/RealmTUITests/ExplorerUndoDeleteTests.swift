@@ -36,8 +36,8 @@ struct ExplorerUndoDeleteTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let before = try objects(path, "Dog")
         driver.press(.down, .character("d"), .character("y"))            // delete Rex
-        #expect(driver.screen.lines.last?.contains("deleted 1 Dog object") == true)
-        #expect(driver.screen.lines.last?.contains("u undoes") == true)
+        #expect(driver.statusText.contains("deleted 1 Dog object") == true)
+        #expect(driver.statusText.contains("u undoes") == true)
         #expect(try links(path, "Person", 0, "dogs") == .list([.link(ObjectKey(0))]))
         #expect(try links(path, "Person", 1, "dogs") == .list([]))
 
@@ -50,14 +50,14 @@ struct ExplorerUndoDeleteTests {
         let key = Value.link(ObjectKey(restored.key))
         #expect(try links(path, "Person", 0, "dogs") == .list([.link(ObjectKey(0)), key]))   // in its old place
         #expect(try links(path, "Person", 1, "dogs") == .list([key]))
-        let status = try #require(driver.screen.lines.last)
+        let status = driver.statusText
         #expect(status.contains("undone: Dog#1 restored"), "\(status)")
         #expect(status.contains("with the 2 links to it"), "\(status)")
         if restored.key != 1 {
             #expect(status.contains("as Dog#\(restored.key) (Dog has no primary key: a new key) with"), "\(status)")
         }
         driver.press(.character("u"))
-        #expect(driver.screen.lines.last?.contains("nothing to undo") == true)
+        #expect(driver.statusText.contains("nothing to undo") == true)
     }
 
     @Test func aToOneLinkToTheDeletedObjectComesBack() throws {
@@ -79,7 +79,7 @@ struct ExplorerUndoDeleteTests {
         try other.write { try other.object(ofType: "Dog", key: ObjectKey(1))?.setValue(Value.int(5), forKey: "age") }
         let version = try Realm(path: path, readOnly: true).version
         driver.press(.character("u"))
-        let status = try #require(driver.screen.lines.last)
+        let status = driver.statusText
         #expect(status.contains("nothing written: Dog#1, which linked to it, changed since"), "\(status)")
         #expect(try objects(path, "Dog").count == 2)
         #expect(try Realm(path: path, readOnly: true).version == version)
@@ -93,7 +93,7 @@ struct ExplorerUndoDeleteTests {
         let other = try Realm(path: path)
         try other.write { try other.create("Person", ["id": .int(2), "name": .string("Bob")]) }
         driver.press(.character("u"))
-        let status = try #require(driver.screen.lines.last)
+        let status = driver.statusText
         #expect(status.contains("a Person with id 2 exists again"), "\(status)")
         #expect(try objects(path, "Person").values.contains { $0[1] == .string("Bob") })
     }
@@ -106,7 +106,7 @@ struct ExplorerUndoDeleteTests {
         driver.press(.character("u"))
         let restored = try #require(try objects(path, "Person").first { $0.value[0] == .int(2) })
         #expect(restored.value == before[1])
-        let status = try #require(driver.screen.lines.last)
+        let status = driver.statusText
         #expect(status.contains("undone: Person#1 restored"), "\(status)")
         #expect(!status.contains("no primary key"), "\(status)")
         #expect(status.contains("(same id 2) (v") || !status.contains(" as "), "\(status)")
@@ -132,7 +132,7 @@ struct ExplorerUndoDeleteTests {
         #expect(try links(path, "Person", 0, "dogs") == .list([.link(ObjectKey(dahuang)), .link(ObjectKey(rex))]))
         #expect(try links(path, "Person", 1, "dogs") == .list([.link(ObjectKey(rex))]))
         #expect(Set(after.values.map { $0[0] }) == Set(before.values.map { $0[0] }))
-        let status = try #require(driver.screen.lines.last)
+        let status = driver.statusText
         #expect(status.contains("undone: 3 Dog objects restored"), "\(status)")
         #expect(status.contains("with the 3 links to them; 3 have new keys (Dog has no primary key)"), "\(status)")
     }

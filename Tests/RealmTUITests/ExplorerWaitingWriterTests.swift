@@ -30,11 +30,11 @@ struct ExplorerWaitingWriterTests {
         #expect(driver.state.width == 90 && driver.screen.lines[0].hasSuffix("q quit"))
         driver.send(.tick(seconds: 1))
         driver.press(.character("j"))
-        #expect(driver.screen.lines.last?.contains("waiting for another writer (Esc cancels)") == true)
+        #expect(driver.statusText.contains("waiting for another writer (Esc cancels)") == true)
         #expect(driver.isWriting)
         driver.press(.escape)
         #expect(!driver.isWriting)
-        #expect(driver.screen.lines.last?.contains("gave up waiting for the other writer: nothing written") == true)
+        #expect(driver.statusText.contains("gave up waiting for the other writer: nothing written") == true)
         other.cancelWrite()                                   // the lock is free: still nothing written
         driver.finishWrite()
         #expect(try EditFixture.reread(path, "Dog", key: 0, "age") == .int(3))
@@ -51,7 +51,7 @@ struct ExplorerWaitingWriterTests {
         #expect(try EditFixture.reread(path, "Dog", key: 0, "age") == .int(8))
         #expect(try EditFixture.reread(path, "Dog", key: 1, "age") == .int(40))
         #expect(!driver.screen.lines.contains { $0.hasPrefix("waiting") })
-        #expect(driver.screen.lines.last?.contains("Dog#0.age = 8") == true)
+        #expect(driver.statusText.contains("Dog#0.age = 8") == true)
         #expect(driver.screen.lines[4].contains("40"))
     }
 
@@ -73,7 +73,7 @@ struct ExplorerWaitingWriterTests {
         other.cancelWrite()
         driver.finishWrite()
         #expect(try EditFixture.reread(path, "Dog", key: 0, "age") == .int(9))
-        #expect(driver.screen.lines.last?.contains("committed 1 staged edit") == true)
+        #expect(driver.statusText.contains("committed 1 staged edit") == true)
     }
 
     /// With the session's short wait, a write over many objects returns at once; the driver
@@ -87,10 +87,10 @@ struct ExplorerWaitingWriterTests {
         driver.press(.enter, .character("y"))
         #expect(driver.isWriting)                          // 5,003 objects take far longer than no wait
         for _ in 0..<3 { driver.press(.character("j")) }
-        #expect(driver.screen.lines.last?.contains("writing…") == true || !driver.isWriting)
+        #expect(driver.statusText.contains("writing…") == true || !driver.isWriting)
         driver.finishWrite()
         #expect(!driver.isWriting)
-        #expect(driver.screen.lines.last?.contains("age of 5,003 Dog objects = 1") == true)
+        #expect(driver.statusText.contains("age of 5,003 Dog objects = 1") == true)
         realm.refresh()
         let ages = try realm.objects("Dog").filter("age != 1").count
         #expect(ages == 0)
@@ -107,7 +107,7 @@ struct ExplorerWaitingWriterTests {
         driver.type("set age = 1")
         driver.press(.enter, .character("y"), .escape)
         driver.finishWrite()
-        let status = try #require(driver.screen.lines.last)
+        let status = driver.statusText
         realm.refresh()
         let changed = try realm.objects("Dog").filter("age == 1").count
         if status.contains("write cancelled: nothing written") {
@@ -118,7 +118,7 @@ struct ExplorerWaitingWriterTests {
             #expect(changed == 5_003)
         }
         driver.press(.character("u"))                         // nothing to undo after a cancel
-        #expect(driver.screen.lines.last?.contains(status.contains("cancelled") ? "nothing to undo" : "undone") == true)
+        #expect(driver.statusText.contains(status.contains("cancelled") ? "nothing to undo" : "undone") == true)
     }
 
     /// The pure side: the writer's reports drive the status line (golden screen of a long write).
@@ -133,9 +133,9 @@ struct ExplorerWaitingWriterTests {
         driver.press(.enter, .character("y"))
         _ = update(&driver.state, .write(.progress(done: 250_000, total: 1_000_000)))
         try expectGolden("edit-writing", driver.screen)
-        #expect(driver.screen.lines.last?.contains("writing… 25% (Esc cancels)") == true)
+        #expect(driver.statusText.contains("writing… 25% (Esc cancels)") == true)
         driver.press(.escape)
-        #expect(driver.screen.lines.last?.contains("nothing written") == true)
+        #expect(driver.statusText.contains("nothing written") == true)
         #expect(try realm.objects("Dog").count == 3)
     }
 }

@@ -53,6 +53,12 @@ public struct ExplorerDriver {
     /// The current screen.
     public var screen: Grid { render(state) }
 
+    /// What the bottom of the screen says: a long message's rows (wrapped above the status
+    /// line) and the status line, joined by spaces.
+    public var statusText: String {
+        screen.lines.suffix(state.messageRows.count + 1).joined(separator: " ")
+    }
+
     mutating func perform(_ effects: [ExplorerEffect]) {
         for effect in effects {
             switch effect {

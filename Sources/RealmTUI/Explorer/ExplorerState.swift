@@ -123,9 +123,17 @@ public struct ExplorerState {
     /// Whether the terminal is too small to draw anything but a note.
     var isTooSmall: Bool { width < 40 || height < 10 }
 
-    /// Rows between the title bar and the status line, less the input bar and its error line.
+    /// The status message when it is too long for the status line: its rows (at most three),
+    /// drawn just above the status line. Empty when it fits beside the status fields.
+    var messageRows: [String] {
+        guard let message, displayWidth(message.text) > width - StatusLineView.fieldsRoom else { return [] }
+        return Array(DetailLayout.wrap(message.text, width: width - 1).prefix(3))
+    }
+
+    /// Rows between the title bar and the status line, less the input bar, its error line and
+    /// a long message's rows.
     var contentRows: Range<Int> {
-        var bottom = height - 1
+        var bottom = height - 1 - messageRows.count
         switch mode {
         case .query(let bar):
             bottom -= 1
@@ -135,7 +143,7 @@ public struct ExplorerState {
             }
             if !bar.completions.isEmpty { bottom -= 1 }
         case .classFilter, .command: bottom -= 1
-        case .edit(let flow): bottom -= EditorView.rows(flow)
+        case .edit(let flow): bottom -= EditorView.rows(flow, width: width)
         default: break
         }
         return 1..<max(1, bottom)

@@ -4,12 +4,22 @@ import RealmEngine
 /// the editor, and a refusal on the row above; or the `y/n` question of a confirmation.
 enum EditorView {
     /// Rows the edit flow takes above the status line.
-    static func rows(_ flow: EditFlow) -> Int {
+    /// The rows of the edit bar on a screen `width` columns wide: a question or refusal longer
+    /// than the screen wraps (at most three rows), never cut.
+    static func rows(_ flow: EditFlow, width: Int) -> Int {
         switch flow {
         case .editing(let edit):
-            (edit.refusal == nil ? 2 : 3) + (edit.isMultiline ? multilineRows(edit.editor) - 1 : 0)
-        case .confirming, .creating, .writing: 1
+            2 + wrapped(edit.refusal, width: width).count + (edit.isMultiline ? multilineRows(edit.editor) - 1 : 0)
+        case .confirming(let confirmation): max(1, wrapped(confirmation.question, width: width).count)
+        case .creating(let form): max(1, wrapped(form.refusal, width: width).count)
+        case .writing: 1
         }
+    }
+
+    /// `text` in rows of the screen's width (at most three); none for nil.
+    static func wrapped(_ text: String?, width: Int) -> [String] {
+        guard let text else { return [] }
+        return Array(DetailLayout.wrap(text, width: max(1, width - 1)).prefix(3))
     }
 
     static func draw(_ state: ExplorerState, _ flow: EditFlow, into grid: inout Grid) {
@@ -19,8 +29,10 @@ enum EditorView {
         case .confirming(let confirmation):
             var style = theme.error
             style.bold = true
-            grid.fill(row: row, style: theme.input)
-            grid.write(confirmation.question, column: 0, row: row, style: style)
+            for (offset, text) in wrapped(confirmation.question, width: state.width).enumerated() {
+                grid.fill(row: row + offset, style: theme.input)
+                grid.write(text, column: 0, row: row + offset, style: style)
+            }
         case .writing(let status):
             let text = switch status.phase {
             case .waitingForLock: "waiting for another writer… Esc cancels (nothing written yet)"
@@ -29,8 +41,10 @@ enum EditorView {
             grid.write(status.isCancelling ? "cancelling: nothing will be written" : text, column: 0, row: row,
                        style: status.phase == .waitingForLock ? theme.error : theme.muted)
         case .creating(let form):
-            if let refusal = form.refusal {
-                grid.write(refusal, column: 0, row: row, style: theme.error)
+            if form.refusal != nil {
+                for (offset, text) in wrapped(form.refusal, width: state.width).enumerated() {
+                    grid.write(text, column: 0, row: row + offset, style: theme.error)
+                }
             } else {
                 grid.write("new \(form.schema.name): Enter creates, Esc cancels, ↑/↓ fields, ^N null",
                            column: 0, row: row, style: theme.muted)
@@ -50,8 +64,8 @@ enum EditorView {
             let head = "\(edit.object.className).\(property.name) \(property.typeDescription):"
             grid.write(head + " " + hints.joined(separator: ", "), column: 0, row: row, style: theme.muted)
             row += 1
-            if let refusal = edit.refusal {
-                grid.write(refusal, column: 0, row: row, style: theme.error)
+            for text in wrapped(edit.refusal, width: state.width) {
+                grid.write(text, column: 0, row: row, style: theme.error)
                 row += 1
             }
             if edit.isMultiline {

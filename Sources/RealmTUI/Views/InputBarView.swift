@@ -154,20 +154,30 @@ enum StatusLineView {
         return joined()
     }
 
+    /// The columns the status fields keep beside a message; a longer message gets rows of its
+    /// own above the status line (`ExplorerState.messageRows`).
+    static let fieldsRoom = 22
+
     static func draw(_ state: ExplorerState, into grid: inout Grid) {
         let theme = state.theme
         let row = state.height - 1
         grid.fill(row: row, style: theme.status)
         let fields = fields(state)
-        guard let message = state.message else {
+        var messageStyle = theme.status
+        if state.message?.isError == true { messageStyle = theme.error; messageStyle.reverse = true }
+        let wrapped = state.messageRows
+        for (offset, text) in wrapped.enumerated() {
+            let messageRow = row - wrapped.count + offset
+            grid.fill(row: messageRow, style: messageStyle)
+            grid.write(text, column: 0, row: messageRow, style: messageStyle, limit: state.width)
+        }
+        guard let message = state.message, wrapped.isEmpty else {
             grid.write(line(fields, room: state.width), column: 0, row: row, style: theme.status)
             return
         }
-        let messageWidth = min(displayWidth(message.text), state.width - 22)
+        let messageWidth = min(displayWidth(message.text), state.width - fieldsRoom)
         let leftRoom = state.width - messageWidth - 3
         grid.write(line(fields, room: leftRoom), column: 0, row: row, style: theme.status, limit: leftRoom)
-        var style = theme.status
-        if message.isError { style = theme.error; style.reverse = true }
-        grid.write(message.text, column: state.width - messageWidth - 1, row: row, style: style, limit: messageWidth)
+        grid.write(message.text, column: state.width - messageWidth - 1, row: row, style: messageStyle, limit: messageWidth)
     }
 }
