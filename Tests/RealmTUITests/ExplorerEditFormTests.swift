@@ -43,6 +43,28 @@ struct ExplorerEditFormTests {
         #expect(try EditFixture.reread(path, "Person", key: 3, "name") == nil)
     }
 
+    /// A field still holding its default (`0`, `null`, `now`) is replaced by the first key
+    /// typed into it, as a selected placeholder is: typing 4 into id gives 4, not 04, and a
+    /// name typed into `null` is the name. Moving the cursor in the field keeps the default.
+    @Test func typingIntoAnUntouchedDefaultReplacesIt() throws {
+        var (driver, path, folder) = try fixture()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        driver.press(.enter, .character("a"))
+        driver.type("4")
+        driver.press(.down)
+        driver.type("Zoe")
+        driver.press(.down)
+        driver.type("Z")
+        driver.press(.down, .end)
+        driver.type("x")
+        driver.press(.control("u"))
+        driver.type("2020-01-02")
+        driver.press(.enter)
+        #expect(try EditFixture.reread(path, "Person", key: 3, "id") == .int(4))
+        #expect(try EditFixture.reread(path, "Person", key: 3, "name") == .string("Zoe"))
+        #expect(try EditFixture.reread(path, "Person", key: 3, "nickname") == .string("Z"))
+    }
+
     /// A value longer than its field scrolls as the query bar does: the end being typed and the
     /// cursor stay in view.
     @Test func aLongFieldScrollsToKeepTheCursorInView() throws {

@@ -8,6 +8,9 @@ struct ObjectForm {
     struct Field {
         var property: Property
         var editor: LineEditor
+        /// Whether the field still holds its default, untouched: the first character typed
+        /// replaces it, as a selected placeholder is (typing 4 into `0` gives 4, not 04).
+        var isDefault = true
         /// Whether the object cannot be created without a value here (not optional).
         var isRequired: Bool { !property.isOptional }
     }
@@ -113,6 +116,7 @@ extension ExplorerState {
             guard form.fields.indices.contains(form.cursor) else { return [] }
             if form.fields[form.cursor].property.isOptional {
                 form.fields[form.cursor].editor.set("null")
+                form.fields[form.cursor].isDefault = true
             } else {
                 form.refusal = "\(form.fields[form.cursor].property.name) is required: it cannot be null"
                 mode = .edit(.creating(form))
@@ -121,8 +125,14 @@ extension ExplorerState {
         case .character(" ") where form.fields.indices.contains(form.cursor) && form.fields[form.cursor].property.type == .bool:
             let text = form.fields[form.cursor].editor.text.trimmingCharacters(in: .whitespaces)
             form.fields[form.cursor].editor.set(text == "true" ? "false" : "true")
+            form.fields[form.cursor].isDefault = false
         default:
-            guard form.fields.indices.contains(form.cursor), form.fields[form.cursor].editor.handle(key) else { return [] }
+            guard form.fields.indices.contains(form.cursor) else { return [] }
+            var field = form.fields[form.cursor]
+            if field.isDefault, case .character = key { field.editor.set("") }
+            guard field.editor.handle(key) else { return [] }
+            field.isDefault = false
+            form.fields[form.cursor] = field
         }
         form.refusal = nil
         mode = .edit(.creating(form))

@@ -46,7 +46,7 @@ enum EditorView {
                     grid.write(text, column: 0, row: row + offset, style: theme.error)
                 }
             } else {
-                grid.write("new \(form.schema.name): Enter creates, Esc cancels, ↑/↓ fields, ^N null",
+                grid.write("Enter creates, Esc cancels, ↑/↓ fields, ^N null, typing replaces a default",
                            column: 0, row: row, style: theme.muted)
             }
         case .editing(let edit):
@@ -137,7 +137,9 @@ enum FormView {
             let chars = Array(field.editor.text)
             let room = max(1, state.width - valueX - 1)
             let start = selected ? InputBarView.firstShown(field.editor, room: room) : 0
-            _ = grid.write(String(chars[start...]), column: valueX, row: row, style: selected ? theme.input : .plain, limit: room)
+            // An untouched default is muted: typing replaces it.
+            let style = field.isDefault && !field.editor.text.isEmpty ? theme.muted : (selected ? theme.input : .plain)
+            _ = grid.write(String(chars[start...]), column: valueX, row: row, style: style, limit: room)
             guard selected else { continue }
             let cursorX = valueX + displayWidth(String(chars[start..<field.editor.cursor]))
             guard cursorX < state.width else { continue }
