@@ -268,6 +268,18 @@ struct ExplorerUpdateTests {
         #expect(status.contains(":frobnicate: unknown command") && status.contains(":begin"), "\(status)")
     }
 
+    /// e on a list says how to reach it from where the cursor is: in a table, Enter opens the
+    /// object first; in the object's detail, Enter opens the list.
+    @Test func eOnAListSaysHowToOpenItFromHere() throws {
+        var driver = try ExplorerFixture.driver(width: 120)
+        driver.press(.enter, .character("$"), .character("e"))
+        #expect(driver.statusText.contains("tags is a list: Enter on the object, then on tags, opens it"), "\(driver.statusText)")
+        driver.press(.enter)
+        for _ in 0..<6 { driver.press(.down) }
+        driver.press(.character("e"))
+        #expect(driver.statusText.contains("tags is a list: Enter opens it"), "\(driver.statusText)")
+    }
+
     @Test func resizeKeepsTheCursorOnScreen() throws {
         var driver = try ExplorerFixture.driver(width: 80, height: 40, extraDogs: 100)
         driver.press(.down, .enter)

@@ -47,7 +47,9 @@ extension ExplorerState {
                 return refuse("\(property.name) lists the objects that link here: edit the links on their side")
             }
             if property.isList {
-                return refuse("\(property.name) is a list: Enter opens it, and a, i, x, J, K edit it there")
+                // In a table, Enter opens the object; the list is one Enter further.
+                let open = if case .table = current { "Enter on the object, then on \(property.name), opens it" } else { "Enter opens it" }
+                return refuse("\(property.name) is a list: \(open); a, i, x, J, K edit it there")
             }
             if property.type == .object {
                 return beginPick(object: object, property: property, insertAt: nil)
