@@ -187,8 +187,11 @@ struct ExplorerUpdateTests {
         var driver = try ExplorerFixture.driver()
         driver.press(.enter, .character("l"), .character("y"))
         #expect(driver.copied == ["张三"])
+        // The status line shows what was copied, not a count that reads like table columns.
+        #expect(driver.statusText.contains("copied: 张三"), "\(driver.statusText)")
         driver.press(.enter, .character("j"), .character("j"), .character("j"), .character("y"))
         #expect(driver.copied.last == "1990-01-01T00:00:00.25Z")
+        #expect(driver.statusText.contains("copied: 1990-01-01T00:00:00.25Z"), "\(driver.statusText)")
     }
 
     @Test func exportWritesTheCurrentResult() throws {

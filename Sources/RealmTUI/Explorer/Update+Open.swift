@@ -116,28 +116,37 @@ extension ExplorerState {
         }
     }
 
-    /// `y`: the value under the cursor, as text, to the clipboard.
+    /// `y`: the value under the cursor, as text, to the clipboard; the status line shows what
+    /// was copied (its start), or why nothing was.
     mutating func copySelection() -> [ExplorerEffect] {
         let formatter = ValueFormatter(realm: realm)
         var text: String?
-        switch current {
-        case .table(let table):
-            if let property = table.cursorProperty, let object = try? table.rows.object(at: table.cursorRow) {
-                text = DetailLayout.fullValue(object, property, formatter).text
+        do {
+            switch current {
+            case .table(let table):
+                if let property = table.cursorProperty, table.cursorRow < table.rows.count {
+                    text = DetailLayout.fullValue(try table.rows.object(at: table.cursorRow), property, formatter).text
+                }
+            case .detail(let detail):
+                let properties = detail.object.objectSchema.properties
+                if properties.indices.contains(detail.cursor) {
+                    text = DetailLayout.fullValue(detail.object, properties[detail.cursor], formatter).text
+                }
+            case .values(let values):
+                let list = try values.object.list(forKey: values.property.name)
+                if values.cursor < (try list.elements().count) {
+                    text = formatter.shown(try list.value(at: values.cursor), values.property, oneLine: false, element: true).text
+                }
+            case .classes: break
             }
-        case .detail(let detail):
-            let properties = detail.object.objectSchema.properties
-            if properties.indices.contains(detail.cursor) {
-                text = DetailLayout.fullValue(detail.object, properties[detail.cursor], formatter).text
-            }
-        case .values(let values):
-            if let list = try? values.object.list(forKey: values.property.name), let value = try? list.value(at: values.cursor) {
-                text = formatter.shown(value, values.property, oneLine: false, element: true).text
-            }
-        case .classes: break
+        } catch {
+            refuse("nothing copied: " + ExplorerText.describe(error))
+            return []
         }
         guard let text else { return [] }
-        message = Message(text: "copied \(displayWidth(text)) columns to the clipboard", isError: false)
+        let start = DetailLayout.wrap(text, width: 40).first ?? ""
+        let shown = start.count < text.count ? start.trimmingCharacters(in: .whitespaces) + "…" : text
+        message = Message(text: "copied: \(shown)", isError: false)
         return [.copy(text)]
     }
 }
