@@ -283,6 +283,22 @@ struct ExplorerUpdateTests {
         #expect(driver.statusText.contains("tags is a list: Enter opens it"), "\(driver.statusText)")
     }
 
+    /// Messages naming a type take its article: "an Author[]", not "a Author[]".
+    @Test func sortingByAListNamesItsTypeWithTheRightArticle() throws {
+        let schema = Schema([
+            ObjectSchema(name: "Author", properties: [Property(name: "name", type: .string)]),
+            ObjectSchema(name: "Book", properties: [
+                Property(name: "title", type: .string),
+                Property(name: "authors", type: .object, isList: true, objectClassName: "Author"),
+            ]),
+        ])
+        let realm = try Realm(configuration: .init(inMemoryIdentifier: "articles-\(UUID().uuidString)", schema: schema))
+        try realm.write { try realm.create("Book", ["title": .string("雪")]) }
+        var driver = ExplorerDriver(state: ExplorerState(realm: realm, fileName: "f.realm", readOnly: false, width: 100, height: 20))
+        driver.press(.down, .enter, .character("$"), .character("s"))
+        #expect(driver.statusText.contains("authors is an Author[]: tables sort by scalar columns"), "\(driver.statusText)")
+    }
+
     @Test func resizeKeepsTheCursorOnScreen() throws {
         var driver = try ExplorerFixture.driver(width: 80, height: 40, extraDogs: 100)
         driver.press(.down, .enter)

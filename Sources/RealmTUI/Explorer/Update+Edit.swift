@@ -225,7 +225,7 @@ extension ExplorerState {
                 return []
             }
             guard property.isPersisted, !property.isList else {
-                refuse(":set sets a single value; \(property.name) is a \(property.typeDescription)")
+                refuse(":set sets a single value; \(property.name) is \(ExplorerText.withArticle(property.typeDescription))")
                 return []
             }
             do {

@@ -56,7 +56,7 @@ extension ExplorerState {
                 }
                 push(.detail(DetailScreen(crumb: crumbName(target), object: target)))
             } else {
-                message = Message(text: "\(property.name) is a \(property.typeDescription) value: nothing to open (y copies it)",
+                message = Message(text: "\(property.name) is \(ExplorerText.withArticle(property.typeDescription)) value: nothing to open (y copies it)",
                                   isError: false)
             }
         } catch {
@@ -96,7 +96,7 @@ extension ExplorerState {
             return
         }
         guard !property.isList, property.type != .linkingObjects, property.type != .object else {
-            message = Message(text: "\(property.name) is a \(property.typeDescription): tables sort by scalar columns", isError: true)
+            message = Message(text: "\(property.name) is \(ExplorerText.withArticle(property.typeDescription)): tables sort by scalar columns", isError: true)
             return
         }
         setSort(RealmEngine.SortDescriptor(keyPath: property.name, ascending: ascending))

@@ -117,6 +117,12 @@ struct ValueFormatter {
 
 /// Text the explorer shows for errors.
 enum ExplorerText {
+    /// `word` with its article: "an int", "an Author[]", "a string", "a uuid".
+    static func withArticle(_ word: String) -> String {
+        let vowel = word.first.map { "aeioAEIO".contains($0) } ?? false
+        return (vowel ? "an " : "a ") + word
+    }
+
     /// What a list (or the objects linking to one object) says once that object is deleted.
     static func ownerDeleted(_ property: String) -> String {
         "the object whose \(property) these were was deleted"
