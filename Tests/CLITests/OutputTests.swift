@@ -42,6 +42,15 @@ import RealmTUI
         #expect(plain.stdout.contains("2020-01-02T03:04:05.25Z"), "\(plain.stdout)")
     }
 
+    /// The primary key is what tells rows apart: like a date, it is kept whole while other
+    /// columns give way.
+    @Test func thePrimaryKeyStaysWhole() throws {
+        let r = try CLI.run(["query", ExplorerEntryTests.demo, "Book", "pages > 300 AND title BEGINSWITH 'T'"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(widest(r.stdout) <= 80, "\(r.stdout)")
+        #expect(r.stdout.contains("978-7-00000-085-5") && r.stdout.contains("978-7-00000-136-6"), "\(r.stdout)")
+    }
+
     @Test func columnsPicksAndOrdersProperties() throws {
         let s = try Scratch()
         let db = try s.database()

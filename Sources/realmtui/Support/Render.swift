@@ -47,7 +47,7 @@ enum Render {
     }
 
     /// An aligned table fitted to `width` columns (CJK counts double), then `(N objects)`.
-    /// Dates are kept whole while cutting other columns makes room.
+    /// Dates and the primary key are kept whole while cutting other columns makes room.
     static func table(_ results: Results, realm: Realm, width: Int, columns names: [String] = []) throws {
         let shown = try columns(names, of: results.objectSchema)
         let resolve = RealmFiles.linkResolver(realm)
@@ -55,8 +55,11 @@ enum Render {
         for values in try RealmFiles.ValueRows(results).collect() {
             rows.append(try shown.map { i, p in try cell(i < values.count ? values[i] : .null, for: p, resolveLink: resolve) })
         }
-        let dates = Set(shown.indices.filter { shown[$0].property.type == .date && !shown[$0].property.isList })
-        let lines = TableFormatter().format(header: shown.map(\.property.name), rows: rows, maxWidth: width, keepWhole: dates)
+        // Dates and the primary key (what tells rows apart) stay whole while others give way.
+        let whole = Set(shown.indices.filter {
+            (shown[$0].property.type == .date && !shown[$0].property.isList) || shown[$0].property.isPrimaryKey
+        })
+        let lines = TableFormatter().format(header: shown.map(\.property.name), rows: rows, maxWidth: width, keepWhole: whole)
         for line in lines { Console.line(line) }
         Console.line("(\(objectCount(rows.count)))")
     }
