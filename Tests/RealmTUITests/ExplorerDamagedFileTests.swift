@@ -53,9 +53,13 @@ struct ExplorerDamagedFileTests {
         let (folder, path) = try Self.damagedFile(laterCommit: false)
         defer { try? FileManager.default.removeItem(at: folder) }
         let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), readOnly: true, createIfMissing: false))
-        let driver = ExplorerDriver(state: ExplorerState(realm: realm, fileName: "bad.realm", readOnly: true, width: 140, height: 20))
+        var driver = ExplorerDriver(state: ExplorerState(realm: realm, fileName: "bad.realm", readOnly: true, width: 140, height: 20))
         let status = driver.statusText
         #expect(status.contains("⚠"), "\(status)")
+        // After the first key the message is gone, but the status line still says it.
+        driver.press(.down)
+        let lost = try #require(realm.recoveredFromDamagedCommit)
+        #expect(driver.statusText.contains("⚠ v\(lost) set aside"), "\(driver.statusText)")
     }
 
     /// Issue 11, defect 7: a zeroed sector of the newest header slot falls back to the other
