@@ -87,6 +87,8 @@ struct ExplorerBatchTests {
         #expect(driver.screen.lines.contains { $0.contains("quit and drop 1 staged edit?") })
         driver.press(.character("n"))
         #expect(!driver.didQuit)
+        #expect(driver.statusText.contains("not quitting: the staged edits are kept"), "\(driver.statusText)")
+        #expect(driver.statusText.contains("batch: 1 staged"), "\(driver.statusText)")
         driver.press(.character("q"), .character("y"))
         #expect(driver.didQuit)
         #expect(try EditFixture.reread(path, "Dog", key: 0, "age") == .int(3))

@@ -89,7 +89,9 @@ extension ExplorerState {
         case .confirming(let confirmation):
             mode = .browse
             if key == .character("y") || key == .character("Y") { return confirmation.effects }
-            message = Message(text: "cancelled: nothing written", isError: false)
+            // Not quitting keeps the staged edits; not writing writes nothing.
+            let text = confirmation.effects == [.quit] ? "not quitting: the staged edits are kept" : "cancelled: nothing written"
+            message = Message(text: text, isError: false)
             return []
         case .creating(let form):
             return handleFormKey(key, form)
