@@ -64,4 +64,21 @@ import RealmEngine
         let link = schema["C"]!.properties[0]
         #expect(try ValueSyntax.parse("42", for: link, className: "C", schema: schema) == .primaryKey(.string("42")))
     }
+
+    /// A whole number too large for an int is refused as out of range, not as "not a whole number".
+    @Test func aWholeNumberOutOfRangeSaysSo() throws {
+        let int = Property(name: "n", type: .int)
+        do {
+            _ = try Value.parse("99999999999999999999", for: int, className: "C")
+            Issue.record("accepted")
+        } catch {
+            #expect("\(error)".contains("int in -9223372036854775808...9223372036854775807"), "\(error)")
+        }
+        do {
+            _ = try Value.parse("three", for: int, className: "C")
+            Issue.record("accepted")
+        } catch {
+            #expect("\(error)".contains("(a whole number)"), "\(error)")
+        }
+    }
 }

@@ -178,7 +178,11 @@ public enum JSONImport {
             guard let b = json.boolValue else { throw mismatch("\(expected) (true or false)") }
             return .bool(b)
         case .int, .int8, .int16, .int32:
-            guard let v = json.int64Value else { throw mismatch("\(expected) (a whole number)") }
+            guard let v = json.int64Value else {
+                // A whole number, but beyond 64 bits: say the range, not "not a whole number".
+                if json.isIntegerLiteral { throw mismatch("\(type.rawValue) in \(type.integerRange.lowerBound)...\(type.integerRange.upperBound)") }
+                throw mismatch("\(expected) (a whole number)")
+            }
             guard type.integerRange.contains(v) else {
                 throw mismatch("\(type.rawValue) in \(type.integerRange.lowerBound)...\(type.integerRange.upperBound)")
             }
