@@ -49,8 +49,8 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
                 do {
                     let v = try realm.reading { try list.value(at: position) }
                     if let e = Element._rlmRead(v, realm: realm) { return e }
-                    // A value the type cannot represent (an enum's unknown raw value).
-                    throw unrepresentable(v, as: Element.self, at: "\(list.ownerClassName).\(list.property.name)[\(position)]")
+                    // A link that cannot be read, or a value the type cannot represent.
+                    throw unreadableElement(v, as: Element.self, at: "\(list.ownerClassName).\(list.property.name)[\(position)]", in: realm)
                 } catch let error as RealmError where !error.isMisuse {
                     // A damaged file: the error is recorded in `error`, next to the empty value.
                     list.recordReadError(error)

@@ -60,6 +60,16 @@ extension _RealmElement {
     }
 }
 
+/// Why a list element at `place` could not be read as `type`: a link whose object cannot be
+/// read is a damaged file (a consistent file holds no link to a missing object); any other
+/// value is one the type cannot represent (`unrepresentable`).
+func unreadableElement(_ value: Value, as type: Any.Type, at place: String, in realm: Realm) -> RealmError {
+    if case .link(let key) = value {
+        return .corruptFile(path: realm.dynamicRealm.path, offset: 0, reason: "\(place) links to object \(key.rawValue), which cannot be read")
+    }
+    return unrepresentable(value, as: type, at: place)
+}
+
 /// Why a read answers an empty value when the file holds `value` where `type` is read: a raw
 /// value no case of an enum names, written by another program (`realmtui write`, an import) or
 /// another version of the app. Recorded like a damaged file's error, never a stop.
@@ -111,7 +121,7 @@ extension List {
         case .managed(let list, let realm):
             let v = try realm.reading { try list.value(at: position) }
             guard let e = Element._rlmRead(v, realm: realm) else {
-                throw unrepresentable(v, as: Element.self, at: "\(list.ownerClassName).\(list.property.name)[\(position)]")
+                throw unreadableElement(v, as: Element.self, at: "\(list.ownerClassName).\(list.property.name)[\(position)]", in: realm)
             }
             return e
         }

@@ -51,6 +51,12 @@ import RealmSwift
         #expect(members.error == nil)
         #expect(members.sum(of: \.age) == 0 && ReadErrorTests.isCorrupt(members.error))
         #expect(throws: RealmError.self) { _ = try members.checkedSum(ofProperty: "age") as Int }
+        // An element in the damaged leaf: the list's error says the file is damaged (not that
+        // the list holds something of the wrong type).
+        let lost = members[500]
+        #expect(!lost.isManaged && ReadErrorTests.isCorrupt(members.error), "\(String(describing: members.error))")
+        #expect(throws: RealmError.self) { _ = try members.element(at: 500) }
+        do { _ = try members.element(at: 500) } catch { #expect(ReadErrorTests.isCorrupt(error as? RealmError), "\(error)") }
         let erased = AnyRealmCollection(realm.objects(RPerson.self).filter("age >= 0"))
         #expect(erased.count == 0 && ReadErrorTests.isCorrupt(erased.error))
     }
