@@ -36,9 +36,6 @@ extension Realm {
             root.realm = self
             return key
         }
-        // The root's class first: with the classes it links to, it may have to be added to the
-        // schema, which only a write that has changed nothing yet can do (`Realm.check`).
-        check(type(of: root))
         var made: [ObjectIdentifier: ObjectKey] = [:]
         var onPath: Set<ObjectIdentifier> = []
         var created: [(object: Object, accessor: ObjectAccessor)] = []

@@ -186,14 +186,9 @@ public final class Realm {
         if pendingError == nil { pendingError = error }
     }
 
-    /// Checks once that `type`'s schema is the file's, and returns the class's info.
-    ///
-    /// A Realm opened without `objectTypes` has the classes of its file (or, new, those used so
-    /// far): a class it does not have yet is added on first use, with the classes it links to,
-    /// as RealmSwift's discovery of every class would have put them there (the seeds open a
-    /// Realm, then make their objects). A class different from the stored one, or missing from
-    /// a Realm opened with `objectTypes`, is a programmer error (list it, and migrate a
-    /// changed class).
+    /// Checks once that `type`'s schema is the file's; a class missing or different is a
+    /// programmer error (list it in `objectTypes`, and migrate a changed class).
+    /// Returns the class's info.
     @discardableResult
     func check(_ type: Object.Type) -> ClassInfo {
         verifyThread()
@@ -206,15 +201,6 @@ public final class Realm {
         if let known = checkedTypes[id] { return known }
         let info = ClassInfo.of(type)
         let wanted = info.objectSchema
-        if schema[wanted.name] == nil && configuration.objectTypes == nil && !configuration.readOnly && !frozen,
-           let error = addClasses(linkedFrom: type) {
-            // In a write, the write throws the reason (the class's objects cannot be made).
-            guard isInWriteTransaction else {
-                preconditionFailure("\(wanted.name) could not be added to the schema of \(dynamicRealm.path): \(error)")
-            }
-            record(error)
-            return info
-        }
         guard let stored = schema[wanted.name] else {
             preconditionFailure("\(wanted.name) is not in the schema of \(dynamicRealm.path); list it in Realm.Configuration.objectTypes")
         }
@@ -225,30 +211,6 @@ public final class Realm {
         }
         checkedTypes[id] = info
         return info
-    }
-}
-
-extension Realm {
-    /// Adds `type` and the classes it links to that the file does not have, in a write
-    /// transaction of their own; returns why that failed, or nil. Inside `write { }` that is
-    /// only possible before the first change (the transaction is started again after it).
-    fileprivate func addClasses(linkedFrom type: Object.Type) -> Error? {
-        let missing = ClassInfo.schema(for: [type]).objectSchemas.filter { schema[$0.name] == nil }
-        guard !missing.isEmpty else { return nil }
-        let inWrite = dynamicRealm.isInWriteTransaction
-        if inWrite {
-            precondition(!dynamicRealm.writeHasChanges,
-                         "\(missing.map(\.name).joined(separator: ", ")) is not in the schema of \(dynamicRealm.path), and cannot be added "
-                         + "by a write transaction that already changed something: use the class before the first change, "
-                         + "or list it in Realm.Configuration.objectTypes")
-            dynamicRealm.cancelWrite()
-        }
-        var failure: Error?
-        do { try dynamicRealm.addClasses(missing) } catch { failure = error }
-        if inWrite {
-            do { try dynamicRealm.beginWrite() } catch { failure = failure ?? error }
-        }
-        return failure
     }
 }
 

@@ -87,22 +87,16 @@ final class ClassInfo: @unchecked Sendable {
         defer { lock.unlock() }
         if let known = byType[id] { return known }
         byType[id] = info
-        let name = info.objectSchema.name
-        if byName[name] != nil { ambiguousNames.insert(name) }
-        byName[name] = type
+        byName[info.objectSchema.name] = type
         return info
     }
 
-    /// Stored names that more than one class has (tests often declare their own `Dog`).
-    nonisolated(unsafe) private static var ambiguousNames: Set<String> = []
-
-    /// Every class discovered so far whose stored name no other class has: the schema of a new
-    /// Realm opened without `objectTypes`. Without the Objective-C runtime, a class is known
-    /// once an instance was made or it was used with a Realm; the others, and the ambiguous
-    /// ones, are added on first use (`Realm.check`).
+    /// Every class discovered so far, by stored name (the latest class of each name): the
+    /// schema of a Realm opened without `objectTypes`. Without the Objective-C runtime, a class
+    /// is known once an instance was made or it was used with a Realm.
     static var registered: [Object.Type] {
         lock.lock(); defer { lock.unlock() }
-        return byName.keys.sorted().filter { !ambiguousNames.contains($0) }.compactMap { byName[$0] }
+        return byName.keys.sorted().compactMap { byName[$0] }
     }
 
     /// The schema of `types` and every class they link to, in a stable order.

@@ -41,17 +41,6 @@ extension Realm {
         return wanted.objectSchemas.allSatisfy { w in stored[w.name].map { withoutIndexes($0) == withoutIndexes(w) } ?? true }
     }
 
-    /// Adds `classes` (none of them in the file) to the file's schema in one write
-    /// transaction of its own, at the same schema version, as opening with them would: the
-    /// typed API's first use of a class a Realm opened without `objectTypes` does not have.
-    /// Must be called outside a write transaction.
-    package func addClasses(_ classes: [ObjectSchema]) throws {
-        try migrate(to: Schema(schema.objectSchemas + classes))
-    }
-
-    /// Whether the open write transaction has changed anything yet.
-    package var writeHasChanges: Bool { transaction.map { !$0.changes.isEmpty } ?? false }
-
     /// Migrates the file to `wanted` in one write transaction.
     func migrate(to wanted: Schema) throws {
         try beginWrite()
