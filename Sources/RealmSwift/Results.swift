@@ -271,10 +271,16 @@ extension RealmCollection {
     private static func converted<V: _RealmScalar>(_ value: RealmEngine.Value?, _ property: String) throws -> V? {
         guard let value else { return nil }
         if let converted = V(_rlmValue: value) { return converted }
+        try requireKind(of: value, as: V.self, property)
+        throw unrepresentable(value, as: V.self, at: "\(Element.className).\(property)")
+    }
+
+    /// Throws the misuse of asking for `V` when the property's values are of another kind
+    /// (an `Int` of a `Double` property); returns when `value` is of `V`'s kind.
+    private static func requireKind<V: _RealmScalar>(of value: RealmEngine.Value, as _: V.Type, _ property: String) throws {
         guard value.kindName == V._rlmZero._rlmValue.kindName else {
             throw RealmError.typeMismatch(className: Element.className, property: property, expected: "\(V.self)", got: value.kindName)
         }
-        throw unrepresentable(value, as: V.self, at: "\(Element.className).\(property)")
     }
 
     /// The sum of a numeric property (0 for an empty collection), as a `V`.
@@ -293,9 +299,7 @@ extension RealmCollection {
     public func checkedSum<V: _RealmScalar>(ofProperty property: String) throws -> V {
         let total = try checkedAggregate { try $0.sum(ofProperty: property) }
         guard let sum = V(_rlmValue: total) else {
-            guard total.kindName == V._rlmZero._rlmValue.kindName else {
-                throw RealmError.typeMismatch(className: Element.className, property: property, expected: "\(V.self)", got: total.kindName)
-            }
+            try Self.requireKind(of: total, as: V.self, property)
             throw RealmError.invalidInput("the sum \(total) does not fit in \(V.self); ask for a wider type: "
                                           + "let total: Int = sum(ofProperty: \"\(property)\")")
         }

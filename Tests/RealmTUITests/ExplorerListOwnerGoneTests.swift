@@ -8,51 +8,36 @@ import Testing
 /// empty", "the file is damaged" or "deleted" when it was not.
 @Suite("Explorer: a list's object deleted, an object leaving the query")
 struct ExplorerListOwnerGoneTests {
+    typealias Fixture = ExplorerLiveTests.Fixture
+
     /// A file with Person 1 (张三: dogs 大黄 and Rex, tags owner and 北京), the explorer on it
     /// showing Person 1's detail, and a second instance to commit from.
-    final class Fixture {
-        let folder: URL
-        var driver: ExplorerDriver
-        let writer: Realm
-
-        init() throws {
-            folder = FileManager.default.temporaryDirectory.appendingPathComponent("realmtui-owner-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let path = folder.appendingPathComponent("owner.realm").path
-            let writer = try Realm(path: path, schema: ExplorerFixture.schema)
-            self.writer = writer
-            try writer.write {
-                let dahuang = try writer.create("Dog", ["name": .string("大黄"), "age": .int(3)])
-                let rex = try writer.create("Dog", ["name": .string("Rex")])
-                try writer.create("Person", value: .dictionary([
-                    "id": .value(.int(1)), "name": .value(.string("张三")),
-                    "dogs": .array([.value(.link(dahuang.key)), .value(.link(rex.key))]),
-                    "tags": .array([.value(.string("owner")), .value(.string("北京"))]),
-                ]))
-            }
-            let realm = try Realm(path: path)
-            driver = ExplorerDriver(state: ExplorerState(realm: realm, fileName: "owner.realm", readOnly: false, width: 80, height: 16))
-            driver.press(.enter, .enter)     // Person, then 张三's detail
+    static func personFixture() throws -> Fixture {
+        try Fixture(height: 16, opening: [.enter, .enter]) { writer in   // Person, then 张三's detail
+            let dahuang = try writer.create("Dog", ["name": .string("大黄"), "age": .int(3)])
+            let rex = try writer.create("Dog", ["name": .string("Rex")])
+            try writer.create("Person", value: .dictionary([
+                "id": .value(.int(1)), "name": .value(.string("张三")),
+                "dogs": .array([.value(.link(dahuang.key)), .value(.link(rex.key))]),
+                "tags": .array([.value(.string("owner")), .value(.string("北京"))]),
+            ]))
         }
+    }
 
-        deinit { try? FileManager.default.removeItem(at: folder) }
-
-        func deletePerson() throws {
-            try writer.write {
-                guard let person = try writer.object(ofType: "Person", forPrimaryKey: .int(1)) else { return }
-                try writer.delete(person)
-            }
-            driver.refresh()
+    /// Another instance deletes Person 1; the explorer refreshes.
+    static func deletePerson(_ f: Fixture) throws {
+        try f.commit { writer in
+            guard let person = try writer.object(ofType: "Person", forPrimaryKey: .int(1)) else { return }
+            try writer.delete(person)
         }
-
-        var lines: [String] { driver.screen.lines }
+        f.driver.refresh()
     }
 
     @Test func aListOfValuesWhoseObjectWasDeletedSaysSo() throws {
-        let f = try Fixture()
+        let f = try Self.personFixture()
         f.driver.press(.down, .down, .down, .down, .down, .down, .enter)
         #expect(f.lines.contains { $0.contains("北京") }, "\(f.lines)")
-        try f.deletePerson()
+        try Self.deletePerson(f)
         #expect(!f.lines.contains { $0.contains("the list is empty") }, "\(f.lines)")
         #expect(f.lines.contains { $0.contains("deleted") }, "\(f.lines)")
         f.driver.press(.character("e"))
@@ -63,10 +48,10 @@ struct ExplorerListOwnerGoneTests {
     }
 
     @Test func aListOfObjectsWhoseObjectWasDeletedSaysSoNotDamaged() throws {
-        let f = try Fixture()
+        let f = try Self.personFixture()
         f.driver.press(.down, .down, .down, .down, .down, .enter)
         #expect(f.lines.contains { $0.contains("Rex") }, "\(f.lines)")
-        try f.deletePerson()
+        try Self.deletePerson(f)
         #expect(!f.lines.contains { $0.contains("damaged") }, "\(f.lines)")
         #expect(f.lines.contains { $0.contains("was deleted") }, "\(f.lines)")
     }

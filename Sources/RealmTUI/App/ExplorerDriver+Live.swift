@@ -78,18 +78,19 @@ extension ExplorerDriver {
             return false
         }
         if moved {
+            // Nil: the log no longer holds them all (it keeps the newest commits only). A log
+            // that cannot be read is not a trimmed one: the status line says so.
+            var summaries: [CommitSummary]?
             do {
-                if let summaries = try state.realm.commitSummaries(after: before) {
-                    send(.commits(summaries, seenAt: Date()))
-                } else {
-                    // The log no longer holds them all (it keeps the newest commits only).
-                    state.commitsNotShown += Int(state.realm.version - before)
-                }
+                summaries = try state.realm.commitSummaries(after: before)
             } catch {
-                // A damaged log is not a trimmed one: the status line says so.
-                state.commitsNotShown += Int(state.realm.version - before)
                 state.message = .init(text: "⚠ the file's change log cannot be read, so the changes pane (c) misses "
                                       + "v\(before + 1)…v\(state.realm.version): \(ExplorerText.describe(error))", isError: true)
+            }
+            if let summaries {
+                send(.commits(summaries, seenAt: Date()))
+            } else {
+                state.commitsNotShown += Int(state.realm.version - before)
             }
         }
         let changes = inbox.changes

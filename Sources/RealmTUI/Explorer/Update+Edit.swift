@@ -71,11 +71,11 @@ extension ExplorerState {
     /// `e` in a list of values: edits the element under the cursor in place.
     mutating func beginElementEdit(_ values: ValuesScreen) {
         do {
-            let list = try values.object.list(forKey: values.property.name)
-            guard values.cursor < (try list.elements().count) else { return refuse("the list is empty: a appends") }
+            let items = try values.object.list(forKey: values.property.name).elements()
+            guard items.indices.contains(values.cursor) else { return refuse("the list is empty: a appends") }
             var element = values.property
             element.isList = false
-            let text = EditText.text(for: try list.value(at: values.cursor), element, realm: realm)
+            let text = EditText.text(for: items[values.cursor], element, realm: realm)
             mode = .edit(.editing(ValueEditor(object: values.object, property: element, editor: LineEditor(text),
                                               replaceAt: values.cursor)))
         } catch {

@@ -133,9 +133,9 @@ extension ExplorerState {
                     text = DetailLayout.fullValue(detail.object, properties[detail.cursor], formatter).text
                 }
             case .values(let values):
-                let list = try values.object.list(forKey: values.property.name)
-                if values.cursor < (try list.elements().count) {
-                    text = formatter.shown(try list.value(at: values.cursor), values.property, oneLine: false, element: true).text
+                let items = try values.object.list(forKey: values.property.name).elements()
+                if items.indices.contains(values.cursor) {
+                    text = formatter.shown(items[values.cursor], values.property, oneLine: false, element: true).text
                 }
             case .classes: break
             }

@@ -63,20 +63,15 @@ enum ValuesView {
         let theme = state.theme
         let rows = state.contentRows
         let formatter = ValueFormatter(realm: state.realm)
-        let list: DynamicList
+        // The elements are read once a frame (each read of one element would read them all).
+        let items: [Value]
         do {
-            list = try screen.object.list(forKey: screen.property.name)
-        } catch {
-            grid.write("⚠ \(ExplorerText.describe(error))", column: 2, row: rows.lowerBound, style: theme.error)
-            return
-        }
-        let count: Int
-        do {
-            count = try list.elements().count
+            items = try screen.object.list(forKey: screen.property.name).elements()
         } catch {
             grid.write("⚠ \(ExplorerText.listUnreadable(error, screen.property.name))", column: 2, row: rows.lowerBound, style: theme.error)
             return
         }
+        let count = items.count
         if count == 0 {
             grid.write("the list is empty", column: 2, row: rows.lowerBound, style: theme.muted)
             return
@@ -92,12 +87,7 @@ enum ValuesView {
             }
             grid.write(String(index), column: 2, row: row, style: selected ? theme.selection : theme.muted,
                        width: indexWidth, alignment: .right)
-            let shown: ValueFormatter.Shown
-            do {
-                shown = formatter.shown(try list.value(at: index), screen.property, oneLine: true, element: true)
-            } catch {
-                shown = .init(text: "⚠ \(ExplorerText.describe(error))")
-            }
+            let shown = formatter.shown(items[index], screen.property, oneLine: true, element: true)
             grid.write(shown.text, column: 4 + indexWidth, row: row,
                        style: selected ? theme.selection : (shown.isNull ? theme.null : .plain))
         }
