@@ -7,6 +7,10 @@
 //                                          threads before and after (see `runResourceCycles`)
 //   realm-torture counter PATH LOG T N     T threads, each with its own Realm, N transactions in all,
 //                                          each adding 1 to Counter(id: 0) (see `runCounter`)
+//   realm-torture reopen PATH WRITER N     N times: open the file, add one Item, close it; prints
+//                                          "ack W I" after each commit (as `import` does, one a process)
+//   realm-torture compact PATH N           N compactions in place (N <= 0: until PATH.stop exists);
+//                                          prints "compacted C busy B" at the end
 //
 // It creates the file if needed (the schema below). Exit code 1 with one `error:` line on failure.
 // With REALM_TORTURE_KEY set (128 hex digits) the file is opened (or made) encrypted.
@@ -34,7 +38,16 @@ func fail(_ message: String) -> Never {
 
 let args = CommandLine.arguments
 guard args.count >= 4, let n = Int(args[args.count - (args[1] == "batches" ? 2 : 1)]) else {
-    fail("usage: realm-torture increment PATH N | batches PATH WRITER N K | random PATH SEED N | counter PATH LOG T N | resources PATH N")
+    fail("usage: realm-torture increment PATH N | batches PATH WRITER N K | random PATH SEED N | counter PATH LOG T N | resources PATH N | reopen PATH WRITER N | compact PATH N")
+}
+if args[1] == "reopen" {
+    guard args.count == 5, let writer = Int(args[3]) else { fail("bad arguments") }
+    runReopeningWriter(path: args[2], schema: schema, writer: writer, count: n)
+    exit(0)
+}
+if args[1] == "compact" {
+    runCompactions(path: args[2], count: n)
+    exit(0)
 }
 if args[1] == "resources" {
     runResourceCycles(path: args[2], schema: schema, cycles: n)

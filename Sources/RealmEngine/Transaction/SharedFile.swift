@@ -45,6 +45,10 @@ final class SharedFile: @unchecked Sendable {
         self.isReadOnly = isReadOnly
     }
 
+    /// Tests only: called with the canonical path once the data file is open and before its lock
+    /// file is, the window in which a compaction elsewhere can replace the file.
+    nonisolated(unsafe) static var afterOpeningDataFileForTests: (@Sendable (String) -> Void)?
+
     private final class Weak { weak var value: SharedFile? ; init(_ v: SharedFile) { value = v } }
     nonisolated(unsafe) private static var registry: [String: Weak] = [:]
     private static let registryLock = NSLock()
@@ -60,7 +64,29 @@ final class SharedFile: @unchecked Sendable {
             try existing.file.checkSameKey(encryptionKey)
             return existing
         }
+        // A compaction elsewhere may replace the file between our open of it and of its lock file
+        // (`Realm.compact` renames its copy over the path while it holds the open lock alone):
+        // committing into, or watching, the replaced file would lose every write. Open again then.
+        for _ in 0..<64 {
+            do {
+                let shared = try openOnce(canonical: canonical, readOnly: readOnly, create: create, encryptionKey: encryptionKey)
+                register(shared, as: key)
+                return shared
+            } catch is Replaced {
+                continue
+            }
+        }
+        throw RealmError.busy("\(canonical): the file kept being replaced while opening (a compaction in a loop?); try again")
+    }
+
+    /// Thrown by `openOnce` when the file it opened is no longer at its path.
+    private struct Replaced: Error {}
+
+    /// One attempt of `open`: the data file, its lock file, the first opener's checks. Throws
+    /// `Replaced` if the data file was replaced at its path in between.
+    private static func openOnce(canonical: String, readOnly: Bool, create: Bool, encryptionKey: [UInt8]?) throws -> SharedFile {
         let file = try DatabaseFile(path: canonical, readOnly: readOnly, create: create, encryptionKey: encryptionKey)
+        afterOpeningDataFileForTests?(canonical)
         try file.checkReadable(below: UInt64(FileHeader.Layout.paired.size))
         var rejected: FileHeader.Slot?
         // Refuse a foreign, empty or newer file before anything is written beside it.
@@ -82,6 +108,8 @@ final class SharedFile: @unchecked Sendable {
             // Runs under the lock file's init lock, only for the first opener: no one else has the
             // file open, so this is the moment to check the newest commit (see `Commit.swift`).
             lock = try LockFile(path: LockFile.path(forRealmAt: canonical)) { previousDurable in
+                // Alone with the file: make sure it is the file at the path before trusting it.
+                guard try file.isStillAtPath() else { throw Replaced() }
                 let recovery = try SharedFile.recoverNewest(file, path: canonical, readOnly: readOnly)
                 rejected = recovery.rejectedSlot
                 return recovery.lockFileState(previousDurable: previousDurable)
@@ -96,10 +124,12 @@ final class SharedFile: @unchecked Sendable {
             if let lost = recovery.lostVersion { lock.noteRejected(version: lost, cause: recovery.lostCause) }
             lock.publish(version: recovery.latestVersion)
         }
-        try? lock.holdSharedOpenLock()
+        try lock.holdSharedOpenLock()
+        // Holding the shared open lock, no compaction can replace the file from now on; it may
+        // have done so between the data file's open and the lock's, so check it is still there.
+        guard try file.isStillAtPath() else { throw Replaced() }
         let shared = SharedFile(path: canonical, file: file, lock: lock, isReadOnly: readOnly)
         shared.rejected = rejected
-        register(shared, as: key)
         return shared
     }
 
