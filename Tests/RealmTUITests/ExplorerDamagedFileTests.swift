@@ -62,6 +62,32 @@ struct ExplorerDamagedFileTests {
         #expect(driver.statusText.contains("⚠ v\(lost) set aside"), "\(driver.statusText)")
     }
 
+    /// Issue 29, item 2: opened writable, the set-aside commit is kept beside the file; the
+    /// status line says so in every session until it is discarded, and `:recover` salvages it.
+    @Test func aSetAsideCommitIsOfferedForRecovery() throws {
+        let (folder, path) = try Self.damagedFile(laterCommit: false)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let lost: UInt64
+        do {
+            let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), createIfMissing: false))
+            lost = try #require(realm.recoveredFromDamagedCommit)
+        }
+        // A later session: the lock file forgot; the copy beside the file did not.
+        let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), createIfMissing: false))
+        #expect(realm.recoveredFromDamagedCommit == nil)
+        var driver = ExplorerDriver(state: ExplorerState(realm: realm, fileName: "bad.realm", readOnly: false, width: 140, height: 20))
+        driver.press(.down)
+        #expect(driver.statusText.contains("⚠ v\(lost) set aside · :recover"), "\(driver.statusText)")
+        driver.press(.character(":"))
+        driver.type("recover")
+        driver.press(.enter)
+        let salvaged = path + ".recovered-v\(lost).realm"
+        #expect(driver.statusText.contains("recovered"), "\(driver.statusText)")
+        #expect(driver.statusText.contains(salvaged), "\(driver.statusText)")
+        let copy = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: salvaged), readOnly: true, createIfMissing: false))
+        #expect(try copy.objects("Dog").count > 0)
+    }
+
     /// Issue 11, defect 7: a zeroed sector of the newest header slot falls back to the other
     /// slot, and the status line says so.
     @Test func aLostHeaderSlotIsShownInTheStatusLine() throws {

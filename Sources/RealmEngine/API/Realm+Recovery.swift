@@ -10,8 +10,8 @@ extension Realm {
     ///
     /// The causes cannot always be told apart, so the fallback is never silent: this property
     /// says it to every instance opened while any process of this session has the file open
-    /// (the lock file carries it), `Realm.check(path:)` fails naming the version, and the command
-    /// line prints a `warning:` line. `nil` when the newest commit verified.
+    /// (the lock file carries it), `Realm.check(path:)` warns naming the version, and the command
+    /// line prints a `warning:` line. The commit's bytes are kept (`setAsideCopies`). `nil` when the newest commit verified.
     public var recoveredFromDamagedCommit: UInt64? {
         shared.lock.rejectedVersion
     }
@@ -35,12 +35,26 @@ extension Realm {
         }
     }
 
-    /// The one-line warning for a fallback (`recoveredFromDamagedCommit`), for front ends.
+    /// The one-line warning for a fallback (`recoveredFromDamagedCommit`) or for set-aside
+    /// commits kept beside the file (`setAsideCopies`), for front ends.
     public var recoveryWarning: String? {
-        guard let lost = recoveredFromDamagedCommit else { return nil }
+        let copies = setAsideCopies
+        guard let lost = recoveredFromDamagedCommit else {
+            guard !copies.isEmpty else { return nil }
+            return copies.map { "\(path): version \($0.version) was set aside earlier; " + Self.keptNote($0, file: path) }
+                .joined(separator: "\n")
+        }
         if recoveredFromDamagedHeaderSlot {
             return "\(path): a header slot is damaged, so version \(lost), if it was committed, could not be verified and is lost; reading version \(version) from the other slot"
         }
-        return "\(path): the newest commit, version \(lost), could not be verified (cut short by a crash or damaged on disk); reading version \(version) before it"
+        let kept = copies.first { $0.version == lost }
+        let keptWhere = kept.map { "; " + Self.keptNote($0, file: path) }
+            ?? "; it stays in the file until the first write, which copies it to \(SetAside.copyPath(for: path, version: lost)) first"
+        return "\(path): the newest commit, version \(lost), could not be verified (cut short by a crash or damaged on disk) and was set aside; reading version \(version) before it" + keptWhere
+    }
+
+    /// Where a set-aside commit is kept and what to do with it.
+    static func keptNote(_ copy: SetAsideCopy, file: String) -> String {
+        "its bytes are kept in \(copy.path) ('realmtui recover \(copy.path) OUT' salvages them; 'realmtui check \(file) --discard-set-aside' discards them)"
     }
 }

@@ -20,20 +20,29 @@ public struct IntegrityReport: Sendable {
     public var liveBytes: UInt64
     public var freeBytes: UInt64
     public var fileBytes: UInt64
+    /// What the check found that is not damage but must not go unsaid: a newest commit that was
+    /// set aside (`Realm.recoveryWarning`), and where its bytes are kept.
+    public var warnings: [String] = []
 }
 
 extension Realm {
     /// Checks the newest version of the file at `path` without changing it. Throws
-    /// `RealmError.corruptFile` naming the first problem found, or the newest commit that could
-    /// not be verified when the file was opened (`recoveredFromDamagedCommit`). An encrypted file
-    /// needs its `encryptionKey`.
+    /// `RealmError.corruptFile` naming the first problem found, or a damaged header slot. A newest
+    /// commit that could not be verified (`recoveredFromDamagedCommit`) is set aside, not damage:
+    /// the version before it is checked and the report's `warnings` name it and where its bytes
+    /// are kept. An encrypted file needs its `encryptionKey`.
     public static func check(path: String, encryptionKey: Data? = nil) throws -> IntegrityReport {
         let realm = try Realm(configuration: .init(fileURL: .init(fileURLWithPath: path), readOnly: true, encryptionKey: encryptionKey,
                                                    createIfMissing: false))
-        if let lost = realm.recoveredFromDamagedCommit {
+        // A commit that did not verify is set aside, not lost: its bytes are still in the file
+        // (nothing is erased by a read-only open) or kept in a copy beside it, so the file read
+        // at the version before is sound, with a warning. A damaged header slot is damage.
+        if let lost = realm.recoveredFromDamagedCommit, realm.recoveredFromDamagedHeaderSlot {
             throw Realm.lostCommitError(realm.path, lost: lost, now: realm.version, cause: realm.shared.lock.rejectedCause)
         }
-        return try realm.checkIntegrity()
+        var report = try realm.checkIntegrity()
+        if let warning = realm.recoveryWarning { report.warnings = warning.components(separatedBy: "\n") }
+        return report
     }
 
     /// Checks the version this instance reads.

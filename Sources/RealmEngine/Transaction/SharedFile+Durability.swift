@@ -20,6 +20,7 @@ extension SharedFile {
         guard let newest = all.first else { return }
         if lock.durableSlot == newest.slot.checksum { return }
         if all.count > 1 && !CommitRecord.verify(newest.slot, base: file.base, path: path) {
+            try SetAside.keep(file, path: path, version: newest.slot.version)
             let zeros = [UInt8](repeating: 0, count: FileHeader.slotSize)
             try zeros.withUnsafeBytes { try file.write($0, at: UInt64(try layout().slotOffsets[newest.index])) }
             try file.sync()

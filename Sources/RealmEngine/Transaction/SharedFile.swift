@@ -281,6 +281,7 @@ final class SharedFile: @unchecked Sendable {
             recovery.rejectedSlot = newest.slot
             return recovery
         }
+        try SetAside.keep(file, path: path, version: newest.slot.version)
         let zeros = [UInt8](repeating: 0, count: FileHeader.slotSize)
         try zeros.withUnsafeBytes { try file.write($0, at: UInt64(layout.slotOffsets[newest.index])) }
         try file.sync()

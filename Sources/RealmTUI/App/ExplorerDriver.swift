@@ -79,6 +79,8 @@ public struct ExplorerDriver {
             case .commitBatch: startBatchCommit()
             case .export(let format, let path):
                 state.exportCurrentTable(format: format, path: path)
+            case .recoverSetAside(let path):
+                state.recoverSetAside(to: path)
             }
         }
     }

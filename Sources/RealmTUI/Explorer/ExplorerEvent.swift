@@ -36,6 +36,8 @@ public enum ExplorerEffect: Sendable, Equatable {
     case cancelWrite
     /// Write the staged edits of the batch in one write transaction (`:commit`, ctrl-s).
     case commitBatch
+    /// `:recover [PATH]`: salvage the newest set-aside commit into a new file.
+    case recoverSetAside(path: String?)
     /// `:copy PATH`: write a compacted copy and open it writable.
     case copyFile(path: String)
     /// Save the query history.

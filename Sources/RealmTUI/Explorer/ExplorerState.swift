@@ -55,6 +55,9 @@ public struct ExplorerState {
     var stack: [Screen] = [.classes(ClassesScreen())]
     var mode: Mode = .browse
     var message: Message?
+    /// Set-aside commits kept beside the file (`Realm.setAsideCopies`), read when the explorer
+    /// opens and after `:recover`.
+    var setAsideCopies: [SetAsideCopy] = []
     /// Seconds on a monotonic clock, from the last tick (marks fade by it).
     var now: Double = 0
     /// The other processes that have the file open, as last counted (`countOtherProcesses`).
@@ -93,6 +96,7 @@ public struct ExplorerState {
         self.keyMap = keyMap
         self.history = history
         // A newest commit that could not be verified was set aside: never silently.
+        setAsideCopies = realm.setAsideCopies
         if let warning = realm.recoveryWarning { message = Message(text: "⚠ " + warning, isError: true) }
         countOtherProcesses()
     }

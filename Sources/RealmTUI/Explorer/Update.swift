@@ -185,6 +185,12 @@ extension ExplorerState {
                 return []
             }
             return [.export(format: format, path: words[2])]
+        case "recover":
+            guard words.count <= 2 else {
+                message = Message(text: "usage: :recover [PATH]", isError: true)
+                return []
+            }
+            return [.recoverSetAside(path: words.count == 2 ? words[1] : nil)]
         default:
             let known = HelpView.commands.map { ":" + $0.command }.joined(separator: ", ")
             message = Message(text: ":\(name): unknown command (\(known); :help lists them)", isError: true)

@@ -27,6 +27,7 @@ enum HelpView {
         ("begin", "stage edits instead of writing them; :commit (ctrl-s) writes them, :rollback drops them"),
         ("export json|csv PATH", "write the table's objects (query and sort applied) to a file"),
         ("copy PATH", "write a compacted copy of the file and go on in the copy, writable"),
+        ("recover [PATH]", "salvage a commit that was set aside (⚠ on the status line) into a new file"),
         ("schema", "every class and property"),
         ("help", "this help"),
         ("q", "quit (asks when edits are staged; :q! does not)"),

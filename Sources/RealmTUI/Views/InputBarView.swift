@@ -103,7 +103,9 @@ enum StatusLineView {
         var fields: [(String, Int)] = [(state.fileName, 2), (state.readOnly ? "read-only" : "writable", 3)]
         // A commit set aside when the file was opened stays on the status line (the message
         // saying why goes at the first key).
-        if let lost = state.realm.recoveredFromDamagedCommit { fields.append(("⚠ v\(lost) set aside", 0)) }
+        if let lost = state.realm.recoveredFromDamagedCommit ?? state.setAsideCopies.last?.version {
+            fields.append(("⚠ v\(lost) set aside · :recover", 0))
+        }
         let latest = state.realm.latestVersion
         if state.isPaused {
             let behind = latest - min(latest, state.realm.version)

@@ -7,7 +7,14 @@ struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Check a file's integrity (read-only); exit 0 if it is sound.",
-        discussion: "Walks every node of the newest version: checksums, tree order and counts, free space, indexes, links and backlinks. Prints a summary, or one 'error:' line naming the first problem and exits 1."
+        discussion: """
+            Walks every node of the newest version: checksums, tree order and counts, free space, \
+            indexes, links and backlinks. Prints a summary, or one 'error:' line naming the first \
+            problem and exits 1. A newest commit that could not be verified (cut short by a crash, \
+            or damaged) is set aside, not lost: check reads the version before it, exits 0 and says \
+            in a 'warning:' line where its bytes are kept (FILE.set-aside-vN; 'realmtui recover' \
+            salvages them). --discard-set-aside deletes those copies.
+            """
     )
 
     @Argument(help: "The database file (opened read-only).", completion: .file())
@@ -16,11 +23,22 @@ struct CheckCommand: ParsableCommand {
     @Flag(name: .long, help: "Accepted for symmetry; check always opens the file read-only.")
     var readOnly = false
 
+    @Flag(name: .customLong("discard-set-aside"), help: "Delete the kept copies of set-aside commits (FILE.set-aside-vN) after checking.")
+    var discardSetAside = false
+
     @OptionGroup var encryption: EncryptionOptions
 
     func run() throws {
         try RealmFiles.requireRegularFile(file)
-        let report = try Realm.check(path: file, encryptionKey: try encryption.encryptionKey())
+        var report = try Realm.check(path: file, encryptionKey: try encryption.encryptionKey())
+        if discardSetAside {
+            // Only once the file itself checked sound: until then the copies may be all there is.
+            for copy in try Realm.discardSetAside(path: file) {
+                Console.line("discarded \(copy.path) (version \(copy.version), set aside)")
+                report.warnings.removeAll { $0.contains(copy.path) }
+            }
+        }
+        for warning in report.warnings { Console.error("warning: " + warning) }
         let objects = report.objects.values.reduce(0, +)
         Console.line("ok: \(file): version \(report.version), \(report.nodes) nodes, \(objects) objects in \(report.objects.count) classes")
         for name in report.objects.keys.sorted() {
