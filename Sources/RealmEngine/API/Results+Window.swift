@@ -4,7 +4,8 @@ extension Results {
     /// - a whole class: each key found by subtree counts;
     /// - one predicate on the class's own scalars, unsorted: leaves before the window are counted,
     ///   not listed, and the scan stops at the window's end;
-    /// - a whole class sorted: the first `range.upperBound` objects by a bounded top-k pass.
+    /// - a class sorted, whole or filtered: the first `range.upperBound` objects by a bounded
+    ///   top-k pass (over the filter's keys), so a sorted screen never waits for a full sort.
     /// Any other result is evaluated whole once (then cached, as `keys()`).
     public func keys(in range: Range<Int>) throws -> [ObjectKey] {
         try realm.checkThread()
@@ -20,7 +21,7 @@ extension Results {
                let window = try predicate.window(in: realm.readView, skip: lower, limit: range.upperBound - lower) {
                 return window
             }
-            if query.isSortedClass, range.upperBound <= Results.windowedSortLimit {
+            if query.isSortedTable, range.upperBound <= Results.windowedSortLimit {
                 let prefix = try limit(range.upperBound).keys()
                 return lower < prefix.count ? Array(prefix[lower..<Swift.min(prefix.count, range.upperBound)]) : []
             }

@@ -90,10 +90,11 @@ struct QueryDescription: @unchecked Sendable {
         return predicates[0]
     }
 
-    /// Whether this reads the whole class with no predicate or distinct, sorted and perhaps then
-    /// limited: the shape a sorted window can take from a bounded top-k pass.
-    var isSortedClass: Bool {
-        guard case .table = source, predicates.isEmpty, let shape = sortThenLimit else { return false }
+    /// Whether this reads objects of the class (filtered or not, without distinct), sorted and
+    /// perhaps then limited: a window of it can take the first objects from a bounded top-k pass
+    /// over the filter's keys instead of sorting them all.
+    var isSortedTable: Bool {
+        guard case .table = source, let shape = sortThenLimit else { return false }
         return !shape.sort.isEmpty
     }
 

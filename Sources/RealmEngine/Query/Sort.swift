@@ -36,12 +36,22 @@ enum ResultOrdering {
         // Read every sort value once: rows[i] holds the values of keys[i].
         let rows = try sortValues(keys, paths: paths, classIndex: classIndex, in: store)
         let directions = descriptors.map(\.ascending)
-        let before = { (a: Int, b: Int) -> Bool in
-            for d in directions.indices {
-                let c = ValueOrder.sortCompare(rows[a][d], rows[b][d])
-                if c != 0 { return directions[d] ? c < 0 : c > 0 }
+        let before: (Int, Int) -> Bool
+        if directions.count == 1, let primitive = PrimitiveSortKey.keys(rows.map { $0[0] }) {
+            let ascending = directions[0]
+            before = { a, b in
+                let x = primitive[a], y = primitive[b]
+                if x != y { return ascending ? x < y : y < x }
+                return a < b
             }
-            return a < b
+        } else {
+            before = { a, b in
+                for d in directions.indices {
+                    let c = ValueOrder.sortCompare(rows[a][d], rows[b][d])
+                    if c != 0 { return directions[d] ? c < 0 : c > 0 }
+                }
+                return a < b
+            }
         }
         if let limit, limit < keys.count / 8 {
             return topK(keys.count, limit, before).map { keys[$0] }
