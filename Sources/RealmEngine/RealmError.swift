@@ -42,8 +42,20 @@ public enum RealmError: Error, Equatable, Sendable, CustomStringConvertible {
     case indexOutOfRange(index: Int, count: Int)
     /// A query that does not parse or does not type-check. `column` is 1-based.
     case query(message: String, column: Int)
-    /// An operation the object or collection does not support.
+    /// A feature of the file this program does not support (written by a newer format that it
+    /// can read but not write).
     case unsupported(String)
+    /// An operation the object, collection or class does not offer (a list of values asked for
+    /// objects, a primary-key lookup on a class without one, an export the import cannot read back).
+    case invalidOperation(String)
+    /// A call that is right in general but not in this state (writing a frozen Realm, observing
+    /// inside a write transaction, freezing an uncommitted version).
+    case invalidState(String)
+    /// The process ran out of something it needs (address space for the file's mapping).
+    case resourceLimit(String)
+    /// An invariant of this program's own code did not hold: a bug, never bad bytes or bad input
+    /// (those are `corruptFile` and `invalidInput`). The operation was cancelled whole.
+    case internalError(String)
     /// Another process or instance holds the file in a way that forbids the operation.
     case busy(String)
     /// Bad input that fits no other case (for instance JSON that does not parse).
@@ -77,6 +89,10 @@ public enum RealmError: Error, Equatable, Sendable, CustomStringConvertible {
         case .indexOutOfRange: "index-out-of-range"
         case .query: "query"
         case .unsupported: "unsupported"
+        case .invalidOperation: "invalid-operation"
+        case .invalidState: "invalid-state"
+        case .resourceLimit: "resource-limit"
+        case .internalError: "internal-error"
         case .busy: "busy"
         case .invalidInput: "invalid-input"
         case .encryption: "encryption"
@@ -109,7 +125,8 @@ public enum RealmError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidatedObject: "the object has been deleted or invalidated"
         case .indexOutOfRange(let index, let count): "index \(index) is out of range (count \(count))"
         case .query(let message, let column): "\(message) at column \(column)"
-        case .unsupported(let message): message
+        case .unsupported(let message), .invalidOperation(let message), .invalidState(let message),
+             .resourceLimit(let message), .internalError(let message): message
         case .busy(let message): message
         case .invalidInput(let message): message
         case .encryption(let path, let reason): "\(path): \(reason)"

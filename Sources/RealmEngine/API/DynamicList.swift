@@ -79,7 +79,7 @@ public final class DynamicList {
     /// The object at `index` of a list of objects.
     public func object(at index: Int) throws -> DynamicObject {
         guard case .link(let k) = try value(at: index), let target = property.objectClassName else {
-            throw RealmError.unsupported("\(property.name) is not a list of objects")
+            throw RealmError.invalidOperation("\(property.name) is not a list of objects")
         }
         return DynamicObject(realm: realm, classIndex: try realm.classIndex(target), key: k)
     }
@@ -87,7 +87,7 @@ public final class DynamicList {
     /// The objects of a list of objects, as live results in list order.
     public func objects() throws -> Results {
         guard let target = property.objectClassName, property.type == .object else {
-            throw RealmError.unsupported("\(property.name) is not a list of objects")
+            throw RealmError.invalidOperation("\(property.name) is not a list of objects")
         }
         return Results(realm: realm, classIndex: try realm.classIndex(target),
                        source: .list(classIndex: owner.classIndex, key: owner.key, column: column))

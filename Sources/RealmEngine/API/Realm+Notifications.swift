@@ -89,8 +89,8 @@ extension Realm {
     /// Why a registration cannot be made now, if it cannot.
     func registrationError() -> Error? {
         do { try checkThread() } catch { return error }
-        if frozenLock != nil { return RealmError.unsupported("a frozen Realm never changes: observe a live one (thaw())") }
-        if isInWriteTransaction { return RealmError.unsupported("cannot register a change notification inside a write transaction") }
+        if frozenLock != nil { return RealmError.invalidState("a frozen Realm never changes: observe a live one (thaw())") }
+        if isInWriteTransaction { return RealmError.invalidState("cannot register a change notification inside a write transaction") }
         return nil
     }
 }

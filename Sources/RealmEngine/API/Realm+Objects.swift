@@ -22,7 +22,7 @@ extension Realm {
         let view = try readView
         // The layout knows the primary key's column (no scan of the schema's properties).
         guard let pkColumn = view.layout.tables[c].primaryKeyColumn else {
-            throw RealmError.unsupported("\(className) has no primary key")
+            throw RealmError.invalidOperation("\(className) has no primary key")
         }
         let value = try view.layout.tables[c].columns[pkColumn].coerce(key, className: className)
         guard let k = try view.object(classIndex: c, primaryKey: value) else { return nil }

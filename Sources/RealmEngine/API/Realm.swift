@@ -223,7 +223,7 @@ public final class Realm {
     public func beginWrite() throws {
         try checkThread()
         if transaction != nil { throw RealmError.alreadyInWriteTransaction }
-        if frozenLock != nil { throw RealmError.unsupported("\(shared.path): a frozen Realm cannot be written; write through a live instance (thaw())") }
+        if frozenLock != nil { throw RealmError.invalidState("\(shared.path): a frozen Realm cannot be written; write through a live instance (thaw())") }
         if shared.isReadOnly { throw RealmError.readOnly(path: shared.path) }
         try shared.refuseWritesInErrorState()
         try shared.lock.lockWriter()

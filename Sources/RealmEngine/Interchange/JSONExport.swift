@@ -49,7 +49,7 @@ public enum JSONExport {
             switch try resolveLink(target, key) {
             case .primaryKey(let pk)?:
                 guard !pk.isNull, let json = plainJSON(pk) else {
-                    throw RealmError.unsupported(
+                    throw RealmError.invalidOperation(
                         "a link to \(target) \(key) is named by a nil primary key, which import reads as no link; name it by position")
                 }
                 return json

@@ -137,7 +137,7 @@ final class DatabaseFile: @unchecked Sendable {
         if try physicalSize() > UInt64(reservedBytes) {
             SystemCalls.munmap(UnsafeMutableRawPointer(mutating: base), reservedBytes, path: path)
             close(fd)
-            throw RealmError.unsupported("\(path) is larger than the \(reservedBytes >> 20) MiB of address space this process could reserve")
+            throw RealmError.resourceLimit("\(path) is larger than the \(reservedBytes >> 20) MiB of address space this process could reserve")
         }
     }
 
@@ -231,7 +231,7 @@ final class DatabaseFile: @unchecked Sendable {
     func grow(from current: UInt64, to size: UInt64) throws {
         guard current < size else { return }
         if size > UInt64(reservedBytes) {
-            throw RealmError.unsupported("\(path) cannot grow past the \(reservedBytes >> 20) MiB of address space reserved for it")
+            throw RealmError.resourceLimit("\(path) cannot grow past the \(reservedBytes >> 20) MiB of address space reserved for it")
         }
         try injectedFailure("grow")
         if let crypt {

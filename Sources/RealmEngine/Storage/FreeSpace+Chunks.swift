@@ -260,7 +260,7 @@ extension FreeSpace {
             return Persisted(rootRef: root.ref, nodes: out, record: record)
         }
         // Our bug, never bad input: refuse the commit (it rolls back) rather than write a wrong list.
-        throw RealmError.unsupported("internal error: the free list did not settle; the commit was cancelled")
+        throw RealmError.internalError("internal error: the free list did not settle; the commit was cancelled")
     }
 
     /// Gives the first changed chunk whose reservation does not fit its exact encoding a new

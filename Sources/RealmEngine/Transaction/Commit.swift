@@ -201,7 +201,7 @@ extension WriteTransaction {
             record.appendLE(UInt64(writer.writtenChecksum(ref)))
         }
         guard record.count <= recordTotal - Node.headerSize else {
-            throw RealmError.unsupported("internal error: the commit record outgrew its reservation; the commit was cancelled")
+            throw RealmError.internalError("internal error: the commit record outgrew its reservation; the commit was cancelled")
         }
         record += [UInt8](repeating: 0, count: recordTotal - Node.headerSize - record.count)
         let recordNode = Node.build(kind: .commitRecord, payload: record)

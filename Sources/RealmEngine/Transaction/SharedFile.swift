@@ -176,7 +176,7 @@ final class SharedFile: @unchecked Sendable {
     func layout() throws -> FileHeader.Layout {
         cacheLock.lock()
         defer { cacheLock.unlock() }
-        guard let knownLayout else { throw RealmError.unsupported("internal error: the header layout was used before it was read") }
+        guard let knownLayout else { throw RealmError.internalError("internal error: the header layout was used before it was read") }
         return knownLayout
     }
     private var knownLayout: FileHeader.Layout?

@@ -14,7 +14,8 @@ struct CLIFailure: Error, CustomStringConvertible {
 /// |-----------------------------------------|-------------------------|--------|
 /// | `--help`, `--version` (clean exits)     | (help on stdout)        | 0      |
 /// | ArgumentParser parse/validation errors  | `error: <message>`      | 64     |
-/// | `RealmError`, `CLIFailure`, other errors | `error: <message>`      | 1      |
+/// | `RealmError`                            | `error: <message> [<code>]` | 1  |
+/// | `CLIFailure`, other errors              | `error: <message>`      | 1      |
 enum ExitStatus {
     static let success: Int32 = 0
     static let failure: Int32 = 1
@@ -26,14 +27,14 @@ enum ExitStatus {
         Console.flush()
         switch error {
         case RealmError.noSuchClass(let name):
-            fail("no class named '\(name)'" + NameSuggestion.hint(name, among: KnownNames.classes), status: failure)
+            fail("no class named '\(name)'" + NameSuggestion.hint(name, among: KnownNames.classes), code: error, status: failure)
         case RealmError.noSuchProperty(let className, let property, let available):
             fail(RealmError.noSuchProperty(className: className, property: property, available: available).description
-                 + NameSuggestion.hint(property, among: available), status: failure)
+                 + NameSuggestion.hint(property, among: available), code: error, status: failure)
         case RealmError.encryption(let path, let reason) where reason == RealmError.missingKeyReason:
-            fail(EncryptionOptions.missingKeyMessage(path), status: failure)
+            fail(EncryptionOptions.missingKeyMessage(path), code: error, status: failure)
         case let e as RealmError:
-            fail(e.description, status: failure)
+            fail(e.description, code: e, status: failure)
         case let e as CLIFailure:
             fail(e.description, status: failure)
         case let e as ExitCode:
@@ -101,6 +102,13 @@ enum ExitStatus {
     static func fail(_ message: String, status: Int32) -> Never {
         Console.error("error: " + oneLine(message))
         exit(status)
+    }
+
+    /// Writes one `error:` line ending in the engine error's stable code (`… [corrupt-file]`,
+    /// for scripts; the README lists the codes) and exits.
+    static func fail(_ message: String, code error: Error, status: Int32) -> Never {
+        guard let realmError = error as? RealmError else { fail(message, status: status) }
+        fail(oneLine(message) + " [\(realmError.code)]", status: status)
     }
 
     /// `message` with every line break replaced so it stays one line.
