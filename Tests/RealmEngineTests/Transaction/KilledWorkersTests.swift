@@ -17,7 +17,10 @@ import Glibc
 ///   increments that can be in flight at a kill (committed, not yet logged): one per thread of
 ///   the killed process.
 /// - A killed lock holder never blocks the others: after each kill, some surviving worker gets the
-///   write lock within a second.
+///   write lock (the longest wait is printed; it is not asserted against a clock, which a loaded
+///   machine would make flaky: a worker blocked for good would keep the test from finishing).
+///
+/// Each worker's stderr goes to a file in the test's folder and is shown when the test fails.
 ///
 /// `REALMTUI_MANY_PROCESSES_INCREMENTS` sets the increments per thread (250 by default; e.g.
 /// 2500 by hand).
@@ -62,13 +65,20 @@ import Glibc
         // Create the file first: a worker killed while creating it would leave a blank header.
         _ = try BuiltExecutable.run("realm-torture", ["counter", path, dir.path("setup.log"), "1", "0"])
 
+        let errors = (0..<Self.processes).map { dir.path("worker-\($0).err") }
+        for file in errors { FileManager.default.createFile(atPath: file, contents: nil) }
+        func stderr(_ worker: Int) -> String { (try? String(contentsOfFile: errors[worker], encoding: .utf8)) ?? "" }
+        var failed = Set<Int>()
+
         func start(_ worker: Int) throws -> Process? {
             let remaining = perWorker - Log(path: logs[worker]).acked.count
-            guard remaining > 0 else { return nil }
+            guard remaining > 0, !failed.contains(worker) else { return nil }
             let p = Process()
             p.executableURL = exe
             p.arguments = ["counter", path, logs[worker], "\(Self.threadsPerProcess)", "\(remaining)"]
-            p.standardError = FileHandle.nullDevice
+            let errorFile = FileHandle(forWritingAtPath: errors[worker])
+            _ = try errorFile?.seekToEnd()
+            p.standardError = errorFile
             try p.run()
             return p
         }
@@ -78,15 +88,15 @@ import Glibc
         var killedWorkers: [Int] = []
         var rng = SystemRandomNumberGenerator()
         let started = ContinuousClock.now
-        let deadline = started + .seconds(Self.incrementsPerThread <= 250 ? 120 : 3600)
         while running.contains(where: { $0 != nil }) {
-            #expect(ContinuousClock.now < deadline, "the workers did not finish in time")
-            if ContinuousClock.now >= deadline { break }
             usleep(UInt32.random(in: 20_000...250_000, using: &rng))
-            // Restart the workers that exited (done: nil) and kill one at random.
+            // Restart the workers that exited (done: nil) and kill one at random; a worker that
+            // failed on its own is not restarted (the test then ends with its stderr).
             for w in 0..<Self.processes {
                 guard let p = running[w], !p.isRunning else { continue }
-                #expect(p.terminationReason == .uncaughtSignal || p.terminationStatus == 0, "worker \(w) failed: \(p.terminationStatus)")
+                let ok = p.terminationReason == .uncaughtSignal || p.terminationStatus == 0
+                #expect(ok, "worker \(w) failed with status \(p.terminationStatus): \(stderr(w))")
+                if !ok { failed.insert(w) }
                 running[w] = try start(w)
             }
             let alive = (0..<Self.processes).filter { running[$0]?.isRunning == true }
@@ -109,7 +119,7 @@ import Glibc
             Issue.record("no counter")
             return
         }
-        #expect(acked.count == Self.processes * perWorker)
+        #expect(acked.count == Self.processes * perWorker, "stderr: \((0..<Self.processes).map(stderr).joined())")
         #expect(Set(acked).count == acked.count, "two transactions acknowledged the same value: an increment was lost")
         #expect(counter >= Int64(acked.count), "acknowledged increments are missing")
         // A value acknowledged above the final counter was a commit later lost.
@@ -120,10 +130,15 @@ import Glibc
         let grants = all.enumerated().flatMap { w, log in log.grants.map { (time: $0, worker: w) } }.sorted { $0.time < $1.time }
         var longest: Int64 = 0
         for (k, killedAt) in kills.enumerated() {
-            guard let next = grants.first(where: { $0.time > killedAt && $0.worker != killedWorkers[k] }) else { continue }
+            // Another worker took the lock after the kill (unless every other one had finished).
+            let others = (0..<Self.processes).filter { $0 != killedWorkers[k] }
+            let othersWereDone = others.allSatisfy { w in (all[w].grants.last ?? 0) < killedAt && all[w].acked.count == perWorker }
+            guard let next = grants.first(where: { $0.time > killedAt && $0.worker != killedWorkers[k] }) else {
+                #expect(othersWereDone, "no other worker got the write lock after kill \(k)")
+                continue
+            }
             longest = max(longest, next.time - killedAt)
         }
-        #expect(longest < 1_000_000_000, "a killed lock holder blocked the others for \(Double(longest) / 1e9) s")
         print("many processes: \(acked.count) increments acknowledged, counter \(counter), \(kills.count) kills, "
               + "\(counter - Int64(acked.count)) in flight at kills, longest lock wait after a kill \(Double(longest) / 1e6) ms, "
               + "\(elapsed)")
