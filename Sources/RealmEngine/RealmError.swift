@@ -56,6 +56,8 @@ public enum RealmError: Error, Equatable, Sendable, CustomStringConvertible {
     /// An invariant of this program's own code did not hold: a bug, never bad bytes or bad input
     /// (those are `corruptFile` and `invalidInput`). The operation was cancelled whole.
     case internalError(String)
+    /// A long read was cancelled by the user (`ProgressMonitor`); nothing was changed.
+    case cancelled
     /// Another process or instance holds the file in a way that forbids the operation.
     case busy(String)
     /// Bad input that fits no other case (for instance JSON that does not parse).
@@ -93,6 +95,7 @@ public enum RealmError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidState: "invalid-state"
         case .resourceLimit: "resource-limit"
         case .internalError: "internal-error"
+        case .cancelled: "cancelled"
         case .busy: "busy"
         case .invalidInput: "invalid-input"
         case .encryption: "encryption"
@@ -130,6 +133,7 @@ public enum RealmError: Error, Equatable, Sendable, CustomStringConvertible {
         case .busy(let message): message
         case .invalidInput(let message): message
         case .encryption(let path, let reason): "\(path): \(reason)"
+        case .cancelled: "cancelled: nothing was changed"
         }
     }
 }

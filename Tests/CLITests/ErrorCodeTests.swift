@@ -34,7 +34,7 @@ import Testing
             .typeMismatch(className: "", property: "", expected: "", got: ""), .missingValue(className: "", property: ""),
             .limitExceeded(""), .primaryKey(""), .invalidatedObject, .indexOutOfRange(index: 0, count: 0),
             .query(message: "", column: 0), .unsupported(""), .busy(""), .invalidInput(""), .encryption(path: "", reason: ""),
-            .invalidOperation(""), .invalidState(""), .resourceLimit(""), .internalError(""),
+            .invalidOperation(""), .invalidState(""), .resourceLimit(""), .internalError(""), .cancelled,
         ]
         for error in errors {
             #expect(text.contains("`\(error.code)`"), "README lists no \(error.code)")

@@ -174,6 +174,9 @@ public final class Results: Sequence {
     public func checkedCount() throws -> Int {
         try realm.checkThread()
         if query.isWholeClass { return try realm.readView.count(classIndex: classIndex) }
+        if let cache, try cacheStamp == (realm.readView.version, realm.mutationCount) { return cache.count }
+        // Sorting never changes how many objects there are: count them unsorted.
+        if let unsorted = query.withoutSorts { return try Results(realm: realm, query: unsorted).checkedCount() }
         if let predicate = query.onlyPredicate, try cache == nil || cacheStamp != (realm.readView.version, realm.mutationCount),
            let n = try predicate.count(in: realm.readView) {
             return n

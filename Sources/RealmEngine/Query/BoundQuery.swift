@@ -85,7 +85,10 @@ struct BoundQuery {
         let evaluator = Evaluator(store: store)
         var out: [ObjectKey] = []
         out.reserveCapacity(keys.count)
-        for key in keys where try evaluator.matches(predicate, key) { out.append(key) }
+        for (done, key) in keys.enumerated() {
+            try ProgressMonitor.tick(done, of: keys.count)
+            if try evaluator.matches(predicate, key) { out.append(key) }
+        }
         keys = out
         return try ResultOrdering.apply(ordering, to: keys, classIndex: classIndex, in: store)
     }
@@ -95,11 +98,16 @@ struct BoundQuery {
     private func scan(in store: some ObjectStore) throws -> [ObjectKey]? {
         let evaluator = Evaluator(store: store)
         var out: [ObjectKey] = []
+        // Objects evaluated one by one (a column test is fast enough to need no reports).
+        var evaluated = 0
+        let total = ProgressMonitor.current == nil ? 0 : try store.count(classIndex: classIndex)
         let scanned = try store.forEachCluster(classIndex: classIndex) { leaf in
             if case .view(let v) = leaf, let test = columnTest {
                 for r in 0..<v.count where test.matches(v, r) { out.append(ObjectKey(v.key(at: r))) }
             } else {
                 for r in 0..<leaf.count {
+                    try ProgressMonitor.tick(evaluated, of: total)
+                    evaluated += 1
                     let k = ObjectKey(leaf.key(at: r))
                     if try evaluator.matches(predicate, k) { out.append(k) }
                 }

@@ -77,6 +77,15 @@ struct QueryDescription: @unchecked Sendable {
         }
     }
 
+    /// The same objects unordered, when the ordering only sorts (no distinct or limit, which
+    /// change which objects there are): what counting needs, without sorting anything.
+    var withoutSorts: QueryDescription? {
+        guard !ordering.isEmpty, ordering.allSatisfy({ if case .sort = $0 { true } else { false } }) else { return nil }
+        var unordered = self
+        unordered.ordering = []
+        return unordered
+    }
+
     /// Whether this is every object of the class, in key order.
     var isWholeClass: Bool {
         if case .table = source { return predicates.isEmpty && ordering.isEmpty }

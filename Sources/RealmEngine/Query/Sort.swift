@@ -54,10 +54,27 @@ enum ResultOrdering {
             }
         }
         if let limit, limit < keys.count / 8 {
-            return topK(keys.count, limit, before).map { keys[$0] }
+            return try topK(keys.count, limit, before).map { keys[$0] }
         }
-        let order = keys.indices.sorted(by: before)
+        let order = try sortIndices(keys.count, by: before)
         return (limit.map { Array(order.prefix($0)) } ?? order).map { keys[$0] }
+    }
+
+    /// `0..<count` sorted by `before`, reporting to the progress monitor every 64k comparisons
+    /// (of about n·log2 n); a cancelled sort stops comparing and throws.
+    private static func sortIndices(_ count: Int, by before: (Int, Int) -> Bool) throws -> [Int] {
+        guard ProgressMonitor.current != nil else { return Array(0..<count).sorted(by: before) }
+        let expected = count * max(1, Int.bitWidth - count.leadingZeroBitCount)
+        var comparisons = 0
+        var stopped = false
+        let order = Array(0..<count).sorted { a, b in
+            if stopped { return a < b }
+            comparisons += 1
+            if comparisons & 0xFFFF == 0, ProgressMonitor.shouldStop(min(comparisons, expected), of: expected) { stopped = true }
+            return before(a, b)
+        }
+        try ProgressMonitor.throwIfCancelled()
+        return order
     }
 
     /// Sorting by one string column of the class over committed leaves: compares the UTF-8 bytes
@@ -87,7 +104,7 @@ enum ResultOrdering {
             if c != 0 { return ascending ? c < 0 : c > 0 }
             return a < b
         }
-        let order = keys.indices.sorted(by: before)
+        let order = try sortIndices(keys.count, by: before)
         return (limit.map { Array(order.prefix($0)) } ?? order).map { keys[$0] }
     }
 
@@ -113,11 +130,12 @@ enum ResultOrdering {
     }
 
     /// The first `k` indices of `0..<n` in `before` order, keeping a sorted buffer of k.
-    private static func topK(_ n: Int, _ k: Int, _ before: (Int, Int) -> Bool) -> [Int] {
+    private static func topK(_ n: Int, _ k: Int, _ before: (Int, Int) -> Bool) throws -> [Int] {
         guard k > 0 else { return [] }
         var best: [Int] = []
         best.reserveCapacity(k + 1)
         for i in 0..<n {
+            try ProgressMonitor.tick(i, of: n)
             if best.count == k, let last = best.last, !before(i, last) { continue }
             var lo = 0, hi = best.count
             while lo < hi {
@@ -157,7 +175,8 @@ enum ResultOrdering {
         let evaluator = Evaluator(store: store)
         var rows: [[Value]] = []
         rows.reserveCapacity(keys.count)
-        for key in keys {
+        for (done, key) in keys.enumerated() {
+            try ProgressMonitor.tick(done, of: keys.count)
             rows.append(try paths.map { try evaluator.singleValue($0, key) })
         }
         return rows
@@ -171,7 +190,8 @@ enum ResultOrdering {
         let evaluator = Evaluator(store: store)
         var seen = Set<[AnyHashable]>()
         var out: [ObjectKey] = []
-        for key in keys {
+        for (done, key) in keys.enumerated() {
+            try ProgressMonitor.tick(done, of: keys.count)
             let row = try paths.map { ValueOrder.distinctKey(try evaluator.singleValue($0, key)) }
             if seen.insert(row).inserted { out.append(key) }
         }

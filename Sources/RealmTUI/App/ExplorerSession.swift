@@ -94,8 +94,27 @@ public final class ExplorerSession {
         }
         var copiedCount = 0
         var lastRefresh = -1.0
+        // Long reads a key causes show a progress line and can be cancelled (Esc, ctrl-c).
+        let progress = ProgressLine(terminal: terminal, style: driver.state.theme.status)
         driver.send(.tick(seconds: seconds()))
-        terminal.draw(driver.screen)
+        var frame = driver.screen
+        terminal.draw(frame)
+        func send(_ event: ExplorerEvent) {
+            progress.frame = frame
+            driver.send(event, monitor: progress.monitor())
+            // Keys typed during the work, in order (each may start work of its own).
+            var queue = progress.takePending()
+            while !queue.isEmpty {
+                let pending = queue.removeFirst()
+                progress.frame = driver.screen
+                switch pending {
+                case .key(let key): driver.send(.key(key), monitor: progress.monitor())
+                case .mouse(let mouse): driver.send(.mouse(mouse), monitor: progress.monitor())
+                case .resize(let width, let height): driver.send(.resize(width: width, height: height), monitor: progress.monitor())
+                }
+                queue += progress.takePending()
+            }
+        }
         while !driver.didQuit {
             let behind = driver.isBehind && !driver.state.isPaused
             let untilRefresh = max(0, lastRefresh + 1 / Self.framesPerSecond - seconds())
@@ -103,9 +122,9 @@ public final class ExplorerSession {
             // A running write's progress is drawn ten times a second.
             if driver.isWriting { timeout = min(timeout, 100) }
             switch terminal.nextEvent(timeoutMilliseconds: timeout) {
-            case .key(let key)?: driver.send(.key(key))
-            case .mouse(let mouse)?: driver.send(.mouse(mouse))
-            case .resize(let width, let height)?: driver.send(.resize(width: width, height: height))
+            case .key(let key)?: send(.key(key))
+            case .mouse(let mouse)?: send(.mouse(mouse))
+            case .resize(let width, let height)?: send(.resize(width: width, height: height))
             case nil: break
             }
             let now = seconds()
@@ -116,7 +135,10 @@ public final class ExplorerSession {
             driver.send(.tick(seconds: now))
             for text in driver.copied.dropFirst(copiedCount) { terminal.copyToClipboard(text) }
             copiedCount = driver.copied.count
-            if !driver.didQuit { terminal.draw(driver.screen) }
+            if !driver.didQuit {
+                frame = driver.screen
+                terminal.draw(frame)
+            }
         }
     }
 }
