@@ -171,6 +171,27 @@ struct ExplorerUpdateTests {
         #expect(driver.screen.lines[1].contains("age ▼"))
     }
 
+    /// The most recent sort request wins, and the header shows it. Before, a query's
+    /// `SORT(…)` run after `S` on a column kept the column sort (and its ▼).
+    @Test func aQuerysSortAfterAColumnSortWinsAndTheHeaderShowsIt() throws {
+        var driver = try ExplorerFixture.driver()
+        driver.press(.down, .enter, .character("l"), .character("S"))
+        #expect(driver.screen.lines[1].contains("age ▼"))
+        #expect(driver.screen.lines[3].contains("Ghost"))
+        driver.press(.character("/"))
+        driver.type("TRUEPREDICATE SORT(name ASC)")
+        driver.press(.enter)
+        #expect(driver.screen.lines[1].contains("name ▲"), "\(driver.screen.lines[1])")
+        #expect(!driver.screen.lines[1].contains("▼"), "\(driver.screen.lines[1])")
+        #expect(driver.screen.lines[3].contains("Ghost") && driver.screen.lines[4].contains("Rex")
+                && driver.screen.lines[5].contains("大黄"), "\(driver.screen.lines)")
+        // A column sort after the query's wins in turn.
+        driver.press(.character("S"))
+        #expect(driver.screen.lines[1].contains("age ▼") && !driver.screen.lines[1].contains("name ▲"),
+                "\(driver.screen.lines[1])")
+        #expect(driver.screen.lines[3].contains("Ghost") && driver.screen.lines[4].contains("大黄"), "\(driver.screen.lines)")
+    }
+
     @Test func mouseSelectsAndOpensAndTheWheelScrolls() throws {
         var driver = try ExplorerFixture.driver(width: 80, height: 12, extraDogs: 40)
         driver.send(.mouse(MouseEvent(.press(button: 1), column: 3, row: 2)))
