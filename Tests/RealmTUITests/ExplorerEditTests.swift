@@ -193,6 +193,37 @@ struct ExplorerEditTests {
         #expect(driver.screen.lines[0].contains("dogs"))
     }
 
+    /// One value syntax in every editor. Before, `null` typed in the detail view's editor of an
+    /// optional string wrote the string "null" (the table's editor wrote nil), that string was
+    /// shown exactly like a null, and ^S in that editor on a null wrote "".
+    @Test func nullMeansNilInEveryEditorAndAStringReadingNullIsShownQuoted() throws {
+        let folder = try EditFixture.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("fixture.realm").path
+        try EditFixture.fixtureFile(at: path)
+        var driver = try EditFixture.driver(path: path)
+        driver.press(.enter, .enter, .down, .down, .enter)     // Person 1 › nickname "小张", the detail view's editor
+        driver.press(.control("u"))
+        driver.type("null")
+        driver.press(.control("s"))
+        #expect(try EditFixture.reread(path, "Person", key: 0, "nickname") == .null)
+        driver.press(.enter)                                   // a null opens as null, and ^S keeps it
+        #expect(driver.screen.lines.contains { $0 == "│null" }, "\(driver.screen.lines)")
+        driver.press(.control("s"))
+        #expect(try EditFixture.reread(path, "Person", key: 0, "nickname") == .null)
+        driver.press(.enter, .control("u"))
+        driver.type("\"null\"")                                  // the string "null", written as JSON
+        driver.press(.control("s"))
+        #expect(try EditFixture.reread(path, "Person", key: 0, "nickname") == .string("null"))
+        #expect(driver.screen.lines.contains { $0.contains("nickname") && $0.contains("\"null\"") }, "\(driver.screen.lines)")
+        driver.press(.enter)                                   // it opens quoted, and ^S keeps the string
+        #expect(driver.screen.lines.contains { $0 == "│\"null\"" }, "\(driver.screen.lines)")
+        driver.press(.control("s"))
+        #expect(try EditFixture.reread(path, "Person", key: 0, "nickname") == .string("null"))
+        driver.press(.escape, .character("l"), .character("l"))  // the table shows it quoted too
+        #expect(driver.screen.lines.contains { $0.contains("张三") && $0.contains("\"null\"") }, "\(driver.screen.lines)")
+    }
+
     @Test func deleteAsksWithTheNumberOfLinksAndNCancels() throws {
         var (driver, path, folder) = try dogAge()
         defer { try? FileManager.default.removeItem(at: folder) }
