@@ -192,6 +192,24 @@ struct ExplorerUpdateTests {
         #expect(driver.screen.lines[3].contains("Ghost") && driver.screen.lines[4].contains("大黄"), "\(driver.screen.lines)")
     }
 
+    /// Before, nothing cleared a sort: the table stayed sorted until it was closed.
+    @Test func oClearsTheColumnSortAndHelpListsIt() throws {
+        var driver = try ExplorerFixture.driver()
+        driver.press(.down, .enter, .character("l"), .character("S"))
+        #expect(driver.screen.lines[1].contains("age ▼"))
+        driver.press(.character("o"))
+        #expect(!driver.screen.lines[1].contains("▼"), "\(driver.screen.lines[1])")
+        #expect(driver.screen.lines[3].contains("大黄") && driver.screen.lines[4].contains("Rex"), "\(driver.screen.lines)")
+        #expect(driver.statusText.contains("sort cleared"), "\(driver.statusText)")
+        // A query's SORT is part of the query: o says where to change it.
+        driver.press(.character("/"))
+        driver.type("TRUEPREDICATE SORT(name DESC)")
+        driver.press(.enter, .character("o"))
+        #expect(driver.screen.lines[1].contains("name ▼"))
+        #expect(driver.statusText.contains("the query's SORT"), "\(driver.statusText)")
+        #expect(KeyMap.standard.action(for: .character("o"), on: .table) == .clearSort)
+    }
+
     @Test func mouseSelectsAndOpensAndTheWheelScrolls() throws {
         var driver = try ExplorerFixture.driver(width: 80, height: 12, extraDogs: 40)
         driver.send(.mouse(MouseEvent(.press(button: 1), column: 3, row: 2)))

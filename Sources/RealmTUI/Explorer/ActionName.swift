@@ -21,6 +21,7 @@ public enum ActionName: String, Sendable, CaseIterable {
     case filterClasses = "classes.filter"
     case sortAscending = "sort.ascending"
     case sortDescending = "sort.descending"
+    case clearSort = "sort.clear"
     case copyValue = "value.copy"
     case help = "help.toggle"
     case commandLine = "command.open"

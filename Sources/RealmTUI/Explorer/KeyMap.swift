@@ -54,6 +54,7 @@ public struct KeyMap: Sendable {
             bind([.character("/")], .query, [.table], "query (Realm query language, SORT/DISTINCT/LIMIT)"),
             bind([.character("s")], .sortAscending, table, "sort ascending by the column under the cursor"),
             bind([.character("S")], .sortDescending, table, "sort descending by the column under the cursor"),
+            bind([.character("o")], .clearSort, table, "original order: clears the s/S sort"),
             bind([.character("y")], .copyValue, [.table, .detail, .values], "copy the value under the cursor (OSC 52)"),
             bind([.character("e")], .editValue, [.table, .detail, .values], "edit the value under the cursor (Enter writes, Esc cancels; ^S in a long text)"),
             bind([.character("d")], .deleteObject, [.table, .detail], "delete the object under the cursor (asks y/n)"),

@@ -145,6 +145,7 @@ extension ExplorerState {
             return performListAction(action)
         case .back: goBack()
         case .sortAscending, .sortDescending: sortByCursorColumn(ascending: action == .sortAscending)
+        case .clearSort: clearSort()
         case .copyValue: return copySelection()
         case .nextPane, .previousPane: switchPane(forward: action == .nextPane)
         case .cursorUp: moveRows(-1)
