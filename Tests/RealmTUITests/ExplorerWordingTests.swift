@@ -35,4 +35,22 @@ struct ExplorerWordingTests {
         driver.press(.enter, .character("l"), .character("e"))          // Owner › pet
         #expect(driver.screen.lines.contains { $0.contains("pick an Animal for pet") }, "\(driver.screen.lines.joined(separator: "\n"))")
     }
+
+    /// Before, a query too long for the status line was dropped from it whole: a filtered table
+    /// looked unfiltered. It is cut instead, and never shorter than "/…".
+    @Test func aLongQueryStaysOnTheStatusLineCut() throws {
+        var driver = try ExplorerFixture.driver(width: 80, height: 12)
+        driver.press(.down, .enter, .character("/"))
+        let query = "name != 'a name long enough to push the query off the status line' AND age != nil"
+        driver.type(query)
+        driver.press(.enter)
+        let status = try #require(driver.screen.lines.last)
+        #expect(status.contains("/name != 'a"), "\(status)")
+        #expect(status.contains("…"), "\(status)")
+        #expect(status.contains("2 objects match"), "\(status)")
+        // On a screen too narrow for any of it, the indicator stays.
+        driver.send(.resize(width: 40, height: 12))
+        #expect(driver.screen.lines.last?.contains("/…") == true || driver.screen.lines.last?.contains("/n") == true,
+                "\(driver.screen.lines.last ?? "")")
+    }
 }
