@@ -260,6 +260,30 @@ struct ExplorerUpdateTests {
         #expect(driver.statusText.contains("export failed") == true)
     }
 
+    /// Before, `:export` replaced an existing file without a word.
+    @Test func exportAsksBeforeReplacingAFile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("realmtui-export-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let target = folder.appendingPathComponent("dogs.json")
+        try Data("keep me".utf8).write(to: target)
+        var driver = try ExplorerFixture.driver()
+        driver.press(.down, .enter, .character(":"))
+        driver.type("export json \(target.path)")
+        driver.press(.enter)
+        let question = driver.screen.lines.joined(separator: " ")                  // the question wraps
+        #expect(question.contains("dogs.json exists: replace it? (y/n)"), "\(driver.screen.lines)")
+        #expect(try String(contentsOf: target, encoding: .utf8) == "keep me")
+        driver.press(.character("n"))
+        #expect(try String(contentsOf: target, encoding: .utf8) == "keep me")
+        #expect(driver.statusText.contains("nothing written"), "\(driver.statusText)")
+        driver.press(.character(":"))
+        driver.type("export json \(target.path)")
+        driver.press(.enter, .character("y"))
+        #expect(try String(contentsOf: target, encoding: .utf8).contains("\"Ghost\""))
+        #expect(driver.statusText.contains("exported 3 objects"), "\(driver.statusText)")
+    }
+
     /// An export that fails (here: Rex's friend 大黄 is not in the output, and Dog has no
     /// primary key to name it by) leaves the file already at PATH as it was, and no other file.
     @Test func aFailedExportKeepsTheFileItWouldHaveReplaced() throws {
@@ -277,7 +301,7 @@ struct ExplorerUpdateTests {
         driver.type("age == nil")
         driver.press(.enter, .character(":"))
         driver.type("export json \(target.path)")
-        driver.press(.enter)
+        driver.press(.enter, .character("y"))                  // yes, replace it
         #expect(driver.statusText.contains("export failed") == true, "\(driver.statusText)")
         #expect(try Data(contentsOf: target) == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["dogs.json"])
