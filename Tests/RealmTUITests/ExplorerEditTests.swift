@@ -290,6 +290,43 @@ struct ExplorerEditTests {
         #expect(try EditFixture.reread(path, "Dog", key: 0, "age") == .int(6))
     }
 
+    /// Before, undo had one level (a second u said "nothing to undo") and nothing redid.
+    @Test func undoIsAStackAndCtrlRRedoes() throws {
+        var (driver, path, folder) = try dogAge()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func setAge(_ text: String) {
+            driver.press(.character("e"), .control("u"))
+            driver.type(text)
+            driver.press(.enter)
+        }
+        func age() throws -> Value? { try EditFixture.reread(path, "Dog", key: 0, "age") }
+        setAge("4")
+        driver.press(.down)
+        setAge("40")                                           // Rex
+        driver.press(.up)
+        setAge("5")
+        driver.press(.character("u"))
+        #expect(try age() == .int(4))
+        driver.press(.character("u"))
+        #expect(try EditFixture.reread(path, "Dog", key: 1, "age") == .null)
+        driver.press(.character("u"))
+        #expect(try age() == .int(3))
+        driver.press(.character("u"))
+        #expect(driver.statusText.contains("nothing to undo"), "\(driver.statusText)")
+        driver.press(.control("r"))
+        #expect(try age() == .int(4))
+        #expect(driver.statusText.contains("redone"), "\(driver.statusText)")
+        driver.press(.control("r"))
+        #expect(try EditFixture.reread(path, "Dog", key: 1, "age") == .int(40))
+        driver.press(.character("u"))                          // a redo can be undone again
+        #expect(try EditFixture.reread(path, "Dog", key: 1, "age") == .null)
+        setAge("6")                                            // a new change drops what could be redone
+        driver.press(.control("r"))
+        #expect(driver.statusText.contains("nothing to redo"), "\(driver.statusText)")
+        #expect(try age() == .int(6))
+        #expect(KeyMap.standard.action(for: .control("r"), on: .table) == .redo)
+    }
+
     @Test func readOnlyRefusesEveryEditKeyAndCopyOpensAWritableCopy() throws {
         let folder = try EditFixture.folder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -28,6 +28,7 @@ public enum ActionName: String, Sendable, CaseIterable {
     case editValue = "value.edit"
     case deleteObject = "object.delete"
     case undo = "edit.undo"
+    case redo = "edit.redo"
     case createObject = "object.create"
     case commitBatch = "batch.commit"
     case appendElement = "list.append"

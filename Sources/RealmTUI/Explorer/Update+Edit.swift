@@ -268,10 +268,26 @@ extension ExplorerState {
             unstageLast()
             return []
         }
-        guard let record = lastEdit else {
+        guard let record = undoHistory.undoable.last else {
             message = Message(text: "nothing to undo (u takes back the last change this explorer committed)", isError: false)
             return []
         }
+        undoHistory.inFlight = .undo
+        return [.write(.undo(record))]
+    }
+
+    /// ctrl-r: makes again what `u` took back last (the undo of its inverse).
+    mutating func beginRedo() -> [ExplorerEffect] {
+        guard !readOnly else { refuse(readOnlyRefusal); return [] }
+        if batch != nil {
+            refuse("ctrl-r redoes committed changes: with a batch open, u unstages and ctrl-s commits")
+            return []
+        }
+        guard let record = undoHistory.redoable.last else {
+            message = Message(text: "nothing to redo (ctrl-r makes again what u took back)", isError: false)
+            return []
+        }
+        undoHistory.inFlight = .redo
         return [.write(.undo(record))]
     }
 

@@ -137,6 +137,7 @@ extension ExplorerState {
         case .editValue: beginEdit()
         case .deleteObject: beginDelete()
         case .undo: return beginUndo()
+        case .redo: return beginRedo()
         case .createObject:
             if case .values = current { return performListAction(.appendElement) }
             if listUnderTable() != nil { return performListAction(.appendElement) }
