@@ -288,6 +288,10 @@ struct ExplorerEditTests {
         driver.press(.character("u"))
         #expect(driver.statusText.contains("changed since") == true)
         #expect(try EditFixture.reread(path, "Dog", key: 0, "age") == .int(6))
+        // The refused change is dropped: u reaches the one before it (here none).
+        #expect(driver.statusText.contains("dropped"), "\(driver.statusText)")
+        driver.press(.character("u"))
+        #expect(driver.statusText.contains("nothing to undo"), "\(driver.statusText)")
     }
 
     /// Before, undo had one level (a second u said "nothing to undo") and nothing redid.
