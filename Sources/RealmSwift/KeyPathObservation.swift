@@ -64,7 +64,8 @@ final class KeyPathFilter {
             let k = oldKeys[m]
             let now: [Value]?
             if let known = readNow[k] { now = known } else { now = read(k, in: results); readNow[k] = now }
-            if now == nil || now != values[k] { kept.append(m) }
+            if let now, let was = values[k] ?? nil, Value.identical(now, was) { continue }
+            kept.append(m)
         }
         for (k, now) in readNow { values[k] = now }
         for d in deletions where oldKeys.indices.contains(d) { values[oldKeys[d]] = nil }
@@ -169,7 +170,7 @@ extension _ObjectObservable {
                 return
             }
             let now = read(current)
-            let changes = paths.indices.filter { now[$0] != last[$0] }.map {
+            let changes = paths.indices.filter { !Value.identical(now[$0], last[$0]) }.map {
                 PropertyChange(name: keyPaths[$0], old: last[$0], new: now[$0])
             }
             last = now

@@ -91,6 +91,29 @@ import RealmEngine
         #expect(!Self.text.contains("../"), "README refers to a path outside the repository")
     }
 
+    /// The shell examples pass a query's `$0` to realmtui as it is written. Before, they were
+    /// double-quoted, so pasted into a shell `$0` became the shell's name ("bash").
+    @Test func shellExamplesPassTheirQueryArgumentsAsWritten() throws {
+        let lines = Self.text.split(separator: "\n").map(String.init)
+            .filter { $0.hasPrefix("realmtui ") && $0.contains("$0") }
+        #expect(!lines.isEmpty)
+        for line in lines {
+            let bash = Process()
+            bash.executableURL = URL(fileURLWithPath: "/bin/bash")
+            // The line as a shell reads it, with printf in place of realmtui.
+            bash.arguments = ["-c", "printf '[%s]\\n' " + line.dropFirst("realmtui ".count)]
+            let out = Pipe(), err = Pipe()
+            bash.standardOutput = out
+            bash.standardError = err
+            try bash.run()
+            let printed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            bash.waitUntilExit()
+            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(bash.terminationStatus == 0, "\(line): \(stderr)")
+            #expect(printed.contains("$0"), "pasted, \(line) passes: \(printed)")
+        }
+    }
+
     /// The completion command the README gives works.
     @Test func theCompletionCommandsWork() throws {
         for shell in ["bash", "zsh", "fish"] {

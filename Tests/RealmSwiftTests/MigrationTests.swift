@@ -70,6 +70,37 @@ import RealmSwift
         #expect(reopened.dynamicRealm.schemaVersion == 0)
     }
 
+    final class PersonTextAge: Object {
+        override class func _realmObjectName() -> String? { "Person" }
+        @Persisted var firstName = ""; @Persisted var lastName = ""; @Persisted var age = ""
+    }
+    final class PersonRealAge: Object {
+        override class func _realmObjectName() -> String? { "Person" }
+        @Persisted var firstName = ""; @Persisted var lastName = ""; @Persisted var age = 0.0
+    }
+
+    /// A property whose type changed kept nothing (every age became "" or 0.0); now each value
+    /// converts (60 → "60" → 60.0), and one that does not ("sixty" → Double) fails the
+    /// migration unless the block allows the loss.
+    @Test func changingATypeConvertsEachValueOrFails() throws {
+        let v0 = try v0File()
+        defer { removeFolder(of: v0) }
+        #expect(try Realm(configuration: config(v0, 1, [PersonTextAge.self])).objects(PersonTextAge.self).first?.age == "60")
+        #expect(try Realm(configuration: config(v0, 2, [PersonRealAge.self])).objects(PersonRealAge.self).first?.age == 60.0)
+        let words = try fileConfig([PersonTextAge.self])
+        defer { removeFolder(of: words) }
+        let writer = try Realm(configuration: words)
+        try writer.write { writer.create(PersonTextAge.self, value: ["Tim", "Cook", "sixty"]) }
+        #expect { _ = try Realm(configuration: self.config(words, 1, [PersonRealAge.self])) } throws: { error in
+            "\(error)".contains("\"sixty\" does not convert to double")
+        }
+        #expect(try Realm(configuration: words).objects(PersonTextAge.self).first?.age == "sixty")
+        let lossy = try Realm(configuration: config(words, 1, [PersonRealAge.self]) { migration, _ in
+            migration.allowsLossyTypeChanges = true
+        })
+        #expect(lossy.objects(PersonRealAge.self).first?.age == 0.0)
+    }
+
     /// Without `objectTypes` a configuration cannot say what to migrate to: asking for another
     /// schema version than the file's is an error naming the remedy, and the file is untouched
     /// (it opened unmigrated, the block not run and the version not raised).

@@ -193,6 +193,37 @@ struct ExplorerEditTests {
         #expect(driver.screen.lines[0].contains("dogs"))
     }
 
+    /// One value syntax in every editor. Before, `null` typed in the detail view's editor of an
+    /// optional string wrote the string "null" (the table's editor wrote nil), that string was
+    /// shown exactly like a null, and ^S in that editor on a null wrote "".
+    @Test func nullMeansNilInEveryEditorAndAStringReadingNullIsShownQuoted() throws {
+        let folder = try EditFixture.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("fixture.realm").path
+        try EditFixture.fixtureFile(at: path)
+        var driver = try EditFixture.driver(path: path)
+        driver.press(.enter, .enter, .down, .down, .enter)     // Person 1 › nickname "小张", the detail view's editor
+        driver.press(.control("u"))
+        driver.type("null")
+        driver.press(.control("s"))
+        #expect(try EditFixture.reread(path, "Person", key: 0, "nickname") == .null)
+        driver.press(.enter)                                   // a null opens as null, and ^S keeps it
+        #expect(driver.screen.lines.contains { $0 == "│null" }, "\(driver.screen.lines)")
+        driver.press(.control("s"))
+        #expect(try EditFixture.reread(path, "Person", key: 0, "nickname") == .null)
+        driver.press(.enter, .control("u"))
+        driver.type("\"null\"")                                  // the string "null", written as JSON
+        driver.press(.control("s"))
+        #expect(try EditFixture.reread(path, "Person", key: 0, "nickname") == .string("null"))
+        #expect(driver.screen.lines.contains { $0.contains("nickname") && $0.contains("\"null\"") }, "\(driver.screen.lines)")
+        driver.press(.enter)                                   // it opens quoted, and ^S keeps the string
+        #expect(driver.screen.lines.contains { $0 == "│\"null\"" }, "\(driver.screen.lines)")
+        driver.press(.control("s"))
+        #expect(try EditFixture.reread(path, "Person", key: 0, "nickname") == .string("null"))
+        driver.press(.escape, .character("l"), .character("l"))  // the table shows it quoted too
+        #expect(driver.screen.lines.contains { $0.contains("张三") && $0.contains("\"null\"") }, "\(driver.screen.lines)")
+    }
+
     @Test func deleteAsksWithTheNumberOfLinksAndNCancels() throws {
         var (driver, path, folder) = try dogAge()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -257,6 +288,47 @@ struct ExplorerEditTests {
         driver.press(.character("u"))
         #expect(driver.statusText.contains("changed since") == true)
         #expect(try EditFixture.reread(path, "Dog", key: 0, "age") == .int(6))
+        // The refused change is dropped: u reaches the one before it (here none).
+        #expect(driver.statusText.contains("dropped"), "\(driver.statusText)")
+        driver.press(.character("u"))
+        #expect(driver.statusText.contains("nothing to undo"), "\(driver.statusText)")
+    }
+
+    /// Before, undo had one level (a second u said "nothing to undo") and nothing redid.
+    @Test func undoIsAStackAndCtrlRRedoes() throws {
+        var (driver, path, folder) = try dogAge()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func setAge(_ text: String) {
+            driver.press(.character("e"), .control("u"))
+            driver.type(text)
+            driver.press(.enter)
+        }
+        func age() throws -> Value? { try EditFixture.reread(path, "Dog", key: 0, "age") }
+        setAge("4")
+        driver.press(.down)
+        setAge("40")                                           // Rex
+        driver.press(.up)
+        setAge("5")
+        driver.press(.character("u"))
+        #expect(try age() == .int(4))
+        driver.press(.character("u"))
+        #expect(try EditFixture.reread(path, "Dog", key: 1, "age") == .null)
+        driver.press(.character("u"))
+        #expect(try age() == .int(3))
+        driver.press(.character("u"))
+        #expect(driver.statusText.contains("nothing to undo"), "\(driver.statusText)")
+        driver.press(.control("r"))
+        #expect(try age() == .int(4))
+        #expect(driver.statusText.contains("redone"), "\(driver.statusText)")
+        driver.press(.control("r"))
+        #expect(try EditFixture.reread(path, "Dog", key: 1, "age") == .int(40))
+        driver.press(.character("u"))                          // a redo can be undone again
+        #expect(try EditFixture.reread(path, "Dog", key: 1, "age") == .null)
+        setAge("6")                                            // a new change drops what could be redone
+        driver.press(.control("r"))
+        #expect(driver.statusText.contains("nothing to redo"), "\(driver.statusText)")
+        #expect(try age() == .int(6))
+        #expect(KeyMap.standard.action(for: .control("r"), on: .table) == .redo)
     }
 
     @Test func readOnlyRefusesEveryEditKeyAndCopyOpensAWritableCopy() throws {

@@ -171,6 +171,45 @@ struct ExplorerUpdateTests {
         #expect(driver.screen.lines[1].contains("age ▼"))
     }
 
+    /// The most recent sort request wins, and the header shows it. Before, a query's
+    /// `SORT(…)` run after `S` on a column kept the column sort (and its ▼).
+    @Test func aQuerysSortAfterAColumnSortWinsAndTheHeaderShowsIt() throws {
+        var driver = try ExplorerFixture.driver()
+        driver.press(.down, .enter, .character("l"), .character("S"))
+        #expect(driver.screen.lines[1].contains("age ▼"))
+        #expect(driver.screen.lines[3].contains("Ghost"))
+        driver.press(.character("/"))
+        driver.type("TRUEPREDICATE SORT(name ASC)")
+        driver.press(.enter)
+        #expect(driver.screen.lines[1].contains("name ▲"), "\(driver.screen.lines[1])")
+        #expect(!driver.screen.lines[1].contains("▼"), "\(driver.screen.lines[1])")
+        #expect(driver.screen.lines[3].contains("Ghost") && driver.screen.lines[4].contains("Rex")
+                && driver.screen.lines[5].contains("大黄"), "\(driver.screen.lines)")
+        // A column sort after the query's wins in turn.
+        driver.press(.character("S"))
+        #expect(driver.screen.lines[1].contains("age ▼") && !driver.screen.lines[1].contains("name ▲"),
+                "\(driver.screen.lines[1])")
+        #expect(driver.screen.lines[3].contains("Ghost") && driver.screen.lines[4].contains("大黄"), "\(driver.screen.lines)")
+    }
+
+    /// Before, nothing cleared a sort: the table stayed sorted until it was closed.
+    @Test func oClearsTheColumnSortAndHelpListsIt() throws {
+        var driver = try ExplorerFixture.driver()
+        driver.press(.down, .enter, .character("l"), .character("S"))
+        #expect(driver.screen.lines[1].contains("age ▼"))
+        driver.press(.character("o"))
+        #expect(!driver.screen.lines[1].contains("▼"), "\(driver.screen.lines[1])")
+        #expect(driver.screen.lines[3].contains("大黄") && driver.screen.lines[4].contains("Rex"), "\(driver.screen.lines)")
+        #expect(driver.statusText.contains("sort cleared"), "\(driver.statusText)")
+        // A query's SORT is part of the query: o says where to change it.
+        driver.press(.character("/"))
+        driver.type("TRUEPREDICATE SORT(name DESC)")
+        driver.press(.enter, .character("o"))
+        #expect(driver.screen.lines[1].contains("name ▼"))
+        #expect(driver.statusText.contains("the query's SORT"), "\(driver.statusText)")
+        #expect(KeyMap.standard.action(for: .character("o"), on: .table) == .clearSort)
+    }
+
     @Test func mouseSelectsAndOpensAndTheWheelScrolls() throws {
         var driver = try ExplorerFixture.driver(width: 80, height: 12, extraDogs: 40)
         driver.send(.mouse(MouseEvent(.press(button: 1), column: 3, row: 2)))
@@ -221,6 +260,30 @@ struct ExplorerUpdateTests {
         #expect(driver.statusText.contains("export failed") == true)
     }
 
+    /// Before, `:export` replaced an existing file without a word.
+    @Test func exportAsksBeforeReplacingAFile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("realmtui-export-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let target = folder.appendingPathComponent("dogs.json")
+        try Data("keep me".utf8).write(to: target)
+        var driver = try ExplorerFixture.driver()
+        driver.press(.down, .enter, .character(":"))
+        driver.type("export json \(target.path)")
+        driver.press(.enter)
+        let question = driver.screen.lines.joined(separator: " ")                  // the question wraps
+        #expect(question.contains("dogs.json exists: replace it? (y/n)"), "\(driver.screen.lines)")
+        #expect(try String(contentsOf: target, encoding: .utf8) == "keep me")
+        driver.press(.character("n"))
+        #expect(try String(contentsOf: target, encoding: .utf8) == "keep me")
+        #expect(driver.statusText.contains("nothing written"), "\(driver.statusText)")
+        driver.press(.character(":"))
+        driver.type("export json \(target.path)")
+        driver.press(.enter, .character("y"))
+        #expect(try String(contentsOf: target, encoding: .utf8).contains("\"Ghost\""))
+        #expect(driver.statusText.contains("exported 3 objects"), "\(driver.statusText)")
+    }
+
     /// An export that fails (here: Rex's friend 大黄 is not in the output, and Dog has no
     /// primary key to name it by) leaves the file already at PATH as it was, and no other file.
     @Test func aFailedExportKeepsTheFileItWouldHaveReplaced() throws {
@@ -238,7 +301,7 @@ struct ExplorerUpdateTests {
         driver.type("age == nil")
         driver.press(.enter, .character(":"))
         driver.type("export json \(target.path)")
-        driver.press(.enter)
+        driver.press(.enter, .character("y"))                  // yes, replace it
         #expect(driver.statusText.contains("export failed") == true, "\(driver.statusText)")
         #expect(try Data(contentsOf: target) == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["dogs.json"])

@@ -8,9 +8,12 @@ public typealias MigrationBlock = @Sendable (Migration, UInt64) throws -> Void
 /// will be stored (`newObject`), in memory until the migration commits.
 ///
 /// Properties added by the new schema are handled automatically (they start at their default,
-/// nil for optionals), properties it removes are dropped, and a property whose type changed
-/// starts at its default; a property present in both keeps its value. The block only has to
-/// compute what cannot be guessed:
+/// nil for optionals), properties it removes are dropped, and a property present in both keeps
+/// its value. A property whose type changed keeps every value that converts without loss
+/// (`"42"` → 42, 42 → `"42"`, 2.0 → 2); a value that does not (`"4x"`, 2.5 → int) fails the
+/// migration, naming the object, unless the block sets that property of that object or sets
+/// `allowsLossyTypeChanges` (the value then becomes the default; `unconvertedValues` lists
+/// them). The block only has to compute what cannot be guessed:
 ///
 /// ```swift
 /// migration.enumerateObjects(ofType: "Person") { oldObject, newObject in
@@ -33,6 +36,10 @@ public final class Migration {
     /// Calls naming a class or property that does not exist (reported when the migration
     /// commits, which then writes nothing: a misspelled name would otherwise drop data).
     var problems: [String] = []
+    /// Whether values that do not convert to their property's new type may take the new
+    /// type's default (see `unconvertedValues`). False: such a value fails the migration,
+    /// which then writes nothing.
+    public var allowsLossyTypeChanges = false
 
     init(oldSchema: Schema, newSchema: Schema) {
         self.oldSchema = oldSchema
@@ -92,8 +99,16 @@ public final class Migration {
             problems.append("renameProperty: \(className) has no property '\(newName)' in the new schema")
             return
         }
+        guard let from = oldSchema[className]?[oldName], let to = newSchema[className]?[newName] else { return }
         for o in objects[className] ?? [] {
-            if let v = o.old?.values[oldName] { o.values[newName] = v }
+            guard let v = o.old?.values[oldName] else { continue }
+            if let converted = Migration.converted(v, from: from, to: to) {
+                o.values[newName] = converted
+                o.unconverted[newName] = nil
+            } else {
+                o.values[newName] = Migration.defaultValue(to)
+                o.unconverted[newName] = UnconvertedValue(object: o, property: newName, value: v, from: from, to: to)
+            }
         }
     }
 
@@ -142,6 +157,11 @@ public final class MigrationObject {
     var isDeleted = false
     /// Assignments of values no property can store (reported when the migration commits).
     var invalid: [String] = []
+    /// Properties whose stored value did not convert to the new type, by name (cleared when
+    /// the block sets the property).
+    var unconverted: [String: UnconvertedValue] = [:]
+    /// The primary key as stored before the migration (for messages).
+    var storedPrimaryKey: Value?
 
     init(className: String, key: ObjectKey, values: [String: Value], old: MigrationObject?) {
         self.className = className
@@ -160,6 +180,7 @@ public final class MigrationObject {
             return
         }
         values[name] = value
+        unconverted[name] = nil
     }
 
     /// A property's value as a Swift value (`String`, `Int`, `Double`, `Date`, `Data`, an

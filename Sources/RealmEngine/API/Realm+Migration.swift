@@ -60,6 +60,13 @@ extension Realm {
             // As in Realm, the block runs only when the version rises (not for added classes).
             if old.schemaVersion < targetVersion { try configuration.migrationBlock?(migration, old.schemaVersion) }
             if let problem = migration.problems.first { throw RealmError.invalidInput("migration: \(problem)") }
+            let unconverted = migration.unconvertedValues
+            if let first = unconverted.first, !migration.allowsLossyTypeChanges {
+                let count = unconverted.count == 1 ? "1 value does" : "\(unconverted.count) values do"
+                throw RealmError.invalidInput(
+                    "migration: \(first) (\(count) not convert in all; set the property in the migration block, "
+                    + "or set Migration.allowsLossyTypeChanges to store the default)")
+            }
             // A class whose data the block deleted stays in the schema (empty): class indices of
             // instances open on the old version stay valid after they refresh.
             let newSchema = migration.newSchema
@@ -94,7 +101,9 @@ extension Realm {
     }
 
     /// Reads every object of `old` into the migration: old values, and new values carried
-    /// over by name where the property kept its type, or stayed an integer (else its default).
+    /// over by name: as they are where the property kept its type, converted where the type
+    /// changed (a value that does not convert starts at the default and is recorded in the
+    /// object's `unconverted`).
     static func load(_ old: Snapshot, into migration: Migration) throws {
         for (ci, oldClass) in old.schema.objectSchemas.enumerated() {
             let newClass = migration.newSchema[oldClass.name]
@@ -105,13 +114,20 @@ extension Realm {
                 var oldValues: [String: Value] = [:]
                 for (i, p) in persisted.enumerated() where i < row.count { oldValues[p.name] = row[i] }
                 let oldObject = MigrationObject(className: oldClass.name, key: key, values: oldValues, old: nil)
-                var newValues = Migration.defaults(newClass)
+                let newObject = MigrationObject(className: oldClass.name, key: key, values: Migration.defaults(newClass), old: oldObject)
+                newObject.storedPrimaryKey = oldClass.primaryKeyProperty.flatMap { oldValues[$0.name] }
+                var newValues = newObject.values
                 for p in newClass?.persistedProperties ?? [] {
-                    // Integers of any width are one type: a value the new width cannot hold
-                    // is carried too, and fails the migration's checks unless the block changes it.
-                    guard let was = oldClass[p.name], let v = oldValues[p.name],
-                          was.type == p.type || (was.type.isInteger && p.type.isInteger), was.isList == p.isList,
-                          was.objectClassName == p.objectClassName else { continue }
+                    guard let was = oldClass[p.name], let v = oldValues[p.name] else { continue }
+                    guard was.type == p.type, was.isList == p.isList, was.objectClassName == p.objectClassName else {
+                        // The type changed (an integer's width too: 300 does not fit an int8).
+                        if let converted = Migration.converted(v, from: was, to: p) {
+                            newValues[p.name] = converted
+                        } else {
+                            newObject.unconverted[p.name] = UnconvertedValue(object: newObject, property: p.name, value: v, from: was, to: p)
+                        }
+                        continue
+                    }
                     if v.isNull && !p.isOptional && p.type != .object { continue }
                     if p.isList, !p.isOptional, was.isOptional, p.type != .object, case .list(let items) = v {
                         // A list made required: nil elements take the element type's default (Realm's rule).
@@ -121,7 +137,8 @@ extension Realm {
                     }
                     newValues[p.name] = v
                 }
-                list.append(MigrationObject(className: oldClass.name, key: key, values: newValues, old: oldObject))
+                newObject.values = newValues
+                list.append(newObject)
             }
             migration.objects[oldClass.name] = list
             migration.nextKeys[oldClass.name] = old.tables[ci].nextKey

@@ -152,7 +152,7 @@ public final class DataImport {
         for (className, key) in keyOrder {
             if let old = before[className]?[key] {
                 let now = try realm.object(ofType: className, key: key)?.values()
-                if now == old { summary.unchanged += 1 } else { summary.updated += 1 }
+                if let now, Value.identical(now, old) { summary.unchanged += 1 } else { summary.updated += 1 }
             } else {
                 summary.created += 1
             }

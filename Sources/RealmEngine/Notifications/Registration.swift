@@ -207,7 +207,8 @@ final class Registration: @unchecked Sendable {
                 for column in 0..<persisted where mask & (1 << UInt64(min(column, 63))) != 0 {
                     let before = try? old.value(classIndex: c, key: key, column: column)
                     let after = try snapshot.value(classIndex: c, key: key, column: column)
-                    if before != after {
+                    // Bitwise: a NaN written over the same NaN is no change.
+                    if !Value.identical(before, after) {
                         changes.append(PropertyChange(name: properties[column].name, oldValue: before, newValue: after))
                     }
                 }

@@ -23,7 +23,8 @@ extension WriteTransaction {
             let before = changedKeys.count
             for r in rows {
                 let old = view.value(row: r, column: column)
-                guard old != value else { continue }
+                // Bitwise (`isIdentical`): -0.0 over 0.0 is a write, NaN over NaN is not.
+                guard !old.isIdentical(to: value) else { continue }
                 changedKeys.append(view.key(at: r))
                 if indexed { oldValues.append(old) }
             }
@@ -35,7 +36,7 @@ extension WriteTransaction {
                 values = Array(repeating: value, count: view.count)
             } else {
                 var current = (0..<view.count).map { view.value(row: $0, column: column) }
-                for r in rows where current[r] != value { current[r] = value }
+                for r in rows where !current[r].isIdentical(to: value) { current[r] = value }
                 values = current
             }
             var out = [UInt8]()
@@ -43,7 +44,7 @@ extension WriteTransaction {
             return (out, view.count, view.count > 0 ? view.key(at: 0) : nil)
         }, memory: { data, rows in
             found += rows.count
-            for r in rows where data.columns[column][r] != value {
+            for r in rows where !data.columns[column][r].isIdentical(to: value) {
                 changedKeys.append(data.keys[r])
                 if indexed { oldValues.append(data.columns[column][r]) }
                 data.columns[column][r] = value

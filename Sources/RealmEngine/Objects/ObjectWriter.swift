@@ -180,7 +180,8 @@ extension WriteTransaction {
             for k in added { try addBacklink(from: classIndex, column: column, origin: key, to: k) }
         }
         syncBytes()
-        if old != value { changes.modify(classIndex, key.rawValue, column: column) }
+        // Bitwise: -0.0 over 0.0 is a modification, NaN over the same NaN is not.
+        if !old.isIdentical(to: value) { changes.modify(classIndex, key.rawValue, column: column) }
     }
 
     /// Deletes an object: its index entries, its backlinks in the objects it links to, and every

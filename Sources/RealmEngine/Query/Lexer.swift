@@ -234,7 +234,17 @@ struct Lexer {
         i += 1
         guard let month = digits(max: 2), peek() == "-" else { return fail() }
         i += 1
-        guard let day = digits(max: 2), let sep = peek(), sep == "@" || sep == "T" else { return fail() }
+        guard let day = digits(max: 2) else { return fail() }
+        guard let sep = peek(), sep == "@" || sep == "T" else {
+            // `2020-01-01` alone lexed as 2020 then -01 ("unexpected '-01'"): say how a date is written.
+            if peek().map({ !Lexer.isIdentPart($0) }) ?? true {
+                let shown = text(save)
+                throw RealmError.query(
+                    message: "a date needs its time (UTC): write \(shown)@00:00:00, or T<seconds since 1970>:<nanoseconds>",
+                    column: column)
+            }
+            return fail()
+        }
         i += 1
         guard let hh = digits(max: 2), peek() == ":" else { return fail() }
         i += 1

@@ -11,7 +11,7 @@ extension EditTransaction {
             for (index, change) in changes.enumerated() {
                 try tick(index, of: changes.count)
                 let object = try existing(className, change.key)
-                guard try object.value(forKey: property) == change.new else {
+                guard try object.value(forKey: property).isIdentical(to: change.new) else {
                     throw RealmError.invalidInput(
                         "\(className)#\(change.key.rawValue).\(property) changed since; undo would overwrite that change")
                 }
@@ -20,14 +20,14 @@ extension EditTransaction {
             return WriteReceipt(summary: "undone: \(property) restored on \(changes.count) object\(changes.count == 1 ? "" : "s")", version: 0)
         case .created(let className, let key, let values):
             let object = try existing(className, key)
-            for (name, value) in values where try object.value(forKey: name) != value {
+            for (name, value) in values where try !object.value(forKey: name).isIdentical(to: value) {
                 throw RealmError.invalidInput("\(className)#\(key.rawValue).\(name) changed since; undo would delete that change")
             }
             try realm.delete(object)
             return WriteReceipt(summary: "undone: \(className)#\(key.rawValue) deleted again", version: 0)
         case .list(let className, let key, let property, let before, let after):
             let list = try existing(className, key).list(forKey: property)
-            guard try list.elements() == after else {
+            guard Value.identical(try list.elements(), after) else {
                 throw RealmError.invalidInput("\(className)#\(key.rawValue).\(property) changed since; undo would overwrite that change")
             }
             try list.removeAll()
@@ -139,7 +139,7 @@ extension EditTransaction {
             guard let object = try realm.object(ofType: origin.className, key: origin.key) else {
                 throw RealmError.invalidInput("\(origin.className)#\(origin.key.rawValue), which linked to it, was deleted since")
             }
-            guard try object.values() == origin.values else {
+            guard Value.identical(try object.values(), origin.values) else {
                 throw RealmError.invalidInput("\(origin.className)#\(origin.key.rawValue), which linked to it, changed since; undo would overwrite that change")
             }
         }

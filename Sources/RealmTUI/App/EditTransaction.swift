@@ -107,7 +107,7 @@ struct EditTransaction {
                 conflicts.append("\(snapshot.className)#\(snapshot.key.rawValue) deleted")
                 continue
             }
-            if try object.values() != snapshot.values { conflicts.append("\(snapshot.className)#\(snapshot.key.rawValue) changed") }
+            if !Value.identical(try object.values(), snapshot.values) { conflicts.append("\(snapshot.className)#\(snapshot.key.rawValue) changed") }
         }
         if !conflicts.isEmpty { throw BatchConflicts(list: conflicts) }
         for write in writes { _ = try apply(write) }

@@ -77,8 +77,8 @@ public struct ExplorerDriver {
             case .cancelWrite: cancelWrite()
             case .copyFile(let path): copyAndReopen(path: path)
             case .commitBatch: startBatchCommit()
-            case .export(let format, let path):
-                state.exportCurrentTable(format: format, path: path)
+            case .export(let format, let path, let overwrite):
+                state.exportCurrentTable(format: format, path: path, overwrite: overwrite)
             case .recoverSetAside(let path):
                 state.recoverSetAside(to: path)
             }

@@ -173,6 +173,16 @@ enum EditText {
         }
     }
 
+    /// The text the detail view's multi-line editor starts with for `value`: a string as it is,
+    /// newlines and control characters too (the editor draws them visibly), unless it would read
+    /// as something else (`null`, a JSON string), then as a JSON string; anything else (a null)
+    /// as `text(for:)` writes it.
+    static func multilineText(for value: Value, _ property: Property, realm: Realm) -> String {
+        guard case .string(let s) = value else { return text(for: value, property, realm: realm) }
+        if (try? Value.parse(s, for: property, className: "")) == .string(s) { return s }
+        return jsonQuoted(s)
+    }
+
     static func jsonQuoted(_ s: String) -> String {
         var out = "\""
         for scalar in s.unicodeScalars {

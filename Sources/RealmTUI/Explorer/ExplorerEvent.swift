@@ -28,8 +28,9 @@ public enum ExplorerEffect: Sendable, Equatable {
     case copy(String)
     /// Run this query on the current table (the session calls `applyQuery`).
     case runQuery(String)
-    /// Write the current table's objects to a file (`:export json|csv PATH`).
-    case export(format: ExportFormat, path: String)
+    /// Write the current table's objects to a file (`:export json|csv PATH`); a file already
+    /// at PATH is replaced only with `overwrite` (after the user said `y`).
+    case export(format: ExportFormat, path: String, overwrite: Bool = false)
     /// Write a change in one write transaction (on the driver's writer thread).
     case write(EditWrite)
     /// Cancel the write the writer thread runs (Esc while it waits or writes).

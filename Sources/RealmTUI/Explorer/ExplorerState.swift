@@ -73,8 +73,8 @@ public struct ExplorerState {
     /// The changes pane's cursor and opened commit, kept while it is closed.
     var changesPane = ChangesPane()
     var history: QueryHistory
-    /// What the last change this explorer committed replaced, for `u` (nil after a delete).
-    var lastEdit: UndoRecord?
+    /// What the changes this explorer committed replaced, for `u`, and what `u` took back, for ctrl-r.
+    var undoHistory = UndoHistory()
     /// The editor or form whose Enter asked for the write being handed to the writer: given
     /// back, with the reason, when the write is refused (nothing typed is lost to a failed
     /// commit). Set with the `.write` effect, taken by `beginWriting`.

@@ -5,9 +5,16 @@ extension ExplorerState {
     /// `:export json|csv PATH`: writes the current table's objects (query and sort applied) with
     /// the command line's exporters. The text goes to a new file beside PATH that replaces it
     /// only once complete: a failure is a message, and a file already at PATH is kept as it was.
-    mutating func exportCurrentTable(format: ExportFormat, path: String) {
+    /// A file already at PATH is replaced only with `overwrite`; without it, the explorer asks
+    /// (`y` exports again with `overwrite`).
+    mutating func exportCurrentTable(format: ExportFormat, path: String, overwrite: Bool = false) {
         guard case .table(let table) = current else { return }
         let expanded = (path as NSString).expandingTildeInPath
+        if !overwrite && FileManager.default.fileExists(atPath: expanded) {
+            mode = .edit(.confirming(Confirmation(question: "\(path) exists: replace it? (y/n)",
+                                                  effects: [.export(format: format, path: path, overwrite: true)])))
+            return
+        }
         let url = URL(fileURLWithPath: expanded + ".realmtui-export-\(UUID().uuidString)")
         do {
             guard FileManager.default.createFile(atPath: url.path, contents: nil) else {

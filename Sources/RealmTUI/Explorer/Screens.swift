@@ -23,8 +23,12 @@ struct TableScreen {
     var base: Results
     /// The last query that worked ("" for none).
     var query = ""
-    /// The order set with `s`/`S` (or a header click).
+    /// The order set with `s`/`S` (or a header click), applied after the query's own SORT (so
+    /// it is the most significant key); a query with a SORT run later clears it.
     var sort: RealmEngine.SortDescriptor?
+    /// The most significant key of the order the table shows (the column sort, else the
+    /// query's SORT): what the header's arrow marks.
+    var shownSort: RealmEngine.SortDescriptor? { rows.results.sortDescriptors.first }
     /// `base` with the query and sort applied: what the table shows, a window at a time.
     var rows: TableRows
     var cursorRow = 0

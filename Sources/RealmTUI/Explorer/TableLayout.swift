@@ -45,7 +45,7 @@ struct TableLayout {
         // The version of the Realm the rows are read from (the state's).
         let source = table.rows.results.realm
         let key = source.isInWriteTransaction || source !== realm ? nil
-            : Key(version: source.version, topRow: table.topRow, leftColumn: table.leftColumn, sort: table.sort,
+            : Key(version: source.version, topRow: table.topRow, leftColumn: table.leftColumn, sort: table.shownSort,
                   width: width, bodyHeight: bodyHeight)
         return table.rows.layouts.layout(for: key) { make(table, realm: realm, width: width, bodyHeight: bodyHeight) }
     }
@@ -105,7 +105,7 @@ struct TableLayout {
 
     /// The width a column wants: its header's and its visible cells' display width, capped.
     static func wantedWidth(_ property: Property, table: TableScreen, cells: [ValueFormatter.Shown], width: Int) -> Int {
-        var natural = max(displayWidth(headerName(property, sort: table.sort)), displayWidth(headerType(property)))
+        var natural = max(displayWidth(headerName(property, sort: table.shownSort)), displayWidth(headerType(property)))
         for cell in cells { natural = max(natural, displayWidth(cell.text)) }
         return min(natural, max(12, min(40, width / 3)))
     }

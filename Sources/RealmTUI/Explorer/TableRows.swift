@@ -97,7 +97,7 @@ final class TableRows {
         guard let before = remembered[key],
               let object = try? results.realm.object(ofType: results.objectSchema.name, key: key) else { return nil }
         let after = Self.values(of: object)
-        return Set(after.indices.filter { before.indices.contains($0) && before[$0] != after[$0] })
+        return Set(after.indices.filter { before.indices.contains($0) && !Value.identical(before[$0], after[$0]) })
     }
 
     /// An object's values per property; nil for linking objects (not stored in the object) and

@@ -56,8 +56,9 @@ extension ExplorerState {
             }
             let value = try object.value(forKey: property.name)
             if case .detail = current, property.type == .string {
-                // The detail view edits the string itself, newlines and all.
-                let text = if case .string(let s) = value { s } else { "" }
+                // The detail view edits the string itself, newlines and all, in the value syntax
+                // of every editor (`null` is nil, a string reading `null` is quoted).
+                let text = EditText.multilineText(for: value, property, realm: realm)
                 mode = .edit(.editing(ValueEditor(object: object, property: property, editor: LineEditor(text), isMultiline: true)))
                 return
             }
@@ -132,10 +133,10 @@ extension ExplorerState {
         var edit = edit
         do {
             guard !edit.object.isInvalidated else { throw RealmError.invalidatedObject }
+            // The multi-line editor reads its text like every other editor (text that does not
+            // parse as JSON is the string itself, newlines and all; the engine checks its size).
             let value: Value = if isNull {
                 .null
-            } else if edit.isMultiline {
-                .string(text)  // the text itself: the engine still checks its size on write
             } else {
                 try EditText.parse(text, for: edit.property, className: edit.object.className, realm: realm, now: Date())
             }
@@ -267,10 +268,26 @@ extension ExplorerState {
             unstageLast()
             return []
         }
-        guard let record = lastEdit else {
+        guard let record = undoHistory.undoable.last else {
             message = Message(text: "nothing to undo (u takes back the last change this explorer committed)", isError: false)
             return []
         }
+        undoHistory.inFlight = .undo
+        return [.write(.undo(record))]
+    }
+
+    /// ctrl-r: makes again what `u` took back last (the undo of its inverse).
+    mutating func beginRedo() -> [ExplorerEffect] {
+        guard !readOnly else { refuse(readOnlyRefusal); return [] }
+        if batch != nil {
+            refuse("ctrl-r redoes committed changes: with a batch open, u unstages and ctrl-s commits")
+            return []
+        }
+        guard let record = undoHistory.redoable.last else {
+            message = Message(text: "nothing to redo (ctrl-r makes again what u took back)", isError: false)
+            return []
+        }
+        undoHistory.inFlight = .redo
         return [.write(.undo(record))]
     }
 

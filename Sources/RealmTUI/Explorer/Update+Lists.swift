@@ -114,7 +114,7 @@ extension ExplorerState {
             let results = try realm.objects(className)
             push(.table(TableScreen(crumb: "pick \(className)", schema: target, base: results)))
             pick = LinkPick(object: object, property: property, insertAt: insertAt, depth: stack.count)
-            message = Message(text: "pick a \(className) for \(property.name): Enter picks\(insertAt == nil ? ", ^N null" : ""), Esc cancels",
+            message = Message(text: "pick \(ExplorerText.withArticle(className)) for \(property.name): Enter picks\(insertAt == nil ? ", ^N null" : ""), Esc cancels",
                               isError: false)
         } catch {
             refuse(ExplorerText.describe(error))

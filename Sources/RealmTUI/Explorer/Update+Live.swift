@@ -130,7 +130,7 @@ extension ExplorerState {
             } else if let before {
                 let after = TableRows.values(of: detail.object)
                 var changed = false
-                for property in after.indices where before.indices.contains(property) && before[property] != after[property] {
+                for property in after.indices where before.indices.contains(property) && !Value.identical(before[property], after[property]) {
                     detail.changes[property] = DetailChange(was: before[property], until: now + Self.markSeconds)
                     changed = true
                 }

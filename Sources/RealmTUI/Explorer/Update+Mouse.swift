@@ -41,7 +41,7 @@ extension ExplorerState {
                 table.cursorColumn = hit.property
                 current = .table(table)
                 let property = table.schema.properties[hit.property]
-                let ascending = !(table.sort?.keyPath == property.name && table.sort?.ascending == true)
+                let ascending = !(table.shownSort?.keyPath == property.name && table.shownSort?.ascending == true)
                 sortByCursorColumn(ascending: ascending)
                 return
             }

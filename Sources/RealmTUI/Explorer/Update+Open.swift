@@ -102,6 +102,21 @@ extension ExplorerState {
         setSort(RealmEngine.SortDescriptor(keyPath: property.name, ascending: ascending))
     }
 
+    /// `o`: back to the order without the column sort (key order, a list's order, or the
+    /// query's own SORT, which only editing the query changes).
+    mutating func clearSort() {
+        guard case .table(let table) = current else { return }
+        if table.sort != nil { setSort(nil) }
+        if case .table(let cleared) = current, let left = cleared.shownSort {
+            let word = left.ascending ? "ascending" : "descending"
+            message = Message(text: "sorted by the query's SORT(\(left.keyPath) \(word)): edit the query (/) to change it", isError: false)
+        } else if table.sort != nil {
+            message = Message(text: "sort cleared: the original order", isError: false)
+        } else {
+            message = Message(text: "not sorted: already the original order", isError: false)
+        }
+    }
+
     mutating func setSort(_ sort: RealmEngine.SortDescriptor?) {
         guard case .table(var table) = current else { return }
         table.sort = sort

@@ -59,7 +59,11 @@ extension ExplorerState {
     public mutating func applyQuery(_ text: String) -> [ExplorerEffect] {
         guard case .table(var table) = current else { return [] }
         do {
-            table.rows = try TableScreen.rows(base: table.base, query: text, sort: table.sort)
+            // The most recent sort request wins: a query with its own SORT replaces the column
+            // sort (applied after it, the column sort would have overridden the query's).
+            let own = try TableScreen.rows(base: table.base, query: text, sort: nil)
+            if !own.results.sortDescriptors.isEmpty { table.sort = nil }
+            table.rows = table.sort == nil ? own : try TableScreen.rows(base: table.base, query: text, sort: table.sort)
             table.query = text
             table.cursorRow = 0
             table.topRow = 0
@@ -67,7 +71,7 @@ extension ExplorerState {
             mode = .browse
             let trimmed = text.trimmingCharacters(in: .whitespaces)
             if let count = try? table.rows.checkedCount() {
-                message = Message(text: trimmed.isEmpty ? "query cleared" : "\(ValueFormatter.grouped(count)) objects match",
+                message = Message(text: trimmed.isEmpty ? "query cleared" : count == 1 ? "1 object matches" : "\(ValueFormatter.grouped(count)) objects match",
                                   isError: false, version: realm.version)
             } else {
                 message = Message(text: "the objects cannot be read: the file is damaged", isError: true)

@@ -65,20 +65,38 @@ extension ExplorerState {
         let isBatch = if case .batch = status.pending { true } else { false }
         switch outcome {
         case .written(let receipt):
-            lastEdit = receipt.undo
+            var summary = receipt.summary
+            if case .write(.undo) = status.pending {
+                // A redo is the undo of the inverse: the writer says "undone".
+                if undoHistory.finished(written: true) == .redo, summary.hasPrefix("undone: ") {
+                    summary = "redone: " + summary.dropFirst("undone: ".count)
+                }
+            } else {
+                undoHistory.committed(receipt.undo)
+            }
             if isBatch { batch = nil }
-            var text = "\(receipt.summary) (v\(receipt.version)\(receipt.undo == nil ? "" : "; u undoes"))"
+            var hints: [String] = []
+            if !undoHistory.undoable.isEmpty { hints.append("u undoes") }
+            if !undoHistory.redoable.isEmpty { hints.append("ctrl-r redoes") }
+            var text = "\(summary) (v\(receipt.version)" + hints.map { "; " + $0 }.joined() + ")"
             if status.isCancelling { text += "; Esc came after the commit began" }
             message = Message(text: text, isError: false)
             if let created = receipt.created { moveCursor(to: created) }
             if case .write(.list(_, _, _, .move(_, let to))) = status.pending { moveCursor(toRow: to) }
         case .refused(let reason):
+            var reason = reason
+            // An undo its objects' later changes refuse never becomes possible: it is dropped,
+            // so that u reaches the changes before it.
+            if case .write(.undo) = status.pending, undoHistory.finished(written: false) != nil {
+                reason += " (dropped: u now takes back the change before it)"
+            }
             message = Message(text: (isBatch ? "not committed: " : "nothing written: ") + reason, isError: true)
             if let reopen = status.reopen { mode = .edit(reopen.reopened(refusal: "nothing written: " + reason)) }
         case .conflicts(let list):
             message = Message(text: "not committed: \(list.count) conflict\(list.count == 1 ? "" : "s"): " + list.joined(separator: ", "),
                               isError: true)
         case .cancelled:
+            undoHistory.cancelled()
             let text = status.phase == .waitingForLock
                 ? "gave up waiting for the other writer: nothing written" : "write cancelled: nothing written"
             message = Message(text: text, isError: false)

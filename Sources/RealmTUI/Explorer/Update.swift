@@ -137,6 +137,7 @@ extension ExplorerState {
         case .editValue: beginEdit()
         case .deleteObject: beginDelete()
         case .undo: return beginUndo()
+        case .redo: return beginRedo()
         case .createObject:
             if case .values = current { return performListAction(.appendElement) }
             if listUnderTable() != nil { return performListAction(.appendElement) }
@@ -145,6 +146,7 @@ extension ExplorerState {
             return performListAction(action)
         case .back: goBack()
         case .sortAscending, .sortDescending: sortByCursorColumn(ascending: action == .sortAscending)
+        case .clearSort: clearSort()
         case .copyValue: return copySelection()
         case .nextPane, .previousPane: switchPane(forward: action == .nextPane)
         case .cursorUp: moveRows(-1)

@@ -5,7 +5,7 @@ import RealmEngine
 /// view. Text is returned raw; the grid sanitizes control characters when it is drawn.
 ///
 /// Rules (issue "The explorer, part 1"): a null is `null` drawn in the null style, an empty string
-/// is `""`, so the two never look alike; dates ISO 8601 in UTC with fractions; data as its size
+/// is `""` and a string reading null is `"null"`, so they never look alike; dates ISO 8601 in UTC with fractions; data as its size
 /// and a short hex preview; a link as the target's primary key (or `Class#key`); a list as
 /// `[n] first, second…`; linking objects as their count.
 struct ValueFormatter {
@@ -36,7 +36,8 @@ struct ValueFormatter {
     func shown(_ value: Value, _ property: Property, oneLine: Bool, element: Bool = false) -> Shown {
         switch value {
         case .null: return Shown(text: "null", isNull: true)
-        case .string(let text): return Shown(text: text.isEmpty ? "\"\"" : text)
+        // An empty string, and one reading `null`, are quoted: neither may look like a null.
+        case .string(let text): return Shown(text: text.isEmpty || text == "null" ? "\"\(text)\"" : text)
         case .data(let data): return Shown(text: ValueFormatter.data(data))
         case .link(let key):
             return Shown(text: link(key, className: property.objectClassName ?? "?"))

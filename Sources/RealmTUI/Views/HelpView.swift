@@ -25,7 +25,7 @@ enum HelpView {
         ("delete", "delete every object of the table (asks y/n)"),
         ("clear", "empty the list shown (asks y/n)"),
         ("begin", "stage edits instead of writing them; :commit (ctrl-s) writes them, :rollback drops them"),
-        ("export json|csv PATH", "write the table's objects (query and sort applied) to a file"),
+        ("export json|csv PATH", "write the table's objects (query and sort applied) to a file (asks before replacing one)"),
         ("copy PATH", "write a compacted copy of the file and go on in the copy, writable"),
         ("recover [PATH]", "salvage a commit that was set aside (⚠ on the status line) into a new file"),
         ("schema", "every class and property"),

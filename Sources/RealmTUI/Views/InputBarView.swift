@@ -125,7 +125,7 @@ enum StatusLineView {
                 // The filter's input bar is gone after Enter: this is where it still shows.
                 let total = state.realm.schema.objectSchemas.count
                 fields.append(("\(count) of \(total) class\(total == 1 ? "" : "es")", 1))
-                if case .classFilter = state.mode {} else { fields.append(("/" + screen.filter, 1)) }
+                if case .classFilter = state.mode {} else { fields.append(("/" + screen.filter, cutNotDropped)) }
             }
         case .table(let table):
             if table.base.isInvalidated {
@@ -138,7 +138,7 @@ enum StatusLineView {
             }
             fields.append(("\(ValueFormatter.grouped(count)) object\(count == 1 ? "" : "s")", 1))
             if count > 0 { fields.append(("row \(ValueFormatter.grouped(table.cursorRow + 1)) of \(ValueFormatter.grouped(count))", 0)) }
-            if !table.query.isEmpty { fields.append(("/" + table.query, 5)) }
+            if !table.query.isEmpty { fields.append(("/" + table.query, cutNotDropped)) }
         case .detail(let detail):
             fields.append(("\(detail.object.className)#\(detail.object.key.rawValue)", 1))
         case .values(let values):
@@ -148,13 +148,29 @@ enum StatusLineView {
         return fields
     }
 
-    /// The fields that fit in `room` columns, dropping the least important first.
+    /// The priority of the query (or class filter) field: cut to fit, never dropped, since a
+    /// filtered table must not look unfiltered. At least `/…` stays.
+    static let cutNotDropped = -1
+    /// The columns the query keeps while other fields are dropped to make room for it; what is
+    /// left after that goes to it too.
+    static let queryRoom = 16
+
+    /// The fields that fit in `room` columns, dropping the least important first; the query is
+    /// cut instead (`cutNotDropped`).
     static func line(_ fields: [(text: String, priority: Int)], room: Int) -> String {
         var kept = fields
         func joined() -> String { " " + kept.map(\.text).joined(separator: " · ") }
+        let query = kept.firstIndex { $0.priority == cutNotDropped }.map { kept[$0].text }
+        if let query, let at = kept.firstIndex(where: { $0.priority == cutNotDropped }) {
+            kept[at].text = truncate(query, toWidth: min(displayWidth(query), queryRoom))
+        }
         while displayWidth(joined()) > room, kept.count > 1,
-              let drop = kept.indices.max(by: { kept[$0].priority < kept[$1].priority }) {
+              let drop = kept.indices.max(by: { kept[$0].priority < kept[$1].priority }), kept[drop].priority != cutNotDropped {
             kept.remove(at: drop)
+        }
+        if let query, let at = kept.firstIndex(where: { $0.priority == cutNotDropped }) {
+            kept[at].text = "/…"
+            kept[at].text = truncate(query, toWidth: max(2, 2 + room - displayWidth(joined())))
         }
         return joined()
     }

@@ -12,7 +12,7 @@ enum TableView {
         for column in layout.columns {
             let property = properties[column.property]
             let style = column.property == table.cursorColumn ? theme.selectedCell : theme.header
-            grid.write(TableLayout.headerName(property, sort: table.sort), column: column.x, row: nameRow, style: style,
+            grid.write(TableLayout.headerName(property, sort: table.shownSort), column: column.x, row: nameRow, style: style,
                        width: column.width)
             grid.write(TableLayout.headerType(property), column: column.x, row: typeRow, style: theme.muted, limit: column.width)
         }

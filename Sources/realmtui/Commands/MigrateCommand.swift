@@ -11,9 +11,12 @@ struct MigrateCommand: ParsableCommand {
         discussion: """
             Properties the new schema adds start at their default (nil when optional), properties
             it removes are dropped, and --rename moves a property's values to its new name. Classes
-            the new schema does not list are kept. The migration is one write transaction: on any
-            error (a value that does not fit the new schema, a version not higher than the file's)
-            the file is left unchanged.
+            the new schema does not list are kept. A property whose type changed keeps each value
+            that converts without loss ("42" to 42, 42 to "42", 2.0 to 2, "true" to true); a value
+            that does not ("4x" to int, 2.5 to int, 300 to int8) is an error naming its object,
+            unless --lossy sets such values to the default (the count is printed). The migration is
+            one write transaction: on any error (a value that does not fit the new schema, a
+            version not higher than the file's) the file is left unchanged.
             """
     )
 
@@ -29,11 +32,27 @@ struct MigrateCommand: ParsableCommand {
     @Option(name: .long, help: "A renamed property, as Class.oldName=newName (repeatable).")
     var rename: [String] = []
 
+    @Flag(name: .long, help: "Set values that do not convert to a property's new type to the default, instead of failing.")
+    var lossy = false
+
     @OptionGroup var encryption: EncryptionOptions
+
+    /// How many values the migration block saw set to their default (it runs inside the
+    /// Realm's open, so it reports through a box).
+    private final class LossCount: @unchecked Sendable {
+        private let lock = NSLock()
+        private var count = 0
+        var value: Int {
+            get { lock.lock(); defer { lock.unlock() }; return count }
+            set { lock.lock(); count = newValue; lock.unlock() }
+        }
+    }
 
     func run() throws {
         let parsed = try Schema(realmJSJSON: try Input.read(schema, what: "schema"))
         let renames = try rename.map(MigrateCommand.parseRename)
+        let lossy = self.lossy
+        let lost = LossCount()
         guard FileManager.default.fileExists(atPath: file) else { throw RealmError.fileNotFound(path: file) }
         let config = Realm.Configuration(
             fileURL: URL(fileURLWithPath: file), schema: parsed, schemaVersion: version, encryptionKey: try encryption.encryptionKey(),
@@ -45,9 +64,21 @@ struct MigrateCommand: ParsableCommand {
                     }
                     migration.renameProperty(onType: className, from: from, to: to)
                 }
+                // Checked after the renames: a renamed property converts its values too.
+                let unconverted = migration.unconvertedValues
+                if let first = unconverted.first, !lossy {
+                    let count = unconverted.count == 1 ? "1 value does" : "\(unconverted.count) values do"
+                    throw CLIFailure("\(file): \(first) (\(count) not convert in all; --lossy sets them to the default)")
+                }
+                migration.allowsLossyTypeChanges = lossy
+                lost.value = unconverted.count
             })
         let realm = try Realm(configuration: config)
         Console.line("migrated \(file) to schema version \(realm.schemaVersion): \(realm.schema.objectSchemas.count) classes")
+        if lost.value > 0 {
+            Console.line(lost.value == 1 ? "1 value did not convert and was set to the default"
+                                         : "\(lost.value) values did not convert and were set to the default")
+        }
     }
 
     static func parseRename(_ text: String) throws -> (String, String, String) {

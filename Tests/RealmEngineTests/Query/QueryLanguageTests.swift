@@ -166,6 +166,11 @@ func queryError(_ query: String, _ arguments: [Value] = [], on className: String
         #expect(try queryError("birthday < 2021-02-30@00:00:00")?.0 == "invalid date literal '2021-02-30@00:00:00'")
         #expect(try queryError("birthday < 2021-04-31T00:00:00") != nil)
         #expect(try queryError("birthday < 2020-02-29@00:00:00") == nil)
+        // A date without its time said "unexpected '-01'"; it now says how to write one.
+        let bare = try queryError("birthday > 2020-01-01")
+        #expect(bare?.0.contains("2020-01-01@00:00:00") == true, "\(String(describing: bare))")
+        #expect(bare?.1 == 12)
+        #expect(try queryError("birthday > 2020-01-01 AND age > 1")?.0.contains("2020-01-01@00:00:00") == true)
     }
 
     @Test func sortNullsAndCodePoints() throws {

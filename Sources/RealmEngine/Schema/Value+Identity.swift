@@ -1,0 +1,39 @@
+/// Whether two stored values are the same: what every change check asks ("did this property
+/// change since?", "is this the value undo wrote?").
+///
+/// `==` is the wrong question there: a NaN is not `==` to itself, so a property holding NaN
+/// looked changed by every write to its object (undo refused, batch conflicts, "was: nan").
+/// Floats and doubles compare by their bits: the same NaN is the same value, and 0.0 and -0.0,
+/// stored differently, differ.
+extension Value {
+    /// Whether `self` and `other` would be stored alike (floating-point values by their bits,
+    /// lists element by element).
+    public func isIdentical(to other: Value) -> Bool {
+        switch (self, other) {
+        case (.double(let a), .double(let b)): return a.bitPattern == b.bitPattern
+        case (.float(let a), .float(let b)): return a.bitPattern == b.bitPattern
+        case (.list(let a), .list(let b)): return Value.identical(a, b)
+        default: return self == other
+        }
+    }
+
+    /// `isIdentical(to:)` for values that may be missing (unreadable): two missing values are
+    /// identical, a missing one and a present one are not.
+    public static func identical(_ a: Value?, _ b: Value?) -> Bool {
+        switch (a, b) {
+        case (nil, nil): return true
+        case (let a?, let b?): return a.isIdentical(to: b)
+        default: return false
+        }
+    }
+
+    /// `isIdentical(to:)` over whole rows or lists.
+    public static func identical(_ a: [Value], _ b: [Value]) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { $0.isIdentical(to: $1) }
+    }
+
+    /// `isIdentical(to:)` over rows whose values may be missing.
+    public static func identical(_ a: [Value?], _ b: [Value?]) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { identical($0, $1) }
+    }
+}
