@@ -115,7 +115,9 @@ final class DatabaseFile: @unchecked Sendable {
             throw RealmError.notARealmFile(path: path, reason: "it is a directory")
         }
         let flags = readOnly ? O_RDONLY : (O_RDWR | (create ? O_CREAT : 0))
-        let fd = SystemCalls.open(path, flags | O_CLOEXEC, 0o644)
+        // O_NONBLOCK: opening a FIFO without it waits for a writer, forever. It means nothing
+        // for a regular file, and anything else is refused below.
+        let fd = SystemCalls.open(path, flags | O_CLOEXEC | O_NONBLOCK, 0o644)
         if fd < 0 {
             if errno == EACCES || errno == EROFS {
                 throw RealmError.io(path: path, operation: readOnly ? "open" : "open for writing", errno: errno,
@@ -123,6 +125,7 @@ final class DatabaseFile: @unchecked Sendable {
             }
             throw DatabaseFile.ioError(path, "open")
         }
+        try DatabaseFile.closing(fd) { try DatabaseFile.requireRegularFile(fd, path: path) }
         self.fd = fd
         if let cipher {
             let (view, size) = try DatabaseFile.closing(fd) { try EncryptedFile.reserveView(sizes: DatabaseFile.reservations, path: path) }
@@ -155,6 +158,18 @@ final class DatabaseFile: @unchecked Sendable {
         self.fd = fd
         (base, reservedBytes) = try DatabaseFile.mapOrClose(fd, path: path)
         crypt = nil
+    }
+
+    /// Throws `notARealmFile` unless `fd` (just opened) is a regular file: the path may name a
+    /// FIFO, a device (a link to /dev/zero) or a socket, which cannot be mapped and would read as
+    /// an empty or endless file. Checked on the descriptor, so a path swapped after the `stat`
+    /// before the open is caught too.
+    private static func requireRegularFile(_ fd: Int32, path: String) throws {
+        var info = stat()
+        guard SystemCalls.fstat(fd, &info, path: path) == 0 else { throw DatabaseFile.ioError(path, "fstat") }
+        if let kind = SpecialFile.kind(ofMode: info.st_mode) {
+            throw RealmError.notARealmFile(path: path, reason: "it is \(kind), not a regular file")
+        }
     }
 
     /// `map`, closing `fd` when it fails (the initializers own the descriptor until then).

@@ -293,7 +293,9 @@ final class LockFile: @unchecked Sendable {
     /// another inode between open and lock.
     private static func openAndLockInit(path: String) throws -> Int32 {
         for _ in 0..<16 {
-            let fd = SystemCalls.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+            // O_NONBLOCK: a FIFO in the lock file's place must not hang the open (it is refused
+            // below); for a regular file the flag changes nothing.
+            let fd = SystemCalls.open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0o644)
             guard fd >= 0 else { throw RealmError.posix(path: path, operation: "open lock file", errno: errno) }
             let locked = SystemCalls.lock(fd, byte: Layout.initLockByte, wait: true, path: path)
             guard locked == 0 else {
@@ -306,6 +308,10 @@ final class LockFile: @unchecked Sendable {
                 let code = errno
                 close(fd)
                 throw RealmError.posix(path: path, operation: "fstat lock file", errno: code)
+            }
+            if let kind = SpecialFile.kind(ofMode: opened.st_mode) {
+                close(fd)
+                throw RealmError.notARealmFile(path: path, reason: "the lock file is \(kind), not a regular file")
             }
             if SystemCalls.stat(path, &named) == 0, named.st_dev == opened.st_dev, named.st_ino == opened.st_ino {
                 return fd
