@@ -76,7 +76,7 @@ struct WatchCommand: ParsableCommand {
         try watchLines(path: file, className: className, predicate: predicate ?? "TRUEPREDICATE", arguments: try arguments.values(),
                        sort: try Query.sortDescriptors(sort), distinct: try Query.keyPaths(distinct), limit: limit,
                        maxEvents: countEvents, encryptionKey: try encryption.encryptionKey(), control: control) { line in
-            Console.line(line)
+            Console.rawLine(line)
             Console.flush()
             // Nobody reads the lines any more (or the disk is full): stop; `Console.finish()`
             // reports a full disk.
