@@ -63,6 +63,7 @@ struct WatchCommand: ParsableCommand {
         if let realm = try? RealmFiles.open(file, readOnly: true, encryptionKey: try encryption.encryptionKey()), realm.schema[className] == nil {
             throw RealmError.noSuchClass(className)
         }
+        try Descriptors.requireFree()  // before the signal sources: see `Descriptors`
         let control = WatchControl()
         var sources: [DispatchSourceSignal] = []
         for sig in [SIGINT, SIGTERM] {
