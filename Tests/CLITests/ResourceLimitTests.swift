@@ -29,4 +29,25 @@ struct ResourceLimitTests {
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout == "updated 2 objects\n")
     }
+
+    /// Under `ulimit -v` of a few hundred MB, a small file is mapped with a reservation scaled
+    /// to it (a fixed 1 GiB one left no room and the open failed, or left the heap too little
+    /// and the next allocation crashed).
+    @Test func commandsWorkUnderAnAddressSpaceLimit() throws {
+        let s = try Scratch()
+        let db = try s.database()
+        let limit = "-v 600000"  // KiB
+        let count = try Self.limited(limit, ["query", db, "Dog", "--format", "count"])
+        #expect(count.status == 0, "\(count.stderr)")
+        #expect(count.stdout == "2\n")
+        let updated = try Self.limited(limit, ["update", db, "Dog", "TRUEPREDICATE", "--set", "age=9"])
+        #expect(updated.status == 0, "\(updated.stderr)")
+        #expect(updated.stdout == "updated 2 objects\n")
+        let rows = (0..<2000).map { #"{"name": "dog \#($0)", "tags": ["a", "b"]}"# }
+        let imported = try Self.limited(limit, ["import", db, "-"], stdin: #"{"Dog": ["# + rows.joined(separator: ",") + "]}")
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let checked = try Self.limited(limit, ["check", db])
+        #expect(checked.status == 0, "\(checked.stderr)")
+        #expect(checked.stdout.contains("Dog: 2002"), "\(checked.stdout)")
+    }
 }

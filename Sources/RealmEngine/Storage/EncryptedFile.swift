@@ -118,14 +118,15 @@ final class EncryptedFile: @unchecked Sendable {
     }
 
     /// Reserves the view: a private anonymous mapping, zero until pages are decrypted into it.
-    static func reserveView(sizes: [Int], path: String) throws -> (UnsafeMutableRawPointer, Int) {
+    /// `fileSize` is the physical size, for the error when none fits.
+    static func reserveView(sizes: [Int], path: String, fileSize: UInt64) throws -> (UnsafeMutableRawPointer, Int) {
         for size in sizes {
             if let mapped = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0),
                mapped != UnsafeMutableRawPointer(bitPattern: -1) {
                 return (mapped, size)
             }
         }
-        throw DatabaseFile.ioError(path, "mmap")
+        throw DatabaseFile.mappingError(path, fileSize: fileSize)
     }
 
     // MARK: Opening
