@@ -151,7 +151,13 @@ final class EncryptedFile: @unchecked Sendable {
         guard let check = PageCipher.keyCheck(key: cipher.key, salt: header.salt), PageCipher.equal(check, header.keyCheck) else {
             throw RealmError.encryption(path: path, reason: "wrong encryption key")
         }
-        try load(upTo: EncryptedFile.logicalPages(physical: size))
+        let pages = EncryptedFile.logicalPages(physical: size)
+        if pages == 0 && !create {
+            // Its logical size is 0, which the header check would call "the file is empty".
+            throw RealmError.notARealmFile(path: path, reason: "the encrypted file is too short (\(size) bytes) to hold a page: "
+                                               + "it was cut, or its creation did not finish")
+        }
+        try load(upTo: pages)
     }
 
     private func physicalSizeNow() throws -> UInt64 {

@@ -42,7 +42,8 @@ struct WatchCommand: ParsableCommand {
     @Option(name: .long, parsing: .unconditionalSingleValue, help: ArgumentHelp("Keep the first object of each distinct value of these keys (repeatable).", valueName: "keys"))
     var distinct: [String] = []
 
-    @Option(name: .long, help: "Watch at most the first N objects.")
+    // .unconditional: "-1" is the value (refused in validate), not an unknown option.
+    @Option(name: .long, parsing: .unconditional, help: "Watch at most the first N objects.")
     var limit: Int?
 
     @OptionGroup var arguments: QueryArguments
