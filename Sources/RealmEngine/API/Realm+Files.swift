@@ -8,11 +8,22 @@ extension Realm {
     ///
     /// The copy is encrypted with `encryptionKey` (64 bytes) when one is given and plain
     /// otherwise, whatever this Realm's own key: a copy encrypts, decrypts or re-keys.
+    ///
+    /// The copy is written under a temporary name in the same folder and takes the name `path`
+    /// only once it is complete and durable (`StagedFile`): a process killed meanwhile leaves no
+    /// file at `path`.
     public func writeCopy(toFile path: String, encryptionKey: Data? = nil) throws {
         if let key = encryptionKey, key.count != PageCipher.keySize {
             throw RealmError.encryption(path: path, reason: "an encryption key must be \(PageCipher.keySize) bytes, got \(key.count)")
         }
         try checkThread()
+        try StagedFile.create(path, what: "writeCopy") { temporary in
+            try writeUnstagedCopy(toFile: temporary, encryptionKey: encryptionKey)
+        }
+    }
+
+    /// `writeCopy` straight into `path` (a name no one else uses), deleting it if it fails.
+    func writeUnstagedCopy(toFile path: String, encryptionKey: Data?) throws {
         if FileManager.default.fileExists(atPath: path) {
             throw RealmError.invalidInput("\(path) already exists; writeCopy does not overwrite files")
         }
@@ -82,8 +93,10 @@ extension Realm {
             throw RealmError.busy("\(canonical) is open in this process; close it before compacting")
         }
         let before = (try FileManager.default.attributesOfItem(atPath: canonical)[.size] as? NSNumber)?.uint64Value ?? 0
-        let temp = canonical + ".compact"
-        try? deleteFiles(for: temp)
+        // A name of its own (and the stale ones of killed compactions gone): a fixed name was
+        // deleted by a second compaction starting while the first still wrote it.
+        let temp = StagedFile.temporaryPath(for: canonical)
+        StagedFile.removeStale(for: canonical)
         do {
             let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: canonical), encryptionKey: encryptionKey,
                                                        createIfMissing: false))
@@ -98,7 +111,7 @@ extension Realm {
             }
             // Copies the newest version or fails: a copy of an older one would drop commits.
             try realm.checkedRefresh()
-            try realm.writeCopy(toFile: temp, encryptionKey: encryptionKey)
+            try realm.writeUnstagedCopy(toFile: temp, encryptionKey: encryptionKey)
             if SystemCalls.rename(temp, canonical) != 0 {
                 throw DatabaseFile.ioError(canonical, "rename")
             }

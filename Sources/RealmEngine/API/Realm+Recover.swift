@@ -63,18 +63,16 @@ extension Realm {
         return try withExtendedLifetime(file) { try recover(Salvage(file), to: destination, encryptionKey: encryptionKey) }
     }
 
+    /// Writes the salvaged objects under a temporary name (`StagedFile`): a recovery killed
+    /// half-way must not leave a destination that opens as a sound file with fewer objects.
     private static func recover(_ salvage: Salvage, to destination: String, encryptionKey: Data?) throws -> RecoveryReport {
-        do {
-            let copy = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: destination), schema: salvage.layout.schema,
+        try StagedFile.create(destination, what: "recover") { temporary in
+            let copy = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: temporary), schema: salvage.layout.schema,
                                                       schemaVersion: salvage.schemaVersion, encryptionKey: encryptionKey))
             let report = try salvage.copy(into: copy)
             try copy.shared.file.truncate(to: copy.snapshot.bytes.size)
             try copy.shared.file.sync()
-            try PosixSync.syncDirectory(of: copy.shared.path)
             return report
-        } catch {
-            try? Realm.deleteFiles(for: destination)
-            throw error
         }
     }
 }

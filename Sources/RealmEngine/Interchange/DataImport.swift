@@ -218,6 +218,7 @@ public final class DataImport {
                         summary: inout Summary) throws -> [(Property, JSONValue)] {
         switch json {
         case .object(let members):
+            try JSONImport.requireDistinctNames(members, in: label)
             var out: [(Property, JSONValue)] = []
             for member in members {
                 guard let property = objectSchema[member.key] else {
@@ -282,6 +283,7 @@ public final class DataImport {
         }
         switch json {
         case .object(let members):
+            try JSONImport.requireDistinctNames(members, in: "\(className).\(label)")
             var dictionary: [String: ObjectInput] = [:]
             for member in members {
                 guard let p = target[member.key] else {

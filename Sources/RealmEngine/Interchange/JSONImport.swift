@@ -53,11 +53,24 @@ public enum JSONImport {
         return result
     }
 
+    /// Throws unless every member of an object's JSON names a different property: one given
+    /// twice was imported silently with the last value, as most JSON readers do, losing the
+    /// other — an error now, as a primary key given twice is. (Names repeat legitimately only
+    /// at the top level, where a class may have several groups.)
+    static func requireDistinctNames(_ members: [JSONMember], in label: String) throws {
+        guard members.count > 1 else { return }
+        var seen = Set<String>()
+        for member in members where !seen.insert(member.key).inserted {
+            throw RealmError.invalidInput("\(label): property '\(member.key)' is given twice in one object; give each property once")
+        }
+    }
+
     /// One whole object: a JSON object → `.dictionary`, an array in persisted-property order →
     /// `.array`. Anything else is a type error.
     public static func objectInput(fromJSON json: JSONValue, objectSchema: ObjectSchema, schema: Schema) throws -> ObjectInput {
         switch json {
         case .object(let members):
+            try requireDistinctNames(members, in: objectSchema.name)
             var dictionary: [String: ObjectInput] = [:]
             for member in members {
                 // Unknown keys are ignored (Realm's create does the same); computed
@@ -206,7 +219,7 @@ public enum JSONImport {
             return .string(s)
         case .date:
             guard let t = timestamp(fromJSON: json) else {
-                throw mismatch("\(expected) (ISO 8601 like \"2020-01-02T03:04:05.25Z\", or epoch milliseconds)")
+                throw mismatch("\(expected) (ISO 8601 like \"2020-01-02T03:04:05.25Z\" with at most 9 fraction digits, or epoch milliseconds)")
             }
             return .date(t)
         case .data:

@@ -146,8 +146,9 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     /// Parses ISO 8601 (`2020-01-02T03:04:05.25Z`, `2020-01-02T03:04:05+01:00`, `2020-01-02`).
     ///
     /// The year is four digits, optionally signed (`-0001`), or a sign and up to 12 digits
-    /// (`+10000`, what `iso8601` writes outside 0000–9999). Nil for any other text, and for a
-    /// time outside what `Int64` seconds hold.
+    /// (`+10000`, what `iso8601` writes outside 0000–9999). Nil for any other text, for a
+    /// time outside what `Int64` seconds hold, and for a fraction finer than a nanosecond
+    /// (zeros past the ninth digit are accepted: they change nothing).
     public static func parseISO8601(_ text: String) -> Timestamp? {
         let b = Array(text.utf8)
         var i = 0
@@ -192,7 +193,11 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
                     i += 1
                     var digits = 0
                     while i < b.count, b[i] >= 48 && b[i] <= 57 {
-                        if digits < 9 { nanos = nanos * 10 + Int64(b[i] - 48) }
+                        if digits < 9 {
+                            nanos = nanos * 10 + Int64(b[i] - 48)
+                        } else if b[i] != 48 {
+                            return nil  // finer than a nanosecond: it would be cut silently
+                        }
                         digits += 1
                         i += 1
                     }

@@ -86,18 +86,58 @@ final class DatabaseFile: @unchecked Sendable {
         sizeLock.unlock()
     }
 
-    /// Address space reserved for the mapping, largest first: some environments (valgrind, small
-    /// `ulimit -v`) refuse a terabyte, so smaller reservations are tried in turn. A file larger
-    /// than its reservation is refused with a clear error rather than remapped.
+    /// Address space reserved for the mapping, largest first: some environments (valgrind)
+    /// refuse a terabyte, so smaller reservations are tried in turn. A file larger than its
+    /// reservation is refused with a clear error rather than remapped.
     private static let reservations = [1 << 40, 1 << 36, 1 << 33, 1 << 30]
 
-    private static func map(_ fd: Int32, path: String) throws -> (UnsafeRawPointer, Int) {
-        for size in reservations {
+    /// The reservations to try for a file of `fileSize` bytes. Without a limit on the address
+    /// space they cost nothing (a read-only shared mapping commits no memory), so the largest
+    /// that works is taken. Under `ulimit -v` (RLIMIT_AS) the largest that fit took nearly all of
+    /// it — 1 GiB for a 4 MB file — and the heap's next allocation failed, which Swift cannot
+    /// survive; below 1 GiB no file opened at all. There the reservation is what the file needs
+    /// with room to grow: four times its size, at least 64 MiB, at most a quarter of the limit
+    /// (never less than the file itself, which is tried last).
+    static func reservations(forFileOf fileSize: UInt64) -> [Int] {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else {
+            return reservations
+        }
+        let granule = 1 << 16
+        let needed = max(granule, (Int(clamping: fileSize) + granule - 1) / granule * granule)
+        let wanted = max(needed.multipliedReportingOverflow(by: 4).overflow ? Int.max : needed * 4, 64 << 20)
+        let cap = Int(clamping: limit.rlim_cur / 4) / granule * granule
+        let scaled = max(needed, min(wanted, cap))
+        return scaled == needed ? [needed] : [scaled, needed]  // no room to grow beats no file
+    }
+
+    private static func map(_ fd: Int32, path: String, fileSize: UInt64) throws -> (UnsafeRawPointer, Int) {
+        for size in reservations(forFileOf: fileSize) {
             if let mapped = SystemCalls.mmap(size, protection: PROT_READ, fd, path: path) {
                 return (UnsafeRawPointer(mapped), size)
             }
         }
-        throw DatabaseFile.ioError(path, "mmap")
+        throw DatabaseFile.mappingError(path, fileSize: fileSize)
+    }
+
+    /// The error for a mapping that could not be made, naming the address space limit if any.
+    static func mappingError(_ path: String, fileSize: UInt64) -> RealmError {
+        let code = errno
+        var limit = rlimit()
+        guard code == ENOMEM, getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else {
+            return RealmError.posix(path: path, operation: "mmap", errno: code)
+        }
+        return RealmError.io(path: path, operation: "mmap", errno: code,
+                             message: "\(String(cString: strerror(code))): the file (\(FileHeader.groupedDigits(fileSize)) bytes) does not fit in the address space "
+                                 + "this process may use (ulimit -v is \(limit.rlim_cur >> 10) KiB)")
+    }
+
+    /// Throws unless `size` bytes of the file lie within this process's mapping: another process
+    /// may have grown the file past a reservation scaled to its size when it was opened.
+    func checkMapped(size: UInt64) throws {
+        guard size > UInt64(reservedBytes) else { return }
+        throw RealmError.unsupported("\(path) has grown to \(size >> 20) MiB, past the \(reservedBytes >> 20) MiB of address space "
+                                     + "this process reserved for it when it opened the file (ulimit -v?); open it again")
     }
 
     /// Opens an existing file (or creates it when `create`); encrypted with `encryptionKey`
@@ -115,7 +155,9 @@ final class DatabaseFile: @unchecked Sendable {
             throw RealmError.notARealmFile(path: path, reason: "it is a directory")
         }
         let flags = readOnly ? O_RDONLY : (O_RDWR | (create ? O_CREAT : 0))
-        let fd = SystemCalls.open(path, flags | O_CLOEXEC, 0o644)
+        // O_NONBLOCK: opening a FIFO without it waits for a writer, forever. It means nothing
+        // for a regular file, and anything else is refused below.
+        let fd = SystemCalls.open(path, flags | O_CLOEXEC | O_NONBLOCK, 0o644)
         if fd < 0 {
             if errno == EACCES || errno == EROFS {
                 throw RealmError.io(path: path, operation: readOnly ? "open" : "open for writing", errno: errno,
@@ -123,15 +165,18 @@ final class DatabaseFile: @unchecked Sendable {
             }
             throw DatabaseFile.ioError(path, "open")
         }
+        let openedSize = try DatabaseFile.closing(fd) { try DatabaseFile.requireRegularFile(fd, path: path) }
         self.fd = fd
         if let cipher {
-            let (view, size) = try DatabaseFile.closing(fd) { try EncryptedFile.reserveView(sizes: DatabaseFile.reservations, path: path) }
+            let (view, size) = try DatabaseFile.closing(fd) {
+                try EncryptedFile.reserveView(sizes: DatabaseFile.reservations(forFileOf: openedSize), path: path, fileSize: openedSize)
+            }
             (base, reservedBytes) = (UnsafeRawPointer(view), size)
             crypt = EncryptedFile(path: path, fd: fd, cipher: cipher, view: view, viewBytes: size)
             // Header, key check and every page decrypted into the view (deinit unmaps on failure).
             try crypt?.open(file: self, create: create && !readOnly)
         } else {
-            (base, reservedBytes) = try DatabaseFile.mapOrClose(fd, path: path)
+            (base, reservedBytes) = try DatabaseFile.mapOrClose(fd, path: path, fileSize: openedSize)
             crypt = nil
         }
         if try physicalSize() > UInt64(reservedBytes) {
@@ -153,13 +198,27 @@ final class DatabaseFile: @unchecked Sendable {
         let fd = rt_memfd_create(label)
         if fd < 0 { throw DatabaseFile.ioError(path, "memfd_create") }
         self.fd = fd
-        (base, reservedBytes) = try DatabaseFile.mapOrClose(fd, path: path)
+        (base, reservedBytes) = try DatabaseFile.mapOrClose(fd, path: path, fileSize: 0)
         crypt = nil
     }
 
+    /// Throws `notARealmFile` unless `fd` (just opened) is a regular file: the path may name a
+    /// FIFO, a device (a link to /dev/zero) or a socket, which cannot be mapped and would read as
+    /// an empty or endless file. Checked on the descriptor, so a path swapped after the `stat`
+    /// before the open is caught too.
+    /// Returns the file's size.
+    private static func requireRegularFile(_ fd: Int32, path: String) throws -> UInt64 {
+        var info = stat()
+        guard SystemCalls.fstat(fd, &info, path: path) == 0 else { throw DatabaseFile.ioError(path, "fstat") }
+        if let kind = SpecialFile.kind(ofMode: info.st_mode) {
+            throw RealmError.notARealmFile(path: path, reason: "it is \(kind), not a regular file")
+        }
+        return UInt64(max(0, info.st_size))
+    }
+
     /// `map`, closing `fd` when it fails (the initializers own the descriptor until then).
-    private static func mapOrClose(_ fd: Int32, path: String) throws -> (UnsafeRawPointer, Int) {
-        try closing(fd) { try map(fd, path: path) }
+    private static func mapOrClose(_ fd: Int32, path: String, fileSize: UInt64) throws -> (UnsafeRawPointer, Int) {
+        try closing(fd) { try map(fd, path: path, fileSize: fileSize) }
     }
 
     /// `body`, closing `fd` when it throws.

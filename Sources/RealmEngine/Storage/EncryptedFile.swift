@@ -118,14 +118,15 @@ final class EncryptedFile: @unchecked Sendable {
     }
 
     /// Reserves the view: a private anonymous mapping, zero until pages are decrypted into it.
-    static func reserveView(sizes: [Int], path: String) throws -> (UnsafeMutableRawPointer, Int) {
+    /// `fileSize` is the physical size, for the error when none fits.
+    static func reserveView(sizes: [Int], path: String, fileSize: UInt64) throws -> (UnsafeMutableRawPointer, Int) {
         for size in sizes {
             if let mapped = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0),
                mapped != UnsafeMutableRawPointer(bitPattern: -1) {
                 return (mapped, size)
             }
         }
-        throw DatabaseFile.ioError(path, "mmap")
+        throw DatabaseFile.mappingError(path, fileSize: fileSize)
     }
 
     // MARK: Opening
@@ -150,7 +151,13 @@ final class EncryptedFile: @unchecked Sendable {
         guard let check = PageCipher.keyCheck(key: cipher.key, salt: header.salt), PageCipher.equal(check, header.keyCheck) else {
             throw RealmError.encryption(path: path, reason: "wrong encryption key")
         }
-        try load(upTo: EncryptedFile.logicalPages(physical: size))
+        let pages = EncryptedFile.logicalPages(physical: size)
+        if pages == 0 && !create {
+            // Its logical size is 0, which the header check would call "the file is empty".
+            throw RealmError.notARealmFile(path: path, reason: "the encrypted file is too short (\(size) bytes) to hold a page: "
+                                               + "it was cut, or its creation did not finish")
+        }
+        try load(upTo: pages)
     }
 
     private func physicalSizeNow() throws -> UInt64 {

@@ -8,6 +8,8 @@ import Darwin
 /// The kinds of system call the engine makes on its files, for `FaultPlan` to aim at.
 enum SystemCall: String, CaseIterable, Sendable {
     case open, stat, fstat, pread, pwrite, fdatasync, fsync, ftruncate, mmap, munmap, rename
+    /// `link(2)`: a finished copy gets its name without replacing a file (`StagedFile`).
+    case link
     /// An OFD byte-range lock (`fcntl` F_OFD_SETLK/SETLKW) on the lock file, and its release.
     case lock, unlock
     /// A liveness test of another process's lock (`fcntl` F_OFD_GETLK).
@@ -120,6 +122,10 @@ enum SystemCalls {
 
     static func rename(_ from: String, _ to: String) -> Int32 {
         retryingInterrupts(.rename, to, failed: { $0 != 0 }, failure: -1) { Glibc.rename(from, to) }
+    }
+
+    static func link(_ from: String, _ to: String) -> Int32 {
+        retryingInterrupts(.link, to, failed: { $0 != 0 }, failure: -1) { Glibc.link(from, to) }
     }
 
     /// Runs `attempt`, which returns 0 or an errno, until it does not return EINTR.

@@ -46,7 +46,8 @@ import CShims
 //
 // Opening. Under the init lock, the opener asks for the open lock exclusively without waiting.
 // If it gets it, no one else has the file open, so every byte is stale: it truncates the file,
-// writes a fresh header with every slot free, sets latestVersion to the database file's newest
+// writes a fresh header with every slot free (with pwrite, before mapping: a store into a hole
+// of the mapping on a full disk is a SIGBUS, see `writeFreshFile`), sets latestVersion to the database file's newest
 // version (the `initialVersion` callback, still under the init lock, so no reader can pin a
 // version that does not exist), and downgrades to a shared lock. Otherwise the header must be
 // valid: a bad magic, size or version while others have it open is an error, never a rewrite
@@ -292,7 +293,9 @@ final class LockFile: @unchecked Sendable {
     /// another inode between open and lock.
     private static func openAndLockInit(path: String) throws -> Int32 {
         for _ in 0..<16 {
-            let fd = SystemCalls.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+            // O_NONBLOCK: a FIFO in the lock file's place must not hang the open (it is refused
+            // below); for a regular file the flag changes nothing.
+            let fd = SystemCalls.open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0o644)
             guard fd >= 0 else { throw RealmError.posix(path: path, operation: "open lock file", errno: errno) }
             let locked = SystemCalls.lock(fd, byte: Layout.initLockByte, wait: true, path: path)
             guard locked == 0 else {
@@ -305,6 +308,10 @@ final class LockFile: @unchecked Sendable {
                 let code = errno
                 close(fd)
                 throw RealmError.posix(path: path, operation: "fstat lock file", errno: code)
+            }
+            if let kind = SpecialFile.kind(ofMode: opened.st_mode) {
+                close(fd)
+                throw RealmError.notARealmFile(path: path, reason: "the lock file is \(kind), not a regular file")
             }
             if SystemCalls.stat(path, &named) == 0, named.st_dev == opened.st_dev, named.st_ino == opened.st_ino {
                 return fd
@@ -331,10 +338,11 @@ final class LockFile: @unchecked Sendable {
             slots = Limits.readerSlots
             size = Layout.fileSize(slots: slots)
             previousDurable = previousDurableSlot(fd: fd, path: path)
-            // Truncating to 0 first zeroes whatever garbage was there.
-            guard SystemCalls.ftruncate(fd, 0, path: path) == 0, SystemCalls.ftruncate(fd, off_t(size), path: path) == 0 else {
+            // Truncating to 0 first drops whatever garbage (or wrong size) was there.
+            guard SystemCalls.ftruncate(fd, 0, path: path) == 0 else {
                 throw RealmError.posix(path: path, operation: "ftruncate lock file", errno: errno)
             }
+            try writeFreshFile(fd: fd, path: path, size: size, slots: slots)
         } else {
             (slots, size) = try validate(fd: fd, path: path)
         }
@@ -353,7 +361,6 @@ final class LockFile: @unchecked Sendable {
 
         guard let mapped = SystemCalls.mmap(size, protection: PROT_READ | PROT_WRITE, fd, path: path) else { throw RealmError.posix(path: path, operation: "mmap lock file", errno: errno) }
         if alone {
-            writeFreshHeader(mapped, size: size, slots: slots)
             do {
                 let initial = try initialize(previousDurable)
                 mapped.storeBytes(of: initial.durableSlot, toByteOffset: Layout.durableSlotOffset, as: UInt64.self)
@@ -418,6 +425,30 @@ final class LockFile: @unchecked Sendable {
             throw RealmError.notARealmFile(path: path, reason: "inconsistent lock file header (sizes or slot count) while other processes have it open")
         }
         return (slots, size)
+    }
+
+    /// Writes the whole fresh lock file (`writeFreshHeader`'s bytes) with `pwrite`, before it is
+    /// mapped, into a file just truncated to 0.
+    ///
+    /// Why not `ftruncate` to the size and write through the mapping: that leaves a sparse file,
+    /// and a store into a hole of a shared mapping needs a block the disk may not have — on a
+    /// full disk the store faults (SIGBUS) and every command dies, the read-only ones too, since
+    /// they make the lock file as well. Written here, a full disk is ENOSPC from `pwrite`, an
+    /// `io` error; the file it leaves (short, or of the right size with holes if an earlier
+    /// program made it) is rewritten the same way by the next opener that is alone with it.
+    private static func writeFreshFile(fd: Int32, path: String, size: Int, slots: Int) throws {
+        let image = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 64)
+        defer { image.deallocate() }
+        writeFreshHeader(image, size: size, slots: slots)
+        var done = 0
+        while done < size {
+            let n = SystemCalls.pwrite(fd, image + done, size - done, off_t(done), path: path)
+            guard n > 0 else {
+                let code = n < 0 ? errno : ENOSPC
+                throw RealmError.posix(path: path, operation: "write the lock file", errno: code)
+            }
+            done += n
+        }
     }
 
     /// Writes a header with every slot free into zeroed or garbage memory of `size` bytes.

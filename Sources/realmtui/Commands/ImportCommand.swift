@@ -77,7 +77,7 @@ struct ImportCommand: ParsableCommand {
 
     func run() throws {
         let realm = try RealmFiles.open(file, readOnly: false, encryptionKey: try encryption.encryptionKey())
-        let interrupt = Interrupt.install()
+        let interrupt = try Interrupt.install()
         defer { interrupt.remove() }
         let text = try Input.read(data, what: effectiveFormat == .csv ? "CSV" : "JSON")
         if interrupt.requested { throw CLIFailure(DataImport.Interrupted().description) }

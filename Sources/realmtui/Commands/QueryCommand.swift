@@ -40,7 +40,8 @@ struct QueryCommand: ParsableCommand {
     @Option(name: .long, parsing: .unconditionalSingleValue, help: ArgumentHelp("Keep the first object of each distinct value of these keys (repeatable).", valueName: "keys"))
     var distinct: [String] = []
 
-    @Option(name: .long, help: "Print at most N objects.")
+    // .unconditional: "-1" is the value (refused in validate), not an unknown option.
+    @Option(name: .long, parsing: .unconditional, help: "Print at most N objects.")
     var limit: Int?
 
     @OptionGroup var arguments: QueryArguments

@@ -46,7 +46,7 @@ struct SchemaCommand: ParsableCommand {
             }
             members.append(JSONMember("counts", .object(counts.map { JSONMember($0.0, .integer(Int64($0.1))) })))
             members.append(JSONMember("schema", try schema.realmJSValue()))
-            Console.line(JSONValue.object(members).jsonText(pretty: true))
+            Console.rawLine(JSONValue.object(members).jsonText(pretty: true))
             return
         }
         var header = "\(realm.path): \(size) bytes, version \(realm.version), schema version \(realm.schemaVersion)"

@@ -118,7 +118,7 @@ enum Transaction {
     /// While another process holds the write lock it says so after a second, and Ctrl-C ends
     /// the wait (nothing is written yet).
     static func run<T>(_ realm: Realm, path: String, dryRun: Bool, _ body: () throws -> T) throws -> T {
-        let interrupt = Interrupt.install()
+        let interrupt = try Interrupt.install()
         do {
             try WriteLock.begin(realm, path: path)
         } catch {

@@ -42,7 +42,8 @@ struct WatchCommand: ParsableCommand {
     @Option(name: .long, parsing: .unconditionalSingleValue, help: ArgumentHelp("Keep the first object of each distinct value of these keys (repeatable).", valueName: "keys"))
     var distinct: [String] = []
 
-    @Option(name: .long, help: "Watch at most the first N objects.")
+    // .unconditional: "-1" is the value (refused in validate), not an unknown option.
+    @Option(name: .long, parsing: .unconditional, help: "Watch at most the first N objects.")
     var limit: Int?
 
     @OptionGroup var arguments: QueryArguments
@@ -63,6 +64,7 @@ struct WatchCommand: ParsableCommand {
         if let realm = try? RealmFiles.open(file, readOnly: true, encryptionKey: try encryption.encryptionKey()), realm.schema[className] == nil {
             throw RealmError.noSuchClass(className)
         }
+        try Descriptors.requireFree()  // before the signal sources: see `Descriptors`
         let control = WatchControl()
         var sources: [DispatchSourceSignal] = []
         for sig in [SIGINT, SIGTERM] {
@@ -76,7 +78,7 @@ struct WatchCommand: ParsableCommand {
         try watchLines(path: file, className: className, predicate: predicate ?? "TRUEPREDICATE", arguments: try arguments.values(),
                        sort: try Query.sortDescriptors(sort), distinct: try Query.keyPaths(distinct), limit: limit,
                        maxEvents: countEvents, encryptionKey: try encryption.encryptionKey(), control: control) { line in
-            Console.line(line)
+            Console.rawLine(line)
             Console.flush()
             // Nobody reads the lines any more (or the disk is full): stop; `Console.finish()`
             // reports a full disk.

@@ -1,5 +1,6 @@
 import CShims
 import Foundation
+import RealmTUI
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -8,6 +9,12 @@ import Darwin
 
 /// Standard output and error through `write(2)`: stdout is buffered here (one system call per
 /// 64 KiB, flushed before exit), stderr is written at once. Only the main thread prints.
+///
+/// Lines for people (`line`, `error`) go through the explorer's `sanitizeForTerminal`: class and
+/// property names, values and reasons come from files, and a crafted one must not reach the
+/// terminal as an escape sequence (a colour, a new window title, a rewritten screen). Control
+/// characters show as Control Pictures (ESC as `␛`). Machine formats (JSON, CSV) are written
+/// exactly as they are with `write` and `rawLine`.
 ///
 /// A failed write to stdout is kept (`outputFailure`) and nothing more is written to it; `finish()`
 /// turns it into the command's error, so output cut short by a full disk (ENOSPC) or an I/O error
@@ -33,8 +40,11 @@ enum Console {
         if full { flush() }
     }
 
-    /// Appends a line to standard output.
-    static func line(_ text: String) { write(text + "\n") }
+    /// Appends a line for people to standard output, its control characters made visible.
+    static func line(_ text: String) { write(sanitizeForTerminal(text) + "\n") }
+
+    /// Appends a line of a machine format (JSON) to standard output, exactly as it is.
+    static func rawLine(_ text: String) { write(text + "\n") }
 
     /// Writes out what standard output holds (dropped after a failed write: see `outputFailure`).
     static func flush() {
@@ -66,12 +76,13 @@ enum Console {
         }
     }
 
-    /// Writes a line to standard error now.
+    /// Writes a line to standard error now, its control characters made visible.
     static func error(_ text: String) {
-        writeAll(2, Array((text + "\n").utf8))
+        writeAll(2, Array((sanitizeForTerminal(text) + "\n").utf8))
     }
 
-    /// Writes to standard error without a newline (progress lines use `\r`).
+    /// Writes to standard error without a newline, exactly as it is (progress lines use `\r`
+    /// and an erase sequence): only text of our own, never a name or value from a file.
     static func errorRaw(_ text: String) {
         writeAll(2, Array(text.utf8))
     }

@@ -1,6 +1,9 @@
 import ArgumentParser
 import Foundation
 import RealmEngine
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `--key HEX` / `--key-file PATH`: the 64-byte key of an encrypted file, for every command
 /// that opens one.
@@ -22,11 +25,31 @@ struct EncryptionOptions: ParsableArguments {
     func encryptionKey() throws -> Data? {
         if let key { return try EncryptionOptions.parse(hex: key, what: "--key") }
         guard let keyFile else { return nil }
-        guard let contents = FileManager.default.contents(atPath: keyFile) else {
-            throw CLIFailure("--key-file \(keyFile): cannot read the file")
-        }
+        let contents = try EncryptionOptions.read(keyFile: keyFile)
         if contents.count == 64 { return contents }
         return try EncryptionOptions.parse(hex: String(decoding: contents, as: UTF8.self), what: "--key-file \(keyFile)")
+    }
+
+    /// The bytes of a key file, read with `read(2)` to the end: it may be a pipe (the shell's
+    /// `<(…)`, /dev/stdin) or a FIFO, which have no size to read up to. At most 64 KiB: a key
+    /// is 64 bytes or 128 hex digits.
+    static func read(keyFile path: String) throws -> Data {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw CLIFailure("--key-file \(path): cannot open it: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        let limit = 1 << 16
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw CLIFailure("--key-file \(path): cannot read it: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { return data }
+            data.append(contentsOf: buffer[0..<n])
+            if data.count > limit { throw CLIFailure("--key-file \(path): more than \(limit) bytes; a key is 64 bytes or 128 hex digits") }
+        }
     }
 
     /// 128 hex digits (spaces, newlines and a leading "0x" allowed) as 64 bytes.

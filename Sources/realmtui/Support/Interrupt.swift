@@ -26,7 +26,11 @@ final class Interrupt: @unchecked Sendable {
     }
 
     /// Starts handling SIGINT and SIGTERM.
-    static func install() -> Interrupt {
+    ///
+    /// - Throws: a `CLIFailure` when too few descriptors are left for libdispatch
+    ///   (`Descriptors`), which would otherwise stop the process with SIGILL.
+    static func install() throws -> Interrupt {
+        try Descriptors.requireFree()
         let interrupt = Interrupt()
         for sig in [SIGINT, SIGTERM] {
             signal(sig, SIG_IGN)

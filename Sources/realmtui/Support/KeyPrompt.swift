@@ -1,5 +1,6 @@
 import Foundation
 import RealmEngine
+import RealmTUI
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -44,7 +45,7 @@ enum KeyPrompt {
             quiet.c_lflag &= ~tcflag_t(ECHO)
             tcsetattr(0, TCSANOW, &quiet)
         }
-        Console.errorRaw(prompt)
+        Console.errorRaw(sanitizeForTerminal(prompt))
         defer {
             if haveTerminal { tcsetattr(0, TCSANOW, &saved) }
             Console.errorRaw("\n")

@@ -48,6 +48,15 @@ enum RealmFiles {
         if isDirectory.boolValue {
             throw CLIFailure("\(path) is a directory, not a realmtui database file")
         }
+        try requireNotSpecial(path)
+    }
+
+    /// Throws for a path naming a FIFO, a device or a socket (following links): never opened,
+    /// since a FIFO would wait for a writer and a device reads as an empty or endless file.
+    static func requireNotSpecial(_ path: String) throws {
+        if let kind = SpecialFile.kind(atPath: path), kind != "a directory" {
+            throw CLIFailure("\(path) is \(kind), not a regular file: a realmtui database is a regular file")
+        }
     }
 
     /// Throws for a path the file system would refuse with ENAMETOOLONG, with a short message.
@@ -64,6 +73,7 @@ enum RealmFiles {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return true }
         if isDirectory.boolValue { throw CLIFailure("\(path) is a directory") }
+        try requireNotSpecial(path)
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 1
         return size == 0
     }

@@ -76,7 +76,7 @@ enum Render {
             first = false
             for (i, p) in shown {
                 let pad = String(repeating: " ", count: max(0, nameWidth - displayWidth(p.name)))
-                Console.line(pad + p.name + " = " + sanitizeForTerminal(try cell(i < values.count ? values[i] : .null, for: p, resolveLink: resolve)))
+                Console.line(pad + p.name + " = " + (try cell(i < values.count ? values[i] : .null, for: p, resolveLink: resolve)))
             }
         }
     }
