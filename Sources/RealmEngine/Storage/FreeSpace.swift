@@ -272,9 +272,44 @@ struct FreeSpace {
     /// extents are joined on the way.
     mutating func allocate(_ length: Int) -> UInt64 {
         let n = UInt64(Node.aligned(length))
-        let offset = take(n)
-        cursor = offset + n
+        let offset: UInt64
+        if placeApart {
+            offset = takeApart(n)
+        } else {
+            offset = take(n)
+            cursor = offset + n
+        }
         if releaseTag != 0 { births[offset] = releaseTag }
+        return offset
+    }
+
+    /// Set while a node that will outlive many commits is allocated (a sealed change-log chunk,
+    /// kept as long as a reader far behind needs it): it goes to the lowest reusable hole that
+    /// holds it outside the commit areas, or the end of the file, and the transaction's run goes
+    /// on where it was. Placed in the run, such nodes would split the holes the following small
+    /// commits need (`runLength`) for as long as the reader stays.
+    var placeApart = false
+
+    private mutating func takeApart(_ n: UInt64) -> UInt64 {
+        var ci = 0
+        while ci < chunks.count {
+            if chunks[ci].extents.isEmpty || (chunks[ci].longestReusable < n && cacheHolds(chunks[ci])) {
+                ci += 1
+                continue
+            }
+            var i = 0
+            while i < chunks[ci].extents.count {
+                let e = chunks[ci].extents[i]
+                if e.offset >= areasEnd, isReusable(e) {
+                    if mayJoin(ci, i) { joinReusable(ci, i) }
+                    if chunks[ci].extents[i].length >= n { return carve(ci, i, n) }
+                }
+                i += 1
+            }
+            ci += 1
+        }
+        let offset = logicalSize
+        logicalSize += n
         return offset
     }
 
