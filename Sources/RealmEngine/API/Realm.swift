@@ -270,7 +270,7 @@ public final class Realm {
             t.abandon()
             throw error
         }
-        shared.rememberFreeList(ref: slot.freeRef, extents: t.writer.free.extents)
+        shared.rememberFreeList(version: slot.version, ref: slot.freeRef, extents: t.writer.free.extents, births: t.writer.free.births)
         shared.lock.publish(version: slot.version)
         let old = pinnedSnapshot.version
         if let readerSlot {

@@ -2,10 +2,27 @@
 /// commit and class, the inserted, deleted and modified object keys, and for each modified object
 /// a bitmask of the changed columns (bit 63 stands for "column 63 or later").
 ///
-/// One `.changeLog` node holds the records of every version that a pinned reader may still need
-/// to reach the newest (those newer than the oldest pinned version), at most `maxRecords`; it is
-/// rewritten copy-on-write by each commit. A reader that needs a record that was trimmed gets
-/// `nil` and treats everything as possibly modified.
+/// The log keeps the records of every version that a pinned reader may still need to reach the
+/// newest (those newer than the oldest pinned version), at most `maxRecords`. A reader that
+/// needs a record that was trimmed gets `nil` and treats everything as possibly modified.
+///
+/// ```
+/// root  (.changeLog)  count u32 | count records (the newest) | optional trailer:
+///                     "CLCHUNKS" u64 | n u32 | n × (first version u64 | last version u64 |
+///                     record count u64 | ref u64), oldest first
+/// chunk (.changeLog)  count u32 | count records — sealed, never rewritten
+/// ```
+/// A commit rewrites only the root: its tail of recent records (at most `sealBytes` before this
+/// commit's record) and 32 bytes per chunk. When the tail would outgrow `sealBytes`, it is
+/// written once as a chunk and the root starts a new tail; chunks no reader needs are freed
+/// whole. So a small commit writes the same few kilobytes however many versions a reader
+/// holds (the whole log was rewritten by every commit before: 4,096 records, ~230 KB).
+///
+/// A root without a trailer is the older form (one node with every record), still read; the
+/// records of a root read as before by a program that does not know the trailer, so that it
+/// sees only the newest records (and "everything may have changed" for older ones). A program
+/// that does not know the trailer must not *write*: it would drop the chunks without freeing
+/// them. Write format 3 (`FileHeader.writeFormat`) keeps it to read-only.
 struct ChangeRecord: Equatable {
     struct ClassRecord: Equatable {
         var inserted: [Int64] = []
@@ -31,23 +48,64 @@ enum ChangeLog {
         return decoded?.first ?? ChangeRecord(version: version)
     }
 
-    /// Writes a new log node with this commit's record, dropping records no pinned reader needs.
-    /// The records kept are copied as bytes, never decoded: a record of a bulk update holds
-    /// runs that would expand to millions of keys, and a small commit must not pay for them.
-    /// The node is written in one pass into the writer's buffer (sizes first).
+    /// Bytes of recent records the root keeps before they are sealed into a chunk.
+    static let sealBytes = 4 << 10
+
+    static let trailerMarker: UInt64 = 0x534B_4E55_4843_4C43  // "CLCHUNKS" little-endian
+
+    /// A sealed chunk as the root's trailer lists it.
+    struct Chunk: Equatable {
+        var first: UInt64
+        var last: UInt64
+        var records: Int
+        var ref: UInt64
+    }
+
+    /// Writes a new root with this commit's record, dropping records and chunks no pinned reader
+    /// needs and sealing the tail into a chunk when it is full. The records kept are copied as
+    /// bytes, never decoded: a record of a bulk update holds runs that would expand to millions
+    /// of keys, and a small commit must not pay for them. The root is written in one pass into
+    /// the writer's buffer (sizes first).
     static func append(_ changes: ChangeRecorder, to oldRef: UInt64, version: UInt64, writer: TreeWriter,
                        layout: SchemaLayout) throws -> UInt64 {
         let keepAfter = writer.free.reusableUpTo == .max ? version - 1 : writer.free.reusableUpTo
         let mine = RecordPlan(changes)
         var old = UnsafeRawBufferPointer(start: nil, count: 0)
         var kept: [(version: UInt64, range: Range<Int>)] = []
+        var chunks: [Chunk] = []
         if oldRef != 0 {
             old = try writer.bytes.node(oldRef, kind: .changeLog)
-            kept = try recordRanges(old, path: writer.bytes.path, ref: oldRef).filter { $0.version > keepAfter }
-            if kept.count >= maxRecords { kept.removeFirst(kept.count - maxRecords + 1) }
+            let root = try parseRoot(old, path: writer.bytes.path, ref: oldRef)
+            kept = root.tail.filter { $0.version > keepAfter }
+            chunks = root.chunks
         }
-        let size = 4 + kept.reduce(0) { $0 + $1.range.count } + mine.size
-        // The old log was committed, not written by this transaction: it is freed once the new
+        // Whole chunks no reader needs, and the oldest beyond `maxRecords`, are freed (a reader
+        // that needed them gets nil: everything may have changed).
+        var total = chunks.reduce(0) { $0 + $1.records } + kept.count + 1
+        while let c = chunks.first, c.last <= keepAfter || total > maxRecords {
+            try writer.release(c.ref)
+            total -= c.records
+            chunks.removeFirst()
+        }
+        if total > maxRecords { kept.removeFirst(min(kept.count, total - maxRecords)) }
+        // A full tail is written once, as a chunk; the root starts again from this record.
+        let tailBytes = kept.reduce(0) { $0 + $1.range.count }
+        if !kept.isEmpty, tailBytes + mine.size > sealBytes {
+            var payload = [UInt8]()
+            payload.reserveCapacity(4 + tailBytes)
+            payload.appendLE(UInt32(kept.count))
+            for r in kept { payload.append(contentsOf: UnsafeRawBufferPointer(rebasing: old[r.range])) }
+            writer.free.placeApart = true
+            defer { writer.free.placeApart = false }
+            let ref = try writer.write(kind: .changeLog, payload: payload)
+            chunks.append(Chunk(first: kept[0].version, last: kept[kept.count - 1].version, records: kept.count, ref: ref))
+            kept = []
+            // The write may have moved the mapping: read the old root again.
+            old = try writer.bytes.node(oldRef, kind: .changeLog)
+        }
+        let trailer = chunks.isEmpty ? 0 : 12 + 32 * chunks.count
+        let size = 4 + kept.reduce(0) { $0 + $1.range.count } + mine.size + trailer
+        // The old root was committed, not written by this transaction: it is freed once the new
         // one is encoded from it.
         return try writer.write(kind: .changeLog, replacing: oldRef) { out in
             let start = out.count
@@ -58,8 +116,50 @@ enum ChangeLog {
                 w.u32(UInt32(kept.count + 1))
                 for r in kept { w.bytes(UnsafeRawBufferPointer(rebasing: old[r.range])) }
                 mine.write(version: version, everything: changes.everything, to: &w)
+                if !chunks.isEmpty {
+                    w.u64(trailerMarker)
+                    w.u32(UInt32(chunks.count))
+                    for c in chunks {
+                        w.u64(c.first)
+                        w.u64(c.last)
+                        w.u64(UInt64(c.records))
+                        w.u64(c.ref)
+                    }
+                }
             }
         }
+    }
+
+    /// A root's tail records and its chunks (none for a root of the older form), checked: the
+    /// chunks in order of version, older than the tail, within `maxRecords` in all.
+    static func parseRoot(_ p: UnsafeRawBufferPointer, path: String, ref: UInt64) throws
+        -> (tail: [(version: UInt64, range: Range<Int>)], chunks: [Chunk]) {
+        let tail = try recordRanges(p, path: path, ref: ref)
+        let end = tail.last?.range.upperBound ?? 4
+        var cur = ByteCursor(p, path: path, ref: ref)
+        _ = try cur.bytes(end)
+        guard p.count - end >= 12, try cur.u64() == trailerMarker else { return (tail, []) }
+        let n = Int(try cur.u32())
+        guard n <= maxRecords, n * 32 <= p.count - cur.offset else { throw cur.corrupt("change log chunk list overruns its node") }
+        var chunks: [Chunk] = []
+        chunks.reserveCapacity(n)
+        var total = tail.count
+        for _ in 0..<n {
+            let c = Chunk(first: try cur.u64(), last: try cur.u64(), records: Int(clamping: try cur.u64()), ref: try cur.u64())
+            total += c.records
+            guard c.first <= c.last, c.records > 0, total <= maxRecords, c.ref != 0,
+                  chunks.last.map({ $0.last < c.first }) ?? true else { throw cur.corrupt("bad change log chunk list") }
+            chunks.append(c)
+        }
+        if let last = chunks.last, let first = tail.first, last.last >= first.version {
+            throw cur.corrupt("change log chunks overlap its newest records")
+        }
+        return (tail, chunks)
+    }
+
+    /// The refs of a root's chunks (for `check`, which visits every node).
+    static func chunkRefs(_ bytes: FileBytes, ref: UInt64) throws -> [UInt64] {
+        try parseRoot(try bytes.node(ref, kind: .changeLog), path: bytes.path, ref: ref).chunks.map(\.ref)
     }
 
     /// The version and byte range of each record of a log node, after checking that the node
@@ -138,8 +238,24 @@ enum ChangeLog {
         }
     }
 
+    /// Every record of the log whose root is at `ref`, oldest first: its chunks', then its own.
     static func decode(_ bytes: FileBytes, ref: UInt64) throws -> [ChangeRecord] {
-        try decode(try bytes.node(ref, kind: .changeLog), path: bytes.path, ref: ref)
+        try decode(bytes, ref: ref, after: 0)
+    }
+
+    /// The records newer than `version` (chunks older than that are not read).
+    static func decode(_ bytes: FileBytes, ref: UInt64, after version: UInt64) throws -> [ChangeRecord] {
+        let root = try bytes.node(ref, kind: .changeLog)
+        let chunks = try parseRoot(root, path: bytes.path, ref: ref).chunks
+        var out: [ChangeRecord] = []
+        for c in chunks where c.last > version {
+            let records = try decode(try bytes.node(c.ref, kind: .changeLog), path: bytes.path, ref: c.ref)
+            guard records.count == c.records, records.first?.version == c.first, records.last?.version == c.last else {
+                throw RealmError.corruptFile(path: bytes.path, offset: c.ref, reason: "change log chunk does not hold the records its list says")
+            }
+            out += records
+        }
+        return out + (try decode(root, path: bytes.path, ref: ref))
     }
 
     /// The records of a log node's payload.
@@ -185,7 +301,7 @@ enum ChangeLog {
     static func records(in snapshot: Snapshot, after fromVersion: UInt64) throws -> [ChangeRecord]? {
         guard snapshot.version > fromVersion else { return [] }
         guard snapshot.changeLogRef != 0 else { return nil }
-        let all = try decode(snapshot.bytes, ref: snapshot.changeLogRef)
+        let all = try decode(snapshot.bytes, ref: snapshot.changeLogRef, after: fromVersion)
         let needed = all.filter { $0.version > fromVersion }
         guard needed.count == Int(snapshot.version - fromVersion) else { return nil }
         return needed

@@ -42,8 +42,10 @@ struct FileHeader {
     static let readFormat: UInt16 = 2
     /// The format this program writes. Write format 2: the free list is chunked
     /// (`FreeSpace+Chunks.swift`); a program of write format 1 would misread it, so it opens such
-    /// files read-only.
-    static let writeFormat: UInt16 = 2
+    /// files read-only. Write format 3: the change log keeps sealed chunks behind its root
+    /// (`ChangeLog`); a program of write format 2 reads the root's newest records, but writing
+    /// it would drop the chunks without freeing them, so it opens such files read-only.
+    static let writeFormat: UInt16 = 3
 
     /// Where a file keeps its slots and commit areas.
     struct Layout: Equatable {

@@ -1,13 +1,21 @@
 /// The free-space manager.
 ///
-/// Invariants (checked by `check`):
+/// Invariants (checked by `check`, 1 and 4; the others by the tests named below):
 /// 1. The extents of the free list, the nodes reachable from the current version and the header
 ///    tile `[0, logicalSize)` exactly: no byte is both free and live, none is lost.
-/// 2. An extent carries the version of the commit that freed it (`freedIn`). Nodes freed by the
-///    commit that made version V were reachable from V − 1 and maybe older versions, never from V
-///    or later. So an extent is reusable only when no reader holds a version older than `freedIn`
-///    (`oldestPinned >= freedIn`). `freedIn == 0` marks space allocated and freed inside the
-///    current, uncommitted transaction: no snapshot has ever seen it.
+/// 2. An extent carries the version of the commit that freed it (`freedIn`) and, when this
+///    process knows it, the version of the commit that wrote it (`bornIn`; 0 = unknown). Nodes
+///    freed by the commit that made version F were reachable from the versions `bornIn ..< F`
+///    and from no other. So an extent is reusable only when no version in `pinned` (the versions
+///    readers hold, and the base version this transaction builds on) lies in `bornIn ..< F`; an
+///    unknown `bornIn` counts as 0, which is the same as "no pin below F" (`freedIn <=
+///    reusableUpTo`). `freedIn == 0` marks space allocated and freed inside the current,
+///    uncommitted transaction: no snapshot has ever seen it. A reusable extent stays reusable:
+///    a reader pins only a version that was the newest when it pinned (LMDB's loop, also for a
+///    reader moving forward: `LockFile.advance`), and every extent in the list was freed at or
+///    before the newest version, so no new pin lands in its range — which is also why pins that
+///    are all at or above `bornIn` make a known `bornIn` worth no more than 0 (`pruneBirths`).
+///    (`FreeSpaceTests`, `PinnedReaderSpaceTests`.)
 /// 3. The free list itself is written copy-on-write like every other node: the list that a
 ///    commit publishes already counts its own nodes as used and the previous list's changed
 ///    nodes as free (`FreeSpace+Chunks.swift`).
@@ -19,6 +27,17 @@
 ///    taken only by small transactions, for the area beside the slot they will write (`area`),
 ///    and no extent reaches across the areas' end: general allocation never lands there.
 ///
+/// Where `bornIn` comes from. The file stores only `freedIn` (the on-disk list is unchanged, so
+/// older files and older programs read it as before). This process remembers the version each
+/// node it allocated was written in (`births`, by offset, carried from commit to commit by
+/// `SharedFile` with the free list it belongs to) and tags an extent with it when the node is
+/// freed. A list loaded from the file — after a reopen, or after another process committed —
+/// starts with every `bornIn` unknown: less space is reused, never space a reader needs. An
+/// entry of `births` is right whenever it is there: it is added when the node is allocated by
+/// a commit that then succeeded, and removed when the node is freed, and the chain of commits
+/// it follows is this process's alone (the cache is used only when the base is its own last
+/// commit). A transaction that rolls back takes its `births` with it.
+///
 /// If the process dies during a transaction, nothing of it is published: the committed slot
 /// still names the old free list, in which every extent this transaction wrote into was free.
 struct FreeSpace {
@@ -26,6 +45,8 @@ struct FreeSpace {
         var offset: UInt64
         var length: UInt64
         var freedIn: UInt64
+        /// The version whose commit wrote what was freed here, 0 if unknown (invariant 2).
+        var bornIn: UInt64 = 0
     }
 
     /// The extents that start in one window of the file, and what the search knows about them.
@@ -39,12 +60,15 @@ struct FreeSpace {
         var nodeLength: UInt64 = 0
         /// Changed since its node was written.
         var changed = true
-        /// Search cache, valid while `scanned`: the longest reusable extent, and the oldest tag
-        /// among the extents that were not reusable then (more can become reusable only once
-        /// `reusableUpTo` reaches it).
+        /// Search cache, valid while `scanned` (`cacheHolds`): the longest reusable extent; the
+        /// oldest tag among the waiting extents of unknown birth (they become reusable only once
+        /// `reusableUpTo` reaches it); and the pins that kept the waiting extents of known birth
+        /// from reuse (they become reusable only once such a pin is gone — a new pin never
+        /// blocks an extent, invariant 2).
         var scanned = false
         var longestReusable: UInt64 = 0
         var oldestWaiting: UInt64 = .max
+        var blockers: [UInt64] = []
         /// Room reserved for the chunk's new node during `persist`.
         var reserved: (ref: UInt64, size: Int)?
     }
@@ -58,6 +82,18 @@ struct FreeSpace {
     private(set) var logicalSize: UInt64
     /// Versions at or below this can be reused (the oldest pinned version; `.max` if none).
     var reusableUpTo: UInt64
+    /// Every version a reader holds and the base version, ascending (invariant 2). Empty: only
+    /// `reusableUpTo` is known, and an extent is reusable only by it.
+    var pinned: [UInt64] = [] {
+        didSet { minimumPinned = pinned.first ?? .max }
+    }
+    private var minimumPinned: UInt64 = .max
+    /// The version each live node this process wrote was written in, by offset (see "Where
+    /// `bornIn` comes from"). Allocation adds this transaction's nodes (`releaseTag`); freeing
+    /// moves the entry onto the extent.
+    var births: [UInt64: UInt64] = [:]
+    /// How many `births` there were after the last `pruneBirths`, so it runs only as they double.
+    private var birthsAfterPrune = 0
     /// The version committing this transaction: the tag of the chunk nodes `persist` frees.
     var releaseTag: UInt64 = 0
     /// The end of this transaction's last allocation, where the next one continues if it can.
@@ -97,18 +133,72 @@ struct FreeSpace {
     /// Total bytes in the free list.
     var freeBytes: UInt64 { chunks.reduce(0) { $0 + $1.extents.reduce(0) { $0 + $1.length } } }
 
-    /// Whether an extent tagged `freedIn` can be reused now.
+    /// Whether an extent can be reused now (invariant 2): freed at or before the oldest pin, or
+    /// reachable only from versions no reader holds.
     @inline(__always)
-    func isReusable(_ freedIn: UInt64) -> Bool { freedIn <= reusableUpTo }
+    func isReusable(_ e: Extent) -> Bool {
+        if e.freedIn <= reusableUpTo { return true }
+        return e.bornIn != 0 && !pinned.isEmpty && pinBlocking(e) == nil
+    }
 
-    /// Whether two adjacent extents may become one. The merged extent takes the newer tag, so
-    /// merging is only allowed when that loses nothing: equal tags, or both reusable already
-    /// (the oldest pinned version never moves back, so they stay reusable). Merging a reusable
-    /// extent into a younger neighbour would make it wait for the neighbour's tag — and the
-    /// space a commit frees always lies next to what the previous commit freed, so the tag of a
-    /// growing run would move forward every commit and the run would never be reused.
+    /// The oldest pinned version in `e.bornIn ..< e.freedIn` (what keeps `e` from reuse), if any.
+    func pinBlocking(_ e: Extent) -> UInt64? {
+        let i = firstPin(atOrAbove: e.bornIn)
+        return i < pinned.count && pinned[i] < e.freedIn ? pinned[i] : nil
+    }
+
+    private func firstPin(atOrAbove version: UInt64) -> Int {
+        var lo = 0, hi = pinned.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if pinned[mid] < version { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// Whether a chunk's search cache still holds: nothing waiting in it can have become
+    /// reusable (invariant 2: only a pin going away, or the oldest pin passing a tag, does that).
     @inline(__always)
-    private func canMerge(_ a: UInt64, _ b: UInt64) -> Bool { a == b || (isReusable(a) && isReusable(b)) }
+    private func cacheHolds(_ c: borrowing Chunk) -> Bool {
+        guard c.scanned, reusableUpTo < c.oldestWaiting else { return false }
+        for p in c.blockers {
+            let i = firstPin(atOrAbove: p)
+            if i == pinned.count || pinned[i] != p { return false }
+        }
+        return true
+    }
+
+    /// Whether two adjacent extents may become one without losing anything: equal tags, or both
+    /// reusable already (they stay reusable, invariant 2; the merged extent is tagged so that it
+    /// is reusable too, `merged`). Merging a reusable extent into a younger neighbour would make
+    /// it wait for the neighbour's tag — and the space a commit frees always lies next to what
+    /// the previous commit freed, so the tag of a growing run would move forward every commit
+    /// and the run would never be reused.
+    @inline(__always)
+    private func canMerge(_ a: Extent, _ b: Extent) -> Bool {
+        (a.freedIn == b.freedIn && a.bornIn == b.bornIn) || (isReusable(a) && isReusable(b))
+    }
+
+    /// The tags of `a` and `b` joined (`canMerge` allowed it): the same tags, or, for two
+    /// reusable extents, the newer `freedIn` with an empty range of versions (`bornIn ==
+    /// freedIn`), which no pin can block. The file stores only `freedIn`; read back, such an
+    /// extent waits for the oldest pin to pass it, as every extent of unknown birth does.
+    @inline(__always)
+    private func merged(_ a: Extent, _ b: Extent) -> (freedIn: UInt64, bornIn: UInt64) {
+        if a.freedIn == b.freedIn && a.bornIn == b.bornIn { return (a.freedIn, a.bornIn) }
+        let f = max(a.freedIn, b.freedIn)
+        return (f, f <= reusableUpTo ? 0 : f)
+    }
+
+    /// Drops the `births` that can no longer matter: a node written at or before the oldest pin
+    /// (readers' and the base) is, when freed, as reusable as one of unknown birth, and stays so
+    /// (invariant 2). Runs only when `births` has doubled since the last time.
+    mutating func pruneBirths() {
+        guard births.count > 2 * birthsAfterPrune + 256 else { return }
+        let floor = min(reusableUpTo, minimumPinned)
+        births = births.filter { $0.value > floor }
+        birthsAfterPrune = births.count
+    }
 
     // MARK: Positions
 
@@ -182,8 +272,44 @@ struct FreeSpace {
     /// extents are joined on the way.
     mutating func allocate(_ length: Int) -> UInt64 {
         let n = UInt64(Node.aligned(length))
-        let offset = take(n)
-        cursor = offset + n
+        let offset: UInt64
+        if placeApart {
+            offset = takeApart(n)
+        } else {
+            offset = take(n)
+            cursor = offset + n
+        }
+        if releaseTag != 0 { births[offset] = releaseTag }
+        return offset
+    }
+
+    /// Set while a node that will outlive many commits is allocated (a sealed change-log chunk,
+    /// kept as long as a reader far behind needs it): it goes to the lowest reusable hole that
+    /// holds it outside the commit areas, or the end of the file, and the transaction's run goes
+    /// on where it was. Placed in the run, such nodes would split the holes the following small
+    /// commits need (`runLength`) for as long as the reader stays.
+    var placeApart = false
+
+    private mutating func takeApart(_ n: UInt64) -> UInt64 {
+        var ci = 0
+        while ci < chunks.count {
+            if chunks[ci].extents.isEmpty || (chunks[ci].longestReusable < n && cacheHolds(chunks[ci])) {
+                ci += 1
+                continue
+            }
+            var i = 0
+            while i < chunks[ci].extents.count {
+                let e = chunks[ci].extents[i]
+                if e.offset >= areasEnd, isReusable(e) {
+                    if mayJoin(ci, i) { joinReusable(ci, i) }
+                    if chunks[ci].extents[i].length >= n { return carve(ci, i, n) }
+                }
+                i += 1
+            }
+            ci += 1
+        }
+        let offset = logicalSize
+        logicalSize += n
         return offset
     }
 
@@ -212,7 +338,7 @@ struct FreeSpace {
         }
         // Take a trailing free extent if it touches the end.
         if let ci = chunks.lastIndex(where: { !$0.extents.isEmpty }), let last = chunks[ci].extents.last,
-           last.offset + last.length == logicalSize, last.offset >= areasEnd, isReusable(last.freedIn) {
+           last.offset + last.length == logicalSize, last.offset >= areasEnd, isReusable(last) {
             chunks[ci].extents.removeLast()
             touch(ci)
             logicalSize = last.offset + n
@@ -235,7 +361,7 @@ struct FreeSpace {
         while ci < chunks.count, chunks[ci].window <= FreeSpace.window(of: a.upperBound - 1) {
             var i = extentIndex(ci, atOrAfter: a.lowerBound)
             while i < chunks[ci].extents.count, chunks[ci].extents[i].offset + n <= a.upperBound {
-                if isReusable(chunks[ci].extents[i].freedIn) {
+                if isReusable(chunks[ci].extents[i]) {
                     joinReusable(ci, i)
                     if chunks[ci].extents[i].length >= n { return carve(ci, i, n) }
                 }
@@ -254,7 +380,7 @@ struct FreeSpace {
         guard found else { return nil }
         let i = extentIndex(ci, atOrAfter: offset)
         guard i < chunks[ci].extents.count, chunks[ci].extents[i].offset == offset,
-              isReusable(chunks[ci].extents[i].freedIn) else { return nil }
+              isReusable(chunks[ci].extents[i]) else { return nil }
         joinReusable(ci, i)
         return (ci, i)
     }
@@ -265,10 +391,12 @@ struct FreeSpace {
         let (before, _) = neighbours(of: offset)
         guard let (ci, i) = before else { return }
         let e = chunks[ci].extents[i]
-        guard e.offset < offset, offset < e.offset + e.length, isReusable(e.freedIn) else { return }
+        guard e.offset < offset, offset < e.offset + e.length, isReusable(e) else { return }
         chunks[ci].extents[i].length = offset - e.offset
         touch(ci)
-        let rest = Extent(offset: offset, length: e.offset + e.length - offset, freedIn: e.freedIn)
+        var rest = e
+        rest.offset = offset
+        rest.length = e.offset + e.length - offset
         let c = chunk(for: FreeSpace.window(of: offset))
         chunks[c].extents.insert(rest, at: extentIndex(c, atOrAfter: offset))
         touch(c)
@@ -283,12 +411,13 @@ struct FreeSpace {
         while ci < chunks.count {
             let want = fit == nil ? n : run
             let c = chunks[ci]
-            if c.extents.isEmpty || (c.scanned && reusableUpTo < c.oldestWaiting && c.longestReusable < want) {
+            if c.extents.isEmpty || (c.longestReusable < want && cacheHolds(c)) {
                 ci += 1
                 continue
             }
             var longest: UInt64 = 0
             var waiting: UInt64 = .max
+            var blockers: [UInt64] = []
             var i = 0
             while i < chunks[ci].extents.count {
                 let e = chunks[ci].extents[i]
@@ -296,12 +425,14 @@ struct FreeSpace {
                     i += 1
                     continue
                 }
-                if isReusable(e.freedIn) {
+                if isReusable(e) {
                     if mayJoin(ci, i) { joinReusable(ci, i) }
                     let length = chunks[ci].extents[i].length
                     if length >= run { return (ci, i) }
                     if fit == nil, length >= n { fit = (ci, i) }
                     longest = max(longest, length)
+                } else if e.bornIn != 0, let p = pinBlocking(e) {
+                    if !blockers.contains(p) { blockers.append(p) }
                 } else {
                     waiting = min(waiting, e.freedIn)
                 }
@@ -310,6 +441,7 @@ struct FreeSpace {
             chunks[ci].scanned = true
             chunks[ci].longestReusable = longest
             chunks[ci].oldestWaiting = waiting
+            chunks[ci].blockers = blockers
             ci += 1
         }
         return fit
@@ -363,9 +495,9 @@ struct FreeSpace {
                 return
             }
             let f = chunks[next.0].extents[next.1]
-            guard e.offset + e.length == f.offset, f.offset != areasEnd, isReusable(f.freedIn) else { return }
+            guard e.offset + e.length == f.offset, f.offset != areasEnd, isReusable(f) else { return }
             chunks[ci].extents[i].length += f.length
-            chunks[ci].extents[i].freedIn = max(e.freedIn, f.freedIn)
+            (chunks[ci].extents[i].freedIn, chunks[ci].extents[i].bornIn) = merged(e, f)
             chunks[next.0].extents.remove(at: next.1)
             touch(ci)
             touch(next.0)
@@ -374,26 +506,28 @@ struct FreeSpace {
 
     // MARK: Freeing
 
-    /// Returns an extent to the free list, tagged with the version that frees it, joining it
-    /// with its neighbours where the tags allow (`canMerge`).
+    /// Returns an extent to the free list, tagged with the version that frees it and, if known,
+    /// the one that wrote it (`births`), joining it with its neighbours where the tags allow
+    /// (`canMerge`).
     mutating func free(offset: UInt64, length: UInt64, freedIn: UInt64) {
         let n = UInt64(Node.aligned(Int(length)))
         guard n > 0 else { return }
-        var e = Extent(offset: offset, length: n, freedIn: freedIn)
+        let born = births.removeValue(forKey: offset) ?? 0
+        var e = Extent(offset: offset, length: n, freedIn: freedIn, bornIn: freedIn == 0 ? 0 : born)
         let (before, after) = neighbours(of: offset)
         if let (bc, bi) = before {
             let b = chunks[bc].extents[bi]
-            if b.offset + b.length == e.offset, e.offset != areasEnd, canMerge(b.freedIn, e.freedIn) {
+            if b.offset + b.length == e.offset, e.offset != areasEnd, canMerge(b, e) {
                 // The predecessor grows; it keeps its place.
                 chunks[bc].extents[bi].length += e.length
-                chunks[bc].extents[bi].freedIn = max(b.freedIn, e.freedIn)
+                (chunks[bc].extents[bi].freedIn, chunks[bc].extents[bi].bornIn) = merged(b, e)
                 touch(bc)
                 if let (ac, ai) = after {
                     let a = chunks[ac].extents[ai]
                     let grown = chunks[bc].extents[bi]
-                    if grown.offset + grown.length == a.offset, a.offset != areasEnd, canMerge(grown.freedIn, a.freedIn) {
+                    if grown.offset + grown.length == a.offset, a.offset != areasEnd, canMerge(grown, a) {
                         chunks[bc].extents[bi].length += a.length
-                        chunks[bc].extents[bi].freedIn = max(grown.freedIn, a.freedIn)
+                        (chunks[bc].extents[bi].freedIn, chunks[bc].extents[bi].bornIn) = merged(grown, a)
                         chunks[ac].extents.remove(at: ai)
                         touch(ac)
                     }
@@ -403,9 +537,9 @@ struct FreeSpace {
         }
         if let (ac, ai) = after {
             let a = chunks[ac].extents[ai]
-            if e.offset + e.length == a.offset, a.offset != areasEnd, canMerge(a.freedIn, e.freedIn) {
+            if e.offset + e.length == a.offset, a.offset != areasEnd, canMerge(a, e) {
                 e.length += a.length
-                e.freedIn = max(e.freedIn, a.freedIn)
+                (e.freedIn, e.bornIn) = merged(e, a)
                 chunks[ac].extents.remove(at: ai)
                 touch(ac)
             }
@@ -418,7 +552,7 @@ struct FreeSpace {
     /// Drops the trailing free extent (if any) so the file can be truncated; returns the new size.
     mutating func trimEnd() -> UInt64 {
         if let ci = chunks.lastIndex(where: { !$0.extents.isEmpty }), let last = chunks[ci].extents.last,
-           last.offset + last.length == logicalSize, last.offset >= areasEnd, isReusable(last.freedIn) {
+           last.offset + last.length == logicalSize, last.offset >= areasEnd, isReusable(last) {
             chunks[ci].extents.removeLast()
             touch(ci)
             logicalSize = last.offset

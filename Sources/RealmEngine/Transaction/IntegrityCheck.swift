@@ -88,6 +88,7 @@ final class IntegrityChecker {
         try visit(snapshot.schemaRef, "schema")
         if snapshot.changeLogRef != 0 {
             try visit(snapshot.changeLogRef, "change log")
+            for chunk in try ChangeLog.chunkRefs(bytes, ref: snapshot.changeLogRef) { try visit(chunk, "change log chunk") }
             _ = try ChangeLog.decode(bytes, ref: snapshot.changeLogRef)
         }
         try visit(slot.freeRef, "free list")

@@ -25,13 +25,33 @@ extension LockFile {
         return readers.pin(slot)
     }
 
-    /// Moves a slot pinned by this instance forward to `version`, which the caller opened while
-    /// the slot still pinned an older one (`SharedFile.pinNewest`): the older pin kept that
-    /// version's pages from reuse all along, so no loop is needed. Never moves a slot backward.
+    /// Pins the newest version in the *ahead* word of a slot this instance holds (LMDB's loop),
+    /// beside the version the slot keeps pinning, and returns it: the caller opens that version
+    /// and then moves the slot to it (`advance`) or gives up (`dropAhead`). While it opens it,
+    /// both versions are pinned: a writer reuses space only when no pinned version reaches it,
+    /// not only when the oldest does not (`FreeSpace`, invariant 2), so the older pin alone
+    /// would not keep a newer version whole.
+    func pinAhead(slot: Int) -> UInt64 {
+        assert(ownsSlot(slot), "pinAhead of a slot this LockFile did not pin")
+        return readers.pin(readers.aheadPointer(slot))
+    }
+
+    /// Moves a slot pinned by this instance forward to `version`, which the caller pinned ahead
+    /// (`pinAhead`) and opened: the version word first, then the ahead word is cleared, so a
+    /// writer, which reads them in the other order, always sees `version` in one of them.
+    /// Never moves a slot backward.
     func advance(slot: Int, to version: UInt64) {
         assert(ownsSlot(slot), "advance of a slot this LockFile did not pin")
         assert(rt_atomic_load64(readers.versionPointer(slot)) <= version, "a reader slot moved to an older version")
+        assert(rt_atomic_load64(readers.aheadPointer(slot)) == version, "a reader slot moved to a version it did not pin ahead")
         rt_atomic_store64(readers.versionPointer(slot), version)
+        rt_atomic_store64(readers.aheadPointer(slot), ReaderTable.noVersion)
+    }
+
+    /// Gives up a version pinned ahead (it failed to open); the slot keeps its own version.
+    func dropAhead(slot: Int) {
+        assert(ownsSlot(slot), "dropAhead of a slot this LockFile did not pin")
+        rt_atomic_store64(readers.aheadPointer(slot), ReaderTable.noVersion)
     }
 
     /// Releases a slot pinned by this instance.
@@ -47,8 +67,13 @@ extension LockFile {
 
     /// The oldest version any live reader holds, or nil if none. Reclaims the slots of dead
     /// processes as it goes. The writer must not reuse pages freed by commits after this version
-    /// (and with nil, after `latestVersion`).
+    /// (and with nil, after `latestVersion`) unless it knows no pinned version reaches them.
     func oldestPinnedVersion() -> UInt64? { readers.oldestPinned() }
+
+    /// Every version a live reader holds (moving forward: both), ascending. Reclaims the slots
+    /// of dead processes as it goes. The writer reuses space only when none of them, and not
+    /// `latestVersion` either, reaches it (`FreeSpace`, invariant 2).
+    func pinnedVersions() -> [UInt64] { readers.pinnedVersions() }
 
     /// The occupied slots, for diagnostics (`realmtui info`) and tests: owner pid and pinned
     /// version (nil while claimed but not yet pinned).

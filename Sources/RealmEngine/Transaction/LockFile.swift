@@ -15,7 +15,7 @@ import CShims
 //
 //     offset size  field
 //          0    8  magic "RTUILOCK"
-//          8    4  format version (1)
+//          8    4  format version (2)
 //         12    4  header size (64)
 //         16    4  slot size (64)
 //         20    4  slot count (Limits.readerSlots when created; read back from the header)
@@ -31,6 +31,8 @@ import CShims
 //                  different cores do not bounce one line between them (LMDB pads the same way):
 //                      +0  owner   u64  the pid of the process using the slot; 0 = free
 //                      +8  version u64  the pinned version; UInt64.max = none (claimed, not yet pinned)
+//                      +16 ahead   u64  the version the reader is moving to, pinned while it
+//                                       opens it (`pinAhead`); UInt64.max = none
 //
 // The file's bytes are not its only state: the kernel's OFD byte-range locks on it carry the
 // rest. They belong to the open file description, not to the process or the thread, so two
@@ -62,23 +64,30 @@ import CShims
 //     repeat { v = latestVersion; slot.version = v } while latestVersion != v
 //
 // Why this is enough. Pages that version v reaches but v+1 does not are freed by commit v+1 and
-// may be reused by a later commit only if no slot holds a version ≤ v. All these operations are
-// sequentially consistent. If the reader's second load of latestVersion returned v, then its
-// store of slot.version = v came before the writer's publish of v+1 in the single total order.
-// The only writers that may reuse those pages commit v+2 or later; each starts after it holds
-// the writer lock, which the writer of v+1 released after publishing, so their scan of the slots
-// (oldestPinnedVersion) comes after the store and sees v. If the second load returned anything
-// else, the reader retries; the stale value it left in the slot for a moment is older than the
-// truth, which only makes a writer more careful. A writer must treat "no pin" as "oldest =
-// latestVersion" and never reuse pages freed by commits after the oldest pinned version.
+// may be reused by a later commit only if no slot holds v (nor any other version that reaches
+// them: the writer reads every pinned version, `pinnedVersions`, and reuses an extent only when
+// none of them lies between the commit that wrote it and the one that freed it — `FreeSpace`,
+// invariant 2). All these operations are sequentially consistent. If the reader's second load
+// of latestVersion returned v, then its store of slot.version = v came before the writer's
+// publish of v+1 in the single total order. The only writers that may reuse those pages commit
+// v+2 or later; each starts after it holds the writer lock, which the writer of v+1 released
+// after publishing, so their scan of the slots comes after the store and sees v. If the second
+// load returned anything else, the reader retries; the stale value it left in the slot for a
+// moment is a pin nobody reads through, which only makes a writer more careful. A writer treats
+// latestVersion (its base) as pinned too.
 //
-// Moving a pin forward. A reader whose slot holds v and that refreshes opens the newest version
-// w first (decodes and verifies its top node) and only then stores w in its slot (`advance`,
-// `SharedFile.pinNewest`): by the rule above its pin of v ≤ w keeps w's pages too, so no loop
-// is needed, and a w that fails to open (a damaged top node, a page failing its HMAC) leaves
-// the slot on v and the reader on a version still pinned. The reverse — store w, put v back
+// Moving a pin forward. A reader whose slot holds v and that refreshes pins the newest version
+// w in the slot's ahead word by the same loop (`pinAhead`), opens it (decodes and verifies its
+// top node), and only then stores w in its version word and clears the ahead word (`advance`,
+// `SharedFile.pinNewest`); a w that fails to open (a damaged top node, a page failing its HMAC)
+// only clears the ahead word and leaves the reader on v, still pinned. The pin of v alone would
+// not keep w's pages: the writer reuses space between pinned versions, and v does not reach the
+// nodes written after it. The writer reads the ahead word before the version word, so between
+// the two stores of `advance` it sees w in one of them. The reverse — store w, put v back
 // after a failure — is not safe: a writer scanning the slots between the two stores sees only
-// w and may reuse pages that v reaches. A slot claimed for a version that then fails to open is
+// w and may reuse pages that v reaches. (Lock file format 1 had no ahead word and moved the
+// slot with v's pin alone, safe only under "reuse after the oldest pin"; format 2 refuses to
+// share a lock file with it.) A slot claimed for a version that then fails to open is
 // released before the error is thrown, or each retry would keep one (its owner is alive).
 //
 // Death at any point.
@@ -92,9 +101,9 @@ import CShims
 //    slot before it builds on it, so it never reuses space the last durable version needs
 //    (`SharedFile.settleNewest`, the crash table in Commit.swift).
 //  - A reader that dies with a pinned slot: the slot's owner is a pid with no liveness lock.
-//    oldestPinnedVersion (every commit) and pinLatest (when the table is full) reclaim such
+//    pinnedVersions (every commit) and pinLatest (when the table is full) reclaim such
 //    slots: compare-and-swap the owner from the dead pid to their own (so only one reclaimer
-//    wins), set the version to none, free the owner. A reader dying between claiming and
+//    wins), set both versions to none, free the owner. A reader dying between claiming and
 //    pinning leaves version none, which no writer counts.
 //  - An opener dying during initialization: its init lock is dropped, the next opener is alone
 //    again and initializes from scratch.
@@ -128,7 +137,10 @@ import CShims
 final class LockFile: @unchecked Sendable {
     enum Layout {
         static let magic: UInt64 = 0x4B43_4F4C_4955_5452  // "RTUILOCK" in little-endian bytes
-        static let formatVersion: UInt32 = 1
+        /// 2: a slot's third word pins the version its reader is moving to (`pinAhead`); a
+        /// writer reuses space between pinned versions, which readers of format 1 (moving
+        /// forward with only the older pin) would not be safe with.
+        static let formatVersion: UInt32 = 2
         static let headerSize = 64
         static let slotSize = 64
         static let maxSlots = 1 << 16
@@ -413,9 +425,12 @@ final class LockFile: @unchecked Sendable {
         guard version <= Layout.formatVersion else {
             throw RealmError.newerFormat(path: path, found: UInt16(clamping: version), supported: UInt16(Layout.formatVersion))
         }
+        guard version == Layout.formatVersion else {
+            throw RealmError.notARealmFile(path: path, reason: "the lock file is of format \(version), written by an older program that still has the Realm open; close it first (format \(Layout.formatVersion) pins versions differently)")
+        }
         let slots = Int(field(Layout.slotCountOffset, UInt32.self))
         let size = Layout.fileSize(slots: min(slots, Layout.maxSlots))
-        guard version == Layout.formatVersion,
+        guard
               Int(field(Layout.headerSizeOffset, UInt32.self)) == Layout.headerSize,
               Int(field(Layout.slotSizeOffset, UInt32.self)) == Layout.slotSize,
               (1...Layout.maxSlots).contains(slots),
@@ -461,6 +476,7 @@ final class LockFile: @unchecked Sendable {
         memory.storeBytes(of: UInt64(size), toByteOffset: Layout.fileSizeOffset, as: UInt64.self)
         for slot in 0..<slots {
             memory.storeBytes(of: ReaderTable.noVersion, toByteOffset: Layout.headerSize + slot * Layout.slotSize + 8, as: UInt64.self)
+            memory.storeBytes(of: ReaderTable.noVersion, toByteOffset: Layout.headerSize + slot * Layout.slotSize + 16, as: UInt64.self)
         }
         memory.storeBytes(of: Layout.magic, toByteOffset: Layout.magicOffset, as: UInt64.self)
     }

@@ -3,8 +3,8 @@ import Glibc
 #endif
 import CShims
 
-/// The reader slots of a lock file's mapping: {owner pid, pinned version} pairs, one per cache
-/// line. The protocol (claim by compare-and-swap, LMDB's pin loop, reclaiming dead owners) is
+/// The reader slots of a lock file's mapping: {owner pid, pinned version, version being moved
+/// to} triples, one per cache line. The protocol (claim by compare-and-swap, LMDB's pin loop, reclaiming dead owners) is
 /// explained in the essay at the top of LockFile.swift. Every access is a sequentially consistent
 /// atomic through the C shims, because other processes read and write the same words.
 struct ReaderTable {
@@ -30,6 +30,12 @@ struct ReaderTable {
         (slots + slot * LockFile.Layout.slotSize + 8).assumingMemoryBound(to: UInt64.self)
     }
 
+    /// The version a reader is moving its slot to (`LockFile.pinAhead`), pinned too while it
+    /// opens it; `noVersion` otherwise.
+    func aheadPointer(_ slot: Int) -> UnsafeMutablePointer<UInt64> {
+        (slots + slot * LockFile.Layout.slotSize + 16).assumingMemoryBound(to: UInt64.self)
+    }
+
     /// Claims a free slot for this process, or returns nil if every slot is taken.
     func claim() -> Int? {
         // Start at a pid-dependent place so that processes do not all race for slot 0.
@@ -46,17 +52,21 @@ struct ReaderTable {
 
     /// LMDB's loop: publish v in the slot, then make sure v is still the newest version.
     @discardableResult
-    func pin(_ slot: Int) -> UInt64 {
+    func pin(_ slot: Int) -> UInt64 { pin(versionPointer(slot)) }
+
+    /// The same loop on any of a slot's version words.
+    func pin(_ word: UnsafeMutablePointer<UInt64>) -> UInt64 {
         while true {
             let version = rt_atomic_load64(latest)
-            rt_atomic_store64(versionPointer(slot), version)
+            rt_atomic_store64(word, version)
             if rt_atomic_load64(latest) == version { return version }
         }
     }
 
-    /// Frees a slot: the version first, so a free slot never carries a pin.
+    /// Frees a slot: the versions first, so a free slot never carries a pin.
     func release(_ slot: Int) {
         rt_atomic_store64(versionPointer(slot), Self.noVersion)
+        rt_atomic_store64(aheadPointer(slot), Self.noVersion)
         rt_atomic_store64(ownerPointer(slot), 0)
     }
 
@@ -122,10 +132,13 @@ struct ReaderTable {
         return freed
     }
 
-    /// The smallest pinned version among live owners, reclaiming dead owners' slots on the way.
-    func oldestPinned() -> UInt64? {
+    /// Every version pinned by a live owner, ascending and without repeats, reclaiming dead
+    /// owners' slots on the way. Reads a slot's ahead word before its version word: a reader
+    /// moving forward stores the version word before it clears the ahead word
+    /// (`LockFile.advance`), so one of the two loads sees the new version.
+    func pinnedVersions() -> [UInt64] {
         var cache: [(owner: UInt64, alive: Bool)] = []
-        var oldest: UInt64?
+        var pins: [UInt64] = []
         var next = 0
         while let (slot, owner) = nextClaimed(from: next) {
             next = slot + 1
@@ -133,9 +146,18 @@ struct ReaderTable {
                 _ = reclaim(slot, deadOwner: owner)
                 continue
             }
+            let ahead = rt_atomic_load64(aheadPointer(slot))
             let version = rt_atomic_load64(versionPointer(slot))
-            if version != Self.noVersion { oldest = min(oldest ?? version, version) }
+            if ahead != Self.noVersion { pins.append(ahead) }
+            if version != Self.noVersion { pins.append(version) }
         }
-        return oldest
+        pins.sort()
+        var unique: [UInt64] = []
+        unique.reserveCapacity(pins.count)
+        for p in pins where unique.last != p { unique.append(p) }
+        return unique
     }
+
+    /// The smallest pinned version among live owners, reclaiming dead owners' slots on the way.
+    func oldestPinned() -> UInt64? { pinnedVersions().first }
 }

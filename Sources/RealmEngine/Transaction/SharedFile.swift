@@ -9,20 +9,29 @@ final class SharedFile: @unchecked Sendable {
     let lock: LockFile
     let isReadOnly: Bool
     private let cacheLock = NSLock()
-    /// The free list of the last commit made in this process, by ref: the next write transaction
-    /// starts from it instead of decoding the node again.
-    private var lastFreeList: (ref: UInt64, extents: [FreeSpace.Chunk])?
+    /// The free list of the last commit made in this process, by version and ref: the next write
+    /// transaction starts from it instead of decoding the node again. With it, the versions the
+    /// live nodes of that commit's chain were written in (`FreeSpace.births`): they hold only
+    /// while every commit since was this process's, which the matching version and ref show.
+    private var lastFreeList: (version: UInt64, ref: UInt64, extents: [FreeSpace.Chunk])?
+    private var lastBirths: [UInt64: UInt64] = [:]
 
-    func rememberFreeList(ref: UInt64, extents: [FreeSpace.Chunk]) {
+    func rememberFreeList(version: UInt64, ref: UInt64, extents: [FreeSpace.Chunk], births: [UInt64: UInt64]) {
         cacheLock.lock()
-        lastFreeList = (ref, extents)
+        lastFreeList = (version, ref, extents)
+        lastBirths = births
         cacheLock.unlock()
     }
 
-    func freeList(ref: UInt64) -> [FreeSpace.Chunk]? {
+    /// The remembered free list of `version` if its root is at `ref`, with the births, which the
+    /// transaction takes (a transaction that rolls back loses them: only less space is reused).
+    func freeList(version: UInt64, ref: UInt64) -> (chunks: [FreeSpace.Chunk], births: [UInt64: UInt64])? {
         cacheLock.lock()
         defer { cacheLock.unlock() }
-        return lastFreeList?.ref == ref ? lastFreeList?.extents : nil
+        guard let last = lastFreeList, last.version == version, last.ref == ref else { return nil }
+        let births = lastBirths
+        lastBirths = [:]
+        return (last.extents, births)
     }
     private var layouts: [UInt64: (StoredSchema, SchemaLayout)] = [:]
     /// Set by `enterErrorState`: the error of a commit that could not be undone.
@@ -360,20 +369,29 @@ final class SharedFile: @unchecked Sendable {
     /// - A new slot is released again. Otherwise every attempt would leak one, owned by a live
     ///   pid so that nothing reclaims it, until every other opener gets `busy`.
     /// - An existing slot is moved only once the newest version opened: until then it keeps the
-    ///   version it pins, which keeps every later version's pages too (a page that version v
-    ///   reaches is reused only once no slot holds a version ≤ v; see "Why this is enough" in
-    ///   LockFile.swift), so the newest is read as safely as under LMDB's loop. The caller keeps
+    ///   version it pins, and pins the newest beside it in its ahead word (`LockFile.pinAhead`,
+    ///   LMDB's loop), so the newest is read as safely as by a new reader. The caller keeps
     ///   reading the snapshot it had, still pinned. Moving the slot first and putting it back
     ///   after a failure would not do: a writer scanning the slots in between sees only the
-    ///   newer version and may reuse the older one's pages.
+    ///   newer version and may reuse the older one's pages. Nor would the older pin alone do: a
+    ///   writer reuses what no pinned version reaches, and the older version does not reach the
+    ///   nodes written after it (`FreeSpace`, invariant 2).
     func pinNewest(slot existing: Int?) throws -> (slot: Int, snapshot: Snapshot) {
         for _ in 0..<1000 {
             if let existing {
-                let version = lock.latestVersion
-                if let snap = try snapshot(version: version) {
+                let version = lock.pinAhead(slot: existing)
+                let snap: Snapshot?
+                do {
+                    snap = try snapshot(version: version)
+                } catch {
+                    lock.dropAhead(slot: existing)
+                    throw error
+                }
+                if let snap {
                     lock.advance(slot: existing, to: version)
                     return (existing, snap)
                 }
+                lock.dropAhead(slot: existing)
             } else {
                 let (slot, version) = try lock.pinLatest()
                 let snap: Snapshot?

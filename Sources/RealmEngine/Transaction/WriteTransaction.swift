@@ -73,15 +73,21 @@ final class WriteTransaction {
         let bytes = FileBytes(base: shared.file.base, size: baseSlot.logicalSize, path: shared.path)
         let header = try shared.layout()
         let chunks: [FreeSpace.Chunk]
-        if let known = shared.freeList(ref: baseSlot.freeRef) {
-            chunks = known
+        var births: [UInt64: UInt64] = [:]
+        if let known = shared.freeList(version: baseSlot.version, ref: baseSlot.freeRef) {
+            (chunks, births) = known
         } else {
             chunks = try FreeSpace.load(bytes, ref: baseSlot.freeRef)
             try FreeSpace.checkClear(header.headerPages, chunks: chunks, path: shared.path, ref: baseSlot.freeRef)
         }
-        // Space freed by commit V is reusable once no reader holds a version below V.
-        let oldest = min(shared.lock.oldestPinnedVersion() ?? base.version, base.version)
-        var free = FreeSpace(chunks: chunks, logicalSize: baseSlot.logicalSize, reusableUpTo: oldest)
+        // Space written by commit B and freed by commit F is reachable from versions B ..< F: it
+        // is reusable once no reader holds one of them, nor the base (`FreeSpace`, invariant 2).
+        var pins = shared.lock.pinnedVersions().filter { $0 < base.version }
+        pins.append(base.version)
+        var free = FreeSpace(chunks: chunks, logicalSize: baseSlot.logicalSize, reusableUpTo: pins[0])
+        free.pinned = pins
+        free.births = births
+        free.pruneBirths()
         free.areas = header.areas
         free.area = header.commitArea(afterSlot: slotIndex)
         writer = try TreeWriter(file: shared.file, free: free, newVersion: base.version + 1, verified: base.bytes.verified)
