@@ -87,7 +87,7 @@ struct BadFileTests {
     @Test func aNewerWriteFormatOpensReadOnly() throws {
         let s = try Scratch()
         let db = try s.database()
-        try setFormat(of: db, read: 1, write: 99)
+        try setFormat(of: db, read: nil, write: 99)
         let q = try CLI.run(["query", db, "Dog", "--format", "count"])
         #expect(q.status == 0, "\(q.stderr)")
         #expect(q.stdout == "2\n")

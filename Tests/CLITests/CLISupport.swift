@@ -166,8 +166,8 @@ func parseJSON(_ text: String) -> Any? {
 }
 
 /// Rewrites both header slots of a database with the given format versions (checksums
-/// recomputed), to make a file from a "newer" program.
-func setFormat(of path: String, read: UInt16, write: UInt16) throws {
+/// recomputed; nil keeps the slot's read format), to make a file from a "newer" program.
+func setFormat(of path: String, read: UInt16?, write: UInt16) throws {
     var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
     let layout = bytes.withUnsafeBytes { raw in raw.baseAddress.flatMap { FileHeader.Layout.of(base: $0) } } ?? .single
     for offset in layout.slotOffsets where offset + FileHeader.slotSize <= bytes.count {
@@ -175,7 +175,7 @@ func setFormat(of path: String, read: UInt16, write: UInt16) throws {
             FileHeader.Slot.decode(UnsafeRawBufferPointer(rebasing: $0[offset..<offset + FileHeader.slotSize]))
         }
         guard var slot else { continue }
-        slot.readFormat = read
+        slot.readFormat = read ?? slot.readFormat
         slot.writeFormat = write
         bytes.replaceSubrange(offset..<offset + FileHeader.slotSize, with: slot.encoded())
     }

@@ -127,11 +127,11 @@ struct QueryTests {
         #expect(text.status == 0)
         #expect(text.stdout.contains("Person (2 objects), primary key id"))
         #expect(text.stdout.contains("indexed"))
-        #expect(text.stdout.contains("format 2 (read) / 3 (write)"))
+        #expect(text.stdout.contains("format 3 (read) / 3 (write)"))
         let json = parseJSON(try CLI.run(["schema", db, "--json"]).stdout) as? [String: Any]
         #expect((json?["counts"] as? [String: Int]) == ["Person": 2, "Dog": 2])
         #expect((json?["schema"] as? [Any])?.count == 2)
-        #expect(json?["readFormat"] as? Int == 2)  // read format 2: the paired header layout
+        #expect(json?["readFormat"] as? Int == 3)  // read format 3: node checksums bound to their place
         #expect(json?["writeFormat"] as? Int == 3)  // write format 3: the chunked change log
         #expect(json?["schemaVersion"] as? Int == 0)
         #expect((json?["fileSize"] as? Int ?? 0) > 4096)

@@ -111,7 +111,7 @@ private struct Salvage {
         for slot in slots.sorted(by: { $0.version > $1.version }) {
             // A file cut short: read what is left, every ref past the cut is a lost part.
             let end = min(slot.logicalSize, size)
-            let bytes = FileBytes(base: file.base, size: end, path: path, verified: VerifiedNodes(size: end))
+            let bytes = FileBytes(base: file.base, size: end, path: path, placeBound: slot.bindsNodesToPlace, verified: VerifiedNodes(size: end))
             do {
                 let probe = try TopNode.decode(try bytes.node(slot.topRef, kind: .top), path: path, ref: slot.topRef, layout: nil)
                 let stored = try SchemaNode.decode(try bytes.node(probe.schemaRef, kind: .schema), path: path, ref: probe.schemaRef)

@@ -397,20 +397,23 @@ public final class Realm {
     /// can read the file, and the oldest that may write it.
     public var fileFormat: (read: UInt16, write: UInt16) {
         let slot = try? shared.slots().first { $0.slot.version == described.version }?.slot
-        return (slot?.readFormat ?? FileHeader.Layout.newFiles.readFormat, slot?.writeFormat ?? FileHeader.writeFormat)
+        return (slot?.readFormat ?? FileHeader.Layout.newFiles.newFileReadFormat, slot?.writeFormat ?? FileHeader.writeFormat)
     }
 
     /// Writes version 1 of a new file: the schema, empty tables and the header (of `header`'s
-    /// layout; tests make files of the older layout).
+    /// layout and of `readFormat`, by default the newest for that layout; tests make files of
+    /// the older layout and formats).
     static func initialize(_ shared: SharedFile, schema: Schema, schemaVersion: UInt64, version: UInt64 = 1,
-                           header: FileHeader.Layout = .newFiles) throws {
+                           header: FileHeader.Layout = .newFiles, readFormat: UInt16? = nil) throws {
+        let readFormat = readFormat ?? header.newFileReadFormat
         try shared.lock.lockWriter()
         defer { shared.lock.unlockWriter() }
         guard try needsInitialization(shared) else { return }
         var free = FreeSpace(logicalSize: UInt64(header.size), reusableUpTo: .max)
         free.areas = header.areas
         for area in header.areas { free.free(offset: area.lowerBound, length: UInt64(area.count), freedIn: 0) }
-        let writer = try TreeWriter(file: shared.file, free: free, newVersion: version)
+        let writer = try TreeWriter(file: shared.file, free: free, newVersion: version,
+                                    placeBound: readFormat >= FileHeader.placeBoundFormat)
         let schemaRef = try writer.write(kind: .schema, payload: SchemaNode.payload(schema, schemaVersion: schemaVersion))
         let layout = SchemaLayout(schema)
         let tables = layout.tables.map { t -> TableState in
@@ -424,7 +427,7 @@ public final class Realm {
         try writer.ensureSize(writer.free.logicalSize)
         for (ref, node) in list.nodes { try writer.writeNode(node, at: ref) }
         let slot = FileHeader.Slot(version: version, topRef: topRef, freeRef: list.rootRef, logicalSize: writer.free.logicalSize,
-                                   readFormat: header.readFormat)
+                                   readFormat: readFormat)
         try shared.file.sync()
         try FileHeader.initial(slot, layout: header).withUnsafeBytes { try shared.file.write($0, at: 0) }
         // Slot 1's sector names the file too, from the first version on (`FileHeader`). Synced

@@ -36,10 +36,15 @@ struct FileHeader {
     static let size = 4096
     static let magic: [UInt8] = Array("RLMTUI".utf8) + [0, 1]
     static let slotSize = 64
-    /// The newest read format this program reads. Read format 2: the paired layout — a program
-    /// of read format 1 would find only slot 0 and miss every other commit. Single-layout files
-    /// keep read format 1 (`Layout.readFormat`).
-    static let readFormat: UInt16 = 2
+    /// The newest read format this program reads, and the one it gives new files. Read format 2:
+    /// the paired layout — a program of read format 1 would find only slot 0 and miss every
+    /// other commit. Read format 3: node checksums bind each node to its ref (`Node.placeTag`) —
+    /// a program of read format 2 would find every node's checksum wrong. Single-layout files
+    /// keep read format 1 (`Layout.readFormat`), files of read format 2 keep it (their nodes
+    /// are checked by the old rule) until `compact` or `writeCopy` writes them anew.
+    static let readFormat: UInt16 = 3
+    /// The first read format whose node checksums bind nodes to their place.
+    static let placeBoundFormat: UInt16 = 3
     /// The format this program writes. Write format 2: the free list is chunked
     /// (`FreeSpace+Chunks.swift`); a program of write format 1 would misread it, so it opens such
     /// files read-only. Write format 3: the change log keeps sealed chunks behind its root
@@ -73,6 +78,10 @@ struct FileHeader {
 
         /// The layout this program gives new files.
         static let newFiles = paired
+
+        /// The read format of a new file of this layout: the newest for the paired layout (the
+        /// single layout is kept for files of older programs, and for tests that make them).
+        var newFileReadFormat: UInt16 { self == .single ? readFormat : FileHeader.readFormat }
 
         /// The commit area a commit writes into when the newest version is in slot `active`: the
         /// one beside the other slot, which that commit will write (nil without areas).
@@ -131,7 +140,7 @@ struct FileHeader {
         var topRef: UInt64
         var freeRef: UInt64
         var logicalSize: UInt64
-        var readFormat: UInt16 = Layout.newFiles.readFormat
+        var readFormat: UInt16 = Layout.newFiles.newFileReadFormat
         var writeFormat: UInt16 = FileHeader.writeFormat
         /// The commit record: a node listing every node this commit wrote with its checksum
         /// (0 for none), and the hash of that node's payload. Open verifies it to tell a commit
@@ -155,6 +164,10 @@ struct FileHeader {
             }
             return out
         }
+
+        /// Whether the nodes of this slot's version carry checksums bound to their place
+        /// (read format 3 and later; `Node.placeTag`).
+        var bindsNodesToPlace: Bool { readFormat >= FileHeader.placeBoundFormat }
 
         /// The slot's checksum as stored (its identity in the lock file's durable-slot word).
         var checksum: UInt64 {

@@ -5,10 +5,17 @@
 /// 0        4      5       8         12         16
 /// | magic  | kind | 0 0 0 | length  | checksum | payload …
 /// ```
-/// `length` counts the header. `checksum` is the low 32 bits of `Checksum.hash` over the payload;
-/// every read verifies it the first time a snapshot reads the node (`FileBytes.anyNode`,
-/// `VerifiedNodes`), and `check` for every reachable node. Every ref and length read from the
-/// file is checked against the logical size of the snapshot before it is followed.
+/// `length` counts the header. `checksum` is the low 32 bits of `Checksum.hash` over the payload,
+/// and — in files of read format 3 and later — xored with `Node.placeTag(ref)`, a hash of the
+/// node's own ref: the same bytes at another offset (two nodes swapped, a write that landed at
+/// the wrong place) fail verification like damaged bytes, instead of being read as a plausible
+/// node of the wrong part of a tree (an index leaf that does not hold the key looked for, so a
+/// lookup that quietly finds nothing). Files of read formats 1 and 2 keep the payload-only rule
+/// for good (both slots of a file name one format, and a file's nodes are all of one rule);
+/// `compact` and `writeCopy` write a new file, of the new format. Every read verifies the
+/// checksum the first time a snapshot reads the node (`FileBytes.anyNode`, `VerifiedNodes`), and
+/// `check` for every reachable node. Every ref and length read from the file is checked against
+/// the logical size of the snapshot before it is followed.
 enum NodeKind: UInt8 {
     case clusterLeaf = 1
     case inner = 2
@@ -66,7 +73,34 @@ enum Node {
         }
     }
 
-    /// Writes the header of a node whose payload (`payloadCount` bytes) follows it in `raw`.
+    /// What a node's stored checksum is xored with for its place, in a file whose checksums bind
+    /// nodes to their place (read format 3): a bijective mix of the ref (SplitMix64's finalizer),
+    /// cut to 32 bits, so two refs share a tag with a chance of 2^-32.
+    @inline(__always)
+    static func placeTag(_ ref: UInt64) -> UInt32 {
+        var x = ref &+ 0x9E37_79B9_7F4A_7C15
+        x = (x ^ (x >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        x = (x ^ (x >> 27)) &* 0x94D0_49BB_1331_11EB
+        return UInt32(truncatingIfNeeded: x ^ (x >> 31))
+    }
+
+    /// The checksum a node with `payload` stores at `ref`: the payload's hash, bound to the ref
+    /// when `placeBound`.
+    @inline(__always)
+    static func checksum(_ payload: UnsafeRawBufferPointer, at ref: UInt64, placeBound: Bool) -> UInt32 {
+        UInt32(truncatingIfNeeded: Checksum.hash(payload)) ^ (placeBound ? placeTag(ref) : 0)
+    }
+
+    /// Binds the node whose bytes start at `node` (built with `build`/`finish`, whose checksum
+    /// names no place) to `ref`, or unbinds a node read from `ref` (xor is its own inverse).
+    static func bindChecksum(_ node: UnsafeMutableRawBufferPointer, to ref: UInt64) {
+        let stored = UInt32(littleEndian: node.loadUnaligned(fromByteOffset: 12, as: UInt32.self))
+        node.storeBytes(of: (stored ^ placeTag(ref)).littleEndian, toByteOffset: 12, as: UInt32.self)
+    }
+
+    /// Writes the header of a node whose payload (`payloadCount` bytes) follows it in `raw`, with
+    /// the checksum of the payload alone: a writer binds it to its ref once that is known
+    /// (`TreeWriter`, in files of read format 3).
     private static func writeHeader(kind: NodeKind, payloadCount: Int, into raw: UnsafeMutableRawBufferPointer) {
         let payload = UnsafeRawBufferPointer(rebasing: raw[headerSize..<(headerSize + payloadCount)])
         raw.storeBytes(of: magic.littleEndian, toByteOffset: 0, as: UInt32.self)
@@ -123,6 +157,9 @@ struct FileBytes {
     /// The logical size of the snapshot: no valid ref points at or past it.
     let size: UInt64
     let path: String
+    /// Whether node checksums bind each node to its ref (`Node.placeTag`): the rule of the
+    /// snapshot's slot (`FileHeader.Slot.bindsNodesToPlace`).
+    let placeBound: Bool
     /// The nodes of this snapshot already verified (`VerifiedNodes`); nil verifies every read.
     var verified: VerifiedNodes? = nil
 
@@ -153,10 +190,11 @@ struct FileBytes {
     @inline(never)
     private func verify(_ ref: UInt64, kind: UInt8, payload: UnsafeRawBufferPointer) throws {
         let stored = UInt32(littleEndian: (base + Int(ref)).loadUnaligned(fromByteOffset: 12, as: UInt32.self))
-        guard UInt32(truncatingIfNeeded: Checksum.hash(payload)) == stored else {
+        guard Node.checksum(payload, at: ref, placeBound: placeBound) == stored else {
             let name = NodeKind(rawValue: kind).map { "\($0)" } ?? "kind \(kind)"
-            throw RealmError.corruptFile(path: path, offset: ref,
-                                         reason: "checksum mismatch in a \(name) node: its bytes were damaged after they were written")
+            let cause = placeBound ? "its bytes were damaged after they were written, or belong at another place"
+                : "its bytes were damaged after they were written"
+            throw RealmError.corruptFile(path: path, offset: ref, reason: "checksum mismatch in a \(name) node: \(cause)")
         }
         verified?.insert(ref)
     }
@@ -187,6 +225,6 @@ struct FileBytes {
         let stored = UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 12, as: UInt32.self))
         let exact = Int(UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt32.self)))
         let payload = UnsafeRawBufferPointer(start: p + Node.headerSize, count: exact - Node.headerSize)
-        return (length, kind, UInt32(truncatingIfNeeded: Checksum.hash(payload)) == stored)
+        return (length, kind, Node.checksum(payload, at: ref, placeBound: placeBound) == stored)
     }
 }

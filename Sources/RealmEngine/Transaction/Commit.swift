@@ -137,7 +137,7 @@ extension WriteTransaction {
         // written a slot since `beginWrite` read them: we hold the write lock).
         let header = try shared.layout()
         let slot = FileHeader.Slot(version: writer.newVersion, topRef: topRef, freeRef: freeRef, logicalSize: writer.free.logicalSize,
-                                   readFormat: header.readFormat, commitRef: commitRef, commitHash: commitHash)
+                                   readFormat: baseReadFormat, commitRef: commitRef, commitHash: commitHash)
         let sector = header.slotSector(1 - baseSlotIndex, bytes: slot.encoded())
         let offset = sector.offset
         let previous = [UInt8](UnsafeRawBufferPointer(start: shared.file.base + Int(offset), count: sector.bytes.count))
@@ -220,7 +220,7 @@ enum CommitRecord {
     /// Whether every node the slot's commit record lists is on disk with its recorded checksum.
     static func verify(_ slot: FileHeader.Slot, base: UnsafeRawPointer, path: String) -> Bool {
         guard slot.commitRef != 0 else { return true }
-        let bytes = FileBytes(base: base, size: slot.logicalSize, path: path)
+        let bytes = FileBytes(base: base, size: slot.logicalSize, path: path, placeBound: slot.bindsNodesToPlace)
         guard let payload = try? bytes.node(slot.commitRef, kind: .commitRecord),
               Checksum.hash(payload) == slot.commitHash, payload.count >= 8 else { return false }
         let n = Int(truncatingIfNeeded: UInt64(littleEndian: payload.loadUnaligned(as: UInt64.self)))

@@ -4,7 +4,7 @@ extension CommitRecord {
     /// (a large commit) or the record cannot be read.
     static func writtenRefs(of slot: FileHeader.Slot, base: UnsafeRawPointer, path: String) -> [UInt64]? {
         guard slot.commitRef != 0 else { return nil }
-        let bytes = FileBytes(base: base, size: slot.logicalSize, path: path)
+        let bytes = FileBytes(base: base, size: slot.logicalSize, path: path, placeBound: slot.bindsNodesToPlace)
         guard let payload = try? bytes.node(slot.commitRef, kind: .commitRecord),
               Checksum.hash(payload) == slot.commitHash, payload.count >= 8 else { return nil }
         let n = Int(truncatingIfNeeded: UInt64(littleEndian: payload.loadUnaligned(as: UInt64.self)))

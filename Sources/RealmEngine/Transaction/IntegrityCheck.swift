@@ -98,7 +98,7 @@ final class IntegrityChecker {
                 throw corrupt(slot.commitRef, "the commit record does not match the nodes of the commit")
             }
         }
-        let chunks = try FreeSpace.load(FileBytes(base: bytes.base, size: slot.logicalSize, path: path), ref: slot.freeRef)
+        let chunks = try FreeSpace.load(FileBytes(base: bytes.base, size: slot.logicalSize, path: path, placeBound: slot.bindsNodesToPlace), ref: slot.freeRef)
         for chunk in chunks where chunk.ref != 0 { try visit(chunk.ref, "free list chunk") }
         let free = chunks.flatMap(\.extents)
         var objects: [String: Int] = [:]

@@ -347,7 +347,8 @@ final class SharedFile: @unchecked Sendable {
     /// Opens the snapshot described by a header slot.
     func snapshot(_ slot: FileHeader.Slot) throws -> Snapshot {
         try file.checkMapped(size: slot.logicalSize)
-        let bytes = FileBytes(base: file.base, size: slot.logicalSize, path: path, verified: verifiedNodes(for: slot))
+        let bytes = FileBytes(base: file.base, size: slot.logicalSize, path: path, placeBound: slot.bindsNodesToPlace,
+                              verified: verifiedNodes(for: slot))
         let probe = try TopNode.decode(try bytes.node(slot.topRef, kind: .top), path: path, ref: slot.topRef, layout: nil)
         let (stored, layout) = try self.layout(schemaRef: probe.schemaRef, bytes: bytes)
         return try Snapshot(version: slot.version, bytes: bytes, layout: layout, top: probe, topRef: slot.topRef,

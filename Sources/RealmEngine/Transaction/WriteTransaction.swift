@@ -70,7 +70,8 @@ final class WriteTransaction {
     init(shared: SharedFile, base: Snapshot, baseSlot: FileHeader.Slot, slotIndex: Int) throws {
         self.shared = shared
         self.base = base
-        let bytes = FileBytes(base: shared.file.base, size: baseSlot.logicalSize, path: shared.path)
+        let bytes = FileBytes(base: shared.file.base, size: baseSlot.logicalSize, path: shared.path,
+                              placeBound: baseSlot.bindsNodesToPlace)
         let header = try shared.layout()
         let chunks: [FreeSpace.Chunk]
         var births: [UInt64: UInt64] = [:]
@@ -90,14 +91,20 @@ final class WriteTransaction {
         free.pruneBirths()
         free.areas = header.areas
         free.area = header.commitArea(afterSlot: slotIndex)
-        writer = try TreeWriter(file: shared.file, free: free, newVersion: base.version + 1, verified: base.bytes.verified)
+        writer = try TreeWriter(file: shared.file, free: free, newVersion: base.version + 1, placeBound: baseSlot.bindsNodesToPlace,
+                                verified: base.bytes.verified)
         let top = TopNode(schemaRef: base.schemaRef, changeLogRef: base.changeLogRef, tables: base.tables)
         state = try Snapshot(version: base.version + 1, bytes: writer.bytes, layout: base.layout, top: top,
                              topRef: base.topRef, schemaVersion: base.schemaVersion, cacheLeaves: false)
         baseFreeRef = baseSlot.freeRef
         baseCommitRef = baseSlot.commitRef
         baseSlotIndex = slotIndex
+        baseReadFormat = baseSlot.readFormat
     }
+
+    /// The base slot's read format, which the commit's slot keeps: a file's nodes follow one
+    /// checksum rule (`FileHeader.Slot.bindsNodesToPlace`), so its format changes only by a copy.
+    let baseReadFormat: UInt16
 
     let baseFreeRef: UInt64
     /// The previous commit's record: part of the base version only, freed by this commit.

@@ -20,6 +20,9 @@ final class TreeWriter {
     @exclusivity(unchecked) var free: FreeSpace
     /// The version this transaction will commit.
     let newVersion: UInt64
+    /// Whether the file's node checksums bind nodes to their ref (read format 3): each node is
+    /// bound as it is given its place (`enqueue`).
+    let placeBound: Bool
     /// Extents written by this transaction (reusable at once when rewritten).
     @exclusivity(unchecked) private(set) var writtenHere = RefSet()
     /// The file's physical size once `sizeKnown`; until then a lower bound: the base version's
@@ -42,8 +45,9 @@ final class TreeWriter {
     /// `verified`: the base snapshot's record of verified nodes, shared so nodes it already read
     /// are not hashed again (the refs this writer marks are free in the base version, which
     /// never reads them); nil starts an empty one.
-    init(file: DatabaseFile, free: FreeSpace, newVersion: UInt64, verified: VerifiedNodes? = nil) throws {
+    init(file: DatabaseFile, free: FreeSpace, newVersion: UInt64, placeBound: Bool, verified: VerifiedNodes? = nil) throws {
         self.file = file
+        self.placeBound = placeBound
         self.free = free
         self.free.releaseTag = newVersion
         self.free.preferRuns = true
@@ -116,7 +120,7 @@ final class TreeWriter {
     }
 
     /// Bytes readable in this transaction: the committed file plus what this transaction wrote.
-    var bytes: FileBytes { FileBytes(base: file.base, size: free.logicalSize, path: file.path, verified: verified) }
+    var bytes: FileBytes { FileBytes(base: file.base, size: free.logicalSize, path: file.path, placeBound: placeBound, verified: verified) }
     /// The base version's nodes this transaction has verified, and the refs it wrote itself
     /// (`enqueue`): a node loaded to be changed is checked first, so a damaged one is never
     /// rewritten with a fresh checksum.
@@ -176,8 +180,12 @@ final class TreeWriter {
     }
 
     /// Writes the node at `built[start...]` to `ref`: at once (and drops it from `built`), or
-    /// into `pending` while `deferWrites` is set.
+    /// into `pending` while `deferWrites` is set. The one place a node meets its ref, so where
+    /// its checksum is bound to it (`placeBound`): every node kind, every writer.
     private func enqueue(_ ref: UInt64, start: Int) throws {
+        if placeBound {
+            built.withUnsafeMutableBytes { Node.bindChecksum(UnsafeMutableRawBufferPointer(rebasing: $0[start...]), to: ref) }
+        }
         verified.insert(ref)
         let count = built.count - start
         guard deferWrites else {
@@ -218,7 +226,9 @@ final class TreeWriter {
         earlyAreaWrites.remove(at: i)
         try flushBeforeReading(ref)
         let (length, _) = try bytes.header(ref)
-        let node = Array(UnsafeRawBufferPointer(start: file.base + Int(ref), count: Int(length)))
+        var node = Array(UnsafeRawBufferPointer(start: file.base + Int(ref), count: Int(length)))
+        // Its checksum names its old place: unbound here, `enqueue` binds it to the new one.
+        if placeBound { node.withUnsafeMutableBytes { Node.bindChecksum($0, to: ref) } }
         let to = free.allocate(node.count)
         try ensureSize(free.logicalSize)
         try writeNode(node, at: to)

@@ -10,7 +10,7 @@ import Testing
     static func nodesOfNewestCommit(_ realm: Realm) throws -> (index: Int, refs: [UInt64]) {
         let (index, slot) = try #require(try realm.shared.slots().first)
         #expect(slot.commitRef != 0)
-        let bytes = FileBytes(base: realm.shared.file.base, size: slot.logicalSize, path: realm.shared.path)
+        let bytes = FileBytes(base: realm.shared.file.base, size: slot.logicalSize, path: realm.shared.path, placeBound: slot.bindsNodesToPlace)
         let payload = try bytes.node(slot.commitRef, kind: .commitRecord)
         let n = Int(UInt64(littleEndian: payload.loadUnaligned(as: UInt64.self)))
         let refs = (0..<n).map { UInt64(littleEndian: payload.loadUnaligned(fromByteOffset: 8 + $0 * 16, as: UInt64.self)) }
@@ -23,7 +23,7 @@ import Testing
         let dir = TempDir()
         let realm = try Realm(path: dir.path("paired.realm"), schema: Fixtures.people)
         #expect(FileHeader.Layout.of(base: realm.shared.file.base) == .paired)
-        #expect(realm.fileFormat.read == 2)
+        #expect(realm.fileFormat.read == FileHeader.readFormat)
         var indexes: [Int] = []
         for i in 0..<40 {
             try realm.write { try realm.create("Person", Self.person(i)) }
@@ -50,7 +50,7 @@ import Testing
         try realm.write { for i in 0..<20_000 { try realm.create("Person", Self.person(i)) } }
         // Nothing of the bulk insert stays in an area: each is one free extent.
         let slot = try #require(try realm.shared.slots().first?.slot)
-        let chunks = try FreeSpace.load(FileBytes(base: realm.shared.file.base, size: slot.logicalSize, path: realm.shared.path),
+        let chunks = try FreeSpace.load(FileBytes(base: realm.shared.file.base, size: slot.logicalSize, path: realm.shared.path, placeBound: slot.bindsNodesToPlace),
                                         ref: slot.freeRef)
         let extents = chunks.flatMap(\.extents)
         for area in FileHeader.Layout.paired.areas {
@@ -88,7 +88,7 @@ import Testing
         _ = try Realm.compact(path: path)
         let realm = try Realm(path: path, schema: Fixtures.people)
         #expect(FileHeader.Layout.of(base: realm.shared.file.base) == .paired)
-        #expect(realm.fileFormat.read == 2)
+        #expect(realm.fileFormat.read == FileHeader.readFormat)
         #expect(try realm.object(ofType: "Person", forPrimaryKey: .int(29))?["name"] == .string("person 29"))
         try realm.write { try realm.create("Person", Self.person(30)) }
         #expect(try realm.checkIntegrity().objects["Person"] == 31)

@@ -147,7 +147,7 @@ import Testing
         let snapshot = try realm.snapshot
         let root = try #require(snapshot.tables[0].root)
         // Read without the snapshot's record, so finding the leaf does not verify it.
-        let reader = TreeReader(bytes: FileBytes(base: snapshot.bytes.base, size: snapshot.bytes.size, path: snapshot.bytes.path))
+        let reader = TreeReader(bytes: FileBytes(base: snapshot.bytes.base, size: snapshot.bytes.size, path: snapshot.bytes.path, placeBound: snapshot.bytes.placeBound))
         guard case .file(_, let ref) = try reader.leaf(root, key: TreeKey(hi: 0, lo: id)) else {
             Issue.record("not a file leaf")
             return 0

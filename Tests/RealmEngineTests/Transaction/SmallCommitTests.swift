@@ -74,8 +74,12 @@ import Testing
 /// survives commits whole, and a file of write format 1 converts on its first commit.
 @Suite struct FreeListChunkTests {
     /// Builds a file whose free list spans many windows: many objects with big values, then
-    /// every other one deleted.
-    private func fragmented(_ path: String) throws -> Realm {
+    /// every other one deleted. `readFormat`: a file of that read format (an older program's).
+    private func fragmented(_ path: String, readFormat: UInt16? = nil) throws -> Realm {
+        if let readFormat {
+            let shared = try SharedFile.open(path: path, readOnly: false, create: true)
+            try Realm.initialize(shared, schema: Fixtures.people, schemaVersion: 0, readFormat: readFormat)
+        }
         let realm = try Realm(path: path, schema: Fixtures.people)
         try realm.write {
             for i in 0..<3000 {
@@ -98,7 +102,10 @@ import Testing
         let dir = TempDir()
         let path = dir.path("chunks.realm")
         let realm = try fragmented(path)
-        let bytes = { FileBytes(base: realm.shared.file.base, size: try realm.shared.slots()[0].slot.logicalSize, path: path) }
+        let bytes = {
+            let slot = try realm.shared.slots()[0].slot
+            return FileBytes(base: realm.shared.file.base, size: slot.logicalSize, path: path, placeBound: slot.bindsNodesToPlace)
+        }
         let before = try FreeSpace.load(try bytes(), ref: try realm.shared.slots()[0].slot.freeRef)
         #expect(before.count >= 4)
         try realm.write { try realm.create("Person", ["id": .int(5000), "name": .string("small")]) }
@@ -117,18 +124,19 @@ import Testing
         let dir = TempDir()
         let path = dir.path("old.realm")
         do {
-            let realm = try fragmented(path)
+            // A program of write format 1 knew read formats up to 2 only.
+            let realm = try fragmented(path, readFormat: 2)
             // Rewrite the newest version's free list in format 1, as an older program left it.
             let slots = try realm.shared.slots()
             let slot = slots[0].slot
-            let chunks = try FreeSpace.load(FileBytes(base: realm.shared.file.base, size: slot.logicalSize, path: path), ref: slot.freeRef)
+            let chunks = try FreeSpace.load(FileBytes(base: realm.shared.file.base, size: slot.logicalSize, path: path, placeBound: slot.bindsNodesToPlace), ref: slot.freeRef)
             let flat = chunks.flatMap(\.extents)
             // The chunked list's nodes become free; the flat list goes at the end of the file.
             var usedByList: [FreeSpace.Extent] = []
-            usedByList.append(.init(offset: slot.freeRef, length: try FileBytes(base: realm.shared.file.base, size: slot.logicalSize, path: path).header(slot.freeRef).length, freedIn: 0))
+            usedByList.append(.init(offset: slot.freeRef, length: try FileBytes(base: realm.shared.file.base, size: slot.logicalSize, path: path, placeBound: slot.bindsNodesToPlace).header(slot.freeRef).length, freedIn: 0))
             for c in chunks { usedByList.append(.init(offset: c.ref, length: c.nodeLength, freedIn: 0)) }
             if slot.commitRef != 0 {  // the fabricated slot names no record
-                let length = try FileBytes(base: realm.shared.file.base, size: slot.logicalSize, path: path).header(slot.commitRef).length
+                let length = try FileBytes(base: realm.shared.file.base, size: slot.logicalSize, path: path, placeBound: slot.bindsNodesToPlace).header(slot.commitRef).length
                 usedByList.append(.init(offset: slot.commitRef, length: length, freedIn: 0))
             }
             var free = FreeSpace(chunks: FreeSpace.chunked(flat), logicalSize: slot.logicalSize, reusableUpTo: .max)
@@ -154,7 +162,7 @@ import Testing
         #expect(converted.objects["Person"] == 3001)
         #expect(reopened.fileFormat.write == FileHeader.writeFormat)
         let slot = try reopened.shared.slots()[0].slot
-        let chunks = try FreeSpace.load(FileBytes(base: reopened.shared.file.base, size: slot.logicalSize, path: path), ref: slot.freeRef)
+        let chunks = try FreeSpace.load(FileBytes(base: reopened.shared.file.base, size: slot.logicalSize, path: path, placeBound: slot.bindsNodesToPlace), ref: slot.freeRef)
         #expect(chunks.allSatisfy { $0.ref != 0 })
     }
 }
