@@ -69,8 +69,10 @@ func runResourceCycles(path: String, schema: Schema, cycles: Int) {
         // Warm-up: the runtime's one-time state (libdispatch's epoll, eventfd and timerfd, the
         // stacks glibc keeps cached for exited threads, malloc arenas) is made here, not counted.
         for i in 0..<100 { try cycle(i) }
-        // The last instance's notifier thread and descriptors may still be going away: count
-        // once nothing changed for half a second (at most 10 s).
+        // The last instance may still be going away on a notifier thread or the delivery queue:
+        // wait until the engine closed every file (an event, not a delay; the bound only keeps
+        // a leak from hanging the test), then until the thread count settles.
+        if !Realm.waitUntilFilesAreClosed(timeout: .seconds(300)) { fail("a Realm file stayed open after the warm-up") }
         var before = snapshot()
         let quiet = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < quiet {
@@ -84,6 +86,7 @@ func runResourceCycles(path: String, schema: Schema, cycles: Int) {
         let start = ContinuousClock.now
         for i in 0..<cycles { try cycle(i) }
         let seconds = (ContinuousClock.now - start) / .seconds(1)
+        if !Realm.waitUntilFilesAreClosed(timeout: .seconds(300)) { fail("a Realm file stayed open after the cycles") }
         var after = snapshot()
         let settle = ContinuousClock.now + .seconds(10)
         // All mappings are not waited for: glibc keeps new arenas and cached stacks.

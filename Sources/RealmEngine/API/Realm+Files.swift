@@ -135,3 +135,15 @@ extension Realm {
         }
     }
 }
+
+extension Realm {
+    /// Blocks until every Realm file this process opened is closed — its descriptors and
+    /// mappings, and its lock file's, released with its last instance, notifier thread and
+    /// frozen snapshots — or `timeout` passed; returns whether they were. The last reference to
+    /// a file may drop on a notifier thread or a delivery queue a moment after the caller let
+    /// go of its instances: tools and tests that count the process's descriptors wait for this
+    /// event instead of guessing a delay.
+    public static func waitUntilFilesAreClosed(timeout: Duration) -> Bool {
+        OpenFiles.waitUntilNone(timeout: timeout)
+    }
+}

@@ -184,7 +184,12 @@ final class DatabaseFile: @unchecked Sendable {
             close(fd)
             throw RealmError.resourceLimit("\(path) is larger than the \(reservedBytes >> 20) MiB of address space this process could reserve")
         }
+        counted = true
+        OpenFiles.opened()
     }
+
+    /// Whether this open is in `OpenFiles` (a file on disk that opened whole).
+    private var counted = false
 
     /// An anonymous in-memory file for `inMemoryIdentifier`.
     init(inMemory name: String) throws {
@@ -234,6 +239,7 @@ final class DatabaseFile: @unchecked Sendable {
     deinit {
         SystemCalls.munmap(UnsafeMutableRawPointer(mutating: base), reservedBytes, path: path)
         close(fd)
+        if counted { OpenFiles.closed() }
     }
 
     /// The physical size of the file.

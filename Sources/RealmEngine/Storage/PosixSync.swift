@@ -31,6 +31,11 @@ final class PosixCondition: @unchecked Sendable {
     /// happen: always wait in a loop over the predicate).
     func wait() { pthread_cond_wait(condition, mutex) }
     func signal() { pthread_cond_signal(condition) }
+    /// Waits for a signal at most until `deadline` (CLOCK_REALTIME); false when it passed.
+    func wait(until deadline: timespec) -> Bool {
+        var until = deadline
+        return pthread_cond_timedwait(condition, mutex, &until) == 0
+    }
     func broadcast() { pthread_cond_broadcast(condition) }
 
     /// Runs `body` with the mutex held.

@@ -259,6 +259,7 @@ final class LockFile: @unchecked Sendable {
             slots: mapping.base + Layout.headerSize, count: mapping.slots,
             latest: (mapping.base + Layout.latestVersionOffset).assumingMemoryBound(to: UInt64.self),
             pid: getpid(), fd: fd, path: path)
+        OpenFiles.opened()
     }
 
     /// An anonymous lock file for an in-memory Realm: the same semantics for every user of this
@@ -285,6 +286,7 @@ final class LockFile: @unchecked Sendable {
         for slot in 0..<slotCount where ownedSlots[slot] { readers.release(slot) }
         if fd >= 0 {
             Self.unmapAndClose(fd, mapping: base, size: mappedSize, path: path)
+            OpenFiles.closed()
         } else {
             base.deallocate()
         }
