@@ -9,9 +9,13 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
+        // SQLite's own C API (the system's libsqlite3, the library GRDB also links), so the
+        // benchmark can measure SQLite without GRDB's Swift layer. Benchmarks only.
+        .systemLibrary(name: "CSQLite3", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .executableTarget(
             name: "realm-bench",
             dependencies: [
+                "CSQLite3",
                 .product(name: "RealmEngine", package: "realmtui"),
                 .product(name: "RealmSwift", package: "realmtui"),
                 .product(name: "GRDB", package: "GRDB.swift"),

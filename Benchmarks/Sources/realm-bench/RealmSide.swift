@@ -113,10 +113,15 @@ class RealmSide: BenchEngine {
         realm = nil
     }
 
-    func openAndCount() throws -> Int {
-        let r = try Realm(configuration: configuration)
-        realm = r
-        return try r.objects("Person").count
+    func open() throws {
+        realm = nil
+        realm = try Realm(configuration: configuration)
+    }
+
+    func count() throws -> Int { try opened().objects("Person").count }
+
+    func countScore(_ score: Double) throws -> Int {
+        try opened().objects("Person").filter("score == %@", .double(score)).count
     }
 
     func updateBulk(score: Double) throws {
@@ -142,12 +147,11 @@ class RealmSide: BenchEngine {
         }
     }
 
-    func deleteHalf() throws -> Int {
+    func deleteHalf() throws {
         let realm = try opened()
         try realm.write {
             try realm.delete(realm.objects("Person").filter("age < 50"))
         }
-        return try realm.objects("Person").count
     }
 }
 

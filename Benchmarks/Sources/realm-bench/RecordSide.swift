@@ -109,9 +109,17 @@ final class RecordSide: BenchEngine {
 
     func close() throws { try connection.close() }
 
-    func openAndCount() throws -> Int {
-        let q = try connection.reopen()
-        return try q.read { db in try PersonRecord.fetchCount(db) }
+    func open() throws { _ = try connection.reopen() }
+
+    func prepare() throws {
+        try connection.close()
+        _ = try connection.opened()
+    }
+
+    func count() throws -> Int { try opened().read { db in try PersonRecord.fetchCount(db) } }
+
+    func countScore(_ score: Double) throws -> Int {
+        try opened().read { db in try PersonRecord.filter(PersonRecord.Columns.score == score).fetchCount(db) }
     }
 
     func updateBulk(score: Double) throws {
@@ -125,9 +133,7 @@ final class RecordSide: BenchEngine {
         }
     }
 
-    func deleteHalf() throws -> Int {
-        let queue = try opened()
-        _ = try queue.write { db in try PersonRecord.filter(PersonRecord.Columns.age < 50).deleteAll(db) }
-        return try queue.read { db in try PersonRecord.fetchCount(db) }
+    func deleteHalf() throws {
+        _ = try opened().write { db in try PersonRecord.filter(PersonRecord.Columns.age < 50).deleteAll(db) }
     }
 }

@@ -3,12 +3,15 @@ import GRDB
 
 /// SQLite through GRDB: one connection (`DatabaseQueue`), WAL, `synchronous=FULL` (every commit
 /// is durable, as ours are), prepared (cached) statements, and only the primary key indexed.
-final class SQLiteSide: BenchEngine {
-    static let name = "sqlite"
+class SQLiteSide: BenchEngine {
+    class var name: String { "sqlite" }
+    class var isSQLite: Bool { true }
+    /// Whether the connection gets `SQLiteTuning` (mmap and a page cache holding the file).
+    class var tuned: Bool { false }
     private let connection: SQLiteConnection
 
-    init(directory: URL) throws {
-        connection = SQLiteConnection(fileURL: directory.appendingPathComponent("bench.sqlite"))
+    required init(directory: URL) throws {
+        connection = SQLiteConnection(fileURL: directory.appendingPathComponent("bench.sqlite"), tuned: Self.tuned)
     }
 
 
@@ -79,9 +82,21 @@ final class SQLiteSide: BenchEngine {
 
     func close() throws { try connection.close() }
 
-    func openAndCount() throws -> Int {
-        let q = try connection.reopen()
-        return try q.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM person") ?? 0 }
+    func open() throws { _ = try connection.reopen() }
+
+    func prepare() throws {
+        try connection.close()
+        _ = try connection.opened()
+    }
+
+    func count() throws -> Int {
+        try opened().read { db in try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM person")) ?? 0 }
+    }
+
+    func countScore(_ score: Double) throws -> Int {
+        try opened().read { db in
+            try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM person WHERE score = ?"), arguments: [score]) ?? 0
+        }
     }
 
     func updateBulk(score: Double) throws {
@@ -101,11 +116,15 @@ final class SQLiteSide: BenchEngine {
         }
     }
 
-    func deleteHalf() throws -> Int {
-        let queue = try opened()
-        try queue.write { db in
+    func deleteHalf() throws {
+        try opened().write { db in
             try db.cachedStatement(sql: "DELETE FROM person WHERE age < 50").execute()
         }
-        return try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM person") ?? 0 }
     }
+}
+
+/// `SQLiteSide` with `SQLiteTuning`: SQLite through GRDB at its best for reads.
+final class SQLiteTunedSide: SQLiteSide {
+    override class var name: String { "sqlite-tuned" }
+    override class var tuned: Bool { true }
 }

@@ -92,10 +92,15 @@ final class TypedSide: BenchEngine {
 
     func close() throws { realm = nil }
 
-    func openAndCount() throws -> Int {
-        let r = try RealmSwift.Realm(configuration: configuration)
-        realm = r
-        return r.objects(BenchPerson.self).count
+    func open() throws {
+        realm = nil
+        realm = try RealmSwift.Realm(configuration: configuration)
+    }
+
+    func count() throws -> Int { try opened().objects(BenchPerson.self).count }
+
+    func countScore(_ score: Double) throws -> Int {
+        try opened().objects(BenchPerson.self).where { $0.score == score }.count
     }
 
     func updateBulk(score: Double) throws {
@@ -110,9 +115,8 @@ final class TypedSide: BenchEngine {
         }
     }
 
-    func deleteHalf() throws -> Int {
+    func deleteHalf() throws {
         let realm = try opened()
         try realm.write { realm.delete(realm.objects(BenchPerson.self).filter("age < 50")) }
-        return realm.objects(BenchPerson.self).count
     }
 }

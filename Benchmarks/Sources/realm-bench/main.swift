@@ -3,12 +3,19 @@ import Foundation
 import Glibc
 #endif
 
-// realm-bench: the same workload on realmtui and on SQLite (GRDB), medians of several runs.
+// realm-bench: the same workload on realmtui and on SQLite (through GRDB and through its C API,
+// each on its default settings and tuned), every answer checked; min / median / max of several runs.
 //
 //   realm-bench [--objects N] [--repeat R] [--json] [--only TASK,…] [--dir PATH] [--engine E] [--count-repeat K] [--encrypted]
 
-let allTasks = ["insert_bulk", "insert_txn", "count_filter", "query_string", "enumerate", "pk_lookup",
-                "sort_first_page", "changeset_sorted", "changeset_filter", "update_bulk", "delete_bulk", "file_size", "open"]
+/// Read-only tasks: each runs on a fresh connection/instance (opened untimed just before), and
+/// again as `<task>_cold` after the files' pages were dropped from the page cache.
+let readTasks = ["count_filter", "query_string", "enumerate", "pk_lookup", "sort_first_page", "count"]
+let allTasks = ["insert_bulk", "insert_txn"] + readTasks + readTasks.map { $0 + "_cold" }
+    + ["changeset_sorted", "changeset_filter", "update_bulk", "delete_bulk", "file_size", "open", "open_cold"]
+/// Every engine, in the table's column order.
+let allEngines: [any BenchEngine.Type] = [RealmSide.self, SQLiteSide.self, SQLiteTunedSide.self, CAPISide.self, CAPITunedSide.self,
+                                          TypedSide.self, RecordSide.self, EncryptedSide.self]
 
 struct Options {
     var objects = 1_000_000
@@ -16,12 +23,15 @@ struct Options {
     var json = false
     var only: Set<String> = Set(allTasks)
     var directory = URL(fileURLWithPath: NSTemporaryDirectory())
-    /// Which engines to run (both unless `--engine` says one; ratios need both).
-    var engines = ["realmtui", "sqlite"]
+    /// Which engines to run (`--engine`): by default realmtui and the four SQLite columns.
+    var engines = ["realmtui", "sqlite", "sqlite-tuned", "capi", "capi-tuned"]
     /// How many times `count_filter` counts (fewer makes profiling runs shorter).
     var countRepeat = 100
     /// How many times each read-only task runs per cycle (each time is a sample of the median).
     var readRepeat = 1
+    /// `--profile T`: run task T's timed part inside `profiledTask` (for callgrind's
+    /// `--toggle-collect`, see `Scripts/callgrind-check.py`).
+    var profile: String?
     /// `--encrypted`: add the `encrypted` engine to whichever were chosen.
     var encrypted = false
 
@@ -29,22 +39,28 @@ struct Options {
         usage: realm-bench [--objects N] [--repeat R] [--json] [--only TASK,…] [--dir PATH] [--engine E] [--count-repeat K] [--read-repeat K]
           --objects N   people to insert (default 1000000)
           --repeat R    runs per task; the median is reported (default 5)
-          --json        print {"objects": N, "results": [{"task", "realmtui_s", "sqlite_s", "ratio"}]}
+          --json        print {"objects", "runs", "load", "peak_bytes", "results": [{"task", "ratio",
+                        "best_sqlite", "engines": {E: {"min", "median", "max"}}}]} (seconds; bytes for file_size)
           --only T,…    run only these tasks (the data is still inserted first); tasks:
                         \(allTasks.joined(separator: ", "))
           --dir PATH    where the database files go (default: the temporary directory)
-          --engine E,…  run only these engines (realmtui, sqlite, typed: realmtui through the typed
-                        RealmSwift API, grdb: SQLite through GRDB's Codable records), e.g. one under
-                        a profiler; typed adds a typed/realmtui column, grdb with typed a grdb/typed one
+          --engine E,…  run only these engines (default realmtui,sqlite,sqlite-tuned,capi,capi-tuned;
+                        sqlite: GRDB's SQL statements, capi: SQLite's C API, -tuned: mmap and a page
+                        cache holding the file; typed: realmtui through the typed RealmSwift API,
+                        grdb: SQLite through GRDB's Codable records), e.g. one alone for its own
+                        peak memory or under a profiler; typed adds a typed/rt column, grdb with
+                        typed a grdb/typed one
           --count-repeat K  how many times count_filter counts (default 100; for profiling)
           --read-repeat K   run each read-only task (count_filter, query_string, enumerate,
                         pk_lookup, sort_first_page) K times per run, each a sample (default 1;
                         more samples, and a profile of reads not drowned by the inserts)
+          --profile T   run task T's timed part inside the function profiledTask, so that
+                        valgrind --tool=callgrind --toggle-collect='*profiledTask*' counts it alone
           --encrypted   also run realmtui on an encrypted file (engine "encrypted"); adds an
                         encrypted/rt column, the overhead of encryption
         """
 
-    static func parse(_ args: [String]) -> Options {
+    @MainActor static func parse(_ args: [String]) -> Options {
         var o = Options()
         var i = 0
         func value(_ flag: String) -> String {
@@ -70,9 +86,15 @@ struct Options {
             case "--count-repeat": o.countRepeat = positive("--count-repeat")
             case "--read-repeat": o.readRepeat = positive("--read-repeat")
             case "--encrypted": o.encrypted = true
+            case "--profile":
+                let task = value("--profile")
+                guard allTasks.contains(task) else { fail("unknown task '\(task)'") }
+                o.profile = task
             case "--engine":
                 let names = value("--engine").split(separator: ",").map(String.init)
-                for e in names where !["realmtui", "sqlite", "typed", "grdb", "encrypted"].contains(e) { fail("unknown engine '\(e)'") }
+                for e in names where !allEngines.contains(where: { $0.name == e }) {
+                    fail("unknown engine '\(e)'; engines: \(allEngines.map { $0.name }.joined(separator: ", "))")
+                }
                 o.engines = names
             case "-h", "--help": print(usage); exit(0)
             default: fail("unknown option '\(args[i])'")
@@ -102,13 +124,21 @@ let changeSetCommits = 9
 
 /// Seconds of each run per task and engine; bytes for `file_size`.
 var samples: [String: [String: [Double]]] = [:]
-/// Each engine's answer per task (first run), to check the engines agree.
-var answers: [String: [String: String]] = [:]
 
-@MainActor func record(_ task: String, _ engine: String, _ value: Double, answer: String? = nil) {
+@MainActor func record(_ task: String, _ engine: String, _ value: Double) {
     guard options.only.contains(task) else { return }
     samples[task, default: [:]][engine, default: []].append(value)
-    if let answer, answers[task]?[engine] == nil { answers[task, default: [:]][engine] = answer }
+}
+
+/// The timed part of the task `--profile` names runs inside this function (and nothing else
+/// does), so callgrind can collect exactly that task's instructions.
+@inline(never)
+func profiledTask<T>(_ body: () throws -> T) rethrows -> T { try body() }
+
+/// `timed`, for the task `task` (through `profiledTask` when it is the one profiled).
+@MainActor func measure<T>(_ task: String, _ body: () throws -> T) rethrows -> (T, Double) {
+    if task == options.profile { return try timed { try profiledTask(body) } }
+    return try timed(body)
 }
 
 func timed<T>(_ body: () throws -> T) rethrows -> (T, Double) {
@@ -119,57 +149,114 @@ func timed<T>(_ body: () throws -> T) rethrows -> (T, Double) {
     return (value, Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18)
 }
 
-/// One full cycle on a fresh file: insert, measure, read, reopen, update, insert singly, delete.
-@MainActor func cycle(_ engine: any BenchEngine, _ name: String, _ data: Dataset, _ lookupIDs: [Int64]) throws {
-    let want = options.only
-    func run<T>(_ task: String, times: Int = 1, _ body: () throws -> T) throws {
-        guard want.contains(task) else { return }
-        for _ in 0..<times {
-            let (value, seconds) = try timed(body)
-            record(task, name, seconds, answer: "\(value)")
-        }
-    }
-    let (_, insertSeconds) = try timed { try engine.insertBulk(data) }
-    record("insert_bulk", name, insertSeconds)
-    if want.contains("file_size") {
-        record("file_size", name, Double(try engine.compactAndMeasure()))
-    }
-    try run("count_filter", times: options.readRepeat) { try engine.countFilter(times: countFilterTimes) }
-    try run("query_string", times: options.readRepeat) { try engine.queryString() }
-    try run("enumerate", times: options.readRepeat) { try engine.enumerateAges() }
-    try run("pk_lookup", times: options.readRepeat) { try engine.lookup(lookupIDs) }
-    try run("sort_first_page", times: options.readRepeat) { try engine.sortFirstPage() }
-    for (task, sorted) in [("changeset_sorted", true), ("changeset_filter", false)] where want.contains(task) {
-        if let (seconds, answer) = try engine.changeSetLatency(sorted: sorted, commits: changeSetCommits) {
-            record(task, name, seconds, answer: answer)
-        }
-    }
-    if want.contains("open") {
-        try engine.close()
-        try run("open") { try engine.openAndCount() }
-    }
-    try run("update_bulk") { try engine.updateBulk(score: 42.5) }
-    try run("insert_txn") { try engine.insertSingles(data, firstID: Int64(data.count) + 1, count: txnCount) }
-    try run("delete_bulk") { try engine.deleteHalf() }
-    try engine.close()
+/// The load averages (`/proc/loadavg`: 1, 5 and 15 minutes), to report beside the timings.
+func loadAverage() -> String {
+    guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return "?" }
+    return text.split(separator: " ").prefix(3).joined(separator: " ")
 }
 
 let root = options.directory.appendingPathComponent("realm-bench-\(getpid())")
-note("realm-bench: \(options.objects) objects, \(options.repeats) runs, files in \(root.path)")
+
+/// A task's answer differs from the reference: the run fails (exit 1).
+@MainActor func wrongAnswer(_ task: String, _ engine: String, got: String, expected: String) -> Never {
+    try? FileManager.default.removeItem(at: root)
+    note("realm-bench: FAILED: \(engine) answered \(task) wrongly: got \(got.prefix(300)), expected \(expected.prefix(300))")
+    exit(1)
+}
+
+/// One full cycle on a fresh file: insert, measure, read (warm and cold, each on a fresh
+/// connection), reopen, update, insert singly, delete. Every answer is checked against `ref`.
+@MainActor func cycle(_ engine: any BenchEngine, _ name: String, _ directory: URL, _ data: Dataset, _ ref: Reference,
+                      _ lookupIDs: [Int64]) throws {
+    let want = options.only
+    func check<T: Equatable>(_ task: String, _ got: T, _ expected: T) {
+        if got != expected { wrongAnswer(task, name, got: "\(got)", expected: "\(expected)") }
+    }
+    /// A read task, warm then cold, each sample on a freshly opened connection or instance.
+    func read<T: Equatable>(_ task: String, expected: T, _ body: () throws -> T) throws {
+        for cold in [false, true] {
+            let label = cold ? task + "_cold" : task
+            guard want.contains(label) else { continue }
+            for _ in 0..<options.readRepeat {
+                try engine.close()
+                if cold { try dropPageCache(directory) }
+                try engine.prepare()
+                let (value, seconds) = try measure(label, body)
+                check(label, value, expected)
+                record(label, name, seconds)
+            }
+        }
+    }
+    let (_, insertSeconds) = try measure("insert_bulk") { try engine.insertBulk(data) }
+    record("insert_bulk", name, insertSeconds)
+    check("insert_bulk", try engine.count(), ref.people)
+    if want.contains("file_size") {
+        record("file_size", name, Double(try engine.compactAndMeasure()))
+    }
+    try read("count_filter", expected: ref.countFilter) { try engine.countFilter(times: countFilterTimes) }
+    try read("query_string", expected: ref.queryString) { try engine.queryString() }
+    try read("enumerate", expected: ref.ageSum) { try engine.enumerateAges() }
+    try read("pk_lookup", expected: ref.lookupSum) { try engine.lookup(lookupIDs) }
+    try read("sort_first_page", expected: ref.firstPage) { try engine.sortFirstPage() }
+    try read("count", expected: ref.people) { try engine.count() }
+    for (task, sorted) in [("changeset_sorted", true), ("changeset_filter", false)] where want.contains(task) {
+        try engine.prepare()
+        if let (seconds, _) = try engine.changeSetLatency(sorted: sorted, commits: changeSetCommits) {
+            record(task, name, seconds)
+        }
+    }
+    for cold in [false, true] {
+        let label = cold ? "open_cold" : "open"
+        guard want.contains(label) else { continue }
+        try engine.close()
+        if cold { try dropPageCache(directory) }
+        let (_, seconds) = try measure(label) { try engine.open() }
+        record(label, name, seconds)
+        check(label, try engine.count(), ref.people)
+    }
+    // The writes start on a fresh, checked connection (not timed).
+    try engine.prepare()
+    if want.contains("update_bulk") {
+        let (_, seconds) = try measure("update_bulk") { try engine.updateBulk(score: 42.5) }
+        record("update_bulk", name, seconds)
+        check("update_bulk", try engine.countScore(42.5), ref.people)
+    }
+    if want.contains("insert_txn") {
+        let (_, seconds) = try measure("insert_txn") { try engine.insertSingles(data, firstID: Int64(data.count) + 1, count: txnCount) }
+        record("insert_txn", name, seconds)
+        check("insert_txn", try engine.count(), ref.afterInsertTxn(true))
+    }
+    if want.contains("delete_bulk") {
+        let (_, seconds) = try measure("delete_bulk") { try engine.deleteHalf() }
+        record("delete_bulk", name, seconds)
+        check("delete_bulk", try engine.count(), ref.afterDelete(insertTxnRan: want.contains("insert_txn")))
+    }
+    try engine.close()
+}
+
+func peakBytes() -> Int {
+    var usage = rusage()
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    return Int(usage.ru_maxrss) * 1024 // Linux reports KiB
+}
+
+let loadBefore = loadAverage()
+note("realm-bench: \(options.objects) objects, \(options.repeats) runs, files in \(root.path), load \(loadBefore)")
 let (data, genSeconds) = timed { Dataset.generate(count: options.objects) }
 let lookupIDs = Dataset.lookupIDs(count: lookupCount, among: options.objects)
-note(String(format: "generated the data in %.2f s", genSeconds))
+let reference = Reference(data, lookupIDs: lookupIDs, txnCount: txnCount)
+let peakAfterData = peakBytes()
+note(String(format: "generated the data and its reference answers in %.2f s", genSeconds))
 
-let engines: [any BenchEngine.Type] = [RealmSide.self, SQLiteSide.self, TypedSide.self, RecordSide.self, EncryptedSide.self]
-    .filter { options.engines.contains($0.name) }
+let engines = allEngines.filter { options.engines.contains($0.name) }
 do {
     for r in 0..<options.repeats {
-        // Alternate which engine goes first, so neither always runs on a warmer machine.
+        // Alternate the order, so no engine always runs on a warmer (or busier) machine.
         let order = r % 2 == 0 ? engines : engines.reversed()
         for type in order {
             let dir = root.appendingPathComponent("run\(r)-\(type.name)")
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            let (_, s) = try timed { try cycle(type.init(directory: dir), type.name, data, lookupIDs) }
+            let (_, s) = try timed { try cycle(type.init(directory: dir), type.name, dir, data, reference, lookupIDs) }
             note(String(format: "run %d/%d %@: %.2f s", r + 1, options.repeats, type.name, s))
             try FileManager.default.removeItem(at: dir)
         }
@@ -180,54 +267,43 @@ do {
     note("realm-bench: failed: \(error)")
     exit(1)
 }
+let loadAfter = loadAverage()
 
-for (task, byEngine) in answers.sorted(by: { $0.key < $1.key }) {
-    if let a = byEngine[RealmSide.name], let b = byEngine[SQLiteSide.name], a != b {
-        note("warning: \(task): the engines disagree: realmtui \(a.prefix(200)), sqlite \(b.prefix(200))")
-    }
-    if let a = byEngine[RealmSide.name], let e = byEngine[EncryptedSide.name], a != e {
-        note("warning: \(task): encrypted and plain disagree: realmtui \(a.prefix(200)), encrypted \(e.prefix(200))")
-    }
-    if let a = byEngine[RealmSide.name], let t = byEngine[TypedSide.name], a != t {
-        note("warning: \(task): typed and dynamic disagree: realmtui \(a.prefix(200)), typed \(t.prefix(200))")
-    }
-    if let a = byEngine[SQLiteSide.name], let g = byEngine[RecordSide.name], a != g {
-        note("warning: \(task): GRDB records and SQL disagree: sqlite \(a.prefix(200)), grdb \(g.prefix(200))")
-    }
-}
-
-func median(_ xs: [Double]) -> Double {
+struct Spread { var min: Double; var median: Double; var max: Double }
+func spread(_ xs: [Double]) -> Spread? {
     let s = xs.sorted()
-    if s.isEmpty { return .nan }
-    return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+    guard !s.isEmpty else { return nil }
+    let median = s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+    return Spread(min: s[0], median: median, max: s[s.count - 1])
 }
 
-var usage = rusage()
-getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-let peakBytes = Int(usage.ru_maxrss) * 1024 // Linux reports KiB
-
-struct Row { var task: String; var ours: Double; var sqlite: Double; var ratio: Double; var typed: Double; var grdb: Double; var encrypted: Double }
+struct Row {
+    var task: String
+    var byEngine: [String: Spread]
+    /// The SQLite column with the smallest median, and best ÷ realmtui.
+    var best: String?
+    var ratio: Double
+}
 let rows: [Row] = allTasks.filter(options.only.contains).map { task in
-    let ours = median(samples[task]?[RealmSide.name] ?? [])
-    let sqlite = median(samples[task]?[SQLiteSide.name] ?? [])
-    let typed = median(samples[task]?[TypedSide.name] ?? [])
-    let grdb = median(samples[task]?[RecordSide.name] ?? [])
-    let encrypted = median(samples[task]?[EncryptedSide.name] ?? [])
-    return Row(task: task, ours: ours, sqlite: sqlite, ratio: sqlite / ours, typed: typed, grdb: grdb, encrypted: encrypted)
+    var byEngine: [String: Spread] = [:]
+    for e in engines { byEngine[e.name] = spread(samples[task]?[e.name] ?? []) }
+    let best = engines.filter { $0.isSQLite }.compactMap { e in byEngine[e.name].map { (e.name, $0.median) } }.min { $0.1 < $1.1 }
+    let ours = byEngine[RealmSide.name]?.median ?? .nan
+    return Row(task: task, byEngine: byEngine, best: best?.0, ratio: (best?.1 ?? .nan) / ours)
 }
-let showTyped = options.engines.contains(TypedSide.name)
-let showRecords = options.engines.contains(RecordSide.name)
-let showEncrypted = options.engines.contains(EncryptedSide.name)
+let peak = peakBytes()
 
 if options.json {
     func number(_ x: Double) -> String { x.isFinite ? "\(x)" : "null" }
-    let results = rows.map {
-        "{\"task\": \"\($0.task)\", \"realmtui_s\": \(number($0.ours)), \"sqlite_s\": \(number($0.sqlite)), \"ratio\": \(number($0.ratio))"
-            + (showTyped ? ", \"typed_s\": \(number($0.typed))" : "") + (showRecords ? ", \"grdb_s\": \(number($0.grdb))" : "")
-            + (showEncrypted ? ", \"encrypted_s\": \(number($0.encrypted))" : "") + "}"
+    let results = rows.map { row in
+        let cells = engines.compactMap { e in
+            row.byEngine[e.name].map { "\"\(e.name)\": {\"min\": \(number($0.min)), \"median\": \(number($0.median)), \"max\": \(number($0.max))}" }
+        }
+        return "{\"task\": \"\(row.task)\", \"ratio\": \(number(row.ratio)), \"best_sqlite\": \(row.best.map { "\"\($0)\"" } ?? "null"), "
+            + "\"engines\": {\(cells.joined(separator: ", "))}}"
     }
-    print("{\"objects\": \(options.objects), \"results\": [\(results.joined(separator: ", "))]}")
-    note("peak memory (ru_maxrss): \(peakBytes) bytes")
+    print("{\"objects\": \(options.objects), \"runs\": \(options.repeats), \"load\": [\"\(loadBefore)\", \"\(loadAfter)\"], "
+        + "\"peak_bytes\": \(peak), \"peak_bytes_after_data\": \(peakAfterData), \"results\": [\(results.joined(separator: ", "))]}")
 } else {
     func pad(_ s: String, _ n: Int, left: Bool = false) -> String {
         let fill = String(repeating: " ", count: max(0, n - s.count))
@@ -238,23 +314,40 @@ if options.json {
         if task == "file_size" { return String(format: "%.1f MiB", x / 1_048_576) }
         return x < 1 ? String(format: "%.1f ms", x * 1000) : String(format: "%.3f s", x)
     }
-    print("realm-bench: \(options.objects) objects, median of \(options.repeats) run(s)")
-    print("ratio = sqlite / realmtui (above 1: realmtui is faster or smaller)")
-    if showTyped { print("typed/rt = typed / realmtui (the typed API's cost over the dynamic one)") }
-    if showRecords && showTyped { print("grdb/typed = GRDB records / typed (above 1: the typed API is faster)") }
+    func ratio(_ x: Double) -> String { x.isFinite ? String(format: "%.2f", x) : "-" }
+    // Extra ratio columns: (label, numerator engine, denominator engine).
+    let extra = [("typed/rt", TypedSide.name, RealmSide.name), ("grdb/typed", RecordSide.name, TypedSide.name),
+                 ("enc/rt", EncryptedSide.name, RealmSide.name)]
+        .filter { options.engines.contains($0.1) && options.engines.contains($0.2) }
+    let hasRatio = options.engines.contains(RealmSide.name) && engines.contains { $0.isSQLite }
+    print("realm-bench: \(options.objects) objects, median of \(options.repeats) run(s); load \(loadBefore) -> \(loadAfter)")
+    if hasRatio { print("best/rt = the fastest (smallest) SQLite column / realmtui: above 1 realmtui is faster or smaller") }
     print("")
-    let typedHeader = (showTyped ? " \(pad("typed", 12)) \(pad("typed/rt", 9))" : "")
-        + (showRecords ? " \(pad("grdb", 12))" + (showTyped ? " \(pad("grdb/typed", 11))" : "") : "")
-        + (showEncrypted ? " \(pad("encrypted", 12)) \(pad("enc/rt", 9))" : "")
-    print("\(pad("task", 16, left: true)) \(pad("realmtui", 12)) \(pad("sqlite", 12)) \(pad("ratio", 8))" + typedHeader)
-    print(String(repeating: "-", count: 51 + (showTyped ? 23 : 0) + (showRecords ? 13 + (showTyped ? 12 : 0) : 0) + (showEncrypted ? 23 : 0)))
+    var header = pad("task", 20, left: true) + engines.map { pad($0.name, 12) }.joined(separator: " ")
+    if hasRatio { header += " " + pad("best/rt", 8) + "  " + pad("best", 12, left: true) }
+    for x in extra { header += " " + pad(x.0, 10) }
+    print(header)
+    print(String(repeating: "-", count: header.count))
     for r in rows {
-        func ratio(_ x: Double, _ width: Int) -> String { pad(x.isFinite ? String(format: "%.2f", x) : "-", width) }
-        let typedCells = (showTyped ? " \(pad(show(r.task, r.typed), 12)) \(ratio(r.typed / r.ours, 9))" : "")
-            + (showRecords ? " \(pad(show(r.task, r.grdb), 12))" + (showTyped ? " \(ratio(r.grdb / r.typed, 11))" : "") : "")
-            + (showEncrypted ? " \(pad(show(r.task, r.encrypted), 12)) \(ratio(r.encrypted / r.ours, 9))" : "")
-        print("\(pad(r.task, 16, left: true)) \(pad(show(r.task, r.ours), 12)) \(pad(show(r.task, r.sqlite), 12)) \(pad(r.ratio.isFinite ? String(format: "%.2f", r.ratio) : "-", 8))" + typedCells)
+        var line = pad(r.task, 20, left: true) + engines.map { pad(show(r.task, r.byEngine[$0.name]?.median ?? .nan), 12) }.joined(separator: " ")
+        if hasRatio { line += " " + pad(ratio(r.ratio), 8) + "  " + pad(r.best ?? "-", 12, left: true) }
+        for x in extra {
+            line += " " + pad(ratio((r.byEngine[x.1]?.median ?? .nan) / (r.byEngine[x.2]?.median ?? .nan)), 10)
+        }
+        print(line)
+    }
+    if options.repeats > 1 {
+        print("")
+        print("min - max of the \(options.repeats) runs:")
+        print(pad("task", 20, left: true) + engines.map { pad($0.name, 21) }.joined(separator: " "))
+        for r in rows {
+            print(pad(r.task, 20, left: true) + engines.map { e in
+                pad(r.byEngine[e.name].map { "\(show(r.task, $0.min)) - \(show(r.task, $0.max))" } ?? "-", 21)
+            }.joined(separator: " "))
+        }
     }
     print("")
-    print(String(format: "peak memory (ru_maxrss): %.1f MiB", Double(peakBytes) / 1_048_576))
+    print(String(format: "peak memory (ru_maxrss): %.1f MiB (%.1f MiB after generating the data, before any engine ran)",
+                 Double(peak) / 1_048_576, Double(peakAfterData) / 1_048_576))
 }
+note("every answer matched the reference")

@@ -25,8 +25,9 @@ package struct ObjectAccessor {
     private let ownedRealm: Realm?
     /// The object's class in the Realm's schema.
     package let classIndex: Int
-    /// The object's key in its class.
-    package let key: ObjectKey
+    /// The object's key in its class (changed only by `rewalk`, on an accessor nothing else
+    /// holds).
+    package private(set) var key: ObjectKey
 
     /// Where the object was found, valid while `anchor` is current.
     private var anchor: ReadAnchor?
@@ -53,6 +54,23 @@ package struct ObjectAccessor {
         self.anchor = anchor
         self.leaf = leaf
         self.row = row
+    }
+
+    /// Makes this accessor, of an object made by iteration, the accessor of the object at `row`
+    /// of leaf `leaf` of `anchor` (same Realm and class), exactly as
+    /// `init(classIndex:key:anchor:leaf:row:)` would: the iterator recycles an object nobody
+    /// else holds between two steps of a loop. When the accessor already holds `anchor` (the
+    /// usual step: the same leaves), no reference is counted and nothing is destroyed.
+    @inline(__always)
+    mutating func rewalk(key: ObjectKey, anchor: Unmanaged<ReadAnchor>, leaf: Int, row: Int) {
+        guard ownedRealm == nil, let held = self.anchor, held === anchor.takeUnretainedValue() else {
+            self = ObjectAccessor(classIndex: classIndex, key: key, anchor: anchor.takeUnretainedValue(), leaf: leaf, row: row)
+            return
+        }
+        self.key = key
+        self.leaf = leaf
+        self.row = row
+        lookedUpBefore = false
     }
 
     /// The class's schema in the Realm's current state.

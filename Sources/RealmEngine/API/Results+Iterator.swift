@@ -83,32 +83,66 @@ extension Results {
         ///
         /// The object handed out last is recycled for the next one when nothing but the
         /// iterator references it any more (no strong, weak or unowned reference): no code can
-        /// tell, and a loop that keeps nothing makes one object instead of one per step.
+        /// tell, and a loop that keeps nothing makes one object instead of one per step. A
+        /// recycled object of a class walk is moved to the next row in place (`rewalk`): no
+        /// accessor is made, copied or destroyed, and no reference counted, per step.
         public mutating func next() -> DynamicObject? {
-            switch nextAccessor() {
-            case .some(let accessor):
-                if var previous = last.take(), isKnownUniquelyReferenced(&previous),
-                   _getWeakRetainCount(previous) <= 1, _getUnownedRetainCount(previous) <= 1 {
-                    previous.accessor = consume accessor
-                    last = previous
-                    return previous
-                }
-                let made = DynamicObject(consume accessor)
-                last = made
-                return made
-            case .none:
+            let step = nextStep()
+            if case .end = step {
                 last = nil
                 return nil
             }
+            if var previous = last.take(), isKnownUniquelyReferenced(&previous),
+               _getWeakRetainCount(previous) <= 1, _getUnownedRetainCount(previous) <= 1 {
+                switch step {
+                case .walked(let key, let anchor, let leaf, let row):
+                    previous.accessor.rewalk(key: key, anchor: anchor, leaf: leaf, row: row)
+                case .keyed(let key):
+                    previous.accessor = ObjectAccessor(realm: realm, classIndex: classIndex, key: key)
+                case .end:
+                    break
+                }
+                last = previous
+                return previous
+            }
+            guard let accessor = Self.accessor(step, realm: realm, classIndex: classIndex) else { return nil }
+            let made = DynamicObject(consume accessor)
+            last = made
+            return made
         }
 
         /// The accessor of the next object, or nil at the end (the typed layer makes its own
         /// objects around it).
         package mutating func nextAccessor() -> ObjectAccessor? {
+            Self.accessor(nextStep(), realm: realm, classIndex: classIndex)
+        }
+
+        /// Where the next object is: at a row of a leaf of the anchor (`walked`: the anchor is
+        /// not retained, the iterator holds it), or only its key, or nowhere (the end).
+        private enum Step {
+            case walked(ObjectKey, Unmanaged<ReadAnchor>, leaf: Int, row: Int)
+            case keyed(ObjectKey)
+            case end
+        }
+
+        @inline(__always)
+        private static func accessor(_ step: Step, realm: Realm, classIndex: Int) -> ObjectAccessor? {
+            switch step {
+            case .walked(let key, let anchor, let leaf, let row):
+                return ObjectAccessor(classIndex: classIndex, key: key, anchor: anchor.takeUnretainedValue(), leaf: leaf, row: row)
+            case .keyed(let key):
+                return ObjectAccessor(realm: realm, classIndex: classIndex, key: key)
+            case .end:
+                return nil
+            }
+        }
+
+        @inline(__always)
+        private mutating func nextStep() -> Step {
             guard walksClass else {
-                guard pendingIndex < pending.count else { return nil }
+                guard pendingIndex < pending.count else { return .end }
                 defer { pendingIndex += 1 }
-                return ObjectAccessor(realm: realm, classIndex: classIndex, key: pending[pendingIndex])
+                return .keyed(pending[pendingIndex])
             }
             // The usual step: the next row of the leaf at hand, the Realm unchanged (the anchor
             // is borrowed, not retained).
@@ -117,7 +151,7 @@ extension Results {
                 if key < end {
                     from = key &+ 1
                     defer { row += 1 }
-                    return walkedObject(ObjectKey(key), anchor: anchorRef)
+                    return .walked(ObjectKey(key), anchorRef, leaf: leaf, row: row)
                 }
             }
             return walk()
@@ -125,7 +159,7 @@ extension Results {
 
         /// `next()` of a class walk past the usual step: the next leaf, or the next key in the
         /// Realm's current state after it changed, or the end.
-        private mutating func walk() -> ObjectAccessor? {
+        private mutating func walk() -> Step {
             while from < end {
                 if let anchor, anchor.isCurrent() {
                     if row < rows {
@@ -133,7 +167,7 @@ extension Results {
                         guard key < end else { break }
                         from = key &+ 1
                         defer { row += 1 }
-                        return walkedObject(ObjectKey(key), anchor: Unmanaged.passUnretained(anchor))
+                        return .walked(ObjectKey(key), Unmanaged.passUnretained(anchor), leaf: leaf, row: row)
                     }
                     if leaf + 1 < anchor.leaves.count {
                         start(anchor, leaf: leaf + 1, row: 0, complete: anchorIsComplete)
@@ -144,19 +178,13 @@ extension Results {
                     let key = pending[pendingIndex]
                     pendingIndex += 1
                     from = key.rawValue &+ 1
-                    return ObjectAccessor(realm: realm, classIndex: classIndex, key: key)
+                    return .keyed(key)
                 }
                 // The Realm changed, or the leaf at hand is done: find the next key in its state now.
                 guard seek() else { break }
             }
             finish()
-            return nil
-        }
-
-        /// The object at `row` of `leaf` of the anchor.
-        @inline(__always)
-        private func walkedObject(_ key: ObjectKey, anchor: Unmanaged<ReadAnchor>) -> ObjectAccessor {
-            ObjectAccessor(classIndex: classIndex, key: key, anchor: anchor.takeUnretainedValue(), leaf: leaf, row: row)
+            return .end
         }
 
         private mutating func start(_ anchor: ReadAnchor, leaf: Int, row: Int, complete: Bool) {

@@ -234,4 +234,31 @@ import Testing
         for (id, box) in unownedOnes { #expect(try box.object.value(forKey: "id") == .int(id)) }
         #expect(alive.count == 10)
     }
+
+    /// A recycled object moved to the next row in place (`ObjectAccessor.rewalk`) reads that
+    /// row, across leaves, and after the Realm changed under the loop (its position then comes
+    /// from a lookup by key, so the next step must not keep it).
+    @Test func aRecycledObjectReadsItsNewRowAcrossLeavesAndWrites() throws {
+        let dir = TempDir()
+        let realm = try people(3000, in: dir)
+        var identities = Set<ObjectIdentifier>()
+        var seen: [Int64] = []
+        for person in try realm.objects("Person") {
+            identities.insert(ObjectIdentifier(person))
+            guard case .int(let id) = try person.value(forKey: "id") else { Issue.record("no id"); continue }
+            #expect(try person.value(forKey: "age") == .int(id % 90))
+            if id % 700 == 5 {
+                // A write moves the Realm on: this object is found again by key (twice, so it
+                // keeps an anchor of its own), and the walk goes on in the new state.
+                try realm.write { try person.setValue(.string("w\(id)"), forKey: "name") }
+                #expect(try person.value(forKey: "name") == .string("w\(id)"))
+                #expect(try person.value(forKey: "age") == .int(id % 90))
+            } else {
+                #expect(try person.value(forKey: "name") == .string("n\(id)"))
+            }
+            seen.append(id)
+        }
+        #expect(seen == (0..<3000).map { Int64($0) })
+        #expect(identities.count == 1)
+    }
 }
