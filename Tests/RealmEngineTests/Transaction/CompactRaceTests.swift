@@ -7,22 +7,15 @@ import Testing
 /// not commit into it (or watch it) once it is no longer at its path: its acknowledged writes
 /// would be lost with it (issue 29, item 1).
 @Suite(.serialized) struct CompactRaceTests {
-    static let schema = Schema([
-        ObjectSchema(name: "Item", properties: [
-            Property(name: "id", type: .string, isPrimaryKey: true),
-            Property(name: "writer", type: .int),
-            Property(name: "batch", type: .int, isIndexed: true),
-            Property(name: "payload", type: .string),
-            Property(name: "next", type: .object, objectClassName: "Item"),
-        ]),
-        ObjectSchema(name: "Counter", properties: [
-            Property(name: "id", type: .int, isPrimaryKey: true),
-            Property(name: "value", type: .int),
-        ]),
-    ])
+    /// The file, made by `realm-torture` with its own schema (Item, Counter), opened here with
+    /// the schema it holds: the writers and this test must agree on it.
+    private func makeFile(_ path: String) throws {
+        let (status, _, err) = try BuiltExecutable.run("realm-torture", ["increment", path, "0"])
+        try #require(status == 0, "\(err)")
+    }
 
     private func configuration(_ path: String) -> Realm.Configuration {
-        .init(fileURL: URL(fileURLWithPath: path), schema: Self.schema)
+        .init(fileURL: URL(fileURLWithPath: path))
     }
 
     private func count(_ path: String, _ query: String) throws -> Int {
@@ -35,6 +28,7 @@ import Testing
     @Test func anOpenerOvertakenByCompactionCommitsIntoTheFileAtThePath() throws {
         let dir = TempDir()
         let path = dir.path("race.realm")
+        try makeFile(path)
         do {
             let realm = try Realm(configuration: configuration(path))
             try realm.write {
@@ -75,7 +69,7 @@ import Testing
     @Test func compactionInALoopLosesNoAcknowledgedWrite() throws {
         let dir = TempDir()
         let path = dir.path("loop.realm")
-        do { _ = try Realm(configuration: configuration(path)) }
+        try makeFile(path)
         let perWriter = ProcessInfo.processInfo.environment["REALMTUI_CI_SIZE"] == nil ? 150 : 400
         let compactor = try ChildProcess(["compact", path, "0"], in: dir, name: "compactor")
         let writers = try (1...3).map { writer in
