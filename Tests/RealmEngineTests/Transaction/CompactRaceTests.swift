@@ -70,7 +70,7 @@ import Testing
         let dir = TempDir()
         let path = dir.path("loop.realm")
         try makeFile(path)
-        let perWriter = ProcessInfo.processInfo.environment["REALMTUI_CI_SIZE"] == nil ? 150 : 400
+        let perWriter = ProcessInfo.processInfo.environment["REALMTUI_COMPACT_RACE_WRITES"].flatMap(Int.init) ?? 400
         let compactor = try ChildProcess(["compact", path, "0"], in: dir, name: "compactor")
         let writers = try (1...3).map { writer in
             try ChildProcess(["reopen", path, "\(writer)", "\(perWriter)"], in: dir, name: "writer\(writer)")
