@@ -96,3 +96,22 @@ struct BadFileTests {
         }
     }
 }
+
+/// A `.realm` file written by Realm itself (Realm Core's "T-DB" header) is named as one, with
+/// its file format, rather than called an unknown signature.
+@Suite struct RealmCoreFileTests {
+    @Test func aRealmCoreFileIsNamedAsOne() throws {
+        let s = try Scratch()
+        // Realm Core's 24-byte header: two top refs, "T-DB", file formats 0 and 24, flags 1
+        // (the second format is the current one).
+        var header = Data(count: 16)
+        header.append(Data("T-DB".utf8))
+        header.append(Data([0x00, 0x18, 0x00, 0x01]))
+        header.append(Data(count: 4096 - header.count))
+        let file = s.path("app.realm")
+        try header.write(to: URL(fileURLWithPath: file))
+        let result = try CLI.run(["schema", file])
+        expectFailure(result, contains: "Realm Core file (file format 24)")
+        #expect(result.stderr.hasSuffix("[not-a-realm-file]\n"), "\(result.stderr)")
+    }
+}

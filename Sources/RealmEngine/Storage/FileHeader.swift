@@ -222,7 +222,17 @@ struct FileHeader {
                 throw RealmError.encryption(path: path, reason: RealmError.missingKeyReason)
             }
             let sqlite = Array("SQLite format 3".utf8)
-            let reason = head.prefix(sqlite.count).elementsEqual(sqlite) ? "it is an SQLite database" : "unknown file signature"
+            let reason: String
+            if head.prefix(sqlite.count).elementsEqual(sqlite) {
+                reason = "it is an SQLite database"
+            } else if head.count >= 24, head[16..<20].elementsEqual("T-DB".utf8) {
+                // Realm Core's header: flags bit 0 picks which of the two format bytes is current.
+                let format = head[20 + Int(head[23] & 1)]
+                reason = "it is a Realm Core file (file format \(format)), which realmtui cannot read yet; "
+                    + "export it to JSON with a Realm SDK and 'realmtui import' it"
+            } else {
+                reason = "unknown file signature"
+            }
             throw RealmError.notARealmFile(path: path, reason: reason)
         }
         guard let layout = Layout.of(base: base) else {
