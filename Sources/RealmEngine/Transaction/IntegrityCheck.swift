@@ -20,6 +20,9 @@ public struct IntegrityReport: Sendable {
     public var liveBytes: UInt64
     public var freeBytes: UInt64
     public var fileBytes: UInt64
+    /// What is sound now but not as it should be (a damaged spare copy of an encrypted page),
+    /// one sentence each; empty for a file in order.
+    public var warnings: [String] = []
 }
 
 extension Realm {
@@ -44,7 +47,17 @@ extension Realm {
             throw RealmError.busy("the version being checked was replaced; try again")
         }
         let checker = IntegrityChecker(snapshot: snapshot, headerPages: try shared.layout().headerPages)
-        return try checker.run(slot: slot)
+        var report = try checker.run(slot: slot)
+        if let crypt = shared.file.crypt {
+            report.warnings = try crypt.copiesFailingCheck(below: try shared.file.physicalSize()).map { failing in
+                "page \(failing.page): copy \(failing.copy == 0 ? "A" : "B") fails its integrity check (HMAC-SHA-256); "
+                    + (failing.readable
+                       ? "the page reads from its other copy, but damage or a torn write has left it without a spare"
+                       : "no copy of the page is readable, and no live data is on it now")
+                    + " (copy the file to rewrite it)"
+            }
+        }
+        return report
     }
 }
 

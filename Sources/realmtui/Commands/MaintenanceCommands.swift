@@ -27,6 +27,7 @@ struct CheckCommand: ParsableCommand {
             Console.line("  \(name): \(report.objects[name] ?? 0)")
         }
         Console.line("bytes: \(report.liveBytes) live, \(report.freeBytes) free, \(report.fileBytes) in the file")
+        for warning in report.warnings { Console.error("warning: \(file): \(warning)") }
     }
 }
 
