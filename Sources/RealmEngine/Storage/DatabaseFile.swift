@@ -160,8 +160,10 @@ final class DatabaseFile: @unchecked Sendable {
         let fd = SystemCalls.open(path, flags | O_CLOEXEC | O_NONBLOCK, 0o644)
         if fd < 0 {
             if errno == EACCES || errno == EROFS {
+                // The reason only: which way around it there is (a read-only open, a flag) is
+                // the caller's to say; not every command has a --read-only.
                 throw RealmError.io(path: path, operation: readOnly ? "open" : "open for writing", errno: errno,
-                                    message: String(cString: strerror(errno)) + (readOnly ? "" : "; try --read-only"))
+                                    message: String(cString: strerror(errno)))
             }
             throw DatabaseFile.ioError(path, "open")
         }

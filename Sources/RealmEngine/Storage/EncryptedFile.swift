@@ -294,6 +294,46 @@ final class EncryptedFile: @unchecked Sendable {
         pages = count
     }
 
+    /// The written copies (counter above 0) of pages below `size` that fail their check, read
+    /// from the file now: a damaged spare copy (the one not in the view), which nothing reads
+    /// until a crash during the page's next rewrite needs it, or a newer copy the view fell
+    /// back from. `readable` is false for a page with no valid copy (which a check that passed
+    /// found in no live node: free space, say). A copy that a writer in another process is
+    /// rewriting at this moment fails too, which is why this is a warning and never an error:
+    /// a second check tells the two apart.
+    func copiesFailingCheck(below size: UInt64) throws -> [(page: Int, copy: Int, readable: Bool)] {
+        lock.lock()
+        defer { lock.unlock() }
+        let limit = min(pages, Int(min(size, UInt64(Int.max)) / UInt64(EncryptedFile.pageSize)))
+        var failing: [(page: Int, copy: Int, readable: Bool)] = []
+        var cipherText = [UInt8](repeating: 0, count: 2 * EncryptedFile.pageSize)
+        for group in EncryptedFile.groups(0..<limit) {
+            for (i, pair) in try readEntries(group).enumerated() {
+                let page = group.lowerBound + i
+                try readFully(&cipherText, at: EncryptedFile.dataOffset(page, copy: 0))
+                for (copy, entry) in [(0, pair.0), (1, pair.1)] where entry.counter > 0 {
+                    let slice = copy * EncryptedFile.pageSize..<(copy + 1) * EncryptedFile.pageSize
+                    let verifies = cipherText.withUnsafeBytes {
+                        cipher.verifies(UnsafeRawBufferPointer(rebasing: $0[slice]), entry: entry, page: UInt64(page))
+                    }
+                    if !verifies { failing.append((page, copy, !unreadable.contains(page))) }
+                }
+            }
+        }
+        return failing
+    }
+
+    /// The write counters of both copies of `page` as stored in the file at `path` (tests).
+    static func storedCounters(of page: Int, in path: String) throws -> (UInt64, UInt64) {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let at = Int(metaOffset(page))
+        guard at + 2 * PageEntry.size <= data.count else { return (0, 0) }
+        return data.withUnsafeBytes { raw in
+            (PageEntry(UnsafeRawBufferPointer(rebasing: raw[at..<at + PageEntry.size])).counter,
+             PageEntry(UnsafeRawBufferPointer(rebasing: raw[at + PageEntry.size..<at + 2 * PageEntry.size])).counter)
+        }
+    }
+
     /// Throws `corruptFile` naming the first page below `size` that has no valid copy.
     func checkReadable(below size: UInt64) throws {
         lock.lock()

@@ -20,8 +20,9 @@ public struct IntegrityReport: Sendable {
     public var liveBytes: UInt64
     public var freeBytes: UInt64
     public var fileBytes: UInt64
-    /// What the check found that is not damage but must not go unsaid: a newest commit that was
-    /// set aside (`Realm.recoveryWarning`), and where its bytes are kept.
+    /// What the check found that is not damage but must not go unsaid, one sentence each: a
+    /// newest commit that was set aside (`Realm.recoveryWarning`) and where its bytes are kept,
+    /// a damaged spare copy of an encrypted page. Empty for a file in order.
     public var warnings: [String] = []
 }
 
@@ -41,7 +42,7 @@ extension Realm {
             throw Realm.lostCommitError(realm.path, lost: lost, now: realm.version, cause: realm.shared.lock.rejectedCause)
         }
         var report = try realm.checkIntegrity()
-        if let warning = realm.recoveryWarning { report.warnings = warning.components(separatedBy: "\n") }
+        if let warning = realm.recoveryWarning { report.warnings = warning.components(separatedBy: "\n") + report.warnings }
         return report
     }
 
@@ -53,7 +54,17 @@ extension Realm {
             throw RealmError.busy("the version being checked was replaced; try again")
         }
         let checker = IntegrityChecker(snapshot: snapshot, headerPages: try shared.layout().headerPages)
-        return try checker.run(slot: slot)
+        var report = try checker.run(slot: slot)
+        if let crypt = shared.file.crypt {
+            report.warnings = try crypt.copiesFailingCheck(below: try shared.file.physicalSize()).map { failing in
+                "\(path): page \(failing.page): copy \(failing.copy == 0 ? "A" : "B") fails its integrity check (HMAC-SHA-256); "
+                    + (failing.readable
+                       ? "the page reads from its other copy, but damage or a torn write has left it without a spare"
+                       : "no copy of the page is readable, and no live data is on it now")
+                    + " (copy the file to rewrite it)"
+            }
+        }
+        return report
     }
 }
 

@@ -101,7 +101,13 @@ struct CompactCommand: ParsableCommand {
 
     func run() throws {
         try RealmFiles.requireRegularFile(file)
-        let (before, after) = try Realm.compact(path: file, encryptionKey: try encryption.encryptionKey())
+        let (before, after): (UInt64, UInt64)
+        do {
+            (before, after) = try Realm.compact(path: file, encryptionKey: try encryption.encryptionKey())
+        } catch RealmError.io(let p, let operation, let code, let message) where code == EACCES || code == EROFS {
+            throw CLIFailure("\(p): cannot \(operation) (\(message)); compact rewrites the file, so it needs write permission "
+                             + "to the file and its folder")
+        }
         Console.line("compacted \(file): \(before) → \(after) bytes")
     }
 }

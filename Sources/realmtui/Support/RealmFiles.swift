@@ -28,9 +28,7 @@ enum RealmFiles {
         do {
             realm = try Realm(configuration: config)
         } catch RealmError.io(let p, let operation, let code, let message) where !readOnly && (code == EACCES || code == EROFS) {
-            // A writing command cannot use --read-only: say what is wrong instead of suggesting it.
-            let reason = message.components(separatedBy: "; try --read-only").joined()
-            throw CLIFailure("\(p): cannot \(operation) (\(reason)); this command writes to the file, so it needs write permission")
+            throw CLIFailure("\(p): cannot \(operation) (\(message)); this command writes to the file, so it needs write permission")
         }
         if let warning = realm.recoveryWarning { Console.error("warning: " + warning) }
         KnownNames.classes = realm.schema.classNames
