@@ -131,26 +131,25 @@ extension ExplorerState {
         }
     }
 
-    /// `y`: the value under the cursor, as text, to the clipboard; the status line shows what
-    /// was copied (its start), or why nothing was.
+    /// `y`: the value under the cursor to the clipboard, in the export syntax (`CopyText`); the
+    /// status line shows what was copied (its start), or why nothing was.
     mutating func copySelection() -> [ExplorerEffect] {
-        let formatter = ValueFormatter(realm: realm)
         var text: String?
         do {
             switch current {
             case .table(let table):
                 if let property = table.cursorProperty, table.cursorRow < table.rows.count {
-                    text = DetailLayout.fullValue(try table.rows.object(at: table.cursorRow), property, formatter).text
+                    text = try CopyText.text(of: try table.rows.object(at: table.cursorRow), property, realm: realm)
                 }
             case .detail(let detail):
                 let properties = detail.object.objectSchema.properties
                 if properties.indices.contains(detail.cursor) {
-                    text = DetailLayout.fullValue(detail.object, properties[detail.cursor], formatter).text
+                    text = try CopyText.text(of: detail.object, properties[detail.cursor], realm: realm)
                 }
             case .values(let values):
                 let items = try values.object.list(forKey: values.property.name).elements()
                 if items.indices.contains(values.cursor) {
-                    text = formatter.shown(items[values.cursor], values.property, oneLine: false, element: true).text
+                    text = try CopyText.text(for: items[values.cursor], values.property, realm: realm)
                 }
             case .classes: break
             }
