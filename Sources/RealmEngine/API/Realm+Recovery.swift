@@ -32,27 +32,15 @@ extension Realm {
             .corruptFile(path: path, offset: 64, reason: "the newest commit, version \(lost), could not be verified (cut short by a crash or damaged on disk); the file fell back to version \(now) and that commit is lost")
         case .damagedHeaderSlot:
             .corruptFile(path: path, offset: 64, reason: "a header slot is damaged (its 512-byte sector was zeroed or overwritten), so version \(lost), if it was committed, could not be verified; the file fell back to version \(now) in the other slot")
-        case .rolledBack:
-            .corruptFile(path: path, offset: 64, reason: Realm.rolledBackReason(lost: lost, now: now))
         }
     }
 
     /// The one-line warning for a fallback (`recoveredFromDamagedCommit`), for front ends.
     public var recoveryWarning: String? {
         guard let lost = recoveredFromDamagedCommit else { return nil }
-        if shared.lock.rejectedCause == .rolledBack {
-            return "\(path): " + Realm.rolledBackReason(lost: lost, now: version)
-        }
         if recoveredFromDamagedHeaderSlot {
             return "\(path): a header slot is damaged, so version \(lost), if it was committed, could not be verified and is lost; reading version \(version) from the other slot"
         }
         return "\(path): the newest commit, version \(lost), could not be verified (cut short by a crash or damaged on disk); reading version \(version) before it"
-    }
-}
-
-extension Realm {
-    /// Why a file that went back to an older version (`RejectedCause.rolledBack`) is reported.
-    static func rolledBackReason(lost: UInt64, now: UInt64) -> String {
-        "version \(lost) was committed to this file (its lock file says so), but the file holds only versions up to \(now): the file, or the page of its newest header slot, was put back to an older copy or damaged; reading version \(now)"
     }
 }
