@@ -101,14 +101,19 @@ import Testing
         let original = try Data(contentsOf: URL(fileURLWithPath: path))
         try realm.beginWrite()
         let writer = try #require(realm.transaction).writer
-        let a = Node.build(kind: .indexLeaf, payload: [UInt8](repeating: 0xA1, count: 40))
-        let b = Node.build(kind: .indexLeaf, payload: [UInt8](repeating: 0xB2, count: 21))
+        var a = Node.build(kind: .indexLeaf, payload: [UInt8](repeating: 0xA1, count: 40))
+        var b = Node.build(kind: .indexLeaf, payload: [UInt8](repeating: 0xB2, count: 21))
         let first = writer.free.allocate(a.count + b.count)
         try writer.ensureSize(writer.free.logicalSize)
         writer.deferWrites = true
         // Built b first, though it goes second in the file; then a single node elsewhere.
         try writer.writeNode(b, at: first + UInt64(a.count))
         try writer.writeNode(a, at: first)
+        // As written: each checksum bound to its ref (read format 3).
+        #expect(writer.placeBound)
+        let bAt = first + UInt64(a.count)
+        a.withUnsafeMutableBytes { Node.bindChecksum($0, to: first) }
+        b.withUnsafeMutableBytes { Node.bindChecksum($0, to: bAt) }
         let checksum = { (node: [UInt8]) in node.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 12, as: UInt32.self)) } }
         // Each node as written: its checksum bound to its place (read format 3).
         func placed(_ node: [UInt8], at ref: UInt64) -> [UInt8] {
