@@ -76,7 +76,7 @@ import Testing
             try ChildProcess(["reopen", path, "\(writer)", "\(perWriter)"], in: dir, name: "writer\(writer)")
         }
         for writer in writers { writer.wait() }
-        FileManager.default.createFile(atPath: path + ".stop", contents: nil)
+        try #require(FileManager.default.createFile(atPath: path + ".stop", contents: nil), "cannot make the compactor's stop file")
         compactor.wait()
         for child in writers + [compactor] {
             #expect(child.status == 0, "\(child.name) failed: \(child.stderr)")
@@ -85,7 +85,7 @@ import Testing
         #expect(acknowledged.count == 3 * perWriter)
         let realm = try Realm(configuration: configuration(path))
         let items = try realm.objects("Item")
-        #expect(try items.count == acknowledged.count)
+        #expect(try items.checkedCount() == acknowledged.count)
         var missing: [String] = []
         for ack in acknowledged where ack.count == 3 {
             let id = "\(ack[1])-\(ack[2])"
@@ -108,8 +108,10 @@ final class ChildProcess {
         outPath = dir.path("\(name).out")
         errPath = dir.path("\(name).err")
         guard let url = BuiltExecutable.url("realm-torture") else { throw RealmError.fileNotFound(path: "realm-torture") }
-        FileManager.default.createFile(atPath: outPath, contents: nil)
-        FileManager.default.createFile(atPath: errPath, contents: nil)
+        guard FileManager.default.createFile(atPath: outPath, contents: nil),
+              FileManager.default.createFile(atPath: errPath, contents: nil) else {
+            throw RealmError.io(path: outPath, operation: "create", errno: errno, message: "cannot make the child's output files")
+        }
         process.executableURL = url
         process.arguments = arguments
         process.standardOutput = FileHandle(forWritingAtPath: outPath)

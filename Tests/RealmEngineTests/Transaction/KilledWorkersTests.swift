@@ -66,7 +66,7 @@ import Glibc
         _ = try BuiltExecutable.run("realm-torture", ["counter", path, dir.path("setup.log"), "1", "0"])
 
         let errors = (0..<Self.processes).map { dir.path("worker-\($0).err") }
-        for file in errors { FileManager.default.createFile(atPath: file, contents: nil) }
+        for file in errors { try #require(FileManager.default.createFile(atPath: file, contents: nil), "cannot make \(file)") }
         func stderr(_ worker: Int) -> String { (try? String(contentsOfFile: errors[worker], encoding: .utf8)) ?? "" }
         var failed = Set<Int>()
 
