@@ -136,7 +136,7 @@ final class DatabaseFile: @unchecked Sendable {
     /// may have grown the file past a reservation scaled to its size when it was opened.
     func checkMapped(size: UInt64) throws {
         guard size > UInt64(reservedBytes) else { return }
-        throw RealmError.unsupported("\(path) has grown to \(size >> 20) MiB, past the \(reservedBytes >> 20) MiB of address space "
+        throw RealmError.resourceLimit("\(path) has grown to \(size >> 20) MiB, past the \(reservedBytes >> 20) MiB of address space "
                                      + "this process reserved for it when it opened the file (ulimit -v?); open it again")
     }
 

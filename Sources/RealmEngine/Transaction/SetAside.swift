@@ -20,7 +20,8 @@ public struct SetAsideCopy: Sendable, Equatable {
 /// Falling back to the version before it is right for reading, but the next write reuses the
 /// space that commit's nodes lie in, and whatever it held would be gone. So before a writer
 /// erases the commit's slot (`SharedFile.recoverNewest`, `SharedFile.settleNewest`) the file is
-/// copied whole, byte for byte (ciphertext for an encrypted file), and the copy made durable:
+/// copied whole, byte for byte (ciphertext for an encrypted file), and the copy made durable
+/// under its name the way every new file is (`StagedFile`):
 /// a copy rather than keeping its pages from reuse inside the file, because a damaged commit's
 /// node graph cannot be trusted to say which pages are its own, and a copy is what `recover`
 /// reads anyway. The copy stays until the user discards it (`Realm.discardSetAside`); `check`
@@ -32,53 +33,48 @@ enum SetAside {
     static func copyPath(for path: String, version: UInt64) -> String { path + marker + String(version) }
 
     /// Copies the file whole to `copyPath(for:version:)` (unless a copy of that version exists:
-    /// an earlier open made it and died before erasing), durably: written under a temporary
-    /// name, synced, renamed, the directory synced. Throws if the copy cannot be made (a full
-    /// disk): then nothing may be erased.
+    /// an earlier open made it and died before erasing), durably: written and synced under a
+    /// temporary name, then given its name (`StagedFile`). Throws if the copy cannot be made (a
+    /// full disk): then nothing may be erased.
     static func keep(_ file: DatabaseFile, path: String, version: UInt64) throws {
         let destination = copyPath(for: path, version: version)
         if FileManager.default.fileExists(atPath: destination) { return }
-        let temporary = destination + ".partial"
-        unlink(temporary)
-        let output = SystemCalls.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard output >= 0 else { throw failure(temporary, "create", errno) }
         do {
-            defer { close(output) }
-            var info = stat()
-            guard SystemCalls.fstat(file.fd, &info, path: path) == 0 else { throw failure(path, "fstat", errno) }
-            let size = Int(info.st_size)
-            let chunk = 1 << 20
-            let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunk, alignment: 16)
-            defer { buffer.deallocate() }
-            var offset = 0
-            while offset < size {
-                let wanted = min(chunk, size - offset)
-                let read = SystemCalls.preadFully(file.fd, buffer, wanted, off_t(offset), path: path)
-                guard read == wanted else { throw failure(path, "read", read < 0 ? errno : EIO) }
-                var written = 0
-                while written < read {
-                    let count = SystemCalls.pwrite(output, buffer + written, read - written, off_t(offset + written), path: temporary)
-                    guard count > 0 else { throw failure(temporary, "write", count < 0 ? errno : EIO) }
-                    written += count
-                }
-                offset += read
+            try StagedFile.create(destination, what: "keeping a set-aside commit") { temporary in
+                try copyWhole(file, path: path, to: temporary)
             }
-            guard SystemCalls.fsync(output, path: temporary) == 0 else { throw failure(temporary, "fsync", errno) }
-        } catch {
-            unlink(temporary)
-            throw error
+        } catch RealmError.io(let failedPath, let operation, let code, let message) {
+            throw RealmError.io(path: failedPath, operation: operation, errno: code,
+                                message: message + "; a commit that could not be verified must be copied aside before anything is written on top of it (open the file read-only to read it)")
         }
-        guard SystemCalls.rename(temporary, destination) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw failure(destination, "rename", code)
-        }
-        try PosixSync.syncDirectory(of: destination)
     }
 
-    private static func failure(_ path: String, _ operation: String, _ code: Int32) -> RealmError {
-        RealmError.io(path: path, operation: operation, errno: code,
-                      message: posixMessage(code) + "; a commit that could not be verified must be copied aside before anything is written on top of it (open the file read-only to read it)")
+    /// Writes every byte of `file` (ciphertext for an encrypted one) to a new file at
+    /// `destination` and syncs it.
+    private static func copyWhole(_ file: DatabaseFile, path: String, to destination: String) throws {
+        let output = SystemCalls.open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard output >= 0 else { throw RealmError.posix(path: destination, operation: "create", errno: errno) }
+        defer { close(output) }
+        var info = stat()
+        guard SystemCalls.fstat(file.fd, &info, path: path) == 0 else { throw RealmError.posix(path: path, operation: "fstat", errno: errno) }
+        let size = Int(info.st_size)
+        let chunk = 1 << 20
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunk, alignment: 16)
+        defer { buffer.deallocate() }
+        var offset = 0
+        while offset < size {
+            let wanted = min(chunk, size - offset)
+            let read = SystemCalls.preadFully(file.fd, buffer, wanted, off_t(offset), path: path)
+            guard read == wanted else { throw RealmError.posix(path: path, operation: "read", errno: read < 0 ? errno : EIO) }
+            var written = 0
+            while written < read {
+                let count = SystemCalls.pwrite(output, buffer + written, read - written, off_t(offset + written), path: destination)
+                guard count > 0 else { throw RealmError.posix(path: destination, operation: "write", errno: count < 0 ? errno : EIO) }
+                written += count
+            }
+            offset += read
+        }
+        guard SystemCalls.fsync(output, path: destination) == 0 else { throw RealmError.posix(path: destination, operation: "fsync", errno: errno) }
     }
 
     /// The copies kept beside the file at `path` (canonical), oldest version first.

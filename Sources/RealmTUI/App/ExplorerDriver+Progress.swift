@@ -12,9 +12,7 @@ extension ExplorerDriver {
         monitor.run {
             let effects = update(&state, event)
             guard !monitor.isCancelled else { return }
-            perform(effects)
-            deliverWriteReports()
-            observeTables()
+            complete(effects)
             guard !monitor.isCancelled else { return }
             try? state.readVisibleRows()
         }

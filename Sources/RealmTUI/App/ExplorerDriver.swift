@@ -35,7 +35,12 @@ public struct ExplorerDriver {
 
     /// Updates the state with `event` and performs the effects (and those they lead to).
     public mutating func send(_ event: ExplorerEvent) {
-        perform(update(&state, event))
+        complete(update(&state, event))
+    }
+
+    /// Performs an update's effects, delivers the writer's reports, observes the tables shown.
+    mutating func complete(_ effects: [ExplorerEffect]) {
+        perform(effects)
         deliverWriteReports()
         observeTables()
     }

@@ -99,20 +99,14 @@ public final class ExplorerSession {
         driver.send(.tick(seconds: seconds()))
         var frame = driver.screen
         terminal.draw(frame)
-        func send(_ event: ExplorerEvent) {
+        // The event, then the keys typed during its work, in order (each may start work of its own).
+        func send(_ event: TerminalEvent) {
+            var queue = [event]
             progress.frame = frame
-            driver.send(event, monitor: progress.monitor())
-            // Keys typed during the work, in order (each may start work of its own).
-            var queue = progress.takePending()
             while !queue.isEmpty {
-                let pending = queue.removeFirst()
-                progress.frame = driver.screen
-                switch pending {
-                case .key(let key): driver.send(.key(key), monitor: progress.monitor())
-                case .mouse(let mouse): driver.send(.mouse(mouse), monitor: progress.monitor())
-                case .resize(let width, let height): driver.send(.resize(width: width, height: height), monitor: progress.monitor())
-                }
+                driver.send(ExplorerEvent(queue.removeFirst()), monitor: progress.monitor())
                 queue += progress.takePending()
+                if !queue.isEmpty { progress.frame = driver.screen }
             }
         }
         while !driver.didQuit {
@@ -121,12 +115,7 @@ public final class ExplorerSession {
             var timeout = behind ? Int(untilRefresh * 1000) : 1000
             // A running write's progress is drawn ten times a second.
             if driver.isWriting { timeout = min(timeout, 100) }
-            switch terminal.nextEvent(timeoutMilliseconds: timeout) {
-            case .key(let key)?: send(.key(key))
-            case .mouse(let mouse)?: send(.mouse(mouse))
-            case .resize(let width, let height)?: send(.resize(width: width, height: height))
-            case nil: break
-            }
+            if let event = terminal.nextEvent(timeoutMilliseconds: timeout) { send(event) }
             let now = seconds()
             if driver.isBehind && now - lastRefresh >= 1 / Self.framesPerSecond {
                 driver.refresh()

@@ -69,3 +69,14 @@ public struct TableChange: Sendable, Equatable {
 public enum ExportFormat: String, Sendable, Equatable {
     case json, csv
 }
+
+extension ExplorerEvent {
+    /// The explorer's event for what the terminal reported.
+    init(_ event: TerminalEvent) {
+        switch event {
+        case .key(let key): self = .key(key)
+        case .mouse(let mouse): self = .mouse(mouse)
+        case .resize(let width, let height): self = .resize(width: width, height: height)
+        }
+    }
+}
