@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .library(name: "RealmEngine", targets: ["RealmEngine"]),
         .library(name: "RealmTUI", targets: ["RealmTUI"]),
+        // A read-only reader of the files Realm Core (every Realm SDK) writes, formats 20–24.
+        .library(name: "RealmCoreFormat", targets: ["RealmCoreFormat"]),
         // The typed API (`Object`, `@Persisted`, `Results<T>`); re-exports RealmEngine.
         .library(name: "RealmSwift", targets: ["RealmSwift"]),
         .executable(name: "realmtui", targets: ["realmtui"]),
@@ -30,6 +32,10 @@ let package = Package(
             dependencies: ["CShims", "CCrypto"]
         ),
         .target(
+            name: "RealmCoreFormat",
+            dependencies: ["RealmEngine", "CCrypto"]
+        ),
+        .target(
             name: "RealmSwift",
             dependencies: ["RealmEngine", "CShims"]
         ),
@@ -42,6 +48,7 @@ let package = Package(
             dependencies: [
                 "CShims",
                 "RealmEngine",
+                "RealmCoreFormat",
                 "RealmTUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -56,6 +63,7 @@ let package = Package(
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "RealmEngine"]),
         .testTarget(name: "RealmSwiftTests", dependencies: ["RealmSwift"]),
         .testTarget(name: "RealmTUITests", dependencies: ["RealmTUI", "CShims"], exclude: ["Golden"]),
+        .testTarget(name: "RealmCoreFormatTests", dependencies: ["RealmCoreFormat"], exclude: ["Fixtures"]),
         .testTarget(name: "CLITests", dependencies: ["RealmEngine", "RealmTUI", "realmtui"]),
     ],
     swiftLanguageModes: [.v6]
