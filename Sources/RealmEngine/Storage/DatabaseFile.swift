@@ -181,9 +181,10 @@ final class DatabaseFile: @unchecked Sendable {
             (base, reservedBytes) = try DatabaseFile.mapOrClose(fd, path: path, fileSize: openedSize)
             crypt = nil
         }
+        // Every stored property is set: from here a throw runs deinit, which unmaps and closes
+        // (doing it here too unmapped twice and closed a descriptor number another open may
+        // already have been given).
         if try physicalSize() > UInt64(reservedBytes) {
-            SystemCalls.munmap(UnsafeMutableRawPointer(mutating: base), reservedBytes, path: path)
-            close(fd)
             throw RealmError.resourceLimit("\(path) is larger than the \(reservedBytes >> 20) MiB of address space this process could reserve")
         }
         counted = true

@@ -32,6 +32,10 @@ final class FaultPlan: @unchecked Sendable {
     /// Whether every matching call after the Nth fails too.
     let sticky: Bool
 
+    /// Runs before each matching call with its kind, path and how many calls of that kind have
+    /// been seen (this one included): a test's hook to change the world between two calls.
+    nonisolated(unsafe) var beforeCall: ((SystemCall, String, Int) -> Void)?
+
     private let lock = NSLock()
     private var _count = 0
     private var _fired: [(SystemCall, String)] = []
@@ -61,13 +65,15 @@ final class FaultPlan: @unchecked Sendable {
     /// Counts the call if it matches and says whether it fails now.
     private func strikes(_ kind: SystemCall, path: String) -> Bool {
         guard calls.contains(kind), covers(path) else { return false }
-        return lock.withLock {
+        let (fails, seenOfKind) = lock.withLock {
             _count += 1
             _seen[kind, default: 0] += 1
             let fails = _count == nth || (sticky && _count > nth)
             if fails { _fired.append((kind, path)) }
-            return fails
+            return (fails, _seen[kind, default: 0])
         }
+        beforeCall?(kind, path, seenOfKind)
+        return fails
     }
 
     // MARK: The installed plans
