@@ -41,7 +41,9 @@ final class Registration: @unchecked Sendable {
     struct Base {
         var version: UInt64
         var pin: PinnedVersion?
-        var keys: [ObjectKey]
+        /// A collection's keys at `version`; nil until a computation needs them, which then
+        /// runs the query at `pin` (`observeFromCurrentVersion` registers without running it).
+        var keys: [ObjectKey]?
     }
 
     /// A computed, not yet delivered change from `baseVersion` to `target`.
@@ -172,27 +174,30 @@ final class Registration: @unchecked Sendable {
                 guard let base else {
                     return (.initial, try spec.evaluate(in: snapshot, missingOwnerIsEmpty: true))
                 }
-                if base.version == snapshot.version { return (.none, base.keys) }
+                if base.version == snapshot.version {
+                    return (.none, try base.keys ?? spec.evaluate(in: snapshot, missingOwnerIsEmpty: true))
+                }
+                let baseKeys = try keys(of: base, spec: spec)
                 let summary = ChangeSummary.between(base.version, and: snapshot)
                 let rerun = summary.map { s in dependencies.contains(where: s.touched) } ?? true
                 let modified = summary?.modifiedObjects(classIndex: spec.classIndex, in: snapshot)
                 if !rerun {
                     // Only modifications: found by binary search when the keys are in a known order.
                     if incrementalEnabled, let modified, let old = base.pin?.snapshot,
-                       let indices = try IncrementalResults.modifications(spec, keys: base.keys, at: old, modified: modified) {
-                        return (.collection(CollectionChangeSet(modifications: indices)), base.keys)
+                       let indices = try IncrementalResults.modifications(spec, keys: baseKeys, at: old, modified: modified) {
+                        return (.collection(CollectionChangeSet(modifications: indices)), baseKeys)
                     }
-                    return (.collection(CollectionDiff.compute(old: base.keys, new: base.keys, modified: modified)), base.keys)
+                    return (.collection(CollectionDiff.compute(old: baseKeys, new: baseKeys, modified: modified)), baseKeys)
                 }
                 if incrementalEnabled, let summary, let modified, let old = base.pin?.snapshot,
                    !dependencies.contains(where: { $0 != spec.classIndex && summary.touched($0) }),
-                   let update = try IncrementalResults.update(spec, old: base.keys, from: old, summary: summary,
+                   let update = try IncrementalResults.update(spec, old: baseKeys, from: old, summary: summary,
                                                               modified: modified, in: snapshot) {
                     return (.collection(update.change), update.keys)
                 }
                 stateLock.withLock { fullEvaluations += 1 }
                 let keys = try spec.evaluate(in: snapshot, missingOwnerIsEmpty: true)
-                return (.collection(CollectionDiff.compute(old: base.keys, new: keys, modified: modified)), keys)
+                return (.collection(CollectionDiff.compute(old: baseKeys, new: keys, modified: modified)), keys)
             case .object(let c, let key):
                 guard let base else { return (.none, []) }
                 if base.version == snapshot.version { return (.none, []) }
@@ -217,6 +222,16 @@ final class Registration: @unchecked Sendable {
         } catch {
             return (.error(error), base?.keys ?? [])
         }
+    }
+
+    /// The keys of `base`: those delivered, else the query run at the version it pins (a base
+    /// without keys always pins its version: `observeFromCurrentVersion` makes it so).
+    private func keys(of base: Base, spec: QueryDescription) throws -> [ObjectKey] {
+        if let keys = base.keys { return keys }
+        guard let pinned = base.pin?.snapshot else {
+            throw RealmError.internalError("internal error: an observed result has neither the keys it showed nor their version")
+        }
+        return try spec.evaluate(in: pinned, missingOwnerIsEmpty: true)
     }
 }
 
