@@ -16,6 +16,8 @@ struct BoundQuery {
     let columnTest: ColumnTest?
     /// An equality (or IN) on an indexed column that every match must satisfy.
     let indexPlan: (column: Int, name: String, values: [Value])?
+    /// A comparison through links that every match must satisfy, answered from the far end.
+    let linkPlan: LinkPlan?
 
     /// Parses and type-checks `text` against class `classIndex` of `schema`.
     static func parse(_ text: String, classIndex: Int, schema: Schema, arguments: [Value],
@@ -37,14 +39,22 @@ struct BoundQuery {
                 dependencies.formUnion(try Binder.sortPath(path, classIndex: classIndex, schema: schema, for: use).classes)
             }
         }
-        return BoundQuery(classIndex: classIndex, className: schema.objectSchemas[classIndex].name, predicate: predicate, ordering: node.ordering, dependencies: dependencies,
-                          indexPlan: BoundQuery.indexPlan(predicate, classIndex: classIndex, schema: schema),
-                          columnTest: ColumnTest.compile(predicate, classIndex: classIndex, schema: schema))
+        return make(classIndex: classIndex, schema: schema, predicate: predicate, ordering: node.ordering, dependencies: dependencies)
+    }
+
+    /// A query of `predicate` (already bound) on class `classIndex`, with its plans chosen.
+    static func make(classIndex: Int, schema: Schema, predicate: BoundPredicate, ordering: [OrderingClause] = [],
+                     dependencies: Set<Int> = []) -> BoundQuery {
+        BoundQuery(classIndex: classIndex, className: schema.objectSchemas[classIndex].name, predicate: predicate, ordering: ordering,
+                   dependencies: dependencies, indexPlan: BoundQuery.indexPlan(predicate, classIndex: classIndex, schema: schema),
+                   linkPlan: LinkPlan.make(predicate, classIndex: classIndex, schema: schema),
+                   columnTest: ColumnTest.compile(predicate, classIndex: classIndex, schema: schema))
     }
 
     private init(classIndex: Int, className: String, predicate: BoundPredicate, ordering: [OrderingClause], dependencies: Set<Int>,
-                 indexPlan: (column: Int, name: String, values: [Value])?, columnTest: ColumnTest?) {
+                 indexPlan: (column: Int, name: String, values: [Value])?, linkPlan: LinkPlan?, columnTest: ColumnTest?) {
         self.columnTest = columnTest
+        self.linkPlan = linkPlan
         self.classIndex = classIndex
         self.className = className
         self.predicate = predicate
@@ -64,7 +74,7 @@ struct BoundQuery {
     /// The same condition without SORT/DISTINCT/LIMIT (results keep those in their ordering).
     var withoutOrdering: BoundQuery {
         BoundQuery(classIndex: classIndex, className: className, predicate: predicate, ordering: [], dependencies: dependencies,
-                   indexPlan: indexPlan, columnTest: columnTest)
+                   indexPlan: indexPlan, linkPlan: linkPlan, columnTest: columnTest)
     }
 
     /// Filters `candidates` (or all keys of the class when nil), then applies SORT/DISTINCT/LIMIT.
@@ -77,6 +87,8 @@ struct BoundQuery {
             } else {
                 keys = indexed
             }
+        } else if candidates == nil, let plan = linkPlan, let linked = try plan.candidates(in: store) {
+            keys = linked
         } else if candidates == nil, let scanned = try scan(in: store) {
             return try ResultOrdering.apply(ordering, to: scanned, classIndex: classIndex, in: store)
         } else {
@@ -148,7 +160,11 @@ struct BoundQuery {
     }
 
     /// How `run` finds candidates, e.g. "index lookup on name" or "scan Person".
-    var planDescription: String { indexPlan.map { "index lookup on \($0.name)" } ?? "scan \(className)" }
+    var planDescription: String {
+        if let indexPlan { return "index lookup on \(indexPlan.name)" }
+        if let linkPlan { return "\(linkPlan.far.planDescription), then backlinks of \(linkPlan.name)" }
+        return "scan \(className)"
+    }
 
 
     /// The first `indexed == constant` / `indexed IN {constants}` on the class's own column that

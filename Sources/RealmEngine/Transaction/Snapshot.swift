@@ -201,6 +201,13 @@ final class Snapshot: ObjectStore {
         return items.compactMap { if case .link(let k) = $0 { k } else { nil } }
     }
 
+    /// Whether objects of `classIndex` keep the backlinks of `originClass`'s link column
+    /// `originColumn` (every link column's target keeps them; `LinkPlan` checks before relying on it).
+    func keepsBacklinks(classIndex: Int, originClass: Int, originColumn: Int) -> Bool {
+        layout.tables.indices.contains(classIndex)
+            && layout.tables[classIndex].backlinkColumns[.init(classIndex: originClass, column: originColumn)] != nil
+    }
+
     func indexLookup(classIndex: Int, column: Int, value: Value) throws -> [ObjectKey]? {
         try checkClass(classIndex)
         guard let entry = tables[classIndex].indexes[column] else { return nil }
