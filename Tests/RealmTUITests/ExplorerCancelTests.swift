@@ -6,7 +6,8 @@ import Testing
 /// A long read caused by a key reports progress and can be cancelled; the screen then goes back
 /// to what it was (issue 29, item 15).
 @Suite struct ExplorerCancelTests {
-    /// 12,300 dogs, each a friend of one of 50 (a query through the link evaluates per object).
+    /// 12,300 dogs, each a friend of one of 50 (an OR through the link evaluates per object; a
+    /// single comparison through links is answered from the far end, `LinkPlan`).
     static func driver() throws -> ExplorerDriver {
         let realm = try ExplorerFixture.realm(extraDogs: 12_300)
         try realm.write {
@@ -20,11 +21,13 @@ import Testing
         return driver
     }
 
+    static let slowQuery = "friend.name BEGINSWITH 'dog 1' OR friend.age == -1"
+
     @Test func escapeDuringAQueryKeepsTheTableAsItWas() throws {
         var driver = try Self.driver()
         #expect(driver.statusText.contains("12,303 objects"), "\(driver.statusText)")
         driver.press(.character("/"))
-        driver.type("friend.name BEGINSWITH 'dog 1'")
+        driver.type(Self.slowQuery)
         var reports: [(Int, Int)] = []
         let cancelling = ProgressMonitor { done, total in
             reports.append((done, total))
@@ -42,7 +45,7 @@ import Testing
         }
         driver.send(.key(.enter), monitor: watching)
         #expect(progress >= 3)
-        let expected = try driver.state.realm.objects("Dog").filter("friend.name BEGINSWITH 'dog 1'").checkedCount()
+        let expected = try driver.state.realm.objects("Dog").filter(Self.slowQuery).checkedCount()
         #expect(driver.statusText.contains("\(ValueFormatter.grouped(expected)) objects"), "\(driver.statusText)")
     }
 
