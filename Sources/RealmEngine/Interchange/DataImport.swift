@@ -60,11 +60,17 @@ public final class DataImport {
         public var description: String { "interrupted: nothing was written" }
     }
 
-    private struct Item {
+    /// A primary key given twice in the input: reported as it is, not as a failure of the object.
+    private struct Duplicate: Error {
+        var error: RealmError
+    }
+
+    /// An object whose links are set once every object of the input exists.
+    private struct PendingLinks {
         var className: String
-        var position: Int
-        var fields: [(Property, JSONValue)]
+        var key: ObjectKey
         var label: String
+        var fields: [(Property, JSONValue)]
     }
 
     private let realm: Realm
@@ -72,11 +78,22 @@ public final class DataImport {
     private let schema: Schema
     /// Asked between objects; returning true stops the import with `Interrupted`.
     public var shouldStop: () -> Bool = { false }
-    /// Called after each object of steps 2 and 3 with (done, total).
+    /// Called after each object is created (with the objects so far and their total, or 0 when
+    /// a streamed input's total is not known yet) and after each object's links are set.
     public var progress: (Int, Int) -> Void = { _, _ in }
 
-    private var keys: [String: [Int: ObjectKey]] = [:]
+    /// Per class of the input, the key of the object at each position (what `$index` names).
+    private var keys: [String: [ObjectKey]] = [:]
+    /// Per class, the first key this import created: keys are handed out in increasing order,
+    /// so an object with a key at or past it was created by this import.
+    private var firstCreated: [String: ObjectKey] = [:]
+    /// Objects that existed before the import and that it touched: their values before it.
+    private var before: [String: [ObjectKey: [Value]]] = [:]
+    private var pendingLinks: [PendingLinks] = []
     private var existingBefore: [String: [ObjectKey]] = [:]
+    private var summary = Summary()
+    private var currentClass: String?
+    private var objectsAdded = 0
 
     /// An importer writing into `realm`, which must be in a write transaction when `run` is called.
     public init(realm: Realm, options: Options = Options()) {
@@ -87,119 +104,120 @@ public final class DataImport {
 
     /// Imports `groups` (class name → objects as JSON, in input order).
     public func run(_ groups: [ImportDocument.Group]) throws -> Summary {
-        var summary = Summary()
-        let items = try check(groups, summary: &summary)
-        // The objects a reference may name in the database, listed before anything is created:
-        // of each class that references name and the input holds none of (with or without a
-        // primary key: export names an object whose optional primary key is nil by position).
-        let inInput = Set(groups.map(\.className))
-        var referenced: Set<String> = []
-        for item in items {
-            for (property, json) in item.fields where property.isLink { Self.collectReferences(json, into: &referenced) }
+        for group in groups {
+            try beginGroup(group.className)
+            for json in group.objects { try add(json) }
         }
-        for className in referenced.sorted() where !inInput.contains(className) && schema[className] != nil {
+        return try finish(total: objectsAdded)
+    }
+
+    /// Imports the objects of `stream` as it reads them: each object is created as it is
+    /// parsed and its JSON let go (links are kept until every object exists), so memory grows
+    /// with the links of the input, not with its size.
+    public func run(_ stream: JSONElementStream) throws -> Summary {
+        while let event = try stream.next() {
+            switch event {
+            case .group(let className): try beginGroup(className)
+            case .element(let json): try add(json)
+            }
+        }
+        return try finish(total: objectsAdded)
+    }
+
+    // MARK: - Steps 1 and 2: check and create each object as it comes
+
+    private func beginGroup(_ className: String) throws {
+        guard schema[className] != nil else { throw RealmError.noSuchClass(className) }
+        currentClass = className
+        if !summary.perClass.contains(where: { $0.0 == className }) { summary.perClass.append((className, 0)) }
+    }
+
+    /// Checks one object of the current class and creates it with its values but its links.
+    private func add(_ json: JSONValue) throws {
+        if shouldStop() { throw Interrupted() }
+        guard let className = currentClass, let objectSchema = schema[className] else {
+            throw RealmError.internalError("internal error: an imported object came before its class")
+        }
+        let position = keys[className]?.count ?? 0
+        var label = "\(className)[\(position)]"
+        let pk = objectSchema.primaryKeyProperty
+        if let pk, let pkJSON = primaryKeyJSON(json, pk: pk, objectSchema: objectSchema) { label += " (\(pk.name) \(pkJSON.snippet()))" }
+        let fields = try fields(json, objectSchema: objectSchema, label: label, summary: &summary)
+        let key: ObjectKey
+        do {
+            var dictionary: [String: ObjectInput] = [:]
+            dictionary.reserveCapacity(fields.count)
+            for (property, value) in fields where !property.isLink {
+                dictionary[property.name] = try JSONImport.input(fromJSON: value, for: property, className: className, schema: schema)
+            }
+            var existed = false
+            if let pk, case .value(let pkValue)? = dictionary[pk.name],
+               let existing = try realm.object(ofType: className, forPrimaryKey: pkValue) {
+                existed = true
+                let createdHere = firstCreated[className].map { existing.key >= $0 } ?? false
+                if createdHere || before[className]?[existing.key] != nil {
+                    if !options.upsertDuplicates {
+                        let earlier = keys[className]?.firstIndex(of: existing.key).map(String.init) ?? "?"
+                        throw Duplicate(error: RealmError.primaryKey(
+                            "\(className)[\(earlier)] and \(label) have the same primary key; an input holds each object once (--upsert-duplicates lets the later one update the earlier)"))
+                    }
+                } else {
+                    before[className, default: [:]][existing.key] = try existing.values()
+                }
+            }
+            key = try realm.create(className, value: .dictionary(dictionary), update: pk == nil ? .error : .modified).key
+            if !existed {
+                summary.created += 1
+                if firstCreated[className] == nil { firstCreated[className] = key }
+            }
+        } catch let duplicate as Duplicate {
+            throw duplicate.error
+        } catch {
+            throw failure(label, error)
+        }
+        keys[className, default: []].append(key)
+        if let index = summary.perClass.firstIndex(where: { $0.0 == className }) { summary.perClass[index].1 += 1 }
+        let links = fields.filter { $0.0.isLink }
+        if !links.isEmpty { pendingLinks.append(PendingLinks(className: className, key: key, label: label, fields: links)) }
+        objectsAdded += 1
+        progress(objectsAdded, 0)
+    }
+
+    // MARK: - Step 3: links, now that every object exists
+
+    private func finish(total: Int) throws -> Summary {
+        // The objects a reference may name in the database: of each class that references
+        // name and the input holds none of, listed before any nested object is created (with
+        // or without a primary key: export names an object whose optional primary key is nil
+        // by position). Step 2 created no object of such a class.
+        var referenced: Set<String> = []
+        for pending in pendingLinks {
+            for (_, json) in pending.fields { Self.collectReferences(json, into: &referenced) }
+        }
+        for className in referenced.sorted() where keys[className] == nil && schema[className] != nil {
             existingBefore[className] = try realm.objects(className).keys()
         }
-        let total = items.count * 2
         var done = 0
-        // Step 2: create with scalars.
-        var before: [String: [ObjectKey: [Value]]] = [:]
-        var keyOrder: [(String, ObjectKey)] = []
-        var seen: Set<String> = []
-        for item in items {
+        for pending in pendingLinks {
             if shouldStop() { throw Interrupted() }
-            guard let objectSchema = schema[item.className] else { throw RealmError.noSuchClass(item.className) }
-            let key: ObjectKey
             do {
-                var dictionary: [String: ObjectInput] = [:]
-                for (property, json) in item.fields where !property.isLink {
-                    dictionary[property.name] = try JSONImport.input(fromJSON: json, for: property, className: item.className, schema: schema)
+                guard let object = try realm.object(ofType: pending.className, key: pending.key) else { throw RealmError.invalidatedObject }
+                for (property, json) in pending.fields {
+                    try object.setValue(try linkInput(json, for: property, className: pending.className), forKey: property.name)
                 }
-                if let pk = objectSchema.primaryKeyProperty, case .value(let pkValue)? = dictionary[pk.name],
-                   let existing = try realm.object(ofType: item.className, forPrimaryKey: pkValue) {
-                    if before[item.className]?[existing.key] == nil, keys[item.className]?.values.contains(existing.key) != true {
-                        before[item.className, default: [:]][existing.key] = try existing.values()
-                    }
-                }
-                let update: UpdatePolicy = objectSchema.primaryKeyProperty == nil ? .error : .modified
-                key = try realm.create(item.className, value: .dictionary(dictionary), update: update).key
             } catch {
-                throw failure(item, error)
-            }
-            keys[item.className, default: [:]][item.position] = key
-            if seen.insert("\(item.className)\u{0}\(key.rawValue)").inserted { keyOrder.append((item.className, key)) }
-            done += 1
-            progress(done, total)
-        }
-        // Step 3: links, now that every object exists.
-        for item in items {
-            if shouldStop() { throw Interrupted() }
-            let links = item.fields.filter { $0.0.isLink }
-            if !links.isEmpty {
-                do {
-                    guard let key = keys[item.className]?[item.position],
-                          let object = try realm.object(ofType: item.className, key: key) else { throw RealmError.invalidatedObject }
-                    for (property, json) in links {
-                        try object.setValue(try linkInput(json, for: property, className: item.className), forKey: property.name)
-                    }
-                } catch {
-                    throw failure(item, error)
-                }
+                throw failure(pending.label, error)
             }
             done += 1
-            progress(done, total)
+            progress(total + done, total + pendingLinks.count)
         }
-        for (className, key) in keyOrder {
-            if let old = before[className]?[key] {
+        for (className, objects) in before {
+            for (key, old) in objects {
                 let now = try realm.object(ofType: className, key: key)?.values()
                 if let now, Value.identical(now, old) { summary.unchanged += 1 } else { summary.updated += 1 }
-            } else {
-                summary.created += 1
             }
         }
         return summary
-    }
-
-    // MARK: - Step 1
-
-    private func check(_ groups: [ImportDocument.Group], summary: inout Summary) throws -> [Item] {
-        var items: [Item] = []
-        var next: [String: Int] = [:]
-        var primaryKeys: [String: [Value: Int]] = [:]
-        for group in groups {
-            guard let objectSchema = schema[group.className] else {
-                throw RealmError.noSuchClass(group.className)
-            }
-            if let i = summary.perClass.firstIndex(where: { $0.0 == group.className }) {
-                summary.perClass[i].1 += group.objects.count
-            } else {
-                summary.perClass.append((group.className, group.objects.count))
-            }
-            for json in group.objects {
-                let position = next[group.className, default: 0]
-                next[group.className] = position + 1
-                var item = Item(className: group.className, position: position, fields: [], label: "\(group.className)[\(position)]")
-                let pk = objectSchema.primaryKeyProperty
-                let pkJSON = pk.flatMap { primaryKeyJSON(json, pk: $0, objectSchema: objectSchema) }
-                if let pk, let pkJSON { item.label += " (\(pk.name) \(pkJSON.snippet()))" }
-                item.fields = try fields(json, objectSchema: objectSchema, label: item.label, summary: &summary)
-                if let pk, let pkJSON {
-                    let value: Value
-                    do {
-                        value = try JSONImport.value(fromJSON: pkJSON, for: pk, className: group.className)
-                    } catch {
-                        throw failure(item, error)
-                    }
-                    if let earlier = primaryKeys[group.className]?[value], !options.upsertDuplicates {
-                        throw RealmError.primaryKey(
-                            "\(group.className)[\(earlier)] and \(item.label) have the same primary key; an input holds each object once (--upsert-duplicates lets the later one update the earlier)")
-                    }
-                    primaryKeys[group.className, default: [:]][value] = position
-                }
-                items.append(item)
-            }
-        }
-        return items
     }
 
     /// The primary key's JSON in one object, if given.
@@ -268,11 +286,11 @@ public final class DataImport {
                                               got: "a reference to a \(reference.className)")
             }
             if let inInput = keys[targetName] {
-                guard let key = inInput[reference.index] else {
+                guard inInput.indices.contains(reference.index) else {
                     throw RealmError.invalidInput(
                         "\(className).\(label): the reference \(json.snippet()) names \(targetName)[\(reference.index)], but this input has \(inInput.count) \(targetName) objects")
                 }
-                return .value(.link(key))
+                return .value(.link(inInput[reference.index]))
             }
             let existing = try existingKeys(targetName)
             guard reference.index < existing.count else {
@@ -333,9 +351,9 @@ public final class DataImport {
             : try JSONImport.input(fromJSON: json, for: property, className: className, schema: schema)
     }
 
-    private func failure(_ item: Item, _ error: Error) -> Error {
+    private func failure(_ label: String, _ error: Error) -> Error {
         if error is Interrupted { return error }
         let text = (error as? RealmError)?.description ?? String(describing: error)
-        return RealmError.invalidInput("\(item.label): \(text)")
+        return RealmError.invalidInput("\(label): \(text)")
     }
 }

@@ -18,6 +18,9 @@ public struct JSONParser {
     private let bytes: [UInt8]
     private var index = 0
     private var depth = 0
+    /// Where `bytes` begin in the whole input (1-based line and column), for errors in one
+    /// element that `JSONElementStream` cut out of a larger document.
+    private var origin = (line: 1, column: 1)
 
     private init(_ bytes: [UInt8]) { self.bytes = bytes }
 
@@ -29,6 +32,19 @@ public struct JSONParser {
     /// Parses one JSON document from text.
     public static func parse(_ text: String) throws -> JSONValue {
         try parse(bytes: Array(text.utf8))
+    }
+
+    /// Parses one JSON value that begins at `line`, `column` of a larger input (errors say
+    /// where in that input).
+    static func parse(bytes: [UInt8], line: Int, column: Int) throws -> JSONValue {
+        var parser = JSONParser(bytes)
+        parser.origin = (line, column)
+        parser.skipWhitespace()
+        guard parser.index < bytes.count else { throw parser.error("unexpected end of input: expected a JSON value") }
+        let value = try parser.parseValue()
+        parser.skipWhitespace()
+        guard parser.index == bytes.count else { throw parser.error("unexpected text after the JSON value") }
+        return value
     }
 
     static func parse(bytes: [UInt8]) throws -> JSONValue {
@@ -237,14 +253,15 @@ public struct JSONParser {
 
     /// An `invalidInput` error at the current position (1-based line and column in characters).
     private func error(_ message: String) -> RealmError {
-        var line = 1
+        var line = origin.line
         var lineStart = 0
         let end = min(index, bytes.count)
         for i in 0..<end where bytes[i] == 0x0A {
             line += 1
             lineStart = i + 1
         }
-        let column = String(decoding: bytes[lineStart..<end], as: UTF8.self).count + 1
+        let characters = String(decoding: bytes[lineStart..<end], as: UTF8.self).count
+        let column = line == origin.line ? origin.column + characters : characters + 1
         return RealmError.invalidInput("JSON: \(message) at line \(line), column \(column)")
     }
 }

@@ -105,6 +105,45 @@ enum Input {
         }
     }
 
+    /// `path` (or standard input for `-`) opened for reading in chunks: a descriptor and a
+    /// reader for `JSONElementStream` that turns a failed read into a clear error. The caller
+    /// closes the descriptor (not standard input's).
+    ///
+    /// A read waits for a pipe or FIFO in steps of 100 ms, asking `shouldStop` between them, so
+    /// that Ctrl-C ends an import waiting for more input (it throws `DataImport.Interrupted`).
+    static func open(_ path: String, what: String, shouldStop: @escaping () -> Bool) throws
+        -> (descriptor: Int32, size: Int64?, read: (UnsafeMutableRawBufferPointer) throws -> Int) {
+        let name = path == "-" ? "standard input" : path
+        let descriptor: Int32
+        if path == "-" {
+            descriptor = STDIN_FILENO
+        } else {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw CLIFailure("\(path): no such \(what) file")
+            }
+            if isDirectory.boolValue { throw CLIFailure("\(path) is a directory, not a \(what) file") }
+            descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw CLIFailure("\(path): cannot read the \(what) file (\(String(cString: strerror(errno))))") }
+        }
+        var info = stat()
+        // Pipes, FIFOs and <(command) (/dev/fd/N) report no size: progress then counts objects.
+        let size: Int64? = fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int64(info.st_size) : nil
+        let read = { (buffer: UnsafeMutableRawBufferPointer) throws -> Int in
+            while true {
+                if shouldStop() { throw DataImport.Interrupted() }
+                var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                let polled = poll(&ready, 1, 100)
+                if polled == 0 || (polled < 0 && errno == EINTR) { continue }
+                let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
+                if count >= 0 { return count }
+                if errno == EINTR { continue }
+                throw CLIFailure("\(name): cannot read the \(what) input: \(String(cString: strerror(errno)))")
+            }
+        }
+        return (descriptor, size, read)
+    }
+
     /// The system's words for a failed read ("Is a directory"): Foundation wraps the errno in
     /// an `NSError` whose own description is empty on Linux.
     static func reason(_ error: Error) -> String {

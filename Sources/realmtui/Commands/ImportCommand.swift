@@ -79,27 +79,35 @@ struct ImportCommand: ParsableCommand {
         let realm = try RealmFiles.open(file, readOnly: false, encryptionKey: try encryption.encryptionKey())
         let interrupt = try Interrupt.install()
         defer { interrupt.remove() }
-        let text = try Input.read(data, what: effectiveFormat == .csv ? "CSV" : "JSON")
-        if interrupt.requested { throw CLIFailure(DataImport.Interrupted().description) }
-        let groups: [ImportDocument.Group]
+        let importer = DataImport(realm: realm, options: .init(ignoreUnknown: ignoreUnknown, upsertDuplicates: upsertDuplicates))
+        importer.shouldStop = { interrupt.requested }
+        // JSON is read and imported one object at a time (memory does not grow with the input);
+        // CSV is read whole.
+        var groups: [ImportDocument.Group] = []
+        var stream: JSONElementStream?
+        var input: (descriptor: Int32, size: Int64?, read: (UnsafeMutableRawBufferPointer) throws -> Int)?
+        defer { if let input, data != "-" { close(input.descriptor) } }
         switch effectiveFormat {
-        case .json: groups = try ImportDocument.groups(fromJSON: text, className: className, schema: realm.schema)
+        case .json:
+            let opened = try Input.open(data, what: "JSON", shouldStop: { interrupt.requested })
+            input = opened
+            stream = JSONElementStream(className: className, source: opened.read)
         case .csv:
+            let text = try Input.read(data, what: "CSV")
+            if interrupt.requested { throw CLIFailure(DataImport.Interrupted().description) }
             groups = try ImportDocument.groups(fromCSV: text, className: className ?? "", schema: realm.schema,
                                                ignoreUnknown: ignoreUnknown)
         }
-        let total = groups.reduce(0) { $0 + $1.objects.count }
-        let progress = Progress(total: total * 2)
-        let importer = DataImport(realm: realm, options: .init(ignoreUnknown: ignoreUnknown, upsertDuplicates: upsertDuplicates))
-        importer.shouldStop = { interrupt.requested }
-        importer.progress = { done, _ in progress.update(done) }
+        let progress = Progress(inputSize: input?.size, objects: groups.reduce(0) { $0 + $1.objects.count })
+        importer.progress = { done, total in progress.update(done, total: total, bytesRead: stream?.bytesRead) }
         let summary: DataImport.Summary
         try WriteLock.begin(realm, path: file)
         interrupt.exitsAtOnce = false
         do {
-            summary = try importer.run(groups)
+            if let stream { summary = try importer.run(stream) } else { summary = try importer.run(groups) }
             progress.finish()
             if interrupt.requested { throw DataImport.Interrupted() }
+            let total = summary.perClass.reduce(0) { $0 + $1.1 }
             if dryRun {
                 realm.cancelWrite()
                 Console.line("would import \(objectCount(total))\(describe(summary)); nothing was written (--dry-run)")
@@ -110,9 +118,14 @@ struct ImportCommand: ParsableCommand {
         } catch {
             progress.finish()
             realm.cancelWrite()
-            if error is DataImport.Interrupted { throw CLIFailure(DataImport.Interrupted().description) }
+            if error is DataImport.Interrupted {
+                // As a signal before the transaction ends the process: the same line, status 130.
+                Console.error("error: \(DataImport.Interrupted().description)")
+                throw ExitCode(130)
+            }
             throw error
         }
+        let total = summary.perClass.reduce(0) { $0 + $1.1 }
         Console.line("imported \(objectCount(total))\(describe(summary))")
         warnIgnored(summary)
     }
@@ -135,27 +148,38 @@ func describe(_ error: Error) -> String {
     return String(describing: error)
 }
 
-/// A progress line on standard error for long imports, only when stderr is a terminal.
+/// A progress line on standard error for long imports, only when stderr is a terminal: the
+/// share of the input read (of a file whose size is known) or the objects imported so far.
 final class Progress {
-    private let total: Int
+    private let inputSize: Int64?
+    private let objects: Int
     private let enabled: Bool
     private var lastShown = ContinuousClock.now
     private var shown = false
-    /// Imports smaller than this finish too fast to need a progress line.
+    /// Inputs smaller than this (bytes, or objects read whole) finish too fast to need a line.
     static let threshold = 10_000
 
-    init(total: Int) {
-        self.total = total
-        enabled = total >= Progress.threshold && Console.stderrIsTerminal
+    init(inputSize: Int64?, objects: Int) {
+        self.inputSize = inputSize
+        self.objects = objects
+        let large = (inputSize ?? 0) >= Int64(Progress.threshold) * 100 || objects >= Progress.threshold || (inputSize == nil && objects == 0)
+        enabled = large && Console.stderrIsTerminal
     }
 
-    func update(_ done: Int) {
+    /// `done` of `total` steps (0: not known yet), `bytesRead` of a streamed input.
+    func update(_ done: Int, total: Int, bytesRead: Int64?) {
         guard enabled, done % 256 == 0 else { return }
         let now = ContinuousClock.now
         guard now - lastShown >= .milliseconds(200) else { return }
         lastShown = now
         shown = true
-        Console.errorRaw("\rimporting… \(done)/\(total) (\(done * 100 / max(total, 1))%)")
+        if total > 0 {
+            Console.errorRaw("\rimporting… \(done)/\(total) (\(done * 100 / max(total, 1))%)\u{1B}[K")
+        } else if let inputSize, inputSize > 0, let bytesRead {
+            Console.errorRaw("\rimporting… \(done) objects (\(bytesRead * 100 / inputSize)% of the input)\u{1B}[K")
+        } else {
+            Console.errorRaw("\rimporting… \(done) objects\u{1B}[K")
+        }
     }
 
     func finish() {
