@@ -103,9 +103,6 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
         change({ try $0.remove(at: index) }, unmanaged: { $0.remove(at: index) })
     }
 
-    /// Removes the last element.
-    public func removeLast() { remove(at: count - 1) }
-
     /// Removes every element (the objects stay in the Realm).
     public func removeAll() {
         change({ try $0.removeAll() }, unmanaged: { $0.removeAll() })

@@ -146,7 +146,7 @@ extension ObjectId: _RealmScalar, _Persistable {
     public static var _rlmZero: ObjectId { ObjectId(words: (0, 0, 0)) }
     public static func _rlmConvert(_ any: Any) -> ObjectId? {
         if let o = any as? ObjectId { return o }
-        if let s = any as? String { return ObjectId(string: s) }
+        if let s = any as? String { return ObjectId(parsing: s) }
         return nil
     }
 }

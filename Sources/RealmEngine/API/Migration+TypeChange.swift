@@ -158,7 +158,7 @@ extension Migration {
         case (.data, .data): return value
         case (.data, .string(let s)): return .data(Data(s.utf8))
         case (.objectId, .objectId): return value
-        case (.objectId, .string(let s)): return ObjectId(string: s).map(Value.objectId)
+        case (.objectId, .string(let s)): return ObjectId(parsing: s).map(Value.objectId)
         case (.uuid, .uuid): return value
         case (.uuid, .string(let s)): return UUID(uuidString: s).map(Value.uuid)
         default: return nil

@@ -75,7 +75,7 @@ extension JSONImport {
             guard let t = timestamp(fromJSON: v) else { throw bad("an ISO 8601 string or epoch milliseconds") }
             return .date(t)
         case "$oid":
-            guard let id = v.stringValue.flatMap(ObjectId.init(string:)) else { throw bad("24 hexadecimal digits") }
+            guard let id = v.stringValue.flatMap(ObjectId.init(parsing:)) else { throw bad("24 hexadecimal digits") }
             return .objectId(id)
         case "$uuid":
             guard let id = v.stringValue.flatMap(UUID.init(uuidString:)) else { throw bad("a UUID string") }

@@ -245,7 +245,7 @@ public enum JSONImport {
             }
             throw mismatch("\(expected) (a base64 string)")
         case .objectId:
-            guard let s = json.stringValue, let id = ObjectId(string: s) else { throw mismatch("\(expected) (24 hexadecimal digits)") }
+            guard let s = json.stringValue, let id = ObjectId(parsing: s) else { throw mismatch("\(expected) (24 hexadecimal digits)") }
             return .objectId(id)
         case .uuid:
             guard let s = json.stringValue, let id = UUID(uuidString: s) else {

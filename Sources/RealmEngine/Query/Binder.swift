@@ -148,7 +148,7 @@ struct Binder {
             switch (type, value) {
             case (.date, .string(let s)): return Timestamp.parseISO8601(s).map(Value.date) ?? value
             case (.data, .string(let s)): return Data(base64Encoded: s).map(Value.data) ?? value
-            case (.objectId, .string(let s)): return ObjectId(string: s).map(Value.objectId) ?? value
+            case (.objectId, .string(let s)): return ObjectId(parsing: s).map(Value.objectId) ?? value
             case (.uuid, .string(let s)): return UUID(uuidString: s).map(Value.uuid) ?? value
             default: return value
             }

@@ -150,7 +150,7 @@ struct Lexer {
                 let body = text(bodyStart).trimmingCharacters(in: .whitespaces)
                 i += 1
                 if word == "oid" {
-                    guard let oid = ObjectId(string: body) else {
+                    guard let oid = ObjectId(parsing: body) else {
                         throw RealmError.query(message: "invalid object id '\(body)': expected 24 hexadecimal digits", column: column)
                     }
                     return make(.literal(.objectId(oid)))

@@ -28,7 +28,7 @@ extension Value: Codable {
             }
             self = .data(d)
         case "objectId":
-            guard let id = ObjectId(string: try c.decode(String.self, forKey: .v)) else {
+            guard let id = ObjectId(parsing: try c.decode(String.self, forKey: .v)) else {
                 throw DecodingError.dataCorruptedError(forKey: .v, in: c, debugDescription: "objectId")
             }
             self = .objectId(id)

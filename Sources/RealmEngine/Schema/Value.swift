@@ -244,8 +244,29 @@ public struct ObjectId: Hashable, Comparable, Sendable, CustomStringConvertible 
     /// The twelve bytes, most significant first.
     public var bytes: (UInt32, UInt32, UInt32)
 
-    /// Parses 24 hexadecimal digits.
-    public init?(string: String) {
+    /// Parses 24 hexadecimal digits; throws `RealmError.invalidInput` for anything else (as
+    /// RealmSwift's `ObjectId(string:)` throws).
+    public init(string: String) throws {
+        guard let parsed = ObjectId(parsing: string) else {
+            let shown = string.count > 40 ? String(string.prefix(40)) + "…" : string
+            throw RealmError.invalidInput("'\(shown)' is not an ObjectId: an ObjectId is 24 hexadecimal digits")
+        }
+        self = parsed
+    }
+
+    /// An ObjectId written in the program's source, as RealmSwift's `ObjectId("…")`: a literal
+    /// that is not 24 hexadecimal digits is a programming error and stops the program, as it
+    /// does in RealmSwift. Text from a user or a file goes through `init(string:)`.
+    public init(_ literal: StaticString) {
+        let text = literal.withUTF8Buffer { String(decoding: $0, as: UTF8.self) }
+        guard let parsed = ObjectId(parsing: text) else {
+            preconditionFailure("ObjectId(\"\(text)\"): an ObjectId literal must be 24 hexadecimal digits")
+        }
+        self = parsed
+    }
+
+    /// Parses 24 hexadecimal digits, or nil.
+    public init?(parsing string: String) {
         let b = Array(string.utf8)
         guard b.count == 24 else { return nil }
         var words: [UInt32] = [0, 0, 0]

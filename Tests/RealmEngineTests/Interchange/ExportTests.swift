@@ -31,7 +31,7 @@ import Testing
             .string("Rex \"the\" dog\n\t\\ 张三 😀 \u{1}"), .int(3),
             .date(Timestamp(seconds: 1_577_934_245, nanoseconds: 250_000_000)),
             .list([.string("a"), .string("b,c")]), .bool(true), .float(0.1), .double(.nan),
-            .data(Data([1, 2, 3])), .objectId(ObjectId(string: "6001c033600510df3bbfd864") ?? ObjectId(words: (0, 0, 0))),
+            .data(Data([1, 2, 3])), .objectId(ObjectId("6001c033600510df3bbfd864")),
             .uuid(UUID(uuidString: "D1B186E1-E9E0-4768-A1A7-C492519D47EE") ?? UUID()),
             .link(ObjectKey(4)), .link(ObjectKey(9)), .list([.link(ObjectKey(1)), .link(ObjectKey(1))]),
         ]

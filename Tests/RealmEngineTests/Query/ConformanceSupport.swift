@@ -114,7 +114,7 @@ enum ConformanceConverter {
         case (.data, .array(let bytes)):
             return .data(Data(bytes.compactMap { if case .int(let b) = $0 { UInt8(truncatingIfNeeded: b) } else { nil } }))
         case (.objectId, .string(let s)):
-            guard let oid = ObjectId(string: s) else { throw ConformanceError(description: "bad object id \(s)") }
+            guard let oid = ObjectId(parsing: s) else { throw ConformanceError(description: "bad object id \(s)") }
             return .objectId(oid)
         case (.uuid, .string(let s)):
             guard let uuid = UUID(uuidString: s) else { throw ConformanceError(description: "bad uuid \(s)") }
