@@ -55,3 +55,33 @@ import Testing
         }
     }
 }
+
+/// `Object.isSameObject(as:)`: the same stored object of the same Realm, or the same unmanaged
+/// instance.
+@Suite struct SameObjectTests {
+    final class Tag: Object {
+        @Persisted var name = ""
+    }
+
+    @Test func managedObjectsAreTheSameWhenTheyAreTheSameStoredObject() throws {
+        let realm = try Realm(configuration: memoryConfig([Tag.self]))
+        let first = Tag()
+        let second = Tag()
+        try realm.write {
+            realm.add(first)
+            realm.add(second)
+        }
+        let again = try #require(realm.objects(Tag.self).first)
+        #expect(again !== first)
+        #expect(again.isSameObject(as: first))
+        #expect(!second.isSameObject(as: first))
+        #expect(!first.isSameObject(as: nil))
+        let unmanaged = Tag()
+        #expect(unmanaged.isSameObject(as: unmanaged))
+        #expect(!unmanaged.isSameObject(as: Tag()))
+        #expect(!unmanaged.isSameObject(as: first))
+        let other = try Realm(configuration: memoryConfig([Tag.self]))
+        try other.write { other.add(Tag()) }
+        #expect(try #require(other.objects(Tag.self).first).isSameObject(as: first) == false)
+    }
+}
