@@ -44,23 +44,26 @@ struct CoreSpec {
             guard let type = CoreColumnType(rawValue: rawType) else {
                 throw b.corrupt(typesRef, "\(tableName): column \(i) has unknown type \(rawType) (a format older than 20?)")
             }
-            let key = colKeys.int(i)
+            let key = migratedKey(colKeys.int(i))
             let keyAttrs = (key >> 22) & 0xFF
             let specAttrs = attrs.int(i)
             let name = i < names.count ? String(decoding: names[i] ?? Data(), as: UTF8.self) : ""
             var collection: CoreCollectionKind? =
                 keyAttrs & 32 != 0 ? .list : keyAttrs & 128 != 0 ? .set : keyAttrs & 64 != 0 ? .dictionary : nil
             if type == .linkList { collection = .list }
+            // The table top's per-column arrays are indexed by the key's leaf index, not the
+            // spec position (they differ once a column has been removed).
+            let leaf = Int(key & 0xFFFF)
             var index: CoreIndexKind?
-            if let indexRefs, i < indexRefs.count, indexRefs.int(i) != 0, indexRefs.int(i) & 1 == 0 {
+            if let indexRefs, leaf < indexRefs.count, indexRefs.int(leaf) != 0, indexRefs.int(leaf) & 1 == 0 {
                 index = specAttrs & 256 != 0 ? .fulltext : .general
             }
             var target: Int64?
-            if let oppositeTables, i < oppositeTables.count, type == .link || type == .linkList || type == .backlink {
-                target = oppositeTables.int(i)
+            if let oppositeTables, leaf < oppositeTables.count, type == .link || type == .linkList || type == .backlink {
+                target = oppositeTables.int(leaf)
             }
             var originColumn: Int64?
-            if let oppositeColumns, i < oppositeColumns.count, type == .backlink { originColumn = oppositeColumns.int(i) }
+            if let oppositeColumns, leaf < oppositeColumns.count, type == .backlink { originColumn = migratedKey(oppositeColumns.int(leaf)) }
             var enumRef: Int?
             if let enumKeys, type == .string, i < enumKeys.count, enumKeys.hasRefs {
                 enumRef = try b.ref(enumKeys, i, "\(tableName).\(name) enum keys")
@@ -73,6 +76,14 @@ struct CoreSpec {
             if type == .backlink { result.backlinks.append(column) } else { result.columns.append(column) }
         }
         return result
+    }
+
+    /// Files older than 24 may still carry link-list keys of type 13; Realm Core rewrites them to
+    /// link keys (type 12, list attribute) when it opens them (`Table::migrate_col_keys`), and
+    /// that is the key its API and dump show.
+    static func migratedKey(_ key: Int64) -> Int64 {
+        guard (key >> 16) & 0x3F == 13 else { return key }
+        return (key & ~(Int64(0x3F) << 16)) | (Int64(12) << 16)
     }
 
     /// Names are stored for every column (backlink columns included) in current files.
