@@ -62,6 +62,20 @@ extension Decimal128: Comparable, Hashable {
         return alignedA == alignedB ? 0 : (alignedA < alignedB ? -1 : 1)
     }
 
+    /// One encoding per value, the same in every process (unlike `hashValue`): trailing zeros
+    /// stripped, every zero as +0E0, every infinity and NaN as itself.
+    var canonical: Decimal128 {
+        guard case .finite(let negative, var coefficient, var exponent) = form else { return self }
+        if coefficient.isZero { return .zero }
+        while true {
+            let (quotient, remainder) = coefficient.quotientAndRemainder(dividingBy: 10)
+            guard remainder == 0 else { break }
+            coefficient = quotient
+            exponent += 1
+        }
+        return Decimal128(negative: negative, coefficient: coefficient, exponent: exponent)
+    }
+
     /// Hashes by value, so values that are `==` hash alike (`1.0` and `1.00`, `0` and `-0`).
     public func hash(into hasher: inout Hasher) {
         switch form {
@@ -72,19 +86,12 @@ extension Decimal128: Comparable, Hashable {
         case .infinity(let negative):
             hasher.combine(1 as UInt8)
             hasher.combine(negative)
-        case .finite(let negative, var coefficient, var exponent):
+        case .finite:
+            // The shortest coefficient names the value.
+            let words = canonical
             hasher.combine(2 as UInt8)
-            guard !coefficient.isZero else { return }
-            // Strip trailing zeros: the shortest coefficient names the value.
-            while true {
-                let (quotient, remainder) = coefficient.quotientAndRemainder(dividingBy: 10)
-                guard remainder == 0 else { break }
-                coefficient = quotient
-                exponent += 1
-            }
-            hasher.combine(negative)
-            hasher.combine(coefficient)
-            hasher.combine(exponent)
+            hasher.combine(words.high)
+            hasher.combine(words.low)
         }
     }
 }

@@ -60,6 +60,27 @@ extension Decimal128 {
         self = Decimal128.rounded(negative: negative, digits: coefficient.digits, exponent: fullExponent, precision: 15)
     }
 
+    /// The value as an `Int64` when it is an integer in range (`12.00` yes, `12.5` and NaN no).
+    public var exactInt64: Int64? {
+        guard case .finite(let negative, var coefficient, let exponent) = form else { return nil }
+        if exponent >= 0 {
+            guard exponent <= 19, let scaled = coefficient.scaled(byPowerOfTen: exponent) else { return nil }
+            coefficient = scaled
+        } else {
+            for _ in 0..<Swift.min(-exponent, 40) {
+                let (quotient, remainder) = coefficient.quotientAndRemainder(dividingBy: 10)
+                guard remainder == 0 else { return nil }
+                coefficient = quotient
+            }
+            if -exponent > 40 && !coefficient.isZero { return nil }
+        }
+        guard coefficient.high == 0 else { return nil }
+        if negative {
+            return coefficient.low <= UInt64(Int64.max) + 1 ? Int64(truncatingIfNeeded: 0 &- coefficient.low) : nil
+        }
+        return coefficient.low <= UInt64(Int64.max) ? Int64(coefficient.low) : nil
+    }
+
     /// The nearest `Double` (correctly rounded from the exact decimal value), for display and
     /// for comparing with float and double columns.
     public var doubleValue: Double {

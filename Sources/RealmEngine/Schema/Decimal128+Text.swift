@@ -23,7 +23,15 @@ extension Decimal128: CustomStringConvertible, LosslessStringConvertible {
         self = value
     }
 
-    private static func parse(_ text: Substring) -> Decimal128? {
+    /// The text's value when it is held without rounding (at most 34 significant digits, an
+    /// exponent in range; NaN and infinities as spelled); nil for text that is not a number or
+    /// whose value the decimal128 would round, so a conversion from text can refuse a loss.
+    public init?(exactly text: some StringProtocol) {
+        guard let value = Decimal128.parse(Substring(text), requireExact: true) else { return nil }
+        self = value
+    }
+
+    private static func parse(_ text: Substring, requireExact: Bool = false) -> Decimal128? {
         var bytes = Array(text.utf8)[...]
         var negative = false
         if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
@@ -75,7 +83,23 @@ extension Decimal128: CustomStringConvertible, LosslessStringConvertible {
             }
             if exponentNegative { exponent = -exponent }
         }
-        return rounded(negative: negative, digits: digits, exponent: exponent - digitsAfterPoint)
+        let value = rounded(negative: negative, digits: digits, exponent: exponent - digitsAfterPoint)
+        if requireExact {
+            guard case .finite(_, let coefficient, let valueExponent) = value.form,
+                  sameNumber(digits, exponent - digitsAfterPoint, coefficient.digits, valueExponent) else { return nil }
+        }
+        return value
+    }
+
+    /// Whether two digit strings with exponents name the same number (zeros of any exponent alike).
+    private static func sameNumber(_ digitsA: [UInt8], _ exponentA: Int, _ digitsB: [UInt8], _ exponentB: Int) -> Bool {
+        func normalized(_ digits: [UInt8], _ exponent: Int) -> ([UInt8], Int) {
+            let leading = digits.drop { $0 == 0 }
+            guard let last = leading.lastIndex(where: { $0 != 0 }) else { return ([], 0) }
+            return (Array(leading[...last]), exponent + (leading.endIndex - 1 - last))
+        }
+        let a = normalized(digitsA, exponentA), b = normalized(digitsB, exponentB)
+        return a.0 == b.0 && a.1 == b.1
     }
 
     /// The text Realm Core's `Decimal128::to_string` prints, character for character.
