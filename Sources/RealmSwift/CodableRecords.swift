@@ -77,6 +77,7 @@ private struct ProbeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         case is Date.Type: (.date, Date(timeIntervalSince1970: 0))
         case is Data.Type: (.data, Data())
         case is UUID.Type: (.uuid, UUID())
+        case is Decimal128.Type: (.decimal128, Decimal128.zero)
         default: nil
         }
     }
@@ -171,6 +172,7 @@ enum RecordCoding {
             return .date(try Timestamp(Date(timeIntervalSinceReferenceDate: n.doubleValue)))
         case .data: guard let s = raw as? String, let d = Data(base64Encoded: s) else { throw mismatch }; return .data(d)
         case .uuid: guard let s = raw as? String, let u = UUID(uuidString: s) else { throw mismatch }; return .uuid(u)
+        case .decimal128: guard let s = raw as? String, let d = Decimal128(s) else { throw mismatch }; return .decimal128(d)
         default: throw mismatch
         }
     }
@@ -198,6 +200,8 @@ enum RecordCoding {
         case .data(let d): d.base64EncodedString()
         case .objectId(let o): o.description
         case .uuid(let u): u.uuidString
+        // Text keeps every digit; `Decimal128`'s Decodable reads it back.
+        case .decimal128(let d): d.description
         case .list(let items): items.map(jsonValue)
         }
     }

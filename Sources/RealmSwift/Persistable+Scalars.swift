@@ -1,7 +1,7 @@
 import Foundation
 
 // The scalar families: integers, floating point, and the rest (Bool, String, Date, Data,
-// ObjectId, UUID). Each converts to and from the dynamic core's `Value`.
+// ObjectId, UUID, Decimal128). Each converts to and from the dynamic core's `Value`.
 
 /// Integers of every width are stored as `Value.int`; the property type says the width.
 protocol _RealmInteger: _RealmScalar, _Persistable, FixedWidthInteger {}
@@ -147,6 +147,27 @@ extension ObjectId: _RealmScalar, _Persistable {
     public static func _rlmConvert(_ any: Any) -> ObjectId? {
         if let o = any as? ObjectId { return o }
         if let s = any as? String { return ObjectId(parsing: s) }
+        return nil
+    }
+}
+
+extension Decimal128: _RealmScalar, _Persistable {
+    public static var _rlmPropertyType: PropertyType { .decimal128 }
+    public var _rlmValue: Value { .decimal128(self) }
+    public init?(_rlmValue value: Value) {
+        switch value {
+        case .decimal128(let d): self = d
+        case .int(let i): self = Decimal128(i)
+        default: return nil
+        }
+    }
+    public static var _rlmZero: Decimal128 { .zero }
+    public static func _rlmConvert(_ any: Any) -> Decimal128? {
+        if let d = any as? Decimal128 { return d }
+        if let i = any as? any BinaryInteger { return Int64(exactly: i).map { Decimal128($0) } }
+        if let d = any as? Double { return Decimal128(d) }
+        // Text converts exactly (not through a double).
+        if let s = any as? String { return Decimal128(s) }
         return nil
     }
 }

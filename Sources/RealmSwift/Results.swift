@@ -328,6 +328,23 @@ extension RealmCollection {
     public func sum<V: _RealmScalar>(of keyPath: KeyPath<Element, V>) -> V { sum(ofProperty: propertyName(keyPath)) }
     /// The average of a property given as a key path.
     public func average<V: _RealmScalar>(of keyPath: KeyPath<Element, V>) -> Double? { average(ofProperty: propertyName(keyPath)) }
+    /// The exact average of a `Decimal128` property (the exact sum divided once, as RealmSwift
+    /// answers a decimal average with a decimal), or nil when the collection is empty; when the
+    /// file cannot be read, nil with the reason in `error`.
+    public func average(of keyPath: KeyPath<Element, Decimal128>) -> Decimal128? {
+        let property = propertyName(keyPath)
+        return aggregate("average(of: \(property))", empty: nil) { try checkedDecimalAverage(ofProperty: property) }
+    }
+
+    /// The exact average of a `Decimal128` property, or nil when the collection is empty;
+    /// throws when the file cannot be read.
+    public func checkedDecimalAverage(ofProperty property: String) throws -> Decimal128? {
+        guard let average = try checkedAggregate({ try $0.averageValue(ofProperty: property) }) else { return nil }
+        guard case .decimal128(let decimal) = average else {
+            throw RealmError.typeMismatch(className: "\(Element.self)", property: property, expected: "decimal128", got: average.kindName)
+        }
+        return decimal
+    }
 
     // MARK: Key-value coding
 

@@ -124,6 +124,7 @@ extension Migration {
             case .double(let d): i = Int64(exactly: d)
             case .float(let f): i = Int64(exactly: f)
             case .string(let s): i = Int64(s)
+            case .decimal128(let d): i = d.exactInt64
             default: i = nil
             }
             return i.flatMap { type.integerRange.contains($0) ? .int($0) : nil }
@@ -135,6 +136,19 @@ extension Migration {
         case (.double, .float(let f)): return .double(Double(f))
         case (.double, .int(let i)): return Double(exactly: i).map(Value.double)
         case (.double, .string(let s)): return parseDouble(s).map(Value.double)
+        case (.double, .decimal128(let d)):
+            // Only a decimal the double holds exactly enough to give the same decimal back.
+            return Decimal128(d.doubleValue) == d || d.isNaN ? .double(d.doubleValue) : nil
+        case (.decimal128, .decimal128): return value
+        case (.decimal128, .int(let i)): return .decimal128(Decimal128(i))
+        case (.decimal128, .string(let s)): return Decimal128(exactly: s).map(Value.decimal128)
+        case (.decimal128, .double(let d)):
+            let decimal = Decimal128(d)
+            return decimal.doubleValue == d || d.isNaN ? .decimal128(decimal) : nil
+        case (.decimal128, .float(let f)):
+            let decimal = Decimal128(Double(f))
+            return Float(decimal.doubleValue) == f || f.isNaN ? .decimal128(decimal) : nil
+        case (.string, .decimal128(let d)): return .string(d.description)
         case (.float, .float): return value
         case (.float, .double(let d)): return d.isNaN ? .float(.nan) : Float(exactly: d).map(Value.float)
         case (.float, .int(let i)): return Float(exactly: i).map(Value.float)

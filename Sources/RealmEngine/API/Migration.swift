@@ -139,6 +139,7 @@ public final class Migration {
         case .data: return .data(Data())
         case .objectId: return .objectId(ObjectId(words: (0, 0, 0)))
         case .uuid: return .uuid(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
+        case .decimal128: return .decimal128(.zero)
         case .object, .linkingObjects: return .null
         }
     }
@@ -208,6 +209,7 @@ public final class MigrationObject {
         case .data(let d): d
         case .objectId(let o): o
         case .uuid(let u): u
+        case .decimal128(let d): d
         case .link(let k): k
         case .list(let items): items.map { swiftValue($0) as Any }
         }
@@ -232,6 +234,7 @@ public final class MigrationObject {
         case let d as Data: return .data(d)
         case let o as ObjectId: return .objectId(o)
         case let u as UUID: return .uuid(u)
+        case let d as Decimal128: return .decimal128(d)
         case let k as ObjectKey: return .link(k)
         case let o as MigrationObject: return .link(o.key)
         case let a as [Any]:

@@ -36,10 +36,11 @@ extension Results {
     }
 
     /// The sum of a numeric property (0 for no values; integers sum as `.int`, and a sum that
-    /// does not fit 64 bits is an error).
+    /// does not fit 64 bits is an error; decimals sum exactly as `.decimal128`).
     public func sum(ofProperty name: String) throws -> Value {
         let (_, p) = try numericColumn(name, datesToo: false)
         let values = try columnValues(name)
+        if p.type == .decimal128 { return .decimal128(DecimalAggregate.sum(values)) }
         if p.type.isInteger {
             var total: Int64 = 0
             for case .int(let v) in values {
@@ -53,11 +54,21 @@ extension Results {
         return .double(values.reduce(0) { $0 + (ValueOrder.double($1) ?? 0) })
     }
 
-    /// The average of a numeric property (nil for no values).
+    /// The average of a numeric property as a value: `.decimal128` (exact sum, divided once)
+    /// for a decimal property, `.double` for the others; nil for no values.
+    public func averageValue(ofProperty name: String) throws -> Value? {
+        let (_, p) = try numericColumn(name, datesToo: false)
+        if p.type == .decimal128 { return DecimalAggregate.average(try columnValues(name)).map(Value.decimal128) }
+        return try average(ofProperty: name).map(Value.double)
+    }
+
+    /// The average of a numeric property (nil for no values; for a decimal property, the exact
+    /// average's nearest double — `averageValue` gives the decimal).
     public func average(ofProperty name: String) throws -> Double? {
-        _ = try numericColumn(name, datesToo: false)
+        let (_, p) = try numericColumn(name, datesToo: false)
         let values = try columnValues(name)
         guard !values.isEmpty else { return nil }
+        if p.type == .decimal128 { return DecimalAggregate.average(values)?.doubleValue }
         return values.reduce(0) { $0 + (ValueOrder.double($1) ?? 0) } / Double(values.count)
     }
 

@@ -83,6 +83,8 @@ public enum JSONExport {
         case .data(let d): return .string(d.base64EncodedString())
         case .objectId(let id): return .string(id.description)
         case .uuid(let id): return .string(id.uuidString.lowercased())
+        // A string, so every digit survives (a JSON number is read back as a double by most tools).
+        case .decimal128(let d): return .string(d.description)
         case .link: return nil
         case .list(let items):
             var out: [JSONValue] = []

@@ -80,6 +80,12 @@ extension JSONImport {
         case "$uuid":
             guard let id = v.stringValue.flatMap(UUID.init(uuidString:)) else { throw bad("a UUID string") }
             return .uuid(id)
+        case "$numberDecimal", "$decimal":
+            // MongoDB's Extended JSON (and the export's tagged form): the decimal as text.
+            guard let d = v.stringValue.flatMap({ Decimal128(exactly: $0) }) else {
+                throw bad("a decimal as a string that a decimal128 holds exactly")
+            }
+            return .decimal128(d)
         case "$binary":
             let text = v.stringValue ?? v.member("base64")?.stringValue
             guard let d = text.flatMap({ Data(base64Encoded: $0) }) else { throw bad("a base64 string") }

@@ -252,6 +252,22 @@ public enum JSONImport {
                 throw mismatch("\(expected) (like \"d1b186e1-e9e0-4768-a1a7-c492519d47ee\")")
             }
             return .uuid(id)
+        case .decimal128:
+            // The text as written (a string, or a number's own digits — never through a double),
+            // refused when a decimal128 would have to round it.
+            let text: String
+            switch json {
+            case .string(let s): text = s
+            case .number(let n): text = n
+            default: throw mismatch("\(expected) (a decimal as a string like \"12.50\", or a number)")
+            }
+            guard let decimal = Decimal128(exactly: text) else {
+                if Decimal128(text) != nil {
+                    throw mismatch("\(expected) that a decimal128 holds exactly (at most 34 significant digits, exponent -6176...6111)")
+                }
+                throw mismatch("\(expected) (a decimal as a string like \"12.50\", \"-1E-6143\", \"NaN\" or \"Inf\")")
+            }
+            return .decimal128(decimal)
         case .object, .linkingObjects:
             throw mismatch()
         }

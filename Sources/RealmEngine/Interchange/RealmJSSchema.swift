@@ -13,12 +13,12 @@ import Foundation
 /// `properties` may also be realm-js's array form, `[{"name": "id", "type": "int"}, …]`
 /// (used by realm-js's query tests). Either way property order is the file's order.
 ///
-/// Types: `bool int int8 int16 int32 int64 float double string date data objectId uuid`
-/// (`int64` is `int`), `X?` optional, `X[]` list (`X?[]` a list of optional values), a class
+/// Types: `bool int int8 int16 int32 int64 float double string date data objectId uuid
+/// decimal128` (`int64` is `int`, `decimal` is `decimal128`), `X?` optional, `X[]` list (`X?[]` a list of optional values), a class
 /// name for a link (`Person`, `Person?`: to-one, always optional; `Person[]`: a list), and the
 /// long forms `{"type": "object", "objectType": "Person"}`,
 /// `{"type": "list", "objectType": "string"}`, `{"type": "linkingObjects", …}`. Types this
-/// engine lacks (`decimal128`, `mixed`, sets, dictionaries, embedded objects) are rejected by
+/// engine lacks (`mixed`, sets, dictionaries, embedded objects) are rejected by
 /// name rather than read as a link to an unknown class.
 extension Schema {
     /// Reads a realm-js JSON schema (an array of classes, or `{"schema": [...]}`), then
@@ -87,13 +87,11 @@ struct RealmJSSchemaReader {
     static let scalarTypes: [String: PropertyType] = [
         "bool": .bool, "int": .int, "int8": .int8, "int16": .int16, "int32": .int32, "int64": .int,
         "float": .float, "double": .double, "string": .string, "date": .date, "data": .data,
-        "objectId": .objectId, "uuid": .uuid,
+        "objectId": .objectId, "uuid": .uuid, "decimal128": .decimal128, "decimal": .decimal128,
     ]
 
     /// realm-js types this engine does not have, with why.
     static let unsupportedTypes: [String: String] = [
-        "decimal128": "decimal128 is not supported; use double or string",
-        "decimal": "decimal is not supported; use double or string",
         "mixed": "mixed is not supported; use a concrete type",
         "set": "sets are not supported; use a list",
         "dictionary": "dictionaries are not supported; use a list of objects",

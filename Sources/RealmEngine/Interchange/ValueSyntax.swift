@@ -12,6 +12,7 @@ import Foundation
 /// | date            | ISO 8601 (`2020-01-02`, `2020-01-02T03:04:05.25Z`, fractions kept; years outside 0000–9999 signed, `+10000-01-01`, `-0001-01-01`) or epoch milliseconds |
 /// | data            | base64                                                                      |
 /// | objectId / uuid | 24 hex digits / the canonical UUID string                                   |
+/// | decimal128      | a decimal number read exactly (`12.50`, `-1E-6143`), `NaN`, `Inf`, `-Inf`; refused when it has more than 34 significant digits or an exponent out of range |
 /// | link            | the target's primary key, or `{"$ref": "Class", "$index": N}` (an object of an import file) |
 /// | list            | a JSON array of the element forms above                                     |
 ///

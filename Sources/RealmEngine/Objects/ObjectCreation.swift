@@ -122,7 +122,7 @@ extension WriteTransaction {
     static func alreadyStored(_ value: Value, as type: PropertyType) -> Value? {
         switch (type, value) {
         case (.bool, .bool), (.int, .int), (.double, .double), (.float, .float), (.date, .date),
-             (.objectId, .objectId), (.uuid, .uuid):
+             (.objectId, .objectId), (.uuid, .uuid), (.decimal128, .decimal128):
             return value
         case (.string, .string(let s)):
             return s.utf8.count <= Limits.maxValueBytes ? value : nil

@@ -18,6 +18,10 @@ enum SearchIndex {
             return (UInt64(o.bytes.0) << 32 | UInt64(o.bytes.1)) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(o.bytes.2)
         case .uuid(let u):
             return withUnsafeBytes(of: u.uuid) { Checksum.hash($0, seed: 0x5555) }
+        case .decimal128(let d):
+            // Equal decimals key alike (1.0 and 1.00): the key is of the value's canonical words.
+            let words = d.canonical
+            return (words.high &* 0x9E37_79B9_7F4A_7C15) ^ words.low ^ 0x4445_4331
         case .float(let f): return UInt64(f.bitPattern)
         case .double(let d): return d.bitPattern
         case .data(let d): return d.withUnsafeBytes { Checksum.hash($0, seed: 0x4441) }

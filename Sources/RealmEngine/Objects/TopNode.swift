@@ -115,9 +115,17 @@ enum SchemaNode {
         return Array(try encoder.encode(stored))
     }
 
+    /// A property type is stored by name (`"decimal128"`), so a program that lacks a type a file
+    /// uses cannot misread its columns: the schema does not decode, and the file is refused.
+    /// That refusal names the unknown type as a newer program's (not as damage): a new type needs
+    /// no format version of its own.
     static func decode(_ p: UnsafeRawBufferPointer, path: String, ref: UInt64) throws -> StoredSchema {
         do {
             return try JSONDecoder().decode(StoredSchema.self, from: Data(p))
+        } catch DecodingError.dataCorrupted(let context) where context.codingPath.last?.stringValue == "type" {
+            throw RealmError.unsupported(
+                "\(path): a property of the stored schema has a type this program does not know (\(context.debugDescription)); "
+                + "the file was written by a newer program: open it with that one")
         } catch {
             throw RealmError.corruptFile(path: path, offset: ref, reason: "the stored schema does not decode: \(error)")
         }

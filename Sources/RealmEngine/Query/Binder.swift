@@ -150,6 +150,7 @@ struct Binder {
             case (.data, .string(let s)): return Data(base64Encoded: s).map(Value.data) ?? value
             case (.objectId, .string(let s)): return ObjectId(parsing: s).map(Value.objectId) ?? value
             case (.uuid, .string(let s)): return UUID(uuidString: s).map(Value.uuid) ?? value
+            case (.decimal128, .string(let s)): return Decimal128(s).map(Value.decimal128) ?? value
             default: return value
             }
         }
@@ -169,6 +170,15 @@ struct Binder {
         case (.float, .int(let i)): return .float(Float(i))
         case (.float, .double(let d)): return .float(Float(d))
         case (.float, .float): return value
+        // A decimal column against a number: exactly for decimals and ints, a double as Realm
+        // Core converts one (15 significant digits). A decimal literal against a float or double
+        // column is the double nearest its text, as before there were decimals.
+        case (.decimal128, .decimal128): return value
+        case (.decimal128, .int(let i)): return .decimal128(Decimal128(i))
+        case (.decimal128, .double(let d)): return .decimal128(Decimal128(d))
+        case (.decimal128, .float(let f)): return .decimal128(Decimal128(Double(f)))
+        case (.int, .decimal128(let d)), (.double, .decimal128(let d)): return .double(d.doubleValue)
+        case (.float, .decimal128(let d)): return .float(Float(d.doubleValue))
         case (.bool, .bool), (.string, .string), (.data, .data), (.date, .date), (.objectId, .objectId), (.uuid, .uuid):
             return value
         case (.data, .string(let s)): return .data(Data(s.utf8))

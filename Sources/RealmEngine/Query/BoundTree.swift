@@ -3,7 +3,7 @@
 
 /// The type of a query operand.
 enum QueryType: Equatable, CustomStringConvertible {
-    case null, bool, int, float, double, string, data, date, objectId, uuid
+    case null, bool, int, float, double, string, data, date, objectId, uuid, decimal128
     /// An object of the class with this index.
     case object(Int)
 
@@ -18,6 +18,7 @@ enum QueryType: Equatable, CustomStringConvertible {
         case .data: self = .data
         case .objectId: self = .objectId
         case .uuid: self = .uuid
+        case .decimal128: self = .decimal128
         case .object, .linkingObjects: self = .object(target ?? -1)
         }
     }
@@ -35,12 +36,13 @@ enum QueryType: Equatable, CustomStringConvertible {
         case .data: self = .data
         case .objectId: self = .objectId
         case .uuid: self = .uuid
+        case .decimal128: self = .decimal128
         case .link: self = .object(-1)
         case .list: return nil
         }
     }
 
-    var isNumeric: Bool { self == .int || self == .float || self == .double }
+    var isNumeric: Bool { self == .int || self == .float || self == .double || self == .decimal128 }
 
     var description: String {
         switch self {
@@ -54,6 +56,7 @@ enum QueryType: Equatable, CustomStringConvertible {
         case .date: "date"
         case .objectId: "objectId"
         case .uuid: "uuid"
+        case .decimal128: "decimal128"
         case .object: "object"
         }
     }
@@ -117,8 +120,9 @@ struct BoundPath {
         case .aggregate(let a):
             switch a {
             case .count: .int
-            case .avg: .double
-            case .sum: elementType == .int ? .int : .double
+            // Decimals sum and average exactly, as decimals.
+            case .avg: elementType == .decimal128 ? .decimal128 : .double
+            case .sum: elementType == .int ? .int : (elementType == .decimal128 ? .decimal128 : .double)
             case .min, .max: elementType
             }
         }

@@ -193,6 +193,7 @@ struct Evaluator<Store: ObjectStore> {
         case .min, .max:
             return ValueOrder.extreme(values, smallest: aggregate == .min)
         case .sum:
+            if p.elementType == .decimal128 { return .decimal128(DecimalAggregate.sum(values)) }
             if p.elementType == .int {
                 var total: Int64 = 0
                 for case .int(let i) in values {
@@ -205,6 +206,7 @@ struct Evaluator<Store: ObjectStore> {
             }
             return .double(values.reduce(0.0) { $0 + (ValueOrder.double($1) ?? 0) })
         case .avg:
+            if p.elementType == .decimal128 { return DecimalAggregate.average(values).map(Value.decimal128) ?? .null }
             let numbers = values.compactMap(ValueOrder.double)
             return numbers.isEmpty ? .null : .double(numbers.reduce(0, +) / Double(numbers.count))
         }

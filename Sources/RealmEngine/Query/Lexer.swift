@@ -212,6 +212,12 @@ struct Lexer {
         if !isFloat, let v = Int64(s) {
             return Token(kind: .literal(.int(v)), column: column, text: s)
         }
+        // A number with a point or an exponent is kept as the decimal it spells when a decimal128
+        // holds it exactly, so `price > 12.50` compares exactly with a decimal column; the binder
+        // turns it into the nearest double for float and double columns (what Double(s) gives).
+        if let decimal = Decimal128(exactly: s), decimal.isFinite {
+            return Token(kind: .literal(.decimal128(decimal)), column: column, text: s)
+        }
         guard let d = Double(s) else {
             throw RealmError.query(message: "invalid number '\(s)'", column: column)
         }

@@ -16,6 +16,10 @@ enum ValueOrder {
         case (.objectId(let x), .objectId(let y)): return x < y ? -1 : (x == y ? 0 : 1)
         case (.uuid(let x), .uuid(let y)): return uuid(x, y)
         case (.link(let x), .link(let y)): return x < y ? -1 : (x == y ? 0 : 1)
+        case (.decimal128(let x), _):
+            return decimal(b).flatMap { compare(decimal: x, $0) }
+        case (_, .decimal128(let y)):
+            return decimal(a).flatMap { compare(decimal: $0, y) }
         case (.int(let i), _):
             return double(b).flatMap { compare(int: i, double: $0) }
         case (_, .int(let i)):
@@ -24,6 +28,25 @@ enum ValueOrder {
             guard let x = double(a), let y = double(b) else { return nil }
             if x.isNaN || y.isNaN { return x.isNaN && y.isNaN ? 0 : nil }
             return x < y ? -1 : (x == y ? 0 : 1)
+        }
+    }
+
+    /// Two decimals by value; NaN equals NaN (every NaN, as for doubles) and is unordered
+    /// against numbers.
+    static func compare(decimal x: Decimal128, _ y: Decimal128) -> Int? {
+        if x.isNaN || y.isNaN { return x.isNaN && y.isNaN ? 0 : nil }
+        return Decimal128.numericOrder(x, y)
+    }
+
+    /// A number as a decimal, to compare with one: ints exactly, doubles as Realm Core converts
+    /// them (their 15 significant digits, so the double 0.1 equals the decimal 0.1).
+    static func decimal(_ v: Value) -> Decimal128? {
+        switch v {
+        case .decimal128(let d): d
+        case .int(let i): Decimal128(i)
+        case .double(let d): Decimal128(d)
+        case .float(let f): Decimal128(Double(f))
+        default: nil
         }
     }
 
@@ -46,6 +69,7 @@ enum ValueOrder {
         switch v {
         case .string(let s): return AnyHashable(Array(s.utf8))
         case .int(let i): return AnyHashable(i)
+        case .decimal128(let d): return d.isNaN ? AnyHashable("NaN") : AnyHashable(d)
         case .float, .double:
             guard let d = double(v) else { return AnyHashable(0) }
             if d.isNaN { return AnyHashable("NaN") }
@@ -101,6 +125,7 @@ enum ValueOrder {
         case .int(let i): Double(i)
         case .float(let f): Double(f)
         case .double(let d): d
+        case .decimal128(let d): d.doubleValue
         default: nil
         }
     }

@@ -1,6 +1,8 @@
 /// The type of a property's values (for lists: of each element).
 public enum PropertyType: String, Codable, Sendable, CaseIterable {
     case bool, int, int8, int16, int32, float, double, string, date, data, objectId, uuid
+    /// An IEEE 754-2008 decimal128 (`Decimal128`), compared and summed exactly.
+    case decimal128
     /// A link to an object of `Property.objectClassName`.
     case object
     /// The computed inverse of a link or list property (never stored).
@@ -30,8 +32,8 @@ public enum PropertyType: String, Codable, Sendable, CaseIterable {
         }
     }
 
-    /// Types compared as numbers (integers, float, double).
-    public var isNumeric: Bool { isInteger || self == .float || self == .double }
+    /// Types compared as numbers (integers, float, double, decimal128).
+    public var isNumeric: Bool { isInteger || self == .float || self == .double || self == .decimal128 }
 
     /// The inclusive range of an integer type.
     var integerRange: ClosedRange<Int64> {

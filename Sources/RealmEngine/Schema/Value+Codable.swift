@@ -37,6 +37,12 @@ extension Value: Codable {
                 throw DecodingError.dataCorruptedError(forKey: .v, in: c, debugDescription: "uuid")
             }
             self = .uuid(id)
+        case "decimal128":
+            // The text form: every digit, exactly (a JSON number would go through Double).
+            guard let decimal = Decimal128(try c.decode(String.self, forKey: .v)) else {
+                throw DecodingError.dataCorruptedError(forKey: .v, in: c, debugDescription: "decimal128")
+            }
+            self = .decimal128(decimal)
         case "object": self = .link(ObjectKey(try c.decode(Int64.self, forKey: .v)))
         case "list": self = .list(try c.decode([Value].self, forKey: .v))
         default: throw DecodingError.dataCorruptedError(forKey: .t, in: c, debugDescription: "unknown value kind \(kind)")
@@ -57,6 +63,7 @@ extension Value: Codable {
         case .data(let v): try c.encode(v.base64EncodedString(), forKey: .v)
         case .objectId(let v): try c.encode(v.description, forKey: .v)
         case .uuid(let v): try c.encode(v.uuidString, forKey: .v)
+        case .decimal128(let v): try c.encode(v.description, forKey: .v)
         case .link(let k): try c.encode(k.rawValue, forKey: .v)
         case .list(let vs): try c.encode(vs, forKey: .v)
         }

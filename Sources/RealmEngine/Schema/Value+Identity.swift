@@ -4,7 +4,7 @@
 /// `==` is the wrong question there: a NaN is not `==` to itself, so a property holding NaN
 /// looked changed by every write to its object (undo refused, batch conflicts, "was: nan").
 /// Floats and doubles compare by their bits: the same NaN is the same value, and 0.0 and -0.0,
-/// stored differently, differ.
+/// stored differently, differ; so do decimals (1.0 and 1.00 are equal, not identical).
 extension Value {
     /// Whether `self` and `other` would be stored alike (floating-point values by their bits,
     /// lists element by element).
@@ -12,6 +12,8 @@ extension Value {
         switch (self, other) {
         case (.double(let a), .double(let b)): return a.bitPattern == b.bitPattern
         case (.float(let a), .float(let b)): return a.bitPattern == b.bitPattern
+        // By the words: 1.0 and 1.00 are equal but stored differently, so one over the other is a change.
+        case (.decimal128(let a), .decimal128(let b)): return a.low == b.low && a.high == b.high
         case (.list(let a), .list(let b)): return Value.identical(a, b)
         default: return self == other
         }

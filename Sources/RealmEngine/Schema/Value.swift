@@ -324,6 +324,8 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
     case data(Data)
     case objectId(ObjectId)
     case uuid(UUID)
+    /// A decimal128 (equal by value: `1.0 == 1.00`).
+    case decimal128(Decimal128)
     /// A link to an object of the property's target class.
     case link(ObjectKey)
     /// The elements of a list property.
@@ -345,6 +347,7 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
         case .data: "data"
         case .objectId: "objectId"
         case .uuid: "uuid"
+        case .decimal128: "decimal128"
         case .link: "object"
         case .list: "list"
         }
@@ -362,6 +365,7 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
         case .data(let v): v.base64EncodedString()
         case .objectId(let v): v.description
         case .uuid(let v): v.uuidString.lowercased()
+        case .decimal128(let v): v.description
         case .link(let k): "→\(k.rawValue)"
         case .list(let vs): "[" + vs.map(\.description).joined(separator: ", ") + "]"
         }
@@ -414,6 +418,11 @@ extension Property {
             }
             return value
         case (.date, .date): return value
+        case (.decimal128, .decimal128): return value
+        case (.decimal128, .int(let i)): return .decimal128(Decimal128(i))
+        // A double converts as Realm Core converts one (its 15 significant digits).
+        case (.decimal128, .double(let d)): return .decimal128(Decimal128(d))
+        case (.decimal128, .float(let f)): return .decimal128(Decimal128(Double(f)))
         case (.objectId, .objectId), (.uuid, .uuid), (.object, .link): return value
         default: throw mismatch
         }

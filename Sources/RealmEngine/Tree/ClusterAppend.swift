@@ -244,7 +244,7 @@ private struct SliceAppend {
             let p = PackedAppend(ends: slice.ints, added: ends, minWidth: minWidth)
             pack = p
             size = p.size + end
-        case .float, .double, .objectId, .uuid:
+        case .float, .double, .objectId, .uuid, .decimal128:
             size = total * storage.rawStride
         }
         size += 1 + nulls.count
@@ -268,7 +268,8 @@ private struct SliceAppend {
     private static func isNull(_ v: Value, _ storage: ColumnStorage) -> Bool {
         switch (storage, v) {
         case (.ints, .int), (.ints, .bool), (.ints, .link), (.float, .float), (.double, .double), (.date, .date),
-             (.bytes, .string), (.bytes, .data), (.objectId, .objectId), (.uuid, .uuid):
+             (.bytes, .string), (.bytes, .data), (.objectId, .objectId), (.uuid, .uuid),
+             (.decimal128, .decimal128):
             return false
         default:
             assert(v.isNull, "value \(v.kindName) in a \(storage) column")
@@ -323,6 +324,14 @@ private struct SliceAppend {
             for (i, v) in added.enumerated() {
                 guard case .uuid(let u) = v else { continue }
                 withUnsafeBytes(of: u.uuid) { UnsafeMutableRawBufferPointer(start: p + 16 * i, count: 16).copyMemory(from: $0) }
+            }
+        case .decimal128:
+            w.bytes(UnsafeRawBufferPointer(start: slice.raw, count: 16 * n))
+            let p = w.claim(16 * added.count)
+            for (i, v) in added.enumerated() {
+                guard case .decimal128(let d) = v else { continue }
+                p.storeBytes(of: d.low.littleEndian, toByteOffset: 16 * i, as: UInt64.self)
+                p.storeBytes(of: d.high.littleEndian, toByteOffset: 16 * i + 8, as: UInt64.self)
             }
         }
     }

@@ -130,7 +130,7 @@ private struct KeptValues {
             let total = gatherBytes()
             pack = PackPlan(count: count, min: ints.first ?? 0, max: Int64(total), minWidth: minWidth)
             size = pack.byteSize + total
-        case .float, .double, .objectId, .uuid:
+        case .float, .double, .objectId, .uuid, .decimal128:
             size = count * slice.storage.rawStride
         }
         size += 1 + nulls.count
@@ -200,7 +200,7 @@ private struct KeptValues {
         case .bytes:
             pack.write(ints, to: &w)
             for s in spans { w.bytes(UnsafeRawBufferPointer(start: slice.raw + s.lowerBound, count: s.count)) }
-        case .float, .double, .objectId, .uuid:
+        case .float, .double, .objectId, .uuid, .decimal128:
             let stride = slice.storage.rawStride
             let p = w.claim(stride * kept.count)
             let src = slice.raw

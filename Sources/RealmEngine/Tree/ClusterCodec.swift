@@ -28,6 +28,8 @@
 ///                                 (UTF-8 for strings; nil and "" both have length 0 — the
 ///                                 bitmap tells them apart)
 ///   objectId / uuid               n × 12 (big-endian words: byte order = sort order) / n × 16
+///   decimal128                    n × 16: the low word, then the high word, each little-endian
+///                                 (Realm Core's layout of the BID128 value)
 ///   list of T (flags = 0)         packed ints of n end offsets counted in elements, then one
 ///                                 column block of T holding every row's elements in row order
 ///                                 (elements of `T?[]` may be null through that block's bitmap)
@@ -103,7 +105,7 @@ struct ClusterData: Equatable, Sendable {
 
 /// How a column of a given property type is laid out (list columns lay out their elements so).
 enum ColumnStorage: Sendable {
-    case ints, float, double, date, bytes, objectId, uuid
+    case ints, float, double, date, bytes, objectId, uuid, decimal128
 
     init(_ type: PropertyType) {
         switch type {
@@ -114,6 +116,7 @@ enum ColumnStorage: Sendable {
         case .string, .data: self = .bytes
         case .objectId: self = .objectId
         case .uuid: self = .uuid
+        case .decimal128: self = .decimal128
         }
     }
 
@@ -123,7 +126,7 @@ enum ColumnStorage: Sendable {
         case .float: 4
         case .double: 8
         case .objectId: 12
-        case .uuid: 16
+        case .uuid, .decimal128: 16
         default: 0
         }
     }

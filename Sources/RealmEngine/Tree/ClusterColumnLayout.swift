@@ -62,7 +62,7 @@ struct ClusterColumnSlice {
     let ints: PackedInts
     /// `.date`: nanoseconds.
     let nanos: PackedInts
-    /// `.float`/`.double`/`.objectId`/`.uuid`: the fixed-size values; `.bytes`: the concatenated bytes.
+    /// `.float`/`.double`/`.objectId`/`.uuid`/`.decimal128`: the fixed-size values; `.bytes`: the concatenated bytes.
     let raw: UnsafeRawPointer
 
     init(_ r: inout ByteReader, storage: ColumnStorage, count: Int) throws {
@@ -98,7 +98,7 @@ struct ClusterColumnSlice {
             ints = try r.packedInts(count: count, "string end offsets")
             let total = try Self.checkEndOffsets(ints, at: endsAt)
             raw = try r.take(total, "string bytes")
-        case .float, .double, .objectId, .uuid:
+        case .float, .double, .objectId, .uuid, .decimal128:
             let (n, overflow) = count.multipliedReportingOverflow(by: storage.rawStride)
             guard !overflow else { throw r.fail("\(count) values do not fit") }
             raw = try r.take(n, "fixed-size values")
@@ -180,6 +180,13 @@ struct ClusterColumnSlice {
         UUID(uuid: (raw + 16 * i).loadUnaligned(as: uuid_t.self))
     }
 
+    /// Any 16 bytes are a decimal128 (non-canonical ones read as zero), so nothing to validate.
+    func decimal128(at i: Int) -> Decimal128 {
+        let p = raw + 16 * i
+        return Decimal128(low: UInt64(littleEndian: p.loadUnaligned(as: UInt64.self)),
+                          high: UInt64(littleEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+    }
+
     /// The value at `i` for a column of `type`.
     func value(at i: Int, type: PropertyType) -> Value {
         if isNull(i) { return .null }
@@ -191,6 +198,7 @@ struct ClusterColumnSlice {
         case .bytes: return Self.bytesValue(bytes(at: i), type: type)
         case .objectId: return .objectId(objectId(at: i))
         case .uuid: return .uuid(uuid(at: i))
+        case .decimal128: return .decimal128(decimal128(at: i))
         }
     }
 
@@ -227,6 +235,8 @@ struct ClusterColumnSlice {
             for i in 0..<count { out.append(isNull(i) ? .null : .objectId(objectId(at: i))) }
         case .uuid:
             for i in 0..<count { out.append(isNull(i) ? .null : .uuid(uuid(at: i))) }
+        case .decimal128:
+            for i in 0..<count { out.append(isNull(i) ? .null : .decimal128(decimal128(at: i))) }
         }
         return out
     }

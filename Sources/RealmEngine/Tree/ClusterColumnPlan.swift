@@ -37,14 +37,14 @@ struct ColumnPlan {
         case .ints: planInts(minWidth: minWidth)
         case .date: planDates(minWidth: minWidth)
         case .bytes: planBytes(minWidth: minWidth)
-        case .float, .double, .objectId, .uuid:
+        case .float, .double, .objectId, .uuid, .decimal128:
             for (i, v) in values.enumerated() where !matches(v) { markNull(i) }
         }
         switch storage {
         case .ints: size = pack.byteSize
         case .date: size = pack.byteSize + nanoPack.byteSize
         case .bytes: size = pack.byteSize + blobBytes
-        case .float, .double, .objectId, .uuid: size = n * storage.rawStride
+        case .float, .double, .objectId, .uuid, .decimal128: size = n * storage.rawStride
         }
         size += 1 + nulls.count
     }
@@ -58,7 +58,7 @@ struct ColumnPlan {
     /// caller's bug: they are stored as nil).
     private func matches(_ v: Value) -> Bool {
         switch (storage, v) {
-        case (.float, .float), (.double, .double), (.objectId, .objectId), (.uuid, .uuid): return true
+        case (.float, .float), (.double, .double), (.objectId, .objectId), (.uuid, .uuid), (.decimal128, .decimal128): return true
         case (_, .null): return false
         default:
             assertionFailure("value \(v.kindName) in a \(storage) column")
@@ -221,6 +221,13 @@ struct ColumnPlan {
             for (i, v) in values.enumerated() {
                 guard case .uuid(let u) = v else { continue }
                 withUnsafeBytes(of: u.uuid) { UnsafeMutableRawBufferPointer(start: p + 16 * i, count: 16).copyMemory(from: $0) }
+            }
+        case .decimal128:
+            let p = w.claim(16 * n)
+            for (i, v) in values.enumerated() {
+                guard case .decimal128(let d) = v else { continue }
+                p.storeBytes(of: d.low.littleEndian, toByteOffset: 16 * i, as: UInt64.self)
+                p.storeBytes(of: d.high.littleEndian, toByteOffset: 16 * i + 8, as: UInt64.self)
             }
         case .bytes:
             pack.write(ints, to: &w)

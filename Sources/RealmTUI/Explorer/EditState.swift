@@ -161,6 +161,8 @@ enum EditText {
         case .data(let d): return "0x" + d.map { String(format: "%02x", $0) }.joined()
         case .objectId(let o): return o.description
         case .uuid(let u): return u.uuidString
+        // Realm Core's text, which reads back as the same decimal, every digit and exponent.
+        case .decimal128(let d): return d.description
         case .link(let key):
             let className = property.objectClassName ?? ""
             if let pk = realm.schema[className]?.primaryKeyProperty,

@@ -36,7 +36,7 @@ struct ObjectForm {
         if property.isOptional { return "null" }
         switch property.type {
         case .bool: return "false"
-        case .int, .int8, .int16, .int32, .float, .double: return "0"
+        case .int, .int8, .int16, .int32, .float, .double, .decimal128: return "0"
         case .string: return ""  // empty text is the empty string
         case .date: return "now"
         case .objectId, .uuid: return "new"

@@ -47,6 +47,8 @@ struct ValueFormatter {
             return Shown(text: "[\(items.count)]" + (parts.isEmpty ? "" : " " + parts.joined(separator: ", ") + more))
         case .float(let v): return Shown(text: ValueFormatter.number(Double(v), isFloat: true))
         case .double(let v): return Shown(text: ValueFormatter.number(v, isFloat: false))
+        // Realm Core's own text: every digit, as Realm Studio and the SDKs print it.
+        case .decimal128(let v): return Shown(text: v.description)
         default: return Shown(text: value.description)
         }
     }

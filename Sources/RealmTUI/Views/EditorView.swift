@@ -58,6 +58,7 @@ enum EditorView {
             case .date: hints.append("ISO 8601/now")
             case .objectId, .uuid: hints.append("new: generate")
             case .data: hints.append("0x hex/base64")
+            case .decimal128: hints.append("exact decimal (12.50, 1E-6143), NaN, Inf")
             case .object: hints.append("primary key or \(property.objectClassName ?? "")#key")
             default: break
             }

@@ -118,10 +118,20 @@ import Testing
         }
     }
 
+    /// realm-js's `decimal128` (and its alias `decimal`), required, optional and in lists.
+    @Test func decimal128PropertiesRead() throws {
+        let schema = try Schema(realmJSJSON: Data(#"[{"name": "Item", "properties": {"price": "decimal128", "discount": "decimal128?", "history": "decimal128[]", "alias": "decimal"}}]"#.utf8))
+        let item = try #require(schema["Item"])
+        #expect(item["price"]?.type == .decimal128 && item["price"]?.isOptional == false)
+        #expect(item["discount"]?.type == .decimal128 && item["discount"]?.isOptional == true)
+        #expect(item["history"]?.type == .decimal128 && item["history"]?.isList == true)
+        #expect(item["alias"]?.type == .decimal128)
+        #expect(item["price"]?.typeDescription == "decimal128")
+    }
+
     @Test func errorsNameTheClassAndProperty() {
         expectSchemaError(#"[{"name": "Dog", "properties": {"age": "integer"}}]"#, mentioning: ["Dog.age", "unknown type", "integer"])
         expectSchemaError(#"[{"name": "Dog", "properties": {"owner": "Persn?"}}]"#, mentioning: ["Dog.owner", "Persn"])
-        expectSchemaError(#"[{"name": "Dog", "properties": {"price": "decimal128"}}]"#, mentioning: ["Dog.price", "decimal128"])
         expectSchemaError(#"[{"name": "Dog", "properties": {"m": "mixed"}}]"#, mentioning: ["Dog.m", "mixed"])
         expectSchemaError(#"[{"name": "Dog", "properties": {"s": "string<>"}}]"#, mentioning: ["Dog.s", "sets"])
         expectSchemaError(#"[{"name": "Dog", "properties": {"s": "string{}"}}]"#, mentioning: ["Dog.s", "dictionaries"])

@@ -17,7 +17,7 @@ struct ClusterRNG: RandomNumberGenerator {
 
 /// Builders and comparisons shared by the cluster tests.
 enum ClusterFixtures {
-    static let scalarTypes: [PropertyType] = [.bool, .int, .int8, .int16, .int32, .float, .double, .string, .date, .data, .objectId, .uuid, .object]
+    static let scalarTypes: [PropertyType] = [.bool, .int, .int8, .int16, .int32, .float, .double, .string, .date, .data, .objectId, .uuid, .decimal128, .object]
 
     /// Every type as required, optional, list and list of optionals (links: to-one and list).
     static var allColumns: [Property] {
@@ -67,6 +67,11 @@ enum ClusterFixtures {
             var u = UUID().uuid
             withUnsafeMutableBytes(of: &u) { for k in 0..<16 { $0[k] = UInt8.random(in: 0...255, using: &rng) } }
             return .uuid(UUID(uuid: u))
+        case .decimal128:
+            // Any 16 bytes are a decimal (NaNs, infinities, non-canonical forms too): all round-trip.
+            let specials: [Decimal128] = [.zero, .nan, .infinity, -.infinity, Decimal128(-1), Decimal128(low: 5, high: 0x6000_0000_0000_0000)]
+            return Bool.random(using: &rng) ? .decimal128(specials.randomElement(using: &rng) ?? .zero)
+                : .decimal128(Decimal128(low: rng.next(), high: rng.next()))
         case .object: return .link(ObjectKey(Int64.random(in: 0...1_000_000, using: &rng)))
         case .linkingObjects: return .null
         }
