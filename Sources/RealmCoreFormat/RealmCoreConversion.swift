@@ -1,0 +1,203 @@
+import Foundation
+import RealmEngine
+
+/// A Realm Core file as this engine's schema and objects: what `realmtui copy FILE.realm
+/// native.realm` writes and what the explorer shows of a Realm file.
+///
+/// Every class an SDK made (`class_X` tables) becomes a class of the same name; objects keep
+/// their keys, links and primary keys; indexed columns stay indexed. What this engine cannot
+/// hold yet — Mixed, sets, dictionaries, embedded objects, typed links — is left out and
+/// listed in `omissions` (the caller says so to the user; nothing is left out silently). A
+/// link to an object that was deleted while other devices still referred to it (Realm's
+/// "unresolved" tombstone keys) is read as no link, as the SDKs show it, and counted.
+public struct RealmCoreConversion {
+    /// A property (or a whole class, `property` nil) of the Realm file that the conversion
+    /// leaves out, and why.
+    public struct Omission: Sendable, CustomStringConvertible {
+        public let className: String
+        public let property: String?
+        public let reason: String
+        public var description: String { (property.map { "\(className).\($0)" } ?? className) + " (\(reason))" }
+    }
+
+    /// The converted schema.
+    public let schema: Schema
+    /// What the conversion leaves out.
+    public let omissions: [Omission]
+    private let file: RealmCoreFile
+    private let plans: [ClassPlan]
+
+    /// One class: its table and, per kept property, the table's column position.
+    private struct ClassPlan {
+        var table: RealmCoreTable
+        var name: String
+        var columns: [(position: Int, property: Property)]
+    }
+
+    /// Plans the conversion of `file` (reads its schema only).
+    public init(file: RealmCoreFile) throws {
+        self.file = file
+        var omissions: [Omission] = []
+        let classTables = file.tables.filter { $0.className != nil }
+        var kept: [String: RealmCoreTable] = [:]
+        for table in classTables {
+            guard let name = table.className else { continue }
+            switch table.kind {
+            case .topLevel: kept[table.name] = table
+            case .embedded: omissions.append(Omission(className: name, property: nil, reason: "embedded objects are not supported yet"))
+            case .asymmetric: omissions.append(Omission(className: name, property: nil, reason: "an asymmetric (write-only, synced) class"))
+            }
+        }
+        var plans: [ClassPlan] = []
+        for table in classTables where kept[table.name] != nil {
+            guard let name = table.className else { continue }
+            var columns: [(Int, Property)] = []
+            for (position, column) in table.columns.enumerated() {
+                switch Self.property(for: column, in: table, kept: kept) {
+                case .success(let property): columns.append((position, property))
+                case .failure(let reason): omissions.append(Omission(className: name, property: column.name, reason: reason.text))
+                }
+            }
+            plans.append(ClassPlan(table: table, name: name, columns: columns))
+        }
+        let schema = Schema(plans.map { ObjectSchema(name: $0.name, properties: $0.columns.map(\.1)) })
+        try schema.validate()
+        self.schema = schema
+        self.omissions = omissions
+        self.plans = plans
+    }
+
+    private struct Unsupported: Error {
+        var text: String
+    }
+
+    /// This engine's property for a Realm Core column, or why there is none.
+    private static func property(for column: CoreColumn, in table: RealmCoreTable,
+                                 kept: [String: RealmCoreTable]) -> Result<Property, Unsupported> {
+        switch column.collection {
+        case .set?: return .failure(Unsupported(text: "a set: not supported yet"))
+        case .dictionary?: return .failure(Unsupported(text: "a dictionary: not supported yet"))
+        case .list?, nil: break
+        }
+        let isList = column.collection == .list || column.type == .linkList
+        let isPrimaryKey = column.name == table.primaryKey
+        let indexed = column.index == .general
+        func scalar(_ type: PropertyType) -> Result<Property, Unsupported> {
+            .success(Property(name: column.name, type: type, isOptional: column.nullable, isList: isList,
+                              isPrimaryKey: isPrimaryKey, isIndexed: indexed && type.canBeIndexed && !isList))
+        }
+        switch column.type {
+        case .int: return scalar(.int)
+        case .bool: return scalar(.bool)
+        case .string: return scalar(.string)
+        case .binary: return scalar(.data)
+        case .timestamp: return scalar(.date)
+        case .float: return scalar(.float)
+        case .double: return scalar(.double)
+        case .decimal128: return scalar(.decimal128)
+        case .objectId: return scalar(.objectId)
+        case .uuid: return scalar(.uuid)
+        case .mixed: return .failure(Unsupported(text: "Mixed (AnyRealmValue): not supported yet"))
+        case .typedLink: return .failure(Unsupported(text: "a typed link: not supported yet"))
+        case .backlink: return .failure(Unsupported(text: "a backlink column"))
+        case .link, .linkList:
+            guard let targetName = column.linkTarget, let target = kept[targetName], let className = target.className else {
+                let target = column.linkTarget.map { $0.hasPrefix("class_") ? String($0.dropFirst(6)) : $0 } ?? "?"
+                return .failure(Unsupported(text: "links to \(target), which is left out"))
+            }
+            return .success(Property(name: column.name, type: .object, isList: isList, objectClassName: className))
+        }
+    }
+
+    /// How many links to deleted objects (unresolved keys) `copy` read as no link.
+    public private(set) var droppedUnresolvedLinks = 0
+
+    /// Writes every object of the file into `realm` (in a write transaction, with `schema`),
+    /// under its key. `progress` gets the objects written so far and the total.
+    public mutating func copy(into realm: Realm, progress: (Int, Int) -> Void = { _, _ in }) throws {
+        let copy = try KeyedCopy(into: realm)
+        let total = plans.reduce(0) { $0 + $1.table.objectCount }
+        var dropped = 0
+        // Phase 1: every link, so each object's backlinks are known when it is written.
+        for plan in plans {
+            let links = plan.columns.filter { $0.property.isLink }
+            guard !links.isEmpty else { continue }
+            try plan.table.forEachObject { object in
+                for (position, property) in links {
+                    for target in try Self.linkedKeys(object.values[position], dropped: &dropped, in: plan.name, property.name) {
+                        try copy.noteLink(from: plan.name, property: property.name, originKey: ObjectKey(object.key), to: target)
+                    }
+                }
+                return true
+            }
+        }
+        // Phase 2: every object with its values.
+        var done = 0
+        for plan in plans {
+            try plan.table.forEachObject { object in
+                var values: [Value] = []
+                values.reserveCapacity(plan.columns.count)
+                for (position, property) in plan.columns {
+                    values.append(try Self.value(object.values[position], for: property, in: plan.name))
+                }
+                try copy.insert(plan.name, key: ObjectKey(object.key), values: values)
+                done += 1
+                if done % 1024 == 0 { progress(done, total) }
+                return true
+            }
+        }
+        try copy.finish()
+        droppedUnresolvedLinks = dropped
+        progress(done, total)
+    }
+
+    /// The keys a link or list-of-links value names (unresolved ones left out and counted).
+    private static func linkedKeys(_ value: CoreValue, dropped: inout Int, in className: String, _ property: String) throws -> [ObjectKey] {
+        switch value {
+        case .null: return []
+        case .link(_, let key):
+            if key < 0 { dropped += 1; return [] }
+            return [ObjectKey(key)]
+        case .list(let items):
+            var keys: [ObjectKey] = []
+            for item in items { keys += try linkedKeys(item, dropped: &dropped, in: className, property) }
+            return keys
+        default:
+            throw RealmError.invalidInput("\(className).\(property): a link column holds \(value.typeName)")
+        }
+    }
+
+    /// This engine's value for a Realm Core value of `property`.
+    static func value(_ value: CoreValue, for property: Property, in className: String) throws -> Value {
+        switch value {
+        case .null: return .null
+        case .int(let v): return .int(v)
+        case .bool(let v): return .bool(v)
+        case .float(let v): return .float(v)
+        case .double(let v): return .double(v)
+        case .string(let v): return .string(v)
+        case .binary(let v): return .data(v)
+        case .timestamp(let seconds, let nanoseconds): return .date(Timestamp(seconds: seconds, nanoseconds: nanoseconds))
+        case .decimal128(let low, let high): return .decimal128(Decimal128(low: low, high: high))
+        case .objectId(let bytes):
+            guard bytes.count == 12 else { throw RealmError.invalidInput("\(className).\(property.name): an ObjectId of \(bytes.count) bytes") }
+            func word(_ at: Int) -> UInt32 { bytes[bytes.startIndex + at ..< bytes.startIndex + at + 4].reduce(0) { $0 << 8 | UInt32($1) } }
+            return .objectId(ObjectId(words: (word(0), word(4), word(8))))
+        case .uuid(let bytes):
+            guard bytes.count == 16 else { throw RealmError.invalidInput("\(className).\(property.name): a UUID of \(bytes.count) bytes") }
+            let b = Array(bytes)
+            return .uuid(UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])))
+        case .link(_, let key): return key < 0 ? .null : .link(ObjectKey(key))
+        case .list(let items):
+            var out: [Value] = []
+            out.reserveCapacity(items.count)
+            for item in items {
+                if case .link(_, let key) = item, key < 0 { continue }
+                out.append(try Self.value(item, for: property, in: className))
+            }
+            return .list(out)
+        case .typedLink, .set, .dictionary:
+            throw RealmError.internalError("internal error: \(className).\(property.name) holds \(value.typeName), which the conversion leaves out")
+        }
+    }
+}
