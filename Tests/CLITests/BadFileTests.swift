@@ -97,21 +97,36 @@ struct BadFileTests {
     }
 }
 
-/// A `.realm` file written by Realm itself (Realm Core's "T-DB" header) is named as one, with
-/// its file format, rather than called an unknown signature.
-@Suite struct RealmCoreFileTests {
-    @Test func aRealmCoreFileIsNamedAsOne() throws {
-        let s = try Scratch()
+/// A `.realm` file written by Realm itself (Realm Core's "T-DB" header) is read as one: with no
+/// top ref it is an empty Realm file, and a top ref past its end is a damaged one (an error
+/// naming the offset), never an unknown signature.
+@Suite struct RealmCoreHeaderTests {
+    static func header(topRef: UInt64) -> Data {
         // Realm Core's 24-byte header: two top refs, "T-DB", file formats 0 and 24, flags 1
-        // (the second format is the current one).
-        var header = Data(count: 16)
+        // (the second slot is the current one).
+        var header = Data(count: 8)
+        withUnsafeBytes(of: topRef.littleEndian) { header.append(contentsOf: $0) }
         header.append(Data("T-DB".utf8))
         header.append(Data([0x00, 0x18, 0x00, 0x01]))
         header.append(Data(count: 4096 - header.count))
+        return header
+    }
+
+    @Test func aRealmFileWithNoTopRefIsAnEmptyRealmFile() throws {
+        let s = try Scratch()
         let file = s.path("app.realm")
-        try header.write(to: URL(fileURLWithPath: file))
+        try Self.header(topRef: 0).write(to: URL(fileURLWithPath: file))
         let result = try CLI.run(["schema", file])
-        expectFailure(result, contains: "Realm Core file (file format 24)")
-        #expect(result.stderr.hasSuffix("[not-a-realm-file]\n"), "\(result.stderr)")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("a Realm file (format 24)"), "\(result.stdout)")
+    }
+
+    @Test func aTopRefPastTheEndIsADamagedRealmFile() throws {
+        let s = try Scratch()
+        let file = s.path("app.realm")
+        try Self.header(topRef: 1 << 20).write(to: URL(fileURLWithPath: file))
+        let result = try CLI.run(["schema", file])
+        expectFailure(result, contains: "1048576")
+        #expect(result.stderr.hasSuffix("[corrupt-file]\n"), "\(result.stderr)")
     }
 }

@@ -41,7 +41,9 @@ struct ExploreCommand: ParsableCommand {
                           "in scripts use 'realmtui schema FILE' or 'realmtui query FILE CLASS [QUERY]'")
             throw ExitCode(ExitStatus.usage)
         }
-        let readOnlyReason = ExplorerOpen.readOnlyReason(path: file, requested: readOnly)
+        var readOnlyReason = RealmCoreFiles.isRealmCoreFile(file)
+            ? "a Realm file: realmtui never changes it"
+            : ExplorerOpen.readOnlyReason(path: file, requested: readOnly)
         let openReadOnly = readOnlyReason != nil
         let key = try encryption.encryptionKey()
         let realm: Realm
@@ -50,6 +52,10 @@ struct ExploreCommand: ParsableCommand {
         } catch RealmError.encryption(_, let reason) where key == nil && reason == RealmError.missingKeyReason {
             // Asked before the screen is taken, with echo off.
             realm = try KeyPrompt.open(file, readOnly: openReadOnly)
+        }
+        if let realmFile = RealmCoreFiles.lastOpened {
+            readOnlyReason = "a Realm file (format \(realmFile.formatVersion)), never changed"
+                + (realmFile.omissionSummary.map { "; not shown yet: \($0)" } ?? "")
         }
         let terminal: NCursesTerminal
         do {

@@ -53,7 +53,12 @@ struct CopyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "copy",
         abstract: "Write a compacted copy of a file (DST must not exist).",
-        discussion: "Copies the newest version only, without free space. SRC is opened read-only. The copy is encrypted with --new-key, else plain: copy encrypts, decrypts and re-keys."
+        discussion: """
+            Copies the newest version only, without free space. SRC is opened read-only. The copy is encrypted with --new-key, \
+            else plain: copy encrypts, decrypts and re-keys. A Realm file (written by a Realm app) is converted into a realmtui \
+            file you can edit, keeping its classes, objects, keys, links, primary keys and indexes; it is refused when it holds \
+            what this version cannot hold yet (Mixed, sets, dictionaries, embedded objects) unless --leave-out-unsupported.
+            """
     )
 
     @Argument(help: "The database file to copy.", completion: .file())
@@ -71,6 +76,9 @@ struct CopyCommand: ParsableCommand {
     @Flag(name: .long, help: "Write a plain copy of an encrypted file (the default without --new-key; says so explicitly).")
     var decrypt = false
 
+    @Flag(name: .long, help: "Converting a Realm file: copy what this version can hold and leave the rest out (listed on stderr).")
+    var leaveOutUnsupported = false
+
     func validate() throws {
         if newKey != nil && decrypt { throw ValidationError("give --new-key or --decrypt, not both") }
         if let newKey { _ = try EncryptionOptions.parse(hex: newKey, what: "--new-key") }
@@ -80,7 +88,10 @@ struct CopyCommand: ParsableCommand {
         if FileManager.default.fileExists(atPath: destination) {
             throw CLIFailure("\(destination) already exists; copy writes a new file")
         }
-        let realm = try RealmFiles.open(source, readOnly: true, encryptionKey: try encryption.encryptionKey())
+        try RealmFiles.requireRegularFile(source)
+        let realm = RealmCoreFiles.isRealmCoreFile(source)
+            ? try RealmCoreFiles.openConverted(source, refusingOmissions: !leaveOutUnsupported)
+            : try RealmFiles.open(source, readOnly: true, encryptionKey: try encryption.encryptionKey())
         try realm.writeCopy(toFile: destination, encryptionKey: try newKey.map { try EncryptionOptions.parse(hex: $0, what: "--new-key") })
         Console.line("copied \(source) (\(RealmFiles.fileSize(source)) bytes) to \(destination) (\(RealmFiles.fileSize(destination)) bytes)")
     }

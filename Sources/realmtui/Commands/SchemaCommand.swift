@@ -32,10 +32,11 @@ struct SchemaCommand: ParsableCommand {
         var counts: [(String, Int)] = []
         for c in schema.objectSchemas { counts.append((c.name, try realm.objects(c.name).checkedCount())) }
         let size = RealmFiles.fileSize(file)
-        let formats: (read: UInt16, write: UInt16)? = realm.fileFormat
+        let realmFile = RealmCoreFiles.lastOpened
+        let formats: (read: UInt16, write: UInt16)? = realmFile == nil ? realm.fileFormat : nil
         if json {
             var members = [
-                JSONMember("path", .string(realm.path)),
+                JSONMember("path", .string(realmFile == nil ? realm.path : file)),
                 JSONMember("fileSize", .integer(Int64(size))),
                 JSONMember("version", .integer(Int64(realm.version))),
                 JSONMember("schemaVersion", .integer(Int64(realm.schemaVersion))),
@@ -44,6 +45,10 @@ struct SchemaCommand: ParsableCommand {
                 members.append(JSONMember("readFormat", .integer(Int64(formats.read))))
                 members.append(JSONMember("writeFormat", .integer(Int64(formats.write))))
             }
+            if let realmFile {
+                members.append(JSONMember("realmCoreFormat", .integer(Int64(realmFile.formatVersion))))
+                members.append(JSONMember("notShown", .array(realmFile.omissions.map { .string($0) })))
+            }
             members.append(JSONMember("counts", .object(counts.map { JSONMember($0.0, .integer(Int64($0.1))) })))
             members.append(JSONMember("schema", try schema.realmJSValue()))
             Console.rawLine(JSONValue.object(members).jsonText(pretty: true))
@@ -51,6 +56,10 @@ struct SchemaCommand: ParsableCommand {
         }
         var header = "\(realm.path): \(size) bytes, version \(realm.version), schema version \(realm.schemaVersion)"
         if let formats { header += ", format \(formats.read) (read) / \(formats.write) (write)" }
+        if let realmFile {
+            header = "\(file): \(size) bytes, a Realm file (format \(realmFile.formatVersion)), version \(realmFile.version)"
+                + (realmFile.schemaVersion.map { ", schema version \($0)" } ?? "") + "; read-only"
+        }
         Console.line(header)
         for (objectSchema, count) in zip(schema.objectSchemas, counts.map(\.1)) {
             Console.line("")
@@ -62,6 +71,11 @@ struct SchemaCommand: ParsableCommand {
                                                                 alignments: [.left, .left, .left]) {
                 Console.line(line)
             }
+        }
+        if let realmFile, !realmFile.omissions.isEmpty {
+            Console.line("")
+            Console.line("Not shown (this version of realmtui cannot hold them yet):")
+            for omission in realmFile.omissions { Console.line("  " + omission) }
         }
     }
 

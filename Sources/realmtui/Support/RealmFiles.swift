@@ -1,4 +1,5 @@
 import Foundation
+import RealmCoreFormat
 import RealmEngine
 
 /// Names the last opened file knows, for "did you mean" hints in error messages.
@@ -22,6 +23,12 @@ enum RealmFiles {
     /// encrypted file needs `encryptionKey`.
     static func open(_ path: String, readOnly: Bool, encryptionKey: Data? = nil) throws -> Realm {
         try requireRegularFile(path)
+        if RealmCoreFiles.isRealmCoreFile(path) {
+            guard readOnly else { throw RealmCoreFiles.refuseWriting(path) }
+            let realm = try RealmCoreFiles.openConverted(path)
+            KnownNames.classes = realm.schema.classNames
+            return realm
+        }
         let config = Realm.Configuration(fileURL: URL(fileURLWithPath: path), readOnly: readOnly, encryptionKey: encryptionKey,
                                          createIfMissing: false)
         let realm: Realm
@@ -122,4 +129,91 @@ enum RealmFiles {
         /// Throws the error that stopped reading, if any.
         func rethrow() throws { if let error { throw error } }
     }
+}
+
+/// Realm Core files — what Realm apps write — read through a converted in-memory copy
+/// (`RealmCoreConversion`): every reading command and the explorer work on it; the file itself
+/// is only read, and nothing is created beside it.
+enum RealmCoreFiles {
+    /// Whether `path` starts with a Realm Core header (`T-DB` at byte 16).
+    static func isRealmCoreFile(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let header = try? handle.read(upToCount: 24), header.count == 24 else { return false }
+        return Array(header[16..<20]) == Array("T-DB".utf8)
+    }
+
+    /// The refusal for a command that would write to a Realm Core file.
+    static func refuseWriting(_ path: String) -> CLIFailure {
+        CLIFailure("\(path) is a Realm file (written by a Realm app): realmtui reads it but never changes it; "
+                   + "'realmtui copy \(path) NEW.realm' converts it into a file you can edit")
+    }
+
+    /// The file read whole and converted into an in-memory Realm; what the conversion leaves
+    /// out is said on standard error.
+    static func openConverted(_ path: String, refusingOmissions: Bool = false) throws -> Realm {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+        } catch {
+            throw CLIFailure("\(path): cannot read the file: \(Input.reason(error))")
+        }
+        let file = try RealmCoreFile(image: RealmCoreImage(copying: data), name: path)
+        var conversion = try RealmCoreConversion(file: file)
+        if refusingOmissions, !conversion.omissions.isEmpty {
+            throw CLIFailure("\(path) holds what this version of realmtui cannot hold yet, so a copy would lose it: "
+                             + conversion.omissions.map(\.description).joined(separator: ", ")
+                             + " (--leave-out-unsupported copies the rest)")
+        }
+        let realm = try Realm(configuration: .init(inMemoryIdentifier: "realm-core:\(path):\(UUID().uuidString)", schema: conversion.schema))
+        try realm.write { try conversion.copy(into: realm) }
+        let facts = Facts(path: path, formatVersion: file.formatVersion, version: file.version,
+                          schemaVersion: try file.schemaVersion(), omissions: conversion.omissions.map(\.description),
+                          droppedLinks: conversion.droppedUnresolvedLinks)
+        box.lock.withLock { box.facts = facts }
+        if let summary = facts.omissionSummary {
+            Console.error("warning: \(path): a Realm file (format \(file.formatVersion)); not shown, this version cannot hold them yet: "
+                          + summary + " ('realmtui schema' lists them)")
+        }
+        if facts.droppedLinks > 0 {
+            Console.error("warning: \(path): \(facts.droppedLinks) links to deleted objects read as no link, as Realm apps show them")
+        }
+        return realm
+    }
+
+    /// What a command says about the Realm file it opened (`schema` prints them).
+    struct Facts {
+        var path: String
+        var formatVersion: Int
+        var version: Int64
+        var schemaVersion: Int64?
+        var omissions: [String]
+        var droppedLinks: Int
+
+        /// The omissions counted by kind ("2 embedded classes, 20 sets, …"), or nil.
+        var omissionSummary: String? {
+            guard !omissions.isEmpty else { return nil }
+            let kinds: [(String, String)] = [("embedded objects", "embedded classes"), ("a set", "sets"), ("a dictionary", "dictionaries"),
+                                             ("Mixed", "Mixed properties"), ("typed link", "typed links"), ("links to", "links to left-out classes"),
+                                             ("asymmetric", "asymmetric classes")]
+            var parts: [String] = []
+            var counted = 0
+            for (marker, name) in kinds {
+                let n = omissions.filter { $0.contains(marker) }.count
+                if n > 0 { parts.append("\(n) \(name)") }
+                counted += n
+            }
+            if counted < omissions.count { parts.append("\(omissions.count - counted) others") }
+            return parts.joined(separator: ", ")
+        }
+    }
+
+    private final class Box: @unchecked Sendable {
+        let lock = NSLock()
+        var facts: Facts?
+    }
+    private static let box = Box()
+
+    /// The facts of the Realm file this process opened last, if any.
+    static var lastOpened: Facts? { box.lock.withLock { box.facts } }
 }
