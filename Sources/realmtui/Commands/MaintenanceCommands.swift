@@ -30,6 +30,7 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         try RealmFiles.requireRegularFile(file)
+        if RealmCoreFiles.isRealmCoreFile(file) { return try RealmCoreFiles.check(file) }
         var report = try Realm.check(path: file, encryptionKey: try encryption.encryptionKey())
         if discardSetAside {
             // Only once the file itself checked sound: until then the copies may be all there is.

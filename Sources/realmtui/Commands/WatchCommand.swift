@@ -60,6 +60,10 @@ struct WatchCommand: ParsableCommand {
 
     func run() throws {
         try RealmFiles.requireRegularFile(file)
+        if RealmCoreFiles.isRealmCoreFile(file) {
+            throw CLIFailure("\(file) is a Realm file (written by a Realm app): watch does not follow Realm files yet; "
+                             + "'realmtui query' reads it as it is now")
+        }
         // Opened once here for its class names, so a mistyped class gets a "did you mean".
         if let realm = try? RealmFiles.open(file, readOnly: true, encryptionKey: try encryption.encryptionKey()), realm.schema[className] == nil {
             throw RealmError.noSuchClass(className)
