@@ -1,0 +1,33 @@
+import Foundation
+import Testing
+
+/// The explorer on a Realm file (written by Realm Core): its classes and objects are browsed
+/// read-only, links followed, and nothing of the file or its folder changes.
+@Suite struct ExplorerRealmFileTests {
+    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"))
+    func browseARealmFileAndLeaveItUnchanged() throws {
+        let scratch = try Scratch()
+        let (path, bytes, listing) = try RealmCoreFileTests.copy("generated-dogs.realm", into: scratch)
+        // Its own query history, so that no other explorer's history file speaks first.
+        let state = scratch.path("state")
+        let tmux = try TmuxSession(script: ExplorerEntryTests.script([path], environment: "LANG=C.UTF-8 TERM=xterm-256color XDG_STATE_HOME=\(state)"),
+                                   width: 120, height: 40)
+        defer { tmux.close() }
+        var screen = try tmux.waitFor("a Realm file (format 24), never changed")
+        #expect(screen.contains("Person           250"), "\(screen)")
+        try tmux.sendKeys("j", "Enter")                      // Person's table
+        screen = try tmux.waitFor("row 1 of 250")
+        #expect(screen.contains("*_id"), "\(screen)")
+        try tmux.sendKeys("Enter")                           // the first person
+        screen = try tmux.waitFor("Person › Marco #1")
+        try tmux.sendKeys("j", "j", "j", "j", "Enter")       // its dogs (a list of links)
+        screen = try tmux.waitUntil("the person's dogs") { $0.contains("› dogs") && $0.contains("row 1 of") }
+        #expect(screen.contains("Buddy 0"), "\(screen)")
+        try tmux.sendKeys("q")
+        screen = try tmux.waitFor("script done")
+        #expect(screen.contains("exit=0"), "\(screen)")
+        try ExplorerEntryTests.expectRestored(tmux, screen, "quit")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).filter { $0 != "state" }.sorted() == listing)
+    }
+}
