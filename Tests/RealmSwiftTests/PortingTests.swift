@@ -85,3 +85,13 @@ import Testing
         #expect(try #require(other.objects(Tag.self).first).isSameObject(as: first) == false)
     }
 }
+
+/// `Decimal128("123e4")` and `Decimal128(string:)` as RealmSwift has them.
+@Suite struct DecimalPortingTests {
+    @Test func aDecimalFromALiteralAndFromTextThatMayBeWrong() throws {
+        let literal = Decimal128("123e4")
+        #expect(literal == Decimal128(1_230_000))
+        #expect(try Decimal128(string: "0.1") + Decimal128(string: "0.2") == Decimal128("0.3"))
+        #expect(throws: (any Error).self) { try Decimal128(string: "ten") }
+    }
+}
