@@ -69,7 +69,7 @@ struct ExplorerUpdateTests {
         #expect(throws: (any Error).self) { try QueryHistory.load(from: url) }
         let session = ExplorerSession(realm: try ExplorerFixture.realm(), path: "f.realm", readOnly: false,
                                       environment: ["XDG_STATE_HOME": folder.path, "HOME": folder.path])
-        var driver = session.makeDriver(width: 80, height: 24, hasColor: false)
+        var driver = try session.makeDriver(width: 80, height: 24, hasColor: false)
         #expect(driver.statusText.contains("query history") == true, "\(driver.statusText)")
         driver.press(.enter, .character("/"))
         driver.type("id > 1")

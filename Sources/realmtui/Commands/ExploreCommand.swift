@@ -43,14 +43,10 @@ struct ExploreCommand: ParsableCommand {
         }
         let readOnlyReason = ExplorerOpen.readOnlyReason(path: file, requested: readOnly)
         let openReadOnly = readOnlyReason != nil
-        let key = try encryption.encryptionKey()
-        let realm: Realm
-        do {
-            realm = try RealmFiles.open(file, readOnly: openReadOnly, encryptionKey: key)
-        } catch RealmError.encryption(_, let reason) where key == nil && reason == RealmError.missingKeyReason {
-            // Asked before the screen is taken, with echo off.
-            realm = try KeyPrompt.open(file, readOnly: openReadOnly)
-        }
+        // Handed to the session, which hands it to the explorer: no reference stays here, so the
+        // original closes when `:copy` moves the explorer to a copy.
+        let session = try ExplorerSession(realm: openRealm(readOnly: openReadOnly), path: file, readOnly: openReadOnly,
+                                          readOnlyReason: readOnlyReason)
         let terminal: NCursesTerminal
         do {
             terminal = try NCursesTerminal()
@@ -58,6 +54,17 @@ struct ExploreCommand: ParsableCommand {
             throw CLIFailure(error.description)
         }
         defer { terminal.close() }
-        try ExplorerSession(realm: realm, path: file, readOnly: openReadOnly, readOnlyReason: readOnlyReason).run(on: terminal)
+        try session.run(on: terminal)
+    }
+
+    /// The file opened, asking for its key (before the screen is taken, with echo off) when it
+    /// is encrypted and none was given.
+    private func openRealm(readOnly: Bool) throws -> Realm {
+        let key = try encryption.encryptionKey()
+        do {
+            return try RealmFiles.open(file, readOnly: readOnly, encryptionKey: key)
+        } catch RealmError.encryption(_, let reason) where key == nil && reason == RealmError.missingKeyReason {
+            return try KeyPrompt.open(file, readOnly: readOnly)
+        }
     }
 }
