@@ -34,16 +34,20 @@ public final class ExplorerSession {
     public func makeDriver(width: Int, height: Int, hasColor: Bool) throws -> ExplorerDriver {
         let realm = try self.realm ?? Realm(configuration: configuration)
         self.realm = nil
-        let savedHistory = QueryHistory.defaultURL(environment: environment)
-        var historyURL: URL? = savedHistory
+        let historyURL = QueryHistory.defaultURL(environment: environment)
         var history = QueryHistory()
         var historyProblem: String?
         do {
-            history = try QueryHistory.load(from: savedHistory)
+            history = try QueryHistory.load(from: historyURL)
         } catch {
-            // Not replaced by this session's queries: the file stays for the user to look at.
-            historyProblem = "query history not read, and not saved this session: \(ExplorerText.describe(error))"
-            historyURL = nil
+            // Set aside, not overwritten (the user may want to look at it); a new one is started.
+            let reason = ExplorerText.describe(error)
+            do {
+                let aside = try QueryHistory.setAside(historyURL)
+                historyProblem = "query history damaged, set aside as \(aside.lastPathComponent), a new one started: \(reason)"
+            } catch {
+                historyProblem = "query history not read: \(reason); and not set aside: \(ExplorerText.describe(error))"
+            }
         }
         let state = ExplorerState(realm: realm, fileName: URL(fileURLWithPath: path).lastPathComponent, readOnly: readOnly,
                                   width: width, height: height,
