@@ -55,9 +55,9 @@ struct ExplorerUpdateTests {
         #expect(driver.screen.lines[caretRow].hasPrefix(String(repeating: " ", count: 21) + "^"))
     }
 
-    /// A history file that cannot be read is left as it is (never replaced by this session's
-    /// queries), and the status line says so; a missing one is an empty history.
-    @Test func anUnreadableHistoryFileIsKeptAndReported() throws {
+    /// A history file that cannot be read is set aside as `history.json.damaged` (never
+    /// overwritten, never a crash), the status line says so, and a new history is started.
+    @Test func anUnreadableHistoryFileIsSetAsideAndReported() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("realmtui-history-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -67,21 +67,28 @@ struct ExplorerUpdateTests {
         let damaged = Data("{\"Person\": [\"id > 1\", 2".utf8)
         try damaged.write(to: url)
         #expect(throws: (any Error).self) { try QueryHistory.load(from: url) }
-        let session = ExplorerSession(realm: try ExplorerFixture.realm(), path: "f.realm", readOnly: false,
+        let realm = try ExplorerFixture.realm()
+        let session = ExplorerSession(realm: realm, path: "f.realm", readOnly: false,
                                       environment: ["XDG_STATE_HOME": folder.path, "HOME": folder.path])
-        var driver = session.makeDriver(width: 80, height: 24, hasColor: false)
-        #expect(driver.statusText.contains("query history") == true, "\(driver.statusText)")
+        var driver = try session.makeDriver(width: 80, height: 24, hasColor: false)
+        #expect(driver.statusText.contains("query history damaged") == true, "\(driver.statusText)")
         driver.press(.enter, .character("/"))
         driver.type("id > 1")
         driver.press(.enter)
-        #expect(try Data(contentsOf: url) == damaged)
+        #expect(try Data(contentsOf: url.appendingPathExtension("damaged")) == damaged)
+        let file = QueryHistory.fileKey(for: realm.configuration)
+        #expect(try QueryHistory.load(from: url).queries(file: file, className: "Person") == ["id > 1"])
     }
 
-    @Test func historyIsKeptPerClassAndAcrossRuns() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("realmtui-history-\(UUID().uuidString)")
+    @Test func historyIsKeptPerFileAndClassAndAcrossRuns() throws {
+        let folder = try EditFixture.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("history.json")
-        var driver = try ExplorerFixture.driver()
+        let path = folder.appendingPathComponent("a.realm").path
+        let other = folder.appendingPathComponent("b.realm").path
+        try EditFixture.fixtureFile(at: path)
+        try EditFixture.fixtureFile(at: other)
+        var driver = try EditFixture.driver(path: path)
         driver.historyURL = url
         driver.press(.enter, .character("/"))
         driver.type("id > 1")
@@ -89,10 +96,11 @@ struct ExplorerUpdateTests {
         driver.type("name BEGINSWITH 'A'")
         driver.press(.enter)
         let saved = try QueryHistory.load(from: url)
-        #expect(saved.queries(for: "Person") == ["id > 1", "name BEGINSWITH 'A'"])
+        let file = QueryHistory.fileKey(for: .init(fileURL: URL(fileURLWithPath: path)))
+        #expect(saved.queries(file: file, className: "Person") == ["id > 1", "name BEGINSWITH 'A'"])
 
-        var next = try ExplorerFixture.driver()
-        next.state = ExplorerState(realm: try ExplorerFixture.realm(), fileName: "f", readOnly: false, width: 80, height: 24,
+        var next = try EditFixture.driver(path: path)
+        next.state = ExplorerState(realm: try Realm(path: path), fileName: "a.realm", readOnly: false, width: 80, height: 24,
                                    history: saved)
         next.press(.enter, .character("/"), .control("u"), .up)
         #expect(next.screen.lines.contains("/name BEGINSWITH 'A'"))
@@ -100,6 +108,14 @@ struct ExplorerUpdateTests {
         #expect(next.screen.lines.contains("/id > 1"))
         next.press(.down, .down)
         #expect(next.screen.lines.contains("/"))
+
+        // A Person of another file: none of a.realm's queries.
+        var elsewhere = try EditFixture.driver(path: other)
+        elsewhere.state = ExplorerState(realm: try Realm(path: other), fileName: "b.realm", readOnly: false, width: 80, height: 24,
+                                        history: saved)
+        elsewhere.press(.enter, .character("/"), .control("u"), .up)
+        #expect(elsewhere.screen.lines.contains("/"))
+        #expect(!elsewhere.screen.lines.contains { $0.contains("id > 1") || $0.contains("BEGINSWITH") })
     }
 
     @Test func tabCompletesPropertiesKeyPathsAndKeywords() throws {

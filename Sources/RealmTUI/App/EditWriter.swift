@@ -38,27 +38,42 @@ final class EditWriter {
         channel = WriterChannel(wake: wake)
         let channel = self.channel
         let thread = Thread {
-            let realm: Realm
-            do {
-                realm = try Realm(configuration: configuration)
-            } catch {
-                // Every job is refused with the reason (the explorer stays usable to read).
-                let reason = "the writer could not open the file: " + ExplorerText.describe(error)
-                while channel.nextJob() != nil { channel.finish(.refused(reason)) }
-                return
-            }
-            while let job = channel.nextJob() {
-                let outcome = EditTransaction(realm: realm, channel: channel).run(job)
-                // The pinned version is released, so the space of older versions can be reused.
-                realm.invalidate()
-                channel.finish(outcome)
-            }
+            // The instance is released when `serve` returns, before the end is signalled, so
+            // `close()` returning means the file is no longer held by this thread.
+            Self.serve(channel, configuration: configuration)
+            channel.threadEnded()
         }
         thread.name = "realmtui-writer"
         thread.start()
     }
 
     deinit { channel.stop() }
+
+    /// The thread's loop: one instance of the file, one job at a time, until stopped.
+    private static func serve(_ channel: WriterChannel, configuration: Realm.Configuration) {
+        let realm: Realm
+        do {
+            realm = try Realm(configuration: configuration)
+        } catch {
+            // Every job is refused with the reason (the explorer stays usable to read).
+            let reason = "the writer could not open the file: " + ExplorerText.describe(error)
+            while channel.nextJob() != nil { channel.finish(.refused(reason)) }
+            return
+        }
+        while let job = channel.nextJob() {
+            let outcome = EditTransaction(realm: realm, channel: channel).run(job)
+            // The pinned version is released, so the space of older versions can be reused.
+            realm.invalidate()
+            channel.finish(outcome)
+        }
+    }
+
+    /// Stops the thread (a running write is cancelled: nothing written) and waits until it has
+    /// ended and released its instance of the file (`:copy` leaves the original closed).
+    func close() {
+        channel.stop()
+        channel.waitUntilThreadEnded()
+    }
 
     /// Hands `job` to the thread. False (nothing done) while another job runs.
     func submit(_ job: WriteJob) -> Bool { channel.submit(job) }
@@ -86,6 +101,7 @@ final class WriterChannel: @unchecked Sendable {
     private var cancelled = false
     private var waitingForLock = false
     private var stopped = false
+    private var ended = false
     private var reports: [WriteEvent] = []
     private let wake: @Sendable () -> Void
 
@@ -115,6 +131,21 @@ final class WriterChannel: @unchecked Sendable {
         condition.withLock {
             stopped = true
             cancelled = true
+            condition.broadcast()
+        }
+    }
+
+    /// Blocks until the writer thread has returned from its loop.
+    func waitUntilThreadEnded() {
+        condition.withLock {
+            while !ended { condition.wait() }
+        }
+    }
+
+    /// The writer thread's last call: its instance of the file is released.
+    func threadEnded() {
+        condition.withLock {
+            ended = true
             condition.broadcast()
         }
     }

@@ -81,7 +81,17 @@ extension ExplorerDriver {
             try state.realm.writeCopy(toFile: expanded, encryptionKey: key)
             let copy = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: expanded), encryptionKey: key))
             let old = state
-            writer = nil  // its thread writes the old file; the next write starts one on the copy
+            // Nothing of the original stays open (another process may compact it while the
+            // explorer is on the copy): the writer thread's instance, the tables' observers,
+            // and the state's instance with the old state. The next write starts a writer on
+            // the copy; the session moves its commit watcher when `fileGeneration` changes.
+            writer?.close()
+            writer = nil
+            for token in observers.values { token.invalidate() }
+            observers.removeAll()
+            inbox.changes.removeAll()
+            inbox.failed.removeAll()
+            fileGeneration += 1
             state = ExplorerState(realm: copy, fileName: URL(fileURLWithPath: expanded).lastPathComponent, readOnly: false,
                                   width: old.width, height: old.height, theme: old.theme, keyMap: old.keyMap, history: old.history)
             state.message = .init(text: "copied: \(state.fileName) is open writable", isError: false)

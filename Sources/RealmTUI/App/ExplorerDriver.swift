@@ -11,6 +11,9 @@ public struct ExplorerDriver {
     public var historyURL: URL?
     /// Texts the explorer asked to copy, oldest first.
     public private(set) var copied: [String] = []
+    /// How many times the explorer moved to another file (`:copy`): the session watches the
+    /// commits of the file the state shows, and follows when this changes.
+    public internal(set) var fileGeneration = 0
     /// Whether an effect asked to quit.
     public private(set) var didQuit = false
     /// The collection notifications of the tables on the stack, by their rows' identity.

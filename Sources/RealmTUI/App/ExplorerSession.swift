@@ -8,7 +8,10 @@ import RealmEngine
 /// an error never leaves the terminal in curses mode. `run(on:)` stays on the calling thread,
 /// which the Realm is confined to.
 public final class ExplorerSession {
-    let realm: Realm
+    /// The Realm until the first driver takes it: the session keeps no reference of its own,
+    /// so once `:copy` moved the explorer to the copy, nothing holds the original open.
+    private var realm: Realm?
+    private let configuration: Realm.Configuration
     let path: String
     let readOnly: Bool
     let readOnlyReason: String?
@@ -19,24 +22,32 @@ public final class ExplorerSession {
     public init(realm: Realm, path: String, readOnly: Bool, readOnlyReason: String? = nil,
                 environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.realm = realm
+        configuration = realm.configuration
         self.path = path
         self.readOnly = readOnly
         self.readOnlyReason = readOnlyReason
         self.environment = environment
     }
 
-    /// The driver a session starts with for a terminal of `width` × `height` cells.
-    public func makeDriver(width: Int, height: Int, hasColor: Bool) -> ExplorerDriver {
-        let savedHistory = QueryHistory.defaultURL(environment: environment)
-        var historyURL: URL? = savedHistory
+    /// The driver a session starts with for a terminal of `width` × `height` cells. The first
+    /// driver takes the session's Realm; a later one opens the file again.
+    public func makeDriver(width: Int, height: Int, hasColor: Bool) throws -> ExplorerDriver {
+        let realm = try self.realm ?? Realm(configuration: configuration)
+        self.realm = nil
+        let historyURL = QueryHistory.defaultURL(environment: environment)
         var history = QueryHistory()
         var historyProblem: String?
         do {
-            history = try QueryHistory.load(from: savedHistory)
+            history = try QueryHistory.load(from: historyURL)
         } catch {
-            // Not replaced by this session's queries: the file stays for the user to look at.
-            historyProblem = "query history not read, and not saved this session: \(ExplorerText.describe(error))"
-            historyURL = nil
+            // Set aside, not overwritten (the user may want to look at it); a new one is started.
+            let reason = ExplorerText.describe(error)
+            do {
+                let aside = try QueryHistory.setAside(historyURL)
+                historyProblem = "query history damaged, set aside as \(aside.lastPathComponent), a new one started: \(reason)"
+            } catch {
+                historyProblem = "query history not read: \(reason); and not set aside: \(ExplorerText.describe(error))"
+            }
         }
         let state = ExplorerState(realm: realm, fileName: URL(fileURLWithPath: path).lastPathComponent, readOnly: readOnly,
                                   width: width, height: height,
@@ -67,24 +78,36 @@ public final class ExplorerSession {
     /// run on the driver's writer thread, which wakes the same wait with its reports.
     public func run(on terminal: TerminalBackend) throws {
         let size = terminal.size
-        var driver = makeDriver(width: size.width, height: size.height, hasColor: terminal.hasColor)
-        let watcher = CommitWatcher(realm)
+        var driver = try makeDriver(width: size.width, height: size.height, hasColor: terminal.hasColor)
+        let watched = WatchedFile(CommitWatcher(driver.state.realm))
+        var watchedGeneration = driver.fileGeneration
         let wakeUp = WakeUp(terminal)
         // Writes run on the driver's writer thread: a key is answered after a few milliseconds
         // at most, whatever the write waits for; the thread's reports wake the event wait.
         driver.writeWaitLimit = Self.writeWaitLimit
         driver.wakeOnWrite = { wakeUp.wake() }
         let watching = Thread {
+            var (watcher, generation) = watched.current
             var seen = watcher.counter
             while !wakeUp.isStopped {
                 let now = watcher.wait(since: seen, timeoutMilliseconds: 500)
                 if now != seen { wakeUp.wake() }
                 seen = now
+                if watched.generation != generation {
+                    // Another file (`:copy`): the old watcher is let go before the switch is
+                    // acknowledged, so the session knows the original is no longer held here.
+                    (watcher, generation) = watched.current
+                    seen = watcher.counter
+                    watched.acknowledge(generation)
+                }
             }
         }
         watching.name = "realmtui-commits"
         watching.start()
-        defer { wakeUp.stop() }
+        defer {
+            wakeUp.stop()
+            watched.stop()
+        }
 
         let clock = ContinuousClock()
         let start = clock.now
@@ -122,12 +145,70 @@ public final class ExplorerSession {
                 lastRefresh = now
             }
             driver.send(.tick(seconds: now))
+            if driver.fileGeneration != watchedGeneration {
+                watchedGeneration = driver.fileGeneration
+                watched.switchTo(CommitWatcher(driver.state.realm))
+            }
             for text in driver.copied.dropFirst(copiedCount) { terminal.copyToClipboard(text) }
             copiedCount = driver.copied.count
             if !driver.didQuit {
                 frame = driver.screen
                 terminal.draw(frame)
             }
+        }
+    }
+}
+
+/// The commit watcher of the file the explorer shows, which the watching thread takes; after
+/// `:copy` the session hands it the copy's and waits until the thread let go of the original's
+/// (the thread is woken from its wait on the old file's counter to take it).
+private final class WatchedFile: @unchecked Sendable {
+    // `watcher`, `generation`, `acknowledged` and `stopped` are guarded by `condition`.
+    private let condition = NSCondition()
+    private var watcher: CommitWatcher
+    private var generationValue = 0
+    private var acknowledged = 0
+    private var stopped = false
+
+    init(_ watcher: CommitWatcher) { self.watcher = watcher }
+
+    /// The watcher to wait on, and its generation.
+    var current: (CommitWatcher, Int) {
+        condition.withLock { (watcher, generationValue) }
+    }
+
+    var generation: Int { condition.withLock { generationValue } }
+
+    /// The thread took generation `taken` (and released the watcher before it).
+    func acknowledge(_ taken: Int) {
+        condition.withLock {
+            acknowledged = taken
+            condition.broadcast()
+        }
+    }
+
+    /// Hands the thread `next` and returns once it no longer holds the previous watcher.
+    func switchTo(_ next: CommitWatcher) {
+        do {
+            let previous = condition.withLock {
+                let previous = watcher
+                watcher = next
+                generationValue += 1
+                return previous
+            }
+            // Ends the thread's wait on the old file's counter at once (the counter moves; its
+            // other waiters see a change with no commit: they look and find nothing new).
+            previous.wakeAll()
+        }
+        condition.withLock {
+            while acknowledged != generationValue && !stopped { condition.wait() }
+        }
+    }
+
+    func stop() {
+        condition.withLock {
+            stopped = true
+            condition.broadcast()
         }
     }
 }

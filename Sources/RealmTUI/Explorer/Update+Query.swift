@@ -1,11 +1,14 @@
 import RealmEngine
 
 extension ExplorerState {
+    /// The file the query history files this explorer's queries under.
+    var historyFile: String { QueryHistory.fileKey(for: realm.configuration) }
+
     /// Keys while the query bar is open: editing, history (Up/Down), completion (Tab), Enter
     /// asks to run the query, Esc closes the bar and keeps the last query that worked.
     mutating func handleQueryKey(_ key: Key) -> [ExplorerEffect] {
         guard case .query(var bar) = mode, case .table(let table) = current else { return [] }
-        let past = history.queries(for: table.schema.name)
+        let past = history.queries(file: historyFile, className: table.schema.name)
         switch key {
         case .enter:
             return [.runQuery(bar.editor.text)]
@@ -77,7 +80,7 @@ extension ExplorerState {
                 message = Message(text: "the objects cannot be read: the file is damaged", isError: true)
             }
             guard !trimmed.isEmpty else { return [] }
-            history.record(trimmed, for: table.schema.name)
+            history.record(trimmed, file: historyFile, className: table.schema.name)
             return [.saveHistory]
         } catch {
             var bar: QueryBar

@@ -79,8 +79,8 @@ extension ExplorerState {
         case .help(let top), .schema(let top):
             let isHelp = if case .help = mode { true } else { false }
             let (count, page) = isHelp
-                ? (HelpView.lines(for: current.kind, keyMap: keyMap).count, HelpView.visibleRows(self))
-                : (SchemaView.lines(realm.schema).count, SchemaView.visibleRows(self))
+                ? (HelpView.rows(self).count, HelpView.visibleRows(self))
+                : (SchemaView.rows(self).rows.count, SchemaView.visibleRows(self))
             func scroll(_ delta: Int) {
                 let moved = max(0, min(max(0, count - page), top + delta))
                 mode = isHelp ? .help(top: moved) : .schema(top: moved)

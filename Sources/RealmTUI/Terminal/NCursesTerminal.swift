@@ -227,6 +227,9 @@ public final class NCursesTerminal: TerminalBackend {
         case .narrowThenBlank(let scalar):
             putScalars([scalar], attributes: attributes, pair: pair, column: column, row: row)
             putScalars([0x20], attributes: attributes, pair: pair, column: column + 1, row: row)
+        case .pair(let first, let second):
+            putScalars([first], attributes: attributes, pair: pair, column: column, row: row)
+            putScalars([second], attributes: attributes, pair: pair, column: column + 1, row: row)
         case .blank:
             putScalars([0x20], attributes: attributes, pair: pair, column: column, row: row)
         case .replacement:
@@ -243,6 +246,9 @@ public final class NCursesTerminal: TerminalBackend {
         case text([wchar_t])
         /// Wide in the grid, narrow for libc (`❤️`, a keycap): the base character and a blank.
         case narrowThenBlank(wchar_t)
+        /// A flag: its two regional indicators, one column each for libc, in the cell and the
+        /// next (a terminal that joins them draws the flag over both).
+        case pair(wchar_t, wchar_t)
         /// A wide character cut by the screen's right edge.
         case blank
         /// Nothing libc can show in the grid's width: `?` (and a blank for a wide cell).
@@ -252,15 +258,22 @@ public final class NCursesTerminal: TerminalBackend {
     static func drawable(_ text: String, width: Int, room: Int) -> Drawable {
         guard let first = text.unicodeScalars.first else { return .blank }
         if width > room { return .blank }
+        let regional: ClosedRange<UInt32> = 0x1F1E6...0x1F1FF
+        if width == 2, text.unicodeScalars.count == 2, text.unicodeScalars.allSatisfy({ regional.contains($0.value) }),
+           let second = text.unicodeScalars.last {
+            return .pair(wchar_t(bitPattern: first.value), wchar_t(bitPattern: second.value))
+        }
         let base = wchar_t(bitPattern: first.value)
         let libcWidth = Int(wcwidth(base))
         if libcWidth == width {
             // ncurses takes one spacing character and up to CCHARW_MAX - 1 combining ones; a
-            // second spacing character (inside a ZWJ emoji sequence) ends the cell's text.
+            // second spacing character (inside a ZWJ emoji sequence) ends the cell's text, and
+            // so does the joiner before it: sent alone, a terminal joins it to whatever it
+            // draws next, which may be on another row.
             var scalars = [base]
             for scalar in text.unicodeScalars.dropFirst() {
                 let value = wchar_t(bitPattern: scalar.value)
-                guard scalars.count < Int(rt_ccharw_max()), wcwidth(value) == 0 else { break }
+                guard scalars.count < Int(rt_ccharw_max()), scalar.value != 0x200D, wcwidth(value) == 0 else { break }
                 scalars.append(value)
             }
             return .text(scalars)

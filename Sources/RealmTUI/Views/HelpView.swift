@@ -60,25 +60,73 @@ enum HelpView {
     /// The help lines a screen shows at once: the content rows below the heading and a blank.
     static func visibleRows(_ state: ExplorerState) -> Int { max(1, state.contentRows.count - 2) }
 
+    /// Where help's columns start on a screen: keys, action, help text.
+    struct Layout {
+        var keyWidth: Int
+        var actionWidth: Int
+        var helpColumn: Int { 6 + keyWidth + actionWidth }
+    }
+
+    static func layout(_ lines: [(keys: String, action: String, help: String)]) -> Layout {
+        // Keys of bindings set the key column; a line without an action (the mouse, the `:`
+        // commands) may run on into the action column.
+        Layout(keyWidth: min(24, lines.filter { !$0.action.isEmpty }.map { displayWidth($0.keys) }.max() ?? 8),
+               actionWidth: lines.map { displayWidth($0.action) }.max() ?? 8)
+    }
+
+    /// The rows help shows on `state`'s screen: each line, its help text wrapped to the screen
+    /// (continuation rows have no keys and a hanging indent). Scrolling counts these rows.
+    static func rows(_ state: ExplorerState) -> [(keys: String, action: String, help: String)] {
+        let lines = lines(for: state.current.kind, keyMap: state.keyMap)
+        let room = state.width - layout(lines).helpColumn
+        return lines.flatMap { line in
+            WrappedText.hanging(line.help, width: room).enumerated().map { index, piece in
+                index == 0 ? (line.keys, line.action, piece) : ("", "", piece)
+            }
+        }
+    }
+
     static func draw(_ state: ExplorerState, top: Int, into grid: inout Grid) {
         let theme = state.theme
         let rows = state.contentRows
-        let lines = lines(for: state.current.kind, keyMap: state.keyMap)
-        // Keys of bindings set the key column; a line without an action (the mouse, the `:`
-        // commands) may run on into the action column.
-        let keyWidth = min(24, lines.filter { !$0.action.isEmpty }.map { displayWidth($0.keys) }.max() ?? 8)
-        let actionWidth = lines.map { displayWidth($0.action) }.max() ?? 8
+        let layout = layout(lines(for: state.current.kind, keyMap: state.keyMap))
+        let shown = self.rows(state)
         grid.write("Keys of this screen (\(state.current.kind.rawValue)) — j/k scroll, q or any other key closes", column: 2, row: rows.lowerBound,
-                   style: theme.header)
+                   style: theme.header, width: max(0, grid.width - 2))
         for (offset, row) in rows.dropFirst(2).enumerated() {
             let index = top + offset
-            guard lines.indices.contains(index) else { break }
-            let line = lines[index]
+            guard shown.indices.contains(index) else { break }
+            let line = shown[index]
             grid.write(line.keys, column: 2, row: row, style: theme.input,
-                       limit: line.action.isEmpty ? keyWidth + 2 + actionWidth : keyWidth)
-            grid.write(line.action, column: 4 + keyWidth, row: row, style: theme.muted, limit: actionWidth)
-            grid.write(line.help, column: 6 + keyWidth + actionWidth, row: row)
+                       limit: line.action.isEmpty ? layout.keyWidth + 2 + layout.actionWidth : layout.keyWidth)
+            grid.write(line.action, column: 4 + layout.keyWidth, row: row, style: theme.muted, limit: layout.actionWidth)
+            grid.write(line.help, column: layout.helpColumn, row: row)
         }
+    }
+}
+
+/// Text wrapped into a column: at word boundaries (`DetailLayout.wrap`), the rows after the
+/// first indented by two columns, so a continuation is not taken for a new entry.
+enum WrappedText {
+    static let indent = 2
+
+    /// `text` in rows of at most `width` columns (a column narrower than 8 is not wrapped: the
+    /// screen cuts it, as there is no room to read it either way).
+    static func hanging(_ text: String, width: Int) -> [String] {
+        let clean = sanitizeForTerminal(text)
+        guard width >= 8, displayWidth(clean) > width else { return [clean] }
+        var rows: [String] = []
+        var rest = Substring(clean)
+        var room = width
+        while !rest.isEmpty {
+            let piece = DetailLayout.wrap(String(rest), width: room).first ?? String(rest)
+            guard !piece.isEmpty else { break }
+            rows.append(rows.isEmpty ? piece : String(repeating: " ", count: indent) + piece)
+            rest = rest.dropFirst(piece.count)
+            while rest.first == " " { rest = rest.dropFirst() }
+            room = width - indent
+        }
+        return rows
     }
 }
 
@@ -99,15 +147,29 @@ enum SchemaView {
     /// The schema lines a screen shows at once: all its content rows.
     static func visibleRows(_ state: ExplorerState) -> Int { max(1, state.contentRows.count) }
 
-    static func draw(_ state: ExplorerState, top: Int, into grid: inout Grid) {
-        let theme = state.theme
+    /// The rows `:schema` shows on `state`'s screen, the attributes wrapped to the screen
+    /// (continuation rows have no name nor type). Scrolling counts these rows.
+    static func rows(_ state: ExplorerState) -> (rows: [(String, String, String)], nameWidth: Int, typeWidth: Int) {
         let lines = lines(state.realm.schema)
         let nameWidth = min(28, lines.map { displayWidth($0.0) }.max() ?? 8)
         let typeWidth = min(32, lines.map { displayWidth($0.1) }.max() ?? 8)
+        let room = state.width - (nameWidth + typeWidth + 5)
+        let rows = lines.flatMap { line in
+            WrappedText.hanging(line.2, width: room).enumerated().map { index, piece in
+                index == 0 ? (line.0, line.1, piece) : ("", " ", piece)
+            }
+        }
+        return (rows, nameWidth, typeWidth)
+    }
+
+    static func draw(_ state: ExplorerState, top: Int, into grid: inout Grid) {
+        let theme = state.theme
+        let (lines, nameWidth, typeWidth) = rows(state)
         for (offset, row) in state.contentRows.enumerated() {
             let index = top + offset
             guard lines.indices.contains(index) else { break }
             let (name, type, attributes) = lines[index]
+            // A continuation row's type is " " (not a class heading, which has no type).
             grid.write(name, column: 1, row: row, style: type.isEmpty ? theme.header : .plain, limit: nameWidth)
             grid.write(type, column: nameWidth + 3, row: row, style: theme.link, limit: typeWidth)
             grid.write(attributes, column: nameWidth + typeWidth + 5, row: row, style: theme.muted)

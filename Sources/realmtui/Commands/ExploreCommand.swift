@@ -41,22 +41,15 @@ struct ExploreCommand: ParsableCommand {
                           "in scripts use 'realmtui schema FILE' or 'realmtui query FILE CLASS [QUERY]'")
             throw ExitCode(ExitStatus.usage)
         }
-        var readOnlyReason = RealmCoreFiles.isRealmCoreFile(file)
+        let readOnlyReason = RealmCoreFiles.isRealmCoreFile(file)
             ? "a Realm file: realmtui never changes it"
             : ExplorerOpen.readOnlyReason(path: file, requested: readOnly)
         let openReadOnly = readOnlyReason != nil
-        let key = try encryption.encryptionKey()
-        let realm: Realm
-        do {
-            realm = try RealmFiles.open(file, readOnly: openReadOnly, encryptionKey: key)
-        } catch RealmError.encryption(_, let reason) where key == nil && reason == RealmError.missingKeyReason {
-            // Asked before the screen is taken, with echo off.
-            realm = try KeyPrompt.open(file, readOnly: openReadOnly)
-        }
-        if let realmFile = RealmCoreFiles.lastOpened {
-            readOnlyReason = "a Realm file (format \(realmFile.formatVersion)), never changed"
-                + (realmFile.omissionSummary.map { "; not shown yet: \($0)" } ?? "")
-        }
+        // Handed to the session, which hands it to the explorer: no reference stays here, so the
+        // original closes when `:copy` moves the explorer to a copy. (Arguments are evaluated in
+        // order: the file is open, and a Realm file's facts known, before the reason is read.)
+        let session = try ExplorerSession(realm: openRealm(readOnly: openReadOnly), path: file, readOnly: openReadOnly,
+                                          readOnlyReason: realmFileReason() ?? readOnlyReason)
         let terminal: NCursesTerminal
         do {
             terminal = try NCursesTerminal()
@@ -64,6 +57,25 @@ struct ExploreCommand: ParsableCommand {
             throw CLIFailure(error.description)
         }
         defer { terminal.close() }
-        try ExplorerSession(realm: realm, path: file, readOnly: openReadOnly, readOnlyReason: readOnlyReason).run(on: terminal)
+        try session.run(on: terminal)
+    }
+
+    /// What the status line says of a Realm file once it is open (nil for a realmtui file).
+    private func realmFileReason() -> String? {
+        RealmCoreFiles.lastOpened.map { realmFile in
+            "a Realm file (format \(realmFile.formatVersion)), never changed"
+                + (realmFile.omissionSummary.map { "; not shown yet: \($0)" } ?? "")
+        }
+    }
+
+    /// The file opened, asking for its key (before the screen is taken, with echo off) when it
+    /// is encrypted and none was given.
+    private func openRealm(readOnly: Bool) throws -> Realm {
+        let key = try encryption.encryptionKey()
+        do {
+            return try RealmFiles.open(file, readOnly: readOnly, encryptionKey: key)
+        } catch RealmError.encryption(_, let reason) where key == nil && reason == RealmError.missingKeyReason {
+            return try KeyPrompt.open(file, readOnly: readOnly)
+        }
     }
 }
