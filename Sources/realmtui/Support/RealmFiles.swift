@@ -220,14 +220,17 @@ enum RealmCoreFiles {
         /// The omissions counted by kind ("2 embedded classes, 20 sets, …"), or nil.
         var omissionSummary: String? {
             guard !omissions.isEmpty else { return nil }
-            let kinds: [(String, String)] = [("embedded objects", "embedded classes"), ("a set", "sets"), ("a dictionary", "dictionaries"),
-                                             ("Mixed", "Mixed properties"), ("typed link", "typed links"), ("links to", "links to left-out classes"),
-                                             ("asymmetric", "asymmetric classes")]
+            let kinds: [(String, String, String)] = [
+                ("embedded objects", "embedded class", "embedded classes"), ("a set", "set", "sets"),
+                ("a dictionary", "dictionary", "dictionaries"), ("Mixed", "Mixed property", "Mixed properties"),
+                ("typed link", "typed link", "typed links"), ("links to", "link to a left-out class", "links to left-out classes"),
+                ("asymmetric", "asymmetric class", "asymmetric classes"),
+            ]
             var parts: [String] = []
             var counted = 0
-            for (marker, name) in kinds {
+            for (marker, one, many) in kinds {
                 let n = omissions.filter { $0.contains(marker) }.count
-                if n > 0 { parts.append("\(n) \(name)") }
+                if n > 0 { parts.append("\(n) \(n == 1 ? one : many)") }
                 counted += n
             }
             if counted < omissions.count { parts.append("\(omissions.count - counted) others") }
