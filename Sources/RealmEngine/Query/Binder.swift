@@ -120,6 +120,13 @@ struct Binder {
         }
     }
 
+    /// A constant's kind as a message names it: a decimal is what a number with a point reads
+    /// as (`10.5`), so it is called a number there.
+    static func kind(of value: Value) -> String {
+        if case .decimal128 = value { return "number" }
+        return value.kindName
+    }
+
     static func compatible(_ a: QueryType, _ b: QueryType) -> Bool {
         if a.isNumeric && b.isNumeric { return true }
         if case .object(let x) = a, case .object(let y) = b { return x == y || x < 0 || y < 0 }
@@ -131,7 +138,7 @@ struct Binder {
         func convert(_ value: Value) throws -> Value {
             if let v = Binder.convert(value, to: type) { return v }
             throw RealmError.query(
-                message: "cannot compare \(Binder.describe(other)) (\(type)) with \(value.kindName) \(Binder.describe(.constant(value)))",
+                message: "cannot compare \(Binder.describe(other)) (\(type)) with \(Binder.kind(of: value)) \(Binder.describe(.constant(value)))",
                 column: column)
         }
         switch expr {

@@ -63,6 +63,7 @@ extension Decimal128 {
     /// The value as an `Int64` when it is an integer in range (`12.00` yes, `12.5` and NaN no).
     public var exactInt64: Int64? {
         guard case .finite(let negative, var coefficient, let exponent) = form else { return nil }
+        if coefficient.isZero { return 0 }
         if exponent >= 0 {
             guard exponent <= 19, let scaled = coefficient.scaled(byPowerOfTen: exponent) else { return nil }
             coefficient = scaled

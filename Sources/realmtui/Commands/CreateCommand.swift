@@ -13,7 +13,7 @@ struct CreateCommand: ParsableCommand {
                 "properties": {"id": "int", "name": "string", "owner": "Person?"}}]
 
             Property types: bool int int8 int16 int32 int64 (= int) float double
-                            string date data objectId uuid
+                            string date data objectId uuid decimal128 (= decimal)
             Forms:
               "int"        required            "int?"      optional (nil allowed)
               "string[]"   a list              "int?[]"    a list of optional values

@@ -26,6 +26,7 @@ struct ImportCommand: ParsableCommand {
                                               fraction kept) or epoch ms 1577934245250
               data        base64 "AAEC"  objectId  "6001c033600510df3bbfd864"
               uuid        "d1b186e1-e9e0-4768-a1a7-c492519d47ee"
+              decimal128  "12.50", 12.50, "-1E-6143", "NaN", "Inf" (exact: at most 34 digits)
               link        the target's primary key, a nested object, or
                           {"$ref": "Dog", "$index": 3} (the 4th Dog of the input: how
                           export writes links to objects without a primary key)

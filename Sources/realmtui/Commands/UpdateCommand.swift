@@ -11,7 +11,7 @@ struct UpdateCommand: ParsableCommand {
             Each --set is prop=VALUE, read by the property's type (the syntax import uses): age=4, \
             name=Rex (or 'name="Rex"'; 'name="null"' is the string, name=null is nil), \
             born=2020-01-01T00:00:00.25Z or born=1577836800250 (epoch ms), photo=AAEC (base64), \
-            oid=6001c033600510df3bbfd864, u=d1b186e1-e9e0-4768-a1a7-c492519d47ee, \
+            oid=6001c033600510df3bbfd864, u=d1b186e1-e9e0-4768-a1a7-c492519d47ee, price=12.50 (decimal128, exact), \
             owner=1 (a primary key), 'tags=["a","b"]'. \
             One write transaction; on any error nothing is written. Prints how many objects changed.
             """

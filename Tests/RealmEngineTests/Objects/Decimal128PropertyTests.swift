@@ -95,6 +95,16 @@ import Testing
         #expect(throws: RealmError.self) { try items.filter("price == 'ten'") }
     }
 
+    /// A number with a point is read as a decimal; against a column it cannot compare with, the
+    /// message calls it a number, as the user wrote it.
+    @Test func aDecimalLiteralIsNamedANumberInMessages() throws {
+        let schema = Schema([ObjectSchema(name: "Tag", properties: [Property(name: "name", type: .string)])])
+        let realm = try Realm(configuration: .init(inMemoryIdentifier: "decimal-\(UUID().uuidString)", schema: schema))
+        #expect { try realm.objects("Tag").filter("name == 10.5") } throws: { error in
+            "\(error)".contains("with number 10.5")
+        }
+    }
+
     @Test func aggregatesAndSortingAreExact() throws {
         let realm = try Realm(configuration: .init(inMemoryIdentifier: "decimal-\(UUID().uuidString)", schema: Self.schema))
         try realm.write {

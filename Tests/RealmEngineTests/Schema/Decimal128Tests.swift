@@ -171,6 +171,14 @@ import Testing
         #expect(Decimal128(Double.infinity) == .infinity)
         #expect(Decimal128(Double.nan).high == 0x7C00_0000_0000_0000 && Decimal128(Double.nan).low == 0)
         #expect(Decimal128(Int64.min).description == "-9223372036854775808")
+        // Back to an integer only when exact: zeros of any exponent, 12.00, Int64's ends.
+        #expect((try Decimal128(parsing: "0E25")).exactInt64 == 0)
+        #expect((try Decimal128(parsing: "12.00")).exactInt64 == 12)
+        #expect((try Decimal128(parsing: "12.5")).exactInt64 == nil)
+        #expect((try Decimal128(parsing: "-9223372036854775808")).exactInt64 == Int64.min)
+        #expect((try Decimal128(parsing: "9223372036854775808")).exactInt64 == nil)
+        #expect((try Decimal128(parsing: "1E19")).exactInt64 == nil)
+        #expect(Decimal128.nan.exactInt64 == nil)
         // Back to Double: the nearest double.
         #expect((try Decimal128(parsing: "0.1")).doubleValue == 0.1)
         #expect((try Decimal128(parsing: "-1E-6143")).doubleValue == -0.0)
