@@ -156,7 +156,7 @@ struct CoreLeafDecoder {
         return stride(from: 0, to: n.count, by: 2).map { i in
             let t = n.int(i)
             if t == 0 { return .null }
-            return .typedLink(tableKey: Int64(UInt32(truncatingIfNeeded: t - 1) & 0x7FFF_FFFF), key: n.int(i + 1) &- 1)
+            return .typedLink(tableKey: Int64(UInt32(truncatingIfNeeded: t &- 1) & 0x7FFF_FFFF), key: n.int(i + 1) &- 1)
         }
     }
 }
