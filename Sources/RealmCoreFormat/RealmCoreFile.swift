@@ -87,6 +87,31 @@ public final class RealmCoreFile: Sendable {
         tables = list
     }
 
+    /// The bytes the free lists record as free (each entry checked to lie inside the file and
+    /// not to overlap the next); 0 for a streaming file, which has none.
+    public func freeBytes() throws -> Int64 {
+        guard header.topRef != 0 else { return 0 }
+        let top = try bytes.node(header.topRef, "group top")
+        guard top.count > 4, let positionsRef = try bytes.ref(top, 3, "free list positions"),
+              let lengthsRef = try bytes.ref(top, 4, "free list lengths") else { return 0 }
+        let positions = try bytes.intArray(positionsRef, "free list positions")
+        let lengths = try bytes.intArray(lengthsRef, "free list lengths")
+        guard positions.count == lengths.count else { throw bytes.corrupt(lengthsRef, "free list arrays disagree in length") }
+        var total: Int64 = 0
+        var previousEnd: Int64 = 0
+        let limit = logicalFileSize ?? Int64(bytes.size)
+        for i in 0..<positions.count {
+            let start = positions.int(i), length = lengths.int(i)
+            let (end, overflow) = start.addingReportingOverflow(length)
+            guard start >= previousEnd, length >= 0, !overflow, end <= limit else {
+                throw bytes.corrupt(positionsRef, "free list entry \(i) (\(start), \(length) bytes) is outside the file or overlaps the one before")
+            }
+            previousEnd = end
+            total += length
+        }
+        return total
+    }
+
     /// The table named `name` (`class_Dog`, `metadata`).
     public func table(named name: String) -> RealmCoreTable? { tables.first { $0.name == name } }
 
