@@ -20,6 +20,7 @@ public final class RealmCoreFile: Sendable {
     public let freeListEntries: Int
     /// The tables in group order (removed table slots left out).
     public let tables: [RealmCoreTable]
+    private let tablesByKey: [Int64: RealmCoreTable]
     /// The node shift the caller stated (nil: inferred per table, and verified).
     public let nodeShift: Int?
     let bytes: CoreBytes
@@ -43,6 +44,7 @@ public final class RealmCoreFile: Sendable {
             logicalFileSize = nil
             freeListEntries = 0
             tables = []
+            tablesByKey = [:]
             return
         }
         let top = try b.node(header.topRef, "group top")
@@ -81,10 +83,14 @@ public final class RealmCoreFile: Sendable {
             let name = String(decoding: names[i] ?? Data(), as: UTF8.self)
             list.append(try RealmCoreTable(bytes: b, ref: r, name: name, format: header.formatVersion, nodeShift: nodeShift))
         }
-        // Link targets by table key.
+        // Table keys are unique in a sound file; links name their targets by key.
+        guard Set(list.map(\.key)).count == list.count else {
+            throw b.corrupt(tablesRef, "two tables have the same table key")
+        }
         let byKey = Dictionary(list.map { ($0.key, $0.name) }, uniquingKeysWith: { a, _ in a })
         for t in list { try t.resolveTargets(byKey) }
         tables = list
+        tablesByKey = Dictionary(list.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
     /// The bytes the free lists record as free (each entry checked to lie inside the file and
@@ -116,7 +122,7 @@ public final class RealmCoreFile: Sendable {
     public func table(named name: String) -> RealmCoreTable? { tables.first { $0.name == name } }
 
     /// The table with Realm Core's table key `key`.
-    public func table(key: Int64) -> RealmCoreTable? { tables.first { $0.key == key } }
+    public func table(key: Int64) -> RealmCoreTable? { tablesByKey[key] }
 
     /// Object Store's schema version (`metadata.version`), nil without a `metadata` table.
     public func schemaVersion() throws -> Int64? {
