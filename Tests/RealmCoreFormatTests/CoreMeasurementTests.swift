@@ -32,11 +32,6 @@ import Testing
         var page: [RealmCoreObject] = []
         let middle = try Self.seconds { page = try table.objects(from: 150_000, limit: 50) }
         #expect(page.first?.key == 150_000)
-        var length = 0
-        let dumper = try RealmCoreDumper(file: #require(file), fileName: "big")
-        let dump = try Self.seconds { length = try dumper.dump().utf8.count }
-        #expect(length > 0)
-        print("RealmCoreFormat measure: dump big \(dump) s, \(length) bytes")
         print("RealmCoreFormat measure: open big \(open * 1000) ms; read 200,000 objects \(read) s; 50 objects at 150,000: \(middle * 1000) ms")
     }
 
