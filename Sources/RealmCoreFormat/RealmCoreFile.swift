@@ -3,7 +3,16 @@ import RealmEngine
 
 /// A Realm Core file (formats 20–24) opened read-only from its image. Opening reads the header,
 /// the group's top array and every table's top and spec: nothing per object. Objects are read
-/// lazily through `RealmCoreTable`.
+/// lazily through `RealmCoreTable`, a cluster leaf at a time.
+///
+///     let file = try RealmCoreFile(image: RealmCoreImage(copying: Data(contentsOf: url)), name: url.path)
+///     let dogs = file.table(named: "class_Dog")          // columns, primary key, objectCount
+///     let page = try dogs?.objects(from: 0, limit: 50)   // [RealmCoreObject]: key, values, backlinks
+///     let json = try RealmCoreDumper(file: file, fileName: url.lastPathComponent).dump()
+///
+/// Every ref is checked before it is followed; a damaged file is a `RealmError.corruptFile`
+/// naming the class, column and offset, a format outside 20–24 or a compressed array
+/// `RealmError.unsupported` naming the format.
 public final class RealmCoreFile: Sendable {
     /// The header facts (format, form, top ref, selected slot).
     public let header: RealmCoreHeader
