@@ -64,8 +64,7 @@ public struct RealmCoreDumper {
     }
 
     private func backlinkName(_ c: CoreColumn, _ t: RealmCoreTable) throws -> String {
-        guard let originKey = c.linkTargetKey, let origin = file.table(key: originKey),
-              let column = origin.columns.first(where: { $0.key == c.originColumnKey }) else {
+        guard let (origin, column) = file.backlinkOrigin(c) else {
             throw RealmError.corruptFile(path: file.bytes.name, offset: 0,
                                          reason: "\(t.name): a backlink column names an origin table or column that does not exist")
         }

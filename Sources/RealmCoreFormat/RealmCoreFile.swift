@@ -133,6 +133,13 @@ public final class RealmCoreFile: Sendable {
     /// The table with Realm Core's table key `key`.
     public func table(key: Int64) -> RealmCoreTable? { tablesByKey[key] }
 
+    /// The origin of a backlink column: the table and the link column whose links it records.
+    public func backlinkOrigin(_ column: CoreColumn) -> (table: RealmCoreTable, column: CoreColumn)? {
+        guard column.isBacklink, let key = column.linkTargetKey, let origin = table(key: key),
+              let linkColumn = origin.columns.first(where: { $0.key == column.originColumnKey }) else { return nil }
+        return (origin, linkColumn)
+    }
+
     /// Object Store's schema version (`metadata.version`), nil without a `metadata` table.
     public func schemaVersion() throws -> Int64? {
         guard let meta = table(named: "metadata"), let col = meta.columns.firstIndex(where: { $0.name == "version" }) else { return nil }
