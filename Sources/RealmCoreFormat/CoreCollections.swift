@@ -30,12 +30,8 @@ extension CoreLeafDecoder {
             guard let child = try bytes.ref(n, i, "\(context) B+tree child") else {
                 throw bytes.corrupt(ref, "\(context): null child in an inner B+tree node")
             }
-            try visit_child(child, depth: depth, visited: &visited, visit)
+            try bplusWalk(child, depth: depth + 1, visited: &visited, visit)
         }
-    }
-
-    private func visit_child(_ child: Int, depth: Int, visited: inout Set<Int>, _ visit: (Int) throws -> Void) throws {
-        try bplusWalk(child, depth: depth + 1, visited: &visited, visit)
     }
 
     /// The elements of a list or set of `element` type at `ref` (nil: empty).

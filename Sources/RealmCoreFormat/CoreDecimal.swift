@@ -65,29 +65,41 @@ enum CoreDecimal {
         return make(sign: sign, exponent: e - 398 + 6176, coefficient: v & 0x1F_FFFF_FFFF_FFFF)
     }
 
-    /// Realm Core's `Decimal128::to_string()` shape for finite values ("1.5E-6", "0", "-12"),
-    /// "NaN", "Inf", "-Inf". Good for display; tests compare the bits.
+    /// The text Realm Core's `Decimal128::to_string()` gives: "NaN", "Inf", "-Inf"; a
+    /// coefficient of up to 64 bits as digits with the point moved left as far as the exponent
+    /// allows ("1.5", "1.2E2", "1E-6143"); a larger one as the Intel library prints it
+    /// ("+9999999999999999999999999999999999E+6111").
     static func text(low: UInt64, high: UInt64) -> String {
-        let sign = high >> 63 != 0 ? "-" : ""
-        if high & 0x7C00_0000_0000_0000 == 0x7C00_0000_0000_0000 { return "NaN" }
-        if high & 0x7800_0000_0000_0000 == 0x7800_0000_0000_0000 { return sign + "Inf" }
-        let exponent: Int
+        let negative = high >> 63 != 0
+        if high & 0x7C00_0000_0000_0000 == 0x7C00_0000_0000_0000 { return (negative ? "-" : "") + "NaN" }
+        if high & 0x7800_0000_0000_0000 == 0x7800_0000_0000_0000 { return (negative ? "-" : "") + "Inf" }
+        var exponent: Int
         let coefficientHigh: UInt64
+        var coefficientLow = low
         if high & 0x6000_0000_0000_0000 == 0x6000_0000_0000_0000 {
-            // Non-canonical (coefficient ≥ 2^113): Realm treats it as zero.
+            // The large-coefficient form is never canonical in BID128: the value is zero.
             exponent = Int((high >> 47) & 0x3FFF) - 6176
-            return sign + "0E\(exponent)"
+            coefficientHigh = 0
+            coefficientLow = 0
         } else {
             exponent = Int((high >> 49) & 0x3FFF) - 6176
             coefficientHigh = high & 0x1_FFFF_FFFF_FFFF
         }
-        let digits = decimalDigits(high: coefficientHigh, low: low)
-        if exponent == 0 { return sign + digits }
-        // Scientific notation: d.dddE±x
-        var mantissa = digits
-        let adjusted = exponent + digits.count - 1
-        if mantissa.count > 1 { mantissa.insert(".", at: mantissa.index(after: mantissa.startIndex)) }
-        return sign + mantissa + "E" + (adjusted >= 0 ? "+" : "") + "\(adjusted)"
+        if coefficientHigh != 0 {
+            let digits = decimalDigits(high: coefficientHigh, low: coefficientLow)
+            return (negative ? "-" : "+") + digits + "E" + (exponent >= 0 ? "+" : "") + String(exponent)
+        }
+        let digits = Array(String(coefficientLow))
+        var before = digits.count
+        while before > 1, exponent != 0 {
+            before -= 1
+            exponent += 1
+        }
+        var out = negative ? "-" : ""
+        out += String(digits[0..<before])
+        if before < digits.count { out += "." + String(digits[before...]) }
+        if exponent != 0 { out += "E" + String(exponent) }
+        return out
     }
 
     /// The decimal digits of a 113-bit coefficient.

@@ -64,19 +64,26 @@ public struct RealmCoreDumper {
     }
 
     private func backlinkName(_ c: CoreColumn, _ t: RealmCoreTable) throws -> String {
-        guard let originKey = c.linkTargetKey, let origin = file.table(key: originKey),
-              let column = origin.columns.first(where: { $0.key == c.originColumnKey }) else {
+        guard let (origin, column) = file.backlinkOrigin(c) else {
             throw RealmError.corruptFile(path: file.bytes.name, offset: 0,
                                          reason: "\(t.name): a backlink column names an origin table or column that does not exist")
         }
         return "\(origin.name).\(column.name)"
     }
 
-    private func object(_ o: RealmCoreObject, _ t: RealmCoreTable, backlinkNames: [String]?) throws -> String {
+    /// Embedded objects are written inside their parents; a damaged file could make them
+    /// contain each other, so the nesting is bounded.
+    static let maxEmbeddedDepth = 64
+
+    private func object(_ o: RealmCoreObject, _ t: RealmCoreTable, backlinkNames: [String]?, depth: Int = 0) throws -> String {
+        guard depth < Self.maxEmbeddedDepth else {
+            throw RealmError.corruptFile(path: file.bytes.name, offset: 0,
+                                         reason: "\(t.name): embedded objects nested deeper than \(Self.maxEmbeddedDepth) (a cycle?)")
+        }
         var s = "{\"_key\": \(o.key), \"fields\": {"
         for (i, c) in t.columns.enumerated() {
             if i > 0 { s += ", " }
-            s += Self.quote(c.name) + ": " + (try field(o.values[i], c))
+            s += Self.quote(c.name) + ": " + (try field(o.values[i], c, depth: depth))
         }
         s += "}"
         if let backlinkNames {
@@ -92,17 +99,17 @@ public struct RealmCoreDumper {
         return s + "}"
     }
 
-    private func field(_ v: CoreValue, _ c: CoreColumn) throws -> String {
+    private func field(_ v: CoreValue, _ c: CoreColumn, depth: Int) throws -> String {
         switch v {
         case .list(let items) where c.collection != nil, .set(let items) where c.collection != nil:
             if c.type == .mixed { return "[" + (try items.map { try tagged($0) }.joined(separator: ", ")) + "]" }
-            return "[" + (try items.map { try plain($0, c) }.joined(separator: ", ")) + "]"
+            return "[" + (try items.map { try plain($0, c, depth: depth) }.joined(separator: ", ")) + "]"
         case .dictionary(let entries) where c.collection == .dictionary:
             return "{" + (try entries.map { e in
-                Self.quote(e.key) + ": " + (c.type == .mixed ? try tagged(e.value) : try plain(e.value, c))
+                Self.quote(e.key) + ": " + (c.type == .mixed ? try tagged(e.value) : try plain(e.value, c, depth: depth))
             }.joined(separator: ", ")) + "}"
         default:
-            return c.type == .mixed ? try tagged(v) : try plain(v, c)
+            return c.type == .mixed ? try tagged(v) : try plain(v, c, depth: depth)
         }
     }
 
@@ -119,7 +126,7 @@ public struct RealmCoreDumper {
     }
 
     /// A value of a known type, untagged. A link to an embedded table is that object, inline.
-    private func plain(_ v: CoreValue, _ c: CoreColumn?) throws -> String {
+    private func plain(_ v: CoreValue, _ c: CoreColumn?, depth: Int = 0) throws -> String {
         switch v {
         case .null: return "null"
         case .int(let i): return String(i)
@@ -142,7 +149,7 @@ public struct RealmCoreDumper {
                     throw RealmError.corruptFile(path: file.bytes.name, offset: 0,
                                                  reason: "\(c?.name ?? "link"): embedded object \(key) of \(target.name) does not exist")
                 }
-                return try object(o, target, backlinkNames: nil)
+                return try object(o, target, backlinkNames: nil, depth: depth + 1)
             }
             return "{\"table\": \(Self.quote(target?.name ?? "?")), \"key\": \(key)}"
         case .typedLink(let tableKey, let key):
@@ -155,7 +162,13 @@ public struct RealmCoreDumper {
     static func number(_ d: Double, digits: Int) -> String {
         if d.isNaN { return "\"NaN\"" }
         if d.isInfinite { return d > 0 ? "\"Infinity\"" : "\"-Infinity\"" }
-        return String(format: "%.\(digits)g", d)
+        // snprintf, as Realm Core's dump prints (String(format:) is much slower on Linux).
+        var buffer = [CChar](repeating: 0, count: 40)
+        let written = withVaList([d]) { args in
+            buffer.withUnsafeMutableBufferPointer { vsnprintf($0.baseAddress, 40, digits == 9 ? "%.9g" : "%.17g", args) }
+        }
+        guard written > 0 else { return "0" }
+        return String(decoding: buffer.prefix(Int(written)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     static func hex2(_ b: UInt8) -> String {
@@ -171,6 +184,7 @@ public struct RealmCoreDumper {
     /// A JSON string as Realm Core's dump writes it: `"` and `\` escaped, control characters as
     /// `\u00XX`, everything else raw UTF-8.
     static func quote(_ s: String) -> String {
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) { return "\"" + s + "\"" }
         var out = "\""
         for u in s.unicodeScalars {
             switch u {

@@ -54,7 +54,9 @@ public struct RealmCoreHeader: Sendable, Equatable {
         selectedSlot = slot
         formatVersion = format
         guard format <= 24 else {
-            throw RealmError.newerFormat(path: b.name, found: UInt16(format), supported: 24)
+            // Not `newerFormat`: its advice (upgrade realmtui) does not fit a Realm Core format.
+            throw RealmError.unsupported(
+                "\(b.name): Realm file format \(format) is newer than 24 (Realm Core 14–20); format 25 is Realm Core next-major's (compressed arrays, interned strings) and is not read")
         }
         guard format >= 20 else {
             throw RealmError.unsupported(

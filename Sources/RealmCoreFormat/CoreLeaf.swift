@@ -155,8 +155,9 @@ struct CoreLeafDecoder {
         guard n.count % 2 == 0 else { throw bytes.corrupt(ref, "\(context): typed link leaf of odd size") }
         return stride(from: 0, to: n.count, by: 2).map { i in
             let t = n.int(i)
-            if t == 0 { return .null }
-            return .typedLink(tableKey: Int64(UInt32(truncatingIfNeeded: t - 1) & 0x7FFF_FFFF), key: n.int(i + 1) &- 1)
+            let key = n.int(i + 1) &- 1
+            if t == 0 || key <= -2 { return .null }
+            return .typedLink(tableKey: Int64(UInt32(truncatingIfNeeded: t &- 1) & 0x7FFF_FFFF), key: key)
         }
     }
 }

@@ -87,7 +87,8 @@ extension CoreLeafDecoder {
                 out.append(.link(tableKey: -1, key: try intAt(value)))
             case 16:
                 let (t, k) = try pairAt(value)
-                out.append(.typedLink(tableKey: Int64(UInt32(truncatingIfNeeded: t)), key: k))
+                // A link to a tombstone (unresolved, key ≤ −2) reads as null, as `Obj::get_any` gives it.
+                out.append(k <= -2 ? .null : .typedLink(tableKey: Int64(UInt32(truncatingIfNeeded: t)), key: k))
             case 19, 21:
                 guard payloadIndex == 4 else { throw bytes.corrupt(ref, "\(context): Mixed collection not in the refs array") }
                 let r = try refAt(value)

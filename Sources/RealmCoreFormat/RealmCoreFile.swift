@@ -3,7 +3,16 @@ import RealmEngine
 
 /// A Realm Core file (formats 20–24) opened read-only from its image. Opening reads the header,
 /// the group's top array and every table's top and spec: nothing per object. Objects are read
-/// lazily through `RealmCoreTable`.
+/// lazily through `RealmCoreTable`, a cluster leaf at a time.
+///
+///     let file = try RealmCoreFile(image: RealmCoreImage(copying: Data(contentsOf: url)), name: url.path)
+///     let dogs = file.table(named: "class_Dog")          // columns, primary key, objectCount
+///     let page = try dogs?.objects(from: 0, limit: 50)   // [RealmCoreObject]: key, values, backlinks
+///     let json = try RealmCoreDumper(file: file, fileName: url.lastPathComponent).dump()
+///
+/// Every ref is checked before it is followed; a damaged file is a `RealmError.corruptFile`
+/// naming the class, column and offset, a format outside 20–24 or a compressed array
+/// `RealmError.unsupported` naming the format.
 public final class RealmCoreFile: Sendable {
     /// The header facts (format, form, top ref, selected slot).
     public let header: RealmCoreHeader
@@ -20,6 +29,7 @@ public final class RealmCoreFile: Sendable {
     public let freeListEntries: Int
     /// The tables in group order (removed table slots left out).
     public let tables: [RealmCoreTable]
+    private let tablesByKey: [Int64: RealmCoreTable]
     /// The node shift the caller stated (nil: inferred per table, and verified).
     public let nodeShift: Int?
     let bytes: CoreBytes
@@ -43,6 +53,7 @@ public final class RealmCoreFile: Sendable {
             logicalFileSize = nil
             freeListEntries = 0
             tables = []
+            tablesByKey = [:]
             return
         }
         let top = try b.node(header.topRef, "group top")
@@ -81,17 +92,53 @@ public final class RealmCoreFile: Sendable {
             let name = String(decoding: names[i] ?? Data(), as: UTF8.self)
             list.append(try RealmCoreTable(bytes: b, ref: r, name: name, format: header.formatVersion, nodeShift: nodeShift))
         }
-        // Link targets by table key.
+        // Table keys are unique in a sound file; links name their targets by key.
+        guard Set(list.map(\.key)).count == list.count else {
+            throw b.corrupt(tablesRef, "two tables have the same table key")
+        }
         let byKey = Dictionary(list.map { ($0.key, $0.name) }, uniquingKeysWith: { a, _ in a })
         for t in list { try t.resolveTargets(byKey) }
         tables = list
+        tablesByKey = Dictionary(list.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// The bytes the free lists record as free (each entry checked to lie inside the file and
+    /// not to overlap the next); 0 for a streaming file, which has none.
+    public func freeBytes() throws -> Int64 {
+        guard header.topRef != 0 else { return 0 }
+        let top = try bytes.node(header.topRef, "group top")
+        guard top.count > 4, let positionsRef = try bytes.ref(top, 3, "free list positions"),
+              let lengthsRef = try bytes.ref(top, 4, "free list lengths") else { return 0 }
+        let positions = try bytes.intArray(positionsRef, "free list positions")
+        let lengths = try bytes.intArray(lengthsRef, "free list lengths")
+        guard positions.count == lengths.count else { throw bytes.corrupt(lengthsRef, "free list arrays disagree in length") }
+        var total: Int64 = 0
+        var previousEnd: Int64 = 0
+        let limit = logicalFileSize ?? Int64(bytes.size)
+        for i in 0..<positions.count {
+            let start = positions.int(i), length = lengths.int(i)
+            let (end, overflow) = start.addingReportingOverflow(length)
+            guard start >= previousEnd, length >= 0, !overflow, end <= limit else {
+                throw bytes.corrupt(positionsRef, "free list entry \(i) (\(start), \(length) bytes) is outside the file or overlaps the one before")
+            }
+            previousEnd = end
+            total += length
+        }
+        return total
     }
 
     /// The table named `name` (`class_Dog`, `metadata`).
     public func table(named name: String) -> RealmCoreTable? { tables.first { $0.name == name } }
 
     /// The table with Realm Core's table key `key`.
-    public func table(key: Int64) -> RealmCoreTable? { tables.first { $0.key == key } }
+    public func table(key: Int64) -> RealmCoreTable? { tablesByKey[key] }
+
+    /// The origin of a backlink column: the table and the link column whose links it records.
+    public func backlinkOrigin(_ column: CoreColumn) -> (table: RealmCoreTable, column: CoreColumn)? {
+        guard column.isBacklink, let key = column.linkTargetKey, let origin = table(key: key),
+              let linkColumn = origin.columns.first(where: { $0.key == column.originColumnKey }) else { return nil }
+        return (origin, linkColumn)
+    }
 
     /// Object Store's schema version (`metadata.version`), nil without a `metadata` table.
     public func schemaVersion() throws -> Int64? {

@@ -82,13 +82,26 @@ public final class RealmCoreTable: @unchecked Sendable {
         }
     }
 
-    /// The node shift used for this table's compact inner nodes: the caller's, or inferred once.
+    /// The node shift used for this table's compact inner cluster nodes: the one the file was
+    /// opened with, or inferred from the tree's shape (2 when every node is small enough for a
+    /// node-size-4 build and the tree has compact nodes, else 8). Every read checks each
+    /// leaf's keys against the ranges the shift gives, so a shift that contradicts the tree is
+    /// an error, not wrong keys.
+    public func resolvedNodeShift() throws -> Int { try shift() }
+
     func shift() throws -> Int {
-        if let statedShift { return statedShift }
         lock.lock()
         defer { lock.unlock() }
         if let inferredShift { return inferredShift }
-        let s = try clusterRoot.map { try CoreClusterTree.inferShift(bytes, root: $0, tableName: name) } ?? 8
+        let inferred = try clusterRoot.map { try CoreClusterTree.inferShift(bytes, root: $0, tableName: name) } ?? 8
+        // A stated shift larger than 2 on a tree only a node-size-4 build writes would read
+        // keys that pass every range check and are still wrong (0, 1, 2, 3, 256, …): refused.
+        // (A stated 2 on an SDK tree fails the range checks while reading.)
+        if let statedShift, inferred == 2, statedShift != 2 {
+            throw RealmError.invalidInput(
+                "\(bytes.name): \(name)'s cluster tree was written with node shift 2 (a node-size-4 Realm Core build), not the stated \(statedShift)")
+        }
+        let s = statedShift ?? inferred
         inferredShift = s
         return s
     }
