@@ -57,6 +57,26 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted() == (listing + ["cut.realm"]).sorted())
     }
 
+    @Test func aFileInUseByARealmAppIsReadFromACopy() throws {
+        let scratch = try Scratch()
+        let (path, bytes, _) = try Self.copy("generated-dogs.realm", into: scratch)
+        // A Realm app holds its lock file (a shared flock, as a reader does).
+        let lockPath = path + ".lock"
+        #expect(FileManager.default.createFile(atPath: lockPath, contents: Data("the app's own lock".utf8)))
+        let lock = open(lockPath, O_RDONLY)
+        try #require(lock >= 0)
+        defer { close(lock) }
+        try #require(flock(lock, LOCK_SH) == 0)
+        let listing = try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted()
+        let schema = try CLI.run(["schema", path])
+        #expect(schema.status == 0, "\(schema.stderr)")
+        #expect(schema.stderr.contains("is in use by a Realm app: read from a copy taken at"), "\(schema.stderr)")
+        #expect(schema.stdout.contains("Person (250 objects)"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+        #expect(try String(contentsOfFile: lockPath, encoding: .utf8) == "the app's own lock")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted() == listing)
+    }
+
     @Test func copyConvertsOnlyWhatItCanHoldUnlessAsked() throws {
         let scratch = try Scratch()
         let (path, bytes, _) = try Self.copy("generated-alltypes.realm", into: scratch)

@@ -64,6 +64,7 @@ struct ExploreCommand: ParsableCommand {
     private func realmFileReason() -> String? {
         RealmCoreFiles.lastOpened.map { realmFile in
             "a Realm file (format \(realmFile.formatVersion)), never changed"
+                + (realmFile.inUseCopyTakenAt.map { "; in use by a Realm app: a copy taken at \(RealmCoreFiles.Facts.clock($0))" } ?? "")
                 + (realmFile.omissionSummary.map { "; not shown yet: \($0)" } ?? "")
         }
     }

@@ -59,6 +59,7 @@ struct SchemaCommand: ParsableCommand {
         if let realmFile {
             header = "\(file): \(size) bytes, a Realm file (format \(realmFile.formatVersion)), version \(realmFile.version)"
                 + (realmFile.schemaVersion.map { ", schema version \($0)" } ?? "") + "; read-only"
+                + "\n" + realmFile.summary
         }
         Console.line(header)
         for (objectSchema, count) in zip(schema.objectSchemas, counts.map(\.1)) {

@@ -152,13 +152,7 @@ enum RealmCoreFiles {
     /// The file read whole and converted into an in-memory Realm; what the conversion leaves
     /// out is said on standard error.
     static func openConverted(_ path: String, refusingOmissions: Bool = false) throws -> Realm {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
-        } catch {
-            throw CLIFailure("\(path): cannot read the file: \(Input.reason(error))")
-        }
-        let file = try RealmCoreFile(image: RealmCoreImage(copying: data), name: path)
+        let (file, access) = try read(path)
         var conversion = try RealmCoreConversion(file: file)
         if refusingOmissions, !conversion.omissions.isEmpty {
             throw CLIFailure("\(path) holds what this version of realmtui cannot hold yet, so a copy would lose it: "
@@ -169,7 +163,11 @@ enum RealmCoreFiles {
         try realm.write { try conversion.copy(into: realm) }
         let facts = Facts(path: path, formatVersion: file.formatVersion, version: file.version,
                           schemaVersion: try file.schemaVersion(), omissions: conversion.omissions.map(\.description),
-                          droppedLinks: conversion.droppedUnresolvedLinks)
+                          droppedLinks: conversion.droppedUnresolvedLinks, summary: access.facts.summary,
+                          inUseCopyTakenAt: access.inUseCopyTakenAt)
+        if let takenAt = access.inUseCopyTakenAt {
+            Console.error("warning: \(path) is in use by a Realm app: read from a copy taken at \(Facts.clock(takenAt))")
+        }
         box.lock.withLock { box.facts = facts }
         if let summary = facts.omissionSummary {
             Console.error("warning: \(path): a Realm file (format \(file.formatVersion)); not shown, this version cannot hold them yet: "
@@ -181,18 +179,20 @@ enum RealmCoreFiles {
         return realm
     }
 
+    /// The file opened read-only (mapped in place, or a consistent copy when a Realm app has it
+    /// open: `RealmCoreFileAccess`) and its schema read.
+    private static func read(_ path: String) throws -> (RealmCoreFile, RealmCoreFileAccess) {
+        let access = try RealmCoreFileAccess.open(path: path)
+        if let reason = access.facts.unsupportedReason { throw RealmError.unsupported("\(path): \(reason)") }
+        return (try RealmCoreFile(image: access.image, name: path), access)
+    }
+
     /// `check` of a Realm file: every object of every class (embedded ones, Mixed, sets and
     /// dictionaries included) read through the reader, whose every step checks the file's
     /// structure (refs in bounds, node headers, sizes, counts); the first inconsistency is the
     /// error, naming the class and offset.
     static func check(_ path: String) throws {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
-        } catch {
-            throw CLIFailure("\(path): cannot read the file: \(Input.reason(error))")
-        }
-        let file = try RealmCoreFile(image: RealmCoreImage(copying: data), name: path)
+        let (file, _) = try read(path)
         var counts: [(String, Int)] = []
         for table in file.tables {
             guard let name = table.className else { continue }
@@ -216,6 +216,17 @@ enum RealmCoreFiles {
         var schemaVersion: Int64?
         var omissions: [String]
         var droppedLinks: Int
+        /// "Realm file, format 24, written by Realm Core 14 or later".
+        var summary: String
+        /// When a Realm app had the file open: when the copy read was taken.
+        var inUseCopyTakenAt: Date?
+
+        /// HH:MM:SS of `date` in local time.
+        static func clock(_ date: Date) -> String {
+            let formatter = DateFormatter()
+            formatter.dateFormat = "HH:mm:ss"
+            return formatter.string(from: date)
+        }
 
         /// The omissions counted by kind ("2 embedded classes, 20 sets, …"), or nil.
         var omissionSummary: String? {
