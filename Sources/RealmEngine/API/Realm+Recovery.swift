@@ -32,6 +32,8 @@ extension Realm {
             .corruptFile(path: path, offset: 64, reason: "the newest commit, version \(lost), could not be verified (cut short by a crash or damaged on disk); the file fell back to version \(now) and that commit is lost")
         case .damagedHeaderSlot:
             .corruptFile(path: path, offset: 64, reason: "a header slot is damaged (its 512-byte sector was zeroed or overwritten), so version \(lost), if it was committed, could not be verified; the file fell back to version \(now) in the other slot")
+        case .rolledBack:
+            .corruptFile(path: path, offset: 64, reason: Realm.rolledBackReason(lost: lost, now: now))
         }
     }
 
@@ -43,6 +45,9 @@ extension Realm {
             guard !copies.isEmpty else { return nil }
             return copies.map { "\(path): version \($0.version) was set aside earlier; " + Self.keptNote($0, file: path) }
                 .joined(separator: "\n")
+        }
+        if shared.lock.rejectedCause == .rolledBack {
+            return "\(path): " + Realm.rolledBackReason(lost: lost, now: version)
         }
         if recoveredFromDamagedHeaderSlot {
             return "\(path): a header slot is damaged, so version \(lost), if it was committed, could not be verified and is lost; reading version \(version) from the other slot"
@@ -56,5 +61,12 @@ extension Realm {
     /// Where a set-aside commit is kept and what to do with it.
     static func keptNote(_ copy: SetAsideCopy, file: String) -> String {
         "its bytes are kept in \(copy.path) ('realmtui recover \(copy.path) OUT' salvages them; 'realmtui check \(file) --discard-set-aside' discards them)"
+    }
+}
+
+extension Realm {
+    /// Why a file that went back to an older version (`RejectedCause.rolledBack`) is reported.
+    static func rolledBackReason(lost: UInt64, now: UInt64) -> String {
+        "version \(lost) was committed to this file (its lock file says so), but the file holds only versions up to \(now): the file, or the page of its newest header slot, was put back to an older copy or damaged; reading version \(now)"
     }
 }

@@ -379,13 +379,15 @@ public final class Realm {
         // header page was decrypted while still blank): bring it up to date first.
         _ = try shared.file.physicalSize()
         try shared.file.refresh()
-        return headerIsBlank(shared.file)
+        return try headerIsBlank(shared.file)
     }
 
     /// Whether the file is empty, or has a header of zeros (a creation that died before its
-    /// first commit).
-    static func headerIsBlank(_ file: DatabaseFile) -> Bool {
-        guard let size = try? file.physicalSize() else { return false }
+    /// first commit). Throws when the size cannot be read: answering "not blank" then made
+    /// `initialize` skip a new file, which a later open initialized at version 1 — a compacted
+    /// copy restarted its version numbers below those the lock file remembered.
+    static func headerIsBlank(_ file: DatabaseFile) throws -> Bool {
+        let size = try file.physicalSize()
         if size == 0 { return true }
         guard size >= UInt64(FileHeader.size) else { return false }
         // Not blank if slot 1's sector still names the file: sector 0 was lost, not never written.

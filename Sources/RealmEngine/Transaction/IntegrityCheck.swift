@@ -37,8 +37,11 @@ extension Realm {
                                                    createIfMissing: false))
         // A commit that did not verify is set aside, not lost: its bytes are still in the file
         // (nothing is erased by a read-only open) or kept in a copy beside it, so the file read
-        // at the version before is sound, with a warning. A damaged header slot is damage.
-        if let lost = realm.recoveredFromDamagedCommit, realm.recoveredFromDamagedHeaderSlot {
+        // at the version before is sound, with a warning. A damaged header slot is damage, and
+        // so is a file that went back to an older version (`RejectedCause.rolledBack`): the
+        // newer version's bytes are not in the file, nothing can salvage them.
+        if let lost = realm.recoveredFromDamagedCommit,
+           realm.recoveredFromDamagedHeaderSlot || realm.shared.lock.rejectedCause == .rolledBack {
             throw Realm.lostCommitError(realm.path, lost: lost, now: realm.version, cause: realm.shared.lock.rejectedCause)
         }
         var report = try realm.checkIntegrity()

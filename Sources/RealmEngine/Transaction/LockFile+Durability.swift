@@ -58,4 +58,36 @@ enum RejectedCause: UInt32 {
     /// A header slot was damaged (`FileHeader.damagedSlots`): it may have held the newest
     /// commit, whose version would be the rejected one (the kept version + 1).
     case damagedHeaderSlot = 1
+    /// The file holds only versions older than one it had: the last session's latest version (or
+    /// a rollback it reported) is newer than every slot of the file. The file, or the page of its
+    /// newest header slot, was put back to an older copy — for an encrypted file also the newer
+    /// copy of that page failing its HMAC, so the older copy is used (`EncryptedFile`). The
+    /// rejected version is the newest the lock file knew.
+    case rolledBack = 2
+}
+
+/// What the lock file left by the last session says about the database file, read by the first
+/// opener before it rebuilds the lock file.
+struct PreviousSession {
+    /// The checksum of the header slot known durable then (0: unknown).
+    var durableSlot: UInt64 = 0
+    /// The newest version published then: durable, so the file must still hold it or a newer one.
+    var latestVersion: UInt64 = 0
+    var rejectedVersion: UInt64 = 0
+    var rejectedCause: RejectedCause?
+
+    /// `initial` (what the first opener found in the file), with a rollback noted: when the last
+    /// session knew a version newer than any the file holds — its latest, or a rollback it
+    /// reported itself and no commit has replaced since — that version is rejected as
+    /// `rolledBack`, so that the fallback is as loud as a rejected newest commit. A file found
+    /// empty (made anew at the path, the lock file outliving the old one) is not a rollback, and
+    /// a rejection the opener found itself (a torn or damaged newest commit) stands.
+    func notingRollback(of initial: LockFile.Initial) -> LockFile.Initial {
+        let known = max(latestVersion, rejectedCause == .rolledBack ? rejectedVersion : 0)
+        guard initial.latestVersion > 0, known > initial.latestVersion, known > initial.rejectedVersion else { return initial }
+        var noted = initial
+        noted.rejectedVersion = known
+        noted.rejectedCause = .rolledBack
+        return noted
+    }
 }

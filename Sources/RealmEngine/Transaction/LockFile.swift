@@ -19,7 +19,9 @@ import CShims
 //         12    4  header size (64)
 //         16    4  slot size (64)
 //         20    4  slot count (Limits.readerSlots when created; read back from the header)
-//         24    8  latestVersion: the newest durable version, written only by the writer
+//         24    8  latestVersion: the newest durable version, written only by the writer; the
+//                  next first opener reads it back (`PreviousSession`): a file holding only
+//                  older versions went back, and says so (`RejectedCause.rolledBack`)
 //         32    4  change counter: a futex word, bumped by every publish and wakeAll
 //         36    4  rejectedCause: why rejectedVersion was fallen back from (`RejectedCause`)
 //         40    8  file size = header size + slot count × slot size
@@ -347,11 +349,11 @@ final class LockFile: @unchecked Sendable {
 
         let slots: Int
         let size: Int
-        var previousDurable: UInt64 = 0
+        var previous = PreviousSession()
         if alone {
             slots = Limits.readerSlots
             size = Layout.fileSize(slots: slots)
-            previousDurable = previousDurableSlot(fd: fd, path: path)
+            previous = previousSession(fd: fd, path: path)
             // Truncating to 0 first drops whatever garbage (or wrong size) was there.
             guard SystemCalls.ftruncate(fd, 0, path: path) == 0 else {
                 throw RealmError.posix(path: path, operation: "ftruncate lock file", errno: errno)
@@ -376,7 +378,7 @@ final class LockFile: @unchecked Sendable {
         guard let mapped = SystemCalls.mmap(size, protection: PROT_READ | PROT_WRITE, fd, path: path) else { throw RealmError.posix(path: path, operation: "mmap lock file", errno: errno) }
         if alone {
             do {
-                let initial = try initialize(previousDurable)
+                let initial = previous.notingRollback(of: try initialize(previous.durableSlot))
                 mapped.storeBytes(of: initial.durableSlot, toByteOffset: Layout.durableSlotOffset, as: UInt64.self)
                 mapped.storeBytes(of: initial.rejectedVersion, toByteOffset: Layout.rejectedVersionOffset, as: UInt64.self)
                 mapped.storeBytes(of: initial.rejectedCause.rawValue, toByteOffset: Layout.rejectedCauseOffset, as: UInt32.self)
@@ -390,17 +392,20 @@ final class LockFile: @unchecked Sendable {
         return (mapped, size, slots, alone)
     }
 
-    /// The durable-slot word of the lock file left by the last session, or 0 when it has no valid
-    /// header (an older program's reserved word is 0 too).
-    private static func previousDurableSlot(fd: Int32, path: String) -> UInt64 {
+    /// The words of the lock file left by the last session (all 0 when it has no valid header;
+    /// an older program's reserved words are 0 too).
+    private static func previousSession(fd: Int32, path: String) -> PreviousSession {
         var header = [UInt8](repeating: 0, count: Layout.headerSize)
         let read = header.withUnsafeMutableBytes { SystemCalls.preadFully(fd, $0.baseAddress!, Layout.headerSize, 0, path: path) }
-        guard read == Layout.headerSize else { return 0 }
+        guard read == Layout.headerSize else { return PreviousSession() }
         return header.withUnsafeBytes { raw in
             guard raw.loadUnaligned(fromByteOffset: Layout.magicOffset, as: UInt64.self) == Layout.magic,
                   raw.loadUnaligned(fromByteOffset: Layout.formatVersionOffset, as: UInt32.self) == Layout.formatVersion
-            else { return 0 }
-            return raw.loadUnaligned(fromByteOffset: Layout.durableSlotOffset, as: UInt64.self)
+            else { return PreviousSession() }
+            return PreviousSession(durableSlot: raw.loadUnaligned(fromByteOffset: Layout.durableSlotOffset, as: UInt64.self),
+                                   latestVersion: raw.loadUnaligned(fromByteOffset: Layout.latestVersionOffset, as: UInt64.self),
+                                   rejectedVersion: raw.loadUnaligned(fromByteOffset: Layout.rejectedVersionOffset, as: UInt64.self),
+                                   rejectedCause: RejectedCause(rawValue: raw.loadUnaligned(fromByteOffset: Layout.rejectedCauseOffset, as: UInt32.self)))
         }
     }
 

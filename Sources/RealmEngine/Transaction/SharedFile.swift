@@ -101,7 +101,7 @@ final class SharedFile: @unchecked Sendable {
         // Refuse a foreign, empty or newer file before anything is written beside it.
         let size = try file.physicalSize()
         if size > 0 || !create {
-            if !(create && Realm.headerIsBlank(file)) {
+            if try !(create && Realm.headerIsBlank(file)) {
                 do {
                     try FileHeader.checkNotTruncated(base: file.base, fileSize: size, path: canonical)
                 } catch {
