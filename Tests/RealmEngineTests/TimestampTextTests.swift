@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func randomValuesFormatAndParseBack() {
-        var rng = ClusterRNG(seed: 0x15_08_601)
+        var rng = SeededGenerator(seed: 0x15_08_601)
         for i in 0..<20_000 {
             // Alternately anywhere in Int64 and within a few thousand years of 1970.
             let seconds = i % 2 == 0 ? Int64.random(in: .min ... .max, using: &rng)

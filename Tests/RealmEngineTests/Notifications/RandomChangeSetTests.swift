@@ -208,4 +208,4 @@ import Testing
 }
 
 /// SplitMix64 (shared with the cluster tests), so each seed replays the same commits.
-typealias SeededRandom = ClusterRNG
+typealias SeededRandom = SeededGenerator

@@ -20,7 +20,7 @@ import Testing
     /// indexes, the change record and the file's integrity.
     @Test(arguments: [1, 2, 3] as [UInt64])
     func randomFilteredDeletesMatchAModel(seed: UInt64) throws {
-        var rng = ClusterRNG(seed: seed)
+        var rng = SeededGenerator(seed: seed)
         let dir = TempDir()
         let realm = try Realm(path: dir.path("del.realm"), schema: Self.schema)
         var model: [Int64: Row] = [:]

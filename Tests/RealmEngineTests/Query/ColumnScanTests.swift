@@ -25,7 +25,7 @@ import Testing
     ]
 
     @Test func columnarScanAgreesWithTheEvaluator() throws {
-        var rng = ClusterRNG(seed: 42)
+        var rng = SeededGenerator(seed: 42)
         let realm = try Realm(configuration: .init(inMemoryIdentifier: "scan-\(UUID())", schema: Self.schema))
         try realm.beginWrite()
         let words = ["Ab", "李四", "abc", "Xx", "", "A李x", "zzz"]

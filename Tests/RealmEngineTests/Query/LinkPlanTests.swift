@@ -26,7 +26,7 @@ import Testing
     /// 400 reviews (every seventh without a book); deterministic.
     static func makeRealm(_ dir: TempDir) throws -> Realm {
         let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: dir.path("books.realm")), schema: schema))
-        var generator = SplitMix(seed: 7)
+        var generator = SeededGenerator(seed: 7)
         try realm.write {
             var authors: [DynamicObject] = []
             for i in 0..<60 {
@@ -46,18 +46,6 @@ import Testing
             }
         }
         return realm
-    }
-
-    struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
     }
 
     /// The query's answer, and the answer of evaluating it on every object (no plan).

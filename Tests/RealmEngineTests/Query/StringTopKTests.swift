@@ -18,7 +18,7 @@ import Testing
                          "abcdefgh\u{1}", "a\0", "a\0b", "李", "李四", "李四五六七", "李四五六七八", "王芳", "Émile",
                          "Zoe Kim 12", "Zoe Kim 123", "Zoe Kim 1234", "zzzzzzzzzzzz", "\u{7F}", "\u{80}"]
 
-    static func randomString(_ rng: inout ClusterRNG) -> String {
+    static func randomString(_ rng: inout SeededGenerator) -> String {
         let r = rng.next()
         let s = pieces[Int(r % UInt64(pieces.count))]
         return (r >> 8) % 3 == 0 ? s + pieces[Int((r >> 16) % UInt64(pieces.count))] : s
@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test func topKAgreesWithAFullSort() throws {
-        var rng = ClusterRNG(seed: 7)
+        var rng = SeededGenerator(seed: 7)
         let realm = try Realm(configuration: .init(inMemoryIdentifier: "topk-\(UUID())", schema: Self.schema))
         try realm.beginWrite()
         for n in 0..<3000 {

@@ -45,7 +45,7 @@ import Testing
         try Self.makeFile(good)
         let original = try Data(contentsOf: URL(fileURLWithPath: good))
         let size = Int(((try? Realm(path: good)).flatMap { try? $0.snapshot.bytes.size }) ?? UInt64(original.count))
-        var rng = ClusterRNG(seed: 7)
+        var rng = SeededGenerator(seed: 7)
         var outcomes: [String: Int] = [:]
         for round in 0..<150 {
             var bytes = [UInt8](original)

@@ -35,7 +35,7 @@ import Testing
         return actual
     }
 
-    static func nextKey(_ data: ClusterData, _ rng: inout ClusterRNG) -> Int64 {
+    static func nextKey(_ data: ClusterData, _ rng: inout SeededGenerator) -> Int64 {
         guard let last = data.keys.last else { return Int64.random(in: -5...2000, using: &rng) }
         switch Int.random(in: 0..<4, using: &rng) {
         case 0, 1: return last + 1
@@ -48,7 +48,7 @@ import Testing
     }
 
     /// Values that stress one column's block: extremes that widen or re-base it, nil, empties.
-    static func edgeValues(_ p: Property, _ rng: inout ClusterRNG) -> [Value] {
+    static func edgeValues(_ p: Property, _ rng: inout SeededGenerator) -> [Value] {
         if p.isList {
             var out: [Value] = [.list([]),
                                 .list((0..<40).map { _ in ClusterFixtures.randomScalar(p.type, &rng) })]
@@ -79,7 +79,7 @@ import Testing
     func appendingToRandomLeavesMatchesReencoding(rows: Int) throws {
         let props = ClusterFixtures.allColumns
         for seed in 0..<UInt64(rows >= 255 ? 3 : 8) {
-            var rng = ClusterRNG(seed: seed &* 15_485_863 &+ UInt64(rows))
+            var rng = SeededGenerator(seed: seed &* 15_485_863 &+ UInt64(rows))
             let data = ClusterFixtures.randomCluster(props, rows: rows, &rng)
             for _ in 0..<3 {
                 let row = props.map { ClusterFixtures.randomValue($0, &rng) }
@@ -91,7 +91,7 @@ import Testing
     /// One column per type/variant, with leaves shaped to hit each block's choices: all nil, all
     /// equal (width 0), no nil (no bitmap), and edge values appended to each.
     @Test func appendingEdgeValuesPerColumnType() throws {
-        var rng = ClusterRNG(seed: 41)
+        var rng = SeededGenerator(seed: 41)
         for p in ClusterFixtures.allColumns {
             let props = [Property(name: "k", type: .int), p]
             for rows in [0, 1, 5, 8, 64, 257] {
@@ -145,7 +145,7 @@ import Testing
 
     @Test func appendsChainOnTheirOwnOutput() throws {
         for (seed, props) in [(UInt64(3), ClusterFixtures.allColumns), (4, ClusterPerfTests.props)] {
-            var rng = ClusterRNG(seed: seed)
+            var rng = SeededGenerator(seed: seed)
             var data = ClusterFixtures.randomCluster(props, rows: Int.random(in: 0...20, using: &rng), &rng)
             var bytes = ClusterFixtures.encode(data, props)
             for step in 0..<50 {
@@ -172,7 +172,7 @@ import Testing
     @Test(.enabled(if: ProcessInfo.processInfo.environment["CLUSTER_BENCH"] != nil), arguments: [256, 200])
     func appendSpeed(rows: Int) throws {
         let props = ClusterPerfTests.props
-        var rng = ClusterRNG(seed: 9)
+        var rng = SeededGenerator(seed: 9)
         let leafCount = 400
         let leaves = (0..<leafCount).map { ClusterPerfTests.people(first: Int64($0) * 256, count: rows, &rng) }
         var payload = [UInt8]()

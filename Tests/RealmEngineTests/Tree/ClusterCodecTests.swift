@@ -2,18 +2,6 @@ import Foundation
 import Testing
 @testable import RealmEngine
 
-/// Deterministic generator (SplitMix64) so that every randomized case reproduces from its seed.
-struct ClusterRNG: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Builders and comparisons shared by the cluster tests.
 enum ClusterFixtures {
@@ -34,14 +22,14 @@ enum ClusterFixtures {
         return out
     }
 
-    static func randomString(_ rng: inout ClusterRNG) -> String {
+    static func randomString(_ rng: inout SeededGenerator) -> String {
         let pieces = ["", "a", "hello", "名前", "日本語テキスト", "😀", "ü", " ", "\u{0}", "x\u{301}"]
         var s = ""
         for _ in 0..<Int.random(in: 0...4, using: &rng) { s += pieces.randomElement(using: &rng) ?? "" }
         return s
     }
 
-    static func randomScalar(_ t: PropertyType, _ rng: inout ClusterRNG) -> Value {
+    static func randomScalar(_ t: PropertyType, _ rng: inout SeededGenerator) -> Value {
         switch t {
         case .bool: return .bool(Bool.random(using: &rng))
         case .int:
@@ -77,7 +65,7 @@ enum ClusterFixtures {
         }
     }
 
-    static func randomValue(_ p: Property, _ rng: inout ClusterRNG) -> Value {
+    static func randomValue(_ p: Property, _ rng: inout SeededGenerator) -> Value {
         if p.isList {
             let n = Int.random(in: 0...5, using: &rng)
             return .list((0..<n).map { _ in
@@ -88,7 +76,7 @@ enum ClusterFixtures {
         return randomScalar(p.type, &rng)
     }
 
-    static func randomCluster(_ props: [Property], rows: Int, _ rng: inout ClusterRNG) -> ClusterData {
+    static func randomCluster(_ props: [Property], rows: Int, _ rng: inout SeededGenerator) -> ClusterData {
         var keys = [Int64]()
         var k = Int64.random(in: 0...1000, using: &rng)
         let gappy = Bool.random(using: &rng)
@@ -142,7 +130,7 @@ enum ClusterFixtures {
     func everyTypeRoundTripsRandomized(rows: Int) throws {
         let props = ClusterFixtures.allColumns
         for seed in 0..<UInt64(rows > 256 ? 2 : 6) {
-            var rng = ClusterRNG(seed: seed &* 7919 &+ UInt64(rows))
+            var rng = SeededGenerator(seed: seed &* 7919 &+ UInt64(rows))
             let data = ClusterFixtures.randomCluster(props, rows: rows, &rng)
             let back = try ClusterFixtures.roundTrip(data, props)
             #expect(ClusterFixtures.same(data, back), "seed \(seed) rows \(rows)")
@@ -190,7 +178,7 @@ enum ClusterFixtures {
 
     @Test func typedAccessorsAgreeWithValues() throws {
         let props = ClusterFixtures.allColumns
-        var rng = ClusterRNG(seed: 42)
+        var rng = SeededGenerator(seed: 42)
         let data = ClusterFixtures.randomCluster(props, rows: 100, &rng)
         let bytes = ClusterFixtures.encode(data, props)
         try bytes.withUnsafeBytes { raw in

@@ -31,7 +31,7 @@ import Testing
     }
 
     /// Row subsets worth trying on a leaf of `n` rows.
-    static func subsets(_ n: Int, _ rng: inout ClusterRNG) -> [[Int]] {
+    static func subsets(_ n: Int, _ rng: inout SeededGenerator) -> [[Int]] {
         var out: [[Int]] = [[]]
         guard n > 0 else { return out }
         out.append([0])
@@ -52,7 +52,7 @@ import Testing
     func replacingEveryColumnMatchesReencoding(rows: Int) throws {
         let props = ClusterFixtures.allColumns
         for seed in 0..<UInt64(rows >= 256 ? 2 : 5) {
-            var rng = ClusterRNG(seed: seed &* 104_729 &+ UInt64(rows))
+            var rng = SeededGenerator(seed: seed &* 104_729 &+ UInt64(rows))
             let data = ClusterFixtures.randomCluster(props, rows: rows, &rng)
             try Self.withPayload(data, props) { view, payload in
                 for (c, p) in props.enumerated() {
@@ -76,7 +76,7 @@ import Testing
     func removingRowsMatchesReencoding(rows: Int) throws {
         let props = ClusterFixtures.allColumns
         for seed in 0..<UInt64(rows >= 256 ? 2 : 5) {
-            var rng = ClusterRNG(seed: seed &* 7_777 &+ UInt64(rows))
+            var rng = SeededGenerator(seed: seed &* 7_777 &+ UInt64(rows))
             let data = ClusterFixtures.randomCluster(props, rows: rows, &rng)
             try Self.withPayload(data, props) { view, payload in
                 for subset in Self.subsets(rows, &rng) {
@@ -93,7 +93,7 @@ import Testing
     /// One column per type/variant, so that each column's own packing decisions (null slots =
     /// minimum, width changes when extremes go, bitmap dropped when the last nil goes) are hit often.
     @Test func removingRowsPerColumnTypeRandomized() throws {
-        var rng = ClusterRNG(seed: 31)
+        var rng = SeededGenerator(seed: 31)
         for p in ClusterFixtures.allColumns {
             let props = [Property(name: "k", type: .int), p]
             for _ in 0..<12 {
@@ -115,7 +115,7 @@ import Testing
     @Test(arguments: [1, 2, 3])
     func shortRunsOfSurvivorsMatchReencoding(maxRun: Int) throws {
         let props = ClusterFixtures.allColumns
-        var rng = ClusterRNG(seed: 4_242 &+ UInt64(maxRun))
+        var rng = SeededGenerator(seed: 4_242 &+ UInt64(maxRun))
         let rows = 256
         let data = ClusterFixtures.randomCluster(props, rows: rows, &rng)
         try Self.withPayload(data, props) { view, payload in
@@ -171,7 +171,7 @@ import Testing
 
     @Test func editsChainOnTheirOwnOutput() throws {
         let props = ClusterFixtures.allColumns
-        var rng = ClusterRNG(seed: 77)
+        var rng = SeededGenerator(seed: 77)
         var data = ClusterFixtures.randomCluster(props, rows: 120, &rng)
         var bytes = ClusterFixtures.encode(data, props)
         for step in 0..<20 {
@@ -199,7 +199,7 @@ import Testing
     @Test(.enabled(if: ProcessInfo.processInfo.environment["CLUSTER_BENCH"] != nil))
     func editSpeedPerRow() throws {
         let props = ClusterPerfTests.props
-        var rng = ClusterRNG(seed: 8)
+        var rng = SeededGenerator(seed: 8)
         let leafCount = 400
         let leaves = (0..<leafCount).map { ClusterPerfTests.people(first: Int64($0) * 256, &rng) }
         var payload = [UInt8]()

@@ -15,7 +15,7 @@ import Testing
     }
 
     /// Calls every accessor on every row and column.
-    private func exercise(_ view: ClusterView, _ props: [Property], _ rng: inout ClusterRNG) -> Int {
+    private func exercise(_ view: ClusterView, _ props: [Property], _ rng: inout SeededGenerator) -> Int {
         var sink = 0
         for row in 0..<view.count {
             sink &+= Int(truncatingIfNeeded: view.key(at: row))
@@ -40,7 +40,7 @@ import Testing
     }
 
     private func corpus() -> [(props: [Property], bytes: [UInt8])] {
-        var rng = ClusterRNG(seed: 2024)
+        var rng = SeededGenerator(seed: 2024)
         var out = [(props: [Property], bytes: [UInt8])]()
         let all = ClusterFixtures.allColumns
         for rows in [0, 1, 3, 17] {
@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func validEncodingsValidate() throws {
-        var rng = ClusterRNG(seed: 1)
+        var rng = SeededGenerator(seed: 1)
         for (props, bytes) in corpus() {
             try withExactBytes(bytes) { raw in _ = exercise(try ClusterView(raw, columns: props), props, &rng) }
         }
@@ -74,7 +74,7 @@ import Testing
     }
 
     @Test func randomByteFlipsNeverTrap() {
-        var rng = ClusterRNG(seed: 77)
+        var rng = SeededGenerator(seed: 77)
         var accepted = 0, rejected = 0
         let corpus = corpus()
         // CLUSTER_FUZZ_ROUNDS=300000 for a longer run (release build recommended).

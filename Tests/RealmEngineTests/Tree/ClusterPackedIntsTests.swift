@@ -49,7 +49,7 @@ import Testing
     }
 
     @Test func countInRangeMatchesAFilter() throws {
-        var rng = ClusterRNG(seed: 9)
+        var rng = SeededGenerator(seed: 9)
         for spread in [Int64(0), 1, 3, 15, 99, 60_000, 1 << 40, .max] {
             let values: [Int64] = (0..<300).map { _ in
                 spread == .max ? Int64(bitPattern: rng.next()) : Int64.random(in: -7...(spread - 7), using: &rng)
@@ -68,7 +68,7 @@ import Testing
     /// Width 8 counts eight values a step when the range is at most 128 wide: every bound pair
     /// around the edges of that path agrees with a plain filter, at counts not a multiple of 8.
     @Test func countInRangeAtWidthEightMatchesAFilter() throws {
-        var rng = ClusterRNG(seed: 12)
+        var rng = SeededGenerator(seed: 12)
         for n in [5, 16, 61, 300] {
             let values: [Int64] = (0..<n).map { _ in Int64.random(in: 0...255, using: &rng) + 1000 }
             let props = [Property(name: "n", type: .int)]

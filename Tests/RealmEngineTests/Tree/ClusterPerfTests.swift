@@ -14,7 +14,7 @@ import Testing
     ]
 
     /// 256 objects as the bulk-insert benchmark makes them.
-    static func people(first: Int64, count: Int = 256, _ rng: inout ClusterRNG) -> ClusterData {
+    static func people(first: Int64, count: Int = 256, _ rng: inout SeededGenerator) -> ClusterData {
         let keys = (0..<Int64(count)).map { first + $0 }
         let letters = Array("abcdefghijklmnopqrstuvwxyz")
         var columns: [[Value]] = Array(repeating: [], count: 5)
@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func bytesPerObjectOfATypicalLeaf() {
-        var rng = ClusterRNG(seed: 5)
+        var rng = SeededGenerator(seed: 5)
         let data = Self.people(first: 1_000_000, &rng)
         let size = ClusterCodec.encodedSize(data, columns: Self.props)
         print("cluster: 256 × {id, name(10), age, score, createdAt} = \(size) bytes, \(Double(size) / 256) bytes/object")
@@ -40,7 +40,7 @@ import Testing
 
     @Test(.enabled(if: ProcessInfo.processInfo.environment["CLUSTER_BENCH"] != nil))
     func encodeAndScanAMillionObjects() throws {
-        var rng = ClusterRNG(seed: 6)
+        var rng = SeededGenerator(seed: 6)
         let leaves = (0..<3907).map { Self.people(first: Int64($0) * 256, &rng) }  // 1,000,192 objects
         let clock = ContinuousClock()
         var out = [UInt8]()
