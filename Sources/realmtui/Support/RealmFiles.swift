@@ -139,8 +139,8 @@ enum RealmCoreFiles {
     static func isRealmCoreFile(_ path: String) -> Bool {
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
-        guard let header = try? handle.read(upToCount: 24), header.count == 24 else { return false }
-        return Array(header[16..<20]) == Array("T-DB".utf8)
+        guard let header = try? handle.read(upToCount: RealmCoreHeaderFacts.headerSize) else { return false }
+        return RealmCoreHeaderFacts.hasMnemonic(Array(header))
     }
 
     /// The refusal for a command that would write to a Realm Core file.
