@@ -22,4 +22,24 @@ public enum Limits {
     public static let maxClasses = 4096
     /// Properties in one class.
     public static let maxProperties = 1024
+    /// A string or data value past this many bytes, or a list past `bigListElements` elements,
+    /// is *big*: writing it makes the writer measure the leaf it lands in, which then splits
+    /// rather than grow past a few MB (`TreeWriter.needsSplit`). Smaller values never need it.
+    static let bigValueBytes = 4096
+    /// See `bigValueBytes`.
+    static let bigListElements = 256
+    /// A cluster leaf holding a big value splits once its encoding passes this size.
+    static let bigLeafBytes = 4 << 20
+}
+
+extension Value {
+    /// Whether writing this value asks for a size check of its leaf (`Limits.bigValueBytes`).
+    var isBig: Bool {
+        switch self {
+        case .string(let text): text.utf8.count > Limits.bigValueBytes
+        case .data(let bytes): bytes.count > Limits.bigValueBytes
+        case .list(let elements): elements.count > Limits.bigListElements
+        default: false
+        }
+    }
 }

@@ -40,14 +40,7 @@ extension WriteTransaction {
         let key = ObjectKey(Self.takeNextKey(&state.tables[classIndex]))
         let backlinkColumns = table.columns.count - table.persistedCount
         let row = backlinkColumns == 0 ? values : values + Array(repeating: Value.list([]), count: backlinkColumns)
-        let big = values.contains { v in
-            switch v {
-            case .string(let s): s.utf8.count > 4096
-            case .data(let d): d.count > 4096
-            case .list(let l): l.count > 256
-            default: false
-            }
-        }
+        let big = values.contains(where: \.isBig)
         // The row and its index entries go through the writer alone, their nodes written together
         // at the end; the live snapshot's byte range is brought up to date once, when this returns
         // or throws (and before backlinks, which read it).
@@ -158,14 +151,7 @@ extension WriteTransaction {
                 throw RealmError.invalidInput("link target \(target) of \(table.columns[column].name) does not exist")
             }
         }
-        let big: Bool
-        switch value {
-        case .string(let s): big = s.utf8.count > 4096
-        case .data(let d): big = d.count > 4096
-        case .list(let l): big = l.count > 256
-        default: big = false
-        }
-        try updateRow(classIndex, key, bigValues: big) { c, row in c.columns[column][row] = value }
+        try updateRow(classIndex, key, bigValues: value.isBig) { c, row in c.columns[column][row] = value }
         if table.indexedColumns.contains(column) && old != value {
             try SearchIndex.remove(&state.tables[classIndex].indexes[column, default: nil], value: old, key: key, writer: writer)
             try SearchIndex.insert(&state.tables[classIndex].indexes[column, default: nil], value: value, key: key, writer: writer)
@@ -241,7 +227,7 @@ extension WriteTransaction {
         let table = layout.tables[classIndex]
         try writer.mutate(root: &state.tables[classIndex].root, key: TreeKey(hi: 0, lo: key.rawValue), columns: table.columns,
                           emptyLeaf: { .cluster(ClusterData(keys: [], columns: Array(repeating: [], count: table.columns.count))) },
-                          bigValues: row.contains { if case .string(let s) = $0 { s.utf8.count > 4096 } else if case .data(let d) = $0 { d.count > 4096 } else { false } }) { leaf in
+                          bigValues: row.contains(where: \.isBig)) { leaf in
             guard case .cluster(var c) = leaf else { return }
             leaf = .index([])
             c.keys.append(key.rawValue)

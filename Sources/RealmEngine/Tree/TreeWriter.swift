@@ -480,7 +480,7 @@ final class TreeWriter {
             let n = cluster.keys.count
             if n > Limits.clusterRows { return true }
             if bigValues && n > 1, let cols = columns {
-                return ClusterCodec.encodedSize(cluster, columns: cols) > 4 << 20
+                return ClusterCodec.encodedSize(cluster, columns: cols) > Limits.bigLeafBytes
             }
             return false
         }
