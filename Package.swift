@@ -58,13 +58,15 @@ let package = Package(
         // Notification tests and measurements across processes (a writer to observe, a writer to kill).
         .executableTarget(name: "realm-notify-probe", dependencies: ["RealmEngine"]),
         .target(name: "FuzzTargets", dependencies: ["RealmEngine", "RealmTUI"]),
-        .testTarget(name: "RealmEngineTests", dependencies: ["RealmEngine", "realm-notify-probe"], exclude: ["Fixtures"]),
+        // Helpers every test target shares: temporary folders, seeded randomness, child processes, tags, sizes.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "RealmEngineTests", dependencies: ["RealmEngine", "realm-notify-probe", "TestSupport"], exclude: ["Fixtures"]),
         // Replays Tests/RealmEngineTests/Fixtures/Fuzz/<target>/* through the fuzz targets.
-        .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "RealmEngine"]),
-        .testTarget(name: "RealmSwiftTests", dependencies: ["RealmSwift"]),
-        .testTarget(name: "RealmTUITests", dependencies: ["RealmTUI", "CShims"], exclude: ["Golden"]),
-        .testTarget(name: "RealmCoreFormatTests", dependencies: ["RealmCoreFormat"], exclude: ["Fixtures"]),
-        .testTarget(name: "CLITests", dependencies: ["RealmEngine", "RealmTUI", "realmtui"]),
+        .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "RealmEngine", "TestSupport"]),
+        .testTarget(name: "RealmSwiftTests", dependencies: ["RealmSwift", "TestSupport"]),
+        .testTarget(name: "RealmTUITests", dependencies: ["RealmTUI", "CShims", "TestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "RealmCoreFormatTests", dependencies: ["RealmCoreFormat", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "CLITests", dependencies: ["RealmEngine", "RealmTUI", "realmtui", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

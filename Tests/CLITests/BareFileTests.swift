@@ -7,9 +7,9 @@ import Testing
     @Test func theBundledDemoChecksAndTakesWrites() throws {
         let exe = try #require(WatchCommandTests.realmtui())
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("demo-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let scratch = TempDir("demo")
+        defer { withExtendedLifetime(scratch) {} }
+        let dir = scratch.url
         let copy = dir.appendingPathComponent("demo.realm").path
         try FileManager.default.copyItem(atPath: root.appendingPathComponent("Resources/demo.realm").path, toPath: copy)
         func run(_ arguments: [String]) throws -> (status: Int32, output: String) {

@@ -1,4 +1,6 @@
 import Foundation
+// The shared helpers (TempDir, SeededGenerator, child processes, tags, TestSize) for every file of this target.
+@_exported import TestSupport
 import Testing
 @testable import RealmEngine
 

@@ -6,7 +6,7 @@ import Testing
 /// the explorer shows a sorted, filtered table (the marks appear, the cursor stays); then edits
 /// in the explorer (a string, a wrong-typed value refused, a delete with confirmation), each
 /// checked through `realmtui query`.
-@Suite("Explorer live and edit, end to end")
+@Suite("Explorer live and edit, end to end", .tags(.tmux, .multiProcess))
 struct ExplorerLiveEditTests {
     @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"))
     func anotherProcessWritesWhileTheExplorerShowsASortedFilteredTable() throws {

@@ -3,7 +3,7 @@ import Testing
 
 /// The explorer on a Realm file (written by Realm Core): its classes and objects are browsed
 /// read-only, links followed, and nothing of the file or its folder changes.
-@Suite struct ExplorerRealmFileTests {
+@Suite(.tags(.tmux)) struct ExplorerRealmFileTests {
     @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"))
     func browseARealmFileAndLeaveItUnchanged() throws {
         let scratch = try Scratch()

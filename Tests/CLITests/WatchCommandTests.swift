@@ -7,7 +7,7 @@ import Glibc
 
 /// `realmtui watch` as a script sees it: JSON lines, one per change, ending on SIGTERM or after
 /// `--count-events`.
-@Suite(.serialized) struct WatchCommandTests {
+@Suite(.serialized, .tags(.multiProcess)) struct WatchCommandTests {
     /// A new folder holding `w.realm`, made by `realmtui create` with one class, Dog (name,
     /// age), and the built `realmtui`.
     static func emptyDogFile() throws -> (dir: URL, file: String, exe: URL) {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import FuzzTargets
 import RealmEngine
 import Testing
@@ -44,9 +45,9 @@ import Testing
         #expect(inputs.count == 2)
         for input in inputs {
             let file = try #require(target.mutatedFile(input.data), "file/\(input.name)")
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-replay-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: folder) }
+            let scratch = TempDir("fuzz-replay")
+            defer { withExtendedLifetime(scratch) {} }
+            let folder = scratch.url
             let path = folder.appendingPathComponent("input.realm").path
             try file.write(to: URL(fileURLWithPath: path))
             #expect(Comment(rawValue: "file/\(input.name)")) {

@@ -119,9 +119,9 @@ struct CoreRandomFileTests {
     @Test(arguments: [(UInt64(0x1234_5678), false), (UInt64(0x9ABC_DEF0), true)])
     func randomFileReadsAsRealmCoreReadsIt(seed: UInt64, streaming: Bool) throws {
         guard let tool = CoreFixtures.tool() else { return }
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("core-random-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let scratch = TempDir("core-random")
+        defer { withExtendedLifetime(scratch) {} }
+        let dir = scratch.url
         let doc = dir.appendingPathComponent("doc.json")
         try JSONSerialization.data(withJSONObject: Self.document(seed: seed, objects: 1_150)).write(to: doc)
         let realm = dir.appendingPathComponent("random.realm")

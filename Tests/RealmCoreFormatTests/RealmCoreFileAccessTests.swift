@@ -71,9 +71,9 @@ import Glibc
     }
 
     @Test func fifoIsRefusedWithoutBlocking() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coreaccess-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let scratch = TempDir("coreaccess")
+        defer { withExtendedLifetime(scratch) {} }
+        let folder = scratch.url
         let fifo = folder.appendingPathComponent("pipe.realm").path
         #expect(mkfifo(fifo, 0o600) == 0)
         do {

@@ -91,9 +91,9 @@ struct ExplorerDamagedFileTests {
     /// Issue 11, defect 7: a zeroed sector of the newest header slot falls back to the other
     /// slot, and the status line says so.
     @Test func aLostHeaderSlotIsShownInTheStatusLine() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("realmtui-slot-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let scratch = TempDir("realmtui-slot")
+        defer { withExtendedLifetime(scratch) {} }
+        let folder = scratch.url
         let path = folder.appendingPathComponent("slot.realm").path
         var newestSlotSector = 0
         do {
@@ -138,9 +138,9 @@ struct ExplorerDamagedFileTests {
     /// move, rather than looking up to date. A later good commit (which no longer reaches the
     /// damaged top node) is followed as usual, live change sets included.
     @Test func aNewerVersionThatCannotBeReadIsShownNotSkipped() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("realmtui-newest-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let scratch = TempDir("realmtui-newest")
+        defer { withExtendedLifetime(scratch) {} }
+        let folder = scratch.url
         let path = folder.appendingPathComponent("newest.realm").path
         let writer = try Realm(path: path, schema: ExplorerFixture.schema)
         try writer.write { for i in 0..<5 { try writer.create("Dog", ["name": .string("dog \(i)")]) } }

@@ -58,9 +58,9 @@ struct ExplorerUpdateTests {
     /// A history file that cannot be read is set aside as `history.json.damaged` (never
     /// overwritten, never a crash), the status line says so, and a new history is started.
     @Test func anUnreadableHistoryFileIsSetAsideAndReported() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("realmtui-history-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let scratch = TempDir("realmtui-history")
+        defer { withExtendedLifetime(scratch) {} }
+        let folder = scratch.url
         let url = folder.appendingPathComponent("realmtui/history.json")
         #expect(try QueryHistory.load(from: url) == QueryHistory())
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -250,9 +250,9 @@ struct ExplorerUpdateTests {
     }
 
     @Test func exportWritesTheCurrentResult() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("realmtui-export-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let scratch = TempDir("realmtui-export")
+        defer { withExtendedLifetime(scratch) {} }
+        let folder = scratch.url
         var driver = try ExplorerFixture.driver()
         driver.press(.down, .enter, .character("/"))
         driver.type("age != nil")
@@ -278,9 +278,9 @@ struct ExplorerUpdateTests {
 
     /// Before, `:export` replaced an existing file without a word.
     @Test func exportAsksBeforeReplacingAFile() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("realmtui-export-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let scratch = TempDir("realmtui-export")
+        defer { withExtendedLifetime(scratch) {} }
+        let folder = scratch.url
         let target = folder.appendingPathComponent("dogs.json")
         try Data("keep me".utf8).write(to: target)
         var driver = try ExplorerFixture.driver()
@@ -303,9 +303,9 @@ struct ExplorerUpdateTests {
     /// An export that fails (here: Rex's friend 大黄 is not in the output, and Dog has no
     /// primary key to name it by) leaves the file already at PATH as it was, and no other file.
     @Test func aFailedExportKeepsTheFileItWouldHaveReplaced() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("realmtui-export-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let scratch = TempDir("realmtui-export")
+        defer { withExtendedLifetime(scratch) {} }
+        let folder = scratch.url
         let target = folder.appendingPathComponent("dogs.json")
         var driver = try ExplorerFixture.driver()
         driver.press(.down, .enter, .character(":"))

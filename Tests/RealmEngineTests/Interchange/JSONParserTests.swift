@@ -99,14 +99,8 @@ import Testing
     /// Mutated documents either parse or throw; none traps. Deterministic (seeded SplitMix64).
     @Test func mutatedInputNeverCrashes() {
         let seed = Array(#"{"Dog": [{"name": "张三\n", "age": -1.5e3, "tags": ["a", true, null]}, [1, {"x": "\ud83d\ude00"}]]}"#.utf8)
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var generator = SeededGenerator(seed: 0x9E37_79B9_7F4A_7C15)
+        func next() -> UInt64 { generator.next() }
         var parsed = 0
         for _ in 0..<3000 {
             var bytes = seed

@@ -83,14 +83,10 @@ import Testing
         #expect(s.classNames == ["A"])
     }
 
-    /// Every schema of realm-js's query tests reads (when the shared conformance data is present).
-    @Test func readsEveryConformanceSchema() throws {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../../../shared/conformance/query-tests.json").standardized
-        guard let data = try? Data(contentsOf: url) else {
-            print("skipped: \(url.path) not found")
-            return
-        }
+    /// Every schema of realm-js's query tests reads.
+    @Test(.enabled(if: ConformanceRunner.isPresent, "../shared/conformance/query-tests.json is absent"))
+    func readsEveryConformanceSchema() throws {
+        let data = try Data(contentsOf: ConformanceRunner.fileURL)
         let suites = try JSONParser.parse(data)
         for suite in suites.objectMembers ?? [] {
             let schemaJSON = try #require(suite.value.member("schema"))

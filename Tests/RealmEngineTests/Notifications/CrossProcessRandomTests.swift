@@ -4,7 +4,7 @@ import Testing
 
 /// Another process makes random commits; every change set delivered here, applied to the keys
 /// this observer last saw, must give exactly the new result.
-@Suite(.serialized) struct CrossProcessRandomTests {
+@Suite(.serialized, .tags(.multiProcess)) struct CrossProcessRandomTests {
     @Test(arguments: [11, 12]) func changeSetsFromAnotherProcessApplyExactly(seed: Int) throws {
         let exe = try #require(BuiltExecutable.url("realm-torture"), "build realm-torture")
         let dir = TempDir()

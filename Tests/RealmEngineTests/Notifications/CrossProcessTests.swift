@@ -3,7 +3,7 @@ import Testing
 @testable import RealmEngine
 
 /// Notifications across processes, through `realm-notify-probe` (built with the tests).
-@Suite(.serialized) struct CrossProcessTests {
+@Suite(.serialized, .tags(.multiProcess)) struct CrossProcessTests {
     static let tickSchema = Schema([ObjectSchema(name: "Tick", properties: [
         Property(name: "n", type: .int, isIndexed: true),
         Property(name: "t", type: .int),

@@ -5,6 +5,9 @@ import Testing
 /// Runs realm-js's `query-tests.json` (kept outside the repository, in `../shared/conformance/`).
 enum ConformanceRunner {
     /// The conformance file next to the package root, if present.
+    /// Whether the shared conformance data is on this machine.
+    static var isPresent: Bool { FileManager.default.fileExists(atPath: fileURL.path) }
+
     static var fileURL: URL {
         // #filePath = <root>/Tests/RealmEngineTests/Query/ConformanceTests.swift
         var root = URL(fileURLWithPath: #filePath)
@@ -102,12 +105,11 @@ enum ConformanceRunner {
 }
 
 @Suite struct QueryConformanceTests {
-    @Test func realmJSQueryTests() throws {
+    /// realm-js's query tests are test data kept outside the repository (`../shared/conformance`,
+    /// not ours to commit): without them the test shows as skipped, never as passed.
+    @Test(.enabled(if: ConformanceRunner.isPresent, "../shared/conformance/query-tests.json is absent"))
+    func realmJSQueryTests() throws {
         let url = ConformanceRunner.fileURL
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            print("skipped: conformance folder absent (\(url.path))")
-            return
-        }
         let json = try JSONDecoder().decode(JSON.self, from: Data(contentsOf: url))
         let outcome = try ConformanceRunner.run(json, using: InMemoryObjectStore.self)
         for failure in outcome.failures { Issue.record("\(failure)") }

@@ -281,10 +281,9 @@ import Testing
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         // Input through a file and errors to a file: only one pipe is read, so none can fill up.
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("decimal-oracle-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let inputURL = scratch.appendingPathComponent("input"), errorURL = scratch.appendingPathComponent("errors")
+        let scratch = TempDir("decimal-oracle")
+        defer { withExtendedLifetime(scratch) {} }
+        let inputURL = scratch.url.appendingPathComponent("input"), errorURL = scratch.url.appendingPathComponent("errors")
         try Data((input ?? "").utf8).write(to: inputURL)
         #expect(FileManager.default.createFile(atPath: errorURL.path, contents: nil))
         let output = Pipe()

@@ -22,11 +22,11 @@ final class PowerLossSimulator: WriteRecorder {
     private(set) var barriers = 0
     /// What the commit in flight holds (set by the workload before it commits).
     var expectedInFlight: [Int64: String]?
-    private var rng: UInt64
+    private var rng: SeededGenerator
 
     init(file: [UInt8], seed: UInt64) {
         durable = file
-        rng = seed
+        rng = SeededGenerator(seed: seed)
     }
 
     func wrote(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) {
@@ -76,13 +76,7 @@ final class PowerLossSimulator: WriteRecorder {
     }
 
     /// A deterministic random number (SplitMix64).
-    func random() -> UInt64 {
-        rng &+= 0x9E37_79B9_7F4A_7C15
-        var z = rng
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    func random() -> UInt64 { rng.next() }
 
     /// The images to try at this barrier, one at a time (a run by hand makes a million, too
     /// many to hold): nothing landed, everything landed, every prefix in issue order at a few
@@ -102,7 +96,7 @@ final class PowerLossSimulator: WriteRecorder {
     }
 }
 
-@Suite struct PowerLossTests {
+@Suite(.tags(.integrity, .slow)) struct PowerLossTests {
     /// id → name of every Person.
     static func people(_ realm: Realm) throws -> [Int64: String] {
         var out: [Int64: String] = [:]
@@ -118,13 +112,13 @@ final class PowerLossSimulator: WriteRecorder {
         return out
     }
 
-    /// Random images per barrier: in CI 420 for a plain file (over 10,000 images in all, as the
+    /// Random images per barrier (`TestSize`): in CI 420 for a plain file (over 10,000 images in all, as the
     /// integrity issue asks) and 70 for an encrypted one (each image is decrypted whole at
     /// open); `REALMTUI_POWER_LOSS_IMAGES` and `REALMTUI_POWER_LOSS_IMAGES_ENCRYPTED` set them
     /// for a run by hand.
     static func randomImagesPerBarrier(encrypted: Bool) -> Int {
         let variable = encrypted ? "REALMTUI_POWER_LOSS_IMAGES_ENCRYPTED" : "REALMTUI_POWER_LOSS_IMAGES"
-        return ProcessInfo.processInfo.environment[variable].flatMap { Int($0) } ?? (encrypted ? 70 : 420)
+        return TestSize.rounds(variable, ci: encrypted ? 70 : 420)
     }
 
     static func person(_ id: Int, _ name: String) -> [String: Value] { ["id": .int(Int64(id)), "name": .string(name)] }

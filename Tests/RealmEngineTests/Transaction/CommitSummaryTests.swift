@@ -14,9 +14,9 @@ import RealmEngine
     ])
 
     @Test func eachCommitListsItsCreatedAndModifiedKeysPerClass() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("commit-summary-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let scratch = TempDir("commit-summary")
+        defer { withExtendedLifetime(scratch) {} }
+        let folder = scratch.url
         let path = folder.appendingPathComponent("s.realm").path
         let writer = try Realm(path: path, schema: Self.schema)
         var dogs: [DynamicObject] = []

@@ -6,7 +6,7 @@ import Testing
 /// `compact` replaces the file at its path; a process that opened the old file just before must
 /// not commit into it (or watch it) once it is no longer at its path: its acknowledged writes
 /// would be lost with it (issue 29, item 1).
-@Suite(.serialized) struct CompactRaceTests {
+@Suite(.serialized, .tags(.integrity, .multiProcess, .slow)) struct CompactRaceTests {
     /// The file, made by `realm-torture` with its own schema (Item, Counter), opened here with
     /// the schema it holds: the writers and this test must agree on it.
     private func makeFile(_ path: String) throws {
@@ -70,7 +70,7 @@ import Testing
         let dir = TempDir()
         let path = dir.path("loop.realm")
         try makeFile(path)
-        let perWriter = ProcessInfo.processInfo.environment["REALMTUI_COMPACT_RACE_WRITES"].flatMap(Int.init) ?? 400
+        let perWriter = TestSize.rounds("REALMTUI_COMPACT_RACE_WRITES", ci: 400)
         let compactor = try ChildProcess(["compact", path, "0"], in: dir, name: "compactor")
         let writers = try (1...3).map { writer in
             try ChildProcess(["reopen", path, "\(writer)", "\(perWriter)"], in: dir, name: "writer\(writer)")

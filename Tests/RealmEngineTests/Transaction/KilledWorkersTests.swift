@@ -22,13 +22,13 @@ import Glibc
 ///
 /// Each worker's stderr goes to a file in the test's folder and is shown when the test fails.
 ///
-/// `REALMTUI_MANY_PROCESSES_INCREMENTS` sets the increments per thread (250 by default; e.g.
+/// `REALMTUI_MANY_PROCESSES_INCREMENTS` sets the increments per thread (250 at CI size, `TestSize`; e.g.
 /// 2500 by hand).
-@Suite(.serialized) struct KilledWorkersTests {
+@Suite(.serialized, .tags(.integrity, .multiProcess, .slow)) struct KilledWorkersTests {
     static let processes = 4
     static let threadsPerProcess = 4
     static var incrementsPerThread: Int {
-        ProcessInfo.processInfo.environment["REALMTUI_MANY_PROCESSES_INCREMENTS"].flatMap(Int.init) ?? 250
+        TestSize.rounds("REALMTUI_MANY_PROCESSES_INCREMENTS", ci: 250)
     }
 
     /// CLOCK_REALTIME in nanoseconds: the clock the workers stamp their lock grants with.

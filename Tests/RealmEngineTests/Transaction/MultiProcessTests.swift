@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-@Suite(.serialized) struct MultiProcessTests {
+@Suite(.serialized, .tags(.multiProcess)) struct MultiProcessTests {
     /// The writers' environment and the key to open the file with: encrypted files run the same
     /// tests (every writer rewrites pages the others wrote, and must see them).
     static func encryption(_ encrypted: Bool) -> (environment: [String: String]?, key: Data?) {

@@ -13,10 +13,10 @@ import Testing
 /// exited threads, library mappings the kernel splits — but a leaked mapping or thread stack per
 /// cycle would show.
 ///
-/// `REALMTUI_RESOURCE_CYCLES` sets the number of cycles (1,000 by default; 10,000 by hand).
-@Suite struct ResourceCycleTests {
+/// `REALMTUI_RESOURCE_CYCLES` sets the number of cycles (1,000 at CI size, `TestSize`; 10,000 by hand).
+@Suite(.tags(.multiProcess, .slow)) struct ResourceCycleTests {
     @Test func openCloseCyclesLeaveNoDescriptorMappingOrThread() throws {
-        let cycles = ProcessInfo.processInfo.environment["REALMTUI_RESOURCE_CYCLES"].flatMap(Int.init) ?? 1000
+        let cycles = TestSize.rounds("REALMTUI_RESOURCE_CYCLES", ci: 1000)
         let dir = TempDir()
         let (status, out, err) = try BuiltExecutable.run("realm-torture", ["resources", dir.path("cycles.realm"), "\(cycles)"])
         #expect(status == 0, "\(err)")

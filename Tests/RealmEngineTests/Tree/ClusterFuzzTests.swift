@@ -6,7 +6,7 @@ import Testing
 /// yields a view whose every accessor returns.
 /// Under `--sanitize=address` any read past the payload is reported: the bytes are copied into
 /// an allocation of exactly their size (a `[UInt8]` may have slack capacity after its end).
-@Suite struct ClusterFuzzTests {
+@Suite(.tags(.integrity)) struct ClusterFuzzTests {
     private func withExactBytes<R>(_ bytes: [UInt8], _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
         defer { buffer.deallocate() }
@@ -78,7 +78,7 @@ import Testing
         var accepted = 0, rejected = 0
         let corpus = corpus()
         // CLUSTER_FUZZ_ROUNDS=300000 for a longer run (release build recommended).
-        let rounds = ProcessInfo.processInfo.environment["CLUSTER_FUZZ_ROUNDS"].flatMap { Int($0) } ?? 12_000
+        let rounds = TestSize.rounds("CLUSTER_FUZZ_ROUNDS", ci: 12_000)
         for round in 0..<rounds {
             let (props, original) = corpus[round % corpus.count]
             var bytes = original

@@ -1,0 +1,14 @@
+import Testing
+
+/// The tiers of the suite. `swift test` runs every tier; the tags say what a test needs and
+/// costs, so a slow or flaky tier can be told apart in a report and run alone by name.
+extension Tag {
+    /// Damage, crash and power-loss safety: the file's invariants under faults.
+    @Tag public static var integrity: Self
+    /// Starts other processes (writers, watchers, the command line).
+    @Tag public static var multiProcess: Self
+    /// Drives the real binary in tmux.
+    @Tag public static var tmux: Self
+    /// A long harness whose size `TestSize` sets (seconds, not milliseconds).
+    @Tag public static var slow: Self
+}
