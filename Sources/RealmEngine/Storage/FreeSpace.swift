@@ -103,6 +103,12 @@ struct FreeSpace {
     /// commit reaches the disk as one write, not two or three (`TreeWriter.smallTransaction`). The end then moves on by at most
     /// a few commits' worth: what those commits free joins into holes big enough for runs.
     var preferRuns = false
+    /// Set when more than a third of the file is free (`TreeWriter.init`): a small transaction
+    /// that finds no hole of `runLength` then takes a smaller hole rather than the end of the
+    /// file. Without it, random one-object updates leave holes too small for a run behind and
+    /// the file settles near 3× its live data; with it, near 1.5× (issue 30) — such a commit
+    /// may take a write or two more.
+    var fillsSmallHoles = false
     /// The commit areas of a paired-layout file (`FileHeader.Layout`), empty otherwise. Space
     /// in them is allocated only for a small commit, into `area`; no extent joins across their
     /// end (`areasEnd`), so free space there never leaks into general allocation.
@@ -333,7 +339,7 @@ struct FreeSpace {
                 }
             }
         }
-        if let (ci, i) = search(n), !preferRuns || chunks[ci].extents[i].length >= FreeSpace.runLength {
+        if let (ci, i) = search(n), !preferRuns || fillsSmallHoles || chunks[ci].extents[i].length >= FreeSpace.runLength {
             return carve(ci, i, n)
         }
         // Take a trailing free extent if it touches the end.

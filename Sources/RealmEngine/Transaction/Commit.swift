@@ -60,7 +60,9 @@
 /// slot being written was last written two commits ago, and what that commit wrote the next one
 /// freed, so it is reusable as soon as no reader holds that version. Elsewhere (a full area, a
 /// single-layout file) a small transaction starts its run only in a hole of 32 KB or at the
-/// end of the file (`FreeSpace.preferRuns`).
+/// end of the file (`FreeSpace.preferRuns`) — unless a third of the file is free, when it
+/// fills smaller holes first (`FreeSpace.fillsSmallHoles`), so the file settles at ≤ 1.5× its
+/// live data.
 ///
 /// No `fstat` on this path (`SharedFile.slots()`, `TreeWriter.physicalSize`): on Linux a stat
 /// marks the ctime as queried, the next write then stamps a fine-grained mtime, and every

@@ -51,6 +51,7 @@ final class TreeWriter {
         self.free = free
         self.free.releaseTag = newVersion
         self.free.preferRuns = true
+        self.free.fillsSmallHoles = free.freeBytes * 3 > free.logicalSize
         self.newVersion = newVersion
         self.verified = verified ?? VerifiedNodes(size: free.logicalSize)
         // Both are lower bounds of the physical size (see `DatabaseFile.writerKnownSize`).
