@@ -15,17 +15,20 @@ public final class ExplorerSession {
     let path: String
     let readOnly: Bool
     let readOnlyReason: String?
+    let copyLeavesOut: String?
     let environment: [String: String]
 
     /// A session over an open Realm. `path` is shown in the status line; `readOnlyReason` (why
-    /// a read-only file is read-only) is its first message.
-    public init(realm: Realm, path: String, readOnly: Bool, readOnlyReason: String? = nil,
+    /// a read-only file is read-only) is its first message. `copyLeavesOut` names what a
+    /// `:copy` of the file would not hold (`ExplorerState.copyLeavesOut`).
+    public init(realm: Realm, path: String, readOnly: Bool, readOnlyReason: String? = nil, copyLeavesOut: String? = nil,
                 environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.realm = realm
         configuration = realm.configuration
         self.path = path
         self.readOnly = readOnly
         self.readOnlyReason = readOnlyReason
+        self.copyLeavesOut = copyLeavesOut
         self.environment = environment
     }
 
@@ -54,6 +57,7 @@ public final class ExplorerSession {
                                   theme: Theme.forTerminal(hasColor: hasColor, environment: environment),
                                   history: history)
         var driver = ExplorerDriver(state: state, historyURL: historyURL)
+        driver.state.copyLeavesOut = copyLeavesOut
         if let historyProblem, driver.state.message == nil {
             driver.state.message = .init(text: historyProblem, isError: true)
         }

@@ -58,6 +58,10 @@ public struct ExplorerState {
     /// Set-aside commits kept beside the file (`Realm.setAsideCopies`), read when the explorer
     /// opens and after `:recover`.
     var setAsideCopies: [SetAsideCopy] = []
+    /// What a copy of this file would not hold (a Realm file's properties this version cannot
+    /// show yet, as one line), nil when a copy holds everything: `:copy` then asks first, as
+    /// `realmtui copy` refuses without `--leave-out-unsupported`.
+    public var copyLeavesOut: String?
     /// Seconds on a monotonic clock, from the last tick (marks fade by it).
     var now: Double = 0
     /// The other processes that have the file open, as last counted (`countOtherProcesses`).

@@ -200,6 +200,12 @@ extension ExplorerState {
                 refuse("usage: :copy PATH (writes a compacted copy and opens it writable)")
                 return []
             }
+            if let leftOut = copyLeavesOut {
+                mode = .edit(.confirming(Confirmation(
+                    question: "the copy leaves out what is not shown (\(leftOut)): copy anyway? (y/n)",
+                    effects: [.copyFile(path: rest)])))
+                return []
+            }
             return [.copyFile(path: rest)]
         case "delete":
             guard !readOnly else { refuse(readOnlyRefusal); return [] }

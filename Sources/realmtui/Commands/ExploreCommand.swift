@@ -49,7 +49,8 @@ struct ExploreCommand: ParsableCommand {
         // original closes when `:copy` moves the explorer to a copy. (Arguments are evaluated in
         // order: the file is open, and a Realm file's facts known, before the reason is read.)
         let session = try ExplorerSession(realm: openRealm(readOnly: openReadOnly), path: file, readOnly: openReadOnly,
-                                          readOnlyReason: realmFileReason() ?? readOnlyReason)
+                                          readOnlyReason: realmFileReason() ?? readOnlyReason,
+                                          copyLeavesOut: RealmCoreFiles.lastOpened?.omissionSummary)
         let terminal: NCursesTerminal
         do {
             terminal = try NCursesTerminal()
