@@ -31,6 +31,9 @@ public final class Realm {
     /// a frozen Realm pins its version (its pages are not reused) only while frozen values
     /// that use it are alive.
     weak var frozenCopy: Realm?
+    /// Transactions and completions queued by `beginAsyncWrite`, `commitAsyncWrite` and
+    /// `writeAsync` (Realm+AsyncWrites.swift).
+    let asyncWrites = AsyncWriteQueue()
 
     /// What `create` and `add` do when an object with the same primary key exists.
     public typealias UpdatePolicy = RealmEngine.UpdatePolicy
