@@ -1,5 +1,6 @@
-// OpenSSL libcrypto (Debian libssl-dev) for encrypted Realm files: AES-256-CTR, HMAC-SHA-256
-// and RAND_bytes behind a few inline helpers, so Swift never builds OSSL_PARAM arrays itself.
+// OpenSSL libcrypto (Debian libssl-dev) for encrypted files: AES-256-CTR, HMAC-SHA-256 and
+// RAND_bytes for realmtui's own, AES-256-CBC and HMAC-SHA-224 for Realm Core's, behind a few
+// inline helpers, so Swift never builds OSSL_PARAM arrays itself.
 #ifndef REALMTUI_CCRYPTO_SHIM_H
 #define REALMTUI_CCRYPTO_SHIM_H
 
@@ -72,6 +73,30 @@ static inline int rt_hmac_sha256(const unsigned char *key, size_t key_len, const
     size_t len = 0;
     char digest[] = "SHA256";
     return EVP_Q_mac(NULL, "HMAC", NULL, digest, NULL, key, key_len, data, data_len, out, 32, &len) != NULL && len == 32;
+}
+
+/// HMAC-SHA-224 (Realm Core's page authentication), 28 bytes into `out`. Returns 1 on success.
+static inline int rt_hmac_sha224(const unsigned char *key, size_t key_len, const unsigned char *data, size_t data_len,
+                                 unsigned char *out) {
+    size_t len = 0;
+    char digest[] = "SHA224";
+    return EVP_Q_mac(NULL, "HMAC", NULL, digest, NULL, key, key_len, data, data_len, out, 28, &len) != NULL && len == 28;
+}
+
+/// AES-256-CBC decryption without padding of `len` bytes (a multiple of 16): Realm Core's page
+/// cipher. `key` is 32 bytes, `iv` 16. Returns 1 on success.
+static inline int rt_aes256_cbc_decrypt(const unsigned char *key, const unsigned char *iv, const unsigned char *in,
+                                        unsigned char *out, int len) {
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+    if (ctx == NULL) return 0;
+    int written = 0, final_len = 0;
+    int ok = EVP_DecryptInit_ex(ctx, EVP_aes_256_cbc(), NULL, key, iv) == 1
+        && EVP_CIPHER_CTX_set_padding(ctx, 0) == 1
+        && EVP_DecryptUpdate(ctx, out, &written, in, len) == 1
+        && EVP_DecryptFinal_ex(ctx, out + written, &final_len) == 1
+        && written + final_len == len;
+    EVP_CIPHER_CTX_free(ctx);
+    return ok;
 }
 
 /// `n` bytes from OpenSSL's CSPRNG. Returns 1 on success.

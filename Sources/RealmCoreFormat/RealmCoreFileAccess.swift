@@ -44,6 +44,32 @@ public struct RealmCoreFileAccess: Sendable {
         return try RealmCoreFileAccess(image: image, path: path, inUseCopyTakenAt: nil)
     }
 
+    /// Opens an encrypted Realm file with its 64-byte key: read as `open(path:)` reads (a copy
+    /// while a Realm app has it open), then decrypted whole into memory
+    /// (`RealmCoreDecryption`). Throws `RealmError.encryption` for a wrong key or a file that
+    /// is not encrypted, and `notARealmFile` for a file that decrypts into something else.
+    public static func open(path: String, key: [UInt8]) throws -> RealmCoreFileAccess {
+        let file = try ReadOnlyFile(path: path)
+        defer { file.close() }
+        let stored: RealmCoreImage
+        var takenAt: Date?
+        if try isInUseByRealmApp(path: path) {
+            let (data, at) = try consistentCopy(of: file, path: path)
+            stored = RealmCoreImage(copying: data)
+            takenAt = at
+        } else {
+            stored = try file.map()
+        }
+        if RealmCoreHeaderFacts.hasMnemonic(stored.bytes) {
+            throw RealmError.encryption(path: path, reason: "the Realm file is not encrypted: open it without a key")
+        }
+        let plain = try RealmCoreDecryption.decrypt(stored.bytes, key: key, path: path)
+        guard case .realmCore(let facts) = RealmCoreHeaderFacts.classify(file: plain.bytes, path: path) else {
+            throw RealmError.notARealmFile(path: path, reason: "it decrypts with this key, but what it holds has no Realm header")
+        }
+        return RealmCoreFileAccess(image: plain, facts: facts, inUseCopyTakenAt: takenAt)
+    }
+
     private init(image: RealmCoreImage, path: String, inUseCopyTakenAt: Date?) throws {
         switch RealmCoreHeaderFacts.classify(file: image.bytes, path: path) {
         case .realmCore(let facts):
