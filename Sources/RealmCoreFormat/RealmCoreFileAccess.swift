@@ -65,7 +65,9 @@ public struct RealmCoreFileAccess: Sendable {
         }
         let plain = try RealmCoreDecryption.decrypt(stored.bytes, key: key, path: path)
         guard case .realmCore(let facts) = RealmCoreHeaderFacts.classify(file: plain.bytes, path: path) else {
-            throw RealmError.notARealmFile(path: path, reason: "it decrypts with this key, but what it holds has no Realm header")
+            // Realm's HMAC is keyed with the key's second half only: a wrong first half passes it
+            // and decrypts into noise.
+            throw RealmError.encryption(path: path, reason: "a wrong key: its pages verify but do not decrypt into a Realm file (the key's first 32 bytes differ)")
         }
         return RealmCoreFileAccess(image: plain, facts: facts, inUseCopyTakenAt: takenAt)
     }

@@ -75,7 +75,7 @@ struct BadFileTests {
     @Test func messagesSayWhatIsWrong() throws {
         let s = try Scratch()
         let expected = [
-            "empty": "empty", "truncated": "too short", "sqlite": "SQLite", "random": "not a realmtui database",
+            "empty": "empty", "truncated": "too short", "sqlite": "SQLite", "random": "no realmtui or Realm header",
             "newer format": "newer", "directory": "directory", "missing": "no such file", "too-long name": "too long",
         ]
         for (kind, file) in try BadFileTests.badFiles(s) {

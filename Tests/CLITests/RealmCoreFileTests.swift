@@ -25,6 +25,9 @@ import Testing
         #expect(schema.status == 0, "\(schema.stderr)")
         #expect(schema.stdout.contains("a Realm file (format 24), version 2, schema version 0; read-only"), "\(schema.stdout)")
         #expect(schema.stdout.contains("Person (250 objects), primary key _id"))
+        // The summary is a line of its own (it was joined with a newline shown as ␊).
+        #expect(schema.stdout.split(separator: "\n").contains("Realm file, format 24, written by Realm Core 14 or later"), "\(schema.stdout)")
+        #expect(!schema.stdout.contains("␊"))
         let count = try CLI.run(["query", path, "Dog", "age > 5", "--format", "count"])
         #expect(count.status == 0, "\(count.stderr)")
         #expect(Int(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1 > 0)
@@ -35,6 +38,57 @@ import Testing
         #expect(update.stderr.contains("realmtui reads it but never changes it"), "\(update.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted() == listing)
+    }
+
+    /// An encrypted Realm file (a Realm app's `encryptionKey`): read with its key by every
+    /// reading command; without it, or with a wrong one, a clear error; never written.
+    @Test func anEncryptedRealmFileIsReadWithItsKey() throws {
+        let scratch = try Scratch()
+        let (path, bytes, listing) = try Self.copy("generated-encrypted.realm", into: scratch)
+        let key = Self.fixture("generated-encrypted.key").path
+        let schema = try CLI.run(["schema", path, "--key-file", key])
+        #expect(schema.status == 0, "\(schema.stderr)")
+        #expect(schema.stdout.contains("Dog (750 objects)"), "\(schema.stdout)")
+        let count = try CLI.run(["query", path, "Person", "TRUEPREDICATE", "--format", "count", "--key-file", key])
+        #expect(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "250", "\(count.stdout) \(count.stderr)")
+        let check = try CLI.run(["check", path, "--key-file", key])
+        #expect(check.status == 0, "\(check.stderr)")
+        #expect(check.stdout.contains("1000 objects in 2 classes, every one read"), "\(check.stdout)")
+
+        let withoutKey = try CLI.run(["schema", path])
+        #expect(withoutKey.status == 1)
+        #expect(withoutKey.stderr.contains("an encrypted Realm file (give its 64-byte key"), "\(withoutKey.stderr)")
+        var wrong = try Data(contentsOf: URL(fileURLWithPath: key))
+        wrong[100] = wrong[100] == UInt8(ascii: "0") ? UInt8(ascii: "1") : UInt8(ascii: "0")   // the HMAC half
+        let wrongKey = scratch.path("wrong.key")
+        try wrong.write(to: URL(fileURLWithPath: wrongKey))
+        let refused = try CLI.run(["query", path, "Dog", "--key-file", wrongKey])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("wrong key"), "\(refused.stderr)")
+        let update = try CLI.run(["update", path, "Dog", "age == 1", "--set", "age=2", "--key-file", key])
+        #expect(update.status == 1)
+        #expect(update.stderr.contains("never changes it"), "\(update.stderr)")
+        let plainWithKey = try CLI.run(["schema", Self.fixture("generated-dogs.realm").path, "--key-file", key])
+        #expect(plainWithKey.stderr.contains("not encrypted"), "\(plainWithKey.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted() == (listing + ["wrong.key"]).sorted())
+    }
+
+    /// A realmtui file whose sector 0 was zeroed has no header there, like an encrypted Realm
+    /// file: it must still reach the engine, which opens it from slot 1's sector, and never be
+    /// taken for an encrypted Realm file.
+    @Test func aRealmtuiFileWithoutSectorZeroIsNotTakenForAnEncryptedRealmFile() throws {
+        let scratch = try Scratch()
+        let path = try scratch.database()
+        for _ in 0..<2 { _ = try CLI.run(["import", path, scratch.write("more.json", #"{"Dog": [{"name": "Rex"}]}"#)]) }
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        bytes.replaceSubrange(0..<512, with: Data(count: 512))
+        // Whole 4 KiB pages, as an encrypted Realm file has (the space past the logical end is free).
+        bytes.append(Data(count: (4096 - bytes.count % 4096) % 4096))
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let schema = try CLI.run(["schema", path])
+        #expect(!schema.stderr.contains("encrypted Realm file"), "\(schema.stderr)")
+        #expect(schema.status == 0, "\(schema.stderr)")
     }
 
     @Test func checkReadsEveryObjectAndWatchSaysItCannotFollow() throws {

@@ -41,7 +41,7 @@ struct ExploreCommand: ParsableCommand {
                           "in scripts use 'realmtui schema FILE' or 'realmtui query FILE CLASS [QUERY]'")
             throw ExitCode(ExitStatus.usage)
         }
-        let readOnlyReason = RealmCoreFiles.isRealmCoreFile(file)
+        let readOnlyReason = RealmCoreFiles.isRealmFile(file)
             ? "a Realm file: realmtui never changes it"
             : ExplorerOpen.readOnlyReason(path: file, requested: readOnly)
         let openReadOnly = readOnlyReason != nil
@@ -77,6 +77,8 @@ struct ExploreCommand: ParsableCommand {
         do {
             return try RealmFiles.open(file, readOnly: readOnly, encryptionKey: key)
         } catch RealmError.encryption(_, let reason) where key == nil && reason == RealmError.missingKeyReason {
+            // Not for a file that may be an encrypted Realm file: any file of whole 4 KiB pages
+            // without a header looks like one, and a damaged file must not be met with a prompt.
             return try KeyPrompt.open(file, readOnly: readOnly)
         }
     }

@@ -30,7 +30,9 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         try RealmFiles.requireRegularFile(file)
-        if RealmCoreFiles.isRealmCoreFile(file) { return try RealmCoreFiles.check(file) }
+        if RealmCoreFiles.isRealmFile(file) {
+            return try RealmCoreFiles.check(file, key: try RealmCoreFiles.requireKey(file, try encryption.encryptionKey()))
+        }
         var report = try Realm.check(path: file, encryptionKey: try encryption.encryptionKey())
         if discardSetAside {
             // Only once the file itself checked sound: until then the copies may be all there is.
@@ -90,8 +92,9 @@ struct CopyCommand: ParsableCommand {
             throw CLIFailure("\(destination) already exists; copy writes a new file")
         }
         try RealmFiles.requireRegularFile(source)
-        let realm = RealmCoreFiles.isRealmCoreFile(source)
-            ? try RealmCoreFiles.openConverted(source, refusingOmissions: !leaveOutUnsupported)
+        let realm = RealmCoreFiles.isRealmFile(source)
+            ? try RealmCoreFiles.openConverted(source, key: try RealmCoreFiles.requireKey(source, try encryption.encryptionKey()),
+                                               refusingOmissions: !leaveOutUnsupported)
             : try RealmFiles.open(source, readOnly: true, encryptionKey: try encryption.encryptionKey())
         try realm.writeCopy(toFile: destination, encryptionKey: try newKey.map { try EncryptionOptions.parse(hex: $0, what: "--new-key") })
         Console.line("copied \(source) (\(RealmFiles.fileSize(source)) bytes) to \(destination) (\(RealmFiles.fileSize(destination)) bytes)")

@@ -59,9 +59,10 @@ struct SchemaCommand: ParsableCommand {
         if let realmFile {
             header = "\(file): \(size) bytes, a Realm file (format \(realmFile.formatVersion)), version \(realmFile.version)"
                 + (realmFile.schemaVersion.map { ", schema version \($0)" } ?? "") + "; read-only"
-                + "\n" + realmFile.summary
         }
         Console.line(header)
+        // A line of its own: `Console.line` shows a newline inside a line as a visible ␊.
+        if let realmFile { Console.line(realmFile.summary) }
         for (objectSchema, count) in zip(schema.objectSchemas, counts.map(\.1)) {
             Console.line("")
             var title = "\(objectSchema.name) (\(objectCount(count)))"

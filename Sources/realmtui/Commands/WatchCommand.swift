@@ -60,7 +60,7 @@ struct WatchCommand: ParsableCommand {
 
     func run() throws {
         try RealmFiles.requireRegularFile(file)
-        if RealmCoreFiles.isRealmCoreFile(file) {
+        if RealmCoreFiles.isRealmFile(file) {
             throw CLIFailure("\(file) is a Realm file (written by a Realm app): watch does not follow Realm files yet; "
                              + "'realmtui query' reads it as it is now")
         }

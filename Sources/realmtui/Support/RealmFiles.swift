@@ -25,7 +25,16 @@ enum RealmFiles {
         try requireRegularFile(path)
         if RealmCoreFiles.isRealmCoreFile(path) {
             guard readOnly else { throw RealmCoreFiles.refuseWriting(path) }
+            if encryptionKey != nil {
+                throw RealmError.encryption(path: path, reason: "the Realm file is not encrypted: open it without a key")
+            }
             let realm = try RealmCoreFiles.openConverted(path)
+            KnownNames.classes = realm.schema.classNames
+            return realm
+        }
+        if RealmCoreFiles.mayBeEncryptedRealmFile(path) {
+            guard readOnly else { throw RealmCoreFiles.refuseWriting(path) }
+            let realm = try RealmCoreFiles.openConverted(path, key: try RealmCoreFiles.requireKey(path, encryptionKey))
             KnownNames.classes = realm.schema.classNames
             return realm
         }
@@ -143,6 +152,35 @@ enum RealmCoreFiles {
         return RealmCoreHeaderFacts.hasMnemonic(Array(header))
     }
 
+    /// Whether `path` is a Realm file, plain or (as far as its bytes can tell without a key)
+    /// encrypted: the commands that read one convert it, the writing ones refuse it.
+    static func isRealmFile(_ path: String) -> Bool { isRealmCoreFile(path) || mayBeEncryptedRealmFile(path) }
+
+    /// Whether `path` may be an encrypted Realm file: neither a realmtui file (plain or
+    /// encrypted, sector 0 lost included), an SQLite database nor a plain Realm file, and a whole
+    /// number of 4 KiB pages, a table and a page at least. Only its key can tell it from any other such file.
+    static func mayBeEncryptedRealmFile(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: RealmCoreHeaderFacts.headerSize),
+              let size = try? handle.seekToEnd() else { return false }
+        let bytes = Array(head)
+        if Realm.isRealmtuiFile(atPath: path) || bytes.starts(with: Array("SQLite format 3".utf8)) { return false }
+        return !RealmCoreHeaderFacts.hasMnemonic(bytes) && RealmCoreDecryption.mayBeEncrypted(fileSize: Int(size))
+    }
+
+    /// The key to decrypt `path` with: `key` for an encrypted Realm file (an error without one),
+    /// nil for a plain one.
+    static func requireKey(_ path: String, _ key: Data?) throws -> [UInt8]? {
+        guard mayBeEncryptedRealmFile(path) else { return nil }
+        guard let key else { throw RealmError.encryption(path: path, reason: possiblyEncryptedReason) }
+        return [UInt8](key)
+    }
+
+    /// The reason given for a file that may be an encrypted Realm file, opened without a key.
+    static let possiblyEncryptedReason =
+        "no realmtui or Realm header: an encrypted Realm file (give its 64-byte key: --key-file PATH or --key HEX) or not a database"
+
     /// The refusal for a command that would write to a Realm Core file.
     static func refuseWriting(_ path: String) -> CLIFailure {
         CLIFailure("\(path) is a Realm file (written by a Realm app): realmtui reads it but never changes it; "
@@ -151,8 +189,8 @@ enum RealmCoreFiles {
 
     /// The file read whole and converted into an in-memory Realm; what the conversion leaves
     /// out is said on standard error.
-    static func openConverted(_ path: String, refusingOmissions: Bool = false) throws -> Realm {
-        let (file, access) = try read(path)
+    static func openConverted(_ path: String, key: [UInt8]? = nil, refusingOmissions: Bool = false) throws -> Realm {
+        let (file, access) = try read(path, key: key)
         var conversion = try RealmCoreConversion(file: file)
         if refusingOmissions, !conversion.omissions.isEmpty {
             throw CLIFailure("\(path) holds what this version of realmtui cannot hold yet, so a copy would lose it: "
@@ -181,8 +219,8 @@ enum RealmCoreFiles {
 
     /// The file opened read-only (mapped in place, or a consistent copy when a Realm app has it
     /// open: `RealmCoreFileAccess`) and its schema read.
-    private static func read(_ path: String) throws -> (RealmCoreFile, RealmCoreFileAccess) {
-        let access = try RealmCoreFileAccess.open(path: path)
+    private static func read(_ path: String, key: [UInt8]? = nil) throws -> (RealmCoreFile, RealmCoreFileAccess) {
+        let access = try key.map { try RealmCoreFileAccess.open(path: path, key: $0) } ?? RealmCoreFileAccess.open(path: path)
         if let reason = access.facts.unsupportedReason { throw RealmError.unsupported("\(path): \(reason)") }
         return (try RealmCoreFile(image: access.image, name: path), access)
     }
@@ -191,8 +229,8 @@ enum RealmCoreFiles {
     /// dictionaries included) read through the reader, whose every step checks the file's
     /// structure (refs in bounds, node headers, sizes, counts); the first inconsistency is the
     /// error, naming the class and offset.
-    static func check(_ path: String) throws {
-        let (file, _) = try read(path)
+    static func check(_ path: String, key: [UInt8]? = nil) throws {
+        let (file, _) = try read(path, key: key)
         var counts: [(String, Int)] = []
         for table in file.tables {
             guard let name = table.className else { continue }
