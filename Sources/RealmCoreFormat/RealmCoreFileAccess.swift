@@ -44,6 +44,26 @@ public struct RealmCoreFileAccess: Sendable {
         return try RealmCoreFileAccess(image: image, path: path, inUseCopyTakenAt: nil)
     }
 
+    /// What a commit to the file at `path` changes, to poll for commits without reading the
+    /// file: its inode, size and modification time, its 24-byte header and (streaming form) its
+    /// footer. Realm Core rewrites the header (plain) or page 0 and its IV entry (encrypted) on
+    /// every commit, so two equal markers mean no commit in between — or a file replaced by one
+    /// equal in all of these, which a watcher then misses until the next commit.
+    public static func commitMarker(path: String) throws -> [UInt8] {
+        let file = try ReadOnlyFile(path: path)
+        defer { file.close() }
+        var info = stat()
+        guard fstat(file.fd, &info) == 0 else {
+            let code = errno
+            throw RealmError.io(path: path, operation: "fstat", errno: code, message: String(cString: strerror(code)))
+        }
+        var marker: [UInt8] = []
+        for word in [UInt64(info.st_ino), UInt64(bitPattern: Int64(info.st_mtim.tv_sec)), UInt64(info.st_mtim.tv_nsec)] {
+            withUnsafeBytes(of: word) { marker += $0 }
+        }
+        return marker + (try file.commitMarker())
+    }
+
     /// Opens an encrypted Realm file with its 64-byte key: read as `open(path:)` reads (a copy
     /// while a Realm app has it open), then decrypted whole into memory
     /// (`RealmCoreDecryption`). Throws `RealmError.encryption` for a wrong key or a file that

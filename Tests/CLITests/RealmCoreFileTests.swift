@@ -91,16 +91,13 @@ import Testing
         #expect(schema.status == 0, "\(schema.stderr)")
     }
 
-    @Test func checkReadsEveryObjectAndWatchSaysItCannotFollow() throws {
+    @Test func checkReadsEveryObject() throws {
         let scratch = try Scratch()
         let (path, bytes, listing) = try Self.copy("generated-alltypes.realm", into: scratch)
         let check = try CLI.run(["check", path])
         #expect(check.status == 0, "\(check.stderr)")
         #expect(check.stdout.contains("a Realm file (format 24), version 2, 325 objects in 5 classes, every one read"), "\(check.stdout)")
         #expect(check.stdout.contains("  Embedded: 11"))
-        let watch = try CLI.run(["watch", path, "AllTypes"])
-        #expect(watch.status == 1)
-        #expect(watch.stderr.contains("watch does not follow Realm files yet"), "\(watch.stderr)")
         // A damaged Realm file: check names the problem (cut in the middle of its nodes).
         let cut = scratch.path("cut.realm")
         try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: cut))

@@ -59,6 +59,42 @@ import Glibc
         #expect(watcher.terminationStatus == 0)
     }
 
+    /// A Realm file (what a Realm app writes) is polled: a commit that replaces its content
+    /// (one object deleted, one inserted, one modified) is one update line, in the same form.
+    @Test func aRealmFileIsPolledAndItsCommitsPrintedAsChanges() throws {
+        let scratch = try Scratch()
+        let file = scratch.path("app.realm")
+        try FileManager.default.copyItem(atPath: RealmCoreFileTests.fixture("watch-before.realm").path, toPath: file)
+        let exe = try #require(WatchCommandTests.realmtui())
+        let watcher = Process()
+        watcher.executableURL = exe
+        watcher.arguments = ["watch", file, "Dog", "--count-events", "1"]
+        let out = Pipe(), err = Pipe()
+        watcher.standardOutput = out
+        watcher.standardError = err
+        try watcher.run()
+        defer { if watcher.isRunning { watcher.terminate() } }
+        let collected = UncheckedData.reading(out.fileHandleForReading)
+        try #require(collected.waitForLines(1), "watch printed no initial line")
+        // As a Realm app writes: the file's bytes change in place.
+        try Data(contentsOf: RealmCoreFileTests.fixture("watch-after.realm")).write(to: URL(fileURLWithPath: file))
+        #expect(collected.waitForLines(2), "watch printed no update")
+        watcher.waitUntilExit()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(watcher.terminationStatus == 0, "\(stderr)")
+        let lines = String(decoding: collected.snapshot(), as: UTF8.self)
+            .split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        try #require(lines.count == 2, "\(lines) \(stderr)")
+        #expect(lines[0]["event"] as? String == "initial")
+        #expect(lines[0]["count"] as? Int == 5)
+        #expect(lines[1]["event"] as? String == "update")
+        #expect(lines[1]["count"] as? Int == 5)
+        #expect(lines[1]["deletions"] as? [Int] == [3])
+        #expect(lines[1]["insertions"] as? [Int] == [4])
+        #expect(lines[1]["modifications"] as? [Int] == [1])
+        #expect((lines[1]["inserted"] as? [[String: Int]])?.first?["key"] == 5)
+    }
+
     /// Another process commits a version whose top node then fails its checksum: the watcher
     /// cannot move to it and says so — one `error:` line, status 1 — instead of printing nothing
     /// until SIGINT and exiting 0. The watcher is stopped (SIGSTOP) while the commit lands and

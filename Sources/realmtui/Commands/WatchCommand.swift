@@ -21,7 +21,9 @@ struct WatchCommand: ParsableCommand {
             deleted/inserted/modified name the same objects by primary key, or {"key": K} for a class without one). \
             Takes --arg, --sort, --distinct and --limit as query does.
             Runs until interrupted (SIGINT/SIGTERM) or until --count-events updates were printed; \
-            fails (status 1) when a newer version of the file cannot be read.
+            fails (status 1) when a newer version of the file cannot be read. \
+            A Realm file (written by a Realm app) is polled every 0.2 s and read again after each commit; \
+            an object whose sort position changed is reported as modified, not moved.
             """
     )
 
@@ -60,12 +62,15 @@ struct WatchCommand: ParsableCommand {
 
     func run() throws {
         try RealmFiles.requireRegularFile(file)
-        if RealmCoreFiles.isRealmFile(file) {
-            throw CLIFailure("\(file) is a Realm file (written by a Realm app): watch does not follow Realm files yet; "
-                             + "'realmtui query' reads it as it is now")
-        }
-        // Opened once here for its class names, so a mistyped class gets a "did you mean".
-        if let realm = try? RealmFiles.open(file, readOnly: true, encryptionKey: try encryption.encryptionKey()), realm.schema[className] == nil {
+        let isRealmFile = RealmCoreFiles.isRealmFile(file)
+        // Opened once here for its class names, so a mistyped class gets a "did you mean"
+        // (a Realm file: its errors, a missing key say, are the first thing said).
+        if isRealmFile {
+            if try RealmFiles.open(file, readOnly: true, encryptionKey: try encryption.encryptionKey()).schema[className] == nil {
+                throw RealmError.noSuchClass(className)
+            }
+        } else if let realm = try? RealmFiles.open(file, readOnly: true, encryptionKey: try encryption.encryptionKey()),
+                  realm.schema[className] == nil {
             throw RealmError.noSuchClass(className)
         }
         try Descriptors.requireFree()  // before the signal sources: see `Descriptors`
@@ -79,14 +84,22 @@ struct WatchCommand: ParsableCommand {
             sources.append(source)
         }
         defer { sources.forEach { $0.cancel() } }
-        try watchLines(path: file, className: className, predicate: predicate ?? "TRUEPREDICATE", arguments: try arguments.values(),
-                       sort: try Query.sortDescriptors(sort), distinct: try Query.keyPaths(distinct), limit: limit,
-                       maxEvents: countEvents, encryptionKey: try encryption.encryptionKey(), control: control) { line in
+        let print: (String) -> Void = { line in
             Console.rawLine(line)
             Console.flush()
             // Nobody reads the lines any more (or the disk is full): stop; `Console.finish()`
             // reports a full disk.
             if Console.outputClosed { control.stop() }
         }
+        if isRealmFile {
+            let watch = RealmCoreWatch(path: file, key: try RealmCoreFiles.requireKey(file, try encryption.encryptionKey()),
+                                       className: className, predicate: predicate ?? "TRUEPREDICATE", arguments: try arguments.values(),
+                                       sort: try Query.sortDescriptors(sort), distinct: try Query.keyPaths(distinct), limit: limit)
+            try watch.run(maxEvents: countEvents, control: control, emit: print)
+            return
+        }
+        try watchLines(path: file, className: className, predicate: predicate ?? "TRUEPREDICATE", arguments: try arguments.values(),
+                       sort: try Query.sortDescriptors(sort), distinct: try Query.keyPaths(distinct), limit: limit,
+                       maxEvents: countEvents, encryptionKey: try encryption.encryptionKey(), control: control, emit: print)
     }
 }

@@ -189,7 +189,8 @@ enum RealmCoreFiles {
 
     /// The file read whole and converted into an in-memory Realm; what the conversion leaves
     /// out is said on standard error.
-    static func openConverted(_ path: String, key: [UInt8]? = nil, refusingOmissions: Bool = false) throws -> Realm {
+    /// `quiet` leaves the warnings out (a watcher reading the file again after a commit).
+    static func openConverted(_ path: String, key: [UInt8]? = nil, refusingOmissions: Bool = false, quiet: Bool = false) throws -> Realm {
         let (file, access) = try read(path, key: key)
         var conversion = try RealmCoreConversion(file: file)
         if refusingOmissions, !conversion.omissions.isEmpty {
@@ -203,10 +204,11 @@ enum RealmCoreFiles {
                           schemaVersion: try file.schemaVersion(), omissions: conversion.omissions.map(\.description),
                           droppedLinks: conversion.droppedUnresolvedLinks, summary: access.facts.summary,
                           inUseCopyTakenAt: access.inUseCopyTakenAt)
+        box.lock.withLock { box.facts = facts }
+        if quiet { return realm }
         if let takenAt = access.inUseCopyTakenAt {
             Console.error("warning: \(path) is in use by a Realm app: read from a copy taken at \(Facts.clock(takenAt))")
         }
-        box.lock.withLock { box.facts = facts }
         if let summary = facts.omissionSummary {
             Console.error("warning: \(path): a Realm file (format \(file.formatVersion)); not shown, this version cannot hold them yet: "
                           + summary + " ('realmtui schema' lists them)")
