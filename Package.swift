@@ -57,7 +57,7 @@ let package = Package(
         .executableTarget(name: "realm-torture", dependencies: ["RealmEngine"]),
         // Notification tests and measurements across processes (a writer to observe, a writer to kill).
         .executableTarget(name: "realm-notify-probe", dependencies: ["RealmEngine"]),
-        .target(name: "FuzzTargets", dependencies: ["RealmEngine", "RealmTUI"]),
+        .target(name: "FuzzTargets", dependencies: ["RealmEngine", "RealmTUI", "RealmCoreFormat"]),
         // Helpers every test target shares: temporary folders, seeded randomness, child processes, tags, sizes.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "RealmEngineTests", dependencies: ["RealmEngine", "realm-notify-probe", "TestSupport"], exclude: ["Fixtures"]),

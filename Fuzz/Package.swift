@@ -4,7 +4,7 @@ import PackageDescription
 // libFuzzer targets for the engine and the explorer, kept apart so the main build never needs the
 // fuzzer flags. Build with -sanitize=fuzzer,address (see README.md); the bodies live in the main
 // package's FuzzTargets library, which the replay tests call too.
-let fuzzers = ["fuzz-file", "fuzz-query", "fuzz-import", "fuzz-explorer"]
+let fuzzers = ["fuzz-file", "fuzz-query", "fuzz-import", "fuzz-explorer", "fuzz-core"]
 
 let package = Package(
     name: "realm-fuzz",

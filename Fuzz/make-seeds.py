@@ -6,6 +6,7 @@ file:     the small originals (whole, truncated, bit-flipped) and Resources/demo
 query:    every string passed to .filter("...") in Tests/, plus queries on the target's schema.
 import:   Resources/demo.json and small documents cut from it (a few objects per class).
 explorer: a few key sequences (navigation, search, sort, detail, resize).
+core:     the small Realm Core fixtures, whole, cut and as mutation scripts.
 """
 import json, os, random, re, struct, glob
 
@@ -39,6 +40,24 @@ for k in range(24):
     for _ in range(1 + k % 3):
         script += bytes([random.randrange(256)]) + struct.pack("<I", random.randrange(1 << 32))
     put("file", f"script{k}", script)
+
+# core: Realm Core files (CoreFileFuzzer.originalNames, the encrypted one last): whole behind
+# mode 0 (mode 2: decrypt first), cut; mutation scripts behind mode 1 (3: then decrypt).
+core_names = ["watch-before.realm", "realm-swift_migration_default-v5.realm", "realm-core_test_upgrade_database_20.realm",
+              "realm-core_test_upgrade_database_1000_22.realm", "realm-studio_asset_file.realm", "generated-compacted.realm",
+              "generated-encrypted.realm"]
+for i, name in enumerate(core_names):
+    data = open(os.path.join(root, "Tests/RealmCoreFormatTests/Fixtures", name), "rb").read()
+    mode = 2 if "encrypted" in name else 0
+    put("core", name + ".raw", bytes([mode]) + data)
+    for n in (24, 512, 4096, len(data) // 2):
+        put("core", f"{name}.cut{n}", bytes([mode]) + data[:n])
+for k in range(32):
+    mode = 3 if k % 4 == 3 else 1
+    script = bytes([mode, len(core_names) - 1 if mode == 3 else k % (len(core_names) - 1)])
+    for _ in range(1 + k % 4):
+        script += bytes([random.randrange(256)]) + struct.pack(">I", random.randrange(1 << 32))
+    put("core", f"script{k}", script)
 
 # query
 queries = set()

@@ -11,3 +11,4 @@ extension FileFuzzer: FuzzTarget {}
 extension QueryFuzzer: FuzzTarget {}
 extension ImportFuzzer: FuzzTarget {}
 extension ExplorerFuzzer: FuzzTarget {}
+extension CoreFileFuzzer: FuzzTarget {}

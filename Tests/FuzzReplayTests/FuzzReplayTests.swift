@@ -81,6 +81,24 @@ import Testing
         }
     }
 
+    /// The Realm file target: every saved input, and every original whole, plain and (the
+    /// encrypted one) decrypted — each must end in values or a `RealmError`, never a trap.
+    @Test func coreInputs() throws {
+        let fixtures = Self.fixtures.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("RealmCoreFormatTests/Fixtures")
+        let originals = try CoreFileFuzzer.originalNames.map { try Data(contentsOf: fixtures.appendingPathComponent($0)) }
+        let key = CoreFileFuzzer.parseKey(try String(contentsOf: fixtures.appendingPathComponent("generated-encrypted.key"), encoding: .utf8))
+        #expect(key.count == 64)
+        let target = CoreFileFuzzer(originals: originals, key: key)
+        for (index, original) in originals.enumerated() {
+            let mode: UInt8 = index == originals.count - 1 ? 2 : 0
+            #expect(throws: Never.self, "original \(index)") { try target.run(Data([mode]) + original) }
+        }
+        for input in try Self.inputs("core") {
+            #expect(throws: Never.self, "core/\(input.name)") { try target.run(input.data) }
+        }
+    }
+
     @Test func explorerInputs() throws {
         let target = ExplorerFuzzer()
         for input in try Self.inputs("explorer") {
