@@ -109,6 +109,67 @@ public struct RealmCoreConversion {
         }
     }
 
+    /// Calls `body` with each object of `className` — its key and its kept values in `schema`'s
+    /// property order — in the file's order (ascending keys), one cluster leaf at a time, without
+    /// building the file in memory; `body` returns false to stop. Links to deleted objects read
+    /// as no link, as in `copy`.
+    public func forEachObject(of className: String, _ body: (ObjectKey, [Value]) throws -> Bool) throws {
+        guard let plan = plans.first(where: { $0.name == className }) else { throw RealmError.noSuchClass(className) }
+        try plan.table.forEachObject { object in
+            var values: [Value] = []
+            values.reserveCapacity(plan.columns.count)
+            for (position, property) in plan.columns {
+                values.append(try Self.value(object.values[position], for: property, in: plan.name))
+            }
+            return try body(ObjectKey(object.key), values)
+        }
+    }
+
+    /// Names link targets for an export of whole classes (every object of the target class in
+    /// the export, in key order): by primary key, or by position in that order when the class has
+    /// none or the key is nil — what an export of the converted file writes. Each target class is
+    /// read once, when a link to it is first met (its keys, and its primary keys).
+    public func exportLinkResolver() -> LinkResolver {
+        let index = TargetIndex(conversion: self)
+        return { targetClass, key in try index.target(targetClass, key) }
+    }
+
+    /// The keys (in order) and primary keys of the classes links point at, read on first use.
+    private final class TargetIndex {
+        let conversion: RealmCoreConversion
+        var keys: [String: [Int64]] = [:]
+        var primaryKeys: [String: [Int64: Value]] = [:]
+
+        init(conversion: RealmCoreConversion) { self.conversion = conversion }
+
+        func target(_ className: String, _ key: ObjectKey) throws -> LinkTarget? {
+            if keys[className] == nil { try read(className) }
+            if let value = primaryKeys[className]?[key.rawValue], value != .null { return .primaryKey(value) }
+            guard let all = keys[className] else { return nil }
+            // Binary search: the keys are ascending.
+            var low = 0, high = all.count
+            while low < high {
+                let middle = (low + high) / 2
+                if all[middle] < key.rawValue { low = middle + 1 } else { high = middle }
+            }
+            return low < all.count && all[low] == key.rawValue ? .position(low) : nil
+        }
+
+        private func read(_ className: String) throws {
+            guard let objectSchema = conversion.schema[className] else { throw RealmError.noSuchClass(className) }
+            let primaryKeyIndex = objectSchema.persistedProperties.firstIndex { $0.isPrimaryKey }
+            var classKeys: [Int64] = []
+            var classPrimaryKeys: [Int64: Value] = [:]
+            try conversion.forEachObject(of: className) { key, values in
+                classKeys.append(key.rawValue)
+                if let primaryKeyIndex { classPrimaryKeys[key.rawValue] = values[primaryKeyIndex] }
+                return true
+            }
+            keys[className] = classKeys
+            primaryKeys[className] = classPrimaryKeys
+        }
+    }
+
     /// How many links to deleted objects (unresolved keys) `copy` read as no link.
     public private(set) var droppedUnresolvedLinks = 0
 

@@ -43,6 +43,13 @@ struct ExportCommand: ParsableCommand {
     }
 
     func run() throws {
+        try RealmFiles.requireRegularFile(file)
+        if format == .json, RealmCoreFiles.isRealmFile(file) {
+            // Streamed from the file: a Realm file of any size exports in little memory.
+            try RealmCoreFiles.exportJSON(file, key: try RealmCoreFiles.requireKey(file, try encryption.encryptionKey()),
+                                          className: className)
+            return
+        }
         let realm = try RealmFiles.open(file, readOnly: true, encryptionKey: try encryption.encryptionKey())
         if let className {
             let results = try realm.objects(className)

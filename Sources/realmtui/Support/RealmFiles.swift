@@ -172,7 +172,10 @@ enum RealmCoreFiles {
     /// The key to decrypt `path` with: `key` for an encrypted Realm file (an error without one),
     /// nil for a plain one.
     static func requireKey(_ path: String, _ key: Data?) throws -> [UInt8]? {
-        guard mayBeEncryptedRealmFile(path) else { return nil }
+        guard mayBeEncryptedRealmFile(path) else {
+            if key != nil { throw RealmError.encryption(path: path, reason: "the Realm file is not encrypted: open it without a key") }
+            return nil
+        }
         guard let key else { throw RealmError.encryption(path: path, reason: possiblyEncryptedReason) }
         return [UInt8](key)
     }
@@ -205,18 +208,64 @@ enum RealmCoreFiles {
                           droppedLinks: conversion.droppedUnresolvedLinks, summary: access.facts.summary,
                           inUseCopyTakenAt: access.inUseCopyTakenAt)
         box.lock.withLock { box.facts = facts }
-        if quiet { return realm }
-        if let takenAt = access.inUseCopyTakenAt {
-            Console.error("warning: \(path) is in use by a Realm app: read from a copy taken at \(Facts.clock(takenAt))")
+        if !quiet { warn(facts) }
+        return realm
+    }
+
+    /// What a command says on standard error about the Realm file it read.
+    private static func warn(_ facts: Facts) {
+        if let takenAt = facts.inUseCopyTakenAt {
+            Console.error("warning: \(facts.path) is in use by a Realm app: read from a copy taken at \(Facts.clock(takenAt))")
         }
         if let summary = facts.omissionSummary {
-            Console.error("warning: \(path): a Realm file (format \(file.formatVersion)); not shown, this version cannot hold them yet: "
+            Console.error("warning: \(facts.path): a Realm file (format \(facts.formatVersion)); not shown, this version cannot hold them yet: "
                           + summary + " ('realmtui schema' lists them)")
         }
         if facts.droppedLinks > 0 {
-            Console.error("warning: \(path): \(facts.droppedLinks) links to deleted objects read as no link, as Realm apps show them")
+            Console.error("warning: \(facts.path): \(facts.droppedLinks) links to deleted objects read as no link, as Realm apps show them")
         }
-        return realm
+    }
+
+    /// `export` of a Realm file as JSON, streamed: each class read one cluster leaf at a time
+    /// and written one object at a time, never the whole file in memory (a link's target class
+    /// is read once more for its keys and primary keys). The same text as an export of the
+    /// converted file: `{"Class": [objects…], …}`, or one class's array with `className`.
+    static func exportJSON(_ path: String, key: [UInt8]?, className: String?) throws {
+        let (file, access) = try read(path, key: key)
+        let conversion = try RealmCoreConversion(file: file)
+        let facts = Facts(path: path, formatVersion: file.formatVersion, version: file.version,
+                          schemaVersion: try file.schemaVersion(), omissions: conversion.omissions.map(\.description),
+                          droppedLinks: 0, summary: access.facts.summary, inUseCopyTakenAt: access.inUseCopyTakenAt)
+        box.lock.withLock { box.facts = facts }
+        KnownNames.classes = conversion.schema.classNames
+        warn(facts)
+        let resolveLink = conversion.exportLinkResolver()
+        func writeClass(_ objectSchema: ObjectSchema, finalNewline: Bool) throws {
+            var first = true
+            try conversion.forEachObject(of: objectSchema.name) { _, values in
+                var writer = JSONWriter()
+                writer.writeRaw(first ? "[\n" : ",\n")
+                writer.write(try JSONExport.object(values, schema: objectSchema, resolveLink: resolveLink))
+                Console.write(writer.output)
+                first = false
+                return !Console.outputClosed
+            }
+            Console.write((first ? "[]" : "\n]") + (finalNewline ? "\n" : ""))
+        }
+        if let className {
+            guard let objectSchema = conversion.schema[className] else { throw RealmError.noSuchClass(className) }
+            try writeClass(objectSchema, finalNewline: true)
+            return
+        }
+        let classes = conversion.schema.objectSchemas
+        if classes.isEmpty { Console.line("{}"); return }
+        Console.write("{\n")
+        for (index, objectSchema) in classes.enumerated() {
+            Console.write(JSONWriter.quoted(objectSchema.name) + ": ")
+            try writeClass(objectSchema, finalNewline: false)
+            Console.write(index < classes.count - 1 ? ",\n" : "\n")
+        }
+        Console.write("}\n")
     }
 
     /// The file opened read-only (mapped in place, or a consistent copy when a Realm app has it
