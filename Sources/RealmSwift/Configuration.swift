@@ -138,6 +138,9 @@ extension Realm {
 
         /// `schema` with the classes of `codableTypes`.
         private func withRecords(_ schema: Schema) throws -> Schema {
+            for name in schema.classNames {
+                if let problem = ClassInfo.hookProblem(named: name) { throw RealmError.invalidSchema(problem) }
+            }
             guard !codableTypes.isEmpty else { return schema }
             return Schema(schema.objectSchemas + (try codableTypes.map { try $0.recordSchema() }))
         }

@@ -158,6 +158,22 @@ open class Object: Hashable, CustomStringConvertible {
     /// The name the class is stored under; nil (the default) keeps the Swift class name.
     open class func _realmObjectName() -> String? { nil }
 
+    /// The primary key property's name, for models that name it this way (Realm's older
+    /// `@objc dynamic` models) rather than with `@Persisted(primaryKey: true)`; nil by default.
+    /// A name that is not a `@Persisted` property of the class makes opening a Realm with it
+    /// fail with `RealmError.invalidSchema`.
+    open class func primaryKey() -> String? { nil }
+
+    /// The properties to index, for models that name them this way rather than with
+    /// `@Persisted(indexed: true)`; a name that is not a `@Persisted` property fails as for
+    /// `primaryKey()`.
+    open class func indexedProperties() -> [String] { [] }
+
+    /// The properties never stored. Only `@Persisted` properties are ever stored, so this is
+    /// accepted for ported code and must not name a `@Persisted` one (opening a Realm with the
+    /// class then fails with `RealmError.invalidSchema`).
+    open class func ignoredProperties() -> [String] { [] }
+
     /// The name the class is stored under.
     public class var className: String { _realmObjectName() ?? String(describing: self) }
 

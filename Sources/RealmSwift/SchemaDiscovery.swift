@@ -30,6 +30,9 @@ final class ClassInfo: @unchecked Sendable {
     /// managed object would keep), so that an iteration may recycle a managed object nobody
     /// holds any more for the next one (see `Results.Iterator`).
     let isRecyclable: Bool
+    /// What the class hooks (`primaryKey()`, `indexedProperties()`, `ignoredProperties()`)
+    /// name that the class cannot have; opening a Realm with the class fails with it.
+    let hookProblem: String?
 
     init(_ type: Object.Type) {
         self.type = type
@@ -65,6 +68,27 @@ final class ClassInfo: @unchecked Sendable {
             if let t = p.linkedType { linked.append(t) }
             valueTypes[name] = p.valueType
         }
+        var problems: [String] = []
+        let names = Set(properties.map(\.name))
+        if let primaryKey = type.primaryKey() {
+            if let index = properties.firstIndex(where: { $0.name == primaryKey }) {
+                properties[index].isPrimaryKey = true
+                properties[index].isIndexed = true   // as `@Persisted(primaryKey: true)` does: the engine looks keys up through the index
+            } else {
+                problems.append("\(type).primaryKey() names '\(primaryKey)', which is not a @Persisted property of \(type)")
+            }
+        }
+        for indexed in type.indexedProperties() {
+            if let index = properties.firstIndex(where: { $0.name == indexed }) {
+                properties[index].isIndexed = true
+            } else {
+                problems.append("\(type).indexedProperties() names '\(indexed)', which is not a @Persisted property of \(type)")
+            }
+        }
+        for ignored in type.ignoredProperties() where names.contains(ignored) {
+            problems.append("\(type).ignoredProperties() names '\(ignored)', which is @Persisted: remove one or the other")
+        }
+        hookProblem = problems.isEmpty ? nil : problems.joined(separator: "; ")
         objectSchema = ObjectSchema(name: type.className, properties: properties)
         linkedTypes = linked
         self.valueTypes = valueTypes
@@ -89,6 +113,14 @@ final class ClassInfo: @unchecked Sendable {
         byType[id] = info
         byName[info.objectSchema.name] = type
         return info
+    }
+
+    /// The class hooks' problem of the class stored as `name`, if any (`hookProblem`).
+    static func hookProblem(named name: String) -> String? {
+        lock.lock()
+        let type = byName[name]
+        lock.unlock()
+        return type.flatMap { of($0).hookProblem }
     }
 
     /// Every class discovered so far, by stored name (the latest class of each name): the

@@ -59,7 +59,9 @@ struct SchemaLayout {
                 columns: persisted + backlinks[ci].map(\.1),
                 persistedCount: persisted.count,
                 backlinkColumns: map,
-                indexedColumns: persisted.indices.filter { persisted[$0].isIndexed },
+                // A primary key is always indexed (its lookups and its uniqueness go through the
+                // index), also when the property was made the key after it was created.
+                indexedColumns: persisted.indices.filter { persisted[$0].isIndexed || persisted[$0].isPrimaryKey },
                 primaryKeyColumn: persisted.firstIndex(where: \.isPrimaryKey),
                 columnIndex: Dictionary(persisted.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })))
         }
