@@ -84,6 +84,9 @@ final class EncryptedFile: @unchecked Sendable {
     private var epoch: UInt64 = 0
     /// Pages with no valid copy.
     private var unreadable = Set<Int>()
+    /// Slot pages whose other written copy failed its check when the page was last read (torn by
+    /// a crash while it was written, or damaged — perhaps the newer copy): `slotPageFellBack`.
+    private var fellBack = Set<Int>()
 
     init(path: String, fd: Int32, cipher: PageCipher, view: UnsafeMutableRawPointer, viewBytes: Int) {
         self.path = path
@@ -239,11 +242,20 @@ final class EncryptedFile: @unchecked Sendable {
                     guard cipher.verifies(one, entry: entry, page: UInt64(page)) else { return false }
                     return plain.withUnsafeMutableBytes { cipher.open(one, entry: entry, into: $0) }
                 }
+                // A slot page's other copy is checked too (only there: it costs a second HMAC): a
+                // damaged counter may rank the newer copy last.
+                let otherFails = opened && EncryptedFile.slotPages.contains(page) && { () -> Bool in
+                    let other = 1 - copy, otherEntry = other == 0 ? pair.0 : pair.1
+                    guard otherEntry.counter > 0 else { return false }
+                    let otherSlice = other * EncryptedFile.pageSize..<(other + 1) * EncryptedFile.pageSize
+                    return !cipherText.withUnsafeBytes { cipher.verifies(UnsafeRawBufferPointer(rebasing: $0[otherSlice]), entry: otherEntry, page: UInt64(page)) }
+                }()
                 if opened {
                     plain.withUnsafeBytes { _ = memcpy(view + page * EncryptedFile.pageSize, $0.baseAddress!, EncryptedFile.pageSize) }
                     counters[page] = (pair.0.counter, pair.1.counter)
                     current[page] = UInt8(copy)
                     unreadable.remove(page)
+                    if otherFails { fellBack.insert(page) } else { fellBack.remove(page) }
                     return
                 }
             }
@@ -291,6 +303,7 @@ final class EncryptedFile: @unchecked Sendable {
         current.removeLast(pages - count)
         dirty = dirty.filter { $0.key < count }
         unreadable = unreadable.filter { $0 < count }
+        fellBack = fellBack.filter { $0 < count }
         pages = count
     }
 
@@ -332,6 +345,18 @@ final class EncryptedFile: @unchecked Sendable {
             (PageEntry(UnsafeRawBufferPointer(rebasing: raw[at..<at + PageEntry.size])).counter,
              PageEntry(UnsafeRawBufferPointer(rebasing: raw[at + PageEntry.size..<at + 2 * PageEntry.size])).counter)
         }
+    }
+
+    /// Whether a page holding a header slot has a written copy that failed its check: it may be
+    /// the newer copy (a damaged counter hides which), and the copy read then holds the slot as
+    /// it was a commit earlier, so the
+    /// newest version read may be older than the file's last commit: the first opener reports it
+    /// like a damaged header slot (`SharedFile.recoverNewest`), never silently — with or without
+    /// the lock file that remembers the last version.
+    var slotPageFellBack: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return EncryptedFile.slotPages.contains { fellBack.contains($0) }
     }
 
     /// Throws `corruptFile` naming the first page below `size` that has no valid copy.
@@ -409,6 +434,7 @@ final class EncryptedFile: @unchecked Sendable {
                 current[page] = UInt8(copies[i])
                 dirty[page] = epoch
                 unreadable.remove(page)
+                fellBack.remove(page)
             }
         }
     }
