@@ -15,20 +15,3 @@ extension Object {
     }
 }
 
-/// An object usable as `Identifiable` (in lists and diffs) whose `id` is stable for as long as
-/// the object exists: managed, its class and object key, the same for every instance of it in
-/// any Realm of its file; unmanaged, the instance's identity.
-public protocol ObjectKeyIdentifiable: Identifiable where ID == UInt64 {}
-
-extension ObjectKeyIdentifiable where Self: Object {
-    /// The object's stable identifier (see `ObjectKeyIdentifiable`).
-    public var id: UInt64 {
-        guard let managed else { return UInt64(UInt(bitPattern: ObjectIdentifier(self).hashValue)) }
-        // The key in the low bits, the class in the high ones: distinct classes' objects of
-        // the same key get distinct ids.
-        var hasher = Hasher()
-        hasher.combine(managed.realm.schema.objectSchemas[managed.classIndex].name)
-        let classBits = UInt64(UInt(bitPattern: hasher.finalize())) << 40
-        return classBits ^ UInt64(bitPattern: managed.key.rawValue)
-    }
-}

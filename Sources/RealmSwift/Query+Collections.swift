@@ -1,148 +1,135 @@
 import Foundation
 
-// The rest of RealmSwift's query DSL that ported code uses most: comparisons between two
-// properties, ranges, enums by raw value, string equality with options, and queries over lists
-// (their elements' properties, membership, any-of, aggregates). Each builds the same predicate
-// text `filter(_:)` takes, values as arguments.
-
-// MARK: Two properties
-
-extension Query where T: _Persistable {
-    private func compare(_ op: String, _ other: Query) -> Query<Bool> {
-        Query<Bool>(text: "\(text) \(op) \(other.text)", arguments: arguments + other.arguments)
-    }
-    /// Whether the property equals another property of the same type.
-    public static func == (lhs: Query, rhs: Query) -> Query<Bool> { lhs.compare("==", rhs) }
-    /// Whether the property differs from another property of the same type.
-    public static func != (lhs: Query, rhs: Query) -> Query<Bool> { lhs.compare("!=", rhs) }
-    /// Whether the property is less than another.
-    public static func < (lhs: Query, rhs: Query) -> Query<Bool> { lhs.compare("<", rhs) }
-    /// Whether the property is at most another.
-    public static func <= (lhs: Query, rhs: Query) -> Query<Bool> { lhs.compare("<=", rhs) }
-    /// Whether the property is greater than another.
-    public static func > (lhs: Query, rhs: Query) -> Query<Bool> { lhs.compare(">", rhs) }
-    /// Whether the property is at least another.
-    public static func >= (lhs: Query, rhs: Query) -> Query<Bool> { lhs.compare(">=", rhs) }
-}
+// The parts of the query DSL that RealmSwift code uses beyond plain comparisons: ranges,
+// string comparisons with options, conditions on the elements and aggregates of a list, and an
+// enum's raw value. Each builds the same predicate text `filter(_:)` accepts.
 
 // MARK: Ranges
 
 extension Query where T: _Persistable & Comparable {
-    /// Whether the value lies in `range` (its lower bound included, its upper bound not).
+    /// Whether the property lies in `range` (the lower bound included, the upper one not).
     public func contains(_ range: Range<T>) -> Query<Bool> {
-        (self >= range.lowerBound) && (self < range.upperBound)
+        Query<Bool>(text: "(\(text) >= %@) AND (\(text) < %@)",
+                    arguments: [storedArgument(range.lowerBound) ?? NSNull(), storedArgument(range.upperBound) ?? NSNull()])
     }
-
-    /// Whether the value lies in `range`, both bounds included.
+    /// Whether the property lies in `range` (both bounds included).
     public func contains(_ range: ClosedRange<T>) -> Query<Bool> {
-        (self >= range.lowerBound) && (self <= range.upperBound)
+        Query<Bool>(text: "\(text) BETWEEN {%@, %@}",
+                    arguments: [storedArgument(range.lowerBound) ?? NSNull(), storedArgument(range.upperBound) ?? NSNull()])
     }
+}
+
+extension Query {
+    /// Whether the optional property holds a value in `range` (nil is in no range).
+    public func contains<W: _Persistable & Comparable>(_ range: Range<W>) -> Query<Bool> where T == W? {
+        Query<W>(text: text, isKeyPath: isKeyPath).contains(range)
+    }
+    /// Whether the optional property holds a value in `range` (nil is in no range).
+    public func contains<W: _Persistable & Comparable>(_ range: ClosedRange<W>) -> Query<Bool> where T == W? {
+        Query<W>(text: text, isKeyPath: isKeyPath).contains(range)
+    }
+}
+
+// MARK: Strings
+
+extension Query where T == String {
+    /// Whether the string equals `value`, ignoring case or diacritics as `options` say.
+    public func equals(_ value: String, options: StringOptions = []) -> Query<Bool> { string("==", value, options) }
+    /// Whether the string differs from `value`, ignoring case or diacritics as `options` say.
+    public func notEquals(_ value: String, options: StringOptions = []) -> Query<Bool> { string("!=", value, options) }
+}
+
+extension Query where T == String? {
+    private var nonOptional: Query<String> { Query<String>(text: text, isKeyPath: isKeyPath) }
+    /// Whether the string starts with `prefix` (nil never does).
+    public func starts(with prefix: String, options: StringOptions = []) -> Query<Bool> { nonOptional.starts(with: prefix, options: options) }
+    /// Whether the string ends with `suffix` (nil never does).
+    public func ends(with suffix: String, options: StringOptions = []) -> Query<Bool> { nonOptional.ends(with: suffix, options: options) }
+    /// Whether the string contains `other` (nil never does).
+    public func contains(_ other: String, options: StringOptions = []) -> Query<Bool> { nonOptional.contains(other, options: options) }
+    /// Whether the string matches a pattern with `?` and `*` (nil never does).
+    public func like(_ pattern: String, caseInsensitive: Bool = false) -> Query<Bool> { nonOptional.like(pattern, caseInsensitive: caseInsensitive) }
+    /// Whether the string equals `value`, ignoring case or diacritics as `options` say.
+    public func equals(_ value: String, options: StringOptions = []) -> Query<Bool> { nonOptional.equals(value, options: options) }
+    /// Whether the string differs from `value`, ignoring case or diacritics as `options` say.
+    public func notEquals(_ value: String, options: StringOptions = []) -> Query<Bool> { nonOptional.notEquals(value, options: options) }
 }
 
 // MARK: Enums
 
 extension Query where T: PersistableEnum {
-    /// The enum's stored raw value, to compare with raw values (`$0.kind.rawValue == 2`).
-    public var rawValue: Query<T.RawValue> { Query<T.RawValue>(text: text, arguments: arguments, isKeyPath: isKeyPath) }
+    /// The enum's raw value, which is what the column stores: `$0.kind.rawValue > 1`.
+    public var rawValue: Query<T.RawValue> { Query<T.RawValue>(text: text, isKeyPath: isKeyPath) }
 }
 
-// MARK: String equality with options
+// MARK: Lists
 
-extension Query where T == String {
-    /// Whether the string equals `value`, ignoring case or diacritics as `options` say.
-    public func equals(_ value: String, options: StringOptions = []) -> Query<Bool> { stringComparison("==", value, options) }
-    /// Whether the string differs from `value`, ignoring case or diacritics as `options` say.
-    public func notEquals(_ value: String, options: StringOptions = []) -> Query<Bool> { stringComparison("!=", value, options) }
-
-    private func stringComparison(_ op: String, _ value: String, _ options: StringOptions) -> Query<Bool> {
-        var flags = ""
-        if options.contains(.caseInsensitive) { flags += "c" }
-        if options.contains(.diacriticInsensitive) { flags += "d" }
-        return Query<Bool>(text: "\(text) \(op)\(flags.isEmpty ? "" : "[\(flags)]") %@", arguments: [value])
-    }
+/// A list, for conditions on its elements inside `where { }`.
+public protocol _QueryableList {
+    /// The type of the list's elements.
+    associatedtype _QueryElement
 }
 
-// MARK: Lists of objects
-
-extension Query where T: RealmCollection {
-    /// A property of the list's objects: a comparison on it holds when it holds for any of
-    /// them (`$0.dogs.age > 5`: some dog is older than 5).
-    public subscript<V>(dynamicMember keyPath: KeyPath<T.Element, V>) -> Query<V> {
-        Query<V>(text: "\(text).\(propertyName(keyPath))", isKeyPath: true)
-    }
-
-    /// Whether the list holds `object`.
-    public func contains(_ object: T.Element) -> Query<Bool> {
-        Query<Bool>(text: "%@ IN \(text)", arguments: [object])
-    }
-
-    /// Whether the list holds any of `objects`.
-    public func containsAny<S: Sequence>(in objects: S) -> Query<Bool> where S.Element == T.Element {
-        Query<Bool>(text: "ANY \(text) IN %@", arguments: [Array(objects)])
-    }
+extension List: _QueryableList {
+    public typealias _QueryElement = Element
 }
 
-// MARK: Lists of values
-
-/// A list of scalar values (`List<Int>`, `List<String>`…), for the queries over its values.
-public protocol _RealmValueList {
-    /// The type of the list's values.
-    associatedtype Value: _RealmScalar & _Persistable
+extension LinkingObjects: _QueryableList {
+    public typealias _QueryElement = Element
 }
 
-extension List: _RealmValueList where Element: _RealmScalar & _Persistable {
-    public typealias Value = Element
-}
-
-extension Query where T: _RealmValueList {
+extension Query where T: _QueryableList {
     /// Whether the list holds `value`.
-    public func contains(_ value: T.Value) -> Query<Bool> {
-        Query<Bool>(text: "%@ IN \(text)", arguments: [storedValue(value)])
+    public func contains(_ value: T._QueryElement) -> Query<Bool> {
+        Query<Bool>(text: "%@ IN \(text)", arguments: [storedArgument(value) ?? NSNull()])
     }
-
     /// Whether the list holds any of `values`.
-    public func containsAny<S: Sequence>(in values: S) -> Query<Bool> where S.Element == T.Value {
-        Query<Bool>(text: "ANY \(text) IN %@", arguments: [values.map { storedValue($0) }])
+    public func containsAny<S: Sequence>(in values: S) -> Query<Bool> where S.Element == T._QueryElement {
+        Query<Bool>(text: "ANY \(text) IN %@", arguments: [values.map { storedArgument($0) ?? NSNull() }])
     }
+    /// Whether some element equals `rhs`.
+    public static func == (lhs: Query, rhs: T._QueryElement) -> Query<Bool> { lhs.any("==", rhs) }
+    /// Whether some element differs from `rhs`.
+    public static func != (lhs: Query, rhs: T._QueryElement) -> Query<Bool> { lhs.any("!=", rhs) }
 
-    /// Whether any value of the list equals `value`.
-    public static func == (lhs: Query, rhs: T.Value) -> Query<Bool> { lhs.anyElement("==", rhs) }
-    /// Whether any value of the list differs from `value`.
-    public static func != (lhs: Query, rhs: T.Value) -> Query<Bool> { lhs.anyElement("!=", rhs) }
-
-    /// The number of values in the list.
-    public var count: Query<Int> { Query<Int>(text: "\(text).@count") }
-    /// The smallest value of the list.
-    public var min: Query<T.Value> { aggregate("@min") }
-    /// The largest value of the list.
-    public var max: Query<T.Value> { aggregate("@max") }
-    /// The sum of the list's values.
-    public var sum: Query<T.Value> { aggregate("@sum") }
-    /// The average of the list's values.
-    public var avg: Query<T.Value> { aggregate("@avg") }
-
-    fileprivate func anyElement(_ op: String, _ value: T.Value) -> Query<Bool> {
-        Query<Bool>(text: "ANY \(text) \(op) %@", arguments: [storedValue(value)])
+    func any(_ op: String, _ value: T._QueryElement) -> Query<Bool> {
+        Query<Bool>(text: "ANY \(text) \(op) %@", arguments: [storedArgument(value) ?? NSNull()])
     }
+    /// The number of elements, to compare: `$0.scores.count > 2`.
+    public var count: Query<Int> { Query<Int>(text: "\(text).@count", isKeyPath: false) }
 
-    private func aggregate(_ function: String) -> Query<T.Value> {
-        Query<T.Value>(text: "\(text).\(function)", arguments: arguments)
+    func aggregate(_ name: String) -> Query<T._QueryElement> {
+        Query<T._QueryElement>(text: "\(text).@\(name)", isKeyPath: false)
     }
 }
 
-extension Query where T: _RealmValueList, T.Value: Comparable {
-    /// Whether any value of the list is less than `value`.
-    public static func < (lhs: Query, rhs: T.Value) -> Query<Bool> { lhs.anyElement("<", rhs) }
-    /// Whether any value of the list is at most `value`.
-    public static func <= (lhs: Query, rhs: T.Value) -> Query<Bool> { lhs.anyElement("<=", rhs) }
-    /// Whether any value of the list is greater than `value`.
-    public static func > (lhs: Query, rhs: T.Value) -> Query<Bool> { lhs.anyElement(">", rhs) }
-    /// Whether any value of the list is at least `value`.
-    public static func >= (lhs: Query, rhs: T.Value) -> Query<Bool> { lhs.anyElement(">=", rhs) }
-}
-
-/// The argument for a scalar: its stored value, or the value itself for one no stored value
-/// holds (binding the query then reports it).
-private func storedValue(_ value: some _RealmScalar) -> Any {
-    (try? value._rlmCheckedValue()) ?? value
+extension Query where T: _QueryableList, T._QueryElement: Comparable {
+    /// Whether some element is greater than `rhs`.
+    public static func > (lhs: Query, rhs: T._QueryElement) -> Query<Bool> { lhs.any(">", rhs) }
+    /// Whether some element is at least `rhs`.
+    public static func >= (lhs: Query, rhs: T._QueryElement) -> Query<Bool> { lhs.any(">=", rhs) }
+    /// Whether some element is less than `rhs`.
+    public static func < (lhs: Query, rhs: T._QueryElement) -> Query<Bool> { lhs.any("<", rhs) }
+    /// Whether some element is at most `rhs`.
+    public static func <= (lhs: Query, rhs: T._QueryElement) -> Query<Bool> { lhs.any("<=", rhs) }
+    /// Whether every element lies in `range` (the lower bound included, the upper one not), as
+    /// RealmSwift's: the smallest element is at least the lower bound and the largest below the
+    /// upper one, so an empty list is in no range.
+    public func contains(_ range: Range<T._QueryElement>) -> Query<Bool> {
+        let lower = storedArgument(range.lowerBound) ?? NSNull(), upper = storedArgument(range.upperBound) ?? NSNull()
+        return Query<Bool>(text: "(\(text).@min >= %@) AND (\(text).@max < %@)", arguments: [lower, upper])
+    }
+    /// Whether every element lies in `range` (both bounds included), as RealmSwift's.
+    public func contains(_ range: ClosedRange<T._QueryElement>) -> Query<Bool> {
+        let lower = storedArgument(range.lowerBound) ?? NSNull(), upper = storedArgument(range.upperBound) ?? NSNull()
+        return Query<Bool>(text: "(\(text).@min >= %@) AND (\(text).@max <= %@)", arguments: [lower, upper])
+    }
+    /// The smallest element, to compare: `$0.scores.min > 2`.
+    public var min: Query<T._QueryElement> { aggregate("min") }
+    /// The largest element, to compare.
+    public var max: Query<T._QueryElement> { aggregate("max") }
+    /// The average of the elements, to compare.
+    public var avg: Query<T._QueryElement> { aggregate("avg") }
+    /// The sum of the elements, to compare.
+    public var sum: Query<T._QueryElement> { aggregate("sum") }
 }

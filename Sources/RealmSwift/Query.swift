@@ -70,7 +70,7 @@ extension Query where T: _Persistable {
 
 /// The argument for a value (the stored value of a scalar or enum, the object of a link). A
 /// value no stored value holds is passed as it is, and binding the query reports it.
-private func storedArgument(_ value: Any) -> Any? {
+func storedArgument(_ value: Any) -> Any? {
     if let scalar = value as? any _RealmScalar { return (try? scalar._rlmCheckedValue()) ?? value }
     return unwrapped(value)
 }
@@ -90,7 +90,7 @@ public struct StringOptions: OptionSet, Sendable {
 }
 
 extension Query where T == String {
-    private func string(_ op: String, _ value: String, _ options: StringOptions) -> Query<Bool> {
+    func string(_ op: String, _ value: String, _ options: StringOptions) -> Query<Bool> {
         var flags = ""
         if options.contains(.caseInsensitive) { flags += "c" }
         if options.contains(.diacriticInsensitive) { flags += "d" }
@@ -106,11 +106,6 @@ extension Query where T == String {
     public func like(_ pattern: String, caseInsensitive: Bool = false) -> Query<Bool> {
         string("LIKE", pattern, caseInsensitive ? .caseInsensitive : [])
     }
-}
-
-extension Query where T: RealmCollection {
-    /// The number of objects in a list or linking objects.
-    public var count: Query<Int> { Query<Int>(text: "\(text).@count", isKeyPath: false) }
 }
 
 // MARK: Logic
