@@ -36,6 +36,19 @@ struct ExportCommand: ParsableCommand {
     @Flag(name: .long, help: "Accepted for symmetry; export always opens the file read-only.")
     var readOnly = false
 
+    /// `{"Class": [objects…], …}` for `classes`, each array written by `writeArray` (without
+    /// its final newline): the document `import` reads back.
+    static func writeDocument(_ classes: [ObjectSchema], writeArray: (ObjectSchema) throws -> Void) throws {
+        if classes.isEmpty { Console.line("{}"); return }
+        Console.write("{\n")
+        for (index, objectSchema) in classes.enumerated() {
+            Console.write(JSONWriter.quoted(objectSchema.name) + ": ")
+            try writeArray(objectSchema)
+            Console.write(index < classes.count - 1 ? ",\n" : "\n")
+        }
+        Console.write("}\n")
+    }
+
     func validate() throws {
         if format == .csv && className == nil {
             throw ValidationError("--format csv needs --class CLASS (CSV holds one class)")
@@ -60,14 +73,8 @@ struct ExportCommand: ParsableCommand {
             return
         }
         // Every class, as one import document. Each class's array comes from JSONExport.
-        let classes = realm.schema.objectSchemas
-        if classes.isEmpty { Console.line("{}"); return }
-        Console.write("{\n")
-        for (i, objectSchema) in classes.enumerated() {
-            Console.write(JSONWriter.quoted(objectSchema.name) + ": ")
+        try Self.writeDocument(realm.schema.objectSchemas) { objectSchema in
             try Render.json(try realm.objects(objectSchema.name), realm: realm, finalNewline: false)
-            Console.write(i < classes.count - 1 ? ",\n" : "\n")
         }
-        Console.write("}\n")
     }
 }

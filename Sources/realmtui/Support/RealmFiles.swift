@@ -257,15 +257,7 @@ enum RealmCoreFiles {
             try writeClass(objectSchema, finalNewline: true)
             return
         }
-        let classes = conversion.schema.objectSchemas
-        if classes.isEmpty { Console.line("{}"); return }
-        Console.write("{\n")
-        for (index, objectSchema) in classes.enumerated() {
-            Console.write(JSONWriter.quoted(objectSchema.name) + ": ")
-            try writeClass(objectSchema, finalNewline: false)
-            Console.write(index < classes.count - 1 ? ",\n" : "\n")
-        }
-        Console.write("}\n")
+        try ExportCommand.writeDocument(conversion.schema.objectSchemas) { try writeClass($0, finalNewline: false) }
     }
 
     /// The file opened read-only (mapped in place, or a consistent copy when a Realm app has it
