@@ -174,6 +174,12 @@ open class Object: Hashable, CustomStringConvertible {
     /// class then fails with `RealmError.invalidSchema`).
     open class func ignoredProperties() -> [String] { [] }
 
+    /// True to leave the class out of the schema of a Realm opened without `objectTypes`
+    /// (the classes discovered in the process), as Realm Swift's hook of the same name does:
+    /// for classes that are never stored there, such as deliberately invalid test models.
+    /// Naming the class in `objectTypes` still uses it. False by default.
+    open class func _realmIgnoreClass() -> Bool { false }
+
     /// The name the class is stored under.
     public class var className: String { _realmObjectName() ?? String(describing: self) }
 

@@ -125,10 +125,11 @@ final class ClassInfo: @unchecked Sendable {
 
     /// Every class discovered so far, by stored name (the latest class of each name): the
     /// schema of a Realm opened without `objectTypes`. Without the Objective-C runtime, a class
-    /// is known once an instance was made or it was used with a Realm.
+    /// is known once an instance was made or it was used with a Realm. Classes whose
+    /// `_realmIgnoreClass()` is true are left out.
     static var registered: [Object.Type] {
         lock.lock(); defer { lock.unlock() }
-        return byName.keys.sorted().compactMap { byName[$0] }
+        return byName.keys.sorted().compactMap { byName[$0] }.filter { !$0._realmIgnoreClass() }
     }
 
     /// The schema of `types` and every class they link to, in a stable order.

@@ -19,14 +19,18 @@ import Testing
         @Persisted var name = ""
     }
 
+    // Deliberately invalid: kept out of the process's discovered schema, which other tests'
+    // Realms opened without objectTypes use (as realm-swift's own invalid test models are).
     final class WrongKeyDog: Object {
         @Persisted var id = 0
         override class func primaryKey() -> String? { "identifier" }
+        override class func _realmIgnoreClass() -> Bool { true }
     }
 
     final class IgnoredPersistedDog: Object {
         @Persisted var name = ""
         override class func ignoredProperties() -> [String] { ["name"] }
+        override class func _realmIgnoreClass() -> Bool { true }
     }
 
     @Test func primaryKeyAndIndexesNamedByTheHooksAreTheSchemas() throws {
@@ -55,6 +59,18 @@ import Testing
             guard case RealmError.invalidSchema(let text) = error else { return false }
             return text.contains("ignoredProperties() names 'name'")
         }
+    }
+
+    @Test func anIgnoredInvalidClassDoesNotBreakRealmsOpenedWithoutObjectTypes() throws {
+        let config = try fileConfig([ListedCat.self])
+        defer { removeFolder(of: config) }
+        let url = try #require(config.fileURL)
+        _ = ListedCat()
+        _ = IgnoredPersistedDog()   // discovered by this process, as any class once made
+        _ = WrongKeyDog()
+        let realm = try Realm(fileURL: url)
+        #expect(realm.schema.objectSchema.contains { $0.className == "ListedCat" }, "\(realm.schema.objectSchema.map(\.className))")
+        #expect(!realm.schema.objectSchema.contains { $0.className == "IgnoredPersistedDog" })
     }
 
     @Test func objectKeyIdentifiableIdsAreStableAcrossInstances() throws {
