@@ -45,6 +45,7 @@ extension WriteTransaction {
             case .string(let s): s.utf8.count > 4096
             case .data(let d): d.count > 4096
             case .list(let l): l.count > 256
+            case .map(let m): m.count > 256
             default: false
             }
         }
@@ -117,6 +118,7 @@ extension WriteTransaction {
         switch value {
         case .link(let k): [k]
         case .list(let items): items.compactMap { if case .link(let k) = $0 { k } else { nil } }
+        case .map(let entries): entries.values.compactMap { if case .link(let k) = $0 { k } else { nil } }
         default: []
         }
     }
@@ -163,6 +165,7 @@ extension WriteTransaction {
         case .string(let s): big = s.utf8.count > 4096
         case .data(let d): big = d.count > 4096
         case .list(let l): big = l.count > 256
+        case .map(let m): big = m.count > 256
         default: big = false
         }
         try updateRow(classIndex, key, bigValues: big) { c, row in c.columns[column][row] = value }
@@ -213,6 +216,8 @@ extension WriteTransaction {
                 let replacement: Value
                 switch current {
                 case .list(let items): replacement = .list(items.filter { $0 != .link(key) })
+                // A dictionary keeps the key, its value becomes nil (as in Realm).
+                case .map(let entries): replacement = .map(entries.mapValues { $0 == .link(key) ? .null : $0 })
                 default: replacement = .null
                 }
                 try updateRow(origin.classIndex, source) { c, r in c.columns[origin.column][r] = replacement }

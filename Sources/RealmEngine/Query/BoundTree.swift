@@ -38,7 +38,7 @@ enum QueryType: Equatable, CustomStringConvertible {
         case .uuid: self = .uuid
         case .decimal128: self = .decimal128
         case .link: self = .object(-1)
-        case .list: return nil
+        case .list, .map: return nil
         }
     }
 

@@ -171,7 +171,7 @@ enum EditText {
                 return text(for: pkValue, pk, realm: realm)
             }
             return "\(className)#\(key.rawValue)"
-        case .list: return value.description
+        case .list, .map: return value.description
         }
     }
 
