@@ -3,9 +3,9 @@
 /// what Realm Core keeps, so `1.0` and `1.00` (decimals), `0.0` and `-0.0`, and every NaN are
 /// each one element. Of equal elements the one given first stays: inserting a value equal to
 /// one already in a set changes nothing, as in Realm.
-enum SetElements {
+package enum SetElements {
     /// `items` sorted and free of duplicates (stable: the first of equal elements is kept).
-    static func normalized(_ items: [Value]) -> [Value] {
+    package static func normalized(_ items: [Value]) -> [Value] {
         guard items.count > 1 else { return items }
         // Already sorted and unique (the usual case when a stored set is written back): keep it.
         if zip(items, items.dropFirst()).allSatisfy({ ValueOrder.sortCompare($0, $1) < 0 }) { return items }
@@ -44,8 +44,8 @@ enum SetElements {
 /// (`Dictionary::insert`): a key must not start with `$` nor contain `.`, since both would be
 /// ambiguous in a key path (`map.key`) and in the query language. The empty key is allowed, as
 /// Realm Core allows it.
-enum MapKey {
-    static func check(_ key: String, className: String, property: String) throws {
+package enum MapKey {
+    package static func check(_ key: String, className: String, property: String) throws {
         if key.utf8.first == UInt8(ascii: "$") {
             throw RealmError.invalidInput("\(className).\(property): the dictionary key '\(key)' starts with '$'; a key must not start with '$'")
         }
