@@ -72,6 +72,15 @@ public final class DynamicMap {
         return old
     }
 
+    /// Sets `key` from input: a value, `.link(key)`, a nested object to create, or a primary key
+    /// (the typed layer stores unmanaged objects so). Keys are checked as `setValue` checks them.
+    package func setInput(_ input: ObjectInput, forKey key: String) throws {
+        try MapKey.check(key, className: owner.className, property: property.name)
+        var given = try entries().mapValues { ObjectInput.value($0) }
+        given[key] = input
+        try owner.setValue(.dictionary(given), forKey: property.name)
+    }
+
     /// Removes every entry.
     public func removeAll() throws {
         try owner.setValue(.value(.map([:])), forKey: property.name)

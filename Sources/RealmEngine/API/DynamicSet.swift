@@ -95,6 +95,21 @@ public final class DynamicSet {
         try owner.setValue(.value(.list(kept)), forKey: property.name)
     }
 
+    /// Adds the element an input names (a value, `.link(key)`, a nested object to create, or a
+    /// primary key) unless an equal one is there: the typed layer stores unmanaged objects so.
+    package func insertInput(_ input: ObjectInput) throws {
+        if case .value(let value) = input {
+            try insert(value)
+            return
+        }
+        var items = try elements().map { ObjectInput.value($0) }
+        items.append(input)
+        try owner.setValue(.array(items), forKey: property.name)
+    }
+
+    /// A live list view of the set (its elements in the set's order), for observing.
+    package func listView() -> DynamicList { DynamicList(owner: owner, column: column, property: property) }
+
     /// Removes every element.
     public func removeAll() throws {
         try owner.setValue(.value(.list([])), forKey: property.name)
