@@ -6,7 +6,7 @@ import RealmEngine
 ///
 /// Every class an SDK made (`class_X` tables) becomes a class of the same name; objects keep
 /// their keys, links and primary keys; indexed columns stay indexed. What this engine cannot
-/// hold yet — Mixed, sets, dictionaries, embedded objects, typed links — is left out and
+/// hold yet — Mixed, embedded objects, typed links — is left out and
 /// listed in `omissions` (the caller says so to the user; nothing is left out silently). A
 /// link to an object that was deleted while other devices still referred to it (Realm's
 /// "unresolved" tombstone keys) is read as no link, as the SDKs show it, and counted.
@@ -74,17 +74,14 @@ public struct RealmCoreConversion {
     /// This engine's property for a Realm Core column, or why there is none.
     private static func property(for column: CoreColumn, in table: RealmCoreTable,
                                  kept: [String: RealmCoreTable]) -> Result<Property, Unsupported> {
-        switch column.collection {
-        case .set?: return .failure(Unsupported(text: "a set: not supported yet"))
-        case .dictionary?: return .failure(Unsupported(text: "a dictionary: not supported yet"))
-        case .list?, nil: break
-        }
         let isList = column.collection == .list || column.type == .linkList
+        let isSet = column.collection == .set
+        let isMap = column.collection == .dictionary
         let isPrimaryKey = column.name == table.primaryKey
         let indexed = column.index == .general
         func scalar(_ type: PropertyType) -> Result<Property, Unsupported> {
-            .success(Property(name: column.name, type: type, isOptional: column.nullable, isList: isList,
-                              isPrimaryKey: isPrimaryKey, isIndexed: indexed && type.canBeIndexed && !isList))
+            .success(Property(name: column.name, type: type, isOptional: column.nullable, isList: isList, isSet: isSet, isMap: isMap,
+                              isPrimaryKey: isPrimaryKey, isIndexed: indexed && type.canBeIndexed && !isList && !isSet && !isMap))
         }
         switch column.type {
         case .int: return scalar(.int)
@@ -105,7 +102,7 @@ public struct RealmCoreConversion {
                 let target = column.linkTarget.map { $0.hasPrefix("class_") ? String($0.dropFirst(6)) : $0 } ?? "?"
                 return .failure(Unsupported(text: "links to \(target), which is left out"))
             }
-            return .success(Property(name: column.name, type: .object, isList: isList, objectClassName: className))
+            return .success(Property(name: column.name, type: .object, isList: isList, isSet: isSet, isMap: isMap, objectClassName: className))
         }
     }
 
@@ -219,9 +216,13 @@ public struct RealmCoreConversion {
         case .link(_, let key):
             if key < 0 { dropped += 1; return [] }
             return [ObjectKey(key)]
-        case .list(let items):
+        case .list(let items), .set(let items):
             var keys: [ObjectKey] = []
             for item in items { keys += try linkedKeys(item, dropped: &dropped, in: className, property) }
+            return keys
+        case .dictionary(let entries):
+            var keys: [ObjectKey] = []
+            for entry in entries { keys += try linkedKeys(entry.value, dropped: &dropped, in: className, property) }
             return keys
         default:
             throw RealmError.invalidInput("\(className).\(property): a link column holds \(value.typeName)")
@@ -257,6 +258,32 @@ public struct RealmCoreConversion {
                 out.append(try Self.value(item, for: property, in: className))
             }
             return .list(out)
+        case .set(let items) where property.isSet:
+            var out: [Value] = []
+            out.reserveCapacity(items.count)
+            for item in items {
+                if case .link(_, let key) = item, key < 0 { continue }
+                out.append(try Self.value(item, for: property, in: className))
+            }
+            // Realm Core keeps a set sorted too, but its order of NaN against numbers depends on
+            // where the NaN was inserted; this engine keeps one order. Elements it holds equal
+            // that Core kept apart would be merged: refused rather than lost.
+            let set = SetElements.normalized(out)
+            guard set.count == out.count else {
+                throw RealmError.invalidInput("\(className).\(property.name): a set holds elements this engine takes as equal: \(Value.list(out))")
+            }
+            return .list(set)
+        case .dictionary(let entries) where property.isMap:
+            var out = [String: Value](minimumCapacity: entries.count)
+            for entry in entries {
+                try MapKey.check(entry.key, className: className, property: property.name)
+                guard out[entry.key] == nil else {
+                    throw RealmError.invalidInput("\(className).\(property.name): the dictionary holds the key '\(entry.key)' twice")
+                }
+                // A link to an object deleted elsewhere (an unresolved key) reads as nil, as the SDKs show it.
+                out[entry.key] = try Self.value(entry.value, for: property, in: className)
+            }
+            return .map(out)
         case .typedLink, .set, .dictionary:
             throw RealmError.internalError("internal error: \(className).\(property.name) holds \(value.typeName), which the conversion leaves out")
         }

@@ -22,7 +22,7 @@ public enum Limits {
     public static let maxClasses = 4096
     /// Properties in one class.
     public static let maxProperties = 1024
-    /// A string or data value past this many bytes, or a list past `bigListElements` elements,
+    /// A string or data value past this many bytes, or a list or dictionary past `bigListElements` elements,
     /// is *big*: writing it makes the writer measure the leaf it lands in, which then splits
     /// rather than grow past a few MB (`TreeWriter.needsSplit`). Smaller values never need it.
     static let bigValueBytes = 4096
@@ -39,6 +39,7 @@ extension Value {
         case .string(let text): text.utf8.count > Limits.bigValueBytes
         case .data(let bytes): bytes.count > Limits.bigValueBytes
         case .list(let elements): elements.count > Limits.bigListElements
+        case .map(let entries): entries.count > Limits.bigListElements
         default: false
         }
     }

@@ -203,6 +203,7 @@ enum RecordCoding {
         // Text keeps every digit; `Decimal128`'s Decodable reads it back.
         case .decimal128(let d): d.description
         case .list(let items): items.map(jsonValue)
+        case .map(let entries): entries.mapValues(jsonValue)
         }
     }
 }

@@ -172,7 +172,7 @@ extension Optional: _Persistable where Wrapped: _RealmElement {
 /// An enum stored through its raw value (an `Int` or a `String`):
 /// `enum Kind: Int, PersistableEnum { case a, b }` then `@Persisted var kind: Kind`.
 /// A property declared without a default takes the first case.
-public protocol PersistableEnum: _RealmScalar, _Persistable, RawRepresentable, CaseIterable
+public protocol PersistableEnum: _RealmScalar, _Persistable, _RealmMapValue, RawRepresentable, CaseIterable
 where RawValue: _RealmScalar {}
 
 extension PersistableEnum {

@@ -102,6 +102,9 @@ extension Realm {
             } else if object.info.objectSchema[field.name]?.isList == true {
                 values[field.name] = .array([])
                 deferred.append(field.name)
+            } else if object.info.objectSchema[field.name]?.isMap == true {
+                values[field.name] = .dictionary([:])
+                deferred.append(field.name)
             } else {
                 values[field.name] = .value(.null)
                 deferred.append(field.name)
@@ -129,6 +132,17 @@ extension Realm {
             }
         }
         if object.info.objectSchema[field.name]?.isList == true { return .array(items) }
+        if object.info.objectSchema[field.name]?.isMap == true {
+            // The map's objects come in key order (`Map._rlmLinkedObjects`); its input names the
+            // keys, nil values included.
+            guard case .dictionary(let given)? = field.access.unmanagedInput(field.field, for: self) else { return nil }
+            let linkedKeys = given.filter { if case .value(.null) = $0.value { false } else { true } }.keys
+                .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+            guard linkedKeys.count == items.count else { return nil }
+            var entries = given.filter { if case .value(.null) = $0.value { true } else { false } }
+            for (key, item) in zip(linkedKeys, items) { entries[key] = item }
+            return .dictionary(entries)
+        }
         return items.first
     }
 }

@@ -105,13 +105,23 @@ public final class DynamicList {
         }
     }
 
-    /// Appends an element (a value, `.link(key)`, a nested object or a primary key).
+    /// A set keeps its own order: placing an element at a position would be silently undone.
+    private func refusePositions(_ what: String) throws {
+        if property.isSet {
+            throw RealmError.invalidOperation("\(ownerClassName).\(property.name) is a set, which keeps its elements in Realm's order: "
+                                              + "it cannot \(what); insert or remove elements instead")
+        }
+    }
+
+    /// Appends an element (a value, `.link(key)`, a nested object or a primary key); for a set:
+    /// adds it unless an equal element is there.
     public func append(_ element: ObjectInput) throws {
         try update { $0.append(element) }
     }
 
-    /// Inserts an element at `index`.
+    /// Inserts an element at `index` (not for a set).
     public func insert(_ element: ObjectInput, at index: Int) throws {
+        try refusePositions("insert at a position")
         try update { items in
             try check(index, items.count, allowEnd: true)
             items.insert(element, at: index)
@@ -128,6 +138,7 @@ public final class DynamicList {
 
     /// Moves the element at `from` to `to`.
     public func move(from: Int, to: Int) throws {
+        try refusePositions("move an element")
         try update { items in
             try check(from, items.count)
             try check(to, items.count)
@@ -138,6 +149,7 @@ public final class DynamicList {
 
     /// Replaces the element at `index`.
     public func replace(index: Int, with element: ObjectInput) throws {
+        try refusePositions("replace an element at a position")
         try update { items in
             try check(index, items.count)
             items[index] = element

@@ -85,6 +85,26 @@ public final class DynamicObject: Hashable, CustomStringConvertible {
         return DynamicList(owner: self, column: c, property: p)
     }
 
+    /// A set property, live.
+    public func set(forKey name: String) throws -> DynamicSet {
+        let c = try column(name)
+        let p = objectSchema.persistedProperties[c]
+        guard p.isSet else {
+            throw RealmError.typeMismatch(className: className, property: name, expected: "a set", got: p.typeDescription)
+        }
+        return DynamicSet(owner: self, column: c, property: p)
+    }
+
+    /// A dictionary property, live.
+    public func map(forKey name: String) throws -> DynamicMap {
+        let c = try column(name)
+        let p = objectSchema.persistedProperties[c]
+        guard p.isMap else {
+            throw RealmError.typeMismatch(className: className, property: name, expected: "a dictionary", got: p.typeDescription)
+        }
+        return DynamicMap(owner: self, column: c, property: p)
+    }
+
     /// The objects linking here through a linking-objects property, live.
     public func linkingObjects(forKey name: String) throws -> Results {
         guard let p = objectSchema[name], p.type == .linkingObjects, let origin = p.objectClassName,

@@ -74,8 +74,19 @@ extension Migration {
         if from.type == .object || to.type == .object {
             // Keys of one class mean nothing in another.
             guard from.type == to.type, from.objectClassName == to.objectClassName else {
-                return isEmpty(value) ? (to.isList ? .list([]) : .null) : nil
+                return isEmpty(value) ? emptyValue(of: to) : nil
             }
+        }
+        // A dictionary converts only to a dictionary (its keys have no place elsewhere), and only
+        // an empty collection or nil becomes one.
+        if from.isMap || to.isMap {
+            guard from.isMap, to.isMap, case .map(let entries) = value else { return isEmpty(value) ? emptyValue(of: to) : nil }
+            var out = [String: Value](minimumCapacity: entries.count)
+            for (key, item) in entries {
+                guard let v = convertedElement(item, to: to) else { return nil }
+                out[key] = v
+            }
+            return .map(out)
         }
         switch (from.isList, to.isList, value) {
         case (true, true, .list(let items)):
@@ -83,6 +94,11 @@ extension Migration {
             for item in items {
                 guard let v = convertedElement(item, to: to) else { return nil }
                 out.append(v)
+            }
+            // A list becomes a set only when no two elements are equal: merging them would lose one.
+            if to.isSet {
+                let set = SetElements.normalized(out)
+                return set.count == out.count ? .list(set) : nil
             }
             return .list(out)
         case (false, true, _):
@@ -99,7 +115,13 @@ extension Migration {
 
     private static func isEmpty(_ value: Value) -> Bool {
         if case .list(let items) = value { return items.isEmpty }
+        if case .map(let entries) = value { return entries.isEmpty }
         return value.isNull
+    }
+
+    /// An empty list, set or dictionary, or nil.
+    private static func emptyValue(of p: Property) -> Value {
+        p.isMap ? .map([:]) : p.isList ? .list([]) : .null
     }
 
     /// An element of a list: nil elements of a list made required take the type's zero.

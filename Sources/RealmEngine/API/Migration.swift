@@ -122,6 +122,7 @@ public final class Migration {
     /// A property's default: its declared default, an empty list, nil, or the type's zero.
     static func defaultValue(_ p: Property) -> Value {
         if p.isList { return .list([]) }
+        if p.isMap { return .map([:]) }
         if let d = p.defaultValue { return d }
         if p.isOptional || p.type == .object { return .null }
         return zero(p.type)
@@ -212,6 +213,7 @@ public final class MigrationObject {
         case .decimal128(let d): d
         case .link(let k): k
         case .list(let items): items.map { swiftValue($0) as Any }
+        case .map(let entries): entries.mapValues { swiftValue($0) as Any }
         }
     }
 
@@ -244,6 +246,13 @@ public final class MigrationObject {
                 items.append(v)
             }
             return .list(items)
+        case let d as [String: Any]:
+            var entries: [String: Value] = [:]
+            for (key, e) in d {
+                guard let v = storedValue(e) else { return nil }
+                entries[key] = v
+            }
+            return .map(entries)
         default: return nil
         }
     }

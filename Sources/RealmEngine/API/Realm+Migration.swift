@@ -119,7 +119,8 @@ extension Realm {
                 var newValues = newObject.values
                 for p in newClass?.persistedProperties ?? [] {
                     guard let was = oldClass[p.name], let v = oldValues[p.name] else { continue }
-                    guard was.type == p.type, was.isList == p.isList, was.objectClassName == p.objectClassName else {
+                    guard was.type == p.type, was.isList == p.isList, was.isSet == p.isSet, was.isMap == p.isMap,
+                          was.objectClassName == p.objectClassName else {
                         // The type changed (an integer's width too: 300 does not fit an int8).
                         if let converted = Migration.converted(v, from: was, to: p) {
                             newValues[p.name] = converted
@@ -133,6 +134,11 @@ extension Realm {
                         // A list made required: nil elements take the element type's default (Realm's rule).
                         let zero = Migration.zero(p.type)
                         newValues[p.name] = .list(items.map { $0.isNull ? zero : $0 })
+                        continue
+                    }
+                    if p.isMap, !p.isOptional, was.isOptional, case .map(let entries) = v {
+                        let zero = Migration.zero(p.type)
+                        newValues[p.name] = .map(entries.mapValues { $0.isNull ? zero : $0 })
                         continue
                     }
                     newValues[p.name] = v
@@ -191,6 +197,9 @@ extension Realm {
                     case .link(let k): if !keep(k) { result[ci][r].1[col] = .null }
                     case .list(let items):
                         result[ci][r].1[col] = .list(items.filter { if case .link(let k) = $0 { keep(k) } else { false } })
+                    case .map(let entries):
+                        // A dictionary keeps its keys; a value whose object is gone becomes nil.
+                        result[ci][r].1[col] = .map(entries.mapValues { if case .link(let k) = $0, keep(k) { $0 } else { .null } })
                     default: break
                     }
                 }

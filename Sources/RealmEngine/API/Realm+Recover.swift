@@ -201,6 +201,7 @@ private struct Salvage {
                         guard let target else { continue }
                         switch row[column] {
                         case .list(let items): row[column] = .list(items.compactMap { keep($0, in: target) })
+                        case .map(let entries): row[column] = .map(entries.mapValues { keep($0, in: target) ?? .null })
                         case let v: row[column] = keep(v, in: target) ?? .null
                         }
                     }

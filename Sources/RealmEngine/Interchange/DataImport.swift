@@ -267,6 +267,14 @@ public final class DataImport {
     /// The input for a link or list-of-links property, with references resolved to keys.
     private func linkInput(_ json: JSONValue, for property: Property, className: String) throws -> ObjectInput {
         if case .null = json { return .value(.null) }
+        if property.isMap {
+            var entries = [String: ObjectInput]()
+            for member in try JSONImport.mapMembers(json, for: property, className: className) {
+                if case .null = member.value { entries[member.key] = .value(.null); continue }
+                entries[member.key] = try linkElement(member.value, for: property, label: "\(property.name)['\(member.key)']", className: className)
+            }
+            return .dictionary(entries)
+        }
         guard property.isList else { return try linkElement(json, for: property, label: property.name, className: className) }
         guard case .array(let items) = json else {
             throw RealmError.typeMismatch(className: className, property: property.name,

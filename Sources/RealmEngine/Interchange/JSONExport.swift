@@ -62,6 +62,9 @@ public enum JSONExport {
             return .object([JSONMember("class", .string(target)), JSONMember("key", .integer(key.rawValue))])
         case .list(let items):
             return .array(try items.map { try json($0, for: property, resolveLink: resolveLink) })
+        case .map:
+            // A dictionary is a JSON object, its keys in Realm's order (by bytes).
+            return .object(try value.sortedEntries.map { JSONMember($0.key, try json($0.value, for: property, resolveLink: resolveLink)) })
         default:
             return plainJSON(value) ?? .null
         }
@@ -93,6 +96,13 @@ public enum JSONExport {
                 out.append(json)
             }
             return .array(out)
+        case .map:
+            var out: [JSONMember] = []
+            for (key, item) in value.sortedEntries {
+                guard let json = plainJSON(item) else { return nil }
+                out.append(JSONMember(key, json))
+            }
+            return .object(out)
         }
     }
 

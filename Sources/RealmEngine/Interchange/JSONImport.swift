@@ -21,7 +21,8 @@ import Foundation
 /// | data                | a base64 string, or an array of byte values 0–255                   |
 /// | objectId / uuid     | 24 hex digits / the canonical UUID string                           |
 /// | link (to-one, item) | object → `.dictionary`; array → `.array`; number/string → `.primaryKey` when the target has one |
-/// | list                | an array of the element form above → `.array`                      |
+/// | list, set           | an array of the element form above → `.array`                      |
+/// | dictionary          | an object of key → the element form above (or null) → `.dictionary` |
 /// | any                 | `null` → `.value(.null)`                                            |
 public enum JSONImport {
     /// Objects of one class, in file order.
@@ -113,6 +114,22 @@ public enum JSONImport {
             throw RealmError.invalidInput("\(className).\(property.name) is a computed linkingObjects property and cannot be set")
         }
         if case .null = json { return .value(.null) }
+        if property.isMap {
+            let members = try mapMembers(json, for: property, className: className)
+            var entries = [String: ObjectInput](minimumCapacity: members.count)
+            for member in members {
+                let label = "\(property.name)['\(member.key)']"
+                if case .null = member.value {
+                    guard property.isOptional else {
+                        throw RealmError.typeMismatch(className: className, property: label, expected: property.type.rawValue, got: "null")
+                    }
+                    entries[member.key] = .value(.null)
+                } else {
+                    entries[member.key] = try element(fromJSON: member.value, for: property, className: className, propertyLabel: label, schema: schema)
+                }
+            }
+            return .dictionary(entries)
+        }
         guard property.isList else {
             return try element(fromJSON: json, for: property, className: className, propertyLabel: property.name, schema: schema)
         }
@@ -143,6 +160,15 @@ public enum JSONImport {
                                           expected: "\(property.typeDescription) (an object, set through create or import)",
                                           got: json.snippet())
         }
+        if property.isMap {
+            var entries = [String: Value]()
+            for member in try mapMembers(json, for: property, className: className) {
+                if case .null = member.value { entries[member.key] = .null; continue }
+                entries[member.key] = try scalar(fromJSON: member.value, type: property.type, className: className,
+                                                 propertyLabel: "\(property.name)['\(member.key)']", expected: property.type.rawValue)
+            }
+            return .map(entries)
+        }
         guard property.isList else {
             return try scalar(fromJSON: json, type: property.type, className: className, propertyLabel: property.name,
                               expected: property.typeDescription)
@@ -156,6 +182,22 @@ public enum JSONImport {
             return try scalar(fromJSON: item, type: property.type, className: className,
                               propertyLabel: "\(property.name)[\(i)]", expected: property.type.rawValue)
         })
+    }
+
+    /// The members of a dictionary's JSON object, keys checked (Realm's rules, no key twice).
+    static func mapMembers(_ json: JSONValue, for property: Property, className: String) throws -> [JSONMember] {
+        guard case .object(let members) = json else {
+            throw RealmError.typeMismatch(className: className, property: property.name,
+                                          expected: "\(property.typeDescription) (a JSON object)", got: json.snippet())
+        }
+        var seen = Set<String>()
+        for member in members {
+            try MapKey.check(member.key, className: className, property: property.name)
+            guard seen.insert(member.key).inserted else {
+                throw RealmError.invalidInput("\(className).\(property.name): the key '\(member.key)' is given twice")
+            }
+        }
+        return members
     }
 
     /// A to-one link, a list element, or a non-list scalar (not null).

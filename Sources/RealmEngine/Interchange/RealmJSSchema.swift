@@ -14,12 +14,14 @@ import Foundation
 /// (used by realm-js's query tests). Either way property order is the file's order.
 ///
 /// Types: `bool int int8 int16 int32 int64 float double string date data objectId uuid
-/// decimal128` (`int64` is `int`, `decimal` is `decimal128`), `X?` optional, `X[]` list (`X?[]` a list of optional values), a class
-/// name for a link (`Person`, `Person?`: to-one, always optional; `Person[]`: a list), and the
-/// long forms `{"type": "object", "objectType": "Person"}`,
-/// `{"type": "list", "objectType": "string"}`, `{"type": "linkingObjects", …}`. Types this
-/// engine lacks (`mixed`, sets, dictionaries, embedded objects) are rejected by
-/// name rather than read as a link to an unknown class.
+/// decimal128` (`int64` is `int`, `decimal` is `decimal128`), `X?` optional, `X[]` list (`X?[]` a list of optional values),
+/// `X<>` set, `X{}` dictionary (`X?{}` of optional values), a class name for a link (`Person`,
+/// `Person?`: to-one, always optional; `Person[]`: a list; `Person<>`: a set; `Person{}`: a
+/// dictionary, whose values may always be null), and the long forms
+/// `{"type": "object", "objectType": "Person"}`, `{"type": "list", "objectType": "string"}`,
+/// `{"type": "set", …}`, `{"type": "dictionary", …}`, `{"type": "linkingObjects", …}`. Types
+/// this engine lacks (`mixed`, embedded objects) are rejected by name rather than read as a
+/// link to an unknown class.
 extension Schema {
     /// Reads a realm-js JSON schema (an array of classes, or `{"schema": [...]}`), then
     /// `validate()`s it. Errors are `RealmError.invalidSchema` (or `.limitExceeded`, or
@@ -93,11 +95,10 @@ struct RealmJSSchemaReader {
     /// realm-js types this engine does not have, with why.
     static let unsupportedTypes: [String: String] = [
         "mixed": "mixed is not supported; use a concrete type",
-        "set": "sets are not supported; use a list",
-        "dictionary": "dictionaries are not supported; use a list of objects",
     ]
 
-    static let knownTypeList = "bool, int, int8, int16, int32, int64, float, double, string, date, data, objectId, uuid, a class name, object, list, linkingObjects"
+    static let knownTypeList = "bool, int, int8, int16, int32, int64, float, double, string, date, data, objectId, uuid, decimal128, "
+        + "a class name, object, list, set, dictionary, linkingObjects"
 
     func objectSchema(_ json: JSONValue) throws -> ObjectSchema {
         let name = json.member("name")?.stringValue ?? ""
@@ -171,12 +172,14 @@ struct RealmJSSchemaReader {
             guard result.isLink, !result.isList else {
                 throw fail("type \"object\" needs a class name as \"objectType\", got '\(target)'")
             }
-        case "list":
-            guard let element = objectType else { throw fail("type \"list\" needs \"objectType\"") }
-            result = try shorthand(element, name: name, place: place)
-            guard !result.isList else { throw fail("a list of lists ('\(element)') is not supported") }
-            result.isList = true
-            if result.isLink { result.isOptional = false }
+        case "list", "set", "dictionary":
+            guard let element = objectType else { throw fail("type \"\(typeString)\" needs \"objectType\"") }
+            let elementProperty = try shorthand(element, name: name, place: place)
+            guard !elementProperty.isCollection else { throw fail("a \(typeString) of collections ('\(element)') is not supported") }
+            result = Property(name: name, type: elementProperty.type,
+                              isOptional: elementProperty.isLink ? false : elementProperty.isOptional,
+                              isList: typeString == "list", isSet: typeString == "set", isMap: typeString == "dictionary",
+                              objectClassName: elementProperty.objectClassName)
         case "linkingObjects":
             guard let origin = objectType, let originProperty = spec.member("property")?.stringValue else {
                 throw fail("type \"linkingObjects\" needs \"objectType\" and \"property\"")
@@ -187,6 +190,9 @@ struct RealmJSSchemaReader {
         }
         if try flag("optional"), !result.isLink {
             result.isOptional = true
+        }
+        if try result.isLink && result.isSet && flag("optional") {
+            throw fail("a set of objects cannot hold null")
         }
         switch spec.member("indexed") {
         case .string(let kind)?:
@@ -204,28 +210,31 @@ struct RealmJSSchemaReader {
         return result
     }
 
-    /// `int`, `int?`, `string[]`, `int?[]`, `Person`, `Person?`, `Person[]`.
+    /// `int`, `int?`, `string[]`, `int?[]`, `int<>`, `string?{}`, `Person`, `Person?`,
+    /// `Person[]`, `Person<>`, `Person{}`.
     func shorthand(_ typeString: String, name: String, place: String) throws -> Property {
         var base = Substring(typeString)
-        var isList = false
+        var isList = false, isSet = false, isMap = false
         if base.hasSuffix("[]") { isList = true; base = base.dropLast(2) }
-        for (suffix, what) in [("{}", "dictionaries"), ("<>", "sets")] where base.hasSuffix(suffix) {
-            throw RealmError.invalidSchema("\(place): \(what) ('\(typeString)') are not supported")
+        else if base.hasSuffix("<>") { isSet = true; base = base.dropLast(2) }
+        else if base.hasSuffix("{}") { isMap = true; base = base.dropLast(2) }
+        if base.hasSuffix("[]") || base.hasSuffix("<>") || base.hasSuffix("{}") {
+            throw RealmError.invalidSchema("\(place): a collection of collections ('\(typeString)') is not supported")
         }
         var isOptional = false
         if base.hasSuffix("?") { isOptional = true; base = base.dropLast() }
         let baseName = String(base)
         if let type = RealmJSSchemaReader.scalarTypes[baseName] {
-            return Property(name: name, type: type, isOptional: isOptional, isList: isList)
+            return Property(name: name, type: type, isOptional: isOptional, isList: isList, isSet: isSet, isMap: isMap)
         }
         if let why = RealmJSSchemaReader.unsupportedTypes[baseName] {
             throw RealmError.invalidSchema("\(place): \(why)")
         }
         if classNames.contains(baseName) {
-            if isList && isOptional {
-                throw RealmError.invalidSchema("\(place): a list of objects cannot hold null ('\(typeString)')")
+            if (isList || isSet) && isOptional {
+                throw RealmError.invalidSchema("\(place): a \(isSet ? "set" : "list") of objects cannot hold null ('\(typeString)')")
             }
-            return Property(name: name, type: .object, isList: isList, objectClassName: baseName)
+            return Property(name: name, type: .object, isList: isList, isSet: isSet, isMap: isMap, objectClassName: baseName)
         }
         if ["object", "list", "linkingObjects"].contains(baseName) {
             throw RealmError.invalidSchema("\(place): type '\(baseName)' needs the object form with \"objectType\"")
@@ -247,10 +256,11 @@ struct RealmJSSchemaReader {
         }
         let base = property.isLink ? (property.objectClassName ?? "") : typeName(property.type)
         let shorthand: String
+        let suffix = property.isMap ? "{}" : property.isSet ? "<>" : property.isList ? "[]" : ""
         if property.isLink {
-            shorthand = property.isList ? base + "[]" : base + "?"
+            shorthand = property.isCollection ? base + suffix : base + "?"
         } else {
-            shorthand = base + (property.isOptional ? "?" : "") + (property.isList ? "[]" : "")
+            shorthand = base + (property.isOptional ? "?" : "") + suffix
         }
         let needsIndexFlag = property.isIndexed && !property.isPrimaryKey
         guard needsIndexFlag || property.defaultValue != nil else { return .string(shorthand) }

@@ -34,7 +34,7 @@ public enum ValueSyntax {
     public static func json(fromText text: String, for property: Property, keyType: PropertyType? = nil,
                             strings: Strings = .jsonOrBare) -> JSONValue {
         let parsed = try? JSONParser.parse(text)
-        if property.isList { return parsed ?? .string(text) }
+        if property.isCollection { return parsed ?? .string(text) }
         if property.isLink, case .object? = parsed { return parsed ?? .null }  // a reference or nested object
         let isString = property.type == .string || (property.isLink && keyType == .string)
         if case .literal = strings {
@@ -62,7 +62,7 @@ public enum ValueSyntax {
                              strings: Strings = .jsonOrBare) throws -> ObjectInput {
         let keyType = property.objectClassName.flatMap { schema[$0] }?.primaryKeyProperty?.type
         let json = json(fromText: text, for: property, keyType: keyType, strings: strings)
-        if case .null = json, !property.isOptional, !property.isList {
+        if case .null = json, !property.isOptional, !property.isCollection {
             throw RealmError.missingValue(className: className, property: property.name)
         }
         return try JSONImport.input(fromJSON: json, for: property, className: className, schema: schema)
@@ -77,7 +77,7 @@ extension Value {
     ///   `ValueSyntax.parse(_:for:className:schema:strings:)`, which can refer to objects).
     public static func parse(_ text: String, for property: Property, className: String) throws -> Value {
         let json = ValueSyntax.json(fromText: text, for: property)
-        if case .null = json, !property.isOptional, !property.isList {
+        if case .null = json, !property.isOptional, !property.isCollection {
             throw RealmError.missingValue(className: className, property: property.name)
         }
         return try JSONImport.value(fromJSON: json, for: property, className: className)

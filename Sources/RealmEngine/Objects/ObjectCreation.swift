@@ -105,6 +105,8 @@ extension WriteTransaction {
                     row.append(d)
                 } else if properties[column].isList {
                     row.append(.list([]))
+                } else if properties[column].isMap {
+                    row.append(.map([:]))
                 } else if properties[column].isOptional {
                     row.append(.null)
                 } else {
@@ -157,17 +159,22 @@ extension WriteTransaction {
             guard let target = p.objectClassName.flatMap(layout.classIndex) else {
                 throw RealmError.invalidSchema("\(className).\(p.name) links to an unknown class")
             }
+            if p.isMap {
+                return try convertLinkMap(raw, for: p, target: target, className: className, update: update)
+            }
             if p.isList {
+                let links: [Value]
                 switch raw {
                 case .array(let items):
-                    return .list(try items.map { .link(try createObject(target, $0, update: update)) })
+                    links = try items.map { .link(try createObject(target, $0, update: update)) }
                 case .value(.list(let items)):
-                    return .list(try items.map { .link(try createObject(target, .value($0), update: update)) })
+                    links = try items.map { .link(try createObject(target, .value($0), update: update)) }
                 case .value(.null):
-                    return .list([])
+                    links = []
                 default:
                     throw RealmError.typeMismatch(className: className, property: p.name, expected: p.typeDescription, got: "a single value")
                 }
+                return .list(p.isSet ? SetElements.normalized(links) : links)
             }
             if case .value(.null) = raw { return .null }
             return .link(try createObject(target, raw, update: update))
@@ -176,16 +183,51 @@ extension WriteTransaction {
         case .value(let v):
             return try p.coerce(v, className: className)
         case .array(let items) where p.isList:
-            return .list(try items.map { item -> Value in
+            let elements = try items.map { item -> Value in
                 guard case .value(let v) = item else {
                     throw RealmError.typeMismatch(className: className, property: p.name, expected: p.type.rawValue, got: "an object")
                 }
                 return try p.coerce(v, className: className, element: true)
-            })
+            }
+            return .list(p.isSet ? SetElements.normalized(elements) : elements)
+        case .dictionary(let entries) where p.isMap:
+            var out = [String: Value](minimumCapacity: entries.count)
+            for (key, item) in entries {
+                try MapKey.check(key, className: className, property: p.name)
+                guard case .value(let v) = item else {
+                    throw RealmError.typeMismatch(className: className, property: "\(p.name)['\(key)']", expected: p.type.rawValue, got: "an object")
+                }
+                out[key] = try p.coerce(v, className: className, element: true)
+            }
+            return .map(out)
         case .primaryKey(let v):
             return try p.coerce(v, className: className)
         default:
             throw RealmError.typeMismatch(className: className, property: p.name, expected: p.typeDescription, got: "an object or array")
         }
+    }
+
+    /// A dictionary of links from input: a dictionary of key → (a nested object, `.link(key)`, a
+    /// primary key, or nil), or a stored `.map` of links.
+    private func convertLinkMap(_ raw: ObjectInput, for p: Property, target: Int, className: String,
+                                update: UpdatePolicy) throws -> Value {
+        let entries: [String: ObjectInput]
+        switch raw {
+        case .dictionary(let d): entries = d
+        case .value(.map(let d)): entries = d.mapValues { .value($0) }
+        case .value(.null): return .map([:])
+        default:
+            throw RealmError.typeMismatch(className: className, property: p.name, expected: p.typeDescription, got: "not a dictionary")
+        }
+        var out = [String: Value](minimumCapacity: entries.count)
+        for (key, item) in entries {
+            try MapKey.check(key, className: className, property: p.name)
+            if case .value(.null) = item {
+                out[key] = .null
+            } else {
+                out[key] = .link(try createObject(target, item, update: update))
+            }
+        }
+        return .map(out)
     }
 }

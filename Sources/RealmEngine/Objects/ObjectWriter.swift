@@ -110,6 +110,7 @@ extension WriteTransaction {
         switch value {
         case .link(let k): [k]
         case .list(let items): items.compactMap { if case .link(let k) = $0 { k } else { nil } }
+        case .map(let entries): entries.values.compactMap { if case .link(let k) = $0 { k } else { nil } }
         default: []
         }
     }
@@ -199,6 +200,8 @@ extension WriteTransaction {
                 let replacement: Value
                 switch current {
                 case .list(let items): replacement = .list(items.filter { $0 != .link(key) })
+                // A dictionary keeps the key, its value becomes nil (as in Realm).
+                case .map(let entries): replacement = .map(entries.mapValues { $0 == .link(key) ? .null : $0 })
                 default: replacement = .null
                 }
                 try updateRow(origin.classIndex, source) { c, r in c.columns[origin.column][r] = replacement }

@@ -26,7 +26,7 @@ enum SearchIndex {
         case .double(let d): return d.bitPattern
         case .data(let d): return d.withUnsafeBytes { Checksum.hash($0, seed: 0x4441) }
         case .link(let k): return key(int: k.rawValue, type: .object)
-        case .list: return 0
+        case .list, .map: return 0
         }
     }
 

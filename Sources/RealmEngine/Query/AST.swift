@@ -48,6 +48,9 @@ struct StringOptions: OptionSet, Sendable, Hashable {
 struct PathComponent: Equatable {
     var name: String
     var column: Int
+    /// A dictionary key written in brackets (`attrs['color']`): taken as it is, never as an
+    /// operator (`attrs['@count']` is the key "@count").
+    var isKey = false
 }
 
 /// An operand of a comparison.

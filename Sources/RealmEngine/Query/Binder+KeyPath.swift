@@ -60,6 +60,9 @@ extension Binder {
                 i += 3
                 continue
             }
+            if component.isKey {
+                throw RealmError.query(message: "'\(prefix)' is not a dictionary; ['\(component.name)'] needs one", column: component.column)
+            }
             if component.name.hasPrefix("@") {
                 path.postfix = try collectionOperator(component, path: path, prefix: prefix)
                 walked.append(component.name)
@@ -98,6 +101,37 @@ extension Binder {
                 guard let column = objectSchema.persistedProperties.firstIndex(where: { $0.name == property.name }) else {
                     throw RealmError.query(message: "property '\(property.name)' is not stored", column: component.column)
                 }
+                if property.isMap {
+                    // `attrs['k']` / `attrs.k`: one value; `attrs.@keys`: the keys; `attrs`,
+                    // `attrs.@values` and `attrs.@count`/`@sum`/…: the values.
+                    let next = i + 1 < rest.endIndex ? rest[i + 1] : nil
+                    let part: BoundPath.MapPart
+                    var consumed = 1
+                    switch next {
+                    case let n? where n.isKey || !n.name.hasPrefix("@"):
+                        part = .key(n.name)
+                        consumed = 2
+                    case let n? where n.name.lowercased() == "@keys":
+                        part = .keys
+                        consumed = 2
+                    case let n? where n.name.lowercased() == "@values":
+                        part = .values
+                        consumed = 2
+                    default:
+                        part = .values
+                    }
+                    path.steps.append(.map(classIndex: current, column: column, part: part))
+                    if part == .keys {
+                        path.elementType = .string
+                    } else {
+                        path.elementType = QueryType(property.type, target: target)
+                    }
+                    if case .key = part {} else { path.throughCollection = true }
+                    if let target { dependencies.insert(target) }
+                    walked += rest[i..<(i + consumed)].map(\.name)
+                    i += consumed
+                    continue
+                }
                 path.steps.append(.column(classIndex: current, column: column))
                 if property.isList { path.throughCollection = true }
                 path.elementType = QueryType(property.type, target: target)
@@ -115,7 +149,7 @@ extension Binder {
         case "@count", "@size":
             if path.throughCollection { return .aggregate(.count) }
             if path.elementType == .string || path.elementType == .data { return .length }
-            throw RealmError.query(message: "\(component.name) needs a list, linking objects, a string or data; '\(prefix)' is \(path.elementType)",
+            throw RealmError.query(message: "\(component.name) needs a list, set, dictionary, linking objects, a string or data; '\(prefix)' is \(path.elementType)",
                                    column: component.column)
         case "@min", "@max", "@sum", "@avg":
             guard path.throughCollection else {

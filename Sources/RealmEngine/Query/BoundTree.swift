@@ -38,7 +38,7 @@ enum QueryType: Equatable, CustomStringConvertible {
         case .uuid: self = .uuid
         case .decimal128: self = .decimal128
         case .link: self = .object(-1)
-        case .list: return nil
+        case .list, .map: return nil
         }
     }
 
@@ -75,6 +75,14 @@ struct BoundPath {
         case column(classIndex: Int, column: Int)
         /// The objects of `originClass` whose `originColumn` links to the current object (of `classIndex`).
         case backlinks(classIndex: Int, originClass: Int, originColumn: Int)
+        /// A dictionary column of `classIndex`: its values, its keys, or the value of one key
+        /// (nil when the key is missing, as in Realm).
+        case map(classIndex: Int, column: Int, part: MapPart)
+    }
+    /// What a `.map` step reads of a dictionary.
+    enum MapPart: Equatable {
+        case values, keys
+        case key(String)
     }
     /// What is done with the values the steps reach.
     enum Postfix: Equatable {
@@ -100,6 +108,7 @@ struct BoundPath {
             switch step {
             case .column(let cls, _): out.insert(cls)
             case .backlinks(let cls, let origin, _): out.formUnion([cls, origin])
+            case .map(let cls, _, _): out.insert(cls)
             }
         }
         if case .object(let target) = elementType, target >= 0 { out.insert(target) }

@@ -134,8 +134,15 @@ struct Evaluator<Store: ObjectStore> {
         var current = key
         var value = Value.link(key)
         for (i, step) in p.steps.enumerated() {
-            guard case .column(let cls, let column) = step else { return .null }
-            value = try store.value(classIndex: cls, key: current, column: column)
+            switch step {
+            case .column(let cls, let column):
+                value = try store.value(classIndex: cls, key: current, column: column)
+            case .map(let cls, let column, .key(let k)):
+                guard case .map(let entries) = try store.value(classIndex: cls, key: current, column: column) else { return .null }
+                value = entries[k] ?? .null
+            default:
+                return .null
+            }
             if i < p.steps.count - 1 {
                 guard case .link(let next) = value else { return .null }
                 current = next
@@ -173,6 +180,24 @@ struct Evaluator<Store: ObjectStore> {
             default:
                 if isLast { out.append(value) } else if nilLinkReadsAsNull { out.append(.null) }
             }
+        case .map(let cls, let column, let part):
+            guard case .map(let entries) = try store.value(classIndex: cls, key: key, column: column) else { return }
+            let items: [Value]
+            switch part {
+            case .values: items = Value.map(entries).sortedEntries.map(\.value)
+            case .keys: items = Value.map(entries).sortedEntries.map { .string($0.key) }
+            case .key(let k):
+                let value = entries[k] ?? .null
+                if isLast { out.append(value); return }
+                if case .link(let next) = value {
+                    try collect(rest, from: next, nilLinkReadsAsNull: nilLinkReadsAsNull, into: &out)
+                } else if nilLinkReadsAsNull {
+                    out.append(.null)
+                }
+                return
+            }
+            if isLast { out += items; return }
+            for case .link(let k) in items { try collect(rest, from: k, nilLinkReadsAsNull: nilLinkReadsAsNull, into: &out) }
         case .backlinks(let cls, let originClass, let originColumn):
             let owners = try store.backlinks(classIndex: cls, key: key,
                                              originClass: originClass, originColumn: originColumn)

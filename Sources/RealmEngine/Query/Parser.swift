@@ -252,7 +252,30 @@ struct Parser {
     }
 
     private mutating func parsePathTail(_ components: inout [PathComponent]) throws {
-        while isSymbol(current, ".") {
+        while isSymbol(current, ".") || isSymbol(current, "[") {
+            if isSymbol(current, "[") {
+                // `attrs['key']`: a dictionary's key (a string literal or an argument).
+                let open = current
+                advance()
+                let key: String
+                switch current.kind {
+                case .literal(.string(let k)):
+                    key = k
+                case .argument(let n) where n < arguments.count:
+                    guard case .string(let k) = arguments[n] else { throw error("a dictionary key must be a string", at: current) }
+                    key = k
+                case .format("@"):
+                    let n = try nextFormat(current)
+                    guard case .string(let k) = arguments[n] else { throw error("a dictionary key must be a string", at: current) }
+                    key = k
+                default:
+                    throw error("expected a dictionary key in quotes after '[', found \(describe(current))", at: current)
+                }
+                components.append(PathComponent(name: key, column: current.column, isKey: true))
+                advance()
+                try expect("]", "to close the key at column \(open.column)")
+                continue
+            }
             advance()
             switch current.kind {
             case .identifier(let next):

@@ -55,6 +55,9 @@ public struct Schema: Codable, Hashable, Sendable {
                 if !property.isList && !property.isOptional {
                     throw RealmError.invalidSchema("to-one link '\(where_)' must be optional")
                 }
+                if property.isSet && property.isOptional {
+                    throw RealmError.invalidSchema("'\(where_)': a set of objects cannot hold nil")
+                }
             case .linkingObjects:
                 guard let origin = property.objectClassName, let originSchema = self[origin] else {
                     throw RealmError.invalidSchema("'\(where_)' names unknown class '\(property.objectClassName ?? "")'")
@@ -69,11 +72,11 @@ public struct Schema: Codable, Hashable, Sendable {
             }
             if property.isPrimaryKey {
                 primaryKeys += 1
-                guard property.type.canBePrimaryKey, !property.isList else {
+                guard property.type.canBePrimaryKey, !property.isCollection else {
                     throw RealmError.invalidSchema("'\(where_)' of type \(property.typeDescription) cannot be a primary key")
                 }
             }
-            if property.isIndexed && !property.isPrimaryKey && (!property.type.canBeIndexed || property.isList) {
+            if property.isIndexed && !property.isPrimaryKey && (!property.type.canBeIndexed || property.isCollection) {
                 throw RealmError.invalidSchema("'\(where_)' of type \(property.typeDescription) cannot be indexed")
             }
             if let value = property.defaultValue, !value.isNull || !property.isOptional {

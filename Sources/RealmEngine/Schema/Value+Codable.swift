@@ -45,6 +45,7 @@ extension Value: Codable {
             self = .decimal128(decimal)
         case "object": self = .link(ObjectKey(try c.decode(Int64.self, forKey: .v)))
         case "list": self = .list(try c.decode([Value].self, forKey: .v))
+        case "dictionary": self = .map(try c.decode([String: Value].self, forKey: .v))
         default: throw DecodingError.dataCorruptedError(forKey: .t, in: c, debugDescription: "unknown value kind \(kind)")
         }
     }
@@ -66,6 +67,7 @@ extension Value: Codable {
         case .decimal128(let v): try c.encode(v.description, forKey: .v)
         case .link(let k): try c.encode(k.rawValue, forKey: .v)
         case .list(let vs): try c.encode(vs, forKey: .v)
+        case .map(let entries): try c.encode(entries, forKey: .v)
         }
     }
 }

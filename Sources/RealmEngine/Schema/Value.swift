@@ -328,8 +328,11 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
     case decimal128(Decimal128)
     /// A link to an object of the property's target class.
     case link(ObjectKey)
-    /// The elements of a list property.
+    /// The elements of a list property (or of a set property: sorted, unique).
     case list([Value])
+    /// The entries of a dictionary (`Map<String, T>`) property: key → value (`.null` for a nil
+    /// value, or a link whose target was deleted).
+    case map([String: Value])
 
     /// Whether this is `.null`.
     public var isNull: Bool { if case .null = self { true } else { false } }
@@ -350,7 +353,14 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
         case .decimal128: "decimal128"
         case .link: "object"
         case .list: "list"
+        case .map: "dictionary"
         }
+    }
+
+    /// A dictionary's entries in key order (by UTF-8 bytes, as Realm Core orders keys).
+    public var sortedEntries: [(key: String, value: Value)] {
+        guard case .map(let entries) = self else { return [] }
+        return entries.sorted { ValueOrder.bytes($0.key, $1.key) < 0 }.map { (key: $0.key, value: $0.value) }
     }
 
     public var description: String {
@@ -368,6 +378,7 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
         case .decimal128(let v): v.description
         case .link(let k): "→\(k.rawValue)"
         case .list(let vs): "[" + vs.map(\.description).joined(separator: ", ") + "]"
+        case .map: "{" + sortedEntries.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "}"
         }
     }
 }
@@ -380,12 +391,25 @@ extension Property {
             RealmError.typeMismatch(className: className, property: name, expected: element ? type.rawValue : typeDescription,
                                     got: value.kindName)
         }
+        if isMap && !element {
+            guard case .map(let entries) = value else {
+                if value.isNull { return .map([:]) }
+                throw mismatch
+            }
+            var out = [String: Value](minimumCapacity: entries.count)
+            for (key, v) in entries {
+                try MapKey.check(key, className: className, property: name)
+                out[key] = try coerce(v, className: className, element: true)
+            }
+            return .map(out)
+        }
         if isList && !element {
             guard case .list(let items) = value else {
                 if value.isNull { return .list([]) }
                 throw mismatch
             }
-            return .list(try items.map { try coerce($0, className: className, element: true) })
+            let coerced = try items.map { try coerce($0, className: className, element: true) }
+            return .list(isSet ? SetElements.normalized(coerced) : coerced)
         }
         if case .null = value {
             if isOptional && !(isList && type == .object) { return .null }

@@ -198,12 +198,16 @@ final class IntegrityChecker {
                 for column in t.indexedColumns {
                     wantedEntries[column, default: []].append(TreeKey(hi: SearchIndex.key(c.value(row: r, column: column)), lo: k.rawValue))
                 }
+                for column in 0..<t.persistedCount where t.columns[column].isSet || t.columns[column].isMap {
+                    try checkCollection(c.value(row: r, column: column), t.columns[column], "\(name) \(k)")
+                }
                 for column in 0..<t.persistedCount where t.columns[column].type == .object {
                     guard let (target, bc) = layout.linkTargets[.init(classIndex: ci, column: column)] else { continue }
                     let links: [Int64]
                     switch c.value(row: r, column: column) {
                     case .link(let l): links = [l.rawValue]
                     case .list(let items): links = items.compactMap { if case .link(let l) = $0 { l.rawValue } else { nil } }
+                    case .map(let entries): links = entries.values.compactMap { if case .link(let l) = $0 { l.rawValue } else { nil } }
                     default: links = []
                     }
                     for l in links {
@@ -238,6 +242,28 @@ final class IntegrityChecker {
                     }
                 }
             }
+        }
+    }
+
+    /// A stored set is sorted and free of duplicates (what every write keeps); a stored
+    /// dictionary's keys are keys Realm accepts. Either broken would make `contains`, `insert`
+    /// and queries answer wrongly without any read failing.
+    private func checkCollection(_ value: Value, _ property: Property, _ object: String) throws {
+        switch value {
+        case .list(let items) where property.isSet:
+            guard SetElements.isNormalized(items) else {
+                throw corrupt(0, "the set \(object).\(property.name) is not sorted or holds an element twice")
+            }
+        case .map(let entries) where property.isMap:
+            for key in entries.keys {
+                do {
+                    try MapKey.check(key, className: "", property: property.name)
+                } catch {
+                    throw corrupt(0, "the dictionary \(object).\(property.name) holds the key '\(key)', which Realm refuses")
+                }
+            }
+        default:
+            throw corrupt(0, "\(object).\(property.name) does not hold a \(property.collectionName ?? "collection")")
         }
     }
 }

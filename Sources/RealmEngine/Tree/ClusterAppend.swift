@@ -121,10 +121,12 @@ struct PackedAppend {
     }
 }
 
-/// One column block with one row appended (for a list column: its end offsets and its elements).
+/// One column block with one row appended (for a list column: its end offsets and its elements;
+/// for a dictionary column: its end offsets, keys and values).
 private struct ColumnAppend: ClusterColumnBlock {
     let isList: Bool
     let listEnds: PackedAppend?
+    let keys: SliceAppend?
     let data: SliceAppend
     let size: Int
 
@@ -132,22 +134,31 @@ private struct ColumnAppend: ClusterColumnBlock {
         isList = layout.isList
         guard isList else {
             listEnds = nil
+            keys = nil
             data = SliceAppend(layout.data, added: [value], minWidth: 0)
             size = data.size
             return
         }
-        let items: [Value]
-        if case .list(let a) = value {
+        var items: [Value]
+        var keyItems: [Value] = []
+        switch value {
+        case .list(let a) where !layout.isMap:
             items = a
-        } else {
-            assert(value.isNull, "value \(value.kindName) in a list column")
+        case .map where layout.isMap:
+            let entries = value.sortedEntries
+            items = entries.map(\.value)
+            keyItems = entries.map { .string($0.key) }
+        default:
+            assert(value.isNull, "value \(value.kindName) in a list or dictionary column")
             items = []
         }
         let elements = layout.data.count + items.count
         let ends = PackedAppend(ends: layout.listEnds, added: [Int64(elements)], minWidth: 0)
+        let minWidth = elements > ClusterCodec.listElementsFreeOfBits ? 1 : 0
         listEnds = ends
-        data = SliceAppend(layout.data, added: items, minWidth: elements > ClusterCodec.listElementsFreeOfBits ? 1 : 0)
-        size = 1 + ends.size + data.size
+        keys = layout.keys.map { SliceAppend($0, added: keyItems, minWidth: minWidth) }
+        data = SliceAppend(layout.data, added: items, minWidth: minWidth)
+        size = 1 + ends.size + (keys?.size ?? 0) + data.size
     }
 
     func write(to w: inout ByteWriter) {
@@ -155,6 +166,7 @@ private struct ColumnAppend: ClusterColumnBlock {
             w.u8(0)
             listEnds.write(to: &w)
         }
+        keys?.write(to: &w)
         data.write(to: &w)
     }
 }

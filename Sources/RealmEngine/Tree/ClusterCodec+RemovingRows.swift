@@ -55,12 +55,15 @@ private struct KeptColumn: ClusterColumnBlock {
     var listPack = PackPlan.empty
     /// The values (plain columns) or the elements (list columns).
     let data: KeptValues
+    /// Dictionary columns: the kept elements' keys.
+    let keys: KeptValues?
     let size: Int
 
     init(_ layout: ClusterColumnLayout, kept: [Int]) {
         isList = layout.isList
         guard isList else {
             data = KeptValues(layout.data, kept: kept, minWidth: 0)
+            keys = nil
             size = data.size
             return
         }
@@ -77,7 +80,8 @@ private struct KeptColumn: ClusterColumnBlock {
         listPack = PackPlan(count: kept.count, min: listEnds.first ?? 0, max: Int64(total))
         let minWidth = total > ClusterCodec.listElementsFreeOfBits ? 1 : 0
         data = KeptValues(layout.data, kept: elements, minWidth: minWidth)
-        size = 1 + listPack.byteSize + data.size
+        keys = layout.keys.map { KeptValues($0, kept: elements, minWidth: minWidth) }
+        size = 1 + listPack.byteSize + (keys?.size ?? 0) + data.size
     }
 
     func write(to w: inout ByteWriter) {
@@ -85,6 +89,7 @@ private struct KeptColumn: ClusterColumnBlock {
             w.u8(0)
             listPack.write(listEnds, to: &w)
         }
+        keys?.write(to: &w)
         data.write(to: &w)
     }
 }

@@ -159,7 +159,7 @@ struct EncodingLayout {
         var total = ClusterCodec.headerSize + keyPlan.byteSize + 4 * properties.count
         for (c, p) in properties.enumerated() {
             precondition(cluster.columns[c].count == n, "column \(p.name) has \(cluster.columns[c].count) values for \(n) keys")
-            let plan = ColumnPlan(cluster.columns[c], type: p.type, isList: p.isList)
+            let plan = ColumnPlan(cluster.columns[c], type: p.type, isList: p.isList, isMap: p.isMap)
             total += plan.size
             plans.append(plan)
         }

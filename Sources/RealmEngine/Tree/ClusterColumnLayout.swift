@@ -1,21 +1,29 @@
 import Foundation
 
-/// A validated column of a `ClusterView`: for a plain column, its rows; for a list column, the
-/// per-row end offsets plus the flattened elements.
+/// A validated column of a `ClusterView`: for a plain column, its rows; for a list (or set)
+/// column, the per-row end offsets plus the flattened elements; for a dictionary column, the
+/// end offsets, the flattened keys and the flattened values.
 struct ClusterColumnLayout {
     let type: PropertyType
+    /// Whether rows are ranges of elements (lists, sets and dictionaries).
     let isList: Bool
-    /// List columns: end offset (in elements) of each row.
+    /// Whether this is a dictionary column (`keys` holds each element's key).
+    let isMap: Bool
+    /// List and dictionary columns: end offset (in elements) of each row.
     let listEnds: PackedInts
-    /// The values: one per row, or a list column's elements.
+    /// Dictionary columns: the keys (strings), one per element, ascending by bytes in each row.
+    let keys: ClusterColumnSlice?
+    /// The values: one per row, or a list column's elements (a dictionary's values).
     let data: ClusterColumnSlice
 
     init(_ r: inout ByteReader, property: Property, count: Int) throws {
         type = property.type
-        isList = property.isList
+        isMap = property.isMap
+        isList = property.isList || property.isMap
         let storage = ColumnStorage(property.type)
         guard isList else {
             listEnds = .empty
+            keys = nil
             data = try ClusterColumnSlice(&r, storage: storage, count: count)
             return
         }
@@ -29,6 +37,26 @@ struct ClusterColumnLayout {
         guard !overflow, elements <= ClusterCodec.listElementsFreeOfBits + bits else {
             throw CodecError(offset: endsAt, "\(elements) list elements cannot fit in \(r.remaining) bytes")
         }
+        if isMap {
+            let keysAt = r.position
+            let keys = try ClusterColumnSlice(&r, storage: .bytes, count: elements)
+            guard keys.nulls == nil else { throw CodecError(offset: keysAt, "a dictionary key is nil") }
+            // Keys ascend strictly in each row, so a decoded dictionary never merges two entries.
+            for row in 0..<count {
+                let end = Int(truncatingIfNeeded: listEnds[row])
+                let start = row == 0 ? 0 : Int(truncatingIfNeeded: listEnds[row - 1])
+                guard start + 1 < end else { continue }
+                for i in start + 1..<end {
+                    let a = keys.bytes(at: i - 1).bindMemory(to: UInt8.self), b = keys.bytes(at: i).bindMemory(to: UInt8.self)
+                    guard ValueOrder.bytes(a, b) < 0 else {
+                        throw CodecError(offset: keysAt, "dictionary keys of row \(row) do not ascend at element \(i)")
+                    }
+                }
+            }
+            self.keys = keys
+        } else {
+            keys = nil
+        }
         data = try ClusterColumnSlice(&r, storage: storage, count: elements)
     }
 
@@ -40,12 +68,27 @@ struct ClusterColumnLayout {
         return start..<end
     }
 
+    /// The dictionary of a map row from its element range.
+    func map(_ range: Range<Int>, values: [Value]? = nil) -> Value {
+        guard let keys else { return .map([:]) }
+        var out = [String: Value](minimumCapacity: range.count)
+        for i in range {
+            let key = String(decoding: keys.bytes(at: i), as: UTF8.self)
+            out[key] = values?[i] ?? data.value(at: i, type: type)
+        }
+        return .map(out)
+    }
+
     /// Every row's value.
     func decodeAll(rows: Int) -> [Value] {
         guard isList else { return data.decodeAll(type: type) }
         let flat = data.decodeAll(type: type)
         var out = [Value]()
         out.reserveCapacity(rows)
+        if isMap {
+            for row in 0..<rows { out.append(map(range(row), values: flat)) }
+            return out
+        }
         for row in 0..<rows { out.append(.list(Array(flat[range(row)]))) }
         return out
     }

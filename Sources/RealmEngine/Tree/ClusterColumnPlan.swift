@@ -7,6 +7,8 @@ import Foundation
 struct ColumnPlan {
     let storage: ColumnStorage
     let isList: Bool
+    /// A dictionary column: `keys` plans the keys block before the values.
+    let isMap: Bool
     /// The values this block encodes (for a list column: the rows, each a `.list`).
     let values: [Value]
     /// Null bitmap bytes; empty when no value is null.
@@ -20,15 +22,22 @@ struct ColumnPlan {
     private(set) var nanoPack = PackPlan.empty
     /// `.bytes`: total bytes of all values.
     private(set) var blobBytes = 0
-    /// A list column's elements.
+    /// A list column's elements (a dictionary's values).
     private(set) var element: ElementPlan?
+    /// A dictionary column's keys.
+    private(set) var keys: ElementPlan?
     private(set) var size = 0
 
-    init(_ values: [Value], type: PropertyType, isList: Bool, minWidth: Int = 0) {
+    init(_ values: [Value], type: PropertyType, isList: Bool, isMap: Bool = false, minWidth: Int = 0) {
         self.storage = ColumnStorage(type)
-        self.isList = isList
+        self.isList = isList || isMap
+        self.isMap = isMap
         self.values = values
         let n = values.count
+        if isMap {
+            planMap(type: type)
+            return
+        }
         if isList {
             planList(type: type)
             return
@@ -178,6 +187,34 @@ struct ColumnPlan {
         size = 1 + pack.byteSize + elements.size
     }
 
+    /// A dictionary column: end offsets, then every row's keys (ascending by bytes, as
+    /// `Value.sortedEntries` gives them), then the values in the same order.
+    private mutating func planMap(type: PropertyType) {
+        ints.reserveCapacity(values.count)
+        var flatKeys = [Value]()
+        var flat = [Value]()
+        var end = 0
+        for v in values {
+            if case .map = v {
+                for (key, value) in v.sortedEntries {
+                    flatKeys.append(.string(key))
+                    flat.append(value)
+                }
+                end = flat.count
+            } else {
+                assert(v.isNull, "value \(v.kindName) in a dictionary column")
+            }
+            ints.append(Int64(end))
+        }
+        pack = PackPlan(count: ints.count, min: ints.first ?? 0, max: Int64(end))
+        let minWidth = flat.count > ClusterCodec.listElementsFreeOfBits ? 1 : 0
+        let keyPlan = ColumnPlan(flatKeys, type: .string, isList: false, minWidth: minWidth)
+        let elements = ColumnPlan(flat, type: type, isList: false, minWidth: minWidth)
+        keys = ElementPlan(keyPlan)
+        element = ElementPlan(elements)
+        size = 1 + pack.byteSize + keyPlan.size + elements.size
+    }
+
     private static func fillNullSlots(_ a: inout [Int64], with filler: Int64, nulls: [UInt8]) {
         guard !nulls.isEmpty, filler != 0 else { return }
         for i in 0..<a.count where nulls[i >> 3] & (UInt8(1) << UInt8(i & 7)) != 0 { a[i] = filler }
@@ -188,6 +225,7 @@ struct ColumnPlan {
         nulls.withUnsafeBytes { w.bytes($0) }
         if isList {
             pack.write(ints, to: &w)
+            keys?.plan.write(to: &w)
             element?.plan.write(to: &w)
             return
         }

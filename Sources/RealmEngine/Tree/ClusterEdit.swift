@@ -21,7 +21,7 @@ extension ClusterCodec {
         precondition(values.count == view.count, "\(values.count) values for \(view.count) rows")
         let extents = ClusterExtents(view, payload: payload)
         let p = columns[column]
-        let plan = ColumnPlan(values, type: p.type, isList: p.isList)
+        let plan = ColumnPlan(values, type: p.type, isList: p.isList, isMap: p.isMap)
         let old = extents.block(column)
         let delta = plan.size - old.count
         let length = extents.length + delta

@@ -207,6 +207,7 @@ extension ClusterColumnLayout {
         precondition(UInt(bitPattern: row) < UInt(bitPattern: rows), "row \(row) out of range 0..<\(rows)")
         guard isList else { return data.value(at: row, type: type) }
         let r = range(row)
+        if isMap { return map(r) }
         var items = [Value]()
         items.reserveCapacity(r.count)
         for i in r { items.append(data.value(at: i, type: type)) }

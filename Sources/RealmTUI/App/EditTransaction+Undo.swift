@@ -99,6 +99,13 @@ extension EditTransaction {
                                                       index: index, target: target))
                             }
                         }
+                    } else if case .map = value {
+                        for (mapKey, element) in value.sortedEntries {
+                            if case .link(let target) = element, deleted.contains(target) {
+                                incoming.append(.init(originClass: origin.name, originKey: object.key, property: property.name,
+                                                      index: nil, target: target, mapKey: mapKey))
+                            }
+                        }
                     } else if case .link(let target) = value, deleted.contains(target) {
                         incoming.append(.init(originClass: origin.name, originKey: object.key, property: property.name,
                                               index: nil, target: target))
@@ -189,7 +196,12 @@ extension EditTransaction {
             guard let key = newKeys[link.target] else { continue }
             let origin = try existing(link.originClass, link.originKey)
             if let index = link.index {
-                try origin.list(forKey: link.property).insert(.value(.link(key)), at: index)
+                let list = try origin.list(forKey: link.property)
+                // A set puts the link where its order says; a list where it was.
+                if list.property.isSet { try list.append(.value(.link(key))) } else { try list.insert(.value(.link(key)), at: index) }
+            } else if let mapKey = link.mapKey {
+                // A dictionary kept the key with nil: the restored object goes back under it.
+                try origin.map(forKey: link.property).setValue(.link(key), forKey: mapKey)
             } else {
                 try origin.setValue(.link(key), forKey: link.property)
             }

@@ -82,6 +82,12 @@ struct EditTransaction {
             let list = try existing(className, key).list(forKey: property)
             let before = try list.elements()
             switch edit {
+            // A set places its elements itself: a new one is added (nothing if an equal one is
+            // there), an edited one removed and the new value added.
+            case .insert(let value, _) where list.property.isSet: try list.append(.value(value))
+            case .replace(let index, let value) where list.property.isSet:
+                try list.remove(at: index)
+                try list.append(.value(value))
             case .insert(let value, let index): try list.insert(.value(value), at: index)
             case .remove(let index): try list.remove(at: index)
             case .move(let from, let to): try list.move(from: from, to: to)

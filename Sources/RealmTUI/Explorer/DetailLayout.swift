@@ -97,7 +97,8 @@ struct DetailLayout {
         if case .list(let items) = value {
             var parts = items.prefix(listLimit).map { formatter.shown($0, property, oneLine: true, element: true).text }
             if items.count > listLimit { parts.append("…") }
-            return .init(text: "[\(items.count)]" + (parts.isEmpty ? "" : " " + parts.joined(separator: ", ")))
+            let count = property.isSet ? "{\(items.count)}" : "[\(items.count)]"
+            return .init(text: count + (parts.isEmpty ? "" : " " + parts.joined(separator: ", ")))
         }
         if case .data(let data) = value {
             return .init(text: ValueFormatter.byteCount(data.count) + " " + ValueFormatter.hex(data.prefix(256), separator: " ") + (data.count > 256 ? " …" : ""))

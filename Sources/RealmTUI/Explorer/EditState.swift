@@ -171,6 +171,8 @@ enum EditText {
                 return text(for: pkValue, pk, realm: realm)
             }
             return "\(className)#\(key.rawValue)"
+        // A dictionary as the JSON object that `parse` reads back.
+        case .map: return JSONExport.plainJSON(value)?.jsonText(pretty: false) ?? "{}"
         case .list: return value.description
         }
     }
@@ -208,6 +210,8 @@ enum EditText {
     /// The value `text` means for `property` of `className`, or a `RealmError` saying why it
     /// does not fit. `now` is the time `now` stands for.
     static func parse(_ text: String, for property: Property, className: String, realm: Realm, now: Date) throws -> Value {
+        // A dictionary of values is its JSON object (`{"color": "red"}`); `null` empties it.
+        if property.isMap { return try Value.parse(text, for: property, className: className) }
         let word = text.trimmingCharacters(in: .whitespaces)
         if word == "null" {
             guard property.isOptional else { throw RealmError.missingValue(className: className, property: property.name) }

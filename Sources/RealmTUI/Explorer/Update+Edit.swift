@@ -51,7 +51,10 @@ extension ExplorerState {
                 let open = if case .table = current { "Enter on the object, then on \(property.name), opens it" } else { "Enter opens it" }
                 return refuse("\(property.name) is a list: \(open); a, i, x, J, K edit it there")
             }
-            if property.type == .object {
+            if property.isMap && property.type == .object {
+                return refuse("\(property.name) is a dictionary of links: set it with realmtui update --set '\(property.name)={\"key\": primary key, …}'")
+            }
+            if property.type == .object && !property.isMap {
                 return beginPick(object: object, property: property, insertAt: nil)
             }
             let value = try object.value(forKey: property.name)
@@ -233,7 +236,7 @@ extension ExplorerState {
                 refuse("\(property.name) is the primary key: Realm never changes a primary key")
                 return []
             }
-            guard property.isPersisted, !property.isList else {
+            guard property.isPersisted, !property.isList, !(property.isMap && property.type == .object) else {
                 refuse(":set sets a single value; \(property.name) is \(ExplorerText.withArticle(property.typeDescription))")
                 return []
             }

@@ -49,6 +49,9 @@ extension ExplorerState {
                 push(.table(TableScreen(crumb: property.name, schema: target, base: results)))
             } else if property.isList {
                 push(.values(ValuesScreen(crumb: property.name, object: object, property: property)))
+            } else if property.isMap {
+                let edit = property.type == .object ? "realmtui update --set changes it" : "e edits it as a JSON object"
+                message = Message(text: "\(property.name) is a dictionary: its entries are the key → value rows here; \(edit)", isError: false)
             } else if property.type == .object {
                 guard let target = try object.linkedObject(forKey: property.name) else {
                     message = Message(text: "\(property.name) is null: no object to open", isError: false)

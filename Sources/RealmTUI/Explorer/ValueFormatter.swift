@@ -7,7 +7,8 @@ import RealmEngine
 /// Rules (issue "The explorer, part 1"): a null is `null` drawn in the null style, an empty string
 /// is `""` and a string reading null is `"null"`, so they never look alike; dates ISO 8601 in UTC with fractions; data as its size
 /// and a short hex preview; a link as the target's primary key (or `Class#key`); a list as
-/// `[n] first, second…`; linking objects as their count.
+/// `[n] first, second…`; a set as `{n} first, second…`; a dictionary as `{n} key: value, …` on one
+/// line and as `key → value` rows whole; linking objects as their count.
 struct ValueFormatter {
     let realm: Realm
 
@@ -44,13 +45,32 @@ struct ValueFormatter {
         case .list(let items):
             let parts = items.prefix(oneLine ? 8 : items.count).map { shown($0, property, oneLine: true, element: true).text }
             let more = items.count > parts.count ? ", …" : ""
-            return Shown(text: "[\(items.count)]" + (parts.isEmpty ? "" : " " + parts.joined(separator: ", ") + more))
+            let count = property.isSet ? "{\(items.count)}" : "[\(items.count)]"
+            return Shown(text: count + (parts.isEmpty ? "" : " " + parts.joined(separator: ", ") + more))
+        case .map:
+            let entries = value.sortedEntries
+            let limit = oneLine ? 8 : DetailLayout.listLimit
+            let parts = entries.prefix(limit).map { entry in
+                (key: ValueFormatter.key(entry.key), value: shown(entry.value, property, oneLine: true, element: true).text)
+            }
+            let more = entries.count > parts.count ? (oneLine ? ", …" : "\n…") : ""
+            guard !parts.isEmpty else { return Shown(text: "{0}") }
+            if oneLine { return Shown(text: "{\(entries.count)} " + parts.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + more) }
+            // Whole: one row a key, `key → value`.
+            return Shown(text: "{\(entries.count)}\n" + parts.map { "\($0.key) → \($0.value)" }.joined(separator: "\n") + more)
         case .float(let v): return Shown(text: ValueFormatter.number(Double(v), isFloat: true))
         case .double(let v): return Shown(text: ValueFormatter.number(v, isFloat: false))
         // Realm Core's own text: every digit, as Realm Studio and the SDKs print it.
         case .decimal128(let v): return Shown(text: v.description)
         default: return Shown(text: value.description)
         }
+    }
+
+    /// A dictionary key as shown: quoted when it is empty or holds a character that would blur
+    /// where it ends (a space, `:`, `→`, a control).
+    static func key(_ key: String) -> String {
+        let plain = !key.isEmpty && key.unicodeScalars.allSatisfy { $0.value > 0x20 && $0 != ":" && $0 != "→" && $0 != "\"" && $0.value != 0x7F }
+        return plain ? key : JSONWriter.quoted(key)
     }
 
     /// A link target named by its primary key when its class has one, else `Class#key`.

@@ -98,6 +98,8 @@ public struct DeletedObjects: Sendable, Equatable {
         public var index: Int?
         /// The deleted object it pointed at (its old key).
         public var target: ObjectKey
+        /// The key in a dictionary of links (nil: a to-one link or a list).
+        public var mapKey: String? = nil
     }
 
     /// An object holding an `IncomingLink`, as it was right after the delete.

@@ -19,8 +19,11 @@ struct CreateCommand: ParsableCommand {
               "string[]"   a list              "int?[]"    a list of optional values
               "Person"     a link (to-one links are always optional; "Person?" too)
               "Person[]"   a list of links
+              "string<>"   a set (unique values)   "Person<>"  a set of links
+              "int{}"      a dictionary (string keys; no '.' in a key, none starting with '$')
+              "int?{}"     a dictionary of optional values   "Person{}"  a dictionary of links
               {"type": "string", "optional": true, "indexed": true, "default": "Rex"}
-              {"type": "list", "objectType": "string"}
+              {"type": "list", "objectType": "string"}   (also "set", "dictionary")
               {"type": "object", "objectType": "Person"}
               {"type": "linkingObjects", "objectType": "Person", "property": "dogs"}
                            computed backlinks (not stored)

@@ -30,7 +30,8 @@ struct ImportCommand: ParsableCommand {
               link        the target's primary key, a nested object, or
                           {"$ref": "Dog", "$index": 3} (the 4th Dog of the input: how
                           export writes links to objects without a primary key)
-              list        [a, b, …]     nil   null
+              list, set   [a, b, …]     nil   null
+              dictionary  {"key": value, …} (no '.' in a key, none starting with '$')
             In CSV a cell holds the value's text: an unquoted empty cell is null,
             "" the empty string.
 

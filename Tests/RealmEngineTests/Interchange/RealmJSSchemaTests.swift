@@ -125,12 +125,33 @@ import Testing
         #expect(item["price"]?.typeDescription == "decimal128")
     }
 
+    /// realm-js's sets (`X<>`) and dictionaries (`X{}`), short and long forms, of values and of
+    /// objects, read and written back the same.
+    @Test func setsAndDictionariesReadAndRoundTrip() throws {
+        let json = #"[{"name": "Item", "properties": {"tags": "string<>", "maybe": "int?<>", "friends": "Item<>", "attrs": "string{}", "counts": "int?{}", "pets": "Item{}", "long": {"type": "set", "objectType": "date"}, "longMap": {"type": "dictionary", "objectType": "Item"}, "optionalPets": "Item?{}"}}]"#
+        let schema = try Schema(realmJSJSON: Data(json.utf8))
+        let item = try #require(schema["Item"])
+        #expect(item["tags"]?.isSet == true && item["tags"]?.type == .string && item["tags"]?.isOptional == false)
+        #expect(item["maybe"]?.isSet == true && item["maybe"]?.isOptional == true)
+        #expect(item["friends"]?.isSet == true && item["friends"]?.type == .object && item["friends"]?.isOptional == false)
+        #expect(item["attrs"]?.isMap == true && item["attrs"]?.isList == false && item["attrs"]?.type == .string)
+        #expect(item["counts"]?.isMap == true && item["counts"]?.isOptional == true)
+        #expect(item["pets"]?.isMap == true && item["pets"]?.objectClassName == "Item" && item["pets"]?.isOptional == true)
+        #expect(item["long"]?.isSet == true && item["long"]?.type == .date)
+        #expect(item["longMap"]?.isMap == true && item["longMap"]?.type == .object)
+        #expect(item["optionalPets"] == item["pets"].map { p in var q = p; q.name = "optionalPets"; return q })
+        #expect(item.properties.map(\.typeDescription) == ["string<>", "int?<>", "Item<>", "string{}", "int?{}", "Item{}", "date<>", "Item{}", "Item{}"])
+        let back = try Schema(realmJSJSON: try schema.realmJSJSON())
+        #expect(back == schema)
+    }
+
     @Test func errorsNameTheClassAndProperty() {
         expectSchemaError(#"[{"name": "Dog", "properties": {"age": "integer"}}]"#, mentioning: ["Dog.age", "unknown type", "integer"])
         expectSchemaError(#"[{"name": "Dog", "properties": {"owner": "Persn?"}}]"#, mentioning: ["Dog.owner", "Persn"])
         expectSchemaError(#"[{"name": "Dog", "properties": {"m": "mixed"}}]"#, mentioning: ["Dog.m", "mixed"])
-        expectSchemaError(#"[{"name": "Dog", "properties": {"s": "string<>"}}]"#, mentioning: ["Dog.s", "sets"])
-        expectSchemaError(#"[{"name": "Dog", "properties": {"s": "string{}"}}]"#, mentioning: ["Dog.s", "dictionaries"])
+        expectSchemaError(#"[{"name": "Dog", "properties": {"s": "string<>[]"}}]"#, mentioning: ["Dog.s", "collection of collections"])
+        expectSchemaError(#"[{"name": "Dog", "properties": {"s": "Dog?<>"}}]"#, mentioning: ["Dog.s", "set of objects"])
+        expectSchemaError(#"[{"name": "Dog", "properties": {"s": "int<>", "x": {"type": "int<>", "primaryKey": true}}}]"#, mentioning: ["Dog.x", "primary key"])
         expectSchemaError(#"[{"name": "Dog", "properties": {"o": {"type": "object"}}}]"#, mentioning: ["Dog.o", "objectType"])
         expectSchemaError(#"[{"name": "Dog", "properties": {"o": {"type": "object", "objectType": "int"}}}]"#, mentioning: ["Dog.o"])
         expectSchemaError(#"[{"name": "Dog", "properties": {"o": {"indexed": true}}}]"#, mentioning: ["Dog.o", "type"])

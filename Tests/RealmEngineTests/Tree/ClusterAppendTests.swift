@@ -49,6 +49,14 @@ import Testing
 
     /// Values that stress one column's block: extremes that widen or re-base it, nil, empties.
     static func edgeValues(_ p: Property, _ rng: inout SeededGenerator) -> [Value] {
+        if p.isMap {
+            var many = [String: Value]()
+            for i in 0..<40 { many["k\(i)"] = ClusterFixtures.randomScalar(p.type, &rng) }
+            var out: [Value] = [.map([:]), .map(many), .map(["": ClusterFixtures.randomScalar(p.type, &rng)])]
+            if p.isOptional { out.append(.map(["a": .null, "b": .null])) }
+            for e in edgeValues(Property(name: "e", type: p.type), &rng) { out.append(.map(["長い": e])) }
+            return out
+        }
         if p.isList {
             var out: [Value] = [.list([]),
                                 .list((0..<40).map { _ in ClusterFixtures.randomScalar(p.type, &rng) })]
@@ -99,12 +107,12 @@ import Testing
                 var shapes = [random]
                 let sample = ClusterFixtures.randomValue(p, &rng)
                 var same = random
-                same.columns[1] = Array(repeating: p.isList ? .list([]) : sample, count: rows)
+                same.columns[1] = Array(repeating: p.isList ? .list([]) : p.isMap ? .map([:]) : sample, count: rows)
                 shapes.append(same)
                 var equal = random
                 equal.columns[1] = Array(repeating: sample, count: rows)
                 shapes.append(equal)
-                if p.isOptional && !p.isList {
+                if p.isOptional && !p.isCollection {
                     var allNil = random
                     allNil.columns[1] = Array(repeating: .null, count: rows)
                     shapes.append(allNil)

@@ -7,7 +7,8 @@ import Testing
 enum ClusterFixtures {
     static let scalarTypes: [PropertyType] = [.bool, .int, .int8, .int16, .int32, .float, .double, .string, .date, .data, .objectId, .uuid, .decimal128, .object]
 
-    /// Every type as required, optional, list and list of optionals (links: to-one and list).
+    /// Every type as required, optional, list, list of optionals, dictionary and dictionary of
+    /// optionals (links: to-one, list and dictionary).
     static var allColumns: [Property] {
         var out = [Property]()
         for t in scalarTypes {
@@ -18,6 +19,8 @@ enum ClusterFixtures {
                 out.append(Property(name: "\(t)?[]", type: t, isOptional: true, isList: true))
             }
             out.append(Property(name: "\(t)[]", type: t, isList: true, objectClassName: target))
+            out.append(Property(name: "\(t){}", type: t, isMap: true, objectClassName: target))
+            if t != .object { out.append(Property(name: "\(t)?{}", type: t, isOptional: true, isMap: true)) }
         }
         return out
     }
@@ -66,6 +69,13 @@ enum ClusterFixtures {
     }
 
     static func randomValue(_ p: Property, _ rng: inout SeededGenerator) -> Value {
+        if p.isMap {
+            var entries = [String: Value]()
+            for _ in 0..<Int.random(in: 0...5, using: &rng) {
+                entries[randomString(&rng)] = p.isOptional && Int.random(in: 0..<4, using: &rng) == 0 ? .null : randomScalar(p.type, &rng)
+            }
+            return .map(entries)
+        }
         if p.isList {
             let n = Int.random(in: 0...5, using: &rng)
             return .list((0..<n).map { _ in
@@ -106,6 +116,7 @@ enum ClusterFixtures {
         case (.float(let x), .float(let y)): return x.bitPattern == y.bitPattern
         case (.double(let x), .double(let y)): return x.bitPattern == y.bitPattern
         case (.list(let x), .list(let y)): return x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
+        case (.map(let x), .map(let y)): return x.count == y.count && x.allSatisfy { k, v in y[k].map { same(v, $0) } ?? false }
         default: return a == b
         }
     }
