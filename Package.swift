@@ -66,7 +66,7 @@ let package = Package(
         .testTarget(name: "RealmSwiftTests", dependencies: ["RealmSwift", "TestSupport"]),
         .testTarget(name: "RealmTUITests", dependencies: ["RealmTUI", "CShims", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "RealmCoreFormatTests", dependencies: ["RealmCoreFormat", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "CLITests", dependencies: ["RealmEngine", "RealmTUI", "realmtui", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["RealmEngine", "RealmTUI", "RealmCoreFormat", "realmtui", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -67,6 +67,12 @@ public struct RealmCoreConversion {
         self.plans = plans
     }
 
+    /// The number of objects of converted class `className`, in O(1) (the cluster tree's root
+    /// holds it); nil for a class the conversion does not have.
+    public func objectCount(of className: String) -> Int? {
+        plans.first { $0.name == className }?.table.objectCount
+    }
+
     private struct Unsupported: Error {
         var text: String
     }

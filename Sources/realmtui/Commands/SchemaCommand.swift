@@ -27,19 +27,33 @@ struct SchemaCommand: ParsableCommand {
     var readOnly = false
 
     func run() throws {
+        try RealmFiles.requireRegularFile(file)
+        if RealmCoreFiles.isRealmFile(file) {
+            // Read from the specs alone: no object is read, so a file of any size answers at once.
+            let key = try RealmCoreFiles.requireKey(file, try encryption.encryptionKey())
+            let (schema, counts) = try RealmCoreFiles.describe(file, key: key)
+            guard let realmFile = RealmCoreFiles.lastOpened else { throw RealmError.internalError("no facts of \(file)") }
+            try render(schema: schema, counts: counts, realm: nil, realmFile: realmFile)
+            return
+        }
         let realm = try RealmFiles.open(file, readOnly: true, encryptionKey: try encryption.encryptionKey())
-        let schema = realm.schema
-        var counts: [(String, Int)] = []
-        for c in schema.objectSchemas { counts.append((c.name, try realm.objects(c.name).checkedCount())) }
+        let counts = try realm.schema.objectSchemas.map { try realm.objects($0.name).checkedCount() }
+        try render(schema: realm.schema, counts: counts, realm: realm, realmFile: nil)
+    }
+
+    /// The description of a realmtui file (`realm`) or of a Realm file (`realmFile`).
+    private func render(schema: Schema, counts: [Int], realm: Realm?, realmFile: RealmCoreFiles.Facts?) throws {
         let size = RealmFiles.fileSize(file)
-        let realmFile = RealmCoreFiles.lastOpened
-        let formats: (read: UInt16, write: UInt16)? = realmFile == nil ? realm.fileFormat : nil
+        let formats = realm?.fileFormat
+        let path = realm?.path ?? file
+        let version = realm.map { Int64($0.version) } ?? realmFile?.version ?? 0
+        let schemaVersion = realm.map { Int64($0.schemaVersion) } ?? realmFile?.schemaVersion ?? 0
         if json {
             var members = [
-                JSONMember("path", .string(realmFile == nil ? realm.path : file)),
+                JSONMember("path", .string(path)),
                 JSONMember("fileSize", .integer(Int64(size))),
-                JSONMember("version", .integer(Int64(realm.version))),
-                JSONMember("schemaVersion", .integer(Int64(realm.schemaVersion))),
+                JSONMember("version", .integer(version)),
+                JSONMember("schemaVersion", .integer(schemaVersion)),
             ]
             if let formats {
                 members.append(JSONMember("readFormat", .integer(Int64(formats.read))))
@@ -49,12 +63,12 @@ struct SchemaCommand: ParsableCommand {
                 members.append(JSONMember("realmCoreFormat", .integer(Int64(realmFile.formatVersion))))
                 members.append(JSONMember("notShown", .array(realmFile.omissions.map { .string($0) })))
             }
-            members.append(JSONMember("counts", .object(counts.map { JSONMember($0.0, .integer(Int64($0.1))) })))
+            members.append(JSONMember("counts", .object(zip(schema.objectSchemas, counts).map { JSONMember($0.name, .integer(Int64($1))) })))
             members.append(JSONMember("schema", try schema.realmJSValue()))
             Console.rawLine(JSONValue.object(members).jsonText(pretty: true))
             return
         }
-        var header = "\(realm.path): \(size) bytes, version \(realm.version), schema version \(realm.schemaVersion)"
+        var header = "\(path): \(size) bytes, version \(version), schema version \(schemaVersion)"
         if let formats { header += ", format \(formats.read) (read) / \(formats.write) (write)" }
         if let realmFile {
             header = "\(file): \(size) bytes, a Realm file (format \(realmFile.formatVersion)), version \(realmFile.version)"
@@ -63,7 +77,7 @@ struct SchemaCommand: ParsableCommand {
         Console.line(header)
         // A line of its own: `Console.line` shows a newline inside a line as a visible ␊.
         if let realmFile { Console.line(realmFile.summary) }
-        for (objectSchema, count) in zip(schema.objectSchemas, counts.map(\.1)) {
+        for (objectSchema, count) in zip(schema.objectSchemas, counts) {
             Console.line("")
             var title = "\(objectSchema.name) (\(objectCount(count)))"
             if let pk = objectSchema.primaryKeyProperty { title += ", primary key \(pk.name)" }

@@ -212,6 +212,24 @@ enum RealmCoreFiles {
         return realm
     }
 
+    /// The schema of a Realm file and each class's object count, without reading any object:
+    /// the header, the group and the tables' specs only (`schema` on a file of any size).
+    static func describe(_ path: String, key: [UInt8]?) throws -> (schema: Schema, counts: [Int]) {
+        let (file, access) = try read(path, key: key)
+        let conversion = try RealmCoreConversion(file: file)
+        let facts = Facts(path: path, formatVersion: file.formatVersion, version: file.version,
+                          schemaVersion: try file.schemaVersion(), omissions: conversion.omissions.map(\.description),
+                          droppedLinks: 0, summary: access.facts.summary, inUseCopyTakenAt: access.inUseCopyTakenAt)
+        box.lock.withLock { box.facts = facts }
+        KnownNames.classes = conversion.schema.classNames
+        warn(facts)
+        let counts = try conversion.schema.objectSchemas.map { objectSchema in
+            guard let count = conversion.objectCount(of: objectSchema.name) else { throw RealmError.noSuchClass(objectSchema.name) }
+            return count
+        }
+        return (conversion.schema, counts)
+    }
+
     /// What a command says on standard error about the Realm file it read.
     private static func warn(_ facts: Facts) {
         if let takenAt = facts.inUseCopyTakenAt {
