@@ -22,6 +22,15 @@ extension Realm {
     public var recoveredFromDamagedHeaderSlot: Bool {
         shared.lock.rejectedVersion != nil && shared.lock.rejectedCause == .damagedHeaderSlot
     }
+
+    /// Whether the fallback (`recoveredFromDamagedCommit`) is because the newer copy of an
+    /// encrypted file's page holding the newest header slot does not verify: a write cut short
+    /// by a power loss (that commit never returned) or damage. The older copy was read; nothing
+    /// of the lost version can be salvaged, and `check` passes with a warning unless the lock
+    /// file knew the version was committed (then it is a rollback, and `check` fails).
+    public var recoveredFromUnreadableSlotPage: Bool {
+        shared.lock.rejectedVersion != nil && shared.lock.rejectedCause == .unreadableSlotPage
+    }
 }
 
 extension Realm {
@@ -34,6 +43,8 @@ extension Realm {
             .corruptFile(path: path, offset: 64, reason: "a header slot is damaged (its 512-byte sector was zeroed or overwritten), so version \(lost), if it was committed, could not be verified; the file fell back to version \(now) in the other slot")
         case .rolledBack:
             .corruptFile(path: path, offset: 64, reason: Realm.rolledBackReason(lost: lost, now: now))
+        case .unreadableSlotPage:
+            .corruptFile(path: path, offset: 0, reason: Realm.unreadableSlotPageReason(lost: lost, now: now))
         }
     }
 
@@ -48,6 +59,9 @@ extension Realm {
         }
         if shared.lock.rejectedCause == .rolledBack {
             return "\(path): " + Realm.rolledBackReason(lost: lost, now: version)
+        }
+        if shared.lock.rejectedCause == .unreadableSlotPage {
+            return "\(path): " + Realm.unreadableSlotPageReason(lost: lost, now: version)
         }
         if recoveredFromDamagedHeaderSlot {
             return "\(path): a header slot is damaged, so version \(lost), if it was committed, could not be verified and is lost; reading version \(version) from the other slot"
@@ -65,6 +79,12 @@ extension Realm {
 }
 
 extension Realm {
+    /// Why an encrypted file whose newest slot page did not verify reads an older version.
+    static func unreadableSlotPageReason(lost: UInt64, now: UInt64) -> String {
+        "the newer copy of the page of the newest header slot does not verify (a write cut short by a crash or power loss, "
+            + "or damage), so version \(lost), if it was committed, could not be read and nothing of it can be salvaged; reading version \(now)"
+    }
+
     /// Why a file that went back to an older version (`RejectedCause.rolledBack`) is reported.
     static func rolledBackReason(lost: UInt64, now: UInt64) -> String {
         "version \(lost) was committed to this file (its lock file says so), but the file holds only versions up to \(now): the file, or the page of its newest header slot, was put back to an older copy or damaged; reading version \(now)"

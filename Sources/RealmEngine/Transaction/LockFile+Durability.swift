@@ -64,6 +64,12 @@ enum RejectedCause: UInt32 {
     /// copy of that page failing its HMAC, so the older copy is used (`EncryptedFile`). The
     /// rejected version is the newest the lock file knew.
     case rolledBack = 2
+    /// An encrypted file's page holding the newest header slot has a written copy that fails
+    /// its HMAC, and nothing says a newer version was ever acknowledged: a power loss while the
+    /// page was written (the commit it belonged to never returned), or damage the file cannot
+    /// tell from one. The older copy was read; the rejected version is the kept version + 1.
+    /// Not damage (`check` warns), unlike `damagedHeaderSlot`, which a crash cannot cause.
+    case unreadableSlotPage = 3
 }
 
 /// What the lock file left by the last session says about the database file, read by the first
@@ -84,7 +90,10 @@ struct PreviousSession {
     /// a rejection the opener found itself (a torn or damaged newest commit) stands.
     func notingRollback(of initial: LockFile.Initial) -> LockFile.Initial {
         let known = max(latestVersion, rejectedCause == .rolledBack ? rejectedVersion : 0)
-        guard initial.latestVersion > 0, known > initial.latestVersion, known > initial.rejectedVersion else { return initial }
+        guard initial.latestVersion > 0, known > initial.latestVersion else { return initial }
+        // A slot page the opener could not read (`unreadableSlotPage`) is a power loss only if
+        // its version was never acknowledged: the last session knowing it makes it a rollback.
+        guard known > initial.rejectedVersion || initial.rejectedCause == .unreadableSlotPage else { return initial }
         var noted = initial
         noted.rejectedVersion = known
         noted.rejectedCause = .rolledBack

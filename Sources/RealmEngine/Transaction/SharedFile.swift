@@ -278,12 +278,15 @@ final class SharedFile: @unchecked Sendable {
               let newest = slots.first else { return Recovery(latestVersion: 0) }
         if CommitRecord.verify(newest.slot, base: file.base, path: path) {
             var recovery = Recovery(latestVersion: newest.slot.version, latestSlot: newest.slot)
-            // An encrypted file's slot page read from its older copy is a damaged slot too: the
-            // newer copy may have held the newest commit's slot.
-            if !FileHeader.damagedSlots(base: file.base, fileSize: size, layout: layout, valid: slots).isEmpty
-                || file.crypt?.slotPageFellBack == true {
+            if !FileHeader.damagedSlots(base: file.base, fileSize: size, layout: layout, valid: slots).isEmpty {
                 recovery.lostVersion = newest.slot.version + 1
                 recovery.lostCause = .damagedHeaderSlot
+            } else if file.crypt?.slotPageFellBack == true {
+                // An encrypted file's slot page read from its older copy: the newer copy may have
+                // held the newest commit's slot — torn by a power loss, or damaged. Said, never
+                // silent; a rollback if the lock file knew that version (`PreviousSession`).
+                recovery.lostVersion = newest.slot.version + 1
+                recovery.lostCause = .unreadableSlotPage
             }
             return recovery
         }

@@ -11,7 +11,7 @@ extension ExplorerState {
             message = Message(text: ":recover: no commit was set aside in this file; nothing to recover", isError: true)
             return
         }
-        if realm.recoveredFromDamagedHeaderSlot && realm.recoveredFromDamagedCommit == version {
+        if (realm.recoveredFromDamagedHeaderSlot || realm.recoveredFromUnreadableSlotPage) && realm.recoveredFromDamagedCommit == version {
             message = Message(text: ":recover: version \(version) was lost with a damaged header slot; there is nothing left to salvage", isError: true)
             return
         }
