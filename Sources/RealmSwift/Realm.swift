@@ -44,9 +44,9 @@ public final class Realm {
     }
 
     /// Opens a Realm. With `objectTypes`, the file's schema is those classes (and the classes
-    /// they link to); without, the classes this process has used so far (Linux has no runtime
-    /// list of subclasses: a class is known once an instance was made or it was passed to a
-    /// Realm), or for an existing file the schema stored in it.
+    /// they link to); without, every `Object` subclass the program defines (see
+    /// `Object._realmIgnoreClass()` for leaving one out), or for an existing file the schema
+    /// stored in it.
     public init(configuration: Configuration) throws {
         self.configuration = configuration
         dynamicRealm = try configuration.open()

@@ -123,13 +123,24 @@ final class ClassInfo: @unchecked Sendable {
         return type.flatMap { of($0).hookProblem }
     }
 
-    /// Every class discovered so far, by stored name (the latest class of each name): the
-    /// schema of a Realm opened without `objectTypes`. Without the Objective-C runtime, a class
-    /// is known once an instance was made or it was used with a Realm. Classes whose
-    /// `_realmIgnoreClass()` is true are left out.
+    /// The schema of a Realm opened without `objectTypes`: every `Object` subclass the program
+    /// defines (`ClassDiscovery`), as RealmSwift's is, but those whose `_realmIgnoreClass()` is
+    /// true. Two classes stored under one name cannot both be in a schema: the one this process
+    /// used (with a Realm, or through `sharedSchema()`) is taken — the latest, if both were —
+    /// and when neither was, neither is (name the wanted one in `objectTypes`).
     static var registered: [Object.Type] {
-        lock.lock(); defer { lock.unlock() }
-        return byName.keys.sorted().compactMap { byName[$0] }.filter { !$0._realmIgnoreClass() }
+        var byStoredName: [String: [Object.Type]] = [:]
+        for type in ClassDiscovery.objectTypes where !type._realmIgnoreClass() {
+            byStoredName[type.className, default: []].append(type)
+        }
+        lock.lock()
+        let used = byName
+        lock.unlock()
+        for (name, type) in used where !type._realmIgnoreClass() { byStoredName[name] = [type] }
+        return byStoredName.keys.sorted().compactMap { name in
+            guard let types = byStoredName[name], types.count == 1 else { return nil }
+            return types[0]
+        }
     }
 
     /// The schema of `types` and every class they link to, in a stable order.

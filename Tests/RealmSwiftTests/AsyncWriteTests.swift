@@ -145,7 +145,7 @@ import RealmSwift
         defer { removeFolder(of: config) }
         let url = try #require(config.fileURL)
         // The default configuration knows the classes this process has used (no objectTypes).
-        _ = AsyncNote()
+        _ = AsyncNote.sharedSchema()
         let realm = try Realm(fileURL: url)
         try realm.write { realm.create(AsyncNote.self, value: ["text": "by url"]) }
         #expect(realm.configuration.fileURL == url)

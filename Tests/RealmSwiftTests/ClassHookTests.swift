@@ -65,9 +65,10 @@ import Testing
         let config = try fileConfig([ListedCat.self])
         defer { removeFolder(of: config) }
         let url = try #require(config.fileURL)
-        _ = ListedCat()
-        _ = IgnoredPersistedDog()   // discovered by this process, as any class once made
-        _ = WrongKeyDog()
+        // Discovered by this process, as any class once used.
+        _ = ListedCat.sharedSchema()
+        _ = IgnoredPersistedDog.sharedSchema()
+        _ = WrongKeyDog.sharedSchema()
         let realm = try Realm(fileURL: url)
         #expect(realm.schema.objectSchema.contains { $0.className == "ListedCat" }, "\(realm.schema.objectSchema.map(\.className))")
         #expect(!realm.schema.objectSchema.contains { $0.className == "IgnoredPersistedDog" })
