@@ -45,6 +45,42 @@ enum DecimalDigits {
         return 0
     }
 
+    /// `a × b` (schoolbook; operands of a few dozen digits).
+    static func multiply(_ a: [UInt8], _ b: [UInt8]) -> [UInt8] {
+        var columns = [Int](repeating: 0, count: a.count + b.count)
+        for (indexA, digitA) in a.enumerated() where digitA != 0 {
+            for (indexB, digitB) in b.enumerated() {
+                columns[indexA + indexB + 1] += Int(digitA) * Int(digitB)
+            }
+        }
+        var carry = 0
+        for index in stride(from: columns.count - 1, through: 0, by: -1) {
+            let total = columns[index] + carry
+            columns[index] = total % 10
+            carry = total / 10
+        }
+        return columns.map { UInt8($0) }
+    }
+
+    /// Long division by a nonzero digit string: the quotient's digits (as many as the dividend
+    /// has, leading zeros included) and whether a remainder was left.
+    static func divide(_ dividend: [UInt8], by divisor: [UInt8]) -> (quotient: [UInt8], inexact: Bool) {
+        var quotient: [UInt8] = []
+        quotient.reserveCapacity(dividend.count)
+        var remainder: [UInt8] = []
+        for digit in dividend {
+            remainder.append(digit)
+            if let first = remainder.firstIndex(where: { $0 != 0 }) { remainder.removeFirst(first) } else { remainder = [] }
+            var count: UInt8 = 0
+            while compare(remainder, divisor) >= 0 {
+                remainder = subtract(remainder, divisor)
+                count += 1
+            }
+            quotient.append(count)
+        }
+        return (quotient, remainder.contains { $0 != 0 })
+    }
+
     /// Long division by a nonzero 64-bit divisor: the quotient's digits (as many as the
     /// dividend has, leading zeros included) and whether a remainder was left.
     static func divide(_ dividend: [UInt8], by divisor: UInt64) -> (quotient: [UInt8], inexact: Bool) {
