@@ -133,3 +133,43 @@ extension Query where T: _QueryableList, T._QueryElement: Comparable {
     /// The sum of the elements, to compare.
     public var sum: Query<T._QueryElement> { aggregate("sum") }
 }
+
+// MARK: Sets and maps
+
+extension MutableSet: _QueryableList {
+    public typealias _QueryElement = Element
+}
+
+/// A map, for conditions on its keys and values inside `where { }`.
+public protocol _QueryableMap {
+    /// The type of the map's values.
+    associatedtype _QueryValue
+}
+
+extension Map: _QueryableMap where Key == String {
+    public typealias _QueryValue = Value
+}
+
+/// A map's keys or values in a query: conditions on them read as on a list's elements.
+public struct _QueryMapPart<Element>: _QueryableList {
+    public typealias _QueryElement = Element
+}
+
+extension Query where T: _QueryableMap {
+    /// The value under `key`, to compare or to follow (`$0.attrs["color"] == "red"`,
+    /// `$0.pets["dog"].name == "Rex"`); a missing key reads as nil.
+    public subscript(key: String) -> Query<T._QueryValue> {
+        // The query language reads a quoted key as it stands, up to the closing quote: quote it
+        // with the mark it does not hold. (A key holding both marks fails the query, naming it.)
+        let quote = key.contains("'") ? "\"" : "'"
+        return Query<T._QueryValue>(text: "\(text)[\(quote)\(key)\(quote)]", isKeyPath: true)
+    }
+    /// The map's keys: `$0.attrs.keys.contains("color")`, `$0.attrs.keys == "color"` (some key).
+    public var keys: Query<_QueryMapPart<String>> { Query<_QueryMapPart<String>>(text: "\(text).@keys", isKeyPath: false) }
+    /// The map's values: `$0.counts.values.contains(3)`, `$0.counts.values > 2` (some value).
+    public var values: Query<_QueryMapPart<T._QueryValue>> {
+        Query<_QueryMapPart<T._QueryValue>>(text: "\(text).@values", isKeyPath: false)
+    }
+    /// The number of entries, to compare: `$0.attrs.count > 2`.
+    public var count: Query<Int> { Query<Int>(text: "\(text).@count", isKeyPath: false) }
+}
