@@ -67,6 +67,9 @@ public struct RealmCoreConversion {
         self.plans = plans
     }
 
+    /// The number of objects the conversion copies, in O(1).
+    public var objectCount: Int { plans.reduce(0) { $0 + $1.table.objectCount } }
+
     /// The number of objects of converted class `className`, in O(1) (the cluster tree's root
     /// holds it); nil for a class the conversion does not have.
     public func objectCount(of className: String) -> Int? {

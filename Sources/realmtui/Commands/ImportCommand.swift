@@ -150,20 +150,24 @@ func describe(_ error: Error) -> String {
     return String(describing: error)
 }
 
-/// A progress line on standard error for long imports, only when stderr is a terminal: the
-/// share of the input read (of a file whose size is known) or the objects imported so far.
+/// A progress line on standard error for long work (an import, reading a Realm file), only
+/// when stderr is a terminal: the share of the input read (of a file whose size is known) or
+/// the objects done so far.
 final class Progress {
     private let inputSize: Int64?
     private let objects: Int
     private let enabled: Bool
+    /// What the line says is going on ("importing", "reading data.realm").
+    private let doing: String
     private var lastShown = ContinuousClock.now
     private var shown = false
     /// Inputs smaller than this (bytes, or objects read whole) finish too fast to need a line.
     static let threshold = 10_000
 
-    init(inputSize: Int64?, objects: Int) {
+    init(inputSize: Int64?, objects: Int, doing: String = "importing") {
         self.inputSize = inputSize
         self.objects = objects
+        self.doing = doing
         let large = (inputSize ?? 0) >= Int64(Progress.threshold) * 100 || objects >= Progress.threshold || (inputSize == nil && objects == 0)
         enabled = large && Console.stderrIsTerminal
     }
@@ -176,11 +180,11 @@ final class Progress {
         lastShown = now
         shown = true
         if total > 0 {
-            Console.errorRaw("\rimporting… \(done)/\(total) (\(done * 100 / max(total, 1))%)\u{1B}[K")
+            Console.errorRaw("\r\(doing)… \(done)/\(total) (\(done * 100 / max(total, 1))%)\u{1B}[K")
         } else if let inputSize, inputSize > 0, let bytesRead {
-            Console.errorRaw("\rimporting… \(done) objects (\(bytesRead * 100 / inputSize)% of the input)\u{1B}[K")
+            Console.errorRaw("\r\(doing)… \(done) objects (\(bytesRead * 100 / inputSize)% of the input)\u{1B}[K")
         } else {
-            Console.errorRaw("\rimporting… \(done) objects\u{1B}[K")
+            Console.errorRaw("\r\(doing)… \(done) objects\u{1B}[K")
         }
     }
 

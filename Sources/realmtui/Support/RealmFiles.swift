@@ -202,7 +202,11 @@ enum RealmCoreFiles {
                              + " (--leave-out-unsupported copies the rest)")
         }
         let realm = try Realm(configuration: .init(inMemoryIdentifier: "realm-core:\(path):\(UUID().uuidString)", schema: conversion.schema))
-        try realm.write { try conversion.copy(into: realm) }
+        // A file of many objects takes a while: say how far the reading is (on a terminal only).
+        let progress = quiet ? nil : Progress(inputSize: nil, objects: conversion.objectCount,
+                                              doing: "reading " + (path as NSString).lastPathComponent)
+        defer { progress?.finish() }
+        try realm.write { try conversion.copy(into: realm) { done, total in progress?.update(done, total: total, bytesRead: nil) } }
         let facts = Facts(path: path, formatVersion: file.formatVersion, version: file.version,
                           schemaVersion: try file.schemaVersion(), omissions: conversion.omissions.map(\.description),
                           droppedLinks: conversion.droppedUnresolvedLinks, summary: access.facts.summary,
