@@ -67,7 +67,10 @@ enum ClusterCodec {
     static func encode(_ cluster: ClusterData, columns: [Property], into out: inout [UInt8]) {
         let layout = EncodingLayout(cluster, columns: columns)
         let start = out.count
-        out.append(contentsOf: repeatElement(0, count: layout.size))
+        // An array, not `repeatElement`: appending a repeated element goes element by element
+        // unless optimised, which made unoptimised builds (the test suite) spend a third of a
+        // big copy here.
+        out.append(contentsOf: [UInt8](repeating: 0, count: layout.size))
         out.withUnsafeMutableBytes { raw in
             guard let base = raw.baseAddress else { preconditionFailure("empty output buffer") }
             var w = ByteWriter(base + start, capacity: layout.size)
