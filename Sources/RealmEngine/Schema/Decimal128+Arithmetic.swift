@@ -28,7 +28,7 @@ extension Decimal128 {
     public static func -= (a: inout Decimal128, b: Decimal128) { a = a - b }
 
     /// A NaN with its signaling bit cleared (what an operation on a signaling NaN returns).
-    private var quieted: Decimal128 {
+    var quieted: Decimal128 {
         Decimal128(low: low, high: high & ~(Decimal128.signalingNaNBits ^ Decimal128.nanBits))
     }
 
@@ -83,47 +83,10 @@ extension Decimal128 {
     }
 
     /// The quotient by an integer, rounded half to even to 34 digits (IEEE 754 `division` by the
-    /// integer as a decimal128): exact quotients keep the dividend's exponent where they can
-    /// (`10.50 / 2 == 5.25`), others carry all 34 digits; `x / 0` is ±infinity, `0 / 0` NaN.
+    /// integer as a decimal128, see `/`): exact quotients keep the dividend's exponent where they
+    /// can (`10.50 / 2 == 5.25`), others carry all 34 digits; `x / 0` is ±infinity, `0 / 0` NaN.
     /// This is how `@avg` divides a decimal sum by a count.
     public func divided(by divisor: Int64) -> Decimal128 {
-        let divisorNegative = divisor < 0
-        switch form {
-        case .nan:
-            return quieted
-        case .infinity(let negative):
-            return negative != divisorNegative ? -Decimal128.infinity : Decimal128.infinity
-        case .finite(let negative, let coefficient, let exponent):
-            let resultNegative = negative != divisorNegative
-            let magnitude = divisor.magnitude
-            if magnitude == 0 {
-                if coefficient.isZero { return .nan }
-                return resultNegative ? -Decimal128.infinity : Decimal128.infinity
-            }
-            if coefficient.isZero {
-                return Decimal128(negative: resultNegative, coefficient: .zero, exponent: exponent)
-            }
-            let (quotient, remainder) = coefficient.quotientAndRemainder(dividingBy: magnitude)
-            if remainder == 0 {
-                return Decimal128(negative: resultNegative, coefficient: quotient, exponent: exponent)
-            }
-            // Carry the division 55 digits further: at least 37 significant digits (the divisor
-            // has at most 19), so a remainder left is only a sticky digit below the rounding.
-            let extra = 55
-            let dividend = coefficient.digits + repeatElement(0, count: extra)
-            var (digits, inexact) = DecimalDigits.divide(dividend, by: magnitude)
-            var quotientExponent = exponent - extra
-            if inexact {
-                digits.append(1)
-                quotientExponent -= 1
-            } else {
-                // Exact after all: the exponent closest to the dividend's, as IEEE prefers.
-                while quotientExponent < exponent, digits.last == 0 {
-                    digits.removeLast()
-                    quotientExponent += 1
-                }
-            }
-            return Decimal128.rounded(negative: resultNegative, digits: digits, exponent: quotientExponent)
-        }
+        self / Decimal128(divisor)
     }
 }

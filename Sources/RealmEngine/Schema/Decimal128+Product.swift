@@ -5,8 +5,8 @@ extension Decimal128 {
     public static func * (a: Decimal128, b: Decimal128) -> Decimal128 {
         let negative = a.isSignMinus != b.isSignMinus
         switch (a.form, b.form) {
-        case (.nan, _): return a.quietNaN
-        case (_, .nan): return b.quietNaN
+        case (.nan, _): return a.quieted
+        case (_, .nan): return b.quieted
         case (.infinity, .infinity): return negative ? -infinity : infinity
         case (.infinity, .finite(_, let coefficient, _)), (.finite(_, let coefficient, _), .infinity):
             return coefficient.isZero ? .nan : (negative ? -infinity : infinity)
@@ -27,8 +27,8 @@ extension Decimal128 {
     public static func / (a: Decimal128, b: Decimal128) -> Decimal128 {
         let negative = a.isSignMinus != b.isSignMinus
         switch (a.form, b.form) {
-        case (.nan, _): return a.quietNaN
-        case (_, .nan): return b.quietNaN
+        case (.nan, _): return a.quieted
+        case (_, .nan): return b.quieted
         case (.infinity, .infinity): return .nan
         case (.infinity, .finite): return negative ? -infinity : infinity
         case (.finite, .infinity): return Decimal128(negative: negative, coefficient: .zero, exponent: minExponent)
@@ -64,11 +64,6 @@ extension Decimal128 {
 
     /// Divides in place.
     public static func /= (a: inout Decimal128, b: Decimal128) { a = a / b }
-
-    /// A NaN with its signaling bit cleared.
-    private var quietNaN: Decimal128 {
-        Decimal128(low: low, high: high & ~(Decimal128.signalingNaNBits ^ Decimal128.nanBits))
-    }
 
     /// The largest finite value: 34 nines × 10^6111.
     public static let max = Decimal128(negative: false, coefficient: .max, exponent: maxExponent)

@@ -207,13 +207,20 @@ enum RealmCoreFiles {
                                               doing: "reading " + (path as NSString).lastPathComponent)
         defer { progress?.finish() }
         try realm.write { try conversion.copy(into: realm) { done, total in progress?.update(done, total: total, bytesRead: nil) } }
+        try note(path, file, access, conversion, droppedLinks: conversion.droppedUnresolvedLinks, quiet: quiet)
+        return realm
+    }
+
+    /// Records what is known of the Realm file just read (`lastOpened`, the class names for
+    /// hints) and, unless `quiet`, says on standard error what the reading left out.
+    private static func note(_ path: String, _ file: RealmCoreFile, _ access: RealmCoreFileAccess,
+                             _ conversion: RealmCoreConversion, droppedLinks: Int, quiet: Bool) throws {
         let facts = Facts(path: path, formatVersion: file.formatVersion, version: file.version,
                           schemaVersion: try file.schemaVersion(), omissions: conversion.omissions.map(\.description),
-                          droppedLinks: conversion.droppedUnresolvedLinks, summary: access.facts.summary,
-                          inUseCopyTakenAt: access.inUseCopyTakenAt)
+                          droppedLinks: droppedLinks, summary: access.facts.summary, inUseCopyTakenAt: access.inUseCopyTakenAt)
         box.lock.withLock { box.facts = facts }
+        KnownNames.classes = conversion.schema.classNames
         if !quiet { warn(facts) }
-        return realm
     }
 
     /// The schema of a Realm file and each class's object count, without reading any object:
@@ -221,12 +228,7 @@ enum RealmCoreFiles {
     static func describe(_ path: String, key: [UInt8]?) throws -> (schema: Schema, counts: [Int]) {
         let (file, access) = try read(path, key: key)
         let conversion = try RealmCoreConversion(file: file)
-        let facts = Facts(path: path, formatVersion: file.formatVersion, version: file.version,
-                          schemaVersion: try file.schemaVersion(), omissions: conversion.omissions.map(\.description),
-                          droppedLinks: 0, summary: access.facts.summary, inUseCopyTakenAt: access.inUseCopyTakenAt)
-        box.lock.withLock { box.facts = facts }
-        KnownNames.classes = conversion.schema.classNames
-        warn(facts)
+        try note(path, file, access, conversion, droppedLinks: 0, quiet: false)
         let counts = try conversion.schema.objectSchemas.map { objectSchema in
             guard let count = conversion.objectCount(of: objectSchema.name) else { throw RealmError.noSuchClass(objectSchema.name) }
             return count
@@ -255,12 +257,7 @@ enum RealmCoreFiles {
     static func exportJSON(_ path: String, key: [UInt8]?, className: String?) throws {
         let (file, access) = try read(path, key: key)
         let conversion = try RealmCoreConversion(file: file)
-        let facts = Facts(path: path, formatVersion: file.formatVersion, version: file.version,
-                          schemaVersion: try file.schemaVersion(), omissions: conversion.omissions.map(\.description),
-                          droppedLinks: 0, summary: access.facts.summary, inUseCopyTakenAt: access.inUseCopyTakenAt)
-        box.lock.withLock { box.facts = facts }
-        KnownNames.classes = conversion.schema.classNames
-        warn(facts)
+        try note(path, file, access, conversion, droppedLinks: 0, quiet: false)
         let resolveLink = conversion.exportLinkResolver()
         func writeClass(_ objectSchema: ObjectSchema, finalNewline: Bool) throws {
             var first = true
