@@ -91,8 +91,9 @@ struct QueryCommand: ParsableCommand {
     /// counts), without converting the file; nil when the query asks more than a whole class.
     private func wholeClassCountOfARealmFile() throws -> Int? {
         let everything = predicate.map { $0.trimmingCharacters(in: .whitespaces).uppercased() == "TRUEPREDICATE" } ?? true
-        guard everything, distinct.isEmpty, limit == nil, RealmCoreFiles.isRealmFile(file) else { return nil }
+        // A FIFO or a device is refused before a byte of it is read (reading one may never end).
         try RealmFiles.requireRegularFile(file)
+        guard everything, distinct.isEmpty, limit == nil, RealmCoreFiles.isRealmFile(file) else { return nil }
         let (schema, counts) = try RealmCoreFiles.describe(file, key: try RealmCoreFiles.requireKey(file, try encryption.encryptionKey()))
         guard let index = schema.objectSchemas.firstIndex(where: { $0.name == className }) else {
             throw RealmError.noSuchClass(className)
