@@ -88,7 +88,7 @@ public enum JSONExport {
         case .uuid(let id): return .string(id.uuidString.lowercased())
         // A string, so every digit survives (a JSON number is read back as a double by most tools).
         case .decimal128(let d): return .string(d.description)
-        case .link: return nil
+        case .link, .typedLink: return nil
         case .list(let items):
             var out: [JSONValue] = []
             for item in items {

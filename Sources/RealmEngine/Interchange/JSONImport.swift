@@ -310,7 +310,7 @@ public enum JSONImport {
                 throw mismatch("\(expected) (a decimal as a string like \"12.50\", \"-1E-6143\", \"NaN\" or \"Inf\")")
             }
             return .decimal128(decimal)
-        case .object, .linkingObjects:
+        case .object, .linkingObjects, .mixed:
             throw mismatch()
         }
     }

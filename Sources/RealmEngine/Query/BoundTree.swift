@@ -6,6 +6,8 @@ enum QueryType: Equatable, CustomStringConvertible {
     case null, bool, int, float, double, string, data, date, objectId, uuid, decimal128
     /// An object of the class with this index.
     case object(Int)
+    /// A Mixed property's value: any of the above, decided per object.
+    case mixed
 
     init(_ type: PropertyType, target: Int?) {
         switch type {
@@ -20,6 +22,7 @@ enum QueryType: Equatable, CustomStringConvertible {
         case .uuid: self = .uuid
         case .decimal128: self = .decimal128
         case .object, .linkingObjects: self = .object(target ?? -1)
+        case .mixed: self = .mixed
         }
     }
 
@@ -38,6 +41,7 @@ enum QueryType: Equatable, CustomStringConvertible {
         case .uuid: self = .uuid
         case .decimal128: self = .decimal128
         case .link: self = .object(-1)
+        case .typedLink: self = .mixed
         case .list, .map: return nil
         }
     }
@@ -58,6 +62,7 @@ enum QueryType: Equatable, CustomStringConvertible {
         case .uuid: "uuid"
         case .decimal128: "decimal128"
         case .object: "object"
+        case .mixed: "mixed"
         }
     }
 }

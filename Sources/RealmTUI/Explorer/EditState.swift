@@ -171,6 +171,7 @@ enum EditText {
                 return text(for: pkValue, pk, realm: realm)
             }
             return "\(className)#\(key.rawValue)"
+        case .typedLink(let l): return l.description
         // A dictionary as the JSON object that `parse` reads back.
         case .map: return JSONExport.plainJSON(value)?.jsonText(pretty: false) ?? "{}"
         case .list: return value.description
