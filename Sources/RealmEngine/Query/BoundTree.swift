@@ -83,6 +83,8 @@ struct BoundPath {
         /// A dictionary column of `classIndex`: its values, its keys, or the value of one key
         /// (nil when the key is missing, as in Realm).
         case map(classIndex: Int, column: Int, part: MapPart)
+        /// Into the Mixed value the previous step read (a nested list or dictionary).
+        case mixed(MixedStep)
     }
     /// What a `.map` step reads of a dictionary.
     enum MapPart: Equatable {
@@ -95,6 +97,8 @@ struct BoundPath {
         /// The length of strings / data (`.length`, `@size` on a string).
         case length
         case aggregate(Aggregate)
+        /// `@type`: the value's type, compared with type names (`mixed.@type == 'numeric'`).
+        case typeOf
     }
 
     var steps: [Step]
@@ -114,6 +118,7 @@ struct BoundPath {
             case .column(let cls, _): out.insert(cls)
             case .backlinks(let cls, let origin, _): out.formUnion([cls, origin])
             case .map(let cls, _, _): out.insert(cls)
+            case .mixed: break
             }
         }
         if case .object(let target) = elementType, target >= 0 { out.insert(target) }
@@ -131,6 +136,7 @@ struct BoundPath {
         switch postfix {
         case .none: elementType
         case .length: .int
+        case .typeOf: .string
         case .aggregate(let a):
             switch a {
             case .count: .int

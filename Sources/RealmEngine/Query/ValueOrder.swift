@@ -73,7 +73,12 @@ enum ValueOrder {
         switch v {
         case .string(let s): return AnyHashable(Array(s.utf8))
         case .int(let i): return AnyHashable(i)
-        case .decimal128(let d): return d.isNaN ? AnyHashable("NaN") : AnyHashable(d)
+        case .decimal128(let d):
+            if d.isNaN { return AnyHashable("NaN") }
+            // Equal to an int or a double (a Mixed column holds all three): the same key as theirs.
+            if let i = d.exactInt64 { return AnyHashable(i) }
+            if Decimal128(d.doubleValue) == d { return distinctKey(.double(d.doubleValue)) }
+            return AnyHashable(d)
         case .float, .double:
             guard let d = double(v) else { return AnyHashable(0) }
             if d.isNaN { return AnyHashable("NaN") }
