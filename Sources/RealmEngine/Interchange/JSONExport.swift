@@ -43,6 +43,7 @@ public enum JSONExport {
     /// - Throws: the resolver's error; `RealmError.unsupported` when it names a target by a nil
     ///   primary key, which would read back as no link.
     public static func json(_ value: Value, for property: Property, resolveLink: LinkResolver) throws -> JSONValue {
+        if property.type == .mixed { return try MixedJSON.json(value, of: property, resolveLink: resolveLink) }
         switch value {
         case .link(let key):
             let target = property.objectClassName ?? ""
