@@ -209,3 +209,14 @@ extension MixedJSON {
         return try value(json, className: className, label: property.name, resolveLink: resolveLink)
     }
 }
+
+extension Value {
+    /// The text an editor starts with for this Mixed value, which `Value.parse` reads back as
+    /// the same value: its JSON, tagged where JSON cannot tell (`"5"` a string, `5` an int,
+    /// `{"$date": …}`); a link is `Class#key` (which the explorer's editor reads). Nil for a
+    /// collection holding a link, which has no text form outside an import.
+    public var mixedText: String? {
+        if case .typedLink(let link) = self { return link.description }
+        return (try? MixedJSON.json(self, resolveLink: { _, _ in nil }))?.jsonText()
+    }
+}
