@@ -5,8 +5,9 @@ import RealmEngine
 /// native.realm` writes and what the explorer shows of a Realm file.
 ///
 /// Every class an SDK made (`class_X` tables) becomes a class of the same name; objects keep
-/// their keys, links and primary keys; indexed columns stay indexed. What this engine cannot
-/// hold yet — Mixed, embedded objects, typed links — is left out and
+/// their keys, links and primary keys; indexed columns stay indexed; Mixed columns (values,
+/// lists, sets and dictionaries of Mixed, nested collections, typed links) become this engine's
+/// Mixed. What this engine cannot hold yet — embedded objects, typed-link columns — is left out and
 /// listed in `omissions` (the caller says so to the user; nothing is left out silently). A
 /// link to an object that was deleted while other devices still referred to it (Realm's
 /// "unresolved" tombstone keys) is read as no link, as the SDKs show it, and counted.
@@ -26,6 +27,8 @@ public struct RealmCoreConversion {
     public let omissions: [Omission]
     private let file: RealmCoreFile
     private let plans: [ClassPlan]
+    /// The class of each kept table, by table key: what a typed link in a Mixed names.
+    let tableClasses: [Int64: String]
 
     /// One class: its table and, per kept property, the table's column position.
     private struct ClassPlan {
@@ -65,6 +68,7 @@ public struct RealmCoreConversion {
         self.schema = schema
         self.omissions = omissions
         self.plans = plans
+        tableClasses = Dictionary(kept.values.compactMap { t in t.className.map { (t.key, $0) } }, uniquingKeysWith: { a, _ in a })
     }
 
     /// The number of objects the conversion copies, in O(1).
@@ -103,7 +107,7 @@ public struct RealmCoreConversion {
         case .decimal128: return scalar(.decimal128)
         case .objectId: return scalar(.objectId)
         case .uuid: return scalar(.uuid)
-        case .mixed: return .failure(Unsupported(text: "Mixed (AnyRealmValue): not supported yet"))
+        case .mixed: return scalar(.mixed)
         case .typedLink: return .failure(Unsupported(text: "a typed link: not supported yet"))
         case .backlink: return .failure(Unsupported(text: "a backlink column"))
         case .link, .linkList:
@@ -125,7 +129,7 @@ public struct RealmCoreConversion {
             var values: [Value] = []
             values.reserveCapacity(plan.columns.count)
             for (position, property) in plan.columns {
-                values.append(try Self.value(object.values[position], for: property, in: plan.name))
+                values.append(try Self.value(object.values[position], for: property, in: plan.name, tableClasses: tableClasses))
             }
             return try body(ObjectKey(object.key), values)
         }
@@ -205,7 +209,7 @@ public struct RealmCoreConversion {
                 var values: [Value] = []
                 values.reserveCapacity(plan.columns.count)
                 for (position, property) in plan.columns {
-                    values.append(try Self.value(object.values[position], for: property, in: plan.name))
+                    values.append(try Self.value(object.values[position], for: property, in: plan.name, tableClasses: tableClasses))
                 }
                 try copy.insert(plan.name, key: ObjectKey(object.key), values: values)
                 done += 1
@@ -239,7 +243,8 @@ public struct RealmCoreConversion {
     }
 
     /// This engine's value for a Realm Core value of `property`.
-    static func value(_ value: CoreValue, for property: Property, in className: String) throws -> Value {
+    static func value(_ value: CoreValue, for property: Property, in className: String, tableClasses: [Int64: String] = [:]) throws -> Value {
+        if property.type == .mixed { return try mixedProperty(value, for: property, in: className, tableClasses: tableClasses) }
         switch value {
         case .null: return .null
         case .int(let v): return .int(v)

@@ -190,7 +190,7 @@ enum RecordCoding {
 
     private static func jsonValue(_ value: Value) -> Any {
         switch value {
-        case .null, .link: NSNull()
+        case .null, .link, .typedLink: NSNull()
         case .bool(let b): b
         case .int(let i): i
         case .float(let f): Double(f)

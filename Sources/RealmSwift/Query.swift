@@ -72,6 +72,7 @@ extension Query where T: _Persistable {
 /// value no stored value holds is passed as it is, and binding the query reports it.
 func storedArgument(_ value: Any) -> Any? {
     if let scalar = value as? any _RealmScalar { return (try? scalar._rlmCheckedValue()) ?? value }
+    if let mixed = value as? AnyRealmValue { return mixed._rlmQueryValue ?? value }
     return unwrapped(value)
 }
 

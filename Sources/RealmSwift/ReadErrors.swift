@@ -48,7 +48,7 @@ func emptyElement(_ type: PropertyType) -> Value? {
     case .objectId: return ObjectId._rlmZero._rlmValue
     case .uuid: return UUID._rlmZero._rlmValue
     case .decimal128: return Decimal128._rlmZero._rlmValue
-    case .object, .linkingObjects: return nil
+    case .object, .linkingObjects, .mixed: return nil
     }
 }
 

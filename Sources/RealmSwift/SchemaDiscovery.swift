@@ -115,6 +115,13 @@ final class ClassInfo: @unchecked Sendable {
         return info
     }
 
+    /// The class discovered under the stored name `name`, if any (what a Mixed link names).
+    static func type(named name: String) -> Object.Type? {
+        lock.lock()
+        defer { lock.unlock() }
+        return byName[name]
+    }
+
     /// The class hooks' problem of the class stored as `name`, if any (`hookProblem`).
     static func hookProblem(named name: String) -> String? {
         lock.lock()

@@ -87,17 +87,21 @@ import TestSupport
             // following them (`Sample.high`/`low` name the targets' primary keys).
             return Sample(type: type, schemaName: "Target", high: .string("b"), low: .string("a"),
                           highJSON: #""b""#, lowJSON: #""a""#, highCell: "→ b")
+        case .mixed:
+            // Any value: a number sorts before a string; optional by nature (no "mixed?" form).
+            return Sample(type: type, schemaName: "mixed", high: .string("walk"), low: .int(7),
+                          highJSON: #""walk""#, lowJSON: "7", highCell: #""walk""#)
         case .linkingObjects:
             return nil
         }
     }
 
-    /// Every (type, shape) a property can have: links are never required.
+    /// Every (type, shape) a property can have: links are never required, Mixed is always optional.
     static func properties() throws -> [(name: String, sample: Sample, shape: Shape)] {
         var result: [(String, Sample, Shape)] = []
         for type in PropertyType.allCases {
             guard let sample = try sample(of: type) else { continue }
-            for shape in Shape.allCases where !(type == .object && shape == .required) {
+            for shape in Shape.allCases where !(type == .object && shape == .required) && !(type == .mixed && shape == .optional) {
                 result.append(("\(type.rawValue)_\(shape.rawValue)", sample, shape))
             }
         }

@@ -43,6 +43,9 @@ import RealmSwift
         @Persisted var decimal128: Decimal128 = 0; @Persisted var decimal128Opt: Decimal128?
         @Persisted var decimal128List: List<Decimal128>; @Persisted var decimal128Set: MutableSet<Decimal128>
         @Persisted var decimal128Map: Map<String, Decimal128>
+        // Mixed is optional by nature: no "Opt" form.
+        @Persisted var mixed: AnyRealmValue; @Persisted var mixedList: List<AnyRealmValue>
+        @Persisted var mixedSet: MutableSet<AnyRealmValue>; @Persisted var mixedMap: Map<String, AnyRealmValue>
         @Persisted var objectOpt: WalkTarget?; @Persisted var objectList: List<WalkTarget>
         @Persisted var objectSet: MutableSet<WalkTarget>; @Persisted var objectMap: Map<String, WalkTarget?>
     }
@@ -64,6 +67,7 @@ import RealmSwift
         case .uuid: "uuid"
         case .decimal128: "decimal128"
         case .object: "object"
+        case .mixed: "mixed"
         case .linkingObjects: "walks"
         }
     }
@@ -83,7 +87,11 @@ import RealmSwift
                 (stem + "Set", { $0.isSet }),
                 (stem + "Map", { $0.isMap }),
             ]
-            for (name, shape) in shapes where !(type == .object && name == stem) {
+            for (name, shape) in shapes where !(type == .object && name == stem) && !(type == .mixed && name == stem + "Opt") {
+                if type == .mixed && name == stem {
+                    #expect(schema.properties.first { $0.name == name }.map { $0.type == .mixed && $0.isOptional } == true)
+                    continue
+                }
                 let property = try #require(schema.properties.first { $0.name == name }, "\(name) is missing")
                 #expect(property.type == type && shape(property), "\(name): \(property.typeDescription)")
             }
@@ -147,6 +155,12 @@ import RealmSwift
                 object.objectList.append(target)
                 object.objectSet.insert(target)
                 object.objectMap["k"] = target
+                object.mixed = .string("walk")
+                object.mixedList.append(.int(42))
+                object.mixedSet.insert(.double(2.5))
+                let other = WalkTarget()
+                other.name = "c"
+                object.mixedMap["k"] = .object(other)
                 realm.add(object)
                 realm.add(TypedWalk(value: ["id": 2]))
             }
@@ -169,6 +183,8 @@ import RealmSwift
         #expect(object.objectOpt?.name == "b" && object.objectList.map(\.name) == ["b"])
         #expect(object.objectSet.map(\.name) == ["b"] && object.objectMap["k"]??.name == "b")
         #expect(realm.object(ofType: WalkTarget.self, forPrimaryKey: "b")?.walks.map(\.id) == [1])
+        #expect(object.mixed == .string("walk") && Array(object.mixedList) == [.int(42)] && Array(object.mixedSet) == [.double(2.5)])
+        #expect(object.mixedMap["k"]?.object(WalkTarget.self)?.name == "c")
 
         // where {} finds the object by each type's value (the other object holds defaults).
         let walks = realm.objects(TypedWalk.self)
@@ -187,6 +203,7 @@ import RealmSwift
             ("uuid", walks.where { $0.uuidOpt == Self.uuid }),
             ("decimal128", walks.where { $0.decimal128 == Self.decimal && $0.decimal128Map["k"] == Self.decimal }),
             ("object", walks.where { $0.objectOpt.name == "b" }),
+            ("mixed", walks.where { $0.mixed == .string("walk") }),
         ]
         for (name, results) in found {
             #expect(results.map(\.id) == [1], "\(name)")

@@ -71,6 +71,13 @@ extension Migration {
     /// one-element list → its element and back. Nil stays nil (a required property takes its
     /// default, as when a property is made required); a link to another class never converts.
     static func converted(_ value: Value, from: Property, to: Property) -> Value? {
+        // A link of a class becomes a Mixed link naming that class.
+        if from.type == .object, to.type == .mixed, let className = from.objectClassName {
+            var mixed = from
+            mixed.type = .mixed
+            mixed.objectClassName = nil
+            return converted(value.typingLinks(className: className), from: mixed, to: to)
+        }
         if from.type == .object || to.type == .object {
             // Keys of one class mean nothing in another.
             guard from.type == to.type, from.objectClassName == to.objectClassName else {
@@ -138,6 +145,8 @@ extension Migration {
     private static func convertedNonNull(_ value: Value, to type: PropertyType) -> Value? {
         switch (type, value) {
         case (.object, .link): return value
+        // Mixed holds every value (nested collections too).
+        case (.mixed, _): return value
         case (.int, _), (.int8, _), (.int16, _), (.int32, _):
             let i: Int64?
             switch value {

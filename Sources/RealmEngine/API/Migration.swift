@@ -141,7 +141,7 @@ public final class Migration {
         case .objectId: return .objectId(ObjectId(words: (0, 0, 0)))
         case .uuid: return .uuid(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
         case .decimal128: return .decimal128(.zero)
-        case .object, .linkingObjects: return .null
+        case .object, .linkingObjects, .mixed: return .null
         }
     }
 }
@@ -212,6 +212,7 @@ public final class MigrationObject {
         case .uuid(let u): u
         case .decimal128(let d): d
         case .link(let k): k
+        case .typedLink(let l): l
         case .list(let items): items.map { swiftValue($0) as Any }
         case .map(let entries): entries.mapValues { swiftValue($0) as Any }
         }

@@ -205,6 +205,15 @@ extension Realm {
                 }
             }
         }
+        // Mixed links to a class or an object that no longer exists become nil (in place).
+        let classIndex = Dictionary(classes.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
+        for place in layout.mixedColumns {
+            for r in result[place.classIndex].indices {
+                result[place.classIndex][r].1[place.column] = result[place.classIndex][r].1[place.column].keepingTypedLinks { link in
+                    classIndex[link.className].map { live[$0].contains(link.key) } ?? false
+                }
+            }
+        }
         return result
     }
 }

@@ -36,6 +36,8 @@ public enum CSVExport {
     /// One cell, quoted as needed.
     public static func cell(_ value: Value, for property: Property, resolveLink: LinkResolver) throws -> String {
         if value.isNull { return "" }
+        // A Mixed cell is JSON text: `"5"` is the string, `5` the number.
+        if property.type == .mixed { return quote(try JSONExport.json(value, for: property, resolveLink: resolveLink).jsonText()) }
         switch try JSONExport.json(value, for: property, resolveLink: resolveLink) {
         case .null: return ""
         case .string(let s): return quote(s, forceIfEmpty: true)

@@ -147,7 +147,7 @@ public final class DataImport {
         do {
             var dictionary: [String: ObjectInput] = [:]
             dictionary.reserveCapacity(fields.count)
-            for (property, value) in fields where !property.isLink {
+            for (property, value) in fields where !Self.isLinkField(property, value) {
                 dictionary[property.name] = try JSONImport.input(fromJSON: value, for: property, className: className, schema: schema)
             }
             var existed = false
@@ -177,7 +177,7 @@ public final class DataImport {
         }
         keys[className, default: []].append(key)
         if let index = summary.perClass.firstIndex(where: { $0.0 == className }) { summary.perClass[index].1 += 1 }
-        let links = fields.filter { $0.0.isLink }
+        let links = fields.filter { Self.isLinkField($0.0, $0.1) }
         if !links.isEmpty { pendingLinks.append(PendingLinks(className: className, key: key, label: label, fields: links)) }
         objectsAdded += 1
         progress(objectsAdded, 0)
@@ -192,7 +192,10 @@ public final class DataImport {
         // by position). Step 2 created no object of such a class.
         var referenced: Set<String> = []
         for pending in pendingLinks {
-            for (_, json) in pending.fields { Self.collectReferences(json, into: &referenced) }
+            for (_, json) in pending.fields {
+                Self.collectReferences(json, into: &referenced)
+                MixedJSON.indexedLinkClasses(json, into: &referenced)
+            }
         }
         for className in referenced.sorted() where keys[className] == nil && schema[className] != nil {
             existingBefore[className] = try realm.objects(className).keys()
@@ -267,6 +270,11 @@ public final class DataImport {
     /// The input for a link or list-of-links property, with references resolved to keys.
     private func linkInput(_ json: JSONValue, for property: Property, className: String) throws -> ObjectInput {
         if case .null = json { return .value(.null) }
+        if property.type == .mixed {
+            return .value(try MixedJSON.value(json, of: property, className: className) { target, reference in
+                try self.mixedLinkKey(target, reference, label: property.name, className: className)
+            })
+        }
         if property.isMap {
             var entries = [String: ObjectInput]()
             for member in try JSONImport.mapMembers(json, for: property, className: className) {
@@ -357,6 +365,35 @@ public final class DataImport {
     private func nested(_ json: JSONValue, for property: Property, className: String) throws -> ObjectInput {
         property.isLink ? try linkInput(json, for: property, className: className)
             : try JSONImport.input(fromJSON: json, for: property, className: className, schema: schema)
+    }
+
+    /// Links are set once every object exists: link properties, and Mixed values holding a `$link`.
+    private static func isLinkField(_ property: Property, _ json: JSONValue) -> Bool {
+        property.isLink || (property.type == .mixed && MixedJSON.containsLink(json))
+    }
+
+    /// The key of the object a Mixed `$link` names: by primary key, or by position among the
+    /// input's (or, when the input holds none, the database's) objects of its class.
+    private func mixedLinkKey(_ target: String, _ reference: MixedJSON.LinkReference, label: String, className: String) throws -> ObjectKey {
+        guard let targetSchema = schema[target] else { throw RealmError.noSuchClass(target) }
+        switch reference {
+        case .primaryKey(let json):
+            guard let pk = targetSchema.primaryKeyProperty else {
+                throw RealmError.invalidInput("\(className).\(label): \(target) has no primary key; name the object by \"index\"")
+            }
+            let value = try JSONImport.scalar(fromJSON: json, type: pk.type, className: className, propertyLabel: label,
+                                              expected: "the primary key of a \(target) (\(pk.type.rawValue))")
+            guard let object = try realm.object(ofType: target, forPrimaryKey: value) else {
+                throw RealmError.invalidInput("\(className).\(label): no \(target) has the primary key \(value)")
+            }
+            return object.key
+        case .index(let index):
+            let candidates = try keys[target] ?? existingKeys(target)
+            guard candidates.indices.contains(index) else {
+                throw RealmError.invalidInput("\(className).\(label): the link names \(target)[\(index)], but there are \(candidates.count) \(target) objects")
+            }
+            return candidates[index]
+        }
     }
 
     private func failure(_ label: String, _ error: Error) -> Error {

@@ -43,6 +43,7 @@ public enum JSONExport {
     /// - Throws: the resolver's error; `RealmError.unsupported` when it names a target by a nil
     ///   primary key, which would read back as no link.
     public static func json(_ value: Value, for property: Property, resolveLink: LinkResolver) throws -> JSONValue {
+        if property.type == .mixed { return try MixedJSON.json(value, of: property, resolveLink: resolveLink) }
         switch value {
         case .link(let key):
             let target = property.objectClassName ?? ""
@@ -88,7 +89,7 @@ public enum JSONExport {
         case .uuid(let id): return .string(id.uuidString.lowercased())
         // A string, so every digit survives (a JSON number is read back as a double by most tools).
         case .decimal128(let d): return .string(d.description)
-        case .link: return nil
+        case .link, .typedLink: return nil
         case .list(let items):
             var out: [JSONValue] = []
             for item in items {

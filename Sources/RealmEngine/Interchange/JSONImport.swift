@@ -114,6 +114,7 @@ public enum JSONImport {
             throw RealmError.invalidInput("\(className).\(property.name) is a computed linkingObjects property and cannot be set")
         }
         if case .null = json { return .value(.null) }
+        if property.type == .mixed { return .value(try MixedJSON.value(json, of: property, className: className, resolveLink: nil)) }
         if property.isMap {
             let members = try mapMembers(json, for: property, className: className)
             var entries = [String: ObjectInput](minimumCapacity: members.count)
@@ -155,6 +156,7 @@ public enum JSONImport {
     /// the engine (use `input(fromJSON:for:className:schema:)`); asking for one is a type error.
     public static func value(fromJSON json: JSONValue, for property: Property, className: String) throws -> Value {
         if case .null = json { return .null }
+        if property.type == .mixed { return try MixedJSON.value(json, of: property, className: className, resolveLink: nil) }
         guard !property.isLink, property.isPersisted else {
             throw RealmError.typeMismatch(className: className, property: property.name,
                                           expected: "\(property.typeDescription) (an object, set through create or import)",
@@ -310,7 +312,7 @@ public enum JSONImport {
                 throw mismatch("\(expected) (a decimal as a string like \"12.50\", \"-1E-6143\", \"NaN\" or \"Inf\")")
             }
             return .decimal128(decimal)
-        case .object, .linkingObjects:
+        case .object, .linkingObjects, .mixed:
             throw mismatch()
         }
     }

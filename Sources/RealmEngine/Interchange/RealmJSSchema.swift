@@ -90,14 +90,13 @@ struct RealmJSSchemaReader {
         "bool": .bool, "int": .int, "int8": .int8, "int16": .int16, "int32": .int32, "int64": .int,
         "float": .float, "double": .double, "string": .string, "date": .date, "data": .data,
         "objectId": .objectId, "uuid": .uuid, "decimal128": .decimal128, "decimal": .decimal128,
+        "mixed": .mixed,
     ]
 
     /// realm-js types this engine does not have, with why.
-    static let unsupportedTypes: [String: String] = [
-        "mixed": "mixed is not supported; use a concrete type",
-    ]
+    static let unsupportedTypes: [String: String] = [:]
 
-    static let knownTypeList = "bool, int, int8, int16, int32, int64, float, double, string, date, data, objectId, uuid, decimal128, "
+    static let knownTypeList = "bool, int, int8, int16, int32, int64, float, double, string, date, data, objectId, uuid, decimal128, mixed, "
         + "a class name, object, list, set, dictionary, linkingObjects"
 
     func objectSchema(_ json: JSONValue) throws -> ObjectSchema {
@@ -260,7 +259,8 @@ struct RealmJSSchemaReader {
         if property.isLink {
             shorthand = property.isCollection ? base + suffix : base + "?"
         } else {
-            shorthand = base + (property.isOptional ? "?" : "") + suffix
+            // Mixed is optional by nature: realm-js writes `mixed`, never `mixed?` (as `typeDescription`).
+            shorthand = base + (property.isOptional && property.type != .mixed ? "?" : "") + suffix
         }
         let needsIndexFlag = property.isIndexed && !property.isPrimaryKey
         guard needsIndexFlag || property.defaultValue != nil else { return .string(shorthand) }

@@ -182,6 +182,9 @@ extension WriteTransaction {
         switch raw {
         case .value(let v):
             return try p.coerce(v, className: className)
+        // A Mixed value given as nested input: a list or dictionary of Mixed.
+        case .array where p.type == .mixed && !p.isCollection, .dictionary where p.type == .mixed && !p.isCollection:
+            return try p.coerce(try raw.mixedValue(className: className, property: p.name), className: className)
         case .array(let items) where p.isList:
             let elements = try items.map { item -> Value in
                 guard case .value(let v) = item else {

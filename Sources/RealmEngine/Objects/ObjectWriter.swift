@@ -37,6 +37,7 @@ extension WriteTransaction {
             throw RealmError.primaryKey(
                 "\(layout.schema.objectSchemas[classIndex].name): an object with primary key \(values[pk]) already exists")
         }
+        if !layout.mixedColumns.isEmpty { try checkTypedLinks(values, classIndex: classIndex) }
         let key = ObjectKey(Self.takeNextKey(&state.tables[classIndex]))
         let backlinkColumns = table.columns.count - table.persistedCount
         let row = backlinkColumns == 0 ? values : values + Array(repeating: Value.list([]), count: backlinkColumns)
@@ -152,6 +153,7 @@ extension WriteTransaction {
                 throw RealmError.invalidInput("link target \(target) of \(table.columns[column].name) does not exist")
             }
         }
+        if !layout.mixedColumns.isEmpty { try checkTypedLinks(value, classIndex: classIndex, column: column) }
         try updateRow(classIndex, key, bigValues: value.isBig) { c, row in c.columns[column][row] = value }
         if table.indexedColumns.contains(column) && old != value {
             try SearchIndex.remove(&state.tables[classIndex].indexes[column, default: nil], value: old, key: key, writer: writer)
@@ -219,6 +221,7 @@ extension WriteTransaction {
             leaf = .cluster(c)
         }
         syncBytes()
+        try clearMixedLinks(to: classIndex, key: key)
         changes.delete(classIndex, key.rawValue)
     }
 }

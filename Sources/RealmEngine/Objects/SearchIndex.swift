@@ -26,6 +26,9 @@ enum SearchIndex {
         case .double(let d): return d.bitPattern
         case .data(let d): return d.withUnsafeBytes { Checksum.hash($0, seed: 0x4441) }
         case .link(let k): return key(int: k.rawValue, type: .object)
+        case .typedLink(let l):
+            var name = l.className
+            return name.withUTF8 { Checksum.hash(UnsafeRawBufferPointer($0), seed: 0x4C4B) } ^ UInt64(bitPattern: l.key.rawValue)
         case .list, .map: return 0
         }
     }

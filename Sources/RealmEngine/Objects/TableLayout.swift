@@ -33,6 +33,8 @@ struct SchemaLayout {
     let tables: [TableLayout]
     /// For each (class, link column): the target class and its backlink column.
     let linkTargets: [TableLayout.OriginLink: (classIndex: Int, backlinkColumn: Int)]
+    /// Every (class, column) of a Mixed property: where links to any class may be.
+    let mixedColumns: [TableLayout.OriginLink]
 
     init(_ schema: Schema) {
         self.schema = schema
@@ -67,6 +69,7 @@ struct SchemaLayout {
         }
         self.tables = tables
         linkTargets = targets
+        mixedColumns = SchemaLayout.mixedColumns(of: schema)
     }
 
     func classIndex(_ name: String) -> Int? {

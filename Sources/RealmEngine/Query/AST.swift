@@ -51,6 +51,8 @@ struct PathComponent: Equatable {
     /// A dictionary key written in brackets (`attrs['color']`): taken as it is, never as an
     /// operator (`attrs['@count']` is the key "@count").
     var isKey = false
+    /// A bracketed position (`mixed[0]`, `[LAST]`, `[*]`): `name` is its text.
+    var position: PathPosition?
 }
 
 /// An operand of a comparison.

@@ -60,6 +60,13 @@ extension Binder {
                 i += 3
                 continue
             }
+            if let step = try mixedStep(component, path: path, prefix: prefix) {
+                path.steps.append(.mixed(step))
+                if step == .all { path.throughCollection = true }
+                walked.append(component.name)
+                i += 1
+                continue
+            }
             if component.isKey {
                 throw RealmError.query(message: "'\(prefix)' is not a dictionary; ['\(component.name)'] needs one", column: component.column)
             }
@@ -108,7 +115,7 @@ extension Binder {
                     let part: BoundPath.MapPart
                     var consumed = 1
                     switch next {
-                    case let n? where n.isKey || !n.name.hasPrefix("@"):
+                    case let n? where n.position == nil && (n.isKey || !n.name.hasPrefix("@")):
                         part = .key(n.name)
                         consumed = 2
                     case let n? where n.name.lowercased() == "@keys":
@@ -146,9 +153,12 @@ extension Binder {
     private func collectionOperator(_ component: PathComponent, path: BoundPath, prefix: String) throws -> BoundPath.Postfix {
         let op = component.name.lowercased()
         switch op {
+        case "@type":
+            return .typeOf
         case "@count", "@size":
             if path.throughCollection { return .aggregate(.count) }
-            if path.elementType == .string || path.elementType == .data { return .length }
+            // A string's length, or the size of a list or dictionary held by a Mixed value.
+            if path.elementType == .string || path.elementType == .data || path.elementType == .mixed { return .length }
             throw RealmError.query(message: "\(component.name) needs a list, set, dictionary, linking objects, a string or data; '\(prefix)' is \(path.elementType)",
                                    column: component.column)
         case "@min", "@max", "@sum", "@avg":
@@ -164,7 +174,7 @@ extension Binder {
             }
             return .aggregate(aggregate)
         default:
-            throw RealmError.query(message: "unknown collection operator '\(component.name)'; use @count, @size, @min, @max, @sum or @avg",
+            throw RealmError.query(message: "unknown collection operator '\(component.name)'; use @count, @size, @min, @max, @sum, @avg or @type",
                                    column: component.column)
         }
     }

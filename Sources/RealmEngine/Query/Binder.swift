@@ -37,6 +37,7 @@ struct Binder {
         var op = node.op
         var lhsColumn = node.lhs.column
         var rhsColumn = node.rhs.column
+        if let typeComparison = try bindTypeComparison(node, lhs: lhs, rhs: rhs) { return typeComparison }
 
         if op == .in, !rhs.isMulti {
             throw RealmError.query(message: "IN needs a list on its right: {a, b, …}, a list argument or a list property",
@@ -60,6 +61,8 @@ struct Binder {
         // realm-js's suite requires `date == $0` with 1 to fail; epoch ms is {"$date": N}.)
         try checkObjectArgument(node.rhs, against: lhs)
         try checkObjectArgument(node.lhs, against: rhs)
+        rhs = typedLinkArgument(node.rhs, rhs, against: lhs)
+        lhs = typedLinkArgument(node.lhs, lhs, against: rhs)
         if case .argument = node.rhs, let t = Binder.type(of: lhs) { rhs = Binder.argument(rhs, as: t) }
         if case .argument = node.lhs, let t = Binder.type(of: rhs) { lhs = Binder.argument(lhs, as: t) }
         let lhsType = Binder.type(of: lhs)
@@ -129,6 +132,8 @@ struct Binder {
 
     static func compatible(_ a: QueryType, _ b: QueryType) -> Bool {
         if a.isNumeric && b.isNumeric { return true }
+        // A Mixed value may be of any type: which values match is decided per object.
+        if a == .mixed || b == .mixed { return true }
         if case .object(let x) = a, case .object(let y) = b { return x == y || x < 0 || y < 0 }
         return a == b
     }
@@ -172,6 +177,8 @@ struct Binder {
     static func convert(_ value: Value, to type: QueryType) -> Value? {
         switch (type, value) {
         case (_, .null): return .null
+        // Any constant compares with a Mixed value (an object argument as a link to its class's object).
+        case (.mixed, _): return value
         case (.int, .int), (.int, .float), (.int, .double), (.double, .int), (.double, .float), (.double, .double):
             return value
         case (.float, .int(let i)): return .float(Float(i))
@@ -197,7 +204,7 @@ struct Binder {
     private func check(_ op: CompareOp, _ options: StringOptions, on type: QueryType, lhs: BoundExpr, rhs: BoundExpr,
                        column: Int) throws {
         let subject = Binder.type(of: lhs) != nil ? lhs : rhs
-        if op.isStringOperator, type != .string, type != .data {
+        if op.isStringOperator, type != .string, type != .data, type != .mixed {
             throw RealmError.query(
                 message: "\(op.rawValue) needs a string or data operand, but \(Binder.describe(subject)) is \(type)", column: column)
         }
@@ -208,7 +215,7 @@ struct Binder {
             throw RealmError.query(message: "[c] and [d] apply to ==, !=, IN, BEGINSWITH, ENDSWITH, CONTAINS and LIKE, not \(op.rawValue)",
                                    column: column)
         }
-        if !options.isEmpty, type != .string, type != .data {
+        if !options.isEmpty, type != .string, type != .data, type != .mixed {
             throw RealmError.query(message: "[c] and [d] apply to strings only; \(Binder.describe(subject)) is \(type)",
                                    column: column)
         }

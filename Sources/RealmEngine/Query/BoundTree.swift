@@ -6,6 +6,8 @@ enum QueryType: Equatable, CustomStringConvertible {
     case null, bool, int, float, double, string, data, date, objectId, uuid, decimal128
     /// An object of the class with this index.
     case object(Int)
+    /// A Mixed property's value: any of the above, decided per object.
+    case mixed
 
     init(_ type: PropertyType, target: Int?) {
         switch type {
@@ -20,6 +22,7 @@ enum QueryType: Equatable, CustomStringConvertible {
         case .uuid: self = .uuid
         case .decimal128: self = .decimal128
         case .object, .linkingObjects: self = .object(target ?? -1)
+        case .mixed: self = .mixed
         }
     }
 
@@ -38,6 +41,7 @@ enum QueryType: Equatable, CustomStringConvertible {
         case .uuid: self = .uuid
         case .decimal128: self = .decimal128
         case .link: self = .object(-1)
+        case .typedLink: self = .mixed
         case .list, .map: return nil
         }
     }
@@ -58,6 +62,7 @@ enum QueryType: Equatable, CustomStringConvertible {
         case .uuid: "uuid"
         case .decimal128: "decimal128"
         case .object: "object"
+        case .mixed: "mixed"
         }
     }
 }
@@ -78,6 +83,8 @@ struct BoundPath {
         /// A dictionary column of `classIndex`: its values, its keys, or the value of one key
         /// (nil when the key is missing, as in Realm).
         case map(classIndex: Int, column: Int, part: MapPart)
+        /// Into the Mixed value the previous step read (a nested list or dictionary).
+        case mixed(MixedStep)
     }
     /// What a `.map` step reads of a dictionary.
     enum MapPart: Equatable {
@@ -90,6 +97,8 @@ struct BoundPath {
         /// The length of strings / data (`.length`, `@size` on a string).
         case length
         case aggregate(Aggregate)
+        /// `@type`: the value's type, compared with type names (`mixed.@type == 'numeric'`).
+        case typeOf
     }
 
     var steps: [Step]
@@ -109,6 +118,7 @@ struct BoundPath {
             case .column(let cls, _): out.insert(cls)
             case .backlinks(let cls, let origin, _): out.formUnion([cls, origin])
             case .map(let cls, _, _): out.insert(cls)
+            case .mixed: break
             }
         }
         if case .object(let target) = elementType, target >= 0 { out.insert(target) }
@@ -126,6 +136,7 @@ struct BoundPath {
         switch postfix {
         case .none: elementType
         case .length: .int
+        case .typeOf: .string
         case .aggregate(let a):
             switch a {
             case .count: .int

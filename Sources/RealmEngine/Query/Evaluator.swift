@@ -23,6 +23,7 @@ struct Evaluator<Store: ObjectStore> {
     // MARK: Comparisons
 
     private func compare(_ c: BoundComparison, _ key: ObjectKey) throws -> Bool {
+        if case .path(let p) = c.lhs, p.postfix == .typeOf { return try typeTest(c, p, key) }
         if c.op == .between {
             guard case .constantList(let bounds) = c.rhs, bounds.count == 2 else { return false }
             let test = { (l: Value) -> Bool in
@@ -140,10 +141,13 @@ struct Evaluator<Store: ObjectStore> {
             case .map(let cls, let column, .key(let k)):
                 guard case .map(let entries) = try store.value(classIndex: cls, key: current, column: column) else { return .null }
                 value = entries[k] ?? .null
+            case .mixed(let step):
+                // `[*]` makes a path many-valued, so a single path's steps each give one value.
+                value = step.apply(to: value).first ?? .null
             default:
                 return .null
             }
-            if i < p.steps.count - 1 {
+            if i < p.steps.count - 1, !p.steps[i + 1].isMixed {
                 guard case .link(let next) = value else { return .null }
                 current = next
             }
@@ -168,10 +172,27 @@ struct Evaluator<Store: ObjectStore> {
         }
         let rest = steps.dropFirst()
         let isLast = rest.isEmpty
+        // Steps into Mixed values apply to each value this step reaches.
+        if rest.first?.isMixed == true {
+            let value: Value
+            switch step {
+            case .column(let cls, let column): value = try store.value(classIndex: cls, key: key, column: column)
+            case .map(let cls, let column, .key(let k)):
+                guard case .map(let entries) = try store.value(classIndex: cls, key: key, column: column) else { return }
+                value = entries[k] ?? .null
+            default: return
+            }
+            out += MixedStep.apply(rest, to: value)
+            return
+        }
         switch step {
         case .column(let cls, let column):
             let value = try store.value(classIndex: cls, key: key, column: column)
             switch value {
+            // A Mixed property holding a list is one value (its elements are reached with [*]).
+            case .list where isLast && store.schema.objectSchemas[cls].persistedProperties[column].type == .mixed
+                && !store.schema.objectSchemas[cls].persistedProperties[column].isList:
+                out.append(value)
             case .list(let items):
                 if isLast { out += items; return }
                 for case .link(let k) in items { try collect(rest, from: k, nilLinkReadsAsNull: nilLinkReadsAsNull, into: &out) }
@@ -198,6 +219,8 @@ struct Evaluator<Store: ObjectStore> {
             }
             if isLast { out += items; return }
             for case .link(let k) in items { try collect(rest, from: k, nilLinkReadsAsNull: nilLinkReadsAsNull, into: &out) }
+        case .mixed:
+            return  // handled with the step before it
         case .backlinks(let cls, let originClass, let originColumn):
             let owners = try store.backlinks(classIndex: cls, key: key,
                                              originClass: originClass, originColumn: originColumn)
@@ -244,6 +267,9 @@ enum ValueLength {
         switch v {
         case .string(let s): .int(Int64(s.utf8.count))
         case .data(let d): .int(Int64(d.count))
+        // `@size` of a list or dictionary held by a Mixed value.
+        case .list(let items): .int(Int64(items.count))
+        case .map(let entries): .int(Int64(entries.count))
         default: .null
         }
     }

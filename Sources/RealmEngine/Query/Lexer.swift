@@ -83,7 +83,7 @@ struct Lexer {
         }
         switch c {
         case "=": i += 1; return Token(kind: .symbol("=="), column: column, text: "=")
-        case "<", ">", "!", "(", ")", "{", "}", "[", "]", ",":
+        case "<", ">", "!", "(", ")", "{", "}", "[", "]", ",", "*":
             i += 1
             return make(.symbol(String(Character(c))))
         case ".":

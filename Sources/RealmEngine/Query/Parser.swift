@@ -257,6 +257,12 @@ struct Parser {
                 // `attrs['key']`: a dictionary's key (a string literal or an argument).
                 let open = current
                 advance()
+                if let position = try parsePosition() {
+                    components.append(PathComponent(name: position.text, column: current.column, position: position))
+                    advance()
+                    try expect("]", "to close the position at column \(open.column)")
+                    continue
+                }
                 let key: String
                 switch current.kind {
                 case .literal(.string(let k)):
@@ -291,6 +297,20 @@ struct Parser {
             default:
                 throw error("expected a property name after '.', found \(describe(current))", at: current)
             }
+        }
+    }
+
+    /// A position in brackets (`[0]`, `[FIRST]`, `[LAST]`, `[*]`) at the current token, or nil
+    /// when the token is something else (a dictionary key).
+    private func parsePosition() throws -> PathPosition? {
+        switch current.kind {
+        case .literal(.int(let n)):
+            guard n >= 0, let i = Int(exactly: n) else { throw error("a position in brackets must be 0 or more, not \(n)", at: current) }
+            return .index(i)
+        case .symbol("*"): return .all
+        case .identifier(let word) where word.uppercased() == "LAST": return .last
+        case .identifier(let word) where word.uppercased() == "FIRST": return .index(0)
+        default: return nil
         }
     }
 

@@ -16,6 +16,10 @@ enum ValueOrder {
         case (.objectId(let x), .objectId(let y)): return x < y ? -1 : (x == y ? 0 : 1)
         case (.uuid(let x), .uuid(let y)): return uuid(x, y)
         case (.link(let x), .link(let y)): return x < y ? -1 : (x == y ? 0 : 1)
+        // Mixed links: by class (name bytes, where Realm Core compares table keys), then key.
+        case (.typedLink(let x), .typedLink(let y)):
+            let c = bytes(x.className, y.className)
+            return c != 0 ? c : (x.key < y.key ? -1 : (x.key == y.key ? 0 : 1))
         case (.decimal128(let x), _):
             return decimal(b).flatMap { compare(decimal: x, $0) }
         case (_, .decimal128(let y)):
@@ -69,7 +73,12 @@ enum ValueOrder {
         switch v {
         case .string(let s): return AnyHashable(Array(s.utf8))
         case .int(let i): return AnyHashable(i)
-        case .decimal128(let d): return d.isNaN ? AnyHashable("NaN") : AnyHashable(d)
+        case .decimal128(let d):
+            if d.isNaN { return AnyHashable("NaN") }
+            // Equal to an int or a double (a Mixed column holds all three): the same key as theirs.
+            if let i = d.exactInt64 { return AnyHashable(i) }
+            if Decimal128(d.doubleValue) == d { return distinctKey(.double(d.doubleValue)) }
+            return AnyHashable(d)
         case .float, .double:
             guard let d = double(v) else { return AnyHashable(0) }
             if d.isNaN { return AnyHashable("NaN") }
@@ -103,8 +112,9 @@ enum ValueOrder {
 
     static func isNaN(_ v: Value) -> Bool { double(v)?.isNaN == true }
 
-    /// Sort order: nil before everything, then `compare`; kinds that cannot be compared order by kind name
-    /// (stable, never a crash).
+    /// Sort order: nil before everything, then `compare`; kinds that cannot be compared (in a
+    /// Mixed column) order as Realm Core orders them: bool, numbers, string, data, date,
+    /// objectId, uuid, link, list, dictionary (`Value.mixedRank`; lists tie with lists, as in Core).
     static func sortCompare(_ a: Value, _ b: Value) -> Int {
         switch (a, b) {
         case (.null, .null): return 0
@@ -115,8 +125,8 @@ enum ValueOrder {
             // A NaN against a number: NaN first (`compare` leaves them unordered, and a tie
             // with every number would make the order depend on where the NaN stood).
             if let x = double(a), let y = double(b) { return x.isNaN == y.isNaN ? 0 : (x.isNaN ? -1 : 1) }
-            let ka = a.kindName, kb = b.kindName
-            return ka < kb ? -1 : (ka == kb ? 0 : 1)
+            let ra = a.mixedRank, rb = b.mixedRank
+            return ra < rb ? -1 : (ra == rb ? 0 : 1)
         }
     }
 

@@ -38,7 +38,8 @@ public struct Property: Codable, Hashable, Sendable {
         self.type = type
         let sequence = (isList || isSet) && !isMap
         // A to-one link, and a link in a map, may always be nil (a deleted target leaves nil).
-        self.isOptional = (type == .object && (!sequence || isMap)) ? true : isOptional
+        // Mixed holds nil by nature.
+        self.isOptional = (type == .object && (!sequence || isMap)) || type == .mixed ? true : isOptional
         self.isList = sequence
         self.isSet = isSet && !isMap
         self.isMap = isMap
@@ -68,7 +69,8 @@ public struct Property: Codable, Hashable, Sendable {
         case .linkingObjects:
             return "linkingObjects<\(objectClassName ?? "?").\(linkOriginPropertyName ?? "?")>"
         default:
-            return type.rawValue + (isOptional ? "?" : "") + suffix
+            // Mixed is optional by nature: realm-js writes `mixed`, never `mixed?`.
+            return type.rawValue + (isOptional && type != .mixed ? "?" : "") + suffix
         }
     }
 

@@ -3,6 +3,9 @@ public enum PropertyType: String, Codable, Sendable, CaseIterable {
     case bool, int, int8, int16, int32, float, double, string, date, data, objectId, uuid
     /// An IEEE 754-2008 decimal128 (`Decimal128`), compared and summed exactly.
     case decimal128
+    /// Realm's Mixed (`AnyRealmValue`): nil, any scalar, a link to an object of any class
+    /// (`Value.typedLink`), or a nested list or dictionary of Mixed. Always optional.
+    case mixed
     /// A link to an object of `Property.objectClassName`.
     case object
     /// The computed inverse of a link or list property (never stored).

@@ -58,6 +58,8 @@ public struct Schema: Codable, Hashable, Sendable {
                 if property.isSet && property.isOptional {
                     throw RealmError.invalidSchema("'\(where_)': a set of objects cannot hold nil")
                 }
+            case .mixed:
+                try Schema.checkMixed(property, at: where_)
             case .linkingObjects:
                 guard let origin = property.objectClassName, let originSchema = self[origin] else {
                     throw RealmError.invalidSchema("'\(where_)' names unknown class '\(property.objectClassName ?? "")'")

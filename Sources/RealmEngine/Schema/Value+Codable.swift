@@ -44,6 +44,12 @@ extension Value: Codable {
             }
             self = .decimal128(decimal)
         case "object": self = .link(ObjectKey(try c.decode(Int64.self, forKey: .v)))
+        case "link":
+            let parts = try c.decode([String].self, forKey: .v)
+            guard parts.count == 2, !parts[0].isEmpty, let key = Int64(parts[1]) else {
+                throw DecodingError.dataCorruptedError(forKey: .v, in: c, debugDescription: "link")
+            }
+            self = .typedLink(TypedLink(className: parts[0], key: ObjectKey(key)))
         case "list": self = .list(try c.decode([Value].self, forKey: .v))
         case "dictionary": self = .map(try c.decode([String: Value].self, forKey: .v))
         default: throw DecodingError.dataCorruptedError(forKey: .t, in: c, debugDescription: "unknown value kind \(kind)")
@@ -66,6 +72,7 @@ extension Value: Codable {
         case .uuid(let v): try c.encode(v.uuidString, forKey: .v)
         case .decimal128(let v): try c.encode(v.description, forKey: .v)
         case .link(let k): try c.encode(k.rawValue, forKey: .v)
+        case .typedLink(let l): try c.encode([l.className, String(l.key.rawValue)], forKey: .v)
         case .list(let vs): try c.encode(vs, forKey: .v)
         case .map(let entries): try c.encode(entries, forKey: .v)
         }

@@ -328,6 +328,8 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
     case decimal128(Decimal128)
     /// A link to an object of the property's target class.
     case link(ObjectKey)
+    /// A link held by a Mixed value: the target's class and key (a Mixed property names no class).
+    case typedLink(TypedLink)
     /// The elements of a list property (or of a set property: sorted, unique).
     case list([Value])
     /// The entries of a dictionary (`Map<String, T>`) property: key → value (`.null` for a nil
@@ -352,6 +354,7 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
         case .uuid: "uuid"
         case .decimal128: "decimal128"
         case .link: "object"
+        case .typedLink: "link"
         case .list: "list"
         case .map: "dictionary"
         }
@@ -377,6 +380,7 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
         case .uuid(let v): v.uuidString.lowercased()
         case .decimal128(let v): v.description
         case .link(let k): "→\(k.rawValue)"
+        case .typedLink(let l): "→\(l.className)#\(l.key.rawValue)"
         case .list(let vs): "[" + vs.map(\.description).joined(separator: ", ") + "]"
         case .map: "{" + sortedEntries.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "}"
         }
@@ -415,6 +419,7 @@ extension Property {
             if isOptional && !(isList && type == .object) { return .null }
             throw RealmError.missingValue(className: className, property: name)
         }
+        if type == .mixed { return try coerceMixed(value, className: className) }
         switch (type, value) {
         case (.bool, .bool): return value
         case (.int, .int), (.int8, .int), (.int16, .int), (.int32, .int):

@@ -201,6 +201,9 @@ final class IntegrityChecker {
                 for column in 0..<t.persistedCount where t.columns[column].isSet || t.columns[column].isMap {
                     try checkCollection(c.value(row: r, column: column), t.columns[column], "\(name) \(k)")
                 }
+                for place in layout.mixedColumns where place.classIndex == ci {
+                    try checkMixed(c.value(row: r, column: place.column), t.columns[place.column], "\(name) \(k)", existing: existing)
+                }
                 for column in 0..<t.persistedCount where t.columns[column].type == .object {
                     guard let (target, bc) = layout.linkTargets[.init(classIndex: ci, column: column)] else { continue }
                     let links: [Int64]

@@ -135,7 +135,7 @@ private struct ColumnAppend: ClusterColumnBlock {
         guard isList else {
             listEnds = nil
             keys = nil
-            data = SliceAppend(layout.data, added: [value], minWidth: 0)
+            data = SliceAppend(layout.data, added: [MixedCodec.stored(value, in: layout.type)], minWidth: 0)
             size = data.size
             return
         }
@@ -157,7 +157,7 @@ private struct ColumnAppend: ClusterColumnBlock {
         let minWidth = elements > ClusterCodec.listElementsFreeOfBits ? 1 : 0
         listEnds = ends
         keys = layout.keys.map { SliceAppend($0, added: keyItems, minWidth: minWidth) }
-        data = SliceAppend(layout.data, added: items, minWidth: minWidth)
+        data = SliceAppend(layout.data, added: items.map { MixedCodec.stored($0, in: layout.type) }, minWidth: minWidth)
         size = 1 + ends.size + (keys?.size ?? 0) + data.size
     }
 

@@ -30,6 +30,7 @@
 ///   objectId / uuid               n × 12 (big-endian words: byte order = sort order) / n × 16
 ///   decimal128                    n × 16: the low word, then the high word, each little-endian
 ///                                 (Realm Core's layout of the BID128 value)
+///   mixed                         as data, each non-nil value in `MixedCodec`'s encoding
 ///   list of T (flags = 0)         packed ints of n end offsets counted in elements, then one
 ///                                 column block of T holding every row's elements in row order
 ///                                 (elements of `T?[]` may be null through that block's bitmap)
@@ -116,7 +117,8 @@ enum ColumnStorage: Sendable {
         case .float: self = .float
         case .double: self = .double
         case .date: self = .date
-        case .string, .data: self = .bytes
+        // A Mixed value is stored as its `MixedCodec` bytes.
+        case .string, .data, .mixed: self = .bytes
         case .objectId: self = .objectId
         case .uuid: self = .uuid
         case .decimal128: self = .decimal128

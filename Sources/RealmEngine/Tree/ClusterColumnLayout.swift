@@ -25,6 +25,7 @@ struct ClusterColumnLayout {
             listEnds = .empty
             keys = nil
             data = try ClusterColumnSlice(&r, storage: storage, count: count)
+            if type == .mixed { try data.checkMixed() }
             return
         }
         let flagsAt = r.position
@@ -58,6 +59,7 @@ struct ClusterColumnLayout {
             keys = nil
         }
         data = try ClusterColumnSlice(&r, storage: storage, count: elements)
+        if type == .mixed { try data.checkMixed() }
     }
 
     /// Element indices of a list row (the row already checked).
@@ -256,7 +258,26 @@ struct ClusterColumnSlice {
 
     @inline(__always)
     static func bytesValue(_ b: UnsafeRawBufferPointer, type: PropertyType) -> Value {
-        type == .data ? .data(Data(b)) : .string(String(decoding: b, as: UTF8.self))
+        switch type {
+        case .data: return .data(Data(b))
+        // Checked by `checkMixed` when the view was made, so decoding cannot fail here.
+        case .mixed: return (try? MixedCodec.decode(b)) ?? .null
+        default: return .string(String(decoding: b, as: UTF8.self))
+        }
+    }
+
+    /// Checks that every non-nil value of a Mixed column decodes (see `MixedCodec`), so later
+    /// reads cannot meet bad bytes.
+    func checkMixed() throws {
+        for i in 0..<count where !isNull(i) {
+            let b = bytes(at: i)
+            do {
+                _ = try MixedCodec.decode(b)
+            } catch let error as CodecError {
+                let start = i == 0 ? 0 : Int(truncatingIfNeeded: ints[i - 1])
+                throw CodecError(offset: error.offset + start, "Mixed value \(i): \(error.reason)")
+            }
+        }
     }
 
     /// All `count` values, with one switch for the column rather than one per value.

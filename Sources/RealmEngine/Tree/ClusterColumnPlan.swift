@@ -32,7 +32,8 @@ struct ColumnPlan {
         self.storage = ColumnStorage(type)
         self.isList = isList || isMap
         self.isMap = isMap
-        self.values = values
+        // A Mixed column is a data column of encoded values (nested collections included).
+        self.values = type == .mixed && !isList && !isMap ? values.map { MixedCodec.stored($0, in: type) } : values
         let n = values.count
         if isMap {
             planMap(type: type)

@@ -145,6 +145,8 @@ public enum UndoRecord: Sendable, Equatable {
 enum EditText {
     /// The text an editor starts with for `value`: what parses back to the same value.
     static func text(for value: Value, _ property: Property, realm: Realm) -> String {
+        // A Mixed value as JSON text that reads back as the same type ("5" a string, 5 an int).
+        if property.type == .mixed, !value.isNull, let text = value.mixedText { return text }
         switch value {
         case .null: return "null"
         case .string(let s):
@@ -171,6 +173,7 @@ enum EditText {
                 return text(for: pkValue, pk, realm: realm)
             }
             return "\(className)#\(key.rawValue)"
+        case .typedLink(let l): return l.description
         // A dictionary as the JSON object that `parse` reads back.
         case .map: return JSONExport.plainJSON(value)?.jsonText(pretty: false) ?? "{}"
         case .list: return value.description
@@ -212,6 +215,9 @@ enum EditText {
     static func parse(_ text: String, for property: Property, className: String, realm: Realm, now: Date) throws -> Value {
         // A dictionary of values is its JSON object (`{"color": "red"}`); `null` empties it.
         if property.isMap { return try Value.parse(text, for: property, className: className) }
+        if property.type == .mixed, text.trimmingCharacters(in: .whitespaces) != "null" {
+            return try mixed(text, for: property, className: className, realm: realm)
+        }
         let word = text.trimmingCharacters(in: .whitespaces)
         if word == "null" {
             guard property.isOptional else { throw RealmError.missingValue(className: className, property: property.name) }

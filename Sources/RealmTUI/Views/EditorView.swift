@@ -60,6 +60,7 @@ enum EditorView {
             case .data: hints.append("0x hex/base64")
             case .decimal128: hints.append("exact decimal (12.50, 1E-6143), NaN, Inf")
             case .object: hints.append("primary key or \(property.objectClassName ?? "")#key")
+            case .mixed: hints.append("JSON: 5 int, 5.0 double, \"5\" text, [..], {..}, {\"$date\": ..}; Class#key a link")
             default: break
             }
             let head = "\(edit.object.className).\(property.name) \(property.typeDescription):"

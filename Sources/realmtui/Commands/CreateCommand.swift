@@ -14,6 +14,8 @@ struct CreateCommand: ParsableCommand {
 
             Property types: bool int int8 int16 int32 int64 (= int) float double
                             string date data objectId uuid decimal128 (= decimal)
+                            mixed (any value, a link to any class, nested lists and
+                            dictionaries; always optional: "mixed", "mixed[]", "mixed{}")
             Forms:
               "int"        required            "int?"      optional (nil allowed)
               "string[]"   a list              "int?[]"    a list of optional values

@@ -32,8 +32,13 @@ struct ImportCommand: ParsableCommand {
                           export writes links to objects without a primary key)
               list, set   [a, b, …]     nil   null
               dictionary  {"key": value, …} (no '.' in a key, none starting with '$')
+              mixed       its JSON value (5 an int, 5.0 a double, "5" a string, [..] a list,
+                          {..} a dictionary) or a tag: {"$date": …}, {"$oid": …},
+                          {"$uuid": …}, {"$binary": base64}, {"$decimal": "…"},
+                          {"$float": 2.5}, {"$double": "nan"}, {"$link": {"class": "Dog",
+                          "key": <primary key>}} or {"$link": {"class": "Cat", "index": N}}
             In CSV a cell holds the value's text: an unquoted empty cell is null,
-            "" the empty string.
+            "" the empty string; a mixed cell holds JSON text.
 
             Links may name objects that come later in the input. Objects of a class with a primary \
             key are upserted (only the given properties change); two objects with the same primary \

@@ -148,7 +148,6 @@ import Testing
     @Test func errorsNameTheClassAndProperty() {
         expectSchemaError(#"[{"name": "Dog", "properties": {"age": "integer"}}]"#, mentioning: ["Dog.age", "unknown type", "integer"])
         expectSchemaError(#"[{"name": "Dog", "properties": {"owner": "Persn?"}}]"#, mentioning: ["Dog.owner", "Persn"])
-        expectSchemaError(#"[{"name": "Dog", "properties": {"m": "mixed"}}]"#, mentioning: ["Dog.m", "mixed"])
         expectSchemaError(#"[{"name": "Dog", "properties": {"s": "string<>[]"}}]"#, mentioning: ["Dog.s", "collection of collections"])
         expectSchemaError(#"[{"name": "Dog", "properties": {"s": "Dog?<>"}}]"#, mentioning: ["Dog.s", "set of objects"])
         expectSchemaError(#"[{"name": "Dog", "properties": {"s": "int<>", "x": {"type": "int<>", "primaryKey": true}}}]"#, mentioning: ["Dog.x", "primary key"])

@@ -5,7 +5,7 @@ import Testing
 
 /// Builders and comparisons shared by the cluster tests.
 enum ClusterFixtures {
-    static let scalarTypes: [PropertyType] = [.bool, .int, .int8, .int16, .int32, .float, .double, .string, .date, .data, .objectId, .uuid, .decimal128, .object]
+    static let scalarTypes: [PropertyType] = [.bool, .int, .int8, .int16, .int32, .float, .double, .string, .date, .data, .objectId, .uuid, .decimal128, .object, .mixed]
 
     /// Every type as required, optional, list, list of optionals, dictionary and dictionary of
     /// optionals (links: to-one, list and dictionary).
@@ -65,6 +65,19 @@ enum ClusterFixtures {
                 : .decimal128(Decimal128(low: rng.next(), high: rng.next()))
         case .object: return .link(ObjectKey(Int64.random(in: 0...1_000_000, using: &rng)))
         case .linkingObjects: return .null
+        case .mixed:
+            // Any scalar, a typed link, or a nested list or dictionary of them (two levels at most).
+            switch Int.random(in: 0..<8, using: &rng) {
+            case 0: return .typedLink(TypedLink(className: randomString(&rng) + "C", key: ObjectKey(Int64(bitPattern: rng.next()))))
+            case 1: return .list((0..<Int.random(in: 0...3, using: &rng)).map { _ in randomScalar(.mixed, &rng) })
+            case 2:
+                var entries = [String: Value]()
+                for _ in 0..<Int.random(in: 0...3, using: &rng) { entries[randomString(&rng)] = randomScalar(.mixed, &rng) }
+                return .map(entries)
+            default:
+                let scalars = scalarTypes.filter { $0 != .object && $0 != .mixed }
+                return randomScalar(scalars.randomElement(using: &rng) ?? .int, &rng)
+            }
         }
     }
 
@@ -199,7 +212,8 @@ enum ClusterFixtures {
                 for row in 0..<view.count {
                     let v = data.columns[c][row]
                     #expect(view.isNull(row: row, column: c) == (!p.isList && v.isNull))
-                    switch v {
+                    // A Mixed column's values are encoded bytes: only `value` reads them.
+                    switch p.type == .mixed ? Value.null : v {
                     case .int(let x): #expect(view.int(row: row, column: c) == x)
                     case .bool(let b): #expect(view.int(row: row, column: c) == (b ? 1 : 0))
                     case .link(let k): #expect(view.int(row: row, column: c) == k.rawValue)
