@@ -30,4 +30,33 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).filter { $0 != "state" }.sorted() == listing)
     }
+
+    /// Realm 10's kinds of value in a Realm file, browsed: a set, a dictionary (one key → value
+    /// row each, non-ASCII keys included), a Mixed, sets and dictionaries of links.
+    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"))
+    func browseSetsDictionariesAndMixedOfARealmFile() throws {
+        let scratch = try Scratch()
+        let (path, bytes, _) = try RealmCoreFileTests.copy("generated-alltypes.realm", into: scratch)
+        let state = scratch.path("state")
+        let tmux = try TmuxSession(script: ExplorerEntryTests.script([path], environment: "LANG=C.UTF-8 TERM=xterm-256color XDG_STATE_HOME=\(state)"),
+                                   width: 120, height: 40)
+        defer { tmux.close() }
+        var screen = try tmux.waitFor("a Realm file (format 24), never changed")
+        #expect(screen.contains("AllTypes           5"), "\(screen)")
+        try tmux.sendKeys("j", "Enter")                      // AllTypes' table
+        screen = try tmux.waitFor("row 1 of 5")
+        try tmux.sendKeys("j", "j", "Enter")                 // the third object, every collection filled
+        screen = try tmux.waitFor("AllTypes › 2")
+        try tmux.sendKeys("G")                               // its last properties
+        screen = try tmux.waitUntil("the collections and Mixed") { $0.contains("mixedCol") && $0.contains("objectDict") }
+        #expect(screen.contains("objectIdSet      {2} 000000000000000000000001, 5f8d0d55b54764421b715e01"), "\(screen)")
+        #expect(screen.contains("键 → 000000000000000000000001"), "\(screen)")
+        #expect(screen.contains(#"mixedCol         "mixed string 混合""#), "\(screen)")
+        #expect(screen.contains("objectSet        {2} → 650000000000000000000000, → 650000000000000000000001"), "\(screen)")
+        #expect(screen.contains(#"indexedMixed     "five""#), "\(screen)")
+        try tmux.sendKeys("q")
+        screen = try tmux.waitFor("script done")
+        #expect(screen.contains("exit=0"), "\(screen)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+    }
 }
