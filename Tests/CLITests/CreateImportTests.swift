@@ -13,6 +13,15 @@ struct CreateImportTests {
         #expect(count.stdout == "0\n")
     }
 
+    @Test func oneClassIsCountedInTheSingular() throws {
+        let s = try Scratch()
+        let schema = try s.write("one.json", #"[{"name": "Thing", "properties": {"n": "int"}}]"#)
+        let created = try CLI.run(["create", s.path("one.realm"), "--schema", schema])
+        #expect(created.stdout == "created \(s.path("one.realm")): 1 class\n", "\(created.stdout)")
+        let checked = try CLI.run(["check", s.path("one.realm")])
+        #expect(checked.stdout.contains("0 objects in 1 class\n"), "\(checked.stdout)")
+    }
+
     @Test func createFillsAnEmptyFileButRefusesANonEmptyOne() throws {
         let s = try Scratch()
         let schema = try s.write("s.json", Scratch.schemaJSON)

@@ -48,7 +48,7 @@ struct CreateCommand: ParsableCommand {
         let text = try Input.read(schema, what: "schema")
         let parsed = try Schema(realmJSJSON: text)
         let (realm, _) = try Creation.createNew(file, schema: parsed, encryptionKey: try encryption.encryptionKey())
-        Console.line("created \(file): \(realm.schema.objectSchemas.count) classes")
+        Console.line("created \(file): \(classCount(realm.schema.objectSchemas.count))")
     }
 }
 

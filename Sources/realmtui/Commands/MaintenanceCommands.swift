@@ -43,7 +43,7 @@ struct CheckCommand: ParsableCommand {
         }
         for warning in report.warnings { Console.error("warning: " + warning) }
         let objects = report.objects.values.reduce(0, +)
-        Console.line("ok: \(file): version \(report.version), \(report.nodes) nodes, \(objects) objects in \(report.objects.count) classes")
+        Console.line("ok: \(file): version \(report.version), \(report.nodes) nodes, \(objectCount(objects)) in \(classCount(report.objects.count))")
         for name in report.objects.keys.sorted() {
             Console.line("  \(name): \(report.objects[name] ?? 0)")
         }

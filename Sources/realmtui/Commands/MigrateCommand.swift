@@ -74,7 +74,7 @@ struct MigrateCommand: ParsableCommand {
                 lost.value = unconverted.count
             })
         let realm = try Realm(configuration: config)
-        Console.line("migrated \(file) to schema version \(realm.schemaVersion): \(realm.schema.objectSchemas.count) classes")
+        Console.line("migrated \(file) to schema version \(realm.schemaVersion): \(classCount(realm.schema.objectSchemas.count))")
         if lost.value > 0 {
             Console.line(lost.value == 1 ? "1 value did not convert and was set to the default"
                                          : "\(lost.value) values did not convert and were set to the default")

@@ -106,3 +106,8 @@ extension RealmFiles.ValueRows {
 func objectCount(_ count: Int) -> String {
     "\(count) \(count == 1 ? "object" : "objects")"
 }
+
+/// "1 class", "2 classes".
+func classCount(_ count: Int) -> String {
+    "\(count) \(count == 1 ? "class" : "classes")"
+}
