@@ -31,6 +31,27 @@ public enum RealmCoreDecryption {
         fileSize >= 2 * pageSize && fileSize % pageSize == 0
     }
 
+    /// Whether `start` (the file's first 4 KiB at least) has the layout of an encrypted Realm
+    /// file's first IV table: its first page's entry written (iv1 ≠ 0) by Realm Core's rule
+    /// (iv1 = iv2 + 1), every written entry following it, and the entries of pages past the
+    /// end of the file empty. Random bytes or another format fail this almost surely; only the
+    /// key can tell for certain.
+    public static func looksEncrypted(start: UnsafeRawBufferPointer, fileSize: Int) -> Bool {
+        guard mayBeEncrypted(fileSize: fileSize), start.count >= pageSize else { return false }
+        let pagesInFirstBlock = min(fileSize / pageSize - 1, pagesPerBlock)
+        for page in 0 ..< pagesPerBlock {
+            let at = page * entrySize
+            let iv1 = start.loadUnaligned(fromByteOffset: at, as: UInt32.self).littleEndian
+            let iv2 = start.loadUnaligned(fromByteOffset: at + 32, as: UInt32.self).littleEndian
+            if page >= pagesInFirstBlock {
+                guard start[at ..< at + entrySize].allSatisfy({ $0 == 0 }) else { return false }
+            } else if iv1 != 0 || page == 0 {
+                guard iv1 != 0, iv1 == (iv2 &+ 1 == 0 ? 1 : iv2 &+ 1) else { return false }
+            }
+        }
+        return true
+    }
+
     /// Decrypts `file` (an encrypted Realm file's bytes) with `key` (64 bytes). Throws
     /// `RealmError.encryption` for a key of another length or one that does not open the first
     /// page (a wrong key, or a file that is not encrypted), and `RealmError.corruptFile` naming

@@ -57,7 +57,8 @@ import Testing
 
         let withoutKey = try CLI.run(["schema", path])
         #expect(withoutKey.status == 1)
-        #expect(withoutKey.stderr.contains("an encrypted Realm file (give its 64-byte key"), "\(withoutKey.stderr)")
+        // Its first IV table has Realm's layout, so it is said to be encrypted, not "maybe".
+        #expect(withoutKey.stderr.contains("the file is encrypted: give its key with --key HEX or --key-file PATH"), "\(withoutKey.stderr)")
         var wrong = try Data(contentsOf: URL(fileURLWithPath: key))
         wrong[100] = wrong[100] == UInt8(ascii: "0") ? UInt8(ascii: "1") : UInt8(ascii: "0")   // the HMAC half
         let wrongKey = scratch.path("wrong.key")
@@ -72,6 +73,38 @@ import Testing
         #expect(plainWithKey.stderr.contains("not encrypted"), "\(plainWithKey.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted() == (listing + ["wrong.key"]).sorted())
+    }
+
+    /// Whole 4 KiB pages without a header and without an IV table's layout (random bytes) may be
+    /// anything: the message says both, and the explorer does not ask for a key.
+    @Test func pagesOfRandomBytesAreNotSaidToBeEncrypted() throws {
+        let scratch = try Scratch()
+        var generator = SystemRandomNumberGenerator()
+        let path = try scratch.write("noise.realm", "")
+        try Data((0..<(3 * 4096)).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(to: URL(fileURLWithPath: path))
+        let schema = try CLI.run(["schema", path])
+        #expect(schema.status == 1)
+        #expect(schema.stderr.contains("an encrypted Realm file (give its 64-byte key") && schema.stderr.contains("or not a database"),
+                "\(schema.stderr)")
+    }
+
+    /// The explorer asks for the key of an encrypted Realm file, as for realmtui's own.
+    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"))
+    func theExplorerAsksForTheKeyOfAnEncryptedRealmFile() throws {
+        let scratch = try Scratch()
+        let (path, bytes, _) = try Self.copy("generated-encrypted.realm", into: scratch)
+        let key = try String(contentsOf: Self.fixture("generated-encrypted.key"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let tmux = try TmuxSession(script: ExplorerEntryTests.script([path]), width: 120, height: 30)
+        defer { tmux.close() }
+        _ = try tmux.waitFor("is encrypted. Key")
+        try tmux.type(key)
+        try tmux.sendKeys("Enter")
+        let screen = try tmux.waitFor("a Realm file (format")
+        #expect(screen.contains("Dog") && screen.contains("750"), "\(screen)")
+        #expect(!screen.contains(key), "the key was echoed")
+        try tmux.sendKeys("q")
+        _ = try tmux.waitFor("script done")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
     }
 
     /// A realmtui file whose sector 0 was zeroed has no header there, like an encrypted Realm

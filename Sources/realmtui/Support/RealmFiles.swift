@@ -176,8 +176,21 @@ enum RealmCoreFiles {
             if key != nil { throw RealmError.encryption(path: path, reason: "the Realm file is not encrypted: open it without a key") }
             return nil
         }
-        guard let key else { throw RealmError.encryption(path: path, reason: possiblyEncryptedReason) }
+        guard let key else {
+            // A first IV table in Realm's layout says "encrypted" (and the explorer asks for the
+            // key); other headerless pages may be anything, and the message says both.
+            throw RealmError.encryption(path: path, reason: looksEncrypted(path) ? RealmError.missingKeyReason : possiblyEncryptedReason)
+        }
         return [UInt8](key)
+    }
+
+    /// Whether the first 4 KiB of `path` have the layout of an encrypted Realm file's IV table
+    /// (`RealmCoreDecryption.looksEncrypted`).
+    static func looksEncrypted(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let start = try? handle.read(upToCount: 4096), let size = try? handle.seekToEnd() else { return false }
+        return start.withUnsafeBytes { RealmCoreDecryption.looksEncrypted(start: $0, fileSize: Int(size)) }
     }
 
     /// The reason given for a file that may be an encrypted Realm file, opened without a key.
