@@ -33,6 +33,8 @@ struct SchemaLayout {
     let tables: [TableLayout]
     /// For each (class, link column): the target class and its backlink column.
     let linkTargets: [TableLayout.OriginLink: (classIndex: Int, backlinkColumn: Int)]
+    /// The link columns whose target class is embedded: links that own their target.
+    let owningLinks: Set<TableLayout.OriginLink>
 
     init(_ schema: Schema) {
         self.schema = schema
@@ -67,6 +69,7 @@ struct SchemaLayout {
         }
         self.tables = tables
         linkTargets = targets
+        owningLinks = Set(targets.filter { classes[$0.value.0].isEmbedded }.keys)
     }
 
     func classIndex(_ name: String) -> Int? {
