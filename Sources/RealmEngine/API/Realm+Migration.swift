@@ -72,7 +72,8 @@ extension Realm {
             let newSchema = migration.newSchema
             try newSchema.validate()
             let layout = SchemaLayout(newSchema)
-            let rows = try Realm.rows(of: migration, layout: layout)
+            var rows = try Realm.rows(of: migration, layout: layout)
+            try Realm.settleEmbeddedObjects(&rows, layout: layout, oldSchema: old.schema)
             try t.replaceSchema(newSchema, schemaVersion: targetVersion, rows: rows,
                                 nextKeys: newSchema.objectSchemas.map { migration.nextKeys[$0.name, default: 0] })
             try commitWrite()

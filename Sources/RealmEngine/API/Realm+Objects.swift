@@ -1,9 +1,12 @@
 /// Creating, finding and deleting objects by class name (the dynamic API).
 extension Realm {
     /// Every object of a class, live.
+    /// Refused for an embedded class: its objects are reached through their parents.
     public func objects(_ className: String) throws -> Results {
         try checkThread()
-        return Results(realm: self, classIndex: try classIndex(className))
+        let c = try classIndex(className)
+        try refuseEmbedded(c, "listed or queried as a class of their own")
+        return Results(realm: self, classIndex: c)
     }
 
     /// Alias of `objects(_:)`, as in RealmSwift's dynamic API.
@@ -54,6 +57,7 @@ extension Realm {
     package func createAccessor(_ className: String, value: ObjectInput, update: UpdatePolicy = .error) throws -> ObjectAccessor {
         let t = try writeTransaction()
         let c = try classIndex(className)
+        try refuseEmbedded(c, "created on their own (assign one to its parent's property instead)")
         if try update != .error && readView.schema.objectSchemas[c].primaryKeyProperty == nil {
             throw RealmError.primaryKey("\(className) has no primary key, so objects cannot be updated by one")
         }
@@ -103,6 +107,14 @@ extension Realm {
     /// Deletes every object of a class.
     public func deleteAll(_ className: String) throws {
         try delete(try objects(className))
+    }
+
+    /// Throws `invalidOperation` when class `c` is embedded: its objects cannot be `what`.
+    private func refuseEmbedded(_ c: Int, _ what: String) throws {
+        let objectSchema = try readView.schema.objectSchemas[c]
+        if objectSchema.isEmbedded {
+            throw RealmError.invalidOperation("\(objectSchema.name) is an embedded class: its objects cannot be \(what)")
+        }
     }
 
     /// Deletes every object of every class.

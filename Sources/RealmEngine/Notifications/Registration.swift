@@ -206,14 +206,16 @@ final class Registration: @unchecked Sendable {
                 let summary = ChangeSummary.between(base.version, and: snapshot)
                 let persisted = snapshot.layout.tables[c].persistedCount
                 let mask = summary.map { $0.classes[c]?.modified[key.rawValue] ?? 0 } ?? .max
-                guard mask != 0 else { return (.none, []) }
+                // A change inside an embedded object is a change of the property owning it.
+                let inside = summary?.changedOwningColumns(classIndex: c, key: key, in: snapshot) ?? []
+                guard mask != 0 || !inside.isEmpty else { return (.none, []) }
                 let properties = snapshot.schema.objectSchemas[c].persistedProperties
                 var changes: [PropertyChange] = []
-                for column in 0..<persisted where mask & (1 << UInt64(min(column, 63))) != 0 {
+                for column in 0..<persisted where mask & (1 << UInt64(min(column, 63))) != 0 || inside.contains(column) {
                     let before = try? old.value(classIndex: c, key: key, column: column)
                     let after = try snapshot.value(classIndex: c, key: key, column: column)
                     // Bitwise: a NaN written over the same NaN is no change.
-                    if !Value.identical(before, after) {
+                    if !Value.identical(before, after) || inside.contains(column) {
                         changes.append(PropertyChange(name: properties[column].name, oldValue: before, newValue: after))
                     }
                 }

@@ -42,6 +42,11 @@ extension WriteTransaction {
         let backlinkColumns = table.columns.count - table.persistedCount
         let row = backlinkColumns == 0 ? values : values + Array(repeating: Value.list([]), count: backlinkColumns)
         let big = values.contains(where: \.isBig)
+        if !layout.owningLinks.isEmpty {
+            for column in values.indices where layout.owningLinks.contains(.init(classIndex: classIndex, column: column)) {
+                try checkNewChildren(classIndex, column: column, linkKeys(values[column]))
+            }
+        }
         // The row and its index entries go through the writer alone, their nodes written together
         // at the end; the live snapshot's byte range is brought up to date once, when this returns
         // or throws (and before backlinks, which read it).
@@ -107,7 +112,7 @@ extension WriteTransaction {
         })
     }
 
-    private func linkKeys(_ value: Value) -> [ObjectKey] {
+    func linkKeys(_ value: Value) -> [ObjectKey] {
         switch value {
         case .link(let k): [k]
         case .list(let items): items.compactMap { if case .link(let k) = $0 { k } else { nil } }
@@ -154,6 +159,18 @@ extension WriteTransaction {
             }
         }
         if !layout.mixedColumns.isEmpty { try checkTypedLinks(value, classIndex: classIndex, column: column) }
+        let owning = layout.owningLinks.contains(.init(classIndex: classIndex, column: column))
+        var orphaned: [ObjectKey] = []
+        if owning {
+            // Checked before anything changes: a refused link leaves the object as it was.
+            var kept = linkKeys(old)
+            var added: [ObjectKey] = []
+            for k in linkKeys(value) {
+                if let i = kept.firstIndex(of: k) { kept.remove(at: i) } else { added.append(k) }
+            }
+            try checkNewChildren(classIndex, column: column, added)
+            orphaned = kept
+        }
         try updateRow(classIndex, key, bigValues: value.isBig) { c, row in c.columns[column][row] = value }
         if table.indexedColumns.contains(column) && old != value {
             try SearchIndex.remove(&state.tables[classIndex].indexes[column, default: nil], value: old, key: key, writer: writer)
@@ -169,6 +186,8 @@ extension WriteTransaction {
             for k in added { try addBacklink(from: classIndex, column: column, origin: key, to: k) }
         }
         syncBytes()
+        // An embedded object replaced, set to nil or removed from its collection is deleted.
+        if owning { try deleteChildren(of: classIndex, column: column, orphaned) }
         // Bitwise: -0.0 over 0.0 is a modification, NaN over the same NaN is not.
         if !old.isIdentical(to: value) { changes.modify(classIndex, key.rawValue, column: column) }
     }
@@ -181,7 +200,11 @@ extension WriteTransaction {
         for column in table.indexedColumns {
             try SearchIndex.remove(&state.tables[classIndex].indexes[column, default: nil], value: row[column], key: key, writer: writer)
         }
+        var children: [(column: Int, keys: [ObjectKey])] = []
         for column in 0..<table.persistedCount where table.columns[column].type == .object {
+            if layout.owningLinks.contains(.init(classIndex: classIndex, column: column)) {
+                children.append((column, linkKeys(row[column])))
+            }
             for target in linkKeys(row[column]) where !(target == key && layout.linkTargets[.init(classIndex: classIndex, column: column)]?.classIndex == classIndex) {
                 try removeBacklink(from: classIndex, column: column, origin: key, to: target)
             }
@@ -223,6 +246,8 @@ extension WriteTransaction {
         syncBytes()
         try clearMixedLinks(to: classIndex, key: key)
         changes.delete(classIndex, key.rawValue)
+        // Embedded objects go with their parent (and theirs with them).
+        for (column, keys) in children { try deleteChildren(of: classIndex, column: column, keys) }
     }
 }
 

@@ -35,6 +35,8 @@ struct SchemaLayout {
     let linkTargets: [TableLayout.OriginLink: (classIndex: Int, backlinkColumn: Int)]
     /// Every (class, column) of a Mixed property: where links to any class may be.
     let mixedColumns: [TableLayout.OriginLink]
+    /// The link columns whose target class is embedded: links that own their target.
+    let owningLinks: Set<TableLayout.OriginLink>
 
     init(_ schema: Schema) {
         self.schema = schema
@@ -70,6 +72,7 @@ struct SchemaLayout {
         self.tables = tables
         linkTargets = targets
         mixedColumns = SchemaLayout.mixedColumns(of: schema)
+        owningLinks = Set(targets.filter { classes[$0.value.0].isEmbedded }.keys)
     }
 
     func classIndex(_ name: String) -> Int? {

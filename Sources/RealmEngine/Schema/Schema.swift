@@ -58,6 +58,10 @@ public struct Schema: Codable, Hashable, Sendable {
                 if property.isSet && property.isOptional {
                     throw RealmError.invalidSchema("'\(where_)': a set of objects cannot hold nil")
                 }
+                if property.isSet, self[target]?.isEmbedded == true {
+                    throw RealmError.invalidSchema(
+                        "'\(where_)': a set cannot hold embedded objects of '\(target)' (use a to-one link, a list or a dictionary)")
+                }
             case .mixed:
                 try Schema.checkMixed(property, at: where_)
             case .linkingObjects:
@@ -84,6 +88,9 @@ public struct Schema: Codable, Hashable, Sendable {
             if let value = property.defaultValue, !value.isNull || !property.isOptional {
                 _ = try property.coerce(value, className: className)
             }
+        }
+        if objectSchema.isEmbedded && primaryKeys > 0 {
+            throw RealmError.invalidSchema("embedded class '\(className)' cannot have a primary key")
         }
         if primaryKeys > 1 {
             throw RealmError.invalidSchema("class '\(className)' has more than one primary key")

@@ -246,6 +246,7 @@ final class IntegrityChecker {
                 }
             }
         }
+        try checkEmbeddedOwnership()
     }
 
     /// A stored set is sorted and free of duplicates (what every write keeps); a stored
