@@ -20,6 +20,24 @@ struct BundledSeedTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == before, "reading a seed never changes it")
     }
 
+    /// types.realm holds Realm 10's types too, edge values included: what a query finds there.
+    @Test func theTypesSeedHoldsDecimalMixedSetsAndDictionaries() throws {
+        let file = Self.resources.appendingPathComponent("types.realm").path
+        let nan = #"{"$numberDecimal": "NaN"}"#
+        for (query, count) in [("decimal == 1234567890123456789012345678901234", "1"), ("optDecimal == $0", "1"),
+                               ("ANY decimals == 12.5 AND ANY decimals == 0.1", "1"),
+                               ("mixed[1]['a'][1] == 'deep' AND mixed[1]['a'][2].@type == 'dictionary'", "1"),
+                               ("ANY mixeds == 'text' AND ANY mixeds == 42 AND ANY mixeds.@type == 'link'", "1"),
+                               ("mixedMap['n'] == 7 AND mixedMap['l'].@type == 'link' AND mixedMap['nested']['list'][0][1] == 'two'", "1"),
+                               ("ANY intSet == 2 AND ANY decimalSet == 1 AND ANY linkSet.int == -1", "1"),
+                               ("stringMap[''] == 'empty key' AND intMap.@keys == 'y' AND linkMap['self'].int == 9223372036854775807", "1"),
+                               ("stringSet.@count == 0 AND linkMap.@count == 0 AND mixed == nil", "1")] {
+            let result = try CLI.run(["query", file, "AllTypes", query, "--arg", nan, "--format", "count"])
+            #expect(result.status == 0, "\(query): \(result.stderr)")
+            #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == count, "\(query): \(result.stdout)")
+        }
+    }
+
     @Test func theSeedsAreRebuiltFromTheirJSONByTheScript() throws {
         let s = try Scratch()
         for name in ["dogs", "types"] {

@@ -13,7 +13,14 @@ struct UpdateCommand: ParsableCommand {
             born=2020-01-01T00:00:00.25Z or born=1577836800250 (epoch ms), photo=AAEC (base64), \
             oid=6001c033600510df3bbfd864, u=d1b186e1-e9e0-4768-a1a7-c492519d47ee, price=12.50 (decimal128, exact), \
             owner=1 (a primary key), 'tags=["a","b"]'. \
-            One write transaction; on any error nothing is written. Prints how many objects changed.
+            Collections change in place: tags+=x adds x to a set (unless an equal element is there) \
+            or appends it to a list; tags-=x removes x from a set, and from a list every equal element; \
+            attrs.color=red puts a dictionary entry (the key is everything after the first dot, and \
+            Realm refuses a key with '.' or a leading '$'); attrs-=color removes the key color. \
+            x is one element, read by the element type (a linked object by its primary key); \
+            removing what is not there changes nothing. \
+            The --set options apply in order. One write transaction; on any error nothing is written. \
+            Prints how many objects changed.
             """
     )
 
@@ -28,7 +35,7 @@ struct UpdateCommand: ParsableCommand {
     @Argument(help: "Which objects, in Realm's query language (TRUEPREDICATE for all).")
     var predicate: String
 
-    @Option(name: .customLong("set"), parsing: .unconditionalSingleValue, help: ArgumentHelp("prop=VALUE (repeatable).", valueName: "prop=value"))
+    @Option(name: .customLong("set"), parsing: .unconditionalSingleValue, help: ArgumentHelp("prop=VALUE, prop+=VALUE, prop-=VALUE or dict.KEY=VALUE (repeatable).", valueName: "prop=value"))
     var assignments: [String] = []
 
     @OptionGroup var arguments: QueryArguments
@@ -43,14 +50,14 @@ struct UpdateCommand: ParsableCommand {
     func run() throws {
         let realm = try RealmFiles.open(file, readOnly: false, encryptionKey: try encryption.encryptionKey())
         guard let objectSchema = realm.schema[className] else { throw RealmError.noSuchClass(className) }
-        let sets = try assignments.map { try JSONImport.assignment($0, objectSchema: objectSchema, schema: realm.schema) }
+        let sets = try assignments.map { try Assignment.parse($0, objectSchema: objectSchema, schema: realm.schema) }
         let values = try arguments.values()
         let changed = try Transaction.run(realm, path: file, dryRun: dryRun) {
             let results = try Query.results(realm, className: className, predicate: predicate, arguments: values)
             let keys = try results.keys()
             for key in keys {
                 guard let object = try realm.object(ofType: className, key: key) else { continue }
-                for (property, input) in sets { try object.setValue(input, forKey: property.name) }
+                for set in sets { try set.apply(to: object) }
             }
             return keys.count
         }
