@@ -205,7 +205,9 @@ public final class Realm {
         let info = ClassInfo.of(type)
         let wanted = info.objectSchema
         guard let stored = schema[wanted.name] else {
-            preconditionFailure("\(wanted.name) is not in the schema of \(dynamicRealm.path); list it in Realm.Configuration.objectTypes")
+            let why = ClassInfo.ambiguousNames.contains(wanted.name) && configuration.objectTypes == nil
+                ? " (two classes of the program are stored as \(wanted.name), so a Realm without objectTypes has neither)" : ""
+            preconditionFailure("\(wanted.name) is not in the schema of \(dynamicRealm.path)\(why); list it in Realm.Configuration.objectTypes")
         }
         guard stored == wanted else {
             let difference = RealmDifference.describe(stored: stored, wanted: wanted)

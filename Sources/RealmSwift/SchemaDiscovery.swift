@@ -132,23 +132,35 @@ final class ClassInfo: @unchecked Sendable {
 
     /// The schema of a Realm opened without `objectTypes`: every `Object` subclass the program
     /// defines (`ClassDiscovery`), as RealmSwift's is, but those whose `_realmIgnoreClass()` is
-    /// true. Two classes stored under one name cannot both be in a schema: the one this process
-    /// used (with a Realm, or through `sharedSchema()`) is taken — the latest, if both were —
-    /// and when neither was, neither is (name the wanted one in `objectTypes`).
-    static var registered: [Object.Type] {
+    /// true. Two classes stored under one name cannot both be in a schema, and which one a
+    /// program means cannot be known: neither is taken, nor any class that links to one of
+    /// them (name the wanted classes in `objectTypes`; `ambiguousNames` says which they are).
+    static var registered: [Object.Type] { defaultSchemaClasses.types }
+
+    /// The stored names two or more classes of the program share (left out of `registered`).
+    static var ambiguousNames: Set<String> { defaultSchemaClasses.ambiguous }
+
+    /// Worked out once: the program's classes do not change while it runs.
+    private static let defaultSchemaClasses: (types: [Object.Type], ambiguous: Set<String>) = {
         var byStoredName: [String: [Object.Type]] = [:]
         for type in ClassDiscovery.objectTypes where !type._realmIgnoreClass() {
             byStoredName[type.className, default: []].append(type)
         }
-        lock.lock()
-        let used = byName
-        lock.unlock()
-        for (name, type) in used where !type._realmIgnoreClass() { byStoredName[name] = [type] }
-        return byStoredName.keys.sorted().compactMap { name in
-            guard let types = byStoredName[name], types.count == 1 else { return nil }
-            return types[0]
+        let ambiguous = Set(byStoredName.filter { $0.value.count > 1 }.keys)
+        var kept = byStoredName.compactMapValues { $0.count == 1 ? $0[0] : nil }
+        // Leave out, to a fixed point, every class linking to a name that is not kept.
+        var changed = true
+        while changed {
+            changed = false
+            for (name, type) in kept where of(type).linkedTypes.contains(where: { linked in
+                kept[linked.className].map { ObjectIdentifier($0) != ObjectIdentifier(linked) } ?? true
+            }) {
+                kept[name] = nil
+                changed = true
+            }
         }
-    }
+        return (kept.keys.sorted().compactMap { kept[$0] }, ambiguous)
+    }()
 
     /// The schema of `types` and every class they link to, in a stable order.
     static func schema(for types: [Object.Type]) -> Schema {
