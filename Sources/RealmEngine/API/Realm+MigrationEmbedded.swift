@@ -40,7 +40,7 @@ extension Realm {
                     // Its links leave their targets' backlinks.
                     for (col, p) in c.persistedProperties.enumerated() where p.type == .object {
                         guard let (target, bc) = layout.linkTargets[.init(classIndex: ci, column: col)] else { continue }
-                        for link in linkedKeys(rows[ci][r].1[col]) {
+                        for link in rows[ci][r].1[col].linkedKeys {
                             guard let tr = position[target][link], case .list(var back) = rows[target][tr].1[bc],
                                   let i = back.firstIndex(of: .link(key)) else { continue }
                             back.remove(at: i)
@@ -55,12 +55,4 @@ extension Realm {
         }
     }
 
-    private static func linkedKeys(_ value: Value) -> [ObjectKey] {
-        switch value {
-        case .link(let k): [k]
-        case .list(let items): items.compactMap { if case .link(let k) = $0 { k } else { nil } }
-        case .map(let entries): entries.values.compactMap { if case .link(let k) = $0 { k } else { nil } }
-        default: []
-        }
-    }
 }

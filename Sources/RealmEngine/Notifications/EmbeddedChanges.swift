@@ -16,7 +16,7 @@ extension ChangeSummary {
             while let (c, k, col) = stack.popLast(), !changed {
                 guard let (target, _) = layout.linkTargets[.init(classIndex: c, column: col)],
                       let value = try? snapshot.value(classIndex: c, key: k, column: col) else { continue }
-                for child in Self.linkedKeys(value) where seen.insert([Int64(target), child.rawValue]).inserted {
+                for child in value.linkedKeys where seen.insert([Int64(target), child.rawValue]).inserted {
                     let mask = Self.persistedMask(layout.tables[target].persistedCount)
                     if (classes[target]?.modified[child.rawValue] ?? 0) & mask != 0 {
                         changed = true
@@ -33,12 +33,4 @@ extension ChangeSummary {
         return result
     }
 
-    private static func linkedKeys(_ value: Value) -> [ObjectKey] {
-        switch value {
-        case .link(let k): [k]
-        case .list(let items): items.compactMap { if case .link(let k) = $0 { k } else { nil } }
-        case .map(let entries): entries.values.compactMap { if case .link(let k) = $0 { k } else { nil } }
-        default: []
-        }
-    }
 }

@@ -30,7 +30,7 @@ extension WriteTransaction {
         guard let row = try state.row(classIndex: classIndex, key: key) else { throw RealmError.invalidatedObject }
         for (origin, bc) in layout.tables[classIndex].backlinkColumns.sorted(by: { $0.value < $1.value })
         where layout.owningLinks.contains(origin) {
-            if let first = linkKeys(row[bc]).first { return (origin.classIndex, origin.column, first) }
+            if let first = row[bc].linkedKeys.first { return (origin.classIndex, origin.column, first) }
         }
         return nil
     }

@@ -44,7 +44,7 @@ extension WriteTransaction {
         let big = values.contains(where: \.isBig)
         if !layout.owningLinks.isEmpty {
             for column in values.indices where layout.owningLinks.contains(.init(classIndex: classIndex, column: column)) {
-                try checkNewChildren(classIndex, column: column, linkKeys(values[column]))
+                try checkNewChildren(classIndex, column: column, values[column].linkedKeys)
             }
         }
         // The row and its index entries go through the writer alone, their nodes written together
@@ -79,7 +79,7 @@ extension WriteTransaction {
         if !layout.linkTargets.isEmpty {
             syncBytes()
             for column in values.indices where table.columns[column].type == .object {
-                for target in linkKeys(values[column]) {
+                for target in values[column].linkedKeys {
                     try addBacklink(from: classIndex, column: column, origin: key, to: target)
                 }
             }
@@ -110,15 +110,6 @@ extension WriteTransaction {
             for i in c.columns.indices { c.columns[i].reserveCapacity(Limits.clusterRows) }
             return .cluster(c)
         })
-    }
-
-    func linkKeys(_ value: Value) -> [ObjectKey] {
-        switch value {
-        case .link(let k): [k]
-        case .list(let items): items.compactMap { if case .link(let k) = $0 { k } else { nil } }
-        case .map(let entries): entries.values.compactMap { if case .link(let k) = $0 { k } else { nil } }
-        default: []
-        }
     }
 
     private func addBacklink(from originClass: Int, column: Int, origin: ObjectKey, to target: ObjectKey) throws {
@@ -154,7 +145,7 @@ extension WriteTransaction {
                 "\(layout.schema.objectSchemas[classIndex].name).\(table.columns[column].name) is a primary key and cannot be changed")
         }
         if table.columns[column].type == .object {
-            for target in linkKeys(value) where !(try state.contains(classIndex: layout.linkTargets[.init(classIndex: classIndex, column: column)]?.classIndex ?? -1, key: target)) {
+            for target in value.linkedKeys where !(try state.contains(classIndex: layout.linkTargets[.init(classIndex: classIndex, column: column)]?.classIndex ?? -1, key: target)) {
                 throw RealmError.invalidInput("link target \(target) of \(table.columns[column].name) does not exist")
             }
         }
@@ -163,9 +154,9 @@ extension WriteTransaction {
         var orphaned: [ObjectKey] = []
         if owning {
             // Checked before anything changes: a refused link leaves the object as it was.
-            var kept = linkKeys(old)
+            var kept = old.linkedKeys
             var added: [ObjectKey] = []
-            for k in linkKeys(value) {
+            for k in value.linkedKeys {
                 if let i = kept.firstIndex(of: k) { kept.remove(at: i) } else { added.append(k) }
             }
             try checkNewChildren(classIndex, column: column, added)
@@ -177,9 +168,9 @@ extension WriteTransaction {
             try SearchIndex.insert(&state.tables[classIndex].indexes[column, default: nil], value: value, key: key, writer: writer)
         }
         if table.columns[column].type == .object {
-            var removed = linkKeys(old)
+            var removed = old.linkedKeys
             var added: [ObjectKey] = []
-            for k in linkKeys(value) {
+            for k in value.linkedKeys {
                 if let i = removed.firstIndex(of: k) { removed.remove(at: i) } else { added.append(k) }
             }
             for k in removed { try removeBacklink(from: classIndex, column: column, origin: key, to: k) }
@@ -203,16 +194,16 @@ extension WriteTransaction {
         var children: [(column: Int, keys: [ObjectKey])] = []
         for column in 0..<table.persistedCount where table.columns[column].type == .object {
             if layout.owningLinks.contains(.init(classIndex: classIndex, column: column)) {
-                children.append((column, linkKeys(row[column])))
+                children.append((column, row[column].linkedKeys))
             }
-            for target in linkKeys(row[column]) where !(target == key && layout.linkTargets[.init(classIndex: classIndex, column: column)]?.classIndex == classIndex) {
+            for target in row[column].linkedKeys where !(target == key && layout.linkTargets[.init(classIndex: classIndex, column: column)]?.classIndex == classIndex) {
                 try removeBacklink(from: classIndex, column: column, origin: key, to: target)
             }
         }
         // Incoming links: nullify or remove from lists.
         for (origin, bc) in table.backlinkColumns {
             var seen = Set<ObjectKey>()
-            for source in linkKeys(row[bc]) where seen.insert(source).inserted {
+            for source in row[bc].linkedKeys where seen.insert(source).inserted {
                 if origin.classIndex == classIndex && source == key { continue }
                 // A source already gone has nothing to fix; one that cannot be read (a damaged
                 // leaf) fails the delete rather than leave a dangling link behind.
