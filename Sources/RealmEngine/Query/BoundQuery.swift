@@ -108,7 +108,8 @@ struct BoundQuery {
     /// Runs the predicate over every leaf of the class: compiled column tests on encoded leaves,
     /// the evaluator on a writer's decoded ones. Nil when the store offers no leaves.
     private func scan(in store: some ObjectStore) throws -> [ObjectKey]? {
-        let evaluator = Evaluator(store: store)
+        let cached = LeafCachedStore(base: store, classIndex: classIndex)
+        let evaluator = Evaluator(store: cached)
         var out: [ObjectKey] = []
         // Objects evaluated one by one (a column test is fast enough to need no reports).
         var evaluated = 0
@@ -120,7 +121,7 @@ struct BoundQuery {
                 for r in 0..<leaf.count {
                     try ProgressMonitor.tick(evaluated, of: total)
                     evaluated += 1
-                    let k = ObjectKey(leaf.key(at: r))
+                    let k = cached.testing(row: r, of: leaf)
                     if try evaluator.matches(predicate, k) { out.append(k) }
                 }
             }
@@ -143,8 +144,9 @@ struct BoundQuery {
                     for r in 0..<v.count where test.matches(v, r) { total += 1 }
                 }
             case .data:
-                let evaluator = Evaluator(store: store)
-                for r in 0..<leaf.count where try evaluator.matches(predicate, ObjectKey(leaf.key(at: r))) { total += 1 }
+                let cached = LeafCachedStore(base: store, classIndex: classIndex)
+                let evaluator = Evaluator(store: cached)
+                for r in 0..<leaf.count where try evaluator.matches(predicate, cached.testing(row: r, of: leaf)) { total += 1 }
             }
         }
         return scanned ? total : nil

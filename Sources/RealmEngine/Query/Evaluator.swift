@@ -190,8 +190,7 @@ struct Evaluator<Store: ObjectStore> {
             let value = try store.value(classIndex: cls, key: key, column: column)
             switch value {
             // A Mixed property holding a list is one value (its elements are reached with [*]).
-            case .list where isLast && store.schema.objectSchemas[cls].persistedProperties[column].type == .mixed
-                && !store.schema.objectSchemas[cls].persistedProperties[column].isList:
+            case .list where isLast && store.schema.objectSchemas[cls].isSingleMixedColumn(column):
                 out.append(value)
             case .list(let items):
                 if isLast { out += items; return }

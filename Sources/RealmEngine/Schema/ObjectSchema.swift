@@ -40,6 +40,17 @@ public struct ObjectSchema: Codable, Hashable, Sendable {
     /// "property order" follow this order.
     public var persistedProperties: [Property] { properties.filter(\.isPersisted) }
 
+    /// Whether stored column `column` is a Mixed property that is not a collection — without
+    /// building `persistedProperties` (the query evaluator asks for every value it reads).
+    func isSingleMixedColumn(_ column: Int) -> Bool {
+        var index = 0
+        for property in properties where property.isPersisted {
+            if index == column { return property.type == .mixed && !property.isList && !property.isSet && !property.isMap }
+            index += 1
+        }
+        return false
+    }
+
     /// The computed linking-objects properties.
     public var computedProperties: [Property] { properties.filter { !$0.isPersisted } }
 
