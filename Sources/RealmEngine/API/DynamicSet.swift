@@ -95,6 +95,18 @@ public final class DynamicSet {
         try owner.setValue(.value(.list(kept)), forKey: property.name)
     }
 
+    /// Whether every element is equal to one of `values`.
+    public func isSubset(of values: [Value]) throws -> Bool {
+        let other = SetElements.normalized(try values.map(element))
+        return try elements().allSatisfy { SetElements.position(of: $0, in: other).found }
+    }
+
+    /// Whether some element is equal to one of `values`.
+    public func intersects(_ values: [Value]) throws -> Bool {
+        let other = SetElements.normalized(try values.map(element))
+        return try elements().contains { SetElements.position(of: $0, in: other).found }
+    }
+
     /// Adds the element an input names (a value, `.link(key)`, a nested object to create, or a
     /// primary key) unless an equal one is there: the typed layer stores unmanaged objects so.
     package func insertInput(_ input: ObjectInput) throws {

@@ -85,6 +85,11 @@ import Testing
         #expect(try tags.elements() == [.string("m"), .string("z")])
         try realm.write { try tags.subtract([.string("z")]) }
         #expect(try tags.elements() == [.string("m")])
+        #expect(try tags.isSubset(of: [.string("m"), .string("q")]))
+        #expect(try !tags.isSubset(of: [.string("q")]))
+        #expect(try tags.intersects([.string("q"), .string("m")]))
+        #expect(try !tags.intersects([.string("q")]))
+        #expect(throws: RealmError.self) { try tags.intersects([.int(1)]) }
         // A double set finds 1 as 1.0.
         let scores = try item.set(forKey: "scores")
         try realm.write { try scores.insert(.double(1)) }
