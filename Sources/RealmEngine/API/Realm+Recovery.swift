@@ -1,3 +1,5 @@
+import Foundation
+
 /// What opening the file had to recover from.
 extension Realm {
     /// The version of the newest commit that could not be verified when the file was opened, if
@@ -87,6 +89,17 @@ extension Realm {
 
     /// Why a file that went back to an older version (`RejectedCause.rolledBack`) is reported.
     static func rolledBackReason(lost: UInt64, now: UInt64) -> String {
-        "version \(lost) was committed to this file (its lock file says so), but the file holds only versions up to \(now): the file, or the page of its newest header slot, was put back to an older copy or damaged; reading version \(now)"
+        "version \(lost) was committed to this file (its lock file says so), but the file holds only versions up to \(now): the file, or the page of its newest header slot, was put back to an older copy or damaged; reading version \(now) (if you put an older copy back on purpose, 'realmtui check FILE --accept-rollback' makes it current)"
+    }
+}
+
+extension Realm {
+    /// Accepts that the file at `path` went back to an older version on purpose (a backup put
+    /// back over it): forgets the newer version its lock file remembers, so the file's newest
+    /// version is current again and opening it no longer reports a rollback. Refused while
+    /// another process has the file open.
+    public static func acceptRollback(path: String) throws {
+        let canonical = URL(fileURLWithPath: path).standardizedFileURL.path
+        try LockFile.forgetPreviousSession(path: LockFile.path(forRealmAt: canonical))
     }
 }

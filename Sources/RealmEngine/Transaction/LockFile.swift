@@ -307,7 +307,7 @@ final class LockFile: @unchecked Sendable {
 
     /// Opens (creating if needed) and takes the init lock, retrying if the path was replaced by
     /// another inode between open and lock.
-    private static func openAndLockInit(path: String) throws -> Int32 {
+    static func openAndLockInit(path: String) throws -> Int32 {
         for _ in 0..<16 {
             // O_NONBLOCK: a FIFO in the lock file's place must not hang the open (it is refused
             // below); for a regular file the flag changes nothing.

@@ -13,7 +13,9 @@ struct CheckCommand: ParsableCommand {
             problem and exits 1. A newest commit that could not be verified (cut short by a crash, \
             or damaged) is set aside, not lost: check reads the version before it, exits 0 and says \
             in a 'warning:' line where its bytes are kept (FILE.set-aside-vN; 'realmtui recover' \
-            salvages them). --discard-set-aside deletes those copies.
+            salvages them). --discard-set-aside deletes those copies. A file put back to an older \
+            copy (its lock file remembers a newer version) fails check as a rollback; if you did \
+            that on purpose, --accept-rollback makes the file's newest version current.
             """
     )
 
@@ -26,12 +28,19 @@ struct CheckCommand: ParsableCommand {
     @Flag(name: .customLong("discard-set-aside"), help: "Delete the kept copies of set-aside commits (FILE.set-aside-vN) after checking.")
     var discardSetAside = false
 
+    @Flag(name: .customLong("accept-rollback"), help: "The file was put back to an older copy on purpose: make its newest version current (no other process may have it open).")
+    var acceptRollback = false
+
     @OptionGroup var encryption: EncryptionOptions
 
     func run() throws {
         try RealmFiles.requireRegularFile(file)
         if RealmCoreFiles.isRealmFile(file) {
             return try RealmCoreFiles.check(file, key: try RealmCoreFiles.requireKey(file, try encryption.encryptionKey()))
+        }
+        if acceptRollback {
+            try Realm.acceptRollback(path: file)
+            Console.line("accepted: \(file) reads its newest version as current")
         }
         var report = try Realm.check(path: file, encryptionKey: try encryption.encryptionKey())
         if discardSetAside {
