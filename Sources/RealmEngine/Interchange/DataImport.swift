@@ -127,7 +127,10 @@ public final class DataImport {
     // MARK: - Steps 1 and 2: check and create each object as it comes
 
     private func beginGroup(_ className: String) throws {
-        guard schema[className] != nil else { throw RealmError.noSuchClass(className) }
+        guard let objectSchema = schema[className] else { throw RealmError.noSuchClass(className) }
+        if objectSchema.isEmbedded {
+            throw RealmError.invalidInput("\(schema.embeddedClassNote(className)); import them inside their parents' objects")
+        }
         currentClass = className
         if !summary.perClass.contains(where: { $0.0 == className }) { summary.perClass.append((className, 0)) }
     }
@@ -162,7 +165,7 @@ public final class DataImport {
                             "\(className)[\(earlier)] and \(label) have the same primary key; an input holds each object once (--upsert-duplicates lets the later one update the earlier)"))
                     }
                 } else {
-                    before[className, default: [:]][existing.key] = try existing.values()
+                    before[className, default: [:]][existing.key] = try contents(existing)
                 }
             }
             key = try realm.create(className, value: .dictionary(dictionary), update: pk == nil ? .error : .modified).key
@@ -197,7 +200,8 @@ public final class DataImport {
                 MixedJSON.indexedLinkClasses(json, into: &referenced)
             }
         }
-        for className in referenced.sorted() where keys[className] == nil && schema[className] != nil {
+        // Embedded classes have no positions to name (a reference to one is refused in `linkElement`).
+        for className in referenced.sorted() where keys[className] == nil && schema[className].map({ !$0.isEmbedded }) ?? false {
             existingBefore[className] = try realm.objects(className).keys()
         }
         var done = 0
@@ -216,11 +220,40 @@ public final class DataImport {
         }
         for (className, objects) in before {
             for (key, old) in objects {
-                let now = try realm.object(ofType: className, key: key)?.values()
+                let now = try realm.object(ofType: className, key: key).map(contents)
                 if let now, Value.identical(now, old) { summary.unchanged += 1 } else { summary.updated += 1 }
             }
         }
         return summary
+    }
+
+    /// An object's values with each embedded object in place of its link, recursively: an
+    /// import replaces the nested objects it is given with new ones, which are the same
+    /// objects when their contents are (an object imported again is unchanged).
+    private func contents(_ object: DynamicObject) throws -> [Value] {
+        let values = try object.values()
+        let properties = object.objectSchema.persistedProperties
+        guard properties.contains(where: isEmbeddedLink) else { return values }
+        return try zip(properties, values).map { property, value in
+            guard isEmbeddedLink(property), let target = property.objectClassName else { return value }
+            return try embeddedContents(value, className: target)
+        }
+    }
+
+    private func isEmbeddedLink(_ property: Property) -> Bool {
+        property.type == .object && property.objectClassName.flatMap { schema[$0] }?.isEmbedded == true
+    }
+
+    /// A link, list or dictionary of embedded objects with each object's `contents` in place of its key.
+    private func embeddedContents(_ value: Value, className: String) throws -> Value {
+        switch value {
+        case .link(let key):
+            guard let object = try realm.object(ofType: className, key: key) else { return value }
+            return .list(try contents(object))
+        case .list(let items): return .list(try items.map { try embeddedContents($0, className: className) })
+        case .map(let entries): return .map(try entries.mapValues { try embeddedContents($0, className: className) })
+        default: return value
+        }
     }
 
     /// The primary key's JSON in one object, if given.
@@ -297,6 +330,10 @@ public final class DataImport {
         let targetName = property.objectClassName ?? ""
         guard let target = schema[targetName] else { throw RealmError.noSuchClass(targetName) }
         if let reference = ImportDocument.reference(json) {
+            if target.isEmbedded {
+                throw RealmError.invalidInput(
+                    "\(className).\(label): \(json.snippet()) names an embedded \(targetName) by position; an embedded object is written inside its parent, as an object of its properties")
+            }
             guard reference.className == targetName else {
                 throw RealmError.typeMismatch(className: className, property: label, expected: "a \(targetName)",
                                               got: "a reference to a \(reference.className)")
