@@ -98,6 +98,31 @@ struct EmbeddedCommandTests {
         #expect(table.stdout.hasSuffix("(2 objects)\n"), "\(table.stdout)")
     }
 
+    @Test func updateSetsAPropertyInsideAnEmbeddedObject() throws {
+        let s = try Scratch()
+        let db = try database(s)
+        let r = try CLI.run(["update", db, "Person", "name == 'Ada'", "--set", "address.city=Bergen", "--set", "address.geo.lat=60.5",
+                             "--set", "address.street=null", "--set", "places.home={\"city\": \"Lund\"}"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let count = try CLI.run(["query", db, "Person", "address.city == 'Bergen' AND address.geo.lat == 60.5 AND address.street == nil "
+                                 + "AND places['home'].city == 'Lund'", "--format", "count"])
+        #expect(count.stdout == "1\n", "\(count.stderr)")
+        // Changed in place: the same objects, one more for the new dictionary entry.
+        let check = try CLI.run(["check", db])
+        #expect(check.stdout.contains("  Address: 5\n") && check.stdout.contains("  Geo: 2\n"), "\(check.stdout)")
+        try expectUnchanged(db) {
+            expectFailure(try CLI.run(["update", db, "Person", "TRUEPREDICATE", "--set", "address.city=Lund"]),
+                          contains: #"Person.address is null in the Person with name "Bo": set a whole Address first, e.g. address={"city": …}"#)
+            expectFailure(try CLI.run(["update", db, "Person", "name == 'Ada'", "--set", "address.town=Lund"]), contains: "town")
+            expectFailure(try CLI.run(["update", db, "Person", "name == 'Ada'", "--set", "address.geo.lat=north"]), contains: "lat")
+            // Only a to-one link's object is reached this way; a list's or dictionary's are set whole.
+            expectFailure(try CLI.run(["update", db, "Person", "name == 'Ada'", "--set", "previous[0].geo.lat=1"]),
+                          contains: "no property 'previous[0]'")
+            expectFailure(try CLI.run(["update", db, "Person", "name == 'Ada'", "--set", "places.work.city=Lund"]),
+                          contains: "the dictionary key 'work.city' contains '.'")
+        }
+    }
+
     @Test func updateSetsAWholeEmbeddedObject() throws {
         let s = try Scratch()
         let db = try database(s)

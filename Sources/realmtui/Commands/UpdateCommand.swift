@@ -19,6 +19,9 @@ struct UpdateCommand: ParsableCommand {
             Realm refuses a key with '.' or a leading '$'); attrs-=color removes the key color. \
             x is one element, read by the element type (a linked object by its primary key); \
             removing what is not there changes nothing. \
+            An embedded object is set whole ('address={"city": "Oslo"}', replacing the old one) or \
+            changed in place through its to-one link: address.city=Oslo, address.geo.lat=60 (any \
+            form above after the dot). \
             The --set options apply in order. One write transaction; on any error nothing is written. \
             Prints how many objects changed.
             """

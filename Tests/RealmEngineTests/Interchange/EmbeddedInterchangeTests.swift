@@ -91,6 +91,31 @@ import Testing
         #expect(try Self.export(realm) != Self.document + "\n")
     }
 
+    @Test func anAssignmentReachesInsideEmbeddedObjects() throws {
+        let realm = try Self.memory()
+        try Self.importPeople(Self.document, into: realm)
+        let person = try #require(realm.schema["Person"])
+        let ada = try #require(try realm.object(ofType: "Person", forPrimaryKey: .string("Ada")))
+        let home = try #require(try ada.linkedObject(forKey: "address"))
+        try realm.write {
+            for text in ["address.visits+={\"lat\": 3.5}", "address.geo.lat=1", "address.friend=Ada"] {
+                try Assignment.parse(text, objectSchema: person, schema: realm.schema).apply(to: ada)
+            }
+        }
+        #expect(try ada.linkedObject(forKey: "address") == home, "changed in place, not replaced")
+        #expect(try home.list(forKey: "visits").elements().count == 3)
+        #expect(try home.list(forKey: "visits").object(at: 2).value(forKey: "lat") == .double(3.5))
+        #expect(try home.linkedObject(forKey: "geo")?.value(forKey: "lat") == .double(1))
+        #expect(try home.linkedObject(forKey: "friend") == ada)
+        let inner = try Assignment.parse("address.geo.lat=2", objectSchema: person, schema: realm.schema)
+        #expect(inner.property.name == "address")
+        guard case .inside(let geo) = inner.operation, case .inside(let lat) = geo.operation else {
+            Issue.record("\(inner.operation)")
+            return
+        }
+        #expect(lat.operation == .assign(.value(.double(2))))
+    }
+
     @Test func anEmbeddedClassIsNoTopLevelClassOfAnImport() throws {
         let realm = try Self.memory()
         for document in [#"{"Address": [{"city": "Oslo"}]}"#, #"{"Person": [], "Geo": [{"lat": 1}]}"#] {
