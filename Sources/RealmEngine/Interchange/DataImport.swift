@@ -413,6 +413,9 @@ public final class DataImport {
     /// input's (or, when the input holds none, the database's) objects of its class.
     private func mixedLinkKey(_ target: String, _ reference: MixedJSON.LinkReference, label: String, className: String) throws -> ObjectKey {
         guard let targetSchema = schema[target] else { throw RealmError.noSuchClass(target) }
+        if targetSchema.isEmbedded {
+            throw RealmError.invalidInput("\(className).\(label): \(target) is an embedded class: a Mixed value cannot link to its objects")
+        }
         switch reference {
         case .primaryKey(let json):
             guard let pk = targetSchema.primaryKeyProperty else {

@@ -116,6 +116,33 @@ import Testing
         #expect(lat.operation == .assign(.value(.double(2))))
     }
 
+    /// Realm never lets a Mixed value link to an embedded object: it would be a second parent
+    /// (and an export could not name it).
+    @Test func aMixedValueCannotLinkToAnEmbeddedObject() throws {
+        let schema = try Schema(realmJSJSON: Data(#"""
+            [{"name": "Box", "properties": {"any": "mixed", "part": "Part"}},
+             {"name": "Part", "embedded": true, "properties": {"n": "int"}}]
+            """#.utf8))
+        let realm = try Realm(configuration: .init(inMemoryIdentifier: "embedded-mixed-\(UUID().uuidString)", schema: schema))
+        let box = try realm.write { try realm.create("Box", value: .dictionary(["part": .dictionary(["n": .value(.int(1))])])) }
+        let part = try #require(try box.linkedObject(forKey: "part"))
+        #expect {
+            try realm.write { try box.setValue(.typedLink(TypedLink(className: "Part", key: part.key)), forKey: "any") }
+        } throws: { error in
+            "\(error)".contains("Box.any") && "\(error)".contains("Part is an embedded class")
+        }
+        #expect(try box.value(forKey: "any") == .null)
+        #expect {
+            try realm.write {
+                let groups = try ImportDocument.groups(fromJSON: Data(#"[{"any": {"$link": {"class": "Part", "index": 0}}}]"#.utf8),
+                                                       className: "Box", schema: schema)
+                _ = try DataImport(realm: realm).run(groups)
+            }
+        } throws: { error in
+            "\(error)".contains("Part is an embedded class")
+        }
+    }
+
     @Test func anEmbeddedClassIsNoTopLevelClassOfAnImport() throws {
         let realm = try Self.memory()
         for document in [#"{"Address": [{"city": "Oslo"}]}"#, #"{"Person": [], "Geo": [{"lat": 1}]}"#] {
