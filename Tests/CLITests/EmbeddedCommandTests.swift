@@ -52,6 +52,21 @@ struct EmbeddedCommandTests {
         #expect(check.stdout.contains("  Address: 4\n") && check.stdout.contains("  Geo: 2\n"), "\(check.stdout)")
     }
 
+    @Test func importChecksNestedObjectsAsStrictlyAsTopLevelOnes() throws {
+        let s = try Scratch()
+        let db = try s.createRealm("people.realm", schema: try s.write("schema.json", Self.schema))
+        let data = #"{"Person": [{"name": "Ada", "address": {"city": "Oslo", "geo": {"lat": 1, "alt": 2}}}]}"#
+        try expectUnchanged(db) {
+            expectFailure(try CLI.run(["import", db, "-"], stdin: data), contains: "Person[0] (name \"Ada\"): Address.geo: unknown property 'alt'; Geo has lat")
+            expectFailure(try CLI.run(["import", db, "-"], stdin: #"{"Person": [{"name": "Ada", "address": {"street": "x"}}]}"#),
+                          contains: "city")
+        }
+        let ignored = try CLI.run(["import", db, "-", "--ignore-unknown"], stdin: data)
+        #expect(ignored.status == 0, "\(ignored.stderr)")
+        #expect(ignored.stderr.contains("warning: skipped 1 unknown property"), "\(ignored.stderr)")
+        #expect(try CLI.run(["query", db, "Person", "address.geo.lat == 1", "--format", "count"]).stdout == "1\n")
+    }
+
     @Test func anEmbeddedClassOnItsOwnIsToldWhereItsObjectsLive() throws {
         let s = try Scratch()
         let db = try database(s)

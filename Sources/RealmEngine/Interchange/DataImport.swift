@@ -150,8 +150,10 @@ public final class DataImport {
         do {
             var dictionary: [String: ObjectInput] = [:]
             dictionary.reserveCapacity(fields.count)
-            for (property, value) in fields where !Self.isLinkField(property, value) {
-                dictionary[property.name] = try JSONImport.input(fromJSON: value, for: property, className: className, schema: schema)
+            for (property, value) in fields where !isLinkField(property, value) {
+                // Embedded objects that name no other object are created with their parent.
+                dictionary[property.name] = property.isLink ? try linkInput(value, for: property, className: className)
+                    : try JSONImport.input(fromJSON: value, for: property, className: className, schema: schema)
             }
             var existed = false
             if let pk, case .value(let pkValue)? = dictionary[pk.name],
@@ -180,7 +182,7 @@ public final class DataImport {
         }
         keys[className, default: []].append(key)
         if let index = summary.perClass.firstIndex(where: { $0.0 == className }) { summary.perClass[index].1 += 1 }
-        let links = fields.filter { Self.isLinkField($0.0, $0.1) }
+        let links = fields.filter { isLinkField($0.0, $0.1) }
         if !links.isEmpty { pendingLinks.append(PendingLinks(className: className, key: key, label: label, fields: links)) }
         objectsAdded += 1
         progress(objectsAdded, 0)
@@ -358,7 +360,8 @@ public final class DataImport {
             var dictionary: [String: ObjectInput] = [:]
             for member in members {
                 guard let p = target[member.key] else {
-                    if options.ignoreUnknown { continue }
+                    // Counted as a top-level one is: the summary's warning must not miss it.
+                    if options.ignoreUnknown { summary.ignoredProperties += 1; continue }
                     throw RealmError.invalidInput(
                         "\(className).\(label): unknown property '\(member.key)'; \(targetName) has \(target.persistedProperties.map(\.name).joined(separator: ", "))")
                 }
@@ -405,8 +408,33 @@ public final class DataImport {
     }
 
     /// Links are set once every object exists: link properties, and Mixed values holding a `$link`.
-    private static func isLinkField(_ property: Property, _ json: JSONValue) -> Bool {
-        property.isLink || (property.type == .mixed && MixedJSON.containsLink(json))
+    /// Embedded objects whose class (and theirs, at any depth) links to no object of its own
+    /// are no links to wait for: they are created with their parent, so their JSON is not kept
+    /// until the end of a streamed import.
+    private func isLinkField(_ property: Property, _ json: JSONValue) -> Bool {
+        if property.isLink { return !(property.objectClassName.map(namesNoObject) ?? false) }
+        return property.type == .mixed && MixedJSON.containsLink(json)
+    }
+
+    /// Per embedded class, whether its objects (and those nested in them) hold no link to a
+    /// class of its own and no Mixed value (which may link).
+    private var selfContained: [String: Bool] = [:]
+
+    private func namesNoObject(_ className: String) -> Bool {
+        if let known = selfContained[className] { return known }
+        var result = true
+        var pending = [className], seen: Set<String> = [className]
+        while result, let name = pending.popLast() {
+            guard let objectSchema = schema[name], objectSchema.isEmbedded else { result = false; break }
+            for property in objectSchema.persistedProperties {
+                if property.type == .mixed { result = false; break }
+                if property.type == .object, let target = property.objectClassName, seen.insert(target).inserted {
+                    pending.append(target)
+                }
+            }
+        }
+        selfContained[className] = result
+        return result
     }
 
     /// The key of the object a Mixed `$link` names: by primary key, or by position among the
