@@ -233,12 +233,16 @@ public final class DataImport {
     /// import replaces the nested objects it is given with new ones, which are the same
     /// objects when their contents are (an object imported again is unchanged).
     private func contents(_ object: DynamicObject) throws -> [Value] {
-        let values = try object.values()
-        let properties = object.objectSchema.persistedProperties
+        try contents(object.values(), of: object.objectSchema)
+    }
+
+    /// `values` (persisted, in order) of an object of `objectSchema` with its embedded objects' contents.
+    private func contents(_ values: [Value], of objectSchema: ObjectSchema) throws -> [Value] {
+        let properties = objectSchema.persistedProperties
         guard properties.contains(where: isEmbeddedLink) else { return values }
         return try zip(properties, values).map { property, value in
-            guard isEmbeddedLink(property), let target = property.objectClassName else { return value }
-            return try embeddedContents(value, className: target)
+            guard isEmbeddedLink(property), let target = property.objectClassName.flatMap({ schema[$0] }) else { return value }
+            return try embeddedContents(value, of: target, classIndex: try realm.classIndex(target.name))
         }
     }
 
@@ -246,14 +250,16 @@ public final class DataImport {
         property.type == .object && property.objectClassName.flatMap { schema[$0] }?.isEmbedded == true
     }
 
-    /// A link, list or dictionary of embedded objects with each object's `contents` in place of its key.
-    private func embeddedContents(_ value: Value, className: String) throws -> Value {
+    /// A link, list or dictionary of embedded objects with each object's `contents` in place of
+    /// its key. Rows are read straight from the transaction's view: one lookup an object (an
+    /// accessor's would be two), as this runs for every object an import touches again.
+    private func embeddedContents(_ value: Value, of target: ObjectSchema, classIndex: Int) throws -> Value {
         switch value {
         case .link(let key):
-            guard let object = try realm.object(ofType: className, key: key) else { return value }
-            return .list(try contents(object))
-        case .list(let items): return .list(try items.map { try embeddedContents($0, className: className) })
-        case .map(let entries): return .map(try entries.mapValues { try embeddedContents($0, className: className) })
+            guard let row = try realm.readView.row(classIndex: classIndex, key: key) else { return value }
+            return .list(try contents(Array(row.prefix(target.persistedProperties.count)), of: target))
+        case .list(let items): return .list(try items.map { try embeddedContents($0, of: target, classIndex: classIndex) })
+        case .map(let entries): return .map(try entries.mapValues { try embeddedContents($0, of: target, classIndex: classIndex) })
         default: return value
         }
     }
