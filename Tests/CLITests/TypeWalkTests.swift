@@ -8,7 +8,9 @@ import TestSupport
 /// optional, list, set, dictionary), goes through every layer a user meets it in — a realm-js
 /// schema (`create --schema`, `schema --json`), JSON import, storage (read back after a
 /// reopen), the query language (`==`, `ANY`, `[key]`, `@count`, `nil`), sorting, JSON and CSV
-/// export → import byte-identical, the integrity check, and the explorer's cell.
+/// export → import byte-identical, the integrity check, and the explorer's cell. Embedded
+/// objects (not a type but a kind of class) walk the same layers as a to-one link, a list and
+/// a dictionary of an embedded `Part`, which holds a `Part` of its own.
 ///
 /// `sample(of:)` switches over `PropertyType` with no `default:`, so a new type does not
 /// compile until it has samples here, and then fails here until every layer handles it.
@@ -108,15 +110,29 @@ import TestSupport
         return result
     }
 
-    /// The realm-js schema: `Item` with every property, `Target` with the linking objects.
+    /// The shapes an embedded object can be held in (never a set, never required) and their
+    /// properties of `Item`: `part_optional: Part?`, `part_list: Part[]`, `part_map: Part{}`.
+    static let embeddedShapes: [Shape] = [.optional, .list, .map]
+
+    static func embeddedName(_ shape: Shape) -> String { "part_\(shape.rawValue)" }
+
+    /// An embedded `Part` as JSON, holding `label` and an embedded `Part` of its own in `inner`
+    /// (an embedded object inside an embedded object).
+    static func partJSON(_ label: String) -> String {
+        #"{"label": "\#(label)", "inner": {"label": "\#(label)-inner", "inner": null}}"#
+    }
+
+    /// The realm-js schema: `Item` with every property, `Target` with the linking objects,
+    /// `Part` embedded (in `Item` and in itself).
     static func schemaJSON() throws -> String {
         let properties = try Self.properties().map { property in
             #""\#(property.name)": "\#(property.shape.schemaForm(property.sample.schemaName, isLink: property.sample.type == .object))""#
-        }
+        } + embeddedShapes.map { #""\#(embeddedName($0))": "\#($0.schemaForm("Part", isLink: true))""# }
         return #"[{"name": "Item", "primaryKey": "id", "properties": {"id": "int", "#
             + properties.joined(separator: ", ") + "}}, "
             + #"{"name": "Target", "primaryKey": "name", "properties": {"name": "string", "#
-            + #""items": {"type": "linkingObjects", "objectType": "Item", "property": "object_list"}}}]"#
+            + #""items": {"type": "linkingObjects", "objectType": "Item", "property": "object_list"}}}, "#
+            + #"{"name": "Part", "embedded": true, "properties": {"label": "string", "inner": "Part?"}}]"#
     }
 
     /// Item 1 holds the high values (a collection both, high first), item 2 the low ones (an
@@ -134,6 +150,15 @@ import TestSupport
             case .map:
                 first.append("\"\(name)\": {\"k\": \(sample.highJSON), \"j\": \(sample.lowJSON)}")
                 second.append("\"\(name)\": {\"k\": \(sample.lowJSON)}")
+            }
+        }
+        for shape in embeddedShapes {
+            let name = embeddedName(shape), high = partJSON("walk"), low = partJSON("alpha")
+            switch shape {
+            case .optional: first.append("\"\(name)\": \(high)"); second.append("\"\(name)\": null")
+            case .list: first.append("\"\(name)\": [\(high), \(low)]"); second.append("\"\(name)\": [\(low)]")
+            case .map: first.append("\"\(name)\": {\"k\": \(high), \"j\": \(low)}"); second.append("\"\(name)\": {\"k\": \(low)}")
+            case .required, .set: break
             }
         }
         return #"{"Target": [{"name": "a"}, {"name": "b"}], "Item": [{"#
@@ -226,6 +251,73 @@ import TestSupport
         #expect(report.objects["Item"] == 2 && report.warnings.isEmpty)
     }
 
+    /// The labels of the embedded objects a value holds (a to-one link, a list, a dictionary).
+    func labels(_ value: Value, _ realm: Realm) throws -> Value {
+        switch value {
+        case .link(let key):
+            guard let part = try realm.readView.row(classIndex: try realm.classIndex("Part"), key: key) else { return .string("gone \(key)") }
+            return part.first ?? .null
+        case .list(let items): return .list(try items.map { try labels($0, realm) })
+        case .map(let entries): return .map(try entries.mapValues { try labels($0, realm) })
+        default: return value
+        }
+    }
+
+    @Test func embeddedObjectsInEveryShapeAreStoredQueriedAndSorted() throws {
+        let scratch = try Scratch()
+        let file = try database(scratch)
+        let realm = try Realm(path: file)
+        #expect(realm.schema["Part"]?.isEmbedded == true)
+        let items = try realm.objects("Item")
+        let one = try #require(try realm.object(ofType: "Item", forPrimaryKey: .int(1)))
+        let two = try #require(try realm.object(ofType: "Item", forPrimaryKey: .int(2)))
+        let (walk, alpha) = (Value.string("walk"), Value.string("alpha"))
+        func matches(_ predicate: String, _ arguments: [Value] = [walk]) throws -> [Int64] {
+            do { return try ids(try items.filter(predicate, arguments: arguments).sorted(byKeyPath: "id")) } catch {
+                Issue.record("\(predicate): \(error)")
+                return []
+            }
+        }
+        for shape in Self.embeddedShapes {
+            let name = Self.embeddedName(shape)
+            let high = try labels(try one.value(forKey: name), realm), low = try labels(try two.value(forKey: name), realm)
+            switch shape {
+            case .optional:
+                #expect(high == walk && low == .null, "\(name): \(high), \(low)")
+                #expect(try matches("\(name).label == $0") == [1])
+                #expect(try matches("\(name).inner.label == 'walk-inner'", []) == [1])
+                #expect(try matches("\(name) == nil", []) == [2])
+                #expect(try ids(try items.sorted(byKeyPath: "\(name).label")) == [2, 1], "\(name): null sorts first")
+            case .list:
+                #expect(high == .list([walk, alpha]) && low == .list([alpha]), "\(name): \(high), \(low)")
+                #expect(try matches("ANY \(name).label == $0") == [1])
+                #expect(try matches("ANY \(name).inner.label == 'alpha-inner'", []) == [1, 2])
+                #expect(try matches("\(name).@count == 2", []) == [1])
+            case .map:
+                #expect(high == .map(["k": walk, "j": alpha]) && low == .map(["k": alpha]), "\(name): \(high), \(low)")
+                #expect(try matches("\(name)['k'].label == $0") == [1])
+                #expect(try matches("\(name).@keys == 'j'", []) == [1])
+                #expect(try matches("\(name).@count == 1", []) == [2])
+            case .required, .set:
+                break
+            }
+        }
+        // 5 parts in item 1 (1 + 2 + 2) and 2 in item 2 (0 + 1 + 1), each holding an inner one.
+        #expect(try realm.storedObjectCount("Part") == 2 * (5 + 2))
+        let report = try realm.checkIntegrity()
+        #expect(report.objects["Part"] == 14 && report.warnings.isEmpty, "\(report.objects)")
+        // The command line: the class is refused on its own, and shown nested in its parent.
+        let refused = try CLI.run(["query", file, "Part"])
+        #expect(refused.stderr.contains("Part is embedded: its objects live in Item.part_optional, Item.part_list, Item.part_map, Part.inner"),
+                "\(refused.stderr)")
+        let line = try CLI.run(["query", file, "Item", "id == 2", "--format", "line", "--columns", "part_optional,part_list"])
+        #expect(line.stdout == #"""
+            part_optional = null
+                part_list = [Part{label: "alpha", inner: Part{label: "alpha-inner", inner: null}}]
+
+            """#, "\(line.stdout) \(line.stderr)")
+    }
+
     @Test func everyTypeInEveryShapeShowsInTheExplorer() throws {
         let scratch = try Scratch()
         let file = try database(scratch)
@@ -259,8 +351,16 @@ import TestSupport
             let form = shape.schemaForm(sample.schemaName, isLink: sample.type == .object)
             #expect(schema.stdout.contains("\"\(name)\": \"\(form)\""), "\(name) is not \(form) in \(schema.stdout)")
         }
+        for shape in Self.embeddedShapes {
+            let form = shape.schemaForm("Part", isLink: true)
+            #expect(schema.stdout.contains("\"\(Self.embeddedName(shape))\": \"\(form)\""), "\(form) in \(schema.stdout)")
+        }
+        #expect(schema.stdout.contains(#""name": "Part",\#n      "embedded": true,"#), "\(schema.stdout)")
         let exported = try CLI.run(["export", file])
         try #require(exported.status == 0, "\(exported.stderr)")
+        // Embedded objects are nested in their parents, never a class of the document.
+        #expect(exported.stdout.contains(#""part_optional":{"label":"walk","inner":{"label":"walk-inner","inner":null}}"#), "\(exported.stdout)")
+        #expect(!exported.stdout.contains(#""Part":"#), "\(exported.stdout)")
         let copy = try scratch.createRealm("copy.realm", schema: try scratch.write("schema-again.json", schema.stdout))
         let imported = try CLI.run(["import", copy, try scratch.write("export.json", exported.stdout)])
         #expect(imported.status == 0, "\(imported.stderr)")

@@ -7,11 +7,12 @@
 /// | `prop-=VALUE`    | removes the equal element from a set; every equal element from a list    |
 /// | `dict.KEY=VALUE` | puts a dictionary entry (the key is everything after the first dot)      |
 /// | `dict-=KEY`      | removes a dictionary's key                                                |
+/// | `emb.CHANGE`     | makes CHANGE (any form above) inside the embedded object of the to-one link `emb`: `address.city=Oslo`, `address.geo.lat=60` |
 ///
 /// VALUE is read by the one value syntax (`ValueSyntax`) for the property's type, or for one
 /// element of it; an object of a list, set or dictionary of links is named by its primary key.
 /// Removing what is not there changes nothing, as Realm's `remove` does.
-public struct Assignment: Sendable {
+public struct Assignment: Sendable, Equatable {
     /// What an assignment does to its property.
     public enum Operation: Sendable, Equatable {
         /// Sets the whole property.
@@ -24,6 +25,9 @@ public struct Assignment: Sendable {
         case put(key: String, ObjectInput)
         /// Removes a dictionary key.
         case removeKey(String)
+        /// Makes a change inside the embedded object the to-one link holds (in place: the
+        /// object keeps its identity, as RealmSwift's `person.address.city = …` does).
+        indirect case inside(Assignment)
     }
 
     /// The property changed.
@@ -34,6 +38,8 @@ public struct Assignment: Sendable {
     let className: String
     /// The value as given, for messages (`no Pet has the primary key 'x'`).
     let text: String
+    /// For `.inside`: the first property of the embedded class, for the example when the link is nil.
+    var exampleProperty: String? = nil
 
     /// Parses `text` (see the table above) for objects of `objectSchema`.
     ///
@@ -64,6 +70,15 @@ public struct Assignment: Sendable {
             return p
         }
         if objectSchema[lhs] != nil { return try plain() }
+
+        // `address.city=Oslo`: a change inside the embedded object of a to-one link (before the
+        // dictionary form, which a to-one link does not have; the rest may nest again).
+        if let dot = text[..<eq].firstIndex(of: "."), let p = objectSchema[String(text[..<dot])], p.isPersisted,
+           p.type == .object, !p.isCollection, let target = p.objectClassName.flatMap({ schema[$0] }), target.isEmbedded {
+            let inner = try parse(String(text[text.index(after: dot)...]), objectSchema: target, schema: schema)
+            return Assignment(property: p, operation: .inside(inner), className: className, text: raw,
+                              exampleProperty: target.persistedProperties.first?.name)
+        }
 
         if let sign = lhs.last, sign == "+" || sign == "-" {
             let name = String(lhs.dropLast())
@@ -124,7 +139,21 @@ public struct Assignment: Sendable {
     /// - Throws: what the change throws (a primary key no object has, a dictionary key Realm
     ///   refuses); the write is then to be cancelled.
     public func apply(to object: DynamicObject) throws {
+        try apply(to: object, in: object, path: "")
+    }
+
+    /// `apply(to:)` on `object`, which is `owner` or an embedded object inside it at `path`
+    /// (`address.`), for the message when a link on the way is nil.
+    private func apply(to object: DynamicObject, in owner: DynamicObject, path: String) throws {
         switch operation {
+        case .inside(let inner):
+            guard let child = try object.linkedObject(forKey: property.name) else {
+                let target = property.objectClassName ?? "object"
+                let example = "\(path)\(property.name)={" + (exampleProperty.map { "\"\($0)\": …" } ?? "…") + "}"
+                throw RealmError.invalidInput(
+                    "\(owner.className).\(path)\(property.name) is null in \(try Self.describe(owner)): set a whole \(target) first, e.g. \(example)")
+            }
+            try inner.apply(to: child, in: owner, path: path + property.name + ".")
         case .assign(let input):
             try object.setValue(input, forKey: property.name)
         case .add(let input):
@@ -145,6 +174,13 @@ public struct Assignment: Sendable {
         case .removeKey(let key):
             try object.map(forKey: property.name).removeValue(forKey: key)
         }
+    }
+
+    /// `the Person with name "Bo"`, or `a Person` for a class without a primary key.
+    private static func describe(_ object: DynamicObject) throws -> String {
+        guard let pk = object.objectSchema.primaryKeyProperty else { return "a \(object.className)" }
+        let value = try object.value(forKey: pk.name)
+        return "the \(object.className) with \(pk.name) \(JSONExport.plainJSON(value)?.jsonText() ?? "\(value)")"
     }
 
     /// The stored value an element to remove stands for: a link for a primary key.

@@ -127,7 +127,10 @@ public final class DataImport {
     // MARK: - Steps 1 and 2: check and create each object as it comes
 
     private func beginGroup(_ className: String) throws {
-        guard schema[className] != nil else { throw RealmError.noSuchClass(className) }
+        guard let objectSchema = schema[className] else { throw RealmError.noSuchClass(className) }
+        if objectSchema.isEmbedded {
+            throw RealmError.invalidInput("\(schema.embeddedClassNote(className)); import them inside their parents' objects")
+        }
         currentClass = className
         if !summary.perClass.contains(where: { $0.0 == className }) { summary.perClass.append((className, 0)) }
     }
@@ -147,8 +150,10 @@ public final class DataImport {
         do {
             var dictionary: [String: ObjectInput] = [:]
             dictionary.reserveCapacity(fields.count)
-            for (property, value) in fields where !Self.isLinkField(property, value) {
-                dictionary[property.name] = try JSONImport.input(fromJSON: value, for: property, className: className, schema: schema)
+            for (property, value) in fields where !isLinkField(property, value) {
+                // Embedded objects that name no other object are created with their parent.
+                dictionary[property.name] = property.isLink ? try linkInput(value, for: property, className: className)
+                    : try JSONImport.input(fromJSON: value, for: property, className: className, schema: schema)
             }
             var existed = false
             if let pk, case .value(let pkValue)? = dictionary[pk.name],
@@ -162,7 +167,7 @@ public final class DataImport {
                             "\(className)[\(earlier)] and \(label) have the same primary key; an input holds each object once (--upsert-duplicates lets the later one update the earlier)"))
                     }
                 } else {
-                    before[className, default: [:]][existing.key] = try existing.values()
+                    before[className, default: [:]][existing.key] = try contents(existing)
                 }
             }
             key = try realm.create(className, value: .dictionary(dictionary), update: pk == nil ? .error : .modified).key
@@ -177,7 +182,7 @@ public final class DataImport {
         }
         keys[className, default: []].append(key)
         if let index = summary.perClass.firstIndex(where: { $0.0 == className }) { summary.perClass[index].1 += 1 }
-        let links = fields.filter { Self.isLinkField($0.0, $0.1) }
+        let links = fields.filter { isLinkField($0.0, $0.1) }
         if !links.isEmpty { pendingLinks.append(PendingLinks(className: className, key: key, label: label, fields: links)) }
         objectsAdded += 1
         progress(objectsAdded, 0)
@@ -197,7 +202,8 @@ public final class DataImport {
                 MixedJSON.indexedLinkClasses(json, into: &referenced)
             }
         }
-        for className in referenced.sorted() where keys[className] == nil && schema[className] != nil {
+        // Embedded classes have no positions to name (a reference to one is refused in `linkElement`).
+        for className in referenced.sorted() where keys[className] == nil && schema[className].map({ !$0.isEmbedded }) ?? false {
             existingBefore[className] = try realm.objects(className).keys()
         }
         var done = 0
@@ -216,11 +222,46 @@ public final class DataImport {
         }
         for (className, objects) in before {
             for (key, old) in objects {
-                let now = try realm.object(ofType: className, key: key)?.values()
+                let now = try realm.object(ofType: className, key: key).map(contents)
                 if let now, Value.identical(now, old) { summary.unchanged += 1 } else { summary.updated += 1 }
             }
         }
         return summary
+    }
+
+    /// An object's values with each embedded object in place of its link, recursively: an
+    /// import replaces the nested objects it is given with new ones, which are the same
+    /// objects when their contents are (an object imported again is unchanged).
+    private func contents(_ object: DynamicObject) throws -> [Value] {
+        try contents(object.values(), of: object.objectSchema)
+    }
+
+    /// `values` (persisted, in order) of an object of `objectSchema` with its embedded objects' contents.
+    private func contents(_ values: [Value], of objectSchema: ObjectSchema) throws -> [Value] {
+        let properties = objectSchema.persistedProperties
+        guard properties.contains(where: isEmbeddedLink) else { return values }
+        return try zip(properties, values).map { property, value in
+            guard isEmbeddedLink(property), let target = property.objectClassName.flatMap({ schema[$0] }) else { return value }
+            return try embeddedContents(value, of: target, classIndex: try realm.classIndex(target.name))
+        }
+    }
+
+    private func isEmbeddedLink(_ property: Property) -> Bool {
+        property.type == .object && property.objectClassName.flatMap { schema[$0] }?.isEmbedded == true
+    }
+
+    /// A link, list or dictionary of embedded objects with each object's `contents` in place of
+    /// its key. Rows are read straight from the transaction's view: one lookup an object (an
+    /// accessor's would be two), as this runs for every object an import touches again.
+    private func embeddedContents(_ value: Value, of target: ObjectSchema, classIndex: Int) throws -> Value {
+        switch value {
+        case .link(let key):
+            guard let row = try realm.readView.row(classIndex: classIndex, key: key) else { return value }
+            return .list(try contents(Array(row.prefix(target.persistedProperties.count)), of: target))
+        case .list(let items): return .list(try items.map { try embeddedContents($0, of: target, classIndex: classIndex) })
+        case .map(let entries): return .map(try entries.mapValues { try embeddedContents($0, of: target, classIndex: classIndex) })
+        default: return value
+        }
     }
 
     /// The primary key's JSON in one object, if given.
@@ -297,6 +338,10 @@ public final class DataImport {
         let targetName = property.objectClassName ?? ""
         guard let target = schema[targetName] else { throw RealmError.noSuchClass(targetName) }
         if let reference = ImportDocument.reference(json) {
+            if target.isEmbedded {
+                throw RealmError.invalidInput(
+                    "\(className).\(label): \(json.snippet()) names an embedded \(targetName) by position; an embedded object is written inside its parent, as an object of its properties")
+            }
             guard reference.className == targetName else {
                 throw RealmError.typeMismatch(className: className, property: label, expected: "a \(targetName)",
                                               got: "a reference to a \(reference.className)")
@@ -321,7 +366,8 @@ public final class DataImport {
             var dictionary: [String: ObjectInput] = [:]
             for member in members {
                 guard let p = target[member.key] else {
-                    if options.ignoreUnknown { continue }
+                    // Counted as a top-level one is: the summary's warning must not miss it.
+                    if options.ignoreUnknown { summary.ignoredProperties += 1; continue }
                     throw RealmError.invalidInput(
                         "\(className).\(label): unknown property '\(member.key)'; \(targetName) has \(target.persistedProperties.map(\.name).joined(separator: ", "))")
                 }
@@ -368,14 +414,42 @@ public final class DataImport {
     }
 
     /// Links are set once every object exists: link properties, and Mixed values holding a `$link`.
-    private static func isLinkField(_ property: Property, _ json: JSONValue) -> Bool {
-        property.isLink || (property.type == .mixed && MixedJSON.containsLink(json))
+    /// Embedded objects whose class (and theirs, at any depth) links to no object of its own
+    /// are no links to wait for: they are created with their parent, so their JSON is not kept
+    /// until the end of a streamed import.
+    private func isLinkField(_ property: Property, _ json: JSONValue) -> Bool {
+        if property.isLink { return !(property.objectClassName.map(namesNoObject) ?? false) }
+        return property.type == .mixed && MixedJSON.containsLink(json)
+    }
+
+    /// Per embedded class, whether its objects (and those nested in them) hold no link to a
+    /// class of its own and no Mixed value (which may link).
+    private var selfContained: [String: Bool] = [:]
+
+    private func namesNoObject(_ className: String) -> Bool {
+        if let known = selfContained[className] { return known }
+        var result = true
+        var pending = [className], seen: Set<String> = [className]
+        while result, let name = pending.popLast() {
+            guard let objectSchema = schema[name], objectSchema.isEmbedded else { result = false; break }
+            for property in objectSchema.persistedProperties {
+                if property.type == .mixed { result = false; break }
+                if property.type == .object, let target = property.objectClassName, seen.insert(target).inserted {
+                    pending.append(target)
+                }
+            }
+        }
+        selfContained[className] = result
+        return result
     }
 
     /// The key of the object a Mixed `$link` names: by primary key, or by position among the
     /// input's (or, when the input holds none, the database's) objects of its class.
     private func mixedLinkKey(_ target: String, _ reference: MixedJSON.LinkReference, label: String, className: String) throws -> ObjectKey {
         guard let targetSchema = schema[target] else { throw RealmError.noSuchClass(target) }
+        if targetSchema.isEmbedded {
+            throw RealmError.invalidInput("\(className).\(label): \(target) is an embedded class: a Mixed value cannot link to its objects")
+        }
         switch reference {
         case .primaryKey(let json):
             guard let pk = targetSchema.primaryKeyProperty else {

@@ -1,7 +1,8 @@
 import Foundation
 
 extension Realm {
-    /// Resolves links for export: the target's primary key, or its position in its class in
+    /// Resolves links for export: an embedded object's values (written nested in its parent),
+    /// the target's primary key, or its position in its class in
     /// export order (written `{"$ref": C, "$index": N}`, which import reads back) when the class
     /// has no primary key or the target's optional primary key is nil (`null` would read back as
     /// no link). The positions of a class are computed once, on its first such link.
@@ -19,6 +20,11 @@ extension Realm {
         let positions = ExportPositionCache()
         if let output, let outputClass { positions.setOutput(output, of: outputClass) }
         return { targetClass, key in
+            if let target = schema[targetClass], target.isEmbedded {
+                // Written nested: an embedded object has no name of its own to refer to it by.
+                guard let object = try realm.object(ofType: targetClass, key: key) else { return nil }
+                return .embedded(target, try object.values())
+            }
             guard let pk = schema[targetClass]?.primaryKeyProperty else {
                 return try positions.position(of: key, in: targetClass, realm: realm).map(LinkTarget.position)
             }

@@ -8,6 +8,9 @@ public enum LinkTarget: Sendable, Equatable {
     /// By its position (from 0) among the objects of its class in export order: written as
     /// `{"$ref": "Class", "$index": N}`, which import resolves within the same input.
     case position(Int)
+    /// An embedded object, written nested inside its parent: the object's class and its
+    /// persisted values (whose links are resolved in turn).
+    case embedded(ObjectSchema, [Value])
 }
 
 /// Finds what a link points at, for export: the object `key` of class `targetClass` by primary
@@ -21,6 +24,8 @@ public typealias LinkResolver = (_ targetClass: String, _ key: ObjectKey) throws
 /// computed and left out). Values:
 /// - links: the target's primary key, or `{"$ref": "Person", "$index": 12}` (its position in its
 ///   class) when it has none (`ImportDocument` reads both); lists: arrays;
+/// - embedded objects: nested inside their parent as JSON objects (a list of them an array of
+///   objects, a dictionary's values objects), at any depth; never a class of their own;
 /// - dates: ISO 8601 in UTC with as many fraction digits as the value has
 ///   (`2020-01-02T03:04:05.25Z`); data: base64; objectId: hex; uuid: lowercase canonical;
 /// - float and double: JSON numbers, with `"nan"`, `"inf"`, `"-inf"` as strings (JSON has no
@@ -56,6 +61,8 @@ public enum JSONExport {
                 return json
             case .position(let index)?:
                 return ImportDocument.referenceJSON(className: target, index: index)
+            case .embedded(let objectSchema, let values)?:
+                return try object(values, schema: objectSchema, resolveLink: resolveLink)
             case nil:
                 break
             }

@@ -54,6 +54,9 @@ enum MixedJSON {
                 reference = JSONMember("key", json)
             case .position(let index)?:
                 reference = JSONMember("index", .integer(Int64(index)))
+            case .embedded?:
+                // Realm never lets a Mixed value link to an embedded object (it would be a second parent).
+                throw RealmError.invalidOperation("the Mixed link to \(link) names an embedded object, which only its parent may hold")
             case nil:
                 throw RealmError.invalidOperation("the Mixed link to \(link) names no object of the export")
             }

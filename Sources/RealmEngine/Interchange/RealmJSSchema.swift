@@ -19,9 +19,11 @@ import Foundation
 /// `Person?`: to-one, always optional; `Person[]`: a list; `Person<>`: a set; `Person{}`: a
 /// dictionary, whose values may always be null), and the long forms
 /// `{"type": "object", "objectType": "Person"}`, `{"type": "list", "objectType": "string"}`,
-/// `{"type": "set", …}`, `{"type": "dictionary", …}`, `{"type": "linkingObjects", …}`. Types
-/// this engine lacks (`mixed`, embedded objects) are rejected by name rather than read as a
-/// link to an unknown class.
+/// `{"type": "set", …}`, `{"type": "dictionary", …}`, `{"type": "linkingObjects", …}`.
+///
+/// An embedded class is `{"name": "Address", "embedded": true, "properties": {…}}`: no primary
+/// key, reached through to-one links (`"Address"`), lists (`"Address[]"`) and dictionaries
+/// (`"Address{}"`) of its parents, never a set. Asymmetric classes are rejected by name.
 extension Schema {
     /// Reads a realm-js JSON schema (an array of classes, or `{"schema": [...]}`), then
     /// `validate()`s it. Errors are `RealmError.invalidSchema` (or `.limitExceeded`, or
@@ -69,6 +71,8 @@ extension Schema {
     public func realmJSValue() throws -> JSONValue {
         .array(try objectSchemas.map { objectSchema in
             var members = [JSONMember("name", .string(objectSchema.name))]
+            // Only when true, as realm-js writes it: a schema without embedded classes is unchanged.
+            if objectSchema.isEmbedded { members.append(JSONMember("embedded", .bool(true))) }
             if let pk = objectSchema.primaryKeyProperty {
                 members.append(JSONMember("primaryKey", .string(pk.name)))
             }
@@ -101,8 +105,11 @@ struct RealmJSSchemaReader {
 
     func objectSchema(_ json: JSONValue) throws -> ObjectSchema {
         let name = json.member("name")?.stringValue ?? ""
-        if json.member("embedded")?.boolValue == true {
-            throw RealmError.invalidSchema("class '\(name)': embedded objects are not supported")
+        let isEmbedded: Bool
+        switch json.member("embedded") {
+        case nil, .null?: isEmbedded = false
+        case .bool(let b)?: isEmbedded = b
+        case let other?: throw RealmError.invalidSchema("class '\(name)': \"embedded\" must be true or false, got \(other.snippet())")
         }
         if json.member("asymmetric")?.boolValue == true {
             throw RealmError.invalidSchema("class '\(name)': asymmetric objects are not supported")
@@ -139,7 +146,9 @@ struct RealmJSSchemaReader {
         case let other?:
             throw RealmError.invalidSchema("class '\(name)': primaryKey must be a property name, got \(other.snippet())")
         }
-        return ObjectSchema(name: name, properties: properties)
+        // Realm's rules for embedded classes (no primary key, never in a set) are checked by
+        // `Schema.validate()`, which names the class and property.
+        return ObjectSchema(name: name, properties: properties, isEmbedded: isEmbedded)
     }
 
     func property(name: String, spec: JSONValue, className: String) throws -> Property {

@@ -31,6 +31,9 @@ struct CreateCommand: ParsableCommand {
                            computed backlinks (not stored)
             A class may name a "primaryKey": an int, string, objectId or uuid
             property, always indexed.
+            A class with "embedded": true holds objects that live inside their parent
+            ("Address", "Address[]" or "Address{}" in it; never a set), deleted with
+            it; it has no primary key: {"name": "Address", "embedded": true, ...}
             Refuses to touch a FILE that exists and is not empty. With --key or --key-file the
             new file is encrypted (AES-256 and HMAC-SHA-256 per page).
             """

@@ -17,7 +17,8 @@ struct ExportCommand: ParsableCommand {
             back; with --class, an array (import it with --class). CSV (RFC 4180, CRLF line ends) \
             needs --class. Links are written as the target's primary key, or, when its class has \
             none or its primary key is nil, as {"$ref": "Class", "$index": N} (its position in \
-            export order), which import resolves. Every form imports back unchanged. A link whose \
+            export order), which import resolves. Embedded objects are written nested inside \
+            their parent (in CSV, as JSON in the cell), never as a class of their own. Every form imports back unchanged. A link whose \
             target cannot be read (a damaged file) fails the export.
             """
     )
@@ -65,6 +66,7 @@ struct ExportCommand: ParsableCommand {
         }
         let realm = try RealmFiles.open(file, readOnly: true, encryptionKey: try encryption.encryptionKey())
         if let className {
+            try EmbeddedClasses.requireTopLevel(className, in: realm.schema, for: .export)
             let results = try realm.objects(className)
             switch format {
             case .json: try Render.json(results, realm: realm)
@@ -73,7 +75,8 @@ struct ExportCommand: ParsableCommand {
             return
         }
         // Every class, as one import document. Each class's array comes from JSONExport.
-        try Self.writeDocument(realm.schema.objectSchemas) { objectSchema in
+        // Embedded objects are written inside their parents, never as a class of their own.
+        try Self.writeDocument(realm.schema.objectSchemas.filter { !$0.isEmbedded }) { objectSchema in
             try Render.json(try realm.objects(objectSchema.name), realm: realm, finalNewline: false)
         }
     }

@@ -37,7 +37,8 @@ struct SchemaCommand: ParsableCommand {
             return
         }
         let realm = try RealmFiles.open(file, readOnly: true, encryptionKey: try encryption.encryptionKey())
-        let counts = try realm.schema.objectSchemas.map { try realm.objects($0.name).checkedCount() }
+        // Counted from the file, embedded classes too (which `objects(_:)` refuses to list).
+        let counts = try realm.schema.objectSchemas.map { try realm.storedObjectCount($0.name) }
         try render(schema: realm.schema, counts: counts, realm: realm, realmFile: nil)
     }
 
@@ -81,6 +82,10 @@ struct SchemaCommand: ParsableCommand {
             Console.line("")
             var title = "\(objectSchema.name) (\(objectCount(count)))"
             if let pk = objectSchema.primaryKeyProperty { title += ", primary key \(pk.name)" }
+            if objectSchema.isEmbedded {
+                let places = schema.embeddingProperties(of: objectSchema.name)
+                title += places.isEmpty ? ", embedded" : ", embedded in " + places.joined(separator: ", ")
+            }
             Console.line(title)
             let rows = objectSchema.properties.map { p in ["  " + p.name, p.typeDescription, attributes(p)] }
             for line in TableFormatter(headerRule: nil).format(header: nil, rows: rows, maxWidth: Console.width,

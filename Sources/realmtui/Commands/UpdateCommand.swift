@@ -19,6 +19,9 @@ struct UpdateCommand: ParsableCommand {
             Realm refuses a key with '.' or a leading '$'); attrs-=color removes the key color. \
             x is one element, read by the element type (a linked object by its primary key); \
             removing what is not there changes nothing. \
+            An embedded object is set whole ('address={"city": "Oslo"}', replacing the old one) or \
+            changed in place through its to-one link: address.city=Oslo, address.geo.lat=60 (any \
+            form above after the dot). \
             The --set options apply in order. One write transaction; on any error nothing is written. \
             Prints how many objects changed.
             """
@@ -50,10 +53,11 @@ struct UpdateCommand: ParsableCommand {
     func run() throws {
         let realm = try RealmFiles.open(file, readOnly: false, encryptionKey: try encryption.encryptionKey())
         guard let objectSchema = realm.schema[className] else { throw RealmError.noSuchClass(className) }
+        try EmbeddedClasses.requireTopLevel(className, in: realm.schema, for: .change)
         let sets = try assignments.map { try Assignment.parse($0, objectSchema: objectSchema, schema: realm.schema) }
         let values = try arguments.values()
         let changed = try Transaction.run(realm, path: file, dryRun: dryRun) {
-            let results = try Query.results(realm, className: className, predicate: predicate, arguments: values)
+            let results = try Query.results(realm, className: className, predicate: predicate, arguments: values, use: .change)
             let keys = try results.keys()
             for key in keys {
                 guard let object = try realm.object(ofType: className, key: key) else { continue }
@@ -108,9 +112,10 @@ struct DeleteCommand: ParsableCommand {
     func run() throws {
         let realm = try RealmFiles.open(file, readOnly: false, encryptionKey: try encryption.encryptionKey())
         let values = try arguments.values()
+        try EmbeddedClasses.requireTopLevel(className, in: realm.schema, for: .change)
         _ = try realm.objects(className)
         let deleted = try Transaction.run(realm, path: file, dryRun: dryRun) {
-            let results = try Query.results(realm, className: className, predicate: predicate, arguments: values)
+            let results = try Query.results(realm, className: className, predicate: predicate, arguments: values, use: .change)
             let count = try results.keys().count
             try realm.delete(results)
             return count

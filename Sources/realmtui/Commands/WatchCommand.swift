@@ -69,9 +69,9 @@ struct WatchCommand: ParsableCommand {
             if try RealmFiles.open(file, readOnly: true, encryptionKey: try encryption.encryptionKey()).schema[className] == nil {
                 throw RealmError.noSuchClass(className)
             }
-        } else if let realm = try? RealmFiles.open(file, readOnly: true, encryptionKey: try encryption.encryptionKey()),
-                  realm.schema[className] == nil {
-            throw RealmError.noSuchClass(className)
+        } else if let realm = try? RealmFiles.open(file, readOnly: true, encryptionKey: try encryption.encryptionKey()) {
+            guard realm.schema[className] != nil else { throw RealmError.noSuchClass(className) }
+            try EmbeddedClasses.requireTopLevel(className, in: realm.schema, for: .query)
         }
         try Descriptors.requireFree()  // before the signal sources: see `Descriptors`
         let control = WatchControl()

@@ -18,7 +18,9 @@ struct QueryArguments: ParsableArguments {
 enum Query {
     /// `realm.objects(className)` filtered by `predicate` (Realm's query language, trailing
     /// SORT/DISTINCT/LIMIT allowed).
-    static func results(_ realm: Realm, className: String, predicate: String?, arguments: [Value]) throws -> Results {
+    static func results(_ realm: Realm, className: String, predicate: String?, arguments: [Value],
+                        use: EmbeddedClasses.Use = .query) throws -> Results {
+        try EmbeddedClasses.requireTopLevel(className, in: realm.schema, for: use)
         let all = try realm.objects(className)
         let text = predicate ?? "TRUEPREDICATE"
         return try all.filter(text, arguments: arguments)

@@ -81,13 +81,58 @@ enum Render {
         }
     }
 
-    /// A value as a table cell: strings as they are, nil as `null`, everything else as JSON. A
-    /// string that would read as nil (`null`) is shown in JSON quotes, `"null"`, so the two
-    /// never look alike.
+    /// A value as a table cell: strings as they are, nil as `null`, embedded objects as
+    /// `Address{city: "Oslo", geo: Geo{lat: 59.9}}`, everything else as JSON. A string that
+    /// would read as nil (`null`) is shown in JSON quotes, `"null"`, so the two never look alike.
     static func cell(_ value: Value, for property: Property, resolveLink: LinkResolver) throws -> String {
+        if let text = try embeddedText(value, for: property, resolveLink: resolveLink) { return text }
         switch try JSONExport.json(value, for: property, resolveLink: resolveLink) {
         case .string(let s): return s == "null" ? "\"null\"" : s
         case let other: return other.jsonText()
+        }
+    }
+}
+
+extension Render {
+    /// A value of a property holding embedded objects, each shown with its class and its
+    /// properties (`Address{city: "Oslo", street: null}`) rather than as bare JSON, whose
+    /// braces would not tell an object from a dictionary: a to-one link as the object, a list
+    /// as `[Address{…}, …]`, a dictionary as `{"key": Address{…}}`. Nil for any other value
+    /// (the resolver names the target by key or position: it is no embedded object).
+    static func embeddedText(_ value: Value, for property: Property, resolveLink: LinkResolver) throws -> String? {
+        guard property.type == .object, let target = property.objectClassName else { return nil }
+        switch value {
+        case .link(let key):
+            guard case .embedded(let objectSchema, let values)? = try resolveLink(target, key) else { return nil }
+            let fields = try objectSchema.persistedProperties.enumerated().map { i, p in
+                let inner = i < values.count ? values[i] : .null
+                return p.name + ": " + (try embeddedText(inner, for: p, resolveLink: resolveLink)
+                    ?? JSONExport.json(inner, for: p, resolveLink: resolveLink).jsonText())
+            }
+            return objectSchema.name + "{" + fields.joined(separator: ", ") + "}"
+        case .list(let items):
+            // An empty list is `[]` either way.
+            guard property.isList, !property.isSet, !items.isEmpty else { return nil }
+            var parts: [String] = []
+            for item in items {
+                guard let text = try embeddedText(item, for: property, resolveLink: resolveLink) else { return nil }
+                parts.append(text)
+            }
+            return "[" + parts.joined(separator: ", ") + "]"
+        case .map:
+            guard property.isMap else { return nil }
+            var parts: [String] = []
+            var objects = 0
+            for (key, item) in value.sortedEntries {
+                if item.isNull { parts.append(JSONWriter.quoted(key) + ": null"); continue }
+                guard let text = try embeddedText(item, for: property, resolveLink: resolveLink) else { return nil }
+                parts.append(JSONWriter.quoted(key) + ": " + text)
+                objects += 1
+            }
+            // Nothing but nulls tells no embedded object from a link: JSON then, as for links.
+            return objects > 0 ? "{" + parts.joined(separator: ", ") + "}" : nil
+        default:
+            return nil
         }
     }
 }

@@ -163,7 +163,6 @@ import Testing
         expectSchemaError(#"[{"name": "Dog", "properties": {"x": "int", "x": "string"}}]"#, mentioning: ["Dog.x", "twice"])
         expectSchemaError(#"[{"properties": {"x": "int"}}]"#, mentioning: ["name"])
         expectSchemaError(#"[{"name": "Dog"}]"#, mentioning: ["Dog", "properties"])
-        expectSchemaError(#"[{"name": "Dog", "embedded": true, "properties": {"x": "int"}}]"#, mentioning: ["Dog", "embedded"])
         expectSchemaError(#"{"name": "Dog"}"#, mentioning: ["array"])
         expectSchemaError("[{", mentioning: ["JSON"])
     }
