@@ -31,7 +31,12 @@ struct BundledSeedTests {
                                ("mixedMap['n'] == 7 AND mixedMap['l'].@type == 'link' AND mixedMap['nested']['list'][0][1] == 'two'", "1"),
                                ("ANY intSet == 2 AND ANY decimalSet == 1 AND ANY linkSet.int == -1", "1"),
                                ("stringMap[''] == 'empty key' AND intMap.@keys == 'y' AND linkMap['self'].int == 9223372036854775807", "1"),
-                               ("stringSet.@count == 0 AND linkMap.@count == 0 AND mixed == nil", "1")] {
+                               ("stringSet.@count == 0 AND linkMap.@count == 0 AND mixed == nil", "1"),
+                               // Embedded objects: a to-one, a list and a dictionary of them, one inside an embedded list.
+                               ("place.name == 'home' AND place.spot.lat == 59.91 AND place.spot.lon == 10.75", "1"),
+                               ("places.@count == 2 AND ANY places.spots.lat == -33.86 AND places[1].spots.@count == 2", "1"),
+                               ("placeMap['work'].name == 'office' AND placeMap['work'].spot == nil", "1"),
+                               ("place == nil AND places.@count == 0 AND placeMap.@count == 0", "1")] {
             let result = try CLI.run(["query", file, "AllTypes", query, "--arg", nan, "--format", "count"])
             #expect(result.status == 0, "\(query): \(result.stderr)")
             #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == count, "\(query): \(result.stdout)")
