@@ -431,7 +431,12 @@ extension Object: _RealmElement {
         return o
     }
 
-    public func _rlmInput(for realm: Realm?) -> ObjectInput { _rlmObjectInput(for: realm) }
+    /// An object given as a value (`create(_:value:)`, `Object(value:)`, a whole collection):
+    /// a link when `realm` manages it; an embedded object is copied by its values, whichever
+    /// parent it has (only assigning one, `_rlmAddedInput`, names the object itself).
+    public func _rlmInput(for realm: Realm?) -> ObjectInput {
+        self is EmbeddedObject ? .dictionary(_rlmValues(for: realm)) : _rlmObjectInput(for: realm)
+    }
 
     /// An unmanaged object stored into a managed list or link of `realm` is added first (this
     /// instance and the unmanaged objects it reaches become managed), then linked by key. An

@@ -158,8 +158,9 @@ extension Realm {
         items.reserveCapacity(targets.count)
         for target in targets {
             if target.managed != nil {
-                // This Realm's object by key; another Realm's is copied (as before).
-                items.append(target._rlmObjectInput(for: self))
+                // This Realm's object by key; another Realm's is copied (as before), and so is
+                // an embedded one (it has a parent already: the new one gets a copy).
+                items.append(target._rlmInput(for: self))
             } else if target is EmbeddedObject {
                 guard let input = embeddedInput(of: target, made: made) else { return nil }
                 items.append(input)

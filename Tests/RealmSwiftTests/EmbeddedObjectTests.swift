@@ -150,6 +150,26 @@ import RealmSwift
         #expect(ada.address?.city == "Oslo")
     }
 
+    @Test func aManagedEmbeddedObjectGivenAsAValueIsCopied() throws {
+        let realm = try Realm(configuration: memoryConfig(Self.types))
+        let ada = try realm.write {
+            realm.create(EOPerson.self, value: ["name": "Ada", "address": ["city": "Oslo", "geo": ["lat": 3.0]]])
+        }
+        let home = try #require(ada.address)
+        try realm.write {
+            realm.create(EOPerson.self, value: ["name": "Bo", "address": home, "previous": [home]])
+            let cy = EOPerson(value: ["name": "Cy", "address": home])
+            realm.add(cy)
+        }
+        for name in ["Bo", "Cy"] {
+            let copy = try #require(realm.object(ofType: EOPerson.self, forPrimaryKey: name))
+            #expect(copy.address?.city == "Oslo" && copy.address?.geo?.lat == 3.0)
+            #expect(copy.address != home)
+        }
+        #expect(realm.object(ofType: EOPerson.self, forPrimaryKey: "Bo")?.previous.first?.city == "Oslo")
+        #expect(home.isInvalidated == false && home.owners.map(\.name) == ["Ada"])
+    }
+
     @Test func deletingTheParentDeletesItsEmbeddedObjects() throws {
         let realm = try Realm(configuration: memoryConfig(Self.types))
         try realm.write {
