@@ -253,6 +253,36 @@ import RealmSwift
         #expect(resultsModifications == [[0]])
     }
 
+    @Test func anEmbeddedObjectIsObservedAndDeletedOnItsOwn() throws {
+        let realm = try Realm(configuration: memoryConfig(Self.types))
+        let ada = try realm.write {
+            realm.create(EOPerson.self, value: ["name": "Ada", "address": ["city": "Oslo"], "previous": [["city": "Moss"], ["city": "Lund"]]])
+        }
+        let home = try #require(ada.address)
+        var events: [String] = []
+        let token = home.observe { change in
+            switch change {
+            case .change(_, let properties): events.append(properties.map(\.name).joined(separator: ","))
+            case .deleted: events.append("deleted")
+            case .error(let error): events.append("error \(error)")
+            }
+        }
+        defer { token.invalidate() }
+        realm.refresh()
+        try realm.write { home.city = "Bergen" }
+        realm.refresh()
+        // Deleting an embedded object itself takes it out of its parent.
+        let moss = ada.previous[0]
+        try realm.write {
+            realm.delete(moss)
+            realm.delete(home)
+        }
+        realm.refresh()
+        #expect(events == ["city", "deleted"])
+        #expect(moss.isInvalidated && ada.address == nil && ada.previous.map(\.city) == ["Lund"])
+        #expect(throws: RealmError.self) { _ = try realm.dynamicObjects("EOAddress") }
+    }
+
     @Test func aFrozenParentReadsItsEmbeddedObjects() throws {
         let realm = try Realm(configuration: memoryConfig(Self.types))
         let ada = try realm.write {
@@ -306,6 +336,34 @@ import RealmSwift
         #expect(seen.sorted() == ["lund", "oslo"])
         #expect(realm.schema["EOMAddress"]?.isEmbedded == true)
         #expect(realm.objects(EOPersonV1.self).sorted(byKeyPath: "name").map { $0.address?.city } == ["Oslo", "Lund"])
+    }
+
+    final class EOAddressV2: EmbeddedObject {
+        override class func _realmObjectName() -> String? { "EOMAddress" }
+        @Persisted var city = ""
+        @Persisted var zip = ""
+    }
+    final class EOPersonV2: Object {
+        override class func _realmObjectName() -> String? { "EOMPerson" }
+        @Persisted var name = ""
+        @Persisted var address: EOAddressV2?
+    }
+
+    @Test func aMigrationEnumeratesAnEmbeddedClassAndAddsAProperty() throws {
+        let v1 = try fileConfig([EOPersonV1.self, EOAddressV1.self])
+        defer { removeFolder(of: v1) }
+        do {
+            let realm = try Realm(configuration: Realm.Configuration(fileURL: v1.fileURL, schemaVersion: 1, objectTypes: [EOPersonV1.self, EOAddressV1.self]))
+            try realm.write { realm.create(EOPersonV1.self, value: ["name": "Ada", "address": ["city": "Oslo"]]) }
+        }
+        let v2 = Realm.Configuration(fileURL: v1.fileURL, schemaVersion: 2, migrationBlock: { migration, _ in
+            migration.enumerateObjects(ofType: "EOMAddress") { old, new in
+                new?["zip"] = old?["city"] as? String == "Oslo" ? "0150" : "?"
+            }
+        }, objectTypes: [EOPersonV2.self, EOAddressV2.self])
+        let realm = try Realm(configuration: v2)
+        let ada = try #require(realm.objects(EOPersonV2.self).first)
+        #expect(ada.address?.zip == "0150" && ada.address?.city == "Oslo")
     }
 
     @Test func makingAClassEmbeddedWithAnOrphanFails() throws {
