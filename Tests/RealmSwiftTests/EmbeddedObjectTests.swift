@@ -253,6 +253,28 @@ import RealmSwift
         #expect(resultsModifications == [[0]])
     }
 
+    @Test func typedKeyPathsAndMapEntriesReachIntoEmbeddedObjects() throws {
+        let realm = try Realm(configuration: memoryConfig(Self.types))
+        let ada = try realm.write {
+            realm.create(EOPerson.self, value: ["name": "Ada", "address": ["city": "Oslo"], "places": ["home": ["city": "Moss"]]])
+        }
+        try realm.write { realm.create(EOPerson.self, value: ["name": "Bo", "places": ["home": ["city": "Lund"]]]) }
+        var changed: [[String]] = []
+        let token = ada.observe(keyPaths: [\EOPerson.address?.city]) { change in
+            if case .change(_, let properties) = change { changed.append(properties.map(\.name)) }
+        }
+        defer { token.invalidate() }
+        realm.refresh()
+        try realm.write { ada.address?.geo = EOGeo() }   // not watched
+        realm.refresh()
+        try realm.write { ada.address?.city = "Bergen" }
+        realm.refresh()
+        #expect(changed == [["address.city"]])
+        let people = realm.objects(EOPerson.self)
+        #expect(people.filter("places['home'].city == 'Lund'").map(\.name) == ["Bo"])
+        #expect(people.where { $0.places["home"].city == "Moss" }.map(\.name) == ["Ada"])
+    }
+
     @Test func anEmbeddedObjectIsObservedAndDeletedOnItsOwn() throws {
         let realm = try Realm(configuration: memoryConfig(Self.types))
         let ada = try realm.write {
