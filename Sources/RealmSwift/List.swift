@@ -142,6 +142,14 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
     /// Exchanges two elements.
     public func swapAt(_ i: Int, _ j: Int) {
         guard i != j else { return }
+        if case .managed = storage, Element.self is EmbeddedObject.Type {
+            // Replacing would put an embedded object in its list twice (two parents, refused):
+            // moved instead, each keeping its identity.
+            let (low, high) = (Swift.min(i, j), Swift.max(i, j))
+            move(from: high, to: low)
+            if high - low > 1 { move(from: low + 1, to: high) }
+            return
+        }
         let (a, b) = (self[i], self[j])
         replace(index: i, object: b)
         replace(index: j, object: a)

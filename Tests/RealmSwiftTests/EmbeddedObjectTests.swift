@@ -133,6 +133,19 @@ import RealmSwift
         #expect(ada.previous.map(\.city) == ["Bergen", "Lund"])
     }
 
+    @Test func anEmbeddedListIsReordered() throws {
+        let realm = try Realm(configuration: memoryConfig(Self.types))
+        let ada = try realm.write {
+            realm.create(EOPerson.self, value: ["name": "Ada", "previous": [["city": "A"], ["city": "B"], ["city": "C"]]])
+        }
+        let a = ada.previous[0]
+        try realm.write { ada.previous.swapAt(0, 2) }
+        #expect(ada.previous.map(\.city) == ["C", "B", "A"])
+        try realm.write { ada.previous.move(from: 0, to: 1) }
+        #expect(ada.previous.map(\.city) == ["B", "C", "A"])
+        #expect(a.isInvalidated == false && a.city == "A")
+    }
+
     @Test func anEmbeddedObjectHasOneParent() throws {
         let realm = try Realm(configuration: memoryConfig(Self.types))
         try realm.write {
