@@ -87,7 +87,9 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
     /// embedded object becomes the managed copy its values made there, as in Realm Swift.
     private func change(storing element: Element, at index: @escaping (DynamicList) -> Int, _ body: (DynamicList) throws -> Void,
                         unmanaged: (inout [Element]) -> Void) {
-        guard case .managed(_, let realm) = storage, let embedded = element as? Object, embedded.isUnmanagedEmbedded else {
+        // The class is asked first: a list of values pays no dynamic cast per element.
+        guard Element._rlmObjectType is EmbeddedObject.Type, case .managed(_, let realm) = storage,
+              let embedded = element as? Object, embedded.isUnmanagedEmbedded else {
             change(body, unmanaged: unmanaged)
             return
         }

@@ -187,7 +187,7 @@ public final class Map<Key: _RealmMapKey, Value: _RealmMapValue>: Sequence, Cust
 
     /// Sets the value of `key` (an unmanaged object is added to the Realm).
     public func updateValue(_ value: Value, forKey key: Key) {
-        let embedded = (value as? Object).flatMap { $0.isUnmanagedEmbedded ? $0 : nil }
+        let embedded = Value._rlmMapObjectType is EmbeddedObject.Type ? value._rlmMapObject.flatMap { $0.isUnmanagedEmbedded ? $0 : nil } : nil
         change({ map, realm in
             try map.setInput(value._rlmMapInput(for: realm, adding: true), forKey: key._rlmKey)
             // As in Realm Swift, the unmanaged embedded object given is now the one its values made.
