@@ -164,7 +164,7 @@ extension AnyRealmValue {
         case .decimal128(let v): return .decimal128(v)
         case .uuid(let v): return .uuid(v)
         case .typedLink(let link):
-            guard let type = ClassInfo.type(named: link.className),
+            guard let type = realm.objectType(named: link.className),
                   let object = type._rlmRead(.link(link.key), realm: realm) else { return .none }
             return .object(object)
         case .list(let items): return fromArray(items.map { _rlmValue($0, realm: realm) })

@@ -83,9 +83,27 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
         }
     }
 
-    /// Appends an element (an unmanaged object is added to the Realm).
+    /// `change` storing `element` at the position `index` gives once stored: an unmanaged
+    /// embedded object becomes the managed copy its values made there, as in Realm Swift.
+    private func change(storing element: Element, at index: @escaping (DynamicList) -> Int, _ body: (DynamicList) throws -> Void,
+                        unmanaged: (inout [Element]) -> Void) {
+        // The class is asked first: a list of values pays no dynamic cast per element.
+        guard Element._rlmObjectType is EmbeddedObject.Type, case .managed(_, let realm) = storage,
+              let embedded = element as? Object, embedded.isUnmanagedEmbedded else {
+            change(body, unmanaged: unmanaged)
+            return
+        }
+        change({ list in
+            try body(list)
+            if case .link(let key) = try list.value(at: index(list)) { realm.adoptEmbedded(embedded, key: key) }
+        }, unmanaged: unmanaged)
+    }
+
+    /// Appends an element (an unmanaged object is added to the Realm; an embedded one is
+    /// copied into the list).
     public func append(_ element: Element) {
-        change({ try $0.append(element._rlmAddedInput(for: realm)) }, unmanaged: { $0.append(element) })
+        change(storing: element, at: { $0.count - 1 }, { try $0.append(element._rlmAddedInput(for: realm)) },
+               unmanaged: { $0.append(element) })
     }
 
     /// Appends every element of a sequence (a `Results`, another list, an array).
@@ -95,7 +113,8 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
 
     /// Inserts an element at `index`.
     public func insert(_ element: Element, at index: Int) {
-        change({ try $0.insert(element._rlmAddedInput(for: realm), at: index) }, unmanaged: { $0.insert(element, at: index) })
+        change(storing: element, at: { _ in index }, { try $0.insert(element._rlmAddedInput(for: realm), at: index) },
+               unmanaged: { $0.insert(element, at: index) })
     }
 
     /// Removes the element at `index`.
@@ -118,12 +137,21 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
 
     /// Replaces the element at `index`.
     public func replace(index: Int, object: Element) {
-        change({ try $0.replace(index: index, with: object._rlmAddedInput(for: realm)) }, unmanaged: { $0[index] = object })
+        change(storing: object, at: { _ in index }, { try $0.replace(index: index, with: object._rlmAddedInput(for: realm)) },
+               unmanaged: { $0[index] = object })
     }
 
     /// Exchanges two elements.
     public func swapAt(_ i: Int, _ j: Int) {
         guard i != j else { return }
+        if case .managed = storage, Element.self is EmbeddedObject.Type {
+            // Replacing would put an embedded object in its list twice (two parents, refused):
+            // moved instead, each keeping its identity.
+            let (low, high) = (Swift.min(i, j), Swift.max(i, j))
+            move(from: high, to: low)
+            if high - low > 1 { move(from: low + 1, to: high) }
+            return
+        }
         let (a, b) = (self[i], self[j])
         replace(index: i, object: b)
         replace(index: j, object: a)

@@ -187,8 +187,12 @@ public final class Map<Key: _RealmMapKey, Value: _RealmMapValue>: Sequence, Cust
 
     /// Sets the value of `key` (an unmanaged object is added to the Realm).
     public func updateValue(_ value: Value, forKey key: Key) {
-        change({ map, realm in try map.setInput(value._rlmMapInput(for: realm, adding: true), forKey: key._rlmKey) },
-               unmanaged: { $0[key] = value })
+        let embedded = Value._rlmMapObjectType is EmbeddedObject.Type ? value._rlmMapObject.flatMap { $0.isUnmanagedEmbedded ? $0 : nil } : nil
+        change({ map, realm in
+            try map.setInput(value._rlmMapInput(for: realm, adding: true), forKey: key._rlmKey)
+            // As in Realm Swift, the unmanaged embedded object given is now the one its values made.
+            if let embedded, case .link(let stored)? = try map.value(forKey: key._rlmKey) { realm.adoptEmbedded(embedded, key: stored) }
+        }, unmanaged: { $0[key] = value })
     }
 
     /// Removes `key` and its value.

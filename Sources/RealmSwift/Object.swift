@@ -320,13 +320,20 @@ open class Object: Hashable, CustomStringConvertible {
 
     /// Writes a property of a managed object: outside a write transaction this is a programmer
     /// error; an error from the data (a changed primary key, a value too large) makes the
-    /// enclosing `write` throw and roll back.
-    final func _rlmWrite(_ name: String, _ input: ObjectInput) {
-        guard let managed, let realm else { return }
+    /// enclosing `write` throw and roll back. Returns whether the value was written.
+    @discardableResult
+    final func _rlmWrite(_ name: String, _ input: ObjectInput) -> Bool {
+        guard let managed, let realm else { return false }
         realm.refuseFrozenWrite()
         precondition(realm.isInWriteTransaction,
                      "Cannot modify managed objects outside of a write transaction (\(Self.className).\(name)).")
-        do { try managed.setValue(input, column: try managed.column(name)) } catch { realm.record(error) }
+        do {
+            try managed.setValue(input, column: try managed.column(name))
+            return true
+        } catch {
+            realm.record(error)
+            return false
+        }
     }
 
     /// The object's values as input for `realm`: a link when `realm` manages it, else a nested
@@ -424,12 +431,18 @@ extension Object: _RealmElement {
         return o
     }
 
-    public func _rlmInput(for realm: Realm?) -> ObjectInput { _rlmObjectInput(for: realm) }
+    /// An object given as a value (`create(_:value:)`, `Object(value:)`, a whole collection):
+    /// a link when `realm` manages it; an embedded object is copied by its values, whichever
+    /// parent it has (only assigning one, `_rlmAddedInput`, names the object itself).
+    public func _rlmInput(for realm: Realm?) -> ObjectInput {
+        self is EmbeddedObject ? .dictionary(_rlmValues(for: realm)) : _rlmObjectInput(for: realm)
+    }
 
     /// An unmanaged object stored into a managed list or link of `realm` is added first (this
-    /// instance and the unmanaged objects it reaches become managed), then linked by key.
+    /// instance and the unmanaged objects it reaches become managed), then linked by key. An
+    /// embedded one is given by its values, which make a new embedded object of the parent.
     public func _rlmAddedInput(for realm: Realm?) -> ObjectInput {
-        guard managed == nil, let realm, realm.isInWriteTransaction else { return _rlmObjectInput(for: realm) }
+        guard managed == nil, let realm, realm.isInWriteTransaction, !(self is EmbeddedObject) else { return _rlmObjectInput(for: realm) }
         do { return .value(.link(try realm.addGraph(self, update: .error))) } catch {
             realm.record(error)
             return .value(.null)

@@ -150,7 +150,14 @@ extension Optional: _Persistable where Wrapped: _RealmElement {
         return s
     }
     public static func _rlmSet(_ value: Self, _ object: Object, _ name: String) {
-        object._rlmWrite(name, value.map { $0._rlmAddedInput(for: object.realm) } ?? .value(.null))
+        // The class is asked first: a scalar's setter pays no dynamic cast.
+        let embedded = Wrapped._rlmObjectType is EmbeddedObject.Type
+            ? value.flatMap { $0 as? Object }.flatMap { $0.isUnmanagedEmbedded ? $0 : nil } : nil
+        guard object._rlmWrite(name, value.map { $0._rlmAddedInput(for: object.realm) } ?? .value(.null)) else { return }
+        // As in Realm Swift, the unmanaged embedded object given is now the one its values made.
+        if let embedded, let realm = object.realm, case .link(let key)? = try? object.accessor?.value(forKey: name) {
+            realm.adoptEmbedded(embedded, key: key)
+        }
     }
     public func _rlmInput(for realm: Realm?) -> ObjectInput? {
         map { $0._rlmInput(for: realm) } ?? .value(.null)

@@ -14,6 +14,9 @@ import Foundation
 // 4. Instances are attached to their objects only after every object was created and every
 //    link set. When a step throws, no instance is attached (all stay unmanaged) and the caller
 //    records the error, so the enclosing `write` throws and rolls back what was created.
+// 5. An unmanaged embedded object is no node of the walk: its values are given inside its
+//    parent's input (made with its parent), the objects it links to are walked as its parent's,
+//    and it is attached to the embedded object made for it once its parent is attached.
 
 extension Realm {
     /// One unmanaged object on the walk, with the unmanaged objects it links to and how many
@@ -45,8 +48,7 @@ extension Realm {
 
         func enter(_ object: Object) {
             onPath.insert(ObjectIdentifier(object))
-            let targets = object.info.hasLinks
-                ? object.fieldHandles().flatMap { $0.access.links($0.field) }.filter { $0.managed == nil } : []
+            let targets = object.info.hasLinks ? Self.unmanagedTargets(of: object) : []
             stack.append(GraphFrame(object: object, targets: targets))
         }
 
@@ -81,13 +83,46 @@ extension Realm {
             try accessor.setValue(input, column: try accessor.column(name))
         }
         for (object, accessor) in created {
+            let children = object.unmanagedEmbeddedChildren()
             object.manage(accessor)
             object.realm = self
+            if !children.isEmpty, let parent = object.accessor { adoptChildren(children, of: parent) }
         }
         guard let key = made[ObjectIdentifier(root)] else {
             throw RealmError.invalidInput("add: the \(type(of: root).className) given was not created")
         }
         return key
+    }
+
+    /// The unmanaged objects `object` links to, directly or through the unmanaged embedded
+    /// objects it holds (which are made with it, not walked).
+    private static func unmanagedTargets(of object: Object) -> [Object] {
+        var result: [Object] = []
+        var embedded: [Object] = [object]
+        var seen: Set<ObjectIdentifier> = [ObjectIdentifier(object)]
+        while let holder = embedded.popLast() {
+            for field in holder.fieldHandles() {
+                for target in field.access.links(field.field) where target.managed == nil {
+                    if !(target is EmbeddedObject) {
+                        result.append(target)
+                    } else if seen.insert(ObjectIdentifier(target)).inserted {
+                        embedded.append(target)
+                    }
+                }
+            }
+        }
+        return result
+    }
+
+    /// The input of an unmanaged embedded object, made with its parent: its values, links to
+    /// objects already made given as keys; nil when one it links to has no object yet.
+    private func embeddedInput(of object: Object, made: [ObjectIdentifier: ObjectKey]) -> ObjectInput? {
+        var values: [String: ObjectInput] = [:]
+        for field in object.fieldHandles() where !field.access.isLinkingObjects {
+            guard let input = linkInput(field, of: object, made: made) else { return nil }
+            values[field.name] = input
+        }
+        return .dictionary(values)
     }
 
     /// The input that creates `object`: its values, with links to objects already made given
@@ -123,8 +158,12 @@ extension Realm {
         items.reserveCapacity(targets.count)
         for target in targets {
             if target.managed != nil {
-                // This Realm's object by key; another Realm's is copied (as before).
-                items.append(target._rlmObjectInput(for: self))
+                // This Realm's object by key; another Realm's is copied (as before), and so is
+                // an embedded one (it has a parent already: the new one gets a copy).
+                items.append(target._rlmInput(for: self))
+            } else if target is EmbeddedObject {
+                guard let input = embeddedInput(of: target, made: made) else { return nil }
+                items.append(input)
             } else if let key = made[ObjectIdentifier(target)] {
                 items.append(.value(.link(key)))
             } else {

@@ -23,6 +23,10 @@ public final class Realm {
     /// Classes already checked against the file's schema.
     /// The classes checked against the file's schema, with their info.
     private var checkedTypes: [ObjectIdentifier: ClassInfo] = [:]
+    /// The classes of the Realm's schema by stored name (`objectType(named:)`), made on first
+    /// use under `classesLock` (a frozen Realm is read from several threads).
+    private var classesByName: [String: Object.Type]?
+    private let classesLock = NSLock()
     /// The thread the Realm was opened on (nil for an instance confined to a queue).
     private let thread: pthread_t?
     /// Whether `dynamicRealm` is frozen (Freeze.swift; asked on every typed read, so kept here).
@@ -187,6 +191,34 @@ public final class Realm {
     /// Records an error from a non-throwing call in a write transaction (the first one wins).
     func record(_ error: Error) {
         if pendingError == nil { pendingError = error }
+    }
+
+    /// The class this Realm reads objects stored as `name` as (a Mixed link names only the
+    /// stored name): one of its `objectTypes` or a class they link to, or without `objectTypes`
+    /// the program's class of that name in the default schema; else the class the process
+    /// registered under that name. Two classes of the program may share a stored name (in
+    /// different scopes): the process's last one need not be this Realm's.
+    func objectType(named name: String) -> Object.Type? {
+        classesLock.lock()
+        defer { classesLock.unlock() }
+        if classesByName == nil { classesByName = Self.classesByName(of: configuration) }
+        return classesByName?[name] ?? ClassInfo.type(named: name)
+    }
+
+    /// The classes of `configuration`'s schema by stored name, the first of a name winning as
+    /// in `ClassInfo.schema(for:)`.
+    private static func classesByName(of configuration: Configuration) -> [String: Object.Type] {
+        var byName: [String: Object.Type] = [:]
+        var queue = configuration.objectTypes ?? ClassInfo.registered
+        var next = 0
+        while next < queue.count {
+            let info = ClassInfo.of(queue[next])
+            next += 1
+            guard byName[info.objectSchema.name] == nil else { continue }
+            byName[info.objectSchema.name] = info.type
+            queue.append(contentsOf: info.linkedTypes)
+        }
+        return byName
     }
 
     /// Checks once that `type`'s schema is the file's; a class missing or different is a

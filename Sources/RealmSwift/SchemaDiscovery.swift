@@ -89,7 +89,7 @@ final class ClassInfo: @unchecked Sendable {
             problems.append("\(type).ignoredProperties() names '\(ignored)', which is @Persisted: remove one or the other")
         }
         hookProblem = problems.isEmpty ? nil : problems.joined(separator: "; ")
-        objectSchema = ObjectSchema(name: type.className, properties: properties)
+        objectSchema = ObjectSchema(name: type.className, properties: properties, isEmbedded: type is EmbeddedObject.Type)
         linkedTypes = linked
         self.valueTypes = valueTypes
     }

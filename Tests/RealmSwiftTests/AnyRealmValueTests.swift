@@ -97,3 +97,25 @@ import RealmSwift
         #expect(realm.objects(MBox.self).filter("value == %@", 7).count == 1)
     }
 }
+
+/// A Mixed link names its class by its stored name; two classes of the program may share one
+/// (in different scopes). Before, the link was read as the class registered last in the
+/// process, not the one the Realm was opened with: reading it stopped with "differs from the
+/// class stored" whenever another test had used its namesake meanwhile (seen in full runs).
+@Suite struct MixedLinkClassTests {
+    enum First { final class MXDog: Object { @Persisted var name = "" } }
+    enum Second { final class MXDog: Object { @Persisted var name = ""; @Persisted var age = 0 } }
+    final class MXBox: Object { @Persisted var value: AnyRealmValue }
+
+    @Test func aMixedLinkIsReadAsTheRealmsClassOfThatName() throws {
+        let realm = try Realm(configuration: memoryConfig([MXBox.self, First.MXDog.self]))
+        try realm.write {
+            let box = MXBox()
+            box.value = .object(First.MXDog(value: ["name": "Rex"]))
+            realm.add(box)
+        }
+        _ = Second.MXDog.sharedSchema()   // the namesake is known to the process last
+        let box = try #require(realm.objects(MXBox.self).first)
+        #expect(box.value.object(First.MXDog.self)?.name == "Rex")
+    }
+}

@@ -7,10 +7,16 @@ import RealmSwift
 /// `MutableSet`, `Map` — written through the typed API, read back after a reopen, found by
 /// `where {}`, and stored exactly as the dynamic API reads it. `swiftName(of:)` switches over
 /// `PropertyType` with no `default:`, so a new type fails to compile until it is walked here.
+/// Embedded objects, links of an embedded class (not a `PropertyType` of their own), walk
+/// the shapes a link can have but a set (Realm has no sets of embedded objects).
 @Suite struct TypedTypeWalkTests {
     final class WalkTarget: Object {
         @Persisted(primaryKey: true) var name = ""
         @Persisted(originProperty: "objectList") var walks: LinkingObjects<TypedWalk>
+    }
+
+    final class WalkPlace: EmbeddedObject {
+        @Persisted var name = ""
     }
 
     final class TypedWalk: Object {
@@ -48,6 +54,8 @@ import RealmSwift
         @Persisted var mixedSet: MutableSet<AnyRealmValue>; @Persisted var mixedMap: Map<String, AnyRealmValue>
         @Persisted var objectOpt: WalkTarget?; @Persisted var objectList: List<WalkTarget>
         @Persisted var objectSet: MutableSet<WalkTarget>; @Persisted var objectMap: Map<String, WalkTarget?>
+        @Persisted var embeddedOpt: WalkPlace?; @Persisted var embeddedList: List<WalkPlace>
+        @Persisted var embeddedMap: Map<String, WalkPlace?>
     }
 
     /// The Swift name stem of `type`'s properties above (`linkingObjects` on `WalkTarget`).
@@ -161,6 +169,9 @@ import RealmSwift
                 let other = WalkTarget()
                 other.name = "c"
                 object.mixedMap["k"] = .object(other)
+                object.embeddedOpt = WalkPlace(value: ["name": "p"])
+                object.embeddedList.append(WalkPlace(value: ["name": "p"]))
+                object.embeddedMap["k"] = WalkPlace(value: ["name": "p"])
                 realm.add(object)
                 realm.add(TypedWalk(value: ["id": 2]))
             }
@@ -185,6 +196,7 @@ import RealmSwift
         #expect(realm.object(ofType: WalkTarget.self, forPrimaryKey: "b")?.walks.map(\.id) == [1])
         #expect(object.mixed == .string("walk") && Array(object.mixedList) == [.int(42)] && Array(object.mixedSet) == [.double(2.5)])
         #expect(object.mixedMap["k"]?.object(WalkTarget.self)?.name == "c")
+        #expect(object.embeddedOpt?.name == "p" && object.embeddedList.map(\.name) == ["p"] && object.embeddedMap["k"]??.name == "p")
 
         // where {} finds the object by each type's value (the other object holds defaults).
         let walks = realm.objects(TypedWalk.self)
@@ -203,6 +215,7 @@ import RealmSwift
             ("uuid", walks.where { $0.uuidOpt == Self.uuid }),
             ("decimal128", walks.where { $0.decimal128 == Self.decimal && $0.decimal128Map["k"] == Self.decimal }),
             ("object", walks.where { $0.objectOpt.name == "b" }),
+            ("embedded", walks.where { $0.embeddedOpt.name == "p" && $0.embeddedList.name == "p" }),
             ("mixed", walks.where { $0.mixed == .string("walk") }),
         ]
         for (name, results) in found {
@@ -217,5 +230,8 @@ import RealmSwift
         #expect(try stored.value(forKey: "stringSet") == .list([.string("walk")]))
         #expect(try stored.value(forKey: "doubleMap") == .map(["k": .double(2.5)]))
         #expect(try stored.value(forKey: "dateOpt") == .date(try Timestamp(Self.date)))
+        #expect(engine.schema["WalkPlace"]?.isEmbedded == true)
+        #expect(try stored.linkedObject(forKey: "embeddedOpt")?.value(forKey: "name") == .string("p"))
+        #expect(try stored.list(forKey: "embeddedList").object(at: 0).value(forKey: "name") == .string("p"))
     }
 }
