@@ -94,6 +94,7 @@ struct DetailLayout {
     /// A property's value as the detail view shows it whole (lists up to `listLimit` elements,
     /// data as its size and a hex dump of its first 256 bytes).
     static func full(_ value: Value, _ property: Property, _ formatter: ValueFormatter) -> ValueFormatter.Shown {
+        if property.type == .object, let embedded = formatter.embeddedShown(value, property, oneLine: false) { return embedded }
         if case .list(let items) = value {
             var parts = items.prefix(listLimit).map { formatter.shown($0, property, oneLine: true, element: true).text }
             if items.count > listLimit { parts.append("…") }

@@ -28,6 +28,7 @@ extension ExplorerState {
     }
 
     mutating func openClass(_ schema: ObjectSchema) {
+        if schema.isEmbedded { return explainEmbeddedClass(schema) }
         do {
             let results = try realm.objects(schema.name)
             push(.table(TableScreen(crumb: schema.name, schema: schema, base: results)))
