@@ -82,4 +82,58 @@ struct ExplorerEmbeddedTests {
         #expect(bob.contains("null") && bob.contains("[0]") && bob.contains("{0}"), "\(bob)")
         try expectGolden("embedded-table", driver.screen)
     }
+
+    /// The row of `driver`'s screen that starts (after the cursor gutter) with `prefix`.
+    static func row(_ driver: ExplorerDriver, _ prefix: String) -> String? {
+        driver.screen.lines.first { $0.dropFirst(2).hasPrefix(prefix) }
+    }
+
+    @Test func theDetailViewNestsEmbeddedObjectsUnderTheirProperty() throws {
+        var (driver, _, folder) = try Self.driver()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        driver.press(.enter, .enter)  // Person › Ada
+        #expect(Self.row(driver, "address ")?.contains("▸ ⟨Address⟩ Oslo, Main St, …") == true, "\(Self.text(driver))")
+        #expect(Self.row(driver, "  city") == nil)
+        driver.press(.character("j"), .character(" "))  // address expanded
+        #expect(Self.row(driver, "address ")?.contains("▾ ⟨Address⟩") == true, "\(Self.text(driver))")
+        #expect(Self.row(driver, "  city ")?.contains("Oslo") == true, "\(Self.text(driver))")
+        #expect(Self.row(driver, "  street ")?.contains("Main St") == true)
+        #expect(Self.row(driver, "  geo ")?.contains("▸ ⟨Geo⟩ 59.9") == true, "\(Self.text(driver))")
+        driver.press(.character("j"), .character("j"), .character("j"), .character(" "))  // city, street, geo: expanded
+        #expect(Self.row(driver, "    lat ")?.contains("59.9") == true, "\(Self.text(driver))")
+        #expect(driver.screen.lines.first { $0.hasPrefix("›") }?.contains("geo") == true, "\(Self.text(driver))")
+        driver.press(.character("j"), .character("j"), .character(" "))  // lat, previous: expanded
+        #expect(Self.row(driver, "  [0] ")?.contains("▸ ⟨Address⟩ Bergen, null, …") == true, "\(Self.text(driver))")
+        #expect(Self.row(driver, "  [1] ")?.contains("Tromsø") == true)
+        driver.press(.character("j"), .character(" "))  // [0] expanded: its fields under it
+        #expect(Self.row(driver, "    city ")?.contains("Bergen") == true, "\(Self.text(driver))")
+        driver.press(.character("G"), .character(" "))  // places expanded
+        #expect(Self.row(driver, "  work ")?.contains("▸ ⟨Address⟩ Trondheim") == true, "\(Self.text(driver))")
+        try expectGolden("embedded-detail-expanded", driver.screen)
+        driver.press(.character("g"), .character("j"), .character(" "))  // address collapsed again
+        #expect(Self.row(driver, "  street ") == nil, "\(Self.text(driver))")
+        #expect(Self.row(driver, "address ")?.contains("▸ ⟨Address⟩") == true)
+        // The help says which key does it.
+        driver.press(.character("?"))
+        #expect(Self.text(driver).contains("expand or collapse"), "\(Self.text(driver))")
+    }
+
+    @Test func aChangeInsideAnEmbeddedObjectIsMarkedOnItsRow() throws {
+        var (driver, path, folder) = try Self.driver()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        driver.press(.enter, .enter, .character("j"), .character(" "))  // Ada, address expanded
+        let writer = try Realm(path: path)
+        try writer.write {
+            let ada = try #require(try writer.object(ofType: "Person", forPrimaryKey: .string("Ada")))
+            try #require(try ada.linkedObject(forKey: "address")).setValue(.string("Bergen"), forKey: "city")
+        }
+        let moved = driver.refresh()
+        #expect(moved)
+        let lines = driver.screen.lines
+        #expect(lines.contains { $0.hasPrefix(" ~address") || $0.hasPrefix("›~address") }, "\(lines.joined(separator: "\n"))")
+        #expect(lines.contains { $0.hasPrefix(" ~  city") && $0.contains("Bergen") }, "\(lines.joined(separator: "\n"))")
+        #expect(lines.contains { $0.contains("was: ⟨Address⟩ Oslo, Main St, …") }, "\(lines.joined(separator: "\n"))")
+        #expect(!lines.contains { $0.hasPrefix(" ~  street") })
+    }
 }
+

@@ -47,6 +47,7 @@ public struct KeyMap: Sendable {
             bind([.control("d")], .halfPageDown, lists, "half a page down"),
             bind([.control("u")], .halfPageUp, lists, "half a page up"),
             bind([.enter], .open, [.classes, .table, .detail, .values], "open: class, object, link, list, backlinks"),
+            bind([.character(" ")], .toggleNested, [.detail], "expand or collapse an embedded object, or a list or dictionary of them"),
             bind([.escape, .backspace], .back, all, "back one step (restores cursor and scroll)"),
             bind([.tab], .nextPane, [.classes, .table], "next pane (classes: schema preview; table: next column)"),
             bind([.backTab], .previousPane, [.classes, .table], "previous pane"),

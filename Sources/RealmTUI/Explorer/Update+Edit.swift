@@ -18,6 +18,12 @@ extension ExplorerState {
         case .detail(let detail):
             let properties = detail.object.objectSchema.properties
             guard properties.indices.contains(detail.cursor), !detail.object.isInvalidated else { return nil }
+            if !detail.cursorPath.isEmpty {
+                // A field of an embedded object (written through it: it lives inside the
+                // parent); an element or entry row is an object, not a value.
+                guard let row = try resolveNested(detail, detail.cursorRow), row.element == nil else { return nil }
+                return (row.owner, row.property)
+            }
             return (detail.object, properties[detail.cursor])
         default: return nil
         }

@@ -134,6 +134,7 @@ extension ExplorerState {
         case .query:
             if case .table(let table) = current { mode = .query(QueryBar(editor: LineEditor(table.query))) }
         case .open: if !editOnEnter() { openSelection() }
+        case .toggleNested: toggleNested()
         case .editValue: beginEdit()
         case .deleteObject: beginDelete()
         case .undo: return beginUndo()
