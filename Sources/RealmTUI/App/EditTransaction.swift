@@ -78,6 +78,8 @@ struct EditTransaction {
             let stored = try Dictionary(uniqueKeysWithValues: values.keys.map { ($0, try object.value(forKey: $0)) })
             return WriteReceipt(summary: "created \(className)#\(object.key.rawValue)",
                                 undo: .created(className: className, key: object.key, values: stored), created: object.key, version: 0)
+        case .embed(let className, let key, let property, let values, let index):
+            return try embed(className, key, property, values, at: index)
         case .list(let className, let key, let property, let edit):
             let list = try existing(className, key).list(forKey: property)
             let before = try list.elements()

@@ -61,7 +61,7 @@ public struct KeyMap: Sendable {
             bind([.character("d")], .deleteObject, [.table, .detail], "delete the object under the cursor (asks y/n)"),
             bind([.character("u")], .undo, [.table, .detail, .values], "undo the last change made here; again: the one before"),
             bind([.control("r")], .redo, [.table, .detail, .values], "redo what u took back (values and lists)"),
-            bind([.character("a")], .createObject, [.table, .values], "add: a new object (a form), or append to the list shown"),
+            bind([.character("a")], .createObject, [.table, .values, .detail], "add: a new object (a form), or append to the list shown"),
             bind([.character("i")], .insertElement, [.table, .values], "insert into the list before the cursor"),
             bind([.character("x")], .removeElement, [.table, .values], "remove the element under the cursor from the list"),
             bind([.character("J")], .moveElementDown, [.table, .values], "move the list element down"),

@@ -60,6 +60,11 @@ extension ExplorerState {
             if property.isMap && property.type == .object {
                 return refuse("\(property.name) is a dictionary of links: set it with realmtui update --set '\(property.name)={\"key\": primary key, …}'")
             }
+            if property.type == .object && !property.isMap, let target = ValueFormatter(realm: realm).embeddedTarget(property) {
+                // An embedded object is made in place, never picked (it has one parent).
+                if try object.value(forKey: property.name) == .null { return beginEmbed(in: object, property, at: nil) }
+                return refuse("\(property.name) is an embedded \(target.name): space expands it, e on one of its fields edits that field")
+            }
             if property.type == .object && !property.isMap {
                 return beginPick(object: object, property: property, insertAt: nil)
             }
@@ -171,6 +176,7 @@ extension ExplorerState {
     mutating func beginDelete() {
         guard !readOnly else { return refuse(readOnlyRefusal) }
         do {
+            if let embedded = try embeddedObjectUnderCursor() { return confirmEmbeddedDelete(embedded) }
             guard let (object, _) = try cellUnderCursor() else { return refuse("d deletes an object: put the cursor on one") }
             let links = try incomingLinkCount(object)
             let name = ValueFormatter(realm: realm).name(of: object)

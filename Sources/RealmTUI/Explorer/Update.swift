@@ -140,9 +140,13 @@ extension ExplorerState {
         case .undo: return beginUndo()
         case .redo: return beginRedo()
         case .createObject:
-            if case .values = current { return performListAction(.appendElement) }
-            if listUnderTable() != nil { return performListAction(.appendElement) }
-            beginCreate()
+            switch current {
+            case .detail: beginDetailAppend()
+            case .values: return performListAction(.appendElement)
+            default:
+                if listUnderTable() != nil { return performListAction(.appendElement) }
+                beginCreate()
+            }
         case .appendElement, .insertElement, .removeElement, .moveElementDown, .moveElementUp:
             return performListAction(action)
         case .back: goBack()
