@@ -76,4 +76,57 @@ struct ExplorerEmbeddedEditTests {
         let realm = try Realm(path: path, readOnly: true)
         _ = try realm.checkIntegrity()
     }
+
+    /// An object that an embedded object links to is deleted like any other (the explorer counted
+    /// the links to it with a query on every class linking there, which Realm refuses for an
+    /// embedded class); the link inside the embedded object becomes null.
+    @Test func anObjectLinkedFromAnEmbeddedObjectIsDeleted() throws {
+        let schema = Schema([
+            ObjectSchema(name: "Dog", properties: [Property(name: "name", type: .string)]),
+            ObjectSchema(name: "Person", properties: [
+                Property(name: "name", type: .string, isPrimaryKey: true),
+                Property(name: "address", type: .object, isOptional: true, objectClassName: "Address"),
+            ]),
+            ObjectSchema(name: "Address", properties: [
+                Property(name: "city", type: .string),
+                Property(name: "pet", type: .object, isOptional: true, objectClassName: "Dog"),
+            ], isEmbedded: true),
+        ])
+        let folder = try EditFixture.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("pets.realm").path
+        do {
+            let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), schema: schema))
+            try realm.write {
+                let rex = try realm.create("Dog", ["name": .string("Rex")])
+                try realm.create("Person", value: .dictionary([
+                    "name": .value(.string("Ada")),
+                    "address": .dictionary(["city": .value(.string("Oslo")), "pet": .value(.link(rex.key))]),
+                ]))
+            }
+        }
+        var driver = try EditFixture.driver(path: path, width: 100)
+        driver.press(.enter, .character("d"))  // Dog › Rex
+        #expect(Self.text(driver).contains("y/n") && Self.text(driver).contains("embedded"), "\(Self.text(driver))")
+        driver.press(.character("y"))
+        let realm = try Realm(path: path, readOnly: true)
+        #expect(try realm.objects("Dog").count == 0, "\(Self.text(driver))")
+        #expect(try Self.person(path, "Ada").linkedObject(forKey: "address")?.value(forKey: "pet") == .null)
+        _ = try realm.checkIntegrity()
+    }
+
+    /// Removing an element from a list of embedded objects deletes it, so u cannot put it back:
+    /// the write says so and u has nothing to take back (it used to try and fail: the list's
+    /// undo rebuilds it from links, and the removed object is gone).
+    @Test func aListEditOfEmbeddedObjectsSaysUCannotTakeItBack() throws {
+        var (driver, path, folder) = try ExplorerEmbeddedTests.driver()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        driver.press(.enter, .enter, .character("j"), .character("j"), .enter, .character("x"))  // Ada › previous: Bergen removed
+        #expect(try Self.cities(path, "Ada") == [.string("Tromsø")], "\(Self.text(driver))")
+        #expect(driver.statusText.contains("u cannot take it back"), "\(driver.statusText)")
+        driver.press(.character("u"))
+        #expect(driver.statusText.contains("nothing to undo"), "\(driver.statusText)")
+        #expect(try Self.cities(path, "Ada") == [.string("Tromsø")])
+    }
 }
+

@@ -46,7 +46,10 @@ extension EditTransaction {
         // An embedded object cannot be made again on its own (only inside its parent, at its
         // place), so its delete is not recorded for undo.
         let embedded = realm.schema[className]?.isEmbedded == true
-        let record = keys.count <= DeletedObjects.limit && !embedded ? try recordDeletion(className, keys) : nil
+        // Links from inside embedded objects cannot be found by a query, so such a delete could
+        // not be restored whole: not recorded either.
+        let linkedFromEmbedded = !realm.schema.embeddedOrigins(of: className).isEmpty
+        let record = keys.count <= DeletedObjects.limit && !embedded && !linkedFromEmbedded ? try recordDeletion(className, keys) : nil
         // Progress counts the recording as the first half of the work.
         let (base, total) = record == nil ? (0, keys.count) : (keys.count, 2 * keys.count)
         for (index, key) in keys.enumerated() {
@@ -66,6 +69,8 @@ extension EditTransaction {
         var summary = "deleted \(ValueFormatter.grouped(keys.count)) \(className) object\(keys.count == 1 ? "" : "s")"
         if embedded {
             summary += " (embedded: u cannot restore \(keys.count == 1 ? "it" : "them"))"
+        } else if linkedFromEmbedded {
+            summary += " (linked from embedded objects: u cannot restore \(keys.count == 1 ? "it" : "them"))"
         } else if undo == nil {
             summary += " (more than \(ValueFormatter.grouped(DeletedObjects.limit)): u cannot restore them)"
         }

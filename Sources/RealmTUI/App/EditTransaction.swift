@@ -96,6 +96,13 @@ struct EditTransaction {
             case .replace(let index, let value): try list.replace(index: index, with: .value(value))
             case .removeAll: try list.removeAll()
             }
+            // A list's undo rebuilds it from its links; embedded objects removed from it are
+            // deleted (and removeAll would delete the rest), so such an edit is not undoable.
+            let embedded = list.property.type == .object && list.property.objectClassName.flatMap { realm.schema[$0] }?.isEmbedded == true
+            if embedded {
+                return WriteReceipt(summary: "\(className)#\(key.rawValue).\(property) changed (embedded objects: u cannot take it back)",
+                                    version: 0)
+            }
             return WriteReceipt(summary: "\(className)#\(key.rawValue).\(property) changed",
                                 undo: .list(className: className, key: key, property: property, before: before, after: try list.elements()),
                                 version: 0)

@@ -41,3 +41,13 @@ extension ExplorerState {
         message = Message(text: "\(schema.name) objects live inside their parents: \(where_)\(parent)", isError: false)
     }
 }
+
+extension Schema {
+    /// The embedded classes with a link, list or dictionary property to `className`, by name
+    /// (`Address.pet`): their links cannot be found by a query.
+    func embeddedOrigins(of className: String) -> [String] {
+        objectSchemas.filter(\.isEmbedded).flatMap { origin in
+            origin.persistedProperties.filter { $0.type == .object && $0.objectClassName == className }.map { "\(origin.name).\($0.name)" }
+        }
+    }
+}

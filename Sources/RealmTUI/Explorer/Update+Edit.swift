@@ -180,7 +180,14 @@ extension ExplorerState {
             guard let (object, _) = try cellUnderCursor() else { return refuse("d deletes an object: put the cursor on one") }
             let links = try incomingLinkCount(object)
             let name = ValueFormatter(realm: realm).name(of: object)
-            let linked = links == 0 ? "no object links to it" : "\(links) object\(links == 1 ? " links" : "s link") to it"
+            var linked = links == 0 ? "no object links to it" : "\(links) object\(links == 1 ? " links" : "s link") to it"
+            let embeddedOrigins = realm.schema.embeddedOrigins(of: object.className)
+            if !embeddedOrigins.isEmpty {
+                // Realm queries no embedded class: links from inside embedded objects are not
+                // counted, and said so (they become null with the delete).
+                linked = (links == 0 ? "no other object links to it" : linked)
+                    + ", links from embedded \(embeddedOrigins.joined(separator: ", ")) not counted"
+            }
             mode = .edit(.confirming(Confirmation(question: "delete \(object.className) \(name)? \(linked) (y/n)",
                                                   write: .delete(className: object.className, keys: [object.key]))))
         } catch {
@@ -188,10 +195,11 @@ extension ExplorerState {
         }
     }
 
-    /// The number of objects (of any class) with a link or list element pointing at `object`.
+    /// The number of objects (of any class but an embedded one: Realm queries none) with a link
+    /// or list element pointing at `object`.
     func incomingLinkCount(_ object: DynamicObject) throws -> Int {
         var total = 0
-        for origin in realm.schema.objectSchemas {
+        for origin in realm.schema.objectSchemas where !origin.isEmbedded {
             for property in origin.properties where property.type == .object && property.objectClassName == object.className {
                 let query = property.isList ? "ANY \(property.name) == $0" : "\(property.name) == $0"
                 total += try realm.objects(origin.name).filter(query, arguments: [.link(object.key)]).count
