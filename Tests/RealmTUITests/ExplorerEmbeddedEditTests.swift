@@ -128,5 +128,19 @@ struct ExplorerEmbeddedEditTests {
         #expect(driver.statusText.contains("nothing to undo"), "\(driver.statusText)")
         #expect(try Self.cities(path, "Ada") == [.string("Tromsø")])
     }
+
+    /// An object holding embedded objects is deleted with them; u cannot restore them (they
+    /// would have to be made again inside it), so the delete says so instead of offering an
+    /// undo that fails.
+    @Test func deletingAParentOfEmbeddedObjectsSaysUCannotRestoreIt() throws {
+        var (driver, path, folder) = try ExplorerEmbeddedTests.driver()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        driver.press(.enter, .character("d"), .character("y"))  // Person › Ada deleted
+        #expect(try Realm(path: path, readOnly: true).object(ofType: "Person", forPrimaryKey: .string("Ada")) == nil, "\(Self.text(driver))")
+        #expect(driver.statusText.contains("u cannot restore it"), "\(driver.statusText)")
+        driver.press(.character("u"))
+        #expect(driver.statusText.contains("nothing to undo"), "\(driver.statusText)")
+        _ = try Realm(path: path, readOnly: true).checkIntegrity()
+    }
 }
 

@@ -49,7 +49,13 @@ extension EditTransaction {
         // Links from inside embedded objects cannot be found by a query, so such a delete could
         // not be restored whole: not recorded either.
         let linkedFromEmbedded = !realm.schema.embeddedOrigins(of: className).isEmpty
-        let record = keys.count <= DeletedObjects.limit && !embedded && !linkedFromEmbedded ? try recordDeletion(className, keys) : nil
+        // Nor one holding embedded objects: they are deleted with it, and a restore would link
+        // to objects that are gone.
+        let holdsEmbedded = realm.schema[className]?.properties.contains {
+            $0.type == .object && $0.objectClassName.flatMap { realm.schema[$0] }?.isEmbedded == true
+        } == true
+        let record = keys.count <= DeletedObjects.limit && !embedded && !linkedFromEmbedded && !holdsEmbedded
+            ? try recordDeletion(className, keys) : nil
         // Progress counts the recording as the first half of the work.
         let (base, total) = record == nil ? (0, keys.count) : (keys.count, 2 * keys.count)
         for (index, key) in keys.enumerated() {
@@ -69,6 +75,8 @@ extension EditTransaction {
         var summary = "deleted \(ValueFormatter.grouped(keys.count)) \(className) object\(keys.count == 1 ? "" : "s")"
         if embedded {
             summary += " (embedded: u cannot restore \(keys.count == 1 ? "it" : "them"))"
+        } else if holdsEmbedded {
+            summary += " (with the embedded objects inside: u cannot restore \(keys.count == 1 ? "it" : "them"))"
         } else if linkedFromEmbedded {
             summary += " (linked from embedded objects: u cannot restore \(keys.count == 1 ? "it" : "them"))"
         } else if undo == nil {
