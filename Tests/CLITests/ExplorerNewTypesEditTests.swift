@@ -56,11 +56,11 @@ struct ExplorerNewTypesEditTests {
         try tmux.type("5")
         try tmux.sendKeys("C-s")
         _ = try tmux.waitFor("Item#0.m = 5")
-        try tmux.sendKeys("j")                            // address: the embedded object, opened
-        _ = try tmux.waitFor("⟨Address⟩ Bergen")
-        try tmux.sendKeys("Enter")
-        _ = try tmux.waitFor("city")
-        try tmux.sendKeys("e", "C-u")                     // its city (the multi-line string editor: ^S writes)
+        try tmux.sendKeys("j")                            // address: the embedded object, expanded in place
+        _ = try tmux.waitFor("▸ ⟨Address⟩ Bergen")
+        try tmux.sendKeys("Space")
+        _ = try tmux.waitFor("▾ ⟨Address⟩ Bergen")
+        try tmux.sendKeys("j", "e", "C-u")                // its city (the multi-line string editor: ^S writes)
         try tmux.type("Oslo")
         try tmux.sendKeys("C-s")
         _ = try tmux.waitFor("Address#0.city = Oslo")
