@@ -43,7 +43,19 @@ extension EditTransaction {
     /// Deletes the objects `keys` of `className`, first recording what `u` needs to restore
     /// them (unless there are more than `DeletedObjects.limit`).
     func delete(_ className: String, _ keys: [ObjectKey]) throws -> WriteReceipt {
-        let record = keys.count <= DeletedObjects.limit ? try recordDeletion(className, keys) : nil
+        // An embedded object cannot be made again on its own (only inside its parent, at its
+        // place), so its delete is not recorded for undo.
+        let embedded = realm.schema[className]?.isEmbedded == true
+        // Links from inside embedded objects cannot be found by a query, so such a delete could
+        // not be restored whole: not recorded either.
+        let linkedFromEmbedded = !realm.schema.embeddedOrigins(of: className).isEmpty
+        // Nor one holding embedded objects: they are deleted with it, and a restore would link
+        // to objects that are gone.
+        let holdsEmbedded = realm.schema[className]?.properties.contains {
+            $0.type == .object && $0.objectClassName.flatMap { realm.schema[$0] }?.isEmbedded == true
+        } == true
+        let record = keys.count <= DeletedObjects.limit && !embedded && !linkedFromEmbedded && !holdsEmbedded
+            ? try recordDeletion(className, keys) : nil
         // Progress counts the recording as the first half of the work.
         let (base, total) = record == nil ? (0, keys.count) : (keys.count, 2 * keys.count)
         for (index, key) in keys.enumerated() {
@@ -61,7 +73,15 @@ extension EditTransaction {
             undo = .deleted(record)
         }
         var summary = "deleted \(ValueFormatter.grouped(keys.count)) \(className) object\(keys.count == 1 ? "" : "s")"
-        if undo == nil { summary += " (more than \(ValueFormatter.grouped(DeletedObjects.limit)): u cannot restore them)" }
+        if embedded {
+            summary += " (embedded: u cannot restore \(keys.count == 1 ? "it" : "them"))"
+        } else if holdsEmbedded {
+            summary += " (with the embedded objects inside: u cannot restore \(keys.count == 1 ? "it" : "them"))"
+        } else if linkedFromEmbedded {
+            summary += " (linked from embedded objects: u cannot restore \(keys.count == 1 ? "it" : "them"))"
+        } else if undo == nil {
+            summary += " (more than \(ValueFormatter.grouped(DeletedObjects.limit)): u cannot restore them)"
+        }
         return WriteReceipt(summary: summary, undo: undo, version: 0)
     }
 

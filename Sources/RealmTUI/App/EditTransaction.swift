@@ -78,6 +78,8 @@ struct EditTransaction {
             let stored = try Dictionary(uniqueKeysWithValues: values.keys.map { ($0, try object.value(forKey: $0)) })
             return WriteReceipt(summary: "created \(className)#\(object.key.rawValue)",
                                 undo: .created(className: className, key: object.key, values: stored), created: object.key, version: 0)
+        case .embed(let className, let key, let property, let values, let index):
+            return try embed(className, key, property, values, at: index)
         case .list(let className, let key, let property, let edit):
             let list = try existing(className, key).list(forKey: property)
             let before = try list.elements()
@@ -93,6 +95,13 @@ struct EditTransaction {
             case .move(let from, let to): try list.move(from: from, to: to)
             case .replace(let index, let value): try list.replace(index: index, with: .value(value))
             case .removeAll: try list.removeAll()
+            }
+            // A list's undo rebuilds it from its links; embedded objects removed from it are
+            // deleted (and removeAll would delete the rest), so such an edit is not undoable.
+            let embedded = list.property.type == .object && list.property.objectClassName.flatMap { realm.schema[$0] }?.isEmbedded == true
+            if embedded {
+                return WriteReceipt(summary: "\(className)#\(key.rawValue).\(property) changed (embedded objects: u cannot take it back)",
+                                    version: 0)
             }
             return WriteReceipt(summary: "\(className)#\(key.rawValue).\(property) changed",
                                 undo: .list(className: className, key: key, property: property, before: before, after: try list.elements()),

@@ -14,6 +14,7 @@ public enum ActionName: String, Sendable, CaseIterable {
     case halfPageUp = "page.halfUp"
     case halfPageDown = "page.halfDown"
     case open = "item.open"
+    case toggleNested = "item.toggle"
     case back = "nav.back"
     case nextPane = "pane.next"
     case previousPane = "pane.previous"

@@ -12,6 +12,16 @@ struct DetailLayout {
         let isNull: Bool
         /// Whether this line shows the value before a live change (`was: …`), not the value.
         var isPrevious = false
+        /// The nested row this line belongs to within the property (empty: the property's own row).
+        var path: [NestedStep] = []
+        /// A nested row's name (a field, `[i]`, a key); nil on a property's own row.
+        var label: String? = nil
+        /// How deep a nested row is (0: a property's own row).
+        var depth = 0
+        /// Whether space expands (or collapses) this row.
+        var isExpandable = false
+
+        var row: DetailRowID { DetailRowID(property: property, path: path) }
     }
 
     static let gutter = 2
@@ -23,12 +33,15 @@ struct DetailLayout {
     /// Set when the object was deleted or cannot be read.
     let error: String?
 
-    /// The lines property `index` takes.
-    func span(of index: Int) -> Range<Int>? {
-        guard let first = lines.firstIndex(where: { $0.property == index }) else { return nil }
-        let end = lines[first...].firstIndex(where: { $0.property != index }) ?? lines.count
+    /// The lines row `id` takes (its own: not the rows nested under it).
+    func span(of id: DetailRowID) -> Range<Int>? {
+        guard let first = lines.firstIndex(where: { $0.property == id.property && $0.path == id.path }) else { return nil }
+        let end = lines[first...].firstIndex(where: { $0.property != id.property || $0.path != id.path }) ?? lines.count
         return first..<end
     }
+
+    /// The rows the cursor moves over, in screen order.
+    var rows: [DetailRowID] { lines.filter { $0.isFirst && !$0.isPrevious }.map(\.row) }
 
     /// Everything a detail layout depends on.
     struct Key: Equatable {
@@ -38,6 +51,8 @@ struct DetailLayout {
         let width: Int
         /// The values before the changes shown (`was: …` lines).
         let previous: [Int: Value?]
+        let previousTexts: [Int: String]
+        let expanded: Set<DetailRowID>
         let deletedInVersion: UInt64?
     }
 
@@ -46,14 +61,19 @@ struct DetailLayout {
     static func cached(_ detail: DetailScreen, realm: Realm, width: Int) -> DetailLayout {
         let key = realm.isInWriteTransaction || detail.object.realm !== realm ? nil
             : Key(className: detail.object.className, object: detail.object.key, version: realm.version, width: width,
-                  previous: detail.changes.mapValues(\.was),
+                  previous: detail.changes.mapValues(\.was), previousTexts: detail.changes.compactMapValues(\.wasText),
+                  expanded: detail.expanded,
                   deletedInVersion: detail.deletedInVersion)
         return detail.layouts.layout(for: key) { make(detail, realm: realm, width: width) }
     }
 
     static func make(_ detail: DetailScreen, realm: Realm, width: Int) -> DetailLayout {
         let properties = detail.object.objectSchema.properties
-        let nameWidth = min(24, properties.map { displayWidth($0.name) }.max() ?? 0)
+        // Nested rows' names are indented two columns a level: room for the deepest expanded
+        // one's fields (any embedded class's, a bound cheaper than finding each row's class).
+        let embeddedNames = realm.schema.objectSchemas.filter(\.isEmbedded).flatMap(\.properties).map { displayWidth($0.name) }.max() ?? 0
+        let nestedWidth = detail.expanded.map { 2 * ($0.path.count + 1) + max(embeddedNames, 5) }.max() ?? 0
+        let nameWidth = min(24, max(nestedWidth, properties.map { displayWidth($0.name) }.max() ?? 0))
         let valueWidth = max(8, width - gutter - nameWidth - 2)
         if detail.object.isInvalidated {
             let when = detail.deletedInVersion.map { " in version \($0)" } ?? ""
@@ -63,16 +83,25 @@ struct DetailLayout {
         var lines: [Line] = []
         for (index, property) in properties.enumerated() {
             let shown = fullValue(detail.object, property, formatter)
-            let wrapped = wrap(shown.text, width: valueWidth)
+            // A property holding embedded objects shows them nested under it when expanded.
+            let id = DetailRowID(property: index)
+            let value = formatter.embeddedTarget(property) == nil ? nil : try? detail.object.value(forKey: property.name)
+            let expandable = isExpandable(value, property, formatter)
+            let open = expandable && detail.expanded.contains(id)
+            let wrapped = wrap(marker(expandable, open) + shown.text, width: valueWidth)
             for (i, text) in wrapped.enumerated() {
-                lines.append(Line(property: index, isFirst: i == 0, text: text, isNull: shown.isNull))
+                lines.append(Line(property: index, isFirst: i == 0, text: text, isNull: shown.isNull, isExpandable: expandable))
             }
             if let change = detail.changes[index] {
                 // The value before the last change a commit made while the view was open.
-                let was = change.was.map { full($0, property, formatter).text } ?? "(could not be read)"
+                let was = change.wasText ?? change.was.map { full($0, property, formatter).text } ?? "(could not be read)"
                 for text in wrap("was: " + was, width: valueWidth) {
                     lines.append(Line(property: index, isFirst: false, text: text, isNull: false, isPrevious: true))
                 }
+            }
+            if open, let value {
+                lines += nestedLines(value, property, id: id, depth: 1, valueWidth: valueWidth, formatter: formatter,
+                                     markers: true, expanded: { detail.expanded.contains($0) })
             }
         }
         return DetailLayout(nameWidth: nameWidth, lines: lines, error: nil)
@@ -94,6 +123,7 @@ struct DetailLayout {
     /// A property's value as the detail view shows it whole (lists up to `listLimit` elements,
     /// data as its size and a hex dump of its first 256 bytes).
     static func full(_ value: Value, _ property: Property, _ formatter: ValueFormatter) -> ValueFormatter.Shown {
+        if property.type == .object, let embedded = formatter.embeddedShown(value, property, oneLine: false) { return embedded }
         if case .list(let items) = value {
             var parts = items.prefix(listLimit).map { formatter.shown($0, property, oneLine: true, element: true).text }
             if items.count > listLimit { parts.append("…") }

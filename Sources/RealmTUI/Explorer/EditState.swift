@@ -98,6 +98,9 @@ public enum EditWrite: Sendable, Equatable {
     case delete(className: String, keys: [ObjectKey])
     /// Creates an object of `className` with `values` (its primary key checked first).
     case create(className: String, values: [String: Value])
+    /// Creates an embedded object with `values` inside object `key` of `className`: as its
+    /// to-one `property`, or in its list `property` at `index` (nil: appended).
+    case embed(className: String, key: ObjectKey, property: String, values: [String: Value], at: Int?)
     /// Changes the list `property` of object `key` of `className`.
     case list(className: String, key: ObjectKey, property: String, edit: ListEdit)
     /// Takes back an earlier commit (`u`), if nobody changed its objects since.

@@ -15,16 +15,27 @@ struct ObjectForm {
         var isRequired: Bool { !property.isOptional }
     }
 
+    /// Where a new embedded object goes: into `object`'s to-one or list `property`, at `index`
+    /// in a list (nil: appended).
+    struct EmbedTarget {
+        var object: DynamicObject
+        var property: Property
+        var index: Int?
+    }
+
     var schema: ObjectSchema
     var fields: [Field]
+    /// Set for an embedded object: created inside its parent, never on its own.
+    var embedIn: EmbedTarget?
     /// The field being edited.
     var cursor = 0
     /// Why the last Enter was refused, naming the field (the cursor is moved to it).
     var refusal: String?
 
     /// A form for a new object of `schema`, each field filled with its default.
-    init(schema: ObjectSchema, realm: Realm) {
+    init(schema: ObjectSchema, realm: Realm, embedIn: EmbedTarget? = nil) {
         self.schema = schema
+        self.embedIn = embedIn
         fields = schema.properties.filter { $0.isPersisted && !$0.isList }.map { property in
             Field(property: property, editor: LineEditor(ObjectForm.defaultText(property, realm: realm)))
         }
@@ -103,6 +114,10 @@ extension ExplorerState {
             case .success(let values):
                 mode = .browse
                 editAwaitingWrite = .creating(form)
+                if let target = form.embedIn {
+                    return [.write(.embed(className: target.object.className, key: target.object.key, property: target.property.name,
+                                          values: values, at: target.index))]
+                }
                 return [.write(.create(className: form.schema.name, values: values))]
             case .failure(let error):
                 form.cursor = error.field

@@ -69,6 +69,9 @@ struct RowMark: Equatable {
 struct DetailChange {
     /// The value before the change (nil: it could not be read).
     var was: Value?
+    /// The value before as shown, when the value alone would not show it (a property holding
+    /// embedded objects: what changed is inside them, the links stay).
+    var wasText: String? = nil
     /// Until when the property is highlighted (seconds on the state's clock); its `was:` line
     /// stays while the view is open.
     var until: Double
@@ -93,6 +96,24 @@ struct DetailScreen {
     /// The properties (indices into the schema's) that commits changed since the view opened,
     /// with their values before the last change.
     var changes: [Int: DetailChange] = [:]
+    /// Where the cursor is within property `cursor`: empty on the property's own row, else the
+    /// nested row (an embedded object's field, a list element, a dictionary entry).
+    var cursorPath: [NestedStep] = []
+    /// The rows whose nested rows are shown (space toggles).
+    var expanded: Set<DetailRowID> = []
+    /// Nested rows that commits changed while the view was open, until when they are marked.
+    var nestedMarks: [DetailRowID: Double] = [:]
+    /// Every row's text with everything expanded (`DetailLayout.snapshot`) just before the Realm
+    /// last moved: a change inside an embedded object is found by comparing it after the move.
+    var shownTree: [DetailRowID: String]?
+    /// The row under the cursor.
+    var cursorRow: DetailRowID {
+        get { DetailRowID(property: cursor, path: cursorPath) }
+        set {
+            cursor = newValue.property
+            cursorPath = newValue.path
+        }
+    }
     /// The last layout made, for the version, width and changes it was made for.
     let layouts = LayoutMemo<DetailLayout.Key, DetailLayout>()
 }

@@ -18,6 +18,12 @@ extension ExplorerState {
         case .detail(let detail):
             let properties = detail.object.objectSchema.properties
             guard properties.indices.contains(detail.cursor), !detail.object.isInvalidated else { return nil }
+            if !detail.cursorPath.isEmpty {
+                // A field of an embedded object (written through it: it lives inside the
+                // parent); an element or entry row is an object, not a value.
+                guard let row = try resolveNested(detail, detail.cursorRow), row.element == nil else { return nil }
+                return (row.owner, row.property)
+            }
             return (detail.object, properties[detail.cursor])
         default: return nil
         }
@@ -53,6 +59,11 @@ extension ExplorerState {
             }
             if property.isMap && property.type == .object {
                 return refuse("\(property.name) is a dictionary of links: set it with realmtui update --set '\(property.name)={\"key\": primary key, …}'")
+            }
+            if property.type == .object && !property.isMap, let target = ValueFormatter(realm: realm).embeddedTarget(property) {
+                // An embedded object is made in place, never picked (it has one parent).
+                if try object.value(forKey: property.name) == .null { return beginEmbed(in: object, property, at: nil) }
+                return refuse("\(property.name) is an embedded \(target.name): space expands it, e on one of its fields edits that field")
             }
             if property.type == .object && !property.isMap {
                 return beginPick(object: object, property: property, insertAt: nil)
@@ -165,10 +176,18 @@ extension ExplorerState {
     mutating func beginDelete() {
         guard !readOnly else { return refuse(readOnlyRefusal) }
         do {
+            if let embedded = try embeddedObjectUnderCursor() { return confirmEmbeddedDelete(embedded) }
             guard let (object, _) = try cellUnderCursor() else { return refuse("d deletes an object: put the cursor on one") }
             let links = try incomingLinkCount(object)
             let name = ValueFormatter(realm: realm).name(of: object)
-            let linked = links == 0 ? "no object links to it" : "\(links) object\(links == 1 ? " links" : "s link") to it"
+            var linked = links == 0 ? "no object links to it" : "\(links) object\(links == 1 ? " links" : "s link") to it"
+            let embeddedOrigins = realm.schema.embeddedOrigins(of: object.className)
+            if !embeddedOrigins.isEmpty {
+                // Realm queries no embedded class: links from inside embedded objects are not
+                // counted, and said so (they become null with the delete).
+                linked = (links == 0 ? "no other object links to it" : linked)
+                    + ", links from embedded \(embeddedOrigins.joined(separator: ", ")) not counted"
+            }
             mode = .edit(.confirming(Confirmation(question: "delete \(object.className) \(name)? \(linked) (y/n)",
                                                   write: .delete(className: object.className, keys: [object.key]))))
         } catch {
@@ -176,10 +195,11 @@ extension ExplorerState {
         }
     }
 
-    /// The number of objects (of any class) with a link or list element pointing at `object`.
+    /// The number of objects (of any class but an embedded one: Realm queries none) with a link
+    /// or list element pointing at `object`.
     func incomingLinkCount(_ object: DynamicObject) throws -> Int {
         var total = 0
-        for origin in realm.schema.objectSchemas {
+        for origin in realm.schema.objectSchemas where !origin.isEmbedded {
             for property in origin.properties where property.type == .object && property.objectClassName == object.className {
                 let query = property.isList ? "ANY \(property.name) == $0" : "\(property.name) == $0"
                 total += try realm.objects(origin.name).filter(query, arguments: [.link(object.key)]).count

@@ -71,7 +71,9 @@ extension ExplorerState {
     mutating func beginListInsert(_ list: ListTarget, at index: Int?) {
         guard let count = readableCount(list) else { return }
         let position = index ?? count
-        if list.property.type == .object {
+        if list.property.type == .object, ValueFormatter(realm: realm).embeddedTarget(list.property) != nil {
+            beginEmbed(in: list.object, list.property, at: index == nil ? nil : position)
+        } else if list.property.type == .object {
             beginPick(object: list.object, property: list.property, insertAt: position)
         } else {
             var element = list.property

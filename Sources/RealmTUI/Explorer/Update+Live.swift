@@ -109,6 +109,7 @@ extension ExplorerState {
             case .detail(var detail):
                 guard !detail.object.isInvalidated else { continue }
                 detail.shownValues = TableRows.values(of: detail.object)
+                detail.shownTree = DetailLayout.snapshot(detail.object, realm: realm)
                 stack[index] = .detail(detail)
             default: break
             }
@@ -124,7 +125,9 @@ extension ExplorerState {
         for index in stack.indices {
             guard case .detail(var detail) = stack[index] else { continue }
             let before = detail.shownValues
+            let treeBefore = detail.shownTree
             detail.shownValues = nil
+            detail.shownTree = nil
             if detail.object.isInvalidated {
                 if detail.deletedInVersion == nil { detail.deletedInVersion = realm.version }
             } else if let before {
@@ -134,6 +137,7 @@ extension ExplorerState {
                     detail.changes[property] = DetailChange(was: before[property], until: now + Self.markSeconds)
                     changed = true
                 }
+                if let treeBefore { changed = noteNestedChanges(&detail, before: treeBefore, values: before) || changed }
                 // The breadcrumb names the object as it is now (its name may be what changed).
                 if changed { detail.crumb = (detail.origin.map { $0 + ": " } ?? "") + crumbName(detail.object) }
             }

@@ -56,8 +56,8 @@ extension ExplorerState {
             let layout = DetailLayout.cached(detail, realm: realm, width: width)
             let line = detail.topLine + offset
             guard layout.lines.indices.contains(line) else { return }
-            let wasSelected = detail.cursor == layout.lines[line].property
-            detail.cursor = layout.lines[line].property
+            let wasSelected = detail.cursorRow == layout.lines[line].row
+            detail.cursorRow = layout.lines[line].row
             current = .detail(detail)
             if wasSelected { openSelection() }
         case .values(var values):

@@ -16,7 +16,7 @@ extension ExplorerState {
         switch current {
         case .classes(let screen): screen.previewFocused ? previewLineCount : visibleClasses.count
         case .table(let table): table.rows.count
-        case .detail(let detail): detail.object.objectSchema.properties.count
+        case .detail(let detail): DetailLayout.cached(detail, realm: realm, width: width).rows.count
         case .values(let values): (try? values.object.list(forKey: values.property.name).count) ?? 0
         }
     }
@@ -49,7 +49,9 @@ extension ExplorerState {
             if let hidden = hiddenLinesOfCursorValue(detail, toward: delta), delta.magnitude < UInt(Int.max / 4) {
                 detail.topLine += delta > 0 ? min(delta, hidden) : -min(-delta, hidden)
             } else {
-                detail.cursor = moved(detail.cursor)
+                // The cursor moves over rows: properties and the rows nested under expanded ones.
+                let rows = DetailLayout.cached(detail, realm: realm, width: width).rows
+                if let at = rows.firstIndex(of: detail.cursorRow) { detail.cursorRow = rows[moved(at)] }
             }
             current = .detail(detail)
         case .values(var values):
@@ -63,7 +65,7 @@ extension ExplorerState {
     /// when positive), when there are any: the value is taller than the screen.
     private func hiddenLinesOfCursorValue(_ detail: DetailScreen, toward delta: Int) -> Int? {
         guard delta != 0,
-              let span = DetailLayout.cached(detail, realm: realm, width: width).span(of: detail.cursor) else { return nil }
+              let span = DetailLayout.cached(detail, realm: realm, width: width).span(of: detail.cursorRow) else { return nil }
         let hidden = delta > 0 ? span.upperBound - (detail.topLine + contentRows.count) : detail.topLine - span.lowerBound
         return hidden > 0 ? hidden : nil
     }
@@ -97,9 +99,13 @@ extension ExplorerState {
             table.leftColumn = TableLayout.leftColumn(showingCursorOf: table, realm: realm, width: width, bodyHeight: height)
             current = .table(table)
         case .detail(var detail):
-            detail.cursor = max(0, min(detail.cursor, count - 1))
             let lines = DetailLayout.cached(detail, realm: realm, width: width)
-            if let span = lines.span(of: detail.cursor) {
+            // A nested row gone (collapsed, or its element removed): the nearest row above it
+            // that is still there, else its property's.
+            let rows = Set(lines.rows)
+            while !detail.cursorPath.isEmpty && !rows.contains(detail.cursorRow) { detail.cursorPath.removeLast() }
+            detail.cursor = max(0, min(detail.cursor, detail.object.objectSchema.properties.count - 1))
+            if let span = lines.span(of: detail.cursorRow) {
                 let height = contentRows.count
                 if span.count > height {
                     // Taller than the screen: the window stays within the value.

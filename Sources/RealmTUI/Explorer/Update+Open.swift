@@ -18,6 +18,18 @@ extension ExplorerState {
             } catch {
                 message = Message(text: ExplorerText.describe(error), isError: true)
             }
+        case .detail(let detail) where !detail.cursorPath.isEmpty:
+            // A nested row: an embedded object opens on its own; a field as a property would.
+            do {
+                guard let row = try resolveNested(detail, detail.cursorRow) else { return }
+                if let element = row.element {
+                    push(.detail(DetailScreen(crumb: crumbName(element), object: element)))
+                } else {
+                    openProperty(row.property, of: row.owner)
+                }
+            } catch {
+                message = Message(text: ExplorerText.describe(error), isError: true)
+            }
         case .detail(let detail):
             let properties = detail.object.objectSchema.properties
             guard properties.indices.contains(detail.cursor) else { return }
@@ -28,6 +40,7 @@ extension ExplorerState {
     }
 
     mutating func openClass(_ schema: ObjectSchema) {
+        if schema.isEmbedded { return explainEmbeddedClass(schema) }
         do {
             let results = try realm.objects(schema.name)
             push(.table(TableScreen(crumb: schema.name, schema: schema, base: results)))

@@ -134,14 +134,19 @@ extension ExplorerState {
         case .query:
             if case .table(let table) = current { mode = .query(QueryBar(editor: LineEditor(table.query))) }
         case .open: if !editOnEnter() { openSelection() }
+        case .toggleNested: toggleNested()
         case .editValue: beginEdit()
         case .deleteObject: beginDelete()
         case .undo: return beginUndo()
         case .redo: return beginRedo()
         case .createObject:
-            if case .values = current { return performListAction(.appendElement) }
-            if listUnderTable() != nil { return performListAction(.appendElement) }
-            beginCreate()
+            switch current {
+            case .detail: beginDetailAppend()
+            case .values: return performListAction(.appendElement)
+            default:
+                if listUnderTable() != nil { return performListAction(.appendElement) }
+                beginCreate()
+            }
         case .appendElement, .insertElement, .removeElement, .moveElementDown, .moveElementUp:
             return performListAction(action)
         case .back: goBack()

@@ -36,6 +36,7 @@ struct ValueFormatter {
     /// A value of `property` (or of one element of a list when `element`).
     func shown(_ value: Value, _ property: Property, oneLine: Bool, element: Bool = false) -> Shown {
         if property.type == .mixed, let mixed = mixedShown(value) { return mixed }
+        if property.type == .object, let embedded = embeddedShown(value, property, oneLine: oneLine) { return embedded }
         switch value {
         case .null: return Shown(text: "null", isNull: true)
         // An empty string, and one reading `null`, are quoted: neither may look like a null.

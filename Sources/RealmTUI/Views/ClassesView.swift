@@ -24,7 +24,8 @@ enum ClassesView {
             let schema = classes[index]
             let count: String
             do {
-                count = ValueFormatter.grouped(try state.realm.objects(schema.name).checkedCount())
+                // An embedded class is no table of its own: marked, not counted.
+                count = schema.isEmbedded ? "embedded" : ValueFormatter.grouped(try state.realm.objects(schema.name).checkedCount())
             } catch {
                 count = "⚠"
             }
@@ -50,6 +51,10 @@ enum ClassesView {
         var lines: [(String, CellStyle, String, String)] = []
         var title = schema.name
         if let pk = schema.primaryKeyProperty { title += " · primary key \(pk.name)" }
+        if schema.isEmbedded {
+            let holders = state.embeddingProperties(of: schema.name)
+            title += " · embedded in " + (holders.isEmpty ? "no class" : holders.joined(separator: ", "))
+        }
         lines.append((title, focused ? theme.selection : theme.header, "", ""))
         lines.append(("", .plain, "", ""))
         for property in schema.properties {

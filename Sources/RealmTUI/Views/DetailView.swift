@@ -17,10 +17,12 @@ enum DetailView {
             guard layout.lines.indices.contains(index) else { break }
             let line = layout.lines[index]
             let property = properties[line.property]
-            let selected = line.property == detail.cursor
+            let nested = !line.path.isEmpty
+            let selected = line.row == detail.cursorRow
             if selected { grid.fill(row: row, style: theme.selection) }
-            let change = detail.changes[line.property]
-            let highlighted = change.map { $0.until > state.now } ?? false
+            // A nested row is marked by its own change, a property's row by the property's.
+            let highlighted = nested ? (detail.nestedMarks[line.row].map { $0 > state.now } ?? false)
+                : (detail.changes[line.property].map { $0.until > state.now } ?? false)
             if line.isFirst {
                 if selected { grid.write("›", column: 0, row: row, style: theme.selection) }
                 if highlighted {
@@ -28,15 +30,18 @@ enum DetailView {
                     if selected { mark.reverse = true }
                     grid.write("~", column: 1, row: row, style: mark)
                 }
-                var name = property.name
-                if property.isPrimaryKey { name = "*" + name }
-                grid.write(name, column: DetailLayout.gutter, row: row, style: selected ? theme.selectedCell : theme.header,
-                           limit: layout.nameWidth)
+                var name = line.label ?? property.name
+                if property.isPrimaryKey && !nested { name = "*" + name }
+                // A nested row's name is indented by its depth, within the name column.
+                let indent = min(2 * line.depth, max(0, layout.nameWidth - 1))
+                grid.write(name, column: DetailLayout.gutter + indent, row: row, style: selected ? theme.selectedCell : theme.header,
+                           limit: layout.nameWidth - indent)
             }
-            var style: CellStyle = line.isNull ? theme.null : (TableView.opens(property) ? theme.link : .plain)
+            let opens = nested ? line.isExpandable : TableView.opens(property)
+            var style: CellStyle = line.isNull ? theme.null : (opens ? theme.link : .plain)
             if line.isPrevious { style = theme.muted } else if highlighted { style = theme.modified }
             var text = line.text
-            if let staged = state.stagedValue(detail.object, property) {
+            if !nested, let staged = state.stagedValue(detail.object, property) {
                 // Batch mode: the staged value on the property's first line, the old one hidden.
                 text = line.isFirst ? staged.text : ""
                 style = theme.staged
