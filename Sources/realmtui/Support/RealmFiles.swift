@@ -333,8 +333,9 @@ enum RealmCoreFiles {
 
     /// `check` of a Realm file: every object of every class (embedded ones, Mixed, sets and
     /// dictionaries included) read through the reader, whose every step checks the file's
-    /// structure (refs in bounds, node headers, sizes, counts); the first inconsistency is the
-    /// error, naming the class and offset.
+    /// structure (refs in bounds, node headers, sizes, counts), then every embedded object's
+    /// parent (exactly one, and a top-level object above it, as the conversion requires); the
+    /// first inconsistency is the error, naming the class and offset.
     static func check(_ path: String, key: [UInt8]? = nil) throws {
         let (file, _) = try read(path, key: key)
         var counts: [(String, Int)] = []
@@ -347,8 +348,10 @@ enum RealmCoreFiles {
             }
             counts.append((name, read))
         }
+        let embedded = try RealmCoreConversion(file: file).checkEmbeddedObjects()
         let objects = counts.reduce(0) { $0 + $1.1 }
-        Console.line("ok: \(path): a Realm file (format \(file.formatVersion)), version \(file.version), \(objectCount(objects)) in \(counts.count) class\(counts.count == 1 ? "" : "es"), every one read")
+        Console.line("ok: \(path): a Realm file (format \(file.formatVersion)), version \(file.version), \(objectCount(objects)) in \(counts.count) class\(counts.count == 1 ? "" : "es"), every one read"
+                     + (embedded > 0 ? "; \(embedded) embedded object\(embedded == 1 ? "" : "s"), each with one parent" : ""))
         for (name, count) in counts.sorted(by: { $0.0 < $1.0 }) { Console.line("  \(name): \(count)") }
     }
 
