@@ -81,6 +81,8 @@ struct SchemaCommand: ParsableCommand {
             Console.line("")
             var title = "\(objectSchema.name) (\(objectCount(count)))"
             if let pk = objectSchema.primaryKeyProperty { title += ", primary key \(pk.name)" }
+            // Its objects live inside their parents: not listed or queried on their own.
+            if objectSchema.isEmbedded { title += ", embedded" }
             Console.line(title)
             let rows = objectSchema.properties.map { p in ["  " + p.name, p.typeDescription, attributes(p)] }
             for line in TableFormatter(headerRule: nil).format(header: nil, rows: rows, maxWidth: Console.width,
