@@ -26,6 +26,9 @@ extension RealmCoreConversion {
         /// (or the same one twice) is refused.
         mutating func note(_ child: Int64, of target: String, owner: Owner, in bytes: CoreBytes, at offset: Int) throws {
             if let first = owners[target]?[child] {
+                if first.className == owner.className, first.key == owner.key, first.property == owner.property {
+                    throw bytes.corrupt(offset, "embedded object \(target) \(child) is held twice by \(owner); an embedded object has exactly one parent")
+                }
                 throw bytes.corrupt(offset, "embedded object \(target) \(child) has two parents, \(first) and \(owner); "
                                     + "an embedded object has exactly one")
             }

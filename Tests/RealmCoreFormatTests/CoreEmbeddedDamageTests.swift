@@ -37,6 +37,22 @@ import Testing
         return bytes
     }
 
+    /// The fixture with element `index` of the list of links `column` of object `key` of
+    /// `table` rewritten to name `target` (a short list is one leaf of the keys as they are).
+    static func patchedList(_ table: String, _ column: String, key: Int64, index: Int, target: Int64) throws -> [UInt8] {
+        var bytes = try [UInt8](Data(contentsOf: CoreFixtures.url(name)))
+        let file = try RealmCoreFile(image: RealmCoreImage(copying: bytes), name: name)
+        let table = try #require(file.table(named: table))
+        let column = try #require(table.columns.first { $0.name == column && $0.collection == .list })
+        let tree = CoreClusterTree(bytes: table.bytes, rootRef: try #require(table.clusterRoot), shift: try table.shift(), tableName: table.name)
+        let (leaf, row) = try #require(try tree.find(key: key))
+        let lists = try table.bytes.node(try #require(try table.bytes.ref(leaf.node, column.leafSlot, "test")), "test")
+        let list = try table.bytes.node(try #require(try table.bytes.ref(lists, row, "test")), "test")
+        try #require(!list.isInner && list.widthType == .bits && list.width == 8 && index < list.count, "a short list in one 8-bit leaf")
+        bytes[list.data + index] = UInt8(target)
+        return bytes
+    }
+
     /// The conversion of `bytes` into an in-memory Realm, as `copy` and every reading command do.
     static func convert(_ bytes: [UInt8]) throws -> Realm {
         let file = try RealmCoreFile(image: RealmCoreImage(copying: bytes), name: name)
@@ -76,6 +92,13 @@ import Testing
         let (convert, check) = try Self.errors(try Self.patched([("class_Parent", "node", 2, 14)]))
         #expect(convert.contains("embedded object Node 14 has two parents, Parent 1 (through 'node') and Parent 2 (through 'node')"), "\(convert)")
         #expect(check == convert)
+        // The same object twice in one list (e is lost).
+        let twice = try Self.patchedList("class_Parent", "nodes", key: 2, index: 1, target: 17)
+        let file = try RealmCoreFile(image: RealmCoreImage(copying: twice), name: Self.name)
+        let nodes = try file.table(named: "class_Parent")?.object(key: 2)?.values[2]
+        #expect(nodes == .list([.link(tableKey: 1, key: 17), .link(tableKey: 1, key: 17)]), "\(String(describing: nodes))")
+        let (listed, _) = try Self.errors(twice)
+        #expect(listed.contains("embedded object Node 17 is held twice by Parent 2 (through 'nodes'); an embedded object has exactly one parent"), "\(listed)")
     }
 
     @Test func anEmbeddedObjectWithoutAParentIsAnError() throws {
