@@ -45,7 +45,7 @@ for k in range(24):
 # mode 0 (mode 2: decrypt first), cut; mutation scripts behind mode 1 (3: then decrypt).
 core_names = ["watch-before.realm", "realm-swift_migration_default-v5.realm", "realm-core_test_upgrade_database_20.realm",
               "realm-core_test_upgrade_database_1000_22.realm", "realm-studio_asset_file.realm", "generated-compacted.realm",
-              "generated-encrypted.realm"]
+              "generated-embedded-chain.realm", "generated-encrypted.realm"]
 for i, name in enumerate(core_names):
     data = open(os.path.join(root, "Tests/RealmCoreFormatTests/Fixtures", name), "rb").read()
     mode = 2 if "encrypted" in name else 0
@@ -58,6 +58,15 @@ for k in range(32):
     for _ in range(1 + k % 4):
         script += bytes([random.randrange(256)]) + struct.pack(">I", random.randrange(1 << 32))
     put("core", f"script{k}", script)
+# The conversion (mode bit 2) of the file with embedded objects, whole and mutated: it reaches
+# the embedded checks (parents, cycles) and the engine's embedded classes.
+chain = core_names.index("generated-embedded-chain.realm")
+put("core", "embedded-chain.convert", bytes([4]) + open(os.path.join(root, "Tests/RealmCoreFormatTests/Fixtures", core_names[chain]), "rb").read())
+for k in range(8):
+    script = bytes([5, chain])
+    for _ in range(1 + k % 3):
+        script += bytes([random.randrange(256)]) + struct.pack(">I", random.randrange(1 << 32))
+    put("core", f"embedded-script{k}", script)
 
 # query
 queries = set()

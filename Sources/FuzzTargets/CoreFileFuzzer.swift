@@ -19,11 +19,12 @@ public final class CoreFileFuzzer {
     private let key: [UInt8]
 
     /// The small Realm files of `Tests/RealmCoreFormatTests/Fixtures` the mutations start from
-    /// (formats 20, 22 and 24, committed and streaming, and the encrypted one, last).
+    /// (formats 20, 22 and 24, committed and streaming, one with embedded objects nested in
+    /// their own class, and the encrypted one, last).
     public static let originalNames = [
         "watch-before.realm", "realm-swift_migration_default-v5.realm", "realm-core_test_upgrade_database_20.realm",
         "realm-core_test_upgrade_database_1000_22.realm", "realm-studio_asset_file.realm", "generated-compacted.realm",
-        "generated-encrypted.realm",
+        "generated-embedded-chain.realm", "generated-encrypted.realm",
     ]
 
     /// A key written as 128 hex digits (the fixtures' `.key` files); empty when it is not one.
@@ -90,12 +91,14 @@ public final class CoreFileFuzzer {
     }
 
     /// Reads all of `image` the ways the product does: the dump (every value of every object)
-    /// and the conversion into an in-memory Realm.
+    /// and the conversion into an in-memory Realm (embedded objects' parents checked, as
+    /// `check` does too).
     private func readEverything(_ image: RealmCoreImage, converting: Bool) throws {
         let file = try RealmCoreFile(image: image, name: "fuzz.realm")
         _ = try RealmCoreDumper(file: file, fileName: "fuzz.realm").dump()
         guard converting else { return }
         var conversion = try RealmCoreConversion(file: file)
+        _ = try conversion.checkEmbeddedObjects()
         let realm = try Realm(configuration: .init(inMemoryIdentifier: "core-fuzz-\(UUID().uuidString)", schema: conversion.schema))
         try realm.write { try conversion.copy(into: realm) }
     }

@@ -7,8 +7,11 @@ import RealmEngine
 /// Every class an SDK made (`class_X` tables) becomes a class of the same name; objects keep
 /// their keys, links and primary keys; indexed columns stay indexed; Mixed columns (values,
 /// lists, sets and dictionaries of Mixed, nested collections, typed links) become this engine's
-/// Mixed. What this engine cannot hold yet — embedded objects, typed-link columns — is left out and
-/// listed in `omissions` (the caller says so to the user; nothing is left out silently). A
+/// Mixed; embedded tables become embedded classes, owned through the same to-one links, lists
+/// and dictionaries (each embedded object checked to have exactly one parent and a top-level
+/// ancestor: `RealmCoreConversion+Embedded`). What this engine cannot hold yet — typed-link
+/// columns, asymmetric classes — is left out and listed in `omissions` (the caller says so to
+/// the user; nothing is left out silently). A
 /// link to an object that was deleted while other devices still referred to it (Realm's
 /// "unresolved" tombstone keys) is read as no link, as the SDKs show it, and counted.
 public struct RealmCoreConversion {
@@ -25,13 +28,15 @@ public struct RealmCoreConversion {
     public let schema: Schema
     /// What the conversion leaves out.
     public let omissions: [Omission]
-    private let file: RealmCoreFile
-    private let plans: [ClassPlan]
+    let file: RealmCoreFile
+    let plans: [ClassPlan]
     /// The class of each kept table, by table key: what a typed link in a Mixed names.
     let tableClasses: [Int64: String]
+    /// The converted classes that are embedded.
+    let embeddedClasses: Set<String>
 
     /// One class: its table and, per kept property, the table's column position.
-    private struct ClassPlan {
+    struct ClassPlan {
         var table: RealmCoreTable
         var name: String
         var columns: [(position: Int, property: Property)]
@@ -46,8 +51,7 @@ public struct RealmCoreConversion {
         for table in classTables {
             guard let name = table.className else { continue }
             switch table.kind {
-            case .topLevel: kept[table.name] = table
-            case .embedded: omissions.append(Omission(className: name, property: nil, reason: "embedded objects are not supported yet"))
+            case .topLevel, .embedded: kept[table.name] = table
             case .asymmetric: omissions.append(Omission(className: name, property: nil, reason: "an asymmetric (write-only, synced) class"))
             }
         }
@@ -63,12 +67,16 @@ public struct RealmCoreConversion {
             }
             plans.append(ClassPlan(table: table, name: name, columns: columns))
         }
-        let schema = Schema(plans.map { ObjectSchema(name: $0.name, properties: $0.columns.map(\.1)) })
+        let schema = Schema(plans.map { ObjectSchema(name: $0.name, properties: $0.columns.map(\.1), isEmbedded: $0.table.kind == .embedded) })
         try schema.validate()
         self.schema = schema
         self.omissions = omissions
         self.plans = plans
-        tableClasses = Dictionary(kept.values.compactMap { t in t.className.map { (t.key, $0) } }, uniquingKeysWith: { a, _ in a })
+        // Not the embedded ones: Realm keeps links to embedded objects out of Mixed (one owning
+        // link each), so a typed link naming one is refused as damage.
+        tableClasses = Dictionary(kept.values.filter { $0.kind != .embedded }.compactMap { t in t.className.map { (t.key, $0) } },
+                                  uniquingKeysWith: { a, _ in a })
+        embeddedClasses = Set(plans.filter { $0.table.kind == .embedded }.map(\.name))
     }
 
     /// The number of objects the conversion copies, in O(1).
@@ -114,6 +122,9 @@ public struct RealmCoreConversion {
             guard let targetName = column.linkTarget, let target = kept[targetName], let className = target.className else {
                 let target = column.linkTarget.map { $0.hasPrefix("class_") ? String($0.dropFirst(6)) : $0 } ?? "?"
                 return .failure(Unsupported(text: "links to \(target), which is left out"))
+            }
+            if target.kind == .embedded, isSet {
+                return .failure(Unsupported(text: "a set of embedded objects of \(className), which Realm does not write"))
             }
             return .success(Property(name: column.name, type: .object, isList: isList, isSet: isSet, isMap: isMap, objectClassName: className))
         }
@@ -189,19 +200,27 @@ public struct RealmCoreConversion {
         let copy = try KeyedCopy(into: realm)
         let total = plans.reduce(0) { $0 + $1.table.objectCount }
         var dropped = 0
-        // Phase 1: every link, so each object's backlinks are known when it is written.
+        var owners = EmbeddedOwners()
+        // Phase 1: every link, so each object's backlinks are known when it is written, and
+        // each embedded object's parent.
         for plan in plans {
             let links = plan.columns.filter { $0.property.isLink }
             guard !links.isEmpty else { continue }
             try plan.table.forEachObject { object in
                 for (position, property) in links {
+                    let owning = property.objectClassName.map(embeddedClasses.contains) ?? false
                     for target in try Self.linkedKeys(object.values[position], dropped: &dropped, in: plan.name, property.name) {
                         try copy.noteLink(from: plan.name, property: property.name, originKey: ObjectKey(object.key), to: target)
+                        if owning, let targetClass = property.objectClassName {
+                            try owners.note(target.rawValue, of: targetClass, owner: .init(className: plan.name, key: object.key, property: property.name),
+                                            in: file.bytes, at: plan.table.clusterRoot ?? 0)
+                        }
                     }
                 }
                 return true
             }
         }
+        try verify(owners)
         // Phase 2: every object with its values.
         var done = 0
         for plan in plans {
@@ -223,7 +242,7 @@ public struct RealmCoreConversion {
     }
 
     /// The keys a link or list-of-links value names (unresolved ones left out and counted).
-    private static func linkedKeys(_ value: CoreValue, dropped: inout Int, in className: String, _ property: String) throws -> [ObjectKey] {
+    static func linkedKeys(_ value: CoreValue, dropped: inout Int, in className: String, _ property: String) throws -> [ObjectKey] {
         switch value {
         case .null: return []
         case .link(_, let key):

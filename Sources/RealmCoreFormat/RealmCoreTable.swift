@@ -143,6 +143,22 @@ public final class RealmCoreTable: @unchecked Sendable {
         }
     }
 
+    /// Calls `body` with every object's key in order, without decoding any column.
+    func forEachKey(_ body: (Int64) throws -> Void) throws {
+        guard let tree = try tree() else { return }
+        var seen = 0
+        try tree.forEachLeaf { leaf, start in
+            for i in start..<leaf.count {
+                seen += 1
+                try body(leaf.key(i))
+            }
+            return true
+        }
+        guard seen == objectCount else {
+            throw bytes.corrupt(clusterRoot ?? 0, "\(name): the cluster tree holds \(seen) objects but its root says \(objectCount)")
+        }
+    }
+
     /// The object with key `key`, or nil.
     public func object(key: Int64) throws -> RealmCoreObject? {
         guard let tree = try tree(), let (leaf, i) = try tree.find(key: key) else { return nil }

@@ -39,11 +39,12 @@ import Testing
         let (path, bytes, _) = try RealmCoreFileTests.copy("generated-alltypes.realm", into: scratch)
         let state = scratch.path("state")
         let tmux = try TmuxSession(script: ExplorerEntryTests.script([path], environment: "LANG=C.UTF-8 TERM=xterm-256color XDG_STATE_HOME=\(state)"),
-                                   width: 120, height: 40)
+                                   width: 120, height: 48)
         defer { tmux.close() }
         var screen = try tmux.waitFor("a Realm file (format 24), never changed")
-        #expect(screen.contains("AllTypes           5"), "\(screen)")
-        try tmux.sendKeys("j", "Enter")                      // AllTypes' table
+        #expect(screen.contains("AllTypes              5"), "\(screen)")
+        // The classes in the file's order: Target, EmbeddedChild, Embedded (embedded, not listed on their own), AllTypes.
+        try tmux.sendKeys("j", "j", "j", "Enter")            // AllTypes' table
         screen = try tmux.waitFor("row 1 of 5")
         try tmux.sendKeys("j", "j", "Enter")                 // the third object, every collection filled
         screen = try tmux.waitFor("AllTypes › 2")
@@ -54,6 +55,7 @@ import Testing
         #expect(screen.contains(#"mixedCol         "mixed string 混合""#), "\(screen)")
         #expect(screen.contains("objectSet        {2} → 650000000000000000000000, → 650000000000000000000001"), "\(screen)")
         #expect(screen.contains(#"indexedMixed     "five""#), "\(screen)")
+        #expect(screen.contains("embeddedObj      → Embedded#2"), "\(screen)")
         try tmux.sendKeys("q")
         screen = try tmux.waitFor("script done")
         #expect(screen.contains("exit=0"), "\(screen)")

@@ -134,15 +134,30 @@ import Testing
         let document = try #require(try JSONSerialization.jsonObject(with: Data(schema.stdout.utf8)) as? [String: Any])
         let classes = try #require(document["schema"] as? [[String: Any]]).compactMap { $0["name"] as? String }
         #expect(!classes.isEmpty)
+        // The export form cannot hold embedded objects yet: alltypes' Embedded and EmbeddedChild
+        // are not exported, and AllTypes is exported without the properties holding them, said so.
+        let embedded: Set<String> = name == "generated-alltypes.realm" ? ["Embedded", "EmbeddedChild"] : []
         for className in classes {
             let streamed = try CLI.run(["export", path, "--class", className])
-            let converted = try CLI.run(["query", path, className, "--format", "json"])
+            if embedded.contains(className) {
+                #expect(streamed.status == 1 && streamed.stderr.contains("\(className) is an embedded class"), "\(streamed.stderr)")
+                continue
+            }
             #expect(streamed.status == 0, "\(streamed.stderr)")
+            let converted = try CLI.run(["query", path, className, "--format", "json"])
+            if className == "AllTypes", !embedded.isEmpty {
+                #expect(streamed.stderr.contains("the export leaves out embedded objects, which it cannot write yet: "
+                                                 + "AllTypes.embeddedObj, AllTypes.embeddedList, AllTypes.embeddedDict"), "\(streamed.stderr)")
+                let objects = try #require(try JSONSerialization.jsonObject(with: Data(streamed.stdout.utf8)) as? [[String: Any]])
+                #expect(objects.count == 5 && objects.allSatisfy { $0["embeddedObj"] == nil && $0["intCol"] != nil })
+                #expect(converted.status == 1 && converted.stderr.contains("embedded objects (Embedded) cannot be printed yet"), "\(converted.stderr)")
+                continue
+            }
             #expect(streamed.stdout == converted.stdout, "\(name) \(className)")
         }
         let whole = try CLI.run(["export", path])
         let parsed = try #require(try JSONSerialization.jsonObject(with: Data(whole.stdout.utf8)) as? [String: [Any]])
-        #expect(Set(parsed.keys) == Set(classes))
+        #expect(Set(parsed.keys) == Set(classes).subtracting(embedded))
     }
 
     @Test func checkReadsEveryObject() throws {
@@ -182,20 +197,18 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted() == listing)
     }
 
+    /// alltypes holds every type Realm has, embedded objects included: copy converts it whole.
+    /// (Which omissions make copy refuse without --leave-out-unsupported: RealmCoreEmbeddedCLITests.)
     @Test func copyConvertsOnlyWhatItCanHoldUnlessAsked() throws {
         let scratch = try Scratch()
         let (path, bytes, _) = try Self.copy("generated-alltypes.realm", into: scratch)
-        let refused = try CLI.run(["copy", path, scratch.path("out.realm")])
-        #expect(refused.status == 1)
-        #expect(refused.stderr.contains("AllTypes.embeddedObj"), "\(refused.stderr)")
-        #expect(!refused.stderr.contains("AllTypes.mixedCol"), "\(refused.stderr)")  // Mixed is converted now
-        #expect(!FileManager.default.fileExists(atPath: scratch.path("out.realm")))
-        let copied = try CLI.run(["copy", path, scratch.path("out.realm"), "--leave-out-unsupported"])
+        let copied = try CLI.run(["copy", path, scratch.path("out.realm")])
         #expect(copied.status == 0, "\(copied.stderr)")
-        #expect(copied.stderr.contains("not shown, this version cannot hold them yet"))
+        #expect(!copied.stderr.contains("not shown"), "\(copied.stderr)")
         let check = try CLI.run(["check", scratch.path("out.realm")])
         #expect(check.status == 0, "\(check.stderr)")
         #expect(check.stdout.contains("AllTypes: 5"), "\(check.stdout)")
+        #expect(check.stdout.contains("Embedded: 11") && check.stdout.contains("EmbeddedChild: 5"), "\(check.stdout)")
         // The copy is ours to edit.
         let update = try CLI.run(["update", scratch.path("out.realm"), "AllTypes", "_id == 1", "--set", "intCol=7"])
         #expect(update.status == 0, "\(update.stderr)")

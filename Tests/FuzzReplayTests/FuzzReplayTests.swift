@@ -82,7 +82,8 @@ import Testing
     }
 
     /// The Realm file target: every saved input, and every original whole, plain and (the
-    /// encrypted one) decrypted — each must end in values or a `RealmError`, never a trap.
+    /// encrypted one) decrypted, read and converted — each must end in values or a
+    /// `RealmError`, never a trap.
     @Test func coreInputs() throws {
         let fixtures = Self.fixtures.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("RealmCoreFormatTests/Fixtures")
@@ -92,7 +93,7 @@ import Testing
         let target = CoreFileFuzzer(originals: originals, key: key)
         for (index, original) in originals.enumerated() {
             let mode: UInt8 = index == originals.count - 1 ? 2 : 0
-            #expect(throws: Never.self, "original \(index)") { try target.run(Data([mode]) + original) }
+            #expect(throws: Never.self, "original \(index)") { try target.run(Data([mode | 4]) + original) }
         }
         for input in try Self.inputs("core") {
             #expect(throws: Never.self, "core/\(input.name)") { try target.run(input.data) }

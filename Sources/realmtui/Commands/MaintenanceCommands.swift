@@ -68,8 +68,9 @@ struct CopyCommand: ParsableCommand {
         discussion: """
             Copies the newest version only, without free space. SRC is opened read-only. The copy is encrypted with --new-key, \
             else plain: copy encrypts, decrypts and re-keys. A Realm file (written by a Realm app) is converted into a realmtui \
-            file you can edit, keeping its classes, objects, keys, links, primary keys and indexes; it is refused when it holds \
-            what this version cannot hold yet (embedded objects, typed-link columns) unless --leave-out-unsupported.
+            file you can edit, keeping its classes, objects, keys, links, primary keys and indexes, embedded objects included; \
+            it is refused when it holds what this version cannot hold yet (typed-link columns, asymmetric classes) unless \
+            --leave-out-unsupported.
             """
     )
 

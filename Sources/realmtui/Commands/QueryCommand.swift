@@ -98,6 +98,10 @@ struct QueryCommand: ParsableCommand {
         guard let index = schema.objectSchemas.firstIndex(where: { $0.name == className }) else {
             throw RealmError.noSuchClass(className)
         }
+        // As when the file is converted (the engine refuses to list an embedded class), not a count.
+        if schema.objectSchemas[index].isEmbedded {
+            throw RealmError.invalidOperation("\(className) is an embedded class: its objects cannot be listed or queried as a class of their own")
+        }
         return counts[index]
     }
 }

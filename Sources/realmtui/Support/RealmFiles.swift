@@ -99,13 +99,26 @@ enum RealmFiles {
 
     /// Resolves links for display (see `Realm.exportLinkResolver()`).
     static func linkResolver(_ realm: Realm) -> LinkResolver {
-        realm.exportLinkResolver()
+        refusingEmbedded(realm.exportLinkResolver(), realm.schema)
     }
 
     /// Resolves links for writing `rows` as JSON or CSV: a link to their class by position
     /// counts positions among them, as `import --class` reads them back.
     static func linkResolver(_ realm: Realm, writing rows: ValueRows) -> LinkResolver {
-        realm.exportLinkResolver(output: rows.keys, of: rows.className)
+        refusingEmbedded(realm.exportLinkResolver(output: rows.keys, of: rows.className), realm.schema)
+    }
+
+    /// `resolve`, but a link to an embedded object — which the printed and exported forms
+    /// cannot write yet (it would be written inside its parent) — is an error saying how to do
+    /// without it, instead of the engine's refusal to list the embedded class.
+    private static func refusingEmbedded(_ resolve: @escaping LinkResolver, _ schema: Schema) -> LinkResolver {
+        { targetClass, key in
+            if schema[targetClass]?.isEmbedded == true {
+                throw RealmError.unsupported("embedded objects (\(targetClass)) cannot be printed yet: "
+                                             + "leave the properties holding them out with --columns, or count with --format count")
+            }
+            return try resolve(targetClass, key)
+        }
     }
 
     /// The stored values of the objects of `results`, read one object at a time. Reading stops at
@@ -272,12 +285,27 @@ enum RealmCoreFiles {
         let conversion = try RealmCoreConversion(file: file)
         try note(path, file, access, conversion, droppedLinks: 0, quiet: false)
         let resolveLink = conversion.exportLinkResolver()
+        // The export form has no nested objects yet: embedded objects are left out, and said so.
+        let embedded = Set(conversion.schema.objectSchemas.filter(\.isEmbedded).map(\.name))
+        let exported = conversion.schema.objectSchemas.filter { !$0.isEmbedded }
+        let leftOut = exported.flatMap { c in c.properties.filter { $0.objectClassName.map(embedded.contains) == true }.map { "\(c.name).\($0.name)" } }
+        if !leftOut.isEmpty, className.map({ !embedded.contains($0) }) ?? true {
+            let shown = className.map { c in leftOut.filter { $0.hasPrefix(c + ".") } } ?? leftOut
+            if !shown.isEmpty {
+                Console.error("warning: \(path): the export leaves out embedded objects, which it cannot write yet: " + shown.joined(separator: ", "))
+            }
+        }
         func writeClass(_ objectSchema: ObjectSchema, finalNewline: Bool) throws {
             var first = true
+            // Without the properties holding embedded objects.
+            let kept = objectSchema.properties.indices.filter { objectSchema.properties[$0].objectClassName.map(embedded.contains) != true }
+            let written = kept.count == objectSchema.properties.count ? objectSchema
+                : ObjectSchema(name: objectSchema.name, properties: kept.map { objectSchema.properties[$0] })
             try conversion.forEachObject(of: objectSchema.name) { _, values in
                 var writer = JSONWriter()
                 writer.writeRaw(first ? "[\n" : ",\n")
-                writer.write(try JSONExport.object(values, schema: objectSchema, resolveLink: resolveLink))
+                let values = kept.count == values.count ? values : kept.map { values[$0] }
+                writer.write(try JSONExport.object(values, schema: written, resolveLink: resolveLink))
                 Console.write(writer.output)
                 first = false
                 return !Console.outputClosed
@@ -286,10 +314,13 @@ enum RealmCoreFiles {
         }
         if let className {
             guard let objectSchema = conversion.schema[className] else { throw RealmError.noSuchClass(className) }
+            if objectSchema.isEmbedded {
+                throw RealmError.invalidOperation("\(className) is an embedded class: its objects belong to their parents, and the export cannot write them yet")
+            }
             try writeClass(objectSchema, finalNewline: true)
             return
         }
-        try ExportCommand.writeDocument(conversion.schema.objectSchemas) { try writeClass($0, finalNewline: false) }
+        try ExportCommand.writeDocument(exported) { try writeClass($0, finalNewline: false) }
     }
 
     /// The file opened read-only (mapped in place, or a consistent copy when a Realm app has it
@@ -302,8 +333,9 @@ enum RealmCoreFiles {
 
     /// `check` of a Realm file: every object of every class (embedded ones, Mixed, sets and
     /// dictionaries included) read through the reader, whose every step checks the file's
-    /// structure (refs in bounds, node headers, sizes, counts); the first inconsistency is the
-    /// error, naming the class and offset.
+    /// structure (refs in bounds, node headers, sizes, counts), then every embedded object's
+    /// parent (exactly one, and a top-level object above it, as the conversion requires); the
+    /// first inconsistency is the error, naming the class and offset.
     static func check(_ path: String, key: [UInt8]? = nil) throws {
         let (file, _) = try read(path, key: key)
         var counts: [(String, Int)] = []
@@ -316,8 +348,10 @@ enum RealmCoreFiles {
             }
             counts.append((name, read))
         }
+        let embedded = try RealmCoreConversion(file: file).checkEmbeddedObjects()
         let objects = counts.reduce(0) { $0 + $1.1 }
-        Console.line("ok: \(path): a Realm file (format \(file.formatVersion)), version \(file.version), \(objectCount(objects)) in \(counts.count) class\(counts.count == 1 ? "" : "es"), every one read")
+        Console.line("ok: \(path): a Realm file (format \(file.formatVersion)), version \(file.version), \(objectCount(objects)) in \(counts.count) class\(counts.count == 1 ? "" : "es"), every one read"
+                     + (embedded > 0 ? "; \(embedded) embedded object\(embedded == 1 ? "" : "s"), each with one parent" : ""))
         for (name, count) in counts.sorted(by: { $0.0 < $1.0 }) { Console.line("  \(name): \(count)") }
     }
 
@@ -341,14 +375,15 @@ enum RealmCoreFiles {
             return formatter.string(from: date)
         }
 
-        /// The omissions counted by kind ("2 embedded classes, 20 sets, …"), or nil.
+        /// The omissions counted by kind ("2 typed links, 1 asymmetric class, …"), or nil. The
+        /// kinds are what the conversion still leaves out (`RealmCoreConversion`'s reasons):
+        /// embedded objects, sets, dictionaries and Mixed are converted.
         var omissionSummary: String? {
             guard !omissions.isEmpty else { return nil }
             let kinds: [(String, String, String)] = [
-                ("embedded objects", "embedded class", "embedded classes"), ("a set", "set", "sets"),
-                ("a dictionary", "dictionary", "dictionaries"), ("Mixed", "Mixed property", "Mixed properties"),
                 ("typed link", "typed link", "typed links"), ("links to", "link to a left-out class", "links to left-out classes"),
                 ("asymmetric", "asymmetric class", "asymmetric classes"),
+                ("a set of embedded objects", "set of embedded objects", "sets of embedded objects"),
             ]
             var parts: [String] = []
             var counted = 0
