@@ -67,8 +67,10 @@ extension RealmCoreConversion {
     /// are remembered), iteratively, so a long chain costs no stack.
     private func checkAncestry(_ owners: EmbeddedOwners) throws {
         var rooted: [String: Set<Int64>] = [:]
-        for (className, children) in owners.owners {
-            for start in children.keys where rooted[className]?.contains(start) != true {
+        // In key order (not the dictionaries' per-process order), so that a damaged file names
+        // the same cycle in every run and in every command (`copy` and `check` agree).
+        for (className, children) in owners.owners.sorted(by: { $0.key < $1.key }) {
+            for start in children.keys.sorted() where rooted[className]?.contains(start) != true {
                 var path: [(String, Int64)] = []
                 var onPath: [String: Set<Int64>] = [:]
                 var current = (className, start)

@@ -163,7 +163,22 @@ public struct RealmCoreConversion {
 
         init(conversion: RealmCoreConversion) { self.conversion = conversion }
 
+        /// The values of every object of an embedded class, by key (written nested in their
+        /// parents, so an export reads each once).
+        var embedded: [String: [Int64: [Value]]] = [:]
+
         func target(_ className: String, _ key: ObjectKey) throws -> LinkTarget? {
+            if let objectSchema = conversion.schema[className], objectSchema.isEmbedded {
+                if embedded[className] == nil {
+                    var values: [Int64: [Value]] = [:]
+                    try conversion.forEachObject(of: className) { key, row in
+                        values[key.rawValue] = row
+                        return true
+                    }
+                    embedded[className] = values
+                }
+                return embedded[className]?[key.rawValue].map { .embedded(objectSchema, $0) }
+            }
             if keys[className] == nil { try read(className) }
             if let value = primaryKeys[className]?[key.rawValue], value != .null { return .primaryKey(value) }
             guard let all = keys[className] else { return nil }

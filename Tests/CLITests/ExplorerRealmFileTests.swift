@@ -55,7 +55,7 @@ import Testing
         #expect(screen.contains(#"mixedCol         "mixed string 混合""#), "\(screen)")
         #expect(screen.contains("objectSet        {2} → 650000000000000000000000, → 650000000000000000000001"), "\(screen)")
         #expect(screen.contains(#"indexedMixed     "five""#), "\(screen)")
-        #expect(screen.contains("embeddedObj      → Embedded#2"), "\(screen)")
+        #expect(screen.contains("embeddedObj      ▸ ⟨Embedded⟩ embedded of 2, null, …"), "\(screen)")
         try tmux.sendKeys("q")
         screen = try tmux.waitFor("script done")
         #expect(screen.contains("exit=0"), "\(screen)")

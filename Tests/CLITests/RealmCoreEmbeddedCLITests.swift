@@ -4,8 +4,8 @@ import Testing
 
 /// Embedded objects of Realm files through the command line: `schema` shows the embedded
 /// classes (nothing "not shown"), `query --format count` counts through embedded objects at any
-/// depth, an embedded class is not queried on its own, printing one is a clear error (the
-/// printed forms cannot hold them yet), `check` checks each embedded object's parent and names
+/// depth, an embedded class is not queried on its own, a printed object shows them nested,
+/// `check` checks each embedded object's parent and names
 /// a damaged one; the file and its folder are never changed.
 @Suite struct RealmCoreEmbeddedCLITests {
     static func count(_ path: String, _ className: String, _ predicate: String) throws -> String {
@@ -19,8 +19,8 @@ import Testing
         let (path, bytes, listing) = try RealmCoreFileTests.copy("generated-alltypes.realm", into: scratch)
         let schema = try CLI.run(["schema", path])
         #expect(schema.status == 0, "\(schema.stderr)")
-        #expect(schema.stdout.contains("\nEmbedded (11 objects), embedded\n"), "\(schema.stdout)")
-        #expect(schema.stdout.contains("\nEmbeddedChild (5 objects), embedded\n"), "\(schema.stdout)")
+        #expect(schema.stdout.contains("\nEmbedded (11 objects), embedded in AllTypes.embeddedObj, AllTypes.embeddedList, AllTypes.embeddedDict\n"), "\(schema.stdout)")
+        #expect(schema.stdout.contains("\nEmbeddedChild (5 objects), embedded in Embedded.child\n"), "\(schema.stdout)")
         #expect(schema.stdout.contains("  embeddedList "), "\(schema.stdout)")
         #expect(!schema.stdout.contains("Not shown") && !schema.stderr.contains("not shown"), "\(schema.stdout)\(schema.stderr)")
 
@@ -34,11 +34,11 @@ import Testing
         // Not on their own, whole-class count included.
         for args in [["query", path, "Embedded", "--format", "count"], ["query", path, "Embedded", "label == 'x'", "--format", "count"]] {
             let refused = try CLI.run(args)
-            #expect(refused.status == 1 && refused.stderr.contains("Embedded is an embedded class"), "\(refused.stderr)")
+            #expect(refused.status == 1 && refused.stderr.contains("Embedded is embedded: its objects live in AllTypes.embeddedObj"), "\(refused.stderr)")
         }
-        // Printing one is a clear error; leaving it out with --columns prints the rest.
-        let printed = try CLI.run(["query", path, "AllTypes", "_id == 3"])
-        #expect(printed.status == 1 && printed.stderr.contains("embedded objects (Embedded) cannot be printed yet"), "\(printed.stderr)")
+        // Printed nested in its parent; --columns leaves it out.
+        let printed = try CLI.run(["query", path, "AllTypes", "_id == 3", "--format", "json"])
+        #expect(printed.status == 0 && printed.stdout.contains(#""embeddedObj":{"label":"embedded of 3""#), "\(printed.stderr)\(printed.stdout)")
         let columns = try CLI.run(["query", path, "AllTypes", "embeddedObj.label == 'embedded of 3'", "--columns", "_id,intCol"])
         #expect(columns.status == 0, "\(columns.stderr)")
         #expect(columns.stdout.contains("(1 object)"), "\(columns.stdout)")

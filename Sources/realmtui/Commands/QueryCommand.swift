@@ -99,9 +99,7 @@ struct QueryCommand: ParsableCommand {
             throw RealmError.noSuchClass(className)
         }
         // As when the file is converted (the engine refuses to list an embedded class), not a count.
-        if schema.objectSchemas[index].isEmbedded {
-            throw RealmError.invalidOperation("\(className) is an embedded class: its objects cannot be listed or queried as a class of their own")
-        }
+        try EmbeddedClasses.requireTopLevel(className, in: schema, for: .query)
         return counts[index]
     }
 }

@@ -99,26 +99,13 @@ enum RealmFiles {
 
     /// Resolves links for display (see `Realm.exportLinkResolver()`).
     static func linkResolver(_ realm: Realm) -> LinkResolver {
-        refusingEmbedded(realm.exportLinkResolver(), realm.schema)
+        realm.exportLinkResolver()
     }
 
     /// Resolves links for writing `rows` as JSON or CSV: a link to their class by position
     /// counts positions among them, as `import --class` reads them back.
     static func linkResolver(_ realm: Realm, writing rows: ValueRows) -> LinkResolver {
-        refusingEmbedded(realm.exportLinkResolver(output: rows.keys, of: rows.className), realm.schema)
-    }
-
-    /// `resolve`, but a link to an embedded object — which the printed and exported forms
-    /// cannot write yet (it would be written inside its parent) — is an error saying how to do
-    /// without it, instead of the engine's refusal to list the embedded class.
-    private static func refusingEmbedded(_ resolve: @escaping LinkResolver, _ schema: Schema) -> LinkResolver {
-        { targetClass, key in
-            if schema[targetClass]?.isEmbedded == true {
-                throw RealmError.unsupported("embedded objects (\(targetClass)) cannot be printed yet: "
-                                             + "leave the properties holding them out with --columns, or count with --format count")
-            }
-            return try resolve(targetClass, key)
-        }
+        realm.exportLinkResolver(output: rows.keys, of: rows.className)
     }
 
     /// The stored values of the objects of `results`, read one object at a time. Reading stops at
@@ -285,27 +272,14 @@ enum RealmCoreFiles {
         let conversion = try RealmCoreConversion(file: file)
         try note(path, file, access, conversion, droppedLinks: 0, quiet: false)
         let resolveLink = conversion.exportLinkResolver()
-        // The export form has no nested objects yet: embedded objects are left out, and said so.
-        let embedded = Set(conversion.schema.objectSchemas.filter(\.isEmbedded).map(\.name))
+        // Embedded objects are written inside their parents, never as classes of their own.
         let exported = conversion.schema.objectSchemas.filter { !$0.isEmbedded }
-        let leftOut = exported.flatMap { c in c.properties.filter { $0.objectClassName.map(embedded.contains) == true }.map { "\(c.name).\($0.name)" } }
-        if !leftOut.isEmpty, className.map({ !embedded.contains($0) }) ?? true {
-            let shown = className.map { c in leftOut.filter { $0.hasPrefix(c + ".") } } ?? leftOut
-            if !shown.isEmpty {
-                Console.error("warning: \(path): the export leaves out embedded objects, which it cannot write yet: " + shown.joined(separator: ", "))
-            }
-        }
         func writeClass(_ objectSchema: ObjectSchema, finalNewline: Bool) throws {
             var first = true
-            // Without the properties holding embedded objects.
-            let kept = objectSchema.properties.indices.filter { objectSchema.properties[$0].objectClassName.map(embedded.contains) != true }
-            let written = kept.count == objectSchema.properties.count ? objectSchema
-                : ObjectSchema(name: objectSchema.name, properties: kept.map { objectSchema.properties[$0] })
             try conversion.forEachObject(of: objectSchema.name) { _, values in
                 var writer = JSONWriter()
                 writer.writeRaw(first ? "[\n" : ",\n")
-                let values = kept.count == values.count ? values : kept.map { values[$0] }
-                writer.write(try JSONExport.object(values, schema: written, resolveLink: resolveLink))
+                writer.write(try JSONExport.object(values, schema: objectSchema, resolveLink: resolveLink))
                 Console.write(writer.output)
                 first = false
                 return !Console.outputClosed
@@ -315,7 +289,7 @@ enum RealmCoreFiles {
         if let className {
             guard let objectSchema = conversion.schema[className] else { throw RealmError.noSuchClass(className) }
             if objectSchema.isEmbedded {
-                throw RealmError.invalidOperation("\(className) is an embedded class: its objects belong to their parents, and the export cannot write them yet")
+                try EmbeddedClasses.requireTopLevel(className, in: conversion.schema, for: .export)
             }
             try writeClass(objectSchema, finalNewline: true)
             return
