@@ -22,6 +22,10 @@ protocol PersistedField {
     func setUnmanaged(_ field: UnsafeMutableRawPointer, _ any: Any) -> Bool
     /// Whether the property is a `LinkingObjects` (computed, never stored or given as input).
     var isLinkingObjects: Bool { get }
+    /// Encodes `object`'s value of the property (read from its Realm when managed, else
+    /// `field`'s storage) under `name`, if its type is `Encodable`; false when it is not.
+    func encode(_ object: Object, _ field: UnsafeRawPointer, name: String,
+                into container: inout KeyedEncodingContainer<PropertyCodingKey>) throws -> Bool
 }
 
 struct TypedField<V: _Persistable>: PersistedField {
@@ -39,6 +43,13 @@ struct TypedField<V: _Persistable>: PersistedField {
         return true
     }
     var isLinkingObjects: Bool { V.self is any _LinkingObjectsMarker.Type }
+    func encode(_ object: Object, _ p: UnsafeRawPointer, name: String,
+                into container: inout KeyedEncodingContainer<PropertyCodingKey>) throws -> Bool {
+        let current = object.hasAccessor ? V._rlmGet(object, name) : value(p).pointee
+        guard let encodable = current as? any Encodable else { return false }
+        try container.encode(encodable, forKey: PropertyCodingKey(name))
+        return true
+    }
 }
 
 /// A `Persisted` type, whatever its value type: how to reach its storage through a pointer.

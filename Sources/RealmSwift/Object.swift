@@ -192,6 +192,15 @@ open class Object: Hashable, CustomStringConvertible {
     /// Whether the object was deleted from its Realm (or the Realm was invalidated).
     public var isInvalidated: Bool { managed?.isInvalidated ?? false }
 
+    /// Encodes every `@Persisted` property of an `Encodable` type under its name — read from
+    /// its Realm for a managed object, else the object's own values; linking objects are left
+    /// out. A model declaring `Codable` (`class Dog: Object, Codable`) encodes through this
+    /// (and decodes through its `@Persisted` properties); one that writes its own
+    /// `encode(to:)` overrides it.
+    open func encode(to encoder: Encoder) throws {
+        try encodePersistedProperties(to: encoder)
+    }
+
     /// Whether the object is managed by a Realm.
     public var isManaged: Bool { managed != nil }
 
