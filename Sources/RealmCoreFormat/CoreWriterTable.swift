@@ -1,0 +1,159 @@
+import Foundation
+import RealmEngine
+
+/// One table as `RealmCoreWriter` writes it: its columns and its objects (any order; written
+/// in key order).
+public struct RealmCoreWriterTable: Sendable {
+    /// A column: its name, element type and whether it holds nil.
+    public struct Column: Sendable {
+        public var name: String
+        public var type: CoreColumnType
+        public var nullable: Bool
+        public init(name: String, type: CoreColumnType, nullable: Bool) {
+            self.name = name
+            self.type = type
+            self.nullable = nullable
+        }
+    }
+
+    /// An object: its key (≥ 0) and one value per column, in column order.
+    public struct Object: Sendable {
+        public var key: Int64
+        public var values: [CoreValue]
+        public init(key: Int64, values: [CoreValue]) {
+            self.key = key
+            self.values = values
+        }
+    }
+
+    /// The table's name (`class_Dog`, `metadata`).
+    public var name: String
+    public var columns: [Column]
+    public var objects: [Object]
+
+    public init(name: String, columns: [Column], objects: [Object]) {
+        self.name = name
+        self.columns = columns
+        self.objects = objects
+    }
+}
+
+/// Writes one table: its spec, its cluster tree and its top array (Realm Core's
+/// `Table::create_empty_table` layout, 14 slots).
+struct CoreTableWriter {
+    /// Realm Core's cluster node size (`1 << node_shift_factor` in SDK builds): objects per
+    /// leaf, children per inner node.
+    static let nodeSize = 256
+
+    let table: RealmCoreWriterTable
+    /// The table key: its position in the group (no removed tables, so no tag).
+    let key: Int64
+
+    /// The column key Realm Core gives column `index` of a fresh table: leaf index, type,
+    /// attributes (nullable) and the tag `column sequence number (0) ^ table key`.
+    func columnKey(_ index: Int) -> Int64 {
+        let c = table.columns[index]
+        let attributes: Int64 = c.nullable ? 16 : 0
+        return Int64(index) | Int64(c.type.rawValue) << 16 | attributes << 22 | (key & 0xFFFF_FFFF) << 30
+    }
+
+    func write(_ w: inout CoreNodeWriter) throws -> Int {
+        let name = table.name
+        guard table.columns.count < 0xFFFF else { throw RealmError.unsupported("\(name): \(table.columns.count) columns") }
+        for (i, c) in table.columns.enumerated() where table.columns[..<i].contains(where: { $0.name == c.name }) {
+            throw RealmError.invalidInput("\(name): two columns are named '\(c.name)'")
+        }
+        let objects = table.objects.sorted { $0.key < $1.key }
+        for (i, o) in objects.enumerated() {
+            guard o.key >= 0 else { throw RealmError.invalidInput("\(name): object key \(o.key) is negative (Realm Core keeps those for tombstones)") }
+            guard i == 0 || objects[i - 1].key != o.key else { throw RealmError.invalidInput("\(name): two objects have key \(o.key)") }
+            guard o.values.count == table.columns.count else {
+                throw RealmError.invalidInput("\(name): object \(o.key) has \(o.values.count) values for \(table.columns.count) columns")
+            }
+        }
+        let spec = try writeSpec(&w)
+        let cluster = try writeTree(objects, &w)
+        let n = table.columns.count
+        let indexes = try w.slots(Array(repeating: .null, count: n), what: "\(name) search indexes")
+        // No links yet: every column's opposite table and column are Realm Core's null keys.
+        let oppositeTables = try w.ints(Array(repeating: 0x7FFF_FFFF, count: n), what: "\(name) opposite tables")
+        let oppositeColumns = try w.ints(Array(repeating: Int64.max, count: n), what: "\(name) opposite columns")
+        // The object key sequence continues after the largest key, as Realm Core's would.
+        let sequence: CoreSlot = objects.last.map { .tagged($0.key + 1) } ?? .null
+        return try w.slots([.ref(spec), .null, .ref(cluster), .tagged(key), .ref(indexes), .tagged(0), .tagged(0),
+                            .ref(oppositeTables), .ref(oppositeColumns), sequence, .null, .null, .tagged(0), .null],
+                           what: "\(name) table top")
+    }
+
+    /// The spec: types, names, attributes, (no sub-specs, no enum keys), column keys.
+    private func writeSpec(_ w: inout CoreNodeWriter) throws -> Int {
+        let name = table.name
+        let types = try w.ints(table.columns.map { Int64($0.type.rawValue) }, what: "\(name) spec types")
+        let names = try w.shortStrings(table.columns.map { Array($0.name.utf8) }, nullable: false, what: "\(name) column names")
+        let attributes = try w.ints(table.columns.map { $0.nullable ? 16 : 0 }, what: "\(name) spec attributes")
+        let keys = try w.ints(table.columns.indices.map(columnKey), what: "\(name) column keys")
+        return try w.slots([.ref(types), .ref(names), .ref(attributes), .null, .null, .ref(keys)], what: "\(name) spec")
+    }
+
+    /// The cluster tree: leaves of up to 256 objects, inner nodes of up to 256 children above
+    /// them, every inner node with its key-offset array. A child's offset is 0 for the first
+    /// child (as Realm Core's splits leave it) and its first key otherwise.
+    private func writeTree(_ objects: [RealmCoreWriterTable.Object], _ w: inout CoreNodeWriter) throws -> Int {
+        // Leaves as ranges of `objects`, then levels of groups above them until one node is left.
+        var level: [Range<Int>] = stride(from: 0, to: objects.count, by: Self.nodeSize).map { $0..<min($0 + Self.nodeSize, objects.count) }
+        if level.isEmpty { level = [0..<0] }
+        var levels: [[Range<Int>]] = [level]
+        while level.count > 1 {
+            // Each element of an upper level is a range of indexes into the level below.
+            level = stride(from: 0, to: level.count, by: Self.nodeSize).map { $0..<min($0 + Self.nodeSize, level.count) }
+            levels.append(level)
+        }
+        return try writeNode(depth: levels.count - 1, index: 0, offset: 0, levels: levels, objects: objects, &w)
+    }
+
+    /// The objects (as a range of `objects`) under node `index` of level `depth`.
+    private func objectRange(depth: Int, index: Int, levels: [[Range<Int>]]) -> Range<Int> {
+        if depth == 0 { return levels[0][index] }
+        let children = levels[depth][index]
+        let first = objectRange(depth: depth - 1, index: children.lowerBound, levels: levels)
+        let last = objectRange(depth: depth - 1, index: children.upperBound - 1, levels: levels)
+        return first.lowerBound..<last.upperBound
+    }
+
+    private func writeNode(depth: Int, index: Int, offset: Int64, levels: [[Range<Int>]],
+                           objects: [RealmCoreWriterTable.Object], _ w: inout CoreNodeWriter) throws -> Int {
+        let name = table.name
+        if depth == 0 {
+            let range = levels[0][index]
+            let keys = objects[range].map { UInt64($0.key - offset) }
+            var slots: [CoreSlot] = []
+            if keys.enumerated().allSatisfy({ UInt64($0.offset) == $0.element }) {
+                slots.append(.tagged(Int64(keys.count)))
+            } else {
+                slots.append(.ref(try w.unsigned(keys, what: "\(name) cluster keys")))
+            }
+            for (c, column) in table.columns.enumerated() {
+                let values = objects[range].map { $0.values[c] }
+                slots.append(.ref(try w.leaf(values[...], type: column.type, nullable: column.nullable,
+                                             what: "\(className(name)).\(column.name)")))
+            }
+            return try w.slots(slots, what: "\(name) cluster leaf")
+        }
+        let children = levels[depth][index]
+        var offsets: [UInt64] = []
+        var refs: [CoreSlot] = []
+        for (i, child) in children.enumerated() {
+            let first = objects[objectRange(depth: depth - 1, index: child, levels: levels).lowerBound].key
+            let relative = i == 0 ? 0 : first - offset
+            offsets.append(UInt64(relative))
+            refs.append(.ref(try writeNode(depth: depth - 1, index: child, offset: offset + relative, levels: levels, objects: objects, &w)))
+        }
+        let size = objectRange(depth: depth, index: index, levels: levels).count
+        let keys = try w.unsigned(offsets, what: "\(name) inner cluster keys")
+        return try w.slots([.ref(keys), .tagged(Int64(depth)), .tagged(Int64(size))] + refs, inner: true,
+                           what: "\(name) inner cluster node")
+    }
+
+    /// `Dog` for `class_Dog`, for messages that name a class and property.
+    private func className(_ table: String) -> String { table.hasPrefix("class_") ? String(table.dropFirst(6)) : table }
+}
