@@ -94,6 +94,10 @@ extension CoreNodeWriter {
                 try nullCheck(v)
                 switch v {
                 case .timestamp(let s, let ns):
+                    // Realm Core's `Timestamp` asserts that both parts have one sign.
+                    guard (s >= 0 && ns >= 0) || (s <= 0 && ns <= 0), ns > -1_000_000_000, ns < 1_000_000_000 else {
+                        throw RealmError.invalidInput("\(context): a timestamp of \(s) s and \(ns) ns (Realm Core needs both of one sign and |ns| < 1e9)")
+                    }
                     seconds.append(s)
                     nanos.append(Int64(ns))
                 case .null:
