@@ -77,7 +77,10 @@ extension CoreNodeWriter {
                 default: throw mismatch(v)
                 }
             }
-            return try stringLeaf(strings, nullable: nullable, what: context)
+            // A cluster's string leaf is always read as nullable (Realm Core's `ArrayString`
+            // never clears its nullability): a width-0 leaf would read as all null, so ""
+            // needs width 1 even in a required column.
+            return try stringLeaf(strings, nullable: true, what: context)
         case .binary:
             let blobs: [[UInt8]?] = try values.map { v in
                 try nullCheck(v)

@@ -142,6 +142,16 @@ import Testing
         #expect(answer?["count"] as? Int == 33_000)
     }
 
+    /// A leaf of "" only, in a required column: Realm Core reads a width-0 string leaf as all
+    /// null whatever the column says (found by CoreWriterRandomTests, seed 20).
+    @Test func requiredEmptyStringsStayEmpty() throws {
+        let dir = TempDir("core-writer")
+        let table = RealmCoreWriterTable(name: "class_S", columns: [.init(name: "s", type: .string, nullable: false),
+                                                                    .init(name: "o", type: .string, nullable: true)],
+                                         objects: [.init(key: 0, values: [.string(""), .string("")]), .init(key: 1, values: [.string(""), .null])])
+        try Self.roundTrip([table], dir)
+    }
+
     @Test func refusesWrongValuesWithTheirColumn() throws {
         let table = RealmCoreWriterTable(name: "class_A", columns: [.init(name: "i", type: .int, nullable: false)],
                                          objects: [.init(key: 0, values: [.null])])
