@@ -4,16 +4,22 @@ import RealmEngine
 /// One table as `RealmCoreWriter` writes it: its columns and its objects (any order; written
 /// in key order).
 public struct RealmCoreWriterTable: Sendable {
-    /// A column: its name, element type and whether it holds nil.
+    /// A column: its name, element type, whether it (or, for a list, each element) holds nil,
+    /// and whether it is a list (its values `.list`, at most 1000 elements each so far).
     public struct Column: Sendable {
         public var name: String
         public var type: CoreColumnType
         public var nullable: Bool
-        public init(name: String, type: CoreColumnType, nullable: Bool) {
+        public var isList: Bool
+        public init(name: String, type: CoreColumnType, nullable: Bool, isList: Bool = false) {
             self.name = name
             self.type = type
             self.nullable = nullable
+            self.isList = isList
         }
+
+        /// Realm Core's column attributes: nullable 16, list 32 (in the spec and the key).
+        var attributes: Int64 { (nullable ? 16 : 0) | (isList ? 32 : 0) }
     }
 
     /// An object: its key (≥ 0) and one value per column, in column order.
@@ -53,8 +59,7 @@ struct CoreTableWriter {
     /// attributes (nullable) and the tag `column sequence number (0) ^ table key`.
     func columnKey(_ index: Int) -> Int64 {
         let c = table.columns[index]
-        let attributes: Int64 = c.nullable ? 16 : 0
-        return Int64(index) | Int64(c.type.rawValue) << 16 | attributes << 22 | (key & 0xFFFF_FFFF) << 30
+        return Int64(index) | Int64(c.type.rawValue) << 16 | c.attributes << 22 | (key & 0xFFFF_FFFF) << 30
     }
 
     func write(_ w: inout CoreNodeWriter) throws -> Int {
@@ -90,7 +95,7 @@ struct CoreTableWriter {
         let name = table.name
         let types = try w.ints(table.columns.map { Int64($0.type.rawValue) }, what: "\(name) spec types")
         let names = try w.shortStrings(table.columns.map { Array($0.name.utf8) }, nullable: false, what: "\(name) column names")
-        let attributes = try w.ints(table.columns.map { $0.nullable ? 16 : 0 }, what: "\(name) spec attributes")
+        let attributes = try w.ints(table.columns.map(\.attributes), what: "\(name) spec attributes")
         let keys = try w.ints(table.columns.indices.map(columnKey), what: "\(name) column keys")
         return try w.slots([.ref(types), .ref(names), .ref(attributes), .null, .null, .ref(keys)], what: "\(name) spec")
     }
@@ -134,8 +139,12 @@ struct CoreTableWriter {
             }
             for (c, column) in table.columns.enumerated() {
                 let values = objects[range].map { $0.values[c] }
-                slots.append(.ref(try w.leaf(values[...], type: column.type, nullable: column.nullable,
-                                             what: "\(className(name)).\(column.name)")))
+                let what = "\(className(name)).\(column.name)"
+                if column.isList {
+                    slots.append(.ref(try listColumn(values, column, what: what, &w)))
+                } else {
+                    slots.append(.ref(try w.leaf(values[...], type: column.type, nullable: column.nullable, what: what)))
+                }
             }
             return try w.slots(slots, what: "\(name) cluster leaf")
         }
@@ -152,6 +161,29 @@ struct CoreTableWriter {
         let keys = try w.unsigned(offsets, what: "\(name) inner cluster keys")
         return try w.slots([.ref(keys), .tagged(Int64(depth)), .tagged(Int64(size))] + refs, inner: true,
                            what: "\(name) inner cluster node")
+    }
+
+    /// A list column's leaf: a ref per object to its list's B+tree (0 for an empty list). A
+    /// list of up to 1000 elements (`REALM_MAX_BPNODE_SIZE` in SDK builds) is one B+tree leaf
+    /// of the element type; longer lists need inner B+tree nodes, not written yet.
+    private func listColumn(_ values: [CoreValue], _ column: RealmCoreWriterTable.Column, what: String,
+                            _ w: inout CoreNodeWriter) throws -> Int {
+        var refs: [CoreSlot] = []
+        refs.reserveCapacity(values.count)
+        for value in values {
+            guard case .list(let items) = value else {
+                throw RealmError.invalidInput("\(what): a list column cannot hold \(value.typeName)")
+            }
+            if items.isEmpty {
+                refs.append(.null)
+                continue
+            }
+            guard items.count <= 1000 else {
+                throw RealmError.unsupported("\(what): a list of \(items.count) elements (over 1000 needs B+tree inner nodes, which are not written yet)")
+            }
+            refs.append(.ref(try w.leaf(items[...], type: column.type, nullable: column.nullable, what: what)))
+        }
+        return try w.slots(refs, what: "\(what) lists")
     }
 
     /// `Dog` for `class_Dog`, for messages that name a class and property.

@@ -11,7 +11,7 @@ extension RealmCoreWriter {
         }
         if p.isPrimaryKey { return refuse("a primary key (its search index)") }
         if p.isIndexed { return refuse("an indexed property (its search index)") }
-        if p.isList || p.isSet || p.isMap { return refuse("a \(p.collectionName ?? "collection") property") }
+        if p.isSet || p.isMap { return refuse("a \(p.collectionName ?? "collection") property") }
         switch p.type {
         case .int, .int8, .int16, .int32: return .success(.int)
         case .bool: return .success(.bool)
@@ -39,7 +39,8 @@ extension RealmCoreWriter {
             }
             let properties = objectSchema.persistedProperties
             let columns = try properties.map { p in
-                RealmCoreWriterTable.Column(name: p.name, type: try columnType(p, in: objectSchema).get(), nullable: p.isOptional)
+                RealmCoreWriterTable.Column(name: p.name, type: try columnType(p, in: objectSchema).get(), nullable: p.isOptional,
+                                            isList: p.isList)
             }
             var objects: [RealmCoreWriterTable.Object] = []
             for key in try realm.objects(objectSchema.name).keys() {
@@ -90,6 +91,8 @@ extension RealmCoreWriter {
             return .objectId(Data(bytes))
         case .uuid(let u):
             return .uuid(withUnsafeBytes(of: u.uuid) { Data($0) })
+        case .list(let items) where property.isList:
+            return .list(try items.map { try coreValue($0, className, property) })
         default:
             throw RealmError.unsupported("\(className).\(property.name): a \(value) value cannot be written to a Realm Core file yet")
         }

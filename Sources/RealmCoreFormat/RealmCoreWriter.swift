@@ -12,8 +12,9 @@ import RealmEngine
 /// Every node is written once, children before parents, packed with no gap, so Realm Core's
 /// memory check (reachable nodes tile the file) holds. Written so far: tables of scalar
 /// columns (int, bool, string, binary, timestamp, float, double, decimal128, ObjectId, UUID),
-/// required or optional, without search indexes, primary keys, links or collections; anything
-/// else is refused with an error naming it (see `RealmCoreWriter.tables(from:)`).
+/// required or optional, and lists of them (up to 1000 elements each), without search
+/// indexes, primary keys, links, sets or dictionaries; anything else is refused with an error
+/// naming it (see `RealmCoreWriter.tables(from:)`).
 public enum RealmCoreWriter {
     /// The format written.
     public static let formatVersion = 24

@@ -51,13 +51,18 @@ import Testing
             var tables: [RealmCoreWriterTable] = []
             for t in 0..<Int.random(in: 1...3, using: &g) {
                 let columns = (0..<Int.random(in: 0...8, using: &g)).map { c in
-                    RealmCoreWriterTable.Column(name: "c\(c)", type: Self.types.randomElement(using: &g) ?? .int, nullable: Bool.random(using: &g))
+                    RealmCoreWriterTable.Column(name: "c\(c)", type: Self.types.randomElement(using: &g) ?? .int, nullable: Bool.random(using: &g),
+                                                isList: Int.random(in: 0..<4, using: &g) == 0)
                 }
                 var key: Int64 = Int64.random(in: 0...3, using: &g)
                 let count = [0, 1, 7, 256, 257, 600].randomElement(using: &g) ?? 0
                 let objects = (0..<count).map { _ in
                     defer { key += Int.random(in: 0..<4, using: &g) == 0 ? Int64.random(in: 2...5000, using: &g) : 1 }
-                    return RealmCoreWriterTable.Object(key: key, values: columns.map { Self.value($0.type, nullable: $0.nullable, &g) })
+                    return RealmCoreWriterTable.Object(key: key, values: columns.map { column in
+                        guard column.isList else { return Self.value(column.type, nullable: column.nullable, &g) }
+                        let n = [0, 0, 1, 5, 40].randomElement(using: &g) ?? 0
+                        return .list((0..<n).map { _ in Self.value(column.type, nullable: column.nullable, &g) })
+                    })
                 }
                 tables.append(RealmCoreWriterTable(name: "class_T\(t)", columns: columns, objects: objects))
             }

@@ -13,6 +13,7 @@ import Testing
         Property(name: "f", type: .float, isOptional: true), Property(name: "when", type: .date, isOptional: true),
         Property(name: "blob", type: .data, isOptional: true), Property(name: "oid", type: .objectId, isOptional: true),
         Property(name: "u", type: .uuid, isOptional: true), Property(name: "dec", type: .decimal128, isOptional: true),
+        Property(name: "tags", type: .string, isList: true), Property(name: "scores", type: .double, isOptional: true, isList: true),
     ]
 
     static func makeRealm(_ dir: TempDir, count: Int, schema: Schema? = nil) throws -> Realm {
@@ -28,6 +29,7 @@ import Testing
                     i % 2 == 1 ? .null : .objectId(ObjectId(words: (UInt32(i), 0xDEAD_BEEF, UInt32(count - i)))),
                     i % 5 == 1 ? .null : .uuid(UUID(uuid: (UInt8(i & 0xFF), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15))),
                     i % 4 == 2 ? .null : .decimal128(Decimal128(low: UInt64(i), high: 0x3040_0000_0000_0000)),
+                    .list((0..<(i % 4)).map { .string("tag \($0)") }), .list((0..<(i % 3)).map { $0 == 1 ? .null : .double(Double($0) / 2) }),
                 ]
                 try realm.create("Item", value: .array(values.map(ObjectInput.value)))
             }
@@ -64,7 +66,7 @@ import Testing
         let cases: [(ObjectSchema, String)] = [
             (ObjectSchema(name: "P", properties: [Property(name: "id", type: .int, isPrimaryKey: true)]), "P.id"),
             (ObjectSchema(name: "I", properties: [Property(name: "s", type: .string, isIndexed: true)]), "I.s"),
-            (ObjectSchema(name: "L", properties: [Property(name: "xs", type: .int, isList: true)]), "L.xs"),
+            (ObjectSchema(name: "S", properties: [Property(name: "xs", type: .int, isSet: true)]), "S.xs"),
             (ObjectSchema(name: "M", properties: [Property(name: "any", type: .mixed, isOptional: true)]), "M.any"),
         ]
         for (objectSchema, name) in cases {

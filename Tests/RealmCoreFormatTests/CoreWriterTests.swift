@@ -14,6 +14,7 @@ import Testing
         switch (a, b) {
         case (.float(let x), .float(let y)): x.bitPattern == y.bitPattern
         case (.double(let x), .double(let y)): x.bitPattern == y.bitPattern
+        case (.list(let x), .list(let y)): x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
         default: a == b
         }
     }
@@ -150,6 +151,33 @@ import Testing
                                                                     .init(name: "o", type: .string, nullable: true)],
                                          objects: [.init(key: 0, values: [.string(""), .string("")]), .init(key: 1, values: [.string(""), .null])])
         try Self.roundTrip([table], dir)
+    }
+
+    /// Lists of every scalar type, required and optional elements, empty lists, up to 1000
+    /// elements (one B+tree leaf); a longer list is refused.
+    @Test func listsOfScalars() throws {
+        let dir = TempDir("core-writer")
+        let samples: [(CoreColumnType, CoreValue)] = [
+            (.int, .int(-5)), (.bool, .bool(true)), (.string, .string(String(repeating: "x", count: 70))), (.binary, .binary(Data([1, 2]))),
+            (.timestamp, .timestamp(seconds: -10, nanoseconds: -3)), (.float, .float(.nan)), (.double, .double(-0.0)),
+            (.decimal128, .decimal128(low: 5, high: 0x3040_0000_0000_0000)), (.objectId, .objectId(Data(repeating: 9, count: 12))),
+            (.uuid, .uuid(Data(repeating: 3, count: 16))),
+        ]
+        var columns: [Column] = []
+        for (type, _) in samples {
+            columns.append(.init(name: "\(type.name)s", type: type, nullable: false, isList: true))
+            columns.append(.init(name: "opt_\(type.name)s", type: type, nullable: true, isList: true))
+        }
+        let objects = (0..<3).map { i in
+            Object(key: Int64(i), values: samples.flatMap { _, sample -> [CoreValue] in
+                let n = i == 0 ? 0 : i == 1 ? 3 : 1000
+                return [.list(Array(repeating: sample, count: n)), .list((0..<n).map { $0 % 2 == 0 ? .null : sample })]
+            })
+        }
+        try Self.roundTrip([RealmCoreWriterTable(name: "class_Lists", columns: columns, objects: objects)], dir)
+        let long = RealmCoreWriterTable(name: "class_L", columns: [.init(name: "xs", type: .int, nullable: false, isList: true)],
+                                        objects: [.init(key: 0, values: [.list(Array(repeating: .int(1), count: 1001))])])
+        #expect(throws: RealmError.self) { _ = try RealmCoreWriter.image(tables: [long], schemaVersion: nil) }
     }
 
     @Test func refusesWrongValuesWithTheirColumn() throws {
