@@ -11,11 +11,16 @@ public struct RealmCoreWriterTable: Sendable {
         public var type: CoreColumnType
         public var nullable: Bool
         public var isList: Bool
-        public init(name: String, type: CoreColumnType, nullable: Bool, isList: Bool = false) {
+        /// For a link column (type `.link`; a list of links with `isList`): the target table's
+        /// name. Its values are `.link` (the table key in them is ignored), `.null` or `.list`
+        /// of `.link`; each target gets a backlink column, as Realm Core keeps them.
+        public var linkTarget: String?
+        public init(name: String, type: CoreColumnType, nullable: Bool, isList: Bool = false, linkTarget: String? = nil) {
             self.name = name
             self.type = type
             self.nullable = nullable
             self.isList = isList
+            self.linkTarget = linkTarget
         }
 
         /// Realm Core's column attributes: nullable 16, list 32 (in the spec and the key).
@@ -54,6 +59,15 @@ struct CoreTableWriter {
     let table: RealmCoreWriterTable
     /// The table key: its position in the group (no removed tables, so no tag).
     let key: Int64
+    /// Per link column (by index): the target table's key and its backlink column's key.
+    var linkOpposites: [Int: (table: Int64, column: Int64)] = [:]
+    /// The backlink columns this table holds (after its own columns, in this order).
+    var backlinks: [CoreBacklinkColumn] = []
+
+    /// The key of this table's `i`th backlink column.
+    func backlinkKey(_ i: Int) -> Int64 {
+        Int64(table.columns.count + i) | Int64(CoreColumnType.backlink.rawValue) << 16 | (key & 0xFFFF_FFFF) << 30
+    }
 
     /// The column key Realm Core gives column `index` of a fresh table: leaf index, type,
     /// attributes (nullable) and the tag `column sequence number (0) ^ table key`.
@@ -68,6 +82,9 @@ struct CoreTableWriter {
         for (i, c) in table.columns.enumerated() where table.columns[..<i].contains(where: { $0.name == c.name }) {
             throw RealmError.invalidInput("\(name): two columns are named '\(c.name)'")
         }
+        for c in table.columns where c.type == .link && c.nullable == c.isList {
+            throw RealmError.invalidInput("\(name).\(c.name): Realm Core's single links are nullable and its lists of links are not")
+        }
         let objects = table.objects.sorted { $0.key < $1.key }
         for (i, o) in objects.enumerated() {
             guard o.key >= 0 else { throw RealmError.invalidInput("\(name): object key \(o.key) is negative (Realm Core keeps those for tombstones)") }
@@ -78,11 +95,21 @@ struct CoreTableWriter {
         }
         let spec = try writeSpec(&w)
         let cluster = try writeTree(objects, &w)
-        let n = table.columns.count
+        let n = table.columns.count + backlinks.count
         let indexes = try w.slots(Array(repeating: .null, count: n), what: "\(name) search indexes")
-        // No links yet: every column's opposite table and column are Realm Core's null keys.
-        let oppositeTables = try w.ints(Array(repeating: 0x7FFF_FFFF, count: n), what: "\(name) opposite tables")
-        let oppositeColumns = try w.ints(Array(repeating: Int64.max, count: n), what: "\(name) opposite columns")
+        // A link column names its target and the target's backlink column, a backlink column
+        // its origin table and link column; other columns hold Realm Core's null keys.
+        var tables: [Int64] = [], columns: [Int64] = []
+        for i in table.columns.indices {
+            tables.append(linkOpposites[i]?.table ?? 0x7FFF_FFFF)
+            columns.append(linkOpposites[i]?.column ?? Int64.max)
+        }
+        for b in backlinks {
+            tables.append(b.originTable)
+            columns.append(b.originColumn)
+        }
+        let oppositeTables = try w.ints(tables, what: "\(name) opposite tables")
+        let oppositeColumns = try w.ints(columns, what: "\(name) opposite columns")
         // The object key sequence continues after the largest key, as Realm Core's would.
         let sequence: CoreSlot = objects.last.map { .tagged($0.key + 1) } ?? .null
         return try w.slots([.ref(spec), .null, .ref(cluster), .tagged(key), .ref(indexes), .tagged(0), .tagged(0),
@@ -93,10 +120,12 @@ struct CoreTableWriter {
     /// The spec: types, names, attributes, (no sub-specs, no enum keys), column keys.
     private func writeSpec(_ w: inout CoreNodeWriter) throws -> Int {
         let name = table.name
-        let types = try w.ints(table.columns.map { Int64($0.type.rawValue) }, what: "\(name) spec types")
+        // Backlink columns come last, with type 14, no attributes and no name.
+        let types = try w.ints(table.columns.map { Int64($0.type.rawValue) } + backlinks.map { _ in Int64(CoreColumnType.backlink.rawValue) },
+                               what: "\(name) spec types")
         let names = try w.shortStrings(table.columns.map { Array($0.name.utf8) }, nullable: false, what: "\(name) column names")
-        let attributes = try w.ints(table.columns.map(\.attributes), what: "\(name) spec attributes")
-        let keys = try w.ints(table.columns.indices.map(columnKey), what: "\(name) column keys")
+        let attributes = try w.ints(table.columns.map(\.attributes) + backlinks.map { _ in 0 }, what: "\(name) spec attributes")
+        let keys = try w.ints(table.columns.indices.map(columnKey) + backlinks.indices.map(backlinkKey), what: "\(name) column keys")
         return try w.slots([.ref(types), .ref(names), .ref(attributes), .null, .null, .ref(keys)], what: "\(name) spec")
     }
 
@@ -140,11 +169,16 @@ struct CoreTableWriter {
             for (c, column) in table.columns.enumerated() {
                 let values = objects[range].map { $0.values[c] }
                 let what = "\(className(name)).\(column.name)"
-                if column.isList {
+                if column.type == .link {
+                    slots.append(.ref(try linkColumn(values, column, what: what, &w)))
+                } else if column.isList {
                     slots.append(.ref(try listColumn(values, column, what: what, &w)))
                 } else {
                     slots.append(.ref(try w.leaf(values[...], type: column.type, nullable: column.nullable, what: what)))
                 }
+            }
+            for b in backlinks {
+                slots.append(.ref(try backlinkColumn(objects[range].map(\.key), b, &w)))
             }
             return try w.slots(slots, what: "\(name) cluster leaf")
         }
@@ -186,6 +220,60 @@ struct CoreTableWriter {
         return try w.slots(refs, what: "\(what) lists")
     }
 
+    /// A link column's leaf: target key + 1 per object, 0 for none (`ArrayKey`); a list of
+    /// links: per object a ref to a B+tree leaf of bare target keys, 0 when empty.
+    private func linkColumn(_ values: [CoreValue], _ column: RealmCoreWriterTable.Column, what: String,
+                            _ w: inout CoreNodeWriter) throws -> Int {
+        func key(_ v: CoreValue) throws -> Int64 {
+            guard case .link(_, let k) = v, k >= 0 else { throw RealmError.invalidInput("\(what): a link column cannot hold \(v.typeName)") }
+            return k
+        }
+        if !column.isList {
+            return try w.ints(values.map { v in
+                if case .null = v { return 0 }
+                return try key(v) + 1
+            }, what: "\(what) links")
+        }
+        var refs: [CoreSlot] = []
+        for value in values {
+            guard case .list(let items) = value else { throw RealmError.invalidInput("\(what): a list column cannot hold \(value.typeName)") }
+            if items.isEmpty {
+                refs.append(.null)
+                continue
+            }
+            guard items.count <= 1000 else {
+                throw RealmError.unsupported("\(what): a list of \(items.count) links (over 1000 needs B+tree inner nodes, which are not written yet)")
+            }
+            refs.append(.ref(try w.ints(try items.map(key), what: "\(what) link list")))
+        }
+        return try w.slots(refs, what: "\(what) link lists")
+    }
+
+    /// A backlink column's leaf (`ArrayBacklink`): per object 0 (no origin), the origin's key
+    /// tagged (one), or a ref to an array of the origins' keys (more, one entry per link).
+    private func backlinkColumn(_ keys: [Int64], _ b: CoreBacklinkColumn, _ w: inout CoreNodeWriter) throws -> Int {
+        var slots: [CoreSlot] = []
+        for k in keys {
+            let origins = b.origins[k] ?? []
+            switch origins.count {
+            case 0: slots.append(.null)
+            case 1: slots.append(.tagged(origins[0]))
+            case ...1000: slots.append(.ref(try w.ints(origins, what: "\(table.name) backlinks")))
+            default:
+                throw RealmError.unsupported("\(className(table.name)) object \(k): \(origins.count) links to it (over 1000 backlinks need B+tree inner nodes, which are not written yet)")
+            }
+        }
+        return try w.slots(slots, what: "\(table.name) backlink leaf")
+    }
+
     /// `Dog` for `class_Dog`, for messages that name a class and property.
     private func className(_ table: String) -> String { table.hasPrefix("class_") ? String(table.dropFirst(6)) : table }
+}
+
+/// A backlink column of a link's target table: the origin table and link column, and per
+/// target object the keys of the objects linking to it (one entry per link, ascending).
+struct CoreBacklinkColumn {
+    let originTable: Int64
+    let originColumn: Int64
+    var origins: [Int64: [Int64]] = [:]
 }

@@ -24,7 +24,9 @@ extension RealmCoreWriter {
         case .uuid: return .success(.uuid)
         case .decimal128: return .success(.decimal128)
         case .mixed: return refuse("a Mixed property")
-        case .object: return refuse("a link (with its backlink column)")
+        case .object:
+            if p.isSet || p.isMap { return refuse("a set or dictionary of links") }
+            return .success(.link)
         case .linkingObjects: return refuse("linking objects")
         }
     }
@@ -39,8 +41,11 @@ extension RealmCoreWriter {
             }
             let properties = objectSchema.persistedProperties
             let columns = try properties.map { p in
-                RealmCoreWriterTable.Column(name: p.name, type: try columnType(p, in: objectSchema).get(), nullable: p.isOptional,
-                                            isList: p.isList)
+                p.isLink
+                    ? RealmCoreWriterTable.Column(name: p.name, type: try columnType(p, in: objectSchema).get(), nullable: !p.isList,
+                                                  isList: p.isList, linkTarget: "class_" + (p.objectClassName ?? ""))
+                    : RealmCoreWriterTable.Column(name: p.name, type: try columnType(p, in: objectSchema).get(), nullable: p.isOptional,
+                                                  isList: p.isList)
             }
             var objects: [RealmCoreWriterTable.Object] = []
             for key in try realm.objects(objectSchema.name).keys() {
@@ -91,6 +96,9 @@ extension RealmCoreWriter {
             return .objectId(Data(bytes))
         case .uuid(let u):
             return .uuid(withUnsafeBytes(of: u.uuid) { Data($0) })
+        case .link(let key) where property.isLink:
+            // The writer gives a link column its target's table key.
+            return .link(tableKey: -1, key: key.rawValue)
         case .list(let items) where property.isList:
             return .list(try items.map { try coreValue($0, className, property) })
         default:

@@ -12,9 +12,11 @@ import RealmEngine
 /// Every node is written once, children before parents, packed with no gap, so Realm Core's
 /// memory check (reachable nodes tile the file) holds. Written so far: tables of scalar
 /// columns (int, bool, string, binary, timestamp, float, double, decimal128, ObjectId, UUID),
-/// required or optional, and lists of them (up to 1000 elements each), without search
-/// indexes, primary keys, links, sets or dictionaries; anything else is refused with an error
-/// naming it (see `RealmCoreWriter.tables(from:)`).
+/// required or optional, and lists of them (up to 1000 elements each); links and lists of
+/// links with the backlink columns Realm Core keeps in their targets (up to 1000 links to one
+/// object). Not yet: search indexes (so primary keys and indexed properties), sets,
+/// dictionaries, Mixed, embedded tables; they are refused with an error naming them (see
+/// `RealmCoreWriter.tables(from:)`).
 public enum RealmCoreWriter {
     /// The format written.
     public static let formatVersion = 24
@@ -33,11 +35,13 @@ public enum RealmCoreWriter {
         for t in all {
             guard seen.insert(t.name).inserted else { throw RealmError.invalidInput("\(name): two tables are named '\(t.name)'") }
         }
+        var writers = all.enumerated().map { CoreTableWriter(table: $0.element, key: Int64($0.offset)) }
+        try connectLinks(&writers, name: name)
         var w = CoreNodeWriter(fileName: name)
         let names = try w.shortStrings(all.map { Array($0.name.utf8) }, nullable: false, what: "table names")
         var tableRefs: [CoreSlot] = []
-        for (i, t) in all.enumerated() {
-            tableRefs.append(.ref(try CoreTableWriter(table: t, key: Int64(i)).write(&w)))
+        for writer in writers {
+            tableRefs.append(.ref(try writer.write(&w)))
         }
         let tablesRef = try w.slots(tableRefs, what: "tables")
         let freePositions = try w.ints([], what: "free positions")
@@ -53,6 +57,42 @@ public enum RealmCoreWriter {
             throw RealmError.internalError("\(name): the group top came out at \(top) ending at \(w.end), expected \(topRef)–\(fileSize)")
         }
         return w.finish(topRef: top)
+    }
+
+    /// Gives every link column its target's backlink column (in the target, in the order of the
+    /// origin tables and their columns) and fills it from the links; a link to a table or an
+    /// object that does not exist is an error.
+    static func connectLinks(_ writers: inout [CoreTableWriter], name: String) throws {
+        let index = Dictionary(writers.enumerated().map { ($0.element.table.name, $0.offset) }, uniquingKeysWith: { a, _ in a })
+        for o in writers.indices {
+            let origin = writers[o].table
+            for (c, column) in origin.columns.enumerated() where column.type == .link {
+                let what = "\(origin.name).\(column.name)"
+                guard let targetName = column.linkTarget, let t = index[targetName] else {
+                    throw RealmError.invalidInput("\(name): \(what) links to \(column.linkTarget ?? "no table"), which is not written")
+                }
+                let targetKeys = Set(writers[t].table.objects.map(\.key))
+                var backlink = CoreBacklinkColumn(originTable: writers[o].key, originColumn: writers[o].columnKey(c))
+                for object in origin.objects {
+                    var links: [CoreValue] = []
+                    switch object.values[c] {
+                    case .list(let items): links = items
+                    case .null: break
+                    case let v: links = [v]
+                    }
+                    for link in links {
+                        guard case .link(_, let key) = link else { continue }
+                        guard targetKeys.contains(key) else {
+                            throw RealmError.invalidInput("\(name): \(what) of object \(object.key) links to object \(key) of \(targetName), which does not exist")
+                        }
+                        backlink.origins[key, default: []].append(object.key)
+                    }
+                }
+                for k in backlink.origins.keys { backlink.origins[k]?.sort() }
+                writers[o].linkOpposites[c] = (writers[t].key, writers[t].backlinkKey(writers[t].backlinks.count))
+                writers[t].backlinks.append(backlink)
+            }
+        }
     }
 
     /// Writes a new file at `path` (refused when it exists): under a temporary name in the same

@@ -190,5 +190,13 @@ import Testing
         let mixedSigns = RealmCoreWriterTable(name: "class_A", columns: [.init(name: "t", type: .timestamp, nullable: false)],
                                               objects: [.init(key: 0, values: [.timestamp(seconds: -2, nanoseconds: 750_000_000)])])
         #expect(throws: RealmError.self) { _ = try RealmCoreWriter.image(tables: [mixedSigns], schemaVersion: nil) }
+        // A link to an object that is not written would leave a backlink-less dangling link.
+        let target = RealmCoreWriterTable(name: "class_T", columns: [], objects: [.init(key: 0, values: [])])
+        let dangling = RealmCoreWriterTable(name: "class_O", columns: [.init(name: "t", type: .link, nullable: true, linkTarget: "class_T")],
+                                            objects: [.init(key: 0, values: [.link(tableKey: 0, key: 5)])])
+        #expect(throws: RealmError.self) { _ = try RealmCoreWriter.image(tables: [target, dangling], schemaVersion: nil) }
+        let noTarget = RealmCoreWriterTable(name: "class_O", columns: [.init(name: "t", type: .link, nullable: true, linkTarget: "class_X")],
+                                            objects: [])
+        #expect(throws: RealmError.self) { _ = try RealmCoreWriter.image(tables: [noTarget], schemaVersion: nil) }
     }
 }
