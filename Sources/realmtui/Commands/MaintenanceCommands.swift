@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RealmCoreFormat
 import RealmEngine
 
 /// `realmtui check FILE`: the integrity check of the newest version.
@@ -70,9 +71,18 @@ struct CopyCommand: ParsableCommand {
             else plain: copy encrypts, decrypts and re-keys. A Realm file (written by a Realm app) is converted into a realmtui \
             file you can edit, keeping its classes, objects, keys, links, primary keys and indexes, embedded objects included; \
             it is refused when it holds what this version cannot hold yet (typed-link columns, asymmetric classes) unless \
-            --leave-out-unsupported.
+            --leave-out-unsupported. \
+            With --format realm-core the copy is a Realm file (Realm Core format 24) a Realm app opens; classes holding \
+            what that writer cannot write yet (primary keys, indexes, sets, dictionaries, Mixed, embedded objects) are \
+            refused, naming the class and property, and no file is written.
             """
     )
+
+    /// The copy's file format.
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case realmtui
+        case realmCore = "realm-core"
+    }
 
     @Argument(help: "The database file to copy.", completion: .file())
     var source: String
@@ -92,8 +102,15 @@ struct CopyCommand: ParsableCommand {
     @Flag(name: .long, help: "Converting a Realm file: copy what this version can hold and leave the rest out (listed on stderr).")
     var leaveOutUnsupported = false
 
+    @Option(help: ArgumentHelp("The copy's format: realmtui, or realm-core (a Realm file, Realm Core format 24, that Realm apps open).",
+                               valueName: "FORMAT"))
+    var format: Format = .realmtui
+
     func validate() throws {
         if newKey != nil && decrypt { throw ValidationError("give --new-key or --decrypt, not both") }
+        if format == .realmCore, newKey != nil {
+            throw ValidationError("--format realm-core writes plain files only (Realm's encryption is not written yet); leave out --new-key")
+        }
         if let newKey { _ = try EncryptionOptions.parse(hex: newKey, what: "--new-key") }
     }
 
@@ -106,7 +123,12 @@ struct CopyCommand: ParsableCommand {
             ? try RealmCoreFiles.openConverted(source, key: try RealmCoreFiles.requireKey(source, try encryption.encryptionKey()),
                                                refusingOmissions: !leaveOutUnsupported)
             : try RealmFiles.open(source, readOnly: true, encryptionKey: try encryption.encryptionKey())
-        try realm.writeCopy(toFile: destination, encryptionKey: try newKey.map { try EncryptionOptions.parse(hex: $0, what: "--new-key") })
+        switch format {
+        case .realmtui:
+            try realm.writeCopy(toFile: destination, encryptionKey: try newKey.map { try EncryptionOptions.parse(hex: $0, what: "--new-key") })
+        case .realmCore:
+            try RealmCoreWriter.write(realm, toFile: destination)
+        }
         Console.line("copied \(source) (\(RealmFiles.fileSize(source)) bytes) to \(destination) (\(RealmFiles.fileSize(destination)) bytes)")
     }
 }

@@ -1,0 +1,108 @@
+import Foundation
+import RealmEngine
+
+/// The writer's input from this engine's Realm: each class a `class_X` table, each persisted
+/// property a column, each object under its own key.
+extension RealmCoreWriter {
+    /// The Realm Core column type of a property this writer can write, or why it cannot yet.
+    static func columnType(_ p: Property, in objectSchema: ObjectSchema) -> Result<CoreColumnType, RealmError> {
+        func refuse(_ what: String) -> Result<CoreColumnType, RealmError> {
+            .failure(.unsupported("\(objectSchema.name).\(p.name): \(what) cannot be written to a Realm Core file yet"))
+        }
+        if p.isPrimaryKey { return refuse("a primary key (its search index)") }
+        if p.isIndexed { return refuse("an indexed property (its search index)") }
+        if p.isSet || p.isMap { return refuse("a \(p.collectionName ?? "collection") property") }
+        switch p.type {
+        case .int, .int8, .int16, .int32: return .success(.int)
+        case .bool: return .success(.bool)
+        case .float: return .success(.float)
+        case .double: return .success(.double)
+        case .string: return .success(.string)
+        case .date: return .success(.timestamp)
+        case .data: return .success(.binary)
+        case .objectId: return .success(.objectId)
+        case .uuid: return .success(.uuid)
+        case .decimal128: return .success(.decimal128)
+        case .mixed: return refuse("a Mixed property")
+        case .object:
+            if p.isSet || p.isMap { return refuse("a set or dictionary of links") }
+            return .success(.link)
+        case .linkingObjects: return refuse("linking objects")
+        }
+    }
+
+    /// Every class of `realm` as a table, with every object, or an `unsupported` error naming
+    /// the first class and property this writer cannot write yet (nothing is left out).
+    public static func tables(from realm: Realm) throws -> [RealmCoreWriterTable] {
+        var out: [RealmCoreWriterTable] = []
+        for objectSchema in realm.schema.objectSchemas {
+            if objectSchema.isEmbedded {
+                throw RealmError.unsupported("\(objectSchema.name): embedded objects cannot be written to a Realm Core file yet")
+            }
+            let properties = objectSchema.persistedProperties
+            let columns = try properties.map { p in
+                p.isLink
+                    ? RealmCoreWriterTable.Column(name: p.name, type: try columnType(p, in: objectSchema).get(), nullable: !p.isList,
+                                                  isList: p.isList, linkTarget: "class_" + (p.objectClassName ?? ""))
+                    : RealmCoreWriterTable.Column(name: p.name, type: try columnType(p, in: objectSchema).get(), nullable: p.isOptional,
+                                                  isList: p.isList)
+            }
+            var objects: [RealmCoreWriterTable.Object] = []
+            for key in try realm.objects(objectSchema.name).keys() {
+                guard let object = try realm.object(ofType: objectSchema.name, key: key) else { continue }
+                let values = try object.values()
+                guard values.count == properties.count else {
+                    throw RealmError.internalError("\(objectSchema.name): object \(key.rawValue) has \(values.count) values for \(properties.count) properties")
+                }
+                objects.append(.init(key: key.rawValue, values: try zip(values, properties).map { value, p in
+                    try coreValue(value, objectSchema.name, p)
+                }))
+            }
+            out.append(RealmCoreWriterTable(name: "class_" + objectSchema.name, columns: columns, objects: objects))
+        }
+        return out
+    }
+
+    /// Writes `realm`'s newest version as a new Realm Core file at `path`: every class, every
+    /// object under its key, the schema version in `metadata`. Refused (nothing written) when
+    /// the schema holds what the writer cannot write yet.
+    public static func write(_ realm: Realm, toFile path: String) throws {
+        let tables = try tables(from: realm)
+        try write(tables: tables, schemaVersion: realm.schemaVersion, toFile: path)
+    }
+
+    /// A value as Realm Core stores it in a column of `property`'s type.
+    static func coreValue(_ value: Value, _ className: String, _ property: Property) throws -> CoreValue {
+        switch value {
+        case .null: return .null
+        case .bool(let b): return .bool(b)
+        case .int(let i): return .int(i)
+        case .float(let f): return .float(f)
+        case .double(let d): return .double(d)
+        case .string(let s): return .string(s)
+        case .date(let t):
+            // This engine keeps nanoseconds in 0..<1e9 (−1.25 s is −2 s + 0.75e9 ns); Realm Core
+            // gives them the sign of the seconds (−1 s − 0.25e9 ns) and asserts it.
+            if t.seconds < 0, t.nanoseconds > 0 {
+                return .timestamp(seconds: t.seconds + 1, nanoseconds: t.nanoseconds - 1_000_000_000)
+            }
+            return .timestamp(seconds: t.seconds, nanoseconds: t.nanoseconds)
+        case .data(let d): return .binary(d)
+        case .decimal128(let d): return .decimal128(low: d.low, high: d.high)
+        case .objectId(let o):
+            // Big-endian words, as `RealmCoreConversion` reads them back.
+            var bytes: [UInt8] = []
+            for word in [o.bytes.0, o.bytes.1, o.bytes.2] { bytes += [UInt8(word >> 24), UInt8(word >> 16 & 0xFF), UInt8(word >> 8 & 0xFF), UInt8(word & 0xFF)] }
+            return .objectId(Data(bytes))
+        case .uuid(let u):
+            return .uuid(withUnsafeBytes(of: u.uuid) { Data($0) })
+        case .link(let key) where property.isLink:
+            // The writer gives a link column its target's table key.
+            return .link(tableKey: -1, key: key.rawValue)
+        case .list(let items) where property.isList:
+            return .list(try items.map { try coreValue($0, className, property) })
+        default:
+            throw RealmError.unsupported("\(className).\(property.name): a \(value) value cannot be written to a Realm Core file yet")
+        }
+    }
+}

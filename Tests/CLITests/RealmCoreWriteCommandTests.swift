@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+/// `realmtui copy SRC DST --format realm-core`: a Realm file (Realm Core format 24) that this
+/// reader and Realm Core itself read; what cannot be written yet is refused by name.
+@Suite struct RealmCoreWriteCommandTests {
+    static let schemaJSON = """
+        [{"name": "Item", "properties": {"n": "int", "name": "string", "note": "string?", "ratio": "double", "ok": "bool?", "when": "date?"}}]
+        """
+    static let dataJSON = """
+        {"Item": [{"n": 1, "name": "一", "note": null, "ratio": 0.5, "ok": true, "when": "2020-01-02T03:04:05.250Z"},
+                  {"n": 2, "name": "", "note": "a note longer than sixty-four bytes, so it is a big string in Realm Core", "ratio": -1, "ok": null, "when": null},
+                  {"n": 3, "name": "three", "note": "", "ratio": 1e300, "ok": false, "when": "1960-05-06T00:00:00Z"}]}
+        """
+
+    static var tool: URL? {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("shared/realm-core/tools/realm-core-tool")
+        return FileManager.default.isExecutableFile(atPath: url.path) ? url : nil
+    }
+
+    @Test func copyWritesARealmFile() throws {
+        let s = try Scratch()
+        let schema = try s.write("schema.json", Self.schemaJSON)
+        let native = s.path("native.realm")
+        let created = try CLI.run(["create", native, "--schema", schema])
+        try #require(created.status == 0, "\(created.stderr)")
+        let imported = try CLI.run(["import", native, "-"], stdin: Self.dataJSON)
+        try #require(imported.status == 0, "\(imported.stderr)")
+        let out = s.path("seed.realm")
+        let copied = try CLI.run(["copy", native, out, "--format", "realm-core"])
+        #expect(copied.status == 0, "\(copied.stderr)")
+        let schemaOut = try CLI.run(["schema", out])
+        #expect(schemaOut.stdout.contains("a Realm file (format 24)"), "\(schemaOut.stdout) \(schemaOut.stderr)")
+        #expect(schemaOut.stdout.contains("Item (3 objects)"), "\(schemaOut.stdout)")
+        let count = try CLI.run(["query", out, "Item", "ratio > 0 AND note != nil", "--format", "count"])
+        #expect(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "\(count.stdout) \(count.stderr)")
+        guard let tool = Self.tool else { return }
+        for command in ["verify", "write-test"] {
+            let result = try CLI.run([], executable: tool.path, arguments: [command, out])
+            #expect(result.status == 0, "realm-core-tool \(command): \(result.stderr)")
+        }
+        let query = try CLI.run([], executable: tool.path, arguments: ["query", out, "Item", "when < 2000-01-01@00:00:00"])
+        #expect(query.stdout.contains("\"count\": 1"), "\(query.stdout) \(query.stderr)")
+    }
+
+    @Test func whatCannotBeWrittenIsRefusedByName() throws {
+        let s = try Scratch()
+        let file = try s.database()
+        let out = s.path("seed.realm")
+        let refused = try CLI.run(["copy", file, out, "--format", "realm-core"])
+        expectFailure(refused, contains: "Person.id")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        let keyed = try CLI.run(["copy", file, out, "--format", "realm-core", "--new-key", String(repeating: "ab", count: 64)])
+        #expect(keyed.status != 0)
+        #expect(keyed.stderr.contains("--format realm-core writes plain files only"), "\(keyed.stderr)")
+    }
+}
