@@ -20,4 +20,27 @@ extension Schema {
         return places.isEmpty ? "\(className) is embedded, and no property holds its objects"
             : "\(className) is embedded: its objects live in \(places.joined(separator: ", "))"
     }
+
+    /// The class of top-level objects that hold objects of embedded `className`, and the key
+    /// path from it to them (`("Person", "address.geo")` for a `Geo` inside a person's address):
+    /// the first property holding them, followed up until a class of its own. Nil when no
+    /// top-level class reaches them.
+    public func topLevelPath(to className: String) -> (className: String, keyPath: String)? {
+        var current = className
+        var path: [String] = []
+        var seen: Set<String> = [className]
+        while true {
+            let holders = objectSchemas.flatMap { holder in
+                holder.persistedProperties.filter { $0.type == .object && $0.objectClassName == current }.map { (holder, $0.name) }
+            }
+            // A top-level holder ends the walk at once; else climb through an embedded one not yet seen.
+            if let (holder, name) = holders.first(where: { !$0.0.isEmbedded }) {
+                return (holder.name, ([name] + path).joined(separator: "."))
+            }
+            guard let (holder, name) = holders.first(where: { !seen.contains($0.0.name) }) else { return nil }
+            path.insert(name, at: 0)
+            seen.insert(holder.name)
+            current = holder.name
+        }
+    }
 }

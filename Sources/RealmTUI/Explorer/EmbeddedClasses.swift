@@ -4,38 +4,15 @@ import RealmEngine
 /// or queries them as a class of their own), so the list marks them and says where they live
 /// instead of opening a table.
 extension ExplorerState {
-    /// The properties (`Class.property`) holding objects of embedded class `className`, in
-    /// schema order.
-    func embeddingProperties(of className: String) -> [String] {
-        realm.schema.objectSchemas.flatMap { origin in
-            origin.properties
-                .filter { $0.type == .object && $0.objectClassName == className }
-                .map { "\(origin.name).\($0.name)" }
-        }
-    }
-
     /// The first class that is not embedded and holds objects of `className`, directly or
     /// through embedded classes (Geo inside Address inside Person: Person); nil when none does.
     func topLevelParent(of className: String) -> String? {
-        var seen: Set<String> = [className]
-        var frontier = [className]
-        while !frontier.isEmpty {
-            var next: [String] = []
-            for name in frontier {
-                for holder in embeddingProperties(of: name) {
-                    let owner = String(holder.prefix { $0 != "." })
-                    if realm.schema[owner]?.isEmbedded == false { return owner }
-                    if seen.insert(owner).inserted { next.append(owner) }
-                }
-            }
-            frontier = next
-        }
-        return nil
+        realm.schema.topLevelPath(to: className)?.className
     }
 
     /// Enter on an embedded class: where its objects live, said in the status line.
     mutating func explainEmbeddedClass(_ schema: ObjectSchema) {
-        let holders = embeddingProperties(of: schema.name)
+        let holders = realm.schema.embeddingProperties(of: schema.name)
         let where_ = holders.isEmpty ? "no class holds them (the file has none reachable)" : holders.joined(separator: ", ")
         let parent = topLevelParent(of: schema.name).map { " — open \(ExplorerText.withArticle($0)) to see them" } ?? ""
         message = Message(text: "\(schema.name) objects live inside their parents: \(where_)\(parent)", isError: false)

@@ -52,7 +52,7 @@ enum ClassesView {
         var title = schema.name
         if let pk = schema.primaryKeyProperty { title += " · primary key \(pk.name)" }
         if schema.isEmbedded {
-            let holders = state.embeddingProperties(of: schema.name)
+            let holders = state.realm.schema.embeddingProperties(of: schema.name)
             title += " · embedded in " + (holders.isEmpty ? "no class" : holders.joined(separator: ", "))
         }
         lines.append((title, focused ? theme.selection : theme.header, "", ""))
