@@ -1,3 +1,4 @@
+import BenchSupport
 import CSQLite3
 import Foundation
 import RealmEngine
@@ -57,18 +58,6 @@ struct BenchError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// SplitMix64, so every engine stores exactly the same items.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E4B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// The items: each has 0–4 distinct tags out of 64 (a set of strings) and 0–4 of four
 /// attribute keys with values 0–99 (a dictionary of integers).
 struct Items {
@@ -78,7 +67,7 @@ struct Items {
     var attributes: [[(key: String, value: Int64)]] = []
 
     static func generate(count: Int) -> Items {
-        var rng = SplitMix64(state: 0xC011_EC71)
+        var rng = SplitMix64(seed: 0xC011_EC71)
         var items = Items()
         for _ in 0..<count {
             var chosen: [String] = []
@@ -266,14 +255,6 @@ final class SQLiteItems {
 
 // MARK: - The run
 
-func timed<T>(_ body: () throws -> T) rethrows -> (T, Double) {
-    let clock = ContinuousClock()
-    let start = clock.now
-    let value = try body()
-    let elapsed = clock.now - start
-    return (value, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
-}
-
 func median(_ samples: [Double]) -> Double {
     let sorted = samples.sorted()
     guard !sorted.isEmpty else { return .nan }
@@ -282,11 +263,6 @@ func median(_ samples: [Double]) -> Double {
 
 func show(_ seconds: Double) -> String {
     seconds < 1 ? String(format: "%.1f ms", seconds * 1000) : String(format: "%.3f s", seconds)
-}
-
-func loadAverage() -> String {
-    guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return "?" }
-    return text.split(separator: " ").prefix(3).joined(separator: " ")
 }
 
 let options = Options.parse(Array(CommandLine.arguments.dropFirst()))

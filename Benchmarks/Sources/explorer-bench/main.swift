@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 import RealmEngine
 import RealmTUI
@@ -76,18 +77,6 @@ func percentiles(_ samples: [Double]) -> (p50: Double, p95: Double) {
     return (sorted[sorted.count / 2], sorted[min(sorted.count - 1, sorted.count * 95 / 100)])
 }
 
-/// SplitMix64, as realm-bench's data.
-struct Generator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 let schema = Schema([
     ObjectSchema(name: "Person", properties: [
         Property(name: "id", type: .int, isPrimaryKey: true),
@@ -101,7 +90,7 @@ let schema = Schema([
 func createFile(_ path: String, objects: Int) throws {
     let surnames = ["王", "李", "张", "刘", "陈", "Rossi", "Smith", "Müller", "Garcia", "Kim"]
     let given = ["芳", "娜", "伟", "Anna", "Emma", "Li", "Noah", "Sofia", "强", "Mia"]
-    var generator = Generator(state: 42)
+    var generator = SplitMix64(seed: 42)
     let realm = try Realm(path: path, schema: schema)
     let batch = 1_000_000
     var done = 0
@@ -143,7 +132,7 @@ var results: [(String, String)] = []
 let opened = try clock.measure {
     let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), readOnly: true, createIfMissing: false))
     let session = ExplorerSession(realm: realm, path: path, readOnly: true, environment: [:])
-    driver = session.makeDriver(width: 120, height: 40, hasColor: true)
+    driver = try session.makeDriver(width: 120, height: 40, hasColor: true)
     _ = driver.screen
 }
 report("open file → first frame (class list)", formatted(seconds(opened)))
@@ -233,7 +222,7 @@ final class LiveWriter: @unchecked Sendable {
     try createFile(livePath, objects: min(options.objects, 1_000_000))
     let realm = try Realm(path: livePath)
     let session = ExplorerSession(realm: realm, path: livePath, readOnly: false, environment: [:])
-    var live = session.makeDriver(width: 120, height: 40, hasColor: true)
+    var live = try session.makeDriver(width: 120, height: 40, hasColor: true)
     live.press(.enter, .character("/"))
     for ch in "age < 50" { live.press(.character(ch)) }
     live.press(.enter, .character("l"), .character("s"))   // sorted by name with `s`

@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -139,20 +140,6 @@ func profiledTask<T>(_ body: () throws -> T) rethrows -> T { try body() }
 @MainActor func measure<T>(_ task: String, _ body: () throws -> T) rethrows -> (T, Double) {
     if task == options.profile { return try timed { try profiledTask(body) } }
     return try timed(body)
-}
-
-func timed<T>(_ body: () throws -> T) rethrows -> (T, Double) {
-    let clock = ContinuousClock()
-    let start = clock.now
-    let value = try body()
-    let d = clock.now - start
-    return (value, Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18)
-}
-
-/// The load averages (`/proc/loadavg`: 1, 5 and 15 minutes), to report beside the timings.
-func loadAverage() -> String {
-    guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return "?" }
-    return text.split(separator: " ").prefix(3).joined(separator: " ")
 }
 
 let root = options.directory.appendingPathComponent("realm-bench-\(getpid())")
