@@ -98,19 +98,16 @@ final class SharedFile: @unchecked Sendable {
         afterOpeningDataFileForTests?(canonical)
         try file.checkReadable(below: UInt64(FileHeader.Layout.paired.size))
         var rejected: FileHeader.Slot?
-        // Refuse a foreign, empty or newer file before anything is written beside it.
-        let size = try file.physicalSize()
-        if size > 0 || !create {
-            if try !(create && Realm.headerIsBlank(file)) {
-                do {
-                    try FileHeader.checkNotTruncated(base: file.base, fileSize: size, path: canonical)
-                } catch {
-                    // A writer elsewhere may have grown the file and committed since `size`
-                    // was read: only a size read after the slots counts.
-                    try FileHeader.checkNotTruncated(base: file.base, fileSize: try file.physicalSize(), path: canonical)
-                }
-                _ = try FileHeader.read(base: file.base, fileSize: size, path: canonical)
-            }
+        // Refuse a foreign, empty or newer file before anything is written beside it — except a
+        // header another process may be writing right now: a file created at the same moment
+        // by another opener shows part of its first header until that opener's write lock is
+        // free; such a header is judged again then (below).
+        var unsettledHeader = false
+        do {
+            try checkHeader(file, path: canonical, create: create)
+        } catch let error as RealmError where create {
+            guard case .corruptFile = error else { throw error }
+            unsettledHeader = true
         }
         let lock: LockFile
         do {
@@ -137,9 +134,32 @@ final class SharedFile: @unchecked Sendable {
         // Holding the shared open lock, no compaction can replace the file from now on; it may
         // have done so between the data file's open and the lock's, so check it is still there.
         guard try file.isStillAtPath() else { throw Replaced() }
+        if unsettledHeader {
+            try lock.lockWriter()
+            defer { lock.unlockWriter() }
+            _ = try file.physicalSize()
+            try file.refresh()
+            try checkHeader(file, path: canonical, create: create)
+        }
         let shared = SharedFile(path: canonical, file: file, lock: lock, isReadOnly: readOnly)
         shared.rejected = rejected
         return shared
+    }
+
+    /// Refuses a foreign, truncated or newer file; a blank one (none written yet) passes when
+    /// the opener may create it.
+    private static func checkHeader(_ file: DatabaseFile, path: String, create: Bool) throws {
+        let size = try file.physicalSize()
+        guard size > 0 || !create else { return }
+        if create, try Realm.headerIsBlank(file) { return }
+        do {
+            try FileHeader.checkNotTruncated(base: file.base, fileSize: size, path: path)
+        } catch {
+            // A writer elsewhere may have grown the file and committed since `size`
+            // was read: only a size read after the slots counts.
+            try FileHeader.checkNotTruncated(base: file.base, fileSize: try file.physicalSize(), path: path)
+        }
+        _ = try FileHeader.read(base: file.base, fileSize: size, path: path)
     }
 
     /// The shared state of an in-memory Realm (kept alive only while an instance uses it).
