@@ -60,34 +60,38 @@ extension List: Decodable where Element: Decodable {
     /// An unmanaged list of the decoded elements (a JSON array).
     public convenience init(from decoder: Decoder) throws {
         self.init()
-        var container = try decoder.unkeyedContainer()
-        while !container.isAtEnd { append(try container.decode(Element.self)) }
+        try decodeElements(Element.self, from: decoder, into: append)
     }
 }
 
 extension List: Encodable where Element: Encodable {
     /// The elements in order (a JSON array).
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.unkeyedContainer()
-        for element in self { try container.encode(element) }
-    }
+    public func encode(to encoder: Encoder) throws { try encodeElements(self, to: encoder) }
 }
 
 extension MutableSet: Decodable where Element: Decodable {
     /// An unmanaged set of the decoded elements (a JSON array; repeats are one element).
     public convenience init(from decoder: Decoder) throws {
         self.init()
-        var container = try decoder.unkeyedContainer()
-        while !container.isAtEnd { insert(try container.decode(Element.self)) }
+        try decodeElements(Element.self, from: decoder, into: insert)
     }
 }
 
 extension MutableSet: Encodable where Element: Encodable {
     /// The elements (a JSON array).
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.unkeyedContainer()
-        for element in self { try container.encode(element) }
-    }
+    public func encode(to encoder: Encoder) throws { try encodeElements(self, to: encoder) }
+}
+
+/// Each element of an array, given to `add` (a list's append, a set's insert).
+private func decodeElements<Element: Decodable>(_ type: Element.Type, from decoder: Decoder, into add: (Element) -> Void) throws {
+    var container = try decoder.unkeyedContainer()
+    while !container.isAtEnd { add(try container.decode(Element.self)) }
+}
+
+/// A list's or set's elements as an array.
+private func encodeElements<S: Sequence>(_ elements: S, to encoder: Encoder) throws where S.Element: Encodable {
+    var container = encoder.unkeyedContainer()
+    for element in elements { try container.encode(element) }
 }
 
 extension Map: Decodable where Key == String, Value: Decodable {

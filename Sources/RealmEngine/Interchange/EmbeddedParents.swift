@@ -6,10 +6,14 @@ extension Schema {
     /// schema order: its to-one links, lists and dictionaries (`Person.address`,
     /// `Person.previous`). Empty for a class no property links to.
     public func embeddingProperties(of className: String) -> [String] {
-        objectSchemas.flatMap { objectSchema in
-            objectSchema.persistedProperties
-                .filter { $0.type == .object && $0.objectClassName == className }
-                .map { "\(objectSchema.name).\($0.name)" }
+        linkHolders(of: className).map { "\($0.holder.name).\($0.property.name)" }
+    }
+
+    /// The to-one link, list, set and dictionary properties linking to `className`, with the
+    /// class holding each, in schema order.
+    public func linkHolders(of className: String) -> [(holder: ObjectSchema, property: Property)] {
+        objectSchemas.flatMap { holder in
+            holder.persistedProperties.filter { $0.type == .object && $0.objectClassName == className }.map { (holder, $0) }
         }
     }
 
@@ -30,9 +34,7 @@ extension Schema {
         var path: [String] = []
         var seen: Set<String> = [className]
         while true {
-            let holders = objectSchemas.flatMap { holder in
-                holder.persistedProperties.filter { $0.type == .object && $0.objectClassName == current }.map { (holder, $0.name) }
-            }
+            let holders = linkHolders(of: current).map { ($0.holder, $0.property.name) }
             // A top-level holder ends the walk at once; else climb through an embedded one not yet seen.
             if let (holder, name) = holders.first(where: { !$0.0.isEmbedded }) {
                 return (holder.name, ([name] + path).joined(separator: "."))

@@ -23,8 +23,6 @@ extension Schema {
     /// The embedded classes with a link, list or dictionary property to `className`, by name
     /// (`Address.pet`): their links cannot be found by a query.
     func embeddedOrigins(of className: String) -> [String] {
-        objectSchemas.filter(\.isEmbedded).flatMap { origin in
-            origin.persistedProperties.filter { $0.type == .object && $0.objectClassName == className }.map { "\(origin.name).\($0.name)" }
-        }
+        linkHolders(of: className).filter(\.holder.isEmbedded).map { "\($0.holder.name).\($0.property.name)" }
     }
 }
