@@ -39,6 +39,12 @@ extension Realm {
         return try readView.contains(classIndex: c, key: key) ? DynamicObject(realm: self, classIndex: c, key: key) : nil
     }
 
+    /// In a write transaction, the key of the object of class `classIndex` whose primary key is
+    /// `value` (stored form), if any: a bulk insert in key order skips the index lookup.
+    func existingObjectKey(classIndex: Int, primaryKey value: Value) throws -> ObjectKey? {
+        try writeTransaction().existingObject(classIndex, primaryKey: value)
+    }
+
     private func writeTransaction() throws -> WriteTransaction {
         try checkThread()
         guard let t = transaction else { throw RealmError.notInWriteTransaction }

@@ -69,8 +69,39 @@ public final class DataImport {
     private struct PendingLinks {
         var className: String
         var key: ObjectKey
-        var label: String
+        var label: ObjectLabel
         var fields: [(Property, JSONValue)]
+    }
+
+    /// Names an object of the input in errors, `Note[4812] (id 4812)`: its text is made only
+    /// when an error needs it (making it for every object was a tenth of an import's time).
+    private struct ObjectLabel: CustomStringConvertible {
+        var className: String
+        var position: Int
+        var primaryKey: (name: String, json: JSONValue)?
+
+        var description: String {
+            let base = "\(className)[\(position)]"
+            guard let primaryKey else { return base }
+            return base + " (\(primaryKey.name) \(primaryKey.json.snippet()))"
+        }
+    }
+
+    /// What `add` needs of the class being imported, looked up once a group.
+    private struct CurrentClass {
+        var name: String
+        var objectSchema: ObjectSchema
+        var classIndex: Int
+        /// Its stored properties, in column order (`ObjectSchema.persistedProperties` filters
+        /// every time it is asked).
+        var persisted: [Property]
+        /// Column of each stored property by name.
+        var columns: [String: Int]
+        var primaryKeyColumn: Int?
+        /// The objects of this class imported so far (moved back into `keys` when the group ends).
+        var keys: [ObjectKey]
+        /// Its entry in `summary.perClass`.
+        var summaryIndex: Int
     }
 
     private let realm: Realm
@@ -92,7 +123,7 @@ public final class DataImport {
     private var pendingLinks: [PendingLinks] = []
     private var existingBefore: [String: [ObjectKey]] = [:]
     private var summary = Summary()
-    private var currentClass: String?
+    private var current: CurrentClass?
     private var objectsAdded = 0
 
     /// An importer writing into `realm`, which must be in a write transaction when `run` is called.
@@ -131,46 +162,82 @@ public final class DataImport {
         if objectSchema.isEmbedded {
             throw RealmError.invalidInput("\(schema.embeddedClassNote(className)); import them inside their parents' objects")
         }
-        currentClass = className
+        endGroup()
         if !summary.perClass.contains(where: { $0.0 == className }) { summary.perClass.append((className, 0)) }
+        let persisted = objectSchema.persistedProperties
+        current = CurrentClass(name: className, objectSchema: objectSchema, classIndex: try realm.classIndex(className),
+                               persisted: persisted,
+                               columns: Dictionary(persisted.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first }),
+                               primaryKeyColumn: persisted.firstIndex(where: \.isPrimaryKey),
+                               keys: keys.removeValue(forKey: className) ?? [],
+                               summaryIndex: summary.perClass.firstIndex { $0.0 == className } ?? 0)
+    }
+
+    /// Puts the current class's keys back where step 3 looks for them.
+    private func endGroup() {
+        guard let current else { return }
+        // A class whose group was empty stays absent: a reference to it names the database's objects.
+        if !current.keys.isEmpty { keys[current.name] = current.keys }
+        self.current = nil
     }
 
     /// Checks one object of the current class and creates it with its values but its links.
     private func add(_ json: JSONValue) throws {
         if shouldStop() { throw Interrupted() }
-        guard let className = currentClass, let objectSchema = schema[className] else {
+        guard var current else {
             throw RealmError.internalError("internal error: an imported object came before its class")
         }
-        let position = keys[className]?.count ?? 0
-        var label = "\(className)[\(position)]"
-        let pk = objectSchema.primaryKeyProperty
-        if let pk, let pkJSON = primaryKeyJSON(json, pk: pk, objectSchema: objectSchema) { label += " (\(pk.name) \(pkJSON.snippet()))" }
-        let fields = try fields(json, objectSchema: objectSchema, label: label, summary: &summary)
+        // `current` is updated at the end; meanwhile its keys are not held twice.
+        self.current = nil
+        defer { self.current = current }
+        let className = current.name
+        let pk = current.primaryKeyColumn.map { current.persisted[$0] }
+        let label = ObjectLabel(className: className, position: current.keys.count,
+                                primaryKey: pk.flatMap { pk in primaryKeyJSON(json, pk: pk, current: current).map { (pk.name, $0) } })
+        let fields = try fields(json, of: current, label: label, summary: &summary)
         let key: ObjectKey
+        var links: [(Property, JSONValue)] = []
         do {
-            var dictionary: [String: ObjectInput] = [:]
-            dictionary.reserveCapacity(fields.count)
-            for (property, value) in fields where !isLinkField(property, value) {
+            // Values by column; given as an array in column order when every column has one (no
+            // name to hash, here or when the object is made), else as a dictionary.
+            var values = [ObjectInput?](repeating: nil, count: current.persisted.count)
+            var given = 0
+            for (column, value) in fields {
+                let property = current.persisted[column]
+                if isLinkField(property, value) {
+                    links.append((property, value))
+                    continue
+                }
                 // Embedded objects that name no other object are created with their parent.
-                dictionary[property.name] = property.isLink ? try linkInput(value, for: property, className: className)
+                values[column] = property.isLink ? try linkInput(value, for: property, className: className)
                     : try JSONImport.input(fromJSON: value, for: property, className: className, schema: schema)
+                given += 1
+            }
+            let input: ObjectInput
+            if given == values.count {
+                input = .array(values.map { $0 ?? .value(.null) })
+            } else {
+                var dictionary: [String: ObjectInput] = [:]
+                dictionary.reserveCapacity(given)
+                for (column, value) in values.enumerated() { if let value { dictionary[current.persisted[column].name] = value } }
+                input = .dictionary(dictionary)
             }
             var existed = false
-            if let pk, case .value(let pkValue)? = dictionary[pk.name],
-               let existing = try realm.object(ofType: className, forPrimaryKey: pkValue) {
+            if let pkColumn = current.primaryKeyColumn, case .value(let pkValue)? = values[pkColumn],
+               let existingKey = try realm.existingObjectKey(classIndex: current.classIndex, primaryKey: pkValue) {
                 existed = true
-                let createdHere = firstCreated[className].map { existing.key >= $0 } ?? false
-                if createdHere || before[className]?[existing.key] != nil {
+                let createdHere = firstCreated[className].map { existingKey >= $0 } ?? false
+                if createdHere || before[className]?[existingKey] != nil {
                     if !options.upsertDuplicates {
-                        let earlier = keys[className]?.firstIndex(of: existing.key).map(String.init) ?? "?"
+                        let earlier = current.keys.firstIndex(of: existingKey).map(String.init) ?? "?"
                         throw Duplicate(error: RealmError.primaryKey(
                             "\(className)[\(earlier)] and \(label) have the same primary key; an input holds each object once (--upsert-duplicates lets the later one update the earlier)"))
                     }
-                } else {
-                    before[className, default: [:]][existing.key] = try contents(existing)
+                } else if let existing = try realm.object(ofType: className, key: existingKey) {
+                    before[className, default: [:]][existingKey] = try contents(existing)
                 }
             }
-            key = try realm.create(className, value: .dictionary(dictionary), update: pk == nil ? .error : .modified).key
+            key = try realm.createAccessor(className, value: input, update: pk == nil ? .error : .modified).key
             if !existed {
                 summary.created += 1
                 if firstCreated[className] == nil { firstCreated[className] = key }
@@ -180,9 +247,8 @@ public final class DataImport {
         } catch {
             throw failure(label, error)
         }
-        keys[className, default: []].append(key)
-        if let index = summary.perClass.firstIndex(where: { $0.0 == className }) { summary.perClass[index].1 += 1 }
-        let links = fields.filter { isLinkField($0.0, $0.1) }
+        current.keys.append(key)
+        summary.perClass[current.summaryIndex].1 += 1
         if !links.isEmpty { pendingLinks.append(PendingLinks(className: className, key: key, label: label, fields: links)) }
         objectsAdded += 1
         progress(objectsAdded, 0)
@@ -191,6 +257,7 @@ public final class DataImport {
     // MARK: - Step 3: links, now that every object exists
 
     private func finish(total: Int) throws -> Summary {
+        endGroup()
         // The objects a reference may name in the database: of each class that references
         // name and the input holds none of, listed before any nested object is created (with
         // or without a primary key: export names an object whose optional primary key is nil
@@ -265,41 +332,44 @@ public final class DataImport {
     }
 
     /// The primary key's JSON in one object, if given.
-    private func primaryKeyJSON(_ json: JSONValue, pk: Property, objectSchema: ObjectSchema) -> JSONValue? {
+    private func primaryKeyJSON(_ json: JSONValue, pk: Property, current: CurrentClass) -> JSONValue? {
         switch json {
         case .object: return json.member(pk.name)
         case .array(let values):
-            guard let i = objectSchema.persistedProperties.firstIndex(where: { $0.name == pk.name }), i < values.count else { return nil }
-            return values[i]
+            guard let column = current.primaryKeyColumn, column < values.count else { return nil }
+            return values[column]
         default: return nil
         }
     }
 
-    /// The given properties of one object (a JSON object, or an array in property order).
-    private func fields(_ json: JSONValue, objectSchema: ObjectSchema, label: String,
-                        summary: inout Summary) throws -> [(Property, JSONValue)] {
+    /// The given values of one object (a JSON object, or an array in property order), by column.
+    private func fields(_ json: JSONValue, of current: CurrentClass, label: ObjectLabel,
+                        summary: inout Summary) throws -> [(column: Int, json: JSONValue)] {
+        let objectSchema = current.objectSchema
         switch json {
         case .object(let members):
-            try JSONImport.requireDistinctNames(members, in: label)
-            var out: [(Property, JSONValue)] = []
+            try JSONImport.requireDistinctNames(members, in: label.description)
+            var out: [(column: Int, json: JSONValue)] = []
+            out.reserveCapacity(members.count)
             for member in members {
-                guard let property = objectSchema[member.key] else {
-                    if options.ignoreUnknown { summary.ignoredProperties += 1; continue }
-                    throw RealmError.invalidInput(
-                        "\(label): unknown property '\(member.key)'; \(objectSchema.name) has \(objectSchema.persistedProperties.map(\.name).joined(separator: ", ")) (--ignore-unknown skips unknown properties)")
+                if let column = current.columns[member.key] {
+                    out.append((column, member.value))
+                    continue
                 }
                 // Computed backlinks are not stored; a value for one (older exports) is skipped.
-                guard property.isPersisted else { continue }
-                out.append((property, member.value))
+                if objectSchema[member.key] != nil { continue }
+                if options.ignoreUnknown { summary.ignoredProperties += 1; continue }
+                throw RealmError.invalidInput(
+                    "\(label): unknown property '\(member.key)'; \(objectSchema.name) has \(current.persisted.map(\.name).joined(separator: ", ")) (--ignore-unknown skips unknown properties)")
             }
             return out
         case .array(let values):
-            let persisted = objectSchema.persistedProperties
+            let persisted = current.persisted
             guard values.count <= persisted.count else {
                 throw RealmError.invalidInput(
                     "\(label): an array of \(values.count) values, but \(objectSchema.name) has \(persisted.count) stored properties (\(persisted.map(\.name).joined(separator: ", ")))")
             }
-            return Array(zip(persisted, values))
+            return values.enumerated().map { ($0, $1) }
         default:
             throw RealmError.invalidInput(
                 "\(label): expected a JSON object or an array of values in property order; got \(json.kindName) \(json.snippet())")
@@ -470,7 +540,7 @@ public final class DataImport {
         }
     }
 
-    private func failure(_ label: String, _ error: Error) -> Error {
+    private func failure(_ label: ObjectLabel, _ error: Error) -> Error {
         if error is Interrupted { return error }
         let text = (error as? RealmError)?.description ?? String(describing: error)
         return RealmError.invalidInput("\(label): \(text)")

@@ -187,15 +187,21 @@ public final class JSONElementStream {
 
     /// Moves past `count` bytes (all already in `buffer`), keeping line and column.
     private func consume(_ count: Int) throws {
-        for byte in buffer[position..<position + count] {
-            if byte == 0x0A {
-                line += 1
-                column = 1
-            } else if byte & 0xC0 != 0x80 {
-                column += 1
+        let (start, end) = (position, position + count)
+        var (line, column) = (self.line, self.column)
+        buffer.withUnsafeBufferPointer { bytes in
+            for index in start..<end {
+                let byte = bytes[index]
+                if byte == 0x0A {
+                    line += 1
+                    column = 1
+                } else if byte & 0xC0 != 0x80 {
+                    column += 1
+                }
             }
         }
-        position += count
+        (self.line, self.column) = (line, column)
+        position = end
     }
 
     private func skipWhitespace(allowingByteOrderMark: Bool = false) throws {
@@ -223,50 +229,61 @@ public final class JSONElementStream {
         var depth = 0
         var inString = false
         var escaped = false
-        scan: while true {
+        // Scans what is buffered (through a pointer: no per-byte access check on `buffer`), then
+        // reads more, until the value's end.
+        var finished = false
+        while !finished {
             if end == buffer.count, !(try fill()) { break }
-            let byte = buffer[end]
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                    if depth == 0 {
+            buffer.withUnsafeBufferPointer { bytes in
+                scan: while end < bytes.count {
+                    let byte = bytes[end]
+                    if inString {
+                        if escaped {
+                            escaped = false
+                        } else if byte == UInt8(ascii: "\\") {
+                            escaped = true
+                        } else if byte == UInt8(ascii: "\"") {
+                            inString = false
+                            if depth == 0 {
+                                end += 1
+                                finished = true
+                                break scan
+                            }
+                        }
                         end += 1
-                        break scan
+                        continue
                     }
-                }
-                end += 1
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "\""):
-                inString = true
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                depth += 1
-            case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                if depth == 0 { break scan }
-                depth -= 1
-                if depth == 0 {
+                    switch byte {
+                    case UInt8(ascii: "\""):
+                        inString = true
+                    case UInt8(ascii: "{"), UInt8(ascii: "["):
+                        depth += 1
+                    case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                        if depth == 0 { finished = true; break scan }
+                        depth -= 1
+                        if depth == 0 {
+                            end += 1
+                            finished = true
+                            break scan
+                        }
+                    case UInt8(ascii: ","), 0x20, 0x0A, 0x0D, 0x09:
+                        if depth == 0 { finished = true; break scan }
+                    default:
+                        break
+                    }
                     end += 1
-                    break scan
                 }
-            case UInt8(ascii: ","), 0x20, 0x0A, 0x0D, 0x09:
-                if depth == 0 { break scan }
-            default:
-                break
             }
-            end += 1
         }
         guard end > position else {
             let byte = try peek()
             throw error(byte == nil ? "unexpected end of input" : "unexpected \(describe(byte)): expected a JSON value")
         }
-        let bytes = Array(buffer[position..<end])
-        try consume(end - position)
-        return try JSONParser.parse(bytes: bytes, line: startLine, column: startColumn)
+        let (start, count) = (position, end - position)
+        try consume(count)
+        return try buffer.withUnsafeBufferPointer { all in
+            try JSONParser.parse(bytes: UnsafeBufferPointer(rebasing: all[start..<start + count]), line: startLine, column: startColumn)
+        }
     }
 
     private func describe(_ byte: UInt8?) -> String {

@@ -58,21 +58,21 @@ public enum JSONImport {
     /// twice was imported silently with the last value, as most JSON readers do, losing the
     /// other — an error now, as a primary key given twice is. (Names repeat legitimately only
     /// at the top level, where a class may have several groups.)
-    static func requireDistinctNames(_ members: [JSONMember], in label: String) throws {
+    static func requireDistinctNames(_ members: [JSONMember], in label: @autoclosure () -> String) throws {
         guard members.count > 1 else { return }
         if members.count <= 16 {
             // An object of a few properties (nearly every one): comparing pairs costs less
             // than hashing every name into a set (6% of a million-object import was the set).
             for later in 1..<members.count {
                 for earlier in 0..<later where members[earlier].key == members[later].key {
-                    throw RealmError.invalidInput("\(label): property '\(members[later].key)' is given twice in one object; give each property once")
+                    throw RealmError.invalidInput("\(label()): property '\(members[later].key)' is given twice in one object; give each property once")
                 }
             }
             return
         }
         var seen = Set<String>()
         for member in members where !seen.insert(member.key).inserted {
-            throw RealmError.invalidInput("\(label): property '\(member.key)' is given twice in one object; give each property once")
+            throw RealmError.invalidInput("\(label()): property '\(member.key)' is given twice in one object; give each property once")
         }
     }
 
@@ -204,31 +204,31 @@ public enum JSONImport {
 
     /// A to-one link, a list element, or a non-list scalar (not null).
     static func element(fromJSON json: JSONValue, for property: Property, className: String,
-                                propertyLabel: String, schema: Schema) throws -> ObjectInput {
+                                propertyLabel: @autoclosure () -> String, schema: Schema) throws -> ObjectInput {
         guard property.isLink else {
             return .value(try scalar(fromJSON: json, type: property.type, className: className,
-                                     propertyLabel: propertyLabel, expected: property.isList ? property.type.rawValue : property.typeDescription))
+                                     propertyLabel: propertyLabel(), expected: property.isList ? property.type.rawValue : property.typeDescription))
         }
         let targetName = property.objectClassName ?? ""
         guard let target = schema[targetName] else { throw RealmError.noSuchClass(targetName) }
         if ImportDocument.reference(json) != nil {
             throw RealmError.invalidInput(
-                "\(className).\(propertyLabel): \(json.snippet()) names an object of an import file by position; here give the \(targetName)'s primary key or the object itself")
+                "\(className).\(propertyLabel()): \(json.snippet()) names an object of an import file by position; here give the \(targetName)'s primary key or the object itself")
         }
         switch json {
         case .object, .array:
             return try objectInput(fromJSON: json, objectSchema: target, schema: schema)
         case .number, .string:
             guard let pk = target.primaryKeyProperty else {
-                throw RealmError.typeMismatch(className: className, property: propertyLabel,
+                throw RealmError.typeMismatch(className: className, property: propertyLabel(),
                                               expected: "a \(targetName) as an object or an array (\(targetName) has no primary key to refer to)",
                                               got: json.snippet())
             }
-            let key = try scalar(fromJSON: json, type: pk.type, className: className, propertyLabel: propertyLabel,
+            let key = try scalar(fromJSON: json, type: pk.type, className: className, propertyLabel: propertyLabel(),
                                  expected: "the primary key of a \(targetName) (\(pk.type.rawValue)), an object or an array")
             return .primaryKey(key)
         default:
-            throw RealmError.typeMismatch(className: className, property: propertyLabel,
+            throw RealmError.typeMismatch(className: className, property: propertyLabel(),
                                           expected: "a \(targetName): an object, an array in property order, or a primary key",
                                           got: json.snippet())
         }
@@ -236,19 +236,21 @@ public enum JSONImport {
 
     /// Converts a non-null JSON value to a scalar of `type`.
     static func scalar(fromJSON json: JSONValue, type: PropertyType, className: String,
-                       propertyLabel: String, expected: String) throws -> Value {
+                       propertyLabel: @autoclosure () -> String, expected: @autoclosure () -> String) throws -> Value {
+        // The label and the expectation are made only for an error (per value, they were a
+        // twentieth of an import's time).
         func mismatch(_ what: String? = nil) -> RealmError {
-            RealmError.typeMismatch(className: className, property: propertyLabel, expected: what ?? expected, got: json.snippet())
+            RealmError.typeMismatch(className: className, property: propertyLabel(), expected: what ?? expected(), got: json.snippet())
         }
         switch type {
         case .bool:
-            guard let b = json.boolValue else { throw mismatch("\(expected) (true or false)") }
+            guard let b = json.boolValue else { throw mismatch("\(expected()) (true or false)") }
             return .bool(b)
         case .int, .int8, .int16, .int32:
             guard let v = json.int64Value else {
                 // A whole number, but beyond 64 bits: say the range, not "not a whole number".
                 if json.isIntegerLiteral { throw mismatch("\(type.rawValue) in \(type.integerRange.lowerBound)...\(type.integerRange.upperBound)") }
-                throw mismatch("\(expected) (a whole number)")
+                throw mismatch("\(expected()) (a whole number)")
             }
             guard type.integerRange.contains(v) else {
                 throw mismatch("\(type.rawValue) in \(type.integerRange.lowerBound)...\(type.integerRange.upperBound)")
@@ -256,24 +258,24 @@ public enum JSONImport {
             return .int(v)
         case .float:
             if case .number(let text) = json, let f = Float(text) {
-                guard f.isFinite else { throw mismatch("\(expected) (within float range)") }
+                guard f.isFinite else { throw mismatch("\(expected()) (within float range)") }
                 return .float(f)
             }
             if case .string(let s) = json, let d = nonFinite(s) { return .float(Float(d)) }
-            throw mismatch("\(expected) (a number, or \"nan\", \"inf\", \"-inf\")")
+            throw mismatch("\(expected()) (a number, or \"nan\", \"inf\", \"-inf\")")
         case .double:
             if case .number(let text) = json, let d = Double(text) {
-                guard d.isFinite else { throw mismatch("\(expected) (within double range)") }
+                guard d.isFinite else { throw mismatch("\(expected()) (within double range)") }
                 return .double(d)
             }
             if case .string(let s) = json, let d = nonFinite(s) { return .double(d) }
-            throw mismatch("\(expected) (a number, or \"nan\", \"inf\", \"-inf\")")
+            throw mismatch("\(expected()) (a number, or \"nan\", \"inf\", \"-inf\")")
         case .string:
-            guard let s = json.stringValue else { throw mismatch("\(expected) (a JSON string)") }
+            guard let s = json.stringValue else { throw mismatch("\(expected()) (a JSON string)") }
             return .string(s)
         case .date:
             guard let t = timestamp(fromJSON: json) else {
-                throw mismatch("\(expected) (ISO 8601 like \"2020-01-02T03:04:05.25Z\" with at most 9 fraction digits, or epoch milliseconds)")
+                throw mismatch("\(expected()) (ISO 8601 like \"2020-01-02T03:04:05.25Z\" with at most 9 fraction digits, or epoch milliseconds)")
             }
             return .date(t)
         case .data:
@@ -282,18 +284,18 @@ public enum JSONImport {
                 var bytes: [UInt8] = []
                 bytes.reserveCapacity(items.count)
                 for item in items {
-                    guard let b = item.int64Value, (0...255).contains(b) else { throw mismatch("\(expected) (an array of bytes 0–255)") }
+                    guard let b = item.int64Value, (0...255).contains(b) else { throw mismatch("\(expected()) (an array of bytes 0–255)") }
                     bytes.append(UInt8(b))
                 }
                 return .data(Data(bytes))
             }
-            throw mismatch("\(expected) (a base64 string)")
+            throw mismatch("\(expected()) (a base64 string)")
         case .objectId:
-            guard let s = json.stringValue, let id = ObjectId(parsing: s) else { throw mismatch("\(expected) (24 hexadecimal digits)") }
+            guard let s = json.stringValue, let id = ObjectId(parsing: s) else { throw mismatch("\(expected()) (24 hexadecimal digits)") }
             return .objectId(id)
         case .uuid:
             guard let s = json.stringValue, let id = UUID(uuidString: s) else {
-                throw mismatch("\(expected) (like \"d1b186e1-e9e0-4768-a1a7-c492519d47ee\")")
+                throw mismatch("\(expected()) (like \"d1b186e1-e9e0-4768-a1a7-c492519d47ee\")")
             }
             return .uuid(id)
         case .decimal128:
@@ -303,13 +305,13 @@ public enum JSONImport {
             switch json {
             case .string(let s): text = s
             case .number(let n): text = n
-            default: throw mismatch("\(expected) (a decimal as a string like \"12.50\", or a number)")
+            default: throw mismatch("\(expected()) (a decimal as a string like \"12.50\", or a number)")
             }
             guard let decimal = Decimal128(exactly: text) else {
                 if Decimal128(text) != nil {
-                    throw mismatch("\(expected) that a decimal128 holds exactly (at most 34 significant digits, exponent -6176...6111)")
+                    throw mismatch("\(expected()) that a decimal128 holds exactly (at most 34 significant digits, exponent -6176...6111)")
                 }
-                throw mismatch("\(expected) (a decimal as a string like \"12.50\", \"-1E-6143\", \"NaN\" or \"Inf\")")
+                throw mismatch("\(expected()) (a decimal as a string like \"12.50\", \"-1E-6143\", \"NaN\" or \"Inf\")")
             }
             return .decimal128(decimal)
         case .object, .linkingObjects, .mixed:

@@ -15,14 +15,15 @@ public struct JSONParser {
     /// object created inline; 512 is far beyond real data and far below the stack's limit.
     public static let maxDepth = 512
 
-    private let bytes: [UInt8]
+    /// The input, borrowed for the parse (no copy of an element cut out of a larger buffer).
+    private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
     private var depth = 0
     /// Where `bytes` begin in the whole input (1-based line and column), for errors in one
     /// element that `JSONElementStream` cut out of a larger document.
     private var origin = (line: 1, column: 1)
 
-    private init(_ bytes: [UInt8]) { self.bytes = bytes }
+    private init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     /// Parses one JSON document.
     public static func parse(_ data: Data) throws -> JSONValue {
@@ -37,6 +38,11 @@ public struct JSONParser {
     /// Parses one JSON value that begins at `line`, `column` of a larger input (errors say
     /// where in that input).
     static func parse(bytes: [UInt8], line: Int, column: Int) throws -> JSONValue {
+        try bytes.withUnsafeBufferPointer { try parse(bytes: $0, line: line, column: column) }
+    }
+
+    /// `parse(bytes:line:column:)` over borrowed bytes.
+    static func parse(bytes: UnsafeBufferPointer<UInt8>, line: Int, column: Int) throws -> JSONValue {
         var parser = JSONParser(bytes)
         parser.origin = (line, column)
         parser.skipWhitespace()
@@ -48,6 +54,10 @@ public struct JSONParser {
     }
 
     static func parse(bytes: [UInt8]) throws -> JSONValue {
+        try bytes.withUnsafeBufferPointer { try parse(document: $0) }
+    }
+
+    private static func parse(document bytes: UnsafeBufferPointer<UInt8>) throws -> JSONValue {
         var parser = JSONParser(bytes)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
         parser.skipWhitespace()
@@ -66,9 +76,9 @@ public struct JSONParser {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
-        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "t"): try literal(Self.trueBytes); return .bool(true)
+        case UInt8(ascii: "f"): try literal(Self.falseBytes); return .bool(false)
+        case UInt8(ascii: "n"): try literal(Self.nullBytes); return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
         default: throw error("unexpected \(describeByte()): expected a JSON value")
         }
@@ -121,12 +131,13 @@ public struct JSONParser {
         return .array(items)
     }
 
-    private mutating func literal(_ word: String) throws {
-        let w = Array(word.utf8)
-        guard index + w.count <= bytes.count, Array(bytes[index..<index + w.count]) == w else {
+    private static let trueBytes = Array("true".utf8), falseBytes = Array("false".utf8), nullBytes = Array("null".utf8)
+
+    private mutating func literal(_ word: [UInt8]) throws {
+        guard index + word.count <= bytes.count, bytes[index..<index + word.count].elementsEqual(word) else {
             throw error("unexpected \(describeByte()): expected a JSON value")
         }
-        index += w.count
+        index += word.count
     }
 
     private mutating func parseNumber() throws -> String {
@@ -159,6 +170,19 @@ public struct JSONParser {
 
     private mutating func parseString() throws -> String {
         index += 1  // opening quote
+        // Most strings have no escape and are ASCII: made straight from the input (ASCII is
+        // valid UTF-8), without the copy and the check below.
+        var scan = index
+        while scan < bytes.count {
+            let c = bytes[scan]
+            if c == UInt8(ascii: "\"") {
+                let s = String(decoding: bytes[index..<scan], as: UTF8.self)
+                index = scan + 1
+                return s
+            }
+            if c < 0x20 || c >= 0x80 || c == UInt8(ascii: "\\") { break }
+            scan += 1
+        }
         var out: [UInt8] = []
         var runStart = index
         while true {

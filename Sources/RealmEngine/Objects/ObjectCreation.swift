@@ -74,9 +74,7 @@ extension WriteTransaction {
             } else {
                 throw RealmError.missingValue(className: objectSchema.name, property: properties[pk].name)
             }
-            // A new largest key (a bulk insert in key order) cannot exist yet: no lookup needed.
-            let isNew = state.tables[classIndex].indexes[pk].map { SearchIndex.isPastLastEntry($0, hi: SearchIndex.key(pkValue)) } ?? false
-            if !isNew, let key = try state.object(classIndex: classIndex, primaryKey: pkValue) {
+            if let key = try existingObject(classIndex, primaryKey: pkValue, column: pk) {
                 guard update != .error else {
                     throw RealmError.primaryKey("\(objectSchema.name): an object with primary key \(pkValue) already exists")
                 }
@@ -115,6 +113,18 @@ extension WriteTransaction {
             }
         }
         return try insertRow(classIndex, row, primaryKeyChecked: true)
+    }
+
+    /// The object of a class with a primary key whose primary key is `value` (stored form), if any.
+    func existingObject(_ classIndex: Int, primaryKey value: Value) throws -> ObjectKey? {
+        guard let column = layout.tables[classIndex].primaryKeyColumn else { return nil }
+        return try existingObject(classIndex, primaryKey: value, column: column)
+    }
+
+    private func existingObject(_ classIndex: Int, primaryKey value: Value, column: Int) throws -> ObjectKey? {
+        // A new largest key (a bulk insert in key order) cannot exist yet: no lookup needed.
+        let isNew = state.tables[classIndex].indexes[column].map { SearchIndex.isPastLastEntry($0, hi: SearchIndex.key(value)) } ?? false
+        return isNew ? nil : try state.object(classIndex: classIndex, primaryKey: value)
     }
 
     /// `value` itself when it already is the stored form of a plain (non-list) property of `type`
