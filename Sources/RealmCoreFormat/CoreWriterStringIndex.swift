@@ -33,16 +33,17 @@ struct CoreStringIndexBuilder {
         case object(Int64)
         case rows(Rows)
         case subIndex(Node)
-        /// A child of an inner B-tree node.
-        case child(Node)
     }
 
-    /// One index node: a leaf of keys with their entries, or an inner B-tree node whose key
-    /// per child is that child's last key.
+    /// One index node: a leaf of keys with their entries, or an inner B-tree node of children,
+    /// its key per child that child's last key.
     final class Node {
         let isInner: Bool
         var keys: [Int32] = []
+        /// A leaf's entries, one per key.
         var entries: [Entry] = []
+        /// An inner node's children, one per key.
+        var children: [Node] = []
         init(isInner: Bool) { self.isInner = isInner }
         var lastKey: Int32 { keys.last ?? 0 }
     }
@@ -79,9 +80,11 @@ struct CoreStringIndexBuilder {
     static func key(_ data: [UInt8]?, offset: Int) -> Int32 {
         guard let data, offset <= data.count else { return 0 }
         let tail = data.count - offset
-        var bytes: [UInt8] = tail <= 3 ? Array(data[offset...]) + [0x58] : Array(data[offset..<offset + 4])
-        while bytes.count < 4 { bytes.append(0) }
-        let u = UInt32(bytes[0]) << 24 | UInt32(bytes[1]) << 16 | UInt32(bytes[2]) << 8 | UInt32(bytes[3])
+        var u: UInt32 = 0
+        for i in 0..<4 {
+            let byte: UInt8 = i < tail ? data[offset + i] : i == tail ? 0x58 : 0
+            u |= UInt32(byte) << UInt32(24 - 8 * i)
+        }
         return Int32(bitPattern: u)
     }
 
@@ -119,7 +122,7 @@ struct CoreStringIndexBuilder {
     /// `StringIndex::node_add_key`.
     private func addChild(_ node: Node, _ child: Node) {
         node.keys.append(child.lastKey)
-        node.entries.append(.child(child))
+        node.children.append(child)
     }
 
     private func lowerBound(_ keys: [Int32], _ key: Int32) -> Int {
@@ -131,19 +134,13 @@ struct CoreStringIndexBuilder {
         return lo
     }
 
-    private func child(_ node: Node, _ i: Int) -> Node {
-        if case .child(let c) = node.entries[i] { return c }
-        // Inner nodes only ever hold children (built here, never read from a file).
-        preconditionFailure("an inner index node holds a non-node entry")
-    }
-
     /// `StringIndex::do_insert`.
     private func doInsert(_ node: Node, objectKey: Int64, key: Int32, offset: Int, data value: [UInt8]?) -> Change {
         let size = Self.nodeSize
         if node.isInner {
             var i = lowerBound(node.keys, key)
             if i == node.keys.count { i = node.keys.count - 1 }
-            let target = child(node, i)
+            let target = node.children[i]
             let change = doInsert(target, objectKey: objectKey, key: key, offset: offset, data: value)
             if case .none = change {
                 node.keys[i] = target.lastKey
@@ -156,11 +153,11 @@ struct CoreStringIndexBuilder {
                     // `node_insert_split`
                     node.keys[i] = target.lastKey
                     node.keys.insert(second.lastKey, at: i + 1)
-                    node.entries.insert(.child(second), at: i + 1)
+                    node.children.insert(second, at: i + 1)
                 case .insertBefore(let n), .insertAfter(let n):
                     // `node_insert`
                     node.keys.insert(n.lastKey, at: i)
-                    node.entries.insert(.child(n), at: i)
+                    node.children.insert(n, at: i)
                 case .none: break
                 }
                 return .none
@@ -179,9 +176,9 @@ struct CoreStringIndexBuilder {
             }
             if i == 0 { return .insertBefore(sibling) }
             if i == size { return isSplit ? .split(node, sibling) : .insertAfter(sibling) }
-            for j in i..<node.entries.count { addChild(sibling, child(node, j)) }
+            for c in node.children[i...] { addChild(sibling, c) }
             node.keys.removeSubrange(i...)
-            node.entries.removeSubrange(i...)
+            node.children.removeSubrange(i...)
             return .split(node, sibling)
         }
         let noExtend = node.keys.count >= size
@@ -243,8 +240,6 @@ struct CoreStringIndexBuilder {
             }
         case .subIndex(let sub):
             node.entries[i] = .subIndex(treeInsert(sub, key: objectKey, data: value, offset: subOffset))
-        case .child:
-            preconditionFailure("an index leaf holds a B-tree child")
         }
         return true
     }
@@ -276,16 +271,17 @@ struct CoreStringIndexBuilder {
 
     private func write(_ node: Node, _ w: inout CoreNodeWriter, what: String) throws -> Int {
         var slots: [CoreSlot] = []
-        slots.reserveCapacity(node.entries.count + 1)
+        slots.reserveCapacity(node.keys.count + 1)
         // The key array is created at 32 bits (`ensure_minimum_width(0x7FFFFFFF)`) and stays so.
         slots.append(.ref(try w.ints(node.keys.map { Int64($0) }, width: 32, what: "\(what) search index keys")))
         for entry in node.entries {
             switch entry {
             case .object(let k): slots.append(.tagged(k))
             case .rows(let rows): slots.append(.ref(try writeRows(rows.keys, &w, what: what)))
-            case .subIndex(let n), .child(let n): slots.append(.ref(try write(n, &w, what: what)))
+            case .subIndex(let n): slots.append(.ref(try write(n, &w, what: what)))
             }
         }
+        for child in node.children { slots.append(.ref(try write(child, &w, what: what))) }
         return try w.slots(slots, inner: node.isInner, context: true, what: "\(what) search index node")
     }
 

@@ -33,14 +33,18 @@ import Testing
     }
 
     /// Has Realm Core build the same tables itself (`make` from Realm Core's dump of our file)
-    /// and compares every search index node by node.
-    static func expectRealmCoreBuildsTheSameIndexes(_ path: String, tables: Int, _ dir: TempDir) throws {
-        guard let tool = CoreFixtures.tool() else { return }
+    /// and compares every search index node by node. Returns our indexes as text (by table
+    /// and column), for checks of their shape.
+    @discardableResult
+    static func expectRealmCoreBuildsTheSameIndexes(_ path: String, tables: Int, _ dir: TempDir) throws -> [[String]] {
+        let ours = try CoreIndexTree(path: path)
+        let described = try (0..<tables).map { t in try ours.indexRefs(table: t).filter { $0 != 0 }.map { try ours.describe($0) } }
+        guard let tool = CoreFixtures.tool() else { return described }
         let dump = dir.path("dump-\(UUID().uuidString).json")
         try CoreProcess.run(tool, ["dump", path]).stdout.write(to: URL(fileURLWithPath: dump))
         let made = dir.path("made-\(UUID().uuidString).realm")
         _ = try CoreProcess.run(tool, ["make", made, "--from", dump])
-        let ours = try CoreIndexTree(path: path), theirs = try CoreIndexTree(path: made)
+        let theirs = try CoreIndexTree(path: made)
         var compared = 0
         for t in 0..<tables {
             let a = try ours.indexRefs(table: t), b = try theirs.indexRefs(table: t)
@@ -53,6 +57,7 @@ import Testing
             }
         }
         #expect(compared > 0)
+        return described
     }
 
     /// Strings for a string primary key: over 1000 distinct 4-byte prefixes (the index's root
@@ -75,7 +80,10 @@ import Testing
             Object(key: Int64((i * 37) % Self.strings.count) * 2 + 5, values: [s.map(CoreValue.string) ?? .null, .int(Int64(i))])
         }
         let path = try CoreWriterTests.roundTrip([Self.table("class_Str", columns, primaryKey: "id", objects)], dir)
-        try Self.expectRealmCoreBuildsTheSameIndexes(path, tables: 2, dir)
+        let indexes = try Self.expectRealmCoreBuildsTheSameIndexes(path, tables: 2, dir)
+        // Over 1000 keys: the root is an inner B-tree node; shared prefixes made sub-indexes.
+        #expect(indexes[1].count == 1 && indexes[1][0].hasPrefix("I32{"), "\(indexes[1].first?.prefix(100) ?? "no index")")
+        #expect(indexes[1].first?.contains(":SL32{") == true)
         let key = { (s: String?) in objects.first { $0.values[0] == (s.map(CoreValue.string) ?? .null) }?.key }
         for (rql, value) in [("id == ''", ""), ("id == 'abc'", "abc"), ("id == 'abcd'", "abcd"), ("id == nil", nil),
                              ("id == 'shared-prefix-17'", "shared-prefix-17"), ("id == '0700-100'", "0700-100"),
@@ -87,7 +95,7 @@ import Testing
         #expect(try Self.query(path, "Str", "id == 'shared-prefix-'") == [])
     }
 
-    @Test func intObjectIdAndUUIDPrimaryKeys() throws {
+    @Test func intObjectIdUUIDAndEmptyPrimaryKeys() throws {
         let dir = TempDir("core-writer-index")
         // 1500 ints (over 1000 distinct keys: a B-tree), the extremes, keys in reverse value order.
         let ints: [Int64] = (0..<1500).map { Int64($0) - 700 } + [Int64.min, Int64.max, 1 << 40, -(1 << 40)]
@@ -113,9 +121,13 @@ import Testing
             Self.table("class_Oid", [Column(name: "_id", type: .objectId, nullable: true), Column(name: "s", type: .string, nullable: false)],
                        primaryKey: "_id", oidObjects),
             Self.table("class_Uuid", [Column(name: "_id", type: .uuid, nullable: false)], primaryKey: "_id", uuidObjects),
+            // No objects: the index is an empty leaf.
+            Self.table("class_None", [Column(name: "_id", type: .string, nullable: true)], primaryKey: "_id", []),
         ]
         let path = try CoreWriterTests.roundTrip(tables, dir)
-        try Self.expectRealmCoreBuildsTheSameIndexes(path, tables: 4, dir)
+        let indexes = try Self.expectRealmCoreBuildsTheSameIndexes(path, tables: 5, dir)
+        #expect(indexes[4] == ["L32{}"])
+        #expect(indexes[1].count == 1 && indexes[1][0].hasPrefix("I32{"), "\(indexes[1].first?.prefix(100) ?? "no index")")
         for v: Int64 in [-700, 0, 5, 799, .min, .max] {
             guard let found = try Self.query(path, "Int", "_id == \(v)") else { return }
             #expect(found == [intObjects.first { $0.values[0] == .int(v) }?.key].compactMap { $0 }, "_id == \(v)")
