@@ -15,6 +15,9 @@ public struct RealmCoreWriterTable: Sendable {
         /// name. Its values are `.link` (the table key in them is ignored), `.null` or `.list`
         /// of `.link`; each target gets a backlink column, as Realm Core keeps them.
         public var linkTarget: String?
+        /// Whether the column has a search index of its own (int, bool, string, timestamp,
+        /// ObjectId, UUID); the primary-key column has one without this.
+        public var isIndexed = false
         public init(name: String, type: CoreColumnType, nullable: Bool, isList: Bool = false, linkTarget: String? = nil) {
             self.name = name
             self.type = type
@@ -41,6 +44,9 @@ public struct RealmCoreWriterTable: Sendable {
     public var name: String
     public var columns: [Column]
     public var objects: [Object]
+    /// The primary-key column's name (int, string, ObjectId or UUID, unique values; it gets a
+    /// search index).
+    public var primaryKey: String?
 
     public init(name: String, columns: [Column], objects: [Object]) {
         self.name = name
@@ -93,10 +99,10 @@ struct CoreTableWriter {
                 throw RealmError.invalidInput("\(name): object \(o.key) has \(o.values.count) values for \(table.columns.count) columns")
             }
         }
-        let spec = try writeSpec(&w)
+        let primaryKey = try primaryKeyColumn()
+        let spec = try writeSpec(primaryKey: primaryKey, &w)
         let cluster = try writeTree(objects, &w)
-        let n = table.columns.count + backlinks.count
-        let indexes = try w.slots(Array(repeating: .null, count: n), what: "\(name) search indexes")
+        let indexes = try w.slots(try writeSearchIndexes(objects, primaryKey: primaryKey, &w), what: "\(name) search indexes")
         // A link column names its target and the target's backlink column, a backlink column
         // its origin table and link column; other columns hold Realm Core's null keys.
         var tables: [Int64] = [], columns: [Int64] = []
@@ -113,18 +119,18 @@ struct CoreTableWriter {
         // The object key sequence continues after the largest key, as Realm Core's would.
         let sequence: CoreSlot = objects.last.map { .tagged($0.key + 1) } ?? .null
         return try w.slots([.ref(spec), .null, .ref(cluster), .tagged(key), .ref(indexes), .tagged(0), .tagged(0),
-                            .ref(oppositeTables), .ref(oppositeColumns), sequence, .null, .null, .tagged(0), .null],
+                            .ref(oppositeTables), .ref(oppositeColumns), sequence, .null, primaryKeySlot(primaryKey), .tagged(0), .null],
                            what: "\(name) table top")
     }
 
     /// The spec: types, names, attributes, (no sub-specs, no enum keys), column keys.
-    private func writeSpec(_ w: inout CoreNodeWriter) throws -> Int {
+    private func writeSpec(primaryKey: Int?, _ w: inout CoreNodeWriter) throws -> Int {
         let name = table.name
         // Backlink columns come last, with type 14, no attributes and no name.
         let types = try w.ints(table.columns.map { Int64($0.type.rawValue) } + backlinks.map { _ in Int64(CoreColumnType.backlink.rawValue) },
                                what: "\(name) spec types")
         let names = try w.shortStrings(table.columns.map { Array($0.name.utf8) }, nullable: false, what: "\(name) column names")
-        let attributes = try w.ints(table.columns.map(\.attributes) + backlinks.map { _ in 0 }, what: "\(name) spec attributes")
+        let attributes = try w.ints(table.columns.indices.map { specAttributes($0, primaryKey: primaryKey) } + backlinks.map { _ in 0 }, what: "\(name) spec attributes")
         let keys = try w.ints(table.columns.indices.map(columnKey) + backlinks.indices.map(backlinkKey), what: "\(name) column keys")
         return try w.slots([.ref(types), .ref(names), .ref(attributes), .null, .null, .ref(keys)], what: "\(name) spec")
     }

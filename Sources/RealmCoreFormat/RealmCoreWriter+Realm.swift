@@ -9,8 +9,12 @@ extension RealmCoreWriter {
         func refuse(_ what: String) -> Result<CoreColumnType, RealmError> {
             .failure(.unsupported("\(objectSchema.name).\(p.name): \(what) cannot be written to a Realm Core file yet"))
         }
-        if p.isPrimaryKey { return refuse("a primary key (its search index)") }
-        if p.isIndexed { return refuse("an indexed property (its search index)") }
+        if p.isPrimaryKey, ![.int, .int8, .int16, .int32, .string, .objectId, .uuid].contains(p.type) || p.isList || p.isSet || p.isMap {
+            return refuse("a primary key of type \(p.type)")
+        }
+        if p.isIndexed, ![.int, .int8, .int16, .int32, .bool, .string, .date, .objectId, .uuid].contains(p.type) || p.isList || p.isSet || p.isMap {
+            return refuse("an index on a \(p.collectionName ?? "\(p.type)") property")
+        }
         if p.isSet || p.isMap { return refuse("a \(p.collectionName ?? "collection") property") }
         switch p.type {
         case .int, .int8, .int16, .int32: return .success(.int)
@@ -41,11 +45,14 @@ extension RealmCoreWriter {
             }
             let properties = objectSchema.persistedProperties
             let columns = try properties.map { p in
-                p.isLink
+                var column = p.isLink
                     ? RealmCoreWriterTable.Column(name: p.name, type: try columnType(p, in: objectSchema).get(), nullable: !p.isList,
                                                   isList: p.isList, linkTarget: "class_" + (p.objectClassName ?? ""))
                     : RealmCoreWriterTable.Column(name: p.name, type: try columnType(p, in: objectSchema).get(), nullable: p.isOptional,
                                                   isList: p.isList)
+                // The primary key is indexed through the table (as Object Store creates it).
+                column.isIndexed = p.isIndexed && !p.isPrimaryKey
+                return column
             }
             var objects: [RealmCoreWriterTable.Object] = []
             for key in try realm.objects(objectSchema.name).keys() {
@@ -58,7 +65,9 @@ extension RealmCoreWriter {
                     try coreValue(value, objectSchema.name, p)
                 }))
             }
-            out.append(RealmCoreWriterTable(name: "class_" + objectSchema.name, columns: columns, objects: objects))
+            var table = RealmCoreWriterTable(name: "class_" + objectSchema.name, columns: columns, objects: objects)
+            table.primaryKey = objectSchema.primaryKeyProperty?.name
+            out.append(table)
         }
         return out
     }

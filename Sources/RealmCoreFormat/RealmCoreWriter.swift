@@ -14,8 +14,9 @@ import RealmEngine
 /// columns (int, bool, string, binary, timestamp, float, double, decimal128, ObjectId, UUID),
 /// required or optional, and lists of them (up to 1000 elements each); links and lists of
 /// links with the backlink columns Realm Core keeps in their targets (up to 1000 links to one
-/// object). Not yet: search indexes (so primary keys and indexed properties), sets,
-/// dictionaries, Mixed, embedded tables; they are refused with an error naming them (see
+/// object); primary keys and indexed columns with Realm Core's search index (`StringIndex`,
+/// built as Realm Core builds it: `CoreStringIndexBuilder`). Not yet: sets, dictionaries,
+/// Mixed, embedded tables; they are refused with an error naming them (see
 /// `RealmCoreWriter.tables(from:)`).
 public enum RealmCoreWriter {
     /// The format written.

@@ -46,10 +46,13 @@ import Testing
 
     @Test func whatCannotBeWrittenIsRefusedByName() throws {
         let s = try Scratch()
-        let file = try s.database()
+        let schema = try s.write("bag.json", #"[{"name": "Bag", "properties": {"n": "int", "tags": "string<>"}}]"#)
+        let file = s.path("bag.realm")
+        let created = try CLI.run(["create", file, "--schema", schema])
+        try #require(created.status == 0, "\(created.stderr)")
         let out = s.path("seed.realm")
         let refused = try CLI.run(["copy", file, out, "--format", "realm-core"])
-        expectFailure(refused, contains: "Person.id")
+        expectFailure(refused, contains: "Bag.tags")
         #expect(!FileManager.default.fileExists(atPath: out))
         let keyed = try CLI.run(["copy", file, out, "--format", "realm-core", "--new-key", String(repeating: "ab", count: 64)])
         #expect(keyed.status != 0)

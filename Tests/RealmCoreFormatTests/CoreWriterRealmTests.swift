@@ -135,8 +135,6 @@ import Testing
     /// What the writer cannot write yet is refused naming the class and property; no file.
     @Test func unsupportedSchemaPartsAreRefusedByName() throws {
         let cases: [(ObjectSchema, String)] = [
-            (ObjectSchema(name: "P", properties: [Property(name: "id", type: .int, isPrimaryKey: true)]), "P.id"),
-            (ObjectSchema(name: "I", properties: [Property(name: "s", type: .string, isIndexed: true)]), "I.s"),
             (ObjectSchema(name: "S", properties: [Property(name: "xs", type: .int, isSet: true)]), "S.xs"),
             (ObjectSchema(name: "M", properties: [Property(name: "any", type: .mixed, isOptional: true)]), "M.any"),
             (ObjectSchema(name: "E", properties: [Property(name: "s", type: .string)], isEmbedded: true), "E"),
