@@ -68,8 +68,8 @@ extension Persisted: PersistedType {
     static var storageOffset: Int? { MemoryLayout<Persisted<Value>>.offset(of: \Persisted<Value>.storage) }
 }
 
-/// One `@Persisted` property of a class: its name (without the wrapper's `_`), where its
-/// `Persisted` is in an instance, and how to reach it.
+/// One `@Persisted` property of a class (or a `RealmProperty` box): its name (without the
+/// wrapper's `_`), where its `Persisted` is in an instance, and how to reach it.
 struct FieldInfo {
     let name: String
     let offset: Int
@@ -95,6 +95,11 @@ func persistedFields(of type: Object.Type) -> [FieldInfo]? {
             let label = String(cString: name)
             fields.append(FieldInfo(name: label.hasPrefix("_") ? String(label.dropFirst()) : label, offset: offset,
                                     slotOffset: offset + slot, storageOffset: offset + storage, access: access))
+        } else if let box = fieldType as? any BoxType.Type {
+            // A `RealmProperty` or `RealmOptional`: a reference to its box, which has no slot
+            // to record and whose value is not stored inline (-1 for both).
+            fields.append(FieldInfo(name: String(cString: name), offset: offset, slotOffset: -1, storageOffset: -1,
+                                    access: box.boxField))
         }
         return true
     }
@@ -145,7 +150,7 @@ extension Object {
     @inline(__always)
     private final func storage(slot: Int) -> UnsafeMutableRawPointer? {
         let offset = withInfo { info in info.storageOffsets.indices.contains(slot) ? info.storageOffsets[slot] : nil }
-        guard let offset else { return nil }
+        guard let offset, offset >= 0 else { return nil }
         return UnsafeMutableRawPointer(Unmanaged.passUnretained(self).toOpaque()) + offset
     }
 
@@ -165,7 +170,7 @@ extension Object {
         let info = self.info
         classInfo = info
         info.slotOffsets.withUnsafeBufferPointer { offsets in
-            for slot in offsets.indices { (base + offsets[slot]).storeBytes(of: slot, as: Int.self) }
+            for slot in offsets.indices where offsets[slot] >= 0 { (base + offsets[slot]).storeBytes(of: slot, as: Int.self) }
         }
     }
 }

@@ -33,6 +33,7 @@ open class Object: Hashable, CustomStringConvertible {
     final func manage(_ accessor: consuming ObjectAccessor) {
         hasAccessor = true
         managed = .some(accessor)
+        bindBoxes()
     }
 
     /// Makes this managed object, which nobody holds any more, the object of `accessor` in
@@ -47,6 +48,7 @@ open class Object: Hashable, CustomStringConvertible {
         // Tested by pattern: `!= nil` would copy the accessor (a retain and a release).
         if case .none = accessor { hasAccessor = false } else { hasAccessor = true }
         managed = accessor
+        if hasAccessor { bindBoxes() }
     }
     /// The Realm managing the object, or nil for an unmanaged object.
     @exclusivity(unchecked) public final internal(set) var realm: Realm? {

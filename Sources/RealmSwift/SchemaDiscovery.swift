@@ -22,6 +22,9 @@ final class ClassInfo: @unchecked Sendable {
     /// Whether a property can link to other objects (a link or a list of objects), so adding
     /// an object may have to add the unmanaged objects it links to.
     let hasLinks: Bool
+    /// Whether the class has `RealmProperty`/`RealmOptional` boxes to bind when an object
+    /// becomes managed (`Object.bindBoxes`).
+    let hasBoxes: Bool
     /// The key paths of the properties' storage seen so far, with their slots.
     let keyPathSlots: KeyPathSlots
     /// Each slot's column: its position among the stored properties (-1 for linking objects).
@@ -47,6 +50,7 @@ final class ClassInfo: @unchecked Sendable {
             preconditionFailure("the @Persisted properties of \(type) cannot be located in its instances")
         }
         self.fields = fields
+        hasBoxes = fields.contains { $0.slotOffset < 0 }
         names = fields.map(\.name)
         slotOffsets = fields.map(\.slotOffset)
         storageOffsets = fields.map(\.storageOffset)
@@ -191,7 +195,9 @@ func persistedChildren(of object: Object) -> [(String, any AnyPersisted)] {
     for mirror in mirrors.reversed() {
         for child in mirror.children {
             guard let label = child.label, let p = child.value as? any AnyPersisted else { continue }
-            result.append((label.hasPrefix("_") ? String(label.dropFirst()) : label, p))
+            // A wrapper's storage is `_name`; a `RealmProperty` box is stored under its own name.
+            let isBox = type(of: p) is any BoxType.Type
+            result.append((label.hasPrefix("_") && !isBox ? String(label.dropFirst()) : label, p))
         }
     }
     return result
