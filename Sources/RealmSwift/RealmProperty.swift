@@ -6,8 +6,8 @@ import Foundation
 //
 // Each is a small object held by the model object (a `let`, so the model keeps one for its
 // whole life). An unmanaged model's value lives in the box; once the model is managed, the
-// model binds each of its boxes to itself and the property's name (`Object.bindBoxes`, from
-// `manage`), and `value` reads and writes the Realm through the model, as `@Persisted` does.
+// model binds each of its boxes to itself and the property's name (`Object.bindBoxes`, when its
+// Realm is set), and `value` reads and writes the Realm through the model, as `@Persisted` does.
 // The schema and every field walk (add, `Object(value:)`, `value(forKey:)`, encoding) see a
 // box as one more stored property of the class (`BoxField` in `persistedFields`).
 
@@ -15,7 +15,12 @@ import Foundation
 /// the property it is.
 public class _RealmValueBox {
     /// The managed model object this box reads through; nil while the model is unmanaged.
+    /// Weak: the model holds the box.
     weak var parent: Object?
+    /// Makes another instance of the managed model, for a box that outlives its model
+    /// (`realm.object(…)?.age.value`: the model is released once `age` is read). It holds the
+    /// model's accessor, not the model.
+    var remake: (() -> Object)?
     /// The property's name in the model's class.
     var name = ""
 
@@ -23,8 +28,8 @@ public class _RealmValueBox {
 
     /// The parent when it is managed: reads and writes then go to its Realm.
     var managedParent: Object? {
-        guard let parent, parent.hasAccessor else { return nil }
-        return parent
+        if let parent { return parent.hasAccessor ? parent : nil }
+        return remake?()
     }
 }
 
@@ -182,22 +187,26 @@ struct BoxField<B: BoxedValue>: PersistedField {
         return true
     }
     var isLinkingObjects: Bool { false }
-    func encode(_ object: Object, _ p: UnsafeRawPointer, name: String,
+    func encode(_ object: Object, _ p: UnsafeRawPointer, name: String, key: String,
                 into container: inout KeyedEncodingContainer<PropertyCodingKey>) throws -> Bool {
         guard let encodable = box(p).current as? any Encodable else { return false }
-        try container.encode(encodable, forKey: PropertyCodingKey(name))
+        try container.encode(encodable, forKey: PropertyCodingKey(key))
         return true
     }
     func bind(_ p: UnsafeRawPointer, to object: Object, name: String) {
         let b = box(p)
         b.parent = object
         b.name = name
+        guard let accessor = object.managed, let realm = object.realm else { return }
+        let type = Swift.type(of: object), info = object.classInfo
+        b.remake = { type._rlmMake(accessor, realm: realm, info: info) }
     }
 }
 
 extension Object {
     /// Binds the object's `RealmProperty` and `RealmOptional` boxes to it, so that their
-    /// values are read from its Realm (called when the object becomes managed).
+    /// values are read from its Realm (called when the object becomes managed: its accessor,
+    /// then its Realm, are set).
     @inline(__always)
     final func bindBoxes() {
         guard withInfo({ $0.hasBoxes }) else { return }

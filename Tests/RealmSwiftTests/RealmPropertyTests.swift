@@ -81,6 +81,9 @@ import RealmSwift
         try realm.write { o.optionalIntValue.value = nil }
         #expect(realm.objects(RealmPropertyModel.self).filter("optionalIntValue == nil").count == 1)
         #expect(o.value(forKey: "optionalIntValue") == nil)
+        // A box read after its object is released (the object is a temporary here).
+        try realm.write { realm.objects(RealmPropertyModel.self).first?.optionalIntValue.value = 9 }
+        #expect(realm.objects(RealmPropertyModel.self).first?.optionalIntValue.value == 9)
     }
 
     @Test func createAndValueInitialisersFillTheBoxes() throws {
