@@ -88,6 +88,34 @@ import RealmSwift
         #expect(bag.counts["c"] == nil)
     }
 
+    @Test func mapsOfOptionalsAreQueriedAndObserved() throws {
+        let realm = try Realm(configuration: memoryConfig([OptionalBag.self]))
+        try realm.write {
+            realm.create(OptionalBag.self, value: ["name": "withNil", "counts": ["a": NSNull(), "b": 1]])
+            realm.create(OptionalBag.self, value: ["name": "withoutNil", "counts": ["a": 2]])
+        }
+        let bags = realm.objects(OptionalBag.self)
+        #expect(bags.filter("ANY counts.@values == nil").map(\.name) == ["withNil"])
+        #expect(bags.where { $0.counts.values.contains(nil) }.map(\.name) == ["withNil"])
+        #expect(bags.where { $0.counts["a"] == 2 }.map(\.name) == ["withoutNil"])
+        let bag = try #require(bags.filter("name == 'withNil'").first)
+        var events: [String] = []
+        let token = bag.counts.observe { change in
+            switch change {
+            case .initial(let map): events.append("initial \(map.count)")
+            case .update(_, let deletions, let insertions, let modifications):
+                events.append("update -\(deletions) +\(insertions) ~\(modifications)")
+            case .error(let error): events.append("error \(error)")
+            }
+        }
+        defer { token.invalidate() }
+        #expect(pumpRunLoop { events.count == 1 })
+        try realm.write { bag.counts["b"] = .some(nil) }
+        #expect(pumpRunLoop { events.count == 2 })
+        #expect(events == ["initial 2", "update -[] +[] ~[\"b\"]"])
+        #expect(bag.counts["b"] == .some(nil))
+    }
+
     @Test func queriesSeeNilElements() throws {
         let realm = try Realm(configuration: memoryConfig([OptionalBag.self]))
         try realm.write {
