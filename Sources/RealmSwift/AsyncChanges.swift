@@ -145,7 +145,8 @@ extension RealmCollection {
             let realm = try dynamic.realm.freeze()
             return rebind(Results(dynamic.bound(to: realm), realm: Realm(wrapping: realm, configuration: configuration)))
         }
-        buffer.token = observeCollection(results.dynamicResults, keyPaths: keyPaths, on: buffer.queue, make: { $0 }) { [weak buffer] change in
+        let storedKeyPaths = keyPaths.map { MappedNames.paths($0, from: Element.self) }
+        buffer.token = observeCollection(results.dynamicResults, keyPaths: storedKeyPaths, on: buffer.queue, make: { $0 }) { [weak buffer] change in
             guard let buffer else { return }
             do {
                 switch change {

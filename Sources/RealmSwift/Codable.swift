@@ -27,7 +27,7 @@ extension Object {
         }
         let base = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
         for field in info.fields where !field.access.isLinkingObjects {
-            _ = try field.access.encode(self, base + field.offset, name: field.name, into: &container)
+            _ = try field.access.encode(self, base + field.offset, name: field.name, key: field.swiftName, into: &container)
         }
     }
 }

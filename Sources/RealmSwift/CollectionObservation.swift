@@ -68,7 +68,8 @@ extension RealmCollection {
         let configuration = results.owner.configuration
         let rebind = queue == nil ? nil : _rlmRebinder()
         var bound: (realm: RealmEngine.Realm, collection: Self)?
-        return observeCollection(results.dynamicResults, keyPaths: keyPaths, on: queue, make: { dynamic in
+        let storedKeyPaths = keyPaths.map { MappedNames.paths($0, from: Element.self) }
+        return observeCollection(results.dynamicResults, keyPaths: storedKeyPaths, on: queue, make: { dynamic in
             guard let rebind else { return original }
             if let bound, bound.realm === dynamic.realm { return bound.collection }
             let collection = rebind(Results(dynamic, realm: Realm(wrapping: dynamic.realm, configuration: configuration)))

@@ -22,9 +22,10 @@ protocol PersistedField {
     func setUnmanaged(_ field: UnsafeMutableRawPointer, _ any: Any) -> Bool
     /// Whether the property is a `LinkingObjects` (computed, never stored or given as input).
     var isLinkingObjects: Bool { get }
-    /// Encodes `object`'s value of the property (read from its Realm when managed, else
-    /// `field`'s storage) under `name`, if its type is `Encodable`; false when it is not.
-    func encode(_ object: Object, _ field: UnsafeRawPointer, name: String,
+    /// Encodes `object`'s value of the property `name` (read from its Realm when managed, else
+    /// `field`'s storage) under `key` (its Swift name), if its type is `Encodable`; false when
+    /// it is not.
+    func encode(_ object: Object, _ field: UnsafeRawPointer, name: String, key: String,
                 into container: inout KeyedEncodingContainer<PropertyCodingKey>) throws -> Bool
 }
 
@@ -43,11 +44,11 @@ struct TypedField<V: _Persistable>: PersistedField {
         return true
     }
     var isLinkingObjects: Bool { V.self is any _LinkingObjectsMarker.Type }
-    func encode(_ object: Object, _ p: UnsafeRawPointer, name: String,
+    func encode(_ object: Object, _ p: UnsafeRawPointer, name: String, key: String,
                 into container: inout KeyedEncodingContainer<PropertyCodingKey>) throws -> Bool {
         let current = object.hasAccessor ? V._rlmGet(object, name) : value(p).pointee
         guard let encodable = current as? any Encodable else { return false }
-        try container.encode(encodable, forKey: PropertyCodingKey(name))
+        try container.encode(encodable, forKey: PropertyCodingKey(key))
         return true
     }
 }
@@ -68,10 +69,14 @@ extension Persisted: PersistedType {
     static var storageOffset: Int? { MemoryLayout<Persisted<Value>>.offset(of: \Persisted<Value>.storage) }
 }
 
-/// One `@Persisted` property of a class: its name (without the wrapper's `_`), where its
-/// `Persisted` is in an instance, and how to reach it.
+/// One `@Persisted` property of a class (or a `RealmProperty` box): its name (without the
+/// wrapper's `_`), where its `Persisted` is in an instance, and how to reach it.
 struct FieldInfo {
+    /// The name the property is stored under (`propertiesMapping()` applied): what the engine,
+    /// its queries and its inputs use.
     let name: String
+    /// The Swift property's name (what `value(forKey:)`, `Object(value:)` and Codable use).
+    let swiftName: String
     let offset: Int
     /// The offsets of the `Persisted`'s `slot` and `storage` in the instance.
     let slotOffset: Int
@@ -82,6 +87,7 @@ struct FieldInfo {
 /// The `@Persisted` properties of `type`, superclass first, with their offsets in an instance;
 /// nil when the runtime cannot list the class's fields.
 func persistedFields(of type: Object.Type) -> [FieldInfo]? {
+    let mapping = type.propertiesMapping()
     var fields: [FieldInfo] = []
     var located = true
     // `.classType` (raw value 1), spelled by value: the standard library declares its option
@@ -93,8 +99,15 @@ func persistedFields(of type: Object.Type) -> [FieldInfo]? {
                 return false
             }
             let label = String(cString: name)
-            fields.append(FieldInfo(name: label.hasPrefix("_") ? String(label.dropFirst()) : label, offset: offset,
+            let swiftName = label.hasPrefix("_") ? String(label.dropFirst()) : label
+            fields.append(FieldInfo(name: mapping[swiftName] ?? swiftName, swiftName: swiftName, offset: offset,
                                     slotOffset: offset + slot, storageOffset: offset + storage, access: access))
+        } else if let box = fieldType as? any BoxType.Type {
+            // A `RealmProperty` or `RealmOptional`: a reference to its box, which has no slot
+            // to record and whose value is not stored inline (-1 for both).
+            let swiftName = String(cString: name)
+            fields.append(FieldInfo(name: mapping[swiftName] ?? swiftName, swiftName: swiftName, offset: offset,
+                                    slotOffset: -1, storageOffset: -1, access: box.boxField))
         }
         return true
     }
@@ -116,7 +129,9 @@ func storedPropertyCount(of type: AnyClass) -> Int? {
 /// address of its `Persisted` (valid while the object is).
 struct FieldHandle {
     let slot: Int
+    /// The stored name, and the Swift one (`FieldInfo`).
     let name: String
+    let swiftName: String
     let field: UnsafeMutableRawPointer
     let access: any PersistedField
 }
@@ -127,7 +142,7 @@ extension Object {
     final func fieldHandles() -> [FieldHandle] {
         let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(self).toOpaque())
         return info.fields.enumerated().map { slot, f in
-            FieldHandle(slot: slot, name: f.name, field: base + f.offset, access: f.access)
+            FieldHandle(slot: slot, name: f.name, swiftName: f.swiftName, field: base + f.offset, access: f.access)
         }
     }
 
@@ -145,7 +160,7 @@ extension Object {
     @inline(__always)
     private final func storage(slot: Int) -> UnsafeMutableRawPointer? {
         let offset = withInfo { info in info.storageOffsets.indices.contains(slot) ? info.storageOffsets[slot] : nil }
-        guard let offset else { return nil }
+        guard let offset, offset >= 0 else { return nil }
         return UnsafeMutableRawPointer(Unmanaged.passUnretained(self).toOpaque()) + offset
     }
 
@@ -165,7 +180,7 @@ extension Object {
         let info = self.info
         classInfo = info
         info.slotOffsets.withUnsafeBufferPointer { offsets in
-            for slot in offsets.indices { (base + offsets[slot]).storeBytes(of: slot, as: Int.self) }
+            for slot in offsets.indices where offsets[slot] >= 0 { (base + offsets[slot]).storeBytes(of: slot, as: Int.self) }
         }
     }
 }

@@ -163,7 +163,7 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
 
 extension List: _Persistable {
     public static func _rlmProperty(name: String) -> Property {
-        Property(name: name, type: Element._rlmPropertyType, isList: true, objectClassName: Element._rlmObjectType?.className)
+        Property(name: name, type: Element._rlmPropertyType, isOptional: Element._rlmIsOptional, isList: true, objectClassName: Element._rlmObjectType?.className)
     }
     public static var _rlmLinkedType: Object.Type? { Element._rlmObjectType }
     public static func _rlmDefault() -> List { List() }
@@ -285,4 +285,38 @@ public struct LinkingObjects<Element: Object>: RealmCollection, _Persistable, _L
     public func _rlmInput(for realm: Realm?) -> ObjectInput? { nil }
     public static func _rlmConvert(_ any: Any) -> LinkingObjects? { nil }
     public static func _rlmInput(fromAny any: Any, realm: Realm) throws -> ObjectInput? { nil }
+}
+
+extension List {
+    /// Observes a list of values (`List<Int>`, `List<String?>`): `.initial`, then the positions
+    /// of values removed and inserted after each version that changed it (a changed value is a
+    /// removal and an insertion), on this thread's RunLoop. A list of objects is observed as a
+    /// `RealmCollection` (`observe(on:_:)`, with modifications and key paths).
+    public func observe<W: _RealmScalar>(_ block: @escaping (RealmCollectionChange<List<Element>>) -> Void) -> NotificationToken
+    where Element == W? {
+        observeValues(block)
+    }
+
+    func observeValues(_ block: @escaping (RealmCollectionChange<List<Element>>) -> Void) -> NotificationToken {
+        guard case .managed(let list, let realm) = storage else {
+            preconditionFailure("Only a managed List can be observed (add its object to a Realm first).")
+        }
+        realm.verifyThread()
+        return realm.reading {
+            list.observe { [self] change in
+                switch change {
+                case .initial: block(.initial(self))
+                case .update(_, let d, let i, let m): block(.update(self, deletions: d, insertions: i, modifications: m))
+                case .error(let error): block(.error(error))
+                }
+            }
+        }
+    }
+}
+
+extension List where Element: _RealmScalar {
+    /// Observes a list of values: see `observe(_:)` of a list of optionals.
+    public func observe(_ block: @escaping (RealmCollectionChange<List<Element>>) -> Void) -> NotificationToken {
+        observeValues(block)
+    }
 }

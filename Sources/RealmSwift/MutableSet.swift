@@ -63,6 +63,8 @@ public final class MutableSet<Element: _RealmElement>: Sequence, CustomStringCon
     /// The stored value that names `element` in a managed set: a scalar's value, a managed
     /// object's link; nil for an object this Realm does not hold (no set of it can contain it).
     private static func stored(_ element: Element, in realm: Realm) throws -> Value? {
+        // An optional element's nil is null (a cast to a scalar would not match it).
+        if Element._rlmIsOptional, isNull(element) { return .null }
         if let scalar = element as? any _RealmScalar { return try scalar._rlmCheckedValue() }
         if let object = element as? Object {
             guard let accessor = object.accessor, object.realm?.dynamicRealm === realm.dynamicRealm else { return nil }
@@ -74,6 +76,7 @@ public final class MutableSet<Element: _RealmElement>: Sequence, CustomStringCon
     /// Whether two elements are the same element of an unmanaged set.
     private static func same(_ a: Element, _ b: Element) -> Bool {
         if let x = a as? Object, let y = b as? Object { return x === y || (x.accessor != nil && x.accessor == y.accessor) }
+        if Element._rlmIsOptional, isNull(a) || isNull(b) { return isNull(a) && isNull(b) }
         if let x = a as? any _RealmScalar, let y = b as? any _RealmScalar { return x._rlmValue == y._rlmValue }
         return false
     }
@@ -181,7 +184,7 @@ public final class MutableSet<Element: _RealmElement>: Sequence, CustomStringCon
 
 extension MutableSet: _Persistable {
     public static func _rlmProperty(name: String) -> Property {
-        Property(name: name, type: Element._rlmPropertyType, isSet: true, objectClassName: Element._rlmObjectType?.className)
+        Property(name: name, type: Element._rlmPropertyType, isOptional: Element._rlmIsOptional, isSet: true, objectClassName: Element._rlmObjectType?.className)
     }
     public static var _rlmLinkedType: Object.Type? { Element._rlmObjectType }
     public static func _rlmDefault() -> MutableSet { MutableSet() }

@@ -40,8 +40,9 @@ extension _ObjectObservable {
     ///
     /// With a serial `queue`, the block runs there with the object bound to a Realm instance
     /// confined to that queue (readable in the block, not elsewhere).
-    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+    public func observe(keyPaths swiftKeyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
                         _ block: @escaping (ObjectChange<Self>) -> Void) -> NotificationToken {
+        let keyPaths = swiftKeyPaths.map { MappedNames.paths($0, from: Self.self) }
         guard let accessor, let realm else {
             preconditionFailure("Only managed objects can be observed (add the object to a Realm first).")
         }

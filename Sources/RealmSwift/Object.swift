@@ -50,7 +50,12 @@ open class Object: Hashable, CustomStringConvertible {
     }
     /// The Realm managing the object, or nil for an unmanaged object.
     @exclusivity(unchecked) public final internal(set) var realm: Realm? {
-        didSet { readsFrozenRealm = realm?.frozen ?? false }
+        didSet {
+            readsFrozenRealm = realm?.frozen ?? false
+            // Every path that manages an object sets its accessor, then its Realm: the boxes of
+            // `RealmProperty` properties are bound once both are known.
+            if hasAccessor { bindBoxes() }
+        }
     }
     /// `realm?.frozen`, kept so a property read does not retain the Realm to ask.
     @exclusivity(unchecked) final private(set) var readsFrozenRealm = false
@@ -132,6 +137,12 @@ open class Object: Hashable, CustomStringConvertible {
             return info.names[slot]
         }
     }
+    /// The Swift name of the property in `slot` (its stored name unless `propertiesMapping()`
+    /// renames it).
+    final func swiftPropertyName(slot: Int) -> String {
+        withInfo { info in info.fields.indices.contains(slot) ? info.fields[slot].swiftName : propertyName(slot: slot) }
+    }
+
     /// The first failure to read one of the object's properties from its file (a damaged file),
     /// or nil. Such a read answers the property type's empty value (`0`, `""`, nil, an empty
     /// list) and records the reason here, so an empty answer is never taken silently; use
@@ -174,6 +185,21 @@ open class Object: Hashable, CustomStringConvertible {
     /// class then fails with `RealmError.invalidSchema`).
     open class func ignoredProperties() -> [String] { [] }
 
+    /// The names the class's properties are stored under, by Swift property name, for the
+    /// properties stored under another name than their own (a file shared with other SDKs,
+    /// `first_name` for `firstName`):
+    ///
+    /// ```swift
+    /// override class func propertiesMapping() -> [String: String] { ["firstName": "first_name"] }
+    /// ```
+    ///
+    /// Code keeps using the Swift names: key-value coding, `Object(value:)`, `create(_:value:)`,
+    /// queries (`"firstName == 'A'"`, `where { $0.firstName == "A" }`), sorting, aggregates and
+    /// observed key paths are translated; the schema (`objectSchema`), the dynamic API and the
+    /// file use the stored names. A name that is not a stored property of the class makes
+    /// opening a Realm with it fail with `RealmError.invalidSchema`. Empty by default.
+    open class func propertiesMapping() -> [String: String] { [:] }
+
     /// True to leave the class out of the schema of a Realm opened without `objectTypes`
     /// (the classes discovered in the process), as Realm Swift's hook of the same name does:
     /// for classes that are never stored there, such as deliberately invalid test models.
@@ -208,11 +234,13 @@ open class Object: Hashable, CustomStringConvertible {
 
     /// The value of a persisted property by name (an `Object` for a link, a `List` for a list).
     public func value(forKey key: String) -> Any? {
-        guard let type = ClassInfo.of(Swift.type(of: self)).valueTypes[key] else {
+        let info = ClassInfo.of(Swift.type(of: self))
+        let name = info.storedNames[key] ?? key
+        guard let type = info.valueTypes[name] else {
             preconditionFailure("\(Self.className) has no property '\(key)'")
         }
-        if managed != nil { return unwrapped(type._rlmGet(self, key)) }
-        return fieldHandles().first { $0.name == key }.map { unwrapped($0.access.unmanagedValue($0.field)) } ?? nil
+        if managed != nil { return unwrapped(type._rlmGet(self, name)) }
+        return fieldHandles().first { $0.name == name }.map { unwrapped($0.access.unmanagedValue($0.field)) } ?? nil
     }
 
     /// `value(forKey:)`.
@@ -220,8 +248,10 @@ open class Object: Hashable, CustomStringConvertible {
 
     /// Sets a persisted property by name from a loosely typed value (inside a write
     /// transaction for a managed object).
-    public func setValue(_ value: Any?, forKey key: String) {
-        guard let type = ClassInfo.of(Swift.type(of: self)).valueTypes[key] else {
+    public func setValue(_ value: Any?, forKey swiftKey: String) {
+        let info = ClassInfo.of(Swift.type(of: self))
+        let key = info.storedNames[swiftKey] ?? swiftKey
+        guard let type = info.valueTypes[key] else {
             preconditionFailure("\(Self.className) has no property '\(key)'")
         }
         if let realm, managed != nil {
@@ -273,8 +303,8 @@ open class Object: Hashable, CustomStringConvertible {
     public var description: String {
         if isInvalidated { return "\(Self.className) <invalidated>" }
         let body = fieldHandles().filter { !$0.access.isLinkingObjects }.map { f in
-            let v = managed != nil ? value(forKey: f.name) : unwrapped(f.access.unmanagedValue(f.field))
-            return "\(f.name) = \(v.map { String(describing: $0) } ?? "nil")"
+            let v = managed != nil ? value(forKey: f.swiftName) : unwrapped(f.access.unmanagedValue(f.field))
+            return "\(f.swiftName) = \(v.map { String(describing: $0) } ?? "nil")"
         }
         return "\(Self.className) { \(body.joined(separator: "; ")) }"
     }
@@ -390,14 +420,14 @@ open class Object: Hashable, CustomStringConvertible {
         let fields = fieldHandles().filter { !$0.access.isLinkingObjects }
         if let other = value as? Object {
             for f in fields {
-                guard let v = other.value(forKey: f.name) else { _ = f.access.setUnmanaged(f.field, NSNull()); continue }
+                guard let v = other.value(forKey: f.swiftName) else { _ = f.access.setUnmanaged(f.field, NSNull()); continue }
                 if !f.access.setUnmanaged(f.field, v) { return "\(f.name) cannot hold \(v)" }
             }
             return nil
         }
         if let dict = value as? [String: Any] {
             for f in fields {
-                guard let v = dict[f.name] else { continue }
+                guard let v = dict[f.swiftName] ?? dict[f.name] else { continue }
                 if !f.access.setUnmanaged(f.field, v) { return "\(f.name) cannot hold \(v)" }
             }
             return nil
@@ -495,7 +525,8 @@ extension Object: _RealmElement {
         if let dict = any as? [String: Any] {
             var values: [String: ObjectInput] = [:]
             for p in properties {
-                guard let v = dict[p.name], let type = info.valueTypes[p.name] else { continue }
+                // Given under the Swift name (or the stored one, as the dynamic API takes it).
+                guard let v = dict[info.swiftNames[p.name] ?? p.name] ?? dict[p.name], let type = info.valueTypes[p.name] else { continue }
                 if let input = try type._rlmInput(fromAny: v, realm: realm) { values[p.name] = input }
             }
             return .dictionary(values)

@@ -12,6 +12,8 @@ public protocol _RealmElement {
     static var _rlmPropertyType: PropertyType { get }
     /// The linked class, for objects.
     static var _rlmObjectType: Object.Type? { get }
+    /// Whether an element may be nil (`List<Int?>`): the collection's property is optional.
+    static var _rlmIsOptional: Bool { get }
     /// Reads a stored value; nil for `.null` (or a link the Realm no longer holds).
     static func _rlmRead(_ value: Value, realm: Realm) -> Self?
     /// The input that stores this value in `realm` (a link, or a nested object to create).
@@ -27,6 +29,7 @@ public protocol _RealmElement {
 
 extension _RealmElement {
     public static var _rlmObjectType: Object.Type? { nil }
+    public static var _rlmIsOptional: Bool { false }
     public func _rlmAddedInput(for realm: Realm?) -> ObjectInput { _rlmInput(for: realm) }
 }
 
@@ -204,4 +207,23 @@ func isNull(_ any: Any) -> Bool {
     if any is NSNull { return true }
     let m = Mirror(reflecting: any)
     return m.displayStyle == .optional && m.children.isEmpty
+}
+
+/// An optional scalar as the element of a collection: `List<Int?>`, `MutableSet<String?>`
+/// (a `Map`'s optional values are `_RealmMapValue`'s). Stored as the scalar, nil as null;
+/// the collection's property is then optional (`int?[]`).
+extension Optional: _RealmElement where Wrapped: _RealmScalar {
+    public static var _rlmPropertyType: PropertyType { Wrapped._rlmPropertyType }
+    public static var _rlmIsOptional: Bool { true }
+    public static func _rlmRead(_ value: Value, realm: Realm) -> Self? {
+        if value.isNull { return .some(nil) }
+        return Wrapped._rlmRead(value, realm: realm).map { .some($0) }
+    }
+    public func _rlmInput(for realm: Realm?) -> ObjectInput {
+        guard let wrapped = self else { return .value(.null) }
+        return wrapped._rlmInput(for: realm)
+    }
+    public static func _rlmInput(fromAny any: Any, realm: Realm) throws -> ObjectInput {
+        try Wrapped._rlmInput(fromAny: any, realm: realm)
+    }
 }

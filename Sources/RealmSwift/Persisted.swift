@@ -129,7 +129,9 @@ public struct Persisted<Value: _Persistable> {
     @inline(never)
     static func traced<O: Object>(_ object: O, _ storageKeyPath: ReferenceWritableKeyPath<O, Persisted<Value>>, slot: Int,
                                   _ tracer: KeyPathTracer) -> Value {
-        tracer.names.append(object.propertyName(slot: slot))
+        // The Swift name: a traced key path is a name the user could have written, translated
+        // to the stored one with the rest (`MappedNames`).
+        tracer.names.append(object.swiftPropertyName(slot: slot))
         if let next = tracingLink(Value.self, tracer) { return next }
         return object[keyPath: storageKeyPath].storage
     }

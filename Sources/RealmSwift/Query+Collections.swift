@@ -134,6 +134,19 @@ extension Query where T: _QueryableList, T._QueryElement: Comparable {
     public var sum: Query<T._QueryElement> { aggregate("sum") }
 }
 
+extension Query where T: _QueryableList {
+    // A list of optionals (`List<Int?>`): its elements compare with a value as a list of the
+    // wrapped type's do (nil is neither greater nor smaller than any value).
+    /// Whether some element is greater than `rhs`.
+    public static func > <W: Comparable>(lhs: Query, rhs: W) -> Query<Bool> where T._QueryElement == W? { lhs.any(">", rhs) }
+    /// Whether some element is at least `rhs`.
+    public static func >= <W: Comparable>(lhs: Query, rhs: W) -> Query<Bool> where T._QueryElement == W? { lhs.any(">=", rhs) }
+    /// Whether some element is less than `rhs`.
+    public static func < <W: Comparable>(lhs: Query, rhs: W) -> Query<Bool> where T._QueryElement == W? { lhs.any("<", rhs) }
+    /// Whether some element is at most `rhs`.
+    public static func <= <W: Comparable>(lhs: Query, rhs: W) -> Query<Bool> where T._QueryElement == W? { lhs.any("<=", rhs) }
+}
+
 // MARK: Sets and maps
 
 extension MutableSet: _QueryableList {

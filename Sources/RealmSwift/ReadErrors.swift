@@ -57,6 +57,8 @@ extension _RealmElement {
     /// a scalar's zero (an enum's first case), or an unmanaged object with its class's defaults.
     static func _rlmEmpty() -> Self? {
         if let type = _rlmObjectType { return type.init() as? Self }
+        // An optional element (`List<Int?>`): nil.
+        if let optional = Self.self as? any ExpressibleByNilLiteral.Type { return optional.init(nilLiteral: ()) as? Self }
         return (Self.self as? any _RealmScalar.Type).flatMap { $0._rlmZero as? Self }
     }
 }

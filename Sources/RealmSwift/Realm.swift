@@ -19,7 +19,7 @@ public final class Realm {
     /// The configuration the Realm was opened with.
     public let configuration: Configuration
     /// The first error recorded by a non-throwing call inside the open write transaction.
-    private var pendingError: Error?
+    private var pendingError: Swift.Error?
     /// Classes already checked against the file's schema.
     /// The classes checked against the file's schema, with their info.
     private var checkedTypes: [ObjectIdentifier: ClassInfo] = [:]
@@ -189,7 +189,7 @@ public final class Realm {
     }
 
     /// Records an error from a non-throwing call in a write transaction (the first one wins).
-    func record(_ error: Error) {
+    func record(_ error: Swift.Error) {
         if pendingError == nil { pendingError = error }
     }
 

@@ -144,7 +144,8 @@ extension RealmCollection {
     public func filter(query predicate: String, arguments args: [Any]) throws -> Results<Element> {
         let base = _rlmResults
         let converted = try PredicateFormat.convert(predicate, args)
-        return Results(try base.dynamicResults.filter(converted.text, arguments: converted.values,
+        let text = MappedNames.predicate(converted.text, from: Element.self)
+        return Results(try base.dynamicResults.filter(text, arguments: converted.values,
                                                       objectClasses: converted.objectClasses), realm: base.owner)
     }
 
@@ -161,8 +162,9 @@ extension RealmCollection {
     /// programmer error, as in RealmSwift, and stops with a message naming it.
     public func sorted(by descriptors: [SortDescriptor]) -> Results<Element> {
         let base = _rlmResults
+        let stored = descriptors.map { SortDescriptor(keyPath: MappedNames.path($0.keyPath, from: Element.self), ascending: $0.ascending) }
         do {
-            return Results(try base.owner.reading { try base.dynamicResults.sorted(by: descriptors) }, realm: base.owner)
+            return Results(try base.owner.reading { try base.dynamicResults.sorted(by: stored) }, realm: base.owner)
         } catch {
             preconditionFailure("sorted(by: \(descriptors.map(\.keyPath))): \(orderingMessage(error))")
         }
@@ -179,8 +181,9 @@ extension RealmCollection {
     public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Element == String {
         let base = _rlmResults
         let paths = Array(keyPaths)
+        let stored = MappedNames.paths(paths, from: Element.self)
         do {
-            return Results(try base.owner.reading { try base.dynamicResults.distinct(by: paths) }, realm: base.owner)
+            return Results(try base.owner.reading { try base.dynamicResults.distinct(by: stored) }, realm: base.owner)
         } catch {
             preconditionFailure("distinct(by: \(paths)): \(orderingMessage(error))")
         }
@@ -249,7 +252,7 @@ extension RealmCollection {
     /// The smallest value of a property, or nil when the collection is empty; throws when the
     /// file cannot be read or holds a smallest value `V` cannot represent.
     public func checkedMin<V: _RealmScalar>(ofProperty property: String) throws -> V? {
-        try checkedAggregate { try Self.converted($0.min(ofProperty: property), property) }
+        try checkedAggregate { try Self.converted($0.min(ofProperty: MappedNames.path(property, from: Element.self)), property) }
     }
 
     /// The largest value of a property, or nil when the collection is empty. When the file
@@ -261,7 +264,7 @@ extension RealmCollection {
     /// The largest value of a property, or nil when the collection is empty; throws when the
     /// file cannot be read or holds a largest value `V` cannot represent.
     public func checkedMax<V: _RealmScalar>(ofProperty property: String) throws -> V? {
-        try checkedAggregate { try Self.converted($0.max(ofProperty: property), property) }
+        try checkedAggregate { try Self.converted($0.max(ofProperty: MappedNames.path(property, from: Element.self)), property) }
     }
 
     /// `value` as a `V`; nil only for no value, since nil would read as an empty collection.
@@ -297,7 +300,7 @@ extension RealmCollection {
     /// The sum of a numeric property as a `V`; throws when the file cannot be read or the total
     /// does not fit `V`.
     public func checkedSum<V: _RealmScalar>(ofProperty property: String) throws -> V {
-        let total = try checkedAggregate { try $0.sum(ofProperty: property) }
+        let total = try checkedAggregate { try $0.sum(ofProperty: MappedNames.path(property, from: Element.self)) }
         guard let sum = V(_rlmValue: total) else {
             try Self.requireKind(of: total, as: V.self, property)
             throw RealmError.invalidInput("the sum \(total) does not fit in \(V.self); ask for a wider type: "
@@ -315,7 +318,7 @@ extension RealmCollection {
     /// The average of a numeric property, or nil when the collection is empty; throws when the
     /// file cannot be read.
     public func checkedAverage(ofProperty property: String) throws -> Double? {
-        try checkedAggregate { try $0.average(ofProperty: property) }
+        try checkedAggregate { try $0.average(ofProperty: MappedNames.path(property, from: Element.self)) }
     }
 
     /// The smallest value of a property given as a key path.
@@ -339,7 +342,8 @@ extension RealmCollection {
     /// The exact average of a `Decimal128` property, or nil when the collection is empty;
     /// throws when the file cannot be read.
     public func checkedDecimalAverage(ofProperty property: String) throws -> Decimal128? {
-        guard let average = try checkedAggregate({ try $0.averageValue(ofProperty: property) }) else { return nil }
+        guard let average = try checkedAggregate({ try $0.averageValue(ofProperty: MappedNames.path(property, from: Element.self)) })
+        else { return nil }
         guard case .decimal128(let decimal) = average else {
             throw RealmError.typeMismatch(className: "\(Element.self)", property: property, expected: "decimal128", got: average.kindName)
         }
@@ -359,12 +363,14 @@ extension RealmCollection {
         let realm = results.owner
         realm.refuseFrozenWrite()
         precondition(realm.isInWriteTransaction, "Cannot modify managed objects outside of a write transaction.")
-        guard let type = ClassInfo.of(Element.self).valueTypes[key] else {
+        let info = ClassInfo.of(Element.self)
+        let name = info.storedNames[key] ?? key
+        guard let type = info.valueTypes[name] else {
             preconditionFailure("\(Element.className) has no property '\(key)'")
         }
         do {
             guard let input = try type._rlmInput(fromAny: value ?? NSNull(), realm: realm) else { return }
-            try results.dynamicResults.setValue(input, forKey: key)
+            try results.dynamicResults.setValue(input, forKey: name)
         } catch {
             realm.record(error)
         }

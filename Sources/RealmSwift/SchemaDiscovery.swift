@@ -8,12 +8,16 @@ final class ClassInfo: @unchecked Sendable {
     let objectSchema: ObjectSchema
     /// The classes this one links to (and is linked from, for linking objects).
     let linkedTypes: [Object.Type]
-    /// Each persisted property's value type, by name (for converting loosely typed input).
+    /// Each persisted property's value type, by stored name (for converting loosely typed input).
     let valueTypes: [String: any _Persistable.Type]
+    /// `propertiesMapping()` for the class's properties: Swift name → stored name, and back
+    /// (empty for a class that stores its properties under their Swift names).
+    let storedNames: [String: String]
+    let swiftNames: [String: String]
     /// The `@Persisted` properties, superclass first (a property's slot is its position here),
     /// with where their storage is in an instance.
     let fields: [FieldInfo]
-    /// Each field's name and the offset of its slot in an instance (what every managed
+    /// Each field's stored name and the offset of its slot in an instance (what every managed
     /// object's creation and reads use, kept apart so they copy no field description).
     let names: [String]
     let slotOffsets: [Int]
@@ -22,6 +26,9 @@ final class ClassInfo: @unchecked Sendable {
     /// Whether a property can link to other objects (a link or a list of objects), so adding
     /// an object may have to add the unmanaged objects it links to.
     let hasLinks: Bool
+    /// Whether the class has `RealmProperty`/`RealmOptional` boxes to bind when an object
+    /// becomes managed (`Object.bindBoxes`).
+    let hasBoxes: Bool
     /// The key paths of the properties' storage seen so far, with their slots.
     let keyPathSlots: KeyPathSlots
     /// Each slot's column: its position among the stored properties (-1 for linking objects).
@@ -43,10 +50,11 @@ final class ClassInfo: @unchecked Sendable {
         let children = persistedChildren(of: prototype)
         // The runtime's field list and `Mirror` read the same metadata: they agree unless the
         // runtime cannot list the fields, which no Swift class does.
-        guard let fields = persistedFields(of: type), fields.map(\.name) == children.map(\.0) else {
+        guard let fields = persistedFields(of: type), fields.map(\.swiftName) == children.map(\.0) else {
             preconditionFailure("the @Persisted properties of \(type) cannot be located in its instances")
         }
         self.fields = fields
+        hasBoxes = fields.contains { $0.slotOffset < 0 }
         names = fields.map(\.name)
         slotOffsets = fields.map(\.slotOffset)
         storageOffsets = fields.map(\.storageOffset)
@@ -58,19 +66,35 @@ final class ClassInfo: @unchecked Sendable {
             return stored
         }
         if let all = storedPropertyCount(of: type), let base = storedPropertyCount(of: Object.self) {
-            isRecyclable = all - base == fields.count
+            // A box (`RealmProperty`) is bound to its object's accessor: never recycled.
+            isRecyclable = all - base == fields.count && !fields.contains { $0.slotOffset < 0 }
         } else {
             isRecyclable = false
         }
         hasLinks = children.contains { $0.1.linkedType != nil }
-        for (name, p) in children {
-            properties.append(p.property(name: name))
-            if let t = p.linkedType { linked.append(t) }
-            valueTypes[name] = p.valueType
-        }
         var problems: [String] = []
+        let mapping = type.propertiesMapping()
+        let swiftToStored = Dictionary(fields.filter { $0.name != $0.swiftName }.map { ($0.swiftName, $0.name) }) { a, _ in a }
+        storedNames = swiftToStored
+        if !swiftToStored.isEmpty { MappedNames.noteMapping() }
+        swiftNames = Dictionary(swiftToStored.map { ($0.value, $0.key) }) { a, _ in a }
+        for unknown in mapping.keys.sorted() where !fields.contains(where: { $0.swiftName == unknown }) {
+            problems.append("\(type).propertiesMapping() maps '\(unknown)', which is not a stored property of \(type)")
+        }
+        for (field, (_, p)) in zip(fields, children) {
+            var property = p.property(name: field.name)
+            // The origin of linking objects names the origin class's Swift property: stored under its mapped name.
+            if let origin = property.linkOriginPropertyName, let originType = p.linkedType {
+                property.linkOriginPropertyName = originType.propertiesMapping()[origin] ?? origin
+            }
+            properties.append(property)
+            if let t = p.linkedType { linked.append(t) }
+            valueTypes[field.name] = p.valueType
+        }
+        // The class hooks name Swift properties.
+        func storedName(_ name: String) -> String { swiftToStored[name] ?? name }
         let names = Set(properties.map(\.name))
-        if let primaryKey = type.primaryKey() {
+        if let primaryKey = type.primaryKey().map(storedName) {
             if let index = properties.firstIndex(where: { $0.name == primaryKey }) {
                 properties[index].isPrimaryKey = true
                 properties[index].isIndexed = true   // as `@Persisted(primaryKey: true)` does: the engine looks keys up through the index
@@ -78,14 +102,14 @@ final class ClassInfo: @unchecked Sendable {
                 problems.append("\(type).primaryKey() names '\(primaryKey)', which is not a @Persisted property of \(type)")
             }
         }
-        for indexed in type.indexedProperties() {
+        for indexed in type.indexedProperties().map(storedName) {
             if let index = properties.firstIndex(where: { $0.name == indexed }) {
                 properties[index].isIndexed = true
             } else {
                 problems.append("\(type).indexedProperties() names '\(indexed)', which is not a @Persisted property of \(type)")
             }
         }
-        for ignored in type.ignoredProperties() where names.contains(ignored) {
+        for ignored in type.ignoredProperties() where names.contains(storedName(ignored)) {
             problems.append("\(type).ignoredProperties() names '\(ignored)', which is @Persisted: remove one or the other")
         }
         hookProblem = problems.isEmpty ? nil : problems.joined(separator: "; ")
@@ -191,7 +215,9 @@ func persistedChildren(of object: Object) -> [(String, any AnyPersisted)] {
     for mirror in mirrors.reversed() {
         for child in mirror.children {
             guard let label = child.label, let p = child.value as? any AnyPersisted else { continue }
-            result.append((label.hasPrefix("_") ? String(label.dropFirst()) : label, p))
+            // A wrapper's storage is `_name`; a `RealmProperty` box is stored under its own name.
+            let isBox = type(of: p) is any BoxType.Type
+            result.append((label.hasPrefix("_") && !isBox ? String(label.dropFirst()) : label, p))
         }
     }
     return result

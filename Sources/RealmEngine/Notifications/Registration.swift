@@ -245,4 +245,11 @@ public struct PropertyChange: Sendable, Equatable {
     public let oldValue: Value?
     /// The value after the change.
     public let newValue: Value?
+
+    /// A change of `name` (the typed layer reports a projection's changes under its own names).
+    public init(name: String, oldValue: Value?, newValue: Value?) {
+        self.name = name
+        self.oldValue = oldValue
+        self.newValue = newValue
+    }
 }

@@ -11,10 +11,11 @@ public enum PropertyType: String, Codable, Sendable, CaseIterable {
     /// The computed inverse of a link or list property (never stored).
     case linkingObjects
 
-    /// Types that can be a primary key.
+    /// Types that can be a primary key (integers of every width, as RealmSwift allows
+    /// `Int8`, `Int16` and `Int32` keys: Realm Core stores them all as its one integer type).
     public var canBePrimaryKey: Bool {
         switch self {
-        case .int, .string, .objectId, .uuid: true
+        case .int, .int8, .int16, .int32, .string, .objectId, .uuid: true
         default: false
         }
     }
