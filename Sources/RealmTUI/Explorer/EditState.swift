@@ -140,6 +140,11 @@ public enum UndoRecord: Sendable, Equatable {
     case list(className: String, key: ObjectKey, property: String, before: [Value], after: [Value])
     /// A delete (`d`, `:delete`): the objects and the links that pointed at them.
     case deleted(DeletedObjects)
+    /// An embedded object taken out of its place (deleted, removed from its list or its
+    /// dictionary): undone by making it again there with the same values.
+    case embeddedRemoved(EmbeddedEntry)
+    /// An embedded object put at a place (an undone removal): undone by taking it out again.
+    case embeddedAdded(EmbeddedEntry)
 }
 
 /// Text ↔ value for the editors: the engine's one value syntax (`Value.parse`, `ValueSyntax`)

@@ -48,7 +48,7 @@ extension ExplorerState {
         let formatter = ValueFormatter(realm: realm)
         let fields = formatter.embeddedFields(object.key, object.objectSchema, count: ValueFormatter.embeddedFields)
         mode = .edit(.confirming(Confirmation(
-            question: "delete embedded \(object.className) ⟨\(fields)⟩? it leaves its parent; u cannot restore it (y/n)",
+            question: "delete embedded \(object.className) ⟨\(fields)⟩? it leaves its parent (u puts it back) (y/n)",
             write: .delete(className: object.className, keys: [object.key]))))
     }
 }

@@ -59,6 +59,8 @@ extension UndoRecord {
                            changes: changes.map { Change(key: $0.key, old: $0.new, new: $0.old) })
         case .list(let className, let key, let property, let before, let after):
             return .list(className: className, key: key, property: property, before: after, after: before)
+        case .embeddedRemoved(let entry): return .embeddedAdded(entry)
+        case .embeddedAdded(let entry): return .embeddedRemoved(entry)
         case .created, .deleted:
             return nil
         }
