@@ -33,7 +33,14 @@ extension ExplorerState {
     /// opens as before. Returns whether an editor opened.
     mutating func editOnEnter() -> Bool {
         guard case .detail = current, !readOnly, let cell = try? cellUnderCursor(),
-              !TableView.opens(cell.property) else { return false }
+              !TableView.opens(cell.property), !cell.property.isMap else { return false }
+        // A Mixed holding a link or a collection opens it; a Mixed scalar is edited.
+        if cell.property.type == .mixed, let value = try? cell.object.value(forKey: cell.property.name) {
+            switch value {
+            case .typedLink, .list, .map: return false
+            default: break
+            }
+        }
         beginEdit()
         return true
     }

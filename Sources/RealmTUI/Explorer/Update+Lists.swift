@@ -24,6 +24,8 @@ extension ExplorerState {
     func listUnderTable() -> ListTarget? {
         switch current {
         case .values(let values):
+            // A dictionary, or a collection inside a Mixed value, is edited by its own keys.
+            guard values.path.isEmpty, values.property.isList else { return nil }
             return ListTarget(object: values.object, property: values.property)
         case .table(let table):
             guard stack.count >= 2, case .detail(let detail) = stack[stack.count - 2] else { return nil }
