@@ -39,6 +39,10 @@ extension EditTransaction {
             return try putBack(entry)
         case .embeddedAdded(let entry):
             return try takeOutAgain(entry)
+        case .renamed(let className, let key, let property, let from, let to):
+            // Renaming back: the key `to` must still be there and `from` free.
+            _ = try renameEmbedded(try existing(className, key), property, from: to, to: from)
+            return WriteReceipt(summary: "undone: \(property)['\(from)'] is back under its key", version: 0)
         }
     }
 

@@ -80,6 +80,10 @@ struct EditTransaction {
                                 undo: .created(className: className, key: object.key, values: stored), created: object.key, version: 0)
         case .embed(let className, let key, let property, let values, let index):
             return try embed(className, key, property, values, at: index)
+        case .entry(let className, let key, let property, let path, let edit):
+            return try changeEntry(className, key, property, path, edit)
+        case .embedEntry(let className, let key, let property, let mapKey, let values):
+            return try embedEntry(className, key, property, mapKey, values)
         case .list(let className, let key, let property, let edit):
             let parent = try existing(className, key)
             let list = try parent.list(forKey: property)

@@ -15,6 +15,8 @@ struct LinkPick {
     var property: Property
     /// For a list: where the picked object goes (nil: a to-one link is set).
     var insertAt: Int?
+    /// For a dictionary of links: the key the picked object goes under.
+    var mapKey: String? = nil
     /// The stack depth of the picker's table.
     var depth: Int
 }
@@ -158,6 +160,10 @@ extension ExplorerState {
         }
         self.pick = nil
         goBack()
+        if let mapKey = pick.mapKey {
+            return [.write(.entry(className: className, key: pick.object.key, property: pick.property.name, path: [],
+                                  edit: .put(mapKey, picked)))]
+        }
         if let index = pick.insertAt {
             return [.write(.list(className: className, key: pick.object.key, property: pick.property.name, edit: .insert(picked, at: index)))]
         }

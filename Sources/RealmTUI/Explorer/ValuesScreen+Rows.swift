@@ -1,7 +1,7 @@
 import RealmEngine
 
 /// One step into a collection nested in a Mixed value (or a list or dictionary property).
-enum MixedStep: Hashable {
+public enum MixedStep: Hashable, Sendable {
     case index(Int)
     case key(String)
 }
