@@ -35,6 +35,14 @@ extension EditTransaction {
             return WriteReceipt(summary: "undone: \(property) restored", version: 0)
         case .deleted(let deleted):
             return try restore(deleted)
+        case .embeddedRemoved(let entry):
+            return try putBack(entry)
+        case .embeddedAdded(let entry):
+            return try takeOutAgain(entry)
+        case .renamed(let className, let key, let property, let from, let to):
+            // Renaming back: the key `to` must still be there and `from` free.
+            _ = try renameEmbedded(try existing(className, key), property, from: to, to: from)
+            return WriteReceipt(summary: "undone: \(property)['\(from)'] is back under its key", version: 0)
         }
     }
 
@@ -43,9 +51,17 @@ extension EditTransaction {
     /// Deletes the objects `keys` of `className`, first recording what `u` needs to restore
     /// them (unless there are more than `DeletedObjects.limit`).
     func delete(_ className: String, _ keys: [ObjectKey]) throws -> WriteReceipt {
-        // An embedded object cannot be made again on its own (only inside its parent, at its
-        // place), so its delete is not recorded for undo.
         let embedded = realm.schema[className]?.isEmbedded == true
+        // One embedded object is recorded with its place in its parent, where an undo makes it
+        // again (it cannot be made on its own).
+        if embedded, keys.count == 1, let key = keys.first {
+            let object = try existing(className, key)
+            if let (parent, property) = try object.embeddingParent() {
+                let entry = try takeOut(object, of: parent, property) { try realm.delete(object) }
+                return WriteReceipt(summary: "deleted \(className)#\(key.rawValue) from \(entry.placeText)",
+                                    undo: .embeddedRemoved(entry), version: 0)
+            }
+        }
         // Links from inside embedded objects cannot be found by a query, so such a delete could
         // not be restored whole: not recorded either.
         let linkedFromEmbedded = !realm.schema.embeddedOrigins(of: className).isEmpty

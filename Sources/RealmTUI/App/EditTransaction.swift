@@ -80,8 +80,18 @@ struct EditTransaction {
                                 undo: .created(className: className, key: object.key, values: stored), created: object.key, version: 0)
         case .embed(let className, let key, let property, let values, let index):
             return try embed(className, key, property, values, at: index)
+        case .entry(let className, let key, let property, let path, let edit):
+            return try changeEntry(className, key, property, path, edit)
+        case .embedEntry(let className, let key, let property, let mapKey, let values):
+            return try embedEntry(className, key, property, mapKey, values)
         case .list(let className, let key, let property, let edit):
-            let list = try existing(className, key).list(forKey: property)
+            let parent = try existing(className, key)
+            let list = try parent.list(forKey: property)
+            if case .remove(let index) = edit, list.property.objectClassName.flatMap({ realm.schema[$0] })?.isEmbedded == true {
+                // An embedded element removed is deleted: recorded with its place, so u makes it again there.
+                let entry = try takeOut(try list.object(at: index), of: parent, list.property) { try list.remove(at: index) }
+                return WriteReceipt(summary: "\(entry.className) removed from \(entry.placeText)", undo: .embeddedRemoved(entry), version: 0)
+            }
             let before = try list.elements()
             switch edit {
             // A set places its elements itself: a new one is added (nothing if an equal one is
@@ -96,8 +106,9 @@ struct EditTransaction {
             case .replace(let index, let value): try list.replace(index: index, with: .value(value))
             case .removeAll: try list.removeAll()
             }
-            // A list's undo rebuilds it from its links; embedded objects removed from it are
-            // deleted (and removeAll would delete the rest), so such an edit is not undoable.
+            // A list's undo rebuilds it from its links; embedded objects it no longer holds are
+            // deleted (and removeAll would delete the rest), so such an edit (but a removal,
+            // above) is not undoable.
             let embedded = list.property.type == .object && list.property.objectClassName.flatMap { realm.schema[$0] }?.isEmbedded == true
             if embedded {
                 return WriteReceipt(summary: "\(className)#\(key.rawValue).\(property) changed (embedded objects: u cannot take it back)",

@@ -37,6 +37,7 @@ public enum ActionName: String, Sendable, CaseIterable {
     case removeElement = "list.remove"
     case moveElementDown = "list.moveDown"
     case moveElementUp = "list.moveUp"
+    case renameKey = "map.renameKey"
     case quit = "app.quit"
     case pauseLive = "live.pause"
     case changesPane = "live.changes"

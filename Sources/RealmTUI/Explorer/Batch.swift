@@ -25,7 +25,8 @@ struct Batch {
         switch write {
         case .set(let className, let keys, _, _), .delete(let className, let keys):
             keys.map { ObjectID(className: className, key: $0) }
-        case .list(let className, let key, _, _), .embed(let className, let key, _, _, _):
+        case .list(let className, let key, _, _), .embed(let className, let key, _, _, _),
+             .entry(let className, let key, _, _, _), .embedEntry(let className, let key, _, _, _):
             [ObjectID(className: className, key: key)]
         case .create, .undo: []
         }

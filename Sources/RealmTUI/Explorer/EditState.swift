@@ -70,6 +70,34 @@ struct ValueEditor {
     /// A string in the detail view: the text itself over several lines (Enter starts a new
     /// line, ctrl-s writes), not the one-line value syntax.
     var isMultiline = false
+    /// For a dictionary's entry (or a value of a collection inside a Mixed): which one, or that
+    /// the text is a key (a new one, or a new name). `property` is then the values' property.
+    var entry: EntryTarget?
+
+    /// Whether the text is a dictionary key (a new one, or a new name), not a value.
+    var isKeyEditor: Bool {
+        switch entry?.step {
+        case .newKey?, .rename?: true
+        default: false
+        }
+    }
+}
+
+/// What an editor of a values screen writes: a key's value, a list position's, or a key.
+struct EntryTarget {
+    enum Step: Equatable {
+        /// The text is a new key; its value comes next (an editor, a picker or a form).
+        case newKey
+        /// The text is the new name of the key.
+        case rename(String)
+        /// The text is the value of this key.
+        case key(String)
+        /// The text is the value at this position of a list inside a Mixed.
+        case index(Int)
+    }
+    /// The collection's path inside the property (`ValuesScreen.path`).
+    var path: [MixedStep]
+    var step: Step
 }
 
 /// A question waiting for `y`.
@@ -103,6 +131,12 @@ public enum EditWrite: Sendable, Equatable {
     case embed(className: String, key: ObjectKey, property: String, values: [String: Value], at: Int?)
     /// Changes the list `property` of object `key` of `className`.
     case list(className: String, key: ObjectKey, property: String, edit: ListEdit)
+    /// Changes one entry of the dictionary `property` of object `key` of `className`, or of the
+    /// list or dictionary `path` leads to inside it (a collection nested in a Mixed value).
+    case entry(className: String, key: ObjectKey, property: String, path: [MixedStep], edit: EntryEdit)
+    /// Creates an embedded object with `values` under `mapKey` (a key not there yet) of the
+    /// dictionary `property` of object `key` of `className`.
+    case embedEntry(className: String, key: ObjectKey, property: String, mapKey: String, values: [String: Value])
     /// Takes back an earlier commit (`u`), if nobody changed its objects since.
     case undo(UndoRecord)
 }
@@ -119,6 +153,18 @@ public enum ListEdit: Sendable, Equatable {
     case replace(at: Int, with: Value)
     /// Removes every element (`:clear`).
     case removeAll
+}
+
+/// One change of a dictionary by key (or of a list nested in a Mixed value, by position).
+public enum EntryEdit: Sendable, Equatable {
+    /// Sets `key` to `value` (adding the key when it is new).
+    case put(String, Value)
+    /// Removes `key` (an embedded object under it is deleted).
+    case remove(String)
+    /// Moves the value of `from` to the key `to` (which must be free).
+    case rename(String, to: String)
+    /// Replaces the element at `index` of a list nested in a Mixed value.
+    case replace(Int, Value)
 }
 
 /// What one commit of this explorer changed, so that `u` can take it back.
@@ -140,6 +186,14 @@ public enum UndoRecord: Sendable, Equatable {
     case list(className: String, key: ObjectKey, property: String, before: [Value], after: [Value])
     /// A delete (`d`, `:delete`): the objects and the links that pointed at them.
     case deleted(DeletedObjects)
+    /// An embedded object taken out of its place (deleted, removed from its list or its
+    /// dictionary): undone by making it again there with the same values.
+    case embeddedRemoved(EmbeddedEntry)
+    /// An embedded object put at a place (an undone removal): undone by taking it out again.
+    case embeddedAdded(EmbeddedEntry)
+    /// A dictionary key renamed from `from` to `to` (a dictionary of embedded objects: their
+    /// values cannot be set back as a whole): undone by renaming it back.
+    case renamed(className: String, key: ObjectKey, property: String, from: String, to: String)
 }
 
 /// Text ↔ value for the editors: the engine's one value syntax (`Value.parse`, `ValueSyntax`)

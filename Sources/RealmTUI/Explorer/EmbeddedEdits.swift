@@ -5,11 +5,12 @@ import RealmEngine
 extension ExplorerState {
     /// Opens the form for a new embedded object going into `object`'s `property` (a to-one, or
     /// a list at `index`, nil appending).
-    mutating func beginEmbed(in object: DynamicObject, _ property: Property, at index: Int?) {
+    mutating func beginEmbed(in object: DynamicObject, _ property: Property, at index: Int?, mapKey: String? = nil) {
         guard let className = property.objectClassName, let schema = realm.schema[className] else { return }
-        let target = ObjectForm.EmbedTarget(object: object, property: property, index: index)
+        let target = ObjectForm.EmbedTarget(object: object, property: property, index: index, mapKey: mapKey)
         mode = .edit(.creating(ObjectForm(schema: schema, realm: realm, embedIn: target)))
-        message = Message(text: "a new \(className) in \(object.className).\(property.name)", isError: false)
+        let place = mapKey.map { "\(object.className).\(property.name)[\(ValueFormatter.key($0))]" } ?? "\(object.className).\(property.name)"
+        message = Message(text: "a new \(className) in \(place)", isError: false)
     }
 
     /// `a` in the detail view: appends a new embedded object (the form) to the list of them
@@ -48,7 +49,7 @@ extension ExplorerState {
         let formatter = ValueFormatter(realm: realm)
         let fields = formatter.embeddedFields(object.key, object.objectSchema, count: ValueFormatter.embeddedFields)
         mode = .edit(.confirming(Confirmation(
-            question: "delete embedded \(object.className) ⟨\(fields)⟩? it leaves its parent; u cannot restore it (y/n)",
+            question: "delete embedded \(object.className) ⟨\(fields)⟩? it leaves its parent (u puts it back) (y/n)",
             write: .delete(className: object.className, keys: [object.key]))))
     }
 }

@@ -64,6 +64,7 @@ public struct KeyMap: Sendable {
             bind([.character("a")], .createObject, [.table, .values, .detail], "add: a new object (a form), or append to the list shown"),
             bind([.character("i")], .insertElement, [.table, .values], "insert into the list before the cursor"),
             bind([.character("x")], .removeElement, [.table, .values], "remove the element under the cursor from the list"),
+            bind([.character("r")], .renameKey, [.values], "dictionary: rename the key under the cursor (a puts a key, x removes one)"),
             bind([.character("J")], .moveElementDown, [.table, .values], "move the list element down"),
             bind([.character("K")], .moveElementUp, [.table, .values], "move the list element up"),
             bind([.control("s")], .commitBatch, all, "commit the staged edits (:begin stages, :rollback drops)"),

@@ -21,6 +21,8 @@ struct ObjectForm {
         var object: DynamicObject
         var property: Property
         var index: Int?
+        /// For a dictionary of embedded objects: the new key.
+        var mapKey: String? = nil
     }
 
     var schema: ObjectSchema
@@ -114,6 +116,10 @@ extension ExplorerState {
             case .success(let values):
                 mode = .browse
                 editAwaitingWrite = .creating(form)
+                if let target = form.embedIn, let mapKey = target.mapKey {
+                    return [.write(.embedEntry(className: target.object.className, key: target.object.key,
+                                               property: target.property.name, mapKey: mapKey, values: values))]
+                }
                 if let target = form.embedIn {
                     return [.write(.embed(className: target.object.className, key: target.object.key, property: target.property.name,
                                           values: values, at: target.index))]

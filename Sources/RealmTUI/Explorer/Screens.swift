@@ -118,11 +118,14 @@ struct DetailScreen {
     let layouts = LayoutMemo<DetailLayout.Key, DetailLayout>()
 }
 
-/// The values of a list of primitives.
+/// The values of a list of primitives, the entries of a dictionary (`key → value` rows), or a
+/// list or dictionary nested in a Mixed value (`path` steps into it).
 struct ValuesScreen {
     var crumb: String
     var object: DynamicObject
     var property: Property
+    /// The steps from the property's value to the collection shown (empty: the property's own).
+    var path: [MixedStep] = []
     var cursor = 0
     var top = 0
 }

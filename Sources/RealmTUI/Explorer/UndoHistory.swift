@@ -59,6 +59,10 @@ extension UndoRecord {
                            changes: changes.map { Change(key: $0.key, old: $0.new, new: $0.old) })
         case .list(let className, let key, let property, let before, let after):
             return .list(className: className, key: key, property: property, before: after, after: before)
+        case .embeddedRemoved(let entry): return .embeddedAdded(entry)
+        case .embeddedAdded(let entry): return .embeddedRemoved(entry)
+        case .renamed(let className, let key, let property, let from, let to):
+            return .renamed(className: className, key: key, property: property, from: to, to: from)
         case .created, .deleted:
             return nil
         }

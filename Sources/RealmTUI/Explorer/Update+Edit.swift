@@ -33,7 +33,14 @@ extension ExplorerState {
     /// opens as before. Returns whether an editor opened.
     mutating func editOnEnter() -> Bool {
         guard case .detail = current, !readOnly, let cell = try? cellUnderCursor(),
-              !TableView.opens(cell.property) else { return false }
+              !TableView.opens(cell.property), !cell.property.isMap else { return false }
+        // A Mixed holding a link or a collection opens it; a Mixed scalar is edited.
+        if cell.property.type == .mixed, let value = try? cell.object.value(forKey: cell.property.name) {
+            switch value {
+            case .typedLink, .list, .map: return false
+            default: break
+            }
+        }
         beginEdit()
         return true
     }
@@ -41,7 +48,10 @@ extension ExplorerState {
     /// `e`: opens the editor for the value under the cursor, filled with its current value.
     mutating func beginEdit() {
         guard !readOnly else { return refuse(readOnlyRefusal) }
-        if case .values(let values) = current { return beginElementEdit(values) }
+        if case .values(let values) = current {
+            if listUnderTable() == nil { return beginEntryEdit(values) }
+            return beginElementEdit(values)
+        }
         do {
             guard let (object, property) = try cellUnderCursor() else {
                 return refuse("e edits a value: put the cursor on a table cell or a property")
@@ -121,7 +131,10 @@ extension ExplorerState {
             case .enter where edit.isMultiline:
                 edit.editor.replace(edit.editor.cursor..<edit.editor.cursor, with: "\n")
             case .enter, .control("s"):
+                if edit.entry != nil { return commitEntryEditor(edit, text: edit.editor.text) }
                 return commitEditor(edit, text: edit.editor.text)
+            case .control("n") where edit.entry != nil:
+                return commitEntryEditor(edit, text: "null", isNull: true)
             case .control("n"):
                 guard edit.property.isOptional else {
                     edit.refusal = "\(edit.property.name) is required: it cannot be null"
@@ -129,7 +142,7 @@ extension ExplorerState {
                     return []
                 }
                 return commitEditor(edit, text: "null", isNull: true)
-            case .character(" ") where edit.property.type == .bool:
+            case .character(" ") where edit.property.type == .bool && !edit.isKeyEditor:
                 let text = edit.editor.text.trimmingCharacters(in: .whitespaces)
                 edit.editor.set(text == "true" ? "false" : "true")
             default:

@@ -15,6 +15,8 @@ struct LinkPick {
     var property: Property
     /// For a list: where the picked object goes (nil: a to-one link is set).
     var insertAt: Int?
+    /// For a dictionary of links: the key the picked object goes under.
+    var mapKey: String? = nil
     /// The stack depth of the picker's table.
     var depth: Int
 }
@@ -24,6 +26,8 @@ extension ExplorerState {
     func listUnderTable() -> ListTarget? {
         switch current {
         case .values(let values):
+            // A dictionary, or a collection inside a Mixed value, is edited by its own keys.
+            guard values.path.isEmpty, values.property.isList else { return nil }
             return ListTarget(object: values.object, property: values.property)
         case .table(let table):
             guard stack.count >= 2, case .detail(let detail) = stack[stack.count - 2] else { return nil }
@@ -156,6 +160,10 @@ extension ExplorerState {
         }
         self.pick = nil
         goBack()
+        if let mapKey = pick.mapKey {
+            return [.write(.entry(className: className, key: pick.object.key, property: pick.property.name, path: [],
+                                  edit: .put(mapKey, picked)))]
+        }
         if let index = pick.insertAt {
             return [.write(.list(className: className, key: pick.object.key, property: pick.property.name, edit: .insert(picked, at: index)))]
         }

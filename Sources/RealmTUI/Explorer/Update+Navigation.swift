@@ -17,7 +17,7 @@ extension ExplorerState {
         case .classes(let screen): screen.previewFocused ? previewLineCount : visibleClasses.count
         case .table(let table): table.rows.count
         case .detail(let detail): DetailLayout.cached(detail, realm: realm, width: width).rows.count
-        case .values(let values): (try? values.object.list(forKey: values.property.name).count) ?? 0
+        case .values(let values): (try? values.rows().count) ?? 0
         }
     }
 

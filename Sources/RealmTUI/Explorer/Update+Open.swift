@@ -34,8 +34,8 @@ extension ExplorerState {
             let properties = detail.object.objectSchema.properties
             guard properties.indices.contains(detail.cursor) else { return }
             openProperty(properties[detail.cursor], of: detail.object)
-        case .values:
-            message = Message(text: "a value: nothing to open (y copies it)", isError: false)
+        case .values(let values):
+            openValueRow(values)
         }
     }
 
@@ -63,8 +63,20 @@ extension ExplorerState {
             } else if property.isList {
                 push(.values(ValuesScreen(crumb: property.name, object: object, property: property)))
             } else if property.isMap {
-                let edit = property.type == .object ? "realmtui update --set changes it" : "e edits it as a JSON object"
-                message = Message(text: "\(property.name) is a dictionary: its entries are the key → value rows here; \(edit)", isError: false)
+                // Its entries, one a row: a link opens its object, an embedded object its fields.
+                push(.values(ValuesScreen(crumb: property.name, object: object, property: property)))
+            } else if property.type == .mixed {
+                switch try object.value(forKey: property.name) {
+                case .typedLink(let link):
+                    guard let target = try realm.object(ofType: link.className, key: link.key) else {
+                        return refuse("\(property.name): \(link.className)#\(link.key.rawValue) is gone")
+                    }
+                    push(.detail(DetailScreen(crumb: crumbName(target), object: target)))
+                case .list, .map:
+                    push(.values(ValuesScreen(crumb: property.name, object: object, property: property, path: [])))
+                default:
+                    message = Message(text: "\(property.name) holds a single value: nothing to open (e edits it, y copies it)", isError: false)
+                }
             } else if property.type == .object {
                 guard let target = try object.linkedObject(forKey: property.name) else {
                     message = Message(text: "\(property.name) is null: no object to open", isError: false)
@@ -163,9 +175,10 @@ extension ExplorerState {
                     text = try CopyText.text(of: detail.object, properties[detail.cursor], realm: realm)
                 }
             case .values(let values):
-                let items = try values.object.list(forKey: values.property.name).elements()
-                if items.indices.contains(values.cursor) {
-                    text = try CopyText.text(for: items[values.cursor], values.property, realm: realm)
+                let rows = try values.rows()
+                if rows.indices.contains(values.cursor) {
+                    let property = values.path.isEmpty ? values.property : values.elementProperty
+                    text = try CopyText.text(for: rows[values.cursor].value, property, realm: realm)
                 }
             case .classes: break
             }

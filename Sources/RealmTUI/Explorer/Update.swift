@@ -142,11 +142,14 @@ extension ExplorerState {
         case .createObject:
             switch current {
             case .detail: beginDetailAppend()
+            case .values(let values) where listUnderTable() == nil: beginPutKey(values)
             case .values: return performListAction(.appendElement)
             default:
                 if listUnderTable() != nil { return performListAction(.appendElement) }
                 beginCreate()
             }
+        case .removeElement where isEntryScreen: return removeEntry()
+        case .renameKey: beginRenameKey()
         case .appendElement, .insertElement, .removeElement, .moveElementDown, .moveElementUp:
             return performListAction(action)
         case .back: goBack()

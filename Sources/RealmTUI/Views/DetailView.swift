@@ -69,19 +69,23 @@ enum ValuesView {
         let rows = state.contentRows
         let formatter = ValueFormatter(realm: state.realm)
         // The elements are read once a frame (each read of one element would read them all).
-        let items: [Value]
+        let items: [ValueRow]
         do {
-            items = try screen.object.list(forKey: screen.property.name).elements()
+            items = try screen.rows()
         } catch {
             grid.write("⚠ \(ExplorerText.listUnreadable(error, screen.property.name))", column: 2, row: rows.lowerBound, style: theme.error)
             return
         }
         let count = items.count
+        let isDictionary = items.first?.key != nil || (count == 0 && screen.isDictionary)
         if count == 0 {
-            grid.write("the list is empty", column: 2, row: rows.lowerBound, style: theme.muted)
+            grid.write(isDictionary ? "the dictionary is empty (a puts a key)" : "the list is empty", column: 2, row: rows.lowerBound, style: theme.muted)
             return
         }
-        let indexWidth = String(count - 1).count
+        // A dictionary's keys in a column as wide as the widest (at most a third of the screen).
+        let keys = items.map { $0.key.map { ValueFormatter.key($0) } ?? "" }
+        let indexWidth = isDictionary ? min(max(1, keys.map(displayWidth).max() ?? 1), max(4, state.width / 3)) : String(count - 1).count
+        let element = screen.path.isEmpty ? screen.property : screen.elementProperty
         for (offset, row) in rows.enumerated() {
             let index = screen.top + offset
             guard index < count else { break }
@@ -90,10 +94,16 @@ enum ValuesView {
                 grid.fill(row: row, style: theme.selection)
                 grid.write("›", column: 0, row: row, style: theme.selection)
             }
-            grid.write(String(index), column: 2, row: row, style: selected ? theme.selection : theme.muted,
-                       width: indexWidth, alignment: .right)
-            let shown = formatter.shown(items[index], screen.property, oneLine: true, element: true)
-            grid.write(shown.text, column: 4 + indexWidth, row: row,
+            if isDictionary {
+                grid.write(truncate(keys[index], toWidth: indexWidth) + " →", column: 2, row: row,
+                           style: selected ? theme.selection : theme.muted)
+            } else {
+                grid.write(String(index), column: 2, row: row, style: selected ? theme.selection : theme.muted,
+                           width: indexWidth, alignment: .right)
+            }
+            let valueColumn = 4 + indexWidth + (isDictionary ? 2 : 0)
+            let shown = formatter.shown(items[index].value, element, oneLine: true, element: screen.path.isEmpty)
+            grid.write(shown.text, column: valueColumn, row: row,
                        style: selected ? theme.selection : (shown.isNull ? theme.null : .plain))
         }
     }

@@ -63,7 +63,15 @@ enum EditorView {
             case .mixed: hints.append("JSON: 5 int, 5.0 double, \"5\" text, [..], {..}, {\"$date\": ..}; Class#key a link")
             default: break
             }
-            let head = "\(edit.object.className).\(property.name) \(property.typeDescription):"
+            var head = "\(edit.object.className).\(property.name) \(property.typeDescription):"
+            switch edit.entry?.step {
+            case .newKey?, .rename?:
+                head = "\(edit.object.className).\(property.name): the key (no '.', not starting with '$'):"
+                hints = ["Enter goes on", "Esc cancels"]
+            case .key(let key)?:
+                head = "\(edit.object.className).\(property.name)[\(ValueFormatter.key(key))] \(property.typeDescription):"
+            default: break
+            }
             grid.write(head + " " + hints.joined(separator: ", "), column: 0, row: row, style: theme.muted)
             row += 1
             for text in wrapped(edit.refusal, width: state.width) {

@@ -143,7 +143,8 @@ enum StatusLineView {
             fields.append(("\(detail.object.className)#\(detail.object.key.rawValue)", 1))
         case .values(let values):
             let count = state.rowCount
-            fields.append(("\(values.property.name): \(ValueFormatter.grouped(count)) value\(count == 1 ? "" : "s")", 1))
+            let noun = values.isDictionary ? "entr" + (count == 1 ? "y" : "ies") : "value" + (count == 1 ? "" : "s")
+            fields.append(("\(values.property.name): \(ValueFormatter.grouped(count)) \(noun)", 1))
         }
         return fields
     }
