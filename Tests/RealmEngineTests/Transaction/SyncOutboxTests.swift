@@ -101,6 +101,15 @@ import Testing
         #expect(try realm.objects(SyncClasses.state).checkedCount() == 1)
     }
 
+    @Test func commitSummariesLeaveTheOutboxOut() throws {
+        let dir = TempDir()
+        let realm = try Self.open(dir, synced: true)
+        let before = realm.version
+        try realm.write { _ = try realm.create("Person", ["id": .int(1), "name": .string("Ann")]) }
+        let summaries = try #require(try realm.commitSummaries(after: before))
+        #expect(summaries.map { $0.classes.map(\.className) } == [["Person"]])
+    }
+
     @Test func aSyncedFileRefusesASchemaChange() throws {
         let dir = TempDir()
         _ = try Self.open(dir, synced: true)
