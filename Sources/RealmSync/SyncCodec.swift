@@ -61,8 +61,10 @@ enum SyncCodec {
         case (.mixed, _):
             if case .typedLink = value { throw RealmError.unsupported("a link inside a Mixed value cannot be synced yet") }
             if case .link = value { throw RealmError.unsupported("a link inside a Mixed value cannot be synced yet") }
-            let data = try JSONEncoder().encode(value)
-            return try JSONParser.parse(data)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]  // one text per value, whatever the process
+            encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+            return try JSONParser.parse(try encoder.encode(value))
         default:
             throw RealmError.typeMismatch(className: property.objectClassName ?? "", property: property.name,
                                           expected: property.typeDescription, got: value.kindName)
@@ -128,7 +130,13 @@ enum SyncCodec {
         case (.mixed, _):
             var writer = JSONWriter()
             writer.write(json)
-            return try JSONDecoder().decode(Value.self, from: Data(writer.flush().utf8))
+            let decoder = JSONDecoder()
+            decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+            do {
+                return try decoder.decode(Value.self, from: Data(writer.flush().utf8))
+            } catch {
+                return try bad(json, property)
+            }
         default:
             return try bad(json, property)
         }

@@ -26,7 +26,12 @@ extension SyncAgent {
         for version in versions {
             let entries = Array(try realm.objects(SyncClasses.outbox).filter("version == %@", .int(version)))
             let changes = try entries.compactMap(change)
-            let applied = try db.transaction { try send(changes, version: version) }
+            let applied = try db.transaction {
+                let applied = try send(changes, version: version)
+                SyncAgent.dieIfAsked(at: "before-commit")
+                return applied
+            }
+            SyncAgent.dieIfAsked(at: "after-commit")
             report.uploadedBatches += 1
             if !applied { report.duplicateBatches += 1 }
             // The batch is on the server: take it out of the outbox (the outbox's own changes are
@@ -109,5 +114,16 @@ extension SyncAgent {
         }
         try db.execute("UPDATE realmtui_counter SET last = $1 WHERE id = 1", [String(last)])
         return true
+    }
+}
+
+/// Tests only: `REALMTUI_SYNC_KILL_AT=before-commit` (the batch sent, its SQL transaction not
+/// committed) or `after-commit` (committed on the server, the outbox not yet cleared: a reply
+/// that never arrived) ends the process with SIGKILL right there, as `kill -9` would, so the
+/// kill tests need no timing. Unset, it costs one environment read per batch.
+extension SyncAgent {
+    static func dieIfAsked(at point: String) {
+        guard let asked = getenv("REALMTUI_SYNC_KILL_AT"), String(cString: asked) == point else { return }
+        kill(getpid(), SIGKILL)
     }
 }

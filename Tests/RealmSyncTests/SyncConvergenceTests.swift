@@ -118,6 +118,30 @@ struct SyncConvergenceTests {
         #expect(try SyncFixture.content(b).count == 1)
     }
 
+    @Test func objectsInTheFileBeforeInitAreUploaded() throws {
+        let server = try ServerNamespace()
+        let dir = TempDir()
+        let a = dir.path("a.realm"), b = dir.path("b.realm")
+        let mixedSchema = Schema([ObjectSchema(name: "Cell", properties: [
+            Property(name: "id", type: .string, isPrimaryKey: true),
+            Property(name: "value", type: .mixed),
+            Property(name: "weights", type: .double, isMap: true),
+        ])])
+        let realm = try Realm(configuration: .file(a, schema: mixedSchema))
+        try realm.write {
+            _ = try realm.create("Cell", ["id": .string("a1"), "value": .double(.nan), "weights": .map(["x": .double(1.5)])])
+            _ = try realm.create("Cell", ["id": .string("a2"), "value": .list([.string("s"), .int(2)])])
+        }
+        try SyncAgent.initialize(path: a, url: server.url)
+        #expect(try SyncAgent.status(path: a).pending == 2)
+        try SyncFixture.makeSynced(b, url: server.url, schema: mixedSchema)
+        try SyncAgent(path: a).runOnce()
+        try SyncAgent(path: b).runOnce()
+        let (contentA, contentB) = (try SyncFixture.content(a), try SyncFixture.content(b))
+        #expect(contentB == contentA)
+        #expect(contentB.count == 2)
+    }
+
     @Test func downloadsWaitWhileUploadsArePending() throws {
         let server = try ServerNamespace()
         let dir = TempDir()
