@@ -118,9 +118,10 @@ extension SyncAgent {
 }
 
 /// Tests only: `REALMTUI_SYNC_KILL_AT=before-commit` (the batch sent, its SQL transaction not
-/// committed) or `after-commit` (committed on the server, the outbox not yet cleared: a reply
-/// that never arrived) ends the process with SIGKILL right there, as `kill -9` would, so the
-/// kill tests need no timing. Unset, it costs one environment read per batch.
+/// committed), `after-commit` (committed on the server, the outbox not yet cleared: a reply
+/// that never arrived) or `before-download-commit` (downloaded changes applied, the local commit
+/// not made) ends the process with SIGKILL right there, as `kill -9` would, so the kill tests
+/// need no timing. Unset, it costs one environment read per batch or page.
 extension SyncAgent {
     static func dieIfAsked(at point: String) {
         guard let asked = getenv("REALMTUI_SYNC_KILL_AT"), String(cString: asked) == point else { return }

@@ -41,4 +41,24 @@ struct SyncKillTests {
         #expect(try SyncFixture.content(b) == SyncFixture.content(a))
         #expect(try SyncFixture.content(b).first?.contains("\"age\":30") == true)
     }
+
+    @Test func aKilledDownloadAppliesNothingAndResumes() throws {
+        let server = try ServerNamespace()
+        let dir = TempDir()
+        let a = dir.path("a.realm"), b = dir.path("b.realm")
+        try SyncFixture.makeSynced(a, url: server.url)
+        try SyncFixture.makeSynced(b, url: server.url)
+        try SyncFixture.write(a) { r in
+            _ = try r.create("Person", ["id": .int(1), "name": .string("Ann")])
+            _ = try r.create("Person", ["id": .int(2), "name": .string("Bo")])
+        }
+        try SyncAgent(path: a).runOnce()
+        try syncKilled(b, at: "before-download-commit")
+        // The local transaction died with the process: nothing of the page, nor the cursor.
+        #expect(try SyncFixture.content(b).isEmpty)
+        #expect(try SyncAgent.status(path: b).cursor == 0)
+        let report = try SyncAgent(path: b).runOnce()
+        #expect(report.downloadedChanges == 2)
+        #expect(try SyncFixture.content(b) == SyncFixture.content(a))
+    }
 }
