@@ -4,11 +4,12 @@ import RealmEngine
 import TestSupport
 import Testing
 
-/// `kill -9` of the sync agent mid-upload (issue 27): before the batch's SQL transaction commits
-/// the server keeps nothing of it; after it commits, but before the outbox is cleared, the next
-/// run finds the batch on the server and changes nothing. Either way the files converge and the
-/// feed holds each change once. (The agent kills itself at the named point: no timing.)
-@Suite("sync killed mid-upload (needs PGHOST: run under pg_virtualenv)", .enabled(if: hasServer, noServerReason))
+/// `kill -9` of the sync agent mid-upload and mid-download (issue 27): before the batch's SQL
+/// transaction commits the server keeps nothing of it; after it commits, but before the outbox
+/// is cleared, the next run finds the batch on the server and changes nothing; a download killed
+/// before its local commit applied nothing. Either way the files converge and the feed holds
+/// each change once. (The agent kills itself at the named point: no timing.)
+@Suite("sync killed mid-upload or mid-download (needs PGHOST: run under pg_virtualenv)", .enabled(if: hasServer, noServerReason))
 struct SyncKillTests {
     /// Runs `realmtui sync FILE --once` killed at `point`; expects death by SIGKILL.
     func syncKilled(_ file: String, at point: String) throws {
