@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "RealmCoreFormat", targets: ["RealmCoreFormat"]),
         // The typed API (`Object`, `@Persisted`, `Results<T>`); re-exports RealmEngine.
         .library(name: "RealmSwift", targets: ["RealmSwift"]),
+        // Offline-first sync of realmtui files through PostgreSQL (issue 27); links libpq.
+        .library(name: "RealmSync", targets: ["RealmSync"]),
         .executable(name: "realmtui", targets: ["realmtui"]),
         // The fuzz targets' bodies, shared by Fuzz/ (libFuzzer) and the replay tests.
         .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
@@ -27,6 +29,9 @@ let package = Package(
         // OpenSSL libcrypto (Debian libssl-dev) for encrypted files: AES-256-CTR, HMAC-SHA-256,
         // RAND_bytes (Storage/PageCipher.swift). pkg-config gives no -D flags for it.
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // libpq (Debian libpq-dev) for sync through PostgreSQL, RealmSync only.
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .target(name: "RealmSync", dependencies: ["RealmEngine", "CPostgres"]),
         .target(
             name: "RealmEngine",
             dependencies: ["CShims", "CCrypto"]
@@ -50,6 +55,7 @@ let package = Package(
                 "RealmEngine",
                 "RealmCoreFormat",
                 "RealmTUI",
+                "RealmSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -66,6 +72,8 @@ let package = Package(
         .testTarget(name: "RealmSwiftTests", dependencies: ["RealmSwift", "TestSupport"]),
         .testTarget(name: "RealmTUITests", dependencies: ["RealmTUI", "CShims", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "RealmCoreFormatTests", dependencies: ["RealmCoreFormat", "TestSupport"], exclude: ["Fixtures"]),
+        // Needs a PostgreSQL server (PGHOST): run under pg_virtualenv; skips visibly without one.
+        .testTarget(name: "RealmSyncTests", dependencies: ["RealmSync", "RealmEngine", "realmtui", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["RealmEngine", "RealmTUI", "RealmCoreFormat", "realmtui", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

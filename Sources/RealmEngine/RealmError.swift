@@ -65,6 +65,10 @@ public enum RealmError: Error, Equatable, Sendable, CustomStringConvertible {
     /// An encrypted file opened without its key or with a wrong one, a key given for a plain
     /// file, or a key that is not 64 bytes. A damaged encrypted page is `corruptFile`.
     case encryption(path: String, reason: String)
+    /// A sync server (PostgreSQL) refused a connection or a statement. `server` names it as
+    /// `postgres://user@host:port/database`, never with the password; `state` is the server's
+    /// SQLSTATE (e.g. `23505`), empty when the connection itself failed.
+    case server(server: String, operation: String, state: String, message: String)
 
     /// A stable, short code for scripts.
     public var code: String {
@@ -99,6 +103,7 @@ public enum RealmError: Error, Equatable, Sendable, CustomStringConvertible {
         case .busy: "busy"
         case .invalidInput: "invalid-input"
         case .encryption: "encryption"
+        case .server: "server"
         }
     }
 
@@ -133,6 +138,7 @@ public enum RealmError: Error, Equatable, Sendable, CustomStringConvertible {
         case .busy(let message): message
         case .invalidInput(let message): message
         case .encryption(let path, let reason): "\(path): \(reason)"
+        case .server(let server, let operation, _, let message): "\(server): \(operation) failed: \(message)"
         case .cancelled: "cancelled: nothing was changed"
         }
     }

@@ -10,7 +10,7 @@ extension Object {
         let sameRealm = a.inMemoryIdentifier != nil
             ? a.inMemoryIdentifier == b.inMemoryIdentifier
             : b.inMemoryIdentifier == nil && a.fileURL?.standardizedFileURL == b.fileURL?.standardizedFileURL
-        return sameRealm && mine.realm.schema.objectSchemas[mine.classIndex].name == theirs.realm.schema.objectSchemas[theirs.classIndex].name
+        return sameRealm && mine.objectSchema.name == theirs.objectSchema.name
             && mine.key == theirs.key
     }
 }

@@ -25,6 +25,7 @@ struct RealmTUICommand: ParsableCommand {
         RecoverCommand.self,
         DemoCommand.self,
         MigrateCommand.self,
+        SyncCommand.self,
     ]
 
     static let configuration = CommandConfiguration(

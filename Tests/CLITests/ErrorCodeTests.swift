@@ -35,6 +35,7 @@ import Testing
             .limitExceeded(""), .primaryKey(""), .invalidatedObject, .indexOutOfRange(index: 0, count: 0),
             .query(message: "", column: 0), .unsupported(""), .busy(""), .invalidInput(""), .encryption(path: "", reason: ""),
             .invalidOperation(""), .invalidState(""), .resourceLimit(""), .internalError(""), .cancelled,
+            .server(server: "", operation: "", state: "", message: ""),
         ]
         for error in errors {
             #expect(text.contains("`\(error.code)`"), "README lists no \(error.code)")

@@ -127,7 +127,8 @@ extension Realm {
     public func deleteAll() throws {
         let t = try writeTransaction()
         defer { noteMutation() }
-        for c in try readView.schema.objectSchemas.indices {
+        // The engine's internal classes (sync state and outbox) are not the user's objects.
+        for (c, objectSchema) in try readView.schema.objectSchemas.enumerated() where !SyncClasses.isInternal(objectSchema.name) {
             for k in try t.state.keys(classIndex: c) where try t.state.contains(classIndex: c, key: k) {
                 try t.deleteObject(c, k)
             }

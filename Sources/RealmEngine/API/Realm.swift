@@ -41,6 +41,9 @@ public final class Realm {
     /// none of its pages is read). Reads of objects go through `readView`, which throws then.
     var described: Snapshot { transaction?.state ?? (try? snapshot) ?? pinnedSnapshot }
     var transaction: WriteTransaction?
+    /// Whether commits queue their changes in the sync outbox (when the file has one): the sync
+    /// agent clears it while it applies downloaded changes, which must not travel back.
+    package var queuesToOutbox = true
     private let thread: pthread_t
     /// Bumped by every write, so results know to re-run inside a write transaction.
     private(set) var mutationCount = 0
@@ -168,7 +171,12 @@ public final class Realm {
     // MARK: State
 
     /// The schema of the version this instance reads.
-    public var schema: Schema { described.schema }
+    public var schema: Schema {
+        let all = described.schema
+        // The engine's internal classes (the sync outbox and state) are nobody's data.
+        guard all.objectSchemas.contains(where: { SyncClasses.isInternal($0.name) }) else { return all }
+        return Schema(all.objectSchemas.filter { !SyncClasses.isInternal($0.name) })
+    }
     /// The version this instance reads (inside a write transaction: the one being written).
     /// After `invalidate()`, when the newest version cannot be pinned, the version it read last
     /// (every read of objects throws then).
@@ -265,6 +273,7 @@ public final class Realm {
         }
         let slot: FileHeader.Slot
         do {
+            try queueToOutbox(t)
             slot = try t.commit()
         } catch {
             t.abandon()

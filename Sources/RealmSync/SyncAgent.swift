@@ -1,0 +1,181 @@
+import Foundation
+import RealmEngine
+
+/// Offline-first sync of one realmtui file through a PostgreSQL server (issue 27).
+///
+/// `SyncAgent.initialize` records the server in the file and adds the outbox; from then on every
+/// local commit queues its changes (`Realm+SyncOutbox`). `runOnce` uploads what is queued, one
+/// SQL transaction per local commit, then downloads the server's feed after the stored cursor
+/// and applies it in one local write transaction that also stores the cursor.
+///
+/// Conflicts follow Realm's published rules, decided by the server's order:
+/// - deletes win: an update of an object the server has deleted is dropped;
+/// - a create of an existing primary key merges into it (its properties overwrite);
+/// - per property, the last writer in server order wins (the order of `realmtui_feed.seq`,
+///   not a clock: the server is the one place every change passes, and it needs no clock
+///   agreement between machines);
+/// - a list (set, map) is replaced whole — a documented difference from Realm, which merged
+///   list inserts.
+/// Downloads wait while local uploads are pending (PowerSync's rule), so a client never resolves
+/// a conflict itself: it replays the server's order over a state the server has seen.
+///
+/// An agent is confined to the thread that made it (it holds a `Realm`).
+public final class SyncAgent {
+    /// The Realm the agent syncs.
+    public let realm: Realm
+    /// The server as recorded in the file (never with a password).
+    public let server: String
+    /// This file's client id on the server.
+    public let client: String
+    let db: PostgresConnection
+
+    /// What one `runOnce` did.
+    public struct Report: Equatable, Sendable {
+        /// Local commits uploaded (batches); a retried batch the server had already is counted too.
+        public var uploadedBatches = 0
+        /// Batches the server already had (a retry after a lost reply): nothing changed.
+        public var duplicateBatches = 0
+        /// Feed entries downloaded and applied.
+        public var downloadedChanges = 0
+        /// The cursor after the run: the last feed entry applied.
+        public var cursor: Int64 = 0
+    }
+
+    /// Opens the agent for a file that `initialize` set up, connecting to its recorded server
+    /// (or `url`, which may carry credentials the file never holds).
+    public init(path: String, url: String? = nil) throws {
+        realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), createIfMissing: false))
+        guard let state = try SyncAgent.state(of: realm) else {
+            throw RealmError.invalidState("\(path) has no sync configured: run 'realmtui sync init \(path) postgres://…' first")
+        }
+        server = (try state.value(forKey: "server")).stringValue ?? ""
+        client = (try state.value(forKey: "client")).stringValue ?? ""
+        db = try PostgresConnection(url: url ?? server)
+    }
+
+    /// Sets `path` up for sync with the server at `url`: creates (or checks) the server's tables
+    /// for the file's schema, then records the server (without its password) and a new client id
+    /// in the file and adds the outbox. Objects already in the file are queued for upload.
+    /// Throws naming a class that cannot sync (no primary key) before anything is changed.
+    public static func initialize(path: String, url: String) throws {
+        let recorded = try serverWithoutPassword(url)
+        let opened = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), createIfMissing: false))
+        if let state = try state(of: opened) {
+            let existing = (try state.value(forKey: "server")).stringValue ?? ""
+            guard existing == recorded else {
+                throw RealmError.invalidState("\(path) already syncs with \(existing); it cannot switch servers yet")
+            }
+        }
+        let schema = opened.schema
+        _ = try SyncServerSchema.syncedClasses(schema)
+        let db = try PostgresConnection(url: url)
+        try SyncServerSchema.prepare(db, schema: schema)
+        guard try state(of: opened) == nil else { return }
+        // Adding the two internal classes is a schema change without a migration (classes added).
+        var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path), createIfMissing: false)
+        configuration.schema = Schema(schema.objectSchemas + [SyncClasses.outboxSchema, SyncClasses.stateSchema])
+        configuration.schemaVersion = opened.schemaVersion
+        let realm = try Realm(configuration: configuration)
+        try realm.write {
+            // Another process may have finished the same init meanwhile.
+            guard try realm.objects(SyncClasses.state).checkedCount() == 0 else { return }
+            _ = try realm.create(SyncClasses.state, ["server": .string(recorded), "client": .string(UUID().uuidString.lowercased()),
+                                                     "cursor": .int(0)])
+            // What the file holds already is uploaded as creations of this commit's version.
+            for c in try SyncServerSchema.syncedClasses(schema) {
+                guard let pk = c.primaryKeyProperty else { continue }
+                let names = c.persistedProperties.map { Value.string($0.name) }
+                for object in try realm.objects(c.name) {
+                    _ = try realm.create(SyncClasses.outbox, [
+                        "version": .int(Int64(bitPattern: realm.version)), "className": .string(c.name),
+                        "primaryKey": .string(try SyncKeyText.encode(try object.value(forKey: pk.name))),
+                        "properties": .list(names), "created": .bool(true), "deleted": .bool(false),
+                    ])
+                }
+            }
+        }
+    }
+
+    /// The URL without its password (for recording in the file and for messages).
+    static func serverWithoutPassword(_ url: String) throws -> String {
+        guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://"), var parts = URLComponents(string: url) else {
+            throw RealmError.invalidInput("not a PostgreSQL URL (postgres://user@host:port/database): \(redacted(url))")
+        }
+        parts.password = nil
+        var query = parts.queryItems?.filter { $0.name.lowercased() != "password" }
+        if query?.isEmpty == true { query = nil }
+        parts.queryItems = query
+        return parts.string ?? url
+    }
+
+    /// `url` with any password replaced by `***`, for an error message about the URL itself.
+    static func redacted(_ url: String) -> String {
+        guard var parts = URLComponents(string: url) else { return "(unparsable URL)" }
+        if parts.password != nil { parts.password = "***" }
+        return parts.string ?? "(unparsable URL)"
+    }
+
+    /// The file's sync state object, or nil when sync was never set up.
+    static func state(of realm: Realm) throws -> DynamicObject? {
+        guard realm.isSynced else { return nil }
+        return try realm.objects(SyncClasses.state).checkedFirst()
+    }
+
+    /// Local commits waiting for upload (outbox entries).
+    public func pendingChanges() throws -> Int {
+        _ = realm.refresh()
+        return try realm.objects(SyncClasses.outbox).checkedCount()
+    }
+
+    /// The last feed entry applied locally.
+    public func cursor() throws -> Int64 {
+        _ = realm.refresh()
+        return try SyncAgent.state(of: realm).flatMap { try $0.value(forKey: "cursor").intValue } ?? 0
+    }
+
+    /// Uploads every pending local commit, then downloads and applies the server's changes until
+    /// caught up. Downloads are skipped when a local commit arrived meanwhile (uploads first).
+    @discardableResult
+    public func runOnce() throws -> Report {
+        var report = Report()
+        try upload(&report)
+        try download(&report)
+        report.cursor = try cursor()
+        return report
+    }
+}
+
+extension Realm {
+    /// Whether the file has sync configured (its schema holds the outbox).
+    var isSynced: Bool { (try? objects(SyncClasses.state)) != nil }
+}
+
+extension Value {
+    var stringValue: String? { if case .string(let s) = self { s } else { nil } }
+    var intValue: Int64? { if case .int(let v) = self { v } else { nil } }
+}
+
+/// What `realmtui sync status` prints, read from the file alone (no connection).
+public struct SyncStatus: Sendable {
+    /// The recorded server (no password).
+    public var server: String
+    /// This file's client id.
+    public var client: String
+    /// Outbox entries waiting for upload.
+    public var pending: Int
+    /// The last feed entry applied.
+    public var cursor: Int64
+}
+
+extension SyncAgent {
+    /// The sync status of `path`, without connecting (opened read-only).
+    public static func status(path: String) throws -> SyncStatus {
+        let realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), readOnly: true))
+        guard let state = try state(of: realm) else {
+            throw RealmError.invalidState("\(path) has no sync configured: run 'realmtui sync init \(path) postgres://…' first")
+        }
+        return SyncStatus(server: try state.value(forKey: "server").stringValue ?? "", client: try state.value(forKey: "client").stringValue ?? "",
+                          pending: try realm.objects(SyncClasses.outbox).checkedCount(),
+                          cursor: try state.value(forKey: "cursor").intValue ?? 0)
+    }
+}

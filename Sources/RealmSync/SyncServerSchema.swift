@@ -1,0 +1,103 @@
+import Foundation
+import RealmEngine
+
+/// The server's tables for one file's schema: one table per class, keyed by the primary key,
+/// a column per persisted property (`SyncCodec` says which type), and three tables of our own:
+///
+/// - `realmtui_feed (seq, client, version, class, pk, deleted, props)`: the ordered change feed.
+///   Every applied change gets the next `seq`; clients download `seq > cursor` in order.
+/// - `realmtui_counter (id = 1, last)`: the feed's one counter row. An upload takes its row lock
+///   (`SELECT … FOR UPDATE`) before it hands out a number and keeps it until it commits, so
+///   numbers are handed out in commit order: when a reader sees `seq` N committed, every smaller
+///   number was committed before N's transaction could even start numbering. A `bigserial` would
+///   not do: two uploads can take 7 and 8 and commit 8 first, and a client that read 8 with its
+///   cursor would skip 7 forever. The price is that uploads to one server serialize (one short
+///   transaction each), which PostgreSQL does thousands of times a second.
+/// - `realmtui_batches (client, version)`: one row per uploaded batch, the primary key making a
+///   retried batch (its reply lost) change nothing.
+enum SyncServerSchema {
+    /// Prefix of the server tables of our own; no class may use it.
+    static let reservedPrefix = "realmtui_"
+
+    /// A quoted SQL identifier.
+    static func identifier(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+
+    /// The classes that sync: every class but the engine's internal ones. Throws naming a class
+    /// that cannot sync (no primary key, embedded, a reserved name, a Mixed or link to such).
+    static func syncedClasses(_ schema: Schema) throws -> [ObjectSchema] {
+        let classes = schema.objectSchemas.filter { !SyncClasses.isInternal($0.name) }
+        for c in classes {
+            if c.name.hasPrefix(reservedPrefix) {
+                throw RealmError.unsupported("class \(c.name) cannot be synced: names starting with '\(reservedPrefix)' are the sync server's own tables")
+            }
+            if c.isEmbedded {
+                throw RealmError.unsupported("class \(c.name) is embedded, and embedded objects cannot be synced yet (they have no primary key)")
+            }
+            if c.primaryKeyProperty == nil {
+                throw RealmError.unsupported("class \(c.name) has no primary key, so it cannot be synced: objects are matched across files by their primary key")
+            }
+        }
+        return classes
+    }
+
+    /// The column type of a property (see `SyncCodec`).
+    static func columnType(_ p: Property, schema: Schema) throws -> String {
+        if p.isCollection || p.type == .mixed { return "jsonb" }
+        switch p.type {
+        case .bool: return "boolean"
+        case .int, .int8, .int16, .int32: return "bigint"
+        case .float: return "real"
+        case .double: return "double precision"
+        case .string, .objectId, .decimal128: return "text"
+        case .date: return "numeric"
+        case .data: return "bytea"
+        case .uuid: return "uuid"
+        case .object:
+            guard let target = p.objectClassName.flatMap({ schema[$0] }), let pk = target.primaryKeyProperty else {
+                throw RealmError.unsupported("\(p.name) links to \(p.objectClassName ?? "?"), which has no primary key, so it cannot be synced")
+            }
+            return try columnType(pk, schema: schema)
+        case .mixed, .linkingObjects:
+            throw RealmError.internalError("no column for \(p.name)")
+        }
+    }
+
+    /// Creates the tables the schema needs, or checks that existing ones match it (each class
+    /// table's columns by name and type). One SQL transaction.
+    static func prepare(_ db: PostgresConnection, schema: Schema) throws {
+        let classes = try syncedClasses(schema)
+        try db.transaction {
+            try db.execute("""
+                CREATE TABLE IF NOT EXISTS realmtui_counter (id int PRIMARY KEY CHECK (id = 1), last bigint NOT NULL)
+                """)
+            try db.execute("INSERT INTO realmtui_counter VALUES (1, 0) ON CONFLICT DO NOTHING")
+            try db.execute("""
+                CREATE TABLE IF NOT EXISTS realmtui_feed (seq bigint PRIMARY KEY, client text NOT NULL, version bigint NOT NULL,
+                    class text NOT NULL, pk jsonb NOT NULL, deleted boolean NOT NULL, props jsonb NOT NULL)
+                """)
+            try db.execute("""
+                CREATE TABLE IF NOT EXISTS realmtui_batches (client text NOT NULL, version bigint NOT NULL,
+                    PRIMARY KEY (client, version))
+                """)
+            for c in classes {
+                let wanted = try c.persistedProperties.map { ($0.name, try columnType($0, schema: schema)) }
+                let existing = try db.execute("""
+                    SELECT a.attname, format_type(a.atttypid, a.atttypmod) FROM pg_attribute a
+                    WHERE a.attrelid = to_regclass($1) AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum
+                    """, [identifier(c.name)]).rows
+                if existing.isEmpty {
+                    guard let pk = c.primaryKeyProperty else { continue }
+                    let columns = wanted.map { "\(identifier($0.0)) \($0.1)" }.joined(separator: ", ")
+                    try db.execute("CREATE TABLE \(identifier(c.name)) (\(columns), PRIMARY KEY (\(identifier(pk.name))))")
+                    continue
+                }
+                let have = existing.map { ($0[0] ?? "", $0[1] ?? "") }
+                guard have.count == wanted.count, zip(have, wanted).allSatisfy({ $0.0 == $1.0 && $0.1 == $1.1 }) else {
+                    let haveText = have.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
+                    let wantText = wanted.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
+                    throw RealmError.schemaMismatch("\(db.server): table \(c.name) has columns (\(haveText)); the file's class needs (\(wantText))")
+                }
+            }
+        }
+    }
+}
