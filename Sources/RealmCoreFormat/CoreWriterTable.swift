@@ -5,7 +5,7 @@ import RealmEngine
 /// in key order).
 public struct RealmCoreWriterTable: Sendable {
     /// A column: its name, element type, whether it (or, for a list, each element) holds nil,
-    /// and whether it is a list (its values `.list`, at most 1000 elements each so far).
+    /// and whether it is a list (its values `.list`).
     public struct Column: Sendable {
         public var name: String
         public var type: CoreColumnType
@@ -197,9 +197,8 @@ struct CoreTableWriter {
                            what: "\(name) inner cluster node")
     }
 
-    /// A list column's leaf: a ref per object to its list's B+tree (0 for an empty list). A
-    /// list of up to 1000 elements (`REALM_MAX_BPNODE_SIZE` in SDK builds) is one B+tree leaf
-    /// of the element type; longer lists need inner B+tree nodes, not written yet.
+    /// A list column's leaf: a ref per object to its list's B+tree (0 for an empty list): one
+    /// leaf of the element type up to 1000 elements, inner nodes above leaves of 1000 beyond.
     private func listColumn(_ values: [CoreValue], _ column: RealmCoreWriterTable.Column, what: String,
                             _ w: inout CoreNodeWriter) throws -> Int {
         var refs: [CoreSlot] = []
@@ -212,16 +211,15 @@ struct CoreTableWriter {
                 refs.append(.null)
                 continue
             }
-            guard items.count <= 1000 else {
-                throw RealmError.unsupported("\(what): a list of \(items.count) elements (over 1000 needs B+tree inner nodes, which are not written yet)")
-            }
-            refs.append(.ref(try w.leaf(items[...], type: column.type, nullable: column.nullable, what: what)))
+            refs.append(.ref(try w.bPlusTree(count: items.count, what: what) { w, range in
+                try w.leaf(items[range], type: column.type, nullable: column.nullable, what: what)
+            }))
         }
         return try w.slots(refs, what: "\(what) lists")
     }
 
     /// A link column's leaf: target key + 1 per object, 0 for none (`ArrayKey`); a list of
-    /// links: per object a ref to a B+tree leaf of bare target keys, 0 when empty.
+    /// links: per object a ref to a B+tree of bare target keys, 0 when empty.
     private func linkColumn(_ values: [CoreValue], _ column: RealmCoreWriterTable.Column, what: String,
                             _ w: inout CoreNodeWriter) throws -> Int {
         func key(_ v: CoreValue) throws -> Int64 {
@@ -241,16 +239,16 @@ struct CoreTableWriter {
                 refs.append(.null)
                 continue
             }
-            guard items.count <= 1000 else {
-                throw RealmError.unsupported("\(what): a list of \(items.count) links (over 1000 needs B+tree inner nodes, which are not written yet)")
-            }
-            refs.append(.ref(try w.ints(try items.map(key), what: "\(what) link list")))
+            let keys = try items.map(key)
+            refs.append(.ref(try w.bPlusTree(count: keys.count, what: what) { w, range in
+                try w.ints(Array(keys[range]), what: "\(what) link list")
+            }))
         }
         return try w.slots(refs, what: "\(what) link lists")
     }
 
     /// A backlink column's leaf (`ArrayBacklink`): per object 0 (no origin), the origin's key
-    /// tagged (one), or a ref to an array of the origins' keys (more, one entry per link).
+    /// tagged (one), or a ref to a B+tree of the origins' keys (more, one entry per link).
     private func backlinkColumn(_ keys: [Int64], _ b: CoreBacklinkColumn, _ w: inout CoreNodeWriter) throws -> Int {
         var slots: [CoreSlot] = []
         for k in keys {
@@ -258,9 +256,10 @@ struct CoreTableWriter {
             switch origins.count {
             case 0: slots.append(.null)
             case 1: slots.append(.tagged(origins[0]))
-            case ...1000: slots.append(.ref(try w.ints(origins, what: "\(table.name) backlinks")))
             default:
-                throw RealmError.unsupported("\(className(table.name)) object \(k): \(origins.count) links to it (over 1000 backlinks need B+tree inner nodes, which are not written yet)")
+                slots.append(.ref(try w.bPlusTree(count: origins.count, what: "\(table.name) backlinks") { w, range in
+                    try w.ints(Array(origins[range]), what: "\(table.name) backlinks")
+                }))
             }
         }
         return try w.slots(slots, what: "\(table.name) backlink leaf")

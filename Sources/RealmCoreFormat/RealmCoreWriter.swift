@@ -12,9 +12,8 @@ import RealmEngine
 /// Every node is written once, children before parents, packed with no gap, so Realm Core's
 /// memory check (reachable nodes tile the file) holds. Written so far: tables of scalar
 /// columns (int, bool, string, binary, timestamp, float, double, decimal128, ObjectId, UUID),
-/// required or optional, and lists of them (up to 1000 elements each); links and lists of
-/// links with the backlink columns Realm Core keeps in their targets (up to 1000 links to one
-/// object). Not yet: search indexes (so primary keys and indexed properties), sets,
+/// required or optional, and lists of them (B+trees with inner nodes beyond 1000 elements);
+/// links and lists of links with the backlink columns Realm Core keeps in their targets. Not yet: search indexes (so primary keys and indexed properties), sets,
 /// dictionaries, Mixed, embedded tables; they are refused with an error naming them (see
 /// `RealmCoreWriter.tables(from:)`).
 public enum RealmCoreWriter {
