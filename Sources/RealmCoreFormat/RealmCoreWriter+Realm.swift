@@ -23,7 +23,7 @@ extension RealmCoreWriter {
         case .objectId: return .success(.objectId)
         case .uuid: return .success(.uuid)
         case .decimal128: return .success(.decimal128)
-        case .mixed: return refuse("a Mixed property")
+        case .mixed: return .success(.mixed)
         case .object:
             if p.isSet || p.isMap { return refuse("a set or dictionary of links") }
             return .success(.link)
@@ -33,8 +33,12 @@ extension RealmCoreWriter {
 
     /// Every class of `realm` as a table, with every object, or an `unsupported` error naming
     /// the first class and property this writer cannot write yet (nothing is left out).
+    /// Typed links in Mixed values carry the table keys `write(_:toFile:)` gives: the
+    /// `metadata` table 0, then the classes in schema order from 1.
     public static func tables(from realm: Realm) throws -> [RealmCoreWriterTable] {
         var out: [RealmCoreWriterTable] = []
+        let tableKeys = Dictionary(realm.schema.objectSchemas.enumerated().map { ($0.element.name, Int64($0.offset + 1)) },
+                                   uniquingKeysWith: { a, _ in a })
         for objectSchema in realm.schema.objectSchemas {
             if objectSchema.isEmbedded {
                 throw RealmError.unsupported("\(objectSchema.name): embedded objects cannot be written to a Realm Core file yet")
@@ -44,8 +48,8 @@ extension RealmCoreWriter {
                 p.isLink
                     ? RealmCoreWriterTable.Column(name: p.name, type: try columnType(p, in: objectSchema).get(), nullable: !p.isList,
                                                   isList: p.isList, linkTarget: "class_" + (p.objectClassName ?? ""))
-                    : RealmCoreWriterTable.Column(name: p.name, type: try columnType(p, in: objectSchema).get(), nullable: p.isOptional,
-                                                  isList: p.isList)
+                    : RealmCoreWriterTable.Column(name: p.name, type: try columnType(p, in: objectSchema).get(),
+                                                  nullable: p.isOptional || p.type == .mixed, isList: p.isList)
             }
             var objects: [RealmCoreWriterTable.Object] = []
             for key in try realm.objects(objectSchema.name).keys() {
@@ -55,7 +59,7 @@ extension RealmCoreWriter {
                     throw RealmError.internalError("\(objectSchema.name): object \(key.rawValue) has \(values.count) values for \(properties.count) properties")
                 }
                 objects.append(.init(key: key.rawValue, values: try zip(values, properties).map { value, p in
-                    try coreValue(value, objectSchema.name, p)
+                    try coreValue(value, objectSchema.name, p, tableKeys: tableKeys)
                 }))
             }
             out.append(RealmCoreWriterTable(name: "class_" + objectSchema.name, columns: columns, objects: objects))
@@ -72,7 +76,8 @@ extension RealmCoreWriter {
     }
 
     /// A value as Realm Core stores it in a column of `property`'s type.
-    static func coreValue(_ value: Value, _ className: String, _ property: Property) throws -> CoreValue {
+    /// `tableKeys` gives the table key of each class typed links in Mixed values name.
+    static func coreValue(_ value: Value, _ className: String, _ property: Property, tableKeys: [String: Int64] = [:]) throws -> CoreValue {
         switch value {
         case .null: return .null
         case .bool(let b): return .bool(b)
@@ -99,8 +104,14 @@ extension RealmCoreWriter {
         case .link(let key) where property.isLink:
             // The writer gives a link column its target's table key.
             return .link(tableKey: -1, key: key.rawValue)
-        case .list(let items) where property.isList:
-            return .list(try items.map { try coreValue($0, className, property) })
+        case .list(let items) where property.isList || property.type == .mixed:
+            // A Mixed value may nest lists (Realm Core format 24).
+            return .list(try items.map { try coreValue($0, className, property, tableKeys: tableKeys) })
+        case .typedLink(let link) where property.type == .mixed:
+            guard let table = tableKeys[link.className] else {
+                throw RealmError.invalidInput("\(className).\(property.name): a Mixed link to \(link.className), a class that is not written")
+            }
+            return .typedLink(tableKey: table, key: link.key.rawValue)
         default:
             throw RealmError.unsupported("\(className).\(property.name): a \(value) value cannot be written to a Realm Core file yet")
         }

@@ -138,7 +138,7 @@ import Testing
             (ObjectSchema(name: "P", properties: [Property(name: "id", type: .int, isPrimaryKey: true)]), "P.id"),
             (ObjectSchema(name: "I", properties: [Property(name: "s", type: .string, isIndexed: true)]), "I.s"),
             (ObjectSchema(name: "S", properties: [Property(name: "xs", type: .int, isSet: true)]), "S.xs"),
-            (ObjectSchema(name: "M", properties: [Property(name: "any", type: .mixed, isOptional: true)]), "M.any"),
+            (ObjectSchema(name: "M", properties: [Property(name: "any", type: .mixed, isMap: true)]), "M.any"),
             (ObjectSchema(name: "E", properties: [Property(name: "s", type: .string)], isEmbedded: true), "E"),
         ]
         for (objectSchema, name) in cases {
