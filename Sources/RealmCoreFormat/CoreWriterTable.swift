@@ -11,11 +11,15 @@ public struct RealmCoreWriterTable: Sendable {
         public var type: CoreColumnType
         public var nullable: Bool
         public var isList: Bool
+        /// Whether it is a set (its values `.set`, in any order: written in Realm Core's).
+        public var isSet: Bool
         /// For a link column (type `.link`; a list of links with `isList`): the target table's
         /// name. Its values are `.link` (the table key in them is ignored), `.null` or `.list`
         /// of `.link`; each target gets a backlink column, as Realm Core keeps them.
         public var linkTarget: String?
-        public init(name: String, type: CoreColumnType, nullable: Bool, isList: Bool = false, linkTarget: String? = nil) {
+        public init(name: String, type: CoreColumnType, nullable: Bool, isList: Bool = false, isSet: Bool = false,
+                    linkTarget: String? = nil) {
+            self.isSet = isSet
             self.name = name
             self.type = type
             self.nullable = nullable
@@ -23,8 +27,8 @@ public struct RealmCoreWriterTable: Sendable {
             self.linkTarget = linkTarget
         }
 
-        /// Realm Core's column attributes: nullable 16, list 32 (in the spec and the key).
-        var attributes: Int64 { (nullable ? 16 : 0) | (isList ? 32 : 0) }
+        /// Realm Core's column attributes: nullable 16, list 32, set 128 (in the spec and the key).
+        var attributes: Int64 { (nullable ? 16 : 0) | (isList ? 32 : 0) | (isSet ? 128 : 0) }
     }
 
     /// An object: its key (≥ 0) and one value per column, in column order.
@@ -82,8 +86,8 @@ struct CoreTableWriter {
         for (i, c) in table.columns.enumerated() where table.columns[..<i].contains(where: { $0.name == c.name }) {
             throw RealmError.invalidInput("\(name): two columns are named '\(c.name)'")
         }
-        for c in table.columns where c.type == .link && c.nullable == c.isList {
-            throw RealmError.invalidInput("\(name).\(c.name): Realm Core's single links are nullable and its lists of links are not")
+        for c in table.columns where c.type == .link && c.nullable == (c.isList || c.isSet) {
+            throw RealmError.invalidInput("\(name).\(c.name): Realm Core's single links are nullable and its lists and sets of links are not")
         }
         let objects = table.objects.sorted { $0.key < $1.key }
         for (i, o) in objects.enumerated() {
@@ -169,7 +173,9 @@ struct CoreTableWriter {
             for (c, column) in table.columns.enumerated() {
                 let values = objects[range].map { $0.values[c] }
                 let what = "\(className(name)).\(column.name)"
-                if column.type == .link {
+                if column.isSet {
+                    slots.append(.ref(try setColumn(values, column, what: what, &w)))
+                } else if column.type == .link {
                     slots.append(.ref(try linkColumn(values, column, what: what, &w)))
                 } else if column.isList {
                     slots.append(.ref(try listColumn(values, column, what: what, &w)))

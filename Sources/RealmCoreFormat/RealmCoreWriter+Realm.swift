@@ -11,7 +11,8 @@ extension RealmCoreWriter {
         }
         if p.isPrimaryKey { return refuse("a primary key (its search index)") }
         if p.isIndexed { return refuse("an indexed property (its search index)") }
-        if p.isSet || p.isMap { return refuse("a \(p.collectionName ?? "collection") property") }
+        if p.isMap { return refuse("a \(p.collectionName ?? "collection") property") }
+        if p.isSet && p.type == .mixed { return refuse("a set of Mixed") }
         switch p.type {
         case .int, .int8, .int16, .int32: return .success(.int)
         case .bool: return .success(.bool)
@@ -25,7 +26,6 @@ extension RealmCoreWriter {
         case .decimal128: return .success(.decimal128)
         case .mixed: return .success(.mixed)
         case .object:
-            if p.isSet || p.isMap { return refuse("a set or dictionary of links") }
             return .success(.link)
         case .linkingObjects: return refuse("linking objects")
         }
@@ -47,9 +47,9 @@ extension RealmCoreWriter {
             let columns = try properties.map { p in
                 p.isLink
                     ? RealmCoreWriterTable.Column(name: p.name, type: try columnType(p, in: objectSchema).get(), nullable: !p.isList,
-                                                  isList: p.isList, linkTarget: "class_" + (p.objectClassName ?? ""))
+                                                  isList: p.isList && !p.isSet, isSet: p.isSet, linkTarget: "class_" + (p.objectClassName ?? ""))
                     : RealmCoreWriterTable.Column(name: p.name, type: try columnType(p, in: objectSchema).get(),
-                                                  nullable: p.isOptional || p.type == .mixed, isList: p.isList)
+                                                  nullable: p.isOptional || p.type == .mixed, isList: p.isList && !p.isSet, isSet: p.isSet)
             }
             var objects: [RealmCoreWriterTable.Object] = []
             for key in try realm.objects(objectSchema.name).keys() {
@@ -104,6 +104,9 @@ extension RealmCoreWriter {
         case .link(let key) where property.isLink:
             // The writer gives a link column its target's table key.
             return .link(tableKey: -1, key: key.rawValue)
+        case .list(let items) where property.isSet:
+            // The engine keeps a set as a list in its own order; the writer puts it in Realm Core's.
+            return .set(try items.map { try coreValue($0, className, property, tableKeys: tableKeys) })
         case .list(let items) where property.isList || property.type == .mixed:
             // A Mixed value may nest lists (Realm Core format 24).
             return .list(try items.map { try coreValue($0, className, property, tableKeys: tableKeys) })

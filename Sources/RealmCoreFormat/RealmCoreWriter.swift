@@ -76,7 +76,7 @@ public enum RealmCoreWriter {
                 for object in origin.objects {
                     var links: [CoreValue] = []
                     switch object.values[c] {
-                    case .list(let items): links = items
+                    case .list(let items), .set(let items): links = items
                     case .null: break
                     case let v: links = [v]
                     }

@@ -123,6 +123,7 @@ import Testing
                     switch v {
                     case .link(_, let k): .link(tableKey: key, key: k)
                     case .list(let items): .list(items.map(fix))
+                    case .set(let items): .set(items.map(fix))
                     default: v
                     }
                 }
@@ -137,7 +138,7 @@ import Testing
         let cases: [(ObjectSchema, String)] = [
             (ObjectSchema(name: "P", properties: [Property(name: "id", type: .int, isPrimaryKey: true)]), "P.id"),
             (ObjectSchema(name: "I", properties: [Property(name: "s", type: .string, isIndexed: true)]), "I.s"),
-            (ObjectSchema(name: "S", properties: [Property(name: "xs", type: .int, isSet: true)]), "S.xs"),
+            (ObjectSchema(name: "S", properties: [Property(name: "xs", type: .mixed, isSet: true)]), "S.xs"),
             (ObjectSchema(name: "M", properties: [Property(name: "any", type: .mixed, isMap: true)]), "M.any"),
             (ObjectSchema(name: "E", properties: [Property(name: "s", type: .string)], isEmbedded: true), "E"),
         ]

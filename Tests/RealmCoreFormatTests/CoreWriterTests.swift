@@ -14,7 +14,7 @@ import Testing
         switch (a, b) {
         case (.float(let x), .float(let y)): x.bitPattern == y.bitPattern
         case (.double(let x), .double(let y)): x.bitPattern == y.bitPattern
-        case (.list(let x), .list(let y)): x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
+        case (.list(let x), .list(let y)), (.set(let x), .set(let y)): x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
         default: a == b
         }
     }
