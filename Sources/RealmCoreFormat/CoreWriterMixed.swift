@@ -6,7 +6,7 @@ import RealmEngine
 /// 5–7, and the value or its index in that array from bit 8; 0 for null), then the payload
 /// arrays, each written only when a value needs it: 64-bit ints (ints outside 32 bits, floats,
 /// doubles), int pairs (timestamps, decimals, typed links), strings (strings, binaries,
-/// ObjectIds, UUIDs), refs (nested lists) and the keys Realm Core gives nested collections.
+/// ObjectIds, UUIDs), refs (nested lists and dictionaries) and the keys Realm Core gives nested collections.
 extension CoreNodeWriter {
     /// Realm Core's `DataType` of each Mixed value kind.
     private enum MixedType: Int64 {
@@ -80,8 +80,12 @@ extension CoreNodeWriter {
                 composite.append(entry(.list, slot: Self.refsSlot, index: refs.count))
                 refs.append(items.isEmpty ? .null : .ref(try mixedTree(items, depth: depth + 1, what: context)))
                 key = keyBase + Int64(i) + 1
-            case .set, .dictionary:
-                throw RealmError.unsupported("\(context): a \(v.typeName) inside a Mixed value cannot be written to a Realm Core file yet")
+            case .dictionary(let entries):
+                composite.append(entry(.dictionary, slot: Self.refsSlot, index: refs.count))
+                refs.append(entries.isEmpty ? .null : .ref(try dictionary(entries, linkTable: nil, depth: depth + 1, what: context)))
+                key = keyBase + Int64(i) + 1
+            case .set:
+                throw RealmError.invalidInput("\(context): a set inside a Mixed value (Realm has none)")
             }
             keys.append(key)
         }

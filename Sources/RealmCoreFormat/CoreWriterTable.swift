@@ -13,13 +13,17 @@ public struct RealmCoreWriterTable: Sendable {
         public var isList: Bool
         /// Whether it is a set (its values `.set`, in any order: written in Realm Core's).
         public var isSet: Bool
+        /// Whether it is a dictionary with string keys (its values `.dictionary`, any order;
+        /// a dictionary of links holds `.link` or `.null`).
+        public var isDictionary: Bool
         /// For a link column (type `.link`; a list of links with `isList`): the target table's
         /// name. Its values are `.link` (the table key in them is ignored), `.null` or `.list`
         /// of `.link`; each target gets a backlink column, as Realm Core keeps them.
         public var linkTarget: String?
         public init(name: String, type: CoreColumnType, nullable: Bool, isList: Bool = false, isSet: Bool = false,
-                    linkTarget: String? = nil) {
+                    isDictionary: Bool = false, linkTarget: String? = nil) {
             self.isSet = isSet
+            self.isDictionary = isDictionary
             self.name = name
             self.type = type
             self.nullable = nullable
@@ -27,8 +31,12 @@ public struct RealmCoreWriterTable: Sendable {
             self.linkTarget = linkTarget
         }
 
-        /// Realm Core's column attributes: nullable 16, list 32, set 128 (in the spec and the key).
-        var attributes: Int64 { (nullable ? 16 : 0) | (isList ? 32 : 0) | (isSet ? 128 : 0) }
+        /// Realm Core's column attributes: nullable 16, list 32, dictionary 64, set 128 (in the
+        /// spec and the key).
+        var attributes: Int64 { (nullable ? 16 : 0) | (isList ? 32 : 0) | (isDictionary ? 64 : 0) | (isSet ? 128 : 0) }
+
+        /// The spec's type entry: a dictionary keeps its key type (string, 2) above the type.
+        var specType: Int64 { Int64(type.rawValue) | (isDictionary ? 2 << 16 : 0) }
     }
 
     /// An object: its key (≥ 0) and one value per column, in column order.
@@ -125,7 +133,7 @@ struct CoreTableWriter {
     private func writeSpec(_ w: inout CoreNodeWriter) throws -> Int {
         let name = table.name
         // Backlink columns come last, with type 14, no attributes and no name.
-        let types = try w.ints(table.columns.map { Int64($0.type.rawValue) } + backlinks.map { _ in Int64(CoreColumnType.backlink.rawValue) },
+        let types = try w.ints(table.columns.map(\.specType) + backlinks.map { _ in Int64(CoreColumnType.backlink.rawValue) },
                                what: "\(name) spec types")
         let names = try w.shortStrings(table.columns.map { Array($0.name.utf8) }, nullable: false, what: "\(name) column names")
         let attributes = try w.ints(table.columns.map(\.attributes) + backlinks.map { _ in 0 }, what: "\(name) spec attributes")
@@ -173,7 +181,9 @@ struct CoreTableWriter {
             for (c, column) in table.columns.enumerated() {
                 let values = objects[range].map { $0.values[c] }
                 let what = "\(className(name)).\(column.name)"
-                if column.isSet {
+                if column.isDictionary {
+                    slots.append(.ref(try dictionaryColumn(values, column, columnIndex: c, what: what, &w)))
+                } else if column.isSet {
                     slots.append(.ref(try setColumn(values, column, what: what, &w)))
                 } else if column.type == .link {
                     slots.append(.ref(try linkColumn(values, column, what: what, &w)))

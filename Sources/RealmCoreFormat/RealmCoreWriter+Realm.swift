@@ -11,7 +11,6 @@ extension RealmCoreWriter {
         }
         if p.isPrimaryKey { return refuse("a primary key (its search index)") }
         if p.isIndexed { return refuse("an indexed property (its search index)") }
-        if p.isMap { return refuse("a \(p.collectionName ?? "collection") property") }
         if p.isSet && p.type == .mixed { return refuse("a set of Mixed") }
         switch p.type {
         case .int, .int8, .int16, .int32: return .success(.int)
@@ -47,9 +46,10 @@ extension RealmCoreWriter {
             let columns = try properties.map { p in
                 p.isLink
                     ? RealmCoreWriterTable.Column(name: p.name, type: try columnType(p, in: objectSchema).get(), nullable: !p.isList,
-                                                  isList: p.isList && !p.isSet, isSet: p.isSet, linkTarget: "class_" + (p.objectClassName ?? ""))
+                                                  isList: p.isList && !p.isSet, isSet: p.isSet, isDictionary: p.isMap, linkTarget: "class_" + (p.objectClassName ?? ""))
                     : RealmCoreWriterTable.Column(name: p.name, type: try columnType(p, in: objectSchema).get(),
-                                                  nullable: p.isOptional || p.type == .mixed, isList: p.isList && !p.isSet, isSet: p.isSet)
+                                                  nullable: p.isOptional || p.type == .mixed, isList: p.isList && !p.isSet, isSet: p.isSet,
+                                                  isDictionary: p.isMap)
             }
             var objects: [RealmCoreWriterTable.Object] = []
             for key in try realm.objects(objectSchema.name).keys() {
@@ -110,6 +110,11 @@ extension RealmCoreWriter {
         case .list(let items) where property.isList || property.type == .mixed:
             // A Mixed value may nest lists (Realm Core format 24).
             return .list(try items.map { try coreValue($0, className, property, tableKeys: tableKeys) })
+        case .map(let entries) where property.isMap || property.type == .mixed:
+            // A map property, or a dictionary nested in a Mixed value (format 24).
+            return .dictionary(try entries.map { key, v in
+                CoreDictionaryEntry(key: key, value: try coreValue(v, className, property, tableKeys: tableKeys))
+            })
         case .typedLink(let link) where property.type == .mixed:
             guard let table = tableKeys[link.className] else {
                 throw RealmError.invalidInput("\(className).\(property.name): a Mixed link to \(link.className), a class that is not written")

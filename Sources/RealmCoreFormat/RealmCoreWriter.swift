@@ -77,6 +77,7 @@ public enum RealmCoreWriter {
                     var links: [CoreValue] = []
                     switch object.values[c] {
                     case .list(let items), .set(let items): links = items
+                    case .dictionary(let entries): links = entries.map(\.value)
                     case .null: break
                     case let v: links = [v]
                     }

@@ -15,6 +15,7 @@ import Testing
         case (.float(let x), .float(let y)): x.bitPattern == y.bitPattern
         case (.double(let x), .double(let y)): x.bitPattern == y.bitPattern
         case (.list(let x), .list(let y)), (.set(let x), .set(let y)): x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
+        case (.dictionary(let x), .dictionary(let y)): x.count == y.count && zip(x, y).allSatisfy { $0.key == $1.key && same($0.value, $1.value) }
         default: a == b
         }
     }
