@@ -139,6 +139,9 @@ extension RealmCoreWriter {
                             throw RealmError.invalidInput("\(name): \(origin.name).\(column.name) of object \(object.key) links to table \(link.table), which is not written")
                         }
                         let target = writers[Int(link.table)].table
+                        guard !target.isEmbedded else {
+                            throw RealmError.invalidInput("\(name): \(origin.name).\(column.name) of object \(object.key) is a Mixed link to the embedded \(target.name) (Realm links embedded objects only from their parent's link properties)")
+                        }
                         if objectKeys[Int(link.table)] == nil { objectKeys[Int(link.table)] = Set(target.objects.map(\.key)) }
                         guard objectKeys[Int(link.table)]?.contains(link.key) == true else {
                             throw RealmError.invalidInput("\(name): \(origin.name).\(column.name) of object \(object.key) links to object \(link.key) of \(target.name), which does not exist")

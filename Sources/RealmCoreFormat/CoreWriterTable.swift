@@ -53,11 +53,15 @@ public struct RealmCoreWriterTable: Sendable {
     public var name: String
     public var columns: [Column]
     public var objects: [Object]
+    /// Whether the table is embedded (table type 1): each of its objects is linked to by
+    /// exactly one parent, through a link, list or dictionary of links.
+    public var isEmbedded: Bool
 
-    public init(name: String, columns: [Column], objects: [Object]) {
+    public init(name: String, columns: [Column], objects: [Object], isEmbedded: Bool = false) {
         self.name = name
         self.columns = columns
         self.objects = objects
+        self.isEmbedded = isEmbedded
     }
 }
 
@@ -125,7 +129,7 @@ struct CoreTableWriter {
         // The object key sequence continues after the largest key, as Realm Core's would.
         let sequence: CoreSlot = objects.last.map { .tagged($0.key + 1) } ?? .null
         return try w.slots([.ref(spec), .null, .ref(cluster), .tagged(key), .ref(indexes), .tagged(0), .tagged(0),
-                            .ref(oppositeTables), .ref(oppositeColumns), sequence, .null, .null, .tagged(0), .null],
+                            .ref(oppositeTables), .ref(oppositeColumns), sequence, .null, .null, .tagged(table.isEmbedded ? 1 : 0), .null],
                            what: "\(name) table top")
     }
 

@@ -34,16 +34,16 @@ extension RealmCoreWriter {
     /// the first class and property this writer cannot write yet (nothing is left out).
     /// Typed links in Mixed values carry the table keys `write(_:toFile:)` gives: the
     /// `metadata` table 0, then the classes in schema order from 1.
+    /// Embedded objects, which the engine lists only through their parents, are gathered by
+    /// following the links that own them.
     public static func tables(from realm: Realm) throws -> [RealmCoreWriterTable] {
-        var out: [RealmCoreWriterTable] = []
-        let tableKeys = Dictionary(realm.schema.objectSchemas.enumerated().map { ($0.element.name, Int64($0.offset + 1)) },
+        let schemas = realm.schema.objectSchemas
+        let tableKeys = Dictionary(schemas.enumerated().map { ($0.element.name, Int64($0.offset + 1)) },
                                    uniquingKeysWith: { a, _ in a })
-        for objectSchema in realm.schema.objectSchemas {
-            if objectSchema.isEmbedded {
-                throw RealmError.unsupported("\(objectSchema.name): embedded objects cannot be written to a Realm Core file yet")
-            }
-            let properties = objectSchema.persistedProperties
-            let columns = try properties.map { p in
+        let embedded = Set(schemas.filter(\.isEmbedded).map(\.name))
+        var columnsByClass: [String: [RealmCoreWriterTable.Column]] = [:]
+        for objectSchema in schemas {
+            columnsByClass[objectSchema.name] = try objectSchema.persistedProperties.map { p in
                 p.isLink
                     ? RealmCoreWriterTable.Column(name: p.name, type: try columnType(p, in: objectSchema).get(), nullable: !p.isList,
                                                   isList: p.isList && !p.isSet, isSet: p.isSet, isDictionary: p.isMap, linkTarget: "class_" + (p.objectClassName ?? ""))
@@ -51,20 +51,48 @@ extension RealmCoreWriter {
                                                   nullable: p.isOptional || p.type == .mixed, isList: p.isList && !p.isSet, isSet: p.isSet,
                                                   isDictionary: p.isMap)
             }
-            var objects: [RealmCoreWriterTable.Object] = []
-            for key in try realm.objects(objectSchema.name).keys() {
-                guard let object = try realm.object(ofType: objectSchema.name, key: key) else { continue }
-                let values = try object.values()
-                guard values.count == properties.count else {
-                    throw RealmError.internalError("\(objectSchema.name): object \(key.rawValue) has \(values.count) values for \(properties.count) properties")
-                }
-                objects.append(.init(key: key.rawValue, values: try zip(values, properties).map { value, p in
-                    try coreValue(value, objectSchema.name, p, tableKeys: tableKeys)
-                }))
-            }
-            out.append(RealmCoreWriterTable(name: "class_" + objectSchema.name, columns: columns, objects: objects))
         }
-        return out
+        var objectsByClass: [String: [RealmCoreWriterTable.Object]] = [:]
+        // Embedded objects still to read, and those already queued (a second parent is
+        // reported by the writer's check, not read twice).
+        var pending: [(String, ObjectKey)] = []
+        var queued: [String: Set<Int64>] = [:]
+        func read(_ objectSchema: ObjectSchema, _ key: ObjectKey) throws {
+            guard let object = try realm.object(ofType: objectSchema.name, key: key) else {
+                throw RealmError.invalidInput("\(objectSchema.name): object \(key.rawValue) is linked to but does not exist")
+            }
+            let properties = objectSchema.persistedProperties
+            let values = try object.values()
+            guard values.count == properties.count else {
+                throw RealmError.internalError("\(objectSchema.name): object \(key.rawValue) has \(values.count) values for \(properties.count) properties")
+            }
+            for (value, p) in zip(values, properties) {
+                guard p.isLink, let target = p.objectClassName, embedded.contains(target) else { continue }
+                let links: [Value] = switch value {
+                case .list(let items): items
+                case .map(let entries): Array(entries.values)
+                default: [value]
+                }
+                for case .link(let k) in links where queued[target, default: []].insert(k.rawValue).inserted {
+                    pending.append((target, k))
+                }
+            }
+            objectsByClass[objectSchema.name, default: []].append(.init(key: key.rawValue, values: try zip(values, properties).map { value, p in
+                try coreValue(value, objectSchema.name, p, tableKeys: tableKeys)
+            }))
+        }
+        for objectSchema in schemas where !objectSchema.isEmbedded {
+            for key in try realm.objects(objectSchema.name).keys() { try read(objectSchema, key) }
+        }
+        let byName = Dictionary(schemas.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        while let (className, key) = pending.popLast() {
+            guard let objectSchema = byName[className] else { continue }
+            try read(objectSchema, key)
+        }
+        return schemas.map { objectSchema in
+            RealmCoreWriterTable(name: "class_" + objectSchema.name, columns: columnsByClass[objectSchema.name] ?? [],
+                                 objects: objectsByClass[objectSchema.name] ?? [], isEmbedded: objectSchema.isEmbedded)
+        }
     }
 
     /// Writes `realm`'s newest version as a new Realm Core file at `path`: every class, every

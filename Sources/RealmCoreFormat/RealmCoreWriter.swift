@@ -37,6 +37,7 @@ public enum RealmCoreWriter {
         var writers = all.enumerated().map { CoreTableWriter(table: $0.element, key: Int64($0.offset)) }
         try connectLinks(&writers, name: name)
         try connectMixedLinks(&writers, name: name)
+        try checkEmbeddedParents(writers, name: name)
         var w = CoreNodeWriter(fileName: name)
         let names = try w.shortStrings(all.map { Array($0.name.utf8) }, nullable: false, what: "table names")
         var tableRefs: [CoreSlot] = []

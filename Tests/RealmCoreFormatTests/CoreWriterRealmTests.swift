@@ -140,7 +140,6 @@ import Testing
             (ObjectSchema(name: "P", properties: [Property(name: "id", type: .int, isPrimaryKey: true)]), "P.id"),
             (ObjectSchema(name: "I", properties: [Property(name: "s", type: .string, isIndexed: true)]), "I.s"),
             (ObjectSchema(name: "S", properties: [Property(name: "xs", type: .mixed, isSet: true)]), "S.xs"),
-            (ObjectSchema(name: "E", properties: [Property(name: "s", type: .string)], isEmbedded: true), "E"),
         ]
         for (objectSchema, name) in cases {
             let dir = TempDir("core-writer-refuse")
