@@ -10,11 +10,13 @@ import RealmEngine
 ///     try RealmCoreWriter.write(tables: [dogs], schemaVersion: 3, toFile: "seed.realm")
 ///
 /// Every node is written once, children before parents, packed with no gap, so Realm Core's
-/// memory check (reachable nodes tile the file) holds. Written so far: tables of scalar
-/// columns (int, bool, string, binary, timestamp, float, double, decimal128, ObjectId, UUID),
-/// required or optional, and lists of them (B+trees with inner nodes beyond 1000 elements);
-/// links and lists of links with the backlink columns Realm Core keeps in their targets. Not yet: search indexes (so primary keys and indexed properties), sets,
-/// dictionaries, Mixed, embedded tables; they are refused with an error naming them (see
+/// memory check (reachable nodes tile the file) holds. Written so far: columns of every type
+/// (int, bool, string, binary, timestamp, float, double, decimal128, ObjectId, UUID, Mixed),
+/// required or optional, as single values, lists (B+trees with inner nodes beyond 1000
+/// elements), sets (in Realm Core's order) and dictionaries; links, lists, sets and
+/// dictionaries of links and typed links in Mixed, with the backlink columns Realm Core keeps
+/// in their targets; embedded tables. Not yet: search indexes (so primary keys and indexed
+/// properties) and sets of Mixed; they are refused with an error naming them (see
 /// `RealmCoreWriter.tables(from:)`).
 public enum RealmCoreWriter {
     /// The format written.
