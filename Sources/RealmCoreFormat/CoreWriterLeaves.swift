@@ -141,7 +141,10 @@ extension CoreNodeWriter {
                 }
             }
             return try fixedBytesLeaf(items, width: width, what: context)
-        case .mixed, .link, .linkList, .backlink, .typedLink:
+        case .mixed:
+            // Keys of nested collections numbered by position, unique within a list's tree.
+            return try mixedLeaf(values, keyBase: Int64(values.startIndex), what: context)
+        case .link, .linkList, .backlink, .typedLink:
             throw RealmError.unsupported("\(context): writing \(type.name) columns is not supported yet")
         }
     }

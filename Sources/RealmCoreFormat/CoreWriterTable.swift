@@ -5,12 +5,17 @@ import RealmEngine
 /// in key order).
 public struct RealmCoreWriterTable: Sendable {
     /// A column: its name, element type, whether it (or, for a list, each element) holds nil,
-    /// and whether it is a list (its values `.list`, at most 1000 elements each so far).
+    /// and whether it is a list (its values `.list`).
     public struct Column: Sendable {
         public var name: String
         public var type: CoreColumnType
         public var nullable: Bool
         public var isList: Bool
+        /// Whether it is a set (its values `.set`, in any order: written in Realm Core's).
+        public var isSet: Bool
+        /// Whether it is a dictionary with string keys (its values `.dictionary`, any order;
+        /// a dictionary of links holds `.link` or `.null`).
+        public var isDictionary: Bool
         /// For a link column (type `.link`; a list of links with `isList`): the target table's
         /// name. Its values are `.link` (the table key in them is ignored), `.null` or `.list`
         /// of `.link`; each target gets a backlink column, as Realm Core keeps them.
@@ -18,7 +23,10 @@ public struct RealmCoreWriterTable: Sendable {
         /// Whether the column has a search index of its own (int, bool, string, timestamp,
         /// ObjectId, UUID); the primary-key column has one without this.
         public var isIndexed = false
-        public init(name: String, type: CoreColumnType, nullable: Bool, isList: Bool = false, linkTarget: String? = nil) {
+        public init(name: String, type: CoreColumnType, nullable: Bool, isList: Bool = false, isSet: Bool = false,
+                    isDictionary: Bool = false, linkTarget: String? = nil) {
+            self.isSet = isSet
+            self.isDictionary = isDictionary
             self.name = name
             self.type = type
             self.nullable = nullable
@@ -26,8 +34,12 @@ public struct RealmCoreWriterTable: Sendable {
             self.linkTarget = linkTarget
         }
 
-        /// Realm Core's column attributes: nullable 16, list 32 (in the spec and the key).
-        var attributes: Int64 { (nullable ? 16 : 0) | (isList ? 32 : 0) }
+        /// Realm Core's column attributes: nullable 16, list 32, dictionary 64, set 128 (in the
+        /// spec and the key).
+        var attributes: Int64 { (nullable ? 16 : 0) | (isList ? 32 : 0) | (isDictionary ? 64 : 0) | (isSet ? 128 : 0) }
+
+        /// The spec's type entry: a dictionary keeps its key type (string, 2) above the type.
+        var specType: Int64 { Int64(type.rawValue) | (isDictionary ? 2 << 16 : 0) }
     }
 
     /// An object: its key (≥ 0) and one value per column, in column order.
@@ -47,11 +59,15 @@ public struct RealmCoreWriterTable: Sendable {
     /// The primary-key column's name (int, string, ObjectId or UUID, unique values; it gets a
     /// search index).
     public var primaryKey: String?
+    /// Whether the table is embedded (table type 1): each of its objects is linked to by
+    /// exactly one parent, through a link, list or dictionary of links.
+    public var isEmbedded: Bool
 
-    public init(name: String, columns: [Column], objects: [Object]) {
+    public init(name: String, columns: [Column], objects: [Object], isEmbedded: Bool = false) {
         self.name = name
         self.columns = columns
         self.objects = objects
+        self.isEmbedded = isEmbedded
     }
 }
 
@@ -88,8 +104,8 @@ struct CoreTableWriter {
         for (i, c) in table.columns.enumerated() where table.columns[..<i].contains(where: { $0.name == c.name }) {
             throw RealmError.invalidInput("\(name): two columns are named '\(c.name)'")
         }
-        for c in table.columns where c.type == .link && c.nullable == c.isList {
-            throw RealmError.invalidInput("\(name).\(c.name): Realm Core's single links are nullable and its lists of links are not")
+        for c in table.columns where c.type == .link && c.nullable == (c.isList || c.isSet) {
+            throw RealmError.invalidInput("\(name).\(c.name): Realm Core's single links are nullable and its lists and sets of links are not")
         }
         let objects = table.objects.sorted { $0.key < $1.key }
         for (i, o) in objects.enumerated() {
@@ -119,7 +135,8 @@ struct CoreTableWriter {
         // The object key sequence continues after the largest key, as Realm Core's would.
         let sequence: CoreSlot = objects.last.map { .tagged($0.key + 1) } ?? .null
         return try w.slots([.ref(spec), .null, .ref(cluster), .tagged(key), .ref(indexes), .tagged(0), .tagged(0),
-                            .ref(oppositeTables), .ref(oppositeColumns), sequence, .null, primaryKeySlot(primaryKey), .tagged(0), .null],
+                            .ref(oppositeTables), .ref(oppositeColumns), sequence, .null, primaryKeySlot(primaryKey),
+                            .tagged(table.isEmbedded ? 1 : 0), .null],
                            what: "\(name) table top")
     }
 
@@ -127,7 +144,7 @@ struct CoreTableWriter {
     private func writeSpec(primaryKey: Int?, _ w: inout CoreNodeWriter) throws -> Int {
         let name = table.name
         // Backlink columns come last, with type 14, no attributes and no name.
-        let types = try w.ints(table.columns.map { Int64($0.type.rawValue) } + backlinks.map { _ in Int64(CoreColumnType.backlink.rawValue) },
+        let types = try w.ints(table.columns.map(\.specType) + backlinks.map { _ in Int64(CoreColumnType.backlink.rawValue) },
                                what: "\(name) spec types")
         let names = try w.shortStrings(table.columns.map { Array($0.name.utf8) }, nullable: false, what: "\(name) column names")
         let attributes = try w.ints(table.columns.indices.map { specAttributes($0, primaryKey: primaryKey) } + backlinks.map { _ in 0 }, what: "\(name) spec attributes")
@@ -175,7 +192,11 @@ struct CoreTableWriter {
             for (c, column) in table.columns.enumerated() {
                 let values = objects[range].map { $0.values[c] }
                 let what = "\(className(name)).\(column.name)"
-                if column.type == .link {
+                if column.isDictionary {
+                    slots.append(.ref(try dictionaryColumn(values, column, columnIndex: c, what: what, &w)))
+                } else if column.isSet {
+                    slots.append(.ref(try setColumn(values, column, what: what, &w)))
+                } else if column.type == .link {
                     slots.append(.ref(try linkColumn(values, column, what: what, &w)))
                 } else if column.isList {
                     slots.append(.ref(try listColumn(values, column, what: what, &w)))
@@ -203,9 +224,8 @@ struct CoreTableWriter {
                            what: "\(name) inner cluster node")
     }
 
-    /// A list column's leaf: a ref per object to its list's B+tree (0 for an empty list). A
-    /// list of up to 1000 elements (`REALM_MAX_BPNODE_SIZE` in SDK builds) is one B+tree leaf
-    /// of the element type; longer lists need inner B+tree nodes, not written yet.
+    /// A list column's leaf: a ref per object to its list's B+tree (0 for an empty list): one
+    /// leaf of the element type up to 1000 elements, inner nodes above leaves of 1000 beyond.
     private func listColumn(_ values: [CoreValue], _ column: RealmCoreWriterTable.Column, what: String,
                             _ w: inout CoreNodeWriter) throws -> Int {
         var refs: [CoreSlot] = []
@@ -218,16 +238,15 @@ struct CoreTableWriter {
                 refs.append(.null)
                 continue
             }
-            guard items.count <= 1000 else {
-                throw RealmError.unsupported("\(what): a list of \(items.count) elements (over 1000 needs B+tree inner nodes, which are not written yet)")
-            }
-            refs.append(.ref(try w.leaf(items[...], type: column.type, nullable: column.nullable, what: what)))
+            refs.append(.ref(try w.bPlusTree(count: items.count, what: what) { w, range in
+                try w.leaf(items[range], type: column.type, nullable: column.nullable, what: what)
+            }))
         }
         return try w.slots(refs, what: "\(what) lists")
     }
 
     /// A link column's leaf: target key + 1 per object, 0 for none (`ArrayKey`); a list of
-    /// links: per object a ref to a B+tree leaf of bare target keys, 0 when empty.
+    /// links: per object a ref to a B+tree of bare target keys, 0 when empty.
     private func linkColumn(_ values: [CoreValue], _ column: RealmCoreWriterTable.Column, what: String,
                             _ w: inout CoreNodeWriter) throws -> Int {
         func key(_ v: CoreValue) throws -> Int64 {
@@ -247,16 +266,16 @@ struct CoreTableWriter {
                 refs.append(.null)
                 continue
             }
-            guard items.count <= 1000 else {
-                throw RealmError.unsupported("\(what): a list of \(items.count) links (over 1000 needs B+tree inner nodes, which are not written yet)")
-            }
-            refs.append(.ref(try w.ints(try items.map(key), what: "\(what) link list")))
+            let keys = try items.map(key)
+            refs.append(.ref(try w.bPlusTree(count: keys.count, what: what) { w, range in
+                try w.ints(Array(keys[range]), what: "\(what) link list")
+            }))
         }
         return try w.slots(refs, what: "\(what) link lists")
     }
 
     /// A backlink column's leaf (`ArrayBacklink`): per object 0 (no origin), the origin's key
-    /// tagged (one), or a ref to an array of the origins' keys (more, one entry per link).
+    /// tagged (one), or a ref to a B+tree of the origins' keys (more, one entry per link).
     private func backlinkColumn(_ keys: [Int64], _ b: CoreBacklinkColumn, _ w: inout CoreNodeWriter) throws -> Int {
         var slots: [CoreSlot] = []
         for k in keys {
@@ -264,9 +283,10 @@ struct CoreTableWriter {
             switch origins.count {
             case 0: slots.append(.null)
             case 1: slots.append(.tagged(origins[0]))
-            case ...1000: slots.append(.ref(try w.ints(origins, what: "\(table.name) backlinks")))
             default:
-                throw RealmError.unsupported("\(className(table.name)) object \(k): \(origins.count) links to it (over 1000 backlinks need B+tree inner nodes, which are not written yet)")
+                slots.append(.ref(try w.bPlusTree(count: origins.count, what: "\(table.name) backlinks") { w, range in
+                    try w.ints(Array(origins[range]), what: "\(table.name) backlinks")
+                }))
             }
         }
         return try w.slots(slots, what: "\(table.name) backlink leaf")

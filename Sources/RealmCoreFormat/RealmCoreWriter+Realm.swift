@@ -15,7 +15,7 @@ extension RealmCoreWriter {
         if p.isIndexed, ![.int, .int8, .int16, .int32, .bool, .string, .date, .objectId, .uuid].contains(p.type) || p.isList || p.isSet || p.isMap {
             return refuse("an index on a \(p.collectionName ?? "\(p.type)") property")
         }
-        if p.isSet || p.isMap { return refuse("a \(p.collectionName ?? "collection") property") }
+        if p.isSet && p.type == .mixed { return refuse("a set of Mixed") }
         switch p.type {
         case .int, .int8, .int16, .int32: return .success(.int)
         case .bool: return .success(.bool)
@@ -27,9 +27,8 @@ extension RealmCoreWriter {
         case .objectId: return .success(.objectId)
         case .uuid: return .success(.uuid)
         case .decimal128: return .success(.decimal128)
-        case .mixed: return refuse("a Mixed property")
+        case .mixed: return .success(.mixed)
         case .object:
-            if p.isSet || p.isMap { return refuse("a set or dictionary of links") }
             return .success(.link)
         case .linkingObjects: return refuse("linking objects")
         }
@@ -37,39 +36,72 @@ extension RealmCoreWriter {
 
     /// Every class of `realm` as a table, with every object, or an `unsupported` error naming
     /// the first class and property this writer cannot write yet (nothing is left out).
+    /// Typed links in Mixed values carry the table keys `write(_:toFile:)` gives: the
+    /// `metadata` table 0, then the classes in schema order from 1.
+    /// Embedded objects, which the engine lists only through their parents, are gathered by
+    /// following the links that own them.
     public static func tables(from realm: Realm) throws -> [RealmCoreWriterTable] {
-        var out: [RealmCoreWriterTable] = []
-        for objectSchema in realm.schema.objectSchemas {
-            if objectSchema.isEmbedded {
-                throw RealmError.unsupported("\(objectSchema.name): embedded objects cannot be written to a Realm Core file yet")
-            }
-            let properties = objectSchema.persistedProperties
-            let columns = try properties.map { p in
+        let schemas = realm.schema.objectSchemas
+        let tableKeys = Dictionary(schemas.enumerated().map { ($0.element.name, Int64($0.offset + 1)) },
+                                   uniquingKeysWith: { a, _ in a })
+        let embedded = Set(schemas.filter(\.isEmbedded).map(\.name))
+        var columnsByClass: [String: [RealmCoreWriterTable.Column]] = [:]
+        for objectSchema in schemas {
+            columnsByClass[objectSchema.name] = try objectSchema.persistedProperties.map { p in
                 var column = p.isLink
                     ? RealmCoreWriterTable.Column(name: p.name, type: try columnType(p, in: objectSchema).get(), nullable: !p.isList,
-                                                  isList: p.isList, linkTarget: "class_" + (p.objectClassName ?? ""))
-                    : RealmCoreWriterTable.Column(name: p.name, type: try columnType(p, in: objectSchema).get(), nullable: p.isOptional,
-                                                  isList: p.isList)
+                                                  isList: p.isList && !p.isSet, isSet: p.isSet, isDictionary: p.isMap, linkTarget: "class_" + (p.objectClassName ?? ""))
+                    : RealmCoreWriterTable.Column(name: p.name, type: try columnType(p, in: objectSchema).get(),
+                                                  nullable: p.isOptional || p.type == .mixed, isList: p.isList && !p.isSet, isSet: p.isSet,
+                                                  isDictionary: p.isMap)
                 // The primary key is indexed through the table (as Object Store creates it).
                 column.isIndexed = p.isIndexed && !p.isPrimaryKey
                 return column
             }
-            var objects: [RealmCoreWriterTable.Object] = []
-            for key in try realm.objects(objectSchema.name).keys() {
-                guard let object = try realm.object(ofType: objectSchema.name, key: key) else { continue }
-                let values = try object.values()
-                guard values.count == properties.count else {
-                    throw RealmError.internalError("\(objectSchema.name): object \(key.rawValue) has \(values.count) values for \(properties.count) properties")
-                }
-                objects.append(.init(key: key.rawValue, values: try zip(values, properties).map { value, p in
-                    try coreValue(value, objectSchema.name, p)
-                }))
-            }
-            var table = RealmCoreWriterTable(name: "class_" + objectSchema.name, columns: columns, objects: objects)
-            table.primaryKey = objectSchema.primaryKeyProperty?.name
-            out.append(table)
         }
-        return out
+        var objectsByClass: [String: [RealmCoreWriterTable.Object]] = [:]
+        // Embedded objects still to read, and those already queued (a second parent is
+        // reported by the writer's check, not read twice).
+        var pending: [(String, ObjectKey)] = []
+        var queued: [String: Set<Int64>] = [:]
+        func read(_ objectSchema: ObjectSchema, _ key: ObjectKey) throws {
+            guard let object = try realm.object(ofType: objectSchema.name, key: key) else {
+                throw RealmError.invalidInput("\(objectSchema.name): object \(key.rawValue) is linked to but does not exist")
+            }
+            let properties = objectSchema.persistedProperties
+            let values = try object.values()
+            guard values.count == properties.count else {
+                throw RealmError.internalError("\(objectSchema.name): object \(key.rawValue) has \(values.count) values for \(properties.count) properties")
+            }
+            for (value, p) in zip(values, properties) {
+                guard p.isLink, let target = p.objectClassName, embedded.contains(target) else { continue }
+                let links: [Value] = switch value {
+                case .list(let items): items
+                case .map(let entries): Array(entries.values)
+                default: [value]
+                }
+                for case .link(let k) in links where queued[target, default: []].insert(k.rawValue).inserted {
+                    pending.append((target, k))
+                }
+            }
+            objectsByClass[objectSchema.name, default: []].append(.init(key: key.rawValue, values: try zip(values, properties).map { value, p in
+                try coreValue(value, objectSchema.name, p, tableKeys: tableKeys)
+            }))
+        }
+        for objectSchema in schemas where !objectSchema.isEmbedded {
+            for key in try realm.objects(objectSchema.name).keys() { try read(objectSchema, key) }
+        }
+        let byName = Dictionary(schemas.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        while let (className, key) = pending.popLast() {
+            guard let objectSchema = byName[className] else { continue }
+            try read(objectSchema, key)
+        }
+        return schemas.map { objectSchema in
+            var table = RealmCoreWriterTable(name: "class_" + objectSchema.name, columns: columnsByClass[objectSchema.name] ?? [],
+                                             objects: objectsByClass[objectSchema.name] ?? [], isEmbedded: objectSchema.isEmbedded)
+            table.primaryKey = objectSchema.primaryKeyProperty?.name
+            return table
+        }
     }
 
     /// Writes `realm`'s newest version as a new Realm Core file at `path`: every class, every
@@ -81,7 +113,8 @@ extension RealmCoreWriter {
     }
 
     /// A value as Realm Core stores it in a column of `property`'s type.
-    static func coreValue(_ value: Value, _ className: String, _ property: Property) throws -> CoreValue {
+    /// `tableKeys` gives the table key of each class typed links in Mixed values name.
+    static func coreValue(_ value: Value, _ className: String, _ property: Property, tableKeys: [String: Int64] = [:]) throws -> CoreValue {
         switch value {
         case .null: return .null
         case .bool(let b): return .bool(b)
@@ -108,8 +141,22 @@ extension RealmCoreWriter {
         case .link(let key) where property.isLink:
             // The writer gives a link column its target's table key.
             return .link(tableKey: -1, key: key.rawValue)
-        case .list(let items) where property.isList:
-            return .list(try items.map { try coreValue($0, className, property) })
+        case .list(let items) where property.isSet:
+            // The engine keeps a set as a list in its own order; the writer puts it in Realm Core's.
+            return .set(try items.map { try coreValue($0, className, property, tableKeys: tableKeys) })
+        case .list(let items) where property.isList || property.type == .mixed:
+            // A Mixed value may nest lists (Realm Core format 24).
+            return .list(try items.map { try coreValue($0, className, property, tableKeys: tableKeys) })
+        case .map(let entries) where property.isMap || property.type == .mixed:
+            // A map property, or a dictionary nested in a Mixed value (format 24).
+            return .dictionary(try entries.map { key, v in
+                CoreDictionaryEntry(key: key, value: try coreValue(v, className, property, tableKeys: tableKeys))
+            })
+        case .typedLink(let link) where property.type == .mixed:
+            guard let table = tableKeys[link.className] else {
+                throw RealmError.invalidInput("\(className).\(property.name): a Mixed link to \(link.className), a class that is not written")
+            }
+            return .typedLink(tableKey: table, key: link.key.rawValue)
         default:
             throw RealmError.unsupported("\(className).\(property.name): a \(value) value cannot be written to a Realm Core file yet")
         }

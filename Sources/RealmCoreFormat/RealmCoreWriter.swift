@@ -10,13 +10,14 @@ import RealmEngine
 ///     try RealmCoreWriter.write(tables: [dogs], schemaVersion: 3, toFile: "seed.realm")
 ///
 /// Every node is written once, children before parents, packed with no gap, so Realm Core's
-/// memory check (reachable nodes tile the file) holds. Written so far: tables of scalar
-/// columns (int, bool, string, binary, timestamp, float, double, decimal128, ObjectId, UUID),
-/// required or optional, and lists of them (up to 1000 elements each); links and lists of
-/// links with the backlink columns Realm Core keeps in their targets (up to 1000 links to one
-/// object); primary keys and indexed columns with Realm Core's search index (`StringIndex`,
-/// built as Realm Core builds it: `CoreStringIndexBuilder`). Not yet: sets, dictionaries,
-/// Mixed, embedded tables; they are refused with an error naming them (see
+/// memory check (reachable nodes tile the file) holds. Written so far: columns of every type
+/// (int, bool, string, binary, timestamp, float, double, decimal128, ObjectId, UUID, Mixed),
+/// required or optional, as single values, lists (B+trees with inner nodes beyond 1000
+/// elements), sets (in Realm Core's order) and dictionaries; links, lists, sets and
+/// dictionaries of links and typed links in Mixed, with the backlink columns Realm Core keeps
+/// in their targets; embedded tables; primary keys and indexed columns with Realm Core's search
+/// index (`StringIndex`, built as Realm Core builds it: `CoreStringIndexBuilder`). Not yet: sets
+/// of Mixed; they are refused with an error naming them (see
 /// `RealmCoreWriter.tables(from:)`).
 public enum RealmCoreWriter {
     /// The format written.
@@ -38,6 +39,8 @@ public enum RealmCoreWriter {
         }
         var writers = all.enumerated().map { CoreTableWriter(table: $0.element, key: Int64($0.offset)) }
         try connectLinks(&writers, name: name)
+        try connectMixedLinks(&writers, name: name)
+        try checkEmbeddedParents(writers, name: name)
         var w = CoreNodeWriter(fileName: name)
         let names = try w.shortStrings(all.map { Array($0.name.utf8) }, nullable: false, what: "table names")
         var tableRefs: [CoreSlot] = []
@@ -77,7 +80,8 @@ public enum RealmCoreWriter {
                 for object in origin.objects {
                     var links: [CoreValue] = []
                     switch object.values[c] {
-                    case .list(let items): links = items
+                    case .list(let items), .set(let items): links = items
+                    case .dictionary(let entries): links = entries.map(\.value)
                     case .null: break
                     case let v: links = [v]
                     }

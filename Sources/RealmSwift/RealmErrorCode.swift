@@ -108,6 +108,8 @@ extension RealmError {
         case .readOnly, .notInWriteTransaction, .alreadyInWriteTransaction, .wrongThread, .closed, .invalidatedObject,
              .invalidOperation, .invalidState, .internalError, .cancelled:
             .fail
+        // A sync server's refusal: Realm's own sync codes belong to Atlas, which this is not.
+        case .server: .fail
         }
     }
 

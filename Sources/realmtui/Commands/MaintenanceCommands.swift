@@ -73,7 +73,7 @@ struct CopyCommand: ParsableCommand {
             it is refused when it holds what this version cannot hold yet (typed-link columns, asymmetric classes) unless \
             --leave-out-unsupported. \
             With --format realm-core the copy is a Realm file (Realm Core format 24) a Realm app opens; classes holding \
-            what that writer cannot write yet (sets, dictionaries, Mixed, embedded objects) are \
+            what that writer cannot write yet (sets of Mixed) are \
             refused, naming the class and property, and no file is written.
             """
     )
