@@ -37,7 +37,8 @@ let package = Package(
         ),
         .target(
             name: "RealmSwift",
-            dependencies: ["RealmEngine", "CShims"]
+            // RealmCoreFormat for writeCopy(toFile:format: .realmCore, encryptionKey:).
+            dependencies: ["RealmEngine", "CShims", "RealmCoreFormat"]
         ),
         .target(
             name: "RealmTUI",
@@ -63,7 +64,7 @@ let package = Package(
         .testTarget(name: "RealmEngineTests", dependencies: ["RealmEngine", "realm-notify-probe", "TestSupport"], exclude: ["Fixtures"]),
         // Replays Tests/RealmEngineTests/Fixtures/Fuzz/<target>/* through the fuzz targets.
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "RealmEngine", "TestSupport"]),
-        .testTarget(name: "RealmSwiftTests", dependencies: ["RealmSwift", "TestSupport"]),
+        .testTarget(name: "RealmSwiftTests", dependencies: ["RealmSwift", "RealmCoreFormat", "TestSupport"]),
         .testTarget(name: "RealmTUITests", dependencies: ["RealmTUI", "CShims", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "RealmCoreFormatTests", dependencies: ["RealmCoreFormat", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "CLITests", dependencies: ["RealmEngine", "RealmTUI", "RealmCoreFormat", "realmtui", "TestSupport"]),
