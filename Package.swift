@@ -42,7 +42,8 @@ let package = Package(
         ),
         .target(
             name: "RealmTUI",
-            dependencies: ["RealmEngine", "CNCurses"]
+            // RealmCoreFormat for `:export realm PATH` (the Realm Core writer).
+            dependencies: ["RealmEngine", "RealmCoreFormat", "CNCurses"]
         ),
         .executableTarget(
             name: "realmtui",
@@ -65,7 +66,7 @@ let package = Package(
         // Replays Tests/RealmEngineTests/Fixtures/Fuzz/<target>/* through the fuzz targets.
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "RealmEngine", "TestSupport"]),
         .testTarget(name: "RealmSwiftTests", dependencies: ["RealmSwift", "RealmCoreFormat", "TestSupport"]),
-        .testTarget(name: "RealmTUITests", dependencies: ["RealmTUI", "CShims", "TestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "RealmTUITests", dependencies: ["RealmTUI", "RealmCoreFormat", "CShims", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "RealmCoreFormatTests", dependencies: ["RealmCoreFormat", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "CLITests", dependencies: ["RealmEngine", "RealmTUI", "RealmCoreFormat", "realmtui", "TestSupport"]),
     ],
