@@ -42,11 +42,13 @@ let package = Package(
         ),
         .target(
             name: "RealmSwift",
-            dependencies: ["RealmEngine", "CShims"]
+            // RealmCoreFormat for writeCopy(toFile:format: .realmCore, encryptionKey:).
+            dependencies: ["RealmEngine", "CShims", "RealmCoreFormat"]
         ),
         .target(
             name: "RealmTUI",
-            dependencies: ["RealmEngine", "CNCurses"]
+            // RealmCoreFormat for `:export realm PATH` (the Realm Core writer).
+            dependencies: ["RealmEngine", "RealmCoreFormat", "CNCurses"]
         ),
         .executableTarget(
             name: "realmtui",
@@ -69,8 +71,8 @@ let package = Package(
         .testTarget(name: "RealmEngineTests", dependencies: ["RealmEngine", "realm-notify-probe", "TestSupport"], exclude: ["Fixtures"]),
         // Replays Tests/RealmEngineTests/Fixtures/Fuzz/<target>/* through the fuzz targets.
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "RealmEngine", "TestSupport"]),
-        .testTarget(name: "RealmSwiftTests", dependencies: ["RealmSwift", "TestSupport"]),
-        .testTarget(name: "RealmTUITests", dependencies: ["RealmTUI", "CShims", "TestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "RealmSwiftTests", dependencies: ["RealmSwift", "RealmCoreFormat", "TestSupport"]),
+        .testTarget(name: "RealmTUITests", dependencies: ["RealmTUI", "RealmCoreFormat", "CShims", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "RealmCoreFormatTests", dependencies: ["RealmCoreFormat", "TestSupport"], exclude: ["Fixtures"]),
         // Needs a PostgreSQL server (PGHOST): run under pg_virtualenv; skips visibly without one.
         .testTarget(name: "RealmSyncTests", dependencies: ["RealmSync", "RealmEngine", "realmtui", "TestSupport"]),

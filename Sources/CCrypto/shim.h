@@ -99,6 +99,22 @@ static inline int rt_aes256_cbc_decrypt(const unsigned char *key, const unsigned
     return ok;
 }
 
+/// AES-256-CBC encryption without padding of `len` bytes (a multiple of 16): Realm Core's page
+/// cipher, for writing encrypted Realm files. `key` is 32 bytes, `iv` 16. Returns 1 on success.
+static inline int rt_aes256_cbc_encrypt(const unsigned char *key, const unsigned char *iv, const unsigned char *in,
+                                        unsigned char *out, int len) {
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+    if (ctx == NULL) return 0;
+    int written = 0, final_len = 0;
+    int ok = EVP_EncryptInit_ex(ctx, EVP_aes_256_cbc(), NULL, key, iv) == 1
+        && EVP_CIPHER_CTX_set_padding(ctx, 0) == 1
+        && EVP_EncryptUpdate(ctx, out, &written, in, len) == 1
+        && EVP_EncryptFinal_ex(ctx, out + written, &final_len) == 1
+        && written + final_len == len;
+    EVP_CIPHER_CTX_free(ctx);
+    return ok;
+}
+
 /// `n` bytes from OpenSSL's CSPRNG. Returns 1 on success.
 static inline int rt_random_bytes(unsigned char *out, int n) { return RAND_bytes(out, n); }
 

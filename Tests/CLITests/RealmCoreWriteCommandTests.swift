@@ -55,7 +55,39 @@ import Testing
         expectFailure(refused, contains: "Bag.tags")
         #expect(!FileManager.default.fileExists(atPath: out))
         let keyed = try CLI.run(["copy", file, out, "--format", "realm-core", "--new-key", String(repeating: "ab", count: 64)])
-        #expect(keyed.status != 0)
-        #expect(keyed.stderr.contains("--format realm-core writes plain files only"), "\(keyed.stderr)")
+        expectFailure(keyed, contains: "Bag.tags")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    /// `--new-key HEX` with `--format realm-core`: Realm's encryption layout, which this reader
+    /// and Realm Core open with the key and nothing opens without it.
+    @Test func copyWritesAnEncryptedRealmFile() throws {
+        let s = try Scratch()
+        let schema = try s.write("schema.json", Self.schemaJSON)
+        let native = s.path("native.realm")
+        let created = try CLI.run(["create", native, "--schema", schema])
+        try #require(created.status == 0, "\(created.stderr)")
+        let imported = try CLI.run(["import", native, "-"], stdin: Self.dataJSON)
+        try #require(imported.status == 0, "\(imported.stderr)")
+        let key = (0..<64).map { String(format: "%02x", ($0 * 53 + 7) & 0xFF) }.joined()
+        let out = s.path("seed.realm")
+        let copied = try CLI.run(["copy", native, out, "--format", "realm-core", "--new-key", key])
+        #expect(copied.status == 0, "\(copied.stderr)")
+        let count = try CLI.run(["query", out, "Item", "ratio > 0 AND note != nil", "--format", "count", "--key", key])
+        #expect(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "\(count.stdout) \(count.stderr)")
+        let withoutKey = try CLI.run(["query", out, "Item", "TRUEPREDICATE", "--format", "count"])
+        #expect(withoutKey.status != 0, "\(withoutKey.stdout)")
+        let short = try CLI.run(["copy", native, s.path("short.realm"), "--format", "realm-core", "--new-key", String(key.prefix(64))])
+        expectFailure(short, status: 64, contains: "--new-key takes a 64-byte key as 128 hex digits")
+        #expect(!FileManager.default.fileExists(atPath: s.path("short.realm")))
+        guard let tool = Self.tool else { return }
+        for command in ["verify", "write-test"] {
+            let result = try CLI.run([], executable: tool.path, arguments: [command, out, "--key", key])
+            #expect(result.status == 0, "realm-core-tool \(command): \(result.stderr)")
+        }
+        let query = try CLI.run([], executable: tool.path, arguments: ["query", out, "Item", "when < 2000-01-01@00:00:00", "--key", key])
+        #expect(query.stdout.contains("\"count\": 1"), "\(query.stdout) \(query.stderr)")
+        let wrong = try CLI.run([], executable: tool.path, arguments: ["verify", out, "--key", String(repeating: "0", count: 128)])
+        #expect(wrong.status != 0, "Realm Core opened the copy with a wrong key")
     }
 }

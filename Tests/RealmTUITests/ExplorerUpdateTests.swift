@@ -269,7 +269,7 @@ struct ExplorerUpdateTests {
         driver.press(.character(":"))
         driver.type("export xml /tmp/x")
         driver.press(.enter)
-        #expect(driver.statusText.contains("usage: :export json|csv PATH") == true)
+        #expect(driver.statusText.contains("usage: :export json|csv PATH (the table) or :export realm PATH (the file)") == true)
         driver.press(.character(":"))
         driver.type("export json /nonexistent-folder/x.json")
         driver.press(.enter)

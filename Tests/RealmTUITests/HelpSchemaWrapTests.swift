@@ -8,16 +8,20 @@ import Testing
 @Suite("Help and schema wrap")
 struct HelpSchemaWrapTests {
     /// Every row shown while paging from the top to the end, words joined by single spaces.
+    /// Rows that stay put on every page (the help screen's title) are taken from the first page
+    /// only: repeated between pages, they would split an entry that wraps over a page break.
     static func pagedText(_ driver: inout ExplorerDriver) -> String {
-        var rows: [String] = []
-        var previous: [String] = []
+        var pages: [[String]] = []
         for _ in 0..<40 {
             let lines = Array(driver.screen.lines.dropFirst(1).dropLast(1))
-            if lines == previous { break }
-            rows += lines
-            previous = lines
+            if lines == pages.last { break }
+            pages.append(lines)
             driver.press(.pageDown)
         }
+        guard let first = pages.first else { return "" }
+        var fixed = 0
+        while pages.count > 1, fixed < first.count, pages.allSatisfy({ fixed < $0.count && $0[fixed] == first[fixed] }) { fixed += 1 }
+        let rows = first + pages.dropFirst().flatMap { $0.dropFirst(fixed) }
         return rows.joined(separator: " ").split(separator: " ").joined(separator: " ")
     }
 

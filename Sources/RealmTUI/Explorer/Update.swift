@@ -186,12 +186,14 @@ extension ExplorerState {
         case "help":
             mode = .help(top: 0)
         case "export":
+            // The whole file, from any screen: not the table's result.
+            if words.count == 3, words[1] == "realm" { return [.exportRealm(path: words[2])] }
             guard case .table = current else {
                 message = Message(text: ":export works on a table (open a class first)", isError: true)
                 return []
             }
             guard words.count == 3, let format = ExportFormat(rawValue: words[1]) else {
-                message = Message(text: "usage: :export json|csv PATH", isError: true)
+                message = Message(text: "usage: :export json|csv PATH (the table) or :export realm PATH (the file)", isError: true)
                 return []
             }
             return [.export(format: format, path: words[2])]

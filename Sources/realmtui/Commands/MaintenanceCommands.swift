@@ -92,7 +92,7 @@ struct CopyCommand: ParsableCommand {
 
     @OptionGroup var encryption: EncryptionOptions
 
-    @Option(name: .customLong("new-key"), help: ArgumentHelp("Encrypt the copy with this key (128 hex digits); without it (or with --decrypt) the copy is plain.",
+    @Option(name: .customLong("new-key"), help: ArgumentHelp("Encrypt the copy with this key (128 hex digits; with --format realm-core, Realm's encryption, which apps open with encryptionKey); without it (or with --decrypt) the copy is plain.",
                                                              valueName: "HEX"))
     var newKey: String?
 
@@ -108,9 +108,6 @@ struct CopyCommand: ParsableCommand {
 
     func validate() throws {
         if newKey != nil && decrypt { throw ValidationError("give --new-key or --decrypt, not both") }
-        if format == .realmCore, newKey != nil {
-            throw ValidationError("--format realm-core writes plain files only (Realm's encryption is not written yet); leave out --new-key")
-        }
         if let newKey { _ = try EncryptionOptions.parse(hex: newKey, what: "--new-key") }
     }
 
@@ -127,7 +124,9 @@ struct CopyCommand: ParsableCommand {
         case .realmtui:
             try realm.writeCopy(toFile: destination, encryptionKey: try newKey.map { try EncryptionOptions.parse(hex: $0, what: "--new-key") })
         case .realmCore:
-            try RealmCoreWriter.write(realm, toFile: destination)
+            // Realm's own encryption layout, which a Realm app opens with `encryptionKey`.
+            try RealmCoreWriter.write(realm, toFile: destination,
+                                      encryptionKey: try newKey.map { try EncryptionOptions.parse(hex: $0, what: "--new-key") })
         }
         Console.line("copied \(source) (\(RealmFiles.fileSize(source)) bytes) to \(destination) (\(RealmFiles.fileSize(destination)) bytes)")
     }
