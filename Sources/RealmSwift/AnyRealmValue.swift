@@ -6,9 +6,11 @@ import Foundation
 /// Stored as the engine's Mixed (`PropertyType.mixed`): `@Persisted var value: AnyRealmValue`,
 /// `List<AnyRealmValue>`, `MutableSet<AnyRealmValue>`, `Map<String, AnyRealmValue>`.
 ///
-/// A nested `.list` or `.dictionary` read from a managed object is a copy of what is stored
-/// (unmanaged): to change it, assign the property a new value (`box.value = .list(changed)`).
-/// In RealmSwift a nested collection read from a managed object is itself managed.
+/// A nested `.list` or `.dictionary` read from a managed object's Mixed property is managed, as
+/// in RealmSwift: live, changed in place inside a write transaction
+/// (`box.value.listValue?.append(.int(3))`), observable, deeper ones too; it is invalidated
+/// when its object is deleted or the property is given another value. (One read from a
+/// `List<AnyRealmValue>` or `Map<String, AnyRealmValue>` property is still a copy.)
 public enum AnyRealmValue {
     /// No value (nil).
     case none
@@ -172,6 +174,16 @@ extension AnyRealmValue {
         }
     }
 
+    /// The value of a stored one found at `slot` inside a Mixed property: a list or dictionary
+    /// is the managed one there (live), anything else as `_rlmValue` reads it.
+    static func _rlmValue(_ value: Value, realm: Realm, at slot: MixedSlot) -> AnyRealmValue {
+        switch value {
+        case .list: return .list(List(inMixed: slot, realm: realm))
+        case .map: return .dictionary(Map(inMixed: slot, realm: realm))
+        default: return _rlmValue(value, realm: realm)
+        }
+    }
+
     /// The argument a query compares a Mixed property with (nil for an unmanaged object).
     var _rlmQueryValue: Value? { try? _rlmStored(for: nil, adding: false) }
 }
@@ -237,7 +249,13 @@ extension AnyRealmValue: _RealmElement, _Persistable, _RealmMapValue {
     public static func _rlmDefault() -> AnyRealmValue { .none }
     public static func _rlmGet(_ object: Object, _ name: String) -> AnyRealmValue {
         guard let realm = object.realm else { return .none }
-        return _rlmValue(object._rlmRead(name), realm: realm)
+        let value = object._rlmRead(name)
+        switch value {
+        case .list, .map:
+            guard let owner = object.accessor else { return _rlmValue(value, realm: realm) }
+            return _rlmValue(value, realm: realm, at: MixedSlot(owner: owner, property: name))
+        default: return _rlmValue(value, realm: realm)
+        }
     }
     public static func _rlmSet(_ value: AnyRealmValue, _ object: Object, _ name: String) {
         object._rlmWrite(name, value.input(for: object.realm, adding: true))

@@ -114,7 +114,11 @@ extension List {
     /// Whether the list can no longer be used: its object was deleted (or its Realm closed).
     /// An unmanaged list never is.
     public var isInvalidated: Bool {
-        guard case .managed(let list, let realm) = storage else { return false }
-        return realm.reading { list.isInvalidated }
+        switch storage {
+        case .unmanaged: return false
+        case .managed(let list, let realm): return realm.reading { list.isInvalidated }
+        // Nested in a Mixed: also when the Mixed no longer holds this list (it was replaced).
+        case .inMixed(let slot, let realm): return realm.reading { slot.isInvalidated(list: true) }
+        }
     }
 }

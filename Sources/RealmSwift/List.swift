@@ -9,6 +9,9 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
     enum Storage {
         case unmanaged([Element])
         case managed(DynamicList, Realm)
+        /// A list nested in a Mixed property (`AnyRealmValue.list` read from a managed object;
+        /// only for `List<AnyRealmValue>`): it has no column of its own, see `MixedSlot`.
+        case inMixed(MixedSlot, Realm)
     }
     var storage: Storage
 
@@ -17,10 +20,14 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
 
     init(managed: DynamicList, realm: Realm) { storage = .managed(managed, realm) }
 
+    init(inMixed slot: MixedSlot, realm: Realm) { storage = .inMixed(slot, realm) }
+
     /// The Realm managing the list, or nil.
     public var realm: Realm? {
-        if case .managed(_, let realm) = storage { return realm }
-        return nil
+        switch storage {
+        case .unmanaged: return nil
+        case .managed(_, let realm), .inMixed(_, let realm): return realm
+        }
     }
 
     /// The first position (0).
@@ -36,6 +43,16 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
         case .managed(let list, let realm):
             realm.verifyThread()
             return realm.reading { list.count }
+        case .inMixed(let slot, let realm):
+            realm.verifyThread()
+            return realm.reading {
+                do { return try slot.list().count } catch {
+                    // Gone (its object deleted or the Mixed replaced): 0, with `isInvalidated` true,
+                    // as a list whose object was deleted.
+                    guard slot.isInvalidated(list: true) else { preconditionFailure("\(slot.description).count: \(error)") }
+                    return 0
+                }
+            }
         }
     }
 
@@ -61,6 +78,11 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
                 } catch {
                     preconditionFailure("List<\(Element.self)>[\(position)]: \(error)")
                 }
+            case .inMixed(let slot, let realm):
+                realm.verifyThread()
+                do { return try Self.nestedElement(slot, realm, at: position) } catch {
+                    preconditionFailure("\(slot.description)[\(position)]: \(error)")
+                }
             }
         }
         set { replace(index: position, object: newValue) }
@@ -69,7 +91,29 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
     /// Every element (read once).
     var elements: [Element] { Array(self) }
 
-    private func change(_ body: (DynamicList) throws -> Void, unmanaged: (inout [Element]) -> Void) {
+    /// The element at `position` of a list nested in a Mixed: a list or dictionary in it is
+    /// itself managed, one step deeper.
+    static func nestedElement(_ slot: MixedSlot, _ realm: Realm, at position: Int) throws -> Element {
+        let items = try realm.reading { try slot.list() }
+        guard items.indices.contains(position) else { throw RealmError.indexOutOfRange(index: position, count: items.count) }
+        let value = AnyRealmValue._rlmValue(items[position], realm: realm, at: slot.child(.index(position)))
+        guard let element = value as? Element else {
+            throw RealmError.internalError("a list nested in a Mixed is a List<AnyRealmValue>, not a List<\(Element.self)>")
+        }
+        return element
+    }
+
+    /// The stored value of an element put into a list nested in a Mixed.
+    private func nestedValue(_ element: Element) throws -> Value { try MixedSlot.value(of: element._rlmAddedInput(for: realm)) }
+
+    private static func check(_ index: Int, _ count: Int, allowEnd: Bool = false) throws {
+        guard index >= 0 && (index < count || (allowEnd && index == count)) else {
+            throw RealmError.indexOutOfRange(index: index, count: count)
+        }
+    }
+
+    private func change(_ body: (DynamicList) throws -> Void, nested: (MixedSlot) throws -> Void,
+                        unmanaged: (inout [Element]) -> Void) {
         switch storage {
         case .unmanaged(var items):
             storage = .unmanaged([])
@@ -80,30 +124,38 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
             realm.refuseFrozenWrite()
             precondition(realm.isInWriteTransaction, "Cannot modify a managed List outside of a write transaction.")
             do { try body(list) } catch { realm.record(error) }
+        case .inMixed(let slot, let realm):
+            realm.verifyThread()
+            realm.refuseFrozenWrite()
+            precondition(realm.isInWriteTransaction, "Cannot modify a managed List outside of a write transaction.")
+            do { try nested(slot) } catch { realm.record(error) }
         }
     }
 
     /// `change` storing `element` at the position `index` gives once stored: an unmanaged
     /// embedded object becomes the managed copy its values made there, as in Realm Swift.
     private func change(storing element: Element, at index: @escaping (DynamicList) -> Int, _ body: (DynamicList) throws -> Void,
-                        unmanaged: (inout [Element]) -> Void) {
+                        nested: (MixedSlot) throws -> Void, unmanaged: (inout [Element]) -> Void) {
         // The class is asked first: a list of values pays no dynamic cast per element.
         guard Element._rlmObjectType is EmbeddedObject.Type, case .managed(_, let realm) = storage,
               let embedded = element as? Object, embedded.isUnmanagedEmbedded else {
-            change(body, unmanaged: unmanaged)
+            change(body, nested: nested, unmanaged: unmanaged)
             return
         }
         change({ list in
             try body(list)
             if case .link(let key) = try list.value(at: index(list)) { realm.adoptEmbedded(embedded, key: key) }
-        }, unmanaged: unmanaged)
+        }, nested: nested, unmanaged: unmanaged)
     }
 
     /// Appends an element (an unmanaged object is added to the Realm; an embedded one is
     /// copied into the list).
     public func append(_ element: Element) {
         change(storing: element, at: { $0.count - 1 }, { try $0.append(element._rlmAddedInput(for: realm)) },
-               unmanaged: { $0.append(element) })
+               nested: { slot in
+                   let value = try nestedValue(element)
+                   try slot.editList { $0.append(value) }
+               }, unmanaged: { $0.append(element) })
     }
 
     /// Appends every element of a sequence (a `Results`, another list, an array).
@@ -114,22 +166,39 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
     /// Inserts an element at `index`.
     public func insert(_ element: Element, at index: Int) {
         change(storing: element, at: { _ in index }, { try $0.insert(element._rlmAddedInput(for: realm), at: index) },
-               unmanaged: { $0.insert(element, at: index) })
+               nested: { slot in
+                   let value = try nestedValue(element)
+                   try slot.editList { items in
+                       try Self.check(index, items.count, allowEnd: true)
+                       items.insert(value, at: index)
+                   }
+               }, unmanaged: { $0.insert(element, at: index) })
     }
 
     /// Removes the element at `index`.
     public func remove(at index: Int) {
-        change({ try $0.remove(at: index) }, unmanaged: { $0.remove(at: index) })
+        change({ try $0.remove(at: index) }, nested: { slot in
+            try slot.editList { items in
+                try Self.check(index, items.count)
+                items.remove(at: index)
+            }
+        }, unmanaged: { $0.remove(at: index) })
     }
 
     /// Removes every element (the objects stay in the Realm).
     public func removeAll() {
-        change({ try $0.removeAll() }, unmanaged: { $0.removeAll() })
+        change({ try $0.removeAll() }, nested: { try $0.editList { $0.removeAll() } }, unmanaged: { $0.removeAll() })
     }
 
     /// Moves the element at `from` to `to`.
     public func move(from: Int, to: Int) {
-        change({ try $0.move(from: from, to: to) }, unmanaged: { items in
+        change({ try $0.move(from: from, to: to) }, nested: { slot in
+            try slot.editList { items in
+                try Self.check(from, items.count)
+                try Self.check(to, items.count)
+                items.insert(items.remove(at: from), at: to)
+            }
+        }, unmanaged: { items in
             let e = items.remove(at: from)
             items.insert(e, at: to)
         })
@@ -138,7 +207,13 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
     /// Replaces the element at `index`.
     public func replace(index: Int, object: Element) {
         change(storing: object, at: { _ in index }, { try $0.replace(index: index, with: object._rlmAddedInput(for: realm)) },
-               unmanaged: { $0[index] = object })
+               nested: { slot in
+                   let value = try nestedValue(object)
+                   try slot.editList { items in
+                       try Self.check(index, items.count)
+                       items[index] = value
+                   }
+               }, unmanaged: { $0[index] = object })
     }
 
     /// Exchanges two elements.
@@ -318,5 +393,26 @@ extension List where Element: _RealmScalar {
     /// Observes a list of values: see `observe(_:)` of a list of optionals.
     public func observe(_ block: @escaping (RealmCollectionChange<List<Element>>) -> Void) -> NotificationToken {
         observeValues(block)
+    }
+}
+
+extension List where Element == AnyRealmValue {
+    /// Observes a list of Mixed values: `.initial`, then after each version that changed it the
+    /// positions removed, inserted and (for a list nested in a Mixed) those whose nested list or
+    /// dictionary changed inside, on this thread's RunLoop. A list nested in a Mixed property is
+    /// observed at its place in the property's value.
+    public func observe(_ block: @escaping (RealmCollectionChange<List<Element>>) -> Void) -> NotificationToken {
+        guard case .inMixed(let slot, let realm) = storage else { return observeValues(block) }
+        realm.verifyThread()
+        return realm.reading {
+            slot.owner.observeCollection(inMixed: slot.property, at: slot.path) { [self] change in
+                switch change {
+                case .initial: block(.initial(self))
+                case .listUpdate(_, let d, let i, let m): block(.update(self, deletions: d, insertions: i, modifications: m))
+                case .dictionaryUpdate: break  // the engine follows the kind it found first: a list here
+                case .error(let error): block(.error(error))
+                }
+            }
+        }
     }
 }

@@ -88,6 +88,9 @@ public final class Map<Key: _RealmMapKey, Value: _RealmMapValue>: Sequence, Cust
     enum Storage {
         case unmanaged([Key: Value])
         case managed(DynamicMap, Realm)
+        /// A dictionary nested in a Mixed property (`AnyRealmValue.dictionary` read from a
+        /// managed object; only for `Map<String, AnyRealmValue>`): see `MixedSlot`.
+        case inMixed(MixedSlot, Realm)
     }
     var storage: Storage
 
@@ -96,10 +99,43 @@ public final class Map<Key: _RealmMapKey, Value: _RealmMapValue>: Sequence, Cust
 
     init(managed: DynamicMap, realm: Realm) { storage = .managed(managed, realm) }
 
+    init(inMixed slot: MixedSlot, realm: Realm) { storage = .inMixed(slot, realm) }
+
     /// The Realm managing the map, or nil.
     public var realm: Realm? {
-        if case .managed(_, let realm) = storage { return realm }
-        return nil
+        switch storage {
+        case .unmanaged: return nil
+        case .managed(_, let realm), .inMixed(_, let realm): return realm
+        }
+    }
+
+    /// Whether the map can no longer be used: its object was deleted, or (nested in a Mixed)
+    /// the Mixed no longer holds it. An unmanaged map never is.
+    public var isInvalidated: Bool {
+        switch storage {
+        case .unmanaged: return false
+        case .managed(let map, let realm): return realm.reading { map.isInvalidated }
+        case .inMixed(let slot, let realm): return realm.reading { slot.isInvalidated(list: false) }
+        }
+    }
+
+    /// The entries of a dictionary nested in a Mixed, as stored.
+    private func nestedEntries(_ slot: MixedSlot, _ realm: Realm, _ what: String) -> [String: RealmEngine.Value] {
+        realm.verifyThread()
+        do { return try realm.reading { try slot.entries() } } catch {
+            // Gone (its object deleted or the Mixed replaced): empty, with `isInvalidated` true.
+            guard slot.isInvalidated(list: false) else { preconditionFailure("\(slot.description).\(what): \(error)") }
+            return [:]
+        }
+    }
+
+    /// A value of a dictionary nested in a Mixed: a list or dictionary in it is itself managed.
+    private static func nestedValue(_ value: RealmEngine.Value, _ key: String, _ slot: MixedSlot, _ realm: Realm) -> Value {
+        let decoded = AnyRealmValue._rlmValue(value, realm: realm, at: slot.child(.key(key)))
+        guard let typed = decoded as? Value else {
+            preconditionFailure("a dictionary nested in a Mixed is a Map<String, AnyRealmValue>, not a Map<\(Key.self), \(Value.self)>")
+        }
+        return typed
     }
 
     private func read<T>(_ what: String, _ body: (DynamicMap, Realm) throws -> T) -> T {
@@ -122,6 +158,7 @@ public final class Map<Key: _RealmMapKey, Value: _RealmMapValue>: Sequence, Cust
         switch storage {
         case .unmanaged(let entries): return entries.count
         case .managed: return read("count") { map, _ in try map.count() }
+        case .inMixed(let slot, let realm): return nestedEntries(slot, realm, "count").count
         }
     }
 
@@ -133,6 +170,8 @@ public final class Map<Key: _RealmMapKey, Value: _RealmMapValue>: Sequence, Cust
         switch storage {
         case .unmanaged(let entries): return Array(entries.keys)
         case .managed: return read("keys") { map, _ in try map.keys().map(Key.init(_rlmKey:)) }
+        case .inMixed(let slot, let realm):
+            return RealmEngine.Value.map(nestedEntries(slot, realm, "keys")).sortedEntries.map { Key(_rlmKey: $0.key) }
         }
     }
 
@@ -149,6 +188,10 @@ public final class Map<Key: _RealmMapKey, Value: _RealmMapValue>: Sequence, Cust
                     (key: Key(_rlmKey: entry.key), value: try Self.decoded(entry.value, entry.key, map, realm))
                 }
             }
+        case .inMixed(let slot, let realm):
+            return RealmEngine.Value.map(nestedEntries(slot, realm, "entries")).sortedEntries.map { entry in
+                (key: Key(_rlmKey: entry.key), value: Self.nestedValue(entry.value, entry.key, slot, realm))
+            }
         }
     }
 
@@ -164,6 +207,8 @@ public final class Map<Key: _RealmMapKey, Value: _RealmMapValue>: Sequence, Cust
                 return read("[\(key._rlmKey)]") { map, realm in
                     try map.value(forKey: key._rlmKey).map { try Self.decoded($0, key._rlmKey, map, realm) }
                 }
+            case .inMixed(let slot, let realm):
+                return nestedEntries(slot, realm, "[\(key._rlmKey)]")[key._rlmKey].map { Self.nestedValue($0, key._rlmKey, slot, realm) }
             }
         }
         set {
@@ -171,7 +216,8 @@ public final class Map<Key: _RealmMapKey, Value: _RealmMapValue>: Sequence, Cust
         }
     }
 
-    private func change(_ body: (DynamicMap, Realm) throws -> Void, unmanaged: (inout [Key: Value]) -> Void) {
+    private func change(_ body: (DynamicMap, Realm) throws -> Void, nested: (MixedSlot, Realm) throws -> Void,
+                        unmanaged: (inout [Key: Value]) -> Void) {
         switch storage {
         case .unmanaged(var entries):
             storage = .unmanaged([:])
@@ -182,6 +228,11 @@ public final class Map<Key: _RealmMapKey, Value: _RealmMapValue>: Sequence, Cust
             realm.refuseFrozenWrite()
             precondition(realm.isInWriteTransaction, "Cannot modify a managed Map outside of a write transaction.")
             do { try body(map, realm) } catch { realm.record(error) }
+        case .inMixed(let slot, let realm):
+            realm.verifyThread()
+            realm.refuseFrozenWrite()
+            precondition(realm.isInWriteTransaction, "Cannot modify a managed Map outside of a write transaction.")
+            do { try nested(slot, realm) } catch { realm.record(error) }
         }
     }
 
@@ -192,17 +243,26 @@ public final class Map<Key: _RealmMapKey, Value: _RealmMapValue>: Sequence, Cust
             try map.setInput(value._rlmMapInput(for: realm, adding: true), forKey: key._rlmKey)
             // As in Realm Swift, the unmanaged embedded object given is now the one its values made.
             if let embedded, case .link(let stored)? = try map.value(forKey: key._rlmKey) { realm.adoptEmbedded(embedded, key: stored) }
+        }, nested: { slot, realm in
+            try slot.checkKey(key._rlmKey)
+            let stored = try MixedSlot.value(of: value._rlmMapInput(for: realm, adding: true))
+            try slot.editEntries { $0[key._rlmKey] = stored }
         }, unmanaged: { $0[key] = value })
     }
 
     /// Removes `key` and its value.
     public func removeObject(for key: Key) {
-        change({ map, _ in try map.removeValue(forKey: key._rlmKey) }, unmanaged: { $0[key] = nil })
+        change({ map, _ in try map.removeValue(forKey: key._rlmKey) }, nested: { slot, _ in
+            // Nothing is written when the key is not there (as a managed map does).
+            guard try slot.entries()[key._rlmKey] != nil else { return }
+            try slot.editEntries { $0[key._rlmKey] = nil }
+        }, unmanaged: { $0[key] = nil })
     }
 
     /// Removes every entry (objects stay in the Realm).
     public func removeAll() {
-        change({ map, _ in try map.removeAll() }, unmanaged: { $0.removeAll() })
+        change({ map, _ in try map.removeAll() }, nested: { slot, _ in try slot.editEntries { $0.removeAll() } },
+               unmanaged: { $0.removeAll() })
     }
 
     /// Sets every entry of `entries`.
@@ -218,6 +278,10 @@ public final class Map<Key: _RealmMapKey, Value: _RealmMapValue>: Sequence, Cust
     /// Observes the map: `.initial`, then the keys removed, added and given a new value after
     /// each version that changed it, on this thread's RunLoop.
     public func observe(_ block: @escaping (RealmMapChange<Map<Key, Value>>) -> Void) -> NotificationToken {
+        if case .inMixed(let slot, let realm) = storage {
+            realm.verifyThread()
+            return realm.reading { observeNested(slot, block) }
+        }
         guard case .managed(let map, let realm) = storage else {
             preconditionFailure("Only a managed Map can be observed (add its object to a Realm first).")
         }
@@ -226,6 +290,19 @@ public final class Map<Key: _RealmMapKey, Value: _RealmMapValue>: Sequence, Cust
             switch change {
             case .initial: block(.initial(self))
             case .update(_, let d, let i, let m): block(.update(self, deletions: d, insertions: i, modifications: m))
+            case .error(let error): block(.error(error))
+            }
+        }
+    }
+
+    /// A dictionary nested in a Mixed, observed through the engine's observer of a collection
+    /// inside a Mixed: the keys that changed at its place in the value.
+    private func observeNested(_ slot: MixedSlot, _ block: @escaping (RealmMapChange<Map<Key, Value>>) -> Void) -> NotificationToken {
+        slot.owner.observeCollection(inMixed: slot.property, at: slot.path) { [self] change in
+            switch change {
+            case .initial: block(.initial(self))
+            case .dictionaryUpdate(_, let d, let i, let m): block(.update(self, deletions: d, insertions: i, modifications: m))
+            case .listUpdate: break  // the engine follows the kind it found first: a dictionary here
             case .error(let error): block(.error(error))
             }
         }

@@ -127,6 +127,9 @@ extension List {
                 throw unreadableElement(v, as: Element.self, at: "\(list.ownerClassName).\(list.property.name)[\(position)]", in: realm)
             }
             return e
+        case .inMixed(let slot, let realm):
+            realm.verifyThread()
+            return try Self.nestedElement(slot, realm, at: position)
         }
     }
 
@@ -135,6 +138,7 @@ extension List {
         switch storage {
         case .unmanaged(let items): return items.count
         case .managed(let list, let realm): return try realm.reading { try list.elements().count }
+        case .inMixed(let slot, let realm): return try realm.reading { try slot.list().count }
         }
     }
 }

@@ -1,0 +1,140 @@
+import Foundation
+
+/// Where a list or dictionary nested in a managed Mixed property is: the object, the property
+/// and the path inside the property's value (`[]`: the value itself).
+///
+/// A nested collection has no column of its own (Realm format 24 keeps it inside the Mixed
+/// value), so the managed `List`/`Map` an `AnyRealmValue` hands out for it reads the property
+/// and follows the path on every read (live), and a change rewrites the property's whole value
+/// with the collection at the path changed — one property write, so notifications and undo see
+/// an ordinary change of the Mixed property.
+final class MixedSlot {
+    let owner: DynamicObject
+    let property: String
+    let path: [MixedPathElement]
+
+    init(owner: DynamicObject, property: String, path: [MixedPathElement] = []) {
+        self.owner = owner
+        self.property = property
+        self.path = path
+    }
+
+    /// The slot one step deeper (an element or a value of this collection).
+    func child(_ step: MixedPathElement) -> MixedSlot { MixedSlot(owner: owner, property: property, path: path + [step]) }
+
+    /// For messages: `Box.value[2]['k']`.
+    var description: String {
+        let steps = path.map { step in
+            switch step {
+            case .index(let index): "[\(index)]"
+            case .key(let key): "['\(key)']"
+            }
+        }
+        return "\(owner.className).\(property)" + steps.joined()
+    }
+
+    /// Whether the collection is gone: its object was deleted, or the Mixed value no longer
+    /// holds a collection of this kind at the path (it was replaced), as a nested collection
+    /// of RealmSwift is invalidated then.
+    func isInvalidated(list: Bool) -> Bool {
+        guard !owner.isInvalidated, let value = try? current() else { return true }
+        switch value {
+        case .list: return !list
+        case .map: return list
+        default: return true
+        }
+    }
+
+    /// The value at the path now; nil where the path leads nowhere.
+    private func current() throws -> Value? {
+        var value = try owner.value(forKey: property)
+        for step in path {
+            switch (step, value) {
+            case (.index(let index), .list(let items)) where items.indices.contains(index): value = items[index]
+            case (.key(let key), .map(let entries)):
+                guard let inner = entries[key] else { return nil }
+                value = inner
+            default: return nil
+            }
+        }
+        return value
+    }
+
+    /// The list's elements; throws when the object was deleted or no list is there any more.
+    func list() throws -> [Value] {
+        guard case .list(let items)? = try current() else { throw gone("list") }
+        return items
+    }
+
+    /// The dictionary's entries; throws when the object was deleted or no dictionary is there.
+    func entries() throws -> [String: Value] {
+        guard case .map(let entries)? = try current() else { throw gone("dictionary") }
+        return entries
+    }
+
+    private func gone(_ kind: String) -> RealmError {
+        if owner.isInvalidated { return .invalidatedObject }
+        return .invalidOperation("\(description) no longer holds a \(kind): the nested \(kind) was replaced and is invalidated")
+    }
+
+    /// Changes the list in place (inside a write transaction).
+    func editList(_ body: (inout [Value]) throws -> Void) throws {
+        try rewrite { value in
+            guard case .list(var items) = value else { throw gone("list") }
+            value = .null  // the only copy of the elements is `items` while they change
+            try body(&items)
+            value = .list(items)
+        }
+    }
+
+    /// Changes the dictionary in place (inside a write transaction).
+    func editEntries(_ body: (inout [String: Value]) throws -> Void) throws {
+        try rewrite { value in
+            guard case .map(var entries) = value else { throw gone("dictionary") }
+            value = .null
+            try body(&entries)
+            value = .map(entries)
+        }
+    }
+
+    /// Checks a key as Realm checks a dictionary's keys (no leading `$`, no `.`).
+    func checkKey(_ key: String) throws {
+        try MapKey.check(key, className: owner.className, property: property)
+    }
+
+    /// The stored value an element input stands for: a Mixed element is always a value (an
+    /// object is given as its typed link).
+    static func value(of input: ObjectInput) throws -> Value {
+        guard case .value(let value) = input else {
+            throw RealmError.invalidInput("a nested list or dictionary of a Mixed value holds values only, not \(input)")
+        }
+        return value
+    }
+
+    private func rewrite(_ body: (inout Value) throws -> Void) throws {
+        var whole = try owner.value(forKey: property)
+        try Self.edit(&whole, at: path[...], description: description, body)
+        try owner.setValue(whole, forKey: property)
+    }
+
+    private static func edit(_ value: inout Value, at path: ArraySlice<MixedPathElement>, description: String,
+                             _ body: (inout Value) throws -> Void) throws {
+        guard let step = path.first else { return try body(&value) }
+        switch (step, value) {
+        case (.index(let index), .list(var items)) where items.indices.contains(index):
+            value = .null
+            try edit(&items[index], at: path.dropFirst(), description: description, body)
+            value = .list(items)
+        case (.key(let key), .map(var entries)):
+            guard var inner = entries[key] else {
+                throw RealmError.invalidOperation("\(description) no longer holds a collection: the key '\(key)' was removed")
+            }
+            value = .null
+            try edit(&inner, at: path.dropFirst(), description: description, body)
+            entries[key] = inner
+            value = .map(entries)
+        default:
+            throw RealmError.invalidOperation("\(description) no longer holds a collection: the nested collection was replaced and is invalidated")
+        }
+    }
+}
