@@ -46,7 +46,7 @@ import Testing
 
     @Test func whatCannotBeWrittenIsRefusedByName() throws {
         let s = try Scratch()
-        let schema = try s.write("bag.json", #"[{"name": "Bag", "properties": {"n": "int", "tags": "string<>"}}]"#)
+        let schema = try s.write("bag.json", #"[{"name": "Bag", "properties": {"n": "int", "tags": "mixed<>"}}]"#)
         let file = s.path("bag.realm")
         let created = try CLI.run(["create", file, "--schema", schema])
         try #require(created.status == 0, "\(created.stderr)")
