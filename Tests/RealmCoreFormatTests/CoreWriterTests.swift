@@ -20,6 +20,23 @@ import Testing
         }
     }
 
+    /// Writes `realm` as a Realm Core file in `dir`, reads it back through the reader and
+    /// expects every object of `className` to equal the original; answers how many were read.
+    static func readBackEqual(_ realm: Realm, className: String, _ dir: TempDir) throws -> Int {
+        let path = dir.path("copy.realm")
+        try RealmCoreWriter.write(realm, toFile: path)
+        let conversion = try RealmCoreConversion(file: RealmCoreFile(image: RealmCoreImage(copying: Data(contentsOf: URL(fileURLWithPath: path))), name: path))
+        #expect(conversion.omissions.isEmpty)
+        var seen = 0
+        try conversion.forEachObject(of: className) { key, values in
+            seen += 1
+            let original = try realm.object(ofType: className, key: key)?.values()
+            #expect(values == original, "\(className) \(key.rawValue)")
+            return true
+        }
+        return seen
+    }
+
     /// Writes `tables`, reads the file back with this reader and compares every value, and
     /// (when the tool is here) has Realm Core verify it, write to it, dump it (equal to this
     /// reader's dump) and count every class's objects with a query. Returns the file's path.
