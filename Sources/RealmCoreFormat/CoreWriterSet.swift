@@ -51,6 +51,7 @@ enum CoreSetOrder {
     /// read from a Realm Core file, is kept as it is. An element equal to one already there (a
     /// duplicate, `0.0` and `-0.0`, `1.0` and `1.00`) is refused rather than dropped.
     static func sorted(_ items: [CoreValue], type: CoreColumnType, nullable: Bool, what: String) throws -> [CoreValue] {
+        if type == .mixed { return try sortedMixed(items, what: what) }
         let hasNaN = items.contains { v in
             switch v {
             case .float(let f): f.isNaN

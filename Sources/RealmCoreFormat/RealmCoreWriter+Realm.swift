@@ -15,7 +15,6 @@ extension RealmCoreWriter {
         if p.isIndexed, ![.int, .int8, .int16, .int32, .bool, .string, .date, .objectId, .uuid].contains(p.type) || p.isList || p.isSet || p.isMap {
             return refuse("an index on a \(p.collectionName ?? "\(p.type)") property")
         }
-        if p.isSet && p.type == .mixed { return refuse("a set of Mixed") }
         switch p.type {
         case .int, .int8, .int16, .int32: return .success(.int)
         case .bool: return .success(.bool)

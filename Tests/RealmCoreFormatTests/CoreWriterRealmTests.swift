@@ -142,6 +142,11 @@ import Testing
         for (objectSchema, name) in cases {
             let dir = TempDir("core-writer-refuse")
             let realm = try Realm(path: dir.path("native.realm"), schema: Schema([objectSchema]))
+            // Sets of Mixed are written; one holding two values this engine tells apart and Realm
+            // Core takes as equal (Decimal128(float) keeps 7 digits: 0.1000000) is not.
+            try realm.write {
+                _ = try realm.create("S", value: .array([.array([.value(.float(0.1)), .value(.decimal128(try Decimal128(parsing: "0.1")))])]))
+            }
             let path = dir.path("out.realm")
             do {
                 try RealmCoreWriter.write(realm, toFile: path)

@@ -5,6 +5,16 @@ extension Decimal128 {
     /// becomes 0.100000000000000 (the 15 digits a double is good for), not 0.1000000000000000055….
     /// NaN keeps the sign and what fits of the payload; ±infinity and ±0 map to themselves.
     public init(_ value: Double) {
+        self.init(value, significantDigits: 15)
+    }
+
+    /// The float as Realm Core's `Decimal128(float)` converts it: as its double, rounded to 7
+    /// significant digits instead of 15 (`RoundTo::Digits7`), so `0.1f` becomes 0.1000000.
+    public init(_ value: Float) {
+        self.init(Double(value), significantDigits: 7)
+    }
+
+    private init(_ value: Double, significantDigits: Int) {
         let bits = value.bitPattern
         let negative = bits >> 63 != 0
         let sign: UInt64 = negative ? Decimal128.signBit : 0
@@ -47,17 +57,17 @@ extension Decimal128 {
             digits = DecimalDigits.digits(of: mantissa, timesFiveToThe: -binaryExponent, timesTwoToThe: 0)
             exponent = binaryExponent
         }
-        if digits.count <= 15 {
+        if digits.count <= significantDigits {
             self.init(negative: negative, coefficient: DecimalCoefficient(digits: digits[...]), exponent: exponent)
             return
         }
-        // Core rounds twice: to 34 digits (the conversion), then quantizes to 15 (the `RoundTo`).
+        // Core rounds twice: to 34 digits (the conversion), then quantizes to 15 or 7 (the `RoundTo`).
         let full = Decimal128.rounded(negative: negative, digits: digits, exponent: exponent)
         guard case .finite(_, let coefficient, let fullExponent) = full.form else {
             self = full
             return
         }
-        self = Decimal128.rounded(negative: negative, digits: coefficient.digits, exponent: fullExponent, precision: 15)
+        self = Decimal128.rounded(negative: negative, digits: coefficient.digits, exponent: fullExponent, precision: significantDigits)
     }
 
     /// The value as an `Int64` when it is an integer in range (`12.00` yes, `12.5` and NaN no).

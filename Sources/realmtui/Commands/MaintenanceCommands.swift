@@ -73,7 +73,8 @@ struct CopyCommand: ParsableCommand {
             it is refused when it holds what this version cannot hold yet (typed-link columns, asymmetric classes) unless \
             --leave-out-unsupported. \
             With --format realm-core the copy is a Realm file (Realm Core format 24) a Realm app opens; classes holding \
-            what that writer cannot write yet (sets of Mixed) are \
+            a set Realm Core takes as holding one value twice (in a set of Mixed a float 0.1 \
+            and a decimal 0.1, which Realm Core compares at 7 digits) are \
             refused, naming the class and property, and no file is written.
             """
     )
