@@ -11,20 +11,9 @@ extension CoreSetOrder {
     /// its `std::lower_bound`; an element equal by `Mixed::compare` to one already there is
     /// refused rather than dropped.
     static func sortedMixed(_ items: [CoreValue], what: String) throws -> [CoreValue] {
-        var out: [CoreValue] = []
-        out.reserveCapacity(items.count)
-        for v in items {
-            var lo = 0, hi = out.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if try compareMixed(out[mid], v, what: what) < 0 { lo = mid + 1 } else { hi = mid }
-            }
-            if lo < out.count, try compareMixed(out[lo], v, what: what) == 0 {
-                throw RealmError.invalidInput("\(what): a set holds \(out[lo]) and \(v), which Realm Core takes as equal")
-            }
-            out.insert(v, at: lo)
-        }
-        return out
+        try insertedAtLowerBounds(items, less: { try compareMixed($0, $1, what: what) < 0 },
+                                  equal: { try compareMixed($0, $1, what: what) == 0 },
+                                  duplicate: { .invalidInput("\(what): a set holds \($0) and \($1), which Realm Core takes as equal") })
     }
 
     /// `sorting_rank` in `mixed.cpp`: the order of the types that do not compare by value.
@@ -52,8 +41,8 @@ extension CoreSetOrder {
         case (.null, _): return -1
         case (_, .null): return 1
         case (.int(let x), .int(let y)): return order(x, y)
-        case (.int(let x), .float(let y)): return longToDouble(x, Double(y))
-        case (.int(let x), .double(let y)): return longToDouble(x, y)
+        case (.int(let x), .float(let y)): return compareIntToDouble(x, Double(y))
+        case (.int(let x), .double(let y)): return compareIntToDouble(x, y)
         case (.float, .int), (.double, .int): return -(try compareMixed(b, a, what: what))
         case (.float(let x), .float(let y)): return floats(x, y)
         case (.float(let x), .double(let y)): return floats(Double(x), y)
@@ -96,7 +85,7 @@ extension CoreSetOrder {
     }
 
     /// `compare_long_to_double`: exact for every int and double, NaN below every int.
-    private static func longToDouble(_ x: Int64, _ y: Double) -> Int {
+    private static func compareIntToDouble(_ x: Int64, _ y: Double) -> Int {
         if y.isNaN { return 1 }
         let precise: Int64 = 1 << 53
         if x <= precise && x >= -precise { return floats(Double(x), y) }

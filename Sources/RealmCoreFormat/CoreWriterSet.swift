@@ -87,6 +87,15 @@ enum CoreSetOrder {
         let numbers = try items.filter { try equal($0, $0) }.sorted { try less($0, $1) }
         for (a, b) in zip(numbers, numbers.dropFirst()) where try equal(a, b) { throw duplicate(a, b) }
         if try zip(items, items.dropFirst()).allSatisfy({ try !less($1, $0) }) { return items }
+        return try insertedAtLowerBounds(items, less: less, equal: equal, duplicate: duplicate)
+    }
+
+    /// `items` as Realm Core's `Set::insert` leaves them when inserted in this order: each at
+    /// its `std::lower_bound` under `less`; an element `equal` to the one found there is refused
+    /// (`duplicate`) rather than dropped.
+    static func insertedAtLowerBounds(_ items: [CoreValue], less: (CoreValue, CoreValue) throws -> Bool,
+                                      equal: (CoreValue, CoreValue) throws -> Bool,
+                                      duplicate: (CoreValue, CoreValue) -> RealmError) throws -> [CoreValue] {
         var out: [CoreValue] = []
         out.reserveCapacity(items.count)
         for v in items {
