@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import RealmSwift
 
-@Suite(.timeLimit(.minutes(1))) struct AsyncChangesTests {
+@Suite struct AsyncChangesTests {
     final class CDog: Object { @Persisted var name = ""; @Persisted var age = 0 }
 
     static func add(_ config: Realm.Configuration, _ name: String) throws {

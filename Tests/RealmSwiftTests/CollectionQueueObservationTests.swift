@@ -217,7 +217,7 @@ import RealmSwift
 }
 
 /// `changes()` of a list: each change carries the list itself, frozen at its version.
-@Suite(.timeLimit(.minutes(1))) struct ListAsyncChangesTests {
+@Suite struct ListAsyncChangesTests {
     typealias QPerson = CollectionQueueObservationTests.QPerson
     typealias QDog = CollectionQueueObservationTests.QDog
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import RealmSwift
 
-@Suite(.timeLimit(.minutes(1))) struct RealmActorTests {
+@Suite struct RealmActorTests {
     final class ActorDog: Object { @Persisted var name = "" }
 
     /// An actor holding a Realm confined to it.

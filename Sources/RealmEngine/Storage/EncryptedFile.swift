@@ -139,6 +139,15 @@ final class EncryptedFile: @unchecked Sendable {
     func open(file: DatabaseFile, create: Bool) throws {
         lock.lock()
         defer { lock.unlock() }
+        // Two processes creating the file at once each found it empty and wrote a header of its
+        // own (two salts, or halves of both), or read the other's half-written one: the header
+        // is read, and written when missing, under a lock of the data file (exclusive for an
+        // opener that may write it).
+        let held = SystemCalls.flock(fd, create ? LOCK_EX : LOCK_SH, path: path)
+        if held != 0 {
+            throw RealmError.io(path: path, operation: "lock the encryption header", errno: held, message: String(cString: strerror(held)))
+        }
+        defer { SystemCalls.flock(fd, LOCK_UN, path: path) }
         let size = try physicalSizeNow()
         var head = [UInt8](repeating: 0, count: min(Int(size), EncryptedFile.pageSize))
         try readFully(&head, at: 0)

@@ -14,6 +14,8 @@ enum SystemCall: String, CaseIterable, Sendable {
     case lock, unlock
     /// A liveness test of another process's lock (`fcntl` F_OFD_GETLK).
     case lockTest
+    /// `flock(2)` of an encrypted data file while its encryption header is read or written.
+    case fileLock
     /// The notification channel: FUTEX_WAIT and FUTEX_WAKE on the lock file's change counter.
     case futexWait, futexWake
 
@@ -22,7 +24,7 @@ enum SystemCall: String, CaseIterable, Sendable {
     /// The calls a failing device or a full disk keeps failing: everything but releasing memory
     /// and locks (which do not touch the device) and the notification channel (a futex on
     /// shared memory).
-    static let deviceCalls = Set(allCases).subtracting([.munmap, .unlock, .futexWait, .futexWake])
+    static let deviceCalls = Set(allCases).subtracting([.munmap, .unlock, .futexWait, .futexWake, .fileLock])
 }
 
 /// Every system call the engine makes on a database file, its lock file, its directory and its
@@ -158,6 +160,12 @@ enum SystemCalls {
         retryingReturnedInterrupts(.unlock, path) { rt_ofd_unlock_all(fd) }
     }
 
+    /// `flock(fd, operation)`, waiting (no LOCK_NB). Returns 0 or the errno.
+    @discardableResult
+    static func flock(_ fd: Int32, _ operation: Int32, path: String) -> Int32 {
+        retryingReturnedInterrupts(.fileLock, path) { posixFlock(fd, operation) == 0 ? 0 : errno }
+    }
+
     /// Tests byte `start` for a conflicting OFD lock: 1 held, 0 free, −errno on failure.
     static func testLock(_ fd: Int32, byte start: Int, path: String) -> Int32 {
         let code = retryingReturnedInterrupts(.lockTest, path) {
@@ -183,3 +191,8 @@ enum SystemCalls {
 
 /// `stat(2)`, outside `SystemCalls` where the name means the wrapper (and `Glibc.stat` the struct).
 private func posixStat(_ path: String, _ info: inout stat) -> Int32 { stat(path, &info) }
+
+/// `flock(2)`, outside `SystemCalls` where the name means the wrapper (and `Glibc.flock` the struct).
+private func posixFlock(_ fd: Int32, _ operation: Int32) -> Int32 {
+    flock(fd, operation)
+}

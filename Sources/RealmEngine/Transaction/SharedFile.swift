@@ -96,18 +96,21 @@ final class SharedFile: @unchecked Sendable {
     private static func openOnce(canonical: String, readOnly: Bool, create: Bool, encryptionKey: [UInt8]?) throws -> SharedFile {
         let file = try DatabaseFile(path: canonical, readOnly: readOnly, create: create, encryptionKey: encryptionKey)
         afterOpeningDataFileForTests?(canonical)
-        try file.checkReadable(below: UInt64(FileHeader.Layout.paired.size))
         var rejected: FileHeader.Slot?
         // Refuse a foreign, empty or newer file before anything is written beside it — except a
         // header another process may be writing right now: a file created at the same moment
-        // by another opener shows part of its first header until that opener's write lock is
-        // free; such a header is judged again then (below).
+        // by another opener shows part of its first header (part of its signature, no valid
+        // slot, an encrypted header page mid-write) until that opener's write lock is free; such
+        // a header is judged again then (below). Only where that opener's lock file is there:
+        // a foreign file without one is refused before a lock file is written beside it.
         var unsettledHeader = false
         do {
             try checkHeader(file, path: canonical, create: create)
-        } catch let error as RealmError where create {
-            guard case .corruptFile = error else { throw error }
-            unsettledHeader = true
+        } catch let error as RealmError where create && FileManager.default.fileExists(atPath: LockFile.path(forRealmAt: canonical)) {
+            switch error {
+            case .corruptFile, .notARealmFile: unsettledHeader = true
+            default: throw error
+            }
         }
         let lock: LockFile
         do {
@@ -149,6 +152,7 @@ final class SharedFile: @unchecked Sendable {
     /// Refuses a foreign, truncated or newer file; a blank one (none written yet) passes when
     /// the opener may create it.
     private static func checkHeader(_ file: DatabaseFile, path: String, create: Bool) throws {
+        try file.checkReadable(below: UInt64(FileHeader.Layout.paired.size))
         let size = try file.physicalSize()
         guard size > 0 || !create else { return }
         if create, try Realm.headerIsBlank(file) { return }
