@@ -110,14 +110,14 @@ import RealmSwift
             case .error(let error): Issue.record(error)
             }
         }
-        #expect(pumpUntil { log.count == 1 })
+        pumpRunLoop { log.count == 1 }
         try realm.write { list.append(.int(3)) }
         realm.refresh()
         try realm.write { box.value.dictionaryValue?["other"] = .int(1) }  // beside it: no change of the list
         realm.refresh()
         try realm.write { list.remove(at: 0) }
         realm.refresh()
-        #expect(pumpUntil { log.count >= 3 })
+        pumpRunLoop { log.count >= 3 }
         #expect(log == ["initial 2", "3 d[] i[2] m[]", "2 d[0] i[] m[]"])
         token.invalidate()
     }
@@ -134,14 +134,14 @@ import RealmSwift
             case .error(let error): Issue.record(error)
             }
         }
-        #expect(pumpUntil { log.count == 1 })
+        pumpRunLoop { log.count == 1 }
         try realm.write {
             map["c"] = .int(3)
             map["a"] = .int(10)
             map.removeObject(for: "b")
         }
         realm.refresh()
-        #expect(pumpUntil { log.count >= 2 })
+        pumpRunLoop { log.count >= 2 }
         #expect(log == ["initial 2", "2 d[\"b\"] i[\"c\"] m[\"a\"]"])
         token.invalidate()
     }
@@ -179,12 +179,4 @@ import RealmSwift
         let message = String(decoding: try #require(result).standardErrorContent, as: UTF8.self)
         #expect(message.contains("Cannot modify a managed List outside of a write transaction"), "\(message)")
     }
-}
-
-/// Runs this thread's RunLoop until `condition` holds (at most a few seconds: an event, not a
-/// deadline, is what ends it).
-private func pumpUntil(_ condition: () -> Bool) -> Bool {
-    let limit = Date().addingTimeInterval(5)
-    while !condition() && Date() < limit { _ = RunLoop.current.run(mode: .default, before: Date().addingTimeInterval(0.005)) }
-    return condition()
 }

@@ -154,7 +154,7 @@ import RealmSwift
             case .error(let e): mapEvents.append("error \(e)")
             }
         }
-        #expect(pumpUntil { setEvents.count == 1 && mapEvents.count == 1 })
+        pumpRunLoop { setEvents.count == 1 && mapEvents.count == 1 }
         let writer = try Realm(configuration: config)
         let other = try #require(writer.object(ofType: SOwner.self, forPrimaryKey: 1))
         try writer.write {
@@ -162,7 +162,7 @@ import RealmSwift
             other.attrs["k"] = "w"
             other.attrs["n"] = "x"
         }
-        #expect(pumpUntil { setEvents.count == 2 && mapEvents.count == 2 })
+        pumpRunLoop { setEvents.count == 2 && mapEvents.count == 2 }
         #expect(setEvents == ["initial [\"m\"]", "update -[] +[0]"])
         #expect(mapEvents == ["initial [\"k\"]", "update -[] +[\"n\"] ~[\"k\"]"])
         setToken.invalidate()
@@ -184,12 +184,4 @@ import RealmSwift
         #expect(copy.realm == nil)
         #expect(Array(copy.tags) == ["x", "y"] && copy.attrs["a"] == "1")
     }
-}
-
-/// Runs this thread's RunLoop until `condition` holds (at most a few seconds: an event, not a
-/// deadline, is what ends it).
-private func pumpUntil(_ condition: () -> Bool) -> Bool {
-    let limit = Date().addingTimeInterval(5)
-    while !condition() && Date() < limit { _ = RunLoop.current.run(mode: .default, before: Date().addingTimeInterval(0.005)) }
-    return condition()
 }

@@ -105,8 +105,7 @@ import RealmSwift
         let token = realm.objects(RPerson.self).filter("age >= 0").observe(keyPaths: ["name"]) { change in
             if case .error(let error) = change { errors.append(error) }
         }
-        let deadline = Date().addingTimeInterval(5)
-        while errors.isEmpty && Date() < deadline { RunLoop.current.run(until: Date().addingTimeInterval(0.01)) }
+        pumpRunLoop { !errors.isEmpty }
         #expect(errors.count == 1 && Self.isCorrupt(errors.first))
         token.invalidate()
     }

@@ -33,28 +33,20 @@ import Testing
                 mismatches.append("error \(e)")
             }
         }
-        pumpUntil { !seen.isEmpty || updates > 0 }
+        pumpRunLoop { !seen.isEmpty || updates > 0 }
         let writer = Process()
         writer.executableURL = exe
         writer.arguments = ["random", path, "\(seed)", "150"]
         try writer.run()
-        pumpUntil(timeout: 60) { !writer.isRunning }
+        pumpRunLoop { !writer.isRunning }
         writer.waitUntilExit()
         #expect(writer.terminationStatus == 0)
-        // Let the last commits arrive, then compare with a fresh query.
-        pumpUntil(timeout: 2) { false }
-        realm.refresh()
+        // Wait for the writer's last commit to be delivered, then compare with a fresh query.
+        let last = try Realm(path: path).version
+        pumpRunLoop { realm.version >= last }
         #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
         #expect(updates > 0)
         #expect(seen == (try realm.objects("Item").filter("batch < 60").sorted(byKeyPath: "batch").keys()))
         token.invalidate()
-    }
-
-    /// Runs the RunLoop in short slices until `done` or the timeout.
-    @discardableResult
-    func pumpUntil(timeout: TimeInterval = 10, _ done: () -> Bool) -> Bool {
-        let end = Date().addingTimeInterval(timeout)
-        while !done() && Date() < end { _ = RunLoop.current.run(mode: .default, before: min(end, Date().addingTimeInterval(0.01))) }
-        return done()
     }
 }
