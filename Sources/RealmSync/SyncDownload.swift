@@ -17,7 +17,7 @@ extension SyncAgent {
     }
 
     func download(_ report: inout Report) throws {
-        while true {
+        while !shouldStop() {
             let cursor = try self.cursor()
             let rows = try db.execute("""
                 SELECT seq, class, pk::text, deleted, props::text FROM realmtui_feed WHERE seq > $1 ORDER BY seq LIMIT $2

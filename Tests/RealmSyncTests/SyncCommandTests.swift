@@ -55,9 +55,9 @@ struct SyncCommandTests {
         #expect(!(try realmtui(["schema", a])).contains("__realmtui"))
     }
 
-    @Test func syncWithoutOnceIsAUsageErrorForNow() throws {
+    @Test func aPollOfZeroSecondsIsAUsageError() throws {
         let dir = TempDir()
-        let error = try realmtui(["sync", dir.path("x.realm")], expect: 64)
-        #expect(error.contains("--once"))
+        let error = try realmtui(["sync", dir.path("x.realm"), "--poll", "0"], expect: 64)
+        #expect(error.contains("--poll"))
     }
 }
