@@ -13,10 +13,11 @@ import Glibc
 /// never a fixed sleep; every failure prints the agents' output.
 @Suite("realmtui sync FILE, the foreground agent (needs PGHOST: run under pg_virtualenv)", .enabled(if: hasServer, noServerReason))
 struct SyncForegroundTests {
-    /// Stops every agent with SIGTERM and expects a clean exit (status 0).
+    /// Stops the agents, the first with SIGINT (Ctrl-C) and the others with SIGTERM, and expects
+    /// a clean exit (status 0) from each.
     func stopAll(_ agents: [RunningAgent]) {
-        for agent in agents {
-            let status = agent.stop()
+        for (i, agent) in agents.enumerated() {
+            let status = agent.stop(i == 0 ? SIGINT : SIGTERM)
             #expect(status == 0, "\(agent.description)")
         }
     }
