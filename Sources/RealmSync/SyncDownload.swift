@@ -74,6 +74,14 @@ extension SyncAgent {
             if let existing { try realm.delete(existing) }
             return
         }
+        if existing == nil && !links {
+            // The server updates only rows it has, so an entry for an object this file lacks is
+            // either its creation (every property) or an update of an object this file deleted,
+            // whose deletion is a later entry of the feed (downloads wait for uploads). The
+            // update's few properties cannot make the object, and the object must not return.
+            let carried = Set(entry.props.map(\.key))
+            guard objectSchema.persistedProperties.allSatisfy({ carried.contains($0.name) }) else { return }
+        }
         var values: [String: Value] = [:]
         for member in entry.props where member.key != pk.name {
             guard let property = objectSchema[member.key], property.isPersisted else {
