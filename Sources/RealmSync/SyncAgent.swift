@@ -150,6 +150,13 @@ public final class SyncAgent {
         return try realm.objects(SyncClasses.state).checkedFirst()
     }
 
+    /// Records now as the last sync in the state object, inside the caller's write transaction
+    /// (a file set up before `lastSync` existed has no such property: nothing is recorded).
+    static func stampLastSync(_ state: DynamicObject) throws {
+        guard state.objectSchema["lastSync"] != nil else { return }
+        try state.setValue(.date(try Timestamp(Date())), forKey: "lastSync")
+    }
+
     /// Local commits waiting for upload (outbox entries).
     public func pendingChanges() throws -> Int {
         _ = realm.refresh()
@@ -194,6 +201,8 @@ public struct SyncStatus: Sendable {
     public var pending: Int
     /// The last feed entry applied.
     public var cursor: Int64
+    /// When changes last went up or came down (nil: never).
+    public var lastSync: Timestamp?
 }
 
 extension SyncAgent {
@@ -205,6 +214,7 @@ extension SyncAgent {
         }
         return SyncStatus(server: try state.value(forKey: "server").stringValue ?? "", client: try state.value(forKey: "client").stringValue ?? "",
                           pending: try realm.objects(SyncClasses.outbox).checkedCount(),
-                          cursor: try state.value(forKey: "cursor").intValue ?? 0)
+                          cursor: try state.value(forKey: "cursor").intValue ?? 0,
+                          lastSync: try SyncIndicator.read(realm)?.lastSync)
     }
 }

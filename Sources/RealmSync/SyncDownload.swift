@@ -54,6 +54,7 @@ extension SyncAgent {
             for entry in entries { try applyValues(entry, links: false) }
             for entry in entries where !entry.deleted { try applyValues(entry, links: true) }
             if let last = entries.last { try state.setValue(.int(last.seq), forKey: "cursor") }
+            try SyncAgent.stampLastSync(state)
             SyncAgent.dieIfAsked(at: "before-download-commit")
             try realm.commitWrite()
             return true

@@ -39,6 +39,7 @@ extension SyncAgent {
             // never queued).
             try realm.write {
                 for entry in entries where !entry.isInvalidated { try realm.delete(entry) }
+                if let state = try SyncAgent.state(of: realm) { try SyncAgent.stampLastSync(state) }
             }
         }
     }

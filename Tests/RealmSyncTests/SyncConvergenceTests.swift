@@ -134,8 +134,13 @@ struct SyncConvergenceTests {
             return text.contains("127.0.0.1") && !text.contains(password)
         }
         #expect(try SyncAgent.status(path: a).pending == 1)
+        #expect(try SyncIndicator.read(Realm(configuration: .file(a)))?.lastSync == nil)
+        let before = try Timestamp(Date())
         try SyncAgent(path: a).runOnce()
         #expect(try SyncAgent.status(path: a).pending == 0)
+        // The upload's commit stamped the time the explorer's sync indicator shows.
+        let stamped = try #require(try SyncIndicator.read(Realm(configuration: .file(a)))?.lastSync)
+        #expect(stamped >= before)
         try SyncAgent(path: b).runOnce()
         #expect(try SyncFixture.content(b) == SyncFixture.content(a))
         #expect(try SyncFixture.content(b).count == 1)

@@ -29,7 +29,8 @@ struct SyncCommand: ParsableCommand {
                 uploads every local commit since the last run, then downloads and applies the \
             server's changes until caught up, and exits.
             realmtui sync status FILE
-                prints the server, pending uploads and the download cursor.
+                prints the server, pending uploads, the download cursor and when changes last \
+            went up or came down.
             Conflicts: deletes win; otherwise each property takes the value written last in the \
             server's order; a list, set or dictionary is replaced whole.
             """,
@@ -159,5 +160,6 @@ struct SyncStatusCommand: ParsableCommand {
         Console.line("client: \(status.client)")
         Console.line("pending uploads: \(status.pending)")
         Console.line("cursor: \(status.cursor)")
+        Console.line("last sync: \(status.lastSync.map { "\($0.date)" } ?? "never")")
     }
 }
