@@ -142,7 +142,7 @@ struct SyncForegroundTests {
     }
 
     @Test func threeClientsConvergeOnTheServersContentAfterRandomOperations() throws {
-        let operations = TestSize.rounds("REALMTUI_SYNC_RANDOM_OPS", ci: 400)
+        let operations = TestSize.rounds("REALMTUI_SYNC_RANDOM_OPS", ci: 300)
         let seed = UInt64(ProcessInfo.processInfo.environment["REALMTUI_SYNC_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64(UInt32.max)))
         var random = SeededGenerator(seed: seed)
         let server = try ServerNamespace()
