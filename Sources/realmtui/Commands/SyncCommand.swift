@@ -8,8 +8,8 @@ import Glibc
 #endif
 
 /// `realmtui sync …`: offline-first sync of a file through a PostgreSQL server (issue 27).
-/// `sync init FILE URL` sets a file up, `sync FILE --once` uploads and downloads until caught up,
-/// `sync status FILE` says what waits.
+/// `sync init FILE URL` sets a file up, `sync FILE` runs the agent until interrupted,
+/// `sync FILE --once` uploads and downloads until caught up, `sync status FILE` says what waits.
 struct SyncCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
