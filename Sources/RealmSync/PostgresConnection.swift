@@ -86,6 +86,31 @@ public final class PostgresConnection {
     /// Whether the connection still works (libpq's status; a dropped server connection is bad).
     public var isConnected: Bool { PQstatus(connection) == CONNECTION_OK }
 
+    /// The connection's socket, to wait on with `poll` for notifications (-1 when there is none).
+    public var socket: Int32 { PQsocket(connection) }
+
+    /// Starts listening on `channel` (`LISTEN`): its notifications come from `notifications()`.
+    public func listen(_ channel: String) throws {
+        try execute("LISTEN \(SyncServerSchema.identifier(channel))")
+    }
+
+    /// The notifications that arrived: reads what the socket holds without blocking, then takes
+    /// every notification libpq has (also those that came in with the replies of other
+    /// statements), as (channel, payload).
+    /// - Throws: `RealmError.server` naming the server when the connection is lost.
+    public func notifications() throws -> [(channel: String, payload: String)] {
+        guard PQconsumeInput(connection) == 1 else {
+            throw RealmError.server(server: server, operation: "listen", state: "",
+                                    message: PostgresConnection.message(PQerrorMessage(connection)))
+        }
+        var received: [(channel: String, payload: String)] = []
+        while let notify = PQnotifies(connection) {
+            received.append((String(cString: notify.pointee.relname), String(cString: notify.pointee.extra)))
+            PQfreemem(notify)
+        }
+        return received
+    }
+
     /// Runs `body` inside one SQL transaction: committed when it returns, rolled back when it throws.
     @discardableResult
     public func transaction<T>(_ body: () throws -> T) throws -> T {

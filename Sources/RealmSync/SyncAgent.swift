@@ -27,7 +27,15 @@ public final class SyncAgent {
     public let server: String
     /// This file's client id on the server.
     public let client: String
-    let db: PostgresConnection
+    /// The connection; `reconnect()` replaces it after the server dropped it.
+    private(set) var db: PostgresConnection
+    /// What `init` was given to connect with (nil: the recorded server).
+    private let url: String?
+    /// The `LISTEN/NOTIFY` channel of this server's feed (`SyncAgent.channel(of:)`).
+    private(set) var channel: String
+    /// Asked between upload batches and download pages: true ends `runOnce` early (the foreground
+    /// agent stops after the current batch when interrupted). What was done stays done.
+    public var shouldStop: () -> Bool = { false }
 
     /// What one `runOnce` did.
     public struct Report: Equatable, Sendable {
@@ -50,7 +58,28 @@ public final class SyncAgent {
         }
         server = (try state.value(forKey: "server")).stringValue ?? ""
         client = (try state.value(forKey: "client")).stringValue ?? ""
+        self.url = url
         db = try PostgresConnection(url: url ?? server)
+        channel = try SyncAgent.channel(of: db)
+    }
+
+    /// Replaces the connection with a new one to the same server (after it was lost).
+    /// - Throws: `RealmError.server` naming the server when it cannot be reached.
+    public func reconnect() throws {
+        let fresh = try PostgresConnection(url: url ?? server)
+        channel = try SyncAgent.channel(of: fresh)
+        db = fresh
+    }
+
+    /// The channel an upload NOTIFYs (in its SQL transaction, so only once it committed) and the
+    /// foreground agent LISTENs on: named by the feed table's object id, because channels are
+    /// per database while feeds are per schema (two files' servers may share one database,
+    /// each in its own `search_path`).
+    static func channel(of db: PostgresConnection) throws -> String {
+        guard let oid = try db.execute("SELECT to_regclass('realmtui_feed')::oid").rows.first?.first.flatMap({ $0 }) else {
+            throw RealmError.invalidState("\(db.server) has no sync tables (realmtui_feed) here: run 'realmtui sync init' first")
+        }
+        return "realmtui_feed_\(oid)"
     }
 
     /// Sets `path` up for sync with the server at `url`: creates (or checks) the server's tables
@@ -121,6 +150,13 @@ public final class SyncAgent {
         return try realm.objects(SyncClasses.state).checkedFirst()
     }
 
+    /// Records now as the last sync in the state object, inside the caller's write transaction
+    /// (a file set up before `lastSync` existed has no such property: nothing is recorded).
+    static func stampLastSync(_ state: DynamicObject) throws {
+        guard state.objectSchema["lastSync"] != nil else { return }
+        try state.setValue(.date(try Timestamp(Date())), forKey: "lastSync")
+    }
+
     /// Local commits waiting for upload (outbox entries).
     public func pendingChanges() throws -> Int {
         _ = realm.refresh()
@@ -165,6 +201,8 @@ public struct SyncStatus: Sendable {
     public var pending: Int
     /// The last feed entry applied.
     public var cursor: Int64
+    /// When changes last went up or came down (nil: never).
+    public var lastSync: Timestamp?
 }
 
 extension SyncAgent {
@@ -176,6 +214,7 @@ extension SyncAgent {
         }
         return SyncStatus(server: try state.value(forKey: "server").stringValue ?? "", client: try state.value(forKey: "client").stringValue ?? "",
                           pending: try realm.objects(SyncClasses.outbox).checkedCount(),
-                          cursor: try state.value(forKey: "cursor").intValue ?? 0)
+                          cursor: try state.value(forKey: "cursor").intValue ?? 0,
+                          lastSync: try SyncIndicator.read(realm)?.lastSync)
     }
 }

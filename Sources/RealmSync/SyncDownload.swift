@@ -17,7 +17,7 @@ extension SyncAgent {
     }
 
     func download(_ report: inout Report) throws {
-        while true {
+        while !shouldStop() {
             let cursor = try self.cursor()
             let rows = try db.execute("""
                 SELECT seq, class, pk::text, deleted, props::text FROM realmtui_feed WHERE seq > $1 ORDER BY seq LIMIT $2
@@ -54,6 +54,7 @@ extension SyncAgent {
             for entry in entries { try applyValues(entry, links: false) }
             for entry in entries where !entry.deleted { try applyValues(entry, links: true) }
             if let last = entries.last { try state.setValue(.int(last.seq), forKey: "cursor") }
+            try SyncAgent.stampLastSync(state)
             SyncAgent.dieIfAsked(at: "before-download-commit")
             try realm.commitWrite()
             return true
@@ -73,6 +74,14 @@ extension SyncAgent {
         if entry.deleted {
             if let existing { try realm.delete(existing) }
             return
+        }
+        if existing == nil && !links {
+            // The server updates only rows it has, so an entry for an object this file lacks is
+            // either its creation (every property) or an update of an object this file deleted,
+            // whose deletion is a later entry of the feed (downloads wait for uploads). The
+            // update's few properties cannot make the object, and the object must not return.
+            let carried = Set(entry.props.map(\.key))
+            guard objectSchema.persistedProperties.allSatisfy({ carried.contains($0.name) }) else { return }
         }
         var values: [String: Value] = [:]
         for member in entry.props where member.key != pk.name {

@@ -24,6 +24,7 @@ extension SyncAgent {
             if let v = try entry.value(forKey: "version").intValue, versions.last != v { versions.append(v) }
         }
         for version in versions {
+            if shouldStop() { return }
             let entries = Array(try realm.objects(SyncClasses.outbox).filter("version == %@", .int(version)))
             let changes = try entries.compactMap(change)
             let applied = try db.transaction {
@@ -38,6 +39,7 @@ extension SyncAgent {
             // never queued).
             try realm.write {
                 for entry in entries where !entry.isInvalidated { try realm.delete(entry) }
+                if let state = try SyncAgent.state(of: realm) { try SyncAgent.stampLastSync(state) }
             }
         }
     }
@@ -113,6 +115,9 @@ extension SyncAgent {
                             c.deleted ? "true" : "false", appliedProps])
         }
         try db.execute("UPDATE realmtui_counter SET last = $1 WHERE id = 1", [String(last)])
+        // The wake-up for listening agents: delivered when this transaction commits, never before,
+        // so a woken agent finds the entries. The payload names this client, which ignores it.
+        try db.execute("SELECT pg_notify($1, $2)", [channel, client])
         return true
     }
 }

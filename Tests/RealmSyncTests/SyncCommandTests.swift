@@ -33,7 +33,8 @@ struct SyncCommandTests {
             try fido.setValue(.link(rex.key), forKey: "friend")
         }
         try SyncFixture.write(b) { r in _ = try r.create("Dog", ["id": .int(3), "name": .string("Lassie")]) }
-        #expect(try realmtui(["sync", "status", a]).contains("pending uploads: 2"))
+        let before = try realmtui(["sync", "status", a])
+        #expect(before.contains("pending uploads: 2") && before.contains("last sync: never"), "\(before)")
         #expect(try realmtui(["sync", a, "--once"]).contains("uploaded 1 commit(s)"))
         try realmtui(["sync", b, "--once"])
         try SyncFixture.write(b) { r in try r.object(ofType: "Dog", forPrimaryKey: .int(1))?.setValue(.string("Rex II"), forKey: "name") }
@@ -41,6 +42,7 @@ struct SyncCommandTests {
         try realmtui(["sync", a, "--once"])
         let status = try realmtui(["sync", "status", a])
         #expect(status.contains("pending uploads: 0"))
+        #expect(status.contains("last sync: 20"), "\(status)")
         #expect(!status.contains(ProcessInfo.processInfo.environment["PGPASSWORD"] ?? "\u{0}"))
         let exportA = try realmtui(["export", a])
         #expect(exportA.contains("Rex II") && exportA.contains("Lassie"))
@@ -55,9 +57,9 @@ struct SyncCommandTests {
         #expect(!(try realmtui(["schema", a])).contains("__realmtui"))
     }
 
-    @Test func syncWithoutOnceIsAUsageErrorForNow() throws {
+    @Test func aPollOfZeroSecondsIsAUsageError() throws {
         let dir = TempDir()
-        let error = try realmtui(["sync", dir.path("x.realm")], expect: 64)
-        #expect(error.contains("--once"))
+        let error = try realmtui(["sync", dir.path("x.realm"), "--poll", "0"], expect: 64)
+        #expect(error.contains("--poll"))
     }
 }

@@ -95,6 +95,29 @@ struct SyncConvergenceTests {
         #expect(try db.execute("SELECT id, name FROM \"Person\"").rows == [["2", "Bo renamed"]])
     }
 
+    /// B renames Ann and uploads; A deletes her offline, then syncs: its download replays B's
+    /// update (a few properties) before A's own delete, over a file where Ann is gone already.
+    /// Found by 10,000 random operations: the replay tried to create Ann from the update's
+    /// properties alone and failed ('Person.name is required'), stopping the agent for good.
+    @Test func anUpdateOfAnObjectThisFileDeletedIsReplayedOverItsAbsence() throws {
+        let server = try ServerNamespace()
+        let dir = TempDir()
+        let a = dir.path("a.realm"), b = dir.path("b.realm")
+        try SyncFixture.makeSynced(a, url: server.url)
+        try SyncFixture.makeSynced(b, url: server.url)
+        try SyncFixture.write(a) { r in _ = try r.create("Person", ["id": .int(1), "name": .string("Ann")]) }
+        try SyncAgent(path: a).runOnce()
+        try SyncAgent(path: b).runOnce()
+        try SyncFixture.write(b) { r in try r.object(ofType: "Person", forPrimaryKey: .int(1))?.setValue(.int(41), forKey: "age") }
+        try SyncAgent(path: b).runOnce()
+        try SyncFixture.write(a) { r in if let ann = try r.object(ofType: "Person", forPrimaryKey: .int(1)) { try r.delete(ann) } }
+        let report = try SyncAgent(path: a).runOnce()
+        #expect(report.downloadedChanges == 2)
+        try SyncAgent(path: b).runOnce()
+        #expect(try SyncFixture.content(a).isEmpty)
+        #expect(try SyncFixture.content(b).isEmpty)
+    }
+
     @Test func aChangeMadeOfflineIsUploadedOnTheNextRun() throws {
         let server = try ServerNamespace()
         let dir = TempDir()
@@ -111,8 +134,13 @@ struct SyncConvergenceTests {
             return text.contains("127.0.0.1") && !text.contains(password)
         }
         #expect(try SyncAgent.status(path: a).pending == 1)
+        #expect(try SyncIndicator.read(Realm(configuration: .file(a)))?.lastSync == nil)
+        let before = try Timestamp(Date())
         try SyncAgent(path: a).runOnce()
         #expect(try SyncAgent.status(path: a).pending == 0)
+        // The upload's commit stamped the time the explorer's sync indicator shows.
+        let stamped = try #require(try SyncIndicator.read(Realm(configuration: .file(a)))?.lastSync)
+        #expect(stamped >= before)
         try SyncAgent(path: b).runOnce()
         #expect(try SyncFixture.content(b) == SyncFixture.content(a))
         #expect(try SyncFixture.content(b).count == 1)

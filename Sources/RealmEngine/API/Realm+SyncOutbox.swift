@@ -33,12 +33,35 @@ public enum SyncClasses {
         Property(name: "deleted", type: .bool),
     ])
 
-    /// The sync state class's schema (one object).
+    /// The sync state class's schema (one object). `lastSync` is when the agent last uploaded
+    /// or downloaded something, written in the same commit; files set up before it existed
+    /// have no such property (and show no time).
     public static let stateSchema = ObjectSchema(name: state, properties: [
         Property(name: "server", type: .string),
         Property(name: "client", type: .string),
         Property(name: "cursor", type: .int),
+        Property(name: "lastSync", type: .date, isOptional: true),
     ])
+}
+
+/// What the explorer's status line shows of a synced file, read from the file alone (the
+/// explorer needs no server for it).
+public struct SyncIndicator: Equatable, Sendable {
+    /// Local changes waiting for upload (outbox entries).
+    public var pending: Int
+    /// When changes last went up or came down; nil when never (or a file set up before the
+    /// time was recorded).
+    public var lastSync: Timestamp?
+
+    /// The indicator of `realm` at the version it reads, nil when the file has no sync set up.
+    /// - Throws: what reading the sync classes throws (a damaged file).
+    public static func read(_ realm: Realm) throws -> SyncIndicator? {
+        guard realm.described.schema[SyncClasses.state] != nil,
+              let state = try realm.objects(SyncClasses.state).checkedFirst() else { return nil }
+        var lastSync: Timestamp?
+        if state.objectSchema["lastSync"] != nil, case .date(let time) = try state.value(forKey: "lastSync") { lastSync = time }
+        return SyncIndicator(pending: try realm.objects(SyncClasses.outbox).checkedCount(), lastSync: lastSync)
+    }
 }
 
 /// Encodes a primary key for the outbox and the server: the sync codec's JSON text of the value.

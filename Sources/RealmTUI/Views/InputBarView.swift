@@ -1,3 +1,4 @@
+import Foundation
 import RealmEngine
 
 /// The input bar above the status line: the query (`/`), the class filter, the command line
@@ -114,6 +115,7 @@ enum StatusLineView {
             fields.append(("v\(latest)", 3))
         }
         if let batch = state.batch { fields.append(("batch: \(batch.writes.count) staged", 0)) }
+        if let sync = try? SyncIndicator.read(state.realm) { fields.append((syncText(sync), 2)) }
         let others = state.otherProcesses
         if others > 0 { fields.append(("\(others) other process\(others == 1 ? "" : "es")", 4)) }
         switch state.current {
@@ -147,6 +149,22 @@ enum StatusLineView {
             fields.append(("\(values.property.name): \(ValueFormatter.grouped(count)) \(noun)", 1))
         }
         return fields
+    }
+
+    /// A synced file's indicator: what waits for upload and when changes last went up or came
+    /// down (UTC, as the explorer shows dates), from the file alone — no server is asked.
+    static func syncText(_ sync: SyncIndicator) -> String {
+        let pending = "⇅ \(ValueFormatter.grouped(sync.pending)) pending"
+        guard let last = sync.lastSync else { return pending + " · never synced" }
+        return pending + " · synced " + syncClock.string(from: last.date) + " UTC"
+    }
+
+    private static var syncClock: DateFormatter {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        return formatter
     }
 
     /// The priority of the query (or class filter) field: cut to fit, never dropped, since a

@@ -1,11 +1,15 @@
 import ArgumentParser
+import Dispatch
 import Foundation
 import RealmEngine
 import RealmSync
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `realmtui sync …`: offline-first sync of a file through a PostgreSQL server (issue 27).
-/// `sync init FILE URL` sets a file up, `sync FILE --once` uploads and downloads until caught up,
-/// `sync status FILE` says what waits.
+/// `sync init FILE URL` sets a file up, `sync FILE` runs the agent until interrupted,
+/// `sync FILE --once` uploads and downloads until caught up, `sync status FILE` says what waits.
 struct SyncCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
@@ -15,11 +19,18 @@ struct SyncCommand: ParsableCommand {
                 creates (or checks) the server's tables for FILE's classes (each needs a primary key) \
             and records the server in FILE, never its password: give that through PGPASSWORD or \
             ~/.pgpass, as for psql (the PG* variables fill in what the URL leaves out).
+            realmtui sync FILE
+                runs the agent until interrupted (Ctrl-C or SIGTERM end it after the current batch): \
+            it uploads each local commit (of any process) as it is made, and downloads when the \
+            server announces a change (LISTEN/NOTIFY, with a poll on connecting and every --poll seconds, 30 by default), \
+            printing uploaded and downloaded counts, pending uploads and the cursor. A lost \
+            connection is said on stderr and retried, waiting longer each time (up to 10 s).
             realmtui sync FILE --once
                 uploads every local commit since the last run, then downloads and applies the \
-            server's changes until caught up.
+            server's changes until caught up, and exits.
             realmtui sync status FILE
-                prints the server, pending uploads and the download cursor.
+                prints the server, pending uploads, the download cursor and when changes last \
+            went up or came down.
             Conflicts: deletes win; otherwise each property takes the value written last in the \
             server's order; a list, set or dictionary is replaced whole.
             """,
@@ -28,11 +39,11 @@ struct SyncCommand: ParsableCommand {
     )
 }
 
-/// `realmtui sync FILE --once`.
+/// `realmtui sync FILE [--once]`.
 struct SyncRunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Upload local commits, then download the server's changes (the default).")
+        abstract: "Run the sync agent: upload local commits, download the server's changes (the default).")
 
     @Argument(help: "The database file (set up with 'sync init').", completion: .file())
     var file: String
@@ -40,17 +51,78 @@ struct SyncRunCommand: ParsableCommand {
     @Flag(name: .long, help: "Upload and download until caught up, then exit (for scripts and cron).")
     var once = false
 
+    @Option(name: .long, help: ArgumentHelp("Without --once: also read the server's feed every N seconds, in case a notification was missed.",
+                                            valueName: "seconds"))
+    var poll: Double = 30
+
     func validate() throws {
-        // The foreground agent (LISTEN/NOTIFY, progress line) is not there yet.
-        guard once else { throw ValidationError("only 'realmtui sync FILE --once' runs so far; run it from cron or a loop") }
+        guard poll > 0, poll.isFinite else { throw ValidationError("--poll must be a number of seconds above 0, got \(poll)") }
     }
 
     func run() throws {
-        let agent = try SyncAgent(path: file)
-        let report = try agent.runOnce()
-        Console.line("synced \(file) with \(agent.server): uploaded \(report.uploadedBatches) commit(s)"
-                     + (report.duplicateBatches > 0 ? " (\(report.duplicateBatches) already on the server)" : "")
-                     + ", downloaded \(report.downloadedChanges) change(s), cursor \(report.cursor)")
+        if once {
+            let agent = try SyncAgent(path: file)
+            let report = try agent.runOnce()
+            Console.line("synced \(file) with \(agent.server): uploaded \(report.uploadedBatches) commit(s)"
+                         + (report.duplicateBatches > 0 ? " (\(report.duplicateBatches) already on the server)" : "")
+                         + ", downloaded \(report.downloadedChanges) change(s), cursor \(report.cursor)")
+            return
+        }
+        try runForeground()
+    }
+
+    /// Runs until SIGINT or SIGTERM, which end it after the current batch with status 0.
+    private func runForeground() throws {
+        try Descriptors.requireFree()  // before the signal sources: see `Descriptors`
+        let control = try SyncControl()
+        var sources: [DispatchSourceSignal] = []
+        for sig in [SIGINT, SIGTERM] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler { control.stop() }
+            source.resume()
+            sources.append(source)
+        }
+        defer { sources.forEach { $0.cancel() } }
+        // On a terminal the status line is rewritten in place; in a pipe or log each status is
+        // a line of its own (scripts and tests read them).
+        let inPlace = Console.stdoutIsTerminal
+        var shown = false
+        var timing = SyncAgent.Timing()
+        timing.pollSeconds = poll
+        try SyncAgent.runForeground(path: file, timing: timing, control: control) { event in
+            switch event {
+            case .connected(let server, let again):
+                if again {
+                    Console.error("sync: reconnected to \(server)")
+                } else {
+                    Console.line("syncing \(file) with \(server); Ctrl-C stops")
+                    Console.flush()
+                }
+            case .progress(let p):
+                let time = SyncRunCommand.clock.string(from: Date())
+                let text = "uploaded \(p.uploadedBatches) commit(s), downloaded \(p.downloadedChanges) change(s), "
+                    + "pending \(p.pending), cursor \(p.cursor) at \(time)"
+                if inPlace {
+                    Console.write("\r\u{1B}[K" + text)  // numbers and words of our own only
+                } else {
+                    Console.line(text)
+                }
+                shown = true
+                Console.flush()
+            case .disconnected(let message, let retryIn):
+                if inPlace && shown { Console.write("\n"); Console.flush(); shown = false }
+                Console.error("sync: \(message); retrying in \(String(format: "%.1f", retryIn)) s")
+            }
+        }
+        if inPlace && shown { Console.write("\n") }
+    }
+
+    /// The time of day on the status line.
+    private static var clock: DateFormatter {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "HH:mm:ss"
+        return formatter
     }
 }
 
@@ -88,5 +160,6 @@ struct SyncStatusCommand: ParsableCommand {
         Console.line("client: \(status.client)")
         Console.line("pending uploads: \(status.pending)")
         Console.line("cursor: \(status.cursor)")
+        Console.line("last sync: \(status.lastSync.map { "\($0.date)" } ?? "never")")
     }
 }
