@@ -67,11 +67,13 @@ final class DatabaseFile: @unchecked Sendable {
     }
 
     /// The physical size when this process's last writer saw it (its own `grow`/`truncate`, or
-    /// an `fstat` it made under the write lock): a lower bound of the size from then on. Every
-    /// transaction leaves the file at least as large as it found it (a cancelled one truncates
-    /// back to its starting size, never below), and compaction replaces the file rather than
-    /// shrinking it in place. A reader's `fstat` is not a lower bound — a writer elsewhere may
-    /// still cancel and truncate — so only writers set this.
+    /// an `fstat` it made under the write lock): a lower bound of the size for as long as no
+    /// other process commits (`writerKnownSize(startingAt:)`). A transaction leaves the file at
+    /// least as large as it found it (a cancelled one truncates back to its starting size, never
+    /// below) unless it cuts trailing free space after its commit (`TrailingSpace`), which it
+    /// notes here; compaction replaces the file rather than shrinking it in place. A reader's
+    /// `fstat` is not a lower bound — a writer elsewhere may still cancel and truncate — so only
+    /// writers set this.
     var writerKnownSize: UInt64? {
         sizeLock.lock(); defer { sizeLock.unlock() }
         return _writerKnownSize
@@ -83,6 +85,29 @@ final class DatabaseFile: @unchecked Sendable {
         sizeLock.lock()
         _writerKnownSize = size
         _lastKnownSize = size
+        sizeLock.unlock()
+    }
+
+    /// The version the file was at when this process's writer last knew its size: a commit may
+    /// cut trailing free space off the file (`TrailingSpace`), so a size this process saw is a
+    /// lower bound only for as long as no other process committed.
+    private var _writerSizeVersion: UInt64?
+
+    /// A writer starts a transaction on version `base`: returns `writerKnownSize` when this
+    /// process's writer saw it at `base` (no other process has committed since, so none has cut
+    /// the file), else forgets it and returns nil.
+    func writerKnownSize(startingAt base: UInt64) -> UInt64? {
+        sizeLock.lock()
+        defer { sizeLock.unlock() }
+        if _writerSizeVersion != base { _writerKnownSize = nil }
+        _writerSizeVersion = base
+        return _writerKnownSize
+    }
+
+    /// The transaction on `base` committed `version`: the size its writer saw is still the size.
+    func writerCommitted(_ version: UInt64, base: UInt64) {
+        sizeLock.lock()
+        if _writerSizeVersion == base { _writerSizeVersion = version }
         sizeLock.unlock()
     }
 

@@ -562,8 +562,38 @@ struct FreeSpace {
             chunks[ci].extents.removeLast()
             touch(ci)
             logicalSize = last.offset
+            // The run cannot go on past the new end: it starts afresh.
+            if let c = cursor, c > logicalSize { cursor = nil }
         }
         return logicalSize
+    }
+
+    /// The bytes at the end of the file that `trimEnd` would drop, extent by extent: reusable
+    /// free extents (no pinned version reaches them, invariant 2) that run up to `logicalSize`.
+    var trailingReusable: UInt64 {
+        var end = logicalSize
+        for chunk in chunks.reversed() {
+            for e in chunk.extents.reversed() {
+                guard e.offset + e.length == end, e.offset >= areasEnd, isReusable(e) else { return logicalSize - end }
+                end = e.offset
+            }
+        }
+        return logicalSize - end
+    }
+
+    /// Moves the logical end of the file down past its trailing reusable free space when there is
+    /// at least `threshold` bytes of it (`TrailingSpace`); returns whether it did. The space past
+    /// the new end is then in no list: the version being committed does not name it, and it is
+    /// allocated again only by growing.
+    @discardableResult
+    mutating func trimTrailing(atLeast threshold: UInt64) -> Bool {
+        guard trailingReusable >= max(threshold, 1) else { return false }
+        var size = logicalSize
+        while true {
+            let next = trimEnd()
+            if next == size { return true }
+            size = next
+        }
     }
 
     // MARK: For `persist` (FreeSpace+Chunks.swift)

@@ -46,6 +46,8 @@
 /// |      | rollback writes back every byte the transaction         | a byte cannot be written back, the older slot's      |
 /// |      | overwrote and truncates what it grew (`abandon`)        | version may be damaged: ERROR state (`failed`), as   |
 /// |      |                                                         | in 4a, until the file is reopened                    |
+/// | 4b   | both slots name at most the cut size: ftruncate the     | the file is either size; both slots fit in either    |
+/// |      | trailing free space no one reaches (`TrailingSpace`)    | (a failed cut is ignored: the commit stands)         |
 /// | 5    | publish the version in the lock file, wake waiters      | readers find the newer slot in the file anyway       |
 /// | 6    | release the write lock                                  | —                                                    |
 ///
@@ -143,6 +145,7 @@ extension WriteTransaction {
         let sector = header.slotSector(1 - baseSlotIndex, bytes: slot.encoded())
         let offset = sector.offset
         let previous = [UInt8](UnsafeRawBufferPointer(start: shared.file.base + Int(offset), count: sector.bytes.count))
+        let overwritten = overwrittenLogicalSize(header)
         try sector.bytes.withUnsafeBytes { try shared.file.write($0, at: offset) }
         // From here on the new version may be on disk: only putting the slot back undoes it.
         phase = .slotWritten
@@ -155,6 +158,9 @@ extension WriteTransaction {
         }
         phase = .committed
         shared.lock.noteDurable(slot)
+        shared.file.writerCommitted(writer.newVersion, base: base.version)
+        // Step 4b: both slots on disk are durable; cut trailing space neither reaches.
+        giveBackTrailingSpace(slot, overwritten: overwritten)
         return slot
     }
 
@@ -181,6 +187,8 @@ extension WriteTransaction {
     private func writeFreeListAndCommitRecord(withRecord: Bool) throws -> (freeRef: UInt64, commitRef: UInt64, commitHash: UInt64) {
         try writer.release(baseFreeRef)
         try writer.release(baseCommitRef)
+        // Trailing space no pinned version reaches leaves the new version's file (`TrailingSpace`).
+        trimTrailingFreeSpace()
         var written = withRecord ? writer.writtenHere.sorted() : []
         let before = written.count
         let list = try writer.free.persist { nodes in

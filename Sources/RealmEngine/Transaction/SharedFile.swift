@@ -220,7 +220,9 @@ final class SharedFile: @unchecked Sendable {
     /// write the inode too; see `DatabaseFile.lastKnownSize`). That is safe because a committed
     /// slot never names more than the physical file: a commit grows the file before it writes its
     /// slot, and the file only shrinks back to a size it had when a transaction began (a
-    /// cancelled one) or under compaction, which runs alone. A valid slot past the size seen
+    /// cancelled one), to what both slots name (`TrailingSpace`: a size seen earlier may then be
+    /// larger than the file, but the slots lie below the cut), or under compaction, which runs
+    /// alone. A valid slot past the size seen
     /// means another process grew the file since: then the size is read again.
     func slots() throws -> [(index: Int, slot: FileHeader.Slot)] {
         try file.refresh()

@@ -100,7 +100,11 @@ final class WriteTransaction {
         baseCommitRef = baseSlot.commitRef
         baseSlotIndex = slotIndex
         baseReadFormat = baseSlot.readFormat
+        baseLogicalSize = baseSlot.logicalSize
     }
+
+    /// The base slot's logical size: the file is never cut below it while that slot is on disk.
+    let baseLogicalSize: UInt64
 
     /// The base slot's read format, which the commit's slot keeps: a file's nodes follow one
     /// checksum rule (`FileHeader.Slot.bindsNodesToPlace`), so its format changes only by a copy.

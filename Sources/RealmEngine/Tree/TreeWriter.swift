@@ -55,7 +55,7 @@ final class TreeWriter {
         self.newVersion = newVersion
         self.verified = verified ?? VerifiedNodes(size: free.logicalSize)
         // Both are lower bounds of the physical size (see `DatabaseFile.writerKnownSize`).
-        let known = max(free.logicalSize, file.writerKnownSize ?? 0)
+        let known = max(free.logicalSize, file.writerKnownSize(startingAt: newVersion - 1) ?? 0)
         physicalSize = known
         originalSize = known
         // A small commit's nodes and the bytes they replace, without regrowing (a grown buffer
