@@ -7,8 +7,8 @@ import RealmEngine
 /// (1) in the spec for a column indexed on its own (Object Store gives the primary-key column
 /// its index through `set_primary_key_column`, without the attribute).
 extension CoreTableWriter {
-    /// Column types Realm Core's `StringIndex` takes (`type_supported`, without Mixed).
-    static let indexableTypes: Set<CoreColumnType> = [.int, .bool, .string, .timestamp, .objectId, .uuid]
+    /// Column types Realm Core's `StringIndex` takes (`type_supported`).
+    static let indexableTypes: Set<CoreColumnType> = [.int, .bool, .string, .timestamp, .objectId, .uuid, .mixed]
     /// Column types Realm Core takes for a primary key.
     static let primaryKeyTypes: Set<CoreColumnType> = [.int, .string, .objectId, .uuid]
 
@@ -49,8 +49,11 @@ extension CoreTableWriter {
             }
             var builder = CoreStringIndexBuilder()
             var seen = Set<[UInt8]?>()
+            let isMixed = c.type == .mixed
+            if isMixed { try CoreStringIndexBuilder.checkMixedColumn(objects.map { $0.values[i] }, what: what) }
             for o in objects {
-                let data = try CoreStringIndexBuilder.indexData(o.values[i], what: what)
+                let data = try isMixed ? CoreStringIndexBuilder.mixedIndexData(o.values[i], what: what)
+                    : CoreStringIndexBuilder.indexData(o.values[i], what: what)
                 if i == primaryKey, !seen.insert(data).inserted {
                     throw RealmError.invalidInput("\(what): two objects have the primary key \(o.values[i]) (the second is object \(o.key))")
                 }

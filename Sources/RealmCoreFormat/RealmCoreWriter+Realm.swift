@@ -12,7 +12,7 @@ extension RealmCoreWriter {
         if p.isPrimaryKey, ![.int, .int8, .int16, .int32, .string, .objectId, .uuid].contains(p.type) || p.isList || p.isSet || p.isMap {
             return refuse("a primary key of type \(p.type)")
         }
-        if p.isIndexed, ![.int, .int8, .int16, .int32, .bool, .string, .date, .objectId, .uuid].contains(p.type) || p.isList || p.isSet || p.isMap {
+        if p.isIndexed, ![.int, .int8, .int16, .int32, .bool, .string, .date, .objectId, .uuid, .mixed].contains(p.type) || p.isList || p.isSet || p.isMap {
             return refuse("an index on a \(p.collectionName ?? "\(p.type)") property")
         }
         switch p.type {

@@ -102,3 +102,32 @@ import Testing
         #expect(try realm.objects("AllTypes").filter("mixedCol == 'mixed string 混合'").checkedCount() == 1)
     }
 }
+
+/// A Realm Core Mixed column with a search index (`indexedMixed`) converts to an indexed Mixed
+/// property (before, the index was dropped: Mixed could not be indexed); lookups of each of its
+/// values and of numbers of other kinds answer through the index as a scan does.
+@Suite struct CoreIndexedMixedConversionTests {
+    @Test func anIndexedMixedColumnStaysIndexed() throws {
+        let (_, conversion, realm) = try CoreConversionTests.convert("generated-alltypes.realm")
+        let property = try #require(conversion.schema["AllTypes"]?.properties.first { $0.name == "indexedMixed" })
+        #expect(property.type == .mixed && property.isIndexed)
+        let all = try realm.objects("AllTypes")
+        var probes: [Value] = [.int(1), .double(1), .string("five"), .null, .float(2.5)]
+        for key in try all.keys() {
+            probes.append(try #require(try realm.object(ofType: "AllTypes", key: key)).value(forKey: "indexedMixed"))
+        }
+        #expect(probes.count > 5)
+        var found = 0
+        for probe in probes {
+            let indexed = try all.filter("indexedMixed == $0", probe)
+            #expect(indexed.planDescription == "index lookup on indexedMixed")
+            // An OR is not answered from the index: a scan.
+            let scanned = try all.filter("indexedMixed == $0 OR indexedMixed == $0", probe)
+            #expect(scanned.planDescription == "scan AllTypes")
+            #expect(try indexed.keys() == scanned.keys(), "\(probe)")
+            found += try indexed.keys().count
+        }
+        #expect(found >= 5)
+        _ = try realm.checkIntegrity()
+    }
+}

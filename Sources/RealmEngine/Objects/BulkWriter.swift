@@ -54,8 +54,8 @@ extension WriteTransaction {
         if found != sorted.count { throw RealmError.invalidatedObject }
         if indexed {
             for (k, old) in zip(changedKeys, oldValues) {
-                try SearchIndex.remove(&state.tables[classIndex].indexes[column, default: nil], value: old, key: ObjectKey(k), writer: writer)
-                try SearchIndex.insert(&state.tables[classIndex].indexes[column, default: nil], value: value, key: ObjectKey(k), writer: writer)
+                try SearchIndex.remove(&state.tables[classIndex].indexes[column, default: nil], value: old, type: property.type, key: ObjectKey(k), writer: writer)
+                try SearchIndex.insert(&state.tables[classIndex].indexes[column, default: nil], value: value, type: property.type, key: ObjectKey(k), writer: writer)
             }
         }
         changes.modify(classIndex, keys: changedKeys, column: column)
@@ -70,7 +70,7 @@ extension WriteTransaction {
             return
         }
         let sorted = Self.ascending(keys)
-        var removed = RemovedRows(indexed: table.indexedColumns, capacity: sorted.count)
+        var removed = RemovedRows(indexed: table.indexedColumns, columns: table.columns, capacity: sorted.count)
         try writer.editLeaves(root: &state.tables[classIndex].root, keys: sorted, columns: table.columns, file: { view, payload, rows in
             removed.remove(rows, from: view, payload: payload, columns: table.columns)
         }, memory: { c, rows in
@@ -86,7 +86,7 @@ extension WriteTransaction {
     func deleteObjects(_ classIndex: Int, matching test: ColumnTest) throws -> Bool {
         let table = layout.tables[classIndex]
         guard !Self.isLinked(table) else { return false }
-        var removed = RemovedRows(indexed: table.indexedColumns, capacity: state.tables[classIndex].root?.count ?? 0)
+        var removed = RemovedRows(indexed: table.indexedColumns, columns: table.columns, capacity: state.tables[classIndex].root?.count ?? 0)
         let applied = try writer.removeRowsFromEveryLeaf(root: &state.tables[classIndex].root, columns: table.columns, select: { view in
             test.matchingRows(view)
         }, removing: { view, rows in
@@ -131,14 +131,17 @@ extension WriteTransaction {
 /// pages that are never written cost no memory.
 private struct RemovedRows {
     let indexed: [Int]
+    /// The type of each indexed column (a Mixed column keys numbers by value).
+    let indexedTypes: [PropertyType]
     /// Ascending: leaves are visited in key order.
     var keys: [Int64] = []
     /// Per indexed column (as `indexed`), the index entries of the removed objects.
     var entries: [[TreeKey]]
 
     /// `capacity`: how many objects the delete may remove at most.
-    init(indexed: [Int], capacity: Int) {
+    init(indexed: [Int], columns: [Property], capacity: Int) {
         self.indexed = indexed
+        indexedTypes = indexed.map { columns[$0].type }
         keys.reserveCapacity(capacity)
         entries = indexed.map { _ in
             var e = [TreeKey]()
@@ -184,7 +187,7 @@ private struct RemovedRows {
     mutating func remove(_ rows: [Int], from c: inout ClusterData) {
         for r in rows { keys.append(c.keys[r]) }
         for (n, column) in indexed.enumerated() {
-            for r in rows { entries[n].append(TreeKey(hi: SearchIndex.key(c.columns[column][r]), lo: c.keys[r])) }
+            for r in rows { entries[n].append(TreeKey(hi: SearchIndex.key(c.columns[column][r], type: indexedTypes[n]), lo: c.keys[r])) }
         }
         var doomed = [Bool](repeating: false, count: c.keys.count)
         for r in rows { doomed[r] = true }

@@ -71,7 +71,7 @@ extension WriteTransaction {
                 }
             }
             for column in table.indexedColumns {
-                try SearchIndex.insert(&state.tables[classIndex].indexes[column, default: nil], value: values[column], key: key, writer: writer)
+                try SearchIndex.insert(&state.tables[classIndex].indexes[column, default: nil], value: values[column], type: table.columns[column].type, key: key, writer: writer)
             }
         }
         // Only classes that take part in links have backlinks to add (and testing each column's
@@ -164,8 +164,8 @@ extension WriteTransaction {
         }
         try updateRow(classIndex, key, bigValues: value.isBig) { c, row in c.columns[column][row] = value }
         if table.indexedColumns.contains(column) && old != value {
-            try SearchIndex.remove(&state.tables[classIndex].indexes[column, default: nil], value: old, key: key, writer: writer)
-            try SearchIndex.insert(&state.tables[classIndex].indexes[column, default: nil], value: value, key: key, writer: writer)
+            try SearchIndex.remove(&state.tables[classIndex].indexes[column, default: nil], value: old, type: table.columns[column].type, key: key, writer: writer)
+            try SearchIndex.insert(&state.tables[classIndex].indexes[column, default: nil], value: value, type: table.columns[column].type, key: key, writer: writer)
         }
         if table.columns[column].type == .object {
             var removed = old.linkedKeys
@@ -189,7 +189,7 @@ extension WriteTransaction {
         guard let row = try state.row(classIndex: classIndex, key: key) else { throw RealmError.invalidatedObject }
         let table = layout.tables[classIndex]
         for column in table.indexedColumns {
-            try SearchIndex.remove(&state.tables[classIndex].indexes[column, default: nil], value: row[column], key: key, writer: writer)
+            try SearchIndex.remove(&state.tables[classIndex].indexes[column, default: nil], value: row[column], type: table.columns[column].type, key: key, writer: writer)
         }
         var children: [(column: Int, keys: [ObjectKey])] = []
         for column in 0..<table.persistedCount where table.columns[column].type == .object {
@@ -257,7 +257,7 @@ extension WriteTransaction {
             leaf = .cluster(c)
         }
         for column in table.indexedColumns {
-            try SearchIndex.insert(&state.tables[classIndex].indexes[column, default: nil], value: row[column], key: key, writer: writer)
+            try SearchIndex.insert(&state.tables[classIndex].indexes[column, default: nil], value: row[column], type: table.columns[column].type, key: key, writer: writer)
         }
         state.tables[classIndex].nextKey = max(state.tables[classIndex].nextKey, key.rawValue + 1)
         syncBytes()

@@ -44,7 +44,7 @@ enum SearchIndex {
         }
     }
 
-    /// The index keys of `rows` (ascending) of one column of an encoded leaf, as `key(value)` gives
+    /// The index keys of `rows` (ascending) of one column of an encoded leaf, as `key(value, type:)` gives
     /// them: integer columns straight from their packed values, others through a `Value`.
     static func keys(_ view: ClusterView, column: Int, rows: [Int]) -> [UInt64] {
         let layout = view.layouts[column]
@@ -61,7 +61,7 @@ enum SearchIndex {
         }
         var out = [UInt64]()
         out.reserveCapacity(rows.count)
-        for r in rows { out.append(key(view.value(row: r, column: column))) }
+        for r in rows { out.append(key(view.value(row: r, column: column), type: layout.type)) }
         return out
     }
 
@@ -150,9 +150,9 @@ enum SearchIndex {
         return lo
     }
 
-    /// Adds an entry (write transactions only).
-    static func insert(_ root: inout TreeChild?, value: Value, key: ObjectKey, writer: TreeWriter) throws {
-        let entry = TreeKey(hi: self.key(value), lo: key.rawValue)
+    /// Adds an entry for a value of a column of `type` (write transactions only).
+    static func insert(_ root: inout TreeChild?, value: Value, type: PropertyType, key: ObjectKey, writer: TreeWriter) throws {
+        let entry = TreeKey(hi: self.key(value, type: type), lo: key.rawValue)
         // Increasing primary keys (and any value past the last entry) append at the right edge.
         let appended = try writer.appendAtRightEdge(root: &root, key: entry, limit: Limits.indexLeafEntries, columns: nil, append: { leaf in
             guard case .index(var entries) = leaf else { return }
@@ -175,10 +175,10 @@ enum SearchIndex {
         }
     }
 
-    /// Removes an entry (write transactions only).
-    static func remove(_ root: inout TreeChild?, value: Value, key: ObjectKey, writer: TreeWriter) throws {
+    /// Removes an entry for a value of a column of `type` (write transactions only).
+    static func remove(_ root: inout TreeChild?, value: Value, type: PropertyType, key: ObjectKey, writer: TreeWriter) throws {
         guard root != nil else { return }
-        let entry = TreeKey(hi: self.key(value), lo: key.rawValue)
+        let entry = TreeKey(hi: self.key(value, type: type), lo: key.rawValue)
         try writer.mutate(root: &root, key: entry, columns: nil, emptyLeaf: { .index([]) }) { leaf in
             guard case .index(var entries) = leaf else { return }
             leaf = .index([])

@@ -195,6 +195,9 @@ struct BoundQuery {
     private static func indexable(_ value: Value, for type: PropertyType) -> Bool {
         switch (type, value) {
         case (_, .null): true
+        // Any scalar: Mixed lookups compare candidates as the query does (numbers by value).
+        case (.mixed, .list), (.mixed, .map): false
+        case (.mixed, _): true
         case (.bool, .bool), (.string, .string), (.date, .date), (.objectId, .objectId), (.uuid, .uuid): true
         case (let t, .int) where t.isInteger: true
         default: false

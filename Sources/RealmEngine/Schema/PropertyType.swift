@@ -20,10 +20,11 @@ public enum PropertyType: String, Codable, Sendable, CaseIterable {
         }
     }
 
-    /// Types that can carry a search index.
+    /// Types that can carry a search index (Mixed too, as in Realm: its numbers are keyed by
+    /// value, so an index lookup of 1 finds 1.0 and Decimal128(1)).
     public var canBeIndexed: Bool {
         switch self {
-        case .bool, .int, .int8, .int16, .int32, .string, .date, .objectId, .uuid: true
+        case .bool, .int, .int8, .int16, .int32, .string, .date, .objectId, .uuid, .mixed: true
         default: false
         }
     }

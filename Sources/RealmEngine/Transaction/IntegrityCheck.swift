@@ -196,7 +196,7 @@ final class IntegrityChecker {
             var wantedEntries: [Int: [TreeKey]] = [:]
             try snapshot.forEachObject(classIndex: ci) { k, c, r in
                 for column in t.indexedColumns {
-                    wantedEntries[column, default: []].append(TreeKey(hi: SearchIndex.key(c.value(row: r, column: column)), lo: k.rawValue))
+                    wantedEntries[column, default: []].append(TreeKey(hi: SearchIndex.key(c.value(row: r, column: column), type: t.columns[column].type), lo: k.rawValue))
                 }
                 for column in 0..<t.persistedCount where t.columns[column].isSet || t.columns[column].isMap {
                     try checkCollection(c.value(row: r, column: column), t.columns[column], "\(name) \(k)")

@@ -211,9 +211,18 @@ final class Snapshot: ObjectStore {
     func indexLookup(classIndex: Int, column: Int, value: Value) throws -> [ObjectKey]? {
         try checkClass(classIndex)
         guard let entry = tables[classIndex].indexes[column] else { return nil }
+        let property = layout.tables[classIndex].columns[column]
+        if property.type == .mixed {
+            // Equal numbers of different kinds can sit in neighbouring buckets: read each, then
+            // keep the values the query language calls equal (1 == 1.0 == Decimal128(1)).
+            var candidates: [ObjectKey] = []
+            for hi in SearchIndex.mixedLookupKeys(value) {
+                candidates += try naming(classIndex) { try SearchIndex.candidates(entry, hi: hi, reader: reader) }
+            }
+            return try candidates.filter { ValueOrder.equal(try self.value(classIndex: classIndex, key: $0, column: column), value) }.sorted()
+        }
         let candidates = try naming(classIndex) { try SearchIndex.candidates(entry, hi: SearchIndex.key(value), reader: reader) }
         // Integer keys are exact (order-preserving, one value per key) where no nil can share one.
-        let property = layout.tables[classIndex].columns[column]
         if case .int = value, property.type.isInteger, !property.isOptional { return candidates }
         return try candidates.filter { try self.value(classIndex: classIndex, key: $0, column: column) == value }
     }

@@ -29,6 +29,8 @@ struct CreateCommand: ParsableCommand {
               {"type": "object", "objectType": "Person"}
               {"type": "linkingObjects", "objectType": "Person", "property": "dogs"}
                            computed backlinks (not stored)
+            "indexed": true gives a bool, int, string, date, objectId, uuid or mixed
+            property a search index (a mixed one finds 1, 1.0 and decimal 1 alike).
             A class may name a "primaryKey": an int, string, objectId or uuid
             property, always indexed.
             A class with "embedded": true holds objects that live inside their parent
