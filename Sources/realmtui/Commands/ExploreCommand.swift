@@ -22,7 +22,9 @@ struct ExploreCommand: ParsableCommand {
         discussion: """
             Usage: realmtui FILE [--read-only] [--key HEX | --key-file PATH]. Needs a terminal; in scripts use 'realmtui schema' \
             and 'realmtui query'. The file opens read-only with --read-only, or when it (or its \
-            folder, for the lock file) is not writable.
+            folder, for the lock file) is not writable. A Realm file (Realm Core's format) is edited \
+            in place, its lock held until you quit (a Realm app opening it waits); it opens \
+            read-only while an app has it open, and a format 20-23 file needs --upgrade-format.
             """
     )
 
