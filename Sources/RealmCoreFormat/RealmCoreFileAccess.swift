@@ -30,11 +30,13 @@ public struct RealmCoreFileAccess: Sendable {
     /// Opens `path` read-only: a mapping in place, or a consistent copy when a Realm app has the
     /// file open. Throws for a missing file, a file that is not a regular file (a FIFO or a
     /// device would block or stream), an encrypted file (use the `key:` form) and anything that
-    /// is not a Realm Core file.
-    public static func open(path: String) throws -> RealmCoreFileAccess {
+    /// is not a Realm Core file. `lockHeld`: this process holds the exclusive lock of an edit
+    /// session (`RealmCoreEditLock`), so no Realm app has the file open and the file is mapped
+    /// (the in-use check would see our own lock and take a copy).
+    public static func open(path: String, lockHeld: Bool = false) throws -> RealmCoreFileAccess {
         let file = try ReadOnlyFile(path: path)
         defer { file.close() }
-        let inUse = try isInUseByRealmApp(path: path)
+        let inUse = try !lockHeld && isInUseByRealmApp(path: path)
         if inUse {
             let (data, takenAt) = try consistentCopy(of: file, path: path)
             let image = RealmCoreImage(copying: data)
@@ -68,12 +70,13 @@ public struct RealmCoreFileAccess: Sendable {
     /// while a Realm app has it open), then decrypted whole into memory
     /// (`RealmCoreDecryption`). Throws `RealmError.encryption` for a wrong key or a file that
     /// is not encrypted, and `notARealmFile` for a file that decrypts into something else.
-    public static func open(path: String, key: [UInt8]) throws -> RealmCoreFileAccess {
+    /// `lockHeld` as for `open(path:lockHeld:)`.
+    public static func open(path: String, key: [UInt8], lockHeld: Bool = false) throws -> RealmCoreFileAccess {
         let file = try ReadOnlyFile(path: path)
         defer { file.close() }
         let stored: RealmCoreImage
         var takenAt: Date?
-        if try isInUseByRealmApp(path: path) {
+        if try !lockHeld && isInUseByRealmApp(path: path) {
             let (data, at) = try consistentCopy(of: file, path: path)
             stored = RealmCoreImage(copying: data)
             takenAt = at

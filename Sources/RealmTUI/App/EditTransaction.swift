@@ -9,6 +9,9 @@ import RealmEngine
 struct EditTransaction {
     let realm: Realm
     let channel: WriterChannel
+    /// Runs before the commit, inside the transaction (writes a Realm file whole); what it
+    /// throws cancels the transaction.
+    var beforeCommit: (@Sendable (Realm) throws -> Void)? = nil
 
     /// Esc reached the writer before the commit.
     private struct Cancelled: Error {}
@@ -30,6 +33,7 @@ struct EditTransaction {
             case .write(let write): receipt = try apply(write)
             case .batch(let writes, let snapshots): receipt = try commitBatch(writes, snapshots)
             }
+            try beforeCommit?(realm)
             try realm.commitWrite()
             receipt.version = realm.version
             return .written(receipt)

@@ -34,13 +34,16 @@ final class EditWriter {
     private let channel: WriterChannel
 
     /// A writer thread for the file `configuration` names (opened again on the thread).
-    init(configuration: Realm.Configuration, wake: @escaping @Sendable () -> Void) {
+    /// `beforeCommit` runs on the thread inside each transaction, before its commit (a Realm
+    /// file written whole: `ExplorerDriver.beforeCommit`); what it throws cancels the transaction.
+    init(configuration: Realm.Configuration, beforeCommit: (@Sendable (Realm) throws -> Void)? = nil,
+         wake: @escaping @Sendable () -> Void) {
         channel = WriterChannel(wake: wake)
         let channel = self.channel
         let thread = Thread {
             // The instance is released when `serve` returns, before the end is signalled, so
             // `close()` returning means the file is no longer held by this thread.
-            Self.serve(channel, configuration: configuration)
+            Self.serve(channel, configuration: configuration, beforeCommit: beforeCommit)
             channel.threadEnded()
         }
         thread.name = "realmtui-writer"
@@ -50,7 +53,8 @@ final class EditWriter {
     deinit { channel.stop() }
 
     /// The thread's loop: one instance of the file, one job at a time, until stopped.
-    private static func serve(_ channel: WriterChannel, configuration: Realm.Configuration) {
+    private static func serve(_ channel: WriterChannel, configuration: Realm.Configuration,
+                              beforeCommit: (@Sendable (Realm) throws -> Void)?) {
         let realm: Realm
         do {
             realm = try Realm(configuration: configuration)
@@ -61,7 +65,7 @@ final class EditWriter {
             return
         }
         while let job = channel.nextJob() {
-            let outcome = EditTransaction(realm: realm, channel: channel).run(job)
+            let outcome = EditTransaction(realm: realm, channel: channel, beforeCommit: beforeCommit).run(job)
             // The pinned version is released, so the space of older versions can be reused.
             realm.invalidate()
             channel.finish(outcome)

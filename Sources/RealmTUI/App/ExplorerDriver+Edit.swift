@@ -29,7 +29,9 @@ extension ExplorerDriver {
     }
 
     private mutating func start(_ job: WriteJob, pending: PendingWrite) {
-        if writer == nil { writer = EditWriter(configuration: state.realm.configuration, wake: wakeOnWrite) }
+        if writer == nil {
+            writer = EditWriter(configuration: state.realm.configuration, beforeCommit: beforeCommit, wake: wakeOnWrite)
+        }
         guard let writer, writer.submit(job) else {
             state.refuseWrite("another write is still running: nothing written")
             return
@@ -87,6 +89,7 @@ extension ExplorerDriver {
             // the copy; the session moves its commit watcher when `fileGeneration` changes.
             writer?.close()
             writer = nil
+            beforeCommit = nil
             for token in observers.values { token.invalidate() }
             observers.removeAll()
             inbox.changes.removeAll()

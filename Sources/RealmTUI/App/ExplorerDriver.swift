@@ -28,6 +28,11 @@ public struct ExplorerDriver {
     public var writeWaitLimit: Duration?
     /// Called on the writer thread when it has a report (the session wakes its event wait).
     var wakeOnWrite: @Sendable () -> Void = {}
+    /// Runs on the writer thread inside each write transaction, before its commit, with the
+    /// writer's Realm: a Realm file (Realm Core's format) open for editing is written whole
+    /// here, and what it throws cancels the transaction (nothing written, the reason shown).
+    /// Dropped when `:copy` moves the explorer to a realmtui copy.
+    public var beforeCommit: (@Sendable (Realm) throws -> Void)?
 
     /// A driver over `state`, saving history to `historyURL`.
     public init(state: ExplorerState, historyURL: URL? = nil) {

@@ -17,6 +17,13 @@ public final class ExplorerSession {
     let readOnlyReason: String?
     let copyLeavesOut: String?
     let environment: [String: String]
+    /// Runs inside each write transaction before its commit (`ExplorerDriver.beforeCommit`):
+    /// a Realm file open for editing is written whole there.
+    public var beforeCommit: (@Sendable (Realm) throws -> Void)?
+    /// What the status line keeps saying of the file (`ExplorerState.fileNote`).
+    public var fileNote: String?
+    /// The first message of a writable session (a Realm file: how its edits are written).
+    public var openingMessage: String?
 
     /// A session over an open Realm. `path` is shown in the status line; `readOnlyReason` (why
     /// a read-only file is read-only) is its first message. `copyLeavesOut` names what a
@@ -58,11 +65,16 @@ public final class ExplorerSession {
                                   history: history)
         var driver = ExplorerDriver(state: state, historyURL: historyURL)
         driver.state.copyLeavesOut = copyLeavesOut
+        driver.state.fileNote = fileNote
+        driver.beforeCommit = beforeCommit
         if let historyProblem, driver.state.message == nil {
             driver.state.message = .init(text: historyProblem, isError: true)
         }
         if let readOnlyReason, driver.state.message == nil {
             driver.state.message = .init(text: "read-only: \(readOnlyReason) (:copy PATH edits a copy)", isError: false)
+        }
+        if let openingMessage, driver.state.message == nil {
+            driver.state.message = .init(text: openingMessage, isError: false)
         }
         return driver
     }

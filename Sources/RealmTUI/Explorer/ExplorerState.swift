@@ -62,6 +62,9 @@ public struct ExplorerState {
     /// show yet, as one line), nil when a copy holds everything: `:copy` then asks first, as
     /// `realmtui copy` refuses without `--leave-out-unsupported`.
     public var copyLeavesOut: String?
+    /// A note the status line keeps for the file (a Realm file open for editing: its lock is
+    /// held, so Realm apps opening it wait).
+    public var fileNote: String?
     /// Seconds on a monotonic clock, from the last tick (marks fade by it).
     var now: Double = 0
     /// The other processes that have the file open, as last counted (`countOtherProcesses`).

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RealmCoreFormat
 import RealmEngine
 import RealmTUI
 
@@ -21,7 +22,9 @@ struct ExploreCommand: ParsableCommand {
         discussion: """
             Usage: realmtui FILE [--read-only] [--key HEX | --key-file PATH]. Needs a terminal; in scripts use 'realmtui schema' \
             and 'realmtui query'. The file opens read-only with --read-only, or when it (or its \
-            folder, for the lock file) is not writable.
+            folder, for the lock file) is not writable. A Realm file (Realm Core's format) is edited \
+            in place, its lock held until you quit (a Realm app opening it waits); it opens \
+            read-only while an app has it open, and a format 20-23 file needs --upgrade-format.
             """
     )
 
@@ -33,6 +36,8 @@ struct ExploreCommand: ParsableCommand {
 
     @OptionGroup var encryption: EncryptionOptions
 
+    @OptionGroup var realmFile: RealmFileWriteOptions
+
     func run() throws {
         // A file that is not there is the first thing to say, terminal or not.
         try RealmFiles.requireRegularFile(file)
@@ -41,16 +46,43 @@ struct ExploreCommand: ParsableCommand {
                           "in scripts use 'realmtui schema FILE' or 'realmtui query FILE CLASS [QUERY]'")
             throw ExitCode(ExitStatus.usage)
         }
-        let readOnlyReason = RealmCoreFiles.isRealmFile(file)
-            ? "a Realm file: realmtui never changes it"
-            : ExplorerOpen.readOnlyReason(path: file, requested: readOnly)
+        let isRealmFile = RealmCoreFiles.isRealmFile(file)
+        var readOnlyReason = ExplorerOpen.readOnlyReason(path: file, requested: readOnly)
+        if isRealmFile, readOnlyReason == nil, try RealmCoreFileAccess.isInUseByRealmApp(path: file) {
+            readOnlyReason = "a Realm app has it open (it holds \((file as NSString).lastPathComponent).lock), and realmtui "
+                + "changes a Realm file only while no Realm process has it open"
+        }
+        // A Realm file is opened for editing (its lock held for the session); what refuses that
+        // (an app that opened it meanwhile, a synced Realm, an older format, what the conversion
+        // leaves out) opens it read-only with the reason.
+        var realm: Realm
+        if isRealmFile && readOnlyReason == nil {
+            do {
+                realm = try openRealm(readOnly: false)
+            } catch let error as RealmError where !Self.isKeyError(error) {
+                readOnlyReason = describe(error)
+                realm = try openRealm(readOnly: true)
+            } catch let error as CLIFailure {
+                readOnlyReason = error.description
+                realm = try openRealm(readOnly: true)
+            }
+        } else {
+            realm = try openRealm(readOnly: readOnlyReason != nil)
+        }
         let openReadOnly = readOnlyReason != nil
+        let editing = RealmCoreFiles.editSession(of: realm)
         // Handed to the session, which hands it to the explorer: no reference stays here, so the
-        // original closes when `:copy` moves the explorer to a copy. (Arguments are evaluated in
-        // order: the file is open, and a Realm file's facts known, before the reason is read.)
-        let session = try ExplorerSession(realm: openRealm(readOnly: openReadOnly), path: file, readOnly: openReadOnly,
-                                          readOnlyReason: realmFileReason() ?? readOnlyReason,
-                                          copyLeavesOut: RealmCoreFiles.lastOpened?.omissionSummary)
+        // original closes when `:copy` moves the explorer to a copy.
+        let session = ExplorerSession(realm: realm, path: file, readOnly: openReadOnly,
+                                      readOnlyReason: isRealmFile ? realmFileReason(readOnlyReason) : readOnlyReason,
+                                      copyLeavesOut: RealmCoreFiles.lastOpened?.omissionSummary)
+        if let editing {
+            session.beforeCommit = { realm in try editing.commit(realm) }
+            session.fileNote = "Realm file locked: apps opening it wait"
+            session.openingMessage = "editing a Realm file (format \(editing.formatVersion))"
+                + ": each commit rewrites it whole in format \(RealmCoreWriter.formatVersion); its lock is held until you quit, "
+                + "so a Realm app opening it waits until then"
+        }
         let terminal: NCursesTerminal
         do {
             terminal = try NCursesTerminal()
@@ -58,16 +90,25 @@ struct ExploreCommand: ParsableCommand {
             throw CLIFailure(error.description)
         }
         defer { terminal.close() }
-        try session.run(on: terminal)
+        // The lock is held until the session ends (`editing` released after the run).
+        try withExtendedLifetime(editing) { try session.run(on: terminal) }
     }
 
-    /// What the status line says of a Realm file once it is open (nil for a realmtui file).
-    private func realmFileReason() -> String? {
-        RealmCoreFiles.lastOpened.map { realmFile in
-            "a Realm file (format \(realmFile.formatVersion)), never changed"
-                + (realmFile.inUseCopyTakenAt.map { "; in use by a Realm app: a copy taken at \(RealmCoreFiles.Facts.clock($0))" } ?? "")
-                + (realmFile.omissionSummary.map { "; not shown yet: \($0)" } ?? "")
-        }
+    /// Errors about the key (a missing or wrong one), which end the explorer as in every command
+    /// rather than opening the file read-only.
+    private static func isKeyError(_ error: RealmError) -> Bool {
+        if case .encryption = error { return true }
+        return false
+    }
+
+    /// What the status line says of a Realm file opened read-only (`reason`: why), nil when it
+    /// is open for editing.
+    private func realmFileReason(_ reason: String?) -> String? {
+        guard let reason else { return nil }
+        guard let realmFile = RealmCoreFiles.lastOpened else { return reason }
+        return "a Realm file (format \(realmFile.formatVersion)): \(reason)"
+            + (realmFile.inUseCopyTakenAt.map { "; read from a copy taken at \(RealmCoreFiles.Facts.clock($0))" } ?? "")
+            + (realmFile.omissionSummary.map { "; not shown yet: \($0)" } ?? "")
     }
 
     /// The file opened, asking for its key (before the screen is taken, with echo off) when it
@@ -75,11 +116,11 @@ struct ExploreCommand: ParsableCommand {
     private func openRealm(readOnly: Bool) throws -> Realm {
         let key = try encryption.encryptionKey()
         do {
-            return try RealmFiles.open(file, readOnly: readOnly, encryptionKey: key)
+            return try RealmFiles.open(file, readOnly: readOnly, encryptionKey: key, upgradeFormat: realmFile.upgradeFormat)
         } catch RealmError.encryption(_, let reason) where key == nil && reason == RealmError.missingKeyReason {
             // Not for a file that may be an encrypted Realm file: any file of whole 4 KiB pages
             // without a header looks like one, and a damaged file must not be met with a prompt.
-            return try KeyPrompt.open(file, readOnly: readOnly)
+            return try KeyPrompt.open(file, readOnly: readOnly, upgradeFormat: realmFile.upgradeFormat)
         }
     }
 }

@@ -54,6 +54,8 @@ struct ImportCommand: ParsableCommand {
 
     @OptionGroup var encryption: EncryptionOptions
 
+    @OptionGroup var realmFile: RealmFileWriteOptions
+
     @Argument(help: "The JSON or CSV input: a file, a pipe or FIFO, or '-' for standard input.", completion: .file())
     var data: String
 
@@ -83,7 +85,8 @@ struct ImportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let realm = try RealmFiles.open(file, readOnly: false, encryptionKey: try encryption.encryptionKey())
+        let realm = try RealmFiles.open(file, readOnly: false, encryptionKey: try encryption.encryptionKey(),
+                                        upgradeFormat: realmFile.upgradeFormat)
         let interrupt = try Interrupt.install()
         defer { interrupt.remove() }
         let importer = DataImport(realm: realm, options: .init(ignoreUnknown: ignoreUnknown, upsertDuplicates: upsertDuplicates))
@@ -121,6 +124,8 @@ struct ImportCommand: ParsableCommand {
                 warnIgnored(summary)
                 return
             }
+            // A Realm file open for editing is written before the commit (nothing changes if that fails).
+            try RealmCoreFiles.commitEdits(realm)
             try realm.commitWrite()
         } catch {
             progress.finish()

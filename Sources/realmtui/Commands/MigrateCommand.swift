@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RealmCoreFormat
 import RealmEngine
 
 /// `realmtui migrate FILE --schema NEW.json --version N [--rename Class.old=new …]`: the same
@@ -37,6 +38,8 @@ struct MigrateCommand: ParsableCommand {
 
     @OptionGroup var encryption: EncryptionOptions
 
+    @OptionGroup var realmFile: RealmFileWriteOptions
+
     /// How many values the migration block saw set to their default (it runs inside the
     /// Realm's open, so it reports through a box).
     private final class LossCount: @unchecked Sendable {
@@ -54,8 +57,32 @@ struct MigrateCommand: ParsableCommand {
         let lossy = self.lossy
         let lost = LossCount()
         guard FileManager.default.fileExists(atPath: file) else { throw RealmError.fileNotFound(path: file) }
+        // A Realm file is read into memory (locked), migrated in a realmtui copy in a temporary
+        // folder, and written back whole.
+        var realmFileEdit: (session: RealmCoreEditSession, folder: URL)?
+        var fileURL = URL(fileURLWithPath: file)
+        var key = try encryption.encryptionKey()
+        if RealmCoreFiles.isRealmFile(file) {
+            try RealmFiles.requireRegularFile(file)
+            let (converted, session) = try RealmCoreFiles.openForEditing(file, encryptionKey: key, upgradeFormat: realmFile.upgradeFormat)
+            guard version > converted.schemaVersion else {
+                throw CLIFailure("\(file): the new schema version \(version) must be higher than the file's (\(converted.schemaVersion))")
+            }
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("realmtui-migrate-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+            realmFileEdit = (session, folder)
+            fileURL = folder.appendingPathComponent("converted.realm")
+            key = nil
+            do {
+                try converted.writeCopy(toFile: fileURL.path)
+            } catch {
+                try? FileManager.default.removeItem(at: folder)
+                throw error
+            }
+        }
+        defer { if let realmFileEdit { try? FileManager.default.removeItem(at: realmFileEdit.folder) } }
         let config = Realm.Configuration(
-            fileURL: URL(fileURLWithPath: file), schema: parsed, schemaVersion: version, encryptionKey: try encryption.encryptionKey(),
+            fileURL: fileURL, schema: parsed, schemaVersion: version, encryptionKey: key,
             createIfMissing: false,
             migrationBlock: { migration, _ in
                 for (className, from, to) in renames {
@@ -74,6 +101,9 @@ struct MigrateCommand: ParsableCommand {
                 lost.value = unconverted.count
             })
         let realm = try Realm(configuration: config)
+        if let realmFileEdit {
+            try realmFileEdit.session.commit(realm, schemaVersion: version)
+        }
         Console.line("migrated \(file) to schema version \(realm.schemaVersion): \(classCount(realm.schema.objectSchemas.count))")
         if lost.value > 0 {
             Console.line(lost.value == 1 ? "1 value did not convert and was set to the default"

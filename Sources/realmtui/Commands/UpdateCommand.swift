@@ -32,6 +32,8 @@ struct UpdateCommand: ParsableCommand {
 
     @OptionGroup var encryption: EncryptionOptions
 
+    @OptionGroup var realmFile: RealmFileWriteOptions
+
     @Argument(help: "The class to update.", completion: .custom(Completion.classNames))
     var className: String
 
@@ -51,7 +53,8 @@ struct UpdateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let realm = try RealmFiles.open(file, readOnly: false, encryptionKey: try encryption.encryptionKey())
+        let realm = try RealmFiles.open(file, readOnly: false, encryptionKey: try encryption.encryptionKey(),
+                                        upgradeFormat: realmFile.upgradeFormat)
         guard let objectSchema = realm.schema[className] else { throw RealmError.noSuchClass(className) }
         try EmbeddedClasses.requireTopLevel(className, in: realm.schema, for: .change)
         let sets = try assignments.map { try Assignment.parse($0, objectSchema: objectSchema, schema: realm.schema) }
@@ -86,6 +89,8 @@ struct DeleteCommand: ParsableCommand {
 
     @OptionGroup var encryption: EncryptionOptions
 
+    @OptionGroup var realmFile: RealmFileWriteOptions
+
     @Argument(help: "The class to delete from.", completion: .custom(Completion.classNames))
     var className: String
 
@@ -110,7 +115,8 @@ struct DeleteCommand: ParsableCommand {
     }
 
     func run() throws {
-        let realm = try RealmFiles.open(file, readOnly: false, encryptionKey: try encryption.encryptionKey())
+        let realm = try RealmFiles.open(file, readOnly: false, encryptionKey: try encryption.encryptionKey(),
+                                        upgradeFormat: realmFile.upgradeFormat)
         let values = try arguments.values()
         try EmbeddedClasses.requireTopLevel(className, in: realm.schema, for: .change)
         _ = try realm.objects(className)
@@ -148,8 +154,21 @@ enum Transaction {
         if dryRun {
             realm.cancelWrite()
         } else {
-            try realm.commitWrite()
+            try commit(realm)
         }
         return result
+    }
+
+    /// Commits the open write transaction; a Realm file open for editing is written first
+    /// (`RealmCoreFiles.commitEdits`), and when that fails the transaction is cancelled:
+    /// neither the file nor the Realm changes.
+    static func commit(_ realm: Realm) throws {
+        do {
+            try RealmCoreFiles.commitEdits(realm)
+        } catch {
+            realm.cancelWrite()
+            throw error
+        }
+        try realm.commitWrite()
     }
 }

@@ -14,14 +14,14 @@ enum KeyPrompt {
 
     /// Opens `path` with a key typed by the user. Empty input, end of file or three wrong keys
     /// end with the error the other commands give.
-    static func open(_ path: String, readOnly: Bool) throws -> Realm {
+    static func open(_ path: String, readOnly: Bool, upgradeFormat: Bool = false) throws -> Realm {
         var lastError: Error = CLIFailure(EncryptionOptions.missingKeyMessage(path))
         for _ in 0..<attempts {
             guard let line = readHidden("\(path) is encrypted. Key (128 hex digits, empty to give up): "),
                   !line.trimmingCharacters(in: .whitespaces).isEmpty else { break }
             do {
                 let key = try EncryptionOptions.parse(hex: line, what: "the key")
-                return try RealmFiles.open(path, readOnly: readOnly, encryptionKey: key)
+                return try RealmFiles.open(path, readOnly: readOnly, encryptionKey: key, upgradeFormat: upgradeFormat)
             } catch let error as RealmError {
                 guard case .encryption = error else { throw error }
                 lastError = error

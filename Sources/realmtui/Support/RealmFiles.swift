@@ -20,11 +20,15 @@ enum KnownNames {
 /// Opening files for the subcommands, and what the engine does not expose about a file.
 enum RealmFiles {
     /// Opens an existing file; never creates one. Reading commands pass `readOnly: true`; an
-    /// encrypted file needs `encryptionKey`.
-    static func open(_ path: String, readOnly: Bool, encryptionKey: Data? = nil) throws -> Realm {
+    /// encrypted file needs `encryptionKey`. A Realm file opened to write is read into memory
+    /// and locked (`RealmCoreFiles.openForEditing`; `upgradeFormat` lets a format 20–23 file be
+    /// written back as 24); the command's commit writes it (`Transaction.commit`).
+    static func open(_ path: String, readOnly: Bool, encryptionKey: Data? = nil, upgradeFormat: Bool = false) throws -> Realm {
         try requireRegularFile(path)
+        if !readOnly && RealmCoreFiles.isRealmFile(path) {
+            return try RealmCoreFiles.openForEditing(path, encryptionKey: encryptionKey, upgradeFormat: upgradeFormat).0
+        }
         if RealmCoreFiles.isRealmCoreFile(path) {
-            guard readOnly else { throw RealmCoreFiles.refuseWriting(path) }
             if encryptionKey != nil {
                 throw RealmError.encryption(path: path, reason: "the Realm file is not encrypted: open it without a key")
             }
@@ -33,7 +37,6 @@ enum RealmFiles {
             return realm
         }
         if RealmCoreFiles.mayBeEncryptedRealmFile(path) {
-            guard readOnly else { throw RealmCoreFiles.refuseWriting(path) }
             let realm = try RealmCoreFiles.openConverted(path, key: try RealmCoreFiles.requireKey(path, encryptionKey))
             KnownNames.classes = realm.schema.classNames
             return realm

@@ -1,0 +1,108 @@
+import Foundation
+import RealmEngine
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A Realm file (Realm Core's format) open for editing: the exclusive lock on its
+/// `x.realm.lock` (`RealmCoreEditLock`, held until the session is released, so no Realm app
+/// opens the file meanwhile), the file read whole into an in-memory Realm, and what writing it
+/// back needs — its key and its schema version.
+///
+/// Each commit writes the whole file anew in format 24 (`commit(_:)`, through
+/// `RealmCoreWriter.replace`: temporary file, fsync, rename, fsync of the folder). Whole-file
+/// rewriting keeps a commit's cost proportional to the file: fine for seed files of a few MB.
+///
+///     let session = try RealmCoreEditSession(path: "seed.realm", key: nil, upgradeFormat: false)
+///     let realm = try session.makeRealm()
+///     try realm.write { …; try session.commit(realm) }   // inside: a failure cancels both
+public final class RealmCoreEditSession: @unchecked Sendable {
+    /// The Realm file, as given (messages name it).
+    public let path: String
+    /// The file it names, links resolved: what is locked and replaced.
+    public let filePath: String
+    /// The lock held for the session.
+    public let lock: RealmCoreEditLock
+    /// The key the file was read with, and is written back with (nil: plain).
+    public let encryptionKey: Data?
+    /// The schema version stored in the file's `metadata`, written back as read (nil: none).
+    public let schemaVersion: UInt64?
+    /// The file format it was read in (20–24; it is written back in 24).
+    public let formatVersion: Int
+    /// The in-memory Realm's identifier (`makeRealm`).
+    public let inMemoryIdentifier: String
+    /// What the file held, ready to copy into the in-memory Realm (`makeRealm`).
+    private var conversion: RealmCoreConversion?
+
+    /// Takes the lock, then reads the file (mapped: no app can commit while the lock is held).
+    /// Throws, changing nothing: `RealmError.busy` while a Realm process has the file open;
+    /// `RealmError.unsupported` for a synced Realm, a format 20–23 file without `upgradeFormat`
+    /// (`RealmCoreEditPolicy`), and a file holding what the conversion leaves out (writing it
+    /// back would lose it); the reader's errors for a damaged file or a wrong key.
+    public init(path: String, key: [UInt8]?, upgradeFormat: Bool) throws {
+        // A link is followed: the file it names is locked and replaced (a rename over the link
+        // itself would leave the file unchanged and the link turned into a copy).
+        guard let resolved = realpath(path, nil) else {
+            let code = errno
+            throw code == ENOENT ? RealmError.fileNotFound(path: path)
+                : RealmError.io(path: path, operation: "resolve", errno: code, message: String(cString: strerror(code)))
+        }
+        let filePath = String(cString: resolved)
+        free(resolved)
+        let lock = try RealmCoreEditLock(path: filePath)
+        let access = try key.map { try RealmCoreFileAccess.open(path: filePath, key: $0, lockHeld: true) }
+            ?? RealmCoreFileAccess.open(path: filePath, lockHeld: true)
+        if let reason = access.facts.unsupportedReason { throw RealmError.unsupported("\(path): \(reason)") }
+        let file = try RealmCoreFile(image: access.image, name: path)
+        if let refusal = RealmCoreEditPolicy.refusal(path: path, format: access.facts.format, historyType: file.historyType,
+                                                     upgradeFormat: upgradeFormat) {
+            throw RealmError.unsupported(refusal)
+        }
+        let conversion = try RealmCoreConversion(file: file)
+        if !conversion.omissions.isEmpty {
+            throw RealmError.unsupported("\(path) holds what this version of realmtui cannot hold yet, so writing it back would lose it: "
+                                         + conversion.omissions.map(\.description).joined(separator: ", ")
+                                         + "; the file is not changed ('realmtui copy' converts the rest into a file you can edit)")
+        }
+        self.path = path
+        self.filePath = filePath
+        self.lock = lock
+        self.conversion = conversion
+        encryptionKey = key.map { Data($0) }
+        schemaVersion = try file.schemaVersion().map { UInt64(bitPattern: $0) }
+        formatVersion = access.facts.format
+        inMemoryIdentifier = "realm-core-edit:\(path):\(UUID().uuidString)"
+    }
+
+    /// The file's conversion (its schema, object count and omissions).
+    public var schema: Schema? { conversion?.schema }
+
+    /// Links to deleted objects the reading turned into no link (written back as no link).
+    public private(set) var droppedUnresolvedLinks = 0
+
+    /// The file's objects copied into a new in-memory Realm (with the file's schema version;
+    /// Realm's "not versioned" reads as 0). Once per session.
+    public func makeRealm(progress: (Int, Int) -> Void = { _, _ in }) throws -> Realm {
+        guard var conversion else { throw RealmError.invalidState("\(path): the edit session's Realm was made already") }
+        self.conversion = nil
+        let version = schemaVersion.flatMap { Int64(bitPattern: $0) >= 0 ? $0 : nil } ?? 0
+        let realm = try Realm(configuration: .init(inMemoryIdentifier: inMemoryIdentifier, schema: conversion.schema, schemaVersion: version))
+        try realm.write { try conversion.copy(into: realm, progress: progress) }
+        droppedUnresolvedLinks = conversion.droppedUnresolvedLinks
+        return realm
+    }
+
+    /// Writes `realm`'s version (an open write transaction's changes included) as the file,
+    /// with `schemaVersion` (default: the file's) in `metadata`. On failure the file is as it
+    /// was (the caller cancels its transaction).
+    public func commit(_ realm: Realm, schemaVersion: UInt64? = nil) throws {
+        guard lock.isHeld else { throw RealmError.invalidState("\(path): the edit session is closed (its lock let go): nothing written") }
+        try RealmCoreWriter.replace(filePath, with: realm, schemaVersion: schemaVersion ?? self.schemaVersion, encryptionKey: encryptionKey)
+    }
+
+    /// Lets go of the lock (the session writes nothing more).
+    public func close() { lock.release() }
+}
