@@ -9,8 +9,9 @@ import Foundation
 /// A nested `.list` or `.dictionary` read from a managed object's Mixed property is managed, as
 /// in RealmSwift: live, changed in place inside a write transaction
 /// (`box.value.listValue?.append(.int(3))`), observable, deeper ones too; it is invalidated
-/// when its object is deleted or the property is given another value. (One read from a
-/// `List<AnyRealmValue>` or `Map<String, AnyRealmValue>` property is still a copy.)
+/// when its object is deleted or the property is given another value. One read from an element
+/// of a managed `List<AnyRealmValue>` or `Map<String, AnyRealmValue>` is managed the same way
+/// (`box.anyList[0].listValue`, `box.anyMap["k"]?.dictionaryValue`), at its position or key.
 public enum AnyRealmValue {
     /// No value (nil).
     case none
@@ -181,6 +182,17 @@ extension AnyRealmValue {
         case .list: return .list(List(inMixed: slot, realm: realm))
         case .map: return .dictionary(Map(inMixed: slot, realm: realm))
         default: return _rlmValue(value, realm: realm)
+        }
+    }
+
+    /// The element `step` of a managed list or dictionary of Mixed (`property` of `owner`)
+    /// when it holds a nested list or dictionary: that collection, managed (live) at its place;
+    /// nil for any other element (read as `_rlmValue` reads it).
+    static func _rlmNested(_ value: Value, realm: Realm, owner: DynamicObject, property: String,
+                           step: MixedPathElement) -> AnyRealmValue? {
+        switch value {
+        case .list, .map: return _rlmValue(value, realm: realm, at: MixedSlot(owner: owner, property: property, path: [step]))
+        default: return nil
         }
     }
 

@@ -178,30 +178,102 @@ extension List {
     public var isFrozen: Bool { realm?.isFrozen ?? false }
 
     /// The list frozen at the version its Realm reads now, readable from any thread. Freezing
-    /// a frozen list returns it; freezing an unmanaged list, or one whose object was deleted,
-    /// is a programmer error.
+    /// a frozen list returns it; freezing an unmanaged list, or one whose object was deleted
+    /// (nested in a Mixed: one no longer there), is a programmer error.
     public func freeze() -> List {
-        guard case .managed(let list, let realm) = storage else { preconditionFailure("Unmanaged lists cannot be frozen.") }
-        if realm.isFrozen { return self }
-        let frozen = realm.freeze()
-        do {
-            guard let copy = try list.bound(to: frozen.dynamicRealm) else {
-                preconditionFailure("Cannot freeze a List whose object was deleted.")
+        switch storage {
+        case .unmanaged:
+            preconditionFailure("Unmanaged lists cannot be frozen.")
+        case .managed(let list, let realm):
+            if realm.isFrozen { return self }
+            let frozen = realm.freeze()
+            do {
+                guard let copy = try list.bound(to: frozen.dynamicRealm) else {
+                    preconditionFailure("Cannot freeze a List whose object was deleted.")
+                }
+                return List(managed: copy, realm: frozen)
+            } catch {
+                preconditionFailure("freeze() of a List<\(Element.self)>: \(error)")
             }
-            return List(managed: copy, realm: frozen)
-        } catch {
-            preconditionFailure("freeze() of a List<\(Element.self)>: \(error)")
+        case .inMixed(let slot, let realm):
+            if realm.isFrozen { return self }
+            let frozen = realm.freeze()
+            guard let copy = slot.bound(to: frozen, list: true) else {
+                preconditionFailure("Cannot freeze \(slot.description): its object was deleted or it no longer holds a list.")
+            }
+            return List(inMixed: copy, realm: frozen)
         }
     }
 
     /// The list live in this thread's Realm (at the newest version), or nil when its object was
-    /// deleted since. A live list returns itself; an unmanaged one is a programmer error.
+    /// deleted since (nested in a Mixed: or the list is no longer there). A live list returns
+    /// itself; an unmanaged one is a programmer error.
     public func thaw() -> List? {
-        guard case .managed(let list, let realm) = storage else { preconditionFailure("Unmanaged lists cannot be thawed.") }
-        if !realm.isFrozen { return self }
-        let live = realm.thaw()
-        guard let copy = try? list.bound(to: live.dynamicRealm) else { return nil }
-        return List(managed: copy, realm: live)
+        switch storage {
+        case .unmanaged:
+            preconditionFailure("Unmanaged lists cannot be thawed.")
+        case .managed(let list, let realm):
+            if !realm.isFrozen { return self }
+            let live = realm.thaw()
+            guard let copy = try? list.bound(to: live.dynamicRealm) else { return nil }
+            return List(managed: copy, realm: live)
+        case .inMixed(let slot, let realm):
+            if !realm.isFrozen { return self }
+            let live = realm.thaw()
+            return slot.bound(to: live, list: true).map { List(inMixed: $0, realm: live) }
+        }
+    }
+}
+
+extension Map {
+    /// Whether the map is frozen (an unmanaged map is not).
+    public var isFrozen: Bool { realm?.isFrozen ?? false }
+
+    /// The map frozen at the version its Realm reads now, readable from any thread. Freezing a
+    /// frozen map returns it; freezing an unmanaged map, or one whose object was deleted (nested
+    /// in a Mixed: one no longer there), is a programmer error.
+    public func freeze() -> Map {
+        switch storage {
+        case .unmanaged:
+            preconditionFailure("Unmanaged maps cannot be frozen.")
+        case .managed(let map, let realm):
+            if realm.isFrozen { return self }
+            let frozen = realm.freeze()
+            do {
+                guard let copy = try map.bound(to: frozen.dynamicRealm) else {
+                    preconditionFailure("Cannot freeze a Map whose object was deleted.")
+                }
+                return Map(managed: copy, realm: frozen)
+            } catch {
+                preconditionFailure("freeze() of a Map<\(Key.self), \(Value.self)>: \(error)")
+            }
+        case .inMixed(let slot, let realm):
+            if realm.isFrozen { return self }
+            let frozen = realm.freeze()
+            guard let copy = slot.bound(to: frozen, list: false) else {
+                preconditionFailure("Cannot freeze \(slot.description): its object was deleted or it no longer holds a dictionary.")
+            }
+            return Map(inMixed: copy, realm: frozen)
+        }
+    }
+
+    /// The map live in this thread's Realm (at the newest version), or nil when its object was
+    /// deleted since (nested in a Mixed: or the dictionary is no longer there). A live map
+    /// returns itself; an unmanaged one is a programmer error.
+    public func thaw() -> Map? {
+        switch storage {
+        case .unmanaged:
+            preconditionFailure("Unmanaged maps cannot be thawed.")
+        case .managed(let map, let realm):
+            if !realm.isFrozen { return self }
+            let live = realm.thaw()
+            guard let copy = try? map.bound(to: live.dynamicRealm) else { return nil }
+            return Map(managed: copy, realm: live)
+        case .inMixed(let slot, let realm):
+            if !realm.isFrozen { return self }
+            let live = realm.thaw()
+            return slot.bound(to: live, list: false).map { Map(inMixed: $0, realm: live) }
+        }
     }
 }
 
@@ -228,8 +300,8 @@ public struct Frozen<Value: RealmFreezable>: @unchecked Sendable {
     }
 }
 
-/// A Realm value that can be frozen: `Realm`, objects, `Results`, `List`, `LinkingObjects`,
-/// `AnyRealmCollection`.
+/// A Realm value that can be frozen: `Realm`, objects, `Results`, `List`, `Map`,
+/// `LinkingObjects`, `AnyRealmCollection`.
 public protocol RealmFreezable {
     /// Whether the value is frozen.
     var isFrozen: Bool { get }
@@ -239,5 +311,6 @@ extension Realm: RealmFreezable {}
 extension Object: RealmFreezable {}
 extension Results: RealmFreezable {}
 extension List: RealmFreezable {}
+extension Map: RealmFreezable {}
 extension LinkingObjects: RealmFreezable {}
 extension AnyRealmCollection: RealmFreezable {}

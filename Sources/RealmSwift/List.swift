@@ -65,6 +65,7 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
                 realm.verifyThread()
                 do {
                     let v = try realm.reading { try list.value(at: position) }
+                    if let nested = Self.nestedCollection(v, list, realm, at: position) { return nested }
                     if let e = Element._rlmRead(v, realm: realm) { return e }
                     // A link that cannot be read, or a value the type cannot represent.
                     throw unreadableElement(v, as: Element.self, at: "\(list.ownerClassName).\(list.property.name)[\(position)]", in: realm)
@@ -101,6 +102,15 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
             throw RealmError.internalError("a list nested in a Mixed is a List<AnyRealmValue>, not a List<\(Element.self)>")
         }
         return element
+    }
+
+    /// A list or dictionary stored in element `position` of a managed `List<AnyRealmValue>`:
+    /// managed at its place, as Realm Swift hands it out (nil for any other element). The type
+    /// is asked first: a list of another type pays nothing.
+    static func nestedCollection(_ value: Value, _ list: DynamicList, _ realm: Realm, at position: Int) -> Element? {
+        guard Element.self == AnyRealmValue.self else { return nil }
+        return AnyRealmValue._rlmNested(value, realm: realm, owner: list.ownerObject, property: list.property.name,
+                                        step: .index(position)) as? Element
     }
 
     /// The stored value of an element put into a list nested in a Mixed.

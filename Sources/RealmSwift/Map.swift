@@ -147,6 +147,13 @@ public final class Map<Key: _RealmMapKey, Value: _RealmMapValue>: Sequence, Cust
     }
 
     private static func decoded(_ value: RealmEngine.Value, _ key: String, _ map: DynamicMap, _ realm: Realm) throws -> Value {
+        // A list or dictionary in a `Map<String, AnyRealmValue>` is managed at its key, as in
+        // Realm Swift (the type is asked first: other maps pay nothing).
+        if Value.self == AnyRealmValue.self,
+           let nested = AnyRealmValue._rlmNested(value, realm: realm, owner: map.ownerObject, property: map.property.name,
+                                                 step: .key(key)) as? Value {
+            return nested
+        }
         guard let decoded = Value._rlmMapRead(value, realm: realm) else {
             throw unreadableElement(value, as: Value.self, at: "\(map.property.name)['\(key)']", in: realm)
         }

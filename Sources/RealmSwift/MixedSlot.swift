@@ -1,7 +1,8 @@
 import Foundation
 
-/// Where a list or dictionary nested in a managed Mixed property is: the object, the property
-/// and the path inside the property's value (`[]`: the value itself).
+/// Where a list or dictionary nested in a managed Mixed value is: the object, the property and
+/// the path inside the property's value (`[]`: the value itself; for a list or dictionary of
+/// Mixed, the path starts with the element's position or key).
 ///
 /// A nested collection has no column of its own (Realm format 24 keeps it inside the Mixed
 /// value), so the managed `List`/`Map` an `AnyRealmValue` hands out for it reads the property
@@ -17,6 +18,14 @@ final class MixedSlot {
         self.owner = owner
         self.property = property
         self.path = path
+    }
+
+    /// The same place in another instance of the file (frozen or live), or nil when the object
+    /// is not in that instance's version or no list (`list`) or dictionary is there.
+    func bound(to other: Realm, list: Bool) -> MixedSlot? {
+        guard let moved = try? other.reading({ try owner.bound(to: other.dynamicRealm) }) else { return nil }
+        let slot = MixedSlot(owner: moved, property: property, path: path)
+        return other.reading { slot.isInvalidated(list: list) } ? nil : slot
     }
 
     /// The slot one step deeper (an element or a value of this collection).

@@ -123,6 +123,7 @@ extension List {
             return items[position]
         case .managed(let list, let realm):
             let v = try realm.reading { try list.value(at: position) }
+            if let nested = Self.nestedCollection(v, list, realm, at: position) { return nested }
             guard let e = Element._rlmRead(v, realm: realm) else {
                 throw unreadableElement(v, as: Element.self, at: "\(list.ownerClassName).\(list.property.name)[\(position)]", in: realm)
             }

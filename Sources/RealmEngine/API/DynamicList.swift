@@ -37,6 +37,9 @@ public final class DynamicList {
 
     /// The class of the list's object, for messages (`Dog.tags[3]: …`).
     package var ownerClassName: String { owner.className }
+    /// The object holding the list (a collection nested in one of its Mixed elements is
+    /// reached through it).
+    package var ownerObject: DynamicObject { owner }
 
     /// Whether the list's object was deleted (or its Realm closed): the list is gone for good,
     /// and reading it throws.

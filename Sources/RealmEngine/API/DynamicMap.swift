@@ -15,6 +15,10 @@ public final class DynamicMap {
 
     private var realm: Realm { owner.realm }
 
+    /// The object holding the dictionary (a collection nested in one of its Mixed values is
+    /// reached through it).
+    package var ownerObject: DynamicObject { owner }
+
     /// Whether the dictionary's object was deleted (or its Realm closed).
     public var isInvalidated: Bool { owner.isInvalidated }
 

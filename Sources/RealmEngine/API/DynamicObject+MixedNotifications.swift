@@ -24,7 +24,8 @@ public enum MixedCollectionChange {
 
 extension DynamicObject {
     /// Observes the list or dictionary that Mixed property `name` holds, at `path` inside it
-    /// (`[]`: the property's value itself; `[.index(2), .key("k")]`: deeper): `.initial`, then
+    /// (`[]`: the property's value itself; `[.index(2), .key("k")]`: deeper; for a list or
+    /// dictionary of Mixed, the path starts at one of its elements): `.initial`, then
     /// after each version that changed it the positions or keys that changed. The observer
     /// follows the kind of collection it found when it started: where the value later is not
     /// such a collection, it reads as empty (every element reported removed). Delivered as
@@ -33,9 +34,11 @@ extension DynamicObject {
                                   _ block: @escaping (MixedCollectionChange) -> Void) -> NotificationToken {
         let start: Value
         do {
+            // A list or dictionary of Mixed holds nested collections in its elements: the path
+            // then starts with the element's position or key (`[.index(0)]`: `list[0]`'s).
             guard let property = objectSchema[name], property.isPersisted, property.type == .mixed,
-                  !property.isList, !property.isMap else {
-                throw RealmError.invalidOperation("\(className).\(name) is not a Mixed property: only a Mixed value holds a nested list or dictionary to observe")
+                  !property.isSet, !((property.isList || property.isMap) && path.isEmpty) else {
+                throw RealmError.invalidOperation("\(className).\(name) is not a Mixed property: only a Mixed value (or an element of a list or dictionary of Mixed) holds a nested list or dictionary to observe")
             }
             start = Self.nested(try value(forKey: name), at: path)
             guard start.isMixedCollection else {

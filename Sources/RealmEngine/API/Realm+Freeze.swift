@@ -69,3 +69,14 @@ extension DynamicList {
         }
     }
 }
+
+extension DynamicMap {
+    /// This dictionary in another instance of the same file (frozen or live), or nil when its
+    /// owner is not in that instance's version.
+    public func bound(to other: Realm) throws -> DynamicMap? {
+        try other.withFrozenAccess {
+            guard let owner = try owner.bound(to: other) else { return nil }
+            return try owner.map(forKey: property.name)
+        }
+    }
+}

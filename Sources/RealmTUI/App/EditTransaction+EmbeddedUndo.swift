@@ -42,13 +42,7 @@ extension EditTransaction {
         case .key(let key): Value.identical(Self.without(current, entry.slot), entry.siblings) && (current.mapEntries[key] ?? .null) == .null
         }
         guard free else { throw changedSince(entry) }
-        guard let schema = realm.schema[entry.className] else { throw RealmError.noSuchClass(entry.className) }
-        let input = try Self.input(entry.object, schema, realm.schema)
-        switch entry.slot {
-        case .toOne: try parent.setValue(input, forKey: entry.property)
-        case .index(let index): try parent.list(forKey: entry.property).insert(input, at: index)
-        case .key(let key): try parent.map(forKey: entry.property).setInput(input, forKey: key)
-        }
+        try place(entry, in: parent)
         return WriteReceipt(summary: "undone: \(entry.className) restored in \(entry.placeText)", version: 0)
     }
 
@@ -65,12 +59,28 @@ extension EditTransaction {
         guard case .link(let key)? = held, Value.identical(Self.without(current, entry.slot), entry.siblings),
               let object = try realm.object(ofType: entry.className, key: key),
               try Self.snapshot(object).isIdentical(to: entry.object) else { throw changedSince(entry) }
+        try remove(entry, from: parent)
+        return WriteReceipt(summary: "undone: \(entry.className) taken out of \(entry.placeText) again", version: 0)
+    }
+
+    /// Makes the recorded object again at its place in `parent` (the checks were made).
+    func place(_ entry: EmbeddedEntry, in parent: DynamicObject) throws {
+        guard let schema = realm.schema[entry.className] else { throw RealmError.noSuchClass(entry.className) }
+        let input = try Self.input(entry.object, schema, realm.schema)
+        switch entry.slot {
+        case .toOne: try parent.setValue(input, forKey: entry.property)
+        case .index(let index): try parent.list(forKey: entry.property).insert(input, at: index)
+        case .key(let key): try parent.map(forKey: entry.property).setInput(input, forKey: key)
+        }
+    }
+
+    /// Takes the object at the entry's place in `parent` out (the checks were made).
+    func remove(_ entry: EmbeddedEntry, from parent: DynamicObject) throws {
         switch entry.slot {
         case .toOne: try parent.setValue(.null, forKey: entry.property)
         case .index(let index): try parent.list(forKey: entry.property).remove(at: index)
         case .key(let key): try parent.map(forKey: entry.property).removeValue(forKey: key)
         }
-        return WriteReceipt(summary: "undone: \(entry.className) taken out of \(entry.placeText) again", version: 0)
     }
 
     private func changedSince(_ entry: EmbeddedEntry) -> RealmError {

@@ -39,6 +39,10 @@ extension EditTransaction {
             return try putBack(entry)
         case .embeddedAdded(let entry):
             return try takeOutAgain(entry)
+        case .embeddedGroupRemoved(let group):
+            return try putBack(group)
+        case .embeddedGroupAdded(let group):
+            return try takeOutAgain(group)
         case .renamed(let className, let key, let property, let from, let to):
             // Renaming back: the key `to` must still be there and `from` free.
             _ = try renameEmbedded(try existing(className, key), property, from: to, to: from)
@@ -61,6 +65,11 @@ extension EditTransaction {
                 return WriteReceipt(summary: "deleted \(className)#\(key.rawValue) from \(entry.placeText)",
                                     undo: .embeddedRemoved(entry), version: 0)
             }
+        }
+        // Several: each recorded with its place, so one u makes them all again there.
+        if embedded, keys.count > 1, keys.count <= DeletedObjects.limit, let group = try takeOutGroup(className, keys) {
+            return WriteReceipt(summary: "deleted \(group.objectsText) from their parents (u puts them back)",
+                                undo: .embeddedGroupRemoved(group), version: 0)
         }
         // Links from inside embedded objects cannot be found by a query, so such a delete could
         // not be restored whole: not recorded either.

@@ -96,6 +96,14 @@ struct EditTransaction {
                 let entry = try takeOut(try list.object(at: index), of: parent, list.property) { try list.remove(at: index) }
                 return WriteReceipt(summary: "\(entry.className) removed from \(entry.placeText)", undo: .embeddedRemoved(entry), version: 0)
             }
+            if case .removeAll = edit, let target = list.property.objectClassName, realm.schema[target]?.isEmbedded == true {
+                // Every embedded element deleted: recorded as a group, so one u makes them all again.
+                let keys = try (0..<list.count).map { try list.object(at: $0).key }
+                if !keys.isEmpty, keys.count <= DeletedObjects.limit, let group = try takeOutGroup(target, keys) {
+                    return WriteReceipt(summary: "\(className)#\(key.rawValue).\(property) emptied: \(group.objectsText) deleted (u puts them back)",
+                                        undo: .embeddedGroupRemoved(group), version: 0)
+                }
+            }
             let before = try list.elements()
             switch edit {
             // A set places its elements itself: a new one is added (nothing if an equal one is

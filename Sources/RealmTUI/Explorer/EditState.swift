@@ -191,6 +191,11 @@ public enum UndoRecord: Sendable, Equatable {
     case embeddedRemoved(EmbeddedEntry)
     /// An embedded object put at a place (an undone removal): undone by taking it out again.
     case embeddedAdded(EmbeddedEntry)
+    /// Several embedded objects deleted in one write: undone by making them all again at their
+    /// places, in one step.
+    case embeddedGroupRemoved(EmbeddedGroup)
+    /// Several embedded objects put back (an undone group delete): undone by taking them out again.
+    case embeddedGroupAdded(EmbeddedGroup)
     /// A dictionary key renamed from `from` to `to` (a dictionary of embedded objects: their
     /// values cannot be set back as a whole): undone by renaming it back.
     case renamed(className: String, key: ObjectKey, property: String, from: String, to: String)

@@ -61,6 +61,8 @@ extension UndoRecord {
             return .list(className: className, key: key, property: property, before: after, after: before)
         case .embeddedRemoved(let entry): return .embeddedAdded(entry)
         case .embeddedAdded(let entry): return .embeddedRemoved(entry)
+        case .embeddedGroupRemoved(let group): return .embeddedGroupAdded(group)
+        case .embeddedGroupAdded(let group): return .embeddedGroupRemoved(group)
         case .renamed(let className, let key, let property, let from, let to):
             return .renamed(className: className, key: key, property: property, from: to, to: from)
         case .created, .deleted:
