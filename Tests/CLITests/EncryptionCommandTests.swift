@@ -95,7 +95,9 @@ struct EncryptionCommandTests {
             """
         let tmux = try TmuxSession(script: script, width: 120, height: 30)
         defer { tmux.close() }
-        Thread.sleep(forTimeInterval: 1)
+        // The prompt is reading once echo is off (it turns echo off before writing the prompt,
+        // which is what trapped); or the program has already ended. Not a 1 s sleep.
+        try tmux.waitUntil("the key prompt") { try tmux.echoIsOff() || $0.contains("script done") }
         try tmux.sendKeys("Enter")
         let text = try tmux.waitFor("script done")
         #expect(text.contains("exit=1"), "\(text)")

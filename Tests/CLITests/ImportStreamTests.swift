@@ -26,13 +26,22 @@ import Glibc
         return (p, WatchCommandTests.UncheckedData.reading(err.fileHandleForReading))
     }
 
-    func waitUntil(_ condition: () -> Bool) -> Bool {
-        let end = Date().addingTimeInterval(30)
-        while Date() < end {
-            if condition() { return true }
-            Thread.sleep(forTimeInterval: 0.02)
+    /// Waits until process `pid` no longer takes SIGINT's default action (its bit in /proc's
+    /// SigIgn or SigCgt mask: `Interrupt` ignores it, then libdispatch's signal source catches
+    /// it), so a Ctrl-C now gets its answer, not the default death. False when the process
+    /// ended first. No deadline: a loaded machine starts it late.
+    func waitUntilHandlingSIGINT(_ pid: Int32) -> Bool {
+        let bit = UInt64(1) << UInt64(SIGINT - 1)
+        func mask(_ name: String, in status: String) -> UInt64 {
+            guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }) else { return 0 }
+            return UInt64(line.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces), radix: 16) ?? 0
         }
-        return false
+        while true {
+            guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8), !status.isEmpty else { return false }
+            if status.contains("State:\tZ") { return false }
+            if (mask("SigIgn", in: status) | mask("SigCgt", in: status)) & bit != 0 { return true }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
     }
 
     @Test func importReadsAFIFO() throws {
@@ -40,12 +49,13 @@ import Glibc
         let db = try s.database()
         let fifo = s.path("in.fifo")
         #expect(mkfifo(fifo, 0o600) == 0)
-        let (p, _) = try start(["import", db, fifo])
+        let (p, stderr) = try start(["import", db, fifo])
+        defer { if p.isRunning { p.terminate() } }
         let writer = try #require(FileHandle(forWritingAtPath: fifo))
         writer.write(Data(Self.data.utf8))
         try writer.close()
         p.waitUntilExit()
-        #expect(p.terminationStatus == 0)
+        #expect(p.terminationStatus == 0, "\(stderr.waitForEnd())")
         #expect(try count(db) == "1\n")
     }
 
@@ -68,16 +78,19 @@ import Glibc
         #expect(mkfifo(fifo, 0o600) == 0)
         try expectUnchanged(db) {
             let (p, stderr) = try start(["import", db, fifo])
+            defer { if p.isRunning { p.terminate() } }
             let writer = try #require(FileHandle(forWritingAtPath: fifo))
             // Opening the FIFO for writing returns once the import has opened it for reading,
             // which it does after installing its signal handling.
             writer.write(Data(#"{"Person": ["#.utf8))
             kill(p.processIdentifier, SIGINT)
-            _ = waitUntil { !p.isRunning }
-            try? writer.close()  // never left hanging if the signal were lost
+            // The event: the import's answer to the signal (or its stderr ending without it).
+            let answered = stderr.waitFor("interrupted: nothing was written")
+            try? writer.close()  // the import, if it went on reading, now sees the end and exits
             p.waitUntilExit()
-            #expect(p.terminationStatus == 130)
-            #expect(String(decoding: stderr.snapshot(), as: UTF8.self).contains("interrupted: nothing was written"))
+            let text = stderr.waitForEnd()
+            #expect(answered, "\(text)")
+            #expect(p.terminationStatus == 130, "\(text)")
         }
     }
 
@@ -91,13 +104,16 @@ import Glibc
         let size = RealmFilesSize.of(db)
         try expectUnchanged(db) {
             let (p, stderr) = try start(["import", db, input])
-            // Parsing takes a while; the signal lands while parsing or while importing, and
-            // either way nothing may be written.
-            Thread.sleep(forTimeInterval: 1.0)
+            defer { if p.isRunning { p.terminate() } }
+            // Once the import handles SIGINT (not after a fixed sleep: a loaded machine starts
+            // it late, and the default SIGINT would kill it silently), the signal lands while
+            // parsing or while importing, and either way nothing may be written.
+            #expect(waitUntilHandlingSIGINT(p.processIdentifier), "\(stderr.text)")
             kill(p.processIdentifier, SIGINT)
             p.waitUntilExit()
-            #expect(p.terminationStatus != 0)
-            #expect(String(decoding: stderr.snapshot(), as: UTF8.self).contains("interrupted: nothing was written"))
+            let text = stderr.waitForEnd()
+            #expect(p.terminationStatus != 0, "\(text)")
+            #expect(text.contains("interrupted: nothing was written"), "\(text)")
         }
         #expect(RealmFilesSize.of(db) == size)
         #expect(try CLI.run(["query", db, "Person", "--format", "count"]).stdout == "2\n")
@@ -111,19 +127,21 @@ import Glibc
         try realm.beginWrite()
         // Waits, says so after a second, and goes on once the lock is free.
         let (first, firstErr) = try start(["import", db, input])
-        #expect(waitUntil { String(decoding: firstErr.snapshot(), as: UTF8.self).contains("waiting for another process that is writing to") })
+        defer { if first.isRunning { first.terminate() } }
+        #expect(firstErr.waitFor("waiting for another process that is writing to"), "\(firstErr.text)")
         realm.cancelWrite()
         first.waitUntilExit()
-        #expect(first.terminationStatus == 0, "\(String(decoding: firstErr.snapshot(), as: UTF8.self))")
+        #expect(first.terminationStatus == 0, "\(firstErr.waitForEnd())")
         #expect(try count(db) == "1\n")
         // Ctrl-C while waiting ends it, with nothing written.
         try realm.beginWrite()
         try expectUnchanged(db) {
             let (second, secondErr) = try start(["update", db, "Person", "id == 9", "--set", "name=x"])
-            #expect(waitUntil { String(decoding: secondErr.snapshot(), as: UTF8.self).contains("waiting for another process") })
+            defer { if second.isRunning { second.terminate() } }
+            #expect(secondErr.waitFor("waiting for another process"), "\(secondErr.text)")
             kill(second.processIdentifier, SIGINT)
             second.waitUntilExit()
-            #expect(second.terminationStatus == 130)
+            #expect(second.terminationStatus == 130, "\(secondErr.waitForEnd())")
         }
         realm.cancelWrite()
     }

@@ -19,7 +19,7 @@ import Testing
         defer { tmux.close() }
         var screen = try tmux.waitFor("reading generated-big.realm… ")
         #expect(screen.contains("/200000 ("), "\(screen)")
-        screen = try tmux.waitFor("script done", timeout: .seconds(120))
+        screen = try tmux.waitFor("script done")
         #expect(screen.contains("200000") && screen.contains("exit=0"), "\(screen)")
         // The line is wiped when the reading is done: only the answer stays.
         #expect(!screen.contains("reading generated-big.realm…"), "\(screen)")

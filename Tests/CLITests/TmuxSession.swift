@@ -136,25 +136,33 @@ struct TmuxSession {
         try tmux(["display-message", "-p", "-t", name, format]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Waits until the pane's text satisfies `done`, for at most `timeout`; returns the last
-    /// capture, or throws with it when time runs out.
+    /// Waits until the pane's text satisfies `done`; returns the last capture, or throws with it
+    /// when the pane's script has ended without it (the screen can no longer change).
+    ///
+    /// No deadline: a loaded machine draws late, and a 20 s bound failed correct tests. A wait
+    /// that cannot end ends with the script (its closing `sleep`), with the screen in the error.
     @discardableResult
-    func waitUntil(timeout: Duration = .seconds(20), _ what: String, _ done: (String) throws -> Bool) throws -> String {
-        let clock = ContinuousClock()
-        let deadline = clock.now + timeout
-        var text = ""
+    func waitUntil(_ what: String, _ done: (String) throws -> Bool) throws -> String {
         while true {
-            text = try capture()
+            let ended = try display("#{pane_dead}") == "1"
+            let text = try capture()
             if try done(text) { return text }
-            if clock.now >= deadline { throw Failure("timed out waiting for \(what); the pane shows:\n\(text)") }
+            if ended { throw Failure("the pane's script ended before \(what); the pane shows:\n\(text)") }
             Thread.sleep(forTimeInterval: 0.05)
         }
     }
 
     /// Waits until the pane contains `text`.
     @discardableResult
-    func waitFor(_ text: String, timeout: Duration = .seconds(20)) throws -> String {
-        try waitUntil(timeout: timeout, "'\(text)'") { $0.contains(text) }
+    func waitFor(_ text: String) throws -> String {
+        try waitUntil("'\(text)'") { $0.contains(text) }
+    }
+
+    /// Whether the pane's terminal has echo turned off (a program reading a hidden answer).
+    func echoIsOff() throws -> Bool {
+        let tty = try display("#{pane_tty}")
+        let output = try runChild(URL(fileURLWithPath: "/bin/stty"), ["-F", tty, "-a"])
+        return output.stdout.split(whereSeparator: { $0 == " " || $0 == ";" || $0 == "\n" }).contains("-echo")
     }
 
     /// The process ids of the pane's shell's children (the program the script is running).

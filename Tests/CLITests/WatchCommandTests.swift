@@ -27,27 +27,30 @@ import Glibc
         let watcher = Process()
         watcher.executableURL = exe
         watcher.arguments = ["watch", file, "Dog", "age > 1", "--sort", "-age", "--count-events", "2"]
-        let out = Pipe()
+        let out = Pipe(), err = Pipe()
         watcher.standardOutput = out
+        watcher.standardError = err
         try watcher.run()
+        defer { if watcher.isRunning { watcher.terminate() } }
         // Read the watcher's output as it comes, and wait for each line before the next commit
         // (no fixed sleeps: CI machines can be slow, and commits that land together may be
         // coalesced into one update).
         let collected = UncheckedData.reading(out.fileHandleForReading)
-        #expect(collected.waitForLines(1), "watch printed no initial line")
+        let errors = UncheckedData.reading(err.fileHandleForReading)
+        #expect(collected.waitForLines(1), "watch printed no initial line; stderr: \(errors.text)")
         let dogs = dir.appendingPathComponent("d.json")
         try Data(#"{"Dog": [{"name": "a", "age": 3}, {"name": "b", "age": 1}]}"#.utf8).write(to: dogs)
         #expect(try WatchCommandTests.run(exe, ["import", file, dogs.path]) == 0)
-        #expect(collected.waitForLines(2), "watch printed no update")
+        #expect(collected.waitForLines(2), "watch printed no update; stderr: \(errors.text)")
         try Data(#"{"Dog": [{"name": "c", "age": 5}]}"#.utf8).write(to: dogs)
         #expect(try WatchCommandTests.run(exe, ["import", file, dogs.path]) == 0)
-        let deadline = Date().addingTimeInterval(20)
-        while watcher.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        if watcher.isRunning { watcher.terminate() }
-        _ = collected.waitForLines(3)
+        // The second update is the last event counted: the watcher exits after printing it.
+        watcher.waitUntilExit()
+        let stderr = errors.waitForEnd()
+        _ = collected.waitForEnd()
         let lines = String(decoding: collected.snapshot(), as: UTF8.self)
             .split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-        #expect(lines.count == 3, "\(lines)")
+        #expect(lines.count == 3, "\(lines) stderr: \(stderr)")
         guard lines.count == 3 else { return }
         #expect(lines[0]["event"] as? String == "initial")
         #expect(lines[0]["count"] as? Int == 0)
@@ -56,7 +59,7 @@ import Glibc
         #expect(lines[1]["insertions"] as? [Int] == [0])
         #expect(lines[2]["count"] as? Int == 2)
         #expect(lines[2]["insertions"] as? [Int] == [0])
-        #expect(watcher.terminationStatus == 0)
+        #expect(watcher.terminationStatus == 0, "\(stderr)")
     }
 
     /// A Realm file (what a Realm app writes) is polled: a commit that replaces its content
@@ -75,12 +78,13 @@ import Glibc
         try watcher.run()
         defer { if watcher.isRunning { watcher.terminate() } }
         let collected = UncheckedData.reading(out.fileHandleForReading)
-        try #require(collected.waitForLines(1), "watch printed no initial line")
+        let errors = UncheckedData.reading(err.fileHandleForReading)
+        try #require(collected.waitForLines(1), "watch printed no initial line; stderr: \(errors.text)")
         // As a Realm app writes: the file's bytes change in place.
         try Data(contentsOf: RealmCoreFileTests.fixture("watch-after.realm")).write(to: URL(fileURLWithPath: file))
-        #expect(collected.waitForLines(2), "watch printed no update")
+        #expect(collected.waitForLines(2), "watch printed no update; stderr: \(errors.text)")
         watcher.waitUntilExit()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = errors.waitForEnd()
         #expect(watcher.terminationStatus == 0, "\(stderr)")
         let lines = String(decoding: collected.snapshot(), as: UTF8.self)
             .split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
@@ -111,39 +115,38 @@ import Glibc
         try watcher.run()
         defer { if watcher.isRunning { kill(watcher.processIdentifier, SIGCONT); watcher.terminate() } }
         let collected = UncheckedData.reading(out.fileHandleForReading)
-        try #require(collected.waitForLines(1) && collected.lineCount == 1, "watch printed no initial line")
+        let errors = UncheckedData.reading(err.fileHandleForReading)
+        try #require(collected.waitForLines(1) && collected.lineCount == 1, "watch printed no initial line; stderr: \(errors.text)")
         kill(watcher.processIdentifier, SIGSTOP)
-        try #require(Self.waitUntilStopped(watcher.processIdentifier))
+        try #require(Self.waitUntilStopped(watcher.processIdentifier), "watch ended before it stopped; stderr: \(errors.text)")
         do {
             let writer = try Realm(path: file)
             try writer.write { _ = try writer.create("Dog", ["name": .string("rex"), "age": .int(3)]) }
         }
         try Self.damageNewestTop(file)
         kill(watcher.processIdentifier, SIGCONT)
-        let deadline = Date().addingTimeInterval(20)
-        while watcher.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        #expect(!watcher.isRunning, "watch went on after the newest version could not be read")
-        if watcher.isRunning { watcher.terminate() }
+        // The event is the watcher's exit (a watcher that went on would hang here, where CI's
+        // job limit reports it, instead of failing by the clock).
         watcher.waitUntilExit()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(watcher.terminationStatus == 1)
+        let stderr = errors.waitForEnd()
+        #expect(watcher.terminationStatus == 1, "\(stderr)")
         #expect(stderr.hasPrefix("error: "), "\(stderr)")
         #expect(stderr.contains("checksum"), "\(stderr)")
         #expect(collected.lineCount == 1)
     }
 
-    /// Whether process `pid` is stopped (state T in /proc), within a few seconds.
+    /// Waits until process `pid` is stopped (state T in /proc): true, or false when it ended
+    /// instead (a zombie, or gone). No deadline: a loaded machine delivers SIGSTOP late.
     static func waitUntilStopped(_ pid: Int32) -> Bool {
-        let deadline = Date().addingTimeInterval(5)
-        while Date() < deadline {
-            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+        while true {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
             // "pid (comm) S ...": the state follows the last ')'.
-            if let close = stat.lastIndex(of: ")"), stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("T") {
-                return true
-            }
+            guard let close = stat.lastIndex(of: ")") else { return false }
+            let state = stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first
+            if state == "T" { return true }
+            if state == "Z" || state == "X" { return false }
             Thread.sleep(forTimeInterval: 0.01)
         }
-        return false
     }
 
     /// Flips a byte in the payload of the newest version's top node.
@@ -161,12 +164,17 @@ import Glibc
         handle.write(Data([old ^ 0x5A]))
     }
 
-    /// Output collected on a background thread.
+    /// A child's output collected on a background thread, which tests wait on: for a line, a
+    /// text, or the end of the pipe (the child exited or closed it). No deadline: on a loaded
+    /// machine the child answers late, and a child that dies ends its pipe, which ends the wait.
     final class UncheckedData: @unchecked Sendable {
         private var data = Data()
-        private let lock = NSLock()
-        func append(_ d: Data) { lock.lock(); data.append(d); lock.unlock() }
-        func snapshot() -> Data { lock.lock(); defer { lock.unlock() }; return data }
+        private var ended = false
+        private let changed = NSCondition()
+        func append(_ d: Data) { changed.lock(); data.append(d); changed.broadcast(); changed.unlock() }
+        func end() { changed.lock(); ended = true; changed.broadcast(); changed.unlock() }
+        func snapshot() -> Data { changed.lock(); defer { changed.unlock() }; return data }
+        var text: String { String(decoding: snapshot(), as: UTF8.self) }
         var lineCount: Int { snapshot().reduce(0) { $0 + ($1 == 10 ? 1 : 0) } }
 
         /// Everything `handle` yields, collected on a background queue until its end of file.
@@ -178,19 +186,37 @@ import Glibc
                     if chunk.isEmpty { break }
                     collected.append(chunk)
                 }
+                collected.end()
             }
             return collected
         }
 
-        /// Waits up to 30 s (no fixed sleeps: CI machines can be slow) for at least `count`
-        /// lines; whether they came.
-        func waitForLines(_ count: Int) -> Bool {
-            let end = Date().addingTimeInterval(30)
-            while Date() < end {
-                if lineCount >= count { return true }
-                Thread.sleep(forTimeInterval: 0.02)
+        /// Waits until the output so far satisfies `condition` (true) or the pipe has ended
+        /// without it (false).
+        func waitUntil(_ condition: (Data) -> Bool) -> Bool {
+            changed.lock()
+            defer { changed.unlock() }
+            while true {
+                if condition(data) { return true }
+                if ended { return false }
+                changed.wait()
             }
-            return false
+        }
+
+        /// Waits for at least `count` lines; false when the pipe ended with fewer.
+        func waitForLines(_ count: Int) -> Bool {
+            waitUntil { $0.reduce(0) { $0 + ($1 == 10 ? 1 : 0) } >= count }
+        }
+
+        /// Waits for `text` to appear; false when the pipe ended without it.
+        func waitFor(_ text: String) -> Bool {
+            waitUntil { String(decoding: $0, as: UTF8.self).contains(text) }
+        }
+
+        /// Waits for the end of the pipe; everything the child wrote.
+        func waitForEnd() -> String {
+            _ = waitUntil { _ in false }
+            return text
         }
     }
 

@@ -3,22 +3,24 @@ import Testing
 
 /// `watch` names changed objects by primary key (or key) and takes --arg, --distinct, --limit.
 @Suite(.serialized) struct WatchIdentityTests {
-    /// Runs `watch args…` until it has printed `count` lines (or 30 s pass), doing `steps`
-    /// after each line; returns the lines parsed.
+    /// Runs `watch args…` until it has printed `count` lines (or ended), doing `steps` after
+    /// each line; returns the lines parsed.
     func watch(_ args: [String], lines count: Int, steps: [() throws -> Void]) throws -> [[String: Any]] {
         let watcher = Process()
         watcher.executableURL = CLI.executable
         watcher.arguments = ["watch"] + args
-        let out = Pipe()
+        let out = Pipe(), err = Pipe()
         watcher.standardOutput = out
-        watcher.standardError = FileHandle.nullDevice
+        watcher.standardError = err
         try watcher.run()
+        defer { if watcher.isRunning { watcher.terminate() } }
         let collected = WatchCommandTests.UncheckedData.reading(out.fileHandleForReading)
+        let errors = WatchCommandTests.UncheckedData.reading(err.fileHandleForReading)
         for (i, step) in steps.enumerated() {
-            #expect(collected.waitForLines(i + 1), "watch printed only \(collected.lineCount) lines")
+            #expect(collected.waitForLines(i + 1), "watch printed only \(collected.lineCount) lines; stderr: \(errors.text)")
             try step()
         }
-        _ = collected.waitForLines(count)
+        #expect(collected.waitForLines(count), "watch printed only \(collected.lineCount) lines; stderr: \(errors.text)")
         watcher.terminate()
         watcher.waitUntilExit()
         return String(decoding: collected.snapshot(), as: UTF8.self).split(separator: "\n")

@@ -55,11 +55,11 @@ import RealmSwift
                 "\(dogs.map(\.name)) \(dogs.realm.map { $0 !== realm } == true)"
             })
         }
-        #expect(log.next())
+        log.next()
         try Self.write(config) { r in r.objects(QPerson.self).first!.dogs.append(QDog(value: ["name": "Ace"])) }
-        #expect(log.next())
+        log.next()
         try Self.write(config) { r in r.objects(QDog.self).filter("name == 'Fido'").first!.age = 9 }
-        #expect(log.next())
+        log.next()
         Self.settle(queue)
         #expect(log.all == [
             "initial [\"Rex\", \"Fido\"] true",
@@ -77,10 +77,10 @@ import RealmSwift
         let token = jim.dogs.observe(keyPaths: ["age"], on: queue) { change in
             log.add(Self.line(change) { (dogs: List<QDog>) in "\(dogs.map(\.age))" })
         }
-        #expect(log.next())
+        log.next()
         try Self.write(config) { r in r.objects(QDog.self).filter("name == 'Rex'").first!.name = "Rex II" }   // not watched
         try Self.write(config) { r in r.objects(QDog.self).filter("name == 'Fido'").first!.age = 5 }
-        #expect(log.next())
+        log.next()
         Self.settle(queue)
         #expect(log.all == ["initial [1, 2]", "d[] i[] m[1] [1, 5]"])
         token.invalidate()
@@ -101,14 +101,14 @@ import RealmSwift
             dispatchPrecondition(condition: .onQueue(queue))
             any.add(Self.line(change) { (dogs: AnyRealmCollection<QDog>) in "\(dogs.map(\.name))" })
         }
-        #expect(owners.next() && any.next())
+        owners.next(); any.next()
         try Self.write(config) { r in
             r.create(QPerson.self, value: ["name": "Ann", "dogs": [r.objects(QDog.self).filter("name == 'Rex'").first!]])
         }
-        #expect(owners.next())
+        owners.next()
         try Self.write(config) { r in r.objects(QDog.self).filter("name == 'Fido'").first!.age = 4 }   // not watched
         try Self.write(config) { r in r.objects(QDog.self).filter("name == 'Fido'").first!.name = "Fifi" }
-        #expect(any.next())
+        any.next()
         Self.settle(queue)
         #expect(owners.all == ["initial [\"Jim\"]", "d[] i[1] m[] [\"Jim\", \"Ann\"]"])
         #expect(any.all == ["initial [\"Rex\", \"Fido\"]", "d[] i[] m[1] [\"Rex\", \"Fifi\"]"])
@@ -132,10 +132,10 @@ import RealmSwift
             here.append(Self.line(change) { (dogs: List<QDog>) in "\(dogs.isInvalidated) \(dogs.count)" })
         }
         realm.refresh()
-        #expect(log.next())
+        log.next()
         #expect(!dogs.isInvalidated)
         try Self.write(config) { r in r.delete(r.objects(QPerson.self)) }
-        #expect(log.next())
+        log.next()
         try Self.write(config) { r in r.add(QDog(value: ["name": "Ace"])) }
         realm.refresh()
         Self.settle(queue)
@@ -160,11 +160,11 @@ import RealmSwift
         let t2 = AnyRealmCollection(jim.dogs).observe(on: queue) { change in
             any.add(Self.line(change) { (dogs: AnyRealmCollection<QDog>) in "\(dogs.isInvalidated)" })
         }
-        #expect(owners.next() && any.next())
+        owners.next(); any.next()
         try Self.write(config) { r in r.delete(r.objects(QDog.self).filter("name == 'Rex'")) }
-        #expect(owners.next() && any.next())
+        owners.next(); any.next()
         try Self.write(config) { r in r.delete(r.objects(QPerson.self)) }
-        #expect(any.next())
+        any.next()
         Self.settle(queue)
         #expect(owners.all == ["initial false", "d[0] i[] m[] true"])
         #expect(any.all == ["initial false", "d[0] i[] m[] false", "d[0] i[] m[] true"])
@@ -189,7 +189,7 @@ import RealmSwift
         let onThisThread = dogs.observe { change in
             here.append(Self.line(change) { (dogs: List<QDog>) in "\(dogs.isInvalidated) \(dogs.count)" })
         }
-        #expect(log.next())
+        log.next()
         try Self.write(config) { r in r.add(QDog(value: ["name": "Ace"])) }
         realm.refresh()
         Self.settle(queue)
@@ -206,9 +206,9 @@ import RealmSwift
         let token = jim.dogs.observe(keyPaths: nil, on: queue) { change in
             log.add(Self.line(change) { (dogs: List<QDog>) in "\(dogs.count)" })
         }
-        #expect(log.next())
+        log.next()
         try Self.write(config) { r in r.objects(QPerson.self).first!.dogs.removeAll() }
-        #expect(log.next())
+        log.next()
         token.invalidate()
         try Self.write(config) { r in r.objects(QPerson.self).first!.dogs.append(QDog(value: ["name": "Ace"])) }
         Self.settle(queue)

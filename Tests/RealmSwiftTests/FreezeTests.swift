@@ -141,7 +141,7 @@ import RealmSwift
         let token = realm.objects(FDog.self).freeze().observe { change in
             if case .error(let error) = change { seen.append("\(error)") }
         }
-        RunLoop.current.run(until: Date().addingTimeInterval(0.05))
+        pumpRunLoop { !seen.isEmpty }
         #expect(seen.count == 1 && seen[0].contains("frozen"))
         token.invalidate()
     }

@@ -140,8 +140,9 @@ import RealmSwift
             added.signal()
         }
         var all: [String] { lock.withLock { lines } }
-        /// Waits for the next line (false after 5 s without one).
-        func next() -> Bool { added.wait(timeout: .now() + 5) == .success }
+        /// Waits for the next line, however long the queue takes (no deadline: a loaded machine
+        /// delivers late; the expectations on `all` check what came).
+        func next() { added.wait() }
     }
 
     static func describe(_ properties: [PropertyChange]) -> String {
@@ -172,14 +173,14 @@ import RealmSwift
             try onOtherThread { let r = try Realm(configuration: config); try r.write { body(r) } }
         }
         try write { r in r.objects(KPerson.self).first!.name = "James" }
-        #expect(log.next())
+        log.next()
         try write { r in r.objects(KDog.self).first!.name = "Max" }            // not watched
         try write { r in r.objects(KDog.self).first!.age = 4 }
-        #expect(log.next())
+        log.next()
         try write { r in r.objects(KDog.self).first!.owner = nil }
-        #expect(log.next())
+        log.next()
         try write { r in r.delete(r.objects(KDog.self)) }
-        #expect(log.next())
+        log.next()
         try write { r in r.objects(KPerson.self).first!.name = "Jim" }         // after the deletion: nothing
         Thread.sleep(forTimeInterval: 0.2)
         queue.sync {}
@@ -212,7 +213,7 @@ import RealmSwift
             try r.write { r.objects(KDog.self).filter("name == 'Rex'").first!.name = "Rex II" }   // not watched
             try r.write { r.objects(KDog.self).filter("name == 'Fido'").first!.age = 7 }
         }
-        #expect(log.next())
+        log.next()
         Thread.sleep(forTimeInterval: 0.1)
         queue.sync {}
         #expect(log.all == ["[1, 7] [\"dogs.age\"]"])
@@ -228,7 +229,7 @@ import RealmSwift
         let token = rex.freeze().observe(keyPaths: ["owner.name"]) { change in
             if case .error(let error) = change { seen.append("\(error)") } else { seen.append("\(change)") }
         }
-        RunLoop.current.run(until: Date().addingTimeInterval(0.05))
+        pumpRunLoop { !seen.isEmpty }
         #expect(seen.count == 1 && seen[0].contains("frozen"))
         token.invalidate()
     }

@@ -154,7 +154,7 @@ import RealmSwift
             case .error(let e): mapEvents.append("error \(e)")
             }
         }
-        pumpRunLoop { setEvents.count == 1 && mapEvents.count == 1 }
+        pumpRunLoop { setEvents.count >= 1 && mapEvents.count >= 1 }
         let writer = try Realm(configuration: config)
         let other = try #require(writer.object(ofType: SOwner.self, forPrimaryKey: 1))
         try writer.write {
@@ -162,7 +162,7 @@ import RealmSwift
             other.attrs["k"] = "w"
             other.attrs["n"] = "x"
         }
-        pumpRunLoop { setEvents.count == 2 && mapEvents.count == 2 }
+        pumpRunLoop { setEvents.count >= 2 && mapEvents.count >= 2 }
         #expect(setEvents == ["initial [\"m\"]", "update -[] +[0]"])
         #expect(mapEvents == ["initial [\"k\"]", "update -[] +[\"n\"] ~[\"k\"]"])
         setToken.invalidate()

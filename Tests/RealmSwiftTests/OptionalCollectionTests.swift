@@ -109,9 +109,9 @@ import RealmSwift
             }
         }
         defer { token.invalidate() }
-        #expect(pumpRunLoop { events.count == 1 })
+        pumpRunLoop { events.count >= 1 }
         try realm.write { bag.counts["b"] = .some(nil) }
-        #expect(pumpRunLoop { events.count == 2 })
+        pumpRunLoop { events.count >= 2 }
         #expect(events == ["initial 2", "update -[] +[] ~[\"b\"]"])
         #expect(bag.counts["b"] == .some(nil))
     }
@@ -145,17 +145,9 @@ import RealmSwift
             }
         }
         defer { token.invalidate() }
-        #expect(pumpRunLoop { changes.count == 1 })
+        pumpRunLoop { changes.count >= 1 }
         try realm.write { bag.ints.append(objectsIn: [nil, 4]) }
-        #expect(pumpRunLoop { changes.count == 2 })
+        pumpRunLoop { changes.count >= 2 }
         #expect(changes == ["initial 0", "update [nil, Optional(4)] -[] +[0, 1]"])
     }
-}
-
-/// Runs this thread's RunLoop until `condition` holds (the delivery is the event waited for;
-/// the bound only keeps a broken delivery from hanging the suite).
-private func pumpRunLoop(_ condition: () -> Bool) -> Bool {
-    let limit = Date().addingTimeInterval(10)
-    while !condition() && Date() < limit { _ = RunLoop.current.run(mode: .default, before: Date().addingTimeInterval(0.005)) }
-    return condition()
 }

@@ -58,9 +58,9 @@ import Testing
                 for index in 0..<10 {
                     let before = delivered
                     try writer.write { _ = try writer.create("Dog", ["name": .string("dog \(index)")]) }
-                    // The notifier thread computes the change, then asks for a delivery.
-                    let deadline = Date().addingTimeInterval(5)
-                    while delivered == before, Date() < deadline {
+                    // The notifier thread computes the change, then asks for a delivery (no
+                    // deadline: a loaded machine computes late).
+                    while delivered == before {
                         usleep(200)
                         _ = realm.refresh()
                     }

@@ -53,7 +53,7 @@ import Testing
             try w.list(forKey: "xs").append(.value(.double(.nan)))
             try w.setValue(.int(1), forKey: "n")
         }
-        #expect(pumpRunLoop { events.count == 1 })
+        pumpRunLoop { events.count >= 1 }
         #expect(events == [["n"]])
     }
 
@@ -98,7 +98,7 @@ import Testing
             try other.objects("Probe").setValue(.value(.double(.nan)), forKey: "x")
             try other.objects("Probe").setValue(.value(.int(2)), forKey: "n")
         }
-        #expect(pumpRunLoop { events.count == 1 })
+        pumpRunLoop { events.count >= 1 }
         #expect(events == [["n"]])
     }
 }

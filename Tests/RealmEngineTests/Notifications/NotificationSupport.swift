@@ -1,14 +1,22 @@
 import Foundation
 @testable import RealmEngine
 
-/// Runs this thread's RunLoop until `condition` holds or `timeout` passes.
-@discardableResult
-func pumpRunLoop(timeout: Double = 5, until condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while !condition() && Date() < deadline {
-        _ = RunLoop.current.run(mode: .default, before: Date().addingTimeInterval(0.005))
+/// Runs this thread's RunLoop for `seconds`: a window for a delivery that must not come (or
+/// may come: what follows holds either way). Never a wait for an event, which is
+/// `pumpRunLoop(until:)` (TestSupport), with no deadline: a deadline failed correct tests on a
+/// loaded machine.
+func runRunLoop(for seconds: Double) {
+    let end = Date().addingTimeInterval(seconds)
+    while Date() < end { _ = RunLoop.current.run(mode: .default, before: min(end, Date().addingTimeInterval(0.005))) }
+}
+
+/// Waits until the notifier thread has computed `token`'s change up to `version` (or delivered
+/// it): the event a "let the notifier compute" sleep stood for. No deadline.
+func waitUntilComputed(_ token: NotificationToken, upTo version: UInt64) {
+    guard let registration = token.registration else { return }
+    while registration.stateLock.withLock({ max(registration.pending?.target.version ?? 0, registration.base?.version ?? 0) }) < version {
+        usleep(1000)
     }
-    return condition()
 }
 
 /// Every persisted value of every object of one version, for brute-force comparisons.

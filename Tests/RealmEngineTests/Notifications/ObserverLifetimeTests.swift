@@ -26,7 +26,7 @@ import Testing
             let token = results.observe { _ in }
             pumpRunLoop { Notifier.isRunning(for: realm.shared) }
             try realm.write { _ = try realm.create("Person", ["id": .int(1), "name": .string("a"), "age": .int(1)]) }
-            pumpRunLoop(timeout: 0.05) { false }
+            runRunLoop(for: 0.05)
             token.invalidate()
         }
         let again = try Realm(configuration: .init(inMemoryIdentifier: id, schema: Fixtures.people))

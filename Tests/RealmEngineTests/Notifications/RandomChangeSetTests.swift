@@ -103,8 +103,8 @@ import Testing
         #expect(observers.allSatisfy { $0.version != 0 })
 
         let names = ["a", "b", "c", "d", "e", "f"]
-        var slowPumps = 0, pumpTime = 0.0
-        defer { print("seed \(seed): \(slowPumps) pumps timed out; pumping took \(pumpTime) s") }
+        var pumpTime = 0.0
+        defer { print("seed \(seed): pumping took \(pumpTime) s") }
         for round in 0..<250 {
             // Each object is changed at most once per round, so values never change and change back.
             var touched = Set<ObjectKey>()
@@ -188,7 +188,7 @@ import Testing
             if round % 3 == 0 {
                 let latest = writer.version
                 let t0 = Date()
-                if !pumpRunLoop(timeout: 2, until: { observed.version >= latest }) { slowPumps += 1 }
+                pumpRunLoop { observed.version >= latest }   // no deadline: the delivery is the event
                 pumpTime += Date().timeIntervalSince(t0)
             }
             observed.refresh()

@@ -189,7 +189,7 @@ import Testing
             }.start()
             Thread.sleep(forTimeInterval: 0.3)
         }))
-        #expect(finished.wait(timeout: .now() + 10) == .success)
+        finished.wait()   // no deadline: a loaded machine opens late; the expectations check how it ended
         #expect(!outcome.opened)
         #expect("\(outcome.error.map { "\($0)" } ?? "")".contains("newer than the requested 1"))
         realm.refresh()
