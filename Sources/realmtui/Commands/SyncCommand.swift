@@ -73,16 +73,8 @@ struct SyncRunCommand: ParsableCommand {
 
     /// Runs until SIGINT or SIGTERM, which end it after the current batch with status 0.
     private func runForeground() throws {
-        try Descriptors.requireFree()  // before the signal sources: see `Descriptors`
         let control = try SyncControl()
-        var sources: [DispatchSourceSignal] = []
-        for sig in [SIGINT, SIGTERM] {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { control.stop() }
-            source.resume()
-            sources.append(source)
-        }
+        let sources = try handleStopSignals { control.stop() }
         defer { sources.forEach { $0.cancel() } }
         // On a terminal the status line is rewritten in place; in a pipe or log each status is
         // a line of its own (scripts and tests read them).

@@ -73,16 +73,8 @@ struct WatchCommand: ParsableCommand {
             guard realm.schema[className] != nil else { throw RealmError.noSuchClass(className) }
             try EmbeddedClasses.requireTopLevel(className, in: realm.schema, for: .query)
         }
-        try Descriptors.requireFree()  // before the signal sources: see `Descriptors`
         let control = WatchControl()
-        var sources: [DispatchSourceSignal] = []
-        for sig in [SIGINT, SIGTERM] {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { control.stop() }
-            source.resume()
-            sources.append(source)
-        }
+        let sources = try handleStopSignals { control.stop() }
         defer { sources.forEach { $0.cancel() } }
         let print: (String) -> Void = { line in
             Console.rawLine(line)

@@ -30,15 +30,8 @@ final class Interrupt: @unchecked Sendable {
     /// - Throws: a `CLIFailure` when too few descriptors are left for libdispatch
     ///   (`Descriptors`), which would otherwise stop the process with SIGILL.
     static func install() throws -> Interrupt {
-        try Descriptors.requireFree()
         let interrupt = Interrupt()
-        for sig in [SIGINT, SIGTERM] {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { [interrupt] in interrupt.signalled() }
-            source.resume()
-            interrupt.sources.append(source)
-        }
+        interrupt.sources = try handleStopSignals { [interrupt] in interrupt.signalled() }
         return interrupt
     }
 
@@ -88,5 +81,22 @@ enum WriteLock {
         private var done = false
         func markShown() -> Bool { lock.lock(); defer { lock.unlock() }; return !done }
         func finish() { lock.lock(); done = true; lock.unlock() }
+    }
+}
+
+/// SIGINT and SIGTERM handed to `handler` on a global queue instead of ending the process;
+/// returns their sources (cancel them when done). `watch`, `sync` and the writing commands stop
+/// cleanly this way.
+///
+/// - Throws: a `CLIFailure` when too few descriptors are left for libdispatch
+///   (`Descriptors`), which would otherwise stop the process with SIGILL.
+func handleStopSignals(_ handler: @escaping @Sendable () -> Void) throws -> [DispatchSourceSignal] {
+    try Descriptors.requireFree()
+    return [SIGINT, SIGTERM].map { sig in
+        signal(sig, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+        source.setEventHandler(handler: handler)
+        source.resume()
+        return source
     }
 }
