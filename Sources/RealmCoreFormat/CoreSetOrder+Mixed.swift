@@ -41,8 +41,8 @@ extension CoreSetOrder {
         case (.null, _): return -1
         case (_, .null): return 1
         case (.int(let x), .int(let y)): return order(x, y)
-        case (.int(let x), .float(let y)): return compareIntToDouble(x, Double(y))
-        case (.int(let x), .double(let y)): return compareIntToDouble(x, y)
+        case (.int(let x), .float(let y)): return compareIntegerWithDouble(x, Double(y))
+        case (.int(let x), .double(let y)): return compareIntegerWithDouble(x, y)
         case (.float, .int), (.double, .int): return -(try compareMixed(b, a, what: what))
         case (.float(let x), .float(let y)): return floats(x, y)
         case (.float(let x), .double(let y)): return floats(Double(x), y)
@@ -85,7 +85,7 @@ extension CoreSetOrder {
     }
 
     /// `compare_long_to_double`: exact for every int and double, NaN below every int.
-    private static func compareIntToDouble(_ x: Int64, _ y: Double) -> Int {
+    private static func compareIntegerWithDouble(_ x: Int64, _ y: Double) -> Int {
         if y.isNaN { return 1 }
         let precise: Int64 = 1 << 53
         if x <= precise && x >= -precise { return floats(Double(x), y) }

@@ -9,11 +9,8 @@ import Testing
 @Suite("Sync through PostgreSQL (needs PGHOST: run under pg_virtualenv)", .enabled(if: hasServer, noServerReason))
 struct SyncConvergenceTests {
     @Test func twoFilesConvergeThroughOneServer() throws {
-        let server = try ServerNamespace()
-        let dir = TempDir()
-        let a = dir.path("a.realm"), b = dir.path("b.realm")
-        try SyncFixture.makeSynced(a, url: server.url)
-        try SyncFixture.makeSynced(b, url: server.url)
+        let files = try SyncFixture.twoSyncedFiles()
+        let server = files.server, a = files.a, b = files.b
         let born = Timestamp(seconds: -86_400 * 365 * 300, nanoseconds: 123_456_789)  // before Int64 nanoseconds reach
         try SyncFixture.write(a) { r in
             let urgent = try r.create("Tag", ["name": .string("urgent \"x\""), "weight": .float(0.5)])
@@ -67,11 +64,8 @@ struct SyncConvergenceTests {
     }
 
     @Test func aDeleteWinsOverAConcurrentUpdate() throws {
-        let server = try ServerNamespace()
-        let dir = TempDir()
-        let a = dir.path("a.realm"), b = dir.path("b.realm")
-        try SyncFixture.makeSynced(a, url: server.url)
-        try SyncFixture.makeSynced(b, url: server.url)
+        let files = try SyncFixture.twoSyncedFiles()
+        let server = files.server, a = files.a, b = files.b
         try SyncFixture.write(a) { r in
             _ = try r.create("Person", ["id": .int(1), "name": .string("Ann")])
             _ = try r.create("Person", ["id": .int(2), "name": .string("Bo")])
@@ -100,11 +94,8 @@ struct SyncConvergenceTests {
     /// Found by 10,000 random operations: the replay tried to create Ann from the update's
     /// properties alone and failed ('Person.name is required'), stopping the agent for good.
     @Test func anUpdateOfAnObjectThisFileDeletedIsReplayedOverItsAbsence() throws {
-        let server = try ServerNamespace()
-        let dir = TempDir()
-        let a = dir.path("a.realm"), b = dir.path("b.realm")
-        try SyncFixture.makeSynced(a, url: server.url)
-        try SyncFixture.makeSynced(b, url: server.url)
+        let files = try SyncFixture.twoSyncedFiles()
+        let a = files.a, b = files.b
         try SyncFixture.write(a) { r in _ = try r.create("Person", ["id": .int(1), "name": .string("Ann")]) }
         try SyncAgent(path: a).runOnce()
         try SyncAgent(path: b).runOnce()
@@ -119,11 +110,8 @@ struct SyncConvergenceTests {
     }
 
     @Test func aChangeMadeOfflineIsUploadedOnTheNextRun() throws {
-        let server = try ServerNamespace()
-        let dir = TempDir()
-        let a = dir.path("a.realm"), b = dir.path("b.realm")
-        try SyncFixture.makeSynced(a, url: server.url)
-        try SyncFixture.makeSynced(b, url: server.url)
+        let files = try SyncFixture.twoSyncedFiles()
+        let a = files.a, b = files.b
         try SyncFixture.write(a) { r in _ = try r.create("Person", ["id": .int(1), "name": .string("Ann")]) }
         // The server is out of reach: the run fails naming it, and the change stays queued.
         let password = "pw-\(UUID().uuidString)"
@@ -171,11 +159,8 @@ struct SyncConvergenceTests {
     }
 
     @Test func downloadsWaitWhileUploadsArePending() throws {
-        let server = try ServerNamespace()
-        let dir = TempDir()
-        let a = dir.path("a.realm"), b = dir.path("b.realm")
-        try SyncFixture.makeSynced(a, url: server.url)
-        try SyncFixture.makeSynced(b, url: server.url)
+        let files = try SyncFixture.twoSyncedFiles()
+        let a = files.a, b = files.b
         try SyncFixture.write(a) { r in _ = try r.create("Person", ["id": .int(1), "name": .string("Ann")]) }
         try SyncAgent(path: a).runOnce()
         // B holds a local change: a download-only step must not apply A's change over it.

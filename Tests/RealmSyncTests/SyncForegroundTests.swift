@@ -23,11 +23,8 @@ struct SyncForegroundTests {
     }
 
     @Test func twoRunningAgentsConvergeAfterEditsOnBothSides() throws {
-        let server = try ServerNamespace()
-        let dir = TempDir()
-        let a = dir.path("a.realm"), b = dir.path("b.realm")
-        try SyncFixture.makeSynced(a, url: server.url)
-        try SyncFixture.makeSynced(b, url: server.url)
+        let files = try SyncFixture.twoSyncedFiles()
+        let server = files.server, a = files.a, b = files.b
         let agents = [try RunningAgent(a), try RunningAgent(b)]
         defer { stopAll(agents) }
         let db = try server.connect()
@@ -59,11 +56,8 @@ struct SyncForegroundTests {
     }
 
     @Test func aChangeSyncedIntoAFileReachesWatchInAnotherProcess() throws {
-        let server = try ServerNamespace()
-        let dir = TempDir()
-        let a = dir.path("a.realm"), b = dir.path("b.realm")
-        try SyncFixture.makeSynced(a, url: server.url)
-        try SyncFixture.makeSynced(b, url: server.url)
+        let files = try SyncFixture.twoSyncedFiles()
+        let a = files.a, b = files.b
         let agents = [try RunningAgent(a), try RunningAgent(b)]
         defer { stopAll(agents) }
         // `realmtui watch` on B, in a process of its own, for two change sets.
@@ -103,11 +97,8 @@ struct SyncForegroundTests {
     }
 
     @Test func aChangeMadeAfterTheServerDroppedTheAgentStillSyncs() throws {
-        let server = try ServerNamespace()
-        let dir = TempDir()
-        let a = dir.path("a.realm"), b = dir.path("b.realm")
-        try SyncFixture.makeSynced(a, url: server.url)
-        try SyncFixture.makeSynced(b, url: server.url)
+        let files = try SyncFixture.twoSyncedFiles()
+        let server = files.server, a = files.a, b = files.b
         // A's connection carries a name of its own, so the test can find its backend.
         let name = "realmtui-test-\(UUID().uuidString)"
         let agentA = try RunningAgent(a, environment: ["PGAPPNAME": name])

@@ -22,11 +22,8 @@ struct SyncKillTests {
 
     @Test(arguments: ["before-commit", "after-commit"])
     func aKilledUploadLosesAndDuplicatesNothing(point: String) throws {
-        let server = try ServerNamespace()
-        let dir = TempDir()
-        let a = dir.path("a.realm"), b = dir.path("b.realm")
-        try SyncFixture.makeSynced(a, url: server.url)
-        try SyncFixture.makeSynced(b, url: server.url)
+        let files = try SyncFixture.twoSyncedFiles()
+        let server = files.server, a = files.a, b = files.b
         try SyncFixture.write(a) { r in _ = try r.create("Person", ["id": .int(1), "name": .string("Ann")]) }
         try SyncFixture.write(a) { r in try r.object(ofType: "Person", forPrimaryKey: .int(1))?.setValue(.int(30), forKey: "age") }
         try syncKilled(a, at: point)
@@ -44,11 +41,8 @@ struct SyncKillTests {
     }
 
     @Test func aKilledDownloadAppliesNothingAndResumes() throws {
-        let server = try ServerNamespace()
-        let dir = TempDir()
-        let a = dir.path("a.realm"), b = dir.path("b.realm")
-        try SyncFixture.makeSynced(a, url: server.url)
-        try SyncFixture.makeSynced(b, url: server.url)
+        let files = try SyncFixture.twoSyncedFiles()
+        let a = files.a, b = files.b
         try SyncFixture.write(a) { r in
             _ = try r.create("Person", ["id": .int(1), "name": .string("Ann")])
             _ = try r.create("Person", ["id": .int(2), "name": .string("Bo")])

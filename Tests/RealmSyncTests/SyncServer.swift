@@ -46,6 +46,24 @@ enum SyncFixture {
     ])
 
     /// A new file at `path` with `schema`, set up for sync with `url`.
+    /// Two files, `a` and `b`, set up for sync with one server namespace (kept alive with them):
+    /// the start of most sync tests.
+    struct SyncedFiles {
+        let server: ServerNamespace
+        let dir: TempDir
+        let a: String
+        let b: String
+    }
+
+    static func twoSyncedFiles() throws -> SyncedFiles {
+        let server = try ServerNamespace()
+        let dir = TempDir()
+        let files = SyncedFiles(server: server, dir: dir, a: dir.path("a.realm"), b: dir.path("b.realm"))
+        try makeSynced(files.a, url: server.url)
+        try makeSynced(files.b, url: server.url)
+        return files
+    }
+
     static func makeSynced(_ path: String, url: String, schema: Schema = schema) throws {
         _ = try Realm(configuration: .file(path, schema: schema))
         try SyncAgent.initialize(path: path, url: url)
