@@ -42,7 +42,7 @@ struct CoreBytes: @unchecked Sendable {
         let code = Int(flags & 7)
         let rawWidthType = (flags >> 3) & 3
         guard let widthType = CoreNode.WidthType(rawValue: rawWidthType) else {
-            throw RealmError.unsupported(
+            throw RealmError.unsupportedFormat(
                 "\(name): \(what()) at \(ref) is a compressed array (width type 3): Realm file format 25 (Realm Core next-major) is not supported")
         }
         let width = (1 << code) >> 1

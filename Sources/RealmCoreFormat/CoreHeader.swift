@@ -55,11 +55,11 @@ public struct RealmCoreHeader: Sendable, Equatable {
         formatVersion = format
         guard format <= 24 else {
             // Not `newerFormat`: its advice (upgrade realmtui) does not fit a Realm Core format.
-            throw RealmError.unsupported(
+            throw RealmError.unsupportedFormat(
                 "\(b.name): Realm file format \(format) is newer than 24 (Realm Core 14–20); format 25 is Realm Core next-major's (compressed arrays, interned strings) and is not read")
         }
         guard format >= 20 else {
-            throw RealmError.unsupported(
+            throw RealmError.unsupportedFormat(
                 "\(b.name): Realm file format \(format) is older than 20 (Realm Core 10); only formats 20–24 are read")
         }
         let stored = slot == 0 ? refs.0 : refs.1

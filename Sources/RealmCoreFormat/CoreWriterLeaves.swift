@@ -145,7 +145,7 @@ extension CoreNodeWriter {
             // Keys of nested collections numbered by position, unique within a list's tree.
             return try mixedLeaf(values, keyBase: Int64(values.startIndex), what: context)
         case .link, .linkList, .backlink, .typedLink:
-            throw RealmError.unsupported("\(context): writing \(type.name) columns is not supported yet")
+            throw RealmError.unsupportedFeature("\(context): writing \(type.name) columns is not supported yet")
         }
     }
 
@@ -254,7 +254,7 @@ extension CoreNodeWriter {
                 continue
             }
             guard item.count < Self.maxCount else {
-                throw RealmError.unsupported("\(what()): a value of \(item.count) bytes (Realm stores values over 16 MB in chunks, which is not written yet)")
+                throw RealmError.unsupportedFeature("\(what()): a value of \(item.count) bytes (Realm stores values over 16 MB in chunks, which is not written yet)")
             }
             refs.append(.ref(try blob(terminated ? item + [0] : item, what: "\(what()) blob")))
         }

@@ -49,7 +49,7 @@ struct CoreNodeWriter {
     private mutating func node(inner: Bool = false, hasRefs: Bool = false, context: Bool = false, widthType: UInt8,
                                width: Int, count: Int, payload: [UInt8], what: @autoclosure () -> String) throws -> Int {
         guard count <= Self.maxCount else {
-            throw RealmError.unsupported("\(fileName): \(what()) has \(count) elements; a Realm Core node holds at most \(Self.maxCount)")
+            throw RealmError.unsupportedFeature("\(fileName): \(what()) has \(count) elements; a Realm Core node holds at most \(Self.maxCount)")
         }
         let ref = bytes.count
         var flags: UInt8 = Self.code(width) | widthType << 3

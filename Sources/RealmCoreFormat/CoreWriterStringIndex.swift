@@ -291,7 +291,7 @@ struct CoreStringIndexBuilder {
         let size = Self.nodeSize
         if keys.count <= size { return try w.ints(keys, what: "\(what) search index list") }
         guard keys.count <= size * size else {
-            throw RealmError.unsupported("\(what): \(keys.count) objects share one indexed value (over \(size * size) needs deeper B+trees in the search index, which are not written yet)")
+            throw RealmError.unsupportedFeature("\(what): \(keys.count) objects share one indexed value (over \(size * size) needs deeper B+trees in the search index, which are not written yet)")
         }
         var slots: [CoreSlot] = [.tagged(Int64(size))]
         for start in stride(from: 0, to: keys.count, by: size) {

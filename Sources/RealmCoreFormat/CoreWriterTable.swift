@@ -100,7 +100,7 @@ struct CoreTableWriter {
 
     func write(_ w: inout CoreNodeWriter) throws -> Int {
         let name = table.name
-        guard table.columns.count < 0xFFFF else { throw RealmError.unsupported("\(name): \(table.columns.count) columns") }
+        guard table.columns.count < 0xFFFF else { throw RealmError.unsupportedFeature("\(name): \(table.columns.count) columns") }
         for (i, c) in table.columns.enumerated() where table.columns[..<i].contains(where: { $0.name == c.name }) {
             throw RealmError.invalidInput("\(name): two columns are named '\(c.name)'")
         }

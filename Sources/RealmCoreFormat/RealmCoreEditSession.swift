@@ -39,9 +39,10 @@ public final class RealmCoreEditSession: @unchecked Sendable {
 
     /// Takes the lock, then reads the file (mapped: no app can commit while the lock is held).
     /// Throws, changing nothing: `RealmError.busy` while a Realm process has the file open;
-    /// `RealmError.unsupported` for a synced Realm, a format 20–23 file without `upgradeFormat`
-    /// (`RealmCoreEditPolicy`), and a file holding what the conversion leaves out (writing it
-    /// back would lose it); the reader's errors for a damaged file or a wrong key.
+    /// `RealmError.unsupportedFeature` for a synced Realm and a file holding what the conversion
+    /// leaves out (writing it back would lose it), `unsupportedFormat` for a format 20–23 file
+    /// without `upgradeFormat` (`RealmCoreEditPolicy`); the reader's errors for a damaged file
+    /// or a wrong key.
     public init(path: String, key: [UInt8]?, upgradeFormat: Bool) throws {
         // A link is followed: the file it names is locked and replaced (a rename over the link
         // itself would leave the file unchanged and the link turned into a copy).
@@ -55,15 +56,17 @@ public final class RealmCoreEditSession: @unchecked Sendable {
         let lock = try RealmCoreEditLock(path: filePath)
         let access = try key.map { try RealmCoreFileAccess.open(path: filePath, key: $0, lockHeld: true) }
             ?? RealmCoreFileAccess.open(path: filePath, lockHeld: true)
-        if let reason = access.facts.unsupportedReason { throw RealmError.unsupported("\(path): \(reason)") }
+        if let reason = access.facts.unsupportedReason { throw RealmError.unsupportedFormat("\(path): \(reason)") }
         let file = try RealmCoreFile(image: access.image, name: path)
         if let refusal = RealmCoreEditPolicy.refusal(path: path, format: access.facts.format, historyType: file.historyType,
                                                      upgradeFormat: upgradeFormat) {
-            throw RealmError.unsupported(refusal)
+            // A synced Realm is refused as a kind of file; an older format until --upgrade-format.
+            throw RealmCoreEditPolicy.syncHistoryTypes.contains(file.historyType)
+                ? RealmError.unsupportedFeature(refusal) : RealmError.unsupportedFormat(refusal)
         }
         let conversion = try RealmCoreConversion(file: file)
         if !conversion.omissions.isEmpty {
-            throw RealmError.unsupported("\(path) holds what this version of realmtui cannot hold yet, so writing it back would lose it: "
+            throw RealmError.unsupportedFeature("\(path) holds what this version of realmtui cannot hold yet, so writing it back would lose it: "
                                          + conversion.omissions.map(\.description).joined(separator: ", ")
                                          + "; the file is not changed ('realmtui copy' converts the rest into a file you can edit)")
         }

@@ -12,7 +12,7 @@ import RealmEngine
 ///
 /// Every ref is checked before it is followed; a damaged file is a `RealmError.corruptFile`
 /// naming the class, column and offset, a format outside 20–24 or a compressed array
-/// `RealmError.unsupported` naming the format.
+/// `RealmError.unsupportedFormat` naming the format.
 public final class RealmCoreFile: Sendable {
     /// The header facts (format, form, top ref, selected slot).
     public let header: RealmCoreHeader

@@ -7,7 +7,7 @@ extension RealmCoreWriter {
     /// The Realm Core column type of a property this writer can write, or why it cannot yet.
     static func columnType(_ p: Property, in objectSchema: ObjectSchema) -> Result<CoreColumnType, RealmError> {
         func refuse(_ what: String) -> Result<CoreColumnType, RealmError> {
-            .failure(.unsupported("\(objectSchema.name).\(p.name): \(what) cannot be written to a Realm Core file yet"))
+            .failure(.unsupportedFeature("\(objectSchema.name).\(p.name): \(what) cannot be written to a Realm Core file yet"))
         }
         if p.isPrimaryKey, ![.int, .int8, .int16, .int32, .string, .objectId, .uuid].contains(p.type) || p.isList || p.isSet || p.isMap {
             return refuse("a primary key of type \(p.type)")
@@ -33,7 +33,7 @@ extension RealmCoreWriter {
         }
     }
 
-    /// Every class of `realm` as a table, with every object, or an `unsupported` error naming
+    /// Every class of `realm` as a table, with every object, or an `unsupportedFeature` error naming
     /// the first class and property this writer cannot write yet (nothing is left out).
     /// Typed links in Mixed values carry the table keys `write(_:toFile:)` gives: the
     /// `metadata` table 0, then the classes in schema order from 1.
@@ -157,7 +157,7 @@ extension RealmCoreWriter {
             }
             return .typedLink(tableKey: table, key: link.key.rawValue)
         default:
-            throw RealmError.unsupported("\(className).\(property.name): a \(value) value cannot be written to a Realm Core file yet")
+            throw RealmError.unsupportedFeature("\(className).\(property.name): a \(value) value cannot be written to a Realm Core file yet")
         }
     }
 }

@@ -42,9 +42,18 @@ public enum RealmError: Error, Equatable, Sendable, CustomStringConvertible {
     case indexOutOfRange(index: Int, count: Int)
     /// A query that does not parse or does not type-check. `column` is 1-based.
     case query(message: String, column: Int)
-    /// A feature of the file this program does not support (written by a newer format that it
-    /// can read but not write).
-    case unsupported(String)
+    /// A file format or version this program does not read, or reads but does not write: a
+    /// Realm Core format outside 20–24 (or one realmtui would have to upgrade), a newer
+    /// realmtui write format (the file opens read-only), a property type a newer program wrote.
+    case unsupportedFormat(String)
+    /// Something this program cannot (yet) do with this kind of file: a value, size or
+    /// structure the Realm Core writer does not write, a Realm Core file whose parts a
+    /// write-back would lose, a synced Realm Core file (never edited).
+    case unsupportedFeature(String)
+    /// The schema or a value is refused by sync's rules: a class without a primary key, an
+    /// embedded class, a reserved name, a link inside a Mixed value, a schema change of a
+    /// synced file.
+    case notSyncable(String)
     /// An operation the object, collection or class does not offer (a list of values asked for
     /// objects, a primary-key lookup on a class without one, an export the import cannot read back).
     case invalidOperation(String)
@@ -94,7 +103,9 @@ public enum RealmError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidatedObject: "invalidated-object"
         case .indexOutOfRange: "index-out-of-range"
         case .query: "query"
-        case .unsupported: "unsupported"
+        case .unsupportedFormat: "unsupported-format"
+        case .unsupportedFeature: "unsupported-feature"
+        case .notSyncable: "not-syncable"
         case .invalidOperation: "invalid-operation"
         case .invalidState: "invalid-state"
         case .resourceLimit: "resource-limit"
@@ -133,12 +144,15 @@ public enum RealmError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidatedObject: "the object has been deleted or invalidated"
         case .indexOutOfRange(let index, let count): "index \(index) is out of range (count \(count))"
         case .query(let message, let column): "\(message) at column \(column)"
-        case .unsupported(let message), .invalidOperation(let message), .invalidState(let message),
+        case .unsupportedFormat(let message), .unsupportedFeature(let message), .notSyncable(let message),
+             .invalidOperation(let message), .invalidState(let message),
              .resourceLimit(let message), .internalError(let message): message
         case .busy(let message): message
         case .invalidInput(let message): message
         case .encryption(let path, let reason): "\(path): \(reason)"
-        case .server(let server, let operation, _, let message): "\(server): \(operation) failed: \(message)"
+        case .server(let server, let operation, let state, let message):
+            // The SQLSTATE (the cause's code) says which refusal it was when the text is localized.
+            "\(server): \(operation) failed: \(message)" + (state.isEmpty ? "" : " (SQLSTATE \(state))")
         case .cancelled: "cancelled: nothing was changed"
         }
     }

@@ -96,7 +96,7 @@ extension RealmError {
             path.hasSuffix(".lock") ? .incompatibleLockFile : .invalidDatabase
         case .encryption: .invalidDatabase
         case .newerFormat: .unsupportedFileFormatVersion
-        case .unsupported: .fileFormatUpgradeRequired
+        case .unsupportedFormat: .fileFormatUpgradeRequired
         case .io(_, _, let errno, _): Self.code(ofErrno: errno)
         case .schemaMismatch: .schemaMismatch
         case .resourceLimit: .addressSpaceExhausted
@@ -106,8 +106,10 @@ extension RealmError {
             .invalidInput
         // Writing a read-only Realm is a misuse there (an exception), not a file error.
         case .readOnly, .notInWriteTransaction, .alreadyInWriteTransaction, .wrongThread, .closed, .invalidatedObject,
-             .invalidOperation, .invalidState, .internalError, .cancelled:
+             .invalidOperation, .invalidState, .internalError, .cancelled, .unsupportedFeature:
             .fail
+        // Realm's sync rules are Atlas's (an exception there), not a file error.
+        case .notSyncable: .fail
         // A sync server's refusal: Realm's own sync codes belong to Atlas, which this is not.
         case .server: .fail
         }
@@ -147,7 +149,7 @@ extension RealmError {
         case .filePermissionDenied: self = .io(path: "", operation: "open", errno: EACCES, message: message)
         case .fileExists: self = .io(path: "", operation: "create", errno: EEXIST, message: message)
         case .fileNotFound: self = .io(path: "", operation: "open", errno: ENOENT, message: message)
-        case .fileFormatUpgradeRequired: self = .unsupported(message)
+        case .fileFormatUpgradeRequired: self = .unsupportedFormat(message)
         case .incompatibleLockFile: self = .notARealmFile(path: ".lock", reason: message)
         case .addressSpaceExhausted: self = .resourceLimit(message)
         case .schemaMismatch: self = .schemaMismatch(message)

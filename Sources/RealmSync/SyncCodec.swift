@@ -55,12 +55,12 @@ enum SyncCodec {
             guard let target = property.objectClassName else { throw RealmError.internalError("link without a class") }
             guard let object = try realm.object(ofType: target, key: key) else { return .null }
             guard let pk = object.objectSchema.primaryKeyProperty else {
-                throw RealmError.unsupported("\(target) has no primary key, so links to it cannot be synced")
+                throw RealmError.notSyncable("\(target) has no primary key, so links to it cannot be synced")
             }
             return try element(try object.value(forKey: pk.name), pk, realm)
         case (.mixed, _):
-            if case .typedLink = value { throw RealmError.unsupported("a link inside a Mixed value cannot be synced yet") }
-            if case .link = value { throw RealmError.unsupported("a link inside a Mixed value cannot be synced yet") }
+            if case .typedLink = value { throw RealmError.notSyncable("a link inside a Mixed value cannot be synced yet") }
+            if case .link = value { throw RealmError.notSyncable("a link inside a Mixed value cannot be synced yet") }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]  // one text per value, whatever the process
             encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")

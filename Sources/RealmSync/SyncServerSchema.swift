@@ -28,13 +28,13 @@ enum SyncServerSchema {
         let classes = schema.objectSchemas.filter { !SyncClasses.isInternal($0.name) }
         for c in classes {
             if c.name.hasPrefix(reservedPrefix) {
-                throw RealmError.unsupported("class \(c.name) cannot be synced: names starting with '\(reservedPrefix)' are the sync server's own tables")
+                throw RealmError.notSyncable("class \(c.name) cannot be synced: names starting with '\(reservedPrefix)' are the sync server's own tables")
             }
             if c.isEmbedded {
-                throw RealmError.unsupported("class \(c.name) is embedded, and embedded objects cannot be synced yet (they have no primary key)")
+                throw RealmError.notSyncable("class \(c.name) is embedded, and embedded objects cannot be synced yet (they have no primary key)")
             }
             if c.primaryKeyProperty == nil {
-                throw RealmError.unsupported("class \(c.name) has no primary key, so it cannot be synced: objects are matched across files by their primary key")
+                throw RealmError.notSyncable("class \(c.name) has no primary key, so it cannot be synced: objects are matched across files by their primary key")
             }
         }
         return classes
@@ -54,7 +54,7 @@ enum SyncServerSchema {
         case .uuid: return "uuid"
         case .object:
             guard let target = p.objectClassName.flatMap({ schema[$0] }), let pk = target.primaryKeyProperty else {
-                throw RealmError.unsupported("\(p.name) links to \(p.objectClassName ?? "?"), which has no primary key, so it cannot be synced")
+                throw RealmError.notSyncable("\(p.name) links to \(p.objectClassName ?? "?"), which has no primary key, so it cannot be synced")
             }
             return try columnType(pk, schema: schema)
         case .mixed, .linkingObjects:

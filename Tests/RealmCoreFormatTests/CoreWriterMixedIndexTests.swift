@@ -58,7 +58,7 @@ import Testing
                                 [.int(1), .bool(true)], [.double(.nan), .double(.nan)]] {
             let realm = try Self.realm(dir, values)
             #expect { try RealmCoreWriter.write(realm, toFile: dir.path("refused-\(UUID().uuidString).realm")) } throws: { error in
-                guard case RealmError.unsupported(let text) = error else { return false }
+                guard case RealmError.unsupportedFeature(let text) = error else { return false }
                 return text.hasPrefix("Box.val: a search index on a Mixed column")
             }
         }

@@ -185,7 +185,8 @@ struct SyncConvergenceTests {
         #expect {
             try SyncAgent.initialize(path: path, url: server.url)
         } throws: { error in
-            "\(error)".contains("Note has no primary key")
+            guard case RealmError.notSyncable(let message) = error else { return false }
+            return message.contains("Note has no primary key")
         }
         // Nothing was recorded in the file, nor created on the server.
         #expect(throws: RealmError.self) { try SyncAgent.status(path: path) }

@@ -20,7 +20,7 @@ extension Realm {
 
     /// A frozen instance that reads the version this one reads now, from any thread.
     ///
-    /// Throws `unsupported` inside a write transaction (the version being written is not
+    /// Throws `invalidState` inside a write transaction (the version being written is not
     /// committed, so there is nothing to pin), `wrongThread` from another thread than this
     /// instance's, and `busy` when the lock file's reader table is full. A frozen instance
     /// returns itself.

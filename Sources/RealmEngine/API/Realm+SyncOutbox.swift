@@ -78,7 +78,7 @@ public enum SyncKeyText {
             return writer.flush()
         case .objectId(let id): return "\"\(id.description)\""
         case .uuid(let id): return "\"\(id.uuidString.lowercased())\""
-        default: throw RealmError.unsupported("a primary key of type \(value.kindName) cannot be synced")
+        default: throw RealmError.notSyncable("a primary key of type \(value.kindName) cannot be synced")
         }
     }
 }
@@ -90,7 +90,7 @@ extension Realm {
     func queueToOutbox(_ t: WriteTransaction) throws {
         guard queuesToOutbox, let outboxIndex = t.base.layout.classIndex(SyncClasses.outbox) else { return }
         if t.newSchema != nil || t.changes.everything {
-            throw RealmError.unsupported(
+            throw RealmError.notSyncable(
                 "\(shared.path) is synced: changing its schema is not supported yet (the server's tables would no longer match)")
         }
         let schema = t.state.schema
@@ -101,7 +101,7 @@ extension Realm {
             guard !SyncClasses.isInternal(objectSchema.name) else { continue }
             let properties = objectSchema.persistedProperties
             guard let pkColumn = properties.firstIndex(where: \.isPrimaryKey) else {
-                throw RealmError.unsupported("\(objectSchema.name) has no primary key, so it cannot be synced")
+                throw RealmError.notSyncable("\(objectSchema.name) has no primary key, so it cannot be synced")
             }
             func entry(_ key: Value, _ names: [String], created: Bool, deleted: Bool) throws -> [String: Value] {
                 ["version": .int(version), "className": .string(objectSchema.name), "primaryKey": .string(try SyncKeyText.encode(key)),

@@ -248,7 +248,7 @@ public final class Realm {
             }
             // Checked on the version this transaction would build on (one header read a write).
             if newest.writeFormat > FileHeader.writeFormat {
-                throw RealmError.unsupported(
+                throw RealmError.unsupportedFormat(
                     "\(shared.path) was written by a newer format (write version \(newest.writeFormat)); this program opens it read-only")
             }
             if try newest.version != snapshot.version { try advance() }

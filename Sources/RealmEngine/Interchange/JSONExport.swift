@@ -45,7 +45,7 @@ public enum JSONExport {
 
     /// The JSON of one property value.
     ///
-    /// - Throws: the resolver's error; `RealmError.unsupported` when it names a target by a nil
+    /// - Throws: the resolver's error; `RealmError.invalidOperation` when it names a target by a nil
     ///   primary key, which would read back as no link.
     public static func json(_ value: Value, for property: Property, resolveLink: LinkResolver) throws -> JSONValue {
         if property.type == .mixed { return try MixedJSON.json(value, of: property, resolveLink: resolveLink) }

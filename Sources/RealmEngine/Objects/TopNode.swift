@@ -123,7 +123,7 @@ enum SchemaNode {
         do {
             return try JSONDecoder().decode(StoredSchema.self, from: Data(p))
         } catch DecodingError.dataCorrupted(let context) where context.codingPath.last?.stringValue == "type" {
-            throw RealmError.unsupported(
+            throw RealmError.unsupportedFormat(
                 "\(path): a property of the stored schema has a type this program does not know (\(context.debugDescription)); "
                 + "the file was written by a newer program: open it with that one")
         } catch {

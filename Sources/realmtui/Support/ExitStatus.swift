@@ -26,15 +26,9 @@ enum ExitStatus {
     static func finish(after error: Error) -> Never {
         Console.flush()
         switch error {
-        case RealmError.noSuchClass(let name):
-            fail("no class named '\(name)'" + NameSuggestion.hint(name, among: KnownNames.classes), code: error, status: failure)
-        case RealmError.noSuchProperty(let className, let property, let available):
-            fail(RealmError.noSuchProperty(className: className, property: property, available: available).description
-                 + NameSuggestion.hint(property, among: available), code: error, status: failure)
-        case RealmError.encryption(let path, let reason) where reason == RealmError.missingKeyReason:
-            fail(EncryptionOptions.missingKeyMessage(path), code: error, status: failure)
         case let e as RealmError:
-            fail(e.description, code: e, status: failure)
+            Console.error(errorLine(for: e))
+            exit(failure)
         case let e as CLIFailure:
             fail(e.description, status: failure)
         case let e as ExitCode:
@@ -104,11 +98,17 @@ enum ExitStatus {
         exit(status)
     }
 
-    /// Writes one `error:` line ending in the engine error's stable code (`… [corrupt-file]`,
-    /// for scripts; the README lists the codes) and exits.
-    static func fail(_ message: String, code error: Error, status: Int32) -> Never {
-        guard let realmError = error as? RealmError else { fail(message, status: status) }
-        fail(oneLine(message) + " [\(realmError.code)]", status: status)
+    /// The one `error:` line of an engine error: its message (with a "did you mean" for a
+    /// misspelt name, the key options for a missing key), ending in its stable code in brackets
+    /// (`… [corrupt-file]`, for scripts; the README lists the codes).
+    static func errorLine(for error: RealmError) -> String {
+        let message = switch error {
+        case .noSuchClass(let name): "no class named '\(name)'" + NameSuggestion.hint(name, among: KnownNames.classes)
+        case .noSuchProperty(_, let property, let available): error.description + NameSuggestion.hint(property, among: available)
+        case .encryption(let path, let reason) where reason == RealmError.missingKeyReason: EncryptionOptions.missingKeyMessage(path)
+        default: error.description
+        }
+        return "error: " + oneLine(message) + " [\(error.code)]"
     }
 
     /// `message` with every line break replaced so it stays one line.

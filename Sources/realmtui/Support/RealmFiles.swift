@@ -304,7 +304,7 @@ enum RealmCoreFiles {
     /// open: `RealmCoreFileAccess`) and its schema read.
     private static func read(_ path: String, key: [UInt8]? = nil) throws -> (RealmCoreFile, RealmCoreFileAccess) {
         let access = try key.map { try RealmCoreFileAccess.open(path: path, key: $0) } ?? RealmCoreFileAccess.open(path: path)
-        if let reason = access.facts.unsupportedReason { throw RealmError.unsupported("\(path): \(reason)") }
+        if let reason = access.facts.unsupportedReason { throw RealmError.unsupportedFormat("\(path): \(reason)") }
         return (try RealmCoreFile(image: access.image, name: path), access)
     }
 
