@@ -6,7 +6,7 @@ import RealmEngine
 /// file) met a rollback error in every command, with no way to accept it but deleting the lock
 /// file by hand: `check --accept-rollback` makes the file's newest version the current one, and
 /// the error says so. It refuses while another process has the file open.
-@Suite struct AcceptRollbackTests {
+@Suite(.tags(.multiProcess)) struct AcceptRollbackTests {
     @Test func anOlderCopyPutBackOnPurposeIsAccepted() throws {
         let s = try Scratch()
         let file = try s.database()

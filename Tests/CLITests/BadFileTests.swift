@@ -3,7 +3,7 @@ import Testing
 
 /// Every bad file, given to every command that opens a file: one `error:` line, exit 1, the
 /// file byte-for-byte unchanged, nothing created (no database, no lock file left behind).
-@Suite("CLI bad files")
+@Suite("CLI bad files", .tags(.multiProcess))
 struct BadFileTests {
     /// Makes each kind of bad file in `s`; returns name → path.
     static func badFiles(_ s: Scratch) throws -> [(String, String)] {
@@ -100,7 +100,7 @@ struct BadFileTests {
 /// A `.realm` file written by Realm itself (Realm Core's "T-DB" header) is read as one: with no
 /// top ref it is an empty Realm file, and a top ref past its end is a damaged one (an error
 /// naming the offset), never an unknown signature.
-@Suite struct RealmCoreHeaderTests {
+@Suite(.tags(.multiProcess)) struct RealmCoreHeaderTests {
     static func header(topRef: UInt64) -> Data {
         // Realm Core's 24-byte header: two top refs, "T-DB", file formats 0 and 24, flags 1
         // (the second slot is the current one).

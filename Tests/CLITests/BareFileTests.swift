@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite struct BareFileTests {
+@Suite(.tags(.multiProcess)) struct BareFileTests {
     /// The bundled demo is a file of the current format: it passes `check`, and a copy takes a
     /// write (a demo left from an older development format opened for reading but failed both).
     @Test func theBundledDemoChecksAndTakesWrites() throws {

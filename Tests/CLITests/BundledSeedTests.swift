@@ -3,7 +3,7 @@ import Testing
 
 /// The seed files under `Resources/` (format stability): each committed file still opens, passes
 /// `check`, and exports exactly the JSON kept beside it; and it opens read-only in the explorer.
-@Suite("Bundled seed files")
+@Suite("Bundled seed files", .tags(.multiProcess))
 struct BundledSeedTests {
     static let resources = ExplorerEntryTests.root.appendingPathComponent("Resources")
 

@@ -4,7 +4,7 @@ import Testing
 /// CSV that cannot be read as written is refused with the line that says why, and the file is
 /// left as it was: a cut-off row, bytes that are not UTF-8, an input with no header row.
 /// Columns skipped by `--ignore-unknown` are counted in a warning, as for JSON.
-@Suite struct CSVImportErrorTests {
+@Suite(.tags(.multiProcess)) struct CSVImportErrorTests {
     func empty(_ scratch: Scratch) throws -> String {
         try ImportTests().empty(scratch)
     }
@@ -59,7 +59,7 @@ import Testing
 
 /// CSV cells of data, objectId and uuid properties are their text, never JSON: base64 that
 /// spells `null` and an objectId of decimal digits survive export → import.
-@Suite struct CSVTextualCellTests {
+@Suite(.tags(.multiProcess)) struct CSVTextualCellTests {
     @Test func dataSpellingNullAndDigitOnlyObjectIdsRoundTrip() throws {
         let scratch = try Scratch()
         let schema = try scratch.write("b.json", #"[{"name": "B", "properties": {"d": "data?", "o": "objectId?", "n": "int?"}}]"#)

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("CLI create and import")
+@Suite("CLI create and import", .tags(.multiProcess))
 struct CreateImportTests {
     @Test func createMakesAnEmptyDatabaseWithTheSchema() throws {
         let s = try Scratch()

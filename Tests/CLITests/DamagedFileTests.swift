@@ -4,7 +4,7 @@ import Testing
 /// Damaged files through the command line: a truncated file and one with bad bytes in a node
 /// are refused by every command (exit 1, the file unchanged), never read as an empty or a
 /// plausible database, and never laundered into a new file that passes `check`.
-@Suite("CLI damaged files")
+@Suite("CLI damaged files", .tags(.multiProcess, .integrity))
 struct DamagedFileTests {
     /// A database with 3,000 people (one bulk import), each with a long name that starts with
     /// `marker`, so the string column's bytes can be found in the file.

@@ -4,7 +4,7 @@ import Testing
 /// A decimal128 property through the command line: `create --schema` with realm-js's
 /// `"decimal128"`, `import`, `query` (exact decimal literals, JSON/CSV/table output),
 /// `update --set`, `schema --json`, and `export` → `import` byte-identical.
-@Suite struct DecimalCommandTests {
+@Suite(.tags(.multiProcess)) struct DecimalCommandTests {
     static let schema = #"[{"name": "Item", "primaryKey": "id", "properties": {"id": "int", "price": "decimal128", "discount": "decimal128?", "history": "decimal128[]"}}]"#
     static let data = #"{"Item": [{"id": 1, "price": "10.50", "discount": null, "history": ["0.1", "0.2"]}, {"id": 2, "price": 0.1, "discount": "NaN", "history": []}, {"id": 3, "price": "+9999999999999999999999999999999999E+6111", "discount": "-1E-6143", "history": ["-Inf"]}]}"#
 

@@ -6,7 +6,7 @@ import Glibc
 
 /// Inputs at the edges that were answered wrongly or silently (issue 29, item 11): each is now
 /// a clear `error:` (or works), never a misleading message or a value quietly changed.
-@Suite("CLI edge inputs")
+@Suite("CLI edge inputs", .tags(.multiProcess))
 struct EdgeInputTests {
     @Test func aNegativeLimitIsNamedAsSuch() throws {
         let s = try Scratch()

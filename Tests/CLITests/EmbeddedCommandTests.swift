@@ -5,7 +5,7 @@ import Testing
 /// (and round-trip byte-identical), `query` reaches them through key paths and shows them
 /// readably in every format, and a command naming an embedded class as a class of its own is
 /// told where its objects live.
-@Suite("CLI embedded objects")
+@Suite("CLI embedded objects", .tags(.multiProcess))
 struct EmbeddedCommandTests {
     static let schema = #"""
     [{"name": "Person", "primaryKey": "name", "properties": {"name": "string", "address": "Address", "previous": "Address[]", "places": "Address{}"}},

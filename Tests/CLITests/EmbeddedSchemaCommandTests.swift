@@ -3,7 +3,7 @@ import Testing
 
 /// Embedded classes through `create --schema`, `schema --json` and `migrate` (to and from
 /// embedded, by Realm's rules).
-@Suite("CLI embedded schema")
+@Suite("CLI embedded schema", .tags(.multiProcess))
 struct EmbeddedSchemaCommandTests {
     /// `Person` with an address; `Address` embedded when `embedded`, else a class of its own.
     static func schema(embedded: Bool) -> String {

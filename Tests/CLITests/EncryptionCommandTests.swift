@@ -3,7 +3,7 @@ import Testing
 
 /// `--key HEX` / `--key-file PATH` on every command that opens a file; `copy --new-key`,
 /// `--decrypt`; one clear error for an encrypted file opened without its key.
-@Suite("Encrypted files on the command line")
+@Suite("Encrypted files on the command line", .tags(.multiProcess))
 struct EncryptionCommandTests {
     static let key = String(repeating: "0123456789abcdef", count: 8)
     static let otherKey = String(repeating: "fedcba9876543210", count: 8)
@@ -83,7 +83,7 @@ struct EncryptionCommandTests {
 
     /// With standard error closed the prompt cannot show, and the explorer still gives up
     /// cleanly on an empty key (writing the prompt trapped).
-    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"))
+    @Test(.tags(.tmux), .enabled(if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"))
     func theKeyPromptWithStandardErrorClosedDoesNotTrap() throws {
         let s = try Scratch()
         let file = try Self.encryptedDatabase(s)
@@ -103,7 +103,7 @@ struct EncryptionCommandTests {
         #expect(text.contains("exit=1"), "\(text)")
     }
 
-    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"))
+    @Test(.tags(.tmux), .enabled(if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"))
     func theExplorerAsksForTheKeyBeforeTakingTheScreen() throws {
         let s = try Scratch()
         let file = try Self.encryptedDatabase(s)
@@ -142,7 +142,7 @@ struct EncryptionCommandTests {
         #expect(!done.contains(Self.key), "the key was echoed: \(done)")
     }
 
-    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"))
+    @Test(.tags(.tmux), .enabled(if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"))
     func theExplorerOpensAnEncryptedFileWithTheKeyOption() throws {
         let s = try Scratch()
         let file = try Self.encryptedDatabase(s)

@@ -5,7 +5,7 @@ import Testing
 
 /// An engine error's `error:` line ends with its stable code (issue 28, item 5), and the README
 /// lists every code.
-@Suite struct ErrorCodeTests {
+@Suite(.tags(.multiProcess)) struct ErrorCodeTests {
     @Test func engineErrorsEndWithTheirCode() throws {
         let s = try Scratch()
         let file = try s.database()

@@ -4,7 +4,7 @@ import Testing
 /// `realmtui FILE`, the explorer's entry point: without a terminal a usage error; in a real
 /// terminal (tmux) a bad file is refused before the screen is taken, a good one opens, and
 /// every way out (q, SIGINT, SIGTERM, SIGHUP) gives the terminal back.
-@Suite("Explorer entry point", .tags(.tmux))
+@Suite("Explorer entry point", .tags(.tmux, .multiProcess))
 struct ExplorerEntryTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let demo = root.appendingPathComponent("Resources/demo.realm").path

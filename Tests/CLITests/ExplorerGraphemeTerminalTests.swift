@@ -4,7 +4,7 @@ import Testing
 /// The terminal draws grapheme clusters where the explorer's grid puts them: a ZWJ family, a
 /// flag, a keycap and a combining accent take the columns the model gives them, every later
 /// column stays aligned, and nothing of one row (a dangling joiner) turns up on another.
-@Suite("Explorer grapheme clusters in tmux", .tags(.tmux))
+@Suite("Explorer grapheme clusters in tmux", .tags(.tmux, .multiProcess))
 struct ExplorerGraphemeTerminalTests {
     @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"))
     func clustersKeepTheirColumnsInARealTerminal() throws {

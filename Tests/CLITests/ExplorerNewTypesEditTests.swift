@@ -5,7 +5,7 @@ import Testing
 /// End to end in a real terminal, issue 23: the explorer edits a set (adds an element), a
 /// dictionary (puts a key), a Mixed value and an embedded object's field; after it quits,
 /// `realmtui query` finds each change.
-@Suite("Explorer edits sets, dictionaries, Mixed and embedded objects, end to end", .tags(.tmux))
+@Suite("Explorer edits sets, dictionaries, Mixed and embedded objects, end to end", .tags(.tmux, .multiProcess))
 struct ExplorerNewTypesEditTests {
     static let schema = Schema([
         ObjectSchema(name: "Item", properties: [

@@ -4,7 +4,7 @@ import Testing
 /// The explorer on a Realm file (written by Realm Core): its classes and objects are browsed,
 /// links followed, and without an edit nothing of the file changes (its lock file is created
 /// beside it, as a Realm app creates it).
-@Suite(.tags(.tmux)) struct ExplorerRealmFileTests {
+@Suite(.tags(.tmux, .multiProcess)) struct ExplorerRealmFileTests {
     @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"))
     func browseARealmFileAndLeaveItUnchanged() throws {
         let scratch = try Scratch()

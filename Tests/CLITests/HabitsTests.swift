@@ -6,7 +6,7 @@ import Glibc
 
 /// What a new user types: SQL-style sort words, Cocoa's collection operators, typos, `delete`
 /// without a predicate, `help` of a missing subcommand.
-@Suite struct HabitsTests {
+@Suite(.tags(.multiProcess)) struct HabitsTests {
     @Test func sortTakesAscAndDescWords() throws {
         let s = try Scratch()
         let db = try s.database()
@@ -60,7 +60,7 @@ import Glibc
 }
 
 /// A write command on a file it may not write.
-@Suite struct ReadOnlyFileTests {
+@Suite(.tags(.multiProcess)) struct ReadOnlyFileTests {
     @Test func aWriteCommandDoesNotSuggestReadOnly() throws {
         let s = try Scratch()
         let db = try s.database()

@@ -3,7 +3,7 @@ import Testing
 import RealmEngine
 
 /// Help that answers the questions a new user has, shell completion, and CSV import.
-@Suite struct HelpAndCompletionTests {
+@Suite(.tags(.multiProcess)) struct HelpAndCompletionTests {
     @Test func createHelpListsEveryPropertyTypeAndForm() throws {
         let help = try CLI.run(["create", "--help"]).stdout
         for type in PropertyType.allCases where type != .object {
@@ -71,7 +71,7 @@ import RealmEngine
 }
 
 /// The README a new user reads first.
-@Suite struct ReadmeTests {
+@Suite(.tags(.multiProcess)) struct ReadmeTests {
     static let text: String = {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("README.md")

@@ -7,7 +7,7 @@ import Glibc
 
 /// Import from pipes, FIFOs and `<(…)`; Ctrl-C before anything is written; the message of a
 /// writer waiting for another one.
-@Suite(.serialized) struct ImportStreamTests {
+@Suite(.serialized, .tags(.multiProcess)) struct ImportStreamTests {
     static let data = #"{"Person": [{"id": 9, "name": "九"}]}"#
 
     func count(_ db: String) throws -> String {

@@ -3,7 +3,7 @@ import Testing
 
 /// `import`: links resolved after every object of the file exists, honest errors and counts,
 /// the bare-array and CSV forms, pipes.
-@Suite struct ImportTests {
+@Suite(.tags(.multiProcess)) struct ImportTests {
     static let schema = """
         [{"name": "Person", "primaryKey": "id", "properties": {"id": "int", "name": "string?", "dogs": "Dog[]", "best": "Dog?"}},
          {"name": "Dog", "primaryKey": "id", "properties": {"id": "int", "age": "int?", "buddy": "Dog?"}},

@@ -12,7 +12,7 @@ import Glibc
 /// `ulimit -f` (RLIMIT_FSIZE, in 512-byte blocks in sh), and the kernel kills it with SIGXFSZ at
 /// its first write past that size — inside the copy's big commit, once the limit is below the
 /// finished copy's size and above what the empty file it starts from needs.
-@Suite("CLI killed writes")
+@Suite("CLI killed writes", .tags(.multiProcess, .integrity, .slow))
 struct KilledWriteTests {
     static let objects = 12_000
     static let hasPython = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")

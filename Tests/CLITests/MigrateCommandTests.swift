@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("CLI migrate")
+@Suite("CLI migrate", .tags(.multiProcess))
 struct MigrateCommandTests {
     static let newSchema = """
         [{"name": "Person", "primaryKey": "id", "properties": {"id": "int", "fullName": "string", "email": "string?", "dogs": "Dog[]"}},

@@ -5,7 +5,7 @@ import Testing
 /// Two index leaves swapped on disk (each with a checksum right for its own bytes) through the
 /// command line: a primary-key query that reaches one is an `error:` line and a failure, never
 /// "0 objects" with exit 0, and `check` fails.
-@Suite("CLI misplaced nodes")
+@Suite("CLI misplaced nodes", .tags(.multiProcess, .integrity))
 struct MisplacedNodeCommandTests {
     @Test func aQueryThroughASwappedIndexLeafFails() throws {
         let s = try Scratch()

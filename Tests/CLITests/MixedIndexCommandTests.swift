@@ -3,7 +3,7 @@ import Testing
 
 /// `create` takes `"indexed": true` on a mixed property, `schema` shows the index, and queries
 /// through it find equal numbers of every kind (1, 1.0 and decimal 1) but not the string "1".
-@Suite struct MixedIndexCommandTests {
+@Suite(.tags(.multiProcess)) struct MixedIndexCommandTests {
     @Test func createImportAndQueryAnIndexedMixedProperty() throws {
         let s = try Scratch()
         let schema = try s.write("schema.json", #"[{"name": "M", "properties": {"any": {"type": "mixed", "indexed": true}, "n": "int"}}]"#)

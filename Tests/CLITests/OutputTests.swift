@@ -4,7 +4,7 @@ import RealmTUI
 
 /// The table's width (terminal, then $COLUMNS, then 80), whole dates, --columns, --format line,
 /// and nil against the string "null".
-@Suite struct OutputTests {
+@Suite(.tags(.multiProcess)) struct OutputTests {
     /// The test database with a long name, so a table must be cut to fit.
     func wideDatabase(_ s: Scratch) throws -> String {
         let db = try s.database()

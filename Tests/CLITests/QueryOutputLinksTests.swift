@@ -5,7 +5,7 @@ import Testing
 /// In the output of a sorted, filtered or limited query, a link to the queried class counts
 /// positions in that output, which is what `import --class` counts; a target the output leaves
 /// out cannot be named, and the command says so instead of naming another object.
-@Suite struct QueryOutputLinksTests {
+@Suite(.tags(.multiProcess)) struct QueryOutputLinksTests {
     /// Notes a, b, c, d (in that order), b linking to c and d to a.
     func notes(_ scratch: Scratch) throws -> String {
         let file = try ImportTests().empty(scratch)

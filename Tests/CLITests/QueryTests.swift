@@ -3,7 +3,7 @@ import RealmEngine
 import RealmTUI
 import Testing
 
-@Suite("CLI query, export and schema")
+@Suite("CLI query, export and schema", .tags(.multiProcess))
 struct QueryTests {
     @Test func jsonHasEveryStoredPropertyWithLinksDatesAndLists() throws {
         let s = try Scratch()

@@ -9,7 +9,7 @@ import Glibc
 /// beside it, renamed over it — proved by Realm Core itself (`realm-core-tool verify`,
 /// `write-test`, `query`, `dump`). Refused, changing nothing: while a Realm process holds the
 /// lock file, an older format without `--upgrade-format`; a failed write leaves the original.
-@Suite struct RealmCoreEditCommandTests {
+@Suite(.tags(.multiProcess)) struct RealmCoreEditCommandTests {
     static let needsTool = "needs ../shared/realm-core/tools/realm-core-tool"
 
     /// `realm-core-tool ARGS…`.

@@ -7,7 +7,7 @@ import Testing
 /// depth, an embedded class is not queried on its own, a printed object shows them nested,
 /// `check` checks each embedded object's parent and names
 /// a damaged one; the file and its folder are never changed.
-@Suite struct RealmCoreEmbeddedCLITests {
+@Suite(.tags(.multiProcess)) struct RealmCoreEmbeddedCLITests {
     static func count(_ path: String, _ className: String, _ predicate: String) throws -> String {
         let result = try CLI.run(["query", path, className, predicate, "--format", "count"])
         #expect(result.status == 0, "\(predicate): \(result.stderr)")

@@ -5,7 +5,7 @@ import Testing
 /// command works through a converted copy (the writing ones: `RealmCoreEditCommandTests`), `copy` converts
 /// (refusing to lose what it cannot hold unless asked), and the file and its folder are never
 /// changed.
-@Suite struct RealmCoreFileTests {
+@Suite(.tags(.multiProcess)) struct RealmCoreFileTests {
     static func fixture(_ name: String) -> URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("RealmCoreFormatTests/Fixtures/\(name)")
@@ -83,7 +83,7 @@ import Testing
     }
 
     /// The explorer asks for the key of an encrypted Realm file, as for realmtui's own.
-    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"))
+    @Test(.tags(.tmux), .enabled(if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"))
     func theExplorerAsksForTheKeyOfAnEncryptedRealmFile() throws {
         let scratch = try Scratch()
         let (path, bytes, _) = try Self.copy("generated-encrypted.realm", into: scratch)

@@ -4,7 +4,7 @@ import Testing
 /// `realmtui copy SRC DST --format realm-core` of a Realm with primary keys and indexed
 /// properties: the written file carries Realm Core's search indexes, so Realm Core itself finds
 /// objects by primary key and writes to the file.
-@Suite struct RealmCoreIndexCommandTests {
+@Suite(.tags(.multiProcess)) struct RealmCoreIndexCommandTests {
     @Test func copyWritesPrimaryKeysAndIndexes() throws {
         let s = try Scratch()
         let file = try s.database()
@@ -15,7 +15,7 @@ import Testing
         #expect(schema.stdout.contains("Person (2 objects), primary key id"), "\(schema.stdout) \(schema.stderr)")
         let found = try CLI.run(["query", out, "Person", "id == 2", "--format", "count"])
         #expect(found.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "\(found.stdout) \(found.stderr)")
-        guard let tool = RealmCoreWriteCommandTests.tool else { return }
+        let tool = try RealmCoreWriteCommandTests.requireTool()
         for command in ["verify", "write-test"] {
             let result = try CLI.run([], executable: tool.path, arguments: [command, out])
             #expect(result.status == 0, "realm-core-tool \(command): \(result.stderr)")

@@ -6,7 +6,7 @@ import Testing
 /// dumps of the two agree class by class, column by column, object by object (table and
 /// column keys aside, which the writer numbers afresh) — and Realm Core verifies and writes to
 /// the copy.
-@Suite struct RealmCoreRoundTripCLITests {
+@Suite(.tags(.multiProcess)) struct RealmCoreRoundTripCLITests {
     /// Embedded objects, links and lists of links (Swift), 420 objects with link lists (Kotlin),
     /// a set of Mixed in embedded objects (.NET).
     @Test(.enabled(if: RealmCoreWriteCommandTests.tool != nil, "needs ../shared/realm-core/tools/realm-core-tool"),

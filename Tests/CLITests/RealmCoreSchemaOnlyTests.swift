@@ -5,7 +5,7 @@ import Testing
 /// `schema` and a whole class's `query --format count` on a Realm file read the header, the group
 /// and the tables' specs, never an object: a file of any size answers at once, each class's count
 /// from its cluster tree's root.
-@Suite struct RealmCoreSchemaOnlyTests {
+@Suite(.tags(.multiProcess)) struct RealmCoreSchemaOnlyTests {
     /// The ref in element `index` of the node at `ref` (Realm Core's node header: `AAAA`, a flags
     /// byte whose low three bits code the width, the element count in bytes 5–7).
     static func element(_ bytes: Data, node ref: Int, _ index: Int) -> Int {

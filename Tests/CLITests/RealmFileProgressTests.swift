@@ -3,7 +3,7 @@ import Testing
 
 /// Reading a Realm file of many objects says how far it is on a terminal (the explorer's first
 /// screen waits for it), and says nothing into a pipe.
-@Suite(.tags(.tmux)) struct RealmFileProgressTests {
+@Suite(.tags(.tmux, .multiProcess)) struct RealmFileProgressTests {
     /// `../shared/realm-core/fixtures/generated-big.realm` (200,000 objects), when this machine has it.
     static let big: String? = {
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

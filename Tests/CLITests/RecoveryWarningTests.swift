@@ -3,7 +3,7 @@ import Testing
 @testable import RealmEngine
 
 /// Issue 11, defect 7: when the newest commit does not verify, the command line says so.
-@Suite("CLI recovery warning")
+@Suite("CLI recovery warning", .tags(.multiProcess, .integrity))
 struct RecoveryWarningTests {
     /// Flips a byte inside the first node the newest commit's record lists; returns its version.
     static func damageNewestCommit(_ path: String) throws -> UInt64 {

@@ -5,7 +5,7 @@ import Testing
 /// under `ulimit -n 5` died of SIGILL inside libdispatch (its event loop could not get a
 /// descriptor), and a file was mapped with a reservation of address space so large that, under
 /// `ulimit -v`, it left the heap nothing (or could not be made at all).
-@Suite("CLI resource limits")
+@Suite("CLI resource limits", .tags(.multiProcess))
 struct ResourceLimitTests {
     /// Runs `realmtui args…` under the sh `ulimit` option `limit` (`-n 5`, `-v 400000`).
     static func limited(_ limit: String, _ args: [String], stdin: String? = nil) throws -> CLI.Result {

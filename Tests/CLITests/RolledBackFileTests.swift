@@ -5,7 +5,7 @@ import Testing
 /// A file put back to an older version through the command line: the older copy of the page
 /// holding the newest header slot put back. Reading commands warn naming the version set aside,
 /// `check` fails naming it — never the older version served silently.
-@Suite("CLI rolled-back file")
+@Suite("CLI rolled-back file", .tags(.multiProcess, .integrity))
 struct RolledBackFileTests {
     @Test func anOlderCopyOfTheNewestSlotPageWarnsAndFailsCheck() throws {
         let s = try Scratch()

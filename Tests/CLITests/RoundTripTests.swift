@@ -4,7 +4,7 @@ import Testing
 /// Everything `export` and `query --format json|csv` write, `import` reads back: for every bundled
 /// database and the test schema (links to a class without a primary key), each form is imported
 /// into an empty copy, and `export` of the copy is byte-identical to `export` of the original.
-@Suite struct RoundTripTests {
+@Suite(.tags(.multiProcess)) struct RoundTripTests {
     /// The bundled databases under Resources/, found from this source file.
     static var bundled: [String] {
         let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

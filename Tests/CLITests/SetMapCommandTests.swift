@@ -5,7 +5,7 @@ import Testing
 /// and `"X{}"`, `import`, `schema` (text and `--json`), `query` with Realm's set and dictionary
 /// operators, `update --set` of a whole set or dictionary, and `export` → `import`
 /// byte-identical.
-@Suite struct SetMapCommandTests {
+@Suite(.tags(.multiProcess)) struct SetMapCommandTests {
     static let schema = #"[{"name": "Item", "primaryKey": "id", "properties": {"id": "int", "tags": "string<>", "attrs": "string{}", "counts": "int?{}", "pets": "Pet{}"}}, {"name": "Pet", "primaryKey": "name", "properties": {"name": "string"}}]"#
     static let data = #"{"Pet": [{"name": "rex"}], "Item": [{"id": 1, "tags": ["b", "a", "b"], "attrs": {"color": "red"}, "counts": {"x": 1, "y": null}, "pets": {"dog": "rex"}}, {"id": 2, "tags": [], "attrs": {}, "counts": {}, "pets": {}}]}"#
 

@@ -7,7 +7,7 @@ import Glibc
 /// A database path naming something that is not a regular file (a FIFO, a device) is refused
 /// with one `error:` line saying what it is, by every command, without waiting for a writer and
 /// without leaving a lock file beside it.
-@Suite("CLI special files")
+@Suite("CLI special files", .tags(.multiProcess))
 struct SpecialFileTests {
     /// Makes a FIFO at `path`.
     static func fifo(_ path: String) throws {

@@ -4,7 +4,7 @@ import Testing
 /// Standard output that cannot be written and standard input that cannot be read: the command
 /// fails with one `error:` line and status 1 (a truncated backup never exits 0), except that a
 /// reader closing the pipe early (`| head`) stays quiet, as it does for every Unix filter.
-@Suite("CLI standard stream errors")
+@Suite("CLI standard stream errors", .tags(.multiProcess))
 struct StandardStreamErrorTests {
     /// Enough objects that the output passes the console's 64 KiB buffer and a pipe's capacity.
     static func largeDatabase(_ s: Scratch) throws -> String {

@@ -6,7 +6,7 @@ import Testing
 /// printed raw by `schema`, `check`, `import` or `query --format line` is run by the terminal.
 /// Every human format shows control characters as the explorer does (Control Pictures, U+FFFD);
 /// the machine formats (JSON, CSV) stay exact.
-@Suite("CLI terminal escapes")
+@Suite("CLI terminal escapes", .tags(.multiProcess))
 struct TerminalEscapeTests {
     static let className = "Ev\u{1B}[31mil"
     static let propertyName = "na\u{1B}]0;pwned\u{07}me"

@@ -14,7 +14,7 @@ import TestSupport
 ///
 /// `sample(of:)` switches over `PropertyType` with no `default:`, so a new type does not
 /// compile until it has samples here, and then fails here until every layer handles it.
-@Suite struct TypeWalkTests {
+@Suite(.tags(.multiProcess)) struct TypeWalkTests {
     /// Two values of one type, `high` sorting after `low`, in the forms each layer takes them.
     struct Sample {
         var type: PropertyType

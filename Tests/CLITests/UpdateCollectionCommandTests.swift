@@ -5,7 +5,7 @@ import Testing
 /// `tags-=x` removes from a set (every equal element of a list), `attrs.key=VALUE` puts a
 /// dictionary entry and `attrs-=key` removes one; each checked with `query --format json`, and
 /// each wrong use an `error:` line that writes nothing.
-@Suite struct UpdateCollectionCommandTests {
+@Suite(.tags(.multiProcess)) struct UpdateCollectionCommandTests {
     static let schema = #"""
         [{"name": "Item", "primaryKey": "id", "properties": {"id": "int", "name": "string", "tags": "string<>",
           "nums": "double<>", "words": "string[]", "scores": "double?[]", "attrs": "string{}", "counts": "int?{}",

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("CLI usage")
+@Suite("CLI usage", .tags(.multiProcess))
 struct UsageTests {
     static let subcommands = ["create", "import", "export", "schema", "query", "update", "delete", "copy", "compact", "check", "demo"]
 

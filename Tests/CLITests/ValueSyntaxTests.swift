@@ -3,7 +3,7 @@ import Testing
 import RealmEngine
 
 /// One value syntax for `--set`, `--arg`, import (JSON and CSV) and `ValueSyntax.parse`.
-@Suite struct ValueSyntaxTests {
+@Suite(.tags(.multiProcess)) struct ValueSyntaxTests {
     static let schema = """
         [{"name": "Owner", "primaryKey": "id", "properties": {"id": "int"}},
          {"name": "Item", "primaryKey": "id", "properties": {"id": "int", "name": "string?", "born": "date?", "pic": "data?",

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `watch` names changed objects by primary key (or key) and takes --arg, --distinct, --limit.
-@Suite(.serialized) struct WatchIdentityTests {
+@Suite(.serialized, .tags(.multiProcess)) struct WatchIdentityTests {
     /// Runs `watch args…` until it has printed `count` lines (or ended), doing `steps` after
     /// each line; returns the lines parsed.
     func watch(_ args: [String], lines count: Int, steps: [() throws -> Void]) throws -> [[String: Any]] {

@@ -2,7 +2,7 @@ import Foundation
 import RealmEngine
 import Testing
 
-@Suite("CLI update, delete, copy, compact, check and demo")
+@Suite("CLI update, delete, copy, compact, check and demo", .tags(.multiProcess))
 struct WriteCommandTests {
     @Test func updateSetsPropertiesAndPrintsTheCount() throws {
         let s = try Scratch()

@@ -6,7 +6,7 @@ import Testing
 
 /// Every crash, hang, slow input and undetected corruption the fuzzers found, kept as a file under
 /// `Tests/RealmEngineTests/Fixtures/Fuzz/<target>/`, replayed through the same entry function.
-@Suite struct FuzzReplayTests {
+@Suite(.tags(.slow)) struct FuzzReplayTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("RealmEngineTests/Fixtures/Fuzz")
 

@@ -3,7 +3,7 @@ import RealmCoreFormat
 import Testing
 
 /// The reader's whole view of each generated fixture equals Realm Core's own dump of it.
-@Suite struct CoreDumpConformanceTests {
+@Suite(.tags(.slow)) struct CoreDumpConformanceTests {
     static func open(_ url: URL, nodeShift: Int? = nil) throws -> RealmCoreFile {
         try RealmCoreFile(image: RealmCoreImage(copying: Data(contentsOf: url)), name: url.lastPathComponent, nodeShift: nodeShift)
     }

@@ -35,6 +35,14 @@ enum CoreFixtures {
         return url
     }
 
+    /// `realm-core-tool` (or `realm-core-tool-bpnode4`); without it the current test is
+    /// cancelled, which the run shows as skipped (a silent `return` would show a pass that
+    /// compared nothing with Realm Core).
+    static func requireTool(_ name: String = "realm-core-tool") throws -> URL {
+        guard let url = tool(name) else { try Test.cancel("../shared/realm-core/tools/\(name) is absent") }
+        return url
+    }
+
     /// True when `../shared/realm-core` is present: tests that need it are skipped visibly otherwise.
     static var sharedIsPresent: Bool { shared != nil }
 }

@@ -13,7 +13,7 @@ import Testing
 
     @Test(.enabled(if: CoreFixtures.sharedFixture("generated-big.realm") != nil, "../shared/realm-core/fixtures/generated-big.realm is absent"))
     func openAndReadBig() throws {
-        guard let url = CoreFixtures.sharedFixture("generated-big.realm") else { return }
+        let url = try #require(CoreFixtures.sharedFixture("generated-big.realm"))
         let image = try RealmCoreImage(copying: Data(contentsOf: url))
         var file: RealmCoreFile?
         let open = try Self.seconds { file = try RealmCoreFile(image: image, name: "big") }

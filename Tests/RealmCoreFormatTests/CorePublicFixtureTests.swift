@@ -6,7 +6,7 @@ import Testing
 /// 1000) read by this reader against `realm-core-tool dump` run on them. The tool upgrades a
 /// copy of a format 20–23 file to 24 before dumping, so for those files what is compared is
 /// what the upgrade keeps: see `comparable`.
-@Suite struct CorePublicFixtureTests {
+@Suite(.tags(.multiProcess)) struct CorePublicFixtureTests {
     static let fixtures = [
         "realm-core_test_upgrade_database_4_24.realm",
         "realm-studio_asset_file.realm",
@@ -32,7 +32,7 @@ import Testing
     @Test(.enabled(if: CoreFixtures.tool() != nil, "../shared/realm-core/tools/realm-core-tool is absent"), arguments: fixtures)
     func publicFixtureEqualsRealmCoreTool(name: String) throws {
         let url = CoreFixtures.url(name)
-        guard let tool = CoreFixtures.tool(name.contains("_4_") ? "realm-core-tool-bpnode4" : "realm-core-tool") else { return }
+        let tool = try CoreFixtures.requireTool(name.contains("_4_") ? "realm-core-tool-bpnode4" : "realm-core-tool")
         let expected = try CoreJSONCompare.parse(CoreProcess.run(tool, ["dump", url.path]).stdout)
         let file = try CoreDumpConformanceTests.open(url)
         let actual = try CoreJSONCompare.parse(Data(RealmCoreDumper(file: file, fileName: name).dump().utf8))

@@ -9,7 +9,7 @@ import Testing
 /// to a top-level class, and an embedded class of its own), owned through a to-one link, a list
 /// and a dictionary. Our dump must equal Realm Core's (embedded objects inline), the converted
 /// values the reader's, and each parent must own exactly the keys Realm Core's dump shows.
-@Suite(.enabled(if: CoreFixtures.tool() != nil, "../shared/realm-core/tools/realm-core-tool is absent"))
+@Suite(.enabled(if: CoreFixtures.tool() != nil, "../shared/realm-core/tools/realm-core-tool is absent"), .tags(.multiProcess))
 struct CoreRandomEmbeddedFileTests {
     static func document(seed: UInt64, parents: Int) -> [String: Any] {
         var g = CoreRandomFileTests.Generator(rng: CoreDamageTests.Xorshift(state: seed))

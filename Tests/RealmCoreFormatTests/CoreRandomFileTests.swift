@@ -7,7 +7,7 @@ import Testing
 /// must be the same text. The documents reach what the fixtures do not: collections and
 /// backlink lists over 1,000 elements (inner B+tree nodes), every string length class, nulls
 /// in every kind of column, Mixed holding every type.
-@Suite(.enabled(if: CoreFixtures.tool() != nil, "../shared/realm-core/tools/realm-core-tool is absent"))
+@Suite(.enabled(if: CoreFixtures.tool() != nil, "../shared/realm-core/tools/realm-core-tool is absent"), .tags(.multiProcess))
 struct CoreRandomFileTests {
     struct Generator {
         var rng: CoreDamageTests.Xorshift
@@ -118,7 +118,7 @@ struct CoreRandomFileTests {
 
     @Test(arguments: [(UInt64(0x1234_5678), false), (UInt64(0x9ABC_DEF0), true)])
     func randomFileReadsAsRealmCoreReadsIt(seed: UInt64, streaming: Bool) throws {
-        guard let tool = CoreFixtures.tool() else { return }
+        let tool = try CoreFixtures.requireTool()
         let scratch = TempDir("core-random")
         defer { withExtendedLifetime(scratch) {} }
         let dir = scratch.url

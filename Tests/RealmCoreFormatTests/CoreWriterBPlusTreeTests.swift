@@ -6,7 +6,7 @@ import Testing
 /// Lists, link lists and backlink lists longer than one B+tree leaf (1000 elements): inner
 /// nodes in Realm Core's compact form, checked by Realm Core (verify walks every inner node
 /// and asserts its sizes) and read back by this reader.
-@Suite struct CoreWriterBPlusTreeTests {
+@Suite(.tags(.multiProcess)) struct CoreWriterBPlusTreeTests {
     typealias Column = RealmCoreWriterTable.Column
     typealias Object = RealmCoreWriterTable.Object
 
@@ -28,7 +28,7 @@ import Testing
             ])
         }
         let path = try CoreWriterTests.roundTrip([RealmCoreWriterTable(name: "class_Long", columns: columns, objects: objects)], dir)
-        guard let tool = CoreFixtures.tool() else { return }
+        let tool = try CoreFixtures.requireTool()
         let count = try CoreJSONCompare.parse(CoreProcess.run(tool, ["query", path, "Long", "strings.@count > 1000"]).stdout) as? [String: Any]
         #expect(count?["object_keys"] as? [Int] == [3, 4])
         // The element at index 2499 is in the third leaf.
@@ -56,7 +56,7 @@ import Testing
         let t = try #require(file.table(named: "class_T"))
         let five = try #require(try t.object(key: 5))
         #expect(five.backlinks.map(\.count) == [1, 1500])
-        guard let tool = CoreFixtures.tool() else { return }
+        let tool = try CoreFixtures.requireTool()
         let answer = try CoreJSONCompare.parse(CoreProcess.run(tool, ["query", path, "T", "@links.O.one.@count > 1000"]).stdout) as? [String: Any]
         #expect(answer?["object_keys"] as? [Int] == [5])
         let all = try CoreJSONCompare.parse(CoreProcess.run(tool, ["query", path, "O", "ANY targets.n == 1199"]).stdout) as? [String: Any]
@@ -71,7 +71,7 @@ import Testing
         let table = RealmCoreWriterTable(name: "class_Huge", columns: [.init(name: "xs", type: .int, nullable: false, isList: true)],
                                          objects: [Object(key: 0, values: [.list((0..<n).map { .int(Int64($0 % 100)) })])])
         let path = try CoreWriterTests.roundTrip([table], schemaVersion: nil, dir, compareDumps: false)
-        guard let tool = CoreFixtures.tool() else { return }
+        let tool = try CoreFixtures.requireTool()
         let answer = try CoreJSONCompare.parse(CoreProcess.run(tool, ["query", path, "Huge", "xs.@count == \(n)"]).stdout) as? [String: Any]
         #expect(answer?["count"] as? Int == 1)
     }

@@ -7,7 +7,7 @@ import Testing
 /// finds a key by binary search, so the key order must be its own: the oracle is a file
 /// Realm Core wrote, whose dictionaries, given to the writer reversed, must come out in the
 /// order Realm Core stored them; Realm Core's queries by key must find them.
-@Suite struct CoreWriterDictionaryTests {
+@Suite(.tags(.multiProcess)) struct CoreWriterDictionaryTests {
     typealias Column = RealmCoreWriterTable.Column
     typealias Object = RealmCoreWriterTable.Object
 
@@ -79,7 +79,7 @@ import Testing
         #expect(try t.object(key: 3)?.backlinks.map(\.count) == [2, 0, 0])
         #expect(try t.object(key: 7)?.backlinks.map(\.count) == [0, 1, 0])
         #expect(try t.object(key: 8)?.backlinks.map(\.count) == [0, 0, 1])
-        guard let tool = CoreFixtures.tool() else { return }
+        let tool = try CoreFixtures.requireTool()
         func keys(_ cls: String, _ query: String) throws -> [Int]? {
             let answer = try CoreJSONCompare.parse(CoreProcess.run(tool, ["query", path, cls, query]).stdout) as? [String: Any]
             return answer?["object_keys"] as? [Int]

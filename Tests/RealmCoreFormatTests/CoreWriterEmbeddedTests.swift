@@ -6,7 +6,7 @@ import Testing
 /// Embedded tables (table type 1), owned through to-one links, lists and dictionaries, an
 /// embedded object owning another; Realm Core's verify checks each has exactly one parent,
 /// write-test deletes a parent (and with it its embedded objects).
-@Suite struct CoreWriterEmbeddedTests {
+@Suite(.tags(.multiProcess)) struct CoreWriterEmbeddedTests {
     typealias Object = RealmCoreWriterTable.Object
 
     static func tables(childParents: [Int64] = [0]) -> [RealmCoreWriterTable] {
@@ -42,7 +42,7 @@ import Testing
         let file = try RealmCoreFile(image: RealmCoreImage(copying: Data(contentsOf: URL(fileURLWithPath: path))), name: path)
         #expect(try #require(file.table(named: "class_Address")).kind == .embedded)
         #expect(try #require(file.table(named: "class_Person")).kind == .topLevel)
-        guard let tool = CoreFixtures.tool() else { return }
+        let tool = try CoreFixtures.requireTool()
         let info = String(decoding: try CoreProcess.run(tool, ["verify", path]).stdout, as: UTF8.self)
         #expect(info.contains("\"embedded_objects\": 7"), "\(info)")
         func keys(_ query: String) throws -> [Int]? {

@@ -5,7 +5,7 @@ import Testing
 
 /// The writer's encrypted output (`RealmCoreEncryption`): Realm Core opens it with the key and
 /// finds it consistent, refuses a wrong key, and this package's reader reads it back equal.
-@Suite struct CoreWriterEncryptionTests {
+@Suite(.tags(.multiProcess)) struct CoreWriterEncryptionTests {
     static let key = (0..<64).map { UInt8(($0 * 37 + 11) & 0xFF) }
     static var hexKey: String { key.map { String(format: "%02x", $0) }.joined() }
 

@@ -8,7 +8,7 @@ import Testing
 /// its own value), queries through it, writes to the file through it (`write-test` adds,
 /// changes and deletes objects, then looks every object up by primary key), and builds the
 /// same index itself from the same data (`make` from our file's dump).
-@Suite struct CoreWriterIndexTests {
+@Suite(.tags(.multiProcess)) struct CoreWriterIndexTests {
     typealias Column = RealmCoreWriterTable.Column
     typealias Object = RealmCoreWriterTable.Object
 
@@ -26,7 +26,7 @@ import Testing
 
     /// Realm Core's answer to `query` on `className`: the object keys, in key order.
     static func query(_ path: String, _ className: String, _ rql: String) throws -> [Int64]? {
-        guard let tool = CoreFixtures.tool() else { return nil }
+        let tool = try CoreFixtures.requireTool()
         let answer = try CoreJSONCompare.parse(CoreProcess.run(tool, ["query", path, className, rql]).stdout) as? [String: Any]
         let keys = try #require(answer?["object_keys"] as? [Any], "\(rql): \(String(describing: answer))")
         return keys.compactMap { ($0 as? NSNumber)?.int64Value }.sorted()
@@ -39,7 +39,7 @@ import Testing
     static func expectRealmCoreBuildsTheSameIndexes(_ path: String, tables: Int, _ dir: TempDir) throws -> [[String]] {
         let ours = try CoreIndexTree(path: path)
         let described = try (0..<tables).map { t in try ours.indexRefs(table: t).filter { $0 != 0 }.map { try ours.describe($0) } }
-        guard let tool = CoreFixtures.tool() else { return described }
+        let tool = try CoreFixtures.requireTool()
         let dump = dir.path("dump-\(UUID().uuidString).json")
         try CoreProcess.run(tool, ["dump", path]).stdout.write(to: URL(fileURLWithPath: dump))
         let made = dir.path("made-\(UUID().uuidString).realm")

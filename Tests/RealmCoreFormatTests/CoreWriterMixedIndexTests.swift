@@ -7,7 +7,7 @@ import Testing
 /// Realm Core verifies the file, rebuilds the same tables from its dump and has node-for-node
 /// the same index, and finds values through it; columns whose index this writer cannot make
 /// exactly are refused by class and property.
-@Suite struct CoreWriterMixedIndexTests {
+@Suite(.tags(.multiProcess)) struct CoreWriterMixedIndexTests {
     static let schema = Schema([
         ObjectSchema(name: "Box", properties: [Property(name: "id", type: .int, isPrimaryKey: true),
                                                Property(name: "val", type: .mixed, isOptional: true, isIndexed: true)]),

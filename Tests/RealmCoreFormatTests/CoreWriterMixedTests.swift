@@ -7,7 +7,7 @@ import Testing
 /// backlink columns Realm Core adds to their targets, lists nested in a Mixed; checked by
 /// Realm Core (verify compares typed links with backlinks, dump, write-test, queries) and read
 /// back by this reader and the conversion.
-@Suite struct CoreWriterMixedTests {
+@Suite(.tags(.multiProcess)) struct CoreWriterMixedTests {
     typealias Column = RealmCoreWriterTable.Column
     typealias Object = RealmCoreWriterTable.Object
 
@@ -51,7 +51,7 @@ import Testing
         #expect(target.backlinkColumns.count == 2)
         let nine = try #require(try target.object(key: 9))
         #expect(nine.backlinks == [[1000], []])
-        guard let tool = CoreFixtures.tool() else { return }
+        let tool = try CoreFixtures.requireTool()
         func keys(_ cls: String, _ query: String) throws -> [Int]? {
             let answer = try CoreJSONCompare.parse(CoreProcess.run(tool, ["query", path, cls, query]).stdout) as? [String: Any]
             return answer?["object_keys"] as? [Int]

@@ -6,7 +6,7 @@ import Testing
 /// Random schemas and values (seeded; `REALMTUI_CORE_WRITER_FILES` files, 40 at CI size)
 /// written and checked as `CoreWriterTests.roundTrip` checks them: Realm Core's verify,
 /// write-test, dump (equal to this reader's) and counts, and this reader's values.
-@Suite struct CoreWriterRandomTests {
+@Suite(.tags(.multiProcess)) struct CoreWriterRandomTests {
     static let types: [CoreColumnType] = [.int, .bool, .string, .binary, .timestamp, .float, .double, .decimal128, .objectId, .uuid]
 
     static func value(_ type: CoreColumnType, nullable: Bool, _ g: inout SeededGenerator) -> CoreValue {

@@ -5,7 +5,7 @@ import Testing
 
 /// `RealmCoreWriter.write(_:toFile:)`: this engine's Realm written as a Realm Core file, which
 /// Realm Core accepts and `RealmCoreConversion` reads back as the same objects.
-@Suite struct CoreWriterRealmTests {
+@Suite(.tags(.multiProcess)) struct CoreWriterRealmTests {
     static let properties: [Property] = [
         Property(name: "n", type: .int), Property(name: "small", type: .int8, isOptional: true),
         Property(name: "flag", type: .bool, isOptional: true), Property(name: "name", type: .string),

@@ -5,7 +5,7 @@ import Testing
 
 /// Files `RealmCoreWriter` writes, checked by Realm Core itself (`realm-core-tool verify`,
 /// `write-test`, `dump`, `query`) and read back by this reader.
-@Suite struct CoreWriterTests {
+@Suite(.tags(.multiProcess)) struct CoreWriterTests {
     typealias Column = RealmCoreWriterTable.Column
     typealias Object = RealmCoreWriterTable.Object
 
@@ -72,7 +72,7 @@ import Testing
             }
             #expect(i == expected.count)
         }
-        guard let tool = CoreFixtures.tool() else { return path }
+        let tool = try CoreFixtures.requireTool()
         let verify = try CoreProcess.run(tool, ["verify", path])
         #expect(String(decoding: verify.stdout, as: UTF8.self).contains("\"result\": \"ok\""))
         if compareDumps {
@@ -144,7 +144,7 @@ import Testing
             Object(key: Int64(i) * 3 + 1, values: [.int(Int64(i)), i % 5 == 0 ? .null : .string("s\(i)")])
         }
         let path = try Self.roundTrip([RealmCoreWriterTable(name: "class_Sparse", columns: columns, objects: sparse)], dir)
-        guard let tool = CoreFixtures.tool() else { return }
+        let tool = try CoreFixtures.requireTool()
         let answer = try CoreJSONCompare.parse(CoreProcess.run(tool, ["query", path, "Sparse", "s == nil"]).stdout) as? [String: Any]
         #expect(answer?["count"] as? Int == 300)
     }
@@ -156,7 +156,7 @@ import Testing
         let dense = (0..<66_000).map { i in Object(key: Int64(i) + 10, values: [.int(Int64(i) - 33_000)]) }
         let path = try Self.roundTrip([RealmCoreWriterTable(name: "class_Dense", columns: [.init(name: "n", type: .int, nullable: false)],
                                                             objects: dense)], dir, compareDumps: false)
-        guard let tool = CoreFixtures.tool() else { return }
+        let tool = try CoreFixtures.requireTool()
         let answer = try CoreJSONCompare.parse(CoreProcess.run(tool, ["query", path, "Dense", "n >= 0"]).stdout) as? [String: Any]
         #expect(answer?["count"] as? Int == 33_000)
     }

@@ -3,7 +3,7 @@ import RealmCoreFormat
 import RealmEngine
 import Testing
 
-@Suite struct RealmCoreHeaderFactsTests {
+@Suite(.tags(.multiProcess)) struct RealmCoreHeaderFactsTests {
     private func facts(_ name: String) throws -> RealmCoreHeaderFacts {
         let data = try Data(contentsOf: CoreFixtures.url(name))
         return try data.withUnsafeBytes { try RealmCoreHeaderFacts(file: $0, path: name) }
@@ -11,7 +11,7 @@ import Testing
 
     /// Realm Core's own `info` reading of a file's header, or nil without `../shared`.
     private func oracle(_ url: URL) throws -> [String: Any]? {
-        guard let tool = CoreFixtures.tool() else { return nil }
+        let tool = try CoreFixtures.requireTool()
         let process = Process()
         process.executableURL = tool
         process.arguments = ["info", url.path]

@@ -5,7 +5,7 @@ import Testing
 
 /// `realmtui sync init / sync FILE --once / sync status`, run as a user would (issue 27): two
 /// files edited on both sides end with the same `realmtui export`.
-@Suite("realmtui sync (needs PGHOST: run under pg_virtualenv)", .enabled(if: hasServer, noServerReason))
+@Suite("realmtui sync (needs PGHOST: run under pg_virtualenv)", .enabled(if: hasServer, noServerReason), .tags(.multiProcess))
 struct SyncCommandTests {
     /// Runs realmtui; fails the test with its stderr when the status is not `expected`.
     @discardableResult

@@ -11,7 +11,7 @@ import Glibc
 /// hour, so what syncs here was carried by the file's commit counter (uploads) and the server's
 /// NOTIFY (downloads) alone. Every wait is for an event (a commit, the server's state, a line),
 /// never a fixed sleep; every failure prints the agents' output.
-@Suite("realmtui sync FILE, the foreground agent (needs PGHOST: run under pg_virtualenv)", .enabled(if: hasServer, noServerReason))
+@Suite("realmtui sync FILE, the foreground agent (needs PGHOST: run under pg_virtualenv)", .enabled(if: hasServer, noServerReason), .tags(.multiProcess))
 struct SyncForegroundTests {
     /// Stops the agents, the first with SIGINT (Ctrl-C) and the others with SIGTERM, and expects
     /// a clean exit (status 0) from each.

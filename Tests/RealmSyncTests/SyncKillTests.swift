@@ -9,7 +9,7 @@ import Testing
 /// is cleared, the next run finds the batch on the server and changes nothing; a download killed
 /// before its local commit applied nothing. Either way the files converge and the feed holds
 /// each change once. (The agent kills itself at the named point: no timing.)
-@Suite("sync killed mid-upload or mid-download (needs PGHOST: run under pg_virtualenv)", .enabled(if: hasServer, noServerReason))
+@Suite("sync killed mid-upload or mid-download (needs PGHOST: run under pg_virtualenv)", .enabled(if: hasServer, noServerReason), .tags(.multiProcess, .integrity))
 struct SyncKillTests {
     /// Runs `realmtui sync FILE --once` killed at `point`; expects death by SIGKILL.
     func syncKilled(_ file: String, at point: String) throws {

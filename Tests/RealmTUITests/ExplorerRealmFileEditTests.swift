@@ -7,7 +7,7 @@ import Testing
 /// The explorer editing a Realm file (Realm Core's format) as `realmtui FILE` sets it up: the
 /// file read through an edit session (its lock held), each committed edit written whole as the
 /// file through `beforeCommit` — proved by Realm Core (`realm-core-tool`).
-@Suite struct ExplorerRealmFileEditTests {
+@Suite(.tags(.multiProcess)) struct ExplorerRealmFileEditTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let fixtures = repository.appendingPathComponent("Tests/RealmCoreFormatTests/Fixtures")
     static let tool: URL? = {

@@ -9,6 +9,7 @@ extension Tag {
     @Tag public static var multiProcess: Self
     /// Drives the real binary in tmux.
     @Tag public static var tmux: Self
-    /// A long harness whose size `TestSize` sets (seconds, not milliseconds).
+    /// Takes more than about 10 s on a loaded 2-core machine: a long harness whose size
+    /// `TestSize` sets, or a walk over many files or fixtures.
     @Tag public static var slow: Self
 }

@@ -6,7 +6,7 @@ import Testing
 /// and exact arithmetic. Vectors come from Realm Core itself (`generated-alltypes`, written by
 /// Realm Core 14.14: each value's words and its `to_string`), from hand computation, and — for
 /// rounding over many random operands — from Python's `decimal` module set to decimal128.
-@Suite struct Decimal128Tests {
+@Suite(.tags(.multiProcess)) struct Decimal128Tests {
     /// (text printed by Realm Core, high word, low word) from generated-alltypes.json.
     static let coreVectors: [(String, UInt64, UInt64)] = [
         ("0", 0x3040_0000_0000_0000, 0),

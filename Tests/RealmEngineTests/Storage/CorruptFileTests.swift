@@ -4,7 +4,7 @@ import Testing
 
 /// Bad bytes never trap: every byte flip of a valid file either opens and reads (possibly with a
 /// corruption error along the way) or fails to open with a clear error.
-@Suite struct CorruptFileTests {
+@Suite(.tags(.integrity)) struct CorruptFileTests {
     static func makeFile(_ path: String) throws {
         let realm = try Realm(path: path, schema: Fixtures.people)
         try realm.write {

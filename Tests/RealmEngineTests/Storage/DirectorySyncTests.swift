@@ -4,7 +4,7 @@ import Testing
 
 /// Creating, copying and compacting a file sync its directory, so a crash cannot lose the
 /// file's name (or bring back the file a compaction replaced).
-@Suite(.serialized) struct DirectorySyncTests {
+@Suite(.serialized, .tags(.integrity)) struct DirectorySyncTests {
     /// Counts the syncs of one directory while `body` runs.
     final class Counter: @unchecked Sendable {
         let directory: String

@@ -7,7 +7,7 @@ import Testing
 /// a page together with its older metadata entry (or a whole older metadata page), must never
 /// open an older version silently. Each outcome is the newest version read normally, an error,
 /// or a loud fallback (`recoveredFromDamagedCommit`, and `check` failing or warning).
-@Suite struct EncryptedReplayTests {
+@Suite(.tags(.integrity)) struct EncryptedReplayTests {
     static let commits = 8
 
     /// A file with `commits` commits (one person each), the whole file and its lock file after
@@ -152,7 +152,7 @@ import Testing
 /// this is normal operation (issue 29, item 2): `check` passes with a warning naming the version
 /// that could not be read. Once that version was acknowledged — the lock file remembers it — the
 /// same bytes are a rollback, and `check` fails.
-@Suite struct TornSlotPageTests {
+@Suite(.tags(.integrity)) struct TornSlotPageTests {
     /// The file after its last commit with one byte of the newer copy of its newest slot page
     /// changed, as a write cut short leaves it; and the version it had.
     static func tornFile(_ dir: TempDir) throws -> (path: String, lock: Data, newestVersion: UInt64) {

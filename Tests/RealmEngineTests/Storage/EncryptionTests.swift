@@ -4,7 +4,7 @@ import Testing
 
 /// Encrypted files (`EncryptedFile`, `PageCipher`): confidentiality, the key checks, tampering,
 /// copies, and commits seen across files and processes.
-@Suite struct EncryptionTests {
+@Suite(.tags(.multiProcess)) struct EncryptionTests {
     static let key = Data((0..<64).map { UInt8(truncatingIfNeeded: $0 * 7 + 3) })
     static let otherKey = Data((0..<64).map { UInt8(truncatingIfNeeded: $0 * 5 + 1) })
 

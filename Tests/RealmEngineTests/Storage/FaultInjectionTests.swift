@@ -7,7 +7,7 @@ import Testing
 /// and the engine must give a `RealmError` (never a crash or a wrong answer), leave a file that
 /// passes `check` when reopened, and lose nothing it acknowledged. EINTR and short transfers must
 /// be invisible.
-@Suite struct FaultInjectionTests {
+@Suite(.tags(.integrity, .slow)) struct FaultInjectionTests {
     /// One way for a call to fail, and whether it keeps failing.
     struct Fault: CustomStringConvertible, Sendable {
         var failure: FaultPlan.Failure

@@ -5,7 +5,7 @@ import Testing
 /// A node's checksum binds it to its place (read format 3): two nodes swapped on disk — each
 /// with a checksum that is right for its own bytes — are a `corruptFile` error naming where,
 /// never a lookup that quietly finds nothing.
-@Suite struct MisplacedNodeTests {
+@Suite(.tags(.integrity)) struct MisplacedNodeTests {
     /// People whose only index is the primary key's, so every index leaf in the file is its.
     static let byKey = Schema([
         ObjectSchema(name: "Person", properties: [

@@ -5,7 +5,7 @@ import Testing
 /// Damaged bytes in a node are a `corruptFile` error naming the class and the node's offset —
 /// never a value a reader is served, and never rewritten with a fresh checksum by a writer or
 /// a copy.
-@Suite struct NodeVerificationTests {
+@Suite(.tags(.integrity)) struct NodeVerificationTests {
     static let marker = "DAMAGE-HERE-"
 
     /// A file with 1,000 people, then one more small commit (so the damaged leaf is not in the

@@ -4,7 +4,7 @@ import Testing
 
 /// `Realm.recover`: every object that can still be read is copied into a new file that passes
 /// the integrity check; the report names what was lost; the damaged file is never changed.
-@Suite struct RecoverTests {
+@Suite(.tags(.integrity)) struct RecoverTests {
     static func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
 
     @Test func aDamagedLeafLosesOnlyItsObjects() throws {

@@ -6,7 +6,7 @@ import Testing
 /// the page's next rewrite falls back to. `check` passed a file whose spare copy was damaged
 /// (nothing read it); it now says so with a warning naming the page — and damage to any copy
 /// that was written is never passed over in silence.
-@Suite struct SpareCopyCheckTests {
+@Suite(.tags(.integrity)) struct SpareCopyCheckTests {
     @Test func damageToAWrittenCopyOfAPageIsNeverSilent() throws {
         let dir = TempDir()
         let path = dir.path("spare.realm")

@@ -5,7 +5,7 @@ import Testing
 /// A file shorter than its header says (an interrupted copy or download, `truncate -s`) is
 /// refused at open with `corruptFile` naming both sizes — never opened as an older or empty
 /// version.
-@Suite struct TruncatedFileTests {
+@Suite(.tags(.integrity)) struct TruncatedFileTests {
     /// A file whose slot 0 holds the empty version 1 and slot 1 a version with 2,000 people.
     static func makeFile(_ path: String) throws {
         let realm = try Realm(path: path, schema: Fixtures.people)

@@ -4,7 +4,7 @@ import Testing
 
 /// The commit's barrier failing (issue 11, defect 3): a commit reported as failed must not land,
 /// and when it cannot be undone the instance refuses writes until it is reopened.
-@Suite struct CommitBarrierTests {
+@Suite(.tags(.integrity)) struct CommitBarrierTests {
     /// Starts a one-object transaction on `realm` and commits it with the Nth grow/write/sync
     /// call failing, for n = 1, 2, … until the failing call is the commit's barrier (a small
     /// commit has one fdatasync, its last call). Returns the error of that commit.

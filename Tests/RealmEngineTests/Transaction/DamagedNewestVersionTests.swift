@@ -13,7 +13,7 @@ import Glibc
 /// The reader opens the file read-only: a `SharedFile` of its own (mapping, verified nodes),
 /// as another process has, so the writer's cache of the nodes it just wrote does not hide the
 /// damage from it.
-@Suite struct DamagedNewestVersionTests {
+@Suite(.tags(.integrity)) struct DamagedNewestVersionTests {
     /// Flips a byte in the payload of the newest version's top node; returns that version.
     static func damageNewestTop(_ path: String) throws -> UInt64 {
         let newest = try FileDamage.newestSlot(path).slot

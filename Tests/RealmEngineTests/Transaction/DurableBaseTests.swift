@@ -4,7 +4,7 @@ import Testing
 
 /// A one-barrier commit builds only on a durable base (issue 11, defect 6): when the newest slot
 /// is not the one the lock file knows durable, the writer syncs before reusing any space.
-@Suite struct DurableBaseTests {
+@Suite(.tags(.integrity)) struct DurableBaseTests {
     @Test func aWriterSyncsABaseNotKnownDurableBeforeBuildingOnIt() throws {
         let dir = TempDir()
         let path = dir.path("durable.realm")

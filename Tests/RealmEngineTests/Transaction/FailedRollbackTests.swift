@@ -5,7 +5,7 @@ import Testing
 /// A commit that fails and whose rollback fails too (the disk stays full, the device is gone):
 /// the file is no longer byte for byte as before, so the instance must enter the ERROR state and
 /// refuse writes until it is reopened — and reopened, it holds exactly what was acknowledged.
-@Suite struct FailedRollbackTests {
+@Suite(.tags(.integrity)) struct FailedRollbackTests {
     @Test func aRollbackThatFailsRefusesWritesUntilReopened() throws {
         let dir = TempDir()
         let path = dir.path("rollback.realm")

@@ -6,7 +6,7 @@ import Testing
 /// used to extend the lock file with `ftruncate` (a sparse file) and write its header through
 /// the mapping, so a disk with no block to give made the store fault. The bytes are now written
 /// with `pwrite` before the file is mapped, where ENOSPC is an ordinary error.
-@Suite struct LockFileFullDiskTests {
+@Suite(.tags(.integrity)) struct LockFileFullDiskTests {
     /// Runs `body` with every `pwrite` to the lock file at `path` failing with ENOSPC (a disk
     /// that stays full) and returns the plan.
     @discardableResult

@@ -38,7 +38,7 @@ func lockTestThread(_ body: @escaping @Sendable () -> Void) -> DispatchSemaphore
 }
 
 
-@Suite struct LockFileWriterTests {
+@Suite(.tags(.multiProcess)) struct LockFileWriterTests {
     @Test func secondInstanceIsExcludedAndBlocksUntilUnlock() throws {
         let path = try lockTestPath()
         let first = try LockFile(path: path)
@@ -162,7 +162,7 @@ func lockTestThread(_ body: @escaping @Sendable () -> Void) -> DispatchSemaphore
     }
 }
 
-@Suite struct LockFileReaderTests {
+@Suite(.tags(.multiProcess)) struct LockFileReaderTests {
     @Test func pinsAreVisibleAcrossInstancesAndUnpinRemovesThem() throws {
         let path = try lockTestPath()
         let writer = try LockFile(path: path)

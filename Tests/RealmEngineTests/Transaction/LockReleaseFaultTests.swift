@@ -5,7 +5,7 @@ import Testing
 
 /// A lock file's OFD locks must not outlive a failed release: a held init or writer byte makes
 /// every other opener or writer, in any process, wait until this process exits.
-@Suite struct LockReleaseFaultTests {
+@Suite(.tags(.integrity)) struct LockReleaseFaultTests {
     /// Whether another open file description holds a lock on `byte` of the lock file at `path`,
     /// asked through a description of our own (which OFD locks do not exclude from asking).
     static func held(_ byte: Int, lockFile path: String) -> Bool {
@@ -67,7 +67,7 @@ import Testing
 }
 
 /// Short reads of the lock file's header (a second opener validates it with `pread`).
-@Suite struct LockFileShortReadTests {
+@Suite(.tags(.integrity)) struct LockFileShortReadTests {
     @Test func aSecondOpenerReadsTheHeaderWholeAfterShortReads() throws {
         let path = try lockTestPath()
         let first = try LockFile(path: path, initialVersion: { 7 })

@@ -4,7 +4,7 @@ import Testing
 
 /// The notification channel (the lock file's futex word) under injected failures: a waiter must
 /// neither spin when FUTEX_WAIT keeps failing nor sleep through a commit whose FUTEX_WAKE failed.
-@Suite struct NotificationChannelFaultTests {
+@Suite(.tags(.integrity)) struct NotificationChannelFaultTests {
     @Test func aWaitThatKeepsFailingDoesNotSpin() throws {
         let path = try lockTestPath()
         let lock = try LockFile(path: path)

@@ -7,7 +7,7 @@ import Testing
 /// HMAC so the older copy is used (encrypted) — opens loudly: the version set aside is reported
 /// like a rejected newest commit (`recoveredFromDamagedCommit`, the warning, `check`), never
 /// read silently as if nothing was lost. The lock file remembers the last version.
-@Suite struct RolledBackVersionTests {
+@Suite(.tags(.integrity)) struct RolledBackVersionTests {
     static func person(_ i: Int) -> [String: Value] { ["id": .int(Int64(i)), "name": .string("p\(i)")] }
 
     /// Commits until the newest slot is slot 0 (so its page is also where the file identifies

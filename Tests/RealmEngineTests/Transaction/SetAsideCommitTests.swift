@@ -5,7 +5,7 @@ import Testing
 /// A newest commit that did not verify (torn by a crash before it was acknowledged, or damaged
 /// after: the file cannot tell which) is set aside, never destroyed by the next write: its bytes
 /// are kept in `PATH.set-aside-vN` until the user discards them (issue 29, item 2).
-@Suite struct SetAsideCommitTests {
+@Suite(.tags(.integrity)) struct SetAsideCommitTests {
     /// 300 people, then 10 more in the newest commit, one of whose nodes is damaged.
     private func damagedFile(_ dir: TempDir) throws -> (path: String, lost: UInt64) {
         let path = dir.path("rot.realm")

@@ -4,7 +4,7 @@ import Testing
 
 /// One barrier per commit: a machine crash may leave the newest slot on disk without some of its
 /// nodes. The first opener must then fall back to the previous version, whole.
-@Suite struct TornCommitTests {
+@Suite(.tags(.integrity)) struct TornCommitTests {
     /// Damages one node listed in the newest slot's commit record, as a lost write would.
     static func loseAWrite(_ path: String) throws -> UInt64 {
         let (data, newest) = try FileDamage.newestSlot(path)

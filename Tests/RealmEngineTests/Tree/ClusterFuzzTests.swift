@@ -6,7 +6,7 @@ import Testing
 /// yields a view whose every accessor returns.
 /// Under `--sanitize=address` any read past the payload is reported: the bytes are copied into
 /// an allocation of exactly their size (a `[UInt8]` may have slack capacity after its end).
-@Suite(.tags(.integrity)) struct ClusterFuzzTests {
+@Suite(.tags(.integrity, .slow)) struct ClusterFuzzTests {
     private func withExactBytes<R>(_ bytes: [UInt8], _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
         defer { buffer.deallocate() }
