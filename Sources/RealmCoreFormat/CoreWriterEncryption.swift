@@ -65,10 +65,11 @@ public enum RealmCoreEncryption {
 extension RealmCoreWriter {
     /// Writes a new Realm file at `path` as `write(tables:schemaVersion:toFile:)` does, encrypted
     /// with `encryptionKey` (64 bytes) when one is given, so a Realm app opens it with that key.
+    /// `streaming`: in the streaming form (`image(tables:schemaVersion:name:streaming:pageAligned:)`).
     public static func write(tables: [RealmCoreWriterTable], schemaVersion: UInt64?, toFile path: String,
-                             encryptionKey: Data?) throws {
+                             encryptionKey: Data?, streaming: Bool = false) throws {
         let key = try encryptionKey.map { try checked($0, path: path) }
-        let plain = try image(tables: tables, schemaVersion: schemaVersion, name: path)
+        let plain = try image(tables: tables, schemaVersion: schemaVersion, name: path, streaming: streaming, pageAligned: key != nil)
         try writeNewFile(try key.map { try RealmCoreEncryption.encrypt(plain, key: $0, path: path) } ?? plain, to: path)
     }
 

@@ -168,6 +168,27 @@ struct CoreNodeWriter {
         return bytes
     }
 
+    /// Fills in the streaming form's header (`Group::write`, as `writeCopy` and compaction
+    /// write: top refs 0xFFFF…FF and 0, `T-DB`, the format in the first format byte only,
+    /// flags 0) and appends its footer (the top ref, then the cookie), after zeros up to the
+    /// last 16 bytes of a 4 KiB page when `pageAligned` (an encrypted file is whole pages, and
+    /// Realm Core reads the footer from the end of the last one).
+    mutating func finishStreaming(topRef: Int, pageAligned: Bool) -> [UInt8] {
+        for i in 0..<8 { bytes[i] = 0xFF }
+        for i in 8..<16 { bytes[i] = 0 }
+        bytes[16] = 0x54; bytes[17] = 0x2D; bytes[18] = 0x44; bytes[19] = 0x42
+        bytes[20] = 24; bytes[21] = 0; bytes[22] = 0; bytes[23] = 0
+        if pageAligned {
+            let page = 4096
+            let padded = (bytes.count + 16 + page - 1) / page * page
+            bytes.append(contentsOf: repeatElement(0, count: padded - 16 - bytes.count))
+        }
+        for value in [UInt64(topRef), RealmCoreHeader.footerCookie] {
+            withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        }
+        return bytes
+    }
+
     /// The ref the next node will get (the image's current size).
     var end: Int { bytes.count }
 }

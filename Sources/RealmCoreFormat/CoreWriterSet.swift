@@ -43,16 +43,20 @@ extension CoreTableWriter {
 /// seconds then nanoseconds, ObjectIds and UUIDs by bytes, decimals by `Decimal128::compare`
 /// (NaNs first, Realm's null among them by its bits), links by object key.
 enum CoreSetOrder {
-    /// `items` as Realm Core's `Set::insert` leaves them when they are inserted in this order:
-    /// each at its `std::lower_bound`. That is the sorted order, except that a float or double
-    /// NaN is unordered in Realm Core (every comparison with it is false), so where a NaN and
-    /// the elements after it land depends on the order of insertion, as in Realm Core; a set
-    /// with a NaN already in an order Realm Core leaves (no element before a smaller one), as
-    /// read from a Realm Core file, is kept as it is. An element equal to one already there (a
-    /// duplicate, `0.0` and `-0.0`, `1.0` and `1.00`) is refused rather than dropped.
+    /// `items` in Realm Core's order, as its `Set::insert` leaves them (each element at its
+    /// `std::lower_bound` under the element type's `<`). An element equal to one already there
+    /// (a duplicate, `0.0` and `-0.0`, `1.0` and `1.00`) is refused rather than dropped.
+    ///
+    /// A float or double NaN is unordered under IEEE `<` (every comparison with it is false), so
+    /// Realm Core leaves it where the order of insertion put it; its binary search then finds
+    /// an element only if no NaN stands before it (a NaN it meets sends it left). The NaNs are
+    /// therefore written last, after the other elements in order: where Realm Core leaves a
+    /// NaN inserted into an empty set, whatever is inserted after it, and the one place where
+    /// every other element is still found (in a set with the NaN first, `[NaN, -1]`, which
+    /// Realm Core makes when `-1` is inserted before the NaN, it never finds `-1` again).
     static func sorted(_ items: [CoreValue], type: CoreColumnType, nullable: Bool, what: String) throws -> [CoreValue] {
         if type == .mixed { return try sortedMixed(items, what: what) }
-        let hasNaN = items.contains { v in
+        func isNaN(_ v: CoreValue) -> Bool {
             switch v {
             case .float(let f): f.isNaN
             case .double(let d): d.isNaN
@@ -67,27 +71,19 @@ enum CoreSetOrder {
             default: try compare(a, b, type: type, what: what) == 0
             }
         }
-        func duplicate(_ a: CoreValue, _ b: CoreValue) -> RealmError {
-            .invalidInput("\(what): a set holds \(a) and \(b), which Realm Core takes as equal")
-        }
-        guard hasNaN else {
-            // A strict weak order: any order of insertion ends sorted.
-            var failure: RealmError?
-            let out = items.sorted { a, b in
-                do { return try less(a, b) } catch {
-                    if failure == nil { failure = error as? RealmError ?? .invalidInput("\(what): \(error)") }
-                    return false
-                }
+        // The ordered elements: a strict weak order, so any order of insertion ends sorted.
+        var failure: RealmError?
+        let ordered = items.filter { !isNaN($0) }.sorted { a, b in
+            do { return try less(a, b) } catch {
+                if failure == nil { failure = error as? RealmError ?? .invalidInput("\(what): \(error)") }
+                return false
             }
-            if let failure { throw failure }
-            for (a, b) in zip(out, out.dropFirst()) where try equal(a, b) { throw duplicate(a, b) }
-            return out
         }
-        // Duplicates among the ordered elements, wherever the NaNs are.
-        let numbers = try items.filter { try equal($0, $0) }.sorted { try less($0, $1) }
-        for (a, b) in zip(numbers, numbers.dropFirst()) where try equal(a, b) { throw duplicate(a, b) }
-        if try zip(items, items.dropFirst()).allSatisfy({ try !less($1, $0) }) { return items }
-        return try insertedAtLowerBounds(items, less: less, equal: equal, duplicate: duplicate)
+        if let failure { throw failure }
+        for (a, b) in zip(ordered, ordered.dropFirst()) where try equal(a, b) {
+            throw RealmError.invalidInput("\(what): a set holds \(a) and \(b), which Realm Core takes as equal")
+        }
+        return ordered + items.filter(isNaN)
     }
 
     /// `items` as Realm Core's `Set::insert` leaves them when inserted in this order: each at

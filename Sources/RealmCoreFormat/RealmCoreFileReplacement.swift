@@ -33,6 +33,23 @@ public enum RealmCoreEditPolicy {
         }
         return nil
     }
+
+    /// What the write commands (`update`, `import`, `delete`, `migrate`, the explorer) do with a
+    /// Realm file, as `schema` says it: a synced Realm is never written; a format 20–23 file only
+    /// with `--upgrade-format`; a Realm app holding the lock (`inUseByRealmApp`) makes them
+    /// refuse it for as long as it does; otherwise they edit it, taking that lock themselves.
+    public static func accessNote(path: String, format: Int, historyType: Int, inUseByRealmApp: Bool) -> String {
+        if syncHistoryTypes.contains(historyType) {
+            return "read-only: a synced Realm (history type \(historyType)), which realmtui never writes"
+        }
+        if format < RealmCoreWriter.formatVersion {
+            return "read-only for the write commands unless given --upgrade-format (they write format \(RealmCoreWriter.formatVersion))"
+        }
+        if inUseByRealmApp {
+            return "read-only while a Realm app holds its lock (\((path as NSString).lastPathComponent).lock)"
+        }
+        return "editable by the write commands while no Realm app holds its lock"
+    }
 }
 
 extension RealmCoreWriter {

@@ -31,7 +31,13 @@ public enum RealmCoreWriter {
 
     /// The file's bytes. With `schemaVersion`, a `metadata` table holding it comes first (as
     /// the SDKs' Object Store writes it); `tables` follow in order, with table keys 1, 2, ….
-    public static func image(tables: [RealmCoreWriterTable], schemaVersion: UInt64?, name: String = "Realm file") throws -> [UInt8] {
+    ///
+    /// `streaming`: the form `writeCopy` and compaction write (`Group::write`): the top ref in a
+    /// footer at the end (padded to whole 4 KiB pages with `pageAligned`, for encryption), the
+    /// header's slots 0xFFFF…FF and 0; Realm Core reads it as is and turns it into the
+    /// committed form on its first read-write open.
+    public static func image(tables: [RealmCoreWriterTable], schemaVersion: UInt64?, name: String = "Realm file",
+                             streaming: Bool = false, pageAligned: Bool = false) throws -> [UInt8] {
         let all = (schemaVersion.map { [metadataTable(schemaVersion: $0)] } ?? []) + tables
         var seen = Set<String>()
         for t in all {
@@ -60,7 +66,7 @@ public enum RealmCoreWriter {
         guard top == topRef, w.end == Int(fileSize) else {
             throw RealmError.internalError("\(name): the group top came out at \(top) ending at \(w.end), expected \(topRef)–\(fileSize)")
         }
-        return w.finish(topRef: top)
+        return streaming ? w.finishStreaming(topRef: top, pageAligned: pageAligned) : w.finish(topRef: top)
     }
 
     /// Gives every link column its target's backlink column (in the target, in the order of the

@@ -148,6 +148,10 @@ import Glibc
     func anOlderFormatIsWrittenOnlyWithUpgradeFormat() throws {
         let scratch = try Scratch()
         let (path, original, _) = try RealmCoreFileTests.copy("realm-swift_migration_default-v5.realm", into: scratch)
+        // schema says what the write commands will do with it.
+        let schema = try CLI.run(["schema", path])
+        #expect(schema.stdout.contains("; read-only for the write commands unless given --upgrade-format (they write format 24)"),
+                "\(schema.stdout)")
         let refused = try CLI.run(["update", path, "Person", "TRUEPREDICATE", "--set", "fullName=Zoë"])
         expectFailure(refused, contains: "--upgrade-format")
         #expect(refused.stderr.contains("format 20") && refused.stderr.contains("an app on an older Realm SDK"), "\(refused.stderr)")

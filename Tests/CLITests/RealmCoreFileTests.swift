@@ -23,7 +23,10 @@ import Testing
         let (path, bytes, listing) = try Self.copy("generated-dogs.realm", into: scratch)
         let schema = try CLI.run(["schema", path])
         #expect(schema.status == 0, "\(schema.stderr)")
-        #expect(schema.stdout.contains("a Realm file (format 24), version 2, schema version 0; read-only"), "\(schema.stdout)")
+        // Editable by the write commands (no app holds its lock), not "read-only".
+        #expect(schema.stdout.contains("a Realm file (format 24), version 2, schema version 0; "
+                                       + "editable by the write commands while no Realm app holds its lock"), "\(schema.stdout)")
+        #expect(!schema.stdout.contains("read-only"), "\(schema.stdout)")
         #expect(schema.stdout.contains("Person (250 objects), primary key _id"))
         // The summary is a line of its own (it was joined with a newline shown as ␊).
         #expect(schema.stdout.split(separator: "\n").contains("Realm file, format 24, written by Realm Core 14 or later"), "\(schema.stdout)")
@@ -183,6 +186,8 @@ import Testing
         #expect(schema.status == 0, "\(schema.stderr)")
         #expect(schema.stderr.contains("is in use by a Realm app: read from a copy taken at"), "\(schema.stderr)")
         #expect(schema.stdout.contains("Person (250 objects)"))
+        // While the app holds the lock, the write commands refuse the file: schema says so.
+        #expect(schema.stdout.contains("; read-only while a Realm app holds its lock (generated-dogs.realm.lock)"), "\(schema.stdout)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
         #expect(try String(contentsOfFile: lockPath, encoding: .utf8) == "the app's own lock")
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted() == listing)

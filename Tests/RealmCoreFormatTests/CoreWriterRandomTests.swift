@@ -68,7 +68,8 @@ import Testing
             }
             let dir = TempDir("core-writer-random")
             do {
-                try CoreWriterTests.roundTrip(tables, schemaVersion: UInt64.random(in: 0...100, using: &g), dir, name: "random-\(seed).realm")
+                try CoreWriterTests.roundTrip(tables, schemaVersion: UInt64.random(in: 0...100, using: &g), dir, name: "random-\(seed).realm",
+                                              context: "seed \(seed) (REALMTUI_CORE_WRITER_FILES)")
             } catch {
                 Issue.record("seed \(seed): \(error)")
             }

@@ -42,7 +42,9 @@ import Testing
     /// reader's dump) and count every class's objects with a query. Returns the file's path.
     @discardableResult
     static func roundTrip(_ tables: [RealmCoreWriterTable], schemaVersion: UInt64? = 7, _ dir: TempDir,
-                          name: String = "out.realm", compareDumps: Bool = true) throws -> String {
+                          name: String = "out.realm", compareDumps: Bool = true, context: String = "") throws -> String {
+        // `context` (a random test's seed) goes into every failure, to replay it.
+        let context: Comment = context.isEmpty ? "" : "\(context)"
         let path = dir.path(name)
         try RealmCoreWriter.write(tables: tables, schemaVersion: schemaVersion, toFile: path)
         // For looking at a written file by hand (realm-core-tool, a node dump).
@@ -50,42 +52,42 @@ import Testing
             try? FileManager.default.copyItem(atPath: path, toPath: keep + "/" + UUID().uuidString + "-" + name)
         }
         let file = try RealmCoreFile(image: RealmCoreImage(copying: Data(contentsOf: URL(fileURLWithPath: path))), name: name)
-        #expect(file.formatVersion == 24)
-        #expect(try file.schemaVersion() == schemaVersion.map { Int64(bitPattern: $0) })
+        #expect(file.formatVersion == 24, context)
+        #expect(try file.schemaVersion() == schemaVersion.map { Int64(bitPattern: $0) }, context)
         for t in tables {
-            let read = try #require(file.table(named: t.name), "\(t.name) missing")
-            #expect(read.columns.map(\.name) == t.columns.map(\.name))
-            #expect(read.columns.map(\.type) == t.columns.map(\.type))
-            #expect(read.columns.map(\.nullable) == t.columns.map(\.nullable))
-            #expect(read.objectCount == t.objects.count)
+            let read = try #require(file.table(named: t.name), "\(t.name) missing \(context)")
+            #expect(read.columns.map(\.name) == t.columns.map(\.name), context)
+            #expect(read.columns.map(\.type) == t.columns.map(\.type), context)
+            #expect(read.columns.map(\.nullable) == t.columns.map(\.nullable), context)
+            #expect(read.objectCount == t.objects.count, context)
             let expected = t.objects.sorted { $0.key < $1.key }
             var i = 0
             try read.forEachObject { o in
-                #expect(i < expected.count)
+                #expect(i < expected.count, context)
                 guard i < expected.count else { return false }
-                #expect(o.key == expected[i].key)
+                #expect(o.key == expected[i].key, context)
                 for (c, v) in o.values.enumerated() where !same(v, expected[i].values[c]) {
-                    Issue.record("\(t.name) object \(o.key) \(t.columns[c].name): read \(v), wrote \(expected[i].values[c])")
+                    Issue.record("\(t.name) object \(o.key) \(t.columns[c].name): read \(v), wrote \(expected[i].values[c]) \(context)")
                 }
                 i += 1
                 return true
             }
-            #expect(i == expected.count)
+            #expect(i == expected.count, context)
         }
         let tool = try CoreFixtures.requireTool()
         let verify = try CoreProcess.run(tool, ["verify", path])
-        #expect(String(decoding: verify.stdout, as: UTF8.self).contains("\"result\": \"ok\""))
+        #expect(String(decoding: verify.stdout, as: UTF8.self).contains("\"result\": \"ok\""), "\(context) verify: \(verify.stderr)")
         if compareDumps {
             let coreDump = try CoreJSONCompare.parse(CoreProcess.run(tool, ["dump", path]).stdout)
             let ourDump = try CoreJSONCompare.parse(Data(RealmCoreDumper(file: file, fileName: name).dump().utf8))
             let diffs = CoreJSONCompare.differences(coreDump, ourDump, limit: 20)
-            #expect(diffs.isEmpty, "Realm Core's dump of the written file differs:\n\(diffs.joined(separator: "\n"))")
+            #expect(diffs.isEmpty, "\(context) Realm Core's dump of the written file differs:\n\(diffs.joined(separator: "\n"))")
         }
         let writeTest = try CoreProcess.run(tool, ["write-test", path])
-        #expect(String(decoding: writeTest.stdout, as: UTF8.self).contains("\"result\": \"ok\""))
+        #expect(String(decoding: writeTest.stdout, as: UTF8.self).contains("\"result\": \"ok\""), "\(context) write-test: \(writeTest.stderr)")
         for t in tables {
             let answer = try CoreJSONCompare.parse(CoreProcess.run(tool, ["query", path, t.name, "TRUEPREDICATE"]).stdout) as? [String: Any]
-            #expect(answer?["count"] as? Int == t.objects.count, "\(t.name): Realm Core counts \(String(describing: answer?["count"]))")
+            #expect(answer?["count"] as? Int == t.objects.count, "\(context) \(t.name): Realm Core counts \(String(describing: answer?["count"]))")
         }
         return path
     }

@@ -31,6 +31,25 @@ import Testing
         }
     }
 
+    /// What `schema` says of a Realm file: editable by the write commands unless one of the
+    /// refusals applies (a synced Realm first, then an older format, then a Realm app's lock).
+    @Test func theAccessNoteSaysWhatTheWriteCommandsDo() {
+        let editable = RealmCoreEditPolicy.accessNote(path: "seed.realm", format: 24, historyType: 2, inUseByRealmApp: false)
+        #expect(editable == "editable by the write commands while no Realm app holds its lock")
+        #expect(RealmCoreEditPolicy.accessNote(path: "seed.realm", format: 24, historyType: 2, inUseByRealmApp: true)
+                == "read-only while a Realm app holds its lock (seed.realm.lock)")
+        for format in 20...23 {
+            #expect(RealmCoreEditPolicy.accessNote(path: "old.realm", format: format, historyType: 2, inUseByRealmApp: false)
+                    == "read-only for the write commands unless given --upgrade-format (they write format 24)")
+        }
+        for historyType in [3, 4] {
+            for inUse in [false, true] {
+                #expect(RealmCoreEditPolicy.accessNote(path: "s.realm", format: 22, historyType: historyType, inUseByRealmApp: inUse)
+                        == "read-only: a synced Realm (history type \(historyType)), which realmtui never writes")
+            }
+        }
+    }
+
     /// The session takes the lock before reading, and lets go on `close()`; a second taker is
     /// refused while it is held (flock locks belong to open file descriptions, so this holds
     /// within one process as between a Realm app and realmtui).

@@ -16,13 +16,13 @@ import Testing
     }()
 
     /// A driver on a copy of generated-dogs.realm opened for editing, as the explorer command does.
-    static func driver(_ scratch: TempDir) throws -> (ExplorerDriver, RealmCoreEditSession, String) {
+    static func driver(_ scratch: TempDir, width: Int = 120) throws -> (ExplorerDriver, RealmCoreEditSession, String) {
         let path = scratch.path("dogs.realm")
         try FileManager.default.copyItem(atPath: fixtures.appendingPathComponent("generated-dogs.realm").path, toPath: path)
         let session = try RealmCoreEditSession(path: path, key: nil, upgradeFormat: false)
         let realm = try session.makeRealm()
-        var state = ExplorerState(realm: realm, fileName: "dogs.realm", readOnly: false, width: 120, height: 30)
-        state.fileNote = "Realm file locked: apps opening it wait"
+        var state = ExplorerState(realm: realm, fileName: "dogs.realm", readOnly: false, width: width, height: 30)
+        state.fileNote = ExplorerSession.realmFileLockNote
         var driver = ExplorerDriver(state: state)
         driver.beforeCommit = { realm in try session.commit(realm) }
         return (driver, session, path)
@@ -34,7 +34,7 @@ import Testing
         let scratch = TempDir("realmtui-realm-file-edit")
         var (driver, session, path) = try Self.driver(scratch)
         defer { session.close() }
-        #expect(driver.statusText.contains("Realm file locked: apps opening it wait"), "\(driver.statusText)")
+        #expect(driver.statusText.contains(ExplorerSession.realmFileLockNote), "\(driver.statusText)")
         // The lock is held for the session: another taker (a Realm app's DB::open) cannot have it.
         #expect(throws: RealmError.self) { try RealmCoreEditLock(path: path) }
 
@@ -55,6 +55,31 @@ import Testing
             #expect(result.status == 0 && result.stdout.contains("\"result\": \"ok\""), "realm-core-tool \(command): \(result.stderr)")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted() == ["dogs.realm", "dogs.realm.lock"])
+    }
+
+    /// The status line of a Realm file open for editing keeps its name and "writable" beside
+    /// the lock note on an 80-column terminal: with the opening message (on rows of its own)
+    /// and on a table.
+    @Test func theStatusLineKeepsTheFileNameBesideTheLockNote() throws {
+        let scratch = TempDir("realmtui-realm-file-edit")
+        let path = scratch.path("dogs.realm")
+        try FileManager.default.copyItem(atPath: Self.fixtures.appendingPathComponent("generated-dogs.realm").path, toPath: path)
+        let editing = try RealmCoreEditSession(path: path, key: nil, upgradeFormat: false)
+        defer { editing.close() }
+        // As `realmtui FILE` sets it up (ExploreCommand).
+        let session = ExplorerSession(realm: try editing.makeRealm(), path: path, readOnly: false,
+                                      environment: ["XDG_STATE_HOME": scratch.path("state")])
+        session.beforeCommit = { realm in try editing.commit(realm) }
+        session.fileNote = ExplorerSession.realmFileLockNote
+        session.openingMessage = "editing a Realm file (format 24): each commit rewrites it whole in format 24; its lock is "
+            + "held until you quit, so a Realm app opening it waits until then"
+        var driver = try session.makeDriver(width: 80, height: 30, hasColor: false)
+        let opening = try #require(driver.screen.lines.last)
+        #expect(opening.contains("dogs.realm · writable · \(ExplorerSession.realmFileLockNote)"), "\(opening)")
+        driver.press(.enter)                                   // Dog's table
+        let table = try #require(driver.screen.lines.last)
+        #expect(table.contains("dogs.realm · writable · \(ExplorerSession.realmFileLockNote)") && table.contains("row 1 of 750"),
+                "\(table)")
     }
 
     /// A commit whose file cannot be written (the session closed: its lock let go) is refused

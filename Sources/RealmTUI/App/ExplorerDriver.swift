@@ -92,8 +92,8 @@ public struct ExplorerDriver {
             case .commitBatch: startBatchCommit()
             case .export(let format, let path, let overwrite):
                 state.exportCurrentTable(format: format, path: path, overwrite: overwrite)
-            case .exportRealm(let path, let overwrite):
-                state.exportRealmFile(path: path, overwrite: overwrite)
+            case .exportRealm(let path, let key, let overwrite):
+                state.exportRealmFile(path: path, key: key, overwrite: overwrite)
             case .recoverSetAside(let path):
                 state.recoverSetAside(to: path)
             }

@@ -22,6 +22,9 @@ public final class ExplorerSession {
     public var beforeCommit: (@Sendable (Realm) throws -> Void)?
     /// What the status line keeps saying of the file (`ExplorerState.fileNote`).
     public var fileNote: String?
+    /// The note of a Realm file open for editing: realmtui holds its lock, so a Realm app
+    /// opening it waits. Short, so that at 80 columns the file's name and "writable" stay beside it.
+    public static let realmFileLockNote = "locked: apps wait"
     /// The first message of a writable session (a Realm file: how its edits are written).
     public var openingMessage: String?
 

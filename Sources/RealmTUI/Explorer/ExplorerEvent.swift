@@ -31,9 +31,10 @@ public enum ExplorerEffect: Sendable, Equatable {
     /// Write the current table's objects to a file (`:export json|csv PATH`); a file already
     /// at PATH is replaced only with `overwrite` (after the user said `y`).
     case export(format: ExportFormat, path: String, overwrite: Bool = false)
-    /// Write the whole Realm as a Realm file, Realm Core format 24 (`:export realm PATH`); a
-    /// file already at PATH is replaced only with `overwrite`.
-    case exportRealm(path: String, overwrite: Bool = false)
+    /// Write the whole Realm as a Realm file, Realm Core format 24 (`:export realm PATH`),
+    /// encrypted with `key` (64 bytes: `--key HEX`, `--key-file PATH`) when given; a file
+    /// already at PATH is replaced only with `overwrite`.
+    case exportRealm(path: String, key: Data? = nil, overwrite: Bool = false)
     /// Write a change in one write transaction (on the driver's writer thread).
     case write(EditWrite)
     /// Cancel the write the writer thread runs (Esc while it waits or writes).

@@ -187,7 +187,7 @@ extension ExplorerState {
             mode = .help(top: 0)
         case "export":
             // The whole file, from any screen: not the table's result.
-            if words.count == 3, words[1] == "realm" { return [.exportRealm(path: words[2])] }
+            if words.count >= 3, words[1] == "realm" { return exportRealmCommand(Array(words[2...])) }
             guard case .table = current else {
                 message = Message(text: ":export works on a table (open a class first)", isError: true)
                 return []

@@ -26,7 +26,8 @@ enum HelpView {
         ("clear", "empty the list shown (asks y/n)"),
         ("begin", "stage edits instead of writing them; :commit (ctrl-s) writes them, :rollback drops them"),
         ("export json|csv PATH", "write the table's objects (query and sort applied) to a file (asks before replacing one)"),
-        ("export realm PATH", "write the whole file as a Realm file (Realm Core format 24) that Realm apps open"),
+        ("export realm PATH", "write the whole file as a Realm file (Realm Core format 24) that Realm apps open; "
+                              + "--key HEX or --key-file PATH encrypts it for their encryptionKey"),
         ("copy PATH", "write a compacted copy of the file and go on in the copy, writable"),
         ("recover [PATH]", "salvage a commit that was set aside (⚠ on the status line) into a new file"),
         ("schema", "every class and property"),

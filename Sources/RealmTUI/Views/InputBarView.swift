@@ -102,7 +102,8 @@ enum StatusLineView {
     /// The status fields, most important last removed: each has a priority (lower stays longer).
     static func fields(_ state: ExplorerState) -> [(text: String, priority: Int)] {
         var fields: [(String, Int)] = [(state.fileName, 2), (state.readOnly ? "read-only" : "writable", 3)]
-        if let note = state.fileNote { fields.append((note, 1)) }
+        // After "writable" and dropped with it, before the file's name (which says what is open).
+        if let note = state.fileNote { fields.append((note, 3)) }
         // A commit set aside when the file was opened stays on the status line (the message
         // saying why goes at the first key).
         if let lost = state.realm.recoveredFromDamagedCommit ?? state.setAsideCopies.last?.version {

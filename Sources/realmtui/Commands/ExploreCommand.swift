@@ -78,7 +78,7 @@ struct ExploreCommand: ParsableCommand {
                                       copyLeavesOut: RealmCoreFiles.lastOpened?.omissionSummary)
         if let editing {
             session.beforeCommit = { realm in try editing.commit(realm) }
-            session.fileNote = "Realm file locked: apps opening it wait"
+            session.fileNote = ExplorerSession.realmFileLockNote
             session.openingMessage = "editing a Realm file (format \(editing.formatVersion))"
                 + ": each commit rewrites it whole in format \(RealmCoreWriter.formatVersion); its lock is held until you quit, "
                 + "so a Realm app opening it waits until then"

@@ -63,6 +63,7 @@ struct SchemaCommand: ParsableCommand {
             if let realmFile {
                 members.append(JSONMember("realmCoreFormat", .integer(Int64(realmFile.formatVersion))))
                 members.append(JSONMember("notShown", .array(realmFile.omissions.map { .string($0) })))
+                members.append(JSONMember("access", .string(realmFile.accessNote)))
             }
             members.append(JSONMember("counts", .object(zip(schema.objectSchemas, counts).map { JSONMember($0.name, .integer(Int64($1))) })))
             members.append(JSONMember("schema", try schema.realmJSValue()))
@@ -73,7 +74,7 @@ struct SchemaCommand: ParsableCommand {
         if let formats { header += ", format \(formats.read) (read) / \(formats.write) (write)" }
         if let realmFile {
             header = "\(file): \(size) bytes, a Realm file (format \(realmFile.formatVersion)), version \(realmFile.version)"
-                + (realmFile.schemaVersion.map { ", schema version \($0)" } ?? "") + "; read-only"
+                + (realmFile.schemaVersion.map { ", schema version \($0)" } ?? "") + "; " + realmFile.accessNote
         }
         Console.line(header)
         // A line of its own: `Console.line` shows a newline inside a line as a visible ␊.

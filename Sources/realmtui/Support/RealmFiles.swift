@@ -231,7 +231,7 @@ enum RealmCoreFiles {
     /// hints) and, unless `quiet`, says on standard error what the reading left out.
     private static func note(_ path: String, _ file: RealmCoreFile, _ access: RealmCoreFileAccess,
                              _ conversion: RealmCoreConversion, droppedLinks: Int, quiet: Bool) throws {
-        let facts = Facts(path: path, formatVersion: file.formatVersion, version: file.version,
+        let facts = Facts(path: path, formatVersion: file.formatVersion, historyType: file.historyType, version: file.version,
                           schemaVersion: try file.schemaVersion(), omissions: conversion.omissions.map(\.description),
                           droppedLinks: droppedLinks, summary: access.facts.summary, inUseCopyTakenAt: access.inUseCopyTakenAt)
         box.lock.withLock { box.facts = facts }
@@ -336,6 +336,8 @@ enum RealmCoreFiles {
     struct Facts {
         var path: String
         var formatVersion: Int
+        /// Realm Core's history type (3 and 4: a synced Realm).
+        var historyType: Int
         var version: Int64
         var schemaVersion: Int64?
         var omissions: [String]
@@ -344,6 +346,14 @@ enum RealmCoreFiles {
         var summary: String
         /// When a Realm app had the file open: when the copy read was taken.
         var inUseCopyTakenAt: Date?
+
+        /// What the write commands do with the file (`RealmCoreEditPolicy.accessNote`); one that
+        /// holds what realmtui cannot hold yet is not written back either (it would be lost).
+        var accessNote: String {
+            if !omissions.isEmpty { return "read-only: it holds what realmtui cannot hold yet (listed below)" }
+            return RealmCoreEditPolicy.accessNote(path: path, format: formatVersion, historyType: historyType,
+                                                  inUseByRealmApp: inUseCopyTakenAt != nil)
+        }
 
         /// HH:MM:SS of `date` in local time.
         static func clock(_ date: Date) -> String {
