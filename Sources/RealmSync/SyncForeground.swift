@@ -104,6 +104,7 @@ extension SyncAgent {
     /// outbox is in the file). Returns when stopped, after the batch or page it was on.
     ///
     /// - Throws: what cannot be cured by reconnecting: no sync configured in the file, the
+    ///   server refusing the client (a wrong password, no such database, no permission), the
     ///   server's tables not matching the file's classes, a damaged file.
     public static func runForeground(path: String, url: String? = nil, timing: Timing = Timing(), control: SyncControl,
                                      report: (Event) -> Void) throws {
@@ -185,12 +186,22 @@ extension SyncAgent {
     }
 
     /// Whether `error` is the server out of reach (retried) rather than something reconnecting
-    /// cannot cure (thrown): a failed connect, a dropped connection, the server shutting down or
-    /// starting (SQLSTATE class 08, 57P01-57P03), or a transaction the server aborted to be
-    /// retried (40001, 40P01).
+    /// cannot cure (thrown). Retried: a server not reached at all (no SQLSTATE), a dropped
+    /// connection, the server short of resources (class 53: too many clients), shutting down or
+    /// starting (class 08, 57P01-57P03), or a transaction it aborted to be retried (40001,
+    /// 40P01). Thrown: the server refusing this client — a wrong or missing password (class 28),
+    /// no such database (3D000), no permission (42501) — and every other error, which the same
+    /// request would only meet again.
     static func isConnectionProblem(_ error: RealmError, agent: SyncAgent?) -> Bool {
         guard case .server(_, let operation, let state, _) = error else { return false }
-        if operation == "connect" || agent?.db.isConnected == false { return true }
-        return state.hasPrefix("08") || ["57P01", "57P02", "57P03", "40001", "40P01"].contains(state)
+        if operation == "connect" { return state.isEmpty || isTransient(state) }
+        if operation == "authenticate" || operation == "configure" { return false }
+        if agent?.db.isConnected == false { return true }
+        return isTransient(state)
+    }
+
+    /// SQLSTATEs that another attempt may not meet.
+    static func isTransient(_ state: String) -> Bool {
+        state.hasPrefix("08") || state.hasPrefix("53") || ["57P01", "57P02", "57P03", "40001", "40P01"].contains(state)
     }
 }
