@@ -66,6 +66,8 @@ extension SyncAgent {
         case connected(server: String, again: Bool)
         /// The totals after a round that uploaded or downloaded something (and once at the start).
         case progress(Progress)
+        /// A batch or page of an upload or download longer than one (a first sync).
+        case transfer(Transfer)
         /// The server cannot be reached or dropped the connection; the agent retries after
         /// `retryIn` seconds. `message` names the server (never the password).
         case disconnected(message: String, retryIn: Double)
@@ -92,6 +94,8 @@ extension SyncAgent {
         public var firstBackoffSeconds: Double = 0.1
         /// The longest wait between two connection attempts.
         public var maxBackoffSeconds: Double = 10
+        /// Objects per upload batch and feed entries per download page (`SyncAgent.batchSize`).
+        public var batchSize = 1000
 
         public init() {}
     }
@@ -141,6 +145,7 @@ extension SyncAgent {
                     if let agent { try agent.reconnect() } else { agent = try SyncAgent(path: path, url: url) }
                     guard let agent else { continue }
                     agent.shouldStop = { control.isStopped }
+                    agent.batchSize = timing.batchSize
                     try agent.db.listen(agent.channel)
                     report(.connected(server: agent.db.server, again: connectedBefore))
                     // The poll on connect: what was committed while nobody listened.
@@ -158,7 +163,11 @@ extension SyncAgent {
                 if try current.db.notifications().contains(where: { $0.payload != current.client }) { needsDownload = true }
                 if try needsDownload || current.pendingChanges() > 0 {
                     needsDownload = false
-                    let round = try current.runOnce()
+                    let round = try withoutActuallyEscaping(report) { report in
+                        current.onTransfer = { report(.transfer($0)) }
+                        defer { current.onTransfer = nil }
+                        return try current.runOnce()
+                    }
                     totals.pending = try current.pendingChanges()
                     if round.uploadedBatches > 0 || round.downloadedChanges > 0 || round.cursor != totals.cursor {
                         totals.uploadedBatches += round.uploadedBatches
