@@ -75,7 +75,7 @@ let package = Package(
         .testTarget(name: "RealmTUITests", dependencies: ["RealmTUI", "RealmCoreFormat", "CShims", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "RealmCoreFormatTests", dependencies: ["RealmCoreFormat", "TestSupport"], exclude: ["Fixtures"]),
         // Needs a PostgreSQL server (PGHOST): run under pg_virtualenv; skips visibly without one.
-        .testTarget(name: "RealmSyncTests", dependencies: ["RealmSync", "RealmEngine", "realmtui", "TestSupport"]),
+        .testTarget(name: "RealmSyncTests", dependencies: ["RealmSync", "RealmEngine", "RealmTUI", "realmtui", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["RealmEngine", "RealmTUI", "RealmCoreFormat", "realmtui", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -194,6 +194,27 @@ extension SyncAgent {
         }
     }
 
+    /// Runs the foreground agent (`runForeground`) on a thread of its own until the returned
+    /// control's `stop()`: for the explorer's `:sync` and `Realm.Configuration.sync`. `report`
+    /// gets its events and `ended` its end — nil when stopped, else the error that ended it —
+    /// both on the agent's thread.
+    public static func startInBackground(path: String, url: String? = nil, timing: Timing = Timing(),
+                                         report: @escaping @Sendable (Event) -> Void,
+                                         ended: @escaping @Sendable ((any Error)?) -> Void) throws -> SyncControl {
+        let control = try SyncControl()
+        let thread = Thread {
+            do {
+                try runForeground(path: path, url: url, timing: timing, control: control, report: report)
+                ended(nil)
+            } catch {
+                ended(error)
+            }
+        }
+        thread.name = "realmtui-sync"
+        thread.start()
+        return control
+    }
+
     /// Whether `error` is the server out of reach (retried) rather than something reconnecting
     /// cannot cure (thrown). Retried: a server not reached at all (no SQLSTATE), a dropped
     /// connection, the server short of resources (class 53: too many clients), shutting down or

@@ -28,6 +28,7 @@ enum HelpView {
         ("export json|csv PATH", "write the table's objects (query and sort applied) to a file (asks before replacing one)"),
         ("export realm PATH", "write the whole file as a Realm file (Realm Core format 24) that Realm apps open"),
         ("copy PATH", "write a compacted copy of the file and go on in the copy, writable"),
+        ("sync", "start the sync agent of a synced file (as realmtui sync FILE), or stop it"),
         ("recover [PATH]", "salvage a commit that was set aside (⚠ on the status line) into a new file"),
         ("schema", "every class and property"),
         ("help", "this help"),
