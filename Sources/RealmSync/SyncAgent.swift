@@ -47,7 +47,11 @@ public final class SyncAgent {
     /// How far one upload or download of more than one batch has come.
     public struct Transfer: Equatable, Sendable, CustomStringConvertible {
         /// Which way the objects go.
-        public enum Direction: Sendable { case upload, download }
+        public enum Direction: Sendable {
+            case upload, download
+            /// Copying the server's tables (the feed was trimmed past the cursor).
+            case copy
+        }
         public var direction: Direction
         /// Outbox entries uploaded, or feed entries downloaded and applied, so far.
         public var done: Int
@@ -65,6 +69,7 @@ public final class SyncAgent {
             switch direction {
             case .upload: "uploaded \(Transfer.grouped(done)) of \(Transfer.grouped(total)) objects"
             case .download: "downloaded \(Transfer.grouped(done)) of \(Transfer.grouped(total)) changes"
+            case .copy: "copied \(Transfer.grouped(done)) of \(Transfer.grouped(total)) objects from the server"
             }
         }
 
@@ -91,6 +96,10 @@ public final class SyncAgent {
         public var duplicateBatches = 0
         /// Feed entries downloaded and applied.
         public var downloadedChanges = 0
+        /// Copies of the server's tables made because the feed was trimmed past the cursor.
+        public var bootstraps = 0
+        /// Objects those copies read.
+        public var copiedObjects = 0
         /// The cursor after the run: the last feed entry applied.
         public var cursor: Int64 = 0
     }

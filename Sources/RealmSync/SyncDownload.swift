@@ -27,6 +27,14 @@ extension SyncAgent {
             let rows = try db.execute("""
                 SELECT seq, class, pk::text, deleted, props::text FROM realmtui_feed WHERE seq > $1 ORDER BY seq LIMIT $2
                 """, [String(cursor), String(size)]).rows
+            // Feed numbers are dense: an entry after the cursor other than the next one, or none
+            // while the counter is past the cursor, means the server trimmed what this file has
+            // not seen. Only a copy of the tables can catch up.
+            let next = rows.first?.first.flatMap { $0 }.flatMap { Int64($0) }
+            if next.map({ $0 != cursor + 1 }) ?? (cursor < last) {
+                try rebootstrap(&report)
+                return
+            }
             guard !rows.isEmpty else { return }
             let entries = try rows.map { row -> FeedEntry in
                 guard row.count == 5, let seq = row[0].flatMap({ Int64($0) }), let className = row[1], let pk = row[2],
@@ -73,7 +81,7 @@ extension SyncAgent {
     }
 
     /// One entry's deletion, or its non-link (`links` false) or link properties.
-    private func applyValues(_ entry: FeedEntry, links: Bool) throws {
+    func applyValues(_ entry: FeedEntry, links: Bool) throws {
         guard let objectSchema = realm.schema[entry.className], let pk = objectSchema.primaryKeyProperty else {
             throw RealmError.schemaMismatch("\(db.server): the feed names class \(entry.className), which this file has no synced class for")
         }

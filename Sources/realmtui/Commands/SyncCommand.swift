@@ -32,6 +32,10 @@ struct SyncCommand: ParsableCommand {
             --batch objects (1000 by default), one SQL transaction or local commit each, with a \
             progress line ("uploaded 12,000 of 50,000 objects"); interrupted or killed, the next \
             run goes on from the last batch done, duplicating nothing.
+            The server's feed may be trimmed to bound its size (DELETE FROM realmtui_feed WHERE \
+            seq <= N): a client whose cursor is below what is left uploads its own changes first, \
+            then copies every table from the server in one local commit ("copied … objects from \
+            the server").
             realmtui sync status FILE
                 prints the server, pending uploads, the download cursor and when changes last \
             went up or came down.
@@ -78,7 +82,9 @@ struct SyncRunCommand: ParsableCommand {
             progress.end()
             Console.line("synced \(file) with \(agent.server): uploaded \(report.uploadedBatches) commit(s)"
                          + (report.duplicateBatches > 0 ? " (\(report.duplicateBatches) already on the server)" : "")
-                         + ", downloaded \(report.downloadedChanges) change(s), cursor \(report.cursor)")
+                         + ", downloaded \(report.downloadedChanges) change(s)"
+                         + (report.bootstraps > 0 ? ", copied \(report.copiedObjects) object(s) from the server (its feed was trimmed)" : "")
+                         + ", cursor \(report.cursor)")
             return
         }
         try runForeground()
