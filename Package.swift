@@ -42,8 +42,9 @@ let package = Package(
         ),
         .target(
             name: "RealmSwift",
-            // RealmCoreFormat for writeCopy(toFile:format: .realmCore, encryptionKey:).
-            dependencies: ["RealmEngine", "CShims", "RealmCoreFormat"]
+            // RealmCoreFormat for writeCopy(toFile:format: .realmCore, encryptionKey:), RealmSync
+            // for Realm.Configuration.sync.
+            dependencies: ["RealmEngine", "CShims", "RealmCoreFormat", "RealmSync"]
         ),
         .target(
             name: "RealmTUI",
@@ -75,7 +76,7 @@ let package = Package(
         .testTarget(name: "RealmTUITests", dependencies: ["RealmTUI", "RealmCoreFormat", "CShims", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "RealmCoreFormatTests", dependencies: ["RealmCoreFormat", "TestSupport"], exclude: ["Fixtures"]),
         // Needs a PostgreSQL server (PGHOST): run under pg_virtualenv; skips visibly without one.
-        .testTarget(name: "RealmSyncTests", dependencies: ["RealmSync", "RealmEngine", "realmtui", "TestSupport"]),
+        .testTarget(name: "RealmSyncTests", dependencies: ["RealmSync", "RealmEngine", "RealmSwift", "RealmTUI", "realmtui", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["RealmEngine", "RealmTUI", "RealmCoreFormat", "realmtui", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -40,6 +40,9 @@ extension Realm {
         public var objectTypes: [Object.Type]?
         /// `Codable` structs stored through a `Container` (each as a class of its own).
         public var codableTypes: [any CodableRecord.Type] = []
+        /// Sync the file through a PostgreSQL server (`SyncConfiguration`): opening the Realm
+        /// sets the file up and starts its agent (`Realm.syncSession`). Nil: no sync.
+        public var sync: SyncConfiguration?
 
         /// A configuration; every argument has RealmSwift's default.
         public init(fileURL: URL? = nil, inMemoryIdentifier: String? = nil, encryptionKey: Data? = nil,

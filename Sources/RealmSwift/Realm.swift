@@ -53,6 +53,7 @@ public final class Realm {
     /// stored in it.
     public init(configuration: Configuration) throws {
         self.configuration = configuration
+        if let sync = configuration.sync { try SyncSessions.start(configuration, sync) }
         dynamicRealm = try configuration.open()
         thread = pthread_self()
         frozen = false

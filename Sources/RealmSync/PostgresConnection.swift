@@ -14,23 +14,66 @@ public final class PostgresConnection {
 
     /// Connects to `url` (a `postgres://` or `postgresql://` URL, or a libpq `key=value` string;
     /// empty: only `PG*` variables and libpq's defaults).
-    /// - Throws: `RealmError.io` naming the server when the connection fails.
+    /// - Throws: `RealmError.server` naming the server when the connection fails: operation
+    ///   `connect` with the server's SQLSTATE when the server refused the client (`28P01` a wrong
+    ///   password, `3D000` no such database, `57P03` starting up…) or an empty state when it was not
+    ///   reached at all; `authenticate` when the server wants a password and none was found;
+    ///   `configure` when the URL or a `PG*` variable cannot be used (nothing was tried).
     public init(url: String) throws {
-        guard let connection = PQconnectdb(url) else {
+        guard let connection = PQconnectStart(url) else {
             throw RealmError.resourceLimit("libpq could not allocate a connection")
         }
         self.connection = connection
+        // Every stored property is set from here on, so deinit runs and calls PQfinish (calling it
+        // here too freed the connection twice).
         self.server = PostgresConnection.describe(connection)
-        guard PQstatus(connection) == CONNECTION_OK else {
-            // Every stored property is set, so deinit runs and calls PQfinish (calling it here too
-            // freed the connection twice).
-            let message = PostgresConnection.message(PQerrorMessage(connection))
-            throw RealmError.server(server: server, operation: "connect", state: "", message: message)
-        }
+        let failure = PostgresConnection.establish(connection)
+        // Verbose messages (set for the connection's own errors) carry the SQLSTATE, which tells
+        // a wrong password from a server that is starting up; statements report theirs through
+        // PQresultErrorField and keep libpq's ordinary messages.
+        PQsetErrorVerbosity(connection, PQERRORS_DEFAULT)
+        if let failure { throw RealmError.server(server: server, operation: failure.operation, state: failure.state, message: failure.message) }
         // Notices (e.g. "relation already exists, skipping") would go to stderr by default.
         _ = try execute("SET client_min_messages TO warning")
     }
 
+    /// Drives a connection `PQconnectStart` began until it is made or fails, waiting on its socket.
+    /// Returns nil when connected, else what failed (see `init`).
+    private static func establish(_ connection: OpaquePointer) -> (operation: String, state: String, message: String)? {
+        // Options libpq cannot use fail here, before any network.
+        guard PQstatus(connection) != CONNECTION_BAD else { return ("configure", "", message(PQerrorMessage(connection))) }
+        PQsetErrorVerbosity(connection, PQERRORS_VERBOSE)
+        var status = PGRES_POLLING_WRITING
+        while status == PGRES_POLLING_READING || status == PGRES_POLLING_WRITING {
+            var fd = pollfd(fd: PQsocket(connection), events: Int16(status == PGRES_POLLING_READING ? POLLIN : POLLOUT), revents: 0)
+            // No timer of our own here (as PQconnectdb without connect_timeout): the kernel ends
+            // a connect that gets no answer.
+            while poll(&fd, 1, -1) < 0 && errno == EINTR {}
+            status = PQconnectPoll(connection)
+        }
+        guard status == PGRES_POLLING_FAILED else { return nil }
+        let (state, text) = plainMessage(message(PQerrorMessage(connection)))
+        if PQconnectionNeedsPassword(connection) == 1 { return ("authenticate", "", text) }
+        return ("connect", state, text)
+    }
+
+    /// A verbose libpq message split into its SQLSTATE (the code after the severity, "FATAL:  28P01:
+    /// …"; empty when the server never answered) and the message without the code and the
+    /// server's source location.
+    static func plainMessage(_ verbose: String) -> (state: String, text: String) {
+        var state = ""
+        var lines: [String] = []
+        for line in verbose.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("LOCATION:") { continue }
+            var text = String(line)
+            if state.isEmpty, let match = text.firstMatch(of: #/:  ([0-9A-Z]{5}): /#) {
+                state = String(match.output.1)
+                text.replaceSubrange(match.range, with: ":  ")
+            }
+            lines.append(text)
+        }
+        return (state, lines.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines))
+    }
     deinit { PQfinish(connection) }
 
     /// The server's description from the connection's own options: libpq has already merged the

@@ -36,15 +36,70 @@ public final class SyncAgent {
     /// Asked between upload batches and download pages: true ends `runOnce` early (the foreground
     /// agent stops after the current batch when interrupted). What was done stays done.
     public var shouldStop: () -> Bool = { false }
+    /// Objects per upload batch (one SQL transaction) and feed entries per download page (one
+    /// local commit): bounds the memory and the server transaction of a first sync, and what a
+    /// kill takes back. A local commit of more objects goes up in several batches.
+    public var batchSize = 1000
+    /// Told after each batch or page of a transfer longer than one (`Transfer`): a first sync's
+    /// progress. Not told for the usual small commits.
+    public var onTransfer: ((Transfer) -> Void)?
+
+    /// How far one upload or download of more than one batch has come.
+    public struct Transfer: Equatable, Sendable, CustomStringConvertible {
+        /// Which way the objects go.
+        public enum Direction: Sendable {
+            case upload, download
+            /// Copying the server's tables (the feed was trimmed past the cursor).
+            case copy
+        }
+        public var direction: Direction
+        /// Outbox entries uploaded, or feed entries downloaded and applied, so far.
+        public var done: Int
+        /// What this run had to do when it started (raised if more came meanwhile).
+        public var total: Int
+
+        public init(direction: Direction, done: Int, total: Int) {
+            self.direction = direction
+            self.done = done
+            self.total = total
+        }
+
+        /// "uploaded 12,000 of 50,000 objects", "downloaded 300 of 1,000 changes".
+        public var description: String {
+            switch direction {
+            case .upload: "uploaded \(Transfer.grouped(done)) of \(Transfer.grouped(total)) objects"
+            case .download: "downloaded \(Transfer.grouped(done)) of \(Transfer.grouped(total)) changes"
+            case .copy: "copied \(Transfer.grouped(done)) of \(Transfer.grouped(total)) objects from the server"
+            }
+        }
+
+        /// An integer with a comma every three digits, whatever the locale (scripts read it).
+        static func grouped(_ n: Int) -> String {
+            var digits = Array(String(n.magnitude))
+            var index = digits.count - 3
+            while index > 0 {
+                digits.insert(",", at: index)
+                index -= 3
+            }
+            return (n < 0 ? "-" : "") + String(digits)
+        }
+    }
 
     /// What one `runOnce` did.
     public struct Report: Equatable, Sendable {
-        /// Local commits uploaded (batches); a retried batch the server had already is counted too.
+        /// Batches uploaded (a local commit, or a part of a large one); a retried batch the server
+        /// had already is counted too.
         public var uploadedBatches = 0
+        /// Outbox entries (changed objects) those batches carried.
+        public var uploadedObjects = 0
         /// Batches the server already had (a retry after a lost reply): nothing changed.
         public var duplicateBatches = 0
         /// Feed entries downloaded and applied.
         public var downloadedChanges = 0
+        /// Copies of the server's tables made because the feed was trimmed past the cursor.
+        public var bootstraps = 0
+        /// Objects those copies read.
+        public var copiedObjects = 0
         /// The cursor after the run: the last feed entry applied.
         public var cursor: Int64 = 0
     }

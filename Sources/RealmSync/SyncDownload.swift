@@ -5,9 +5,6 @@ import RealmEngine
 /// write transaction that also stores the cursor — so observers, `watch` and the explorer see
 /// them as one ordinary commit — and that queues nothing in the outbox (they came from there).
 extension SyncAgent {
-    /// Feed entries fetched per round trip.
-    static let downloadPage = 1000
-
     struct FeedEntry {
         var seq: Int64
         var className: String
@@ -16,12 +13,28 @@ extension SyncAgent {
         var props: [JSONMember]
     }
 
+    /// Downloads the feed after the cursor in pages of `batchSize` entries, each applied in one
+    /// local commit with the cursor (a kill keeps every page applied before it).
     func download(_ report: inout Report) throws {
+        let size = max(1, batchSize)
+        // The feed's numbers are dense (SyncServerSchema), so the counter says how many entries
+        // wait; for the progress only.
+        let last = try db.execute("SELECT last FROM realmtui_counter WHERE id = 1").rows.first?.first.flatMap { $0 }.flatMap { Int64($0) } ?? 0
+        var total = max(0, Int(last - (try self.cursor())))
+        var done = 0
         while !shouldStop() {
             let cursor = try self.cursor()
             let rows = try db.execute("""
                 SELECT seq, class, pk::text, deleted, props::text FROM realmtui_feed WHERE seq > $1 ORDER BY seq LIMIT $2
-                """, [String(cursor), String(SyncAgent.downloadPage)]).rows
+                """, [String(cursor), String(size)]).rows
+            // Feed numbers are dense: an entry after the cursor other than the next one, or none
+            // while the counter is past the cursor, means the server trimmed what this file has
+            // not seen. Only a copy of the tables can catch up.
+            let next = rows.first?.first.flatMap { $0 }.flatMap { Int64($0) }
+            if next.map({ $0 != cursor + 1 }) ?? (cursor < last) {
+                try rebootstrap(&report)
+                return
+            }
             guard !rows.isEmpty else { return }
             let entries = try rows.map { row -> FeedEntry in
                 guard row.count == 5, let seq = row[0].flatMap({ Int64($0) }), let className = row[1], let pk = row[2],
@@ -32,7 +45,10 @@ extension SyncAgent {
             }
             guard try apply(entries, after: cursor) else { return }
             report.downloadedChanges += entries.count
-            if rows.count < SyncAgent.downloadPage { return }
+            done += entries.count
+            total = max(total, done)
+            if total > size { onTransfer?(Transfer(direction: .download, done: done, total: total)) }
+            if rows.count < size { return }
         }
     }
 
@@ -65,7 +81,7 @@ extension SyncAgent {
     }
 
     /// One entry's deletion, or its non-link (`links` false) or link properties.
-    private func applyValues(_ entry: FeedEntry, links: Bool) throws {
+    func applyValues(_ entry: FeedEntry, links: Bool) throws {
         guard let objectSchema = realm.schema[entry.className], let pk = objectSchema.primaryKeyProperty else {
             throw RealmError.schemaMismatch("\(db.server): the feed names class \(entry.className), which this file has no synced class for")
         }

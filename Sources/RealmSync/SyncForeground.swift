@@ -66,6 +66,8 @@ extension SyncAgent {
         case connected(server: String, again: Bool)
         /// The totals after a round that uploaded or downloaded something (and once at the start).
         case progress(Progress)
+        /// A batch or page of an upload or download longer than one (a first sync).
+        case transfer(Transfer)
         /// The server cannot be reached or dropped the connection; the agent retries after
         /// `retryIn` seconds. `message` names the server (never the password).
         case disconnected(message: String, retryIn: Double)
@@ -92,6 +94,8 @@ extension SyncAgent {
         public var firstBackoffSeconds: Double = 0.1
         /// The longest wait between two connection attempts.
         public var maxBackoffSeconds: Double = 10
+        /// Objects per upload batch and feed entries per download page (`SyncAgent.batchSize`).
+        public var batchSize = 1000
 
         public init() {}
     }
@@ -104,6 +108,7 @@ extension SyncAgent {
     /// outbox is in the file). Returns when stopped, after the batch or page it was on.
     ///
     /// - Throws: what cannot be cured by reconnecting: no sync configured in the file, the
+    ///   server refusing the client (a wrong password, no such database, no permission), the
     ///   server's tables not matching the file's classes, a damaged file.
     public static func runForeground(path: String, url: String? = nil, timing: Timing = Timing(), control: SyncControl,
                                      report: (Event) -> Void) throws {
@@ -140,6 +145,7 @@ extension SyncAgent {
                     if let agent { try agent.reconnect() } else { agent = try SyncAgent(path: path, url: url) }
                     guard let agent else { continue }
                     agent.shouldStop = { control.isStopped }
+                    agent.batchSize = timing.batchSize
                     try agent.db.listen(agent.channel)
                     report(.connected(server: agent.db.server, again: connectedBefore))
                     // The poll on connect: what was committed while nobody listened.
@@ -157,7 +163,11 @@ extension SyncAgent {
                 if try current.db.notifications().contains(where: { $0.payload != current.client }) { needsDownload = true }
                 if try needsDownload || current.pendingChanges() > 0 {
                     needsDownload = false
-                    let round = try current.runOnce()
+                    let round = try withoutActuallyEscaping(report) { report in
+                        current.onTransfer = { report(.transfer($0)) }
+                        defer { current.onTransfer = nil }
+                        return try current.runOnce()
+                    }
                     totals.pending = try current.pendingChanges()
                     if round.uploadedBatches > 0 || round.downloadedChanges > 0 || round.cursor != totals.cursor {
                         totals.uploadedBatches += round.uploadedBatches
@@ -184,13 +194,44 @@ extension SyncAgent {
         }
     }
 
+    /// Runs the foreground agent (`runForeground`) on a thread of its own until the returned
+    /// control's `stop()`: for the explorer's `:sync` and `Realm.Configuration.sync`. `report`
+    /// gets its events and `ended` its end — nil when stopped, else the error that ended it —
+    /// both on the agent's thread.
+    public static func startInBackground(path: String, url: String? = nil, timing: Timing = Timing(),
+                                         report: @escaping @Sendable (Event) -> Void,
+                                         ended: @escaping @Sendable ((any Error)?) -> Void) throws -> SyncControl {
+        let control = try SyncControl()
+        let thread = Thread {
+            do {
+                try runForeground(path: path, url: url, timing: timing, control: control, report: report)
+                ended(nil)
+            } catch {
+                ended(error)
+            }
+        }
+        thread.name = "realmtui-sync"
+        thread.start()
+        return control
+    }
+
     /// Whether `error` is the server out of reach (retried) rather than something reconnecting
-    /// cannot cure (thrown): a failed connect, a dropped connection, the server shutting down or
-    /// starting (SQLSTATE class 08, 57P01-57P03), or a transaction the server aborted to be
-    /// retried (40001, 40P01).
+    /// cannot cure (thrown). Retried: a server not reached at all (no SQLSTATE), a dropped
+    /// connection, the server short of resources (class 53: too many clients), shutting down or
+    /// starting (class 08, 57P01-57P03), or a transaction it aborted to be retried (40001,
+    /// 40P01). Thrown: the server refusing this client — a wrong or missing password (class 28),
+    /// no such database (3D000), no permission (42501) — and every other error, which the same
+    /// request would only meet again.
     static func isConnectionProblem(_ error: RealmError, agent: SyncAgent?) -> Bool {
         guard case .server(_, let operation, let state, _) = error else { return false }
-        if operation == "connect" || agent?.db.isConnected == false { return true }
-        return state.hasPrefix("08") || ["57P01", "57P02", "57P03", "40001", "40P01"].contains(state)
+        if operation == "connect" { return state.isEmpty || isTransient(state) }
+        if operation == "authenticate" || operation == "configure" { return false }
+        if agent?.db.isConnected == false { return true }
+        return isTransient(state)
+    }
+
+    /// SQLSTATEs that another attempt may not meet.
+    static func isTransient(_ state: String) -> Bool {
+        state.hasPrefix("08") || state.hasPrefix("53") || ["57P01", "57P02", "57P03", "40001", "40P01"].contains(state)
     }
 }

@@ -13,7 +13,8 @@ import RealmEngine
 ///   not do: two uploads can take 7 and 8 and commit 8 first, and a client that read 8 with its
 ///   cursor would skip 7 forever. The price is that uploads to one server serialize (one short
 ///   transaction each), which PostgreSQL does thousands of times a second.
-/// - `realmtui_batches (client, version)`: one row per uploaded batch, the primary key making a
+/// - `realmtui_batches (client, version, part)`: one row per uploaded batch (a local commit, or
+///   a part of a large one named by its first outbox entry's key), the primary key making a
 ///   retried batch (its reply lost) change nothing.
 enum SyncServerSchema {
     /// Prefix of the server tables of our own; no class may use it.
@@ -76,8 +77,17 @@ enum SyncServerSchema {
                     class text NOT NULL, pk jsonb NOT NULL, deleted boolean NOT NULL, props jsonb NOT NULL)
                 """)
             try db.execute("""
-                CREATE TABLE IF NOT EXISTS realmtui_batches (client text NOT NULL, version bigint NOT NULL,
-                    PRIMARY KEY (client, version))
+                CREATE TABLE IF NOT EXISTS realmtui_batches (client text NOT NULL, version bigint NOT NULL, part bigint NOT NULL,
+                    PRIMARY KEY (client, version, part))
+                """)
+            // A server set up before commits went up in parts: one more key column.
+            try db.execute("""
+                DO $$ BEGIN
+                    IF NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = 'realmtui_batches'::regclass AND attname = 'part') THEN
+                        ALTER TABLE realmtui_batches ADD COLUMN part bigint NOT NULL DEFAULT 0,
+                            DROP CONSTRAINT realmtui_batches_pkey, ADD PRIMARY KEY (client, version, part);
+                    END IF;
+                END $$
                 """)
             for c in classes {
                 let wanted = try c.persistedProperties.map { ($0.name, try columnType($0, schema: schema)) }

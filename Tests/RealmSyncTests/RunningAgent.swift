@@ -56,6 +56,12 @@ final class RunningAgent: @unchecked Sendable {
     /// The agent and everything it printed, for failure messages.
     var description: String { "agent for \((file as NSString).lastPathComponent): stdout:\n\(stdout)\nstderr:\n\(stderr)" }
 
+    /// Waits until the agent ends by itself and returns its exit status.
+    func waitForExit() -> Int32 {
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
     /// Stops the agent as Ctrl-C would (SIGINT, or SIGTERM) and returns its exit status.
     func stop(_ sig: Int32 = SIGTERM) -> Int32 {
         if process.isRunning { kill(process.processIdentifier, sig) }

@@ -33,6 +33,12 @@ public struct ExplorerDriver {
     /// here, and what it throws cancels the transaction (nothing written, the reason shown).
     /// Dropped when `:copy` moves the explorer to a realmtui copy.
     public var beforeCommit: (@Sendable (Realm) throws -> Void)?
+    /// Starts the sync agent for `:sync` (nil: `:sync` says there is none to run).
+    public var syncStarter: ExplorerSyncStarter?
+    /// Stops the agent `:sync` started; nil when none runs.
+    var syncStop: (@Sendable () -> Void)?
+    /// The running agent's reports, until `deliverSyncReports` takes them.
+    let syncInbox = SyncInbox()
 
     /// A driver over `state`, saving history to `historyURL`.
     public init(state: ExplorerState, historyURL: URL? = nil) {
@@ -50,6 +56,7 @@ public struct ExplorerDriver {
     mutating func complete(_ effects: [ExplorerEffect]) {
         perform(effects)
         deliverWriteReports()
+        deliverSyncReports()
         observeTables()
     }
 
@@ -86,6 +93,7 @@ public struct ExplorerDriver {
                     state.message = .init(text: "query history not saved: \(ExplorerText.describe(error))", isError: true)
                 }
             case .catchUp: refresh()
+            case .toggleSync: toggleSync()
             case .write(let write): startWrite(write)
             case .cancelWrite: cancelWrite()
             case .copyFile(let path): copyAndReopen(path: path)

@@ -20,6 +20,8 @@ public final class ExplorerSession {
     /// Runs inside each write transaction before its commit (`ExplorerDriver.beforeCommit`):
     /// a Realm file open for editing is written whole there.
     public var beforeCommit: (@Sendable (Realm) throws -> Void)?
+    /// Starts the sync agent for `:sync` (`ExplorerDriver.syncStarter`).
+    public var syncStarter: ExplorerSyncStarter?
     /// What the status line keeps saying of the file (`ExplorerState.fileNote`).
     public var fileNote: String?
     /// The note of a Realm file open for editing: realmtui holds its lock, so a Realm app
@@ -70,6 +72,7 @@ public final class ExplorerSession {
         driver.state.copyLeavesOut = copyLeavesOut
         driver.state.fileNote = fileNote
         driver.beforeCommit = beforeCommit
+        driver.syncStarter = syncStarter
         if let historyProblem, driver.state.message == nil {
             driver.state.message = .init(text: historyProblem, isError: true)
         }
@@ -126,6 +129,7 @@ public final class ExplorerSession {
         defer {
             wakeUp.stop()
             watched.stop()
+            driver.stopSync()
         }
 
         let clock = ContinuousClock()

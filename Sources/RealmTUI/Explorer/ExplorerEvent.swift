@@ -17,6 +17,8 @@ public enum ExplorerEvent: Sendable {
     case tick(seconds: Double)
     /// The writer thread's report on the write it runs (waiting, progress, the outcome).
     case write(WriteEvent)
+    /// The sync agent `:sync` started reported (connected, retrying, ended).
+    case sync(ExplorerSyncReport)
 }
 
 /// What `update` asks the session to do: work with effects outside the state (the terminal,
@@ -49,6 +51,8 @@ public enum ExplorerEffect: Sendable, Equatable {
     case saveHistory
     /// Move to the newest version now (live updates resumed).
     case catchUp
+    /// `:sync`: start the sync agent, or stop the one running.
+    case toggleSync
 }
 
 /// A change set of one table's results, in the indices of `RealmCollectionChange.update`:

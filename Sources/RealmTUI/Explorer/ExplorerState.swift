@@ -65,6 +65,8 @@ public struct ExplorerState {
     /// A note the status line keeps for the file (a Realm file open for editing: its lock is
     /// held, so Realm apps opening it wait).
     public var fileNote: String?
+    /// The sync agent `:sync` started, as it last reported (nil: none runs).
+    var syncAgent: SyncAgentStatus?
     /// Seconds on a monotonic clock, from the last tick (marks fade by it).
     var now: Double = 0
     /// The other processes that have the file open, as last counted (`countOtherProcesses`).

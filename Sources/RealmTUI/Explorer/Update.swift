@@ -28,6 +28,9 @@ public func update(_ state: inout ExplorerState, _ event: ExplorerEvent) -> [Exp
         return []
     case .write(let report):
         return state.keepingCursorInView { $0.handleWriteReport(report); return [] }
+    case .sync(let report):
+        state.handleSyncReport(report)
+        return []
     case .mouse(let mouse):
         return state.keepingCursorInView { $0.handleMouse(mouse) }
     case .key(let key):
@@ -197,6 +200,12 @@ extension ExplorerState {
                 return []
             }
             return [.export(format: format, path: words[2])]
+        case "sync":
+            guard words.count == 1 else {
+                message = Message(text: "usage: :sync (starts the sync agent, or stops it)", isError: true)
+                return []
+            }
+            return [.toggleSync]
         case "recover":
             guard words.count <= 2 else {
                 message = Message(text: "usage: :recover [PATH]", isError: true)

@@ -29,6 +29,7 @@ enum HelpView {
         ("export realm PATH", "write the whole file as a Realm file (Realm Core format 24) that Realm apps open; "
                               + "--key HEX or --key-file PATH encrypts it for their encryptionKey"),
         ("copy PATH", "write a compacted copy of the file and go on in the copy, writable"),
+        ("sync", "start the sync agent of a synced file (as realmtui sync FILE), or stop it"),
         ("recover [PATH]", "salvage a commit that was set aside (⚠ on the status line) into a new file"),
         ("schema", "every class and property"),
         ("help", "this help"),

@@ -118,6 +118,7 @@ enum StatusLineView {
         }
         if let batch = state.batch { fields.append(("batch: \(batch.writes.count) staged", 0)) }
         if let sync = try? SyncIndicator.read(state.realm) { fields.append((syncText(sync), 2)) }
+        if let agent = state.syncAgent { fields.append((agent.text, 2)) }
         let others = state.otherProcesses
         if others > 0 { fields.append(("\(others) other process\(others == 1 ? "" : "es")", 4)) }
         switch state.current {

@@ -76,6 +76,7 @@ struct ExploreCommand: ParsableCommand {
         let session = ExplorerSession(realm: realm, path: file, readOnly: openReadOnly,
                                       readOnlyReason: isRealmFile ? realmFileReason(readOnlyReason) : readOnlyReason,
                                       copyLeavesOut: RealmCoreFiles.lastOpened?.omissionSummary)
+        session.syncStarter = ExplorerSyncAgent.starter
         if let editing {
             session.beforeCommit = { realm in try editing.commit(realm) }
             session.fileNote = ExplorerSession.realmFileLockNote

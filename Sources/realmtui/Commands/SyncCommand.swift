@@ -28,6 +28,14 @@ struct SyncCommand: ParsableCommand {
             realmtui sync FILE --once
                 uploads every local commit since the last run, then downloads and applies the \
             server's changes until caught up, and exits.
+            A first sync of a large file (or a new client of a large server) goes in batches of \
+            --batch objects (1000 by default), one SQL transaction or local commit each, with a \
+            progress line ("uploaded 12,000 of 50,000 objects"); interrupted or killed, the next \
+            run goes on from the last batch done, duplicating nothing.
+            The server's feed may be trimmed to bound its size (DELETE FROM realmtui_feed WHERE \
+            seq <= N): a client whose cursor is below what is left uploads its own changes first, \
+            then copies every table from the server in one local commit ("copied … objects from \
+            the server").
             realmtui sync status FILE
                 prints the server, pending uploads, the download cursor and when changes last \
             went up or came down.
@@ -55,17 +63,28 @@ struct SyncRunCommand: ParsableCommand {
                                             valueName: "seconds"))
     var poll: Double = 30
 
+    @Option(name: .long, help: ArgumentHelp("Objects per upload batch (one SQL transaction) and changes per download page (one local commit).",
+                                            valueName: "n"))
+    var batch = 1000
+
     func validate() throws {
         guard poll > 0, poll.isFinite else { throw ValidationError("--poll must be a number of seconds above 0, got \(poll)") }
+        guard batch > 0 else { throw ValidationError("--batch must be a number of objects above 0, got \(batch)") }
     }
 
     func run() throws {
         if once {
             let agent = try SyncAgent(path: file)
+            agent.batchSize = batch
+            let progress = TransferLine()
+            agent.onTransfer = { progress.show($0) }
             let report = try agent.runOnce()
+            progress.end()
             Console.line("synced \(file) with \(agent.server): uploaded \(report.uploadedBatches) commit(s)"
                          + (report.duplicateBatches > 0 ? " (\(report.duplicateBatches) already on the server)" : "")
-                         + ", downloaded \(report.downloadedChanges) change(s), cursor \(report.cursor)")
+                         + ", downloaded \(report.downloadedChanges) change(s)"
+                         + (report.bootstraps > 0 ? ", copied \(report.copiedObjects) object(s) from the server (its feed was trimmed)" : "")
+                         + ", cursor \(report.cursor)")
             return
         }
         try runForeground()
@@ -82,6 +101,8 @@ struct SyncRunCommand: ParsableCommand {
         var shown = false
         var timing = SyncAgent.Timing()
         timing.pollSeconds = poll
+        timing.batchSize = batch
+        let transfer = TransferLine()
         try SyncAgent.runForeground(path: file, timing: timing, control: control) { event in
             switch event {
             case .connected(let server, let again):
@@ -102,6 +123,10 @@ struct SyncRunCommand: ParsableCommand {
                 }
                 shown = true
                 Console.flush()
+            case .transfer(let t):
+                if shown && inPlace { Console.write("\n"); shown = false }
+                transfer.show(t)
+                if t.done >= t.total { transfer.end() }
             case .disconnected(let message, let retryIn):
                 if inPlace && shown { Console.write("\n"); Console.flush(); shown = false }
                 Console.error("sync: \(message); retrying in \(String(format: "%.1f", retryIn)) s")
@@ -115,6 +140,40 @@ struct SyncRunCommand: ParsableCommand {
         let formatter = DateFormatter()
         formatter.dateFormat = "HH:mm:ss"
         return formatter
+    }
+}
+
+/// The progress of a first sync's batches: rewritten in place on a terminal with the rate and
+/// the time left, a line per batch in a pipe or log (scripts and tests read them).
+final class TransferLine {
+    private var started: Date?
+    private var shown = false
+
+    func show(_ transfer: SyncAgent.Transfer) {
+        let now = Date()
+        let start = started ?? now
+        if started == nil { started = now }
+        var text = transfer.description
+        let elapsed = now.timeIntervalSince(start)
+        if Console.stdoutIsTerminal && elapsed > 0 && transfer.done > 0 {
+            let rate = Double(transfer.done) / elapsed
+            let left = Double(transfer.total - transfer.done) / rate
+            text += String(format: " · %.0f/s · %.0f s left", rate, left)
+        }
+        if Console.stdoutIsTerminal {
+            Console.write("\r\u{1B}[K" + text)
+            shown = true
+        } else {
+            Console.line(text)
+        }
+        Console.flush()
+    }
+
+    /// Ends the in-place line (the transfer is over).
+    func end() {
+        if shown { Console.write("\n"); Console.flush() }
+        shown = false
+        started = nil
     }
 }
 

@@ -1,0 +1,104 @@
+import Foundation
+import RealmEngine
+@testable import RealmSync
+import TestSupport
+import Testing
+
+/// A trimmed feed (issue 27): the server's operator deletes old feed entries
+/// (`DELETE FROM realmtui_feed WHERE seq <= N`) to bound its size. A client whose cursor is
+/// below what is left cannot replay the feed; it uploads what it has first, then copies every
+/// table from the server (one snapshot) into one local commit with the server's cursor:
+/// nothing of its own lost, nothing duplicated, objects the server deleted gone.
+@Suite("a trimmed feed and re-bootstrap (needs PGHOST: run under pg_virtualenv)", .enabled(if: hasServer, noServerReason))
+struct SyncTrimTests {
+    /// Deletes every feed entry the server has so far.
+    func trimFeed(_ db: PostgresConnection) throws {
+        try db.execute("DELETE FROM realmtui_feed WHERE seq <= (SELECT last FROM realmtui_counter WHERE id = 1)")
+    }
+
+    @Test func aClientBehindATrimmedFeedCopiesTheTablesAndKeepsItsOwnChanges() throws {
+        let files = try SyncFixture.twoSyncedFiles()
+        let a = files.a, b = files.b
+        let db = try files.server.connect()
+        try SyncFixture.write(a) { r in
+            for id in 1...3 { _ = try r.create("Person", ["id": .int(Int64(id)), "name": .string("P\(id)")]) }
+            _ = try r.create("Tag", ["name": .string("red"), "weight": .float(1.5)])
+        }
+        try SyncAgent(path: a).runOnce()
+        try SyncAgent(path: b).runOnce()
+        // While B is offline: A renames 1, links 1 to 3 and to the tag, deletes 2, creates 4.
+        try SyncFixture.write(a) { r in
+            guard let one = try r.object(ofType: "Person", forPrimaryKey: .int(1)),
+                  let three = try r.object(ofType: "Person", forPrimaryKey: .int(3)),
+                  let red = try r.object(ofType: "Tag", forPrimaryKey: .string("red")) else { return }
+            try one.setValue(.string("P1 renamed"), forKey: "name")
+            try one.setValue(.link(three.key), forKey: "best")
+            try one.setValue(.list([.link(red.key)]), forKey: "labels")
+            if let two = try r.object(ofType: "Person", forPrimaryKey: .int(2)) { try r.delete(two) }
+            _ = try r.create("Person", ["id": .int(4), "name": .string("P4")])
+        }
+        try SyncAgent(path: a).runOnce()
+        // B's own offline edit, then the server trims everything B has not seen.
+        try SyncFixture.write(b) { r in _ = try r.create("Person", ["id": .int(5), "name": .string("B's own")]) }
+        try trimFeed(db)
+
+        let agent = try SyncAgent(path: b)
+        var transfers: [SyncAgent.Transfer] = []
+        agent.batchSize = 2
+        agent.onTransfer = { transfers.append($0) }
+        let report = try agent.runOnce()
+        #expect(report.uploadedBatches == 1)
+        #expect(report.bootstraps == 1)
+        #expect(transfers.last == SyncAgent.Transfer(direction: .copy, done: 5, total: 5), "\(transfers)")
+        // B's cursor is the server's last entry, which B's own upload was.
+        let last = try db.execute("SELECT last FROM realmtui_counter").rows.first?.first.flatMap { $0 }.flatMap { Int64($0) }
+        #expect(try SyncAgent.status(path: b).cursor == last)
+        try SyncAgent(path: a).runOnce()
+        let content = try SyncFixture.content(a)
+        #expect(try SyncFixture.content(b) == content)
+        #expect(content.count == 5)   // people 1, 3, 4, 5 and the tag
+        #expect(!content.contains { $0.contains("\"id\":2") }, "\(content)")
+        #expect(content.contains { $0.contains("P1 renamed") && $0.contains("\"best\":3") && $0.contains("\"labels\":[\"red\"]") }, "\(content)")
+        #expect(content.contains { $0.contains("B's own") }, "\(content)")
+        // And syncing goes on through the feed from there.
+        try SyncFixture.write(a) { r in try r.object(ofType: "Person", forPrimaryKey: .int(4))?.setValue(.int(44), forKey: "age") }
+        try SyncAgent(path: a).runOnce()
+        let again = try SyncAgent(path: b).runOnce()
+        #expect(again.bootstraps == 0 && again.downloadedChanges == 1)
+        #expect(try SyncFixture.content(b) == SyncFixture.content(a))
+    }
+
+    @Test func aNewClientJoiningAfterATrimCopiesTheTables() throws {
+        let files = try SyncFixture.twoSyncedFiles()
+        let db = try files.server.connect()
+        try SyncFixture.write(files.a) { r in
+            for id in 1...3 { _ = try r.create("Person", ["id": .int(Int64(id)), "name": .string("P\(id)"), "tags": .list([.string("t\(id)")])]) }
+        }
+        try SyncAgent(path: files.a).runOnce()
+        try trimFeed(db)
+        let report = try SyncAgent(path: files.b).runOnce()
+        #expect(report.bootstraps == 1)
+        #expect(try SyncFixture.content(files.b) == SyncFixture.content(files.a))
+        #expect(try SyncFixture.content(files.b).count == 3)
+    }
+
+    @Test func aCopyKilledBeforeItsCommitAppliesNothingAndIsMadeAgain() throws {
+        let files = try SyncFixture.twoSyncedFiles()
+        let db = try files.server.connect()
+        try SyncFixture.write(files.a) { r in
+            for id in 1...3 { _ = try r.create("Person", ["id": .int(Int64(id)), "name": .string("P\(id)")]) }
+        }
+        try SyncAgent(path: files.a).runOnce()
+        try trimFeed(db)
+        let realmtui = try #require(BuiltExecutable.url("realmtui"), "realmtui was not built next to the tests")
+        var environment = ProcessInfo.processInfo.environment
+        environment["REALMTUI_SYNC_KILL_AT"] = "before-bootstrap-commit"
+        let output = try runChild(realmtui, ["sync", files.b, "--once"], environment: environment)
+        #expect(output.status == SIGKILL, "not killed: status \(output.status); stderr: \(output.stderr)")
+        #expect(try SyncFixture.content(files.b).isEmpty)
+        #expect(try SyncAgent.status(path: files.b).cursor == 0)
+        let (status, stdout, stderr) = try BuiltExecutable.run("realmtui", ["sync", files.b, "--once"])
+        #expect(status == 0 && stdout.contains("copied 3 object(s) from the server"), "stdout: \(stdout) stderr: \(stderr)")
+        #expect(try SyncFixture.content(files.b) == SyncFixture.content(files.a))
+    }
+}
