@@ -137,7 +137,7 @@ extension AnyRealmValue {
         case .decimal128(let v): return .decimal128(v)
         case .uuid(let v): return .uuid(v)
         case .object(let o):
-            let className = type(of: o).className
+            let className = type(of: o).className()
             if let accessor = o.accessor { return .typedLink(TypedLink(className: accessor.className, key: accessor.key)) }
             guard adding, case .value(.link(let key)) = o._rlmAddedInput(for: realm) else {
                 throw RealmError.invalidInput("an unmanaged \(className) in an AnyRealmValue: add it to the Realm first")

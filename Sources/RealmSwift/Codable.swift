@@ -23,7 +23,7 @@ extension Object {
         var container = encoder.container(keyedBy: PropertyCodingKey.self)
         if hasAccessor, isInvalidated {
             throw EncodingError.invalidValue(self, .init(codingPath: encoder.codingPath,
-                                                         debugDescription: "\(Self.className) was deleted from its Realm: nothing to encode"))
+                                                         debugDescription: "\(Self.className()) was deleted from its Realm: nothing to encode"))
         }
         let base = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
         for field in info.fields where !field.access.isLinkingObjects {

@@ -167,7 +167,7 @@ extension Object {
     /// Sets the unmanaged value of the property in `slot` (the caller's `Persisted<V>`).
     final func setUnmanagedValue<V>(_ value: V, slot: Int) {
         guard let storage = storage(slot: slot) else {
-            preconditionFailure("a @Persisted property of \(Self.className) does not know its position in the class")
+            preconditionFailure("a @Persisted property of \(Self.className()) does not know its position in the class")
         }
         storage.assumingMemoryBound(to: V.self).pointee = value
     }

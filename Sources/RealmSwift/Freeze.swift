@@ -101,11 +101,11 @@ extension _ObjectObservable {
         let frozen = realm.freeze()
         do {
             guard let copy = try accessor.bound(to: frozen.dynamicRealm) else {
-                preconditionFailure("Cannot freeze an object that was deleted or invalidated (\(Self.className)).")
+                preconditionFailure("Cannot freeze an object that was deleted or invalidated (\(Self.className())).")
             }
             return Self._rlmMake(copy, realm: frozen)
         } catch {
-            preconditionFailure("freeze() of a \(Self.className): \(error)")
+            preconditionFailure("freeze() of a \(Self.className()): \(error)")
         }
     }
 

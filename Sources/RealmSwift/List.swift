@@ -248,7 +248,7 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
 
 extension List: _Persistable {
     public static func _rlmProperty(name: String) -> Property {
-        Property(name: name, type: Element._rlmPropertyType, isOptional: Element._rlmIsOptional, isList: true, objectClassName: Element._rlmObjectType?.className)
+        Property(name: name, type: Element._rlmPropertyType, isOptional: Element._rlmIsOptional, isList: true, objectClassName: Element._rlmObjectType?.className())
     }
     public static var _rlmLinkedType: Object.Type? { Element._rlmObjectType }
     public static func _rlmDefault() -> List { List() }
@@ -257,7 +257,7 @@ extension List: _Persistable {
         do {
             return List(managed: try realm.reading { try accessor.list(forKey: name) }, realm: realm)
         } catch {
-            preconditionFailure("\(type(of: object).className).\(name): \(error)")
+            preconditionFailure("\(type(of: object).className()).\(name): \(error)")
         }
     }
     public static func _rlmSet(_ value: List, _ object: Object, _ name: String) {
@@ -351,7 +351,7 @@ public struct LinkingObjects<Element: Object>: RealmCollection, _Persistable, _L
     }
 
     public static func _rlmProperty(name: String) -> Property {
-        Property(name: name, type: .linkingObjects, objectClassName: Element.className)
+        Property(name: name, type: .linkingObjects, objectClassName: Element.className())
     }
     public static var _rlmLinkedType: Object.Type? { Element.self }
     public static func _rlmDefault() -> LinkingObjects { LinkingObjects(originProperty: "") }
@@ -361,11 +361,11 @@ public struct LinkingObjects<Element: Object>: RealmCollection, _Persistable, _L
             return LinkingObjects(originProperty: "", results: Results(try realm.reading { try accessor.linkingObjects(forKey: name) },
                                                                        realm: realm))
         } catch {
-            preconditionFailure("\(type(of: object).className).\(name): \(error)")
+            preconditionFailure("\(type(of: object).className()).\(name): \(error)")
         }
     }
     public static func _rlmSet(_ value: LinkingObjects, _ object: Object, _ name: String) {
-        preconditionFailure("\(type(of: object).className).\(name) is a LinkingObjects property and cannot be set")
+        preconditionFailure("\(type(of: object).className()).\(name) is a LinkingObjects property and cannot be set")
     }
     public func _rlmInput(for realm: Realm?) -> ObjectInput? { nil }
     public static func _rlmConvert(_ any: Any) -> LinkingObjects? { nil }

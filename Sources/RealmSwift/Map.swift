@@ -325,7 +325,7 @@ public final class Map<Key: _RealmMapKey, Value: _RealmMapValue>: Sequence, Cust
 extension Map: _Persistable {
     public static func _rlmProperty(name: String) -> Property {
         Property(name: name, type: Value._rlmMapElementType, isOptional: Value._rlmMapValueIsOptional, isMap: true,
-                 objectClassName: Value._rlmMapObjectType?.className)
+                 objectClassName: Value._rlmMapObjectType?.className())
     }
     public static var _rlmLinkedType: Object.Type? { Value._rlmMapObjectType }
     public static func _rlmDefault() -> Map { Map() }
@@ -334,7 +334,7 @@ extension Map: _Persistable {
         do {
             return Map(managed: try realm.reading { try accessor.map(forKey: name) }, realm: realm)
         } catch {
-            preconditionFailure("\(type(of: object).className).\(name): \(error)")
+            preconditionFailure("\(type(of: object).className()).\(name): \(error)")
         }
     }
     public static func _rlmSet(_ value: Map, _ object: Object, _ name: String) {

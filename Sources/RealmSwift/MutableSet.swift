@@ -184,7 +184,7 @@ public final class MutableSet<Element: _RealmElement>: Sequence, CustomStringCon
 
 extension MutableSet: _Persistable {
     public static func _rlmProperty(name: String) -> Property {
-        Property(name: name, type: Element._rlmPropertyType, isOptional: Element._rlmIsOptional, isSet: true, objectClassName: Element._rlmObjectType?.className)
+        Property(name: name, type: Element._rlmPropertyType, isOptional: Element._rlmIsOptional, isSet: true, objectClassName: Element._rlmObjectType?.className())
     }
     public static var _rlmLinkedType: Object.Type? { Element._rlmObjectType }
     public static func _rlmDefault() -> MutableSet { MutableSet() }
@@ -193,7 +193,7 @@ extension MutableSet: _Persistable {
         do {
             return MutableSet(managed: try realm.reading { try accessor.set(forKey: name) }, realm: realm)
         } catch {
-            preconditionFailure("\(type(of: object).className).\(name): \(error)")
+            preconditionFailure("\(type(of: object).className()).\(name): \(error)")
         }
     }
     public static func _rlmSet(_ value: MutableSet, _ object: Object, _ name: String) {

@@ -50,7 +50,7 @@ extension _ObjectObservable {
             return observeThroughLinks(keyPaths: keyPaths, on: queue, block)
         }
         for path in keyPaths ?? [] {
-            precondition(accessor.objectSchema[path] != nil, "observe(keyPaths:): '\(path)' names no property of \(Self.className)")
+            precondition(accessor.objectSchema[path] != nil, "observe(keyPaths:): '\(path)' names no property of \(Self.className())")
         }
         let original = self
         let configuration = realm.configuration

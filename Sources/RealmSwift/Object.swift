@@ -132,7 +132,7 @@ open class Object: Hashable, CustomStringConvertible {
     final func propertyName(slot: Int) -> String {
         withInfo { info in
             guard info.names.indices.contains(slot) else {
-                preconditionFailure("a @Persisted property of \(Self.className) does not know its position in the class")
+                preconditionFailure("a @Persisted property of \(Self.className()) does not know its position in the class")
             }
             return info.names[slot]
         }
@@ -206,8 +206,9 @@ open class Object: Hashable, CustomStringConvertible {
     /// Naming the class in `objectTypes` still uses it. False by default.
     open class func _realmIgnoreClass() -> Bool { false }
 
-    /// The name the class is stored under.
-    public class var className: String { _realmObjectName() ?? String(describing: self) }
+    /// The name the class is stored under (its Swift name, or `_realmObjectName()`). A method,
+    /// as in Realm Swift: `Dog.className()`.
+    public class func className() -> String { _realmObjectName() ?? String(describing: self) }
 
     /// The class's schema, as discovered from its `@Persisted` properties.
     public class func sharedSchema() -> ObjectSchema { ClassInfo.of(self).objectSchema }
@@ -232,12 +233,20 @@ open class Object: Hashable, CustomStringConvertible {
 
     // MARK: Key-value coding
 
-    /// The value of a persisted property by name (an `Object` for a link, a `List` for a list).
+    /// The value of a persisted property by name (an `Object` for a link, a `List` for a
+    /// list, an enum's raw value as Realm Swift answers it: `object["kind"] as! Int`).
     public func value(forKey key: String) -> Any? {
+        let value = typedValue(forKey: key)
+        if let e = value as? any RealmEnum { return e.rawValue }
+        return value
+    }
+
+    /// The value of a persisted property by name as its Swift type (an enum as itself).
+    func typedValue(forKey key: String) -> Any? {
         let info = ClassInfo.of(Swift.type(of: self))
         let name = info.storedNames[key] ?? key
         guard let type = info.valueTypes[name] else {
-            preconditionFailure("\(Self.className) has no property '\(key)'")
+            preconditionFailure("\(Self.className()) has no property '\(key)'")
         }
         if managed != nil { return unwrapped(type._rlmGet(self, name)) }
         return fieldHandles().first { $0.name == name }.map { unwrapped($0.access.unmanagedValue($0.field)) } ?? nil
@@ -252,7 +261,7 @@ open class Object: Hashable, CustomStringConvertible {
         let info = ClassInfo.of(Swift.type(of: self))
         let key = info.storedNames[swiftKey] ?? swiftKey
         guard let type = info.valueTypes[key] else {
-            preconditionFailure("\(Self.className) has no property '\(key)'")
+            preconditionFailure("\(Self.className()) has no property '\(key)'")
         }
         if let realm, managed != nil {
             do {
@@ -265,7 +274,7 @@ open class Object: Hashable, CustomStringConvertible {
             return
         }
         guard let f = fieldHandles().first(where: { $0.name == key }), f.access.setUnmanaged(f.field, value ?? NSNull()) else {
-            preconditionFailure("\(Self.className).\(key) cannot hold \(String(describing: value))")
+            preconditionFailure("\(Self.className()).\(key) cannot hold \(String(describing: value))")
         }
     }
 
@@ -301,12 +310,12 @@ open class Object: Hashable, CustomStringConvertible {
 
     /// The class and its persisted values, for debugging.
     public var description: String {
-        if isInvalidated { return "\(Self.className) <invalidated>" }
+        if isInvalidated { return "\(Self.className()) <invalidated>" }
         let body = fieldHandles().filter { !$0.access.isLinkingObjects }.map { f in
             let v = managed != nil ? value(forKey: f.swiftName) : unwrapped(f.access.unmanagedValue(f.field))
             return "\(f.swiftName) = \(v.map { String(describing: $0) } ?? "nil")"
         }
-        return "\(Self.className) { \(body.joined(separator: "; ")) }"
+        return "\(Self.className()) { \(body.joined(separator: "; ")) }"
     }
 
     // MARK: The accessor (used by @Persisted)
@@ -340,20 +349,20 @@ open class Object: Hashable, CustomStringConvertible {
     /// Reads a property of a managed object. A wrong thread or a deleted object is a
     /// programmer error and stops with a message, as in RealmSwift.
     final func _rlmRead(_ name: String) -> Value {
-        guard hasAccessor else { preconditionFailure("\(Self.className).\(name) read through an unmanaged object") }
+        guard hasAccessor else { preconditionFailure("\(Self.className()).\(name) read through an unmanaged object") }
         do {
             guard let value = try readManaged({ try $0.persistedValue(forKey: name) }) else {
-                preconditionFailure("\(Self.className).\(name) is not a persisted property of the Realm's class")
+                preconditionFailure("\(Self.className()).\(name) is not a persisted property of the Realm's class")
             }
             return value
         } catch RealmError.invalidatedObject {
-            preconditionFailure("Object has been deleted or invalidated (\(Self.className).\(name)).")
+            preconditionFailure("Object has been deleted or invalidated (\(Self.className()).\(name)).")
         } catch let error as RealmError where !error.isMisuse {
             // A damaged file: the empty value goes with the error recorded in `readError`.
             recordReadError(error)
             return accessor?.objectSchema[name].map(emptyValue(of:)) ?? .null
         } catch {
-            preconditionFailure("\(Self.className).\(name): \(error)")
+            preconditionFailure("\(Self.className()).\(name): \(error)")
         }
     }
 
@@ -365,7 +374,7 @@ open class Object: Hashable, CustomStringConvertible {
         guard let managed, let realm else { return false }
         realm.refuseFrozenWrite()
         precondition(realm.isInWriteTransaction,
-                     "Cannot modify managed objects outside of a write transaction (\(Self.className).\(name)).")
+                     "Cannot modify managed objects outside of a write transaction (\(Self.className()).\(name)).")
         do {
             try managed.setValue(input, column: try managed.column(name))
             return true
@@ -447,7 +456,7 @@ extension Object: _RealmElement {
 
     public class func _rlmRead(_ value: Value, realm: Realm) -> Self? {
         guard case .link(let key) = value,
-              let managed = try? realm.reading({ try realm.dynamicRealm.object(ofType: className, key: key) }) else { return nil }
+              let managed = try? realm.reading({ try realm.dynamicRealm.object(ofType: className(), key: key) }) else { return nil }
         return _rlmMake(managed, realm: realm)
     }
 
@@ -498,7 +507,7 @@ extension Object: _RealmElement {
     public class func _rlmInput(fromAny any: Any, realm: Realm) throws -> ObjectInput {
         if isNull(any) { return .value(.null) }
         if let o = any as? Object {
-            guard o is Self else { throw RealmError.invalidInput("a \(type(of: o).className) given for a link to \(className)") }
+            guard o is Self else { throw RealmError.invalidInput("a \(type(of: o).className()) given for a link to \(className())") }
             return o._rlmInput(for: realm)
         }
         return try _rlmNewObjectInput(fromAny: any, realm: realm)
@@ -511,7 +520,7 @@ extension Object: _RealmElement {
         let input = try _rlmInputValues(fromAny: any, realm: realm)
         guard case .dictionary(var given) = input else { return input }
         if let pk = ClassInfo.of(self).objectSchema.primaryKeyProperty, case .value(let key)? = given[pk.name],
-           try realm.dynamicRealm.object(ofType: className, forPrimaryKey: key) != nil {
+           try realm.dynamicRealm.object(ofType: className(), forPrimaryKey: key) != nil {
             return input
         }
         for (k, v) in self.init()._rlmValues(for: realm) where given[k] == nil { given[k] = v }
@@ -533,7 +542,7 @@ extension Object: _RealmElement {
         }
         if let array = any as? [Any] {
             guard array.count <= properties.count else {
-                throw RealmError.invalidInput("\(array.count) values given for the \(properties.count) properties of \(className)")
+                throw RealmError.invalidInput("\(array.count) values given for the \(properties.count) properties of \(className())")
             }
             var values: [String: ObjectInput] = [:]
             for (v, p) in zip(array, properties) {
@@ -542,7 +551,7 @@ extension Object: _RealmElement {
             }
             return .dictionary(values)
         }
-        throw RealmError.invalidInput("a \(type(of: any)) cannot make a \(className): give a dictionary, an array or an object")
+        throw RealmError.invalidInput("a \(type(of: any)) cannot make a \(className()): give a dictionary, an array or an object")
     }
 }
 

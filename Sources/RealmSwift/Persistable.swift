@@ -113,7 +113,7 @@ extension _Persistable where Self: _RealmScalar {
     /// recorded in the object's `readError` (ReadErrors.swift).
     private static func decoded(_ value: Value, of object: Object, _ name: String) -> Self {
         if let decoded = Self(_rlmValue: value) { return decoded }
-        object.recordReadError(unrepresentable(value, as: Self.self, at: "\(type(of: object).className).\(name)"))
+        object.recordReadError(unrepresentable(value, as: Self.self, at: "\(type(of: object).className()).\(name)"))
         return _rlmZero
     }
     public static func _rlmSet(_ value: Self, _ object: Object, _ name: String) {
@@ -131,7 +131,7 @@ extension _Persistable where Self: _RealmScalar {
 extension Optional: _Persistable where Wrapped: _RealmElement {
     public static func _rlmProperty(name: String) -> Property {
         Property(name: name, type: Wrapped._rlmPropertyType, isOptional: true,
-                 objectClassName: Wrapped._rlmObjectType?.className)
+                 objectClassName: Wrapped._rlmObjectType?.className())
     }
     public static var _rlmLinkedType: Object.Type? { Wrapped._rlmObjectType }
     public static func _rlmDefault() -> Self { nil }
@@ -147,7 +147,7 @@ extension Optional: _Persistable where Wrapped: _RealmElement {
                 return nil
             }
             // A value the type cannot represent (an enum's unknown raw value): nil, with the reason.
-            object.recordReadError(unrepresentable(v, as: Wrapped.self, at: "\(type(of: object).className).\(name)"))
+            object.recordReadError(unrepresentable(v, as: Wrapped.self, at: "\(type(of: object).className()).\(name)"))
             return nil
         }
         return s
@@ -176,29 +176,6 @@ extension Optional: _Persistable where Wrapped: _RealmElement {
     public func _rlmLinkedObjects() -> [Object] {
         if case .some(let w) = self, let o = w as? Object { return [o] }
         return []
-    }
-}
-
-/// An enum stored through its raw value (an `Int` or a `String`):
-/// `enum Kind: Int, PersistableEnum { case a, b }` then `@Persisted var kind: Kind`.
-/// A property declared without a default takes the first case.
-public protocol PersistableEnum: _RealmScalar, _Persistable, _RealmMapValue, RawRepresentable, CaseIterable
-where RawValue: _RealmScalar {}
-
-extension PersistableEnum {
-    public static var _rlmPropertyType: PropertyType { RawValue._rlmPropertyType }
-    public var _rlmValue: Value { rawValue._rlmValue }
-    public init?(_rlmValue value: Value) {
-        guard let raw = RawValue(_rlmValue: value) else { return nil }
-        self.init(rawValue: raw)
-    }
-    public static var _rlmZero: Self {
-        guard let first = allCases.first else { preconditionFailure("\(Self.self) has no cases to store") }
-        return first
-    }
-    public static func _rlmConvert(_ any: Any) -> Self? {
-        if let e = any as? Self { return e }
-        return RawValue._rlmConvert(any).flatMap(Self.init(rawValue:))
     }
 }
 

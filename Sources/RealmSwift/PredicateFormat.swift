@@ -18,7 +18,7 @@ enum PredicateFormat {
         let (text, values, sources) = try numbered(format, args)
         var classes: [Int: String] = [:]
         for (number, source) in sources.enumerated() {
-            if let object = source as? Object { classes[number] = type(of: object).className }
+            if let object = source as? Object { classes[number] = type(of: object).className() }
         }
         return Converted(text: text, values: values, objectClasses: classes)
     }

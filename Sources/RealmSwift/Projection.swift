@@ -40,7 +40,7 @@ open class Projection<Root: Object>: Hashable, CustomStringConvertible {
     /// The projection's class and its projected values, for debugging.
     public var description: String {
         let body = Self.projectedProperties.map { "\($0.name) = \($0.read(self).map { String(describing: $0) } ?? "nil")" }
-        return "\(Self.self)<\(Root.className)> { \(body.joined(separator: "; ")) }"
+        return "\(Self.self)<\(Root.className())> { \(body.joined(separator: "; ")) }"
     }
 }
 

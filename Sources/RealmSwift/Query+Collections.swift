@@ -57,9 +57,26 @@ extension Query where T == String? {
 
 // MARK: Enums
 
-extension Query where T: PersistableEnum {
+extension Query where T: RealmEnum {
     /// The enum's raw value, which is what the column stores: `$0.kind.rawValue > 1`.
     public var rawValue: Query<T.RawValue> { Query<T.RawValue>(text: text, isKeyPath: isKeyPath) }
+}
+
+/// An optional, for conditions on the type it wraps inside `where { }`.
+public protocol _QueryableOptional {
+    /// The wrapped type.
+    associatedtype _QueryWrapped
+}
+
+extension Optional: _QueryableOptional {
+    public typealias _QueryWrapped = Wrapped
+}
+
+extension Query where T: _QueryableOptional, T._QueryWrapped: RealmEnum {
+    /// The optional enum's raw value (nil where the property is): `$0.kind.rawValue == 1`.
+    public var rawValue: Query<T._QueryWrapped.RawValue?> {
+        Query<T._QueryWrapped.RawValue?>(text: text, isKeyPath: isKeyPath)
+    }
 }
 
 // MARK: Lists

@@ -150,8 +150,9 @@ extension Object {
         if readError == nil { readError = error }
     }
 
-    /// `value(forKey:)` that throws when the file cannot be read (a damaged file) instead of
-    /// answering the property type's empty value with `readError` set.
+    /// `value(forKey:)` (an enum as itself, not its raw value) that throws when the file cannot
+    /// be read (a damaged file) instead of answering the property type's empty value with
+    /// `readError` set.
     /// A stored value the property's type cannot represent (an enum's unknown raw value)
     /// throws too.
     public func checkedValue(forKey key: String) throws -> Any? {
@@ -160,7 +161,7 @@ extension Object {
         }
         let earlier = readError
         readError = nil
-        let answer = value(forKey: key)
+        let answer = typedValue(forKey: key)
         let failure = readError
         readError = earlier ?? failure
         if let failure { throw failure }

@@ -78,7 +78,7 @@ extension Realm {
             guard let field = object.fieldHandles().first(where: { $0.name == name }),
                   let input = linkInput(field, of: object, made: made) else {
                 // Every instance the walk reached was created: its key is in `made`.
-                throw RealmError.invalidInput("add: \(type(of: object).className).\(name) links to an object that was not created")
+                throw RealmError.invalidInput("add: \(type(of: object).className()).\(name) links to an object that was not created")
             }
             try accessor.setValue(input, column: try accessor.column(name))
         }
@@ -89,7 +89,7 @@ extension Realm {
             if !children.isEmpty, let parent = object.accessor { adoptChildren(children, of: parent) }
         }
         guard let key = made[ObjectIdentifier(root)] else {
-            throw RealmError.invalidInput("add: the \(type(of: root).className) given was not created")
+            throw RealmError.invalidInput("add: the \(type(of: root).className()) given was not created")
         }
         return key
     }

@@ -9,7 +9,7 @@ extension Realm {
         do {
             return Results(try dynamicRealm.objects(info.objectSchema.name), realm: self)
         } catch {
-            preconditionFailure("objects(\(type.className).self): \(error)")
+            preconditionFailure("objects(\(type.className()).self): \(error)")
         }
     }
 
@@ -52,7 +52,7 @@ extension Realm {
             guard let accessor = try dynamicRealm.accessor(ofType: info.objectSchema.name, forPrimaryKey: value) else { return nil }
             return type._rlmMake(accessor, realm: self, info: info)
         } catch {
-            preconditionFailure("object(ofType: \(type.className).self, forPrimaryKey: \(value)): \(error)")
+            preconditionFailure("object(ofType: \(type.className()).self, forPrimaryKey: \(value)): \(error)")
         }
     }
 
@@ -98,7 +98,7 @@ extension Realm {
             } else {
                 input = try type._rlmNewObjectInput(fromAny: value, realm: self)
             }
-            return Element._rlmMake(try dynamicRealm.create(type.className, value: input, update: update), realm: self)
+            return Element._rlmMake(try dynamicRealm.create(type.className(), value: input, update: update), realm: self)
         } catch {
             record(error)
             return Element()

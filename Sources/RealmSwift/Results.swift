@@ -38,7 +38,7 @@ public struct Results<Element: Object>: RealmCollection, CustomStringConvertible
             dynamicResults.recordReadError(error)
             return Element()
         } catch {
-            preconditionFailure("Results<\(Element.className)>[\(position)]: \(error)")
+            preconditionFailure("Results<\(Element.className())>[\(position)]: \(error)")
         }
     }
 
@@ -85,7 +85,7 @@ public struct Results<Element: Object>: RealmCollection, CustomStringConvertible
 
     /// The objects, for debugging.
     public var description: String {
-        "Results<\(Element.className)>(\(map { String(describing: $0) }.joined(separator: ", ")))"
+        "Results<\(Element.className())>(\(map { String(describing: $0) }.joined(separator: ", ")))"
     }
 }
 
@@ -275,14 +275,14 @@ extension RealmCollection {
         guard let value else { return nil }
         if let converted = V(_rlmValue: value) { return converted }
         try requireKind(of: value, as: V.self, property)
-        throw unrepresentable(value, as: V.self, at: "\(Element.className).\(property)")
+        throw unrepresentable(value, as: V.self, at: "\(Element.className()).\(property)")
     }
 
     /// Throws the misuse of asking for `V` when the property's values are of another kind
     /// (an `Int` of a `Double` property); returns when `value` is of `V`'s kind.
     private static func requireKind<V: _RealmScalar>(of value: RealmEngine.Value, as _: V.Type, _ property: String) throws {
         guard value.kindName == V._rlmZero._rlmValue.kindName else {
-            throw RealmError.typeMismatch(className: Element.className, property: property, expected: "\(V.self)", got: value.kindName)
+            throw RealmError.typeMismatch(className: Element.className(), property: property, expected: "\(V.self)", got: value.kindName)
         }
     }
 
@@ -366,7 +366,7 @@ extension RealmCollection {
         let info = ClassInfo.of(Element.self)
         let name = info.storedNames[key] ?? key
         guard let type = info.valueTypes[name] else {
-            preconditionFailure("\(Element.className) has no property '\(key)'")
+            preconditionFailure("\(Element.className()) has no property '\(key)'")
         }
         do {
             guard let input = try type._rlmInput(fromAny: value ?? NSNull(), realm: realm) else { return }

@@ -113,7 +113,7 @@ final class ClassInfo: @unchecked Sendable {
             problems.append("\(type).ignoredProperties() names '\(ignored)', which is @Persisted: remove one or the other")
         }
         hookProblem = problems.isEmpty ? nil : problems.joined(separator: "; ")
-        objectSchema = ObjectSchema(name: type.className, properties: properties, isEmbedded: type is EmbeddedObject.Type)
+        objectSchema = ObjectSchema(name: type.className(), properties: properties, isEmbedded: type is EmbeddedObject.Type)
         linkedTypes = linked
         self.valueTypes = valueTypes
     }
@@ -168,7 +168,7 @@ final class ClassInfo: @unchecked Sendable {
     private static let defaultSchemaClasses: (types: [Object.Type], ambiguous: Set<String>) = {
         var byStoredName: [String: [Object.Type]] = [:]
         for type in ClassDiscovery.objectTypes where !type._realmIgnoreClass() {
-            byStoredName[type.className, default: []].append(type)
+            byStoredName[type.className(), default: []].append(type)
         }
         let ambiguous = Set(byStoredName.filter { $0.value.count > 1 }.keys)
         var kept = byStoredName.compactMapValues { $0.count == 1 ? $0[0] : nil }
@@ -177,7 +177,7 @@ final class ClassInfo: @unchecked Sendable {
         while changed {
             changed = false
             for (name, type) in kept where of(type).linkedTypes.contains(where: { linked in
-                kept[linked.className].map { ObjectIdentifier($0) != ObjectIdentifier(linked) } ?? true
+                kept[linked.className()].map { ObjectIdentifier($0) != ObjectIdentifier(linked) } ?? true
             }) {
                 kept[name] = nil
                 changed = true
@@ -221,14 +221,4 @@ func persistedChildren(of object: Object) -> [(String, any AnyPersisted)] {
         }
     }
     return result
-}
-
-extension Schema {
-    /// The classes of the schema (RealmSwift's name for `objectSchemas`).
-    public var objectSchema: [ObjectSchema] { objectSchemas }
-}
-
-extension ObjectSchema {
-    /// The class name (RealmSwift's name for `name`).
-    public var className: String { name }
 }

@@ -36,7 +36,7 @@ extension Realm {
         do {
             return try checkedResolve(reference)
         } catch {
-            preconditionFailure("resolve(ThreadSafeReference<\(Confined.className)>): \(error)")
+            preconditionFailure("resolve(ThreadSafeReference<\(Confined.className())>): \(error)")
         }
     }
 
@@ -45,7 +45,7 @@ extension Realm {
     public func checkedResolve<Confined: Object>(_ reference: ThreadSafeReference<Confined>) throws -> Confined? {
         check(Confined.self)
         if dynamicRealm.version < reference.version { refresh() }
-        guard let managed = try dynamicRealm.object(ofType: Confined.className, key: reference.key) else { return nil }
+        guard let managed = try dynamicRealm.object(ofType: Confined.className(), key: reference.key) else { return nil }
         return Confined._rlmMake(managed, realm: self)
     }
 }
