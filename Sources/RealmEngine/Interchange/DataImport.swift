@@ -124,6 +124,8 @@ public final class DataImport {
     private var existingBefore: [String: [ObjectKey]] = [:]
     private var summary = Summary()
     private var current: CurrentClass?
+    /// Reads the current class's plain objects straight into rows (nil: a class it cannot read).
+    private var rowReader: ScalarRowReader?
     private var objectsAdded = 0
 
     /// An importer writing into `realm`, which must be in a write transaction when `run` is called.
@@ -146,7 +148,9 @@ public final class DataImport {
     /// parsed and its JSON let go (links are kept until every object exists), so memory grows
     /// with the links of the input, not with its size.
     public func run(_ stream: JSONElementStream) throws -> Summary {
-        while let event = try stream.next() {
+        // Plain objects of a scalar class are read from their bytes (`addRow`); the rest parsed.
+        let offer: (UnsafeBufferPointer<UInt8>) throws -> Bool = { [unowned self] bytes in try self.addRow(bytes) }
+        while let event = try stream.next(offering: offer) {
             switch event {
             case .group(let className): try beginGroup(className)
             case .element(let json): try add(json)
@@ -171,6 +175,7 @@ public final class DataImport {
                                primaryKeyColumn: persisted.firstIndex(where: \.isPrimaryKey),
                                keys: keys.removeValue(forKey: className) ?? [],
                                summaryIndex: summary.perClass.firstIndex { $0.0 == className } ?? 0)
+        rowReader = ScalarRowReader(persisted: persisted)
     }
 
     /// Puts the current class's keys back where step 3 looks for them.
@@ -179,6 +184,48 @@ public final class DataImport {
         // A class whose group was empty stays absent: a reference to it names the database's objects.
         if !current.keys.isEmpty { keys[current.name] = current.keys }
         self.current = nil
+        rowReader = nil
+    }
+
+    /// Creates the object in `bytes` when it is a plain object the row reader reads (every
+    /// stored property given once, as a scalar) and its primary key is new: its row goes to the
+    /// engine as it is stored, with no `JSONValue`, `ObjectInput` or accessor. False (nothing
+    /// done) for any other object, which `add` then parses and imports — with the same
+    /// result or error, as everything this skips is what `add` does for a new plain object.
+    private func addRow(_ bytes: UnsafeBufferPointer<UInt8>) throws -> Bool {
+        // Taken out while it reads, so that its buffers are not copied on write.
+        guard var reader = rowReader else { return false }
+        rowReader = nil
+        let row = reader.read(bytes)
+        rowReader = reader
+        guard let values = row, var current else { return false }
+        if let pkColumn = current.primaryKeyColumn {
+            // An object that exists (an update, or a key given twice) takes the general path;
+            // so does a lookup that fails, which then fails there the same way.
+            do {
+                if try realm.existingObjectKey(classIndex: current.classIndex, primaryKey: values[pkColumn]) != nil { return false }
+            } catch {
+                return false
+            }
+        }
+        if shouldStop() { throw Interrupted() }
+        let key: ObjectKey
+        do {
+            key = try realm.insertImportedRow(classIndex: current.classIndex, values)
+        } catch {
+            // A refused row changes nothing: `add` tries it again and names the object in the error.
+            return false
+        }
+        // `current` is updated at the end; meanwhile its keys are not held twice.
+        self.current = nil
+        defer { self.current = current }
+        summary.created += 1
+        if firstCreated[current.name] == nil { firstCreated[current.name] = key }
+        current.keys.append(key)
+        summary.perClass[current.summaryIndex].1 += 1
+        objectsAdded += 1
+        progress(objectsAdded, 0)
+        return true
     }
 
     /// Checks one object of the current class and creates it with its values but its links.
@@ -544,5 +591,18 @@ public final class DataImport {
         if error is Interrupted { return error }
         let text = (error as? RealmError)?.description ?? String(describing: error)
         return RealmError.invalidInput("\(label): \(text)")
+    }
+}
+
+extension Realm {
+    /// Inserts a new object of class `classIndex` whose values are already in their stored
+    /// form, one per stored property, its primary key (if any) checked absent by the caller: the
+    /// engine's bulk-insert step, without the `ObjectInput` conversion and the accessor of
+    /// `create`. Throws (having changed nothing) what `create` would throw for the same row.
+    fileprivate func insertImportedRow(classIndex: Int, _ values: [Value]) throws -> ObjectKey {
+        try checkThread()
+        guard let transaction else { throw RealmError.notInWriteTransaction }
+        defer { noteMutation() }
+        return try transaction.insertRow(classIndex, values, primaryKeyChecked: true)
     }
 }

@@ -77,6 +77,14 @@ public final class JSONElementStream {
 
     /// The next event, or nil after the document's end (and only whitespace after it).
     public func next() throws -> Event? {
+        try next(offering: nil)
+    }
+
+    /// `next()`, offering each element's bytes to `handle` first (the importer's reader of
+    /// plain objects): when it returns true the element is done with and the stream goes on to
+    /// the next event; when false the element is parsed as `next()` parses it. The bytes are
+    /// valid only during the call.
+    func next(offering handle: ((UnsafeBufferPointer<UInt8>) throws -> Bool)?) throws -> Event? {
         while true {
             switch state {
             case .finished:
@@ -153,7 +161,13 @@ public final class JSONElementStream {
                     try skipWhitespace()
                 }
                 state = .inArray(first: false, topLevel: topLevel)
-                return .element(try parseValue())
+                let value = try cutValue()
+                if let handle, try buffer.withUnsafeBufferPointer({ all in
+                    try handle(UnsafeBufferPointer(rebasing: all[value.start..<value.start + value.count]))
+                }) {
+                    continue
+                }
+                return .element(try parse(value))
             }
         }
     }
@@ -214,9 +228,29 @@ public final class JSONElementStream {
         }
     }
 
-    /// Cuts the JSON value at `position` out of the input (following strings and nesting,
-    /// reading more as needed) and parses it.
+    /// Cuts the JSON value at `position` out of the input and parses it.
     private func parseValue() throws -> JSONValue {
+        try parse(cutValue())
+    }
+
+    /// Where a value cut out of `buffer` lies, and its line and column in the whole input.
+    private struct Cut {
+        var start: Int
+        var count: Int
+        var line: Int
+        var column: Int
+    }
+
+    /// Parses a value `cutValue` cut (before the buffer is read into again).
+    private func parse(_ cut: Cut) throws -> JSONValue {
+        try buffer.withUnsafeBufferPointer { all in
+            try JSONParser.parse(bytes: UnsafeBufferPointer(rebasing: all[cut.start..<cut.start + cut.count]), line: cut.line, column: cut.column)
+        }
+    }
+
+    /// Cuts the JSON value at `position` out of the input (following strings and nesting,
+    /// reading more as needed) and moves past it.
+    private func cutValue() throws -> Cut {
         // Bytes before the value are done with: dropped here, between values, because the scan
         // below holds indices into the buffer while it reads more.
         if position > Self.chunkSize {
@@ -279,11 +313,9 @@ public final class JSONElementStream {
             let byte = try peek()
             throw error(byte == nil ? "unexpected end of input" : "unexpected \(describe(byte)): expected a JSON value")
         }
-        let (start, count) = (position, end - position)
-        try consume(count)
-        return try buffer.withUnsafeBufferPointer { all in
-            try JSONParser.parse(bytes: UnsafeBufferPointer(rebasing: all[start..<start + count]), line: startLine, column: startColumn)
-        }
+        let cut = Cut(start: position, count: end - position, line: startLine, column: startColumn)
+        try consume(cut.count)
+        return cut
     }
 
     private func describe(_ byte: UInt8?) -> String {
