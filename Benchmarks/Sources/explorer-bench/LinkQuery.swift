@@ -103,8 +103,8 @@ func booksByWang(_ realm: Realm) throws -> Int {
         }
         explorer.append(seconds(shown))
     }
-    print("\(books.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))) books, \(grouped) match, \(rounds) rounds:")
-    for (name, values) in [("  \(query): count (engine)", engine.sorted()), ("  the same typed in the explorer → count shown", explorer.sorted())] {
+    print("\(query) over \(books.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))) books, \(grouped) match, \(rounds) rounds:")
+    for (name, values) in [("  count (engine)", engine.sorted()), ("  typed in the explorer, Enter → count shown", explorer.sorted())] {
         guard let first = values.first, let last = values.last else { continue }
         printRow(name, "median \(formatted(values[values.count / 2])) (\(formatted(first))–\(formatted(last)))")
     }
