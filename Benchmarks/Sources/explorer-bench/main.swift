@@ -9,6 +9,8 @@ import Glibc
 // explorer-bench: the explorer driven headless (no terminal) on a big file, timed per key press.
 //
 //   explorer-bench [--objects N] [--file PATH] [--presses K]
+//   explorer-bench --cliff [--rounds R]      (Cliff.swift: 999,999 vs 1,000,001 objects)
+//   explorer-bench --links N [--rounds R]    (LinkQuery.swift: a query through links on N books)
 //
 // Creates PATH (default: $TMPDIR/explorer-bench-N.realm) with N `Person` objects of five
 // properties (id primary key, name, age, score, createdAt) when it does not exist yet, then
@@ -23,6 +25,9 @@ struct Options {
     var objects = 10_000_000
     var file: String?
     var presses = 1_000
+    var cliff = false
+    var links: Int?
+    var rounds = 5
 
     static func parse(_ args: [String]) -> Options {
         var options = Options()
@@ -37,11 +42,16 @@ struct Options {
             case "--objects": options.objects = Int(value().replacingOccurrences(of: "_", with: "")) ?? 0
             case "--file": options.file = value()
             case "--presses": options.presses = Int(value()) ?? 0
-            default: fail("unknown option \(args[i]); usage: explorer-bench [--objects N] [--file PATH] [--presses K]")
+            case "--cliff": options.cliff = true
+            case "--links": options.links = Int(value().replacingOccurrences(of: "_", with: "")) ?? 0
+            case "--rounds": options.rounds = Int(value()) ?? 0
+            default: fail("unknown option \(args[i]); usage: explorer-bench [--objects N] [--file PATH] [--presses K] | --cliff | --links N [--rounds R]")
             }
             i += 1
         }
-        if options.objects <= 0 || options.presses <= 0 { fail("--objects and --presses need positive integers") }
+        if options.objects <= 0 || options.presses <= 0 || options.rounds <= 0 || (options.links ?? 1) <= 0 {
+            fail("--objects, --presses, --rounds and --links need positive integers")
+        }
         return options
     }
 }
@@ -113,6 +123,14 @@ func createFile(_ path: String, objects: Int) throws {
 }
 
 let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
+if options.cliff {
+    try cliffBenchmark(sizes: [ExplorerDriver.liveChangeSetLimit - 1, ExplorerDriver.liveChangeSetLimit + 1], rounds: options.rounds)
+    exit(0)
+}
+if let books = options.links {
+    try linkQueryBenchmark(books: books, rounds: options.rounds)
+    exit(0)
+}
 let path = options.file ?? (NSTemporaryDirectory() + "explorer-bench-\(options.objects).realm")
 if !FileManager.default.fileExists(atPath: path) {
     let clock = ContinuousClock()
