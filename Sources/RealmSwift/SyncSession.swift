@@ -115,7 +115,7 @@ enum SyncSessions {
     /// setting up adds the outbox to the file.
     static func start(_ configuration: Realm.Configuration, _ sync: SyncConfiguration) throws {
         guard let path = configuration.fileURL?.standardizedFileURL.path else {
-            throw RealmError.unsupported("an in-memory Realm cannot sync: give the configuration a fileURL")
+            throw RealmError.notSyncable("an in-memory Realm cannot sync: give the configuration a fileURL")
         }
         try lock.withLock {
             if sessions[path] != nil { return }
