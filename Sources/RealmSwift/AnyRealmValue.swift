@@ -189,9 +189,10 @@ extension AnyRealmValue {
     /// when it holds a nested list or dictionary: that collection, managed (live) at its place;
     /// nil for any other element (read as `_rlmValue` reads it).
     static func _rlmNested(_ value: Value, realm: Realm, owner: DynamicObject, property: String,
-                           step: MixedPathElement) -> AnyRealmValue? {
+                           step: MixedPathElement, in list: [Value]? = nil) -> AnyRealmValue? {
         switch value {
-        case .list, .map: return _rlmValue(value, realm: realm, at: MixedSlot(owner: owner, property: property, path: [step]))
+        case .list, .map:
+            return _rlmValue(value, realm: realm, at: MixedSlot(owner: owner, property: property, place: MixedPlace().child(step, in: list)))
         default: return nil
         }
     }

@@ -225,6 +225,46 @@ extension List {
     }
 }
 
+extension MutableSet {
+    /// Whether the set is frozen (an unmanaged set is not).
+    public var isFrozen: Bool { realm?.isFrozen ?? false }
+
+    /// The set frozen at the version its Realm reads now, readable from any thread. Freezing a
+    /// frozen set returns it; freezing an unmanaged set, or one whose object was deleted, is a
+    /// programmer error (as in RealmSwift).
+    public func freeze() -> MutableSet {
+        switch storage {
+        case .unmanaged:
+            preconditionFailure("Unmanaged sets cannot be frozen.")
+        case .managed(let set, let realm):
+            if realm.isFrozen { return self }
+            let frozen = realm.freeze()
+            do {
+                guard let copy = try set.bound(to: frozen.dynamicRealm) else {
+                    preconditionFailure("Cannot freeze a MutableSet whose object was deleted.")
+                }
+                return MutableSet(managed: copy, realm: frozen)
+            } catch {
+                preconditionFailure("freeze() of a MutableSet<\(Element.self)>: \(error)")
+            }
+        }
+    }
+
+    /// The set live in this thread's Realm (at the newest version), or nil when its object was
+    /// deleted since. A live set returns itself; an unmanaged one is a programmer error.
+    public func thaw() -> MutableSet? {
+        switch storage {
+        case .unmanaged:
+            preconditionFailure("Unmanaged sets cannot be thawed.")
+        case .managed(let set, let realm):
+            if !realm.isFrozen { return self }
+            let live = realm.thaw()
+            guard let copy = try? set.bound(to: live.dynamicRealm) else { return nil }
+            return MutableSet(managed: copy, realm: live)
+        }
+    }
+}
+
 extension Map {
     /// Whether the map is frozen (an unmanaged map is not).
     public var isFrozen: Bool { realm?.isFrozen ?? false }
@@ -300,7 +340,7 @@ public struct Frozen<Value: RealmFreezable>: @unchecked Sendable {
     }
 }
 
-/// A Realm value that can be frozen: `Realm`, objects, `Results`, `List`, `Map`,
+/// A Realm value that can be frozen: `Realm`, objects, `Results`, `List`, `MutableSet`, `Map`,
 /// `LinkingObjects`, `AnyRealmCollection`.
 public protocol RealmFreezable {
     /// Whether the value is frozen.
@@ -312,5 +352,6 @@ extension Object: RealmFreezable {}
 extension Results: RealmFreezable {}
 extension List: RealmFreezable {}
 extension Map: RealmFreezable {}
+extension MutableSet: RealmFreezable {}
 extension LinkingObjects: RealmFreezable {}
 extension AnyRealmCollection: RealmFreezable {}

@@ -97,7 +97,7 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
     static func nestedElement(_ slot: MixedSlot, _ realm: Realm, at position: Int) throws -> Element {
         let items = try realm.reading { try slot.list() }
         guard items.indices.contains(position) else { throw RealmError.indexOutOfRange(index: position, count: items.count) }
-        let value = AnyRealmValue._rlmValue(items[position], realm: realm, at: slot.child(.index(position)))
+        let value = AnyRealmValue._rlmValue(items[position], realm: realm, at: slot.child(.index(position), in: items))
         guard let element = value as? Element else {
             throw RealmError.internalError("a list nested in a Mixed is a List<AnyRealmValue>, not a List<\(Element.self)>")
         }
@@ -109,8 +109,14 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
     /// is asked first: a list of another type pays nothing.
     static func nestedCollection(_ value: Value, _ list: DynamicList, _ realm: Realm, at position: Int) -> Element? {
         guard Element.self == AnyRealmValue.self else { return nil }
+        switch value {
+        case .list, .map: break
+        default: return nil
+        }
+        // The whole list: the nested collection keeps to its element from there (`MixedPlace`).
+        let items = realm.reading { try? list.elements() }
         return AnyRealmValue._rlmNested(value, realm: realm, owner: list.ownerObject, property: list.property.name,
-                                        step: .index(position)) as? Element
+                                        step: .index(position), in: items) as? Element
     }
 
     /// The stored value of an element put into a list nested in a Mixed.

@@ -1,8 +1,11 @@
 import Foundation
 
 /// Where a list or dictionary nested in a managed Mixed value is: the object, the property and
-/// the path inside the property's value (`[]`: the value itself; for a list or dictionary of
-/// Mixed, the path starts with the element's position or key).
+/// the place inside the property's value (`[]`: the value itself; for a list or dictionary of
+/// Mixed, the path starts with the element's position or key). A step into a list keeps to its
+/// element, as Realm Core's stable keys of nested collections do: an insertion or removal
+/// before it leaves the collection on its element, removing the element invalidates it (see
+/// `MixedPlace`).
 ///
 /// A nested collection has no column of its own (Realm format 24 keeps it inside the Mixed
 /// value), so the managed `List`/`Map` an `AnyRealmValue` hands out for it reads the property
@@ -12,24 +15,30 @@ import Foundation
 final class MixedSlot {
     let owner: DynamicObject
     let property: String
-    let path: [MixedPathElement]
+    let place: MixedPlace
 
-    init(owner: DynamicObject, property: String, path: [MixedPathElement] = []) {
+    init(owner: DynamicObject, property: String, place: MixedPlace = MixedPlace()) {
         self.owner = owner
         self.property = property
-        self.path = path
+        self.place = place
     }
+
+    /// The path to the collection as last found.
+    var path: [MixedPathElement] { place.path }
 
     /// The same place in another instance of the file (frozen or live), or nil when the object
     /// is not in that instance's version or no list (`list`) or dictionary is there.
     func bound(to other: Realm, list: Bool) -> MixedSlot? {
         guard let moved = try? other.reading({ try owner.bound(to: other.dynamicRealm) }) else { return nil }
-        let slot = MixedSlot(owner: moved, property: property, path: path)
+        let slot = MixedSlot(owner: moved, property: property, place: place.copy())
         return other.reading { slot.isInvalidated(list: list) } ? nil : slot
     }
 
-    /// The slot one step deeper (an element or a value of this collection).
-    func child(_ step: MixedPathElement) -> MixedSlot { MixedSlot(owner: owner, property: property, path: path + [step]) }
+    /// The slot one step deeper: `step` of this collection (for a list, `list` is its
+    /// elements as just read).
+    func child(_ step: MixedPathElement, in list: [Value]? = nil) -> MixedSlot {
+        MixedSlot(owner: owner, property: property, place: place.child(step, in: list))
+    }
 
     /// For messages: `Box.value[2]['k']`.
     var description: String {
@@ -54,19 +63,9 @@ final class MixedSlot {
         }
     }
 
-    /// The value at the path now; nil where the path leads nowhere.
+    /// The value at the place now; nil where it leads nowhere (its element was removed).
     private func current() throws -> Value? {
-        var value = try owner.value(forKey: property)
-        for step in path {
-            switch (step, value) {
-            case (.index(let index), .list(let items)) where items.indices.contains(index): value = items[index]
-            case (.key(let key), .map(let entries)):
-                guard let inner = entries[key] else { return nil }
-                value = inner
-            default: return nil
-            }
-        }
-        return value
+        place.resolve(in: try owner.value(forKey: property))
     }
 
     /// The list's elements; throws when the object was deleted or no list is there any more.
@@ -83,7 +82,7 @@ final class MixedSlot {
 
     private func gone(_ kind: String) -> RealmError {
         if owner.isInvalidated { return .invalidatedObject }
-        return .invalidOperation("\(description) no longer holds a \(kind): the nested \(kind) was replaced and is invalidated")
+        return .invalidOperation("\(description) no longer holds a \(kind): the nested \(kind) was removed or replaced and is invalidated")
     }
 
     /// Changes the list in place (inside a write transaction).
@@ -122,8 +121,13 @@ final class MixedSlot {
 
     private func rewrite(_ body: (inout Value) throws -> Void) throws {
         var whole = try owner.value(forKey: property)
+        // Brings the positions up to date (the element may have moved since the last look).
+        guard place.resolve(in: whole) != nil else {
+            throw RealmError.invalidOperation("\(description) no longer holds a collection: the nested collection was removed or replaced and is invalidated")
+        }
         try Self.edit(&whole, at: path[...], description: description, body)
         try owner.setValue(whole, forKey: property)
+        place.record(whole)
     }
 
     private static func edit(_ value: inout Value, at path: ArraySlice<MixedPathElement>, description: String,

@@ -13,7 +13,11 @@ extension Realm {
         }
     }
 
-    /// The objects of a class by name, through the dynamic API.
+    /// The objects of a class by name, through the engine's dynamic API: its objects' values
+    /// are `Value`s of the version read (a list or dictionary nested in a Mixed is a copy; see
+    /// `DynamicObject.value(forKey:)`). Realm Swift's `DynamicObject` subscript hands out live
+    /// collections; here that is `Object`'s `object["name"]`, whose nested Mixed collections are
+    /// managed and live.
     public func dynamicObjects(_ className: String) throws -> RealmEngine.Results {
         try dynamicRealm.objects(className)
     }

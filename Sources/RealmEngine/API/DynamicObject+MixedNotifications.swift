@@ -32,6 +32,16 @@ extension DynamicObject {
     /// object notifications are (this thread's RunLoop, or `queue`).
     public func observeCollection(inMixed name: String, at path: [MixedPathElement] = [], on queue: DispatchQueue? = nil,
                                   _ block: @escaping (MixedCollectionChange) -> Void) -> NotificationToken {
+        observeCollection(inMixed: name, at: MixedPlace(path: path), on: queue, block)
+    }
+
+    /// `observeCollection(inMixed:at:)` for the collection at `place`, followed to its element
+    /// when elements are inserted or removed before it (see `MixedPlace`); the observer works on
+    /// its own copy of `place`. Once the element is removed, it reads as empty.
+    public func observeCollection(inMixed name: String, at place: MixedPlace, on queue: DispatchQueue? = nil,
+                                  _ block: @escaping (MixedCollectionChange) -> Void) -> NotificationToken {
+        let place = place.copy()
+        let path = place.path
         let start: Value
         do {
             // A list or dictionary of Mixed holds nested collections in its elements: the path
@@ -40,7 +50,7 @@ extension DynamicObject {
                   !property.isSet, !((property.isList || property.isMap) && path.isEmpty) else {
                 throw RealmError.invalidOperation("\(className).\(name) is not a Mixed property: only a Mixed value (or an element of a list or dictionary of Mixed) holds a nested list or dictionary to observe")
             }
-            start = Self.nested(try value(forKey: name), at: path)
+            start = place.resolve(in: try value(forKey: name)) ?? .null
             guard start.isMixedCollection else {
                 throw RealmError.invalidOperation("\(className).\(name)\(Self.describe(path)) holds no list or dictionary (it holds \(start)): nothing to observe")
             }
@@ -55,7 +65,7 @@ extension DynamicObject {
             switch change {
             case .change(_, let properties):
                 guard let changed = properties.first(where: { $0.name == name }) else { return }
-                let new = Self.nested(changed.newValue ?? .null, at: path)
+                let new = place.resolve(in: changed.newValue ?? .null) ?? .null
                 let old = last
                 last = new
                 if isList {
@@ -79,19 +89,6 @@ extension DynamicObject {
                 block(.error(error))
             }
         }
-    }
-
-    /// The value at `path` inside `value`; null where the path leads nowhere.
-    static func nested(_ value: Value, at path: [MixedPathElement]) -> Value {
-        var current = value
-        for step in path {
-            switch (step, current) {
-            case (.index(let index), .list(let items)) where index >= 0 && index < items.count: current = items[index]
-            case (.key(let key), .map(let entries)): current = entries[key] ?? .null
-            default: return .null
-            }
-        }
-        return current
     }
 
     private static func describe(_ path: [MixedPathElement]) -> String {

@@ -39,6 +39,14 @@ public final class DynamicObject: Hashable, CustomStringConvertible {
 
     /// The stored value of a property (`.link(key)` for a to-one link, `.list` for a list).
     /// For a linking-objects property: the linking objects' keys as a list of links.
+    ///
+    /// The answer is a value of this version, not an accessor: `Value` is a plain enum (hashable,
+    /// sendable, compared and stored whole), so a list or dictionary nested in a Mixed comes
+    /// back as a copy, and changing that copy changes nothing stored. Change it by writing the
+    /// property again (`setValue`), observe it with `observeCollection(inMixed:at:)`; or, as an
+    /// application of RealmSwift does, read it through RealmSwift (`AnyRealmValue.listValue` /
+    /// `dictionaryValue` of a typed property, or `object["name"]`), whose nested collections
+    /// are managed and live and keep to their element (`MixedPlace`).
     public func value(forKey name: String) throws -> Value {
         if let v = try accessor.persistedValue(forKey: name) { return v }
         if let p = objectSchema[name], p.type == .linkingObjects {

@@ -70,6 +70,17 @@ extension DynamicList {
     }
 }
 
+extension DynamicSet {
+    /// This set in another instance of the same file (frozen or live), or nil when its owner is
+    /// not in that instance's version.
+    public func bound(to other: Realm) throws -> DynamicSet? {
+        try other.withFrozenAccess {
+            guard let owner = try owner.bound(to: other) else { return nil }
+            return try owner.set(forKey: property.name)
+        }
+    }
+}
+
 extension DynamicMap {
     /// This dictionary in another instance of the same file (frozen or live), or nil when its
     /// owner is not in that instance's version.
