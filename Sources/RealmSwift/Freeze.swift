@@ -186,15 +186,8 @@ extension List {
             preconditionFailure("Unmanaged lists cannot be frozen.")
         case .managed(let list, let realm):
             if realm.isFrozen { return self }
-            let frozen = realm.freeze()
-            do {
-                guard let copy = try list.bound(to: frozen.dynamicRealm) else {
-                    preconditionFailure("Cannot freeze a List whose object was deleted.")
-                }
-                return List(managed: copy, realm: frozen)
-            } catch {
-                preconditionFailure("freeze() of a List<\(Element.self)>: \(error)")
-            }
+            let (copy, frozen) = realm.frozenBinding(of: "List", "List<\(Element.self)>", list.bound(to:))
+            return List(managed: copy, realm: frozen)
         case .inMixed(let slot, let realm):
             if realm.isFrozen { return self }
             let frozen = realm.freeze()
@@ -214,9 +207,7 @@ extension List {
             preconditionFailure("Unmanaged lists cannot be thawed.")
         case .managed(let list, let realm):
             if !realm.isFrozen { return self }
-            let live = realm.thaw()
-            guard let copy = try? list.bound(to: live.dynamicRealm) else { return nil }
-            return List(managed: copy, realm: live)
+            return realm.liveBinding(list.bound(to:)).map { List(managed: $0.0, realm: $0.1) }
         case .inMixed(let slot, let realm):
             if !realm.isFrozen { return self }
             let live = realm.thaw()
@@ -238,15 +229,8 @@ extension MutableSet {
             preconditionFailure("Unmanaged sets cannot be frozen.")
         case .managed(let set, let realm):
             if realm.isFrozen { return self }
-            let frozen = realm.freeze()
-            do {
-                guard let copy = try set.bound(to: frozen.dynamicRealm) else {
-                    preconditionFailure("Cannot freeze a MutableSet whose object was deleted.")
-                }
-                return MutableSet(managed: copy, realm: frozen)
-            } catch {
-                preconditionFailure("freeze() of a MutableSet<\(Element.self)>: \(error)")
-            }
+            let (copy, frozen) = realm.frozenBinding(of: "MutableSet", "MutableSet<\(Element.self)>", set.bound(to:))
+            return MutableSet(managed: copy, realm: frozen)
         }
     }
 
@@ -258,9 +242,7 @@ extension MutableSet {
             preconditionFailure("Unmanaged sets cannot be thawed.")
         case .managed(let set, let realm):
             if !realm.isFrozen { return self }
-            let live = realm.thaw()
-            guard let copy = try? set.bound(to: live.dynamicRealm) else { return nil }
-            return MutableSet(managed: copy, realm: live)
+            return realm.liveBinding(set.bound(to:)).map { MutableSet(managed: $0.0, realm: $0.1) }
         }
     }
 }
@@ -278,15 +260,8 @@ extension Map {
             preconditionFailure("Unmanaged maps cannot be frozen.")
         case .managed(let map, let realm):
             if realm.isFrozen { return self }
-            let frozen = realm.freeze()
-            do {
-                guard let copy = try map.bound(to: frozen.dynamicRealm) else {
-                    preconditionFailure("Cannot freeze a Map whose object was deleted.")
-                }
-                return Map(managed: copy, realm: frozen)
-            } catch {
-                preconditionFailure("freeze() of a Map<\(Key.self), \(Value.self)>: \(error)")
-            }
+            let (copy, frozen) = realm.frozenBinding(of: "Map", "Map<\(Key.self), \(Value.self)>", map.bound(to:))
+            return Map(managed: copy, realm: frozen)
         case .inMixed(let slot, let realm):
             if realm.isFrozen { return self }
             let frozen = realm.freeze()
@@ -306,14 +281,41 @@ extension Map {
             preconditionFailure("Unmanaged maps cannot be thawed.")
         case .managed(let map, let realm):
             if !realm.isFrozen { return self }
-            let live = realm.thaw()
-            guard let copy = try? map.bound(to: live.dynamicRealm) else { return nil }
-            return Map(managed: copy, realm: live)
+            return realm.liveBinding(map.bound(to:)).map { Map(managed: $0.0, realm: $0.1) }
         case .inMixed(let slot, let realm):
             if !realm.isFrozen { return self }
             let live = realm.thaw()
             return slot.bound(to: live, list: false).map { Map(inMixed: $0, realm: live) }
         }
+    }
+}
+
+extension Realm {
+    /// A managed collection of this (live) Realm bound by `bind` to the frozen Realm of its
+    /// version, with that Realm: what `freeze()` of `List`, `MutableSet` and `Map` share. An
+    /// object deleted meanwhile, or a failed read, is a programmer error (as in RealmSwift);
+    /// `kind` and `typeName` name the collection in the message.
+    func frozenBinding<Bound>(
+        of kind: String, _ typeName: @autoclosure () -> String, _ bind: (RealmEngine.Realm) throws -> Bound?
+    ) -> (Bound, Realm) {
+        let frozen = freeze()
+        do {
+            guard let copy = try bind(frozen.dynamicRealm) else {
+                preconditionFailure("Cannot freeze a \(kind) whose object was deleted.")
+            }
+            return (copy, frozen)
+        } catch {
+            preconditionFailure("freeze() of a \(typeName()): \(error)")
+        }
+    }
+
+    /// A managed collection of this (frozen) Realm bound by `bind` to this thread's live Realm
+    /// at the newest version, with that Realm; nil when its object was deleted since (what
+    /// `thaw()` of `List`, `MutableSet` and `Map` share).
+    func liveBinding<Bound>(_ bind: (RealmEngine.Realm) throws -> Bound?) -> (Bound, Realm)? {
+        let live = thaw()
+        guard let copy = try? bind(live.dynamicRealm) else { return nil }
+        return (copy, live)
     }
 }
 
