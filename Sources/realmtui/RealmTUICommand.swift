@@ -31,7 +31,7 @@ struct RealmTUICommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "realmtui",
         abstract: "Explore and script realmtui database files.",
-        usage: "realmtui FILE [--read-only]    (the explorer)\nrealmtui <subcommand>",
+        usage: "realmtui FILE [--read-only | --write]    (the explorer)\nrealmtui <subcommand>",
         discussion: """
             Exit status: 0 on success, 1 when a command fails (one 'error: …' line on stderr), \
             64 for a usage error. A failing command leaves the file unchanged.

@@ -43,6 +43,13 @@ import Glibc
         expectFailure(try CLI.run(["query", db, "Dog", "agee > 1"]), contains: "did you mean 'age'?")
         expectFailure(try CLI.run(["update", db, "Dog", "TRUEPREDICATE", "--set", "agee=1"]), contains: "did you mean 'age'?")
         expectFailure(try CLI.run([s.path("missing.realm")]), status: 1, contains: "no such file")
+        // A file that exists is the explorer's: a bad option is named as one, not the file as a
+        // subcommand.
+        let badOption = try CLI.run([db, "--wirte"])
+        expectFailure(badOption, status: 64, contains: "--wirte")
+        #expect(!badOption.stderr.contains("subcommand"), "\(badOption.stderr)")
+        let contradiction = try CLI.run([db, "--read-only", "--write"])
+        expectFailure(contradiction, status: 64, contains: "--read-only and --write contradict each other")
         expectFailure(try CLI.run(["help", "nosuch"]), status: 64, contains: "no subcommand 'nosuch'")
         #expect(try CLI.run(["help", "query"]).status == 0)
     }

@@ -20,9 +20,10 @@ struct ExploreCommand: ParsableCommand {
         commandName: "explore",
         abstract: "Browse a file in the terminal explorer (the same as 'realmtui FILE').",
         discussion: """
-            Usage: realmtui FILE [--read-only] [--key HEX | --key-file PATH]. Needs a terminal; in scripts use 'realmtui schema' \
-            and 'realmtui query'. The file opens read-only with --read-only, or when it (or its \
-            folder, for the lock file) is not writable. A Realm file (Realm Core's format) is edited \
+            Usage: realmtui FILE [--read-only | --write] [--key HEX | --key-file PATH]. Needs a terminal; in scripts use \
+            'realmtui schema' and 'realmtui query'. The file opens read-only with --read-only, when it (or its \
+            folder, for the lock file) is not writable, or when it is a bundled seed file (in a Resources/ \
+            folder) opened without --write. A Realm file (Realm Core's format) is edited \
             in place, its lock held until you quit (a Realm app opening it waits); it opens \
             read-only while an app has it open, and a format 20-23 file needs --upgrade-format.
             """
@@ -34,9 +35,16 @@ struct ExploreCommand: ParsableCommand {
     @Flag(name: .long, help: "Open the file read-only.")
     var readOnly = false
 
+    @Flag(name: .long, help: "Edit a bundled seed file (a file in a Resources/ folder), which otherwise opens read-only.")
+    var write = false
+
     @OptionGroup var encryption: EncryptionOptions
 
     @OptionGroup var realmFile: RealmFileWriteOptions
+
+    func validate() throws {
+        if readOnly && write { throw ValidationError("--read-only and --write contradict each other: give one") }
+    }
 
     func run() throws {
         // A file that is not there is the first thing to say, terminal or not.
@@ -47,7 +55,7 @@ struct ExploreCommand: ParsableCommand {
             throw ExitCode(ExitStatus.usage)
         }
         let isRealmFile = RealmCoreFiles.isRealmFile(file)
-        var readOnlyReason = ExplorerOpen.readOnlyReason(path: file, requested: readOnly)
+        var readOnlyReason = ExplorerOpen.readOnlyReason(path: file, requested: readOnly, editSeedFile: write)
         if isRealmFile, readOnlyReason == nil, try RealmCoreFileAccess.isInUseByRealmApp(path: file) {
             readOnlyReason = "a Realm app has it open (it holds \((file as NSString).lastPathComponent).lock), and realmtui "
                 + "changes a Realm file only while no Realm process has it open"

@@ -71,16 +71,16 @@ enum ExitStatus {
 
     /// The message for a first word that is no subcommand: the nearest subcommand, or for
     /// something that looks like a path, that the file does not exist.
+    /// A first word that names an existing file went to the explorer (`Main.arguments`): its
+    /// error is the explorer's (a bad option), not an unknown subcommand.
     private static func unknownFirstWord() -> String? {
         guard let first = CommandLine.arguments.dropFirst().first, !first.hasPrefix("-"),
-              !subcommandNames.contains(first) else { return nil }
+              !subcommandNames.contains(first), !FileManager.default.fileExists(atPath: first) else { return nil }
         if let near = NameSuggestion.nearest(first, among: subcommandNames) {
             return "unknown subcommand '\(first)'; did you mean '\(near)'? (see 'realmtui --help')"
         }
         if first.contains(".") || first.contains("/") {
-            if !FileManager.default.fileExists(atPath: first) {
-                return "\(first): no such file (to make one: realmtui create FILE --schema SCHEMA.json, or realmtui demo FILE)"
-            }
+            return "\(first): no such file (to make one: realmtui create FILE --schema SCHEMA.json, or realmtui demo FILE)"
         }
         return "unknown subcommand '\(first)' (see 'realmtui --help')"
     }
@@ -89,6 +89,7 @@ enum ExitStatus {
         let words = CommandLine.arguments.dropFirst().prefix { !$0.hasPrefix("-") }
         let known = Set(RealmTUICommand.subcommands.map { $0._commandName })
         if let sub = words.first, known.contains(sub) { return " (see 'realmtui \(sub) --help')" }
+        if let file = words.first, FileManager.default.fileExists(atPath: file) { return " (see 'realmtui explore --help')" }
         return " (see 'realmtui --help')"
     }
 
