@@ -218,4 +218,55 @@ import RealmSwift
         #expect(ada.description.contains("name = Ada"))
         #expect(realm.schema["DOPerson"].map { $0.objectClass === DOPerson.self } == true)
     }
+
+    @Test func aDynamicObjectFreezesAndIsObserved() throws {
+        let config = try fileConfig(Self.types)
+        defer { removeFolder(of: config) }
+        let realm = try Realm(configuration: config)
+        _ = try filled(realm)
+        let bob = try #require(realm.dynamicObject(ofType: "DOPerson", forPrimaryKey: 2))
+        let frozen = bob.freeze()
+        var changed: [String] = []
+        let token = bob.observe { change in
+            if case .change(let object, let properties) = change {
+                changed += properties.map(\.name)
+                changed.append("\(object["age"] ?? "nil")")
+            }
+        }
+        defer { token.invalidate() }
+        try onOtherThread {
+            let r = try Realm(configuration: config)
+            try r.write { r.dynamicObject(ofType: "DOPerson", forPrimaryKey: 2)?["age"] = 4 }
+        }
+        realm.refresh()
+        #expect(changed == ["age", "4"])
+        #expect(frozen.isFrozen && frozen["age"] as? Int == 3 && bob["age"] as? Int == 4)
+    }
+
+    /// The dynamic API's reason to be: a class the file has and the program has no model of.
+    @Test func aClassWithoutAModelIsReadAndWritten() throws {
+        let config = try fileConfig(Self.types)
+        defer { removeFolder(of: config) }
+        do {
+            _ = try RealmEngine.Realm(path: try #require(config.fileURL).path, schema: Schema([
+                ObjectSchema(name: "DOParrot", properties: [
+                    Property(name: "name", type: .string), Property(name: "age", type: .int),
+                    Property(name: "words", type: .string, isList: true),
+                    Property(name: "mate", type: .object, isOptional: true, objectClassName: "DOParrot"),
+                ]),
+            ]))
+        }
+        let realm = try Realm(configuration: config)
+        _ = try filled(realm)
+        let polly = try realm.write {
+            realm.dynamicCreate("DOParrot", value: ["name": "Polly", "age": 3, "words": ["hello"], "mate": ["Kea", 1]])
+        }
+        #expect((polly["mate"] as? DynamicObject)?["name"] as? String == "Kea" && polly.mate is DynamicObject)
+        try realm.write { (polly["words"] as? List<String>)?.append("bye") }
+        #expect((polly["words"] as? List<String>).map { Array($0) } == ["hello", "bye"])
+        // No model gives defaults: a required value not given is an error, not a zero.
+        #expect(throws: RealmError.self) { try realm.write { realm.dynamicCreate("DOParrot", value: ["name": "Ara"]) } }
+        #expect(realm.dynamicObjects("DOParrot").sorted(byKeyPath: "name").map { $0["name"] as? String } == ["Kea", "Polly"])
+        #expect(realm.schema["DOParrot"].map { $0.objectClass === DynamicObject.self } == true)
+    }
 }
