@@ -269,4 +269,14 @@ import RealmSwift
         #expect(realm.dynamicObjects("DOParrot").sorted(byKeyPath: "name").map { $0["name"] as? String } == ["Kea", "Polly"])
         #expect(realm.schema["DOParrot"].map { $0.objectClass === DynamicObject.self } == true)
     }
+
+    @Test func resultsSetAValueOnEveryObjectAndObjectsAreDeleted() throws {
+        let realm = try Realm(configuration: memoryConfig(Self.types))
+        _ = try filled(realm)
+        let all = realm.dynamicObjects("DOPerson")
+        try realm.write { all.filter("age < 10").setValue(1, forKey: "age") }
+        #expect(all.sorted(byKeyPath: "id").value(forKey: "age") as? [Int] == [40, 1, 1])
+        try realm.write { realm.delete(try #require(all.filter("id == 3").first)) }
+        #expect(all.count == 2 && realm.objects(DOPerson.self).count == 2)
+    }
 }
