@@ -188,7 +188,7 @@ extension AnyRealmValue {
     /// The element `step` of a managed list or dictionary of Mixed (`property` of `owner`)
     /// when it holds a nested list or dictionary: that collection, managed (live) at its place;
     /// nil for any other element (read as `_rlmValue` reads it).
-    static func _rlmNested(_ value: Value, realm: Realm, owner: DynamicObject, property: String,
+    static func _rlmNested(_ value: Value, realm: Realm, owner: RealmEngine.DynamicObject, property: String,
                            step: MixedPathElement, in list: [Value]? = nil) -> AnyRealmValue? {
         switch value {
         case .list, .map:

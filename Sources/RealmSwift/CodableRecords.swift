@@ -177,7 +177,7 @@ enum RecordCoding {
         }
     }
 
-    static func record<T: CodableRecord>(_ type: T.Type, from object: DynamicObject) throws -> T {
+    static func record<T: CodableRecord>(_ type: T.Type, from object: RealmEngine.DynamicObject) throws -> T {
         var json: [String: Any] = [:]
         for p in object.objectSchema.persistedProperties {
             json[p.name] = jsonValue(try object.value(forKey: p.name))

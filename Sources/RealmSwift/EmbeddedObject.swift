@@ -55,7 +55,7 @@ extension Realm {
     }
 
     /// `adoptEmbedded` of each unmanaged embedded child of a parent just stored as `parent`.
-    func adoptChildren(_ children: [(name: String, children: [Object])], of parent: DynamicObject) {
+    func adoptChildren(_ children: [(name: String, children: [Object])], of parent: RealmEngine.DynamicObject) {
         for (name, instances) in children {
             guard let value = try? parent.value(forKey: name) else { continue }
             let keys = Self.embeddedKeys(in: value)

@@ -88,7 +88,7 @@ final class KeyPathFilter {
 
     /// The value at `path` from `object`: through links and lists of links, a list of the values
     /// reached (`.null` past a nil link).
-    static func value(of object: DynamicObject, _ path: ArraySlice<String>, realm: RealmEngine.Realm) throws -> Value {
+    static func value(of object: RealmEngine.DynamicObject, _ path: ArraySlice<String>, realm: RealmEngine.Realm) throws -> Value {
         guard let name = path.first else { return .null }
         let v = try object.value(forKey: name)
         let rest = path.dropFirst()
@@ -146,7 +146,7 @@ extension _ObjectObservable {
                              _ block: @escaping (ObjectChange<Self>) -> Void) -> NotificationToken {
         guard let accessor, let realm else { preconditionFailure("Only managed objects can be observed.") }
         let paths = KeyPathFilter(keyPaths: keyPaths, className: accessor.className, schema: realm.schema).paths
-        func read(_ object: DynamicObject) -> [Value?] {
+        func read(_ object: RealmEngine.DynamicObject) -> [Value?] {
             paths.map { try? KeyPathFilter.value(of: object, $0[...], realm: object.realm) }
         }
         var last = read(accessor)
@@ -156,7 +156,7 @@ extension _ObjectObservable {
         var queueRealm: Realm?
         return realm.dynamicRealm.observe(on: queue, failure: { block(.error($0)) }) { _, delivering in
             if finished { return }
-            let current: DynamicObject?
+            let current: RealmEngine.DynamicObject?
             do {
                 current = try delivering.object(ofType: className, key: key)
             } catch {

@@ -66,7 +66,7 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
                 do {
                     let v = try realm.reading { try list.value(at: position) }
                     if let nested = Self.nestedCollection(v, list, realm, at: position) { return nested }
-                    if let e = Element._rlmRead(v, realm: realm) { return e }
+                    if let e = Element._rlmRead(v.namingLinkClass(for: Element.self, list.property), realm: realm) { return e }
                     // A link that cannot be read, or a value the type cannot represent.
                     throw unreadableElement(v, as: Element.self, at: "\(list.ownerClassName).\(list.property.name)[\(position)]", in: realm)
                 } catch let error as RealmError where !error.isMisuse {

@@ -154,7 +154,7 @@ public final class Map<Key: _RealmMapKey, Value: _RealmMapValue>: Sequence, Cust
                                                  step: .key(key)) as? Value {
             return nested
         }
-        guard let decoded = Value._rlmMapRead(value, realm: realm) else {
+        guard let decoded = Value._rlmMapRead(value.namingLinkClass(for: Value.self, map.property), realm: realm) else {
             throw unreadableElement(value, as: Value.self, at: "\(map.property.name)['\(key)']", in: realm)
         }
         return decoded

@@ -13,11 +13,11 @@ import Foundation
 /// with the collection at the path changed — one property write, so notifications and undo see
 /// an ordinary change of the Mixed property.
 final class MixedSlot {
-    let owner: DynamicObject
+    let owner: RealmEngine.DynamicObject
     let property: String
     let place: MixedPlace
 
-    init(owner: DynamicObject, property: String, place: MixedPlace = MixedPlace()) {
+    init(owner: RealmEngine.DynamicObject, property: String, place: MixedPlace = MixedPlace()) {
         self.owner = owner
         self.property = property
         self.place = place

@@ -34,7 +34,7 @@ public final class MutableSet<Element: _RealmElement>: Sequence, CustomStringCon
             do {
                 let values = try realm.reading { try set.elements() }
                 return try values.map { v in
-                    guard let e = Element._rlmRead(v, realm: realm) else {
+                    guard let e = Element._rlmRead(v.namingLinkClass(for: Element.self, set.property), realm: realm) else {
                         throw unreadableElement(v, as: Element.self, at: "\(set.property.name)", in: realm)
                     }
                     return e

@@ -94,8 +94,8 @@ open class Object: Hashable, CustomStringConvertible {
 
     /// The object in the Realm as a dynamic object, when managed (setting it manages this
     /// object as that one).
-    var accessor: DynamicObject? {
-        get { managed.map(DynamicObject.init) }
+    var accessor: RealmEngine.DynamicObject? {
+        get { managed.map(RealmEngine.DynamicObject.init) }
         set { manage(newValue?.accessor) }
     }
 
@@ -455,13 +455,18 @@ extension Object: _RealmElement {
     public class var _rlmObjectType: Object.Type? { self }
 
     public class func _rlmRead(_ value: Value, realm: Realm) -> Self? {
+        // A `DynamicObject` has no class of its own: a collection of them names the target
+        // class of each link it reads (`Value.namingLinkClass`).
+        if self == DynamicObject.self, case .typedLink(let link) = value {
+            return DynamicObject.linked(link, realm: realm) as? Self
+        }
         guard case .link(let key) = value,
               let managed = try? realm.reading({ try realm.dynamicRealm.object(ofType: className(), key: key) }) else { return nil }
         return _rlmMake(managed, realm: realm)
     }
 
     /// The typed object of a managed dynamic object.
-    class func _rlmMake(_ managed: DynamicObject, realm: Realm, info: ClassInfo? = nil) -> Self {
+    class func _rlmMake(_ managed: RealmEngine.DynamicObject, realm: Realm, info: ClassInfo? = nil) -> Self {
         _rlmMake(managed.accessor, realm: realm, info: info)
     }
 
@@ -469,6 +474,12 @@ extension Object: _RealmElement {
     /// from the Realm when asked for.
     class func _rlmMake(_ managed: consuming ObjectAccessor, realm: Realm, info: ClassInfo? = nil) -> Self {
         let o = self.init()
+        if self == DynamicObject.self {
+            // Its class is the stored one, read through the accessor: no model to check.
+            o.manage(managed)
+            o.realm = realm
+            return o
+        }
         // No slots are stamped: a property finds its slot through the class's key-path table
         // (`KeyPathSlots`), and stamps them itself on a key path's first use. Properties are
         // read by column number, so the class is checked against the file's (once per Realm):

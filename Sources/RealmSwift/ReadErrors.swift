@@ -124,7 +124,7 @@ extension List {
         case .managed(let list, let realm):
             let v = try realm.reading { try list.value(at: position) }
             if let nested = Self.nestedCollection(v, list, realm, at: position) { return nested }
-            guard let e = Element._rlmRead(v, realm: realm) else {
+            guard let e = Element._rlmRead(v.namingLinkClass(for: Element.self, list.property), realm: realm) else {
                 throw unreadableElement(v, as: Element.self, at: "\(list.ownerClassName).\(list.property.name)[\(position)]", in: realm)
             }
             return e

@@ -13,15 +13,6 @@ extension Realm {
         }
     }
 
-    /// The objects of a class by name, through the engine's dynamic API: its objects' values
-    /// are `Value`s of the version read (a list or dictionary nested in a Mixed is a copy; see
-    /// `DynamicObject.value(forKey:)`). Realm Swift's `DynamicObject` subscript hands out live
-    /// collections; here that is `Object`'s `object["name"]`, whose nested Mixed collections are
-    /// managed and live.
-    public func dynamicObjects(_ className: String) throws -> RealmEngine.Results {
-        try dynamicRealm.objects(className)
-    }
-
     /// The object of a class with this primary key, or nil.
     ///
     /// Inlined into the caller, so that the key's type is known there and its conversion is
@@ -60,7 +51,7 @@ extension Realm {
         }
     }
 
-    private func requireWrite(_ what: String) {
+    func requireWrite(_ what: String) {
         refuseFrozenWrite()
         precondition(isInWriteTransaction, "Cannot \(what) outside of a write transaction (call it inside realm.write { }).")
     }

@@ -363,6 +363,11 @@ extension RealmCollection {
         let realm = results.owner
         realm.refuseFrozenWrite()
         precondition(realm.isInWriteTransaction, "Cannot modify managed objects outside of a write transaction.")
+        if Element.self == DynamicObject.self {
+            // No model to convert by: each object converts by its stored class.
+            for object in Array(self) { object[key] = value }
+            return
+        }
         let info = ClassInfo.of(Element.self)
         let name = info.storedNames[key] ?? key
         guard let type = info.valueTypes[name] else {

@@ -135,7 +135,8 @@ final class ClassInfo: @unchecked Sendable {
         defer { lock.unlock() }
         if let known = byType[id] { return known }
         byType[id] = info
-        byName[info.objectSchema.name] = type
+        // `DynamicObject` is no stored class: its (empty) info names none.
+        if type != DynamicObject.self { byName[info.objectSchema.name] = type }
         return info
     }
 

@@ -192,7 +192,7 @@ import RealmSwift
         let realm = try Realm(configuration: memoryConfig([PersonV0.self]))
         try realm.write { realm.create(PersonV0.self, value: ["firstName": "Tim"]) }
         #expect(realm.schema.objectSchema.map(\.className) == ["Person"])
-        #expect(try realm.dynamicObjects("Person").first?["firstName"] == .string("Tim"))
+        #expect(realm.dynamicObjects("Person").first?["firstName"] as? String == "Tim")
     }
 
     enum Kind: String, PersistableEnum { case small, large }

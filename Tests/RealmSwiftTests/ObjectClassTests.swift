@@ -52,7 +52,7 @@ import Testing
         }
         let realm = try Realm(configuration: config)
         let parrot = try #require(realm.schema["UnclassedParrot"])
-        let isDynamic = parrot.objectClass === RealmEngine.DynamicObject.self
+        let isDynamic = parrot.objectClass === RealmSwift.DynamicObject.self
         #expect(isDynamic)
     }
 
