@@ -77,17 +77,17 @@ struct MixedTypePicker {
         cursor = max(0, min(choices.count - 1, cursor + step))
     }
 
-    /// The next choice after the cursor starting with `letter` (wrapping), as file lists do:
-    /// `d` goes double, data, date, decimal128, dictionary, double….
+    /// The first choice starting with `letter`; when the cursor is on one already, the next
+    /// (wrapping), as file lists do: `d` goes double, data, date, decimal128, dictionary, double….
     mutating func jump(to letter: Character) {
         let lower = String(letter).lowercased()
-        for step in 1...max(1, choices.count) {
-            let index = (cursor + step) % choices.count
-            if choices[index].lowercased().hasPrefix(lower) {
-                cursor = index
-                return
-            }
+        let matches = choices.indices.filter { choices[$0].lowercased().hasPrefix(lower) }
+        guard let first = matches.first else { return }
+        guard matches.contains(cursor) else {
+            cursor = first
+            return
         }
+        cursor = matches.first { $0 > cursor } ?? first
     }
 }
 
@@ -163,6 +163,13 @@ extension ExplorerState {
             guard let type = kind.scalarType else { return [] }
             let typed = Self.standIn(for: edit.property, type: type)
             edit.editor = LineEditor(typedText(picker.current, as: kind, typed))
+            if kind == .string, case .detail = current {
+                // As a string property there: the text itself over several lines, ^S writes.
+                edit.isMultiline = true
+                if case .string = picker.current {
+                    edit.editor = LineEditor(EditText.multilineText(for: picker.current, typed, realm: realm))
+                }
+            }
             edit.property = typed
             edit.mixedAs = kind
         }

@@ -72,6 +72,8 @@ enum EditorView {
             case .data: hints.append("0x hex/base64")
             case .decimal128: hints.append("exact decimal (12.50, 1E-6143), NaN, Inf")
             case .object: hints.append("primary key or \(property.objectClassName ?? "")#key")
+            case .mixed where edit.mixedAs == .list: hints.append("JSON: [1, \"two\", {\"$date\": ..}, [..]]")
+            case .mixed where edit.mixedAs == .dictionary: hints.append("JSON: {\"key\": 1, \"k2\": [..]}")
             case .mixed: hints.append("JSON: 5 int, 5.0 double, \"5\" text, [..], {..}, {\"$date\": ..}; Class#key a link")
             default: break
             }
