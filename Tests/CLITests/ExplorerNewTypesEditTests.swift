@@ -34,7 +34,8 @@ struct ExplorerNewTypesEditTests {
         // Before: none of the edits is there (so each count below can only come from the explorer).
         #expect(try count(db, "Item", "ANY tags == 'x'") == 0)
         #expect(try count(db, "Item", "attrs['color'] == 'red'") == 0)
-        #expect(try count(db, "Item", "m == 5") == 0)
+        #expect(try count(db, "Item", "m == '5'") == 0)
+        #expect(try count(db, "Item", "m.@type == 'string'") == 0)
         #expect(try count(db, "Item", "address.city == 'Oslo'") == 0)
 
         let tmux = try TmuxSession(script: ExplorerEntryTests.script([db]), width: 120, height: 30)
@@ -52,10 +53,14 @@ struct ExplorerNewTypesEditTests {
         try tmux.type(#"{"size": "L", "color": "red"}"#)
         try tmux.sendKeys("C-s")                          // ^S writes in every editor (Enter is a new line in some)
         _ = try tmux.waitFor("Item#0.attrs =")
-        try tmux.sendKeys("j", "e", "C-u")                // m: a Mixed value
+        try tmux.sendKeys("j", "e")                       // m: a Mixed value, its type picked first
+        _ = try tmux.waitFor("pick its type")
+        try tmux.sendKeys("s", "Enter")                   // string (m holds the int 1): 5 is then text, not a number
+        _ = try tmux.waitFor("mixed as string")
+        try tmux.sendKeys("C-u")
         try tmux.type("5")
         try tmux.sendKeys("C-s")
-        _ = try tmux.waitFor("Item#0.m = 5")
+        _ = try tmux.waitFor(#"Item#0.m = "5""#)
         try tmux.sendKeys("j")                            // address: the embedded object, expanded in place
         _ = try tmux.waitFor("▸ ⟨Address⟩ Bergen")
         try tmux.sendKeys("Space")
@@ -72,7 +77,8 @@ struct ExplorerNewTypesEditTests {
         #expect(try count(db, "Item", "ANY tags == 'a'") == 1)
         #expect(try count(db, "Item", "attrs['color'] == 'red'") == 1)
         #expect(try count(db, "Item", "attrs['size'] == 'L'") == 1)
-        #expect(try count(db, "Item", "m == 5") == 1)
+        #expect(try count(db, "Item", "m == '5'") == 1)
+        #expect(try count(db, "Item", "m.@type == 'string'") == 1)
         #expect(try count(db, "Item", "address.city == 'Oslo'") == 1)
         #expect(try CLI.run(["check", db]).status == 0)
     }

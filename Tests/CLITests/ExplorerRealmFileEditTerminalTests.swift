@@ -91,7 +91,11 @@ struct ExplorerRealmFileEditTerminalTests {
         try tmux.type(#"{"size": "L", "color": "red"}"#)
         try tmux.sendKeys("C-s")
         _ = try tmux.waitFor("Item#0.attrs =")
-        try tmux.sendKeys("j", "e", "C-u")                // m: a Mixed value
+        try tmux.sendKeys("j", "e")                       // m: a Mixed value, its type picked first
+        _ = try tmux.waitFor("pick its type")
+        try tmux.sendKeys("Enter")                        // int, its current type, preselected
+        _ = try tmux.waitFor("mixed as int")
+        try tmux.sendKeys("C-u")
         try tmux.type("5")
         try tmux.sendKeys("C-s")
         _ = try tmux.waitFor("Item#0.m = 5")

@@ -6,6 +6,8 @@ import RealmEngine
 ///     browse ──e / Enter on a scalar──▶ editing ──Enter, value fits──▶ browse + `.write(.set)`
 ///                                          │  ▲
 ///                        value refused ────┘  └── the refusal shown, nothing written
+///     browse ──e on a Mixed──▶ choosingType ──Enter on a type──▶ editing (that type's editor)
+///                                  └──Enter on null──▶ browse + `.write(.set)`
 ///     browse ──a in a class's table──▶ creating ──Enter, every field fits, key free──▶ browse + `.write(.create)`
 ///     any write ──handed to the writer thread──▶ writing ──finished (written, refused)──▶ browse
 ///                  (waiting for another writer's lock,            └──Esc──▶ cancelling ──cancelled──▶ browse, nothing written
@@ -21,6 +23,8 @@ import RealmEngine
 enum EditFlow {
     /// Typing a new value for one property of one object.
     case editing(ValueEditor)
+    /// Choosing the type a Mixed value is edited as (then its typed editor opens).
+    case choosingType(MixedTypePicker)
     /// A `y/n` question before a write that cannot be taken back by Esc.
     case confirming(Confirmation)
     /// The form of a new object (`a` in a class's table).
@@ -73,6 +77,10 @@ struct ValueEditor {
     /// For a dictionary's entry (or a value of a collection inside a Mixed): which one, or that
     /// the text is a key (a new one, or a new name). `property` is then the values' property.
     var entry: EntryTarget?
+    /// For a Mixed value: the type picked for it (`property` is then a stand-in of that type,
+    /// with the Mixed property's name; a list or dictionary keeps the Mixed property and must
+    /// read as that kind). Nil for the one-line JSON editor and for every other property.
+    var mixedAs: MixedKind?
 
     /// Whether the text is a dictionary key (a new one, or a new name), not a value.
     var isKeyEditor: Bool {

@@ -79,6 +79,10 @@ extension ExplorerState {
                 return beginPick(object: object, property: property, insertAt: nil)
             }
             let value = try object.value(forKey: property.name)
+            if property.type == .mixed {
+                // A Mixed value is edited as a type picked first (the current one preselected).
+                return beginMixedEdit(ValueEditor(object: object, property: property, editor: LineEditor()), current: value)
+            }
             if case .detail = current, property.type == .string {
                 // The detail view edits the string itself, newlines and all, in the value syntax
                 // of every editor (`null` is nil, a string reading `null` is quoted).
@@ -122,6 +126,8 @@ extension ExplorerState {
             return handleFormKey(key, form)
         case .writing(let status):
             return handleWritingKey(key, status)
+        case .choosingType(let picker):
+            return handleTypePickerKey(key, picker)
         case .editing(var edit):
             switch key {
             case .escape:
@@ -162,11 +168,13 @@ extension ExplorerState {
             guard !edit.object.isInvalidated else { throw RealmError.invalidatedObject }
             // The multi-line editor reads its text like every other editor (text that does not
             // parse as JSON is the string itself, newlines and all; the engine checks its size).
-            let value: Value = if isNull {
+            var value: Value = if isNull {
                 .null
             } else {
                 try EditText.parse(text, for: edit.property, className: edit.object.className, realm: realm, now: Date())
             }
+            // A Mixed edited as a list or dictionary: the JSON typed must be one.
+            if let kind = edit.mixedAs, !isNull { value = try kind.checked(value, property: edit.property.name) }
             mode = .browse
             editAwaitingWrite = .editing(edit)
             if let index = edit.replaceAt {

@@ -19,6 +19,9 @@ struct LinkPick {
     var mapKey: String? = nil
     /// The stack depth of the picker's table.
     var depth: Int
+    /// For a Mixed property (its type picker's `link`): the pick is a link to an object of the
+    /// picker's class (`Value.typedLink`), not a link of the property's own class.
+    var isMixed = false
 }
 
 extension ExplorerState {
@@ -143,7 +146,7 @@ extension ExplorerState {
                 refuse("no object to pick here")
                 return []
             }
-            picked = .link(object.key)
+            picked = pick.isMixed ? .typedLink(TypedLink(className: object.className, key: object.key)) : .link(object.key)
         case .control("n"):
             guard pick.insertAt == nil else {
                 refuse("a list holds objects, not null: Esc cancels")

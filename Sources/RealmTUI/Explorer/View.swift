@@ -21,6 +21,7 @@ public func render(_ state: ExplorerState) -> Grid {
         case .values(let values): ValuesView.draw(state, values, into: &grid)
         }
     }
+    if case .edit(.choosingType(let picker)) = state.mode { MixedTypePickerView.draw(state, picker, into: &grid) }
     InputBarView.draw(state, into: &grid)
     StatusLineView.draw(state, into: &grid)
     return grid

@@ -13,7 +13,15 @@ enum EditorView {
         case .confirming(let confirmation): max(1, wrapped(confirmation.question, width: width).count)
         case .creating(let form): max(1, wrapped(form.refusal, width: width).count)
         case .writing: 1
+        case .choosingType(let picker): max(1, wrapped(pickerHint(picker), width: width).count)
         }
+    }
+
+    /// The input bar under a Mixed value's type picker.
+    static func pickerHint(_ picker: MixedTypePicker) -> String {
+        let what = picker.isChoosingClass ? "the class it links to" : "its type"
+        return "\(picker.base.object.className).\(picker.base.property.name) mixed: pick \(what): "
+            + "Enter picks, Esc cancels, ↑/↓ or j/k move, a letter jumps"
     }
 
     /// `text` in rows of the screen's width (at most three); none for nil.
@@ -49,6 +57,10 @@ enum EditorView {
                 grid.write("Enter creates, Esc cancels, ↑/↓ fields, ^N null, typing replaces a default",
                            column: 0, row: row, style: theme.muted)
             }
+        case .choosingType(let picker):
+            for (offset, text) in wrapped(pickerHint(picker), width: state.width).enumerated() {
+                grid.write(text, column: 0, row: row + offset, style: theme.muted)
+            }
         case .editing(let edit):
             let property = edit.property
             var hints = edit.isMultiline ? ["^S writes", "Enter new line", "Esc cancels"] : ["Enter writes", "Esc cancels", "^U clears"]
@@ -60,10 +72,14 @@ enum EditorView {
             case .data: hints.append("0x hex/base64")
             case .decimal128: hints.append("exact decimal (12.50, 1E-6143), NaN, Inf")
             case .object: hints.append("primary key or \(property.objectClassName ?? "")#key")
+            case .mixed where edit.mixedAs == .list: hints.append("JSON: [1, \"two\", {\"$date\": ..}, [..]]")
+            case .mixed where edit.mixedAs == .dictionary: hints.append("JSON: {\"key\": 1, \"k2\": [..]}")
             case .mixed: hints.append("JSON: 5 int, 5.0 double, \"5\" text, [..], {..}, {\"$date\": ..}; Class#key a link")
             default: break
             }
-            var head = "\(edit.object.className).\(property.name) \(property.typeDescription):"
+            // A Mixed edited as a type says so (its editor is that type's, the property Mixed).
+            let type = edit.mixedAs.map { "mixed as \($0.rawValue)" } ?? property.typeDescription
+            var head = "\(edit.object.className).\(property.name) \(type):"
             switch edit.entry?.step {
             case .newKey?, .rename?:
                 head = "\(edit.object.className).\(property.name): the key (no '.', not starting with '$'):"
