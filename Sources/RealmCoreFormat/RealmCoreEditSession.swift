@@ -113,6 +113,10 @@ public final class RealmCoreEditSession: @unchecked Sendable {
         var reason = "the schema version changes"
         if version == self.schemaVersion {
             switch try inPlaceChanges(realm) {
+            case .success(let changes) where changes.isEmpty:
+                // Nothing changed (an update that matched nothing): the file stays as it is.
+                lastCommit = .nothingChanged
+                return
             case .success(let changes):
                 switch try RealmCoreInPlaceCommit.commit(path: filePath, changes: changes) {
                 case .committed(let newVersion, _, let written, _, _):
@@ -133,6 +137,8 @@ public final class RealmCoreEditSession: @unchecked Sendable {
         case inPlace(version: Int64, writtenBytes: Int)
         /// The whole file written anew, and why not in place.
         case wholeFile(reason: String)
+        /// The transaction changed nothing: nothing written.
+        case nothingChanged
     }
 
     /// How the last commit of this session was written (nil before the first).

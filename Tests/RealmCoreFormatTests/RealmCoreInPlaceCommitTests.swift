@@ -216,6 +216,20 @@ import Testing
         #expect(objects.contains { ($0["fields"] as? [String: Any])?["name"] as? String == "New" })
     }
 
+    /// A transaction that changed nothing (an update matching no object) leaves the file byte
+    /// for byte (it was rewritten whole before).
+    @Test func aTransactionThatChangedNothingWritesNothing() throws {
+        let dir = TempDir("s24-inplace-nothing")
+        let path = try Self.copy("generated-dogs.realm", dir)
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        let session = try RealmCoreEditSession(path: path, key: nil, upgradeFormat: false)
+        defer { session.close() }
+        let realm = try session.makeRealm()
+        let kind = try Self.commit(session, realm) { try realm.objects("Dog").filter("age == -5").setValue(.value(.int(1)), forKey: "age") }
+        #expect(kind == .nothingChanged, "\(String(describing: kind))")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original)
+    }
+
     /// An encrypted file is rewritten whole (its pages are re-encrypted), with its key.
     @Test func anEncryptedFileTakesTheWholeFileRewrite() throws {
         let tool = try CoreFixtures.requireTool()
