@@ -205,6 +205,14 @@ struct CoreClusterTree {
 
     /// The leaf and index of the object with `key`, or nil when there is none.
     func find(key: Int64) throws -> (CoreClusterLeaf, Int)? {
+        var path: [(ref: Int, slot: Int)] = []
+        return try find(key: key, path: &path)
+    }
+
+    /// As `find(key:)`, also giving the inner nodes above the leaf, root first, each with the
+    /// slot of the child taken (what a copy-on-write commit rewrites).
+    func find(key: Int64, path: inout [(ref: Int, slot: Int)]) throws -> (CoreClusterLeaf, Int)? {
+        path = []
         var found: (CoreClusterLeaf, Int)?
         // Descends by the inner nodes' key ranges; one path only.
         var ref = rootRef
@@ -251,6 +259,7 @@ struct CoreClusterTree {
                 childOffset = Int64(child) << s
             }
             offset = offset &+ childOffset
+            path.append((ref, child + 3))
             guard let next = try bytes.ref(n, child + 3, "\(tableName) cluster child") else {
                 throw bytes.corrupt(ref, "\(tableName): null child in an inner cluster node")
             }

@@ -74,11 +74,13 @@ extension RealmCoreWriter {
     }
 
     /// Writes `realm`'s newest version as a new Realm file at `path` (as `write(_:toFile:)`),
-    /// encrypted with `encryptionKey` (64 bytes) when one is given.
-    public static func write(_ realm: Realm, toFile path: String, encryptionKey: Data?) throws {
+    /// encrypted with `encryptionKey` (64 bytes) when one is given. `streaming`: in the
+    /// streaming form Realm's `writeCopy` makes, which Realm Core converts into the committed
+    /// form on its first read-write open (`image(tables:schemaVersion:name:streaming:pageAligned:)`).
+    public static func write(_ realm: Realm, toFile path: String, encryptionKey: Data?, streaming: Bool = false) throws {
         let key = try encryptionKey.map { try checked($0, path: path) }   // before any work
         let tables = try tables(from: realm)
-        let plain = try image(tables: tables, schemaVersion: realm.schemaVersion, name: path)
+        let plain = try image(tables: tables, schemaVersion: realm.schemaVersion, name: path, streaming: streaming, pageAligned: key != nil)
         try writeNewFile(try key.map { try RealmCoreEncryption.encrypt(plain, key: $0, path: path) } ?? plain, to: path)
     }
 

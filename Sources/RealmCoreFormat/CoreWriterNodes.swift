@@ -21,12 +21,26 @@ enum CoreSlot {
 /// an 8-aligned ref and padded to a multiple of 8 bytes, so the nodes tile the file with no gap
 /// (Realm Core's memory check wants every byte after the header used or free).
 struct CoreNodeWriter {
-    /// The image: the 24 header bytes (filled in last), then the nodes.
+    /// The image: the 24 header bytes (filled in last), then the nodes; or, for nodes added to
+    /// an existing file (`init(fileName:origin:)`), the nodes only.
     private(set) var bytes: [UInt8] = Array(repeating: 0, count: 24)
     /// Names the structure being written, for error messages.
     let fileName: String
+    /// The file offset of `bytes[0]`: 0 for a whole file, where the nodes go in an existing one.
+    let origin: Int
 
-    init(fileName: String) { self.fileName = fileName }
+    init(fileName: String) {
+        self.fileName = fileName
+        origin = 0
+    }
+
+    /// A writer of nodes that will be placed at file offset `origin` (8-aligned) of an existing
+    /// file: refs count from there (the in-place commit, `RealmCoreInPlaceCommit`).
+    init(fileName: String, origin: Int) {
+        self.fileName = fileName
+        self.origin = origin
+        bytes = []
+    }
 
     /// The largest element count a node header holds (24 bits).
     static let maxCount = (1 << 24) - 1
@@ -51,7 +65,7 @@ struct CoreNodeWriter {
         guard count <= Self.maxCount else {
             throw RealmError.unsupportedFeature("\(fileName): \(what()) has \(count) elements; a Realm Core node holds at most \(Self.maxCount)")
         }
-        let ref = bytes.count
+        let ref = origin + bytes.count
         var flags: UInt8 = Self.code(width) | widthType << 3
         if inner { flags |= 0x80 }
         if hasRefs { flags |= 0x40 }
@@ -190,5 +204,20 @@ struct CoreNodeWriter {
     }
 
     /// The ref the next node will get (the image's current size).
-    var end: Int { bytes.count }
+    var end: Int { origin + bytes.count }
+
+    /// A copy of a has-refs node read from a file with some of its elements changed: the same
+    /// flags (inner, context), each element as stored (refs, tagged integers), at the old width
+    /// or wider when a new value needs it.
+    mutating func copy(of node: CoreNode, replacing changes: [Int: Int64], minimumWidth: Int = 0,
+                       what: @autoclosure () -> String) throws -> Int {
+        guard node.widthType == .bits else {
+            throw RealmError.internalError("\(fileName): \(what()) at \(node.ref) is not an integer array; it cannot be copied slot by slot")
+        }
+        var values = (0..<node.count).map { node.int($0) }
+        for (i, v) in changes where values.indices.contains(i) { values[i] = v }
+        let width = max(Self.bitWidth(values), node.width, minimumWidth)
+        return try self.node(inner: node.isInner, hasRefs: node.hasRefs, context: node.context, widthType: 0, width: width,
+                             count: values.count, payload: Self.pack(values, width: width), what: what())
+    }
 }

@@ -12,9 +12,15 @@ import Darwin
 /// opens the file meanwhile), the file read whole into an in-memory Realm, and what writing it
 /// back needs — its key and its schema version.
 ///
-/// Each commit writes the whole file anew in format 24 (`commit(_:)`, through
-/// `RealmCoreWriter.replace`: temporary file, fsync, rename, fsync of the folder). Whole-file
-/// rewriting keeps a commit's cost proportional to the file: fine for seed files of a few MB.
+/// A commit that only gives existing objects new values in plain scalar columns (not indexed,
+/// not the primary key, no links, Mixed or collections) of a plain format-24 file is written in
+/// place, copy-on-write as Realm Core commits (`RealmCoreInPlaceCommit`: the changed leaves and
+/// the nodes above them, new free lists and top, then the header's slot flip), so its cost
+/// follows the change, not the file. Every other commit — objects created or deleted, links,
+/// indexed columns, a schema change or migration, an encrypted file, a file read in format
+/// 20–23 or in the streaming form — writes the whole file anew in format 24
+/// (`RealmCoreWriter.replace`: temporary file, fsync, rename, fsync of the folder), whose cost
+/// follows the file's size. `lastCommit` says which one a commit took.
 ///
 ///     let session = try RealmCoreEditSession(path: "seed.realm", key: nil, upgradeFormat: false)
 ///     let realm = try session.makeRealm()
@@ -103,7 +109,85 @@ public final class RealmCoreEditSession: @unchecked Sendable {
     /// was (the caller cancels its transaction).
     public func commit(_ realm: Realm, schemaVersion: UInt64? = nil) throws {
         guard lock.isHeld else { throw RealmError.invalidState("\(path): the edit session is closed (its lock let go): nothing written") }
-        try RealmCoreWriter.replace(filePath, with: realm, schemaVersion: schemaVersion ?? self.schemaVersion, encryptionKey: encryptionKey)
+        let version = schemaVersion ?? self.schemaVersion
+        var reason = "the schema version changes"
+        if version == self.schemaVersion {
+            switch try inPlaceChanges(realm) {
+            case .success(let changes) where changes.isEmpty:
+                // Nothing changed (an update that matched nothing): the file stays as it is.
+                lastCommit = .nothingChanged
+                return
+            case .success(let changes):
+                switch try RealmCoreInPlaceCommit.commit(path: filePath, changes: changes) {
+                case .committed(let newVersion, _, let written, _, _):
+                    lastCommit = .inPlace(version: newVersion, writtenBytes: written)
+                    return
+                case .notInPlace(let why): reason = why
+                }
+            case .failure(let why): reason = why.message
+            }
+        }
+        try RealmCoreWriter.replace(filePath, with: realm, schemaVersion: version, encryptionKey: encryptionKey)
+        lastCommit = .wholeFile(reason: reason)
+    }
+
+    /// How a commit was written.
+    public enum CommitKind: Sendable, Equatable {
+        /// Copy-on-write into the file: the new version and the bytes written.
+        case inPlace(version: Int64, writtenBytes: Int)
+        /// The whole file written anew, and why not in place.
+        case wholeFile(reason: String)
+        /// The transaction changed nothing: nothing written.
+        case nothingChanged
+    }
+
+    /// How the last commit of this session was written (nil before the first).
+    public private(set) var lastCommit: CommitKind?
+
+    /// A reason a commit is not written in place.
+    public struct NotInPlace: Error {
+        public let message: String
+    }
+
+    /// Most changes a commit writes in place; beyond, the whole file is rewritten, which also
+    /// leaves it without free space.
+    public static let inPlaceCellLimit = 10_000
+
+    /// The open write transaction's changes as new values of existing objects, when that is all
+    /// it did and each is in a column the in-place commit writes; else why not.
+    func inPlaceChanges(_ realm: Realm) throws -> Result<[RealmCoreCellChange], NotInPlace> {
+        if encryptionKey != nil { return .failure(.init(message: "an encrypted file is rewritten whole (its pages are re-encrypted)")) }
+        guard let pending = try realm.pendingWriteChanges() else { return .failure(.init(message: "no write transaction")) }
+        if pending.schemaChanged { return .failure(.init(message: "the schema changed")) }
+        var out: [RealmCoreCellChange] = []
+        for (className, changes) in pending.classes.sorted(by: { $0.key < $1.key }) {
+            if changes.inserted > 0 || !changes.deleted.isEmpty {
+                return .failure(.init(message: "\(className): objects created or deleted (the cluster tree, indexes and backlinks change shape)"))
+            }
+            guard let objectSchema = realm.schema[className] else { return .failure(.init(message: "\(className) is not in the schema")) }
+            let properties = objectSchema.persistedProperties
+            for (key, names) in changes.modified.sorted(by: { $0.key < $1.key }) {
+                guard let object = try realm.object(ofType: className, key: key) else {
+                    return .failure(.init(message: "\(className): object \(key) is gone"))
+                }
+                let values = try object.values()
+                for name in names {
+                    guard let i = properties.firstIndex(where: { $0.name == name }), i < values.count else {
+                        return .failure(.init(message: "\(className).\(name) is not a persisted property"))
+                    }
+                    let p = properties[i]
+                    if p.isLink || p.type == .mixed || p.isList || p.isSet || p.isMap || p.isPrimaryKey || p.isIndexed {
+                        return .failure(.init(message: "\(className).\(name): links, Mixed, collections and indexed properties are rewritten whole"))
+                    }
+                    out.append(RealmCoreCellChange(table: "class_" + className, key: key.rawValue, column: name,
+                                                   value: try RealmCoreWriter.coreValue(values[i], className, p)))
+                    if out.count > Self.inPlaceCellLimit {
+                        return .failure(.init(message: "more than \(Self.inPlaceCellLimit) values changed"))
+                    }
+                }
+            }
+        }
+        return .success(out)
     }
 
     /// Lets go of the lock (the session writes nothing more).

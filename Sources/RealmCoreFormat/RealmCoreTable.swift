@@ -106,7 +106,7 @@ public final class RealmCoreTable: @unchecked Sendable {
         return s
     }
 
-    private func tree() throws -> CoreClusterTree? {
+    func tree() throws -> CoreClusterTree? {
         guard let clusterRoot else { return nil }
         return CoreClusterTree(bytes: bytes, rootRef: clusterRoot, shift: try shift(), tableName: name)
     }
@@ -212,7 +212,7 @@ public final class RealmCoreTable: @unchecked Sendable {
         return CoreElementType(type: c.type, nullable: c.nullable, targetTableKey: c.linkTargetKey ?? -1, enumKeys: enumKeys)
     }
 
-    private func column(_ c: CoreColumn, ref: Int, _ decoder: CoreLeafDecoder) throws -> [CoreValue] {
+    func column(_ c: CoreColumn, ref: Int, _ decoder: CoreLeafDecoder) throws -> [CoreValue] {
         let element = try element(c, decoder)
         guard let kind = c.collection else { return try decoder.values(ref, element) }
         let refs = try bytes.node(ref, "\(decoder.context) collections")

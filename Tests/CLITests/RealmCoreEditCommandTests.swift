@@ -5,8 +5,9 @@ import Glibc
 #endif
 
 /// The writing commands on a Realm file (Realm Core's format): `update`, `delete`, `import` and
-/// `migrate` read it, change the converted Realm and write the whole file anew in format 24
-/// beside it, renamed over it — proved by Realm Core itself (`realm-core-tool verify`,
+/// `migrate` read it, change the converted Realm and commit: new values of existing objects in
+/// place (copy-on-write, as Realm Core commits), anything else by writing the whole file anew in
+/// format 24 beside it, renamed over it — proved by Realm Core itself (`realm-core-tool verify`,
 /// `write-test`, `query`, `dump`). Refused, changing nothing: while a Realm process holds the
 /// lock file, an older format without `--upgrade-format`; a failed write leaves the original.
 @Suite(.tags(.multiProcess)) struct RealmCoreEditCommandTests {
@@ -48,7 +49,7 @@ import Glibc
     static func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
 
     @Test(.enabled(if: RealmCoreWriteCommandTests.tool != nil, "needs ../shared/realm-core/tools/realm-core-tool"))
-    func updateRewritesTheFileBesideItAndRenamesIt() throws {
+    func updateEditsTheFileInPlace() throws {
         let scratch = try Scratch()
         let (path, original, listing) = try RealmCoreFileTests.copy("generated-dogs.realm", into: scratch)
         // A lock file Realm left: its content is Realm's and stays as it is.
@@ -58,8 +59,11 @@ import Glibc
         let dryRun = try CLI.run(["update", path, "Dog", "age == 1", "--set", "age=42", "--dry-run"])
         #expect(dryRun.stdout == "would update \(ones) objects\n", "\(dryRun.stdout) \(dryRun.stderr)")
         #expect(try Self.bytes(path) == original)
+        let inode = try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int
         let update = try CLI.run(["update", path, "Dog", "age == 1", "--set", "age=42", "--set", "color=teal"])
         #expect(update.status == 0, "\(update.stderr)")
+        // Committed in place (copy-on-write, as Realm Core commits): the same file, not a new one renamed over it.
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int == inode)
         #expect(update.stdout == "updated \(ones) objects\n", "\(update.stdout)")
         #expect(try Self.count(path, "Dog", "age == 42 AND color == 'teal'") == ones)
         #expect(try Self.count(path, "Dog", "age == 1") == 0)
@@ -206,7 +210,8 @@ import Glibc
 
     /// A full disk while the new file is written: the error says so, the original is byte for
     /// byte as it was and the temporary file is removed. (A 100 KiB tmpfs holds the 96 KiB
-    /// original, not the 43 KiB new file beside it.)
+    /// original, not the 43 KiB new file beside it. A delete, because it rewrites the whole
+    /// file; an update of values is committed in place, into the file's free space.)
     @Test(.enabled(if: canMountTmpfs, "needs to mount a tmpfs in a mount namespace (unshare -m, as root)"))
     func aFullDiskLeavesTheOriginalAndNoTemporaryFile() throws {
         let scratch = try Scratch()
@@ -219,7 +224,7 @@ import Glibc
             set -e
             mount -t tmpfs -o size=100k tmpfs "$1"
             cat "$2" > "$1/seed.realm"   # every byte stored (cp may leave holes)
-            "$3" update "$1/seed.realm" Dog "age == 1" --set age=42 && echo "status=0" || echo "status=$?"
+            "$3" delete "$1/seed.realm" Dog "age == 1" && echo "status=0" || echo "status=$?"
             echo "sum=$(cksum < "$1/seed.realm")"
             echo "listing=$(ls -A "$1" | tr '\\n' ' ')"
             """

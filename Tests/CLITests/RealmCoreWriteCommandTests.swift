@@ -102,4 +102,42 @@ import Testing
         let wrong = try CLI.run([], executable: tool.path, arguments: ["verify", out, "--key", String(repeating: "0", count: 128)])
         #expect(wrong.status != 0, "Realm Core opened the copy with a wrong key")
     }
+
+    /// `--streaming`: the form Realm's `writeCopy` makes (top ref in a footer ending in Realm
+    /// Core's cookie), which Realm Core reports as streaming, verifies, writes to (converting it
+    /// on that first read-write open) and dumps as the source, plain and encrypted.
+    @Test func copyWritesTheStreamingForm() throws {
+        let tool = try Self.requireTool()
+        let s = try Scratch()
+        let (source, _, _) = try RealmCoreFileTests.copy("generated-dogs.realm", into: s)
+        let expected = try RealmCoreRoundTripCLITests.classes(CLI.run([], executable: tool.path, arguments: ["dump", source]))
+        let key = (0..<64).map { String(format: "%02x", ($0 * 29 + 3) & 0xFF) }.joined()
+        for keyed in [false, true] {
+            let out = s.path(keyed ? "streaming-encrypted.realm" : "streaming.realm")
+            let keyArguments = keyed ? ["--key", key] : []
+            let copied = try CLI.run(["copy", source, out, "--format", "realm-core", "--streaming"] + (keyed ? ["--new-key", key] : []))
+            try #require(copied.status == 0, "\(copied.stderr)")
+            let info = try CLI.run([], executable: tool.path, arguments: ["info", out] + keyArguments)
+            let facts = try #require(try JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as? [String: Any], "info: \(info.stderr)")
+            #expect(facts["streaming_form"] as? Bool == true, "\(facts)")
+            for command in ["verify", "write-test"] {
+                let result = try CLI.run([], executable: tool.path, arguments: [command, out] + keyArguments)
+                #expect(result.status == 0, "realm-core-tool \(command)\(keyed ? " (encrypted)" : ""): \(result.stderr)")
+            }
+            let written = try RealmCoreRoundTripCLITests.classes(CLI.run([], executable: tool.path, arguments: ["dump", out] + keyArguments))
+            #expect(!expected.isEmpty && written == expected)
+            // This reader reads it too.
+            let count = try CLI.run(["query", out, "Dog", "TRUEPREDICATE", "--format", "count"] + keyArguments)
+            #expect(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "\(RealmCoreWriteCommandTests.objectCount(expected["class_Dog"]))",
+                    "\(count.stdout) \(count.stderr)")
+        }
+        let refused = try CLI.run(["copy", source, s.path("native-streaming.realm"), "--streaming"])
+        expectFailure(refused, status: 64, contains: "--streaming")
+    }
+
+    /// The number of objects of a table of `RealmCoreRoundTripCLITests.classes(_:)`.
+    static func objectCount(_ table: String?) -> Int {
+        let json = table.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        return (json?["objects"] as? [Any])?.count ?? -1
+    }
 }

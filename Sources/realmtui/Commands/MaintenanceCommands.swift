@@ -75,7 +75,11 @@ struct CopyCommand: ParsableCommand {
             With --format realm-core the copy is a Realm file (Realm Core format 24) a Realm app opens; classes holding \
             a set Realm Core takes as holding one value twice (in a set of Mixed a float 0.1 \
             and a decimal 0.1, which Realm Core compares at 7 digits) are \
-            refused, naming the class and property, and no file is written.
+            refused, naming the class and property, and no file is written. \
+            --streaming (with --format realm-core) writes the streaming form instead: what Realm's writeCopy and \
+            compaction make (the top ref in a footer at the end of the file, no free space, no history), the usual \
+            form of a bundled seed file; Realm opens it read-only as it is, and converts it into the committed form \
+            on the first read-write open in the app.
             """
     )
 
@@ -107,7 +111,11 @@ struct CopyCommand: ParsableCommand {
                                valueName: "FORMAT"))
     var format: Format = .realmtui
 
+    @Flag(name: .long, help: "With --format realm-core: write the streaming form, as Realm's writeCopy does (converted on the app's first read-write open).")
+    var streaming = false
+
     func validate() throws {
+        if streaming && format != .realmCore { throw ValidationError("--streaming is a form of a Realm file: give it with --format realm-core") }
         if newKey != nil && decrypt { throw ValidationError("give --new-key or --decrypt, not both") }
         if let newKey { _ = try EncryptionOptions.parse(hex: newKey, what: "--new-key") }
     }
@@ -127,7 +135,8 @@ struct CopyCommand: ParsableCommand {
         case .realmCore:
             // Realm's own encryption layout, which a Realm app opens with `encryptionKey`.
             try RealmCoreWriter.write(realm, toFile: destination,
-                                      encryptionKey: try newKey.map { try EncryptionOptions.parse(hex: $0, what: "--new-key") })
+                                      encryptionKey: try newKey.map { try EncryptionOptions.parse(hex: $0, what: "--new-key") },
+                                      streaming: streaming)
         }
         Console.line("copied \(source) (\(RealmFiles.fileSize(source)) bytes) to \(destination) (\(RealmFiles.fileSize(destination)) bytes)")
     }
