@@ -41,7 +41,13 @@ extension SyncAgent {
         let size = max(1, batchSize)
         var done = 0
         for version in versions {
-            let all = Array(try realm.objects(SyncClasses.outbox).filter("version == %@", .int(version))).sorted { $0.key < $1.key }
+            // A commit that deleted an object and created another with its primary key queues the
+            // creation first (the engine queues insertions before deletions): sent in that order
+            // the server would end without the object. Deletions first, then the rest, each in key
+            // order: the same order again on a retry.
+            let all = try realm.objects(SyncClasses.outbox).filter("version == %@", .int(version)).map { entry in
+                (deleted: try entry.value(forKey: "deleted") == .bool(true), entry: entry)
+            }.sorted { ($0.deleted ? 0 : 1, $0.entry.key) < ($1.deleted ? 0 : 1, $1.entry.key) }.map(\.entry)
             for start in stride(from: 0, to: all.count, by: size) {
                 if shouldStop() { return }
                 let entries = Array(all[start..<min(start + size, all.count)])
