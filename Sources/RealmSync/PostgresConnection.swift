@@ -11,6 +11,9 @@ public final class PostgresConnection {
     private let connection: OpaquePointer
     /// The server as `postgres://user@host:port/database`, for messages (never the password).
     public let server: String
+    /// Statements sent through `execute` so far (each one round trip to the server): lets tests
+    /// and benchmarks see what an upload costs.
+    public private(set) var statements = 0
 
     /// Connects to `url` (a `postgres://` or `postgresql://` URL, or a libpq `key=value` string;
     /// empty: only `PG*` variables and libpq's defaults).
@@ -98,6 +101,7 @@ public final class PostgresConnection {
     /// - Throws: `RealmError.server` naming the server, with the server's SQLSTATE and message.
     @discardableResult
     public func execute(_ sql: String, _ parameters: [String?] = []) throws -> PostgresRows {
+        statements += 1
         let result: OpaquePointer? = withCStrings(parameters) { pointers in
             PQexecParams(connection, sql, Int32(parameters.count), nil, pointers, nil, nil, 0)
         }

@@ -96,6 +96,8 @@ public final class SyncAgent {
         public var duplicateBatches = 0
         /// Feed entries downloaded and applied.
         public var downloadedChanges = 0
+        /// Feed entries of this file's own uploads passed over (the file had them already).
+        public var ownChanges = 0
         /// Copies of the server's tables made because the feed was trimmed past the cursor.
         public var bootstraps = 0
         /// Objects those copies read.

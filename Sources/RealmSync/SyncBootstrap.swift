@@ -70,7 +70,7 @@ extension SyncAgent {
                 for object in gone where !object.isInvalidated { try realm.delete(object) }
             }
             for entry in linking { try applyValues(entry, links: true) }
-            try state.setValue(.int(last), forKey: "cursor")
+            try SyncAgent.setCursor(last, in: state)
             try SyncAgent.stampLastSync(state)
             SyncAgent.dieIfAsked(at: "before-bootstrap-commit")
             try realm.commitWrite()

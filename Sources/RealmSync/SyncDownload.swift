@@ -4,6 +4,15 @@ import RealmEngine
 /// Downloading the feed: entries after the stored cursor, applied in server order in one local
 /// write transaction that also stores the cursor — so observers, `watch` and the explorer see
 /// them as one ordinary commit — and that queues nothing in the outbox (they came from there).
+///
+/// This file's own uploads come back in the feed too. An own entry is passed over (the cursor
+/// moves past it, nothing is applied) when the file has it already: its numbers are in the
+/// file's `uploaded` record (so a copy of the file, which shares the client id, still applies
+/// them), and no other client's entry for the same object lies between the cursor the file had
+/// when it uploaded (`base`) and the entry. Such an entry may have been applied here after the
+/// local change (it came down later), so the own entry is applied again to restore the
+/// server's order: per property the last writer in the feed wins here as on the server. When
+/// the feed was trimmed above `base` the server cannot tell, and the entry is applied.
 extension SyncAgent {
     struct FeedEntry {
         var seq: Int64
@@ -24,9 +33,20 @@ extension SyncAgent {
         var done = 0
         while !shouldStop() {
             let cursor = try self.cursor()
+            let own = try SyncAgent.state(of: realm).map(SyncAgent.uploadedRanges) ?? []
+            // `own`: an entry of this file's uploads it has already (see above); its properties
+            // stay on the server.
             let rows = try db.execute("""
-                SELECT seq, class, pk::text, deleted, props::text FROM realmtui_feed WHERE seq > $1 ORDER BY seq LIMIT $2
-                """, [String(cursor), String(size)]).rows
+                SELECT seq, class, pk::text, deleted, CASE WHEN own THEN NULL ELSE props::text END, own
+                FROM (SELECT f.*, (f.client = $3 AND f.base IS NOT NULL
+                        AND EXISTS (SELECT 1 FROM unnest($4::bigint[], $5::bigint[]) AS u(first, last) WHERE f.seq BETWEEN u.first AND u.last)
+                        AND f.base >= (SELECT min(seq) FROM realmtui_feed) - 1
+                        AND NOT EXISTS (SELECT 1 FROM realmtui_feed o WHERE o.class = f.class AND o.pk = f.pk
+                                        AND o.seq > f.base AND o.seq < f.seq AND o.client <> f.client)) AS own
+                      FROM realmtui_feed f WHERE f.seq > $1 ORDER BY f.seq LIMIT $2) AS page
+                ORDER BY seq
+                """, [String(cursor), String(size), client, SyncAgent.arrayLiteral(own.map(\.lowerBound)),
+                      SyncAgent.arrayLiteral(own.map(\.upperBound))]).rows
             // Feed numbers are dense: an entry after the cursor other than the next one, or none
             // while the counter is past the cursor, means the server trimmed what this file has
             // not seen. Only a copy of the tables can catch up.
@@ -35,26 +55,38 @@ extension SyncAgent {
                 try rebootstrap(&report)
                 return
             }
-            guard !rows.isEmpty else { return }
-            let entries = try rows.map { row -> FeedEntry in
-                guard row.count == 5, let seq = row[0].flatMap({ Int64($0) }), let className = row[1], let pk = row[2],
-                      let deleted = row[3], let props = row[4], let members = try JSONParser.parse(props).objectMembers else {
+            guard let through = rows.last?.first.flatMap({ $0 }).flatMap({ Int64($0) }) else { return }
+            var entries: [FeedEntry] = []
+            for row in rows {
+                guard row.count == 6, let seq = row[0].flatMap({ Int64($0) }), let className = row[1], let pk = row[2],
+                      let deleted = row[3], let skip = row[5] else {
                     throw RealmError.invalidInput("\(db.server): a malformed row in realmtui_feed")
                 }
-                return FeedEntry(seq: seq, className: className, primaryKey: try JSONParser.parse(pk), deleted: deleted == "t", props: members)
+                if skip == "t" { continue }
+                guard let props = row[4], let members = try JSONParser.parse(props).objectMembers else {
+                    throw RealmError.invalidInput("\(db.server): a malformed row in realmtui_feed")
+                }
+                entries.append(FeedEntry(seq: seq, className: className, primaryKey: try JSONParser.parse(pk), deleted: deleted == "t", props: members))
             }
-            guard try apply(entries, after: cursor) else { return }
+            guard try apply(entries, after: cursor, through: through) else { return }
             report.downloadedChanges += entries.count
-            done += entries.count
+            report.ownChanges += rows.count - entries.count
+            done += rows.count
             total = max(total, done)
             if total > size { onTransfer?(Transfer(direction: .download, done: done, total: total)) }
             if rows.count < size { return }
         }
     }
 
-    /// Applies `entries` in one write transaction; false (nothing applied) when local changes
-    /// wait for upload or another agent moved the cursor meanwhile.
-    private func apply(_ entries: [FeedEntry], after cursor: Int64) throws -> Bool {
+    /// A PostgreSQL array literal of integers (`{1,2}`), for a `bigint[]` parameter.
+    static func arrayLiteral(_ numbers: [Int64]) -> String {
+        "{" + numbers.map(String.init).joined(separator: ",") + "}"
+    }
+
+    /// Applies `entries` in one write transaction with the cursor set to `through` (the last
+    /// feed number of the page, own entries passed over included); false (nothing applied) when
+    /// local changes wait for upload or another agent moved the cursor meanwhile.
+    private func apply(_ entries: [FeedEntry], after cursor: Int64, through: Int64) throws -> Bool {
         realm.queuesToOutbox = false
         defer { realm.queuesToOutbox = true }
         try realm.beginWrite()
@@ -69,7 +101,7 @@ extension SyncAgent {
             // Links last: a link may name an object a later entry of this page creates.
             for entry in entries { try applyValues(entry, links: false) }
             for entry in entries where !entry.deleted { try applyValues(entry, links: true) }
-            if let last = entries.last { try state.setValue(.int(last.seq), forKey: "cursor") }
+            try SyncAgent.setCursor(through, in: state)
             try SyncAgent.stampLastSync(state)
             SyncAgent.dieIfAsked(at: "before-download-commit")
             try realm.commitWrite()
@@ -78,6 +110,16 @@ extension SyncAgent {
             realm.cancelWrite()
             throw error
         }
+    }
+
+    /// Sets the cursor inside the caller's write transaction, and forgets the recorded uploads
+    /// it has passed.
+    static func setCursor(_ cursor: Int64, in state: DynamicObject) throws {
+        try state.setValue(.int(cursor), forKey: "cursor")
+        let ranges = try uploadedRanges(in: state)
+        guard !ranges.isEmpty else { return }
+        let kept = ranges.filter { $0.upperBound > cursor }.flatMap { [Value.int($0.lowerBound), .int($0.upperBound)] }
+        try state.setValue(.list(kept), forKey: "uploaded")
     }
 
     /// One entry's deletion, or its non-link (`links` false) or link properties.

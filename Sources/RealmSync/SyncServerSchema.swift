@@ -4,8 +4,9 @@ import RealmEngine
 /// The server's tables for one file's schema: one table per class, keyed by the primary key,
 /// a column per persisted property (`SyncCodec` says which type), and three tables of our own:
 ///
-/// - `realmtui_feed (seq, client, version, class, pk, deleted, props)`: the ordered change feed.
-///   Every applied change gets the next `seq`; clients download `seq > cursor` in order.
+/// - `realmtui_feed (seq, client, version, class, pk, deleted, props, base)`: the ordered change
+///   feed. Every applied change gets the next `seq`; clients download `seq > cursor` in order.
+///   `base` is the uploading file's cursor when it uploaded (see `SyncDownload`).
 /// - `realmtui_counter (id = 1, last)`: the feed's one counter row. An upload takes its row lock
 ///   (`SELECT … FOR UPDATE`) before it hands out a number and keeps it until it commits, so
 ///   numbers are handed out in commit order: when a reader sees `seq` N committed, every smaller
@@ -80,6 +81,11 @@ enum SyncServerSchema {
                 CREATE TABLE IF NOT EXISTS realmtui_batches (client text NOT NULL, version bigint NOT NULL, part bigint NOT NULL,
                     PRIMARY KEY (client, version, part))
                 """)
+            // A server set up before the download passed over a client's own entries: the
+            // cursor its uploader had (see SyncDownload), and the index that finds the entries
+            // of one object.
+            try db.execute("ALTER TABLE realmtui_feed ADD COLUMN IF NOT EXISTS base bigint")
+            try db.execute("CREATE INDEX IF NOT EXISTS realmtui_feed_object ON realmtui_feed (class, pk, seq)")
             // A server set up before commits went up in parts: one more key column.
             try db.execute("""
                 DO $$ BEGIN

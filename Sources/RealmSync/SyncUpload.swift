@@ -24,8 +24,14 @@ extension SyncAgent {
     /// entries taken in key order: a retry after a lost reply finds the batch's entries still in
     /// the outbox, in the same order, so it forms the same batch under the same name and the
     /// server recognises it; a batch that did leave the outbox is never formed again.
+    ///
+    /// The local commit that clears a batch also records the feed numbers the server gave it
+    /// (`state.uploaded`), so the download can pass over these entries: the file has them already.
     func upload(_ report: inout Report) throws {
         _ = realm.refresh()
+        // What this file had downloaded before these changes went up: the feed entries of other
+        // clients after it may have been applied over them here (see `SyncDownload`).
+        let base = try SyncAgent.state(of: realm).flatMap { try $0.value(forKey: "cursor").intValue } ?? 0
         let outbox = try realm.objects(SyncClasses.outbox).sorted(byKeyPath: "version")
         let total = try outbox.checkedCount()
         var versions: [Int64] = []
@@ -35,25 +41,33 @@ extension SyncAgent {
         let size = max(1, batchSize)
         var done = 0
         for version in versions {
-            let all = Array(try realm.objects(SyncClasses.outbox).filter("version == %@", .int(version))).sorted { $0.key < $1.key }
+            // A commit that deleted an object and created another with its primary key queues the
+            // creation first (the engine queues insertions before deletions): sent in that order
+            // the server would end without the object. Deletions first, then the rest, each in key
+            // order: the same order again on a retry.
+            let all = try realm.objects(SyncClasses.outbox).filter("version == %@", .int(version)).map { entry in
+                (deleted: try entry.value(forKey: "deleted") == .bool(true), entry: entry)
+            }.sorted { ($0.deleted ? 0 : 1, $0.entry.key) < ($1.deleted ? 0 : 1, $1.entry.key) }.map(\.entry)
             for start in stride(from: 0, to: all.count, by: size) {
                 if shouldStop() { return }
                 let entries = Array(all[start..<min(start + size, all.count)])
                 let changes = try entries.compactMap(change)
-                let applied = try db.transaction {
-                    let applied = try send(changes, version: version, part: entries[0].key.rawValue)
+                let sent = try db.transaction {
+                    let sent = try send(changes, version: version, part: entries[0].key.rawValue, base: base)
                     SyncAgent.dieIfAsked(at: "before-commit")
-                    return applied
+                    return sent
                 }
                 SyncAgent.dieIfAsked(at: "after-commit")
                 report.uploadedBatches += 1
                 report.uploadedObjects += entries.count
-                if !applied { report.duplicateBatches += 1 }
+                if case .duplicate = sent { report.duplicateBatches += 1 }
                 // The batch is on the server: take it out of the outbox (the outbox's own changes
                 // are never queued).
                 try realm.write {
                     for entry in entries where !entry.isInvalidated { try realm.delete(entry) }
-                    if let state = try SyncAgent.state(of: realm) { try SyncAgent.stampLastSync(state) }
+                    guard let state = try SyncAgent.state(of: realm) else { return }
+                    try SyncAgent.stampLastSync(state)
+                    if case .applied(let feed?) = sent { try SyncAgent.recordUploaded(feed, in: state) }
                 }
                 done += entries.count
                 if total > size { onTransfer?(Transfer(direction: .upload, done: done, total: total)) }
@@ -88,55 +102,72 @@ extension SyncAgent {
         return change
     }
 
-    /// Applies one batch on the server and appends what it changed to the feed; false when the
-    /// server had the batch already (nothing changed). Runs inside the caller's SQL transaction.
-    private func send(_ changes: [Change], version: Int64, part: Int64) throws -> Bool {
+    /// Applies one batch on the server and appends what it changed to the feed, in a constant
+    /// number of statements whatever the batch's size (`SyncBatchStatements`). Runs inside the
+    /// caller's SQL transaction.
+    private func send(_ changes: [Change], version: Int64, part: Int64, base: Int64) throws -> SentBatch {
         // The counter's row lock first: it orders this transaction's feed numbers after every
         // committed one (SyncServerSchema), and makes the duplicate check below race-free.
         guard let lastText = try db.execute("SELECT last FROM realmtui_counter WHERE id = 1 FOR UPDATE").rows.first?.first,
-              var last = lastText.flatMap({ Int64($0) }) else {
+              let last = lastText.flatMap({ Int64($0) }) else {
             throw RealmError.invalidState("\(db.server): the sync feed's counter is missing; run 'realmtui sync init' again")
         }
         let inserted = try db.execute("INSERT INTO realmtui_batches (client, version, part) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
                                       [client, String(version), String(part)])
-        guard inserted.affected == 1 else { return false }
-        for c in changes {
-            guard let objectSchema = realm.schema[c.className], let pk = objectSchema.primaryKeyProperty else { continue }
-            let table = SyncServerSchema.identifier(c.className)
-            let key = SyncServerSchema.identifier(pk.name)
-            let row = SyncCodec.text(.object(c.props))
-            let appliedProps: String
-            if c.deleted {
-                let result = try db.execute("DELETE FROM \(table) WHERE \(key) = (jsonb_populate_record(NULL::\(table), $1::jsonb)).\(key)", [row])
-                guard result.affected > 0 else { continue }
-                appliedProps = "{}"
-            } else if c.created {
-                // Create/create of one primary key merges: the later create's properties win.
-                let columns = c.changed.map(SyncServerSchema.identifier)
-                let onConflict = columns.isEmpty
-                    ? "DO NOTHING" : "DO UPDATE SET " + columns.map { "\($0) = EXCLUDED.\($0)" }.joined(separator: ", ")
-                try db.execute("INSERT INTO \(table) SELECT * FROM jsonb_populate_record(NULL::\(table), $1::jsonb) ON CONFLICT (\(key)) \(onConflict)",
-                               [row])
-                appliedProps = row
-            } else {
-                guard !c.changed.isEmpty else { continue }
-                let sets = c.changed.map(SyncServerSchema.identifier).map { "\($0) = r.\($0)" }.joined(separator: ", ")
-                let result = try db.execute("UPDATE \(table) AS t SET \(sets) FROM jsonb_populate_record(NULL::\(table), $1::jsonb) AS r WHERE t.\(key) = r.\(key)",
-                                            [row])
-                // Deletes win: an update of an object the server deleted is dropped.
-                guard result.affected > 0 else { continue }
-                appliedProps = row
-            }
-            last += 1
-            try db.execute("INSERT INTO realmtui_feed VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7::jsonb)",
-                           [String(last), client, String(version), c.className, SyncCodec.text(c.primaryKey),
-                            c.deleted ? "true" : "false", appliedProps])
+        guard inserted.affected == 1 else { return .duplicate }
+        let applied = try SyncBatchStatements(db: db, schema: realm.schema).apply(changes)
+        // The feed in the batch's order, numbered on from the counter.
+        var feed: [JSONValue] = []
+        for (c, isApplied) in zip(changes, applied) where isApplied {
+            feed.append(.object([
+                JSONMember("seq", .integer(last + Int64(feed.count) + 1)), JSONMember("class", .string(c.className)),
+                JSONMember("pk", c.primaryKey), JSONMember("deleted", .bool(c.deleted)),
+                JSONMember("props", c.deleted ? .object([]) : .object(c.props)),
+            ]))
         }
-        try db.execute("UPDATE realmtui_counter SET last = $1 WHERE id = 1", [String(last)])
-        // The wake-up for listening agents: delivered when this transaction commits, never before,
-        // so a woken agent finds the entries. The payload names this client, which ignores it.
-        try db.execute("SELECT pg_notify($1, $2)", [channel, client])
-        return true
+        let newLast = last + Int64(feed.count)
+        // The feed rows, the counter and the wake-up for listening agents in one statement. The
+        // notification is delivered when this transaction commits, never before, so a woken agent
+        // finds the entries; its payload names this client, which ignores it.
+        try db.execute("""
+            WITH feed AS (
+                INSERT INTO realmtui_feed (seq, client, version, class, pk, deleted, props, base)
+                SELECT f.seq, $1::text, $2::bigint, f.class, f.pk, f.deleted, f.props, $3::bigint
+                FROM jsonb_to_recordset($4::jsonb) AS f(seq bigint, class text, pk jsonb, deleted boolean, props jsonb)
+            ), counter AS (
+                UPDATE realmtui_counter SET last = $5 WHERE id = 1
+            )
+            SELECT pg_notify($6, $1::text)
+            """, [client, String(version), String(base), SyncCodec.text(.array(feed)), String(newLast), channel])
+        return .applied(feed: feed.isEmpty ? nil : (last + 1)...newLast)
+    }
+
+    /// What the server did with one batch.
+    enum SentBatch {
+        /// It had the batch already (a retry after a lost reply): nothing changed.
+        case duplicate
+        /// Applied; the feed numbers its changes took (nil when it changed nothing: updates of
+        /// objects the server deleted).
+        case applied(feed: ClosedRange<Int64>?)
+    }
+
+    /// Adds the feed numbers of a batch this file uploaded to `state.uploaded` (pairs of first
+    /// and last), inside the caller's write transaction; numbers the cursor has passed already
+    /// (another process of this file downloaded them) are not kept. A file set up before the
+    /// property existed records nothing (its own entries are then applied again, as before).
+    static func recordUploaded(_ feed: ClosedRange<Int64>, in state: DynamicObject) throws {
+        guard state.objectSchema["uploaded"] != nil, let cursor = try state.value(forKey: "cursor").intValue,
+              feed.upperBound > cursor, case .list(let pairs) = try state.value(forKey: "uploaded") else { return }
+        try state.setValue(.list(pairs + [.int(feed.lowerBound), .int(feed.upperBound)]), forKey: "uploaded")
+    }
+
+    /// The feed numbers recorded by `recordUploaded` (empty for a file without the property).
+    static func uploadedRanges(in state: DynamicObject) throws -> [ClosedRange<Int64>] {
+        guard state.objectSchema["uploaded"] != nil, case .list(let values) = try state.value(forKey: "uploaded") else { return [] }
+        let numbers = values.compactMap(\.intValue)
+        return stride(from: 0, to: numbers.count - 1, by: 2).compactMap { i in
+            numbers[i] <= numbers[i + 1] ? numbers[i]...numbers[i + 1] : nil
+        }
     }
 }
 

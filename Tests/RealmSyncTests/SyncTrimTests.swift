@@ -101,4 +101,43 @@ struct SyncTrimTests {
         #expect(status == 0 && stdout.contains("copied 3 object(s) from the server"), "stdout: \(stdout) stderr: \(stderr)")
         #expect(try SyncFixture.content(files.b) == SyncFixture.content(files.a))
     }
+
+    /// `realmtui sync trim FILE --keep N`: the feed keeps its newest N entries; a client at most N
+    /// behind goes on through the feed, one further behind copies the tables, and both end with
+    /// the server's content.
+    @Test func theTrimCommandKeepsTheNewestEntriesAndAClientBehindCopiesTheTables() throws {
+        let server = try ServerNamespace()
+        let dir = TempDir()
+        let files = ["a", "near", "far"].map { dir.path("\($0).realm") }
+        for file in files { try SyncFixture.makeSynced(file, url: server.url) }
+        let (a, near, far) = (files[0], files[1], files[2])
+        try SyncFixture.write(a) { r in
+            for id in 1...4 { _ = try r.create("Person", ["id": .int(Int64(id)), "name": .string("P\(id)")]) }
+        }
+        try SyncAgent(path: a).runOnce()
+        try SyncAgent(path: near).runOnce()
+        // Two more changes: `near` is 2 behind, `far` 6.
+        try SyncFixture.write(a) { r in
+            try r.object(ofType: "Person", forPrimaryKey: .int(1))?.setValue(.string("P1 renamed"), forKey: "name")
+            if let four = try r.object(ofType: "Person", forPrimaryKey: .int(4)) { try r.delete(four) }
+        }
+        try SyncAgent(path: a).runOnce()
+        let (status, stdout, stderr) = try BuiltExecutable.run("realmtui", ["sync", "trim", a, "--keep", "3"])
+        #expect(status == 0 && stdout.contains("deleted 3 entries") && stdout.contains("kept those after 3 (the last is 6)"),
+                "stdout: \(stdout) stderr: \(stderr)")
+        let db = try server.connect()
+        #expect(try db.execute("SELECT min(seq), max(seq), count(*) FROM realmtui_feed").rows == [["4", "6", "3"]])
+        let nearReport = try SyncAgent(path: near).runOnce()
+        #expect(nearReport.bootstraps == 0 && nearReport.downloadedChanges == 2)
+        let farReport = try SyncAgent(path: far).runOnce()
+        #expect(farReport.bootstraps == 1 && farReport.copiedObjects == 3)
+        let content = try SyncFixture.content(a)
+        #expect(content.count == 3 && content.contains { $0.contains("P1 renamed") }, "\(content)")
+        #expect(try SyncFixture.content(near) == content)
+        #expect(try SyncFixture.content(far) == content)
+        // A negative count is a usage error, and nothing is deleted.
+        let bad = try BuiltExecutable.run("realmtui", ["sync", "trim", a, "--keep", "-1"])
+        #expect(bad.0 != 0 && bad.2.contains("--keep"), "stdout: \(bad.1) stderr: \(bad.2)")
+        #expect(try SyncFixture.count(db, "realmtui_feed") == 3)
+    }
 }

@@ -35,12 +35,15 @@ public enum SyncClasses {
 
     /// The sync state class's schema (one object). `lastSync` is when the agent last uploaded
     /// or downloaded something, written in the same commit; files set up before it existed
-    /// have no such property (and show no time).
+    /// have no such property (and show no time). `uploaded` holds the feed numbers of this
+    /// file's uploads the cursor has not passed yet, as pairs of first and last, so the download
+    /// need not apply them again; files set up before it existed apply them.
     public static let stateSchema = ObjectSchema(name: state, properties: [
         Property(name: "server", type: .string),
         Property(name: "client", type: .string),
         Property(name: "cursor", type: .int),
         Property(name: "lastSync", type: .date, isOptional: true),
+        Property(name: "uploaded", type: .int, isList: true),
     ])
 }
 

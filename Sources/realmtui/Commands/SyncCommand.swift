@@ -32,17 +32,19 @@ struct SyncCommand: ParsableCommand {
             --batch objects (1000 by default), one SQL transaction or local commit each, with a \
             progress line ("uploaded 12,000 of 50,000 objects"); interrupted or killed, the next \
             run goes on from the last batch done, duplicating nothing.
-            The server's feed may be trimmed to bound its size (DELETE FROM realmtui_feed WHERE \
-            seq <= N): a client whose cursor is below what is left uploads its own changes first, \
-            then copies every table from the server in one local commit ("copied … objects from \
-            the server").
+            realmtui sync trim FILE --keep N
+                deletes all but the newest N entries of the server's change feed (FILE names the \
+            server), so it does not grow forever: a client whose cursor is below what is left \
+            uploads its own changes first, then copies every table from the server in one local \
+            commit ("copied … objects from the server"). Nothing is lost; a client that falls \
+            behind by more than N changes pays a copy.
             realmtui sync status FILE
                 prints the server, pending uploads, the download cursor and when changes last \
             went up or came down.
             Conflicts: deletes win; otherwise each property takes the value written last in the \
             server's order; a list, set or dictionary is replaced whole.
             """,
-        subcommands: [SyncRunCommand.self, SyncInitCommand.self, SyncStatusCommand.self],
+        subcommands: [SyncRunCommand.self, SyncInitCommand.self, SyncStatusCommand.self, SyncTrimCommand.self],
         defaultSubcommand: SyncRunCommand.self
     )
 }
@@ -212,5 +214,30 @@ struct SyncStatusCommand: ParsableCommand {
         Console.line("pending uploads: \(status.pending)")
         Console.line("cursor: \(status.cursor)")
         Console.line("last sync: \(status.lastSync.map { "\($0.date)" } ?? "never")")
+    }
+}
+
+/// `realmtui sync trim FILE --keep N`.
+struct SyncTrimCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "trim",
+        abstract: "Delete all but the newest N entries of the server's change feed (clients further behind copy the tables).")
+
+    @Argument(help: "A database file set up with 'sync init': its server's feed is trimmed.", completion: .file())
+    var file: String
+
+    @Option(name: .long, help: ArgumentHelp("Feed entries to keep: a client at most this many changes behind catches up through the feed.",
+                                            valueName: "n"))
+    var keep: Int
+
+    func validate() throws {
+        guard keep >= 0 else { throw ValidationError("--keep must be a number of feed entries of 0 or more, got \(keep)") }
+    }
+
+    func run() throws {
+        let agent = try SyncAgent(path: file)
+        let trim = try agent.trimFeed(keep: keep)
+        Console.line("trimmed the feed of \(agent.server): deleted \(trim.deleted) entr\(trim.deleted == 1 ? "y" : "ies"), "
+                     + "kept those after \(max(0, trim.last - Int64(keep))) (the last is \(trim.last))")
     }
 }

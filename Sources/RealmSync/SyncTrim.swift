@@ -1,0 +1,27 @@
+import Foundation
+import RealmEngine
+
+/// Trimming the feed, so the server does not keep every change forever.
+extension SyncAgent {
+    /// What `trimFeed` did.
+    public struct Trim: Equatable, Sendable {
+        /// Feed entries deleted.
+        public var deleted: Int
+        /// The last feed number handed out; entries after `last - keep` are kept.
+        public var last: Int64
+    }
+
+    /// Deletes every feed entry but the newest `keep` (`realmtui sync trim FILE --keep N`). A
+    /// client whose cursor is below what is left then finds a gap and copies the tables instead
+    /// (`rebootstrap`), after uploading its own changes: nothing is lost, it only costs a copy.
+    /// Uploads may go on meanwhile: they number after the counter, which this does not touch.
+    /// - Throws: `RealmError.invalidInput` when `keep` is negative.
+    public func trimFeed(keep: Int) throws -> Trim {
+        guard keep >= 0 else { throw RealmError.invalidInput("the number of feed entries to keep must be 0 or more, got \(keep)") }
+        guard let last = try db.execute("SELECT last FROM realmtui_counter WHERE id = 1").rows.first?.first.flatMap({ $0 }).flatMap({ Int64($0) }) else {
+            throw RealmError.invalidState("\(db.server): the sync feed's counter is missing; run 'realmtui sync init' again")
+        }
+        let deleted = try db.execute("DELETE FROM realmtui_feed WHERE seq <= $1", [String(last - Int64(keep))]).affected
+        return Trim(deleted: deleted, last: last)
+    }
+}
