@@ -23,12 +23,6 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
-        // Membership queries over a set and a dictionary property against SQLite's JSON column
-        // (json_each) and join tables.
-        .executableTarget(
-            name: "collection-bench",
-            dependencies: ["CSQLite3", "BenchSupport", .product(name: "RealmEngine", package: "realmtui")]
-        ),
         // The explorer without a terminal on a big file: first frame, paging, query typing, sort.
         .executableTarget(
             name: "explorer-bench",

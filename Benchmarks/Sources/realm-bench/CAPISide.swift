@@ -15,10 +15,19 @@ class CAPISide: BenchEngine {
     private var db: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
     /// Makes SQLite copy a bound string (Swift's pointer to it is valid only for the call).
-    private static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+    static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+
+    /// The connections to the items files of the set and dictionary tasks, by form, each a
+    /// side of this class on its own file (`CAPICollections.swift`), made on first use.
+    var itemFiles: [CollectionForm: CAPISide] = [:]
 
     required init(directory: URL) throws {
         path = directory.appendingPathComponent("capi.sqlite").path
+    }
+
+    /// A side on the file at `path` (the items files of the set and dictionary tasks).
+    required init(path: String) {
+        self.path = path
     }
 
     deinit { try? close() }
@@ -48,7 +57,7 @@ class CAPISide: BenchEngine {
     }
 
     /// The open connection, opened on first use and checked to be durable (and tuned).
-    private func opened() throws -> OpaquePointer {
+    func opened() throws -> OpaquePointer {
         if let db { return db }
         try connect()
         guard try int("PRAGMA synchronous") == 2 else { throw BenchError("synchronous is not FULL") }
@@ -60,13 +69,13 @@ class CAPISide: BenchEngine {
         return db
     }
 
-    private func exec(_ sql: String) throws {
+    func exec(_ sql: String) throws {
         let rc = sqlite3_exec(db, sql, nil, nil, nil)
         guard rc == SQLITE_OK else { throw failure(rc, sql) }
     }
 
     /// The prepared statement for `sql`, reset and ready to bind (prepared once per connection).
-    private func statement(_ sql: String) throws -> OpaquePointer {
+    func statement(_ sql: String) throws -> OpaquePointer {
         let db = try opened()
         if let s = statements[sql] {
             sqlite3_reset(s)
@@ -81,19 +90,19 @@ class CAPISide: BenchEngine {
 
     /// Steps `s`; true for a row, false when done.
     @inline(__always)
-    private func step(_ s: OpaquePointer) throws -> Bool {
+    func step(_ s: OpaquePointer) throws -> Bool {
         let rc = sqlite3_step(s)
         if rc == SQLITE_ROW { return true }
         guard rc == SQLITE_DONE else { throw failure(rc, "step") }
         return false
     }
 
-    private func run(_ s: OpaquePointer) throws {
+    func run(_ s: OpaquePointer) throws {
         while try step(s) {}
     }
 
     /// The first column of the one row `sql` returns, as an integer.
-    private func int(_ sql: String) throws -> Int64 {
+    func int(_ sql: String) throws -> Int64 {
         let s = try statement(sql)
         guard try step(s) else { throw BenchError("\(sql): no row") }
         let v = sqlite3_column_int64(s, 0)
@@ -115,7 +124,7 @@ class CAPISide: BenchEngine {
     }
 
     /// `body` in one transaction, committed (durably: WAL + `synchronous = FULL`).
-    private func transaction(_ body: () throws -> Void) throws {
+    func transaction(_ body: () throws -> Void) throws {
         try run(statement("BEGIN"))
         do {
             try body()
@@ -204,6 +213,7 @@ class CAPISide: BenchEngine {
     }
 
     func close() throws {
+        for file in itemFiles.values { try file.close() }
         finalizeStatements()
         if let db {
             let rc = sqlite3_close_v2(db)

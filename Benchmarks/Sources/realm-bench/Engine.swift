@@ -50,10 +50,29 @@ protocol BenchEngine: AnyObject {
     /// an observer's change set, and the change sets seen; nil for an engine without
     /// notifications.
     func changeSetLatency(sorted: Bool, commits: Int) throws -> (seconds: Double, answer: String)?
+    /// The forms in which this engine stores the items of the set and dictionary tasks
+    /// (`CollectionData`); empty for an engine without those tasks.
+    static var collectionForms: [CollectionForm] { get }
+    /// `insert_items`: every item in one durable transaction, into a new file of `form`
+    /// (beside the people's file). Leaves that file open.
+    func insertCollections(_ data: CollectionData, form: CollectionForm) throws
+    /// Before a collection task, not timed: closes everything and opens the file of `form`
+    /// afresh (checked as `prepare` checks), so the task starts on a fresh connection.
+    func prepareCollections(form: CollectionForm) throws
+    /// The items in the file of `form` (the untimed check of `insert_items`).
+    func countItems(form: CollectionForm) throws -> Int
+    /// A set or dictionary task: the count of `task` over the items in the file of `form`.
+    func countCollection(_ task: CollectionTask, form: CollectionForm) throws -> Int
 }
 
 extension BenchEngine {
     static var isSQLite: Bool { false }
+    static var collectionForms: [CollectionForm] { [] }
+    func insertCollections(_ data: CollectionData, form: CollectionForm) throws { throw noCollections }
+    func prepareCollections(form: CollectionForm) throws { throw noCollections }
+    func countItems(form: CollectionForm) throws -> Int { throw noCollections }
+    func countCollection(_ task: CollectionTask, form: CollectionForm) throws -> Int { throw noCollections }
+    private var noCollections: BenchError { BenchError("\(Self.name) has no set and dictionary tasks") }
     func prepare() throws {
         try close()
         try open()

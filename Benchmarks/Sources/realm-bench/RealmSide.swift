@@ -18,6 +18,8 @@ class RealmSide: BenchEngine {
 
     let fileURL: URL
     private var realm: Realm?
+    /// The open Realm of the items file (`RealmCollections.swift`), nil when closed.
+    var itemsRealm: Realm?
 
     required init(directory: URL) throws {
         fileURL = directory.appendingPathComponent("bench.realm")
@@ -111,6 +113,7 @@ class RealmSide: BenchEngine {
 
     func close() throws {
         realm = nil
+        itemsRealm = nil
     }
 
     func open() throws {

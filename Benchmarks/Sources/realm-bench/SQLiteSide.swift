@@ -9,11 +9,17 @@ class SQLiteSide: BenchEngine {
     /// Whether the connection gets `SQLiteTuning` (mmap and a page cache holding the file).
     class var tuned: Bool { false }
     private let connection: SQLiteConnection
+    /// The connections to the items files of the set and dictionary tasks, one per form
+    /// (`SQLiteCollections.swift`).
+    let itemConnections: [CollectionForm: SQLiteConnection]
 
     required init(directory: URL) throws {
         connection = SQLiteConnection(fileURL: directory.appendingPathComponent("bench.sqlite"), tuned: Self.tuned)
+        itemConnections = [
+            .json: SQLiteConnection(fileURL: directory.appendingPathComponent("items-json.sqlite"), tuned: Self.tuned),
+            .join: SQLiteConnection(fileURL: directory.appendingPathComponent("items-join.sqlite"), tuned: Self.tuned),
+        ]
     }
-
 
     private func opened() throws -> DatabaseQueue { try connection.opened() }
 
@@ -80,12 +86,15 @@ class SQLiteSide: BenchEngine {
         }
     }
 
-    func close() throws { try connection.close() }
+    func close() throws {
+        try connection.close()
+        for c in itemConnections.values { try c.close() }
+    }
 
     func open() throws { _ = try connection.reopen() }
 
     func prepare() throws {
-        try connection.close()
+        try close()
         _ = try connection.opened()
     }
 

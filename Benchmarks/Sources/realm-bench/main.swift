@@ -6,6 +6,9 @@ import Glibc
 
 // realm-bench: the same workload on realmtui and on SQLite (through GRDB and through its C API,
 // each on its default settings and tuned), every answer checked; min / median / max of several runs.
+// Beside the people, as many items with a set and a dictionary (`CollectionData`): realmtui's
+// set and dictionary properties against SQLite's JSON column (`<task>`) and join tables
+// (`<task>_join`).
 //
 //   realm-bench [--objects N] [--repeat R] [--json] [--only TASK,…] [--dir PATH] [--engine E] [--count-repeat K] [--encrypted]
 
@@ -14,6 +17,7 @@ import Glibc
 let readTasks = ["count_filter", "query_string", "enumerate", "pk_lookup", "sort_first_page", "count"]
 let allTasks = ["insert_bulk", "insert_txn"] + readTasks + readTasks.map { $0 + "_cold" }
     + ["changeset_sorted", "changeset_filter", "update_bulk", "delete_bulk", "file_size", "open", "open_cold"]
+    + CollectionTask.rowNames
 /// Every engine, in the table's column order.
 let allEngines: [any BenchEngine.Type] = [RealmSide.self, SQLiteSide.self, SQLiteTunedSide.self, CAPISide.self, CAPITunedSide.self,
                                           TypedSide.self, RecordSide.self, EncryptedSide.self]
@@ -53,8 +57,9 @@ struct Options {
                         typed a grdb/typed one
           --count-repeat K  how many times count_filter counts (default 100; for profiling)
           --read-repeat K   run each read-only task (count_filter, query_string, enumerate,
-                        pk_lookup, sort_first_page) K times per run, each a sample (default 1;
-                        more samples, and a profile of reads not drowned by the inserts)
+                        pk_lookup, sort_first_page, and the set and dictionary counts) K times
+                        per run, each a sample (default 1; more samples, and a profile of reads
+                        not drowned by the inserts)
           --profile T   run task T's timed part inside the function profiledTask, so that
                         valgrind --tool=callgrind --toggle-collect='*profiledTask*' counts it alone
           --encrypted   also run realmtui on an encrypted file (engine "encrypted"); adds an
@@ -218,7 +223,35 @@ let root = options.directory.appendingPathComponent("realm-bench-\(getpid())")
         record("delete_bulk", name, seconds)
         check("delete_bulk", try engine.count(), ref.afterDelete(insertTxnRan: want.contains("insert_txn")))
     }
+    if let collections {
+        try collectionCycle(engine, name, collections)
+    }
     try engine.close()
+}
+
+/// The set and dictionary tasks, after the people's (their files are separate, so the people's
+/// tasks see exactly the files they saw without them): for each form the engine has, insert
+/// the items, then each count on a fresh connection, checked against the data.
+@MainActor func collectionCycle(_ engine: any BenchEngine, _ name: String, _ data: CollectionData) throws {
+    let want = options.only
+    for form in type(of: engine).collectionForms {
+        let insertRows = form.rows(CollectionTask.insertName)
+        let taskRows = CollectionTask.all.map { form.rows($0.name) }
+        guard (insertRows + taskRows.joined()).contains(where: want.contains) else { continue }
+        let (_, insertSeconds) = try measure(insertRows[0]) { try engine.insertCollections(data, form: form) }
+        for row in insertRows { record(row, name, insertSeconds) }
+        let items = try engine.countItems(form: form)
+        if items != data.count { wrongAnswer(insertRows[0], name, got: "\(items) items", expected: "\(data.count)") }
+        for (task, rows) in zip(CollectionTask.all, taskRows) where rows.contains(where: want.contains) {
+            let expected = collectionAnswers[task.name] ?? -1
+            for _ in 0..<options.readRepeat {
+                try engine.prepareCollections(form: form)
+                let (answer, seconds) = try measure(rows[0]) { try engine.countCollection(task, form: form) }
+                if answer != expected { wrongAnswer(rows[0], name, got: "\(answer)", expected: "\(expected)") }
+                for row in rows { record(row, name, seconds) }
+            }
+        }
+    }
 }
 
 func peakBytes() -> Int {
@@ -232,6 +265,13 @@ note("realm-bench: \(options.objects) objects, \(options.repeats) runs, files in
 let (data, genSeconds) = timed { Dataset.generate(count: options.objects) }
 let lookupIDs = Dataset.lookupIDs(count: lookupCount, among: options.objects)
 let reference = Reference(data, lookupIDs: lookupIDs, txnCount: txnCount)
+/// The items of the set and dictionary tasks and their answers, made only when one of those
+/// tasks is asked for (so the other tasks' runs and peak memory are as they were without them).
+let collections: CollectionData? = CollectionTask.rowNames.contains(where: options.only.contains)
+    ? CollectionData.generate(count: options.objects) : nil
+let collectionAnswers: [String: Int] = collections.map { data in
+    Dictionary(uniqueKeysWithValues: CollectionTask.all.map { ($0.name, $0.expected(data)) })
+} ?? [:]
 let peakAfterData = peakBytes()
 note(String(format: "generated the data and its reference answers in %.2f s", genSeconds))
 
