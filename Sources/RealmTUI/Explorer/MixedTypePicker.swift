@@ -63,11 +63,15 @@ struct MixedTypePicker {
     var cursor: Int
     /// Set once `link` is picked: the choices are then class names.
     var isChoosingClass = false
+    /// A value not there yet (a new element or key): no choice is marked `(now)`.
+    var isNew = false
 
-    /// The picker over `base` (a Mixed property's editor) replacing `current`.
-    init(base: ValueEditor, current: Value) {
+    /// The picker over `base` (the editor of a Mixed property, list element or entry) replacing
+    /// `current`.
+    init(base: ValueEditor, current: Value, isNew: Bool = false) {
         self.base = base
         self.current = current
+        self.isNew = isNew
         choices = MixedKind.allCases.map(\.rawValue)
         cursor = MixedKind.allCases.firstIndex(of: MixedKind(of: current)) ?? 0
     }
@@ -92,9 +96,11 @@ struct MixedTypePicker {
 }
 
 extension ExplorerState {
-    /// `e` on a Mixed value: the type picker, the current value's type selected.
-    mutating func beginMixedEdit(_ base: ValueEditor, current: Value) {
-        mode = .edit(.choosingType(MixedTypePicker(base: base, current: current)))
+    /// `e` on a Mixed value (a property, a list element, a dictionary's or nested collection's
+    /// value; `a` for a new one): the type picker, the current value's type selected. `base`
+    /// says where the value goes (`replaceAt`, `insertAt`, `entry`), as for any editor.
+    mutating func beginMixedEdit(_ base: ValueEditor, current: Value, isNew: Bool = false) {
+        mode = .edit(.choosingType(MixedTypePicker(base: base, current: current, isNew: isNew)))
     }
 
     /// A key in the type picker: j/k and the arrows move, a letter jumps, Enter picks, Esc cancels.
@@ -128,12 +134,15 @@ extension ExplorerState {
             mode = .browse
             beginPick(object: picker.base.object, property: target, insertAt: nil)
             pick?.isMixed = true
+            // The picked link goes where the picker's value goes (an element, an entry).
+            pick?.mixedBase = picker.base
             return []
         }
         guard let kind = MixedKind(rawValue: choice) else { return [] }
         var edit = picker.base
         switch kind {
         case .null:
+            if edit.entry != nil { return commitEntryEditor(edit, text: "null", isNull: true) }
             return commitEditor(edit, text: "null", isNull: true)
         case .link:
             // Links reach objects of any class but an embedded one (it has one parent, never a link).

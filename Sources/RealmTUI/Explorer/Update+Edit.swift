@@ -104,6 +104,12 @@ extension ExplorerState {
             guard items.indices.contains(values.cursor) else { return refuse("the list is empty: a appends") }
             var element = values.property
             element.isList = false
+            if element.type == .mixed {
+                // A Mixed element is edited as a type picked first, as a Mixed property is.
+                element.isOptional = true
+                return beginMixedEdit(ValueEditor(object: values.object, property: element, editor: LineEditor(),
+                                                  replaceAt: values.cursor), current: items[values.cursor])
+            }
             let text = EditText.text(for: items[values.cursor], element, realm: realm)
             mode = .edit(.editing(ValueEditor(object: values.object, property: element, editor: LineEditor(text),
                                               replaceAt: values.cursor)))

@@ -78,8 +78,13 @@ extension ExplorerState {
             pick?.mapKey = key
             return
         }
-        let text = EditText.text(for: row.value, element, realm: realm)
         let step: EntryTarget.Step = row.key.map { .key($0) } ?? .index(values.cursor)
+        if element.type == .mixed {
+            // A Mixed value (of a dictionary, or nested in a Mixed) is edited as a type picked first.
+            return beginMixedEdit(ValueEditor(object: values.object, property: element, editor: LineEditor(),
+                                              entry: EntryTarget(path: values.path, step: step)), current: row.value)
+        }
+        let text = EditText.text(for: row.value, element, realm: realm)
         mode = .edit(.editing(ValueEditor(object: values.object, property: element, editor: LineEditor(text),
                                           entry: EntryTarget(path: values.path, step: step))))
     }
@@ -116,6 +121,12 @@ extension ExplorerState {
                 } else if values.path.isEmpty, values.property.type == .object {
                     beginPick(object: object, property: values.property, insertAt: nil)
                     pick?.mapKey = key
+                } else if edit.property.type == .mixed {
+                    // A Mixed value is typed through the type picker, as every Mixed value is.
+                    edit.entry?.step = .key(key)
+                    edit.refusal = nil
+                    beginMixedEdit(edit, current: .null, isNew: true)
+                    message = Message(text: "the value of \(ValueFormatter.key(key)): pick its type", isError: false)
                 } else {
                     edit.entry?.step = .key(key)
                     edit.editor = LineEditor(ObjectForm.defaultText(edit.property, realm: realm))
@@ -125,11 +136,9 @@ extension ExplorerState {
                 }
                 return []
             case .key(let key):
-                let value = try EditText.parse(isNull ? "null" : text, for: edit.property, className: object.className, realm: realm, now: Date())
-                return write(.put(key, value))
+                return write(.put(key, try entryValue(edit, text: text, isNull: isNull)))
             case .index(let index):
-                let value = try EditText.parse(isNull ? "null" : text, for: edit.property, className: object.className, realm: realm, now: Date())
-                return write(.replace(index, value))
+                return write(.replace(index, try entryValue(edit, text: text, isNull: isNull)))
             }
         } catch {
             edit.refusal = "refused, nothing written: " + ExplorerText.describe(error)
@@ -137,5 +146,13 @@ extension ExplorerState {
             message = Message(text: edit.refusal ?? "", isError: true)
             return []
         }
+    }
+
+    /// The value an entry's editor's text means; a Mixed edited as a list or dictionary must
+    /// read as one.
+    private func entryValue(_ edit: ValueEditor, text: String, isNull: Bool) throws -> Value {
+        let value = try EditText.parse(isNull ? "null" : text, for: edit.property, className: edit.object.className, realm: realm, now: Date())
+        guard let kind = edit.mixedAs, !isNull else { return value }
+        return try kind.checked(value, property: edit.property.name)
     }
 }

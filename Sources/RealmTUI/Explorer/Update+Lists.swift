@@ -22,6 +22,9 @@ struct LinkPick {
     /// For a Mixed property (its type picker's `link`): the pick is a link to an object of the
     /// picker's class (`Value.typedLink`), not a link of the property's own class.
     var isMixed = false
+    /// For a Mixed list element or entry (its type picker's `link`): the editor that says where
+    /// the picked link goes; nil for a property.
+    var mixedBase: ValueEditor? = nil
 }
 
 extension ExplorerState {
@@ -82,6 +85,13 @@ extension ExplorerState {
             beginEmbed(in: list.object, list.property, at: index == nil ? nil : position)
         } else if list.property.type == .object {
             beginPick(object: list.object, property: list.property, insertAt: position)
+        } else if list.property.type == .mixed {
+            // A new Mixed element is typed through the type picker, as every Mixed value is.
+            var element = list.property
+            element.isList = false
+            element.isOptional = true
+            beginMixedEdit(ValueEditor(object: list.object, property: element, editor: LineEditor(), insertAt: position),
+                           current: .null, isNew: true)
         } else {
             var element = list.property
             element.isList = false
@@ -163,6 +173,9 @@ extension ExplorerState {
         }
         self.pick = nil
         goBack()
+        if let base = pick.mixedBase {
+            return [.write(mixedWrite(picked, into: base))]
+        }
         if let mapKey = pick.mapKey {
             return [.write(.entry(className: className, key: pick.object.key, property: pick.property.name, path: [],
                                   edit: .put(mapKey, picked)))]
@@ -171,6 +184,30 @@ extension ExplorerState {
             return [.write(.list(className: className, key: pick.object.key, property: pick.property.name, edit: .insert(picked, at: index)))]
         }
         return [.write(.set(className: className, keys: [pick.object.key], property: pick.property.name, value: picked))]
+    }
+
+    /// The write putting `value` where the Mixed editor `base` writes: its list position, its
+    /// entry, or its property.
+    func mixedWrite(_ value: Value, into base: ValueEditor) -> EditWrite {
+        let object = base.object
+        let name = base.property.name
+        if let entry = base.entry {
+            switch entry.step {
+            case .index(let index):
+                return .entry(className: object.className, key: object.key, property: name, path: entry.path, edit: .replace(index, value))
+            case .key(let key), .rename(let key):
+                return .entry(className: object.className, key: object.key, property: name, path: entry.path, edit: .put(key, value))
+            case .newKey:
+                break
+            }
+        }
+        if let index = base.replaceAt {
+            return .list(className: object.className, key: object.key, property: name, edit: .replace(at: index, with: value))
+        }
+        if let index = base.insertAt {
+            return .list(className: object.className, key: object.key, property: name, edit: .insert(value, at: index))
+        }
+        return .set(className: object.className, keys: [object.key], property: name, value: value)
     }
 
     /// `:clear`: asks before emptying the list on screen.

@@ -85,7 +85,7 @@ enum EditorView {
                 head = "\(edit.object.className).\(property.name): the key (no '.', not starting with '$'):"
                 hints = ["Enter goes on", "Esc cancels"]
             case .key(let key)?:
-                head = "\(edit.object.className).\(property.name)[\(ValueFormatter.key(key))] \(property.typeDescription):"
+                head = "\(edit.object.className).\(property.name)[\(ValueFormatter.key(key))] \(type):"
             default: break
             }
             grid.write(head + " " + hints.joined(separator: ", "), column: 0, row: row, style: theme.muted)

@@ -5,7 +5,7 @@ enum MixedTypePickerView {
     static func draw(_ state: ExplorerState, _ picker: MixedTypePicker, into grid: inout Grid) {
         let theme = state.theme
         let rows = state.contentRows
-        let now = picker.isChoosingClass ? nil : MixedKind(of: picker.current).rawValue
+        let now = picker.isChoosingClass || picker.isNew ? nil : MixedKind(of: picker.current).rawValue
         let nowClass: String? = if picker.isChoosingClass, case .typedLink(let link) = picker.current { link.className } else { nil }
         let title = picker.isChoosingClass ? " link to " : " edit as "
         let mark = " (now)"
