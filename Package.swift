@@ -18,7 +18,7 @@ let package = Package(
         .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
     ],
     targets: [
         .target(name: "CShims"),
@@ -69,15 +69,23 @@ let package = Package(
         .target(name: "FuzzTargets", dependencies: ["RealmEngine", "RealmTUI", "RealmCoreFormat"]),
         // Helpers every test target shares: temporary folders, seeded randomness, child processes, tags, sizes.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "RealmEngineTests", dependencies: ["RealmEngine", "realm-notify-probe", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "RealmEngineTests", dependencies: ["RealmEngine", "realm-notify-probe", "TestSupport"],
+            exclude: ["Fixtures"]),
         // Replays Tests/RealmEngineTests/Fixtures/Fuzz/<target>/* through the fuzz targets.
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "RealmEngine", "TestSupport"]),
         .testTarget(name: "RealmSwiftTests", dependencies: ["RealmSwift", "RealmCoreFormat", "TestSupport"]),
-        .testTarget(name: "RealmTUITests", dependencies: ["RealmTUI", "RealmCoreFormat", "CShims", "TestSupport"], exclude: ["Golden"]),
-        .testTarget(name: "RealmCoreFormatTests", dependencies: ["RealmCoreFormat", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "RealmTUITests", dependencies: ["RealmTUI", "RealmCoreFormat", "CShims", "TestSupport"],
+            exclude: ["Golden"]),
+        .testTarget(
+            name: "RealmCoreFormatTests", dependencies: ["RealmCoreFormat", "TestSupport"], exclude: ["Fixtures"]),
         // Needs a PostgreSQL server (PGHOST): run under pg_virtualenv; skips visibly without one.
-        .testTarget(name: "RealmSyncTests", dependencies: ["RealmSync", "RealmEngine", "RealmSwift", "RealmTUI", "realmtui", "TestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["RealmEngine", "RealmTUI", "RealmCoreFormat", "realmtui", "TestSupport"]),
+        .testTarget(
+            name: "RealmSyncTests",
+            dependencies: ["RealmSync", "RealmEngine", "RealmSwift", "RealmTUI", "realmtui", "TestSupport"]),
+        .testTarget(
+            name: "CLITests", dependencies: ["RealmEngine", "RealmTUI", "RealmCoreFormat", "realmtui", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -33,7 +33,9 @@ public final class CoreFileFuzzer {
         guard digits.count == 128 else { return [] }
         var key: [UInt8] = []
         for index in stride(from: 0, to: 128, by: 2) {
-            guard let byte = UInt8(String(decoding: digits[index...index + 1], as: UTF8.self), radix: 16) else { return [] }
+            guard let byte = UInt8(String(decoding: digits[index...index + 1], as: UTF8.self), radix: 16) else {
+                return []
+            }
             key.append(byte)
         }
         return key
@@ -99,7 +101,8 @@ public final class CoreFileFuzzer {
         guard converting else { return }
         var conversion = try RealmCoreConversion(file: file)
         _ = try conversion.checkEmbeddedObjects()
-        let realm = try Realm(configuration: .init(inMemoryIdentifier: "core-fuzz-\(UUID().uuidString)", schema: conversion.schema))
+        let realm = try Realm(
+            configuration: .init(inMemoryIdentifier: "core-fuzz-\(UUID().uuidString)", schema: conversion.schema))
         try realm.write { try conversion.copy(into: realm) }
     }
 }

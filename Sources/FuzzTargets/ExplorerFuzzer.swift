@@ -27,7 +27,8 @@ public final class ExplorerFuzzer {
     ]
     private static let characters: [Character] = {
         var list: [Character] = []
-        for scalar in UInt8(ascii: " ")...UInt8(ascii: "}") where scalar != UInt8(ascii: ":") && scalar != UInt8(ascii: "/") {
+        for scalar in UInt8(ascii: " ")...UInt8(ascii: "}")
+        where scalar != UInt8(ascii: ":") && scalar != UInt8(ascii: "/") {
             list.append(Character(UnicodeScalar(scalar)))
         }
         return list + ["大", "é", "\u{301}", "\u{1B}", "\t", "😀"]
@@ -63,7 +64,8 @@ public final class ExplorerFuzzer {
             case 0xC0..<0xE0:
                 guard i + 1 < bytes.count else { break }
                 let kinds: [MouseEvent.Kind] = [.press(button: 1), .press(button: 3), .wheelUp, .wheelDown]
-                let event = MouseEvent(kinds[Int(b) % kinds.count], column: Int(bytes[i]) % 100, row: Int(bytes[i + 1]) % 40)
+                let event = MouseEvent(
+                    kinds[Int(b) % kinds.count], column: Int(bytes[i]) % 100, row: Int(bytes[i + 1]) % 40)
                 i += 2
                 driver.send(.mouse(event))
             case 0xE0..<0xF0:
@@ -78,22 +80,27 @@ public final class ExplorerFuzzer {
     }
 
     static let schema = Schema([
-        ObjectSchema(name: "Person", properties: [
-            Property(name: "id", type: .int, isPrimaryKey: true),
-            Property(name: "name", type: .string),
-            Property(name: "nickname", type: .string, isOptional: true),
-            Property(name: "born", type: .date, isOptional: true),
-            Property(name: "photo", type: .data, isOptional: true),
-            Property(name: "dogs", type: .object, isList: true, objectClassName: "Dog"),
-            Property(name: "tags", type: .string, isList: true),
-        ]),
-        ObjectSchema(name: "Dog", properties: [
-            Property(name: "name", type: .string, isIndexed: true),
-            Property(name: "age", type: .int, isOptional: true),
-            Property(name: "weight", type: .double, isOptional: true),
-            Property(name: "friend", type: .object, isOptional: true, objectClassName: "Dog"),
-            Property(name: "owners", type: .linkingObjects, objectClassName: "Person", linkOriginPropertyName: "dogs"),
-        ]),
+        ObjectSchema(
+            name: "Person",
+            properties: [
+                Property(name: "id", type: .int, isPrimaryKey: true),
+                Property(name: "name", type: .string),
+                Property(name: "nickname", type: .string, isOptional: true),
+                Property(name: "born", type: .date, isOptional: true),
+                Property(name: "photo", type: .data, isOptional: true),
+                Property(name: "dogs", type: .object, isList: true, objectClassName: "Dog"),
+                Property(name: "tags", type: .string, isList: true),
+            ]),
+        ObjectSchema(
+            name: "Dog",
+            properties: [
+                Property(name: "name", type: .string, isIndexed: true),
+                Property(name: "age", type: .int, isOptional: true),
+                Property(name: "weight", type: .double, isOptional: true),
+                Property(name: "friend", type: .object, isOptional: true, objectClassName: "Dog"),
+                Property(
+                    name: "owners", type: .linkingObjects, objectClassName: "Person", linkOriginPropertyName: "dogs"),
+            ]),
     ])
 
     static func fill(_ realm: Realm) throws {
@@ -104,17 +111,21 @@ public final class ExplorerFuzzer {
             for i in 0..<30 {
                 try realm.create("Dog", ["name": .string("dog \(i)"), "age": .int(Int64(i % 7))])
             }
-            try realm.create("Person", value: .dictionary([
-                "id": .value(.int(1)), "name": .value(.string("张三")), "nickname": .value(.string("小张")),
-                "born": .value(.date(Timestamp(seconds: 631_152_000, nanoseconds: 250_000_000))),
-                "photo": .value(.data(Data([0xCA, 0xFE, 0x00, 0x01]))),
-                "dogs": .array([.value(.link(dahuang.key)), .value(.link(rex.key))]),
-                "tags": .array([.value(.string("owner")), .value(.string("北京"))]),
-            ]))
-            try realm.create("Person", value: .dictionary([
-                "id": .value(.int(2)), "name": .value(.string("A long name \u{1B}[31mred\u{1B}[0m and\nnext line")),
-                "nickname": .value(.string("")), "dogs": .array([.value(.link(rex.key))]),
-            ]))
+            try realm.create(
+                "Person",
+                value: .dictionary([
+                    "id": .value(.int(1)), "name": .value(.string("张三")), "nickname": .value(.string("小张")),
+                    "born": .value(.date(Timestamp(seconds: 631_152_000, nanoseconds: 250_000_000))),
+                    "photo": .value(.data(Data([0xCA, 0xFE, 0x00, 0x01]))),
+                    "dogs": .array([.value(.link(dahuang.key)), .value(.link(rex.key))]),
+                    "tags": .array([.value(.string("owner")), .value(.string("北京"))]),
+                ]))
+            try realm.create(
+                "Person",
+                value: .dictionary([
+                    "id": .value(.int(2)), "name": .value(.string("A long name \u{1B}[31mred\u{1B}[0m and\nnext line")),
+                    "nickname": .value(.string("")), "dogs": .array([.value(.link(rex.key))]),
+                ]))
         }
     }
 }

@@ -72,7 +72,9 @@ public final class FileFuzzer {
         case .failure(let error):
             throw FuzzFinding("check accepts a mutation of original \(index) but reading it fails: \(error)")
         case .success(let text) where text != originalReads[index]:
-            throw FuzzFinding("check accepts a mutation of original \(index) that reads differently:\n\(text)\n--- original:\n\(originalReads[index])")
+            throw FuzzFinding(
+                "check accepts a mutation of original \(index) that reads differently:\n\(text)\n--- original:\n\(originalReads[index])"
+            )
         case .success:
             return
         }
@@ -82,7 +84,9 @@ public final class FileFuzzer {
     /// input or a script that changes nothing. Replay tests use it to assert what opening such a
     /// file reports.
     public func mutatedFile(_ data: Data) -> Data? {
-        guard let mode = data.first, mode & 1 == 1, !originals.isEmpty, let choice = data.dropFirst().first else { return nil }
+        guard let mode = data.first, mode & 1 == 1, !originals.isEmpty, let choice = data.dropFirst().first else {
+            return nil
+        }
         let original = originals[Int(choice) % originals.count]
         let mutated = Self.mutate(original, script: data.dropFirst(2))
         return mutated == original ? nil : mutated
@@ -117,7 +121,8 @@ public final class FileFuzzer {
     static var scratchFolder: URL {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: "/dev/shm", isDirectory: &isFolder), isFolder.boolValue,
-           access("/dev/shm", W_OK) == 0 {
+            access("/dev/shm", W_OK) == 0
+        {
             return URL(fileURLWithPath: "/dev/shm")
         }
         return FileManager.default.temporaryDirectory

@@ -34,7 +34,9 @@ public final class ImportFuzzer {
         let realm = try empty.open()
         defer { empty.release() }
         let before = realm.version
-        let imported = Result { try DataImport(realm: realm, options: .init(ignoreUnknown: data.count % 2 == 0)).run(groups) }
+        let imported = Result {
+            try DataImport(realm: realm, options: .init(ignoreUnknown: data.count % 2 == 0)).run(groups)
+        }
         if case .failure = imported, realm.version != before {
             throw FuzzFinding("a failed import changed the database (version \(before) → \(realm.version))")
         }

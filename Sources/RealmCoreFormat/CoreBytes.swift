@@ -19,14 +19,17 @@ struct CoreBytes: @unchecked Sendable {
         self.base = image.bytes.baseAddress.map { UnsafeRawPointer($0) } ?? UnsafeRawPointer(Self.empty)
     }
 
-    nonisolated(unsafe) private static let empty: UnsafeMutableRawPointer = UnsafeMutableRawPointer.allocate(byteCount: 8, alignment: 8)
+    nonisolated(unsafe) private static let empty: UnsafeMutableRawPointer = UnsafeMutableRawPointer.allocate(
+        byteCount: 8, alignment: 8)
 
     /// A `corruptFile` error for this image.
     func corrupt(_ offset: Int, _ reason: String) -> RealmError {
         .corruptFile(path: name, offset: UInt64(max(offset, 0)), reason: reason)
     }
 
-    func u64(at offset: Int) -> UInt64 { UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
+    func u64(at offset: Int) -> UInt64 {
+        UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    }
     func byte(at offset: Int) -> UInt8 { base.load(fromByteOffset: offset, as: UInt8.self) }
 
     /// The node at `ref`, validated. `what` names the structure for the error message.
@@ -43,7 +46,8 @@ struct CoreBytes: @unchecked Sendable {
         let rawWidthType = (flags >> 3) & 3
         guard let widthType = CoreNode.WidthType(rawValue: rawWidthType) else {
             throw RealmError.unsupportedFormat(
-                "\(name): \(what()) at \(ref) is a compressed array (width type 3): Realm file format 25 (Realm Core next-major) is not supported")
+                "\(name): \(what()) at \(ref) is a compressed array (width type 3): Realm file format 25 (Realm Core next-major) is not supported"
+            )
         }
         let width = (1 << code) >> 1
         let payload: Int
@@ -62,9 +66,10 @@ struct CoreBytes: @unchecked Sendable {
         guard payload <= size - ref - 8 else {
             throw corrupt(ref, "\(what()): node of \(count) elements (width \(width)) runs past the end of the file")
         }
-        return CoreNode(ref: ref, isInner: flags & 0x80 != 0, hasRefs: flags & 0x40 != 0, context: flags & 0x20 != 0,
-                        widthType: widthType, width: widthType == .ignore ? 1 : width, count: count,
-                        data: ref + 8, payloadSize: payload, base: base)
+        return CoreNode(
+            ref: ref, isInner: flags & 0x80 != 0, hasRefs: flags & 0x40 != 0, context: flags & 0x20 != 0,
+            widthType: widthType, width: widthType == .ignore ? 1 : width, count: count,
+            data: ref + 8, payloadSize: payload, base: base)
     }
 
     /// An integer array node (width type bits), checked.
@@ -80,7 +85,9 @@ struct CoreBytes: @unchecked Sendable {
         let v = n.int(i)
         if v == 0 { return .null }
         if v & 1 == 1 { return .tagged(v >> 1) }
-        guard v > 0, v <= Int64(size) else { throw corrupt(n.ref, "\(what()): ref \(v) in slot \(i) is outside the file") }
+        guard v > 0, v <= Int64(size) else {
+            throw corrupt(n.ref, "\(what()): ref \(v) in slot \(i) is outside the file")
+        }
         return .ref(Int(v))
     }
 

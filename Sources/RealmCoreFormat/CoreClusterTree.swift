@@ -66,11 +66,17 @@ struct CoreClusterTree {
         var shape = Shape()
         var visited = Set<Int>()
         func walk(_ ref: Int, _ depth: Int) throws {
-            guard depth < maxDepth else { throw bytes.corrupt(ref, "\(tableName): cluster tree deeper than \(maxDepth)") }
-            guard visited.insert(ref).inserted else { throw bytes.corrupt(ref, "\(tableName): cluster node reached twice (cycle)") }
+            guard depth < maxDepth else {
+                throw bytes.corrupt(ref, "\(tableName): cluster tree deeper than \(maxDepth)")
+            }
+            guard visited.insert(ref).inserted else {
+                throw bytes.corrupt(ref, "\(tableName): cluster node reached twice (cycle)")
+            }
             let n = try bytes.node(ref, "\(tableName) cluster node")
             if n.isInner {
-                guard n.hasRefs, n.count >= 3 else { throw bytes.corrupt(ref, "\(tableName): malformed inner cluster node") }
+                guard n.hasRefs, n.count >= 3 else {
+                    throw bytes.corrupt(ref, "\(tableName): malformed inner cluster node")
+                }
                 if try bytes.refOrTagged(n, 0, "\(tableName) inner keys") == .null { shape.hasCompact = true }
                 shape.maxFanout = max(shape.maxFanout, n.count - 3)
                 for i in 3..<n.count {
@@ -101,14 +107,21 @@ struct CoreClusterTree {
     func forEachLeaf(skipping skip: Int = 0, _ visit: (CoreClusterLeaf, Int) throws -> Bool) throws {
         var visited = Set<Int>()
         var remainingSkip = skip
-        _ = try walk(rootRef, depth: 0, offset: 0, low: Int64.min, high: Int64.max, visited: &visited,
-                     skip: &remainingSkip, visit)
+        _ = try walk(
+            rootRef, depth: 0, offset: 0, low: Int64.min, high: Int64.max, visited: &visited,
+            skip: &remainingSkip, visit)
     }
 
-    private func walk(_ ref: Int, depth: Int, offset: Int64, low: Int64, high: Int64, visited: inout Set<Int>,
-                      skip: inout Int, _ visit: (CoreClusterLeaf, Int) throws -> Bool) throws -> Bool {
-        guard depth < Self.maxDepth else { throw bytes.corrupt(ref, "\(tableName): cluster tree deeper than \(Self.maxDepth)") }
-        guard visited.insert(ref).inserted else { throw bytes.corrupt(ref, "\(tableName): cluster node reached twice (cycle)") }
+    private func walk(
+        _ ref: Int, depth: Int, offset: Int64, low: Int64, high: Int64, visited: inout Set<Int>,
+        skip: inout Int, _ visit: (CoreClusterLeaf, Int) throws -> Bool
+    ) throws -> Bool {
+        guard depth < Self.maxDepth else {
+            throw bytes.corrupt(ref, "\(tableName): cluster tree deeper than \(Self.maxDepth)")
+        }
+        guard visited.insert(ref).inserted else {
+            throw bytes.corrupt(ref, "\(tableName): cluster node reached twice (cycle)")
+        }
         let n = try bytes.node(ref, "\(tableName) cluster node")
         if !n.isInner {
             let leaf = try makeLeaf(n, offset: offset, low: low, high: high)
@@ -129,12 +142,15 @@ struct CoreClusterTree {
         if let keysRef = try bytes.ref(n, 0, "\(tableName) inner keys") {
             let k = try bytes.node(keysRef, "\(tableName) inner cluster keys")
             guard k.widthType == .bits, k.count == children else {
-                throw bytes.corrupt(keysRef, "\(tableName): inner cluster key array has \(k.count) keys for \(children) children")
+                throw bytes.corrupt(
+                    keysRef, "\(tableName): inner cluster key array has \(k.count) keys for \(children) children")
             }
             keys = k
         }
         let childShift = Int(depthTag) * shift
-        guard childShift < 63 else { throw bytes.corrupt(ref, "\(tableName): inner cluster depth \(depthTag) too large") }
+        guard childShift < 63 else {
+            throw bytes.corrupt(ref, "\(tableName): inner cluster depth \(depthTag) too large")
+        }
         for c in 0..<children {
             let rel: Int64
             let next: Int64?
@@ -168,8 +184,10 @@ struct CoreClusterTree {
                     continue
                 }
             }
-            if try !walk(childRef, depth: depth + 1, offset: childOffset, low: max(low, childOffset), high: childHigh,
-                         visited: &visited, skip: &skip, visit) {
+            if try !walk(
+                childRef, depth: depth + 1, offset: childOffset, low: max(low, childOffset), high: childHigh,
+                visited: &visited, skip: &skip, visit)
+            {
                 return false
             }
         }
@@ -194,9 +212,13 @@ struct CoreClusterTree {
         // a damaged key array shows here instead of as wrong keys.
         var previous = Int64.min
         for i in 0..<leaf.count {
-            let (k, o) = (leaf.keys.map { Int64(bitPattern: $0.unsigned(i)) } ?? Int64(i)).addingReportingOverflow(offset)
+            let (k, o) = (leaf.keys.map { Int64(bitPattern: $0.unsigned(i)) } ?? Int64(i)).addingReportingOverflow(
+                offset)
             guard !o, k >= low, k < high, i == 0 || k > previous else {
-                throw bytes.corrupt(n.ref, "\(tableName): cluster key out of order or outside its node's range (wrong node shift or damaged keys)")
+                throw bytes.corrupt(
+                    n.ref,
+                    "\(tableName): cluster key out of order or outside its node's range (wrong node shift or damaged keys)"
+                )
             }
             previous = k
         }
@@ -219,12 +241,15 @@ struct CoreClusterTree {
         var offset: Int64 = 0
         var depth = 0
         while true {
-            guard depth < Self.maxDepth else { throw bytes.corrupt(ref, "\(tableName): cluster tree deeper than \(Self.maxDepth)") }
+            guard depth < Self.maxDepth else {
+                throw bytes.corrupt(ref, "\(tableName): cluster tree deeper than \(Self.maxDepth)")
+            }
             depth += 1
             let n = try bytes.node(ref, "\(tableName) cluster node")
             if !n.isInner {
                 let leaf = try makeLeaf(n, offset: offset, low: Int64.min, high: Int64.max)
-                var lo = 0, hi = leaf.count
+                var lo = 0
+                var hi = leaf.count
                 while lo < hi {
                     let mid = (lo + hi) / 2
                     if leaf.key(mid) < key { lo = mid + 1 } else { hi = mid }
@@ -233,7 +258,8 @@ struct CoreClusterTree {
                 return found
             }
             guard n.hasRefs, n.count >= 4, let depthTag = try bytes.tagged(n, 1, "\(tableName) inner depth"),
-                  depthTag >= 1, depthTag < 32 else {
+                depthTag >= 1, depthTag < 32
+            else {
                 throw bytes.corrupt(ref, "\(tableName): malformed inner cluster node")
             }
             let children = n.count - 3
@@ -242,8 +268,11 @@ struct CoreClusterTree {
             var childOffset: Int64
             if let keysRef = try bytes.ref(n, 0, "\(tableName) inner keys") {
                 let k = try bytes.node(keysRef, "\(tableName) inner cluster keys")
-                guard k.count == children else { throw bytes.corrupt(keysRef, "\(tableName): inner key count mismatch") }
-                var lo = 0, hi = children
+                guard k.count == children else {
+                    throw bytes.corrupt(keysRef, "\(tableName): inner key count mismatch")
+                }
+                var lo = 0
+                var hi = children
                 while lo < hi {
                     let mid = (lo + hi) / 2
                     if Int64(bitPattern: k.unsigned(mid)) <= rel { lo = mid + 1 } else { hi = mid }

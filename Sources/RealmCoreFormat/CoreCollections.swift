@@ -18,8 +18,12 @@ extension CoreLeafDecoder {
 
     /// Visits the leaf refs of a B+tree in order (checking sizes and cycles).
     func bplusWalk(_ ref: Int, depth: Int, visited: inout Set<Int>, _ visit: (Int) throws -> Void) throws {
-        guard depth < Self.maxTreeDepth else { throw bytes.corrupt(ref, "\(context): B+tree deeper than \(Self.maxTreeDepth)") }
-        guard visited.insert(ref).inserted else { throw bytes.corrupt(ref, "\(context): B+tree node reached twice (cycle)") }
+        guard depth < Self.maxTreeDepth else {
+            throw bytes.corrupt(ref, "\(context): B+tree deeper than \(Self.maxTreeDepth)")
+        }
+        guard visited.insert(ref).inserted else {
+            throw bytes.corrupt(ref, "\(context): B+tree node reached twice (cycle)")
+        }
         let n = try bytes.node(ref, "\(context) B+tree node")
         guard n.isInner else {
             try visit(ref)
@@ -54,7 +58,9 @@ extension CoreLeafDecoder {
     func dictionary(_ ref: Int, values element: CoreElementType?, depth: Int) throws -> [CoreDictionaryEntry] {
         guard format >= 24 else { return try legacyDictionary(ref, values: element, depth: depth) }
         let top = try bytes.node(ref, "\(context) dictionary")
-        guard top.hasRefs, !top.isInner, top.count >= 2 else { throw bytes.corrupt(ref, "\(context): malformed dictionary") }
+        guard top.hasRefs, !top.isInner, top.count >= 2 else {
+            throw bytes.corrupt(ref, "\(context): malformed dictionary")
+        }
         let keysRef = try bytes.ref(top, 0, "\(context) dictionary keys")
         let valuesRef = try bytes.ref(top, 1, "\(context) dictionary values")
         let keys = try keysRef.map { try bplusTree($0) { try strings($0, nullable: false, enumKeys: nil) } } ?? []
@@ -85,7 +91,8 @@ extension CoreLeafDecoder {
         var out: [CoreDictionaryEntry] = []
         try tree.forEachLeaf { leaf, _ in
             guard leaf.node.count >= 3, let k = try bytes.ref(leaf.node, 1, "\(context) dictionary keys"),
-                  let v = try bytes.ref(leaf.node, 2, "\(context) dictionary values") else {
+                let v = try bytes.ref(leaf.node, 2, "\(context) dictionary values")
+            else {
                 throw bytes.corrupt(leaf.node.ref, "\(context): malformed dictionary cluster")
             }
             let keys = try strings(k, nullable: false, enumKeys: nil)
@@ -106,7 +113,9 @@ extension CoreLeafDecoder {
     func backlinks(_ raw: Int64) throws -> [Int64] {
         if raw == 0 { return [] }
         if raw & 1 == 1 { return [raw >> 1] }
-        guard raw > 0, raw <= Int64(bytes.size) else { throw bytes.corrupt(0, "\(context): backlink ref \(raw) outside the file") }
+        guard raw > 0, raw <= Int64(bytes.size) else {
+            throw bytes.corrupt(0, "\(context): backlink ref \(raw) outside the file")
+        }
         return try bplusTree(Int(raw)) { r in
             let n = try bytes.intArray(r, "\(context) backlink list")
             return (0..<n.count).map { .int(n.int($0)) }

@@ -2,8 +2,21 @@ import Foundation
 
 /// The element type of a Realm Core column (Realm Core's `ColumnType`).
 public enum CoreColumnType: Int, Sendable {
-    case int = 0, bool = 1, string = 2, binary = 4, mixed = 6, timestamp = 8, float = 9, double = 10
-    case decimal128 = 11, link = 12, linkList = 13, backlink = 14, objectId = 15, typedLink = 16, uuid = 17
+    case int = 0
+    case bool = 1
+    case string = 2
+    case binary = 4
+    case mixed = 6
+    case timestamp = 8
+    case float = 9
+    case double = 10
+    case decimal128 = 11
+    case link = 12
+    case linkList = 13
+    case backlink = 14
+    case objectId = 15
+    case typedLink = 16
+    case uuid = 17
 
     /// The name Realm Core's dump prints.
     public var name: String {

@@ -105,7 +105,8 @@ enum CoreDecimal {
     /// The decimal digits of a 113-bit coefficient.
     private static func decimalDigits(high: UInt64, low: UInt64) -> String {
         if high == 0 { return String(low) }
-        var h = high, l = low
+        var h = high
+        var l = low
         var out: [Character] = []
         while h != 0 || l != 0 {
             // Divide the 128-bit (h, l) by 10.

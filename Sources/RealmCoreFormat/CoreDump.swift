@@ -25,22 +25,29 @@ public struct RealmCoreDumper {
 
     /// Streams the dump to `out`, table by table and object by object.
     public func write(to out: inout some TextOutputStream) throws {
-        out.write("{\"dump_format\": \"realm-core-json/1\", \"file\": \(Self.quote(fileName)), \"reader\": \"realmtui\"")
-        out.write(", \"file_format_version\": \(file.formatVersion), \"version\": \(file.version), \"history_type\": \(file.historyType), \"history_schema_version\": \(file.historySchemaVersion)")
+        out.write(
+            "{\"dump_format\": \"realm-core-json/1\", \"file\": \(Self.quote(fileName)), \"reader\": \"realmtui\"")
+        out.write(
+            ", \"file_format_version\": \(file.formatVersion), \"version\": \(file.version), \"history_type\": \(file.historyType), \"history_schema_version\": \(file.historySchemaVersion)"
+        )
         out.write(", \"tables\": [")
         let sorted = file.tables.sorted { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }
         for (ti, t) in sorted.enumerated() {
             out.write(ti == 0 ? "\n {" : ",\n {")
-            out.write("\"name\": \(Self.quote(t.name)), \"table_key\": \(t.key), \"type\": \"\(t.kind.rawValue)\", \"primary_key\": ")
+            out.write(
+                "\"name\": \(Self.quote(t.name)), \"table_key\": \(t.key), \"type\": \"\(t.kind.rawValue)\", \"primary_key\": "
+            )
             out.write(t.primaryKey.map(Self.quote) ?? "null")
             out.write(", \"columns\": [")
-            out.write(t.columns.map { c in
-                var s = "{\"name\": \(Self.quote(c.name)), \"type\": \"\(c.type.name)\", \"nullable\": \(c.nullable), \"collection\": "
-                s += c.collection.map { "\"\($0.rawValue)\"" } ?? "null"
-                s += ", \"index\": " + (c.index.map { "\"\($0.rawValue)\"" } ?? "null")
-                if let target = c.linkTarget { s += ", \"link_target\": \(Self.quote(target))" }
-                return s + ", \"col_key\": \(c.key)}"
-            }.joined(separator: ", "))
+            out.write(
+                t.columns.map { c in
+                    var s =
+                        "{\"name\": \(Self.quote(c.name)), \"type\": \"\(c.type.name)\", \"nullable\": \(c.nullable), \"collection\": "
+                    s += c.collection.map { "\"\($0.rawValue)\"" } ?? "null"
+                    s += ", \"index\": " + (c.index.map { "\"\($0.rawValue)\"" } ?? "null")
+                    if let target = c.linkTarget { s += ", \"link_target\": \(Self.quote(target))" }
+                    return s + ", \"col_key\": \(c.key)}"
+                }.joined(separator: ", "))
             let backlinkNames = try t.backlinkColumns.map { try backlinkName($0, t) }
             out.write("], \"backlink_columns\": [\(backlinkNames.map(Self.quote).joined(separator: ", "))]")
             out.write(", \"object_count\": \(t.objectCount), \"objects\": [")
@@ -65,8 +72,9 @@ public struct RealmCoreDumper {
 
     private func backlinkName(_ c: CoreColumn, _ t: RealmCoreTable) throws -> String {
         guard let (origin, column) = file.backlinkOrigin(c) else {
-            throw RealmError.corruptFile(path: file.bytes.name, offset: 0,
-                                         reason: "\(t.name): a backlink column names an origin table or column that does not exist")
+            throw RealmError.corruptFile(
+                path: file.bytes.name, offset: 0,
+                reason: "\(t.name): a backlink column names an origin table or column that does not exist")
         }
         return "\(origin.name).\(column.name)"
     }
@@ -75,10 +83,13 @@ public struct RealmCoreDumper {
     /// contain each other, so the nesting is bounded.
     static let maxEmbeddedDepth = 64
 
-    private func object(_ o: RealmCoreObject, _ t: RealmCoreTable, backlinkNames: [String]?, depth: Int = 0) throws -> String {
+    private func object(_ o: RealmCoreObject, _ t: RealmCoreTable, backlinkNames: [String]?, depth: Int = 0) throws
+        -> String
+    {
         guard depth < Self.maxEmbeddedDepth else {
-            throw RealmError.corruptFile(path: file.bytes.name, offset: 0,
-                                         reason: "\(t.name): embedded objects nested deeper than \(Self.maxEmbeddedDepth) (a cycle?)")
+            throw RealmError.corruptFile(
+                path: file.bytes.name, offset: 0,
+                reason: "\(t.name): embedded objects nested deeper than \(Self.maxEmbeddedDepth) (a cycle?)")
         }
         var s = "{\"_key\": \(o.key), \"fields\": {"
         for (i, c) in t.columns.enumerated() {
@@ -105,9 +116,11 @@ public struct RealmCoreDumper {
             if c.type == .mixed { return "[" + (try items.map { try tagged($0) }.joined(separator: ", ")) + "]" }
             return "[" + (try items.map { try plain($0, c, depth: depth) }.joined(separator: ", ")) + "]"
         case .dictionary(let entries) where c.collection == .dictionary:
-            return "{" + (try entries.map { e in
-                Self.quote(e.key) + ": " + (c.type == .mixed ? try tagged(e.value) : try plain(e.value, c, depth: depth))
-            }.joined(separator: ", ")) + "}"
+            return "{"
+                + (try entries.map { e in
+                    Self.quote(e.key) + ": "
+                        + (c.type == .mixed ? try tagged(e.value) : try plain(e.value, c, depth: depth))
+                }.joined(separator: ", ")) + "}"
         default:
             return c.type == .mixed ? try tagged(v) : try plain(v, c, depth: depth)
         }
@@ -117,10 +130,13 @@ public struct RealmCoreDumper {
     private func tagged(_ v: CoreValue) throws -> String {
         switch v {
         case .null: return "null"
-        case .list(let items): return "{\"type\": \"list\", \"value\": [" + (try items.map { try tagged($0) }.joined(separator: ", ")) + "]}"
+        case .list(let items):
+            return "{\"type\": \"list\", \"value\": [" + (try items.map { try tagged($0) }.joined(separator: ", "))
+                + "]}"
         case .dictionary(let entries):
-            return "{\"type\": \"dictionary\", \"value\": {" + (try entries.map { Self.quote($0.key) + ": " + (try tagged($0.value)) }
-                .joined(separator: ", ")) + "}}"
+            return "{\"type\": \"dictionary\", \"value\": {"
+                + (try entries.map { Self.quote($0.key) + ": " + (try tagged($0.value)) }
+                    .joined(separator: ", ")) + "}}"
         default: return "{\"type\": \"\(v.typeName)\", \"value\": \(try plain(v, nil))}"
         }
     }
@@ -137,17 +153,20 @@ public struct RealmCoreDumper {
         case .binary(let d): return "\"" + d.base64EncodedString() + "\""
         case .timestamp(let s, let ns): return "{\"seconds\": \(s), \"nanoseconds\": \(ns)}"
         case .decimal128(let lo, let hi):
-            return "{\"text\": \(Self.quote(CoreDecimal.text(low: lo, high: hi))), \"bid128\": \"\(Self.hex64(hi))\(Self.hex64(lo))\"}"
+            return
+                "{\"text\": \(Self.quote(CoreDecimal.text(low: lo, high: hi))), \"bid128\": \"\(Self.hex64(hi))\(Self.hex64(lo))\"}"
         case .objectId(let d): return "\"" + d.map { Self.hex2($0) }.joined() + "\""
         case .uuid(let d):
             let h = d.map { Self.hex2($0) }
-            return "\"\(h[0..<4].joined())-\(h[4..<6].joined())-\(h[6..<8].joined())-\(h[8..<10].joined())-\(h[10..<16].joined())\""
+            return
+                "\"\(h[0..<4].joined())-\(h[4..<6].joined())-\(h[6..<8].joined())-\(h[8..<10].joined())-\(h[10..<16].joined())\""
         case .link(let tableKey, let key):
             let target = c?.linkTargetKey.flatMap { file.table(key: $0) } ?? file.table(key: tableKey)
             if let target, target.kind == .embedded {
                 guard let o = try target.object(key: key) else {
-                    throw RealmError.corruptFile(path: file.bytes.name, offset: 0,
-                                                 reason: "\(c?.name ?? "link"): embedded object \(key) of \(target.name) does not exist")
+                    throw RealmError.corruptFile(
+                        path: file.bytes.name, offset: 0,
+                        reason: "\(c?.name ?? "link"): embedded object \(key) of \(target.name) does not exist")
                 }
                 return try object(o, target, backlinkNames: nil, depth: depth + 1)
             }
@@ -165,7 +184,9 @@ public struct RealmCoreDumper {
         // snprintf, as Realm Core's dump prints (String(format:) is much slower on Linux).
         var buffer = [CChar](repeating: 0, count: 40)
         let written = withVaList([d]) { args in
-            buffer.withUnsafeMutableBufferPointer { vsnprintf($0.baseAddress, 40, digits == 9 ? "%.9g" : "%.17g", args) }
+            buffer.withUnsafeMutableBufferPointer {
+                vsnprintf($0.baseAddress, 40, digits == 9 ? "%.9g" : "%.17g", args)
+            }
         }
         guard written > 0 else { return "0" }
         return String(decoding: buffer.prefix(Int(written)).map { UInt8(bitPattern: $0) }, as: UTF8.self)

@@ -25,7 +25,8 @@ public struct RealmCoreHeader: Sendable, Equatable {
     public let storedTopRefs: (UInt64, UInt64)
 
     public static func == (a: Self, b: Self) -> Bool {
-        a.formatVersion == b.formatVersion && a.form == b.form && a.topRef == b.topRef && a.selectedSlot == b.selectedSlot
+        a.formatVersion == b.formatVersion && a.form == b.form && a.topRef == b.topRef
+            && a.selectedSlot == b.selectedSlot
             && a.storedTopRefs == b.storedTopRefs
     }
 
@@ -42,7 +43,8 @@ public struct RealmCoreHeader: Sendable, Equatable {
     /// Reads and checks the header (and the footer of a streaming file).
     init(_ b: CoreBytes) throws {
         guard b.size >= 24 else {
-            throw RealmError.notARealmFile(path: b.name, reason: "\(b.size) bytes is shorter than a Realm file header (24)")
+            throw RealmError.notARealmFile(
+                path: b.name, reason: "\(b.size) bytes is shorter than a Realm file header (24)")
         }
         guard Self.looksLikeRealmCoreFile(UnsafeRawBufferPointer(start: b.base, count: 24)) else {
             throw RealmError.notARealmFile(path: b.name, reason: "no T-DB mnemonic at bytes 16–19")
@@ -56,7 +58,8 @@ public struct RealmCoreHeader: Sendable, Equatable {
         guard format <= 24 else {
             // Not `newerFormat`: its advice (upgrade realmtui) does not fit a Realm Core format.
             throw RealmError.unsupportedFormat(
-                "\(b.name): Realm file format \(format) is newer than 24 (Realm Core 14–20); format 25 is Realm Core next-major's (compressed arrays, interned strings) and is not read")
+                "\(b.name): Realm file format \(format) is newer than 24 (Realm Core 14–20); format 25 is Realm Core next-major's (compressed arrays, interned strings) and is not read"
+            )
         }
         guard format >= 20 else {
             throw RealmError.unsupportedFormat(

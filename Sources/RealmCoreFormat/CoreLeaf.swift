@@ -35,8 +35,12 @@ struct CoreLeafDecoder {
         case .binary: return try binaries(ref, nullable: element.nullable)
         case .timestamp: return try timestamps(ref)
         case .decimal128: return try decimals(ref)
-        case .objectId: return try fixedBytes(ref, width: 12, nullable: element.nullable).map { $0.map(CoreValue.objectId) ?? .null }
-        case .uuid: return try fixedBytes(ref, width: 16, nullable: element.nullable).map { $0.map(CoreValue.uuid) ?? .null }
+        case .objectId:
+            return try fixedBytes(ref, width: 12, nullable: element.nullable).map {
+                $0.map(CoreValue.objectId) ?? .null
+            }
+        case .uuid:
+            return try fixedBytes(ref, width: 16, nullable: element.nullable).map { $0.map(CoreValue.uuid) ?? .null }
         case .link, .linkList: return try links(ref, adjusted: true, target: element.targetTableKey)
         case .typedLink: return try typedLinks(ref)
         case .mixed: return try mixed(ref, depth: 0)
@@ -87,12 +91,15 @@ struct CoreLeafDecoder {
     func timestamps(_ ref: Int) throws -> [CoreValue] {
         let n = try bytes.node(ref, "\(context) timestamp leaf")
         guard n.hasRefs, n.count >= 2, let s = try bytes.ref(n, 0, "\(context) seconds"),
-              let ns = try bytes.ref(n, 1, "\(context) nanoseconds") else {
+            let ns = try bytes.ref(n, 1, "\(context) nanoseconds")
+        else {
             throw bytes.corrupt(ref, "\(context): malformed timestamp leaf")
         }
         let seconds = try ints(s, nullable: true)
         let nanos = try ints(ns, nullable: false)
-        guard seconds.count == nanos.count else { throw bytes.corrupt(ref, "\(context): seconds and nanoseconds disagree in count") }
+        guard seconds.count == nanos.count else {
+            throw bytes.corrupt(ref, "\(context): seconds and nanoseconds disagree in count")
+        }
         return zip(seconds, nanos).map { s, ns in
             guard let s else { return .null }
             return .timestamp(seconds: s, nanoseconds: Int32(truncatingIfNeeded: ns ?? 0))
@@ -121,7 +128,9 @@ struct CoreLeafDecoder {
     /// 0: all null, or all zero when the context flag is set).
     func decimals(_ ref: Int) throws -> [CoreValue] {
         let n = try bytes.node(ref, "\(context) decimal leaf")
-        guard n.widthType == .multiply else { throw bytes.corrupt(ref, "\(context): decimal leaf with a bad width type") }
+        guard n.widthType == .multiply else {
+            throw bytes.corrupt(ref, "\(context): decimal leaf with a bad width type")
+        }
         switch n.width {
         case 0:
             return Array(repeating: n.context ? CoreDecimal.zero : .null, count: n.count)

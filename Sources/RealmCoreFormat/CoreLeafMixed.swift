@@ -14,7 +14,9 @@ extension CoreLeafDecoder {
             throw bytes.corrupt(ref, "\(context): malformed Mixed leaf")
         }
         let composite = try bytes.intArray(compositeRef, "\(context) Mixed types")
-        var intsNode: CoreNode?, pairsNode: CoreNode?, refsNode: CoreNode?
+        var intsNode: CoreNode?
+        var pairsNode: CoreNode?
+        var refsNode: CoreNode?
         var stringsCache: [Data?]?
         func payload(_ slot: Int, _ what: String) throws -> CoreNode {
             guard slot < top.count, let r = try bytes.ref(top, slot, "\(context) Mixed \(what)") else {
@@ -24,12 +26,16 @@ extension CoreLeafDecoder {
         }
         func intAt(_ i: Int64) throws -> Int64 {
             if intsNode == nil { intsNode = try payload(1, "ints") }
-            guard let n = intsNode, i >= 0, i < Int64(n.count) else { throw bytes.corrupt(ref, "\(context): Mixed int index out of range") }
+            guard let n = intsNode, i >= 0, i < Int64(n.count) else {
+                throw bytes.corrupt(ref, "\(context): Mixed int index out of range")
+            }
             return n.int(Int(i))
         }
         func pairAt(_ i: Int64) throws -> (Int64, Int64) {
             if pairsNode == nil { pairsNode = try payload(2, "pairs") }
-            guard let n = pairsNode, i >= 0, i < Int64(n.count / 2) else { throw bytes.corrupt(ref, "\(context): Mixed pair index out of range") }
+            guard let n = pairsNode, i >= 0, i < Int64(n.count / 2) else {
+                throw bytes.corrupt(ref, "\(context): Mixed pair index out of range")
+            }
             return (n.int(Int(i) * 2), n.int(Int(i) * 2 + 1))
         }
         func stringAt(_ i: Int64) throws -> Data? {
@@ -39,7 +45,9 @@ extension CoreLeafDecoder {
                 }
                 stringsCache = try stringBytes(r, nullable: true)
             }
-            guard let s = stringsCache, i >= 0, i < Int64(s.count) else { throw bytes.corrupt(ref, "\(context): Mixed string index out of range") }
+            guard let s = stringsCache, i >= 0, i < Int64(s.count) else {
+                throw bytes.corrupt(ref, "\(context): Mixed string index out of range")
+            }
             return s[Int(i)]
         }
         func refAt(_ i: Int64) throws -> Int? {
@@ -49,7 +57,9 @@ extension CoreLeafDecoder {
                 }
                 refsNode = try bytes.node(r, "\(context) Mixed refs")
             }
-            guard let n = refsNode, i >= 0, i < Int64(n.count) else { throw bytes.corrupt(ref, "\(context): Mixed ref index out of range") }
+            guard let n = refsNode, i >= 0, i < Int64(n.count) else {
+                throw bytes.corrupt(ref, "\(context): Mixed ref index out of range")
+            }
             return try bytes.ref(n, Int(i), "\(context) Mixed nested collection")
         }
         var out: [CoreValue] = []
@@ -90,7 +100,9 @@ extension CoreLeafDecoder {
                 // A link to a tombstone (unresolved, key ≤ −2) reads as null, as `Obj::get_any` gives it.
                 out.append(k <= -2 ? .null : .typedLink(tableKey: Int64(UInt32(truncatingIfNeeded: t)), key: k))
             case 19, 21:
-                guard payloadIndex == 4 else { throw bytes.corrupt(ref, "\(context): Mixed collection not in the refs array") }
+                guard payloadIndex == 4 else {
+                    throw bytes.corrupt(ref, "\(context): Mixed collection not in the refs array")
+                }
                 let r = try refAt(value)
                 if type == 19 {
                     out.append(.list(try r.map { try mixedList($0, depth: depth + 1) } ?? []))

@@ -9,7 +9,9 @@ extension CoreLeafDecoder {
     func stringBytes(_ ref: Int, nullable: Bool) throws -> [Data?] {
         let n = try bytes.node(ref, "\(context) string leaf")
         if !n.hasRefs {
-            guard n.widthType == .multiply else { throw bytes.corrupt(ref, "\(context): short string leaf with a bad width type") }
+            guard n.widthType == .multiply else {
+                throw bytes.corrupt(ref, "\(context): short string leaf with a bad width type")
+            }
             let w = n.width
             if w == 0 { return Array(repeating: nullable ? nil : Data(), count: n.count) }
             var out: [Data?] = []
@@ -22,7 +24,9 @@ extension CoreLeafDecoder {
                     continue
                 }
                 let length = w - 1 - last
-                guard length >= 0 else { throw bytes.corrupt(ref, "\(context): short string \(i) has a bad length byte") }
+                guard length >= 0 else {
+                    throw bytes.corrupt(ref, "\(context): short string \(i) has a bad length byte")
+                }
                 out.append(n.bytes(start, length))
             }
             return out
@@ -34,7 +38,8 @@ extension CoreLeafDecoder {
     /// Small blobs (`ArraySmallBlobs`): end offsets, one blob of bytes, and a null flag per element.
     func smallBlobs(_ n: CoreNode, isString: Bool) throws -> [Data?] {
         guard n.count >= 2, let offsetsRef = try bytes.ref(n, 0, "\(context) blob offsets"),
-              let blobRef = try bytes.ref(n, 1, "\(context) blob") else {
+            let blobRef = try bytes.ref(n, 1, "\(context) blob")
+        else {
             throw bytes.corrupt(n.ref, "\(context): malformed small-blob leaf")
         }
         let offsets = try bytes.intArray(offsetsRef, "\(context) blob offsets")
@@ -42,7 +47,9 @@ extension CoreLeafDecoder {
         var nulls: CoreNode?
         if n.count >= 3, let nullsRef = try bytes.ref(n, 2, "\(context) blob nulls") {
             let z = try bytes.intArray(nullsRef, "\(context) blob nulls")
-            guard z.count == offsets.count else { throw bytes.corrupt(nullsRef, "\(context): null flags and offsets disagree") }
+            guard z.count == offsets.count else {
+                throw bytes.corrupt(nullsRef, "\(context): null flags and offsets disagree")
+            }
             nulls = z
         }
         var out: [Data?] = []
@@ -109,7 +116,9 @@ extension CoreLeafDecoder {
                 return enumKeys[Int(k)].map { .string(String(decoding: $0, as: UTF8.self)) } ?? .null
             }
         }
-        return try stringBytes(ref, nullable: nullable).map { $0.map { .string(String(decoding: $0, as: UTF8.self)) } ?? .null }
+        return try stringBytes(ref, nullable: nullable).map {
+            $0.map { .string(String(decoding: $0, as: UTF8.self)) } ?? .null
+        }
     }
 
     /// A binary leaf as values.

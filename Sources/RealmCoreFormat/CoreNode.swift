@@ -69,9 +69,13 @@ struct CoreNode {
 
     /// Little-endian 32/64-bit words of the payload at a byte offset (callers check bounds).
     @inline(__always)
-    func u32(at offset: Int) -> UInt32 { UInt32(littleEndian: (base + data).loadUnaligned(fromByteOffset: offset, as: UInt32.self)) }
+    func u32(at offset: Int) -> UInt32 {
+        UInt32(littleEndian: (base + data).loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+    }
     @inline(__always)
-    func u64(at offset: Int) -> UInt64 { UInt64(littleEndian: (base + data).loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
+    func u64(at offset: Int) -> UInt64 {
+        UInt64(littleEndian: (base + data).loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    }
 
     /// Payload bytes `offset..<offset+length` (callers check bounds).
     func bytes(_ offset: Int, _ length: Int) -> Data { Data(bytes: base + data + offset, count: length) }

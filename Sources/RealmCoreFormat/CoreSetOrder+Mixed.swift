@@ -11,9 +11,10 @@ extension CoreSetOrder {
     /// its `std::lower_bound`; an element equal by `Mixed::compare` to one already there is
     /// refused rather than dropped.
     static func sortedMixed(_ items: [CoreValue], what: String) throws -> [CoreValue] {
-        try insertedAtLowerBounds(items, less: { try compareMixed($0, $1, what: what) < 0 },
-                                  equal: { try compareMixed($0, $1, what: what) == 0 },
-                                  duplicate: { .invalidInput("\(what): a set holds \($0) and \($1), which Realm Core takes as equal") })
+        try insertedAtLowerBounds(
+            items, less: { try compareMixed($0, $1, what: what) < 0 },
+            equal: { try compareMixed($0, $1, what: what) == 0 },
+            duplicate: { .invalidInput("\(what): a set holds \($0) and \($1), which Realm Core takes as equal") })
     }
 
     /// `sorting_rank` in `mixed.cpp`: the order of the types that do not compare by value.
@@ -51,11 +52,13 @@ extension CoreSetOrder {
         case (.int(let x), .decimal128(let l, let h)): return Decimal128.compare(Decimal128(x), decimal(l, h))
         case (.double(let x), .decimal128(let l, let h)): return Decimal128.compare(Decimal128(x), decimal(l, h))
         case (.decimal128, .int), (.decimal128, .double): return -(try compareMixed(b, a, what: what))
-        case (.decimal128(let l1, let h1), .decimal128(let l2, let h2)): return Decimal128.compare(decimal(l1, h1), decimal(l2, h2))
+        case (.decimal128(let l1, let h1), .decimal128(let l2, let h2)):
+            return Decimal128.compare(decimal(l1, h1), decimal(l2, h2))
         case (.float(let x), .decimal128(let l, let h)): return Decimal128.compare(Decimal128(x), decimal(l, h))
         case (.decimal128, .float): return -(try compareMixed(b, a, what: what))
         case (.bool(let x), .bool(let y)): return order(x ? 1 : 0, y ? 1 : 0)
-        case (.string, .string), (.binary, .binary), (.timestamp, .timestamp), (.objectId, .objectId), (.uuid, .uuid), (.link, .link):
+        case (.string, .string), (.binary, .binary), (.timestamp, .timestamp), (.objectId, .objectId), (.uuid, .uuid),
+            (.link, .link):
             return try compare(a, b, type: .mixed, what: what)
         case (.typedLink(let t1, let k1), .typedLink(let t2, let k2)): return t1 != t2 ? order(t1, t2) : order(k1, k2)
         default:
@@ -67,7 +70,8 @@ extension CoreSetOrder {
     }
 
     /// `compare_float`: IEEE order; NaNs below every other value and among themselves by bits.
-    private static func floats<F: BinaryFloatingPoint>(_ x: F, _ y: F) -> Int where F.RawSignificand: FixedWidthInteger {
+    private static func floats<F: BinaryFloatingPoint>(_ x: F, _ y: F) -> Int
+    where F.RawSignificand: FixedWidthInteger {
         switch (x.isNaN, y.isNaN) {
         case (false, false): return x == y ? 0 : x < y ? -1 : 1
         case (true, true):
@@ -89,7 +93,7 @@ extension CoreSetOrder {
         if y.isNaN { return 1 }
         let precise: Int64 = 1 << 53
         if x <= precise && x >= -precise { return floats(Double(x), y) }
-        let bound = 9_223_372_036_854_775_808.0 // 2^63
+        let bound = 9_223_372_036_854_775_808.0  // 2^63
         if y >= bound { return -1 }
         if y < -bound { return 1 }
         let t = Int64(y.rounded(.towardZero))

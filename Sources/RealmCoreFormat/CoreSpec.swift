@@ -15,8 +15,9 @@ struct CoreSpec {
         let spec = try b.node(specRef, "\(tableName) spec")
         guard spec.hasRefs, spec.count >= 3 else { throw b.corrupt(specRef, "\(tableName): malformed spec") }
         guard let typesRef = try b.ref(spec, 0, "\(tableName) spec types"),
-              let namesRef = try b.ref(spec, 1, "\(tableName) spec names"),
-              let attrsRef = try b.ref(spec, 2, "\(tableName) spec attributes") else {
+            let namesRef = try b.ref(spec, 1, "\(tableName) spec names"),
+            let attrsRef = try b.ref(spec, 2, "\(tableName) spec attributes")
+        else {
             throw b.corrupt(specRef, "\(tableName): spec without types, names or attributes")
         }
         let types = try b.intArray(typesRef, "\(tableName) spec types")
@@ -29,7 +30,10 @@ struct CoreSpec {
         let colKeys = try b.intArray(keysRef, "\(tableName) column keys")
         let total = types.count
         guard attrs.count == total, colKeys.count == total, names.count >= columnsWithNames(types) else {
-            throw b.corrupt(specRef, "\(tableName): spec arrays disagree in length (types \(total), attributes \(attrs.count), keys \(colKeys.count), names \(names.count))")
+            throw b.corrupt(
+                specRef,
+                "\(tableName): spec arrays disagree in length (types \(total), attributes \(attrs.count), keys \(colKeys.count), names \(names.count))"
+            )
         }
         var enumKeys: CoreNode?
         if let r = try b.ref(spec, 4, "\(tableName) enum keys") { enumKeys = try b.node(r, "\(tableName) enum keys") }
@@ -42,7 +46,8 @@ struct CoreSpec {
             // The low 16 bits are the column type; a dictionary keeps its key type above them.
             let rawType = Int(types.int(i) & 0xFFFF)
             guard let type = CoreColumnType(rawValue: rawType) else {
-                throw b.corrupt(typesRef, "\(tableName): column \(i) has unknown type \(rawType) (a format older than 20?)")
+                throw b.corrupt(
+                    typesRef, "\(tableName): column \(i) has unknown type \(rawType) (a format older than 20?)")
             }
             let key = migratedKey(colKeys.int(i))
             let keyAttrs = (key >> 22) & 0xFF
@@ -59,20 +64,26 @@ struct CoreSpec {
                 index = specAttrs & 256 != 0 ? .fulltext : .general
             }
             var target: Int64?
-            if let oppositeTables, leaf < oppositeTables.count, type == .link || type == .linkList || type == .backlink {
+            if let oppositeTables, leaf < oppositeTables.count, type == .link || type == .linkList || type == .backlink
+            {
                 target = oppositeTables.int(leaf)
             }
             var originColumn: Int64?
-            if let oppositeColumns, leaf < oppositeColumns.count, type == .backlink { originColumn = migratedKey(oppositeColumns.int(leaf)) }
+            if let oppositeColumns, leaf < oppositeColumns.count, type == .backlink {
+                originColumn = migratedKey(oppositeColumns.int(leaf))
+            }
             var enumRef: Int?
             if let enumKeys, type == .string, i < enumKeys.count, enumKeys.hasRefs {
                 enumRef = try b.ref(enumKeys, i, "\(tableName).\(name) enum keys")
             }
-            guard (key & 0xFFFF) < 0xFFFF else { throw b.corrupt(keysRef, "\(tableName): column key \(key) has no leaf index") }
-            let column = CoreColumn(name: name, type: type, nullable: keyAttrs & 16 != 0, collection: collection,
-                                    index: index, key: key, linkTargetKey: target, linkTarget: nil,
-                                    originColumnKey: originColumn, specIndex: i, enumKeysRef: enumRef,
-                                    isBacklink: type == .backlink)
+            guard (key & 0xFFFF) < 0xFFFF else {
+                throw b.corrupt(keysRef, "\(tableName): column key \(key) has no leaf index")
+            }
+            let column = CoreColumn(
+                name: name, type: type, nullable: keyAttrs & 16 != 0, collection: collection,
+                index: index, key: key, linkTargetKey: target, linkTarget: nil,
+                originColumnKey: originColumn, specIndex: i, enumKeysRef: enumRef,
+                isBacklink: type == .backlink)
             if type == .backlink { result.backlinks.append(column) } else { result.columns.append(column) }
         }
         return result
@@ -93,7 +104,8 @@ struct CoreSpec {
         return n
     }
 
-    private static func optionalArray(_ b: CoreBytes, _ top: CoreNode, _ slot: Int, _ what: String) throws -> CoreNode? {
+    private static func optionalArray(_ b: CoreBytes, _ top: CoreNode, _ slot: Int, _ what: String) throws -> CoreNode?
+    {
         guard slot < top.count, let r = try b.ref(top, slot, what) else { return nil }
         return try b.node(r, what)
     }

@@ -12,8 +12,10 @@ extension CoreNodeWriter {
 
     /// Writes a tree of `count` elements (at least one), calling `leaf` for each leaf's range of
     /// elements in order, and returns the root's ref (a leaf's when `count` ≤ 1000).
-    mutating func bPlusTree(count: Int, what: @autoclosure () -> String,
-                            leaf: (inout CoreNodeWriter, Range<Int>) throws -> Int) throws -> Int {
+    mutating func bPlusTree(
+        count: Int, what: @autoclosure () -> String,
+        leaf: (inout CoreNodeWriter, Range<Int>) throws -> Int
+    ) throws -> Int {
         let n = Self.bPlusNodeSize
         // Elements under one child of a node one level up, per level.
         var perChild = n
@@ -26,8 +28,10 @@ extension CoreNodeWriter {
     }
 
     /// A node of `depth` levels above the leaves holding the elements of `range`.
-    private mutating func bPlusNode(_ range: Range<Int>, depth: Int, what: @autoclosure () -> String,
-                                    leaf: (inout CoreNodeWriter, Range<Int>) throws -> Int) throws -> Int {
+    private mutating func bPlusNode(
+        _ range: Range<Int>, depth: Int, what: @autoclosure () -> String,
+        leaf: (inout CoreNodeWriter, Range<Int>) throws -> Int
+    ) throws -> Int {
         if depth == 0 { return try leaf(&self, range) }
         var elemsPerChild = Self.bPlusNodeSize
         for _ in 1..<depth { elemsPerChild *= Self.bPlusNodeSize }

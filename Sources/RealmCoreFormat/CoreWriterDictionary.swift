@@ -9,8 +9,10 @@ import RealmEngine
 extension CoreNodeWriter {
     /// Writes a non-empty dictionary; `linkTable` is the target table of a link dictionary,
     /// whose values are `.link` or `.null`.
-    mutating func dictionary(_ entries: [CoreDictionaryEntry], linkTable: Int64?, depth: Int = 0,
-                             what: @autoclosure () -> String) throws -> Int {
+    mutating func dictionary(
+        _ entries: [CoreDictionaryEntry], linkTable: Int64?, depth: Int = 0,
+        what: @autoclosure () -> String
+    ) throws -> Int {
         let context = what()
         let sorted = entries.sorted { CoreDictionaryOrder.less($0.key, $1.key) }
         for (a, b) in zip(sorted, sorted.dropFirst()) where a.key == b.key {
@@ -36,7 +38,8 @@ extension CoreNodeWriter {
 /// The order of a dictionary's keys: `StringData`'s `operator<` (unsigned bytes, a prefix first).
 enum CoreDictionaryOrder {
     static func less(_ a: String, _ b: String) -> Bool {
-        var x = a.utf8.makeIterator(), y = b.utf8.makeIterator()
+        var x = a.utf8.makeIterator()
+        var y = b.utf8.makeIterator()
         while true {
             switch (x.next(), y.next()) {
             case (nil, nil): return false
@@ -51,8 +54,10 @@ enum CoreDictionaryOrder {
 
 extension CoreTableWriter {
     /// A dictionary column's leaf: per object a ref to its dictionary, 0 when empty.
-    func dictionaryColumn(_ values: [CoreValue], _ column: RealmCoreWriterTable.Column, columnIndex: Int, what: String,
-                          _ w: inout CoreNodeWriter) throws -> Int {
+    func dictionaryColumn(
+        _ values: [CoreValue], _ column: RealmCoreWriterTable.Column, columnIndex: Int, what: String,
+        _ w: inout CoreNodeWriter
+    ) throws -> Int {
         var linkTable: Int64?
         if column.type == .link {
             guard let target = linkOpposites[columnIndex]?.table else {

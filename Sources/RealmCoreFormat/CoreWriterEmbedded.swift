@@ -11,7 +11,9 @@ extension RealmCoreWriter {
             for object in writer.table.objects {
                 let parents = writer.backlinks.reduce(0) { $0 + ($1.origins[object.key]?.count ?? 0) }
                 guard parents == 1 else {
-                    throw RealmError.invalidInput("\(name): embedded object \(object.key) of \(writer.table.name) has \(parents) parents; an embedded object has exactly one")
+                    throw RealmError.invalidInput(
+                        "\(name): embedded object \(object.key) of \(writer.table.name) has \(parents) parents; an embedded object has exactly one"
+                    )
                 }
             }
         }

@@ -7,14 +7,18 @@ import RealmEngine
 /// `ArrayString` forms, binaries, timestamps, decimals, ObjectIds and UUIDs.
 extension CoreNodeWriter {
     /// Writes the leaf holding `values` of one column; `what` names the class and property.
-    mutating func leaf(_ values: ArraySlice<CoreValue>, type: CoreColumnType, nullable: Bool,
-                       what: @autoclosure () -> String) throws -> Int {
+    mutating func leaf(
+        _ values: ArraySlice<CoreValue>, type: CoreColumnType, nullable: Bool,
+        what: @autoclosure () -> String
+    ) throws -> Int {
         let context = what()
         func mismatch(_ v: CoreValue) -> RealmError {
             .invalidInput("\(context): a \(type.name) column cannot hold \(v.typeName)")
         }
         func nullCheck(_ v: CoreValue) throws {
-            if case .null = v, !nullable { throw RealmError.invalidInput("\(context): nil in a required \(type.name) column") }
+            if case .null = v, !nullable {
+                throw RealmError.invalidInput("\(context): nil in a required \(type.name) column")
+            }
         }
         switch type {
         case .int:
@@ -92,14 +96,17 @@ extension CoreNodeWriter {
             }
             return try binaryLeaf(blobs, what: context)
         case .timestamp:
-            var seconds: [Int64?] = [], nanos: [Int64] = []
+            var seconds: [Int64?] = []
+            var nanos: [Int64] = []
             for v in values {
                 try nullCheck(v)
                 switch v {
                 case .timestamp(let s, let ns):
                     // Realm Core's `Timestamp` asserts that both parts have one sign.
                     guard (s >= 0 && ns >= 0) || (s <= 0 && ns <= 0), ns > -1_000_000_000, ns < 1_000_000_000 else {
-                        throw RealmError.invalidInput("\(context): a timestamp of \(s) s and \(ns) ns (Realm Core needs both of one sign and |ns| < 1e9)")
+                        throw RealmError.invalidInput(
+                            "\(context): a timestamp of \(s) s and \(ns) ns (Realm Core needs both of one sign and |ns| < 1e9)"
+                        )
                     }
                     seconds.append(s)
                     nanos.append(Int64(ns))
@@ -134,7 +141,9 @@ extension CoreNodeWriter {
                 try nullCheck(v)
                 switch (v, type) {
                 case (.objectId(let d), .objectId), (.uuid(let d), .uuid):
-                    guard d.count == width else { throw RealmError.invalidInput("\(context): a \(type.name) of \(d.count) bytes") }
+                    guard d.count == width else {
+                        throw RealmError.invalidInput("\(context): a \(type.name) of \(d.count) bytes")
+                    }
                     return d
                 case (.null, _): return nil
                 default: throw mismatch(v)
@@ -157,16 +166,17 @@ extension CoreNodeWriter {
         let taken = Set(present)
         var null: Int64?
         while null == nil {
-            let (low, high): (Int64, Int64) = switch width {
-            case 0: (0, 0)
-            case 1: (0, 1)
-            case 2: (0, 3)
-            case 4: (0, 15)
-            case 8: (Int64(Int8.min), Int64(Int8.max))
-            case 16: (Int64(Int16.min), Int64(Int16.max))
-            case 32: (Int64(Int32.min), Int64(Int32.max))
-            default: (Int64.min, Int64.max)
-            }
+            let (low, high): (Int64, Int64) =
+                switch width {
+                case 0: (0, 0)
+                case 1: (0, 1)
+                case 2: (0, 3)
+                case 4: (0, 15)
+                case 8: (Int64(Int8.min), Int64(Int8.max))
+                case 16: (Int64(Int16.min), Int64(Int16.max))
+                case 32: (Int64(Int32.min), Int64(Int32.max))
+                default: (Int64.min, Int64.max)
+                }
             if !taken.contains(high) {
                 null = high
             } else if !taken.contains(low) {
@@ -198,7 +208,9 @@ extension CoreNodeWriter {
     /// group's table names up to 63).
     mutating func shortStrings(_ strings: [[UInt8]?], nullable: Bool, what: @autoclosure () -> String) throws -> Int {
         let longest = strings.reduce(0) { max($0, $1?.count ?? 0) }
-        guard longest <= 63 else { throw RealmError.invalidInput("\(what()): a name of \(longest) bytes (Realm allows 63)") }
+        guard longest <= 63 else {
+            throw RealmError.invalidInput("\(what()): a name of \(longest) bytes (Realm allows 63)")
+        }
         // Width: 0 when every element is the empty value (null or ""), else the power of
         // two above the longest + 1 (Realm Core's `round_up`: 1, 2, 4, 8, 16).
         let allEmpty = strings.allSatisfy { nullable ? $0 == nil : ($0?.isEmpty ?? true) }
@@ -254,7 +266,9 @@ extension CoreNodeWriter {
                 continue
             }
             guard item.count < Self.maxCount else {
-                throw RealmError.unsupportedFeature("\(what()): a value of \(item.count) bytes (Realm stores values over 16 MB in chunks, which is not written yet)")
+                throw RealmError.unsupportedFeature(
+                    "\(what()): a value of \(item.count) bytes (Realm stores values over 16 MB in chunks, which is not written yet)"
+                )
             }
             refs.append(.ref(try blob(terminated ? item + [0] : item, what: "\(what()) blob")))
         }
@@ -264,7 +278,8 @@ extension CoreNodeWriter {
     /// `ArrayFixedBytes`: blocks of a null-bit byte and up to 8 values (byte count in the
     /// header, width 1). A null holds Realm Core's debugging sentinel.
     mutating func fixedBytesLeaf(_ items: [Data?], width: Int, what: @autoclosure () -> String) throws -> Int {
-        let sentinel: [UInt8] = width == 12
+        let sentinel: [UInt8] =
+            width == 12
             ? [0xDE, 0xAD, 0xDE, 0xAD, 0xDE, 0xAD, 0xDE, 0xAD, 0xDE, 0xAD, 0xDE, 0xAD]
             : [0xDE, 0xAD, 0xBE, 0xEF, 0xDE, 0xAD, 0xBE, 0xEF, 0xDE, 0xAD, 0xBE, 0xEF, 0xDE, 0xAD, 0xBE, 0xEF]
         var payload: [UInt8] = []

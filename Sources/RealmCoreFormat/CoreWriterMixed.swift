@@ -10,8 +10,19 @@ import RealmEngine
 extension CoreNodeWriter {
     /// Realm Core's `DataType` of each Mixed value kind.
     private enum MixedType: Int64 {
-        case int = 0, bool = 1, string = 2, binary = 4, timestamp = 8, float = 9, double = 10, decimal = 11
-        case objectId = 15, typedLink = 16, uuid = 17, list = 19, dictionary = 21
+        case int = 0
+        case bool = 1
+        case string = 2
+        case binary = 4
+        case timestamp = 8
+        case float = 9
+        case double = 10
+        case decimal = 11
+        case objectId = 15
+        case typedLink = 16
+        case uuid = 17
+        case list = 19
+        case dictionary = 21
     }
 
     /// Payload array slots in the leaf.
@@ -21,13 +32,20 @@ extension CoreNodeWriter {
     /// list is written as its own B+tree of Mixed. `keyBase` numbers the nested collections of
     /// this leaf (Realm Core keys them within their tree or leaf, with any unique non-zero
     /// values).
-    mutating func mixedLeaf(_ values: ArraySlice<CoreValue>, keyBase: Int64, depth: Int = 0,
-                            what: @autoclosure () -> String) throws -> Int {
+    mutating func mixedLeaf(
+        _ values: ArraySlice<CoreValue>, keyBase: Int64, depth: Int = 0,
+        what: @autoclosure () -> String
+    ) throws -> Int {
         let context = what()
-        guard depth <= 100 else { throw RealmError.invalidInput("\(context): Mixed collections nested over 100 levels deep") }
+        guard depth <= 100 else {
+            throw RealmError.invalidInput("\(context): Mixed collections nested over 100 levels deep")
+        }
         var composite: [Int64] = []
         composite.reserveCapacity(values.count)
-        var ints: [Int64] = [], pairs: [Int64] = [], strings: [[UInt8]?] = [], refs: [CoreSlot] = []
+        var ints: [Int64] = []
+        var pairs: [Int64] = []
+        var strings: [[UInt8]?] = []
+        var refs: [CoreSlot] = []
         var keys: [Int64] = []
         func entry(_ type: MixedType, slot: Int64, index: Int) -> Int64 {
             Int64(index) << 8 | slot << 5 | (type.rawValue + 1)
@@ -60,12 +78,16 @@ extension CoreNodeWriter {
                 strings.append([UInt8](d))
             case .objectId(let d), .uuid(let d):
                 let isId: Bool = if case .objectId = v { true } else { false }
-                guard d.count == (isId ? 12 : 16) else { throw RealmError.invalidInput("\(context): a Mixed \(v.typeName) of \(d.count) bytes") }
+                guard d.count == (isId ? 12 : 16) else {
+                    throw RealmError.invalidInput("\(context): a Mixed \(v.typeName) of \(d.count) bytes")
+                }
                 composite.append(entry(isId ? .objectId : .uuid, slot: Self.stringsSlot, index: strings.count))
                 strings.append([UInt8](d))
             case .timestamp(let s, let ns):
                 guard (s >= 0 && ns >= 0) || (s <= 0 && ns <= 0), ns > -1_000_000_000, ns < 1_000_000_000 else {
-                    throw RealmError.invalidInput("\(context): a timestamp of \(s) s and \(ns) ns (Realm Core needs both of one sign and |ns| < 1e9)")
+                    throw RealmError.invalidInput(
+                        "\(context): a timestamp of \(s) s and \(ns) ns (Realm Core needs both of one sign and |ns| < 1e9)"
+                    )
                 }
                 composite.append(entry(.timestamp, slot: Self.pairsSlot, index: pairs.count / 2))
                 pairs += [s, Int64(ns)]
@@ -73,7 +95,9 @@ extension CoreNodeWriter {
                 composite.append(entry(.decimal, slot: Self.pairsSlot, index: pairs.count / 2))
                 pairs += [Int64(bitPattern: low), Int64(bitPattern: high)]
             case .typedLink(let table, let k), .link(let table, let k):
-                guard table >= 0, k >= 0 else { throw RealmError.invalidInput("\(context): a Mixed link to object \(k) of table \(table)") }
+                guard table >= 0, k >= 0 else {
+                    throw RealmError.invalidInput("\(context): a Mixed link to object \(k) of table \(table)")
+                }
                 composite.append(entry(.typedLink, slot: Self.pairsSlot, index: pairs.count / 2))
                 pairs += [table, k]
             case .list(let items):
@@ -82,14 +106,18 @@ extension CoreNodeWriter {
                 key = keyBase + Int64(i) + 1
             case .dictionary(let entries):
                 composite.append(entry(.dictionary, slot: Self.refsSlot, index: refs.count))
-                refs.append(entries.isEmpty ? .null : .ref(try dictionary(entries, linkTable: nil, depth: depth + 1, what: context)))
+                refs.append(
+                    entries.isEmpty
+                        ? .null : .ref(try dictionary(entries, linkTable: nil, depth: depth + 1, what: context)))
                 key = keyBase + Int64(i) + 1
             case .set:
                 throw RealmError.invalidInput("\(context): a set inside a Mixed value (Realm has none)")
             }
             keys.append(key)
         }
-        var top: [CoreSlot] = [.ref(try self.ints(composite, what: "\(context) Mixed types")), .null, .null, .null, .null, .null]
+        var top: [CoreSlot] = [
+            .ref(try self.ints(composite, what: "\(context) Mixed types")), .null, .null, .null, .null, .null,
+        ]
         if !ints.isEmpty { top[1] = .ref(try self.ints(ints, what: "\(context) Mixed ints")) }
         if !pairs.isEmpty { top[2] = .ref(try self.ints(pairs, what: "\(context) Mixed pairs")) }
         if !strings.isEmpty { top[3] = .ref(try stringLeaf(strings, nullable: true, what: "\(context) Mixed strings")) }
@@ -136,18 +164,30 @@ extension RealmCoreWriter {
                     typedLinks(in: object.values[c], into: &links)
                     for link in links {
                         guard link.table >= 0, link.table < Int64(writers.count) else {
-                            throw RealmError.invalidInput("\(name): \(origin.name).\(column.name) of object \(object.key) links to table \(link.table), which is not written")
+                            throw RealmError.invalidInput(
+                                "\(name): \(origin.name).\(column.name) of object \(object.key) links to table \(link.table), which is not written"
+                            )
                         }
                         let target = writers[Int(link.table)].table
                         guard !target.isEmbedded else {
-                            throw RealmError.invalidInput("\(name): \(origin.name).\(column.name) of object \(object.key) is a Mixed link to the embedded \(target.name) (Realm links embedded objects only from their parent's link properties)")
+                            throw RealmError.invalidInput(
+                                "\(name): \(origin.name).\(column.name) of object \(object.key) is a Mixed link to the embedded \(target.name) (Realm links embedded objects only from their parent's link properties)"
+                            )
                         }
-                        if objectKeys[Int(link.table)] == nil { objectKeys[Int(link.table)] = Set(target.objects.map(\.key)) }
+                        if objectKeys[Int(link.table)] == nil {
+                            objectKeys[Int(link.table)] = Set(target.objects.map(\.key))
+                        }
                         guard objectKeys[Int(link.table)]?.contains(link.key) == true else {
-                            throw RealmError.invalidInput("\(name): \(origin.name).\(column.name) of object \(object.key) links to object \(link.key) of \(target.name), which does not exist")
+                            throw RealmError.invalidInput(
+                                "\(name): \(origin.name).\(column.name) of object \(object.key) links to object \(link.key) of \(target.name), which does not exist"
+                            )
                         }
-                        byTarget[link.table, default: CoreBacklinkColumn(originTable: writers[o].key, originColumn: writers[o].columnKey(c))]
-                            .origins[link.key, default: []].append(object.key)
+                        byTarget[
+                            link.table,
+                            default: CoreBacklinkColumn(
+                                originTable: writers[o].key, originColumn: writers[o].columnKey(c))
+                        ]
+                        .origins[link.key, default: []].append(object.key)
                     }
                 }
                 for (t, var backlink) in byTarget.sorted(by: { $0.key < $1.key }) {

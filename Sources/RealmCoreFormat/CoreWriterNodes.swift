@@ -60,17 +60,22 @@ struct CoreNodeWriter {
     }
 
     /// Writes a node header and `payload`, returns its ref.
-    private mutating func node(inner: Bool = false, hasRefs: Bool = false, context: Bool = false, widthType: UInt8,
-                               width: Int, count: Int, payload: [UInt8], what: @autoclosure () -> String) throws -> Int {
+    private mutating func node(
+        inner: Bool = false, hasRefs: Bool = false, context: Bool = false, widthType: UInt8,
+        width: Int, count: Int, payload: [UInt8], what: @autoclosure () -> String
+    ) throws -> Int {
         guard count <= Self.maxCount else {
-            throw RealmError.unsupportedFeature("\(fileName): \(what()) has \(count) elements; a Realm Core node holds at most \(Self.maxCount)")
+            throw RealmError.unsupportedFeature(
+                "\(fileName): \(what()) has \(count) elements; a Realm Core node holds at most \(Self.maxCount)")
         }
         let ref = origin + bytes.count
         var flags: UInt8 = Self.code(width) | widthType << 3
         if inner { flags |= 0x80 }
         if hasRefs { flags |= 0x40 }
         if context { flags |= 0x20 }
-        bytes += [0x41, 0x41, 0x41, 0x41, flags, UInt8(count >> 16 & 0xFF), UInt8(count >> 8 & 0xFF), UInt8(count & 0xFF)]
+        bytes += [
+            0x41, 0x41, 0x41, 0x41, flags, UInt8(count >> 16 & 0xFF), UInt8(count >> 8 & 0xFF), UInt8(count & 0xFF),
+        ]
         bytes += payload
         let padding = (8 - bytes.count % 8) % 8
         if padding > 0 { bytes += repeatElement(0, count: padding) }
@@ -80,7 +85,8 @@ struct CoreNodeWriter {
     /// The smallest bit width Realm Core's `Array` stores all of `values` in: 0, 1, 2, 4 hold
     /// non-negative values only; 8 and up are signed.
     static func bitWidth<S: Sequence>(_ values: S) -> Int where S.Element == Int64 {
-        var low: Int64 = 0, high: Int64 = 0
+        var low: Int64 = 0
+        var high: Int64 = 0
         for v in values {
             low = min(low, v)
             high = max(high, v)
@@ -128,13 +134,15 @@ struct CoreNodeWriter {
     /// An integer array (`Array`), at the smallest width that holds the values.
     mutating func ints(_ values: [Int64], context: Bool = false, what: @autoclosure () -> String) throws -> Int {
         let width = Self.bitWidth(values)
-        return try node(context: context, widthType: 0, width: width, count: values.count,
-                        payload: Self.pack(values, width: width), what: what())
+        return try node(
+            context: context, widthType: 0, width: width, count: values.count,
+            payload: Self.pack(values, width: width), what: what())
     }
 
     /// An integer array at a given width (callers make sure every value fits).
     mutating func ints(_ values: [Int64], width: Int, what: @autoclosure () -> String) throws -> Int {
-        try node(widthType: 0, width: width, count: values.count, payload: Self.pack(values, width: width), what: what())
+        try node(
+            widthType: 0, width: width, count: values.count, payload: Self.pack(values, width: width), what: what())
     }
 
     /// An unsigned integer array (`ArrayUnsigned`: cluster keys, inner node offsets): 8, 16,
@@ -142,24 +150,30 @@ struct CoreNodeWriter {
     mutating func unsigned(_ values: [UInt64], what: @autoclosure () -> String) throws -> Int {
         let high = values.max() ?? 0
         let width = high <= 0xFF ? 8 : high <= 0xFFFF ? 16 : high <= 0xFFFF_FFFF ? 32 : 64
-        return try node(widthType: 0, width: width, count: values.count,
-                        payload: Self.pack(values.map { Int64(bitPattern: $0) }, width: width), what: what())
+        return try node(
+            widthType: 0, width: width, count: values.count,
+            payload: Self.pack(values.map { Int64(bitPattern: $0) }, width: width), what: what())
     }
 
     /// A node of refs and tagged integers.
     /// `minimumWidth` 64 keeps a node's size independent of its values (the group top, which
     /// holds the file's own size).
-    mutating func slots(_ slots: [CoreSlot], inner: Bool = false, context: Bool = false, minimumWidth: Int = 0,
-                        what: @autoclosure () -> String) throws -> Int {
+    mutating func slots(
+        _ slots: [CoreSlot], inner: Bool = false, context: Bool = false, minimumWidth: Int = 0,
+        what: @autoclosure () -> String
+    ) throws -> Int {
         let values = slots.map(\.stored)
         let width = max(Self.bitWidth(values), minimumWidth)
-        return try node(inner: inner, hasRefs: true, context: context, widthType: 0, width: width, count: values.count,
-                        payload: Self.pack(values, width: width), what: what())
+        return try node(
+            inner: inner, hasRefs: true, context: context, widthType: 0, width: width, count: values.count,
+            payload: Self.pack(values, width: width), what: what())
     }
 
     /// A node of `count` elements of `width` bytes each (width type multiply).
-    mutating func multiply(width: Int, count: Int, payload: [UInt8], context: Bool = false,
-                           what: @autoclosure () -> String) throws -> Int {
+    mutating func multiply(
+        width: Int, count: Int, payload: [UInt8], context: Bool = false,
+        what: @autoclosure () -> String
+    ) throws -> Int {
         try node(context: context, widthType: 1, width: width, count: count, payload: payload, what: what())
     }
 
@@ -177,8 +191,14 @@ struct CoreNodeWriter {
             u >>= 8
         }
         for i in 8..<16 { bytes[i] = 0 }
-        bytes[16] = 0x54; bytes[17] = 0x2D; bytes[18] = 0x44; bytes[19] = 0x42
-        bytes[20] = 24; bytes[21] = 24; bytes[22] = 0; bytes[23] = 0
+        bytes[16] = 0x54
+        bytes[17] = 0x2D
+        bytes[18] = 0x44
+        bytes[19] = 0x42
+        bytes[20] = 24
+        bytes[21] = 24
+        bytes[22] = 0
+        bytes[23] = 0
         return bytes
     }
 
@@ -190,8 +210,14 @@ struct CoreNodeWriter {
     mutating func finishStreaming(topRef: Int, pageAligned: Bool) -> [UInt8] {
         for i in 0..<8 { bytes[i] = 0xFF }
         for i in 8..<16 { bytes[i] = 0 }
-        bytes[16] = 0x54; bytes[17] = 0x2D; bytes[18] = 0x44; bytes[19] = 0x42
-        bytes[20] = 24; bytes[21] = 0; bytes[22] = 0; bytes[23] = 0
+        bytes[16] = 0x54
+        bytes[17] = 0x2D
+        bytes[18] = 0x44
+        bytes[19] = 0x42
+        bytes[20] = 24
+        bytes[21] = 0
+        bytes[22] = 0
+        bytes[23] = 0
         if pageAligned {
             let page = 4096
             let padded = (bytes.count + 16 + page - 1) / page * page
@@ -209,15 +235,19 @@ struct CoreNodeWriter {
     /// A copy of a has-refs node read from a file with some of its elements changed: the same
     /// flags (inner, context), each element as stored (refs, tagged integers), at the old width
     /// or wider when a new value needs it.
-    mutating func copy(of node: CoreNode, replacing changes: [Int: Int64], minimumWidth: Int = 0,
-                       what: @autoclosure () -> String) throws -> Int {
+    mutating func copy(
+        of node: CoreNode, replacing changes: [Int: Int64], minimumWidth: Int = 0,
+        what: @autoclosure () -> String
+    ) throws -> Int {
         guard node.widthType == .bits else {
-            throw RealmError.internalError("\(fileName): \(what()) at \(node.ref) is not an integer array; it cannot be copied slot by slot")
+            throw RealmError.internalError(
+                "\(fileName): \(what()) at \(node.ref) is not an integer array; it cannot be copied slot by slot")
         }
         var values = (0..<node.count).map { node.int($0) }
         for (i, v) in changes where values.indices.contains(i) { values[i] = v }
         let width = max(Self.bitWidth(values), node.width, minimumWidth)
-        return try self.node(inner: node.isInner, hasRefs: node.hasRefs, context: node.context, widthType: 0, width: width,
-                             count: values.count, payload: Self.pack(values, width: width), what: what())
+        return try self.node(
+            inner: node.isInner, hasRefs: node.hasRefs, context: node.context, widthType: 0, width: width,
+            count: values.count, payload: Self.pack(values, width: width), what: what())
     }
 }

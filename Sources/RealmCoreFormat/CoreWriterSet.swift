@@ -7,12 +7,16 @@ import RealmEngine
 /// found again (a duplicate gets added, a removal misses): the order here is Realm Core's.
 extension CoreTableWriter {
     /// A set column's leaf: per object a ref to its set's B+tree, 0 when empty.
-    func setColumn(_ values: [CoreValue], _ column: RealmCoreWriterTable.Column, what: String,
-                   _ w: inout CoreNodeWriter) throws -> Int {
+    func setColumn(
+        _ values: [CoreValue], _ column: RealmCoreWriterTable.Column, what: String,
+        _ w: inout CoreNodeWriter
+    ) throws -> Int {
         var refs: [CoreSlot] = []
         refs.reserveCapacity(values.count)
         for value in values {
-            guard case .set(let items) = value else { throw RealmError.invalidInput("\(what): a set column cannot hold \(value.typeName)") }
+            guard case .set(let items) = value else {
+                throw RealmError.invalidInput("\(what): a set column cannot hold \(value.typeName)")
+            }
             if items.isEmpty {
                 refs.append(.null)
                 continue
@@ -21,16 +25,22 @@ extension CoreTableWriter {
             if column.type == .link {
                 // `Set<ObjKey>`: bare target keys.
                 let keys: [Int64] = try sorted.map { v in
-                    guard case .link(_, let k) = v, k >= 0 else { throw RealmError.invalidInput("\(what): a set of links cannot hold \(v.typeName)") }
+                    guard case .link(_, let k) = v, k >= 0 else {
+                        throw RealmError.invalidInput("\(what): a set of links cannot hold \(v.typeName)")
+                    }
                     return k
                 }
-                refs.append(.ref(try w.bPlusTree(count: keys.count, what: what) { w, range in
-                    try w.ints(Array(keys[range]), what: "\(what) link set")
-                }))
+                refs.append(
+                    .ref(
+                        try w.bPlusTree(count: keys.count, what: what) { w, range in
+                            try w.ints(Array(keys[range]), what: "\(what) link set")
+                        }))
             } else {
-                refs.append(.ref(try w.bPlusTree(count: sorted.count, what: what) { w, range in
-                    try w.leaf(sorted[range], type: column.type, nullable: column.nullable, what: what)
-                }))
+                refs.append(
+                    .ref(
+                        try w.bPlusTree(count: sorted.count, what: what) { w, range in
+                            try w.leaf(sorted[range], type: column.type, nullable: column.nullable, what: what)
+                        }))
             }
         }
         return try w.slots(refs, what: "\(what) sets")
@@ -89,13 +99,16 @@ enum CoreSetOrder {
     /// `items` as Realm Core's `Set::insert` leaves them when inserted in this order: each at
     /// its `std::lower_bound` under `less`; an element `equal` to the one found there is refused
     /// (`duplicate`) rather than dropped.
-    static func insertedAtLowerBounds(_ items: [CoreValue], less: (CoreValue, CoreValue) throws -> Bool,
-                                      equal: (CoreValue, CoreValue) throws -> Bool,
-                                      duplicate: (CoreValue, CoreValue) -> RealmError) throws -> [CoreValue] {
+    static func insertedAtLowerBounds(
+        _ items: [CoreValue], less: (CoreValue, CoreValue) throws -> Bool,
+        equal: (CoreValue, CoreValue) throws -> Bool,
+        duplicate: (CoreValue, CoreValue) -> RealmError
+    ) throws -> [CoreValue] {
         var out: [CoreValue] = []
         out.reserveCapacity(items.count)
         for v in items {
-            var lo = 0, hi = out.count
+            var lo = 0
+            var hi = out.count
             while lo < hi {
                 let mid = (lo + hi) / 2
                 if try less(out[mid], v) { lo = mid + 1 } else { hi = mid }
@@ -118,7 +131,10 @@ enum CoreSetOrder {
         case (.null, .null): return 0
         case (.null, _):
             // Realm's null decimal is a NaN value and sorts among the NaNs by its bits.
-            if type == .decimal128, case .decimal128 = b { return try compare(.decimal128(low: CoreDecimal.nullBits.0, high: CoreDecimal.nullBits.1), b, type: type, what: what) }
+            if type == .decimal128, case .decimal128 = b {
+                return try compare(
+                    .decimal128(low: CoreDecimal.nullBits.0, high: CoreDecimal.nullBits.1), b, type: type, what: what)
+            }
             return -1
         case (_, .null): return -(try compare(b, a, type: type, what: what))
         case (.int(let x), .int(let y)): return order(x, y)

@@ -38,7 +38,9 @@ extension CoreStringIndexBuilder {
             // `Decimal128::to_int` truncates a fraction, and fails only past int64's range (or
             // on NaN and infinities): then the raw 16 bytes. Truncation is not done here.
             guard !d.isFinite || abs(d.doubleValue) > 1e19 else {
-                throw RealmError.unsupportedFeature("\(what()): a search index on a Mixed column holding the decimal \(d), not a whole number, cannot be written to a Realm Core file yet")
+                throw RealmError.unsupportedFeature(
+                    "\(what()): a search index on a Mixed column holding the decimal \(d), not a whole number, cannot be written to a Realm Core file yet"
+                )
             }
             return littleEndian(low, bytes: 8) + littleEndian(high, bytes: 8)
         case .string(let s): return Array(s.utf8)
@@ -106,7 +108,9 @@ extension CoreStringIndexBuilder {
         var numbersByValue: [UInt64: (data: [UInt8], value: CoreValue)] = [:]
         var longKinds: [ArraySlice<UInt8>: String] = [:]
         func refuse(_ a: CoreValue, _ b: CoreValue) -> RealmError {
-            .unsupportedFeature("\(what): a search index on a Mixed column holding both \(a.typeName) \(a) and \(b.typeName) \(b) cannot be written to a Realm Core file exactly as Realm Core builds it")
+            .unsupportedFeature(
+                "\(what): a search index on a Mixed column holding both \(a.typeName) \(a) and \(b.typeName) \(b) cannot be written to a Realm Core file exactly as Realm Core builds it"
+            )
         }
         for value in values {
             guard let data = try mixedIndexData(value, what: what) else { continue }
@@ -122,7 +126,11 @@ extension CoreStringIndexBuilder {
             }
             if data.count >= maxOffset {
                 let prefix = data[..<maxOffset]
-                if let seen = longKinds[prefix], seen != k { throw RealmError.unsupportedFeature("\(what): a search index on a Mixed column holding a long string and a long binary with the same first \(maxOffset) bytes cannot be written to a Realm Core file yet") }
+                if let seen = longKinds[prefix], seen != k {
+                    throw RealmError.unsupportedFeature(
+                        "\(what): a search index on a Mixed column holding a long string and a long binary with the same first \(maxOffset) bytes cannot be written to a Realm Core file yet"
+                    )
+                }
                 longKinds[prefix] = k
             }
         }

@@ -112,9 +112,15 @@ struct CoreStringIndexBuilder {
         let top = Node(isInner: true)
         switch change {
         case .none: return root
-        case .insertBefore(let n): addChild(top, n); addChild(top, root)
-        case .insertAfter(let n): addChild(top, root); addChild(top, n)
-        case .split(let a, let b): addChild(top, a); addChild(top, b)
+        case .insertBefore(let n):
+            addChild(top, n)
+            addChild(top, root)
+        case .insertAfter(let n):
+            addChild(top, root)
+            addChild(top, n)
+        case .split(let a, let b):
+            addChild(top, a)
+            addChild(top, b)
         }
         return top
     }
@@ -126,7 +132,8 @@ struct CoreStringIndexBuilder {
     }
 
     private func lowerBound(_ keys: [Int32], _ key: Int32) -> Int {
-        var lo = 0, hi = keys.count
+        var lo = 0
+        var hi = keys.count
         while lo < hi {
             let mid = (lo + hi) / 2
             if keys[mid] < key { lo = mid + 1 } else { hi = mid }
@@ -182,7 +189,9 @@ struct CoreStringIndexBuilder {
             return .split(node, sibling)
         }
         let noExtend = node.keys.count >= size
-        if leafInsert(node, objectKey: objectKey, key: key, offset: offset, data: value, noExtend: noExtend) { return .none }
+        if leafInsert(node, objectKey: objectKey, key: key, offset: offset, data: value, noExtend: noExtend) {
+            return .none
+        }
         let list = Node(isInner: false)
         _ = leafInsert(list, objectKey: objectKey, key: key, offset: offset, data: value, noExtend: false)
         let i = lowerBound(node.keys, key)
@@ -197,7 +206,9 @@ struct CoreStringIndexBuilder {
 
     /// `StringIndex::leaf_insert` (for a column that is not a list: Realm Core's `full_word`
     /// is false, so the values are looked up in the column rather than rebuilt from keys).
-    private func leafInsert(_ node: Node, objectKey: Int64, key: Int32, offset: Int, data value: [UInt8]?, noExtend: Bool) -> Bool {
+    private func leafInsert(
+        _ node: Node, objectKey: Int64, key: Int32, offset: Int, data value: [UInt8]?, noExtend: Bool
+    ) -> Bool {
         let i = lowerBound(node.keys, key)
         if i == node.keys.count || node.keys[i] != key {
             if noExtend { return false }
@@ -250,7 +261,8 @@ struct CoreStringIndexBuilder {
             rows.keys.append(key)
             return
         }
-        var lo = 0, hi = rows.keys.count
+        var lo = 0
+        var hi = rows.keys.count
         while lo < hi {
             let mid = (lo + hi) / 2
             let other = rows.keys[mid]
@@ -291,11 +303,14 @@ struct CoreStringIndexBuilder {
         let size = Self.nodeSize
         if keys.count <= size { return try w.ints(keys, what: "\(what) search index list") }
         guard keys.count <= size * size else {
-            throw RealmError.unsupportedFeature("\(what): \(keys.count) objects share one indexed value (over \(size * size) needs deeper B+trees in the search index, which are not written yet)")
+            throw RealmError.unsupportedFeature(
+                "\(what): \(keys.count) objects share one indexed value (over \(size * size) needs deeper B+trees in the search index, which are not written yet)"
+            )
         }
         var slots: [CoreSlot] = [.tagged(Int64(size))]
         for start in stride(from: 0, to: keys.count, by: size) {
-            slots.append(.ref(try w.ints(Array(keys[start..<min(start + size, keys.count)]), what: "\(what) search index list")))
+            slots.append(
+                .ref(try w.ints(Array(keys[start..<min(start + size, keys.count)]), what: "\(what) search index list")))
         }
         slots.append(.tagged(Int64(keys.count)))
         return try w.slots(slots, inner: true, what: "\(what) search index list node")

@@ -20,7 +20,8 @@ extension CoreTableWriter {
         }
         let c = table.columns[i]
         guard Self.primaryKeyTypes.contains(c.type), !c.isList else {
-            throw RealmError.invalidInput("\(table.name).\(name): a \(c.isList ? "list" : c.type.name) column cannot be a primary key")
+            throw RealmError.invalidInput(
+                "\(table.name).\(name): a \(c.isList ? "list" : c.type.name) column cannot be a primary key")
         }
         return i
     }
@@ -40,22 +41,28 @@ extension CoreTableWriter {
     /// Writes every search index over `objects` (in key order) and returns the table top's
     /// index array entries, one per column and backlink column (null where none). Primary
     /// keys must be unique.
-    func writeSearchIndexes(_ objects: [RealmCoreWriterTable.Object], primaryKey: Int?, _ w: inout CoreNodeWriter) throws -> [CoreSlot] {
+    func writeSearchIndexes(_ objects: [RealmCoreWriterTable.Object], primaryKey: Int?, _ w: inout CoreNodeWriter)
+        throws -> [CoreSlot]
+    {
         var slots = [CoreSlot](repeating: .null, count: table.columns.count + backlinks.count)
         for (i, c) in table.columns.enumerated() where hasIndex(i, primaryKey: primaryKey) {
             let what = "\(table.name.hasPrefix("class_") ? String(table.name.dropFirst(6)) : table.name).\(c.name)"
             guard Self.indexableTypes.contains(c.type), !c.isList else {
-                throw RealmError.invalidInput("\(what): a \(c.isList ? "list" : c.type.name) column cannot have a search index")
+                throw RealmError.invalidInput(
+                    "\(what): a \(c.isList ? "list" : c.type.name) column cannot have a search index")
             }
             var builder = CoreStringIndexBuilder()
             var seen = Set<[UInt8]?>()
             let isMixed = c.type == .mixed
             if isMixed { try CoreStringIndexBuilder.checkMixedColumn(objects.map { $0.values[i] }, what: what) }
             for o in objects {
-                let data = try isMixed ? CoreStringIndexBuilder.mixedIndexData(o.values[i], what: what)
+                let data =
+                    try isMixed
+                    ? CoreStringIndexBuilder.mixedIndexData(o.values[i], what: what)
                     : CoreStringIndexBuilder.indexData(o.values[i], what: what)
                 if i == primaryKey, !seen.insert(data).inserted {
-                    throw RealmError.invalidInput("\(what): two objects have the primary key \(o.values[i]) (the second is object \(o.key))")
+                    throw RealmError.invalidInput(
+                        "\(what): two objects have the primary key \(o.values[i]) (the second is object \(o.key))")
                 }
                 builder.insert(key: o.key, data: data)
             }

@@ -23,8 +23,10 @@ public struct RealmCoreWriterTable: Sendable {
         /// Whether the column has a search index of its own (int, bool, string, timestamp,
         /// ObjectId, UUID); the primary-key column has one without this.
         public var isIndexed = false
-        public init(name: String, type: CoreColumnType, nullable: Bool, isList: Bool = false, isSet: Bool = false,
-                    isDictionary: Bool = false, linkTarget: String? = nil) {
+        public init(
+            name: String, type: CoreColumnType, nullable: Bool, isList: Bool = false, isSet: Bool = false,
+            isDictionary: Bool = false, linkTarget: String? = nil
+        ) {
             self.isSet = isSet
             self.isDictionary = isDictionary
             self.name = name
@@ -100,28 +102,39 @@ struct CoreTableWriter {
 
     func write(_ w: inout CoreNodeWriter) throws -> Int {
         let name = table.name
-        guard table.columns.count < 0xFFFF else { throw RealmError.unsupportedFeature("\(name): \(table.columns.count) columns") }
+        guard table.columns.count < 0xFFFF else {
+            throw RealmError.unsupportedFeature("\(name): \(table.columns.count) columns")
+        }
         for (i, c) in table.columns.enumerated() where table.columns[..<i].contains(where: { $0.name == c.name }) {
             throw RealmError.invalidInput("\(name): two columns are named '\(c.name)'")
         }
         for c in table.columns where c.type == .link && c.nullable == (c.isList || c.isSet) {
-            throw RealmError.invalidInput("\(name).\(c.name): Realm Core's single links are nullable and its lists and sets of links are not")
+            throw RealmError.invalidInput(
+                "\(name).\(c.name): Realm Core's single links are nullable and its lists and sets of links are not")
         }
         let objects = table.objects.sorted { $0.key < $1.key }
         for (i, o) in objects.enumerated() {
-            guard o.key >= 0 else { throw RealmError.invalidInput("\(name): object key \(o.key) is negative (Realm Core keeps those for tombstones)") }
-            guard i == 0 || objects[i - 1].key != o.key else { throw RealmError.invalidInput("\(name): two objects have key \(o.key)") }
+            guard o.key >= 0 else {
+                throw RealmError.invalidInput(
+                    "\(name): object key \(o.key) is negative (Realm Core keeps those for tombstones)")
+            }
+            guard i == 0 || objects[i - 1].key != o.key else {
+                throw RealmError.invalidInput("\(name): two objects have key \(o.key)")
+            }
             guard o.values.count == table.columns.count else {
-                throw RealmError.invalidInput("\(name): object \(o.key) has \(o.values.count) values for \(table.columns.count) columns")
+                throw RealmError.invalidInput(
+                    "\(name): object \(o.key) has \(o.values.count) values for \(table.columns.count) columns")
             }
         }
         let primaryKey = try primaryKeyColumn()
         let spec = try writeSpec(primaryKey: primaryKey, &w)
         let cluster = try writeTree(objects, &w)
-        let indexes = try w.slots(try writeSearchIndexes(objects, primaryKey: primaryKey, &w), what: "\(name) search indexes")
+        let indexes = try w.slots(
+            try writeSearchIndexes(objects, primaryKey: primaryKey, &w), what: "\(name) search indexes")
         // A link column names its target and the target's backlink column, a backlink column
         // its origin table and link column; other columns hold Realm Core's null keys.
-        var tables: [Int64] = [], columns: [Int64] = []
+        var tables: [Int64] = []
+        var columns: [Int64] = []
         for i in table.columns.indices {
             tables.append(linkOpposites[i]?.table ?? 0x7FFF_FFFF)
             columns.append(linkOpposites[i]?.column ?? Int64.max)
@@ -134,22 +147,31 @@ struct CoreTableWriter {
         let oppositeColumns = try w.ints(columns, what: "\(name) opposite columns")
         // The object key sequence continues after the largest key, as Realm Core's would.
         let sequence: CoreSlot = objects.last.map { .tagged($0.key + 1) } ?? .null
-        return try w.slots([.ref(spec), .null, .ref(cluster), .tagged(key), .ref(indexes), .tagged(0), .tagged(0),
-                            .ref(oppositeTables), .ref(oppositeColumns), sequence, .null, primaryKeySlot(primaryKey),
-                            .tagged(table.isEmbedded ? 1 : 0), .null],
-                           what: "\(name) table top")
+        return try w.slots(
+            [
+                .ref(spec), .null, .ref(cluster), .tagged(key), .ref(indexes), .tagged(0), .tagged(0),
+                .ref(oppositeTables), .ref(oppositeColumns), sequence, .null, primaryKeySlot(primaryKey),
+                .tagged(table.isEmbedded ? 1 : 0), .null,
+            ],
+            what: "\(name) table top")
     }
 
     /// The spec: types, names, attributes, (no sub-specs, no enum keys), column keys.
     private func writeSpec(primaryKey: Int?, _ w: inout CoreNodeWriter) throws -> Int {
         let name = table.name
         // Backlink columns come last, with type 14, no attributes and no name.
-        let types = try w.ints(table.columns.map(\.specType) + backlinks.map { _ in Int64(CoreColumnType.backlink.rawValue) },
-                               what: "\(name) spec types")
-        let names = try w.shortStrings(table.columns.map { Array($0.name.utf8) }, nullable: false, what: "\(name) column names")
-        let attributes = try w.ints(table.columns.indices.map { specAttributes($0, primaryKey: primaryKey) } + backlinks.map { _ in 0 }, what: "\(name) spec attributes")
-        let keys = try w.ints(table.columns.indices.map(columnKey) + backlinks.indices.map(backlinkKey), what: "\(name) column keys")
-        return try w.slots([.ref(types), .ref(names), .ref(attributes), .null, .null, .ref(keys)], what: "\(name) spec")
+        let types = try w.ints(
+            table.columns.map(\.specType) + backlinks.map { _ in Int64(CoreColumnType.backlink.rawValue) },
+            what: "\(name) spec types")
+        let names = try w.shortStrings(
+            table.columns.map { Array($0.name.utf8) }, nullable: false, what: "\(name) column names")
+        let attributes = try w.ints(
+            table.columns.indices.map { specAttributes($0, primaryKey: primaryKey) } + backlinks.map { _ in 0 },
+            what: "\(name) spec attributes")
+        let keys = try w.ints(
+            table.columns.indices.map(columnKey) + backlinks.indices.map(backlinkKey), what: "\(name) column keys")
+        return try w.slots(
+            [.ref(types), .ref(names), .ref(attributes), .null, .null, .ref(keys)], what: "\(name) spec")
     }
 
     /// The cluster tree: leaves of up to 256 objects, inner nodes of up to 256 children above
@@ -157,12 +179,16 @@ struct CoreTableWriter {
     /// child (as Realm Core's splits leave it) and its first key otherwise.
     private func writeTree(_ objects: [RealmCoreWriterTable.Object], _ w: inout CoreNodeWriter) throws -> Int {
         // Leaves as ranges of `objects`, then levels of groups above them until one node is left.
-        var level: [Range<Int>] = stride(from: 0, to: objects.count, by: Self.nodeSize).map { $0..<min($0 + Self.nodeSize, objects.count) }
+        var level: [Range<Int>] = stride(from: 0, to: objects.count, by: Self.nodeSize).map {
+            $0..<min($0 + Self.nodeSize, objects.count)
+        }
         if level.isEmpty { level = [0..<0] }
         var levels: [[Range<Int>]] = [level]
         while level.count > 1 {
             // Each element of an upper level is a range of indexes into the level below.
-            level = stride(from: 0, to: level.count, by: Self.nodeSize).map { $0..<min($0 + Self.nodeSize, level.count) }
+            level = stride(from: 0, to: level.count, by: Self.nodeSize).map {
+                $0..<min($0 + Self.nodeSize, level.count)
+            }
             levels.append(level)
         }
         return try writeNode(depth: levels.count - 1, index: 0, offset: 0, levels: levels, objects: objects, &w)
@@ -177,8 +203,10 @@ struct CoreTableWriter {
         return first.lowerBound..<last.upperBound
     }
 
-    private func writeNode(depth: Int, index: Int, offset: Int64, levels: [[Range<Int>]],
-                           objects: [RealmCoreWriterTable.Object], _ w: inout CoreNodeWriter) throws -> Int {
+    private func writeNode(
+        depth: Int, index: Int, offset: Int64, levels: [[Range<Int>]],
+        objects: [RealmCoreWriterTable.Object], _ w: inout CoreNodeWriter
+    ) throws -> Int {
         let name = table.name
         if depth == 0 {
             let range = levels[0][index]
@@ -201,7 +229,8 @@ struct CoreTableWriter {
                 } else if column.isList {
                     slots.append(.ref(try listColumn(values, column, what: what, &w)))
                 } else {
-                    slots.append(.ref(try w.leaf(values[...], type: column.type, nullable: column.nullable, what: what)))
+                    slots.append(
+                        .ref(try w.leaf(values[...], type: column.type, nullable: column.nullable, what: what)))
                 }
             }
             for b in backlinks {
@@ -216,18 +245,25 @@ struct CoreTableWriter {
             let first = objects[objectRange(depth: depth - 1, index: child, levels: levels).lowerBound].key
             let relative = i == 0 ? 0 : first - offset
             offsets.append(UInt64(relative))
-            refs.append(.ref(try writeNode(depth: depth - 1, index: child, offset: offset + relative, levels: levels, objects: objects, &w)))
+            refs.append(
+                .ref(
+                    try writeNode(
+                        depth: depth - 1, index: child, offset: offset + relative, levels: levels, objects: objects, &w)
+                ))
         }
         let size = objectRange(depth: depth, index: index, levels: levels).count
         let keys = try w.unsigned(offsets, what: "\(name) inner cluster keys")
-        return try w.slots([.ref(keys), .tagged(Int64(depth)), .tagged(Int64(size))] + refs, inner: true,
-                           what: "\(name) inner cluster node")
+        return try w.slots(
+            [.ref(keys), .tagged(Int64(depth)), .tagged(Int64(size))] + refs, inner: true,
+            what: "\(name) inner cluster node")
     }
 
     /// A list column's leaf: a ref per object to its list's B+tree (0 for an empty list): one
     /// leaf of the element type up to 1000 elements, inner nodes above leaves of 1000 beyond.
-    private func listColumn(_ values: [CoreValue], _ column: RealmCoreWriterTable.Column, what: String,
-                            _ w: inout CoreNodeWriter) throws -> Int {
+    private func listColumn(
+        _ values: [CoreValue], _ column: RealmCoreWriterTable.Column, what: String,
+        _ w: inout CoreNodeWriter
+    ) throws -> Int {
         var refs: [CoreSlot] = []
         refs.reserveCapacity(values.count)
         for value in values {
@@ -238,38 +274,49 @@ struct CoreTableWriter {
                 refs.append(.null)
                 continue
             }
-            refs.append(.ref(try w.bPlusTree(count: items.count, what: what) { w, range in
-                try w.leaf(items[range], type: column.type, nullable: column.nullable, what: what)
-            }))
+            refs.append(
+                .ref(
+                    try w.bPlusTree(count: items.count, what: what) { w, range in
+                        try w.leaf(items[range], type: column.type, nullable: column.nullable, what: what)
+                    }))
         }
         return try w.slots(refs, what: "\(what) lists")
     }
 
     /// A link column's leaf: target key + 1 per object, 0 for none (`ArrayKey`); a list of
     /// links: per object a ref to a B+tree of bare target keys, 0 when empty.
-    private func linkColumn(_ values: [CoreValue], _ column: RealmCoreWriterTable.Column, what: String,
-                            _ w: inout CoreNodeWriter) throws -> Int {
+    private func linkColumn(
+        _ values: [CoreValue], _ column: RealmCoreWriterTable.Column, what: String,
+        _ w: inout CoreNodeWriter
+    ) throws -> Int {
         func key(_ v: CoreValue) throws -> Int64 {
-            guard case .link(_, let k) = v, k >= 0 else { throw RealmError.invalidInput("\(what): a link column cannot hold \(v.typeName)") }
+            guard case .link(_, let k) = v, k >= 0 else {
+                throw RealmError.invalidInput("\(what): a link column cannot hold \(v.typeName)")
+            }
             return k
         }
         if !column.isList {
-            return try w.ints(values.map { v in
-                if case .null = v { return 0 }
-                return try key(v) + 1
-            }, what: "\(what) links")
+            return try w.ints(
+                values.map { v in
+                    if case .null = v { return 0 }
+                    return try key(v) + 1
+                }, what: "\(what) links")
         }
         var refs: [CoreSlot] = []
         for value in values {
-            guard case .list(let items) = value else { throw RealmError.invalidInput("\(what): a list column cannot hold \(value.typeName)") }
+            guard case .list(let items) = value else {
+                throw RealmError.invalidInput("\(what): a list column cannot hold \(value.typeName)")
+            }
             if items.isEmpty {
                 refs.append(.null)
                 continue
             }
             let keys = try items.map(key)
-            refs.append(.ref(try w.bPlusTree(count: keys.count, what: what) { w, range in
-                try w.ints(Array(keys[range]), what: "\(what) link list")
-            }))
+            refs.append(
+                .ref(
+                    try w.bPlusTree(count: keys.count, what: what) { w, range in
+                        try w.ints(Array(keys[range]), what: "\(what) link list")
+                    }))
         }
         return try w.slots(refs, what: "\(what) link lists")
     }
@@ -284,9 +331,11 @@ struct CoreTableWriter {
             case 0: slots.append(.null)
             case 1: slots.append(.tagged(origins[0]))
             default:
-                slots.append(.ref(try w.bPlusTree(count: origins.count, what: "\(table.name) backlinks") { w, range in
-                    try w.ints(Array(origins[range]), what: "\(table.name) backlinks")
-                }))
+                slots.append(
+                    .ref(
+                        try w.bPlusTree(count: origins.count, what: "\(table.name) backlinks") { w, range in
+                            try w.ints(Array(origins[range]), what: "\(table.name) backlinks")
+                        }))
             }
         }
         return try w.slots(slots, what: "\(table.name) backlink leaf")

@@ -24,13 +24,19 @@ extension RealmCoreConversion {
 
         /// Records that `owner` links to `child` of the embedded class `target`; a second parent
         /// (or the same one twice) is refused.
-        mutating func note(_ child: Int64, of target: String, owner: Owner, in bytes: CoreBytes, at offset: Int) throws {
+        mutating func note(_ child: Int64, of target: String, owner: Owner, in bytes: CoreBytes, at offset: Int) throws
+        {
             if let first = owners[target]?[child] {
                 if first.className == owner.className, first.key == owner.key, first.property == owner.property {
-                    throw bytes.corrupt(offset, "embedded object \(target) \(child) is held twice by \(owner); an embedded object has exactly one parent")
+                    throw bytes.corrupt(
+                        offset,
+                        "embedded object \(target) \(child) is held twice by \(owner); an embedded object has exactly one parent"
+                    )
                 }
-                throw bytes.corrupt(offset, "embedded object \(target) \(child) has two parents, \(first) and \(owner); "
-                                    + "an embedded object has exactly one")
+                throw bytes.corrupt(
+                    offset,
+                    "embedded object \(target) \(child) has two parents, \(first) and \(owner); "
+                        + "an embedded object has exactly one")
             }
             owners[target, default: [:]][child] = owner
         }
@@ -45,7 +51,8 @@ extension RealmCoreConversion {
             var found = 0
             try table.forEachKey { key in
                 guard ownerOf[key] != nil else {
-                    throw file.bytes.corrupt(table.clusterRoot ?? 0, "embedded object \(plan.name) \(key) has no parent (an orphan)")
+                    throw file.bytes.corrupt(
+                        table.clusterRoot ?? 0, "embedded object \(plan.name) \(key) has no parent (an orphan)")
                 }
                 found += 1
             }
@@ -54,8 +61,9 @@ extension RealmCoreConversion {
                 var keys = Set<Int64>()
                 try table.forEachKey { keys.insert($0) }
                 if let (key, owner) = ownerOf.sorted(by: { $0.key < $1.key }).first(where: { !keys.contains($0.key) }) {
-                    throw file.bytes.corrupt(table.clusterRoot ?? 0,
-                                             "\(owner) links to embedded object \(plan.name) \(key), which does not exist")
+                    throw file.bytes.corrupt(
+                        table.clusterRoot ?? 0,
+                        "\(owner) links to embedded object \(plan.name) \(key), which does not exist")
                 }
             }
         }
@@ -77,13 +85,16 @@ extension RealmCoreConversion {
                 while embeddedClasses.contains(current.0), rooted[current.0]?.contains(current.1) != true {
                     guard onPath[current.0, default: []].insert(current.1).inserted else {
                         let cycle = path.drop { $0 != current }.map { "\($0.0) \($0.1)" }
-                        throw file.bytes.corrupt(0, "embedded objects \(cycle.joined(separator: " → ")) own each other in a cycle, "
-                                                 + "with no top-level object above them")
+                        throw file.bytes.corrupt(
+                            0,
+                            "embedded objects \(cycle.joined(separator: " → ")) own each other in a cycle, "
+                                + "with no top-level object above them")
                     }
                     path.append(current)
                     // Every embedded object has an owner here: `verify` found none missing.
                     guard let owner = owners.owners[current.0]?[current.1] else {
-                        throw file.bytes.corrupt(0, "embedded object \(current.0) \(current.1) has no parent (an orphan)")
+                        throw file.bytes.corrupt(
+                            0, "embedded object \(current.0) \(current.1) has no parent (an orphan)")
                     }
                     current = (owner.className, owner.key)
                 }
@@ -99,14 +110,20 @@ extension RealmCoreConversion {
         var owners = EmbeddedOwners()
         var dropped = 0
         for plan in plans {
-            let owning = plan.columns.filter { $0.property.isLink && $0.property.objectClassName.map(embeddedClasses.contains) == true }
+            let owning = plan.columns.filter {
+                $0.property.isLink && $0.property.objectClassName.map(embeddedClasses.contains) == true
+            }
             guard !owning.isEmpty else { continue }
             try plan.table.forEachObject { object in
                 for (position, property) in owning {
                     guard let targetClass = property.objectClassName else { continue }
-                    for target in try Self.linkedKeys(object.values[position], dropped: &dropped, in: plan.name, property.name) {
-                        try owners.note(target.rawValue, of: targetClass, owner: .init(className: plan.name, key: object.key, property: property.name),
-                                        in: file.bytes, at: plan.table.clusterRoot ?? 0)
+                    for target in try Self.linkedKeys(
+                        object.values[position], dropped: &dropped, in: plan.name, property.name)
+                    {
+                        try owners.note(
+                            target.rawValue, of: targetClass,
+                            owner: .init(className: plan.name, key: object.key, property: property.name),
+                            in: file.bytes, at: plan.table.clusterRoot ?? 0)
                     }
                 }
                 return true

@@ -52,7 +52,9 @@ public struct RealmCoreConversion {
             guard let name = table.className else { continue }
             switch table.kind {
             case .topLevel, .embedded: kept[table.name] = table
-            case .asymmetric: omissions.append(Omission(className: name, property: nil, reason: "an asymmetric (write-only, synced) class"))
+            case .asymmetric:
+                omissions.append(
+                    Omission(className: name, property: nil, reason: "an asymmetric (write-only, synced) class"))
             }
         }
         var plans: [ClassPlan] = []
@@ -62,20 +64,25 @@ public struct RealmCoreConversion {
             for (position, column) in table.columns.enumerated() {
                 switch Self.property(for: column, in: table, kept: kept) {
                 case .success(let property): columns.append((position, property))
-                case .failure(let reason): omissions.append(Omission(className: name, property: column.name, reason: reason.text))
+                case .failure(let reason):
+                    omissions.append(Omission(className: name, property: column.name, reason: reason.text))
                 }
             }
             plans.append(ClassPlan(table: table, name: name, columns: columns))
         }
-        let schema = Schema(plans.map { ObjectSchema(name: $0.name, properties: $0.columns.map(\.1), isEmbedded: $0.table.kind == .embedded) })
+        let schema = Schema(
+            plans.map {
+                ObjectSchema(name: $0.name, properties: $0.columns.map(\.1), isEmbedded: $0.table.kind == .embedded)
+            })
         try schema.validate()
         self.schema = schema
         self.omissions = omissions
         self.plans = plans
         // Not the embedded ones: Realm keeps links to embedded objects out of Mixed (one owning
         // link each), so a typed link naming one is refused as damage.
-        tableClasses = Dictionary(kept.values.filter { $0.kind != .embedded }.compactMap { t in t.className.map { (t.key, $0) } },
-                                  uniquingKeysWith: { a, _ in a })
+        tableClasses = Dictionary(
+            kept.values.filter { $0.kind != .embedded }.compactMap { t in t.className.map { (t.key, $0) } },
+            uniquingKeysWith: { a, _ in a })
         embeddedClasses = Set(plans.filter { $0.table.kind == .embedded }.map(\.name))
     }
 
@@ -93,16 +100,21 @@ public struct RealmCoreConversion {
     }
 
     /// This engine's property for a Realm Core column, or why there is none.
-    private static func property(for column: CoreColumn, in table: RealmCoreTable,
-                                 kept: [String: RealmCoreTable]) -> Result<Property, Unsupported> {
+    private static func property(
+        for column: CoreColumn, in table: RealmCoreTable,
+        kept: [String: RealmCoreTable]
+    ) -> Result<Property, Unsupported> {
         let isList = column.collection == .list || column.type == .linkList
         let isSet = column.collection == .set
         let isMap = column.collection == .dictionary
         let isPrimaryKey = column.name == table.primaryKey
         let indexed = column.index == .general
         func scalar(_ type: PropertyType) -> Result<Property, Unsupported> {
-            .success(Property(name: column.name, type: type, isOptional: column.nullable, isList: isList, isSet: isSet, isMap: isMap,
-                              isPrimaryKey: isPrimaryKey, isIndexed: indexed && type.canBeIndexed && !isList && !isSet && !isMap))
+            .success(
+                Property(
+                    name: column.name, type: type, isOptional: column.nullable, isList: isList, isSet: isSet,
+                    isMap: isMap,
+                    isPrimaryKey: isPrimaryKey, isIndexed: indexed && type.canBeIndexed && !isList && !isSet && !isMap))
         }
         switch column.type {
         case .int: return scalar(.int)
@@ -119,14 +131,19 @@ public struct RealmCoreConversion {
         case .typedLink: return .failure(Unsupported(text: "a typed link: not supported yet"))
         case .backlink: return .failure(Unsupported(text: "a backlink column"))
         case .link, .linkList:
-            guard let targetName = column.linkTarget, let target = kept[targetName], let className = target.className else {
+            guard let targetName = column.linkTarget, let target = kept[targetName], let className = target.className
+            else {
                 let target = column.linkTarget.map { $0.hasPrefix("class_") ? String($0.dropFirst(6)) : $0 } ?? "?"
                 return .failure(Unsupported(text: "links to \(target), which is left out"))
             }
             if target.kind == .embedded, isSet {
-                return .failure(Unsupported(text: "a set of embedded objects of \(className), which Realm does not write"))
+                return .failure(
+                    Unsupported(text: "a set of embedded objects of \(className), which Realm does not write"))
             }
-            return .success(Property(name: column.name, type: .object, isList: isList, isSet: isSet, isMap: isMap, objectClassName: className))
+            return .success(
+                Property(
+                    name: column.name, type: .object, isList: isList, isSet: isSet, isMap: isMap,
+                    objectClassName: className))
         }
     }
 
@@ -140,7 +157,8 @@ public struct RealmCoreConversion {
             var values: [Value] = []
             values.reserveCapacity(plan.columns.count)
             for (position, property) in plan.columns {
-                values.append(try Self.value(object.values[position], for: property, in: plan.name, tableClasses: tableClasses))
+                values.append(
+                    try Self.value(object.values[position], for: property, in: plan.name, tableClasses: tableClasses))
             }
             return try body(ObjectKey(object.key), values)
         }
@@ -183,7 +201,8 @@ public struct RealmCoreConversion {
             if let value = primaryKeys[className]?[key.rawValue], value != .null { return .primaryKey(value) }
             guard let all = keys[className] else { return nil }
             // Binary search: the keys are ascending.
-            var low = 0, high = all.count
+            var low = 0
+            var high = all.count
             while low < high {
                 let middle = (low + high) / 2
                 if all[middle] < key.rawValue { low = middle + 1 } else { high = middle }
@@ -224,11 +243,16 @@ public struct RealmCoreConversion {
             try plan.table.forEachObject { object in
                 for (position, property) in links {
                     let owning = property.objectClassName.map(embeddedClasses.contains) ?? false
-                    for target in try Self.linkedKeys(object.values[position], dropped: &dropped, in: plan.name, property.name) {
-                        try copy.noteLink(from: plan.name, property: property.name, originKey: ObjectKey(object.key), to: target)
+                    for target in try Self.linkedKeys(
+                        object.values[position], dropped: &dropped, in: plan.name, property.name)
+                    {
+                        try copy.noteLink(
+                            from: plan.name, property: property.name, originKey: ObjectKey(object.key), to: target)
                         if owning, let targetClass = property.objectClassName {
-                            try owners.note(target.rawValue, of: targetClass, owner: .init(className: plan.name, key: object.key, property: property.name),
-                                            in: file.bytes, at: plan.table.clusterRoot ?? 0)
+                            try owners.note(
+                                target.rawValue, of: targetClass,
+                                owner: .init(className: plan.name, key: object.key, property: property.name),
+                                in: file.bytes, at: plan.table.clusterRoot ?? 0)
                         }
                     }
                 }
@@ -243,7 +267,9 @@ public struct RealmCoreConversion {
                 var values: [Value] = []
                 values.reserveCapacity(plan.columns.count)
                 for (position, property) in plan.columns {
-                    values.append(try Self.value(object.values[position], for: property, in: plan.name, tableClasses: tableClasses))
+                    values.append(
+                        try Self.value(
+                            object.values[position], for: property, in: plan.name, tableClasses: tableClasses))
                 }
                 try copy.insert(plan.name, key: ObjectKey(object.key), values: values)
                 done += 1
@@ -257,11 +283,16 @@ public struct RealmCoreConversion {
     }
 
     /// The keys a link or list-of-links value names (unresolved ones left out and counted).
-    static func linkedKeys(_ value: CoreValue, dropped: inout Int, in className: String, _ property: String) throws -> [ObjectKey] {
+    static func linkedKeys(_ value: CoreValue, dropped: inout Int, in className: String, _ property: String) throws
+        -> [ObjectKey]
+    {
         switch value {
         case .null: return []
         case .link(_, let key):
-            if key < 0 { dropped += 1; return [] }
+            if key < 0 {
+                dropped += 1
+                return []
+            }
             return [ObjectKey(key)]
         case .list(let items), .set(let items):
             var keys: [ObjectKey] = []
@@ -277,8 +308,12 @@ public struct RealmCoreConversion {
     }
 
     /// This engine's value for a Realm Core value of `property`.
-    static func value(_ value: CoreValue, for property: Property, in className: String, tableClasses: [Int64: String] = [:]) throws -> Value {
-        if property.type == .mixed { return try mixedProperty(value, for: property, in: className, tableClasses: tableClasses) }
+    static func value(
+        _ value: CoreValue, for property: Property, in className: String, tableClasses: [Int64: String] = [:]
+    ) throws -> Value {
+        if property.type == .mixed {
+            return try mixedProperty(value, for: property, in: className, tableClasses: tableClasses)
+        }
         switch value {
         case .null: return .null
         case .int(let v): return .int(v)
@@ -287,16 +322,28 @@ public struct RealmCoreConversion {
         case .double(let v): return .double(v)
         case .string(let v): return .string(v)
         case .binary(let v): return .data(v)
-        case .timestamp(let seconds, let nanoseconds): return .date(Timestamp(seconds: seconds, nanoseconds: nanoseconds))
+        case .timestamp(let seconds, let nanoseconds):
+            return .date(Timestamp(seconds: seconds, nanoseconds: nanoseconds))
         case .decimal128(let low, let high): return .decimal128(Decimal128(low: low, high: high))
         case .objectId(let bytes):
-            guard bytes.count == 12 else { throw RealmError.invalidInput("\(className).\(property.name): an ObjectId of \(bytes.count) bytes") }
-            func word(_ at: Int) -> UInt32 { bytes[bytes.startIndex + at ..< bytes.startIndex + at + 4].reduce(0) { $0 << 8 | UInt32($1) } }
+            guard bytes.count == 12 else {
+                throw RealmError.invalidInput("\(className).\(property.name): an ObjectId of \(bytes.count) bytes")
+            }
+            func word(_ at: Int) -> UInt32 {
+                bytes[bytes.startIndex + at..<bytes.startIndex + at + 4].reduce(0) { $0 << 8 | UInt32($1) }
+            }
             return .objectId(ObjectId(words: (word(0), word(4), word(8))))
         case .uuid(let bytes):
-            guard bytes.count == 16 else { throw RealmError.invalidInput("\(className).\(property.name): a UUID of \(bytes.count) bytes") }
+            guard bytes.count == 16 else {
+                throw RealmError.invalidInput("\(className).\(property.name): a UUID of \(bytes.count) bytes")
+            }
             let b = Array(bytes)
-            return .uuid(UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])))
+            return .uuid(
+                UUID(
+                    uuid: (
+                        b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14],
+                        b[15]
+                    )))
         case .link(_, let key): return key < 0 ? .null : .link(ObjectKey(key))
         case .list(let items):
             var out: [Value] = []
@@ -318,7 +365,9 @@ public struct RealmCoreConversion {
             // that Core kept apart would be merged: refused rather than lost.
             let set = SetElements.normalized(out)
             guard set.count == out.count else {
-                throw RealmError.invalidInput("\(className).\(property.name): a set holds elements this engine takes as equal: \(Value.list(out))")
+                throw RealmError.invalidInput(
+                    "\(className).\(property.name): a set holds elements this engine takes as equal: \(Value.list(out))"
+                )
             }
             return .list(set)
         case .dictionary(let entries) where property.isMap:
@@ -326,14 +375,17 @@ public struct RealmCoreConversion {
             for entry in entries {
                 try MapKey.check(entry.key, className: className, property: property.name)
                 guard out[entry.key] == nil else {
-                    throw RealmError.invalidInput("\(className).\(property.name): the dictionary holds the key '\(entry.key)' twice")
+                    throw RealmError.invalidInput(
+                        "\(className).\(property.name): the dictionary holds the key '\(entry.key)' twice")
                 }
                 // A link to an object deleted elsewhere (an unresolved key) reads as nil, as the SDKs show it.
                 out[entry.key] = try Self.value(entry.value, for: property, in: className)
             }
             return .map(out)
         case .typedLink, .set, .dictionary:
-            throw RealmError.internalError("internal error: \(className).\(property.name) holds \(value.typeName), which the conversion leaves out")
+            throw RealmError.internalError(
+                "internal error: \(className).\(property.name) holds \(value.typeName), which the conversion leaves out"
+            )
         }
     }
 }

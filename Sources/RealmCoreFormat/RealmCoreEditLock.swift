@@ -2,9 +2,9 @@ import Foundation
 import RealmEngine
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// An exclusive `flock` on Realm's lock file `x.realm.lock`, held while realmtui edits the
@@ -38,19 +38,24 @@ public final class RealmCoreEditLock: @unchecked Sendable {
         }
         guard fd >= 0 else {
             let code = errno
-            throw RealmError.io(path: lockPath, operation: "open Realm's lock file", errno: code, message: String(cString: strerror(code)))
+            throw RealmError.io(
+                path: lockPath, operation: "open Realm's lock file", errno: code,
+                message: String(cString: strerror(code)))
         }
         var info = stat()
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
             _ = lockClose(fd)
-            throw RealmError.io(path: lockPath, operation: "open Realm's lock file", errno: EINVAL, message: "it is not a regular file")
+            throw RealmError.io(
+                path: lockPath, operation: "open Realm's lock file", errno: EINVAL, message: "it is not a regular file")
         }
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let code = errno
             if code == EINTR { continue }
             _ = lockClose(fd)
             if code == EWOULDBLOCK || code == EAGAIN { throw Self.busy(path) }
-            throw RealmError.io(path: lockPath, operation: "flock Realm's lock file", errno: code, message: String(cString: strerror(code)))
+            throw RealmError.io(
+                path: lockPath, operation: "flock Realm's lock file", errno: code,
+                message: String(cString: strerror(code)))
         }
         self.fd = fd
     }
@@ -72,8 +77,9 @@ public final class RealmCoreEditLock: @unchecked Sendable {
 
     /// The refusal when a Realm process holds the lock.
     public static func busy(_ path: String) -> RealmError {
-        .busy("\(path) is open in a Realm process (an app holds its lock file \((path as NSString).lastPathComponent).lock): "
-              + "realmtui changes a Realm file only while no Realm process has it open; close the app and try again")
+        .busy(
+            "\(path) is open in a Realm process (an app holds its lock file \((path as NSString).lastPathComponent).lock): "
+                + "realmtui changes a Realm file only while no Realm process has it open; close the app and try again")
     }
 }
 

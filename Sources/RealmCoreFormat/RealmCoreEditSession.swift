@@ -2,9 +2,9 @@ import Foundation
 import RealmEngine
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A Realm file (Realm Core's format) open for editing: the exclusive lock on its
@@ -54,27 +54,32 @@ public final class RealmCoreEditSession: @unchecked Sendable {
         // itself would leave the file unchanged and the link turned into a copy).
         guard let resolved = realpath(path, nil) else {
             let code = errno
-            throw code == ENOENT ? RealmError.fileNotFound(path: path)
+            throw code == ENOENT
+                ? RealmError.fileNotFound(path: path)
                 : RealmError.io(path: path, operation: "resolve", errno: code, message: String(cString: strerror(code)))
         }
         let filePath = String(cString: resolved)
         free(resolved)
         let lock = try RealmCoreEditLock(path: filePath)
-        let access = try key.map { try RealmCoreFileAccess.open(path: filePath, key: $0, lockHeld: true) }
+        let access =
+            try key.map { try RealmCoreFileAccess.open(path: filePath, key: $0, lockHeld: true) }
             ?? RealmCoreFileAccess.open(path: filePath, lockHeld: true)
         if let reason = access.facts.unsupportedReason { throw RealmError.unsupportedFormat("\(path): \(reason)") }
         let file = try RealmCoreFile(image: access.image, name: path)
-        if let refusal = RealmCoreEditPolicy.refusal(path: path, format: access.facts.format, historyType: file.historyType,
-                                                     upgradeFormat: upgradeFormat) {
+        if let refusal = RealmCoreEditPolicy.refusal(
+            path: path, format: access.facts.format, historyType: file.historyType,
+            upgradeFormat: upgradeFormat)
+        {
             // A synced Realm is refused as a kind of file; an older format until --upgrade-format.
             throw RealmCoreEditPolicy.syncHistoryTypes.contains(file.historyType)
                 ? RealmError.unsupportedFeature(refusal) : RealmError.unsupportedFormat(refusal)
         }
         let conversion = try RealmCoreConversion(file: file)
         if !conversion.omissions.isEmpty {
-            throw RealmError.unsupportedFeature("\(path) holds what this version of realmtui cannot hold yet, so writing it back would lose it: "
-                                         + conversion.omissions.map(\.description).joined(separator: ", ")
-                                         + "; the file is not changed ('realmtui copy' converts the rest into a file you can edit)")
+            throw RealmError.unsupportedFeature(
+                "\(path) holds what this version of realmtui cannot hold yet, so writing it back would lose it: "
+                    + conversion.omissions.map(\.description).joined(separator: ", ")
+                    + "; the file is not changed ('realmtui copy' converts the rest into a file you can edit)")
         }
         self.path = path
         self.filePath = filePath
@@ -95,10 +100,14 @@ public final class RealmCoreEditSession: @unchecked Sendable {
     /// The file's objects copied into a new in-memory Realm (with the file's schema version;
     /// Realm's "not versioned" reads as 0). Once per session.
     public func makeRealm(progress: (Int, Int) -> Void = { _, _ in }) throws -> Realm {
-        guard var conversion else { throw RealmError.invalidState("\(path): the edit session's Realm was made already") }
+        guard var conversion else {
+            throw RealmError.invalidState("\(path): the edit session's Realm was made already")
+        }
         self.conversion = nil
         let version = schemaVersion.flatMap { Int64(bitPattern: $0) >= 0 ? $0 : nil } ?? 0
-        let realm = try Realm(configuration: .init(inMemoryIdentifier: inMemoryIdentifier, schema: conversion.schema, schemaVersion: version))
+        let realm = try Realm(
+            configuration: .init(
+                inMemoryIdentifier: inMemoryIdentifier, schema: conversion.schema, schemaVersion: version))
         try realm.write { try conversion.copy(into: realm, progress: progress) }
         droppedUnresolvedLinks = conversion.droppedUnresolvedLinks
         return realm
@@ -108,7 +117,9 @@ public final class RealmCoreEditSession: @unchecked Sendable {
     /// with `schemaVersion` (default: the file's) in `metadata`. On failure the file is as it
     /// was (the caller cancels its transaction).
     public func commit(_ realm: Realm, schemaVersion: UInt64? = nil) throws {
-        guard lock.isHeld else { throw RealmError.invalidState("\(path): the edit session is closed (its lock let go): nothing written") }
+        guard lock.isHeld else {
+            throw RealmError.invalidState("\(path): the edit session is closed (its lock let go): nothing written")
+        }
         let version = schemaVersion ?? self.schemaVersion
         var reason = "the schema version changes"
         if version == self.schemaVersion {
@@ -156,15 +167,25 @@ public final class RealmCoreEditSession: @unchecked Sendable {
     /// The open write transaction's changes as new values of existing objects, when that is all
     /// it did and each is in a column the in-place commit writes; else why not.
     func inPlaceChanges(_ realm: Realm) throws -> Result<[RealmCoreCellChange], NotInPlace> {
-        if encryptionKey != nil { return .failure(.init(message: "an encrypted file is rewritten whole (its pages are re-encrypted)")) }
-        guard let pending = try realm.pendingWriteChanges() else { return .failure(.init(message: "no write transaction")) }
+        if encryptionKey != nil {
+            return .failure(.init(message: "an encrypted file is rewritten whole (its pages are re-encrypted)"))
+        }
+        guard let pending = try realm.pendingWriteChanges() else {
+            return .failure(.init(message: "no write transaction"))
+        }
         if pending.schemaChanged { return .failure(.init(message: "the schema changed")) }
         var out: [RealmCoreCellChange] = []
         for (className, changes) in pending.classes.sorted(by: { $0.key < $1.key }) {
             if changes.inserted > 0 || !changes.deleted.isEmpty {
-                return .failure(.init(message: "\(className): objects created or deleted (the cluster tree, indexes and backlinks change shape)"))
+                return .failure(
+                    .init(
+                        message:
+                            "\(className): objects created or deleted (the cluster tree, indexes and backlinks change shape)"
+                    ))
             }
-            guard let objectSchema = realm.schema[className] else { return .failure(.init(message: "\(className) is not in the schema")) }
+            guard let objectSchema = realm.schema[className] else {
+                return .failure(.init(message: "\(className) is not in the schema"))
+            }
             let properties = objectSchema.persistedProperties
             for (key, names) in changes.modified.sorted(by: { $0.key < $1.key }) {
                 guard let object = try realm.object(ofType: className, key: key) else {
@@ -177,10 +198,16 @@ public final class RealmCoreEditSession: @unchecked Sendable {
                     }
                     let p = properties[i]
                     if p.isLink || p.type == .mixed || p.isList || p.isSet || p.isMap || p.isPrimaryKey || p.isIndexed {
-                        return .failure(.init(message: "\(className).\(name): links, Mixed, collections and indexed properties are rewritten whole"))
+                        return .failure(
+                            .init(
+                                message:
+                                    "\(className).\(name): links, Mixed, collections and indexed properties are rewritten whole"
+                            ))
                     }
-                    out.append(RealmCoreCellChange(table: "class_" + className, key: key.rawValue, column: name,
-                                                   value: try RealmCoreWriter.coreValue(values[i], className, p)))
+                    out.append(
+                        RealmCoreCellChange(
+                            table: "class_" + className, key: key.rawValue, column: name,
+                            value: try RealmCoreWriter.coreValue(values[i], className, p)))
                     if out.count > Self.inPlaceCellLimit {
                         return .failure(.init(message: "more than \(Self.inPlaceCellLimit) values changed"))
                     }

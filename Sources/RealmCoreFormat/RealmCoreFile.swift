@@ -64,13 +64,16 @@ public final class RealmCoreFile: Sendable {
         historySchemaVersion = Int(try b.tagged(top, 9, "history schema version") ?? 0)
         logicalFileSize = try b.tagged(top, 2, "logical file size")
         if let logicalFileSize, logicalFileSize > Int64(b.size) {
-            throw b.corrupt(header.topRef, "logical file size \(logicalFileSize) exceeds the file's \(b.size) bytes: truncated?")
+            throw b.corrupt(
+                header.topRef, "logical file size \(logicalFileSize) exceeds the file's \(b.size) bytes: truncated?")
         }
         if top.count > 4, let freeRef = try b.ref(top, 3, "free list positions") {
             let positions = try b.intArray(freeRef, "free list positions")
             if let lengthsRef = try b.ref(top, 4, "free list lengths") {
                 let lengths = try b.intArray(lengthsRef, "free list lengths")
-                guard lengths.count == positions.count else { throw b.corrupt(lengthsRef, "free list arrays disagree in length") }
+                guard lengths.count == positions.count else {
+                    throw b.corrupt(lengthsRef, "free list arrays disagree in length")
+                }
             }
             freeListEntries = positions.count
         } else {
@@ -90,7 +93,8 @@ public final class RealmCoreFile: Sendable {
             // A removed table leaves a tagged value in its slot (kept so table keys stay stable).
             guard case .ref(let r) = try b.refOrTagged(tableRefs, i, "table \(i)") else { continue }
             let name = String(decoding: names[i] ?? Data(), as: UTF8.self)
-            list.append(try RealmCoreTable(bytes: b, ref: r, name: name, format: header.formatVersion, nodeShift: nodeShift))
+            list.append(
+                try RealmCoreTable(bytes: b, ref: r, name: name, format: header.formatVersion, nodeShift: nodeShift))
         }
         // Table keys are unique in a sound file; links name their targets by key.
         guard Set(list.map(\.key)).count == list.count else {
@@ -108,18 +112,24 @@ public final class RealmCoreFile: Sendable {
         guard header.topRef != 0 else { return 0 }
         let top = try bytes.node(header.topRef, "group top")
         guard top.count > 4, let positionsRef = try bytes.ref(top, 3, "free list positions"),
-              let lengthsRef = try bytes.ref(top, 4, "free list lengths") else { return 0 }
+            let lengthsRef = try bytes.ref(top, 4, "free list lengths")
+        else { return 0 }
         let positions = try bytes.intArray(positionsRef, "free list positions")
         let lengths = try bytes.intArray(lengthsRef, "free list lengths")
-        guard positions.count == lengths.count else { throw bytes.corrupt(lengthsRef, "free list arrays disagree in length") }
+        guard positions.count == lengths.count else {
+            throw bytes.corrupt(lengthsRef, "free list arrays disagree in length")
+        }
         var total: Int64 = 0
         var previousEnd: Int64 = 0
         let limit = logicalFileSize ?? Int64(bytes.size)
         for i in 0..<positions.count {
-            let start = positions.int(i), length = lengths.int(i)
+            let start = positions.int(i)
+            let length = lengths.int(i)
             let (end, overflow) = start.addingReportingOverflow(length)
             guard start >= previousEnd, length >= 0, !overflow, end <= limit else {
-                throw bytes.corrupt(positionsRef, "free list entry \(i) (\(start), \(length) bytes) is outside the file or overlaps the one before")
+                throw bytes.corrupt(
+                    positionsRef,
+                    "free list entry \(i) (\(start), \(length) bytes) is outside the file or overlaps the one before")
             }
             previousEnd = end
             total += length
@@ -136,14 +146,18 @@ public final class RealmCoreFile: Sendable {
     /// The origin of a backlink column: the table and the link column whose links it records.
     public func backlinkOrigin(_ column: CoreColumn) -> (table: RealmCoreTable, column: CoreColumn)? {
         guard column.isBacklink, let key = column.linkTargetKey, let origin = table(key: key),
-              let linkColumn = origin.columns.first(where: { $0.key == column.originColumnKey }) else { return nil }
+            let linkColumn = origin.columns.first(where: { $0.key == column.originColumnKey })
+        else { return nil }
         return (origin, linkColumn)
     }
 
     /// Object Store's schema version (`metadata.version`), nil without a `metadata` table.
     public func schemaVersion() throws -> Int64? {
-        guard let meta = table(named: "metadata"), let col = meta.columns.firstIndex(where: { $0.name == "version" }) else { return nil }
-        guard let first = try meta.objects(from: 0, limit: 1).first, case .int(let v) = first.values[col] else { return nil }
+        guard let meta = table(named: "metadata"), let col = meta.columns.firstIndex(where: { $0.name == "version" })
+        else { return nil }
+        guard let first = try meta.objects(from: 0, limit: 1).first, case .int(let v) = first.values[col] else {
+            return nil
+        }
         return v
     }
 }

@@ -2,9 +2,9 @@ import Foundation
 import RealmEngine
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A Realm Core file opened for reading without changing anything: no byte of the file is
@@ -60,7 +60,8 @@ public struct RealmCoreFileAccess: Sendable {
             throw RealmError.io(path: path, operation: "fstat", errno: code, message: String(cString: strerror(code)))
         }
         var marker: [UInt8] = []
-        for word in [UInt64(info.st_ino), UInt64(bitPattern: Int64(info.st_mtim.tv_sec)), UInt64(info.st_mtim.tv_nsec)] {
+        for word in [UInt64(info.st_ino), UInt64(bitPattern: Int64(info.st_mtim.tv_sec)), UInt64(info.st_mtim.tv_nsec)]
+        {
             withUnsafeBytes(of: word) { marker += $0 }
         }
         return marker + (try file.commitMarker())
@@ -90,7 +91,11 @@ public struct RealmCoreFileAccess: Sendable {
         guard case .realmCore(let facts) = RealmCoreHeaderFacts.classify(file: plain.bytes, path: path) else {
             // Realm's HMAC is keyed with the key's second half only: a wrong first half passes it
             // and decrypts into noise.
-            throw RealmError.encryption(path: path, reason: "a wrong key: its pages verify but do not decrypt into a Realm file (the key's first 32 bytes differ)")
+            throw RealmError.encryption(
+                path: path,
+                reason:
+                    "a wrong key: its pages verify but do not decrypt into a Realm file (the key's first 32 bytes differ)"
+            )
         }
         return RealmCoreFileAccess(image: plain, facts: facts, inUseCopyTakenAt: takenAt)
     }
@@ -100,7 +105,11 @@ public struct RealmCoreFileAccess: Sendable {
         case .realmCore(let facts):
             self.init(image: image, facts: facts, inUseCopyTakenAt: inUseCopyTakenAt)
         case .possiblyEncryptedRealm:
-            throw RealmError.encryption(path: path, reason: "it has no readable Realm header: it is an encrypted Realm file (give its 64-byte key) or not a Realm file")
+            throw RealmError.encryption(
+                path: path,
+                reason:
+                    "it has no readable Realm header: it is an encrypted Realm file (give its 64-byte key) or not a Realm file"
+            )
         case .other(let reason):
             // A Realm header that is damaged is a corrupt file; no header at all is another kind of file.
             if RealmCoreHeaderFacts.hasMnemonic(image.bytes) {
@@ -126,7 +135,9 @@ public struct RealmCoreFileAccess: Sendable {
         if fd < 0 {
             let code = errno
             if code == ENOENT { return false }
-            throw RealmError.io(path: lockPath, operation: "open Realm's lock file", errno: code, message: String(cString: strerror(code)))
+            throw RealmError.io(
+                path: lockPath, operation: "open Realm's lock file", errno: code,
+                message: String(cString: strerror(code)))
         }
         defer { _ = posixClose(fd) }
         var info = stat()
@@ -138,7 +149,8 @@ public struct RealmCoreFileAccess: Sendable {
         }
         let code = errno
         if code == EWOULDBLOCK || code == EAGAIN { return true }
-        throw RealmError.io(path: lockPath, operation: "flock Realm's lock file", errno: code, message: String(cString: strerror(code)))
+        throw RealmError.io(
+            path: lockPath, operation: "flock Realm's lock file", errno: code, message: String(cString: strerror(code)))
     }
 
     /// A copy of the whole file between two identical readings of its header, size and footer.
@@ -152,7 +164,9 @@ public struct RealmCoreFileAccess: Sendable {
                 return (data, Date())
             }
         }
-        throw RealmError.busy("\(path) is in use by a Realm app that committed during each of \(copyAttempts) attempts to copy it; try again")
+        throw RealmError.busy(
+            "\(path) is in use by a Realm app that committed during each of \(copyAttempts) attempts to copy it; try again"
+        )
     }
 }
 
@@ -235,8 +249,11 @@ struct ReadOnlyFile {
     func map() throws -> RealmCoreImage {
         let size = try size()
         guard size > 0 else { throw RealmError.notARealmFile(path: path, reason: "it is empty") }
-        guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else { throw ioError("mmap") }
-        return RealmCoreImage(bytes: UnsafeRawBufferPointer(start: base, count: size), release: { _ = munmap(base, size) })
+        guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else {
+            throw ioError("mmap")
+        }
+        return RealmCoreImage(
+            bytes: UnsafeRawBufferPointer(start: base, count: size), release: { _ = munmap(base, size) })
     }
 
     private func ioError(_ operation: String) -> RealmError {

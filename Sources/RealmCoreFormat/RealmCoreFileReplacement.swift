@@ -2,9 +2,9 @@ import Foundation
 import RealmEngine
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Whether a Realm file that was read may be written back by realmtui, decided from its header
@@ -22,12 +22,14 @@ public enum RealmCoreEditPolicy {
     ///   open, so only when the user says so with `--upgrade-format`.
     public static func refusal(path: String, format: Int, historyType: Int, upgradeFormat: Bool) -> String? {
         if syncHistoryTypes.contains(historyType) {
-            return "\(path) is a synced Realm (history type \(historyType)): realmtui never writes one, since its sync history "
+            return
+                "\(path) is a synced Realm (history type \(historyType)): realmtui never writes one, since its sync history "
                 + "(changes not yet uploaded, the server's position) cannot be kept and the app's sync client would discard "
                 + "or diverge from the edited file; edit it through the app, or 'realmtui copy' it into a local file"
         }
         if format < RealmCoreWriter.formatVersion && !upgradeFormat {
-            return "\(path) is in Realm file format \(format) and realmtui writes format \(RealmCoreWriter.formatVersion), "
+            return
+                "\(path) is in Realm file format \(format) and realmtui writes format \(RealmCoreWriter.formatVersion), "
                 + "which an app on an older Realm SDK (\(RealmCoreHeaderFacts.coreVersions(ofFormat: format) ?? "format \(format)")) "
                 + "cannot open; add --upgrade-format to write it in format \(RealmCoreWriter.formatVersion) anyway"
         }
@@ -43,7 +45,8 @@ public enum RealmCoreEditPolicy {
             return "read-only: a synced Realm (history type \(historyType)), which realmtui never writes"
         }
         if format < RealmCoreWriter.formatVersion {
-            return "read-only for the write commands unless given --upgrade-format (they write format \(RealmCoreWriter.formatVersion))"
+            return
+                "read-only for the write commands unless given --upgrade-format (they write format \(RealmCoreWriter.formatVersion))"
         }
         if inUseByRealmApp {
             return "read-only while a Realm app holds its lock (\((path as NSString).lastPathComponent).lock)"
@@ -84,7 +87,7 @@ extension RealmCoreWriter {
         do {
             var closed = false
             defer { if !closed { close(fd) } }
-            _ = fchown(fd, original.st_uid, original.st_gid)   // best effort: only root may give a file away
+            _ = fchown(fd, original.st_uid, original.st_gid)  // best effort: only root may give a file away
             guard fchmod(fd, original.st_mode & 0o7777) == 0 else { throw failure("chmod", temporary, errno) }
             var done = 0
             while done < bytes.count {

@@ -85,17 +85,20 @@ public struct RealmCoreHeaderFacts: Sendable, Equatable {
     public var unsupportedReason: String? {
         if format == 0 && topRef == 0 { return nil }  // an empty file whose format is not decided yet
         if format < Self.supportedFormats.lowerBound {
-            return "Realm file format \(format) is older than \(Self.supportedFormats.lowerBound), which realmtui reads; "
+            return
+                "Realm file format \(format) is older than \(Self.supportedFormats.lowerBound), which realmtui reads; "
                 + "open it in a current Realm app to upgrade it"
         }
         if format > Self.supportedFormats.upperBound {
-            return "Realm file format \(format) is newer than \(Self.supportedFormats.upperBound), the newest realmtui reads"
+            return
+                "Realm file format \(format) is newer than \(Self.supportedFormats.upperBound), the newest realmtui reads"
         }
         return nil
     }
 
     /// True when `bytes` begin with a Realm Core header (the `T-DB` mnemonic at bytes 16–19).
-    public static func hasMnemonic<Bytes: Collection>(_ bytes: Bytes) -> Bool where Bytes.Element == UInt8, Bytes.Index == Int {
+    public static func hasMnemonic<Bytes: Collection>(_ bytes: Bytes) -> Bool
+    where Bytes.Element == UInt8, Bytes.Index == Int {
         bytes.count >= headerSize && Array(bytes[bytes.startIndex + 16..<bytes.startIndex + 20]) == Array("T-DB".utf8)
     }
 
@@ -103,41 +106,53 @@ public struct RealmCoreHeaderFacts: Sendable, Equatable {
     /// mnemonic is missing and `corruptFile` (naming the offset) when a ref points outside the file.
     public init(file bytes: UnsafeRawBufferPointer, path: String, encrypted: Bool = false) throws {
         guard bytes.count >= Self.headerSize else {
-            throw RealmError.notARealmFile(path: path, reason: "it is \(bytes.count) bytes long, shorter than a Realm file's 24-byte header")
+            throw RealmError.notARealmFile(
+                path: path, reason: "it is \(bytes.count) bytes long, shorter than a Realm file's 24-byte header")
         }
         guard Self.hasMnemonic(bytes) else {
             throw RealmError.notARealmFile(path: path, reason: "bytes 16–19 are not the Realm file mnemonic \"T-DB\"")
         }
-        func u64(_ offset: Int) -> UInt64 { UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
+        func u64(_ offset: Int) -> UInt64 {
+            UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        }
         let size = UInt64(bytes.count)
-        let slot0 = u64(0), slot1 = u64(8)
+        let slot0 = u64(0)
+        let slot1 = u64(8)
         let flags = bytes[23]
         if slot0 == UInt64.max {
             // Streaming form: the footer at the end holds the real top ref and the cookie.
             guard bytes.count >= Self.headerSize + Self.footerSize else {
-                throw RealmError.corruptFile(path: path, offset: 0, reason: "a streaming-form Realm file too short to hold its 16-byte footer")
+                throw RealmError.corruptFile(
+                    path: path, offset: 0, reason: "a streaming-form Realm file too short to hold its 16-byte footer")
             }
             let footer = bytes.count - Self.footerSize
             guard u64(footer + 8) == Self.footerCookie else {
-                throw RealmError.corruptFile(path: path, offset: UInt64(footer + 8),
-                                             reason: "a streaming-form Realm file whose footer lacks its cookie (the file may be truncated)")
+                throw RealmError.corruptFile(
+                    path: path, offset: UInt64(footer + 8),
+                    reason: "a streaming-form Realm file whose footer lacks its cookie (the file may be truncated)")
             }
-            self.init(format: Int(bytes[20]), form: .streaming, selectedSlot: 0, topRefs: (slot0, slot1),
-                      topRef: u64(footer), fileSize: size, encrypted: encrypted)
+            self.init(
+                format: Int(bytes[20]), form: .streaming, selectedSlot: 0, topRefs: (slot0, slot1),
+                topRef: u64(footer), fileSize: size, encrypted: encrypted)
         } else {
             let slot = Int(flags & 1)
-            self.init(format: Int(bytes[20 + slot]), form: .committed, selectedSlot: slot, topRefs: (slot0, slot1),
-                      topRef: slot == 0 ? slot0 : slot1, fileSize: size, encrypted: encrypted)
+            self.init(
+                format: Int(bytes[20 + slot]), form: .committed, selectedSlot: slot, topRefs: (slot0, slot1),
+                topRef: slot == 0 ? slot0 : slot1, fileSize: size, encrypted: encrypted)
         }
         // A top ref must name a node inside the file, 8-aligned, past the header.
         if topRef != 0 && (topRef % 8 != 0 || topRef < UInt64(Self.headerSize) || topRef >= size) {
-            throw RealmError.corruptFile(path: path, offset: form == .streaming ? size - UInt64(Self.footerSize) : UInt64(8 * selectedSlot),
-                                         reason: "the top ref \(topRef) is not an 8-aligned offset inside the \(size)-byte file")
+            throw RealmError.corruptFile(
+                path: path, offset: form == .streaming ? size - UInt64(Self.footerSize) : UInt64(8 * selectedSlot),
+                reason: "the top ref \(topRef) is not an 8-aligned offset inside the \(size)-byte file")
         }
     }
 
     /// Builds facts from known values (tests, decrypted files).
-    public init(format: Int, form: Form, selectedSlot: Int, topRefs: (UInt64, UInt64), topRef: UInt64, fileSize: UInt64, encrypted: Bool) {
+    public init(
+        format: Int, form: Form, selectedSlot: Int, topRefs: (UInt64, UInt64), topRef: UInt64, fileSize: UInt64,
+        encrypted: Bool
+    ) {
         self.format = format
         self.form = form
         self.selectedSlot = selectedSlot

@@ -2,9 +2,9 @@ import Foundation
 import RealmEngine
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One value an in-place commit writes: object `key` of table `table` gets `value` in `column`.
@@ -79,17 +79,27 @@ public enum RealmCoreInPlaceCommit {
         let access = try RealmCoreFileAccess.open(path: path, lockHeld: true)
         let file = try RealmCoreFile(image: access.image, name: path)
         let b = file.bytes
-        guard file.header.form == .committed else { return .notInPlace("a file in the streaming form is converted by a whole rewrite") }
-        guard file.formatVersion == RealmCoreWriter.formatVersion else { return .notInPlace("format \(file.formatVersion) is upgraded by a whole rewrite") }
-        guard file.header.topRef != 0, let logical = file.logicalFileSize.map(Int.init), logical % 8 == 0, logical <= b.size else {
+        guard file.header.form == .committed else {
+            return .notInPlace("a file in the streaming form is converted by a whole rewrite")
+        }
+        guard file.formatVersion == RealmCoreWriter.formatVersion else {
+            return .notInPlace("format \(file.formatVersion) is upgraded by a whole rewrite")
+        }
+        guard file.header.topRef != 0, let logical = file.logicalFileSize.map(Int.init), logical % 8 == 0,
+            logical <= b.size
+        else {
             return .notInPlace("the file has no committed version with a logical size")
         }
-        guard file.historyType == 0 || file.historyType == 2 else { return .notInPlace("history type \(file.historyType)") }
+        guard file.historyType == 0 || file.historyType == 2 else {
+            return .notInPlace("history type \(file.historyType)")
+        }
         let top = try b.node(file.header.topRef, "group top")
         guard top.hasRefs, top.widthType == .bits, top.count == 7 || top.count >= 10 else {
             return .notInPlace("a group top of \(top.count) slots (no free lists or version)")
         }
-        guard let oldVersion = try b.tagged(top, 6, "version"), oldVersion >= 1 else { return .notInPlace("no version in the group top") }
+        guard let oldVersion = try b.tagged(top, 6, "version"), oldVersion >= 1 else {
+            return .notInPlace("no version in the group top")
+        }
         let newVersion = oldVersion + 1
         guard let tablesRef = try b.ref(top, 1, "tables") else { throw b.corrupt(top.ref, "group top without tables") }
         let tablesNode = try b.node(tablesRef, "tables")
@@ -97,11 +107,15 @@ public enum RealmCoreInPlaceCommit {
         // The changes by table, then by cluster leaf.
         var plans: [TablePlan] = []
         for (tableName, tableChanges) in Dictionary(grouping: changes, by: \.table).sorted(by: { $0.key < $1.key }) {
-            guard let table = file.table(named: tableName) else { return .notInPlace("\(tableName) is not a table of the file") }
-            guard let slot = try (0..<tablesNode.count).first(where: { i in
-                guard case .ref(let r) = try b.refOrTagged(tablesNode, i, "table \(i)") else { return false }
-                return try b.tagged(try b.node(r, "\(tableName) table top"), 3, "table key") == table.key
-            }), let tableTopRef = try b.ref(tablesNode, slot, "table \(slot)") else {
+            guard let table = file.table(named: tableName) else {
+                return .notInPlace("\(tableName) is not a table of the file")
+            }
+            guard
+                let slot = try (0..<tablesNode.count).first(where: { i in
+                    guard case .ref(let r) = try b.refOrTagged(tablesNode, i, "table \(i)") else { return false }
+                    return try b.tagged(try b.node(r, "\(tableName) table top"), 3, "table key") == table.key
+                }), let tableTopRef = try b.ref(tablesNode, slot, "table \(slot)")
+            else {
                 throw b.corrupt(tablesRef, "\(tableName): no slot of the tables array holds table key \(table.key)")
             }
             guard let tree = try table.tree() else { return .notInPlace("\(tableName) has no objects") }
@@ -110,25 +124,31 @@ public enum RealmCoreInPlaceCommit {
                 guard let column = table.columns.first(where: { $0.name == change.column }) else {
                     return .notInPlace("\(tableName).\(change.column) is not a column of the file")
                 }
-                if let reason = refusal(column, table) { return .notInPlace("\(tableName).\(change.column): \(reason)") }
+                if let reason = refusal(column, table) {
+                    return .notInPlace("\(tableName).\(change.column): \(reason)")
+                }
                 var path: [(ref: Int, slot: Int)] = []
                 guard let (leaf, index) = try tree.find(key: change.key, path: &path) else {
                     return .notInPlace("\(tableName) has no object \(change.key)")
                 }
-                plan.leaves[leaf.node.ref, default: LeafPlan(leaf: leaf, path: path)].changes.append((column, index, change.value))
+                plan.leaves[leaf.node.ref, default: LeafPlan(leaf: leaf, path: path)].changes.append(
+                    (column, index, change.value))
             }
             plans.append(plan)
         }
 
         // What this commit frees: the old nodes it replaces, the old top and free lists, the history.
         var freed: [FreeChunk] = []
-        func free(_ ref: Int) throws { freed.append(FreeChunk(position: ref, length: nodeSize(try b.node(ref, "node")), version: newVersion)) }
+        func free(_ ref: Int) throws {
+            freed.append(FreeChunk(position: ref, length: nodeSize(try b.node(ref, "node")), version: newVersion))
+        }
         for plan in plans {
             for (_, leafPlan) in plan.leaves {
                 try free(leafPlan.leaf.node.ref)
                 for column in Set(leafPlan.changes.map(\.column.leafSlot)) {
                     guard let ref = try b.ref(leafPlan.leaf.node, column, "\(plan.table.name) column leaf") else {
-                        throw b.corrupt(leafPlan.leaf.node.ref, "\(plan.table.name): cluster leaf without column \(column - 1)")
+                        throw b.corrupt(
+                            leafPlan.leaf.node.ref, "\(plan.table.name): cluster leaf without column \(column - 1)")
                     }
                     try subtree(ref, b, into: &freed, version: newVersion)
                 }
@@ -140,13 +160,16 @@ public enum RealmCoreInPlaceCommit {
         try free(top.ref)
         var kept: [FreeChunk] = []
         if let positionsRef = try b.ref(top, 3, "free positions"), let lengthsRef = try b.ref(top, 4, "free lengths") {
-            let positions = try b.intArray(positionsRef, "free positions"), lengths = try b.intArray(lengthsRef, "free lengths")
+            let positions = try b.intArray(positionsRef, "free positions")
+            let lengths = try b.intArray(lengthsRef, "free lengths")
             let versions = try b.ref(top, 5, "free versions").map { try b.intArray($0, "free versions") }
             guard positions.count == lengths.count, versions.map({ $0.count == positions.count }) ?? true else {
                 throw b.corrupt(positionsRef, "the free lists disagree in length")
             }
             for i in 0..<positions.count {
-                kept.append(FreeChunk(position: Int(positions.int(i)), length: Int(lengths.int(i)), version: versions?.int(i) ?? 0))
+                kept.append(
+                    FreeChunk(
+                        position: Int(positions.int(i)), length: Int(lengths.int(i)), version: versions?.int(i) ?? 0))
             }
             try free(positionsRef)
             try free(lengthsRef)
@@ -157,7 +180,9 @@ public enum RealmCoreInPlaceCommit {
             try subtree(historyRef, b, into: &freed, version: newVersion)
             historyDropped = true
         }
-        guard Set(freed.map(\.position)).count == freed.count else { throw b.corrupt(top.ref, "a node is reachable twice") }
+        guard Set(freed.map(\.position)).count == freed.count else {
+            throw b.corrupt(top.ref, "a node is reachable twice")
+        }
 
         // The new nodes: once at the end of the file to learn their size, then where they go.
         func writeData(origin: Int) throws -> (CoreNodeWriter, tables: Int) {
@@ -179,38 +204,53 @@ public enum RealmCoreInPlaceCommit {
             .min { $0.element.length < $1.element.length }
         let origin = chunk?.element.position ?? logical
         var (w, newTables) = try writeData(origin: origin)
-        guard w.bytes.count == firstPass else { throw RealmError.internalError("\(path): the in-place commit's nodes changed size when moved") }
+        guard w.bytes.count == firstPass else {
+            throw RealmError.internalError("\(path): the in-place commit's nodes changed size when moved")
+        }
         var entries = kept
         if let chunk {
             // The chunk's rest stays free; its start is fixed by the sizes below, its count is not.
-            entries[chunk.offset] = FreeChunk(position: chunk.element.position + 8, length: chunk.element.length - 8, version: chunk.element.version)
+            entries[chunk.offset] = FreeChunk(
+                position: chunk.element.position + 8, length: chunk.element.length - 8, version: chunk.element.version)
         }
         let count = merged(entries + freed).count
         let used = firstPass + freeListSize(count) + topSize
         if let chunk {
-            entries[chunk.offset] = FreeChunk(position: chunk.element.position + used, length: chunk.element.length - used,
-                                              version: chunk.element.version)
+            entries[chunk.offset] = FreeChunk(
+                position: chunk.element.position + used, length: chunk.element.length - used,
+                version: chunk.element.version)
         }
         let final = merged(entries + freed)
-        guard final.count == count else { throw RealmError.internalError("\(path): the free list's length changed while it was placed") }
+        guard final.count == count else {
+            throw RealmError.internalError("\(path): the free list's length changed while it was placed")
+        }
         let newLogical = chunk == nil ? logical + used : logical
         guard newLogical < sectionSize else { return .notInPlace("a file beyond \(sectionSize >> 20) MB") }
         let positions = try w.ints(final.map { Int64($0.position) }, width: 64, what: "free positions")
         let lengths = try w.ints(final.map { Int64($0.length) }, width: 64, what: "free lengths")
         let versions = try w.ints(final.map(\.version), width: 64, what: "free versions")
-        var topSlots: [Int: Int64] = [1: Int64(newTables), 2: CoreSlot.tagged(Int64(newLogical)).stored, 3: Int64(positions),
-                                      4: Int64(lengths), 5: Int64(versions), 6: CoreSlot.tagged(newVersion).stored]
+        var topSlots: [Int: Int64] = [
+            1: Int64(newTables), 2: CoreSlot.tagged(Int64(newLogical)).stored, 3: Int64(positions),
+            4: Int64(lengths), 5: Int64(versions), 6: CoreSlot.tagged(newVersion).stored,
+        ]
         if historyDropped { topSlots[8] = 0 }
         let newTop = try w.copy(of: top, replacing: topSlots, minimumWidth: 64, what: "group top")
-        guard w.end == origin + used else { throw RealmError.internalError("\(path): the in-place commit wrote \(w.end - origin) bytes, planned \(used)") }
+        guard w.end == origin + used else {
+            throw RealmError.internalError(
+                "\(path): the in-place commit wrote \(w.end - origin) bytes, planned \(used)")
+        }
         try write(w.bytes, at: origin, topRef: newTop, header: file.header, path: path, flip: flip)
-        return .committed(version: newVersion, topRef: newTop, writtenBytes: used, reusedFreeSpace: chunk != nil, logicalFileSize: newLogical)
+        return .committed(
+            version: newVersion, topRef: newTop, writtenBytes: used, reusedFreeSpace: chunk != nil,
+            logicalFileSize: newLogical)
     }
 
     /// Why a column's values are not rewritten in place (nil: they are).
     static func refusal(_ c: CoreColumn, _ table: RealmCoreTable) -> String? {
         if c.collection != nil { return "a collection (its elements are separate trees)" }
-        if c.index != nil || table.primaryKey == c.name { return "indexed (the search index would need the change too)" }
+        if c.index != nil || table.primaryKey == c.name {
+            return "indexed (the search index would need the change too)"
+        }
         if c.enumKeysRef != nil { return "enum-encoded strings" }
         switch c.type {
         case .link, .linkList, .typedLink, .backlink: return "links (the target's backlinks would change too)"
@@ -224,7 +264,8 @@ public enum RealmCoreInPlaceCommit {
     static func nodeSize(_ n: CoreNode) -> Int { 8 + (n.payloadSize + 7) & ~7 }
 
     /// Every node of the tree at `ref` (a has-refs node's non-zero even elements are refs).
-    static func subtree(_ ref: Int, _ b: CoreBytes, into out: inout [FreeChunk], version: Int64, depth: Int = 0) throws {
+    static func subtree(_ ref: Int, _ b: CoreBytes, into out: inout [FreeChunk], version: Int64, depth: Int = 0) throws
+    {
         guard depth < 64 else { throw b.corrupt(ref, "a tree deeper than 64 levels (a cycle?)") }
         let n = try b.node(ref, "node")
         out.append(FreeChunk(position: ref, length: nodeSize(n), version: version))
@@ -254,7 +295,9 @@ public enum RealmCoreInPlaceCommit {
     /// Writes the new nodes, then the new top ref into the header slot not in use, flushes,
     /// selects that slot and flushes again (Realm Core's order: the old version stays what the
     /// header selects until the new one is on disk).
-    static func write(_ bytes: [UInt8], at offset: Int, topRef: Int, header: RealmCoreHeader, path: String, flip: Bool) throws {
+    static func write(_ bytes: [UInt8], at offset: Int, topRef: Int, header: RealmCoreHeader, path: String, flip: Bool)
+        throws
+    {
         func failure(_ what: String, _ code: Int32) -> RealmError {
             RealmError.io(path: path, operation: what, errno: code, message: String(cString: strerror(code)))
         }
@@ -305,21 +348,29 @@ public enum RealmCoreInPlaceCommit {
             var replaced: [Int: Int] = [:]
             for (ref, plan) in leaves.sorted(by: { $0.key < $1.key }) {
                 var slots: [Int: Int64] = [:]
-                for (slot, changes) in Dictionary(grouping: plan.changes, by: \.column.leafSlot).sorted(by: { $0.key < $1.key }) {
+                for (slot, changes) in Dictionary(grouping: plan.changes, by: \.column.leafSlot).sorted(by: {
+                    $0.key < $1.key
+                }) {
                     let column = changes[0].column
                     let what = "\(table.name).\(column.name)"
-                    guard let old = try b.ref(plan.leaf.node, slot, what) else { throw b.corrupt(ref, "\(what): no column leaf") }
-                    var values = try table.column(column, ref: old, CoreLeafDecoder(bytes: b, context: what, format: table.format))
+                    guard let old = try b.ref(plan.leaf.node, slot, what) else {
+                        throw b.corrupt(ref, "\(what): no column leaf")
+                    }
+                    var values = try table.column(
+                        column, ref: old, CoreLeafDecoder(bytes: b, context: what, format: table.format))
                     for change in changes {
-                        guard values.indices.contains(change.index) else { throw b.corrupt(old, "\(what): leaf shorter than its cluster") }
+                        guard values.indices.contains(change.index) else {
+                            throw b.corrupt(old, "\(what): leaf shorter than its cluster")
+                        }
                         values[change.index] = change.value
                     }
-                    slots[slot] = Int64(try w.leaf(values[...], type: column.type, nullable: column.nullable, what: what))
+                    slots[slot] = Int64(
+                        try w.leaf(values[...], type: column.type, nullable: column.nullable, what: what))
                 }
                 replaced[ref] = try w.copy(of: plan.leaf.node, replacing: slots, what: "\(table.name) cluster leaf")
             }
             // Inner nodes by depth, deepest first, each once with every changed child.
-            var byDepth: [Int: [Int: [Int: Int]]] = [:]   // depth → node → slot → old child
+            var byDepth: [Int: [Int: [Int: Int]]] = [:]  // depth → node → slot → old child
             for (leafRef, plan) in leaves {
                 for (d, step) in plan.path.enumerated() {
                     let child = d + 1 < plan.path.count ? plan.path[d + 1].ref : leafRef
@@ -330,15 +381,22 @@ public enum RealmCoreInPlaceCommit {
                 for (ref, children) in (byDepth[depth] ?? [:]).sorted(by: { $0.key < $1.key }) {
                     var slots: [Int: Int64] = [:]
                     for (slot, child) in children {
-                        guard let new = replaced[child] else { throw RealmError.internalError("\(table.name): child \(child) not rewritten") }
+                        guard let new = replaced[child] else {
+                            throw RealmError.internalError("\(table.name): child \(child) not rewritten")
+                        }
                         slots[slot] = Int64(new)
                     }
-                    replaced[ref] = try w.copy(of: try b.node(ref, "\(table.name) inner cluster node"), replacing: slots,
-                                               what: "\(table.name) inner cluster node")
+                    replaced[ref] = try w.copy(
+                        of: try b.node(ref, "\(table.name) inner cluster node"), replacing: slots,
+                        what: "\(table.name) inner cluster node")
                 }
             }
-            guard let root = replaced[rootRef] else { throw RealmError.internalError("\(table.name): the cluster root was not rewritten") }
-            return try w.copy(of: try b.node(topRef, "\(table.name) table top"), replacing: [2: Int64(root)], what: "\(table.name) table top")
+            guard let root = replaced[rootRef] else {
+                throw RealmError.internalError("\(table.name): the cluster root was not rewritten")
+            }
+            return try w.copy(
+                of: try b.node(topRef, "\(table.name) table top"), replacing: [2: Int64(root)],
+                what: "\(table.name) table top")
         }
     }
 }

@@ -16,7 +16,8 @@ public struct RealmCoreObject: Sendable, Equatable {
 public final class RealmCoreTable: @unchecked Sendable {
     /// Top-level, embedded or asymmetric (table top slot 12).
     public enum Kind: String, Sendable {
-        case topLevel = "top_level", embedded, asymmetric
+        case topLevel = "top_level"
+        case embedded, asymmetric
     }
 
     public let name: String
@@ -53,11 +54,12 @@ public final class RealmCoreTable: @unchecked Sendable {
         columns = spec.columns
         backlinkColumns = spec.backlinks
         let flags = try b.tagged(top, 12, "\(name) flags") ?? 0
-        kind = switch flags & 3 {
-        case 1: .embedded
-        case 2: .asymmetric
-        default: .topLevel
-        }
+        kind =
+            switch flags & 3 {
+            case 1: .embedded
+            case 2: .asymmetric
+            default: .topLevel
+            }
         if let pk = try b.tagged(top, 11, "\(name) primary key") {
             guard let column = spec.columns.first(where: { $0.key == pk }) else {
                 throw b.corrupt(ref, "\(name): primary key column \(pk) is not a column of the table")
@@ -74,11 +76,13 @@ public final class RealmCoreTable: @unchecked Sendable {
         columns = try columns.map { c in
             guard c.type == .link || c.type == .linkList else { return c }
             guard let t = c.linkTargetKey, let target = names[t] else {
-                throw bytes.corrupt(0, "\(name).\(c.name): link target table \(c.linkTargetKey.map(String.init) ?? "?") does not exist")
+                throw bytes.corrupt(
+                    0, "\(name).\(c.name): link target table \(c.linkTargetKey.map(String.init) ?? "?") does not exist")
             }
-            return CoreColumn(name: c.name, type: c.type, nullable: c.nullable, collection: c.collection, index: c.index,
-                              key: c.key, linkTargetKey: t, linkTarget: target, originColumnKey: nil,
-                              specIndex: c.specIndex, enumKeysRef: c.enumKeysRef, isBacklink: false)
+            return CoreColumn(
+                name: c.name, type: c.type, nullable: c.nullable, collection: c.collection, index: c.index,
+                key: c.key, linkTargetKey: t, linkTarget: target, originColumnKey: nil,
+                specIndex: c.specIndex, enumKeysRef: c.enumKeysRef, isBacklink: false)
         }
     }
 
@@ -99,7 +103,8 @@ public final class RealmCoreTable: @unchecked Sendable {
         // (A stated 2 on an SDK tree fails the range checks while reading.)
         if let statedShift, inferred == 2, statedShift != 2 {
             throw RealmError.invalidInput(
-                "\(bytes.name): \(name)'s cluster tree was written with node shift 2 (a node-size-4 Realm Core build), not the stated \(statedShift)")
+                "\(bytes.name): \(name)'s cluster tree was written with node shift 2 (a node-size-4 Realm Core build), not the stated \(statedShift)"
+            )
         }
         let s = statedShift ?? inferred
         inferredShift = s
@@ -139,7 +144,8 @@ public final class RealmCoreTable: @unchecked Sendable {
             return true
         }
         guard seen == objectCount else {
-            throw bytes.corrupt(clusterRoot ?? 0, "\(name): the cluster tree holds \(seen) objects but its root says \(objectCount)")
+            throw bytes.corrupt(
+                clusterRoot ?? 0, "\(name): the cluster tree holds \(seen) objects but its root says \(objectCount)")
         }
     }
 
@@ -155,7 +161,8 @@ public final class RealmCoreTable: @unchecked Sendable {
             return true
         }
         guard seen == objectCount else {
-            throw bytes.corrupt(clusterRoot ?? 0, "\(name): the cluster tree holds \(seen) objects but its root says \(objectCount)")
+            throw bytes.corrupt(
+                clusterRoot ?? 0, "\(name): the cluster tree holds \(seen) objects but its root says \(objectCount)")
         }
     }
 
@@ -186,7 +193,8 @@ public final class RealmCoreTable: @unchecked Sendable {
             }
             let values = try column(c, ref: ref, decoder)
             guard values.count == leaf.count else {
-                throw bytes.corrupt(ref, "\(context): column leaf holds \(values.count) values for \(leaf.count) objects")
+                throw bytes.corrupt(
+                    ref, "\(context): column leaf holds \(values.count) values for \(leaf.count) objects")
             }
             cols.append(values)
         }
@@ -209,14 +217,17 @@ public final class RealmCoreTable: @unchecked Sendable {
     private func element(_ c: CoreColumn, _ decoder: CoreLeafDecoder) throws -> CoreElementType {
         var enumKeys: [Data?]?
         if let r = c.enumKeysRef { enumKeys = try decoder.stringBytes(r, nullable: c.nullable) }
-        return CoreElementType(type: c.type, nullable: c.nullable, targetTableKey: c.linkTargetKey ?? -1, enumKeys: enumKeys)
+        return CoreElementType(
+            type: c.type, nullable: c.nullable, targetTableKey: c.linkTargetKey ?? -1, enumKeys: enumKeys)
     }
 
     func column(_ c: CoreColumn, ref: Int, _ decoder: CoreLeafDecoder) throws -> [CoreValue] {
         let element = try element(c, decoder)
         guard let kind = c.collection else { return try decoder.values(ref, element) }
         let refs = try bytes.node(ref, "\(decoder.context) collections")
-        guard refs.widthType == .bits else { throw bytes.corrupt(ref, "\(decoder.context): collection leaf is not an array of refs") }
+        guard refs.widthType == .bits else {
+            throw bytes.corrupt(ref, "\(decoder.context): collection leaf is not an array of refs")
+        }
         return try (0..<refs.count).map { i in
             let r = try bytes.ref(refs, i, "\(decoder.context) collection")
             switch kind {

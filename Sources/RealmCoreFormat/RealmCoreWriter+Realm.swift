@@ -7,12 +7,19 @@ extension RealmCoreWriter {
     /// The Realm Core column type of a property this writer can write, or why it cannot yet.
     static func columnType(_ p: Property, in objectSchema: ObjectSchema) -> Result<CoreColumnType, RealmError> {
         func refuse(_ what: String) -> Result<CoreColumnType, RealmError> {
-            .failure(.unsupportedFeature("\(objectSchema.name).\(p.name): \(what) cannot be written to a Realm Core file yet"))
+            .failure(
+                .unsupportedFeature(
+                    "\(objectSchema.name).\(p.name): \(what) cannot be written to a Realm Core file yet"))
         }
-        if p.isPrimaryKey, ![.int, .int8, .int16, .int32, .string, .objectId, .uuid].contains(p.type) || p.isList || p.isSet || p.isMap {
+        if p.isPrimaryKey,
+            ![.int, .int8, .int16, .int32, .string, .objectId, .uuid].contains(p.type) || p.isList || p.isSet || p.isMap
+        {
             return refuse("a primary key of type \(p.type)")
         }
-        if p.isIndexed, ![.int, .int8, .int16, .int32, .bool, .string, .date, .objectId, .uuid, .mixed].contains(p.type) || p.isList || p.isSet || p.isMap {
+        if p.isIndexed,
+            ![.int, .int8, .int16, .int32, .bool, .string, .date, .objectId, .uuid, .mixed].contains(p.type) || p.isList
+                || p.isSet || p.isMap
+        {
             return refuse("an index on a \(p.collectionName ?? "\(p.type)") property")
         }
         switch p.type {
@@ -41,18 +48,23 @@ extension RealmCoreWriter {
     /// following the links that own them.
     public static func tables(from realm: Realm) throws -> [RealmCoreWriterTable] {
         let schemas = realm.schema.objectSchemas
-        let tableKeys = Dictionary(schemas.enumerated().map { ($0.element.name, Int64($0.offset + 1)) },
-                                   uniquingKeysWith: { a, _ in a })
+        let tableKeys = Dictionary(
+            schemas.enumerated().map { ($0.element.name, Int64($0.offset + 1)) },
+            uniquingKeysWith: { a, _ in a })
         let embedded = Set(schemas.filter(\.isEmbedded).map(\.name))
         var columnsByClass: [String: [RealmCoreWriterTable.Column]] = [:]
         for objectSchema in schemas {
             columnsByClass[objectSchema.name] = try objectSchema.persistedProperties.map { p in
-                var column = p.isLink
-                    ? RealmCoreWriterTable.Column(name: p.name, type: try columnType(p, in: objectSchema).get(), nullable: !p.isList,
-                                                  isList: p.isList && !p.isSet, isSet: p.isSet, isDictionary: p.isMap, linkTarget: "class_" + (p.objectClassName ?? ""))
-                    : RealmCoreWriterTable.Column(name: p.name, type: try columnType(p, in: objectSchema).get(),
-                                                  nullable: p.isOptional || p.type == .mixed, isList: p.isList && !p.isSet, isSet: p.isSet,
-                                                  isDictionary: p.isMap)
+                var column =
+                    p.isLink
+                    ? RealmCoreWriterTable.Column(
+                        name: p.name, type: try columnType(p, in: objectSchema).get(), nullable: !p.isList,
+                        isList: p.isList && !p.isSet, isSet: p.isSet, isDictionary: p.isMap,
+                        linkTarget: "class_" + (p.objectClassName ?? ""))
+                    : RealmCoreWriterTable.Column(
+                        name: p.name, type: try columnType(p, in: objectSchema).get(),
+                        nullable: p.isOptional || p.type == .mixed, isList: p.isList && !p.isSet, isSet: p.isSet,
+                        isDictionary: p.isMap)
                 // The primary key is indexed through the table (as Object Store creates it).
                 column.isIndexed = p.isIndexed && !p.isPrimaryKey
                 return column
@@ -65,27 +77,34 @@ extension RealmCoreWriter {
         var queued: [String: Set<Int64>] = [:]
         func read(_ objectSchema: ObjectSchema, _ key: ObjectKey) throws {
             guard let object = try realm.object(ofType: objectSchema.name, key: key) else {
-                throw RealmError.invalidInput("\(objectSchema.name): object \(key.rawValue) is linked to but does not exist")
+                throw RealmError.invalidInput(
+                    "\(objectSchema.name): object \(key.rawValue) is linked to but does not exist")
             }
             let properties = objectSchema.persistedProperties
             let values = try object.values()
             guard values.count == properties.count else {
-                throw RealmError.internalError("\(objectSchema.name): object \(key.rawValue) has \(values.count) values for \(properties.count) properties")
+                throw RealmError.internalError(
+                    "\(objectSchema.name): object \(key.rawValue) has \(values.count) values for \(properties.count) properties"
+                )
             }
             for (value, p) in zip(values, properties) {
                 guard p.isLink, let target = p.objectClassName, embedded.contains(target) else { continue }
-                let links: [Value] = switch value {
-                case .list(let items): items
-                case .map(let entries): Array(entries.values)
-                default: [value]
-                }
+                let links: [Value] =
+                    switch value {
+                    case .list(let items): items
+                    case .map(let entries): Array(entries.values)
+                    default: [value]
+                    }
                 for case .link(let k) in links where queued[target, default: []].insert(k.rawValue).inserted {
                     pending.append((target, k))
                 }
             }
-            objectsByClass[objectSchema.name, default: []].append(.init(key: key.rawValue, values: try zip(values, properties).map { value, p in
-                try coreValue(value, objectSchema.name, p, tableKeys: tableKeys)
-            }))
+            objectsByClass[objectSchema.name, default: []].append(
+                .init(
+                    key: key.rawValue,
+                    values: try zip(values, properties).map { value, p in
+                        try coreValue(value, objectSchema.name, p, tableKeys: tableKeys)
+                    }))
         }
         for objectSchema in schemas where !objectSchema.isEmbedded {
             for key in try realm.objects(objectSchema.name).keys() { try read(objectSchema, key) }
@@ -96,8 +115,9 @@ extension RealmCoreWriter {
             try read(objectSchema, key)
         }
         return schemas.map { objectSchema in
-            var table = RealmCoreWriterTable(name: "class_" + objectSchema.name, columns: columnsByClass[objectSchema.name] ?? [],
-                                             objects: objectsByClass[objectSchema.name] ?? [], isEmbedded: objectSchema.isEmbedded)
+            var table = RealmCoreWriterTable(
+                name: "class_" + objectSchema.name, columns: columnsByClass[objectSchema.name] ?? [],
+                objects: objectsByClass[objectSchema.name] ?? [], isEmbedded: objectSchema.isEmbedded)
             table.primaryKey = objectSchema.primaryKeyProperty?.name
             return table
         }
@@ -113,7 +133,9 @@ extension RealmCoreWriter {
 
     /// A value as Realm Core stores it in a column of `property`'s type.
     /// `tableKeys` gives the table key of each class typed links in Mixed values name.
-    static func coreValue(_ value: Value, _ className: String, _ property: Property, tableKeys: [String: Int64] = [:]) throws -> CoreValue {
+    static func coreValue(_ value: Value, _ className: String, _ property: Property, tableKeys: [String: Int64] = [:])
+        throws -> CoreValue
+    {
         switch value {
         case .null: return .null
         case .bool(let b): return .bool(b)
@@ -133,7 +155,9 @@ extension RealmCoreWriter {
         case .objectId(let o):
             // Big-endian words, as `RealmCoreConversion` reads them back.
             var bytes: [UInt8] = []
-            for word in [o.bytes.0, o.bytes.1, o.bytes.2] { bytes += [UInt8(word >> 24), UInt8(word >> 16 & 0xFF), UInt8(word >> 8 & 0xFF), UInt8(word & 0xFF)] }
+            for word in [o.bytes.0, o.bytes.1, o.bytes.2] {
+                bytes += [UInt8(word >> 24), UInt8(word >> 16 & 0xFF), UInt8(word >> 8 & 0xFF), UInt8(word & 0xFF)]
+            }
             return .objectId(Data(bytes))
         case .uuid(let u):
             return .uuid(withUnsafeBytes(of: u.uuid) { Data($0) })
@@ -148,16 +172,19 @@ extension RealmCoreWriter {
             return .list(try items.map { try coreValue($0, className, property, tableKeys: tableKeys) })
         case .map(let entries) where property.isMap || property.type == .mixed:
             // A map property, or a dictionary nested in a Mixed value (format 24).
-            return .dictionary(try entries.map { key, v in
-                CoreDictionaryEntry(key: key, value: try coreValue(v, className, property, tableKeys: tableKeys))
-            })
+            return .dictionary(
+                try entries.map { key, v in
+                    CoreDictionaryEntry(key: key, value: try coreValue(v, className, property, tableKeys: tableKeys))
+                })
         case .typedLink(let link) where property.type == .mixed:
             guard let table = tableKeys[link.className] else {
-                throw RealmError.invalidInput("\(className).\(property.name): a Mixed link to \(link.className), a class that is not written")
+                throw RealmError.invalidInput(
+                    "\(className).\(property.name): a Mixed link to \(link.className), a class that is not written")
             }
             return .typedLink(tableKey: table, key: link.key.rawValue)
         default:
-            throw RealmError.unsupportedFeature("\(className).\(property.name): a \(value) value cannot be written to a Realm Core file yet")
+            throw RealmError.unsupportedFeature(
+                "\(className).\(property.name): a \(value) value cannot be written to a Realm Core file yet")
         }
     }
 }

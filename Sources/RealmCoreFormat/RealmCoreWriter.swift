@@ -25,8 +25,9 @@ public enum RealmCoreWriter {
 
     /// Object Store's `metadata` table: one object holding the schema version.
     static func metadataTable(schemaVersion: UInt64) -> RealmCoreWriterTable {
-        RealmCoreWriterTable(name: "metadata", columns: [.init(name: "version", type: .int, nullable: false)],
-                             objects: [.init(key: 0, values: [.int(Int64(bitPattern: schemaVersion))])])
+        RealmCoreWriterTable(
+            name: "metadata", columns: [.init(name: "version", type: .int, nullable: false)],
+            objects: [.init(key: 0, values: [.int(Int64(bitPattern: schemaVersion))])])
     }
 
     /// The file's bytes. With `schemaVersion`, a `metadata` table holding it comes first (as
@@ -36,12 +37,16 @@ public enum RealmCoreWriter {
     /// footer at the end (padded to whole 4 KiB pages with `pageAligned`, for encryption), the
     /// header's slots 0xFFFF…FF and 0; Realm Core reads it as is and turns it into the
     /// committed form on its first read-write open.
-    public static func image(tables: [RealmCoreWriterTable], schemaVersion: UInt64?, name: String = "Realm file",
-                             streaming: Bool = false, pageAligned: Bool = false) throws -> [UInt8] {
+    public static func image(
+        tables: [RealmCoreWriterTable], schemaVersion: UInt64?, name: String = "Realm file",
+        streaming: Bool = false, pageAligned: Bool = false
+    ) throws -> [UInt8] {
         let all = (schemaVersion.map { [metadataTable(schemaVersion: $0)] } ?? []) + tables
         var seen = Set<String>()
         for t in all {
-            guard seen.insert(t.name).inserted else { throw RealmError.invalidInput("\(name): two tables are named '\(t.name)'") }
+            guard seen.insert(t.name).inserted else {
+                throw RealmError.invalidInput("\(name): two tables are named '\(t.name)'")
+            }
         }
         var writers = all.enumerated().map { CoreTableWriter(table: $0.element, key: Int64($0.offset)) }
         try connectLinks(&writers, name: name)
@@ -61,10 +66,14 @@ public enum RealmCoreWriter {
         // logical file size it holds.
         let topRef = w.end
         let fileSize = Int64(topRef + 8 + 7 * 8)
-        let top = try w.slots([.ref(names), .ref(tablesRef), .tagged(fileSize), .ref(freePositions), .ref(freeLengths),
-                               .ref(freeVersions), .tagged(1)], minimumWidth: 64, what: "group top")
+        let top = try w.slots(
+            [
+                .ref(names), .ref(tablesRef), .tagged(fileSize), .ref(freePositions), .ref(freeLengths),
+                .ref(freeVersions), .tagged(1),
+            ], minimumWidth: 64, what: "group top")
         guard top == topRef, w.end == Int(fileSize) else {
-            throw RealmError.internalError("\(name): the group top came out at \(top) ending at \(w.end), expected \(topRef)–\(fileSize)")
+            throw RealmError.internalError(
+                "\(name): the group top came out at \(top) ending at \(w.end), expected \(topRef)–\(fileSize)")
         }
         return streaming ? w.finishStreaming(topRef: top, pageAligned: pageAligned) : w.finish(topRef: top)
     }
@@ -73,13 +82,15 @@ public enum RealmCoreWriter {
     /// origin tables and their columns) and fills it from the links; a link to a table or an
     /// object that does not exist is an error.
     static func connectLinks(_ writers: inout [CoreTableWriter], name: String) throws {
-        let index = Dictionary(writers.enumerated().map { ($0.element.table.name, $0.offset) }, uniquingKeysWith: { a, _ in a })
+        let index = Dictionary(
+            writers.enumerated().map { ($0.element.table.name, $0.offset) }, uniquingKeysWith: { a, _ in a })
         for o in writers.indices {
             let origin = writers[o].table
             for (c, column) in origin.columns.enumerated() where column.type == .link {
                 let what = "\(origin.name).\(column.name)"
                 guard let targetName = column.linkTarget, let t = index[targetName] else {
-                    throw RealmError.invalidInput("\(name): \(what) links to \(column.linkTarget ?? "no table"), which is not written")
+                    throw RealmError.invalidInput(
+                        "\(name): \(what) links to \(column.linkTarget ?? "no table"), which is not written")
                 }
                 let targetKeys = Set(writers[t].table.objects.map(\.key))
                 var backlink = CoreBacklinkColumn(originTable: writers[o].key, originColumn: writers[o].columnKey(c))
@@ -94,7 +105,9 @@ public enum RealmCoreWriter {
                     for link in links {
                         guard case .link(_, let key) = link else { continue }
                         guard targetKeys.contains(key) else {
-                            throw RealmError.invalidInput("\(name): \(what) of object \(object.key) links to object \(key) of \(targetName), which does not exist")
+                            throw RealmError.invalidInput(
+                                "\(name): \(what) of object \(object.key) links to object \(key) of \(targetName), which does not exist"
+                            )
                         }
                         backlink.origins[key, default: []].append(object.key)
                     }
@@ -121,7 +134,10 @@ public enum RealmCoreWriter {
         let folder = url.deletingLastPathComponent().path
         let temporary = folder + "/." + url.lastPathComponent + ".writing-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o644)
-        guard fd >= 0 else { throw RealmError.io(path: temporary, operation: "create", errno: errno, message: String(cString: strerror(errno))) }
+        guard fd >= 0 else {
+            throw RealmError.io(
+                path: temporary, operation: "create", errno: errno, message: String(cString: strerror(errno)))
+        }
         var ok = false
         defer {
             if !ok { unlink(temporary) }
@@ -133,14 +149,21 @@ public enum RealmCoreWriter {
                 let n = bytes.withUnsafeBytes { buffer in
                     buffer.baseAddress.map { Glibc.write(fd, $0 + done, buffer.count - done) } ?? 0
                 }
-                guard n > 0 else { throw RealmError.io(path: temporary, operation: "write", errno: errno, message: String(cString: strerror(errno))) }
+                guard n > 0 else {
+                    throw RealmError.io(
+                        path: temporary, operation: "write", errno: errno, message: String(cString: strerror(errno)))
+                }
                 done += n
             }
-            guard fsync(fd) == 0 else { throw RealmError.io(path: temporary, operation: "fsync", errno: errno, message: String(cString: strerror(errno))) }
+            guard fsync(fd) == 0 else {
+                throw RealmError.io(
+                    path: temporary, operation: "fsync", errno: errno, message: String(cString: strerror(errno)))
+            }
         }
         // link + unlink rather than rename: a file that appeared at `path` meanwhile is not replaced.
         guard link(temporary, path) == 0 else {
-            throw RealmError.io(path: path, operation: "create", errno: errno, message: String(cString: strerror(errno)))
+            throw RealmError.io(
+                path: path, operation: "create", errno: errno, message: String(cString: strerror(errno)))
         }
         ok = true
         unlink(temporary)

@@ -125,7 +125,8 @@ public enum RealmError: Error, Equatable, Sendable, CustomStringConvertible {
         case .corruptFile(let path, let offset, let reason): "\(path): corrupt file at offset \(offset): \(reason)"
         case .newerFormat(let path, let found, let supported):
             "\(path): written by a newer format (version \(found); this program reads up to \(supported)); upgrade realmtui"
-        case .io(let path, let operation, let errno, let message): "\(path): \(operation) failed: \(message) (errno \(errno))"
+        case .io(let path, let operation, let errno, let message):
+            "\(path): \(operation) failed: \(message) (errno \(errno))"
         case .readOnly(let path): "\(path) is open read-only; writes are refused"
         case .notInWriteTransaction: "not in a write transaction: call beginWrite() or write { } first"
         case .alreadyInWriteTransaction: "already in a write transaction"
@@ -145,8 +146,9 @@ public enum RealmError: Error, Equatable, Sendable, CustomStringConvertible {
         case .indexOutOfRange(let index, let count): "index \(index) is out of range (count \(count))"
         case .query(let message, let column): "\(message) at column \(column)"
         case .unsupportedFormat(let message), .unsupportedFeature(let message), .notSyncable(let message),
-             .invalidOperation(let message), .invalidState(let message),
-             .resourceLimit(let message), .internalError(let message): message
+            .invalidOperation(let message), .invalidState(let message),
+            .resourceLimit(let message), .internalError(let message):
+            message
         case .busy(let message): message
         case .invalidInput(let message): message
         case .encryption(let path, let reason): "\(path): \(reason)"
@@ -165,7 +167,9 @@ extension RealmError {
     /// A `corruptFile` error with the class it was found in named at the front of its reason
     /// (unless it already names one); any other error unchanged.
     func naming(class name: String) -> RealmError {
-        guard case .corruptFile(let path, let offset, let reason) = self, !reason.hasPrefix("class ") else { return self }
+        guard case .corruptFile(let path, let offset, let reason) = self, !reason.hasPrefix("class ") else {
+            return self
+        }
         return .corruptFile(path: path, offset: offset, reason: "class \(name): \(reason)")
     }
 }

@@ -138,9 +138,12 @@ extension AnyRealmValue {
         case .uuid(let v): return .uuid(v)
         case .object(let o):
             let className = type(of: o).className()
-            if let accessor = o.accessor { return .typedLink(TypedLink(className: accessor.className, key: accessor.key)) }
+            if let accessor = o.accessor {
+                return .typedLink(TypedLink(className: accessor.className, key: accessor.key))
+            }
             guard adding, case .value(.link(let key)) = o._rlmAddedInput(for: realm) else {
-                throw RealmError.invalidInput("an unmanaged \(className) in an AnyRealmValue: add it to the Realm first")
+                throw RealmError.invalidInput(
+                    "an unmanaged \(className) in an AnyRealmValue: add it to the Realm first")
             }
             return .typedLink(TypedLink(className: className, key: key))
         case .list(let l): return .list(try l.map { try $0._rlmStored(for: realm, adding: adding) })
@@ -168,7 +171,8 @@ extension AnyRealmValue {
         case .uuid(let v): return .uuid(v)
         case .typedLink(let link):
             guard let type = realm.objectType(named: link.className),
-                  let object = type._rlmRead(.link(link.key), realm: realm) else { return .none }
+                let object = type._rlmRead(.link(link.key), realm: realm)
+            else { return .none }
             return .object(object)
         case .list(let items): return fromArray(items.map { _rlmValue($0, realm: realm) })
         case .map(let entries): return fromDictionary(entries.mapValues { _rlmValue($0, realm: realm) })
@@ -188,11 +192,15 @@ extension AnyRealmValue {
     /// The element `step` of a managed list or dictionary of Mixed (`property` of `owner`)
     /// when it holds a nested list or dictionary: that collection, managed (live) at its place;
     /// nil for any other element (read as `_rlmValue` reads it).
-    static func _rlmNested(_ value: Value, realm: Realm, owner: RealmEngine.DynamicObject, property: String,
-                           step: MixedPathElement, in list: [Value]? = nil) -> AnyRealmValue? {
+    static func _rlmNested(
+        _ value: Value, realm: Realm, owner: RealmEngine.DynamicObject, property: String,
+        step: MixedPathElement, in list: [Value]? = nil
+    ) -> AnyRealmValue? {
         switch value {
         case .list, .map:
-            return _rlmValue(value, realm: realm, at: MixedSlot(owner: owner, property: property, place: MixedPlace().child(step, in: list)))
+            return _rlmValue(
+                value, realm: realm,
+                at: MixedSlot(owner: owner, property: property, place: MixedPlace().child(step, in: list)))
         default: return nil
         }
     }

@@ -143,17 +143,23 @@ extension RealmCollection {
         let rebind = _rlmRebinder()
         func frozen(_ dynamic: RealmEngine.Results) throws -> Self {
             let realm = try dynamic.realm.freeze()
-            return rebind(Results(dynamic.bound(to: realm), realm: Realm(wrapping: realm, configuration: configuration)))
+            return rebind(
+                Results(dynamic.bound(to: realm), realm: Realm(wrapping: realm, configuration: configuration)))
         }
         let storedKeyPaths = keyPaths.map { MappedNames.paths($0, from: Element.self) }
-        buffer.token = observeCollection(results.dynamicResults, keyPaths: storedKeyPaths, on: buffer.queue, make: { $0 }) { [weak buffer] change in
+        buffer.token = observeCollection(
+            results.dynamicResults, keyPaths: storedKeyPaths, on: buffer.queue, make: { $0 }
+        ) { [weak buffer] change in
             guard let buffer else { return }
             do {
                 switch change {
                 case .initial(let dynamic):
                     buffer.push(.initial(try frozen(dynamic)))
                 case .update(let dynamic, let deletions, let insertions, let modifications):
-                    buffer.push(.update(try frozen(dynamic), deletions: deletions, insertions: insertions, modifications: modifications))
+                    buffer.push(
+                        .update(
+                            try frozen(dynamic), deletions: deletions, insertions: insertions,
+                            modifications: modifications))
                 case .error(let error):
                     buffer.push(.error(error), last: true)
                 }

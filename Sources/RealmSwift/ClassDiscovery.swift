@@ -28,11 +28,12 @@ enum ClassDiscovery {
     private static func discover() -> [Object.Type] {
         let found = Found()
         withExtendedLifetime(found) {
-            swift_enumerateAllMetadataSections({ sections, context in
-                let found = Unmanaged<Found>.fromOpaque(context).takeUnretainedValue()
-                ClassDiscovery.scan(sections, into: found)
-                return true
-            }, Unmanaged.passUnretained(found).toOpaque())
+            swift_enumerateAllMetadataSections(
+                { sections, context in
+                    let found = Unmanaged<Found>.fromOpaque(context).takeUnretainedValue()
+                    ClassDiscovery.scan(sections, into: found)
+                    return true
+                }, Unmanaged.passUnretained(found).toOpaque())
         }
         return found.types
     }
@@ -47,10 +48,12 @@ enum ClassDiscovery {
     private static func scan(_ sections: UnsafeRawPointer, into found: Found) {
         let base = sections.load(fromByteOffset: baseAddressOffset, as: UnsafeRawPointer?.self)
         if isToolchainImage(base) { return }
-        guard let start = sections.load(fromByteOffset: typeMetadataRangeOffset, as: UnsafeRawPointer?.self) else { return }
+        guard let start = sections.load(fromByteOffset: typeMetadataRangeOffset, as: UnsafeRawPointer?.self) else {
+            return
+        }
         let length = sections.load(fromByteOffset: typeMetadataRangeOffset + MemoryLayout<UInt>.size, as: UInt.self)
         let recordSize = MemoryLayout<Int32>.size
-        for index in 0 ..< Int(length) / recordSize {
+        for index in 0..<Int(length) / recordSize {
             let record = start + index * recordSize
             guard let descriptor = typeDescriptor(record), let type = objectType(descriptor) else { continue }
             found.types.append(type)
@@ -86,7 +89,8 @@ enum ClassDiscovery {
         guard let metadata = accessor(0) else { return nil }
         let type = unsafeBitCast(metadata, to: Any.Type.self)
         guard let objectType = type as? Object.Type, objectType != Object.self,
-              !String(reflecting: objectType).hasPrefix("RealmSwift.") else { return nil }
+            !String(reflecting: objectType).hasPrefix("RealmSwift.")
+        else { return nil }
         return objectType
     }
 }

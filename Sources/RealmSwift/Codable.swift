@@ -22,12 +22,16 @@ extension Object {
     final func encodePersistedProperties(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: PropertyCodingKey.self)
         if hasAccessor, isInvalidated {
-            throw EncodingError.invalidValue(self, .init(codingPath: encoder.codingPath,
-                                                         debugDescription: "\(Self.className()) was deleted from its Realm: nothing to encode"))
+            throw EncodingError.invalidValue(
+                self,
+                .init(
+                    codingPath: encoder.codingPath,
+                    debugDescription: "\(Self.className()) was deleted from its Realm: nothing to encode"))
         }
         let base = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
         for field in info.fields where !field.access.isLinkingObjects {
-            _ = try field.access.encode(self, base + field.offset, name: field.name, key: field.swiftName, into: &container)
+            _ = try field.access.encode(
+                self, base + field.offset, name: field.name, key: field.swiftName, into: &container)
         }
     }
 }
@@ -51,7 +55,9 @@ extension Persisted: Encodable where Value: Encodable {
 extension KeyedDecodingContainer {
     /// An optional property missing from the input decodes as nil, as RealmSwift's does (a
     /// required one missing is an error).
-    public func decode<V: _Persistable & Decodable & ExpressibleByNilLiteral>(_ type: Persisted<V>.Type, forKey key: Key) throws -> Persisted<V> {
+    public func decode<V: _Persistable & Decodable & ExpressibleByNilLiteral>(
+        _ type: Persisted<V>.Type, forKey key: Key
+    ) throws -> Persisted<V> {
         try decodeIfPresent(type, forKey: key) ?? Persisted<V>(wrappedValue: nil)
     }
 }
@@ -83,7 +89,9 @@ extension MutableSet: Encodable where Element: Encodable {
 }
 
 /// Each element of an array, given to `add` (a list's append, a set's insert).
-private func decodeElements<Element: Decodable>(_ type: Element.Type, from decoder: Decoder, into add: (Element) -> Void) throws {
+private func decodeElements<Element: Decodable>(
+    _ type: Element.Type, from decoder: Decoder, into add: (Element) -> Void
+) throws {
     var container = try decoder.unkeyedContainer()
     while !container.isAtEnd { add(try container.decode(Element.self)) }
 }

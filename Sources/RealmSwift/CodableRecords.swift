@@ -26,7 +26,10 @@ enum RecordSchema {
         if let problem = probe.problem { throw RealmError.invalidSchema("\(T.className): \(problem)") }
         let properties = probe.properties.map { p -> Property in
             var p = p
-            if p.name == "id" { p.isPrimaryKey = true; p.isIndexed = true }
+            if p.name == "id" {
+                p.isPrimaryKey = true
+                p.isIndexed = true
+            }
             return p
         }
         guard properties.contains(where: { $0.name == "id" }) else {
@@ -88,17 +91,21 @@ private struct ProbeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             return value
         }
         if let element = (type as? any _ScalarArray.Type)?.elementType, let (kind, _) = scalar(element),
-           let empty = [Any]() as? T ?? (type as? any _ScalarArray.Type)?.empty as? T {
+            let empty = [Any]() as? T ?? (type as? any _ScalarArray.Type)?.empty as? T
+        {
             probe.properties.append(Property(name: key.stringValue, type: kind, isList: true))
             return empty
         }
-        probe.problem = probe.problem ?? "property '\(key.stringValue)' has the type \(T.self), which a record cannot store"
+        probe.problem =
+            probe.problem ?? "property '\(key.stringValue)' has the type \(T.self), which a record cannot store"
         throw RealmError.invalidSchema(probe.problem ?? "")
     }
 
     func decodeNil(forKey key: Key) throws -> Bool { false }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try record(type, key, optional: false) }
-    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? { try record(type, key, optional: true) }
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        try record(type, key, optional: true)
+    }
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try record(type, key, optional: false) }
     func decode(_ type: String.Type, forKey key: Key) throws -> String { try record(type, key, optional: false) }
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try record(type, key, optional: false) }
@@ -109,8 +116,12 @@ private struct ProbeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try record(type, key, optional: false) }
     func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try record(type, key, optional: false) }
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try record(type, key, optional: true) }
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try record(type, key, optional: true) }
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try record(type, key, optional: true) }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        try record(type, key, optional: true)
+    }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        try record(type, key, optional: true)
+    }
     func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try record(type, key, optional: true) }
     func nestedContainer<N: CodingKey>(keyedBy type: N.Type, forKey key: Key) throws -> KeyedDecodingContainer<N> {
         throw RealmError.invalidSchema("property '\(key.stringValue)': nested structs are not supported in records")
@@ -159,20 +170,36 @@ enum RecordCoding {
 
     private static func value(_ raw: Any, _ p: Property, _ className: String) throws -> Value {
         if raw is NSNull { return .null }
-        let mismatch = RealmError.typeMismatch(className: className, property: p.name, expected: p.type.rawValue, got: "\(raw)")
+        let mismatch = RealmError.typeMismatch(
+            className: className, property: p.name, expected: p.type.rawValue, got: "\(raw)")
         switch p.type {
-        case .bool: guard let b = raw as? Bool else { throw mismatch }; return .bool(b)
+        case .bool:
+            guard let b = raw as? Bool else { throw mismatch }
+            return .bool(b)
         case .int, .int8, .int16, .int32:
-            guard let n = raw as? NSNumber else { throw mismatch }; return .int(n.int64Value)
-        case .float: guard let n = raw as? NSNumber else { throw mismatch }; return .float(n.floatValue)
-        case .double: guard let n = raw as? NSNumber else { throw mismatch }; return .double(n.doubleValue)
-        case .string: guard let s = raw as? String else { throw mismatch }; return .string(s)
+            guard let n = raw as? NSNumber else { throw mismatch }
+            return .int(n.int64Value)
+        case .float:
+            guard let n = raw as? NSNumber else { throw mismatch }
+            return .float(n.floatValue)
+        case .double:
+            guard let n = raw as? NSNumber else { throw mismatch }
+            return .double(n.doubleValue)
+        case .string:
+            guard let s = raw as? String else { throw mismatch }
+            return .string(s)
         case .date:
             guard let n = raw as? NSNumber else { throw mismatch }
             return .date(try Timestamp(Date(timeIntervalSinceReferenceDate: n.doubleValue)))
-        case .data: guard let s = raw as? String, let d = Data(base64Encoded: s) else { throw mismatch }; return .data(d)
-        case .uuid: guard let s = raw as? String, let u = UUID(uuidString: s) else { throw mismatch }; return .uuid(u)
-        case .decimal128: guard let s = raw as? String, let d = Decimal128(s) else { throw mismatch }; return .decimal128(d)
+        case .data:
+            guard let s = raw as? String, let d = Data(base64Encoded: s) else { throw mismatch }
+            return .data(d)
+        case .uuid:
+            guard let s = raw as? String, let u = UUID(uuidString: s) else { throw mismatch }
+            return .uuid(u)
+        case .decimal128:
+            guard let s = raw as? String, let d = Decimal128(s) else { throw mismatch }
+            return .decimal128(d)
         default: throw mismatch
         }
     }
@@ -213,9 +240,11 @@ extension Container.WriteTransaction {
     public func add<T: CodableRecord>(_ record: T) {
         do {
             guard let schema = realm.schema[T.className] else {
-                preconditionFailure("\(T.className) is not in the Realm's schema; list it in Realm.Configuration.codableTypes")
+                preconditionFailure(
+                    "\(T.className) is not in the Realm's schema; list it in Realm.Configuration.codableTypes")
             }
-            try realm.dynamicRealm.create(T.className, value: RecordCoding.input(record, schema: schema), update: .modified)
+            try realm.dynamicRealm.create(
+                T.className, value: RecordCoding.input(record, schema: schema), update: .modified)
         } catch {
             realm.record(error)
         }
@@ -235,8 +264,10 @@ extension Container.WriteTransaction {
 
 extension Container {
     /// The stored records of a type, optionally filtered and sorted, live.
-    public func records<T: CodableRecord>(_ type: T.Type, matching predicate: QueryPredicate? = nil,
-                                          sortedBy sort: [SortDescriptor] = []) throws -> FetchedRecords<T> {
+    public func records<T: CodableRecord>(
+        _ type: T.Type, matching predicate: QueryPredicate? = nil,
+        sortedBy sort: [SortDescriptor] = []
+    ) throws -> FetchedRecords<T> {
         var results = try realm.dynamicRealm.objects(T.className)
         if let predicate {
             let converted = try PredicateFormat.convert(predicate.format, predicate.arguments)

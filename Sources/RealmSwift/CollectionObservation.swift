@@ -44,8 +44,10 @@ extension RealmCollection {
     ///
     /// Keep the token; `invalidate()` it to stop the deliveries. Call this on the collection's
     /// thread; observing a frozen collection delivers one `.error`.
-    public func observe(on queue: DispatchQueue? = nil,
-                        _ block: @escaping (RealmCollectionChange<Self>) -> Void) -> NotificationToken {
+    public func observe(
+        on queue: DispatchQueue? = nil,
+        _ block: @escaping (RealmCollectionChange<Self>) -> Void
+    ) -> NotificationToken {
         observe(keyPaths: nil, on: queue, block)
     }
 
@@ -60,8 +62,10 @@ extension RealmCollection {
     /// ```
     ///
     /// A key path naming no property is a programmer error and stops with a message.
-    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
-                        _ block: @escaping (RealmCollectionChange<Self>) -> Void) -> NotificationToken {
+    public func observe(
+        keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+        _ block: @escaping (RealmCollectionChange<Self>) -> Void
+    ) -> NotificationToken {
         let results = _rlmResults
         results.owner.verifyThread()
         let original = self
@@ -69,13 +73,16 @@ extension RealmCollection {
         let rebind = queue == nil ? nil : _rlmRebinder()
         var bound: (realm: RealmEngine.Realm, collection: Self)?
         let storedKeyPaths = keyPaths.map { MappedNames.paths($0, from: Element.self) }
-        return observeCollection(results.dynamicResults, keyPaths: storedKeyPaths, on: queue, make: { dynamic in
-            guard let rebind else { return original }
-            if let bound, bound.realm === dynamic.realm { return bound.collection }
-            let collection = rebind(Results(dynamic, realm: Realm(wrapping: dynamic.realm, configuration: configuration)))
-            bound = (dynamic.realm, collection)
-            return collection
-        }, block)
+        return observeCollection(
+            results.dynamicResults, keyPaths: storedKeyPaths, on: queue,
+            make: { dynamic in
+                guard let rebind else { return original }
+                if let bound, bound.realm === dynamic.realm { return bound.collection }
+                let collection = rebind(
+                    Results(dynamic, realm: Realm(wrapping: dynamic.realm, configuration: configuration)))
+                bound = (dynamic.realm, collection)
+                return collection
+            }, block)
     }
 }
 

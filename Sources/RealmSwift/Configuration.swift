@@ -45,11 +45,13 @@ extension Realm {
         public var sync: SyncConfiguration?
 
         /// A configuration; every argument has RealmSwift's default.
-        public init(fileURL: URL? = nil, inMemoryIdentifier: String? = nil, encryptionKey: Data? = nil,
-                    readOnly: Bool = false, schemaVersion: UInt64 = 0, migrationBlock: MigrationBlock? = nil,
-                    deleteRealmIfMigrationNeeded: Bool = false,
-                    shouldCompactOnLaunch: (@Sendable (Int, Int) -> Bool)? = nil,
-                    objectTypes: [Object.Type]? = nil) {
+        public init(
+            fileURL: URL? = nil, inMemoryIdentifier: String? = nil, encryptionKey: Data? = nil,
+            readOnly: Bool = false, schemaVersion: UInt64 = 0, migrationBlock: MigrationBlock? = nil,
+            deleteRealmIfMigrationNeeded: Bool = false,
+            shouldCompactOnLaunch: (@Sendable (Int, Int) -> Bool)? = nil,
+            objectTypes: [Object.Type]? = nil
+        ) {
             if let inMemoryIdentifier {
                 self.inMemoryIdentifier = inMemoryIdentifier
                 self.fileURL = nil
@@ -71,13 +73,23 @@ extension Realm {
 
         /// The configuration `Realm()` opens.
         public static var defaultConfiguration: Configuration {
-            get { defaultLock.lock(); defer { defaultLock.unlock() }; return _default }
-            set { defaultLock.lock(); _default = newValue; defaultLock.unlock() }
+            get {
+                defaultLock.lock()
+                defer { defaultLock.unlock() }
+                return _default
+            }
+            set {
+                defaultLock.lock()
+                _default = newValue
+                defaultLock.unlock()
+            }
         }
 
         /// The dynamic core's configuration for this one, opening with `schema`.
         func engineConfiguration(schema: Schema?, createIfMissing: Bool = true) -> RealmEngine.Realm.Configuration {
-            let compact = shouldCompactOnLaunch.map { f in { @Sendable (total: UInt64, used: UInt64) in f(Int(total), Int(used)) } }
+            let compact = shouldCompactOnLaunch.map { f in
+                { @Sendable (total: UInt64, used: UInt64) in f(Int(total), Int(used)) }
+            }
             return RealmEngine.Realm.Configuration(
                 fileURL: fileURL, inMemoryIdentifier: inMemoryIdentifier, readOnly: readOnly, schema: schema,
                 schemaVersion: schemaVersion, deleteRealmIfMigrationNeeded: deleteRealmIfMigrationNeeded,
@@ -93,34 +105,44 @@ extension Realm {
             let cache = Thread.current.threadDictionary
             // The key is not part of the cache key: a cached Realm opened with another key (or
             // none) must not be handed out, so a mismatch opens anew, which checks the key.
-            if let box = cache[key] as? WeakEngineRealm, let realm = box.realm, realm.configuration.encryptionKey == encryptionKey {
+            if let box = cache[key] as? WeakEngineRealm, let realm = box.realm,
+                realm.configuration.encryptionKey == encryptionKey
+            {
                 return realm
             }
             let realm = try openNew()
-            realm.autorefresh = true   // as in RealmSwift: picks up other commits on the RunLoop
+            realm.autorefresh = true  // as in RealmSwift: picks up other commits on the RunLoop
             cache[key] = WeakEngineRealm(realm)
             return realm
         }
 
         /// What makes two configurations open the same Realm.
         private var cacheKey: String {
-            let types = objectTypes.map { ClassInfo.schema(for: $0).objectSchemas.map(\.name).joined(separator: ",") } ?? "*"
+            let types =
+                objectTypes.map { ClassInfo.schema(for: $0).objectSchemas.map(\.name).joined(separator: ",") } ?? "*"
             let place = inMemoryIdentifier.map { "memory:" + $0 } ?? fileURL?.path ?? ""
             let records = codableTypes.map { String(describing: $0) }.joined(separator: ",")
-            return "realmswift.realm|\(place)|\(schemaVersion)|\(readOnly)|\(types)|\(identities(of: objectTypes))|\(records)"
+            return
+                "realmswift.realm|\(place)|\(schemaVersion)|\(readOnly)|\(types)|\(identities(of: objectTypes))|\(records)"
         }
 
         /// Opens the dynamic Realm: with the schema of `objectTypes`; without, the stored schema
         /// of an existing file, else the classes used so far.
         /// (`open` opens the engine instance: `RealmEngine.Realm(configuration:)` by default, an
         /// actor-confined one for `Realm(configuration:actor:)`.)
-        func openNew(_ open: (RealmEngine.Realm.Configuration) throws -> RealmEngine.Realm = { try RealmEngine.Realm(configuration: $0) })
-            throws -> RealmEngine.Realm {
+        func openNew(
+            _ open: (RealmEngine.Realm.Configuration) throws -> RealmEngine.Realm = {
+                try RealmEngine.Realm(configuration: $0)
+            }
+        )
+            throws -> RealmEngine.Realm
+        {
             if let objectTypes {
                 return try open(engineConfiguration(schema: try withRecords(ClassInfo.schema(for: objectTypes))))
             }
             if readOnly { return try open(engineConfiguration(schema: nil, createIfMissing: false)) }
-            let exists = inMemoryIdentifier != nil || fileURL.map { FileManager.default.fileExists(atPath: $0.path) } ?? false
+            let exists =
+                inMemoryIdentifier != nil || fileURL.map { FileManager.default.fileExists(atPath: $0.path) } ?? false
             if exists {
                 do {
                     let realm = try open(engineConfiguration(schema: nil, createIfMissing: false))
@@ -129,7 +151,7 @@ extension Realm {
                     guard realm.schemaVersion == schemaVersion else {
                         throw RealmError.schemaMismatch(
                             "\(realm.path) has schema version \(realm.schemaVersion) and this configuration asks for \(schemaVersion): "
-                            + "a migration needs the new schema, so give the configuration its objectTypes")
+                                + "a migration needs the new schema, so give the configuration its objectTypes")
                     }
                     return realm
                 } catch RealmError.notARealmFile(_, let reason) where reason.contains("empty") {

@@ -100,8 +100,10 @@ public final class Container {
         /// Deletes the stored value with the same primary key as `value`.
         public func delete<T: Persistable>(_ value: T) {
             let object = value.managedObject()
-            guard let pk = T.ManagedObject.sharedSchema().primaryKeyProperty, let key = object.value(forKey: pk.name) else {
-                preconditionFailure("\(T.ManagedObject.className()) has no primary key, so a value cannot name its stored object")
+            guard let pk = T.ManagedObject.sharedSchema().primaryKeyProperty, let key = object.value(forKey: pk.name)
+            else {
+                preconditionFailure(
+                    "\(T.ManagedObject.className()) has no primary key, so a value cannot name its stored object")
             }
             if let stored = realm.object(ofType: T.ManagedObject.self, forPrimaryKey: key) { realm.delete(stored) }
         }

@@ -20,7 +20,9 @@ extension _CustomPersistable {
     public var _rlmValue: Value { persistableValue._rlmValue }
     public func _rlmCheckedValue() throws -> Value { try persistableValue._rlmCheckedValue() }
     public init?(_rlmValue value: Value) {
-        guard let persisted = PersistedType(_rlmValue: value), let v = Self._rlmFromPersisted(persisted) else { return nil }
+        guard let persisted = PersistedType(_rlmValue: value), let v = Self._rlmFromPersisted(persisted) else {
+            return nil
+        }
         self = v
     }
     /// Accepts this type itself or anything its persisted type accepts (`Object(value:)`
@@ -76,7 +78,8 @@ extension FailableCustomPersistable {
     public static func _rlmFromPersisted(_ value: PersistedType) -> Self? { Self(persistedValue: value) }
     public static var _rlmZero: Self {
         guard let zero = Self(persistedValue: PersistedType._rlmZero) else {
-            preconditionFailure("\(Self.self) has no value for \(PersistedType.self)'s zero: give its @Persisted property a default")
+            preconditionFailure(
+                "\(Self.self) has no value for \(PersistedType.self)'s zero: give its @Persisted property a default")
         }
         return zero
     }

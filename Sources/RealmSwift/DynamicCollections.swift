@@ -72,16 +72,22 @@ enum DynamicCollections {
         }
     }
 
-    private static func scalarList<T: _RealmScalar>(_: T.Type, _ optional: Bool, _ list: DynamicList, _ realm: Realm) -> Any {
+    private static func scalarList<T: _RealmScalar>(_: T.Type, _ optional: Bool, _ list: DynamicList, _ realm: Realm)
+        -> Any
+    {
         optional ? List<T?>(managed: list, realm: realm) : List<T>(managed: list, realm: realm)
     }
 
-    private static func scalarSet<T: _RealmScalar>(_: T.Type, _ optional: Bool, _ set: DynamicSet, _ realm: Realm) -> Any {
+    private static func scalarSet<T: _RealmScalar>(_: T.Type, _ optional: Bool, _ set: DynamicSet, _ realm: Realm)
+        -> Any
+    {
         optional ? MutableSet<T?>(managed: set, realm: realm) : MutableSet<T>(managed: set, realm: realm)
     }
 
-    private static func scalarMap<T: _RealmScalar & _RealmMapValue>(_: T.Type, _ optional: Bool, _ map: DynamicMap,
-                                                                    _ realm: Realm) -> Any {
+    private static func scalarMap<T: _RealmScalar & _RealmMapValue>(
+        _: T.Type, _ optional: Bool, _ map: DynamicMap,
+        _ realm: Realm
+    ) -> Any {
         optional ? Map<String, T?>(managed: map, realm: realm) : Map<String, T>(managed: map, realm: realm)
     }
 

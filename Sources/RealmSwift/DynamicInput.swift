@@ -22,7 +22,8 @@ enum DynamicInput {
         }
         if let array = any as? [Any] {
             guard array.count <= properties.count else {
-                throw RealmError.invalidInput("\(array.count) values given for the \(properties.count) properties of \(schema.name)")
+                throw RealmError.invalidInput(
+                    "\(array.count) values given for the \(properties.count) properties of \(schema.name)")
             }
             var values: [String: ObjectInput] = [:]
             for (v, p) in zip(array, properties) { values[p.name] = try property(v, p, realm: realm) }
@@ -35,12 +36,15 @@ enum DynamicInput {
     /// defaults of the program's model of the class (when it has one, and it is the stored
     /// class), as the typed `create` does. An existing object (by primary key) gets only the
     /// given values.
-    private static func withModelDefaults(_ given: [String: ObjectInput], _ schema: ObjectSchema, realm: Realm) throws -> ObjectInput {
+    private static func withModelDefaults(_ given: [String: ObjectInput], _ schema: ObjectSchema, realm: Realm) throws
+        -> ObjectInput
+    {
         guard let model = realm.objectType(named: schema.name), ClassInfo.of(model).objectSchema == schema else {
             return .dictionary(given)
         }
         if let pk = schema.primaryKeyProperty, case .value(let key)? = given[pk.name],
-           try realm.dynamicRealm.object(ofType: schema.name, forPrimaryKey: key) != nil {
+            try realm.dynamicRealm.object(ofType: schema.name, forPrimaryKey: key) != nil
+        {
             return .dictionary(given)
         }
         var values = given
@@ -56,7 +60,8 @@ enum DynamicInput {
         }
         if p.isMap {
             guard let entries = any as? [String: Any] ?? mapEntries(any) else {
-                throw RealmError.invalidInput("a \(type(of: any)) given for the dictionary \(p.name): give a [String: Any]")
+                throw RealmError.invalidInput(
+                    "a \(type(of: any)) given for the dictionary \(p.name): give a [String: Any]")
             }
             var given: [String: ObjectInput] = [:]
             for (key, value) in entries { given[key] = try element(value, p, realm: realm) }
@@ -84,7 +89,8 @@ enum DynamicInput {
         case .mixed:
             if let object = any as? DynamicObject {
                 guard let stored = object.accessor, object.realm?.dynamicRealm === realm.dynamicRealm else {
-                    throw RealmError.invalidInput("a DynamicObject of another Realm given for the AnyRealmValue \(p.name)")
+                    throw RealmError.invalidInput(
+                        "a DynamicObject of another Realm given for the AnyRealmValue \(p.name)")
                 }
                 return .value(.typedLink(TypedLink(className: stored.className, key: stored.key)))
             }
@@ -103,7 +109,9 @@ enum DynamicInput {
 
     /// An object given for a link to `schema`'s class: a managed one of this Realm by key, an
     /// unmanaged typed one added (or, embedded, copied); one of another class is refused.
-    private static func link(_ object: Object, _ schema: ObjectSchema, _ p: Property, realm: Realm) throws -> ObjectInput {
+    private static func link(_ object: Object, _ schema: ObjectSchema, _ p: Property, realm: Realm) throws
+        -> ObjectInput
+    {
         let className = object is DynamicObject ? object.objectSchema.name : type(of: object).className()
         guard className == schema.name else {
             throw RealmError.invalidInput("a \(className) given for \(p.name), a link to \(schema.name)")
@@ -112,8 +120,10 @@ enum DynamicInput {
             return .value(.link(stored.key))
         }
         guard !(object is DynamicObject) else {
-            throw RealmError.invalidInput("a DynamicObject given for \(p.name), a link to \(schema.name): "
-                                          + (schema.isEmbedded ? "give the embedded object's values as a dictionary" : "it is of another Realm"))
+            throw RealmError.invalidInput(
+                "a DynamicObject given for \(p.name), a link to \(schema.name): "
+                    + (schema.isEmbedded
+                        ? "give the embedded object's values as a dictionary" : "it is of another Realm"))
         }
         return schema.isEmbedded ? object._rlmInput(for: realm) : object._rlmAddedInput(for: realm)
     }

@@ -48,7 +48,8 @@ public final class DynamicObject: Object {
         let body = schema.persistedProperties.map { p -> String in
             let shown: String
             switch p.type {
-            case .object where !p.isCollection: shown = dynamicValue(forKey: p.name) == nil ? "nil" : "<\(p.objectClassName ?? "?")>"
+            case .object where !p.isCollection:
+                shown = dynamicValue(forKey: p.name) == nil ? "nil" : "<\(p.objectClassName ?? "?")>"
             case .object: shown = "<\(p.objectClassName ?? "?") collection>"
             default: shown = dynamicValue(forKey: p.name).map { String(describing: $0) } ?? "nil"
             }
@@ -67,9 +68,11 @@ public final class DynamicObject: Object {
     }
 
     /// The property `key` of the stored class; a name it does not have stops with a message.
-    private func storedProperty(_ key: String) -> (object: RealmEngine.DynamicObject, property: Property, realm: Realm) {
+    private func storedProperty(_ key: String) -> (object: RealmEngine.DynamicObject, property: Property, realm: Realm)
+    {
         guard let stored = storedObject(), let realm else {
-            preconditionFailure("An unmanaged DynamicObject has no properties (read '\(key)'); get one from realm.dynamicObjects(_:)")
+            preconditionFailure(
+                "An unmanaged DynamicObject has no properties (read '\(key)'); get one from realm.dynamicObjects(_:)")
         }
         realm.verifyThread()
         guard let property = stored.schema[key] else {
@@ -83,12 +86,19 @@ public final class DynamicObject: Object {
         do {
             if property.type == .linkingObjects {
                 let results = try realm.reading { try object.linkingObjects(forKey: key) }
-                return LinkingObjects<DynamicObject>(originProperty: property.linkOriginPropertyName ?? "",
-                                                     results: Results(results, realm: realm))
+                return LinkingObjects<DynamicObject>(
+                    originProperty: property.linkOriginPropertyName ?? "",
+                    results: Results(results, realm: realm))
             }
-            if property.isMap { return try DynamicCollections.map(try realm.reading { try object.map(forKey: key) }, property, realm) }
-            if property.isSet { return try DynamicCollections.set(try realm.reading { try object.set(forKey: key) }, property, realm) }
-            if property.isList { return try DynamicCollections.list(try realm.reading { try object.list(forKey: key) }, property, realm) }
+            if property.isMap {
+                return try DynamicCollections.map(try realm.reading { try object.map(forKey: key) }, property, realm)
+            }
+            if property.isSet {
+                return try DynamicCollections.set(try realm.reading { try object.set(forKey: key) }, property, realm)
+            }
+            if property.isList {
+                return try DynamicCollections.list(try realm.reading { try object.list(forKey: key) }, property, realm)
+            }
         } catch {
             preconditionFailure("\(object.className).\(key): \(error)")
         }
@@ -111,9 +121,12 @@ public final class DynamicObject: Object {
     private func setDynamicValue(_ value: Any?, forKey key: String) {
         let (_, property, realm) = storedProperty(key)
         realm.refuseFrozenWrite()
-        precondition(realm.isInWriteTransaction,
-                     "Cannot modify managed objects outside of a write transaction (\(objectSchema.name).\(key)).")
-        precondition(property.type != .linkingObjects, "\(objectSchema.name).\(key) is a LinkingObjects property and cannot be set")
+        precondition(
+            realm.isInWriteTransaction,
+            "Cannot modify managed objects outside of a write transaction (\(objectSchema.name).\(key)).")
+        precondition(
+            property.type != .linkingObjects,
+            "\(objectSchema.name).\(key) is a LinkingObjects property and cannot be set")
         do {
             _rlmWrite(key, try DynamicInput.property(value ?? NSNull(), property, realm: realm))
         } catch {
@@ -123,7 +136,8 @@ public final class DynamicObject: Object {
 
     /// The object a link names, as a dynamic object (nil when it is no longer there).
     static func linked(_ link: TypedLink, realm: Realm) -> DynamicObject? {
-        guard let object = try? realm.reading({ try realm.dynamicRealm.object(ofType: link.className, key: link.key) }) else { return nil }
+        guard let object = try? realm.reading({ try realm.dynamicRealm.object(ofType: link.className, key: link.key) })
+        else { return nil }
         return DynamicObject._rlmMake(object, realm: realm)
     }
 }
@@ -141,7 +155,9 @@ extension Object {
     /// The set of objects property `propertyName` holds, its elements as `DynamicObject`s.
     public func dynamicMutableSet(_ propertyName: String) -> MutableSet<DynamicObject> {
         let (object, realm) = dynamicCollection(propertyName, "a set of objects") { $0.isSet }
-        do { return MutableSet(managed: try realm.reading { try object.set(forKey: propertyName) }, realm: realm) } catch {
+        do {
+            return MutableSet(managed: try realm.reading { try object.set(forKey: propertyName) }, realm: realm)
+        } catch {
             preconditionFailure("dynamicMutableSet(\"\(propertyName)\"): \(error)")
         }
     }
@@ -156,9 +172,13 @@ extension Object {
 
     /// The managed object and its Realm, once `name` is checked to be a collection of objects
     /// (`isKind`) of the stored class; anything else stops with a message.
-    private func dynamicCollection(_ name: String, _ kind: String,
-                                   _ isKind: (Property) -> Bool) -> (RealmEngine.DynamicObject, Realm) {
-        guard let object = accessor, let realm else { preconditionFailure("\(kind) of an unmanaged object: add it to a Realm first") }
+    private func dynamicCollection(
+        _ name: String, _ kind: String,
+        _ isKind: (Property) -> Bool
+    ) -> (RealmEngine.DynamicObject, Realm) {
+        guard let object = accessor, let realm else {
+            preconditionFailure("\(kind) of an unmanaged object: add it to a Realm first")
+        }
         realm.verifyThread()
         let schema = realm.reading { object.objectSchema }
         guard let property = schema[name], property.type == .object, isKind(property) else {
@@ -175,7 +195,8 @@ extension RealmEngine.Value {
     @inline(__always)
     func namingLinkClass(for element: Any.Type, _ property: Property) -> RealmEngine.Value {
         guard element == DynamicObject.self || element == DynamicObject?.self, case .link(let key) = self,
-              let target = property.objectClassName else { return self }
+            let target = property.objectClassName
+        else { return self }
         return .typedLink(TypedLink(className: target, key: key))
     }
 }

@@ -72,7 +72,9 @@ extension Realm {
         case .link(let k): return [k]
         case .list(let items): return items.compactMap(key)
         case .map(let entries):
-            return entries.sorted { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }.compactMap { key($0.value) }
+            return entries.sorted { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }.compactMap {
+                key($0.value)
+            }
         default: return []
         }
     }

@@ -25,8 +25,10 @@ protocol PersistedField {
     /// Encodes `object`'s value of the property `name` (read from its Realm when managed, else
     /// `field`'s storage) under `key` (its Swift name), if its type is `Encodable`; false when
     /// it is not.
-    func encode(_ object: Object, _ field: UnsafeRawPointer, name: String, key: String,
-                into container: inout KeyedEncodingContainer<PropertyCodingKey>) throws -> Bool
+    func encode(
+        _ object: Object, _ field: UnsafeRawPointer, name: String, key: String,
+        into container: inout KeyedEncodingContainer<PropertyCodingKey>
+    ) throws -> Bool
 }
 
 struct TypedField<V: _Persistable>: PersistedField {
@@ -34,8 +36,12 @@ struct TypedField<V: _Persistable>: PersistedField {
     /// directly needs no `Persisted<V>` metadata per call).
     let storageOffset: Int
     @inline(__always)
-    private func value(_ p: UnsafeRawPointer) -> UnsafePointer<V> { (p + storageOffset).assumingMemoryBound(to: V.self) }
-    func unmanagedInput(_ p: UnsafeRawPointer, for realm: Realm?) -> ObjectInput? { value(p).pointee._rlmInput(for: realm) }
+    private func value(_ p: UnsafeRawPointer) -> UnsafePointer<V> {
+        (p + storageOffset).assumingMemoryBound(to: V.self)
+    }
+    func unmanagedInput(_ p: UnsafeRawPointer, for realm: Realm?) -> ObjectInput? {
+        value(p).pointee._rlmInput(for: realm)
+    }
     func links(_ p: UnsafeRawPointer) -> [Object] { value(p).pointee._rlmLinkedObjects() }
     func unmanagedValue(_ p: UnsafeRawPointer) -> Any { value(p).pointee }
     func setUnmanaged(_ p: UnsafeMutableRawPointer, _ any: Any) -> Bool {
@@ -44,8 +50,10 @@ struct TypedField<V: _Persistable>: PersistedField {
         return true
     }
     var isLinkingObjects: Bool { V.self is any _LinkingObjectsMarker.Type }
-    func encode(_ object: Object, _ p: UnsafeRawPointer, name: String, key: String,
-                into container: inout KeyedEncodingContainer<PropertyCodingKey>) throws -> Bool {
+    func encode(
+        _ object: Object, _ p: UnsafeRawPointer, name: String, key: String,
+        into container: inout KeyedEncodingContainer<PropertyCodingKey>
+    ) throws -> Bool {
         let current = object.hasAccessor ? V._rlmGet(object, name) : value(p).pointee
         guard let encodable = current as? any Encodable else { return false }
         try container.encode(encodable, forKey: PropertyCodingKey(key))
@@ -94,20 +102,25 @@ func persistedFields(of type: Object.Type) -> [FieldInfo]? {
     // constants as mutable statics, which strict concurrency refuses to read.
     let listed = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1)) { name, offset, fieldType, _ in
         if let persisted = fieldType as? any PersistedType.Type {
-            guard let slot = persisted.slotOffset, let storage = persisted.storageOffset, let access = persisted.field else {
+            guard let slot = persisted.slotOffset, let storage = persisted.storageOffset, let access = persisted.field
+            else {
                 located = false
                 return false
             }
             let label = String(cString: name)
             let swiftName = label.hasPrefix("_") ? String(label.dropFirst()) : label
-            fields.append(FieldInfo(name: mapping[swiftName] ?? swiftName, swiftName: swiftName, offset: offset,
-                                    slotOffset: offset + slot, storageOffset: offset + storage, access: access))
+            fields.append(
+                FieldInfo(
+                    name: mapping[swiftName] ?? swiftName, swiftName: swiftName, offset: offset,
+                    slotOffset: offset + slot, storageOffset: offset + storage, access: access))
         } else if let box = fieldType as? any BoxType.Type {
             // A `RealmProperty` or `RealmOptional`: a reference to its box, which has no slot
             // to record and whose value is not stored inline (-1 for both).
             let swiftName = String(cString: name)
-            fields.append(FieldInfo(name: mapping[swiftName] ?? swiftName, swiftName: swiftName, offset: offset,
-                                    slotOffset: -1, storageOffset: -1, access: box.boxField))
+            fields.append(
+                FieldInfo(
+                    name: mapping[swiftName] ?? swiftName, swiftName: swiftName, offset: offset,
+                    slotOffset: -1, storageOffset: -1, access: box.boxField))
         }
         return true
     }
@@ -180,7 +193,9 @@ extension Object {
         let info = self.info
         classInfo = info
         info.slotOffsets.withUnsafeBufferPointer { offsets in
-            for slot in offsets.indices where offsets[slot] >= 0 { (base + offsets[slot]).storeBytes(of: slot, as: Int.self) }
+            for slot in offsets.indices where offsets[slot] >= 0 {
+                (base + offsets[slot]).storeBytes(of: slot, as: Int.self)
+            }
         }
     }
 }

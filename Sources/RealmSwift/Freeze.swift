@@ -44,7 +44,9 @@ extension Realm {
     public func checkedFreeze() throws -> Realm {
         if frozen { return self }
         verifyThread()
-        precondition(!isInWriteTransaction, "Cannot freeze a Realm inside a write transaction (its version is not committed yet).")
+        precondition(
+            !isInWriteTransaction,
+            "Cannot freeze a Realm inside a write transaction (its version is not committed yet).")
         if let frozenCopy, frozenCopy.dynamicRealm.version == dynamicRealm.version { return frozenCopy }
         let copy = Realm(wrapping: try dynamicRealm.freeze(), configuration: configuration)
         frozenCopy = copy
@@ -79,8 +81,10 @@ extension Realm {
 
     /// Stops with a message when asked to change a frozen Realm.
     func refuseFrozenWrite() {
-        precondition(!frozen, "Cannot modify a frozen Realm, object or collection: it shows one version forever. "
-                     + "Write through the live one (thaw()).")
+        precondition(
+            !frozen,
+            "Cannot modify a frozen Realm, object or collection: it shows one version forever. "
+                + "Write through the live one (thaw()).")
     }
 }
 
@@ -192,7 +196,8 @@ extension List {
             if realm.isFrozen { return self }
             let frozen = realm.freeze()
             guard let copy = slot.bound(to: frozen, list: true) else {
-                preconditionFailure("Cannot freeze \(slot.description): its object was deleted or it no longer holds a list.")
+                preconditionFailure(
+                    "Cannot freeze \(slot.description): its object was deleted or it no longer holds a list.")
             }
             return List(inMixed: copy, realm: frozen)
         }
@@ -266,7 +271,8 @@ extension Map {
             if realm.isFrozen { return self }
             let frozen = realm.freeze()
             guard let copy = slot.bound(to: frozen, list: false) else {
-                preconditionFailure("Cannot freeze \(slot.description): its object was deleted or it no longer holds a dictionary.")
+                preconditionFailure(
+                    "Cannot freeze \(slot.description): its object was deleted or it no longer holds a dictionary.")
             }
             return Map(inMixed: copy, realm: frozen)
         }

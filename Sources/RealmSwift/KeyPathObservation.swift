@@ -30,11 +30,13 @@ final class KeyPathFilter {
             var current = schema[className]
             for (i, name) in path.enumerated() {
                 guard let property = current?[name] else {
-                    preconditionFailure("observe(keyPaths:): '\(text)' names no property of \(current?.name ?? className)")
+                    preconditionFailure(
+                        "observe(keyPaths:): '\(text)' names no property of \(current?.name ?? className)")
                 }
                 if i < path.count - 1 {
                     guard let target = property.objectClassName else {
-                        preconditionFailure("observe(keyPaths:): '\(text)' continues past '\(name)', which is not a link")
+                        preconditionFailure(
+                            "observe(keyPaths:): '\(text)' continues past '\(name)', which is not a link")
                     }
                     current = schema[target]
                 }
@@ -63,7 +65,12 @@ final class KeyPathFilter {
         for m in modifications where oldKeys.indices.contains(m) {
             let k = oldKeys[m]
             let now: [Value]?
-            if let known = readNow[k] { now = known } else { now = read(k, in: results); readNow[k] = now }
+            if let known = readNow[k] {
+                now = known
+            } else {
+                now = read(k, in: results)
+                readNow[k] = now
+            }
             if let now, let was = values[k] ?? nil, Value.identical(now, was) { continue }
             kept.append(m)
         }
@@ -88,7 +95,9 @@ final class KeyPathFilter {
 
     /// The value at `path` from `object`: through links and lists of links, a list of the values
     /// reached (`.null` past a nil link).
-    static func value(of object: RealmEngine.DynamicObject, _ path: ArraySlice<String>, realm: RealmEngine.Realm) throws -> Value {
+    static func value(of object: RealmEngine.DynamicObject, _ path: ArraySlice<String>, realm: RealmEngine.Realm) throws
+        -> Value
+    {
         guard let name = path.first else { return .null }
         let v = try object.value(forKey: name)
         let rest = path.dropFirst()
@@ -105,10 +114,14 @@ final class KeyPathFilter {
 
 /// Registers a collection observer on `dynamic` whose updates are filtered by `keyPaths` (nil:
 /// every change), handing `block` the collection `make` builds from the delivered results.
-func observeCollection<C>(_ dynamic: RealmEngine.Results, keyPaths: [String]?, on queue: DispatchQueue?,
-                          make: @escaping (RealmEngine.Results) -> C,
-                          _ block: @escaping (RealmCollectionChange<C>) -> Void) -> NotificationToken {
-    let filter = keyPaths.map { KeyPathFilter(keyPaths: $0, className: dynamic.objectSchema.name, schema: dynamic.realm.schema) }
+func observeCollection<C>(
+    _ dynamic: RealmEngine.Results, keyPaths: [String]?, on queue: DispatchQueue?,
+    make: @escaping (RealmEngine.Results) -> C,
+    _ block: @escaping (RealmCollectionChange<C>) -> Void
+) -> NotificationToken {
+    let filter = keyPaths.map {
+        KeyPathFilter(keyPaths: $0, className: dynamic.objectSchema.name, schema: dynamic.realm.schema)
+    }
     return dynamic.observe(on: queue) { change in
         switch change {
         case .initial(let r):
@@ -142,8 +155,10 @@ extension _ObjectObservable {
     /// `.deleted` once, a failure to look the object up `.error` once; nothing follows either.
     /// A registration the engine refuses (a frozen object, inside a write transaction) is one
     /// `.error`, as for the object's own properties.
-    func observeThroughLinks(keyPaths: [String], on queue: DispatchQueue?,
-                             _ block: @escaping (ObjectChange<Self>) -> Void) -> NotificationToken {
+    func observeThroughLinks(
+        keyPaths: [String], on queue: DispatchQueue?,
+        _ block: @escaping (ObjectChange<Self>) -> Void
+    ) -> NotificationToken {
         guard let accessor, let realm else { preconditionFailure("Only managed objects can be observed.") }
         let paths = KeyPathFilter(keyPaths: keyPaths, className: accessor.className, schema: realm.schema).paths
         func read(_ object: RealmEngine.DynamicObject) -> [Value?] {
@@ -179,7 +194,8 @@ extension _ObjectObservable {
                 block(.change(original, changes))
                 return
             }
-            let typedRealm = queueRealm.flatMap { $0.dynamicRealm === delivering ? $0 : nil }
+            let typedRealm =
+                queueRealm.flatMap { $0.dynamicRealm === delivering ? $0 : nil }
                 ?? Realm(wrapping: delivering, configuration: configuration)
             queueRealm = typedRealm
             block(.change(Self._rlmMake(current, realm: typedRealm), changes))

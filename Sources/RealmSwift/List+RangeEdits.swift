@@ -7,7 +7,7 @@ import Foundation
 extension List {
     /// Replaces the elements in `subrange` with `newElements`.
     public func replaceSubrange<C: Collection, R: RangeExpression>(_ subrange: R, with newElements: C)
-        where C.Element == Element, R.Bound == Int {
+    where C.Element == Element, R.Bound == Int {
         let range = subrange.relative(to: 0..<count)
         for _ in range { remove(at: range.lowerBound) }
         insert(contentsOf: newElements, at: range.lowerBound)
@@ -15,13 +15,15 @@ extension List {
 
     /// Removes the first `number` elements (RealmSwift stops when the list has fewer).
     public func removeFirst(_ number: Int = 1) {
-        precondition(number >= 0 && number <= count, "Can't remove more objects (\(number)) than exist in List (\(count))")
+        precondition(
+            number >= 0 && number <= count, "Can't remove more objects (\(number)) than exist in List (\(count))")
         for _ in 0..<number { remove(at: 0) }
     }
 
     /// Removes the last `number` elements (RealmSwift stops when the list has fewer).
     public func removeLast(_ number: Int = 1) {
-        precondition(number >= 0 && number <= count, "Can't remove more objects (\(number)) than exist in List (\(count))")
+        precondition(
+            number >= 0 && number <= count, "Can't remove more objects (\(number)) than exist in List (\(count))")
         for _ in 0..<number { remove(at: count - 1) }
     }
 
@@ -44,7 +46,9 @@ extension List {
     /// Moves the elements at `offsets` to before the element at `destination` of the list as
     /// it was (SwiftUI's `onMove`), keeping their order.
     public func move(fromOffsets offsets: IndexSet, toOffset destination: Int) {
-        precondition(destination >= 0 && destination <= count, "destination \(destination) is beyond the list's \(count) elements")
+        precondition(
+            destination >= 0 && destination <= count,
+            "destination \(destination) is beyond the list's \(count) elements")
         // The order the list must end in, as positions of the list as it is.
         let positions = Array(0..<count)
         let moved = offsets.map { positions[$0] }

@@ -49,7 +49,9 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
                 do { return try slot.list().count } catch {
                     // Gone (its object deleted or the Mixed replaced): 0, with `isInvalidated` true,
                     // as a list whose object was deleted.
-                    guard slot.isInvalidated(list: true) else { preconditionFailure("\(slot.description).count: \(error)") }
+                    guard slot.isInvalidated(list: true) else {
+                        preconditionFailure("\(slot.description).count: \(error)")
+                    }
                     return 0
                 }
             }
@@ -66,9 +68,12 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
                 do {
                     let v = try realm.reading { try list.value(at: position) }
                     if let nested = Self.nestedCollection(v, list, realm, at: position) { return nested }
-                    if let e = Element._rlmRead(v.namingLinkClass(for: Element.self, list.property), realm: realm) { return e }
+                    if let e = Element._rlmRead(v.namingLinkClass(for: Element.self, list.property), realm: realm) {
+                        return e
+                    }
                     // A link that cannot be read, or a value the type cannot represent.
-                    throw unreadableElement(v, as: Element.self, at: "\(list.ownerClassName).\(list.property.name)[\(position)]", in: realm)
+                    throw unreadableElement(
+                        v, as: Element.self, at: "\(list.ownerClassName).\(list.property.name)[\(position)]", in: realm)
                 } catch let error as RealmError where !error.isMisuse {
                     // A damaged file: the error is recorded in `error`, next to the empty value.
                     list.recordReadError(error)
@@ -96,10 +101,13 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
     /// itself managed, one step deeper.
     static func nestedElement(_ slot: MixedSlot, _ realm: Realm, at position: Int) throws -> Element {
         let items = try realm.reading { try slot.list() }
-        guard items.indices.contains(position) else { throw RealmError.indexOutOfRange(index: position, count: items.count) }
+        guard items.indices.contains(position) else {
+            throw RealmError.indexOutOfRange(index: position, count: items.count)
+        }
         let value = AnyRealmValue._rlmValue(items[position], realm: realm, at: slot.child(.index(position), in: items))
         guard let element = value as? Element else {
-            throw RealmError.internalError("a list nested in a Mixed is a List<AnyRealmValue>, not a List<\(Element.self)>")
+            throw RealmError.internalError(
+                "a list nested in a Mixed is a List<AnyRealmValue>, not a List<\(Element.self)>")
         }
         return element
     }
@@ -115,12 +123,15 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
         }
         // The whole list: the nested collection keeps to its element from there (`MixedPlace`).
         let items = realm.reading { try? list.elements() }
-        return AnyRealmValue._rlmNested(value, realm: realm, owner: list.ownerObject, property: list.property.name,
-                                        step: .index(position), in: items) as? Element
+        return AnyRealmValue._rlmNested(
+            value, realm: realm, owner: list.ownerObject, property: list.property.name,
+            step: .index(position), in: items) as? Element
     }
 
     /// The stored value of an element put into a list nested in a Mixed.
-    private func nestedValue(_ element: Element) throws -> Value { try MixedSlot.value(of: element._rlmAddedInput(for: realm)) }
+    private func nestedValue(_ element: Element) throws -> Value {
+        try MixedSlot.value(of: element._rlmAddedInput(for: realm))
+    }
 
     private static func check(_ index: Int, _ count: Int, allowEnd: Bool = false) throws {
         guard index >= 0 && (index < count || (allowEnd && index == count)) else {
@@ -128,8 +139,10 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
         }
     }
 
-    private func change(_ body: (DynamicList) throws -> Void, nested: (MixedSlot) throws -> Void,
-                        unmanaged: (inout [Element]) -> Void) {
+    private func change(
+        _ body: (DynamicList) throws -> Void, nested: (MixedSlot) throws -> Void,
+        unmanaged: (inout [Element]) -> Void
+    ) {
         switch storage {
         case .unmanaged(var items):
             storage = .unmanaged([])
@@ -150,28 +163,33 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
 
     /// `change` storing `element` at the position `index` gives once stored: an unmanaged
     /// embedded object becomes the managed copy its values made there, as in Realm Swift.
-    private func change(storing element: Element, at index: @escaping (DynamicList) -> Int, _ body: (DynamicList) throws -> Void,
-                        nested: (MixedSlot) throws -> Void, unmanaged: (inout [Element]) -> Void) {
+    private func change(
+        storing element: Element, at index: @escaping (DynamicList) -> Int, _ body: (DynamicList) throws -> Void,
+        nested: (MixedSlot) throws -> Void, unmanaged: (inout [Element]) -> Void
+    ) {
         // The class is asked first: a list of values pays no dynamic cast per element.
         guard Element._rlmObjectType is EmbeddedObject.Type, case .managed(_, let realm) = storage,
-              let embedded = element as? Object, embedded.isUnmanagedEmbedded else {
+            let embedded = element as? Object, embedded.isUnmanagedEmbedded
+        else {
             change(body, nested: nested, unmanaged: unmanaged)
             return
         }
-        change({ list in
-            try body(list)
-            if case .link(let key) = try list.value(at: index(list)) { realm.adoptEmbedded(embedded, key: key) }
-        }, nested: nested, unmanaged: unmanaged)
+        change(
+            { list in
+                try body(list)
+                if case .link(let key) = try list.value(at: index(list)) { realm.adoptEmbedded(embedded, key: key) }
+            }, nested: nested, unmanaged: unmanaged)
     }
 
     /// Appends an element (an unmanaged object is added to the Realm; an embedded one is
     /// copied into the list).
     public func append(_ element: Element) {
-        change(storing: element, at: { $0.count - 1 }, { try $0.append(element._rlmAddedInput(for: realm)) },
-               nested: { slot in
-                   let value = try nestedValue(element)
-                   try slot.editList { $0.append(value) }
-               }, unmanaged: { $0.append(element) })
+        change(
+            storing: element, at: { $0.count - 1 }, { try $0.append(element._rlmAddedInput(for: realm)) },
+            nested: { slot in
+                let value = try nestedValue(element)
+                try slot.editList { $0.append(value) }
+            }, unmanaged: { $0.append(element) })
     }
 
     /// Appends every element of a sequence (a `Results`, another list, an array).
@@ -181,24 +199,27 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
 
     /// Inserts an element at `index`.
     public func insert(_ element: Element, at index: Int) {
-        change(storing: element, at: { _ in index }, { try $0.insert(element._rlmAddedInput(for: realm), at: index) },
-               nested: { slot in
-                   let value = try nestedValue(element)
-                   try slot.editList { items in
-                       try Self.check(index, items.count, allowEnd: true)
-                       items.insert(value, at: index)
-                   }
-               }, unmanaged: { $0.insert(element, at: index) })
+        change(
+            storing: element, at: { _ in index }, { try $0.insert(element._rlmAddedInput(for: realm), at: index) },
+            nested: { slot in
+                let value = try nestedValue(element)
+                try slot.editList { items in
+                    try Self.check(index, items.count, allowEnd: true)
+                    items.insert(value, at: index)
+                }
+            }, unmanaged: { $0.insert(element, at: index) })
     }
 
     /// Removes the element at `index`.
     public func remove(at index: Int) {
-        change({ try $0.remove(at: index) }, nested: { slot in
-            try slot.editList { items in
-                try Self.check(index, items.count)
-                items.remove(at: index)
-            }
-        }, unmanaged: { $0.remove(at: index) })
+        change(
+            { try $0.remove(at: index) },
+            nested: { slot in
+                try slot.editList { items in
+                    try Self.check(index, items.count)
+                    items.remove(at: index)
+                }
+            }, unmanaged: { $0.remove(at: index) })
     }
 
     /// Removes every element (the objects stay in the Realm).
@@ -208,28 +229,33 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
 
     /// Moves the element at `from` to `to`.
     public func move(from: Int, to: Int) {
-        change({ try $0.move(from: from, to: to) }, nested: { slot in
-            try slot.editList { items in
-                try Self.check(from, items.count)
-                try Self.check(to, items.count)
-                items.insert(items.remove(at: from), at: to)
-            }
-        }, unmanaged: { items in
-            let e = items.remove(at: from)
-            items.insert(e, at: to)
-        })
+        change(
+            { try $0.move(from: from, to: to) },
+            nested: { slot in
+                try slot.editList { items in
+                    try Self.check(from, items.count)
+                    try Self.check(to, items.count)
+                    items.insert(items.remove(at: from), at: to)
+                }
+            },
+            unmanaged: { items in
+                let e = items.remove(at: from)
+                items.insert(e, at: to)
+            })
     }
 
     /// Replaces the element at `index`.
     public func replace(index: Int, object: Element) {
-        change(storing: object, at: { _ in index }, { try $0.replace(index: index, with: object._rlmAddedInput(for: realm)) },
-               nested: { slot in
-                   let value = try nestedValue(object)
-                   try slot.editList { items in
-                       try Self.check(index, items.count)
-                       items[index] = value
-                   }
-               }, unmanaged: { $0[index] = object })
+        change(
+            storing: object, at: { _ in index },
+            { try $0.replace(index: index, with: object._rlmAddedInput(for: realm)) },
+            nested: { slot in
+                let value = try nestedValue(object)
+                try slot.editList { items in
+                    try Self.check(index, items.count)
+                    items[index] = value
+                }
+            }, unmanaged: { $0[index] = object })
     }
 
     /// Exchanges two elements.
@@ -249,12 +275,16 @@ public final class List<Element: _RealmElement>: RandomAccessCollection, Mutable
     }
 
     /// The elements, for debugging.
-    public var description: String { "List<\(Element.self)>(\(elements.map { String(describing: $0) }.joined(separator: ", ")))" }
+    public var description: String {
+        "List<\(Element.self)>(\(elements.map { String(describing: $0) }.joined(separator: ", ")))"
+    }
 }
 
 extension List: _Persistable {
     public static func _rlmProperty(name: String) -> Property {
-        Property(name: name, type: Element._rlmPropertyType, isOptional: Element._rlmIsOptional, isList: true, objectClassName: Element._rlmObjectType?.className())
+        Property(
+            name: name, type: Element._rlmPropertyType, isOptional: Element._rlmIsOptional, isList: true,
+            objectClassName: Element._rlmObjectType?.className())
     }
     public static var _rlmLinkedType: Object.Type? { Element._rlmObjectType }
     public static func _rlmDefault() -> List { List() }
@@ -364,8 +394,11 @@ public struct LinkingObjects<Element: Object>: RealmCollection, _Persistable, _L
     public static func _rlmGet(_ object: Object, _ name: String) -> LinkingObjects {
         guard let accessor = object.accessor, let realm = object.realm else { preconditionFailure("unmanaged object") }
         do {
-            return LinkingObjects(originProperty: "", results: Results(try realm.reading { try accessor.linkingObjects(forKey: name) },
-                                                                       realm: realm))
+            return LinkingObjects(
+                originProperty: "",
+                results: Results(
+                    try realm.reading { try accessor.linkingObjects(forKey: name) },
+                    realm: realm))
         } catch {
             preconditionFailure("\(type(of: object).className()).\(name): \(error)")
         }
@@ -383,7 +416,8 @@ extension List {
     /// of values removed and inserted after each version that changed it (a changed value is a
     /// removal and an insertion), on this thread's RunLoop. A list of objects is observed as a
     /// `RealmCollection` (`observe(on:_:)`, with modifications and key paths).
-    public func observe<W: _RealmScalar>(_ block: @escaping (RealmCollectionChange<List<Element>>) -> Void) -> NotificationToken
+    public func observe<W: _RealmScalar>(_ block: @escaping (RealmCollectionChange<List<Element>>) -> Void)
+        -> NotificationToken
     where Element == W? {
         observeValues(block)
     }
@@ -397,7 +431,8 @@ extension List {
             list.observe { [self] change in
                 switch change {
                 case .initial: block(.initial(self))
-                case .update(_, let d, let i, let m): block(.update(self, deletions: d, insertions: i, modifications: m))
+                case .update(_, let d, let i, let m):
+                    block(.update(self, deletions: d, insertions: i, modifications: m))
                 case .error(let error): block(.error(error))
                 }
             }
@@ -424,7 +459,8 @@ extension List where Element == AnyRealmValue {
             slot.owner.observeCollection(inMixed: slot.property, at: slot.path) { [self] change in
                 switch change {
                 case .initial: block(.initial(self))
-                case .listUpdate(_, let d, let i, let m): block(.update(self, deletions: d, insertions: i, modifications: m))
+                case .listUpdate(_, let d, let i, let m):
+                    block(.update(self, deletions: d, insertions: i, modifications: m))
                 case .dictionaryUpdate: break  // the engine follows the kind it found first: a list here
                 case .error(let error): block(.error(error))
                 }

@@ -38,7 +38,9 @@ extension _RealmMapValue where Self: _RealmElement {
     public static var _rlmMapValueIsOptional: Bool { false }
     public static var _rlmMapObjectType: Object.Type? { _rlmObjectType }
     public static func _rlmMapRead(_ value: Value, realm: Realm) -> Self? { _rlmRead(value, realm: realm) }
-    public func _rlmMapInput(for realm: Realm?, adding: Bool) -> ObjectInput { adding ? _rlmAddedInput(for: realm) : _rlmInput(for: realm) }
+    public func _rlmMapInput(for realm: Realm?, adding: Bool) -> ObjectInput {
+        adding ? _rlmAddedInput(for: realm) : _rlmInput(for: realm)
+    }
     public static func _rlmMapConvert(_ any: Any) -> Self? { _rlmConvert(any) }
     public var _rlmMapObject: Object? { self as? Object }
 }
@@ -130,28 +132,37 @@ public final class Map<Key: _RealmMapKey, Value: _RealmMapValue>: Sequence, Cust
     }
 
     /// A value of a dictionary nested in a Mixed: a list or dictionary in it is itself managed.
-    private static func nestedValue(_ value: RealmEngine.Value, _ key: String, _ slot: MixedSlot, _ realm: Realm) -> Value {
+    private static func nestedValue(_ value: RealmEngine.Value, _ key: String, _ slot: MixedSlot, _ realm: Realm)
+        -> Value
+    {
         let decoded = AnyRealmValue._rlmValue(value, realm: realm, at: slot.child(.key(key)))
         guard let typed = decoded as? Value else {
-            preconditionFailure("a dictionary nested in a Mixed is a Map<String, AnyRealmValue>, not a Map<\(Key.self), \(Value.self)>")
+            preconditionFailure(
+                "a dictionary nested in a Mixed is a Map<String, AnyRealmValue>, not a Map<\(Key.self), \(Value.self)>")
         }
         return typed
     }
 
     private func read<T>(_ what: String, _ body: (DynamicMap, Realm) throws -> T) -> T {
-        guard case .managed(let map, let realm) = storage else { preconditionFailure("an unmanaged Map is read directly") }
+        guard case .managed(let map, let realm) = storage else {
+            preconditionFailure("an unmanaged Map is read directly")
+        }
         realm.verifyThread()
         do { return try realm.reading { try body(map, realm) } } catch {
             preconditionFailure("Map<\(Key.self), \(Value.self)>.\(what): \(error)")
         }
     }
 
-    private static func decoded(_ value: RealmEngine.Value, _ key: String, _ map: DynamicMap, _ realm: Realm) throws -> Value {
+    private static func decoded(_ value: RealmEngine.Value, _ key: String, _ map: DynamicMap, _ realm: Realm) throws
+        -> Value
+    {
         // A list or dictionary in a `Map<String, AnyRealmValue>` is managed at its key, as in
         // Realm Swift (the type is asked first: other maps pay nothing).
         if Value.self == AnyRealmValue.self,
-           let nested = AnyRealmValue._rlmNested(value, realm: realm, owner: map.ownerObject, property: map.property.name,
-                                                 step: .key(key)) as? Value {
+            let nested = AnyRealmValue._rlmNested(
+                value, realm: realm, owner: map.ownerObject, property: map.property.name,
+                step: .key(key)) as? Value
+        {
             return nested
         }
         guard let decoded = Value._rlmMapRead(value.namingLinkClass(for: Value.self, map.property), realm: realm) else {
@@ -215,7 +226,9 @@ public final class Map<Key: _RealmMapKey, Value: _RealmMapValue>: Sequence, Cust
                     try map.value(forKey: key._rlmKey).map { try Self.decoded($0, key._rlmKey, map, realm) }
                 }
             case .inMixed(let slot, let realm):
-                return nestedEntries(slot, realm, "[\(key._rlmKey)]")[key._rlmKey].map { Self.nestedValue($0, key._rlmKey, slot, realm) }
+                return nestedEntries(slot, realm, "[\(key._rlmKey)]")[key._rlmKey].map {
+                    Self.nestedValue($0, key._rlmKey, slot, realm)
+                }
             }
         }
         set {
@@ -223,8 +236,10 @@ public final class Map<Key: _RealmMapKey, Value: _RealmMapValue>: Sequence, Cust
         }
     }
 
-    private func change(_ body: (DynamicMap, Realm) throws -> Void, nested: (MixedSlot, Realm) throws -> Void,
-                        unmanaged: (inout [Key: Value]) -> Void) {
+    private func change(
+        _ body: (DynamicMap, Realm) throws -> Void, nested: (MixedSlot, Realm) throws -> Void,
+        unmanaged: (inout [Key: Value]) -> Void
+    ) {
         switch storage {
         case .unmanaged(var entries):
             storage = .unmanaged([:])
@@ -245,31 +260,40 @@ public final class Map<Key: _RealmMapKey, Value: _RealmMapValue>: Sequence, Cust
 
     /// Sets the value of `key` (an unmanaged object is added to the Realm).
     public func updateValue(_ value: Value, forKey key: Key) {
-        let embedded = Value._rlmMapObjectType is EmbeddedObject.Type ? value._rlmMapObject.flatMap { $0.isUnmanagedEmbedded ? $0 : nil } : nil
-        change({ map, realm in
-            try map.setInput(value._rlmMapInput(for: realm, adding: true), forKey: key._rlmKey)
-            // As in Realm Swift, the unmanaged embedded object given is now the one its values made.
-            if let embedded, case .link(let stored)? = try map.value(forKey: key._rlmKey) { realm.adoptEmbedded(embedded, key: stored) }
-        }, nested: { slot, realm in
-            try slot.checkKey(key._rlmKey)
-            let stored = try MixedSlot.value(of: value._rlmMapInput(for: realm, adding: true))
-            try slot.editEntries { $0[key._rlmKey] = stored }
-        }, unmanaged: { $0[key] = value })
+        let embedded =
+            Value._rlmMapObjectType is EmbeddedObject.Type
+            ? value._rlmMapObject.flatMap { $0.isUnmanagedEmbedded ? $0 : nil } : nil
+        change(
+            { map, realm in
+                try map.setInput(value._rlmMapInput(for: realm, adding: true), forKey: key._rlmKey)
+                // As in Realm Swift, the unmanaged embedded object given is now the one its values made.
+                if let embedded, case .link(let stored)? = try map.value(forKey: key._rlmKey) {
+                    realm.adoptEmbedded(embedded, key: stored)
+                }
+            },
+            nested: { slot, realm in
+                try slot.checkKey(key._rlmKey)
+                let stored = try MixedSlot.value(of: value._rlmMapInput(for: realm, adding: true))
+                try slot.editEntries { $0[key._rlmKey] = stored }
+            }, unmanaged: { $0[key] = value })
     }
 
     /// Removes `key` and its value.
     public func removeObject(for key: Key) {
-        change({ map, _ in try map.removeValue(forKey: key._rlmKey) }, nested: { slot, _ in
-            // Nothing is written when the key is not there (as a managed map does).
-            guard try slot.entries()[key._rlmKey] != nil else { return }
-            try slot.editEntries { $0[key._rlmKey] = nil }
-        }, unmanaged: { $0[key] = nil })
+        change(
+            { map, _ in try map.removeValue(forKey: key._rlmKey) },
+            nested: { slot, _ in
+                // Nothing is written when the key is not there (as a managed map does).
+                guard try slot.entries()[key._rlmKey] != nil else { return }
+                try slot.editEntries { $0[key._rlmKey] = nil }
+            }, unmanaged: { $0[key] = nil })
     }
 
     /// Removes every entry (objects stay in the Realm).
     public func removeAll() {
-        change({ map, _ in try map.removeAll() }, nested: { slot, _ in try slot.editEntries { $0.removeAll() } },
-               unmanaged: { $0.removeAll() })
+        change(
+            { map, _ in try map.removeAll() }, nested: { slot, _ in try slot.editEntries { $0.removeAll() } },
+            unmanaged: { $0.removeAll() })
     }
 
     /// Sets every entry of `entries`.
@@ -279,7 +303,8 @@ public final class Map<Key: _RealmMapKey, Value: _RealmMapValue>: Sequence, Cust
 
     /// The entries, for debugging.
     public var description: String {
-        "Map<\(Key.self), \(Value.self)>(" + entries.map { "\($0.key._rlmKey): \(String(describing: $0.value))" }.joined(separator: ", ") + ")"
+        "Map<\(Key.self), \(Value.self)>("
+            + entries.map { "\($0.key._rlmKey): \(String(describing: $0.value))" }.joined(separator: ", ") + ")"
     }
 
     /// Observes the map: `.initial`, then the keys removed, added and given a new value after
@@ -304,11 +329,14 @@ public final class Map<Key: _RealmMapKey, Value: _RealmMapValue>: Sequence, Cust
 
     /// A dictionary nested in a Mixed, observed through the engine's observer of a collection
     /// inside a Mixed: the keys that changed at its place in the value.
-    private func observeNested(_ slot: MixedSlot, _ block: @escaping (RealmMapChange<Map<Key, Value>>) -> Void) -> NotificationToken {
+    private func observeNested(_ slot: MixedSlot, _ block: @escaping (RealmMapChange<Map<Key, Value>>) -> Void)
+        -> NotificationToken
+    {
         slot.owner.observeCollection(inMixed: slot.property, at: slot.path) { [self] change in
             switch change {
             case .initial: block(.initial(self))
-            case .dictionaryUpdate(_, let d, let i, let m): block(.update(self, deletions: d, insertions: i, modifications: m))
+            case .dictionaryUpdate(_, let d, let i, let m):
+                block(.update(self, deletions: d, insertions: i, modifications: m))
             case .listUpdate: break  // the engine follows the kind it found first: a dictionary here
             case .error(let error): block(.error(error))
             }
@@ -318,14 +346,17 @@ public final class Map<Key: _RealmMapKey, Value: _RealmMapValue>: Sequence, Cust
     /// Unmanaged entries in key order (by UTF-8 bytes), the order a managed map reads in.
     var sortedUnmanaged: [(key: String, value: Value)] {
         guard case .unmanaged(let entries) = storage else { return [] }
-        return entries.map { (key: $0.key._rlmKey, value: $0.value) }.sorted { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }
+        return entries.map { (key: $0.key._rlmKey, value: $0.value) }.sorted {
+            Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8))
+        }
     }
 }
 
 extension Map: _Persistable {
     public static func _rlmProperty(name: String) -> Property {
-        Property(name: name, type: Value._rlmMapElementType, isOptional: Value._rlmMapValueIsOptional, isMap: true,
-                 objectClassName: Value._rlmMapObjectType?.className())
+        Property(
+            name: name, type: Value._rlmMapElementType, isOptional: Value._rlmMapValueIsOptional, isMap: true,
+            objectClassName: Value._rlmMapObjectType?.className())
     }
     public static var _rlmLinkedType: Object.Type? { Value._rlmMapObjectType }
     public static func _rlmDefault() -> Map { Map() }
@@ -368,10 +399,15 @@ extension Map: _Persistable {
         }
         var given: [String: ObjectInput] = [:]
         for (k, a) in dictionary {
-            if isNull(a) { given[k] = .value(.null); continue }
+            if isNull(a) {
+                given[k] = .value(.null)
+                continue
+            }
             if let scalar = Value._rlmMapConvert(a) {
                 given[k] = scalar._rlmMapInput(for: realm, adding: false)
-            } else if let objectType = Value._rlmMapObjectType, let input = try? objectType._rlmInput(fromAny: a, realm: realm) {
+            } else if let objectType = Value._rlmMapObjectType,
+                let input = try? objectType._rlmInput(fromAny: a, realm: realm)
+            {
                 given[k] = input
             } else {
                 throw RealmError.invalidInput("'\(k)': \(type(of: a)) value '\(a)' cannot be stored as \(Value.self)")

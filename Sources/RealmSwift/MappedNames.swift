@@ -44,7 +44,8 @@ enum MappedNames {
         var out: [String] = []
         var components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)[...]
         while let component = components.popFirst() {
-            guard let here = current, !component.hasPrefix("@"), !component.hasPrefix("$"), !component.contains("[") else {
+            guard let here = current, !component.hasPrefix("@"), !component.hasPrefix("$"), !component.contains("[")
+            else {
                 out.append(component)
                 out.append(contentsOf: components)
                 break
@@ -53,7 +54,8 @@ enum MappedNames {
             let stored = info.storedNames[component] ?? component
             out.append(stored)
             current = info.objectSchema[stored].flatMap { property in
-                property.type == .object || property.type == .linkingObjects ? property.objectClassName.flatMap(ClassInfo.type(named:)) : nil
+                property.type == .object || property.type == .linkingObjects
+                    ? property.objectClassName.flatMap(ClassInfo.type(named:)) : nil
             }
         }
         return out.joined(separator: ".")
@@ -62,7 +64,8 @@ enum MappedNames {
     /// The words of the query language, never property names.
     private static let keywords: Set<String> = [
         "AND", "OR", "NOT", "IN", "ANY", "SOME", "ALL", "NONE", "BETWEEN", "CONTAINS", "BEGINSWITH", "ENDSWITH", "LIKE",
-        "TEXT", "TRUEPREDICATE", "FALSEPREDICATE", "NIL", "NULL", "TRUE", "FALSE", "SUBQUERY", "SORT", "DISTINCT", "LIMIT",
+        "TEXT", "TRUEPREDICATE", "FALSEPREDICATE", "NIL", "NULL", "TRUE", "FALSE", "SUBQUERY", "SORT", "DISTINCT",
+        "LIMIT",
         "ASC", "ASCENDING", "DESC", "DESCENDING",
     ]
 

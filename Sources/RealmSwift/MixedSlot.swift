@@ -82,7 +82,8 @@ final class MixedSlot {
 
     private func gone(_ kind: String) -> RealmError {
         if owner.isInvalidated { return .invalidatedObject }
-        return .invalidOperation("\(description) no longer holds a \(kind): the nested \(kind) was removed or replaced and is invalidated")
+        return .invalidOperation(
+            "\(description) no longer holds a \(kind): the nested \(kind) was removed or replaced and is invalidated")
     }
 
     /// Changes the list in place (inside a write transaction).
@@ -114,7 +115,8 @@ final class MixedSlot {
     /// object is given as its typed link).
     static func value(of input: ObjectInput) throws -> Value {
         guard case .value(let value) = input else {
-            throw RealmError.invalidInput("a nested list or dictionary of a Mixed value holds values only, not \(input)")
+            throw RealmError.invalidInput(
+                "a nested list or dictionary of a Mixed value holds values only, not \(input)")
         }
         return value
     }
@@ -123,15 +125,19 @@ final class MixedSlot {
         var whole = try owner.value(forKey: property)
         // Brings the positions up to date (the element may have moved since the last look).
         guard place.resolve(in: whole) != nil else {
-            throw RealmError.invalidOperation("\(description) no longer holds a collection: the nested collection was removed or replaced and is invalidated")
+            throw RealmError.invalidOperation(
+                "\(description) no longer holds a collection: the nested collection was removed or replaced and is invalidated"
+            )
         }
         try Self.edit(&whole, at: path[...], description: description, body)
         try owner.setValue(whole, forKey: property)
         place.record(whole)
     }
 
-    private static func edit(_ value: inout Value, at path: ArraySlice<MixedPathElement>, description: String,
-                             _ body: (inout Value) throws -> Void) throws {
+    private static func edit(
+        _ value: inout Value, at path: ArraySlice<MixedPathElement>, description: String,
+        _ body: (inout Value) throws -> Void
+    ) throws {
         guard let step = path.first else { return try body(&value) }
         switch (step, value) {
         case (.index(let index), .list(var items)) where items.indices.contains(index):
@@ -140,14 +146,16 @@ final class MixedSlot {
             value = .list(items)
         case (.key(let key), .map(var entries)):
             guard var inner = entries[key] else {
-                throw RealmError.invalidOperation("\(description) no longer holds a collection: the key '\(key)' was removed")
+                throw RealmError.invalidOperation(
+                    "\(description) no longer holds a collection: the key '\(key)' was removed")
             }
             value = .null
             try edit(&inner, at: path.dropFirst(), description: description, body)
             entries[key] = inner
             value = .map(entries)
         default:
-            throw RealmError.invalidOperation("\(description) no longer holds a collection: the nested collection was replaced and is invalidated")
+            throw RealmError.invalidOperation(
+                "\(description) no longer holds a collection: the nested collection was replaced and is invalidated")
         }
     }
 }

@@ -34,7 +34,8 @@ public final class MutableSet<Element: _RealmElement>: Sequence, CustomStringCon
             do {
                 let values = try realm.reading { try set.elements() }
                 return try values.map { v in
-                    guard let e = Element._rlmRead(v.namingLinkClass(for: Element.self, set.property), realm: realm) else {
+                    guard let e = Element._rlmRead(v.namingLinkClass(for: Element.self, set.property), realm: realm)
+                    else {
                         throw unreadableElement(v, as: Element.self, at: "\(set.property.name)", in: realm)
                     }
                     return e
@@ -51,7 +52,9 @@ public final class MutableSet<Element: _RealmElement>: Sequence, CustomStringCon
         case .unmanaged(let items): return items.count
         case .managed(let set, let realm):
             realm.verifyThread()
-            do { return try realm.reading { try set.count() } } catch { preconditionFailure("MutableSet<\(Element.self)>.count: \(error)") }
+            do { return try realm.reading { try set.count() } } catch {
+                preconditionFailure("MutableSet<\(Element.self)>.count: \(error)")
+            }
         }
     }
 
@@ -75,7 +78,9 @@ public final class MutableSet<Element: _RealmElement>: Sequence, CustomStringCon
 
     /// Whether two elements are the same element of an unmanaged set.
     private static func same(_ a: Element, _ b: Element) -> Bool {
-        if let x = a as? Object, let y = b as? Object { return x === y || (x.accessor != nil && x.accessor == y.accessor) }
+        if let x = a as? Object, let y = b as? Object {
+            return x === y || (x.accessor != nil && x.accessor == y.accessor)
+        }
         if Element._rlmIsOptional, isNull(a) || isNull(b) { return isNull(a) && isNull(b) }
         if let x = a as? any _RealmScalar, let y = b as? any _RealmScalar { return x._rlmValue == y._rlmValue }
         return false
@@ -105,15 +110,17 @@ public final class MutableSet<Element: _RealmElement>: Sequence, CustomStringCon
         case .managed(let set, let realm):
             realm.verifyThread()
             realm.refuseFrozenWrite()
-            precondition(realm.isInWriteTransaction, "Cannot modify a managed MutableSet outside of a write transaction.")
+            precondition(
+                realm.isInWriteTransaction, "Cannot modify a managed MutableSet outside of a write transaction.")
             do { try body(set, realm) } catch { realm.record(error) }
         }
     }
 
     /// Adds `element` unless the set holds an equal one (an unmanaged object is added to the Realm).
     public func insert(_ element: Element) {
-        change({ set, realm in try set.insertInput(element._rlmAddedInput(for: realm)) },
-               unmanaged: { items in if !items.contains(where: { Self.same($0, element) }) { items.append(element) } })
+        change(
+            { set, realm in try set.insertInput(element._rlmAddedInput(for: realm)) },
+            unmanaged: { items in if !items.contains(where: { Self.same($0, element) }) { items.append(element) } })
     }
 
     /// Adds every element of `elements`.
@@ -123,9 +130,10 @@ public final class MutableSet<Element: _RealmElement>: Sequence, CustomStringCon
 
     /// Removes `element` if the set holds it.
     public func remove(_ element: Element) {
-        change({ set, realm in
-            if let value = try Self.stored(element, in: realm) { try set.remove(value) }
-        }, unmanaged: { items in items.removeAll { Self.same($0, element) } })
+        change(
+            { set, realm in
+                if let value = try Self.stored(element, in: realm) { try set.remove(value) }
+            }, unmanaged: { items in items.removeAll { Self.same($0, element) } })
     }
 
     /// Removes every element (objects stay in the Realm).
@@ -141,7 +149,9 @@ public final class MutableSet<Element: _RealmElement>: Sequence, CustomStringCon
     /// Keeps only the elements `other` holds too (an intersection).
     public func formIntersection<S: Sequence>(_ other: S) where S.Element == Element {
         let others = Array(other)
-        for e in elements where !others.contains(where: { Self.same($0, e) || Self.sameStored($0, e, realm) }) { remove(e) }
+        for e in elements where !others.contains(where: { Self.same($0, e) || Self.sameStored($0, e, realm) }) {
+            remove(e)
+        }
     }
 
     /// Removes every element `other` holds (a subtraction).
@@ -163,7 +173,9 @@ public final class MutableSet<Element: _RealmElement>: Sequence, CustomStringCon
     }
 
     /// The elements, for debugging.
-    public var description: String { "MutableSet<\(Element.self)>(\(elements.map { String(describing: $0) }.joined(separator: ", ")))" }
+    public var description: String {
+        "MutableSet<\(Element.self)>(\(elements.map { String(describing: $0) }.joined(separator: ", ")))"
+    }
 
     /// Observes the set: `.initial`, then the positions (in the set's order) of elements removed
     /// and added after each version that changed it, on this thread's RunLoop.
@@ -184,7 +196,9 @@ public final class MutableSet<Element: _RealmElement>: Sequence, CustomStringCon
 
 extension MutableSet: _Persistable {
     public static func _rlmProperty(name: String) -> Property {
-        Property(name: name, type: Element._rlmPropertyType, isOptional: Element._rlmIsOptional, isSet: true, objectClassName: Element._rlmObjectType?.className())
+        Property(
+            name: name, type: Element._rlmPropertyType, isOptional: Element._rlmIsOptional, isSet: true,
+            objectClassName: Element._rlmObjectType?.className())
     }
     public static var _rlmLinkedType: Object.Type? { Element._rlmObjectType }
     public static func _rlmDefault() -> MutableSet { MutableSet() }

@@ -40,8 +40,10 @@ extension _ObjectObservable {
     ///
     /// With a serial `queue`, the block runs there with the object bound to a Realm instance
     /// confined to that queue (readable in the block, not elsewhere).
-    public func observe(keyPaths swiftKeyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
-                        _ block: @escaping (ObjectChange<Self>) -> Void) -> NotificationToken {
+    public func observe(
+        keyPaths swiftKeyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+        _ block: @escaping (ObjectChange<Self>) -> Void
+    ) -> NotificationToken {
         let keyPaths = swiftKeyPaths.map { MappedNames.paths($0, from: Self.self) }
         guard let accessor, let realm else {
             preconditionFailure("Only managed objects can be observed (add the object to a Realm first).")
@@ -50,7 +52,9 @@ extension _ObjectObservable {
             return observeThroughLinks(keyPaths: keyPaths, on: queue, block)
         }
         for path in keyPaths ?? [] {
-            precondition(accessor.objectSchema[path] != nil, "observe(keyPaths:): '\(path)' names no property of \(Self.className())")
+            precondition(
+                accessor.objectSchema[path] != nil,
+                "observe(keyPaths:): '\(path)' names no property of \(Self.className())")
         }
         let original = self
         let configuration = realm.configuration
@@ -60,7 +64,9 @@ extension _ObjectObservable {
             case .change(let object, let properties):
                 let relevant = wanted.map { w in properties.filter { w.contains($0.name) } } ?? properties
                 guard !relevant.isEmpty else { return }
-                let typed = queue == nil ? original
+                let typed =
+                    queue == nil
+                    ? original
                     : Self._rlmMake(object, realm: Realm(wrapping: object.realm, configuration: configuration))
                 block(.change(typed, relevant))
             case .deleted: block(.deleted)

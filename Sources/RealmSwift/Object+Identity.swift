@@ -7,11 +7,11 @@ extension Object {
         if self === object { return true }
         guard let mine = managed, let theirs = object.managed else { return false }
         let (a, b) = (mine.realm.configuration, theirs.realm.configuration)
-        let sameRealm = a.inMemoryIdentifier != nil
+        let sameRealm =
+            a.inMemoryIdentifier != nil
             ? a.inMemoryIdentifier == b.inMemoryIdentifier
             : b.inMemoryIdentifier == nil && a.fileURL?.standardizedFileURL == b.fileURL?.standardizedFileURL
         return sameRealm && mine.objectSchema.name == theirs.objectSchema.name
             && mine.key == theirs.key
     }
 }
-

@@ -132,7 +132,8 @@ open class Object: Hashable, CustomStringConvertible {
     final func propertyName(slot: Int) -> String {
         withInfo { info in
             guard info.names.indices.contains(slot) else {
-                preconditionFailure("a @Persisted property of \(Self.className()) does not know its position in the class")
+                preconditionFailure(
+                    "a @Persisted property of \(Self.className()) does not know its position in the class")
             }
             return info.names[slot]
         }
@@ -268,12 +269,14 @@ open class Object: Hashable, CustomStringConvertible {
                 guard let input = try type._rlmInput(fromAny: value ?? NSNull(), realm: realm) else { return }
                 _rlmWrite(key, input)
             } catch {
-                precondition(realm.isInWriteTransaction, "Cannot modify managed objects outside of a write transaction.")
+                precondition(
+                    realm.isInWriteTransaction, "Cannot modify managed objects outside of a write transaction.")
                 realm.record(error)
             }
             return
         }
-        guard let f = fieldHandles().first(where: { $0.name == key }), f.access.setUnmanaged(f.field, value ?? NSNull()) else {
+        guard let f = fieldHandles().first(where: { $0.name == key }), f.access.setUnmanaged(f.field, value ?? NSNull())
+        else {
             preconditionFailure("\(Self.className()).\(key) cannot hold \(String(describing: value))")
         }
     }
@@ -373,8 +376,9 @@ open class Object: Hashable, CustomStringConvertible {
     final func _rlmWrite(_ name: String, _ input: ObjectInput) -> Bool {
         guard let managed, let realm else { return false }
         realm.refuseFrozenWrite()
-        precondition(realm.isInWriteTransaction,
-                     "Cannot modify managed objects outside of a write transaction (\(Self.className()).\(name)).")
+        precondition(
+            realm.isInWriteTransaction,
+            "Cannot modify managed objects outside of a write transaction (\(Self.className()).\(name)).")
         do {
             try managed.setValue(input, column: try managed.column(name))
             return true
@@ -416,7 +420,9 @@ open class Object: Hashable, CustomStringConvertible {
                 var values: [ObjectInput] = []
                 values.reserveCapacity(fields.count)
                 for i in fields.indices {
-                    if let input = fields[i].access.unmanagedInput(base + fields[i].offset, for: realm) { values.append(input) }
+                    if let input = fields[i].access.unmanagedInput(base + fields[i].offset, for: realm) {
+                        values.append(input)
+                    }
                 }
                 return .array(values)
             }
@@ -429,7 +435,10 @@ open class Object: Hashable, CustomStringConvertible {
         let fields = fieldHandles().filter { !$0.access.isLinkingObjects }
         if let other = value as? Object {
             for f in fields {
-                guard let v = other.value(forKey: f.swiftName) else { _ = f.access.setUnmanaged(f.field, NSNull()); continue }
+                guard let v = other.value(forKey: f.swiftName) else {
+                    _ = f.access.setUnmanaged(f.field, NSNull())
+                    continue
+                }
                 if !f.access.setUnmanaged(f.field, v) { return "\(f.name) cannot hold \(v)" }
             }
             return nil
@@ -443,7 +452,9 @@ open class Object: Hashable, CustomStringConvertible {
         }
         if let array = value as? [Any] {
             guard array.count <= fields.count else { return "\(array.count) values for \(fields.count) properties" }
-            for (v, f) in zip(array, fields) where !f.access.setUnmanaged(f.field, v) { return "\(f.name) cannot hold \(v)" }
+            for (v, f) in zip(array, fields) where !f.access.setUnmanaged(f.field, v) {
+                return "\(f.name) cannot hold \(v)"
+            }
             return nil
         }
         return "a \(type(of: value)) is not a dictionary, an array or an object"
@@ -461,7 +472,8 @@ extension Object: _RealmElement {
             return DynamicObject.linked(link, realm: realm) as? Self
         }
         guard case .link(let key) = value,
-              let managed = try? realm.reading({ try realm.dynamicRealm.object(ofType: className(), key: key) }) else { return nil }
+            let managed = try? realm.reading({ try realm.dynamicRealm.object(ofType: className(), key: key) })
+        else { return nil }
         return _rlmMake(managed, realm: realm)
     }
 
@@ -501,7 +513,9 @@ extension Object: _RealmElement {
     /// instance and the unmanaged objects it reaches become managed), then linked by key. An
     /// embedded one is given by its values, which make a new embedded object of the parent.
     public func _rlmAddedInput(for realm: Realm?) -> ObjectInput {
-        guard managed == nil, let realm, realm.isInWriteTransaction, !(self is EmbeddedObject) else { return _rlmObjectInput(for: realm) }
+        guard managed == nil, let realm, realm.isInWriteTransaction, !(self is EmbeddedObject) else {
+            return _rlmObjectInput(for: realm)
+        }
         do { return .value(.link(try realm.addGraph(self, update: .error))) } catch {
             realm.record(error)
             return .value(.null)
@@ -518,7 +532,9 @@ extension Object: _RealmElement {
     public class func _rlmInput(fromAny any: Any, realm: Realm) throws -> ObjectInput {
         if isNull(any) { return .value(.null) }
         if let o = any as? Object {
-            guard o is Self else { throw RealmError.invalidInput("a \(type(of: o).className()) given for a link to \(className())") }
+            guard o is Self else {
+                throw RealmError.invalidInput("a \(type(of: o).className()) given for a link to \(className())")
+            }
             return o._rlmInput(for: realm)
         }
         return try _rlmNewObjectInput(fromAny: any, realm: realm)
@@ -531,7 +547,8 @@ extension Object: _RealmElement {
         let input = try _rlmInputValues(fromAny: any, realm: realm)
         guard case .dictionary(var given) = input else { return input }
         if let pk = ClassInfo.of(self).objectSchema.primaryKeyProperty, case .value(let key)? = given[pk.name],
-           try realm.dynamicRealm.object(ofType: className(), forPrimaryKey: key) != nil {
+            try realm.dynamicRealm.object(ofType: className(), forPrimaryKey: key) != nil
+        {
             return input
         }
         for (k, v) in self.init()._rlmValues(for: realm) where given[k] == nil { given[k] = v }
@@ -546,14 +563,17 @@ extension Object: _RealmElement {
             var values: [String: ObjectInput] = [:]
             for p in properties {
                 // Given under the Swift name (or the stored one, as the dynamic API takes it).
-                guard let v = dict[info.swiftNames[p.name] ?? p.name] ?? dict[p.name], let type = info.valueTypes[p.name] else { continue }
+                guard let v = dict[info.swiftNames[p.name] ?? p.name] ?? dict[p.name],
+                    let type = info.valueTypes[p.name]
+                else { continue }
                 if let input = try type._rlmInput(fromAny: v, realm: realm) { values[p.name] = input }
             }
             return .dictionary(values)
         }
         if let array = any as? [Any] {
             guard array.count <= properties.count else {
-                throw RealmError.invalidInput("\(array.count) values given for the \(properties.count) properties of \(className())")
+                throw RealmError.invalidInput(
+                    "\(array.count) values given for the \(properties.count) properties of \(className())")
             }
             var values: [String: ObjectInput] = [:]
             for (v, p) in zip(array, properties) {
@@ -562,7 +582,8 @@ extension Object: _RealmElement {
             }
             return .dictionary(values)
         }
-        throw RealmError.invalidInput("a \(type(of: any)) cannot make a \(className()): give a dictionary, an array or an object")
+        throw RealmError.invalidInput(
+            "a \(type(of: any)) cannot make a \(className()): give a dictionary, an array or an object")
     }
 }
 

@@ -21,7 +21,8 @@ extension ObjectId {
     /// copies them) and the next value of a per-process counter.
     public init(timestamp: Date, machineId: Int, processId: Int) {
         let seconds = UInt32(truncatingIfNeeded: Int64(timestamp.timeIntervalSince1970.rounded(.down)))
-        let m = UInt32(truncatingIfNeeded: machineId), p = UInt32(truncatingIfNeeded: processId)
+        let m = UInt32(truncatingIfNeeded: machineId)
+        let p = UInt32(truncatingIfNeeded: processId)
         let counter = objectIdCounter.add(1, ordering: .relaxed).newValue & 0xFF_FFFF
         let machineBytes = (m & 0xFF) << 24 | (m >> 8 & 0xFF) << 16 | (m >> 16 & 0xFF) << 8
         let second = machineBytes | (p & 0xFF)

@@ -61,7 +61,8 @@ extension _RealmScalar {
     public static func _rlmInput(fromAny any: Any, realm: Realm) throws -> ObjectInput {
         if isNull(any) { return .value(.null) }
         guard let v = _rlmConvert(any) else {
-            throw RealmError.invalidInput("\(type(of: any)) value '\(any)' cannot be stored as \(_rlmPropertyType.rawValue)")
+            throw RealmError.invalidInput(
+                "\(type(of: any)) value '\(any)' cannot be stored as \(_rlmPropertyType.rawValue)")
         }
         return .value(try v._rlmCheckedValue())
     }
@@ -95,7 +96,9 @@ public protocol _Persistable {
 }
 
 extension _Persistable {
-    public static func _rlmGet(_ object: Object, column: Int, slot: Int) -> Self { _rlmGet(object, object.propertyName(slot: slot)) }
+    public static func _rlmGet(_ object: Object, column: Int, slot: Int) -> Self {
+        _rlmGet(object, object.propertyName(slot: slot))
+    }
     public static var _rlmLinkedType: Object.Type? { nil }
     public func _rlmLinkedObjects() -> [Object] { [] }
 }
@@ -130,8 +133,9 @@ extension _Persistable where Self: _RealmScalar {
 
 extension Optional: _Persistable where Wrapped: _RealmElement {
     public static func _rlmProperty(name: String) -> Property {
-        Property(name: name, type: Wrapped._rlmPropertyType, isOptional: true,
-                 objectClassName: Wrapped._rlmObjectType?.className())
+        Property(
+            name: name, type: Wrapped._rlmPropertyType, isOptional: true,
+            objectClassName: Wrapped._rlmObjectType?.className())
     }
     public static var _rlmLinkedType: Object.Type? { Wrapped._rlmObjectType }
     public static func _rlmDefault() -> Self { nil }
@@ -142,8 +146,10 @@ extension Optional: _Persistable where Wrapped: _RealmElement {
             if case .link(let key) = v, let realm = object.realm {
                 // A link whose target cannot be read (a consistent file nullifies links to deleted
                 // objects): nil only with the reason recorded (ReadErrors.swift).
-                object.recordReadError(.corruptFile(path: realm.dynamicRealm.path, offset: 0,
-                                                    reason: "\(type(of: object)).\(name) links to object \(key), which cannot be read"))
+                object.recordReadError(
+                    .corruptFile(
+                        path: realm.dynamicRealm.path, offset: 0,
+                        reason: "\(type(of: object)).\(name) links to object \(key), which cannot be read"))
                 return nil
             }
             // A value the type cannot represent (an enum's unknown raw value): nil, with the reason.
@@ -154,9 +160,12 @@ extension Optional: _Persistable where Wrapped: _RealmElement {
     }
     public static func _rlmSet(_ value: Self, _ object: Object, _ name: String) {
         // The class is asked first: a scalar's setter pays no dynamic cast.
-        let embedded = Wrapped._rlmObjectType is EmbeddedObject.Type
+        let embedded =
+            Wrapped._rlmObjectType is EmbeddedObject.Type
             ? value.flatMap { $0 as? Object }.flatMap { $0.isUnmanagedEmbedded ? $0 : nil } : nil
-        guard object._rlmWrite(name, value.map { $0._rlmAddedInput(for: object.realm) } ?? .value(.null)) else { return }
+        guard object._rlmWrite(name, value.map { $0._rlmAddedInput(for: object.realm) } ?? .value(.null)) else {
+            return
+        }
         // As in Realm Swift, the unmanaged embedded object given is now the one its values made.
         if let embedded, let realm = object.realm, case .link(let key)? = try? object.accessor?.value(forKey: name) {
             realm.adoptEmbedded(embedded, key: key)

@@ -127,8 +127,10 @@ public struct Persisted<Value: _Persistable> {
     /// needs no `Value?` on its stack: in an unspecialised generic function that metadata is
     /// looked up on every call.
     @inline(never)
-    static func traced<O: Object>(_ object: O, _ storageKeyPath: ReferenceWritableKeyPath<O, Persisted<Value>>, slot: Int,
-                                  _ tracer: KeyPathTracer) -> Value {
+    static func traced<O: Object>(
+        _ object: O, _ storageKeyPath: ReferenceWritableKeyPath<O, Persisted<Value>>, slot: Int,
+        _ tracer: KeyPathTracer
+    ) -> Value {
         // The Swift name: a traced key path is a name the user could have written, translated
         // to the stored one with the rest (`MappedNames`).
         tracer.names.append(object.swiftPropertyName(slot: slot))
@@ -138,7 +140,9 @@ public struct Persisted<Value: _Persistable> {
 
     /// Sets the property: in the Realm when `object` is managed, else in its storage.
     @usableFromInline
-    static func write<O: Object>(_ newValue: Value, _ object: O, _ storageKeyPath: ReferenceWritableKeyPath<O, Persisted<Value>>) {
+    static func write<O: Object>(
+        _ newValue: Value, _ object: O, _ storageKeyPath: ReferenceWritableKeyPath<O, Persisted<Value>>
+    ) {
         let slot = slot(of: storageKeyPath, in: object)
         if object.hasAccessor {
             Value._rlmSet(newValue, object, object.propertyName(slot: slot))
@@ -151,7 +155,8 @@ public struct Persisted<Value: _Persistable> {
     /// class's table of key paths (`KeyPathSlots`), or on a key path's first use by reading the
     /// slot recorded in the property (recording every property's slot first if needed).
     @inline(__always)
-    private static func slot<O: Object>(of keyPath: ReferenceWritableKeyPath<O, Persisted<Value>>, in object: O) -> Int {
+    private static func slot<O: Object>(of keyPath: ReferenceWritableKeyPath<O, Persisted<Value>>, in object: O) -> Int
+    {
         if let slot = object.knownSlot(of: keyPath) { return slot }
         var slot = object[keyPath: keyPath].slot
         if slot < 0 {

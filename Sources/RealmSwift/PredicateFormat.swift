@@ -33,7 +33,8 @@ enum PredicateFormat {
         var chars = Array(format)[...]
         func take() throws -> Any {
             guard next < args.count else {
-                throw RealmError.query(message: "the predicate has more placeholders than the \(args.count) arguments given", column: 0)
+                throw RealmError.query(
+                    message: "the predicate has more placeholders than the \(args.count) arguments given", column: 0)
             }
             defer { next += 1 }
             return args[next]
@@ -45,11 +46,24 @@ enum PredicateFormat {
                 if c == "\\", let escaped = chars.popFirst() { out.append(escaped) } else if c == q { quote = nil }
                 continue
             }
-            if c == "'" || c == "\"" { quote = c; out.append(c); continue }
-            guard c == "%" else { out.append(c); continue }
+            if c == "'" || c == "\"" {
+                quote = c
+                out.append(c)
+                continue
+            }
+            guard c == "%" else {
+                out.append(c)
+                continue
+            }
             var spec = ""
-            while let f = chars.first, "l".contains(f) { spec.append(f); chars.removeFirst() }
-            guard let kind = chars.popFirst() else { out.append("%"); break }
+            while let f = chars.first, "l".contains(f) {
+                spec.append(f)
+                chars.removeFirst()
+            }
+            guard let kind = chars.popFirst() else {
+                out.append("%")
+                break
+            }
             switch kind {
             case "%": out.append("%")
             case "K":

@@ -39,7 +39,9 @@ open class Projection<Root: Object>: Hashable, CustomStringConvertible {
 
     /// The projection's class and its projected values, for debugging.
     public var description: String {
-        let body = Self.projectedProperties.map { "\($0.name) = \($0.read(self).map { String(describing: $0) } ?? "nil")" }
+        let body = Self.projectedProperties.map {
+            "\($0.name) = \($0.read(self).map { String(describing: $0) } ?? "nil")"
+        }
         return "\(Self.self)<\(Root.className())> { \(body.joined(separator: "; ")) }"
     }
 }
@@ -102,8 +104,10 @@ public struct Projected<T: Object, Value>: AnyProjected {
         for name in tracer.names.dropLast() {
             guard let here = type else { return nil }
             let info = ClassInfo.of(here)
-            guard let property = info.objectSchema[info.storedNames[name] ?? name], property.type == .object, !property.isCollection, !property.isSet,
-                  let target = property.objectClassName else { return nil }
+            guard let property = info.objectSchema[info.storedNames[name] ?? name], property.type == .object,
+                !property.isCollection, !property.isSet,
+                let target = property.objectClassName
+            else { return nil }
             type = ClassInfo.type(named: target)
         }
         return tracer.names.isEmpty ? nil : tracer.names.joined(separator: ".")
@@ -150,8 +154,10 @@ extension Projection {
     /// (naming the projection's properties), `.deleted` when the root is deleted. With
     /// `keyPaths` (names of the projection's properties), only those are watched. The root
     /// must be managed; the rules are `Object.observe(keyPaths:on:_:)`'s.
-    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
-                        _ block: @escaping (ObjectChange<Projection<Root>>) -> Void) -> NotificationToken {
+    public func observe(
+        keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+        _ block: @escaping (ObjectChange<Projection<Root>>) -> Void
+    ) -> NotificationToken {
         let type = Self.self
         let watched = Self.observed(keyPaths)
         return rootObject.observe(keyPaths: watched.map(\.path), on: queue) { change in
@@ -160,7 +166,9 @@ extension Projection {
                 // Each changed root property, under the name of each projection property reading it.
                 let renamed = watched.compactMap { property -> PropertyChange? in
                     let head = property.path.split(separator: ".").first.map(String.init) ?? property.path
-                    guard let change = changes.first(where: { $0.name == head || $0.name == property.path }) else { return nil }
+                    guard let change = changes.first(where: { $0.name == head || $0.name == property.path }) else {
+                        return nil
+                    }
                     return PropertyChange(name: property.name, oldValue: change.oldValue, newValue: change.newValue)
                 }
                 block(.change(type.init(projecting: root), renamed))
@@ -183,7 +191,8 @@ extension Projection {
                 preconditionFailure("observe(keyPaths:): '\(name)' is not a @Projected property of \(Self.self)")
             }
             guard let path = property.rootPath else {
-                preconditionFailure("observe(keyPaths:): '\(name)' of \(Self.self) projects a property that is not stored")
+                preconditionFailure(
+                    "observe(keyPaths:): '\(name)' of \(Self.self) projects a property that is not stored")
             }
             return (name, path)
         }
@@ -198,7 +207,10 @@ enum ProjectionSchemas {
     static func properties(of type: AnyClass, _ discover: () -> [ProjectedProperty]) -> [ProjectedProperty] {
         let id = ObjectIdentifier(type)
         lock.lock()
-        if let found = known[id] { lock.unlock(); return found }
+        if let found = known[id] {
+            lock.unlock()
+            return found
+        }
         lock.unlock()
         // Discovery makes a prototype root, whose initialisers may do anything: outside the lock.
         let found = discover()
@@ -212,7 +224,9 @@ enum ProjectionSchemas {
 
 /// The projections of the objects of a query: `realm.objects(PersonView.self)`, each element a
 /// projection of the object at its position, made when read. Live, like the results it wraps.
-public struct ProjectionResults<Element: Projection<Root>, Root: Object>: RandomAccessCollection, CustomStringConvertible {
+public struct ProjectionResults<Element: Projection<Root>, Root: Object>: RandomAccessCollection,
+    CustomStringConvertible
+{
     /// The results of the root objects.
     public let rootResults: Results<Root>
 
@@ -247,13 +261,16 @@ public struct ProjectionResults<Element: Projection<Root>, Root: Object>: Random
 
     /// Observes the results as `Results.observe` does (positions of roots entering, leaving or
     /// changed), with the projections.
-    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
-                        _ block: @escaping (RealmCollectionChange<ProjectionResults>) -> Void) -> NotificationToken {
+    public func observe(
+        keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+        _ block: @escaping (RealmCollectionChange<ProjectionResults>) -> Void
+    ) -> NotificationToken {
         let rootPaths = Element.observed(keyPaths).map(\.path)
         return rootResults.observe(keyPaths: rootPaths, on: queue) { change in
             switch change {
             case .initial(let roots): block(.initial(ProjectionResults(roots)))
-            case .update(let roots, let d, let i, let m): block(.update(ProjectionResults(roots), deletions: d, insertions: i, modifications: m))
+            case .update(let roots, let d, let i, let m):
+                block(.update(ProjectionResults(roots), deletions: d, insertions: i, modifications: m))
             case .error(let error): block(.error(error))
             }
         }
@@ -266,7 +283,9 @@ public struct ProjectionResults<Element: Projection<Root>, Root: Object>: Random
 extension Realm {
     /// The projections of every object of the projection's root class:
     /// `realm.objects(PersonView.self)`.
-    public func objects<Element: Projection<Root>, Root: Object>(_ type: Element.Type) -> ProjectionResults<Element, Root> {
+    public func objects<Element: Projection<Root>, Root: Object>(_ type: Element.Type) -> ProjectionResults<
+        Element, Root
+    > {
         ProjectionResults(objects(Root.self))
     }
 }

@@ -9,13 +9,15 @@ import Foundation
 extension Query where T: _Persistable & Comparable {
     /// Whether the property lies in `range` (the lower bound included, the upper one not).
     public func contains(_ range: Range<T>) -> Query<Bool> {
-        Query<Bool>(text: "(\(text) >= %@) AND (\(text) < %@)",
-                    arguments: [storedArgument(range.lowerBound) ?? NSNull(), storedArgument(range.upperBound) ?? NSNull()])
+        Query<Bool>(
+            text: "(\(text) >= %@) AND (\(text) < %@)",
+            arguments: [storedArgument(range.lowerBound) ?? NSNull(), storedArgument(range.upperBound) ?? NSNull()])
     }
     /// Whether the property lies in `range` (both bounds included).
     public func contains(_ range: ClosedRange<T>) -> Query<Bool> {
-        Query<Bool>(text: "\(text) BETWEEN {%@, %@}",
-                    arguments: [storedArgument(range.lowerBound) ?? NSNull(), storedArgument(range.upperBound) ?? NSNull()])
+        Query<Bool>(
+            text: "\(text) BETWEEN {%@, %@}",
+            arguments: [storedArgument(range.lowerBound) ?? NSNull(), storedArgument(range.upperBound) ?? NSNull()])
     }
 }
 
@@ -42,17 +44,29 @@ extension Query where T == String {
 extension Query where T == String? {
     private var nonOptional: Query<String> { Query<String>(text: text, isKeyPath: isKeyPath) }
     /// Whether the string starts with `prefix` (nil never does).
-    public func starts(with prefix: String, options: StringOptions = []) -> Query<Bool> { nonOptional.starts(with: prefix, options: options) }
+    public func starts(with prefix: String, options: StringOptions = []) -> Query<Bool> {
+        nonOptional.starts(with: prefix, options: options)
+    }
     /// Whether the string ends with `suffix` (nil never does).
-    public func ends(with suffix: String, options: StringOptions = []) -> Query<Bool> { nonOptional.ends(with: suffix, options: options) }
+    public func ends(with suffix: String, options: StringOptions = []) -> Query<Bool> {
+        nonOptional.ends(with: suffix, options: options)
+    }
     /// Whether the string contains `other` (nil never does).
-    public func contains(_ other: String, options: StringOptions = []) -> Query<Bool> { nonOptional.contains(other, options: options) }
+    public func contains(_ other: String, options: StringOptions = []) -> Query<Bool> {
+        nonOptional.contains(other, options: options)
+    }
     /// Whether the string matches a pattern with `?` and `*` (nil never does).
-    public func like(_ pattern: String, caseInsensitive: Bool = false) -> Query<Bool> { nonOptional.like(pattern, caseInsensitive: caseInsensitive) }
+    public func like(_ pattern: String, caseInsensitive: Bool = false) -> Query<Bool> {
+        nonOptional.like(pattern, caseInsensitive: caseInsensitive)
+    }
     /// Whether the string equals `value`, ignoring case or diacritics as `options` say.
-    public func equals(_ value: String, options: StringOptions = []) -> Query<Bool> { nonOptional.equals(value, options: options) }
+    public func equals(_ value: String, options: StringOptions = []) -> Query<Bool> {
+        nonOptional.equals(value, options: options)
+    }
     /// Whether the string differs from `value`, ignoring case or diacritics as `options` say.
-    public func notEquals(_ value: String, options: StringOptions = []) -> Query<Bool> { nonOptional.notEquals(value, options: options) }
+    public func notEquals(_ value: String, options: StringOptions = []) -> Query<Bool> {
+        nonOptional.notEquals(value, options: options)
+    }
 }
 
 // MARK: Enums
@@ -133,12 +147,14 @@ extension Query where T: _QueryableList, T._QueryElement: Comparable {
     /// RealmSwift's: the smallest element is at least the lower bound and the largest below the
     /// upper one, so an empty list is in no range.
     public func contains(_ range: Range<T._QueryElement>) -> Query<Bool> {
-        let lower = storedArgument(range.lowerBound) ?? NSNull(), upper = storedArgument(range.upperBound) ?? NSNull()
+        let lower = storedArgument(range.lowerBound) ?? NSNull()
+        let upper = storedArgument(range.upperBound) ?? NSNull()
         return Query<Bool>(text: "(\(text).@min >= %@) AND (\(text).@max < %@)", arguments: [lower, upper])
     }
     /// Whether every element lies in `range` (both bounds included), as RealmSwift's.
     public func contains(_ range: ClosedRange<T._QueryElement>) -> Query<Bool> {
-        let lower = storedArgument(range.lowerBound) ?? NSNull(), upper = storedArgument(range.upperBound) ?? NSNull()
+        let lower = storedArgument(range.lowerBound) ?? NSNull()
+        let upper = storedArgument(range.upperBound) ?? NSNull()
         return Query<Bool>(text: "(\(text).@min >= %@) AND (\(text).@max <= %@)", arguments: [lower, upper])
     }
     /// The smallest element, to compare: `$0.scores.min > 2`.
@@ -155,13 +171,21 @@ extension Query where T: _QueryableList {
     // A list of optionals (`List<Int?>`): its elements compare with a value as a list of the
     // wrapped type's do (nil is neither greater nor smaller than any value).
     /// Whether some element is greater than `rhs`.
-    public static func > <W: Comparable>(lhs: Query, rhs: W) -> Query<Bool> where T._QueryElement == W? { lhs.any(">", rhs) }
+    public static func > <W: Comparable>(lhs: Query, rhs: W) -> Query<Bool> where T._QueryElement == W? {
+        lhs.any(">", rhs)
+    }
     /// Whether some element is at least `rhs`.
-    public static func >= <W: Comparable>(lhs: Query, rhs: W) -> Query<Bool> where T._QueryElement == W? { lhs.any(">=", rhs) }
+    public static func >= <W: Comparable>(lhs: Query, rhs: W) -> Query<Bool> where T._QueryElement == W? {
+        lhs.any(">=", rhs)
+    }
     /// Whether some element is less than `rhs`.
-    public static func < <W: Comparable>(lhs: Query, rhs: W) -> Query<Bool> where T._QueryElement == W? { lhs.any("<", rhs) }
+    public static func < <W: Comparable>(lhs: Query, rhs: W) -> Query<Bool> where T._QueryElement == W? {
+        lhs.any("<", rhs)
+    }
     /// Whether some element is at most `rhs`.
-    public static func <= <W: Comparable>(lhs: Query, rhs: W) -> Query<Bool> where T._QueryElement == W? { lhs.any("<=", rhs) }
+    public static func <= <W: Comparable>(lhs: Query, rhs: W) -> Query<Bool> where T._QueryElement == W? {
+        lhs.any("<=", rhs)
+    }
 }
 
 // MARK: Sets and maps
@@ -195,7 +219,9 @@ extension Query where T: _QueryableMap {
         return Query<T._QueryValue>(text: "\(text)[\(quote)\(key)\(quote)]", isKeyPath: true)
     }
     /// The map's keys: `$0.attrs.keys.contains("color")`, `$0.attrs.keys == "color"` (some key).
-    public var keys: Query<_QueryMapPart<String>> { Query<_QueryMapPart<String>>(text: "\(text).@keys", isKeyPath: false) }
+    public var keys: Query<_QueryMapPart<String>> {
+        Query<_QueryMapPart<String>>(text: "\(text).@keys", isKeyPath: false)
+    }
     /// The map's values: `$0.counts.values.contains(3)`, `$0.counts.values > 2` (some value).
     public var values: Query<_QueryMapPart<T._QueryValue>> {
         Query<_QueryMapPart<T._QueryValue>>(text: "\(text).@values", isKeyPath: false)

@@ -98,11 +98,17 @@ extension Query where T == String {
         return Query<Bool>(text: "\(text) \(op)\(flags.isEmpty ? "" : "[\(flags)]") %@", arguments: [value])
     }
     /// Whether the string starts with `prefix`.
-    public func starts(with prefix: String, options: StringOptions = []) -> Query<Bool> { string("BEGINSWITH", prefix, options) }
+    public func starts(with prefix: String, options: StringOptions = []) -> Query<Bool> {
+        string("BEGINSWITH", prefix, options)
+    }
     /// Whether the string ends with `suffix`.
-    public func ends(with suffix: String, options: StringOptions = []) -> Query<Bool> { string("ENDSWITH", suffix, options) }
+    public func ends(with suffix: String, options: StringOptions = []) -> Query<Bool> {
+        string("ENDSWITH", suffix, options)
+    }
     /// Whether the string contains `other`.
-    public func contains(_ other: String, options: StringOptions = []) -> Query<Bool> { string("CONTAINS", other, options) }
+    public func contains(_ other: String, options: StringOptions = []) -> Query<Bool> {
+        string("CONTAINS", other, options)
+    }
     /// Whether the string matches a pattern with `?` and `*`.
     public func like(_ pattern: String, caseInsensitive: Bool = false) -> Query<Bool> {
         string("LIKE", pattern, caseInsensitive ? .caseInsensitive : [])
@@ -114,12 +120,14 @@ extension Query where T == String {
 extension Query where T == Bool {
     /// Both conditions.
     public static func && (lhs: Query, rhs: Query) -> Query {
-        let (l, la) = lhs.predicate, (r, ra) = rhs.predicate
+        let (l, la) = lhs.predicate
+        let (r, ra) = rhs.predicate
         return Query(text: "(\(l)) AND (\(r))", arguments: la + ra)
     }
     /// Either condition.
     public static func || (lhs: Query, rhs: Query) -> Query {
-        let (l, la) = lhs.predicate, (r, ra) = rhs.predicate
+        let (l, la) = lhs.predicate
+        let (r, ra) = rhs.predicate
         return Query(text: "(\(l)) OR (\(r))", arguments: la + ra)
     }
     /// The opposite condition.
@@ -133,6 +141,8 @@ extension RealmCollection {
     /// The objects matching a type-safe query.
     public func `where`(_ isIncluded: (Query<Element>) -> Query<Bool>) -> Results<Element> {
         let (text, arguments) = isIncluded(Query<Element>(text: "", isKeyPath: true)).predicate
-        do { return try filter(query: text, arguments: arguments) } catch { preconditionFailure("where: \(text): \(error)") }
+        do { return try filter(query: text, arguments: arguments) } catch {
+            preconditionFailure("where: \(text): \(error)")
+        }
     }
 }

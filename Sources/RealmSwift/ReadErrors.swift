@@ -19,7 +19,7 @@ extension RealmError {
     var isMisuse: Bool {
         switch self {
         case .wrongThread, .closed, .invalidatedObject, .noSuchClass, .noSuchProperty, .typeMismatch, .indexOutOfRange,
-             .query, .notInWriteTransaction, .alreadyInWriteTransaction, .invalidSchema, .schemaMismatch, .missingValue:
+            .query, .notInWriteTransaction, .alreadyInWriteTransaction, .invalidSchema, .schemaMismatch, .missingValue:
             return true
         default:
             return false
@@ -58,7 +58,9 @@ extension _RealmElement {
     static func _rlmEmpty() -> Self? {
         if let type = _rlmObjectType { return type.init() as? Self }
         // An optional element (`List<Int?>`): nil.
-        if let optional = Self.self as? any ExpressibleByNilLiteral.Type { return optional.init(nilLiteral: ()) as? Self }
+        if let optional = Self.self as? any ExpressibleByNilLiteral.Type {
+            return optional.init(nilLiteral: ()) as? Self
+        }
         return (Self.self as? any _RealmScalar.Type).flatMap { $0._rlmZero as? Self }
     }
 }
@@ -68,7 +70,9 @@ extension _RealmElement {
 /// value is one the type cannot represent (`unrepresentable`).
 func unreadableElement(_ value: Value, as type: Any.Type, at place: String, in realm: Realm) -> RealmError {
     if case .link(let key) = value {
-        return .corruptFile(path: realm.dynamicRealm.path, offset: 0, reason: "\(place) links to object \(key.rawValue), which cannot be read")
+        return .corruptFile(
+            path: realm.dynamicRealm.path, offset: 0,
+            reason: "\(place) links to object \(key.rawValue), which cannot be read")
     }
     return unrepresentable(value, as: type, at: place)
 }
@@ -119,13 +123,16 @@ extension List {
     public func element(at position: Int) throws -> Element {
         switch storage {
         case .unmanaged(let items):
-            guard items.indices.contains(position) else { throw RealmError.indexOutOfRange(index: position, count: items.count) }
+            guard items.indices.contains(position) else {
+                throw RealmError.indexOutOfRange(index: position, count: items.count)
+            }
             return items[position]
         case .managed(let list, let realm):
             let v = try realm.reading { try list.value(at: position) }
             if let nested = Self.nestedCollection(v, list, realm, at: position) { return nested }
             guard let e = Element._rlmRead(v.namingLinkClass(for: Element.self, list.property), realm: realm) else {
-                throw unreadableElement(v, as: Element.self, at: "\(list.ownerClassName).\(list.property.name)[\(position)]", in: realm)
+                throw unreadableElement(
+                    v, as: Element.self, at: "\(list.ownerClassName).\(list.property.name)[\(position)]", in: realm)
             }
             return e
         case .inMixed(let slot, let realm):

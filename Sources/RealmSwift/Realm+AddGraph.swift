@@ -33,7 +33,8 @@ extension Realm {
         if !root.info.hasLinks {
             // No links: no walk (the path of a bulk add).
             let info = check(type(of: root))
-            let accessor = try dynamicRealm.createAccessor(info.objectSchema.name, value: root._rlmUnmanagedArray(for: self), update: update)
+            let accessor = try dynamicRealm.createAccessor(
+                info.objectSchema.name, value: root._rlmUnmanagedArray(for: self), update: update)
             let key = accessor.key
             root.manage(accessor)
             root.realm = self
@@ -76,9 +77,11 @@ extension Realm {
         for (index, name) in linksBack {
             let (object, accessor) = created[index]
             guard let field = object.fieldHandles().first(where: { $0.name == name }),
-                  let input = linkInput(field, of: object, made: made) else {
+                let input = linkInput(field, of: object, made: made)
+            else {
                 // Every instance the walk reached was created: its key is in `made`.
-                throw RealmError.invalidInput("add: \(type(of: object).className()).\(name) links to an object that was not created")
+                throw RealmError.invalidInput(
+                    "add: \(type(of: object).className()).\(name) links to an object that was not created")
             }
             try accessor.setValue(input, column: try accessor.column(name))
         }
@@ -128,7 +131,9 @@ extension Realm {
     /// The input that creates `object`: its values, with links to objects already made given
     /// as keys. A link property whose target is still on the path is given empty and its name
     /// added to `deferred`.
-    private func graphInput(of object: Object, made: [ObjectIdentifier: ObjectKey], deferred: inout [String]) -> ObjectInput {
+    private func graphInput(of object: Object, made: [ObjectIdentifier: ObjectKey], deferred: inout [String])
+        -> ObjectInput
+    {
         guard object.info.hasLinks else { return object._rlmUnmanagedArray(for: self) }
         var values: [String: ObjectInput] = [:]
         for field in object.fieldHandles() where !field.access.isLinkingObjects {
@@ -151,7 +156,8 @@ extension Realm {
     /// The input of one property of an unmanaged object: an object linked to is given by its
     /// key (a managed one of this Realm, or an instance in `made`); nil when an instance linked
     /// to has no object yet. A property that links to no unmanaged object gives its value.
-    private func linkInput(_ field: FieldHandle, of object: Object, made: [ObjectIdentifier: ObjectKey]) -> ObjectInput? {
+    private func linkInput(_ field: FieldHandle, of object: Object, made: [ObjectIdentifier: ObjectKey]) -> ObjectInput?
+    {
         let targets = field.access.links(field.field)
         guard !targets.isEmpty else { return field.access.unmanagedInput(field.field, for: self) }
         var items: [ObjectInput] = []

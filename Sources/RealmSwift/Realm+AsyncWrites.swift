@@ -107,7 +107,9 @@ extension Realm {
     /// commit's error or nil, on this thread. Returns an id for `cancelAsyncWrite`, which drops
     /// the transaction if it has not started.
     @discardableResult
-    public func writeAsync(_ block: @escaping () -> Void, onComplete: ((Swift.Error?) -> Void)? = nil) -> AsyncTransactionId {
+    public func writeAsync(_ block: @escaping () -> Void, onComplete: ((Swift.Error?) -> Void)? = nil)
+        -> AsyncTransactionId
+    {
         beginAsyncWrite { [unowned self] in
             block()
             if self.isInWriteTransaction {
@@ -133,7 +135,9 @@ extension Realm {
     /// durable when this returns; `allowGrouping` is accepted for RealmSwift's sake (each
     /// commit is made durable on its own). The id cancels the completion, not the commit.
     @discardableResult
-    public func commitAsyncWrite(allowGrouping: Bool = false, _ onComplete: ((Swift.Error?) -> Void)? = nil) -> AsyncTransactionId {
+    public func commitAsyncWrite(allowGrouping: Bool = false, _ onComplete: ((Swift.Error?) -> Void)? = nil)
+        -> AsyncTransactionId
+    {
         var failure: Swift.Error?
         do { try commitWrite() } catch { failure = error }
         return asyncWrites.enqueue(.complete({ onComplete?(failure) }), on: self)
@@ -152,8 +156,10 @@ extension Realm {
     /// `write(_:)` for a Realm confined to an actor: runs `block` in a write transaction and
     /// commits it, returning the block's value; throws (and rolls back) as `write` does.
     @discardableResult
-    public func asyncWrite<Result>(_isolation actor: isolated any Actor = #isolation,
-                                   _ block: () throws -> Result) async throws -> Result {
+    public func asyncWrite<Result>(
+        _isolation actor: isolated any Actor = #isolation,
+        _ block: () throws -> Result
+    ) async throws -> Result {
         try write(block)
     }
 

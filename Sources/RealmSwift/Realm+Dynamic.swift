@@ -26,7 +26,9 @@ extension Realm {
             guard let value = try storedValue(key) else {
                 throw RealmError.invalidInput("a \(type(of: key)) cannot be a primary key")
             }
-            guard let found = try reading({ try dynamicRealm.object(ofType: className, forPrimaryKey: value) }) else { return nil }
+            guard let found = try reading({ try dynamicRealm.object(ofType: className, forPrimaryKey: value) }) else {
+                return nil
+            }
             return DynamicObject._rlmMake(found, realm: self)
         } catch {
             preconditionFailure("dynamicObject(ofType: \"\(className)\", forPrimaryKey: \(key)): \(error)")
@@ -43,7 +45,9 @@ extension Realm {
     /// primary key with `.error`) makes the enclosing `write` throw; the returned object is then
     /// an unmanaged placeholder.
     @discardableResult
-    public func dynamicCreate(_ className: String, value: Any = [String: Any](), update: UpdatePolicy = .error) -> DynamicObject {
+    public func dynamicCreate(_ className: String, value: Any = [String: Any](), update: UpdatePolicy = .error)
+        -> DynamicObject
+    {
         requireWrite("create an object")
         guard let objectSchema = schema[className] else {
             preconditionFailure("dynamicCreate(\"\(className)\"): the Realm has no class \(className)")

@@ -44,7 +44,9 @@ extension Realm {
         let info = check(type)
         do {
             // The stored name from the class's info: `className` may build it from the type's name.
-            guard let accessor = try dynamicRealm.accessor(ofType: info.objectSchema.name, forPrimaryKey: value) else { return nil }
+            guard let accessor = try dynamicRealm.accessor(ofType: info.objectSchema.name, forPrimaryKey: value) else {
+                return nil
+            }
             return type._rlmMake(accessor, realm: self, info: info)
         } catch {
             preconditionFailure("object(ofType: \(type.className()).self, forPrimaryKey: \(value)): \(error)")
@@ -53,7 +55,8 @@ extension Realm {
 
     func requireWrite(_ what: String) {
         refuseFrozenWrite()
-        precondition(isInWriteTransaction, "Cannot \(what) outside of a write transaction (call it inside realm.write { }).")
+        precondition(
+            isInWriteTransaction, "Cannot \(what) outside of a write transaction (call it inside realm.write { }).")
     }
 
     /// Adds an unmanaged object, and the unmanaged objects it links to, to the Realm; each of
@@ -64,7 +67,9 @@ extension Realm {
     public func add(_ object: Object, update: UpdatePolicy = .error) {
         requireWrite("add an object")
         if let owner = object.realm {
-            precondition(owner.dynamicRealm === dynamicRealm, "Object is already managed by another Realm. Use create instead to copy it.")
+            precondition(
+                owner.dynamicRealm === dynamicRealm,
+                "Object is already managed by another Realm. Use create instead to copy it.")
             if !object.isInvalidated { return }
         }
         do { _ = try addGraph(object, update: update) } catch { record(error) }
@@ -83,7 +88,9 @@ extension Realm {
     /// A value that does not fit (nil for a required property, a wrong type) makes the
     /// enclosing `write` throw; the returned object is then an unmanaged placeholder.
     @discardableResult
-    public func create<Element: Object>(_ type: Element.Type, value: Any = [String: Any](), update: UpdatePolicy = .error) -> Element {
+    public func create<Element: Object>(
+        _ type: Element.Type, value: Any = [String: Any](), update: UpdatePolicy = .error
+    ) -> Element {
         requireWrite("create an object")
         check(type)
         do {
@@ -93,7 +100,8 @@ extension Realm {
             } else {
                 input = try type._rlmNewObjectInput(fromAny: value, realm: self)
             }
-            return Element._rlmMake(try dynamicRealm.create(type.className(), value: input, update: update), realm: self)
+            return Element._rlmMake(
+                try dynamicRealm.create(type.className(), value: input, update: update), realm: self)
         } catch {
             record(error)
             return Element()
@@ -103,7 +111,9 @@ extension Realm {
     /// Deletes an object; links to it become nil and it leaves every list.
     public func delete(_ object: Object) {
         requireWrite("delete an object")
-        guard let accessor = object.accessor else { preconditionFailure("Can only delete an object from the Realm it belongs to.") }
+        guard let accessor = object.accessor else {
+            preconditionFailure("Can only delete an object from the Realm it belongs to.")
+        }
         do { try dynamicRealm.delete(accessor) } catch { record(error) }
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A Realm seen through the typed API: `try Realm(configuration:)`, `realm.objects(Dog.self)`,
@@ -72,8 +72,9 @@ public final class Realm {
     func verifyThread() {
         if let thread {
             if pthread_equal(thread, pthread_self()) == 0 {
-                preconditionFailure("Realm accessed from incorrect thread: a Realm and its objects are confined to the thread that opened them "
-                                    + "(use ThreadSafeReference, or open a Realm on the other thread).")
+                preconditionFailure(
+                    "Realm accessed from incorrect thread: a Realm and its objects are confined to the thread that opened them "
+                        + "(use ThreadSafeReference, or open a Realm on the other thread).")
             }
         } else if !frozen {
             // Confined to a queue or an actor (RealmActor.swift): the dynamic core knows which.
@@ -116,7 +117,9 @@ public final class Realm {
     /// interface already shows). Observers with an undelivered earlier change still get it,
     /// this commit included.
     @discardableResult
-    public func write<Result>(withoutNotifying tokens: [NotificationToken], _ block: () throws -> Result) throws -> Result {
+    public func write<Result>(withoutNotifying tokens: [NotificationToken], _ block: () throws -> Result) throws
+        -> Result
+    {
         refuseFrozenWrite()
         try dynamicRealm.beginWrite()
         pendingError = nil
@@ -238,14 +241,19 @@ public final class Realm {
         let info = ClassInfo.of(type)
         let wanted = info.objectSchema
         guard let stored = schema[wanted.name] else {
-            let why = ClassInfo.ambiguousNames.contains(wanted.name) && configuration.objectTypes == nil
-                ? " (two classes of the program are stored as \(wanted.name), so a Realm without objectTypes has neither)" : ""
-            preconditionFailure("\(wanted.name) is not in the schema of \(dynamicRealm.path)\(why); list it in Realm.Configuration.objectTypes")
+            let why =
+                ClassInfo.ambiguousNames.contains(wanted.name) && configuration.objectTypes == nil
+                ? " (two classes of the program are stored as \(wanted.name), so a Realm without objectTypes has neither)"
+                : ""
+            preconditionFailure(
+                "\(wanted.name) is not in the schema of \(dynamicRealm.path)\(why); list it in Realm.Configuration.objectTypes"
+            )
         }
         guard stored == wanted else {
             let difference = RealmDifference.describe(stored: stored, wanted: wanted)
-            preconditionFailure("\(wanted.name) differs from the class stored in \(dynamicRealm.path) (\(difference)); " +
-                                "raise schemaVersion to migrate")
+            preconditionFailure(
+                "\(wanted.name) differs from the class stored in \(dynamicRealm.path) (\(difference)); "
+                    + "raise schemaVersion to migrate")
         }
         checkedTypes[id] = info
         return info

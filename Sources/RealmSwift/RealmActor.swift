@@ -32,7 +32,9 @@ extension Realm {
     ///
     /// Each call opens an instance of its own (actor-confined instances are not shared the way
     /// a thread's are). Throws what `Realm(configuration:)` throws.
-    public convenience init(configuration: Configuration = .defaultConfiguration, actor: isolated any Actor) async throws {
+    public convenience init(configuration: Configuration = .defaultConfiguration, actor: isolated any Actor)
+        async throws
+    {
         let engine = try configuration.openNew { try RealmEngine.Realm(configuration: $0, confinedTo: actor) }
         engine.autorefresh = true
         self.init(wrapping: engine, configuration: configuration)

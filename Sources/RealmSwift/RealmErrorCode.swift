@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension Realm {
@@ -102,11 +102,11 @@ extension RealmError {
         case .resourceLimit: .addressSpaceExhausted
         case .busy: .incompatibleSession
         case .noSuchClass, .noSuchProperty, .typeMismatch, .missingValue, .limitExceeded, .primaryKey,
-             .indexOutOfRange, .query, .invalidInput, .invalidSchema:
+            .indexOutOfRange, .query, .invalidInput, .invalidSchema:
             .invalidInput
         // Writing a read-only Realm is a misuse there (an exception), not a file error.
         case .readOnly, .notInWriteTransaction, .alreadyInWriteTransaction, .wrongThread, .closed, .invalidatedObject,
-             .invalidOperation, .invalidState, .internalError, .cancelled, .unsupportedFeature:
+            .invalidOperation, .invalidState, .internalError, .cancelled, .unsupportedFeature:
             .fail
         // Realm's sync rules are Atlas's (an exception there), not a file error.
         case .notSyncable: .fail
@@ -133,7 +133,7 @@ extension RealmError {
     public var fileURL: URL? {
         switch self {
         case .fileNotFound(let path), .notARealmFile(let path, _), .corruptFile(let path, _, _),
-             .newerFormat(let path, _, _), .io(let path, _, _, _), .readOnly(let path), .encryption(let path, _):
+            .newerFormat(let path, _, _), .io(let path, _, _, _), .readOnly(let path), .encryption(let path, _):
             URL(fileURLWithPath: path)
         default: nil
         }

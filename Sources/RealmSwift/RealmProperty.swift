@@ -132,7 +132,10 @@ extension RealmProperty: Codable where Value: Codable {
 
 /// An optional number or Bool of a model declared the older way (`let age = RealmOptional<Int>()`).
 /// Deprecated in Realm Swift in favour of `RealmProperty<Int?>`, which it works as.
-@available(*, deprecated, renamed: "RealmProperty", message: "RealmOptional<T> has been deprecated, use RealmProperty<T?> instead.")
+@available(
+    *, deprecated, renamed: "RealmProperty",
+    message: "RealmOptional<T> has been deprecated, use RealmProperty<T?> instead."
+)
 public final class RealmOptional<Value: RealmOptionalType>: _RealmValueBox {
     var unmanaged: Value?
 
@@ -178,7 +181,9 @@ protocol BoxType {
 struct BoxField<B: BoxedValue>: PersistedField {
     @inline(__always)
     private func box(_ p: UnsafeRawPointer) -> B { p.assumingMemoryBound(to: B.self).pointee }
-    func unmanagedInput(_ p: UnsafeRawPointer, for realm: Realm?) -> ObjectInput? { box(p).unmanaged._rlmInput(for: realm) }
+    func unmanagedInput(_ p: UnsafeRawPointer, for realm: Realm?) -> ObjectInput? {
+        box(p).unmanaged._rlmInput(for: realm)
+    }
     func links(_ p: UnsafeRawPointer) -> [Object] { box(p).unmanaged._rlmLinkedObjects() }
     func unmanagedValue(_ p: UnsafeRawPointer) -> Any { box(p).unmanaged }
     func setUnmanaged(_ p: UnsafeMutableRawPointer, _ any: Any) -> Bool {
@@ -187,8 +192,10 @@ struct BoxField<B: BoxedValue>: PersistedField {
         return true
     }
     var isLinkingObjects: Bool { false }
-    func encode(_ object: Object, _ p: UnsafeRawPointer, name: String, key: String,
-                into container: inout KeyedEncodingContainer<PropertyCodingKey>) throws -> Bool {
+    func encode(
+        _ object: Object, _ p: UnsafeRawPointer, name: String, key: String,
+        into container: inout KeyedEncodingContainer<PropertyCodingKey>
+    ) throws -> Bool {
         guard let encodable = box(p).current as? any Encodable else { return false }
         try container.encode(encodable, forKey: PropertyCodingKey(key))
         return true
@@ -198,7 +205,8 @@ struct BoxField<B: BoxedValue>: PersistedField {
         b.parent = object
         b.name = name
         guard let accessor = object.managed, let realm = object.realm else { return }
-        let type = Swift.type(of: object), info = object.classInfo
+        let type = Swift.type(of: object)
+        let info = object.classInfo
         b.remake = { type._rlmMake(accessor, realm: realm, info: info) }
     }
 }

@@ -132,7 +132,9 @@ extension RealmCollection {
     /// A predicate that does not parse or names no property is a programmer error and stops with
     /// its message; use `filter(query:_:)` for predicates you do not control.
     public func filter(_ predicate: String, _ args: Any...) -> Results<Element> {
-        do { return try filter(query: predicate, arguments: args) } catch { preconditionFailure("filter(\"\(predicate)\"): \(error)") }
+        do { return try filter(query: predicate, arguments: args) } catch {
+            preconditionFailure("filter(\"\(predicate)\"): \(error)")
+        }
     }
 
     /// `filter(_:_:)` that throws `RealmError.query` instead of stopping.
@@ -145,8 +147,10 @@ extension RealmCollection {
         let base = _rlmResults
         let converted = try PredicateFormat.convert(predicate, args)
         let text = MappedNames.predicate(converted.text, from: Element.self)
-        return Results(try base.dynamicResults.filter(text, arguments: converted.values,
-                                                      objectClasses: converted.objectClasses), realm: base.owner)
+        return Results(
+            try base.dynamicResults.filter(
+                text, arguments: converted.values,
+                objectClasses: converted.objectClasses), realm: base.owner)
     }
 
     /// Sorted by one property. A collection already sorted keeps its order for ties (Realm
@@ -162,7 +166,9 @@ extension RealmCollection {
     /// programmer error, as in RealmSwift, and stops with a message naming it.
     public func sorted(by descriptors: [SortDescriptor]) -> Results<Element> {
         let base = _rlmResults
-        let stored = descriptors.map { SortDescriptor(keyPath: MappedNames.path($0.keyPath, from: Element.self), ascending: $0.ascending) }
+        let stored = descriptors.map {
+            SortDescriptor(keyPath: MappedNames.path($0.keyPath, from: Element.self), ascending: $0.ascending)
+        }
         do {
             return Results(try base.owner.reading { try base.dynamicResults.sorted(by: stored) }, realm: base.owner)
         } catch {
@@ -252,7 +258,9 @@ extension RealmCollection {
     /// The smallest value of a property, or nil when the collection is empty; throws when the
     /// file cannot be read or holds a smallest value `V` cannot represent.
     public func checkedMin<V: _RealmScalar>(ofProperty property: String) throws -> V? {
-        try checkedAggregate { try Self.converted($0.min(ofProperty: MappedNames.path(property, from: Element.self)), property) }
+        try checkedAggregate {
+            try Self.converted($0.min(ofProperty: MappedNames.path(property, from: Element.self)), property)
+        }
     }
 
     /// The largest value of a property, or nil when the collection is empty. When the file
@@ -264,7 +272,9 @@ extension RealmCollection {
     /// The largest value of a property, or nil when the collection is empty; throws when the
     /// file cannot be read or holds a largest value `V` cannot represent.
     public func checkedMax<V: _RealmScalar>(ofProperty property: String) throws -> V? {
-        try checkedAggregate { try Self.converted($0.max(ofProperty: MappedNames.path(property, from: Element.self)), property) }
+        try checkedAggregate {
+            try Self.converted($0.max(ofProperty: MappedNames.path(property, from: Element.self)), property)
+        }
     }
 
     /// `value` as a `V`; nil only for no value, since nil would read as an empty collection.
@@ -280,9 +290,12 @@ extension RealmCollection {
 
     /// Throws the misuse of asking for `V` when the property's values are of another kind
     /// (an `Int` of a `Double` property); returns when `value` is of `V`'s kind.
-    private static func requireKind<V: _RealmScalar>(of value: RealmEngine.Value, as _: V.Type, _ property: String) throws {
+    private static func requireKind<V: _RealmScalar>(of value: RealmEngine.Value, as _: V.Type, _ property: String)
+        throws
+    {
         guard value.kindName == V._rlmZero._rlmValue.kindName else {
-            throw RealmError.typeMismatch(className: Element.className(), property: property, expected: "\(V.self)", got: value.kindName)
+            throw RealmError.typeMismatch(
+                className: Element.className(), property: property, expected: "\(V.self)", got: value.kindName)
         }
     }
 
@@ -303,8 +316,9 @@ extension RealmCollection {
         let total = try checkedAggregate { try $0.sum(ofProperty: MappedNames.path(property, from: Element.self)) }
         guard let sum = V(_rlmValue: total) else {
             try Self.requireKind(of: total, as: V.self, property)
-            throw RealmError.invalidInput("the sum \(total) does not fit in \(V.self); ask for a wider type: "
-                                          + "let total: Int = sum(ofProperty: \"\(property)\")")
+            throw RealmError.invalidInput(
+                "the sum \(total) does not fit in \(V.self); ask for a wider type: "
+                    + "let total: Int = sum(ofProperty: \"\(property)\")")
         }
         return sum
     }
@@ -330,7 +344,9 @@ extension RealmCollection {
     /// with the reason in `error`; ask `sum(ofProperty:)` for an `Int` where it may not fit.
     public func sum<V: _RealmScalar>(of keyPath: KeyPath<Element, V>) -> V { sum(ofProperty: propertyName(keyPath)) }
     /// The average of a property given as a key path.
-    public func average<V: _RealmScalar>(of keyPath: KeyPath<Element, V>) -> Double? { average(ofProperty: propertyName(keyPath)) }
+    public func average<V: _RealmScalar>(of keyPath: KeyPath<Element, V>) -> Double? {
+        average(ofProperty: propertyName(keyPath))
+    }
     /// The exact average of a `Decimal128` property (the exact sum divided once, as RealmSwift
     /// answers a decimal average with a decimal), or nil when the collection is empty; when the
     /// file cannot be read, nil with the reason in `error`.
@@ -342,10 +358,14 @@ extension RealmCollection {
     /// The exact average of a `Decimal128` property, or nil when the collection is empty;
     /// throws when the file cannot be read.
     public func checkedDecimalAverage(ofProperty property: String) throws -> Decimal128? {
-        guard let average = try checkedAggregate({ try $0.averageValue(ofProperty: MappedNames.path(property, from: Element.self)) })
+        guard
+            let average = try checkedAggregate({
+                try $0.averageValue(ofProperty: MappedNames.path(property, from: Element.self))
+            })
         else { return nil }
         guard case .decimal128(let decimal) = average else {
-            throw RealmError.typeMismatch(className: "\(Element.self)", property: property, expected: "decimal128", got: average.kindName)
+            throw RealmError.typeMismatch(
+                className: "\(Element.self)", property: property, expected: "decimal128", got: average.kindName)
         }
         return decimal
     }
@@ -455,7 +475,8 @@ struct ObjectIteration {
         case .some(let accessor):
             if info.isRecyclable, var previous = last.take() {
                 if isKnownUniquelyReferenced(&previous), _getWeakRetainCount(previous) <= 1,
-                   _getUnownedRetainCount(previous) <= 1 {
+                    _getUnownedRetainCount(previous) <= 1
+                {
                     previous.recycle(as: consume accessor)
                     last = previous
                     return previous

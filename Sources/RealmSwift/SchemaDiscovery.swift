@@ -74,7 +74,9 @@ final class ClassInfo: @unchecked Sendable {
         hasLinks = children.contains { $0.1.linkedType != nil }
         var problems: [String] = []
         let mapping = type.propertiesMapping()
-        let swiftToStored = Dictionary(fields.filter { $0.name != $0.swiftName }.map { ($0.swiftName, $0.name) }) { a, _ in a }
+        let swiftToStored = Dictionary(fields.filter { $0.name != $0.swiftName }.map { ($0.swiftName, $0.name) }) {
+            a, _ in a
+        }
         storedNames = swiftToStored
         if !swiftToStored.isEmpty { MappedNames.noteMapping() }
         swiftNames = Dictionary(swiftToStored.map { ($0.value, $0.key) }) { a, _ in a }
@@ -97,23 +99,28 @@ final class ClassInfo: @unchecked Sendable {
         if let primaryKey = type.primaryKey().map(storedName) {
             if let index = properties.firstIndex(where: { $0.name == primaryKey }) {
                 properties[index].isPrimaryKey = true
-                properties[index].isIndexed = true   // as `@Persisted(primaryKey: true)` does: the engine looks keys up through the index
+                // as `@Persisted(primaryKey: true)` does: the engine looks keys up through the index
+                properties[index].isIndexed = true
             } else {
-                problems.append("\(type).primaryKey() names '\(primaryKey)', which is not a @Persisted property of \(type)")
+                problems.append(
+                    "\(type).primaryKey() names '\(primaryKey)', which is not a @Persisted property of \(type)")
             }
         }
         for indexed in type.indexedProperties().map(storedName) {
             if let index = properties.firstIndex(where: { $0.name == indexed }) {
                 properties[index].isIndexed = true
             } else {
-                problems.append("\(type).indexedProperties() names '\(indexed)', which is not a @Persisted property of \(type)")
+                problems.append(
+                    "\(type).indexedProperties() names '\(indexed)', which is not a @Persisted property of \(type)")
             }
         }
         for ignored in type.ignoredProperties() where names.contains(storedName(ignored)) {
-            problems.append("\(type).ignoredProperties() names '\(ignored)', which is @Persisted: remove one or the other")
+            problems.append(
+                "\(type).ignoredProperties() names '\(ignored)', which is @Persisted: remove one or the other")
         }
         hookProblem = problems.isEmpty ? nil : problems.joined(separator: "; ")
-        objectSchema = ObjectSchema(name: type.className(), properties: properties, isEmbedded: type is EmbeddedObject.Type)
+        objectSchema = ObjectSchema(
+            name: type.className(), properties: properties, isEmbedded: type is EmbeddedObject.Type)
         linkedTypes = linked
         self.valueTypes = valueTypes
     }
@@ -127,7 +134,10 @@ final class ClassInfo: @unchecked Sendable {
     static func of(_ type: Object.Type) -> ClassInfo {
         let id = ObjectIdentifier(type)
         lock.lock()
-        if let info = byType[id] { lock.unlock(); return info }
+        if let info = byType[id] {
+            lock.unlock()
+            return info
+        }
         lock.unlock()
         // Discovery creates a prototype, whose initialisers may create other objects: outside the lock.
         let info = ClassInfo(type)
@@ -177,7 +187,8 @@ final class ClassInfo: @unchecked Sendable {
         var changed = true
         while changed {
             changed = false
-            for (name, type) in kept where of(type).linkedTypes.contains(where: { linked in
+            for (name, type) in kept
+            where of(type).linkedTypes.contains(where: { linked in
                 kept[linked.className()].map { ObjectIdentifier($0) != ObjectIdentifier(linked) } ?? true
             }) {
                 kept[name] = nil

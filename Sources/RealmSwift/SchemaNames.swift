@@ -35,17 +35,17 @@ extension Property {
 }
 
 #if !canImport(ObjectiveC)
-/// Whether two classes are the same class: `schema.objectClass === Dog.self`, as Realm Swift's
-/// code writes it. On Apple platforms a class is an Objective-C object and the standard `===`
-/// compares it; elsewhere a metatype is not an `AnyObject`, so this compares identities.
-public func === (lhs: AnyClass?, rhs: AnyClass?) -> Bool {
-    switch (lhs, rhs) {
-    case (nil, nil): return true
-    case let (l?, r?): return ObjectIdentifier(l) == ObjectIdentifier(r)
-    default: return false
+    /// Whether two classes are the same class: `schema.objectClass === Dog.self`, as Realm Swift's
+    /// code writes it. On Apple platforms a class is an Objective-C object and the standard `===`
+    /// compares it; elsewhere a metatype is not an `AnyObject`, so this compares identities.
+    public func === (lhs: AnyClass?, rhs: AnyClass?) -> Bool {
+        switch (lhs, rhs) {
+        case (nil, nil): return true
+        case let (l?, r?): return ObjectIdentifier(l) == ObjectIdentifier(r)
+        default: return false
+        }
     }
-}
 
-/// Whether two classes differ (the negation of `===` on classes).
-public func !== (lhs: AnyClass?, rhs: AnyClass?) -> Bool { !(lhs === rhs) }
+    /// Whether two classes differ (the negation of `===` on classes).
+    public func !== (lhs: AnyClass?, rhs: AnyClass?) -> Bool { !(lhs === rhs) }
 #endif

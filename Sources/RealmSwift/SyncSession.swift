@@ -70,11 +70,14 @@ public final class SyncSession: @unchecked Sendable {
             guard stateValue == .inactive else { return }
             error = nil
             connection = .connecting
-            control = try SyncAgent.startInBackground(path: path, url: url, report: { [weak self] event in
-                self?.note(event)
-            }, ended: { [weak self] error in
-                self?.end(error)
-            })
+            control = try SyncAgent.startInBackground(
+                path: path, url: url,
+                report: { [weak self] event in
+                    self?.note(event)
+                },
+                ended: { [weak self] error in
+                    self?.end(error)
+                })
             stateValue = .active
         }
     }

@@ -21,7 +21,8 @@ public struct ThreadSafeReference<Confined: Object>: Sendable {
     /// A reference to a managed object.
     public init(to object: Confined) {
         guard let accessor = object.accessor, let realm = object.realm else {
-            preconditionFailure("Only managed objects can be handed to another thread; unmanaged ones can be passed as they are.")
+            preconditionFailure(
+                "Only managed objects can be handed to another thread; unmanaged ones can be passed as they are.")
         }
         key = accessor.key
         version = realm.dynamicRealm.version
@@ -45,7 +46,9 @@ extension Realm {
     public func checkedResolve<Confined: Object>(_ reference: ThreadSafeReference<Confined>) throws -> Confined? {
         check(Confined.self)
         if dynamicRealm.version < reference.version { refresh() }
-        guard let managed = try dynamicRealm.object(ofType: Confined.className(), key: reference.key) else { return nil }
+        guard let managed = try dynamicRealm.object(ofType: Confined.className(), key: reference.key) else {
+            return nil
+        }
         return Confined._rlmMake(managed, realm: self)
     }
 }

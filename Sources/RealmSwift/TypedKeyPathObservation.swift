@@ -10,8 +10,10 @@ extension RealmCollection {
     /// ```swift
     /// let token = realm.objects(Dog.self).observe(keyPaths: [\.age, \.owner?.name]) { change in … }
     /// ```
-    public func observe(keyPaths: [PartialKeyPath<Element>], on queue: DispatchQueue? = nil,
-                        _ block: @escaping (RealmCollectionChange<Self>) -> Void) -> NotificationToken {
+    public func observe(
+        keyPaths: [PartialKeyPath<Element>], on queue: DispatchQueue? = nil,
+        _ block: @escaping (RealmCollectionChange<Self>) -> Void
+    ) -> NotificationToken {
         observe(keyPaths: keyPaths.map { propertyName($0) }, on: queue, block)
     }
 }
@@ -21,8 +23,10 @@ extension _ObjectObservable {
     /// key paths notify (`dog.observe(keyPaths: [\.age, \.owner?.name]) { change in … }`), each
     /// change named as the string key path (`"owner.name"`). Through to-one links as in
     /// `Results.observe(keyPaths:on:_:)`, on this thread's RunLoop or on `queue`.
-    public func observe(keyPaths: [PartialKeyPath<Self>], on queue: DispatchQueue? = nil,
-                        _ block: @escaping (ObjectChange<Self>) -> Void) -> NotificationToken {
+    public func observe(
+        keyPaths: [PartialKeyPath<Self>], on queue: DispatchQueue? = nil,
+        _ block: @escaping (ObjectChange<Self>) -> Void
+    ) -> NotificationToken {
         observe(keyPaths: keyPaths.map { RealmSwift.propertyName($0) }, on: queue, block)
     }
 }

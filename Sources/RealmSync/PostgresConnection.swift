@@ -35,7 +35,10 @@ public final class PostgresConnection {
         // a wrong password from a server that is starting up; statements report theirs through
         // PQresultErrorField and keep libpq's ordinary messages.
         PQsetErrorVerbosity(connection, PQERRORS_DEFAULT)
-        if let failure { throw RealmError.server(server: server, operation: failure.operation, state: failure.state, message: failure.message) }
+        if let failure {
+            throw RealmError.server(
+                server: server, operation: failure.operation, state: failure.state, message: failure.message)
+        }
         // Notices (e.g. "relation already exists, skipping") would go to stderr by default.
         _ = try execute("SET client_min_messages TO warning")
     }
@@ -44,11 +47,14 @@ public final class PostgresConnection {
     /// Returns nil when connected, else what failed (see `init`).
     private static func establish(_ connection: OpaquePointer) -> (operation: String, state: String, message: String)? {
         // Options libpq cannot use fail here, before any network.
-        guard PQstatus(connection) != CONNECTION_BAD else { return ("configure", "", message(PQerrorMessage(connection))) }
+        guard PQstatus(connection) != CONNECTION_BAD else {
+            return ("configure", "", message(PQerrorMessage(connection)))
+        }
         PQsetErrorVerbosity(connection, PQERRORS_VERBOSE)
         var status = PGRES_POLLING_WRITING
         while status == PGRES_POLLING_READING || status == PGRES_POLLING_WRITING {
-            var fd = pollfd(fd: PQsocket(connection), events: Int16(status == PGRES_POLLING_READING ? POLLIN : POLLOUT), revents: 0)
+            var fd = pollfd(
+                fd: PQsocket(connection), events: Int16(status == PGRES_POLLING_READING ? POLLIN : POLLOUT), revents: 0)
             // No timer of our own here (as PQconnectdb without connect_timeout): the kernel ends
             // a connect that gets no answer.
             while poll(&fd, 1, -1) < 0 && errno == EINTR {}
@@ -106,14 +112,17 @@ public final class PostgresConnection {
             PQexecParams(connection, sql, Int32(parameters.count), nil, pointers, nil, nil, 0)
         }
         guard let result else {
-            throw RealmError.server(server: server, operation: "query", state: "", message: PostgresConnection.message(PQerrorMessage(connection)))
+            throw RealmError.server(
+                server: server, operation: "query", state: "",
+                message: PostgresConnection.message(PQerrorMessage(connection)))
         }
         defer { PQclear(result) }
         let status = PQresultStatus(result)
         guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
             let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
-            throw RealmError.server(server: server, operation: "query", state: state,
-                                    message: PostgresConnection.message(PQresultErrorMessage(result)))
+            throw RealmError.server(
+                server: server, operation: "query", state: state,
+                message: PostgresConnection.message(PQresultErrorMessage(result)))
         }
         let rowCount = Int(PQntuples(result))
         let columnCount = Int(PQnfields(result))
@@ -121,10 +130,11 @@ public final class PostgresConnection {
         var rows: [[String?]] = []
         rows.reserveCapacity(rowCount)
         for row in 0..<rowCount {
-            rows.append((0..<columnCount).map { column in
-                PQgetisnull(result, Int32(row), Int32(column)) == 1
-                    ? nil : String(cString: PQgetvalue(result, Int32(row), Int32(column)))
-            })
+            rows.append(
+                (0..<columnCount).map { column in
+                    PQgetisnull(result, Int32(row), Int32(column)) == 1
+                        ? nil : String(cString: PQgetvalue(result, Int32(row), Int32(column)))
+                })
         }
         let affected = Int(String(cString: PQcmdTuples(result))) ?? 0
         return PostgresRows(columns: columns, rows: rows, affected: affected)
@@ -147,8 +157,9 @@ public final class PostgresConnection {
     /// - Throws: `RealmError.server` naming the server when the connection is lost.
     public func notifications() throws -> [(channel: String, payload: String)] {
         guard PQconsumeInput(connection) == 1 else {
-            throw RealmError.server(server: server, operation: "listen", state: "",
-                                    message: PostgresConnection.message(PQerrorMessage(connection)))
+            throw RealmError.server(
+                server: server, operation: "listen", state: "",
+                message: PostgresConnection.message(PQerrorMessage(connection)))
         }
         var received: [(channel: String, payload: String)] = []
         while let notify = PQnotifies(connection) {

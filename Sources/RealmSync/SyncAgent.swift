@@ -109,9 +109,11 @@ public final class SyncAgent {
     /// Opens the agent for a file that `initialize` set up, connecting to its recorded server
     /// (or `url`, which may carry credentials the file never holds).
     public init(path: String, url: String? = nil) throws {
-        realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), createIfMissing: false))
+        realm = try Realm(
+            configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), createIfMissing: false))
         guard let state = try SyncAgent.state(of: realm) else {
-            throw RealmError.invalidState("\(path) has no sync configured: run 'realmtui sync init \(path) postgres://…' first")
+            throw RealmError.invalidState(
+                "\(path) has no sync configured: run 'realmtui sync init \(path) postgres://…' first")
         }
         server = (try state.value(forKey: "server")).stringValue ?? ""
         client = (try state.value(forKey: "client")).stringValue ?? ""
@@ -133,8 +135,10 @@ public final class SyncAgent {
     /// per database while feeds are per schema (two files' servers may share one database,
     /// each in its own `search_path`).
     static func channel(of db: PostgresConnection) throws -> String {
-        guard let oid = try db.execute("SELECT to_regclass('realmtui_feed')::oid").rows.first?.first.flatMap({ $0 }) else {
-            throw RealmError.invalidState("\(db.server) has no sync tables (realmtui_feed) here: run 'realmtui sync init' first")
+        guard let oid = try db.execute("SELECT to_regclass('realmtui_feed')::oid").rows.first?.first.flatMap({ $0 })
+        else {
+            throw RealmError.invalidState(
+                "\(db.server) has no sync tables (realmtui_feed) here: run 'realmtui sync init' first")
         }
         return "realmtui_feed_\(oid)"
     }
@@ -145,7 +149,8 @@ public final class SyncAgent {
     /// Throws naming a class that cannot sync (no primary key) before anything is changed.
     public static func initialize(path: String, url: String) throws {
         let recorded = try serverWithoutPassword(url)
-        let opened = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), createIfMissing: false))
+        let opened = try Realm(
+            configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), createIfMissing: false))
         if let state = try state(of: opened) {
             let existing = (try state.value(forKey: "server")).stringValue ?? ""
             guard existing == recorded else {
@@ -165,18 +170,24 @@ public final class SyncAgent {
         try realm.write {
             // Another process may have finished the same init meanwhile.
             guard try realm.objects(SyncClasses.state).checkedCount() == 0 else { return }
-            _ = try realm.create(SyncClasses.state, ["server": .string(recorded), "client": .string(UUID().uuidString.lowercased()),
-                                                     "cursor": .int(0)])
+            _ = try realm.create(
+                SyncClasses.state,
+                [
+                    "server": .string(recorded), "client": .string(UUID().uuidString.lowercased()),
+                    "cursor": .int(0),
+                ])
             // What the file holds already is uploaded as creations of this commit's version.
             for c in try SyncServerSchema.syncedClasses(schema) {
                 guard let pk = c.primaryKeyProperty else { continue }
                 let names = c.persistedProperties.map { Value.string($0.name) }
                 for object in try realm.objects(c.name) {
-                    _ = try realm.create(SyncClasses.outbox, [
-                        "version": .int(Int64(bitPattern: realm.version)), "className": .string(c.name),
-                        "primaryKey": .string(try SyncKeyText.encode(try object.value(forKey: pk.name))),
-                        "properties": .list(names), "created": .bool(true), "deleted": .bool(false),
-                    ])
+                    _ = try realm.create(
+                        SyncClasses.outbox,
+                        [
+                            "version": .int(Int64(bitPattern: realm.version)), "className": .string(c.name),
+                            "primaryKey": .string(try SyncKeyText.encode(try object.value(forKey: pk.name))),
+                            "properties": .list(names), "created": .bool(true), "deleted": .bool(false),
+                        ])
                 }
             }
         }
@@ -184,7 +195,8 @@ public final class SyncAgent {
 
     /// The URL without its password (for recording in the file and for messages).
     static func serverWithoutPassword(_ url: String) throws -> String {
-        guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://"), var parts = URLComponents(string: url) else {
+        guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://"), var parts = URLComponents(string: url)
+        else {
             throw RealmError.invalidInput("not a PostgreSQL URL (postgres://user@host:port/database): \(redacted(url))")
         }
         parts.password = nil
@@ -267,11 +279,14 @@ extension SyncAgent {
     public static func status(path: String) throws -> SyncStatus {
         let realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), readOnly: true))
         guard let state = try state(of: realm) else {
-            throw RealmError.invalidState("\(path) has no sync configured: run 'realmtui sync init \(path) postgres://…' first")
+            throw RealmError.invalidState(
+                "\(path) has no sync configured: run 'realmtui sync init \(path) postgres://…' first")
         }
-        return SyncStatus(server: try state.value(forKey: "server").stringValue ?? "", client: try state.value(forKey: "client").stringValue ?? "",
-                          pending: try realm.objects(SyncClasses.outbox).checkedCount(),
-                          cursor: try state.value(forKey: "cursor").intValue ?? 0,
-                          lastSync: try SyncIndicator.read(realm)?.lastSync)
+        return SyncStatus(
+            server: try state.value(forKey: "server").stringValue ?? "",
+            client: try state.value(forKey: "client").stringValue ?? "",
+            pending: try realm.objects(SyncClasses.outbox).checkedCount(),
+            cursor: try state.value(forKey: "cursor").intValue ?? 0,
+            lastSync: try SyncIndicator.read(realm)?.lastSync)
     }
 }

@@ -51,7 +51,9 @@ struct SyncBatchStatements {
             byClass[changes[i].className, default: []].append(i)
         }
         for className in classes {
-            guard let indices = byClass[className], let objectSchema = schema[className], let pk = objectSchema.primaryKeyProperty else { continue }
+            guard let indices = byClass[className], let objectSchema = schema[className],
+                let pk = objectSchema.primaryKeyProperty
+            else { continue }
             let table = Table(name: SyncServerSchema.identifier(className), key: SyncServerSchema.identifier(pk.name))
             let deletions = indices.filter { changes[$0].deleted }
             for i in try delete(deletions.map { changes[$0] }, table) { applied[deletions[i]] = true }
@@ -68,7 +70,9 @@ struct SyncBatchStatements {
                 for i in group { applied[i] = true }
             }
             // An update that changed nothing but the primary key has nothing to send.
-            let updates = indices.filter { !changes[$0].created && !changes[$0].deleted && !changes[$0].changed.isEmpty }
+            let updates = indices.filter {
+                !changes[$0].created && !changes[$0].deleted && !changes[$0].changed.isEmpty
+            }
             for i in try update(updates.map { changes[$0] }, table) { applied[updates[i]] = true }
         }
     }
@@ -106,7 +110,8 @@ struct SyncBatchStatements {
 
     private func delete(_ changes: [SyncAgent.Change], _ table: Table) throws -> [Int] {
         guard !changes.isEmpty else { return [] }
-        let result = try db.execute("""
+        let result = try db.execute(
+            """
             DELETE FROM \(table.name) AS t USING \(source(table)) AS r WHERE t.\(table.key) = (r.rec).\(table.key) RETURNING r.ord
             """, [rows(changes)])
         return try positions(result, count: changes.count)
@@ -116,8 +121,11 @@ struct SyncBatchStatements {
         guard !changes.isEmpty else { return }
         // Create/create of one primary key merges: the later create's properties win.
         let quoted = columns.map(SyncServerSchema.identifier)
-        let onConflict = quoted.isEmpty ? "DO NOTHING" : "DO UPDATE SET " + quoted.map { "\($0) = EXCLUDED.\($0)" }.joined(separator: ", ")
-        try db.execute("""
+        let onConflict =
+            quoted.isEmpty
+            ? "DO NOTHING" : "DO UPDATE SET " + quoted.map { "\($0) = EXCLUDED.\($0)" }.joined(separator: ", ")
+        try db.execute(
+            """
             INSERT INTO \(table.name) SELECT (r.rec).* FROM \(source(table)) AS r ORDER BY r.ord
             ON CONFLICT (\(table.key)) \(onConflict)
             """, [rows(changes)])
@@ -132,7 +140,8 @@ struct SyncBatchStatements {
             let column = SyncServerSchema.identifier(name)
             return "\(column) = CASE WHEN r.doc ? \(literal(name)) THEN (r.rec).\(column) ELSE t.\(column) END"
         }.joined(separator: ", ")
-        let result = try db.execute("""
+        let result = try db.execute(
+            """
             UPDATE \(table.name) AS t SET \(sets) FROM \(source(table)) AS r WHERE t.\(table.key) = (r.rec).\(table.key) RETURNING r.ord
             """, [rows(changes)])
         return try positions(result, count: changes.count)

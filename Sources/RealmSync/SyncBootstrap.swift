@@ -19,18 +19,25 @@ extension SyncAgent {
         let size = max(1, batchSize)
         try db.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         defer { _ = try? db.execute("ROLLBACK") }
-        guard let last = try db.execute("SELECT last FROM realmtui_counter WHERE id = 1").rows.first?.first.flatMap({ $0 }).flatMap({ Int64($0) }) else {
-            throw RealmError.invalidState("\(db.server): the sync feed's counter is missing; run 'realmtui sync init' again")
+        guard
+            let last = try db.execute("SELECT last FROM realmtui_counter WHERE id = 1").rows.first?.first.flatMap({ $0 }
+            ).flatMap({ Int64($0) })
+        else {
+            throw RealmError.invalidState(
+                "\(db.server): the sync feed's counter is missing; run 'realmtui sync init' again")
         }
         var total = 0
         for c in classes {
-            total += try db.execute("SELECT count(*) FROM \(SyncServerSchema.identifier(c.name))").rows.first?.first.flatMap { $0 }.flatMap { Int($0) } ?? 0
+            total +=
+                try db.execute("SELECT count(*) FROM \(SyncServerSchema.identifier(c.name))").rows.first?.first.flatMap
+            { $0 }.flatMap { Int($0) } ?? 0
         }
         realm.queuesToOutbox = false
         defer { realm.queuesToOutbox = true }
         try realm.beginWrite()
         do {
-            guard try realm.objects(SyncClasses.outbox).checkedCount() == 0, let state = try SyncAgent.state(of: realm) else {
+            guard try realm.objects(SyncClasses.outbox).checkedCount() == 0, let state = try SyncAgent.state(of: realm)
+            else {
                 realm.cancelWrite()
                 return
             }
@@ -46,17 +53,22 @@ extension SyncAgent {
                 while true {
                     let rows = try db.execute("FETCH \(size) FROM realmtui_copy").rows
                     for row in rows {
-                        guard let text = row.first.flatMap({ $0 }), let members = try JSONParser.parse(text).objectMembers,
-                              let key = members.first(where: { $0.key == pk.name })?.value else {
+                        guard let text = row.first.flatMap({ $0 }),
+                            let members = try JSONParser.parse(text).objectMembers,
+                            let key = members.first(where: { $0.key == pk.name })?.value
+                        else {
                             throw RealmError.invalidInput("\(db.server): a malformed row in table \(c.name)")
                         }
-                        let entry = FeedEntry(seq: last, className: c.name, primaryKey: key, deleted: false, props: members)
+                        let entry = FeedEntry(
+                            seq: last, className: c.name, primaryKey: key, deleted: false, props: members)
                         try applyValues(entry, links: false)
                         if hasLinks { linking.append(entry) }
                         onServer.insert(SyncCodec.text(key))
                     }
                     done += rows.count
-                    if total > size && !rows.isEmpty { onTransfer?(Transfer(direction: .copy, done: done, total: total)) }
+                    if total > size && !rows.isEmpty {
+                        onTransfer?(Transfer(direction: .copy, done: done, total: total))
+                    }
                     if rows.count < size { break }
                 }
                 try db.execute("CLOSE realmtui_copy")

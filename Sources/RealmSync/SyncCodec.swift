@@ -27,9 +27,10 @@ enum SyncCodec {
     static func encode(_ value: Value, _ property: Property, in realm: Realm) throws -> JSONValue {
         if property.isMap {
             guard case .map(let entries) = value else { return .null }
-            return .object(try entries.keys.sorted().map { key in
-                JSONMember(key, try element(entries[key] ?? .null, property, realm))
-            })
+            return .object(
+                try entries.keys.sorted().map { key in
+                    JSONMember(key, try element(entries[key] ?? .null, property, realm))
+                })
         }
         if property.isList {
             guard case .list(let items) = value else { return .null }
@@ -59,15 +60,19 @@ enum SyncCodec {
             }
             return try element(try object.value(forKey: pk.name), pk, realm)
         case (.mixed, _):
-            if case .typedLink = value { throw RealmError.notSyncable("a link inside a Mixed value cannot be synced yet") }
+            if case .typedLink = value {
+                throw RealmError.notSyncable("a link inside a Mixed value cannot be synced yet")
+            }
             if case .link = value { throw RealmError.notSyncable("a link inside a Mixed value cannot be synced yet") }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]  // one text per value, whatever the process
-            encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+            encoder.nonConformingFloatEncodingStrategy = .convertToString(
+                positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
             return try JSONParser.parse(try encoder.encode(value))
         default:
-            throw RealmError.typeMismatch(className: property.objectClassName ?? "", property: property.name,
-                                          expected: property.typeDescription, got: value.kindName)
+            throw RealmError.typeMismatch(
+                className: property.objectClassName ?? "", property: property.name,
+                expected: property.typeDescription, got: value.kindName)
         }
     }
 
@@ -124,14 +129,16 @@ enum SyncCodec {
             return .decimal128(d)
         case (.object, _):
             guard let target = property.objectClassName, let schema = realm.schema[target],
-                  let pk = schema.primaryKeyProperty else { return try bad(json, property) }
+                let pk = schema.primaryKeyProperty
+            else { return try bad(json, property) }
             let key = try decodeElement(json, pk, realm)
             return try realm.object(ofType: target, forPrimaryKey: key).map { .link($0.key) } ?? .null
         case (.mixed, _):
             var writer = JSONWriter()
             writer.write(json)
             let decoder = JSONDecoder()
-            decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+            decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+                positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
             do {
                 return try decoder.decode(Value.self, from: Data(writer.flush().utf8))
             } catch {
@@ -143,7 +150,8 @@ enum SyncCodec {
     }
 
     private static func bad(_ json: JSONValue, _ property: Property) throws -> Value {
-        throw RealmError.invalidInput("the server sent \(json) for \(property.name), which is \(property.typeDescription)")
+        throw RealmError.invalidInput(
+            "the server sent \(json) for \(property.name), which is \(property.typeDescription)")
     }
 
     private static func number(_ d: Double) -> JSONValue {
@@ -163,7 +171,10 @@ enum SyncCodec {
 
     /// Nanoseconds since 1970 as decimal text, exact for every timestamp (beyond Int64's range).
     static func nanosecondText(_ t: Timestamp) -> String {
-        func nine(_ n: Int64) -> String { let s = String(n); return String(repeating: "0", count: 9 - s.count) + s }
+        func nine(_ n: Int64) -> String {
+            let s = String(n)
+            return String(repeating: "0", count: 9 - s.count) + s
+        }
         if t.seconds >= 0 {
             return t.seconds == 0 ? String(t.nanoseconds) : String(t.seconds) + nine(Int64(t.nanoseconds))
         }
@@ -194,7 +205,9 @@ enum SyncCodec {
             guard let s = Int64(secondsText) else { return nil }
             seconds = s
         }
-        return negative ? Timestamp(seconds: -seconds, nanoseconds: -Int32(nanos)) : Timestamp(seconds: seconds, nanoseconds: Int32(nanos))
+        return negative
+            ? Timestamp(seconds: -seconds, nanoseconds: -Int32(nanos))
+            : Timestamp(seconds: seconds, nanoseconds: Int32(nanos))
     }
 
     private static func hexData(_ text: String) -> Data? {

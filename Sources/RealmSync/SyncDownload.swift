@@ -28,7 +28,10 @@ extension SyncAgent {
         let size = max(1, batchSize)
         // The feed's numbers are dense (SyncServerSchema), so the counter says how many entries
         // wait; for the progress only.
-        let last = try db.execute("SELECT last FROM realmtui_counter WHERE id = 1").rows.first?.first.flatMap { $0 }.flatMap { Int64($0) } ?? 0
+        let last =
+            try db.execute("SELECT last FROM realmtui_counter WHERE id = 1").rows.first?.first.flatMap { $0 }.flatMap {
+                Int64($0)
+            } ?? 0
         var total = max(0, Int(last - (try self.cursor())))
         var done = 0
         while !shouldStop() {
@@ -36,7 +39,8 @@ extension SyncAgent {
             let own = try SyncAgent.state(of: realm).map(SyncAgent.uploadedRanges) ?? []
             // `own`: an entry of this file's uploads it has already (see above); its properties
             // stay on the server.
-            let rows = try db.execute("""
+            let rows = try db.execute(
+                """
                 SELECT seq, class, pk::text, deleted, CASE WHEN own THEN NULL ELSE props::text END, own
                 FROM (SELECT f.*, (f.client = $3 AND f.base IS NOT NULL
                         AND EXISTS (SELECT 1 FROM unnest($4::bigint[], $5::bigint[]) AS u(first, last) WHERE f.seq BETWEEN u.first AND u.last)
@@ -45,8 +49,12 @@ extension SyncAgent {
                                         AND o.seq > f.base AND o.seq < f.seq AND o.client <> f.client)) AS own
                       FROM realmtui_feed f WHERE f.seq > $1 ORDER BY f.seq LIMIT $2) AS page
                 ORDER BY seq
-                """, [String(cursor), String(size), client, SyncAgent.arrayLiteral(own.map(\.lowerBound)),
-                      SyncAgent.arrayLiteral(own.map(\.upperBound))]).rows
+                """,
+                [
+                    String(cursor), String(size), client, SyncAgent.arrayLiteral(own.map(\.lowerBound)),
+                    SyncAgent.arrayLiteral(own.map(\.upperBound)),
+                ]
+            ).rows
             // Feed numbers are dense: an entry after the cursor other than the next one, or none
             // while the counter is past the cursor, means the server trimmed what this file has
             // not seen. Only a copy of the tables can catch up.
@@ -59,14 +67,18 @@ extension SyncAgent {
             var entries: [FeedEntry] = []
             for row in rows {
                 guard row.count == 6, let seq = row[0].flatMap({ Int64($0) }), let className = row[1], let pk = row[2],
-                      let deleted = row[3], let skip = row[5] else {
+                    let deleted = row[3], let skip = row[5]
+                else {
                     throw RealmError.invalidInput("\(db.server): a malformed row in realmtui_feed")
                 }
                 if skip == "t" { continue }
                 guard let props = row[4], let members = try JSONParser.parse(props).objectMembers else {
                     throw RealmError.invalidInput("\(db.server): a malformed row in realmtui_feed")
                 }
-                entries.append(FeedEntry(seq: seq, className: className, primaryKey: try JSONParser.parse(pk), deleted: deleted == "t", props: members))
+                entries.append(
+                    FeedEntry(
+                        seq: seq, className: className, primaryKey: try JSONParser.parse(pk), deleted: deleted == "t",
+                        props: members))
             }
             guard try apply(entries, after: cursor, through: through) else { return }
             report.downloadedChanges += entries.count
@@ -94,7 +106,8 @@ extension SyncAgent {
             // Under the write lock no local commit can slip in: wait for uploads first
             // (PowerSync's rule), so this replays the server's order over a state it has seen.
             guard try realm.objects(SyncClasses.outbox).checkedCount() == 0,
-                  let state = try SyncAgent.state(of: realm), try state.value(forKey: "cursor").intValue == cursor else {
+                let state = try SyncAgent.state(of: realm), try state.value(forKey: "cursor").intValue == cursor
+            else {
                 realm.cancelWrite()
                 return false
             }
@@ -125,7 +138,8 @@ extension SyncAgent {
     /// One entry's deletion, or its non-link (`links` false) or link properties.
     func applyValues(_ entry: FeedEntry, links: Bool) throws {
         guard let objectSchema = realm.schema[entry.className], let pk = objectSchema.primaryKeyProperty else {
-            throw RealmError.schemaMismatch("\(db.server): the feed names class \(entry.className), which this file has no synced class for")
+            throw RealmError.schemaMismatch(
+                "\(db.server): the feed names class \(entry.className), which this file has no synced class for")
         }
         let key = try SyncCodec.decode(entry.primaryKey, pk, in: realm)
         let existing = try realm.object(ofType: entry.className, forPrimaryKey: key)
@@ -144,7 +158,8 @@ extension SyncAgent {
         var values: [String: Value] = [:]
         for member in entry.props where member.key != pk.name {
             guard let property = objectSchema[member.key], property.isPersisted else {
-                throw RealmError.schemaMismatch("\(db.server): the feed sets \(entry.className).\(member.key), which this file does not have")
+                throw RealmError.schemaMismatch(
+                    "\(db.server): the feed sets \(entry.className).\(member.key), which this file does not have")
             }
             guard (property.type == .object) == links else { continue }
             values[member.key] = try SyncCodec.decode(member.value, property, in: realm)

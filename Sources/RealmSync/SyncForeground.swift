@@ -1,7 +1,7 @@
 import Foundation
 import RealmEngine
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Stops a running foreground agent (`SyncAgent.runForeground`) from another thread — a signal
@@ -17,7 +17,9 @@ public final class SyncControl: @unchecked Sendable {
     /// - Throws: `RealmError.resourceLimit` when no pipe can be made (no descriptors left).
     public init() throws {
         var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { throw RealmError.resourceLimit("cannot make a pipe: \(String(cString: strerror(errno)))") }
+        guard pipe(&ends) == 0 else {
+            throw RealmError.resourceLimit("cannot make a pipe: \(String(cString: strerror(errno)))")
+        }
         for fd in ends { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
         readEnd = ends[0]
         writeEnd = ends[1]
@@ -110,12 +112,16 @@ extension SyncAgent {
     /// - Throws: what cannot be cured by reconnecting: no sync configured in the file, the
     ///   server refusing the client (a wrong password, no such database, no permission), the
     ///   server's tables not matching the file's classes, a damaged file.
-    public static func runForeground(path: String, url: String? = nil, timing: Timing = Timing(), control: SyncControl,
-                                     report: (Event) -> Void) throws {
+    public static func runForeground(
+        path: String, url: String? = nil, timing: Timing = Timing(), control: SyncControl,
+        report: (Event) -> Void
+    ) throws {
         // The file first, so a file without sync fails at once rather than being retried.
-        let local = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), createIfMissing: false))
+        let local = try Realm(
+            configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), createIfMissing: false))
         guard try state(of: local) != nil else {
-            throw RealmError.invalidState("\(path) has no sync configured: run 'realmtui sync init \(path) postgres://…' first")
+            throw RealmError.invalidState(
+                "\(path) has no sync configured: run 'realmtui sync init \(path) postgres://…' first")
         }
         let commits = CommitWatcher(local)
         // Local commits of any process wake the agent through the control's pipe. The thread
@@ -160,7 +166,9 @@ extension SyncAgent {
                     current = agent
                 }
                 // Notifications that came in with the replies of the last round, or now.
-                if try current.db.notifications().contains(where: { $0.payload != current.client }) { needsDownload = true }
+                if try current.db.notifications().contains(where: { $0.payload != current.client }) {
+                    needsDownload = true
+                }
                 if try needsDownload || current.pendingChanges() > 0 {
                     needsDownload = false
                     let round = try withoutActuallyEscaping(report) { report in
@@ -198,9 +206,11 @@ extension SyncAgent {
     /// control's `stop()`: for the explorer's `:sync` and `Realm.Configuration.sync`. `report`
     /// gets its events and `ended` its end — nil when stopped, else the error that ended it —
     /// both on the agent's thread.
-    public static func startInBackground(path: String, url: String? = nil, timing: Timing = Timing(),
-                                         report: @escaping @Sendable (Event) -> Void,
-                                         ended: @escaping @Sendable ((any Error)?) -> Void) throws -> SyncControl {
+    public static func startInBackground(
+        path: String, url: String? = nil, timing: Timing = Timing(),
+        report: @escaping @Sendable (Event) -> Void,
+        ended: @escaping @Sendable ((any Error)?) -> Void
+    ) throws -> SyncControl {
         let control = try SyncControl()
         let thread = Thread {
             do {

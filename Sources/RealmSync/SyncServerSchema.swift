@@ -30,13 +30,18 @@ enum SyncServerSchema {
         let classes = schema.objectSchemas.filter { !SyncClasses.isInternal($0.name) }
         for c in classes {
             if c.name.hasPrefix(reservedPrefix) {
-                throw RealmError.notSyncable("class \(c.name) cannot be synced: names starting with '\(reservedPrefix)' are the sync server's own tables")
+                throw RealmError.notSyncable(
+                    "class \(c.name) cannot be synced: names starting with '\(reservedPrefix)' are the sync server's own tables"
+                )
             }
             if c.isEmbedded {
-                throw RealmError.notSyncable("class \(c.name) is embedded, and embedded objects cannot be synced yet (they have no primary key)")
+                throw RealmError.notSyncable(
+                    "class \(c.name) is embedded, and embedded objects cannot be synced yet (they have no primary key)")
             }
             if c.primaryKeyProperty == nil {
-                throw RealmError.notSyncable("class \(c.name) has no primary key, so it cannot be synced: objects are matched across files by their primary key")
+                throw RealmError.notSyncable(
+                    "class \(c.name) has no primary key, so it cannot be synced: objects are matched across files by their primary key"
+                )
             }
         }
         return classes
@@ -56,7 +61,8 @@ enum SyncServerSchema {
         case .uuid: return "uuid"
         case .object:
             guard let target = p.objectClassName.flatMap({ schema[$0] }), let pk = target.primaryKeyProperty else {
-                throw RealmError.notSyncable("\(p.name) links to \(p.objectClassName ?? "?"), which has no primary key, so it cannot be synced")
+                throw RealmError.notSyncable(
+                    "\(p.name) links to \(p.objectClassName ?? "?"), which has no primary key, so it cannot be synced")
             }
             return try columnType(pk, schema: schema)
         case .mixed, .linkingObjects:
@@ -69,15 +75,18 @@ enum SyncServerSchema {
     static func prepare(_ db: PostgresConnection, schema: Schema) throws {
         let classes = try syncedClasses(schema)
         try db.transaction {
-            try db.execute("""
+            try db.execute(
+                """
                 CREATE TABLE IF NOT EXISTS realmtui_counter (id int PRIMARY KEY CHECK (id = 1), last bigint NOT NULL)
                 """)
             try db.execute("INSERT INTO realmtui_counter VALUES (1, 0) ON CONFLICT DO NOTHING")
-            try db.execute("""
+            try db.execute(
+                """
                 CREATE TABLE IF NOT EXISTS realmtui_feed (seq bigint PRIMARY KEY, client text NOT NULL, version bigint NOT NULL,
                     class text NOT NULL, pk jsonb NOT NULL, deleted boolean NOT NULL, props jsonb NOT NULL)
                 """)
-            try db.execute("""
+            try db.execute(
+                """
                 CREATE TABLE IF NOT EXISTS realmtui_batches (client text NOT NULL, version bigint NOT NULL, part bigint NOT NULL,
                     PRIMARY KEY (client, version, part))
                 """)
@@ -87,7 +96,8 @@ enum SyncServerSchema {
             try db.execute("ALTER TABLE realmtui_feed ADD COLUMN IF NOT EXISTS base bigint")
             try db.execute("CREATE INDEX IF NOT EXISTS realmtui_feed_object ON realmtui_feed (class, pk, seq)")
             // A server set up before commits went up in parts: one more key column.
-            try db.execute("""
+            try db.execute(
+                """
                 DO $$ BEGIN
                     IF NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = 'realmtui_batches'::regclass AND attname = 'part') THEN
                         ALTER TABLE realmtui_batches ADD COLUMN part bigint NOT NULL DEFAULT 0,
@@ -97,21 +107,25 @@ enum SyncServerSchema {
                 """)
             for c in classes {
                 let wanted = try c.persistedProperties.map { ($0.name, try columnType($0, schema: schema)) }
-                let existing = try db.execute("""
+                let existing = try db.execute(
+                    """
                     SELECT a.attname, format_type(a.atttypid, a.atttypmod) FROM pg_attribute a
                     WHERE a.attrelid = to_regclass($1) AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum
-                    """, [identifier(c.name)]).rows
+                    """, [identifier(c.name)]
+                ).rows
                 if existing.isEmpty {
                     guard let pk = c.primaryKeyProperty else { continue }
                     let columns = wanted.map { "\(identifier($0.0)) \($0.1)" }.joined(separator: ", ")
-                    try db.execute("CREATE TABLE \(identifier(c.name)) (\(columns), PRIMARY KEY (\(identifier(pk.name))))")
+                    try db.execute(
+                        "CREATE TABLE \(identifier(c.name)) (\(columns), PRIMARY KEY (\(identifier(pk.name))))")
                     continue
                 }
                 let have = existing.map { ($0[0] ?? "", $0[1] ?? "") }
                 guard have.count == wanted.count, zip(have, wanted).allSatisfy({ $0.0 == $1.0 && $0.1 == $1.1 }) else {
                     let haveText = have.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
                     let wantText = wanted.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
-                    throw RealmError.schemaMismatch("\(db.server): table \(c.name) has columns (\(haveText)); the file's class needs (\(wantText))")
+                    throw RealmError.schemaMismatch(
+                        "\(db.server): table \(c.name) has columns (\(haveText)); the file's class needs (\(wantText))")
                 }
             }
         }

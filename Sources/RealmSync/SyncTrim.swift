@@ -17,9 +17,15 @@ extension SyncAgent {
     /// Uploads may go on meanwhile: they number after the counter, which this does not touch.
     /// - Throws: `RealmError.invalidInput` when `keep` is negative.
     public func trimFeed(keep: Int) throws -> Trim {
-        guard keep >= 0 else { throw RealmError.invalidInput("the number of feed entries to keep must be 0 or more, got \(keep)") }
-        guard let last = try db.execute("SELECT last FROM realmtui_counter WHERE id = 1").rows.first?.first.flatMap({ $0 }).flatMap({ Int64($0) }) else {
-            throw RealmError.invalidState("\(db.server): the sync feed's counter is missing; run 'realmtui sync init' again")
+        guard keep >= 0 else {
+            throw RealmError.invalidInput("the number of feed entries to keep must be 0 or more, got \(keep)")
+        }
+        guard
+            let last = try db.execute("SELECT last FROM realmtui_counter WHERE id = 1").rows.first?.first.flatMap({ $0 }
+            ).flatMap({ Int64($0) })
+        else {
+            throw RealmError.invalidState(
+                "\(db.server): the sync feed's counter is missing; run 'realmtui sync init' again")
         }
         let deleted = try db.execute("DELETE FROM realmtui_feed WHERE seq <= $1", [String(last - Int64(keep))]).affected
         return Trim(deleted: deleted, last: last)

@@ -79,24 +79,28 @@ extension SyncAgent {
     /// is a later entry).
     private func change(_ entry: DynamicObject) throws -> Change? {
         guard let className = try entry.value(forKey: "className").stringValue,
-              let keyText = try entry.value(forKey: "primaryKey").stringValue,
-              case .bool(let created) = try entry.value(forKey: "created"),
-              case .bool(let deleted) = try entry.value(forKey: "deleted"),
-              case .list(let nameValues) = try entry.value(forKey: "properties") else {
+            let keyText = try entry.value(forKey: "primaryKey").stringValue,
+            case .bool(let created) = try entry.value(forKey: "created"),
+            case .bool(let deleted) = try entry.value(forKey: "deleted"),
+            case .list(let nameValues) = try entry.value(forKey: "properties")
+        else {
             throw RealmError.invalidState("\(realm.path): a sync outbox entry is incomplete")
         }
         guard let objectSchema = realm.schema[className], let pk = objectSchema.primaryKeyProperty else {
-            throw RealmError.invalidState("\(realm.path): the sync outbox names class \(className), which has no primary key here")
+            throw RealmError.invalidState(
+                "\(realm.path): the sync outbox names class \(className), which has no primary key here")
         }
         let primaryKey = try JSONParser.parse(keyText)
-        var change = Change(className: className, primaryKey: primaryKey, created: created, deleted: deleted,
-                            props: [JSONMember(pk.name, primaryKey)], changed: [])
+        var change = Change(
+            className: className, primaryKey: primaryKey, created: created, deleted: deleted,
+            props: [JSONMember(pk.name, primaryKey)], changed: [])
         if deleted { return change }
         let key = try SyncCodec.decode(primaryKey, pk, in: realm)
         guard let object = try realm.object(ofType: className, forPrimaryKey: key) else { return nil }
         for case .string(let name) in nameValues where name != pk.name {
             guard let property = objectSchema[name] else { continue }
-            change.props.append(JSONMember(name, try SyncCodec.encode(try object.value(forKey: name), property, in: realm)))
+            change.props.append(
+                JSONMember(name, try SyncCodec.encode(try object.value(forKey: name), property, in: realm)))
             change.changed.append(name)
         }
         return change
@@ -108,28 +112,36 @@ extension SyncAgent {
     private func send(_ changes: [Change], version: Int64, part: Int64, base: Int64) throws -> SentBatch {
         // The counter's row lock first: it orders this transaction's feed numbers after every
         // committed one (SyncServerSchema), and makes the duplicate check below race-free.
-        guard let lastText = try db.execute("SELECT last FROM realmtui_counter WHERE id = 1 FOR UPDATE").rows.first?.first,
-              let last = lastText.flatMap({ Int64($0) }) else {
-            throw RealmError.invalidState("\(db.server): the sync feed's counter is missing; run 'realmtui sync init' again")
+        guard
+            let lastText = try db.execute("SELECT last FROM realmtui_counter WHERE id = 1 FOR UPDATE").rows.first?
+                .first,
+            let last = lastText.flatMap({ Int64($0) })
+        else {
+            throw RealmError.invalidState(
+                "\(db.server): the sync feed's counter is missing; run 'realmtui sync init' again")
         }
-        let inserted = try db.execute("INSERT INTO realmtui_batches (client, version, part) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
-                                      [client, String(version), String(part)])
+        let inserted = try db.execute(
+            "INSERT INTO realmtui_batches (client, version, part) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+            [client, String(version), String(part)])
         guard inserted.affected == 1 else { return .duplicate }
         let applied = try SyncBatchStatements(db: db, schema: realm.schema).apply(changes)
         // The feed in the batch's order, numbered on from the counter.
         var feed: [JSONValue] = []
         for (c, isApplied) in zip(changes, applied) where isApplied {
-            feed.append(.object([
-                JSONMember("seq", .integer(last + Int64(feed.count) + 1)), JSONMember("class", .string(c.className)),
-                JSONMember("pk", c.primaryKey), JSONMember("deleted", .bool(c.deleted)),
-                JSONMember("props", c.deleted ? .object([]) : .object(c.props)),
-            ]))
+            feed.append(
+                .object([
+                    JSONMember("seq", .integer(last + Int64(feed.count) + 1)),
+                    JSONMember("class", .string(c.className)),
+                    JSONMember("pk", c.primaryKey), JSONMember("deleted", .bool(c.deleted)),
+                    JSONMember("props", c.deleted ? .object([]) : .object(c.props)),
+                ]))
         }
         let newLast = last + Int64(feed.count)
         // The feed rows, the counter and the wake-up for listening agents in one statement. The
         // notification is delivered when this transaction commits, never before, so a woken agent
         // finds the entries; its payload names this client, which ignores it.
-        try db.execute("""
+        try db.execute(
+            """
             WITH feed AS (
                 INSERT INTO realmtui_feed (seq, client, version, class, pk, deleted, props, base)
                 SELECT f.seq, $1::text, $2::bigint, f.class, f.pk, f.deleted, f.props, $3::bigint
@@ -157,13 +169,16 @@ extension SyncAgent {
     /// property existed records nothing (its own entries are then applied again, as before).
     static func recordUploaded(_ feed: ClosedRange<Int64>, in state: DynamicObject) throws {
         guard state.objectSchema["uploaded"] != nil, let cursor = try state.value(forKey: "cursor").intValue,
-              feed.upperBound > cursor, case .list(let pairs) = try state.value(forKey: "uploaded") else { return }
+            feed.upperBound > cursor, case .list(let pairs) = try state.value(forKey: "uploaded")
+        else { return }
         try state.setValue(.list(pairs + [.int(feed.lowerBound), .int(feed.upperBound)]), forKey: "uploaded")
     }
 
     /// The feed numbers recorded by `recordUploaded` (empty for a file without the property).
     static func uploadedRanges(in state: DynamicObject) throws -> [ClosedRange<Int64>] {
-        guard state.objectSchema["uploaded"] != nil, case .list(let values) = try state.value(forKey: "uploaded") else { return [] }
+        guard state.objectSchema["uploaded"] != nil, case .list(let values) = try state.value(forKey: "uploaded") else {
+            return []
+        }
         let numbers = values.compactMap(\.intValue)
         return stride(from: 0, to: numbers.count - 1, by: 2).compactMap { i in
             numbers[i] <= numbers[i + 1] ? numbers[i]...numbers[i + 1] : nil

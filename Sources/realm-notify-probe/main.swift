@@ -9,13 +9,17 @@
 import Foundation
 import RealmEngine
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
-let tickSchema = Schema([ObjectSchema(name: "Tick", properties: [
-    Property(name: "n", type: .int, isIndexed: true),
-    Property(name: "t", type: .int),
-])])
+let tickSchema = Schema([
+    ObjectSchema(
+        name: "Tick",
+        properties: [
+            Property(name: "n", type: .int, isIndexed: true),
+            Property(name: "t", type: .int),
+        ])
+])
 
 func monotonicNanoseconds() -> Int64 {
     var ts = timespec()
@@ -26,7 +30,8 @@ func monotonicNanoseconds() -> Int64 {
 func cpuSeconds() -> Double {
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
-    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(
+        usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
 }
 
 func percentile(_ values: [Double], _ p: Double) -> Double {
@@ -41,7 +46,9 @@ func runRunLoop(seconds: Double, until done: () -> Bool = { false }) {
     RunLoop.current.add(Timer(timeInterval: 1e6, repeats: false) { _ in }, forMode: .default)
     // Short slices: run(mode:before:) returns after an input source, not after a timer (which
     // is how notifications arrive), so `done` is checked every 10 ms.
-    while !done() && Date() < end { _ = RunLoop.current.run(mode: .default, before: min(end, Date().addingTimeInterval(0.01))) }
+    while !done() && Date() < end {
+        _ = RunLoop.current.run(mode: .default, before: min(end, Date().addingTimeInterval(0.01)))
+    }
 }
 
 /// The file at `path` with the tick schema, encrypted when REALM_NOTIFY_PROBE_KEY holds a key.
@@ -116,9 +123,12 @@ func latency(path: String, count: Int, intervalMs: Int) throws {
         let parts = line.split(separator: " ").compactMap { Int64($0) }
         if parts.count == 2, let at = received[parts[0]] { latencies.append(Double(at - parts[1]) / 1e6) }
     }
-    say(String(format: "cross-process commit returned→callback over %d commits (%d callbacks): p50 %.3f ms, p99 %.3f ms, max %.3f ms; idle CPU over 2 s: %.4f s (count %d)",
-                 latencies.count, callbacks, percentile(latencies, 0.5), percentile(latencies, 0.99),
-                 latencies.max() ?? .nan, idleCPU, last))
+    say(
+        String(
+            format:
+                "cross-process commit returned→callback over %d commits (%d callbacks): p50 %.3f ms, p99 %.3f ms, max %.3f ms; idle CPU over 2 s: %.4f s (count %d)",
+            latencies.count, callbacks, percentile(latencies, 0.5), percentile(latencies, 0.99),
+            latencies.max() ?? .nan, idleCPU, last))
 }
 
 func bench(count: Int) throws {
@@ -137,7 +147,10 @@ func bench(count: Int) throws {
         ("all objects", try observed.objects("Tick")),
         ("filtered n >= 0 (incremental)", try observed.objects("Tick").filter("n >= 0")),
         ("filtered t >= 0 AND n >= 0", try observed.objects("Tick").filter("t >= 0 AND n >= 0")),
-        ("sorted by t descending (re-run + sort)", try observed.objects("Tick").sorted(byKeyPath: "t", ascending: false)),
+        (
+            "sorted by t descending (re-run + sort)",
+            try observed.objects("Tick").sorted(byKeyPath: "t", ascending: false)
+        ),
     ]
     let keys = try writer.objects("Tick").keys()
     var stamp: Int64 = 0
@@ -163,8 +176,10 @@ func bench(count: Int) throws {
             times.append(deliveredAt.timeIntervalSince(t0) * 1000)
         }
         token.invalidate()
-        say(String(format: "%@: initial %.0f ms; one object changed → callback p50 %.1f ms, max %.1f ms (last: %@)",
-                     name, initial * 1000, percentile(times, 0.5), times.max() ?? 0, changes))
+        say(
+            String(
+                format: "%@: initial %.0f ms; one object changed → callback p50 %.1f ms, max %.1f ms (last: %@)",
+                name, initial * 1000, percentile(times, 0.5), times.max() ?? 0, changes))
     }
 }
 

@@ -12,8 +12,12 @@ func runReopeningWriter(path: String, schema: Schema, writer: Int, count: Int) {
             do {
                 let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), schema: schema))
                 try realm.write {
-                    try realm.create("Item", ["id": .string("\(writer)-\(index)"), "writer": .int(Int64(writer)),
-                                              "batch": .int(Int64(index)), "payload": .string("reopen")])
+                    try realm.create(
+                        "Item",
+                        [
+                            "id": .string("\(writer)-\(index)"), "writer": .int(Int64(writer)),
+                            "batch": .int(Int64(index)), "payload": .string("reopen"),
+                        ])
                 }
             }
             FileHandle.standardOutput.write(Data("ack \(writer) \(index)\n".utf8))

@@ -2,7 +2,7 @@ import Foundation
 import RealmEngine
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `counter PATH LOG T N`: the many-processes test's worker (issue 11). T threads, each with its

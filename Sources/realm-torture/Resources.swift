@@ -2,7 +2,7 @@ import Foundation
 import RealmEngine
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `resources PATH N`: the open/close cycle test's worker (issue 11). Runs 100 warm-up cycles,
@@ -49,7 +49,9 @@ func runResourceCycles(path: String, schema: Schema, cycles: Int) {
             break
         case 1:
             var sum: Int64 = 0
-            for value in try realm.objects("Counter").value(forKey: "value") { if case .int(let v) = value { sum &+= v } }
+            for value in try realm.objects("Counter").value(forKey: "value") {
+                if case .int(let v) = value { sum &+= v }
+            }
             if sum < 0 { fail("negative sum") }
         case 2:
             try incrementCounter(in: realm)

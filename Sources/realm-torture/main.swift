@@ -18,17 +18,21 @@ import Foundation
 import RealmEngine
 
 let schema = Schema([
-    ObjectSchema(name: "Counter", properties: [
-        Property(name: "id", type: .int, isPrimaryKey: true),
-        Property(name: "value", type: .int),
-    ]),
-    ObjectSchema(name: "Item", properties: [
-        Property(name: "id", type: .string, isPrimaryKey: true),
-        Property(name: "writer", type: .int),
-        Property(name: "batch", type: .int, isIndexed: true),
-        Property(name: "payload", type: .string),
-        Property(name: "next", type: .object, objectClassName: "Item"),
-    ]),
+    ObjectSchema(
+        name: "Counter",
+        properties: [
+            Property(name: "id", type: .int, isPrimaryKey: true),
+            Property(name: "value", type: .int),
+        ]),
+    ObjectSchema(
+        name: "Item",
+        properties: [
+            Property(name: "id", type: .string, isPrimaryKey: true),
+            Property(name: "writer", type: .int),
+            Property(name: "batch", type: .int, isIndexed: true),
+            Property(name: "payload", type: .string),
+            Property(name: "next", type: .object, objectClassName: "Item"),
+        ]),
 ])
 
 func fail(_ message: String) -> Never {
@@ -38,7 +42,9 @@ func fail(_ message: String) -> Never {
 
 let args = CommandLine.arguments
 guard args.count >= 4, let n = Int(args[args.count - (args[1] == "batches" ? 2 : 1)]) else {
-    fail("usage: realm-torture increment PATH N | batches PATH WRITER N K | random PATH SEED N | counter PATH LOG T N | resources PATH N | reopen PATH WRITER N | compact PATH N")
+    fail(
+        "usage: realm-torture increment PATH N | batches PATH WRITER N K | random PATH SEED N | counter PATH LOG T N | resources PATH N | reopen PATH WRITER N | compact PATH N"
+    )
 }
 if args[1] == "reopen" {
     guard args.count == 5, let writer = Int(args[3]) else { fail("bad arguments") }
@@ -63,9 +69,13 @@ do {
     var key: Data?
     if let hex = ProcessInfo.processInfo.environment["REALM_TORTURE_KEY"] {
         let digits = Array(hex.utf8)
-        key = Data(stride(from: 0, to: digits.count - 1, by: 2).compactMap { UInt8(String(decoding: digits[$0..<$0 + 2], as: UTF8.self), radix: 16) })
+        key = Data(
+            stride(from: 0, to: digits.count - 1, by: 2).compactMap {
+                UInt8(String(decoding: digits[$0..<$0 + 2], as: UTF8.self), radix: 16)
+            })
     }
-    let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: args[2]), schema: schema, encryptionKey: key))
+    let realm = try Realm(
+        configuration: .init(fileURL: URL(fileURLWithPath: args[2]), schema: schema, encryptionKey: key))
     switch args[1] {
     case "increment":
         for _ in 0..<n {
@@ -78,10 +88,13 @@ do {
             try realm.write {
                 var previous: DynamicObject?
                 for i in 0..<k {
-                    let item = try realm.create("Item", value: .dictionary([
-                        "id": .value(.string("\(writer)-\(batch)-\(i)")), "writer": .value(.int(Int64(writer))),
-                        "batch": .value(.int(Int64(batch))), "payload": .value(.string(String(repeating: "数据", count: i % 40))),
-                    ]))
+                    let item = try realm.create(
+                        "Item",
+                        value: .dictionary([
+                            "id": .value(.string("\(writer)-\(batch)-\(i)")), "writer": .value(.int(Int64(writer))),
+                            "batch": .value(.int(Int64(batch))),
+                            "payload": .value(.string(String(repeating: "数据", count: i % 40))),
+                        ]))
                     if let previous { try previous.setValue(.link(item.key), forKey: "next") }
                     previous = item
                 }
@@ -104,12 +117,18 @@ do {
                     switch next(3) {
                     case 0:
                         serial += 1
-                        try realm.create("Item", ["id": .string("r\(seed)-\(serial)"), "writer": .int(0),
-                                                  "batch": .int(Int64(next(100))), "payload": .string("x")])
+                        try realm.create(
+                            "Item",
+                            [
+                                "id": .string("r\(seed)-\(serial)"), "writer": .int(0),
+                                "batch": .int(Int64(next(100))), "payload": .string("x"),
+                            ])
                     case 1 where items.count > 0:
                         try realm.delete(try items.object(at: next(items.count)))
                     default:
-                        if items.count > 0 { try items.object(at: next(items.count)).setValue(.int(Int64(next(100))), forKey: "batch") }
+                        if items.count > 0 {
+                            try items.object(at: next(items.count)).setValue(.int(Int64(next(100))), forKey: "batch")
+                        }
                     }
                 }
             }

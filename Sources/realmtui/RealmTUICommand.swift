@@ -49,8 +49,8 @@ enum Main {
     /// file gets "no such file", a mistyped subcommand still gets a usage error).
     static func arguments(_ given: ArraySlice<String>) -> [String] {
         guard let first = given.first, !first.hasPrefix("-"),
-              !RealmTUICommand.subcommands.contains(where: { $0.configuration.commandName == first }),
-              FileManager.default.fileExists(atPath: first) || first.contains("/") || first.contains(".")
+            !RealmTUICommand.subcommands.contains(where: { $0.configuration.commandName == first }),
+            FileManager.default.fileExists(atPath: first) || first.contains("/") || first.contains(".")
         else { return Array(given) }
         return [ExploreCommand.configuration.commandName ?? "explore"] + given
     }

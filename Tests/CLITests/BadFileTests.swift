@@ -23,7 +23,8 @@ struct BadFileTests {
         try sqlite.write(to: URL(fileURLWithPath: s.path("foreign.realm")))
         files.append(("sqlite", s.path("foreign.realm")))
         var rng = SystemRandomNumberGenerator()
-        try Data((0..<65536).map { _ in UInt8.random(in: 0...255, using: &rng) }).write(to: URL(fileURLWithPath: s.path("random.realm")))
+        try Data((0..<65536).map { _ in UInt8.random(in: 0...255, using: &rng) }).write(
+            to: URL(fileURLWithPath: s.path("random.realm")))
         files.append(("random", s.path("random.realm")))
         try goodBytes.write(to: URL(fileURLWithPath: s.path("newer.realm")))
         try setFormat(of: s.path("newer.realm"), read: 99, write: 99)
@@ -65,7 +66,8 @@ struct BadFileTests {
                 }
                 #expect(FileManager.default.fileExists(atPath: file) == existed, "\(kind) \(args[0]) created the file")
                 if kind != "directory" {
-                    #expect(!FileManager.default.fileExists(atPath: file + ".lock"), "\(kind) \(args[0]) left a lock file")
+                    #expect(
+                        !FileManager.default.fileExists(atPath: file + ".lock"), "\(kind) \(args[0]) left a lock file")
                 }
                 #expect(!s.exists("copy.realm"), "\(kind) \(args[0]) left a copy")
             }

@@ -6,7 +6,8 @@ import Testing
     /// write (a demo left from an older development format opened for reading but failed both).
     @Test func theBundledDemoChecksAndTakesWrites() throws {
         let exe = try #require(WatchCommandTests.realmtui())
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let scratch = TempDir("demo")
         defer { withExtendedLifetime(scratch) {} }
         let dir = scratch.url

@@ -40,10 +40,12 @@ enum CLI {
     /// file (or directory) opened for reading; with `stdoutPath` standard output is that file
     /// opened for writing (`/dev/full`), and `Result.stdout` is empty.
     @discardableResult
-    static func run(_ args: [String], stdin: String? = nil, directory: URL? = nil,
-                    environment: [String: String] = [:], executable other: String? = nil,
-                    arguments otherArguments: [String]? = nil,
-                    stdinPath: String? = nil, stdoutPath: String? = nil) throws -> Result {
+    static func run(
+        _ args: [String], stdin: String? = nil, directory: URL? = nil,
+        environment: [String: String] = [:], executable other: String? = nil,
+        arguments otherArguments: [String]? = nil,
+        stdinPath: String? = nil, stdoutPath: String? = nil
+    ) throws -> Result {
         let process = Process()
         process.executableURL = other.map(URL.init(fileURLWithPath:)) ?? executable
         process.arguments = otherArguments ?? args
@@ -53,21 +55,27 @@ enum CLI {
         env.removeValue(forKey: "COLUMNS")
         for (k, v) in environment { env[k] = v }
         process.environment = env
-        let outPipe = Pipe(), errPipe = Pipe(), inPipe = Pipe()
+        let outPipe = Pipe()
+        let errPipe = Pipe()
+        let inPipe = Pipe()
         let outFile = try stdoutPath.map { path in
             try #require(FileHandle(forWritingAtPath: path), "cannot open \(path) for writing")
         }
         let inFile = try stdinPath.map { path in
             try #require(FileHandle(forReadingAtPath: path), "cannot open \(path) for reading")
         }
-        defer { try? outFile?.close(); try? inFile?.close() }
+        defer {
+            try? outFile?.close()
+            try? inFile?.close()
+        }
         process.standardOutput = outFile ?? outPipe
         process.standardError = errPipe
         process.standardInput = inFile ?? inPipe
         try process.run()
         if outFile != nil { try outPipe.fileHandleForWriting.close() }
         // Read both pipes on other threads so a large output never blocks the child.
-        let outData = ReadBox(), errData = ReadBox()
+        let outData = ReadBox()
+        let errData = ReadBox()
         let group = DispatchGroup()
         DispatchQueue.global().async(group: group) { outData.set(outPipe.fileHandleForReading.readDataToEndOfFile()) }
         DispatchQueue.global().async(group: group) { errData.set(errPipe.fileHandleForReading.readDataToEndOfFile()) }
@@ -75,16 +83,25 @@ enum CLI {
         try inPipe.fileHandleForWriting.close()
         process.waitUntilExit()
         group.wait()
-        return Result(status: process.terminationStatus,
-                      stdout: String(decoding: outData.get(), as: UTF8.self),
-                      stderr: String(decoding: errData.get(), as: UTF8.self))
+        return Result(
+            status: process.terminationStatus,
+            stdout: String(decoding: outData.get(), as: UTF8.self),
+            stderr: String(decoding: errData.get(), as: UTF8.self))
     }
 
     final class ReadBox: @unchecked Sendable {
         private var data = Data()
         private let lock = NSLock()
-        func set(_ d: Data) { lock.lock(); data = d; lock.unlock() }
-        func get() -> Data { lock.lock(); defer { lock.unlock() }; return data }
+        func set(_ d: Data) {
+            lock.lock()
+            data = d
+            lock.unlock()
+        }
+        func get() -> Data {
+            lock.lock()
+            defer { lock.unlock() }
+            return data
+        }
     }
 }
 
@@ -144,8 +161,10 @@ final class Scratch {
 
 /// Checks the failure contract: exit 1 (or `status`), exactly one stderr line starting
 /// `error: `, nothing on stdout, and (when given) the file byte-for-byte as before.
-func expectFailure(_ result: CLI.Result, status: Int32 = 1, contains: String? = nil,
-                   sourceLocation: SourceLocation = #_sourceLocation) {
+func expectFailure(
+    _ result: CLI.Result, status: Int32 = 1, contains: String? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
     #expect(result.status == status, "status \(result.status): \(result.stderr)", sourceLocation: sourceLocation)
     #expect(result.errorLines.count == 1, "stderr: \(result.stderr)", sourceLocation: sourceLocation)
     #expect(result.stderr.hasPrefix("error: "), "stderr: \(result.stderr)", sourceLocation: sourceLocation)
@@ -155,7 +174,9 @@ func expectFailure(_ result: CLI.Result, status: Int32 = 1, contains: String? = 
 }
 
 /// Runs `body` and checks that the file at `path` (and whether it exists) did not change.
-func expectUnchanged(_ path: String, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void) rethrows {
+func expectUnchanged(_ path: String, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void)
+    rethrows
+{
     let before = FileManager.default.contents(atPath: path)
     try body()
     let after = FileManager.default.contents(atPath: path)

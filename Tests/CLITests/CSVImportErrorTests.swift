@@ -14,7 +14,9 @@ import Testing
         let file = try empty(scratch)
         let csv = try scratch.write("d.csv", "id,age,buddy\r\n1,3,\r\n2,4")
         try expectUnchanged(file) {
-            expectFailure(try CLI.run(["import", file, csv, "--class", "Dog"]), contains: "CSV line 3): 2 cells, but the header has 3")
+            expectFailure(
+                try CLI.run(["import", file, csv, "--class", "Dog"]),
+                contains: "CSV line 3): 2 cells, but the header has 3")
         }
     }
 
@@ -24,7 +26,8 @@ import Testing
         let csv = scratch.path("latin1.csv")
         try Data("id,name\r\n1,Caf".utf8 + [0xE9] + Data("\r\n".utf8)).write(to: URL(fileURLWithPath: csv))
         try expectUnchanged(file) {
-            expectFailure(try CLI.run(["import", file, csv, "--class", "Person"]), contains: "CSV line 2: not valid UTF-8")
+            expectFailure(
+                try CLI.run(["import", file, csv, "--class", "Person"]), contains: "CSV line 2: not valid UTF-8")
         }
     }
 
@@ -32,8 +35,11 @@ import Testing
         let scratch = try Scratch()
         let file = try empty(scratch)
         try expectUnchanged(file) {
-            expectFailure(try CLI.run(["import", file, "-", "--class", "Dog", "--format", "csv"], stdin: ""), contains: "header")
-            expectFailure(try CLI.run(["import", file, "-", "--class", "Dog", "--format", "csv"], stdin: "\r\n\r\n"), contains: "header")
+            expectFailure(
+                try CLI.run(["import", file, "-", "--class", "Dog", "--format", "csv"], stdin: ""), contains: "header")
+            expectFailure(
+                try CLI.run(["import", file, "-", "--class", "Dog", "--format", "csv"], stdin: "\r\n\r\n"),
+                contains: "header")
         }
     }
 
@@ -62,7 +68,8 @@ import Testing
 @Suite(.tags(.multiProcess)) struct CSVTextualCellTests {
     @Test func dataSpellingNullAndDigitOnlyObjectIdsRoundTrip() throws {
         let scratch = try Scratch()
-        let schema = try scratch.write("b.json", #"[{"name": "B", "properties": {"d": "data?", "o": "objectId?", "n": "int?"}}]"#)
+        let schema = try scratch.write(
+            "b.json", #"[{"name": "B", "properties": {"d": "data?", "o": "objectId?", "n": "int?"}}]"#)
         let source = try scratch.createRealm("source.realm", schema: schema)
         let data = #"{"B": [{"d": "null", "o": "123456789012345678901234", "n": 1}]}"#
         try #require(try CLI.run(["import", source, "-"], stdin: data).status == 0)
@@ -71,7 +78,9 @@ import Testing
         let copy = try scratch.createRealm("copy.realm", schema: schema)
         let back = try CLI.run(["import", copy, "-", "--class", "B", "--format", "csv"], stdin: csv.stdout)
         #expect(back.status == 0, "\(back.stderr)")
-        let q = try CLI.run(["query", copy, "B", "d != nil AND o == oid(123456789012345678901234) AND n == 1", "--format", "count"])
+        let q = try CLI.run([
+            "query", copy, "B", "d != nil AND o == oid(123456789012345678901234) AND n == 1", "--format", "count",
+        ])
         #expect(q.stdout == "1\n", "\(q.stdout)\(q.stderr)\n\(csv.stdout)")
     }
 }

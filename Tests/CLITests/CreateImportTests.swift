@@ -52,7 +52,8 @@ struct CreateImportTests {
             #expect(!s.exists("x.realm"), "created a file for \(text)")
             #expect(!s.exists("x.realm.lock"))
         }
-        expectFailure(try CLI.run(["create", s.path("x.realm"), "--schema", s.path("missing.json")]), contains: "no such")
+        expectFailure(
+            try CLI.run(["create", s.path("x.realm"), "--schema", s.path("missing.json")]), contains: "no such")
         #expect(!s.exists("x.realm"))
     }
 
@@ -72,9 +73,12 @@ struct CreateImportTests {
     @Test func importUpsertsByPrimaryKey() throws {
         let s = try Scratch()
         let db = try s.database()
-        let r = try CLI.run(["import", db, "-"], stdin: #"{"Person": [{"id": 1, "age": 31}, {"id": 3, "name": "王五"}]}"#)
+        let r = try CLI.run(
+            ["import", db, "-"], stdin: #"{"Person": [{"id": 1, "age": 31}, {"id": 3, "name": "王五"}]}"#)
         #expect(r.status == 0, "\(r.stderr)")
-        let rows = parseJSON(try CLI.run(["query", db, "Person", "--sort", "id", "--format", "json"]).stdout) as? [[String: Any]]
+        let rows =
+            parseJSON(try CLI.run(["query", db, "Person", "--sort", "id", "--format", "json"]).stdout)
+            as? [[String: Any]]
         #expect(rows?.count == 3)
         #expect(rows?.first?["age"] as? Int == 31)
         #expect(rows?.first?["name"] as? String == "张三", "properties not given keep their values")

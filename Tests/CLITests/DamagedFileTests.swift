@@ -13,8 +13,11 @@ struct DamagedFileTests {
         let file = s.path("big.realm")
         let created = try CLI.run(["create", file, "--schema", schema])
         try #require(created.status == 0, "\(created.stderr)")
-        let people = (0..<3000).map { #"{"id": \#($0), "name": "\#(marker)-\#($0)-abcdefghijklmnopqrstuvwxyz", "age": \#($0 % 90)}"# }
-        let imported = try CLI.run(["import", file, "-"], stdin: #"{"Person": ["# + people.joined(separator: ",") + "]}")
+        let people = (0..<3000).map {
+            #"{"id": \#($0), "name": "\#(marker)-\#($0)-abcdefghijklmnopqrstuvwxyz", "age": \#($0 % 90)}"#
+        }
+        let imported = try CLI.run(
+            ["import", file, "-"], stdin: #"{"Person": ["# + people.joined(separator: ",") + "]}")
         try #require(imported.status == 0, "\(imported.stderr)")
         // A later small commit, so the damage below is not in the newest commit (whose nodes
         // the first opener checks against its commit record).
@@ -30,8 +33,10 @@ struct DamagedFileTests {
         let full = try Data(contentsOf: URL(fileURLWithPath: file))
         try full.prefix(full.count / 2).write(to: URL(fileURLWithPath: file))
         try s.write("more.json", #"{"Dog": [{"name": "Rex"}]}"#)
-        for args in [["check", file], ["schema", file], ["import", file, s.path("more.json")],
-                     ["query", file, "Person", "--format", "count"], ["export", file]] {
+        for args in [
+            ["check", file], ["schema", file], ["import", file, s.path("more.json")],
+            ["query", file, "Person", "--format", "count"], ["export", file],
+        ] {
             try expectUnchanged(file) {
                 let r = try CLI.run(args)
                 expectFailure(r, contains: "truncated")
@@ -64,8 +69,10 @@ struct DamagedFileTests {
         let s = try Scratch()
         let file = try DamagedFileTests.bigDatabase(s, marker: "SMASH-ME-1500")
         try DamagedFileTests.smash(file, marker: "SMASH-ME-1500-1500-")
-        for args in [["query", file, "Person"], ["query", file, "Person", "name BEGINSWITH 'SMASH'"],
-                     ["export", file], ["copy", file, s.path("copy.realm")], ["compact", file]] {
+        for args in [
+            ["query", file, "Person"], ["query", file, "Person", "name BEGINSWITH 'SMASH'"],
+            ["export", file], ["copy", file, s.path("copy.realm")], ["compact", file],
+        ] {
             try expectUnchanged(file) {
                 let r = try CLI.run(args)
                 expectFailure(r, contains: "checksum")
@@ -85,7 +92,9 @@ struct DamagedFileTests {
     /// unimportable `{"class", "key"}` with exit 0 (a copy verifies what it reads).
     @Test func aLinkToAnObjectThatCannotBeReadFailsTheExport() throws {
         let s = try Scratch()
-        let schema = try s.write("owners.json", """
+        let schema = try s.write(
+            "owners.json",
+            """
             [{"name": "Person", "primaryKey": "id", "properties": {"id": "int", "name": "string"}},
              {"name": "Dog", "properties": {"name": "string", "owner": "Person?"}}]
             """)
@@ -93,16 +102,20 @@ struct DamagedFileTests {
         let created = try CLI.run(["create", file, "--schema", schema])
         try #require(created.status == 0, "\(created.stderr)")
         let people = (0..<3000).map { #"{"id": \#($0), "name": "SMASH-ME-1500-\#($0)-abcdefghijklmnopqrstuvwxyz"}"# }
-        let imported = try CLI.run(["import", file, "-"], stdin: #"{"Person": ["# + people.joined(separator: ",")
-                                   + #"], "Dog": [{"name": "Fido", "owner": 1500}]}"#)
+        let imported = try CLI.run(
+            ["import", file, "-"],
+            stdin: #"{"Person": ["# + people.joined(separator: ",")
+                + #"], "Dog": [{"name": "Fido", "owner": 1500}]}"#)
         try #require(imported.status == 0, "\(imported.stderr)")
         // A later commit, so the damaged leaf is not the newest commit's (see `bigDatabase`).
         let later = try CLI.run(["import", file, "-"], stdin: #"{"Dog": [{"name": "Rex"}]}"#)
         try #require(later.status == 0, "\(later.stderr)")
         try? FileManager.default.removeItem(atPath: file + ".lock")
         try DamagedFileTests.smash(file, marker: "SMASH-ME-1500-1500-")
-        for args in [["export", file, "--class", "Dog"], ["export", file, "--class", "Dog", "--format", "csv"],
-                     ["query", file, "Dog", "--format", "json"], ["query", file, "Dog"]] {
+        for args in [
+            ["export", file, "--class", "Dog"], ["export", file, "--class", "Dog", "--format", "csv"],
+            ["query", file, "Dog", "--format", "json"], ["query", file, "Dog"],
+        ] {
             try expectUnchanged(file) {
                 let r = try CLI.run(args)
                 expectFailure(r, contains: "checksum")

@@ -5,8 +5,10 @@ import Testing
 /// `"decimal128"`, `import`, `query` (exact decimal literals, JSON/CSV/table output),
 /// `update --set`, `schema --json`, and `export` → `import` byte-identical.
 @Suite(.tags(.multiProcess)) struct DecimalCommandTests {
-    static let schema = #"[{"name": "Item", "primaryKey": "id", "properties": {"id": "int", "price": "decimal128", "discount": "decimal128?", "history": "decimal128[]"}}]"#
-    static let data = #"{"Item": [{"id": 1, "price": "10.50", "discount": null, "history": ["0.1", "0.2"]}, {"id": 2, "price": 0.1, "discount": "NaN", "history": []}, {"id": 3, "price": "+9999999999999999999999999999999999E+6111", "discount": "-1E-6143", "history": ["-Inf"]}]}"#
+    static let schema =
+        #"[{"name": "Item", "primaryKey": "id", "properties": {"id": "int", "price": "decimal128", "discount": "decimal128?", "history": "decimal128[]"}}]"#
+    static let data =
+        #"{"Item": [{"id": 1, "price": "10.50", "discount": null, "history": ["0.1", "0.2"]}, {"id": 2, "price": 0.1, "discount": "NaN", "history": []}, {"id": 3, "price": "+9999999999999999999999999999999999E+6111", "discount": "-1E-6143", "history": ["-Inf"]}]}"#
 
     func database(_ scratch: Scratch) throws -> String {
         let file = try scratch.createRealm("d.realm", schema: try scratch.write("schema.json", Self.schema))
@@ -19,7 +21,9 @@ import Testing
         let scratch = try Scratch()
         let file = try database(scratch)
         let schema = try CLI.run(["schema", file, "--json"])
-        #expect(schema.stdout.contains(#""price": "decimal128""#) && schema.stdout.contains(#""history": "decimal128[]""#), "\(schema.stdout)")
+        #expect(
+            schema.stdout.contains(#""price": "decimal128""#) && schema.stdout.contains(#""history": "decimal128[]""#),
+            "\(schema.stdout)")
         let above = try CLI.run(["query", file, "Item", "price > 10.49999999999999999999999999", "--format", "json"])
         #expect(above.status == 0, "\(above.stderr)")
         #expect(above.stdout.contains(#""price":"10.50""#))
@@ -29,9 +33,13 @@ import Testing
         #expect(sum.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "\(sum.stdout) \(sum.stderr)")
         let table = try CLI.run(["query", file, "Item", "id == 2"])
         #expect(table.stdout.contains("1E-1") && table.stdout.contains("NaN"), "\(table.stdout)")
-        let updated = try CLI.run(["update", file, "Item", "id == 2", "--set", "price=0.30000000000000000000000000000001"])
+        let updated = try CLI.run([
+            "update", file, "Item", "id == 2", "--set", "price=0.30000000000000000000000000000001",
+        ])
         #expect(updated.status == 0, "\(updated.stderr)")
-        let after = try CLI.run(["query", file, "Item", "price == 0.30000000000000000000000000000001", "--format", "csv"])
+        let after = try CLI.run([
+            "query", file, "Item", "price == 0.30000000000000000000000000000001", "--format", "csv",
+        ])
         // A coefficient past 64 bits prints as Realm Core prints it (Intel's form).
         #expect(after.stdout.contains("2,+30000000000000000000000000000001E-32,NaN,[]"), "\(after.stdout)")
         expectFailure(try CLI.run(["update", file, "Item", "id == 2", "--set", "price=ten"]), contains: "price")

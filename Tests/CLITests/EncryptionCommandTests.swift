@@ -42,16 +42,21 @@ struct EncryptionCommandTests {
         #expect(after.stdout.contains("李四"), "\(after.stdout) \(after.stderr)")
         // A raw 64-byte key file works too.
         let raw = s.path("key.bin")
-        try Data((0..<64).map { i in UInt8(Int(Self.key.dropFirst(2 * i).prefix(2), radix: 16) ?? 0) }).write(to: URL(fileURLWithPath: raw))
+        try Data((0..<64).map { i in UInt8(Int(Self.key.dropFirst(2 * i).prefix(2), radix: 16) ?? 0) }).write(
+            to: URL(fileURLWithPath: raw))
         #expect(try CLI.run(["check", file, "--key-file", raw]).status == 0)
     }
 
     @Test func anEncryptedFileWithoutItsKeyIsOneErrorLineNamingTheOptions() throws {
         let s = try Scratch()
         let file = try Self.encryptedDatabase(s)
-        for args in [["query", file, "Person"], ["schema", file], ["check", file], ["export", file, "--class", "Dog"], ["compact", file]] {
+        for args in [
+            ["query", file, "Person"], ["schema", file], ["check", file], ["export", file, "--class", "Dog"],
+            ["compact", file],
+        ] {
             let r = try CLI.run(args)
-            expectFailure(r, status: 1, contains: "the file is encrypted: give its key with --key HEX or --key-file PATH")
+            expectFailure(
+                r, status: 1, contains: "the file is encrypted: give its key with --key HEX or --key-file PATH")
         }
         let wrong = try CLI.run(["schema", file, "--key", Self.otherKey])
         expectFailure(wrong, status: 1, contains: "wrong encryption key")
@@ -60,13 +65,16 @@ struct EncryptionCommandTests {
         let notHex = try CLI.run(["schema", file, "--key", String(repeating: "zz", count: 64)])
         expectFailure(notHex, status: 64, contains: "is not hex")
         let plain = try s.database()
-        expectFailure(try CLI.run(["schema", plain, "--key", Self.key]), status: 1, contains: "the file is not encrypted")
+        expectFailure(
+            try CLI.run(["schema", plain, "--key", Self.key]), status: 1, contains: "the file is not encrypted")
     }
 
     @Test func copyEncryptsDecryptsAndRekeys() throws {
         let s = try Scratch()
         let file = try Self.encryptedDatabase(s)
-        let plain = s.path("plain.realm"), rekeyed = s.path("rekeyed.realm"), again = s.path("again.realm")
+        let plain = s.path("plain.realm")
+        let rekeyed = s.path("rekeyed.realm")
+        let again = s.path("again.realm")
         let decrypt = try CLI.run(["copy", file, plain, "--key", Self.key, "--decrypt"])
         #expect(decrypt.status == 0, "\(decrypt.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: plain)).range(of: Data("张三".utf8)) != nil)
@@ -77,13 +85,17 @@ struct EncryptionCommandTests {
         let encrypt = try CLI.run(["copy", plain, again, "--new-key", Self.key])
         #expect(encrypt.status == 0, "\(encrypt.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: again)).range(of: Data("张三".utf8)) == nil)
-        expectFailure(try CLI.run(["copy", file, s.path("x.realm"), "--key", Self.key, "--decrypt", "--new-key", Self.key]),
-                      status: 64, contains: "not both")
+        expectFailure(
+            try CLI.run(["copy", file, s.path("x.realm"), "--key", Self.key, "--decrypt", "--new-key", Self.key]),
+            status: 64, contains: "not both")
     }
 
     /// With standard error closed the prompt cannot show, and the explorer still gives up
     /// cleanly on an empty key (writing the prompt trapped).
-    @Test(.tags(.tmux), .enabled(if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"))
+    @Test(
+        .tags(.tmux),
+        .enabled(
+            if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"))
     func theKeyPromptWithStandardErrorClosedDoesNotTrap() throws {
         let s = try Scratch()
         let file = try Self.encryptedDatabase(s)
@@ -103,7 +115,10 @@ struct EncryptionCommandTests {
         #expect(text.contains("exit=1"), "\(text)")
     }
 
-    @Test(.tags(.tmux), .enabled(if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"))
+    @Test(
+        .tags(.tmux),
+        .enabled(
+            if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"))
     func theExplorerAsksForTheKeyBeforeTakingTheScreen() throws {
         let s = try Scratch()
         let file = try Self.encryptedDatabase(s)
@@ -117,7 +132,9 @@ struct EncryptionCommandTests {
             let text = try tmux.waitFor("script done")
             let lines = text.split(separator: "\n")
             #expect(lines.filter { $0.hasPrefix("error: ") }.count == 1, "\(text)")
-            #expect(lines.contains { $0.contains("the file is encrypted: give its key with --key HEX or --key-file PATH") }, "\(text)")
+            #expect(
+                lines.contains { $0.contains("the file is encrypted: give its key with --key HEX or --key-file PATH") },
+                "\(text)")
             #expect(lines.contains("exit=1"), "\(text)")
             try ExplorerEntryTests.expectRestored(tmux, text, "no key")
         }
@@ -142,11 +159,15 @@ struct EncryptionCommandTests {
         #expect(!done.contains(Self.key), "the key was echoed: \(done)")
     }
 
-    @Test(.tags(.tmux), .enabled(if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"))
+    @Test(
+        .tags(.tmux),
+        .enabled(
+            if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"))
     func theExplorerOpensAnEncryptedFileWithTheKeyOption() throws {
         let s = try Scratch()
         let file = try Self.encryptedDatabase(s)
-        let tmux = try TmuxSession(script: ExplorerEntryTests.script([file, "--key", Self.key]), width: 120, height: 30)
+        let tmux = try TmuxSession(
+            script: ExplorerEntryTests.script([file, "--key", Self.key]), width: 120, height: 30)
         defer { tmux.close() }
         let screen = try tmux.waitFor("Person")
         #expect(screen.contains("Dog"), "\(screen)")

@@ -35,8 +35,9 @@ import Testing
     /// Every case has its own code (a script can tell them apart), and the command line's
     /// `error:` line for it is one line ending in that code.
     @Test func everyCaseHasADistinctCodeThatTheCommandLinePrints() {
-        #expect(Set(EveryRealmError.all.map(EveryRealmError.caseNumber)) == Set(0..<EveryRealmError.caseCount),
-                "EveryRealmError.all misses a case")
+        #expect(
+            Set(EveryRealmError.all.map(EveryRealmError.caseNumber)) == Set(0..<EveryRealmError.caseCount),
+            "EveryRealmError.all misses a case")
         let codes = EveryRealmError.all.map(\.code)
         #expect(Set(codes).count == EveryRealmError.caseCount, "codes shared by two cases: \(codes)")
         for error in EveryRealmError.all {
@@ -57,16 +58,21 @@ enum EveryRealmError {
 
     static let all: [RealmError] = [
         .fileNotFound(path: "x.realm"), .notARealmFile(path: "x.realm", reason: "two\nlines"),
-        .corruptFile(path: "x.realm", offset: 4096, reason: "two\nlines"), .newerFormat(path: "x.realm", found: 9, supported: 3),
-        .io(path: "x.realm", operation: "write", errno: 28, message: "No space left on device"), .readOnly(path: "x.realm"),
+        .corruptFile(path: "x.realm", offset: 4096, reason: "two\nlines"),
+        .newerFormat(path: "x.realm", found: 9, supported: 3),
+        .io(path: "x.realm", operation: "write", errno: 28, message: "No space left on device"),
+        .readOnly(path: "x.realm"),
         .notInWriteTransaction, .alreadyInWriteTransaction, .wrongThread, .closed, .invalidSchema("two\nlines"),
-        .schemaMismatch("two\nlines"), .noSuchClass("Persn"), .noSuchProperty(className: "Person", property: "nme", available: ["name"]),
+        .schemaMismatch("two\nlines"), .noSuchClass("Persn"),
+        .noSuchProperty(className: "Person", property: "nme", available: ["name"]),
         .typeMismatch(className: "Person", property: "age", expected: "int", got: "string"),
         .missingValue(className: "Person", property: "name"), .limitExceeded("two\nlines"), .primaryKey("two\nlines"),
         .invalidatedObject, .indexOutOfRange(index: 3, count: 2), .query(message: "two\nlines", column: 4),
         .unsupportedFormat("two\nlines"), .unsupportedFeature("two\nlines"), .notSyncable("two\nlines"),
-        .invalidOperation("two\nlines"), .invalidState("two\nlines"), .resourceLimit("two\nlines"), .internalError("two\nlines"),
-        .cancelled, .busy("two\nlines"), .invalidInput("two\nlines"), .encryption(path: "x.realm", reason: RealmError.missingKeyReason),
+        .invalidOperation("two\nlines"), .invalidState("two\nlines"), .resourceLimit("two\nlines"),
+        .internalError("two\nlines"),
+        .cancelled, .busy("two\nlines"), .invalidInput("two\nlines"),
+        .encryption(path: "x.realm", reason: RealmError.missingKeyReason),
         .server(server: "postgres://u@h:5432/d", operation: "query", state: "23505", message: "two\nlines"),
     ]
 

@@ -6,7 +6,8 @@ import Testing
 /// every way out (q, SIGINT, SIGTERM, SIGHUP) gives the terminal back.
 @Suite("Explorer entry point", .tags(.tmux, .multiProcess))
 struct ExplorerEntryTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
     static let demo = root.appendingPathComponent("Resources/demo.realm").path
 
     /// The lines a script runs in the pane: the explorer, then how it ended and the terminal's
@@ -25,12 +26,15 @@ struct ExplorerEntryTests {
 
     /// Checks that the pane is back to a shell's terminal: the script's lines show on the
     /// normal screen, the line discipline is cooked again, no mode of the explorer is left on.
-    static func expectRestored(_ tmux: TmuxSession, _ text: String, _ what: String,
-                               sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectRestored(
+        _ tmux: TmuxSession, _ text: String, _ what: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         #expect(try tmux.terminalModesLeftOn() == [], "\(what): terminal modes left on", sourceLocation: sourceLocation)
         let modes = text.split(separator: "\n").first { $0.hasPrefix("modes=") } ?? ""
-        #expect(modes.contains("icanon") && modes.contains("echo") && modes.contains("isig"), "\(what): \(modes)",
-                sourceLocation: sourceLocation)
+        #expect(
+            modes.contains("icanon") && modes.contains("echo") && modes.contains("isig"), "\(what): \(modes)",
+            sourceLocation: sourceLocation)
         #expect(!modes.contains("-"), "\(what): \(modes)", sourceLocation: sourceLocation)
     }
 
@@ -53,7 +57,9 @@ struct ExplorerEntryTests {
         #expect(!r.stderr.contains("terminal"), "\(r.stderr)")
     }
 
-    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"))
+    @Test(
+        .enabled(
+            if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"))
     func everyBadFileIsRefusedBeforeTheScreenIsTaken() throws {
         let s = try Scratch()
         for (kind, file) in try BadFileTests.badFiles(s) {
@@ -65,7 +71,9 @@ struct ExplorerEntryTests {
             let errors = lines.filter { $0.hasPrefix("error: ") }
             #expect(errors.count == 1, "\(kind): \(text)")
             #expect(lines.contains("exit=1"), "\(kind): \(text)")
-            #expect(lines.first?.hasPrefix("error: ") == true, "\(kind): the error is the first thing on the screen: \(text)")
+            #expect(
+                lines.first?.hasPrefix("error: ") == true,
+                "\(kind): the error is the first thing on the screen: \(text)")
             try Self.expectRestored(tmux, text, kind)
             #expect(FileManager.default.contents(atPath: file) == before, "\(kind): the file changed")
             if kind != "directory" {
@@ -74,9 +82,12 @@ struct ExplorerEntryTests {
         }
     }
 
-    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"))
+    @Test(
+        .enabled(
+            if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"))
     func anUnknownTerminalIsOneErrorLine() throws {
-        let tmux = try TmuxSession(script: Self.script([Self.demo, "--read-only"], environment: "LANG=C.UTF-8 TERM=no-such-terminal"))
+        let tmux = try TmuxSession(
+            script: Self.script([Self.demo, "--read-only"], environment: "LANG=C.UTF-8 TERM=no-such-terminal"))
         defer { tmux.close() }
         let text = try tmux.waitFor("script done")
         #expect(text.contains("error: unknown terminal type TERM=no-such-terminal"), "\(text)")
@@ -86,7 +97,9 @@ struct ExplorerEntryTests {
 
     /// End to end in a real terminal: open the demo, browse a class, open an object, follow a
     /// list of links and a backlink, walk back to where we were, query, sort, quit.
-    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"))
+    @Test(
+        .enabled(
+            if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"))
     func browseQueryFollowLinksAndQuit() throws {
         let s = try Scratch()
         let db = s.path("demo.realm")
@@ -102,12 +115,12 @@ struct ExplorerEntryTests {
         try tmux.sendKeys("j", "Enter")
         screen = try tmux.waitFor("row 1 of 300")
         #expect(screen.contains("*isbn"), "\(screen)")
-        try tmux.sendKeys("j", "j", "Enter")                       // the third book's detail
+        try tmux.sendKeys("j", "j", "Enter")  // the third book's detail
         screen = try tmux.waitFor("Book › 星梦风书")
-        try tmux.sendKeys("j", "j", "Enter")                       // its authors (a list of links)
+        try tmux.sendKeys("j", "j", "Enter")  // its authors (a list of links)
         screen = try tmux.waitFor("Book › 星梦风书 › authors")
         #expect(screen.contains("3 objects"), "\(screen)")
-        try tmux.sendKeys("Enter", "G", "Enter")                   // the first author › books (backlinks)
+        try tmux.sendKeys("Enter", "G", "Enter")  // the first author › books (backlinks)
         screen = try tmux.waitUntil("the backlinks table") { $0.contains("› books") && $0.contains("row 1 of") }
         #expect(screen.contains("978-7-00000-002-2"), "the book we came from links to this author: \(screen)")
         try tmux.sendKeys("Escape", "Escape", "Escape", "Escape")  // back to the class's table, cursor kept
@@ -133,8 +146,10 @@ struct ExplorerEntryTests {
 
     /// Ctrl-C (SIGINT), SIGTERM and SIGHUP end the explorer with 128 + the signal and give the
     /// terminal back.
-    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"),
-          arguments: [(SIGINT, "ctrl-c"), (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP")])
+    @Test(
+        .enabled(
+            if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"),
+        arguments: [(SIGINT, "ctrl-c"), (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP")])
     func aSignalRestoresTheTerminal(_ signal: Int32, _ name: String) throws {
         try Self.signalOnceOnScreen(signal, name, environment: "LANG=C.UTF-8 TERM=xterm-256color")
     }
@@ -142,17 +157,23 @@ struct ExplorerEntryTests {
     /// A signal that comes while the explorer is still setting the screen up (after ncurses has
     /// switched to the alternate screen, before colours, mouse and keys are done) restores the
     /// terminal too. `REALMTUI_STARTUP_PAUSE_MS` holds the explorer in that window.
-    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"),
-          arguments: [(SIGINT, "ctrl-c"), (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP")])
+    @Test(
+        .enabled(
+            if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"),
+        arguments: [(SIGINT, "ctrl-c"), (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP")])
     func aSignalDuringStartupRestoresTheTerminal(_ signal: Int32, _ name: String) throws {
-        try Self.signalOnceOnScreen(signal, name, environment: "LANG=C.UTF-8 TERM=xterm-256color REALMTUI_STARTUP_PAUSE_MS=3000")
+        try Self.signalOnceOnScreen(
+            signal, name, environment: "LANG=C.UTF-8 TERM=xterm-256color REALMTUI_STARTUP_PAUSE_MS=3000")
     }
 
     /// Starts the explorer on the demo in tmux, sends `signal` (ctrl-c for SIGINT) once the
     /// alternate screen is on, and checks the exit status and the terminal given back.
-    static func signalOnceOnScreen(_ signal: Int32, _ name: String, environment: String,
-                                   sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let tmux = try TmuxSession(script: script([demo, "--read-only"], environment: environment), width: 100, height: 30)
+    static func signalOnceOnScreen(
+        _ signal: Int32, _ name: String, environment: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let tmux = try TmuxSession(
+            script: script([demo, "--read-only"], environment: environment), width: 100, height: 30)
         defer { tmux.close() }
         try tmux.waitUntil("the alternate screen") { _ in try tmux.display("#{alternate_on}") == "1" }
         if signal == SIGINT {
@@ -169,13 +190,18 @@ struct ExplorerEntryTests {
 
     /// A parent that leaves SIGTERM blocked (children inherit the spawning thread's mask) does
     /// not make the explorer unkillable: it unblocks the signals it restores the terminal on.
-    @Test(.enabled(if: TmuxSession.isAvailable && FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"),
-                   "needs tmux and /usr/bin/python3 (to start the explorer with signals blocked)"))
+    @Test(
+        .enabled(
+            if: TmuxSession.isAvailable && FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"),
+            "needs tmux and /usr/bin/python3 (to start the explorer with signals blocked)"))
     func anInheritedBlockedSignalStillRestoresTheTerminal() throws {
-        let blocker = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGTERM, signal.SIGHUP]); " +
-            "signal.signal(signal.SIGPIPE, signal.SIG_DFL); signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])"
+        let blocker =
+            "import os, signal, sys; signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGTERM, signal.SIGHUP]); "
+            + "signal.signal(signal.SIGPIPE, signal.SIG_DFL); signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])"
         let script = Self.script([Self.demo, "--read-only"])
-            .replacingOccurrences(of: "TERM=xterm-256color ", with: "TERM=xterm-256color /usr/bin/python3 -c \(TmuxSession.quoted(blocker)) ")
+            .replacingOccurrences(
+                of: "TERM=xterm-256color ",
+                with: "TERM=xterm-256color /usr/bin/python3 -c \(TmuxSession.quoted(blocker)) ")
         let tmux = try TmuxSession(script: script, width: 100, height: 30)
         defer { tmux.close() }
         try tmux.waitUntil("the explorer's screen") { _ in try tmux.display("#{alternate_on}") == "1" }

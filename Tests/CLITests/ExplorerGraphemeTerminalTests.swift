@@ -6,12 +6,16 @@ import Testing
 /// column stays aligned, and nothing of one row (a dangling joiner) turns up on another.
 @Suite("Explorer grapheme clusters in tmux", .tags(.tmux, .multiProcess))
 struct ExplorerGraphemeTerminalTests {
-    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"))
+    @Test(
+        .enabled(
+            if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"))
     func clustersKeepTheirColumnsInARealTerminal() throws {
         let s = try Scratch()
         let db = s.path("g.realm")
         let schema = try s.write("schema.json", #"[{"name": "Dog", "properties": {"name": "string", "age": "int"}}]"#)
-        let dogs = try s.write("dogs.json", """
+        let dogs = try s.write(
+            "dogs.json",
+            """
             [{"name": "👨‍👩‍👧 family", "age": 1}, {"name": "🇯🇵 Japan", "age": 2}, {"name": "e\\u0301te\\u0301", "age": 3},
              {"name": "1️⃣ first", "age": 4}, {"name": "xxxxxxxxxx👨‍👩‍👧🇯🇵1️⃣e\\u0301👨‍👩‍👧", "age": 5}]
             """)

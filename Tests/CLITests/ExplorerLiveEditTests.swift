@@ -8,7 +8,9 @@ import Testing
 /// checked through `realmtui query`.
 @Suite("Explorer live and edit, end to end", .tags(.tmux, .multiProcess))
 struct ExplorerLiveEditTests {
-    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"))
+    @Test(
+        .enabled(
+            if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"))
     func anotherProcessWritesWhileTheExplorerShowsASortedFilteredTable() throws {
         let s = try Scratch()
         let db = s.path("demo.realm")
@@ -16,7 +18,7 @@ struct ExplorerLiveEditTests {
         let tmux = try TmuxSession(script: ExplorerEntryTests.script([db]), width: 120, height: 40)
         defer { tmux.close() }
         _ = try tmux.waitFor("Author · primary key id")
-        try tmux.sendKeys("j", "j", "Enter")                     // Review
+        try tmux.sendKeys("j", "j", "Enter")  // Review
         _ = try tmux.waitFor("row 1 of 600")
         try tmux.sendKeys("/")
         try tmux.type("rating >= 4")
@@ -24,9 +26,9 @@ struct ExplorerLiveEditTests {
         var screen = try tmux.waitFor("objects match")
         let matching = try count(db, "Review", "rating >= 4")
         #expect(screen.contains("\(matching) objects"), "\(screen)")
-        try tmux.sendKeys("l", "l", "l", "l", "S")               // newest first by `created`
+        try tmux.sendKeys("l", "l", "l", "l", "S")  // newest first by `created`
         _ = try tmux.waitFor("created ▼")
-        try tmux.sendKeys("j", "j")                              // the cursor on the third row
+        try tmux.sendKeys("j", "j")  // the cursor on the third row
         screen = try tmux.waitFor("row 3 of")
         let cursorLine = try #require(screen.split(separator: "\n").first { $0.hasPrefix("›") }).dropFirst(2)
         let cursorText = String(cursorLine.prefix(30)).trimmingCharacters(in: .whitespaces)
@@ -34,7 +36,8 @@ struct ExplorerLiveEditTests {
         // Another process inserts a review newer than all: it appears on top, marked `+`; the
         // cursor stays on its review (now the fourth row).
         let data = s.path("new.json")
-        try #"{"Review": [{"reviewer": "LIVE REVIEWER", "rating": 5, "text": "live", "created": "2031-01-01T00:00:00Z"}]}"#
+        try
+            #"{"Review": [{"reviewer": "LIVE REVIEWER", "rating": 5, "text": "live", "created": "2031-01-01T00:00:00Z"}]}"#
             .write(toFile: data, atomically: true, encoding: .utf8)
         #expect(try CLI.run(["import", db, data]).status == 0)
         screen = try tmux.waitUntil("the inserted row, marked") { $0.contains("+") && $0.contains("LIVE REVIEWER") }
@@ -45,13 +48,16 @@ struct ExplorerLiveEditTests {
         // A modification is marked `~` (once the `+` of the insertion has faded); a deletion
         // leaves the table.
         _ = try tmux.waitUntil("the insertion's mark faded") { !$0.contains(" +") }
-        #expect(try CLI.run(["update", db, "Review", "reviewer == 'LIVE REVIEWER'", "--set", "text=changed"]).status == 0)
+        #expect(
+            try CLI.run(["update", db, "Review", "reviewer == 'LIVE REVIEWER'", "--set", "text=changed"]).status == 0)
         screen = try tmux.waitUntil("the modified row, marked") { $0.contains("~") && $0.contains("changed") }
         #expect(try CLI.run(["delete", db, "Review", "reviewer == 'LIVE REVIEWER'"]).status == 0)
-        screen = try tmux.waitUntil("the deleted row gone") { !$0.contains("LIVE REVIEWER") && $0.contains("row 3 of \(matching)") }
+        screen = try tmux.waitUntil("the deleted row gone") {
+            !$0.contains("LIVE REVIEWER") && $0.contains("row 3 of \(matching)")
+        }
 
         // Edits: a string, then a wrong-typed value (refused), then a delete with confirmation.
-        try tmux.sendKeys("Escape", "Escape", "Escape", "k", "k", "Enter")   // Author, first row
+        try tmux.sendKeys("Escape", "Escape", "Escape", "k", "k", "Enter")  // Author, first row
         _ = try tmux.waitFor("row 1 of 76")
         try tmux.sendKeys("l", "e", "C-u")
         try tmux.type("Edited 作者")
@@ -79,7 +85,7 @@ struct ExplorerLiveEditTests {
         try tmux.type("Waiting 作者")
         try tmux.sendKeys("Enter")
         _ = try tmux.waitFor("waiting for another writer")
-        try tmux.sendKeys("?")                                   // answered, the write goes on waiting
+        try tmux.sendKeys("?")  // answered, the write goes on waiting
         _ = try tmux.waitFor("waiting for another writer (Esc cancels)")
         try tmux.sendKeys("Escape")
         _ = try tmux.waitFor("gave up waiting for the other writer: nothing written")
@@ -91,7 +97,9 @@ struct ExplorerLiveEditTests {
         try tmux.sendKeys("Enter")
         _ = try tmux.waitFor("waiting for another writer")
         holder.cancelWrite()
-        _ = try tmux.waitUntil("the write once the lock is free") { $0.contains("= Waiting 作者") && !$0.contains("waiting for") }
+        _ = try tmux.waitUntil("the write once the lock is free") {
+            $0.contains("= Waiting 作者") && !$0.contains("waiting for")
+        }
         #expect(try count(db, "Author", "name == 'Waiting 作者'") == 1)
         try tmux.sendKeys("q")
         let text = try tmux.waitFor("script done")
@@ -101,7 +109,9 @@ struct ExplorerLiveEditTests {
 
     /// ctrl-s commits a batch: the terminal's flow control (which would swallow it and stop
     /// the output) is off while the explorer runs.
-    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"))
+    @Test(
+        .enabled(
+            if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"))
     func ctrlSCommitsTheBatch() throws {
         let s = try Scratch()
         let db = s.path("demo.realm")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What a new user types: SQL-style sort words, Cocoa's collection operators, typos, `delete`
@@ -41,7 +41,8 @@ import Glibc
         expectFailure(try CLI.run(["watch", db, "Dgo"]), contains: "did you mean 'Dog'?")
         expectFailure(try CLI.run(["export", db, "--class", "Dgo"]), contains: "did you mean 'Dog'?")
         expectFailure(try CLI.run(["query", db, "Dog", "agee > 1"]), contains: "did you mean 'age'?")
-        expectFailure(try CLI.run(["update", db, "Dog", "TRUEPREDICATE", "--set", "agee=1"]), contains: "did you mean 'age'?")
+        expectFailure(
+            try CLI.run(["update", db, "Dog", "TRUEPREDICATE", "--set", "agee=1"]), contains: "did you mean 'age'?")
         expectFailure(try CLI.run([s.path("missing.realm")]), status: 1, contains: "no such file")
         // A file that exists is the explorer's: a bad option is named as one, not the file as a
         // subcommand.
@@ -77,8 +78,9 @@ import Glibc
         let r: CLI.Result
         if getuid() == 0 {
             // root may write any file: run as nobody, for whom the file is read-only.
-            r = try CLI.run([], executable: "/usr/bin/setpriv",
-                            arguments: ["--reuid=65534", "--regid=65534", "--clear-groups", CLI.executable.path] + args)
+            r = try CLI.run(
+                [], executable: "/usr/bin/setpriv",
+                arguments: ["--reuid=65534", "--regid=65534", "--clear-groups", CLI.executable.path] + args)
         } else {
             r = try CLI.run(args)
         }

@@ -9,15 +9,19 @@ import RealmEngine
         for type in PropertyType.allCases where type != .object {
             #expect(help.contains(type.rawValue), "create --help does not name \(type.rawValue)")
         }
-        for form in [#""int?""#, #""string[]""#, #""Person""#, #""Person[]""#, #""indexed""#, #""default""#, #""primaryKey""#] {
+        for form in [
+            #""int?""#, #""string[]""#, #""Person""#, #""Person[]""#, #""indexed""#, #""default""#, #""primaryKey""#,
+        ] {
             #expect(help.contains(form), "create --help does not show \(form)")
         }
     }
 
     @Test func importHelpShowsTheValueSyntax() throws {
         let help = try CLI.run(["import", "--help"]).stdout
-        for form in ["ISO 8601", "epoch ms", "base64", "objectId", "uuid", "$ref", "null", "--class", "CSV", "--ignore-unknown",
-                     "--upsert-duplicates"] {
+        for form in [
+            "ISO 8601", "epoch ms", "base64", "objectId", "uuid", "$ref", "null", "--class", "CSV", "--ignore-unknown",
+            "--upsert-duplicates",
+        ] {
             #expect(help.contains(form), "import --help does not show \(form)")
         }
         #expect(try CLI.run(["update", "--help"]).stdout.contains("epoch ms"))
@@ -56,9 +60,14 @@ import RealmEngine
         let csv = "id,name,age,dogs\r\n6,\"\",,\"[{\"\"$ref\"\":\"\"Dog\"\",\"\"$index\"\":1}]\"\r\n7,null,8,[]\r\n"
         let r = try CLI.run(["import", db, try s.write("p.csv", csv), "--class", "Person"])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(try CLI.run(["query", db, "Person", "id == 6 AND name == '' AND age == nil AND ANY dogs.name == '小白'",
-                             "--format", "count"]).stdout == "1\n")
-        #expect(try CLI.run(["query", db, "Person", "id == 7 AND name == 'null' AND age == 8", "--format", "count"]).stdout == "1\n")
+        #expect(
+            try CLI.run([
+                "query", db, "Person", "id == 6 AND name == '' AND age == nil AND ANY dogs.name == '小白'",
+                "--format", "count",
+            ]).stdout == "1\n")
+        #expect(
+            try CLI.run(["query", db, "Person", "id == 7 AND name == 'null' AND age == 8", "--format", "count"]).stdout
+                == "1\n")
         try expectUnchanged(db) {
             let required = try CLI.run(["import", db, try s.write("r.csv", "id,name\n9,\n"), "--class", "Person"])
             expectFailure(required, contains: "Person[0] (id 9)")
@@ -102,7 +111,8 @@ import RealmEngine
             bash.executableURL = URL(fileURLWithPath: "/bin/bash")
             // The line as a shell reads it, with printf in place of realmtui.
             bash.arguments = ["-c", "printf '[%s]\\n' " + line.dropFirst("realmtui ".count)]
-            let out = Pipe(), err = Pipe()
+            let out = Pipe()
+            let err = Pipe()
             bash.standardOutput = out
             bash.standardError = err
             try bash.run()

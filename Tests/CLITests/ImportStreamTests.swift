@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import RealmEngine
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Import from pipes, FIFOs and `<(…)`; Ctrl-C before anything is written; the message of a
@@ -37,7 +37,8 @@ import Glibc
             return UInt64(line.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces), radix: 16) ?? 0
         }
         while true {
-            guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8), !status.isEmpty else { return false }
+            guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8), !status.isEmpty
+            else { return false }
             if status.contains("State:\tZ") { return false }
             if (mask("SigIgn", in: status) | mask("SigCgt", in: status)) & bit != 0 { return true }
             Thread.sleep(forTimeInterval: 0.005)
@@ -66,8 +67,12 @@ import Glibc
         let r = try CLI.run([], executable: "/bin/bash", arguments: ["-c", script])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(try count(db) == "1\n")
-        let piped = try CLI.run([], executable: "/bin/bash",
-                                arguments: ["-c", "printf '%s' '{\"Person\": [{\"id\": 10, \"name\": \"十\"}]}' | '\(CLI.executable.path)' import '\(db)' -"])
+        let piped = try CLI.run(
+            [], executable: "/bin/bash",
+            arguments: [
+                "-c",
+                "printf '%s' '{\"Person\": [{\"id\": 10, \"name\": \"十\"}]}' | '\(CLI.executable.path)' import '\(db)' -",
+            ])
         #expect(piped.status == 0, "\(piped.stderr)")
     }
 
@@ -123,7 +128,8 @@ import Glibc
         let s = try Scratch()
         let db = try s.database()
         let input = try s.write("in.json", Self.data)
-        let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: db), readOnly: false, createIfMissing: false))
+        let realm = try Realm(
+            configuration: .init(fileURL: URL(fileURLWithPath: db), readOnly: false, createIfMissing: false))
         try realm.beginWrite()
         // Waits, says so after a second, and goes on once the lock is free.
         let (first, firstErr) = try start(["import", db, input])

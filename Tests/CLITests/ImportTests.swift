@@ -27,7 +27,9 @@ import Testing
             """
         let r = try CLI.run(["import", file, "-"], stdin: data)
         #expect(r.status == 0, "\(r.stderr)")
-        let q = try CLI.run(["query", file, "Person", "ANY dogs.id == 89 AND best.id == 90 AND best.buddy.id == 89", "--format", "count"])
+        let q = try CLI.run([
+            "query", file, "Person", "ANY dogs.id == 89 AND best.id == 90 AND best.buddy.id == 89", "--format", "count",
+        ])
         #expect(q.stdout == "1\n", "\(q.stderr)")
     }
 
@@ -77,7 +79,8 @@ import Testing
         let file = try empty(scratch)
         let first = try CLI.run(["import", file, "-"], stdin: #"{"Dog": [{"id": 1, "age": 1}, {"id": 2, "age": 2}]}"#)
         #expect(first.stdout.contains("2 created, 0 updated, 0 unchanged"), "\(first.stdout)")
-        let second = try CLI.run(["import", file, "-"], stdin: #"{"Dog": [{"id": 1, "age": 1}, {"id": 2, "age": 3}, {"id": 3}]}"#)
+        let second = try CLI.run(
+            ["import", file, "-"], stdin: #"{"Dog": [{"id": 1, "age": 1}, {"id": 2, "age": 3}, {"id": 3}]}"#)
         #expect(second.status == 0, "\(second.stderr)")
         #expect(second.stdout.contains("1 created, 1 updated, 1 unchanged"), "\(second.stdout)")
     }
@@ -96,7 +99,8 @@ import Testing
     @Test func linksToClassesWithoutPrimaryKeyRoundTrip() throws {
         let scratch = try Scratch()
         let file = try empty(scratch)
-        let data = #"{"Note": [{"text": "a", "next": {"$ref": "Note", "$index": 1}}, {"text": "b", "dog": 4}], "Dog": [{"id": 4}]}"#
+        let data =
+            #"{"Note": [{"text": "a", "next": {"$ref": "Note", "$index": 1}}, {"text": "b", "dog": 4}], "Dog": [{"id": 4}]}"#
         let r = try CLI.run(["import", file, "-"], stdin: data)
         #expect(r.status == 0, "\(r.stderr)")
         let q = try CLI.run(["query", file, "Note", "next.text == 'b' AND next.dog.id == 4", "--format", "count"])
@@ -114,21 +118,27 @@ import Testing
     /// same object again, for the whole file and class by class.
     @Test func linksToAnObjectWithANilPrimaryKeyRoundTrip() throws {
         let scratch = try Scratch()
-        let schema = try scratch.write("nil-pk.json", """
+        let schema = try scratch.write(
+            "nil-pk.json",
+            """
             [{"name": "Person", "primaryKey": "id", "properties": {"id": "int?", "name": "string"}},
              {"name": "Dog", "properties": {"name": "string", "owner": "Person?", "friends": "Person[]"}}]
             """)
         func create(_ name: String) throws -> String { try scratch.createRealm(name, schema: schema) }
         let source = try create("source.realm")
-        let data = #"{"Person": [{"id": 1, "name": "one"}, {"id": null, "name": "nobody"}], "# +
-            #""Dog": [{"name": "Rex", "owner": {"$ref": "Person", "$index": 1}, "friends": [{"$ref": "Person", "$index": 1}, 1]}]}"#
+        let data =
+            #"{"Person": [{"id": 1, "name": "one"}, {"id": null, "name": "nobody"}], "#
+            + #""Dog": [{"name": "Rex", "owner": {"$ref": "Person", "$index": 1}, "friends": [{"$ref": "Person", "$index": 1}, 1]}]}"#
         let r = try CLI.run(["import", source, "-"], stdin: data)
         try #require(r.status == 0, "\(r.stderr)")
         let exported = try CLI.run(["export", source])
         try #require(exported.status == 0, "\(exported.stderr)")
         #expect(exported.stdout.contains(#""owner":{"$ref":"Person","$index":1}"#), "\(exported.stdout)")
         func expectLinks(_ file: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-            for query in ["owner.name == 'nobody' AND owner.id == nil", "friends.@count == 2 AND ANY friends.name == 'nobody' AND ANY friends.id == 1"] {
+            for query in [
+                "owner.name == 'nobody' AND owner.id == nil",
+                "friends.@count == 2 AND ANY friends.name == 'nobody' AND ANY friends.id == 1",
+            ] {
                 let q = try CLI.run(["query", file, "Dog", query, "--format", "count"])
                 #expect(q.stdout == "1\n", "\(query): \(q.stdout) \(q.stderr)", sourceLocation: sourceLocation)
             }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A `copy`, `recover` or `compact` killed while it writes must leave no destination that
@@ -58,10 +58,13 @@ struct KilledWriteTests {
 
     /// The names in `s`'s folder that a write in progress uses (a stale temporary file).
     static func leftovers(_ s: Scratch) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: s.url.path).filter { $0.contains("partial") || $0.contains(".compact") }
+        try FileManager.default.contentsOfDirectory(atPath: s.url.path).filter {
+            $0.contains("partial") || $0.contains(".compact")
+        }
     }
 
-    @Test(.enabled(if: hasPython, "needs /usr/bin/python3 (to set the file size limit)"), arguments: ["copy", "recover"])
+    @Test(
+        .enabled(if: hasPython, "needs /usr/bin/python3 (to set the file size limit)"), arguments: ["copy", "recover"])
     func aKilledCopyLeavesNoDestination(_ command: String) throws {
         let s = try Scratch()
         let source = try Self.source(s)

@@ -31,20 +31,24 @@ struct MigrateCommandTests {
             expectFailure(try CLI.run(["migrate", db, "--schema", schema, "--version", "0"]), contains: "differs")
         }
         try expectUnchanged(db) {
-            expectFailure(try CLI.run(["migrate", db, "--schema", schema, "--version", "2", "--rename", "Person.nope=fullName"]),
-                          contains: "nope")
+            expectFailure(
+                try CLI.run(["migrate", db, "--schema", schema, "--version", "2", "--rename", "Person.nope=fullName"]),
+                contains: "nope")
         }
-        expectFailure(try CLI.run(["migrate", db, "--schema", schema, "--version", "1", "--rename", "bad"]), status: 64)
+        expectFailure(
+            try CLI.run(["migrate", db, "--schema", schema, "--version", "1", "--rename", "bad"]), status: 64)
     }
 
     /// A database of `Item {id, code: string}` holding `codes`, and a schema making `code` an int.
     static func items(_ s: Scratch, codes: [String]) throws -> (db: String, schema: String) {
-        let old = try s.write("old.json", #"[{"name": "Item", "primaryKey": "id", "properties": {"id": "int", "code": "string"}}]"#)
+        let old = try s.write(
+            "old.json", #"[{"name": "Item", "primaryKey": "id", "properties": {"id": "int", "code": "string"}}]"#)
         let db = try s.createRealm("items.realm", schema: old)
         let rows = codes.enumerated().map { #"{"id": \#($0.offset + 1), "code": "\#($0.element)"}"# }
         let imported = try CLI.run(["import", db, "-"], stdin: #"{"Item": [\#(rows.joined(separator: ", "))]}"#)
         try #require(imported.status == 0, "\(imported.stderr)")
-        let new = try s.write("new.json", #"[{"name": "Item", "primaryKey": "id", "properties": {"id": "int", "code": "int"}}]"#)
+        let new = try s.write(
+            "new.json", #"[{"name": "Item", "primaryKey": "id", "properties": {"id": "int", "code": "int"}}]"#)
         return (db, new)
     }
 
@@ -64,7 +68,8 @@ struct MigrateCommandTests {
         let (db, schema) = try MigrateCommandTests.items(s, codes: ["42", "4x", "", "9"])
         try expectUnchanged(db) {
             let r = try CLI.run(["migrate", db, "--schema", schema, "--version", "1"])
-            expectFailure(r, contains: #"Item with primary key 2, property code: the string "4x" does not convert to int"#)
+            expectFailure(
+                r, contains: #"Item with primary key 2, property code: the string "4x" does not convert to int"#)
             #expect(r.stderr.contains("2 values") && r.stderr.contains("--lossy"), "\(r.stderr)")
         }
         let lossy = try CLI.run(["migrate", db, "--schema", schema, "--version", "1", "--lossy"])

@@ -10,10 +10,12 @@ struct MisplacedNodeCommandTests {
     @Test func aQueryThroughASwappedIndexLeafFails() throws {
         let s = try Scratch()
         let schema = try s.write("schema.json", Scratch.schemaJSON)
-        let draft = s.path("draft.realm"), file = s.path("people.realm")
+        let draft = s.path("draft.realm")
+        let file = s.path("people.realm")
         try #require(try CLI.run(["create", draft, "--schema", schema]).status == 0)
         let people = (0..<3000).map { #"{"id": \#($0), "name": "p\#($0)"}"# }
-        let imported = try CLI.run(["import", draft, "-"], stdin: #"{"Person": ["# + people.joined(separator: ",") + "]}")
+        let imported = try CLI.run(
+            ["import", draft, "-"], stdin: #"{"Person": ["# + people.joined(separator: ",") + "]}")
         try #require(imported.status == 0, "\(imported.stderr)")
         // A compacted copy: every index leaf in it is live (the only index with entries is the
         // primary key's: no dog was imported).
@@ -24,9 +26,14 @@ struct MisplacedNodeCommandTests {
         var leaves: [Int: [Int]] = [:]  // allocated length → offsets
         var at = FileHeader.size
         while at + Node.headerSize <= bytes.count {
-            let length = bytes.withUnsafeBytes { Node.aligned(Int(UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: at + 8, as: UInt32.self)))) }
-            let isLeaf = bytes.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: at, as: UInt32.self)) } == Node.magic
-                && bytes[at + 4] == NodeKind.indexLeaf.rawValue && length > Node.headerSize && at + length <= bytes.count
+            let length = bytes.withUnsafeBytes {
+                Node.aligned(Int(UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: at + 8, as: UInt32.self))))
+            }
+            let isLeaf =
+                bytes.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: at, as: UInt32.self)) }
+                == Node.magic
+                && bytes[at + 4] == NodeKind.indexLeaf.rawValue && length > Node.headerSize
+                && at + length <= bytes.count
             if isLeaf { leaves[length, default: []].append(at) }
             at += isLeaf ? length : Node.alignment
         }
@@ -41,7 +48,8 @@ struct MisplacedNodeCommandTests {
         let affected: Int = try {
             let realm = try Realm(path: file)
             for i in 0..<3000 {
-                guard let found = try? realm.object(ofType: "Person", forPrimaryKey: .int(Int64(i))), found["id"] == .int(Int64(i))
+                guard let found = try? realm.object(ofType: "Person", forPrimaryKey: .int(Int64(i))),
+                    found["id"] == .int(Int64(i))
                 else { return i }
             }
             return -1

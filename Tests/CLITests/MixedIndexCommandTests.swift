@@ -6,9 +6,12 @@ import Testing
 @Suite(.tags(.multiProcess)) struct MixedIndexCommandTests {
     @Test func createImportAndQueryAnIndexedMixedProperty() throws {
         let s = try Scratch()
-        let schema = try s.write("schema.json", #"[{"name": "M", "properties": {"any": {"type": "mixed", "indexed": true}, "n": "int"}}]"#)
+        let schema = try s.write(
+            "schema.json", #"[{"name": "M", "properties": {"any": {"type": "mixed", "indexed": true}, "n": "int"}}]"#)
         let db = try s.createRealm("m.realm", schema: schema)
-        let data = try s.write("data.json", #"""
+        let data = try s.write(
+            "data.json",
+            #"""
             [{"any": 1, "n": 0}, {"any": 1.0, "n": 1}, {"any": {"$decimal": "1"}, "n": 2}, {"any": "1", "n": 3},
              {"any": 1.5, "n": 4}, {"any": null, "n": 5}, {"any": {"$binary": "MQ=="}, "n": 6}]
             """#)

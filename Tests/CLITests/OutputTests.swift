@@ -23,9 +23,11 @@ import RealmTUI
         let db = try wideDatabase(s)
         // `script` runs the command on a pseudo-terminal whose width `stty` sets.
         let script = "/usr/bin/script"
-        try #require(FileManager.default.isExecutableFile(atPath: script), "util-linux script(1) is needed for a terminal")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: script), "util-linux script(1) is needed for a terminal")
         let command = "stty cols 57; '\(CLI.executable.path)' query '\(db)' Dog"
-        let r = try CLI.run([], environment: ["COLUMNS": "200"], executable: script, arguments: ["-qec", command, "/dev/null"])
+        let r = try CLI.run(
+            [], environment: ["COLUMNS": "200"], executable: script, arguments: ["-qec", command, "/dev/null"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("…"), "\(r.stdout)")
         #expect(widest(r.stdout) <= 57 && widest(r.stdout) >= 50, "\(r.stdout)")
@@ -69,7 +71,8 @@ import RealmTUI
         #expect(r.status == 0, "\(r.stderr)")
         let objects = r.stdout.components(separatedBy: "\n\n")
         #expect(objects.count == 2, "\(r.stdout)")
-        #expect(objects.first == "name = 大黄\n age = 1\nborn = 2020-01-02T03:04:05.25Z\ntags = [\"a\",\"b\"]", "\(r.stdout)")
+        #expect(
+            objects.first == "name = 大黄\n age = 1\nborn = 2020-01-02T03:04:05.25Z\ntags = [\"a\",\"b\"]", "\(r.stdout)")
     }
 
     @Test func theStringNullAndNilLookDifferent() throws {

@@ -9,8 +9,9 @@ import Testing
     /// Notes a, b, c, d (in that order), b linking to c and d to a.
     func notes(_ scratch: Scratch) throws -> String {
         let file = try ImportTests().empty(scratch)
-        let data = #"{"Note": [{"text": "a"}, {"text": "b", "next": {"$ref": "Note", "$index": 2}}, "# +
-            #"{"text": "c"}, {"text": "d", "next": {"$ref": "Note", "$index": 0}}]}"#
+        let data =
+            #"{"Note": [{"text": "a"}, {"text": "b", "next": {"$ref": "Note", "$index": 2}}, "#
+            + #"{"text": "c"}, {"text": "d", "next": {"$ref": "Note", "$index": 0}}]}"#
         let r = try CLI.run(["import", file, "-"], stdin: data)
         try #require(r.status == 0, "\(r.stderr)")
         return file
@@ -26,7 +27,9 @@ import Testing
         let back = try CLI.run(["import", copy, "-", "--class", "Note", "--format", format], stdin: out.stdout)
         try #require(back.status == 0, "\(back.stderr)")
         for (from, to) in [("b", "c"), ("d", "a")] {
-            let q = try CLI.run(["query", copy, "Note", "text == '\(from)' AND next.text == '\(to)'", "--format", "count"])
+            let q = try CLI.run([
+                "query", copy, "Note", "text == '\(from)' AND next.text == '\(to)'", "--format", "count",
+            ])
             #expect(q.stdout == "1\n", "\(from) → \(to): \(q.stdout)\(q.stderr)")
         }
         let unlinked = try CLI.run(["query", copy, "Note", "next == nil", "--format", "count"])

@@ -8,7 +8,9 @@ struct QueryTests {
     @Test func jsonHasEveryStoredPropertyWithLinksDatesAndLists() throws {
         let s = try Scratch()
         let db = try s.database()
-        let people = parseJSON(try CLI.run(["query", db, "Person", "TRUEPREDICATE", "--sort", "-id", "--format", "json"]).stdout)
+        let people =
+            parseJSON(
+                try CLI.run(["query", db, "Person", "TRUEPREDICATE", "--sort", "-id", "--format", "json"]).stdout)
             as? [[String: Any]]
         #expect(people?.map { $0["id"] as? Int } == [2, 1])
         #expect(Set(people?.first?.keys.map { $0 } ?? []) == ["id", "name", "age", "dogs"])
@@ -16,7 +18,8 @@ struct QueryTests {
         let dogLink = (people?.last?["dogs"] as? [[String: Any]])?.first
         #expect(dogLink?["$ref"] as? String == "Dog")
         #expect(dogLink?["$index"] as? Int == 0)
-        let dogs = parseJSON(try CLI.run(["query", db, "Dog", "age < 2", "--format", "json"]).stdout) as? [[String: Any]]
+        let dogs =
+            parseJSON(try CLI.run(["query", db, "Dog", "age < 2", "--format", "json"]).stdout) as? [[String: Any]]
         #expect(dogs?.first?["born"] as? String == "2020-01-02T03:04:05.25Z")
         #expect(dogs?.first?["tags"] as? [String] == ["a", "b"])
         #expect(dogs?.first?["owners"] == nil, "linking objects are computed, not stored")
@@ -25,19 +28,28 @@ struct QueryTests {
     @Test func countSortDistinctLimitAndArguments() throws {
         let s = try Scratch()
         let db = try s.database()
-        try s.write("more.json", #"{"Dog": [{"name": "A", "age": 3}, {"name": "B", "age": 3}, {"name": "C", "age": 9}]}"#)
+        try s.write(
+            "more.json", #"{"Dog": [{"name": "A", "age": 3}, {"name": "B", "age": 3}, {"name": "C", "age": 9}]}"#)
         #expect(try CLI.run(["import", db, s.path("more.json")]).status == 0)
         #expect(try CLI.run(["query", db, "Dog", "ANY owners.name == '李四'", "--format", "count"]).stdout == "1\n")
         #expect(try CLI.run(["query", db, "Dog", "age == $0", "--arg", "3", "--format", "count"]).stdout == "3\n")
-        #expect(try CLI.run(["query", db, "Dog", "name IN $0", "--arg", #"["A","C"]"#, "--format", "count"]).stdout == "2\n")
-        #expect(try CLI.run(["query", db, "Dog", "age > $0 AND name == $1", "--arg", "-1", "--arg", #""C""#,
-                             "--format", "count"]).stdout == "1\n")
+        #expect(
+            try CLI.run(["query", db, "Dog", "name IN $0", "--arg", #"["A","C"]"#, "--format", "count"]).stdout == "2\n"
+        )
+        #expect(
+            try CLI.run([
+                "query", db, "Dog", "age > $0 AND name == $1", "--arg", "-1", "--arg", #""C""#,
+                "--format", "count",
+            ]).stdout == "1\n")
         #expect(try CLI.run(["query", db, "Dog", "--distinct", "age", "--format", "count"]).stdout == "3\n")
         #expect(try CLI.run(["query", db, "Dog", "--limit", "2", "--format", "count"]).stdout == "2\n")
-        let sorted = parseJSON(try CLI.run(["query", db, "Dog", "age != nil", "--sort", "-age,name", "--format", "json"]).stdout)
+        let sorted =
+            parseJSON(
+                try CLI.run(["query", db, "Dog", "age != nil", "--sort", "-age,name", "--format", "json"]).stdout)
             as? [[String: Any]]
         #expect(sorted?.map { $0["name"] as? String } == ["C", "A", "B", "小白", "大黄"])
-        #expect(try CLI.run(["query", db, "Dog", "TRUEPREDICATE SORT(age DESC) LIMIT(1)", "--format", "csv"]).stdout
+        #expect(
+            try CLI.run(["query", db, "Dog", "TRUEPREDICATE SORT(age DESC) LIMIT(1)", "--format", "csv"]).stdout
                 == "name,age,born,tags\r\nC,9,,[]\r\n")
     }
 
@@ -83,11 +95,16 @@ struct QueryTests {
         let db = try s.database()
         try expectUnchanged(db) {
             for predicate in ["TRUEPREDICATE", "id == 1", "id == 9"] {
-                expectFailure(try CLI.run(["query", db, "Person", predicate, "--sort", "dogs"]), contains: "cannot sort by 'dogs'")
-                expectFailure(try CLI.run(["query", db, "Person", predicate, "--distinct", "dogs", "--format", "count"]),
-                              contains: "cannot find distinct values by 'dogs'")
+                expectFailure(
+                    try CLI.run(["query", db, "Person", predicate, "--sort", "dogs"]), contains: "cannot sort by 'dogs'"
+                )
+                expectFailure(
+                    try CLI.run(["query", db, "Person", predicate, "--distinct", "dogs", "--format", "count"]),
+                    contains: "cannot find distinct values by 'dogs'")
             }
-            expectFailure(try CLI.run(["query", db, "Dog", "name == '大黄'", "--sort", "owners"]), contains: "cannot sort by 'owners'")
+            expectFailure(
+                try CLI.run(["query", db, "Dog", "name == '大黄'", "--sort", "owners"]),
+                contains: "cannot sort by 'owners'")
         }
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The writing commands on a Realm file (Realm Core's format): `update`, `delete`, `import` and
@@ -21,11 +21,15 @@ import Glibc
 
     /// Realm Core verifies the file and writes to it (creates, modifies, deletes, looks every
     /// object up by primary key).
-    static func expectSound(_ path: String, key: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectSound(_ path: String, key: String? = nil, sourceLocation: SourceLocation = #_sourceLocation)
+        throws
+    {
         for command in ["verify", "write-test"] {
             let result = try tool([command, path] + (key.map { ["--key", $0] } ?? []))
-            #expect(result.status == 0 && result.stdout.contains("\"result\": \"ok\""),
-                    "realm-core-tool \(command): \(result.stdout.suffix(400)) \(result.stderr)", sourceLocation: sourceLocation)
+            #expect(
+                result.status == 0 && result.stdout.contains("\"result\": \"ok\""),
+                "realm-core-tool \(command): \(result.stdout.suffix(400)) \(result.stderr)",
+                sourceLocation: sourceLocation)
         }
     }
 
@@ -71,7 +75,9 @@ import Glibc
         #expect(try Self.formatAndSchemaVersion(path) == (24, 0))
         try Self.expectSound(path)
         // Nothing left beside it but the lock file, untouched.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted() == (listing + ["generated-dogs.realm.lock"]).sorted())
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted()
+                == (listing + ["generated-dogs.realm.lock"]).sorted())
         #expect(try String(contentsOfFile: path + ".lock", encoding: .utf8) == "Realm's lock file")
         // realmtui reads its own edit back.
         let again = try CLI.run(["query", path, "Dog", "age == 42", "--format", "count"])
@@ -87,8 +93,9 @@ import Glibc
         #expect(try Self.count(path, "Person", "_id == 3") == 0)
         #expect(try Self.count(path, "Person", "TRUEPREDICATE") == 249)
         try Self.expectSound(path)
-        let imported = try CLI.run(["import", path, "-"],
-                                   stdin: #"{"Person": [{"_id": 9999, "name": "Zed", "age": 33}, {"_id": 4, "name": "Renamed"}]}"#)
+        let imported = try CLI.run(
+            ["import", path, "-"],
+            stdin: #"{"Person": [{"_id": 9999, "name": "Zed", "age": 33}, {"_id": 4, "name": "Renamed"}]}"#)
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stdout.contains("1 created, 1 updated"), "\(imported.stdout)")
         #expect(try Self.count(path, "Person", "_id == 9999 AND name == 'Zed' AND age == 33") == 1)
@@ -102,7 +109,9 @@ import Glibc
     func migrateRewritesTheFileWithTheNewSchemaAndVersion() throws {
         let scratch = try Scratch()
         let (path, original, _) = try RealmCoreFileTests.copy("generated-dogs.realm", into: scratch)
-        let schema = try scratch.write("new.json", """
+        let schema = try scratch.write(
+            "new.json",
+            """
             [{"name": "Dog", "properties": {"name": "string", "age": "int", "color": "string?", "nickname": "string?"}}]
             """)
         let notHigher = try CLI.run(["migrate", path, "--schema", schema, "--version", "0"])
@@ -131,8 +140,10 @@ import Glibc
         try #require(flock(lock, LOCK_SH) == 0)
         let schema = try scratch.write("s.json", #"[{"name": "Dog", "properties": {"name": "string", "age": "int"}}]"#)
         let listing = try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted()
-        for arguments in [["update", path, "Dog", "age == 1", "--set", "age=2"], ["delete", path, "Dog", "--all"],
-                          ["import", path, "-"], ["migrate", path, "--schema", schema, "--version", "9"]] {
+        for arguments in [
+            ["update", path, "Dog", "age == 1", "--set", "age=2"], ["delete", path, "Dog", "--all"],
+            ["import", path, "-"], ["migrate", path, "--schema", schema, "--version", "9"],
+        ] {
             let refused = try CLI.run(arguments, stdin: #"{"Dog": [{"name": "Rex", "age": 1}]}"#)
             expectFailure(refused, contains: "generated-dogs.realm is open in a Realm process")
             #expect(refused.stderr.contains("close the app and try again"), "\(refused.stderr)")
@@ -154,14 +165,20 @@ import Glibc
         let (path, original, _) = try RealmCoreFileTests.copy("realm-swift_migration_default-v5.realm", into: scratch)
         // schema says what the write commands will do with it.
         let schema = try CLI.run(["schema", path])
-        #expect(schema.stdout.contains("; read-only for the write commands unless given --upgrade-format (they write format 24)"),
-                "\(schema.stdout)")
+        #expect(
+            schema.stdout.contains(
+                "; read-only for the write commands unless given --upgrade-format (they write format 24)"),
+            "\(schema.stdout)")
         let refused = try CLI.run(["update", path, "Person", "TRUEPREDICATE", "--set", "fullName=Zoë"])
         expectFailure(refused, contains: "--upgrade-format")
-        #expect(refused.stderr.contains("format 20") && refused.stderr.contains("an app on an older Realm SDK"), "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("format 20") && refused.stderr.contains("an app on an older Realm SDK"),
+            "\(refused.stderr)")
         #expect(refused.stderr.hasSuffix(" [unsupported-format]\n"), "\(refused.stderr)")
         #expect(try Self.bytes(path) == original)
-        let upgraded = try CLI.run(["update", path, "Person", "TRUEPREDICATE", "--set", "fullName=Zoë", "--upgrade-format"])
+        let upgraded = try CLI.run([
+            "update", path, "Person", "TRUEPREDICATE", "--set", "fullName=Zoë", "--upgrade-format",
+        ])
         #expect(upgraded.stdout == "updated 3 objects\n", "\(upgraded.stdout) \(upgraded.stderr)")
         #expect(try Self.formatAndSchemaVersion(path) == (24, 5))
         #expect(try Self.count(path, "Person", "fullName == 'Zoë'") == 3)
@@ -193,18 +210,24 @@ import Glibc
     @Test func aCommitTheWriterRefusesLeavesTheOriginal() throws {
         let scratch = try Scratch()
         let (path, original, listing) = try RealmCoreFileTests.copy("generated-alltypes.realm", into: scratch)
-        let refused = try CLI.run(["update", path, "AllTypes", "TRUEPREDICATE", "--set", #"mixedSet=[{"$float": 0.1}, {"$decimal": "0.1"}]"#])
+        let refused = try CLI.run([
+            "update", path, "AllTypes", "TRUEPREDICATE", "--set", #"mixedSet=[{"$float": 0.1}, {"$decimal": "0.1"}]"#,
+        ])
         expectFailure(refused, contains: "AllTypes.mixedSet")
         #expect(try Self.bytes(path) == original)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted() == (listing + ["generated-alltypes.realm.lock"]).sorted())
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted()
+                == (listing + ["generated-alltypes.realm.lock"]).sorted())
     }
 
     /// Whether this machine lets a test mount a small tmpfs in a mount namespace of its own
     /// (root, or a user namespace): the way to fill a disk without filling the machine's.
     static let canMountTmpfs: Bool = {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare"),
-              let result = try? CLI.run([], executable: "/usr/bin/unshare",
-                                        arguments: ["-m", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /mnt"]) else { return false }
+            let result = try? CLI.run(
+                [], executable: "/usr/bin/unshare",
+                arguments: ["-m", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /mnt"])
+        else { return false }
         return result.status == 0
     }()
 
@@ -228,12 +251,14 @@ import Glibc
             echo "sum=$(cksum < "$1/seed.realm")"
             echo "listing=$(ls -A "$1" | tr '\\n' ' ')"
             """
-        let result = try CLI.run([], executable: "/usr/bin/unshare",
-                                 arguments: ["-m", "sh", "-c", script, "sh", disk, fixture, CLI.executable.path])
+        let result = try CLI.run(
+            [], executable: "/usr/bin/unshare",
+            arguments: ["-m", "sh", "-c", script, "sh", disk, fixture, CLI.executable.path])
         let expectedSum = try CLI.run([], executable: "/bin/sh", arguments: ["-c", "cksum < \"$0\"", fixture]).stdout
             .trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(result.stdout.contains("status=1"), "\(result.stdout) \(result.stderr)")
-        #expect(result.stderr.contains("error: ") && result.stderr.contains("No space left on device"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("error: ") && result.stderr.contains("No space left on device"), "\(result.stderr)")
         #expect(result.stdout.contains("sum=\(expectedSum)\n"), "\(result.stdout)")
         #expect(result.stdout.contains("listing=seed.realm seed.realm.lock \n"), "\(result.stdout)")
     }

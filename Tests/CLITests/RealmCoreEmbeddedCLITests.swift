@@ -19,10 +19,15 @@ import Testing
         let (path, bytes, listing) = try RealmCoreFileTests.copy("generated-alltypes.realm", into: scratch)
         let schema = try CLI.run(["schema", path])
         #expect(schema.status == 0, "\(schema.stderr)")
-        #expect(schema.stdout.contains("\nEmbedded (11 objects), embedded in AllTypes.embeddedObj, AllTypes.embeddedList, AllTypes.embeddedDict\n"), "\(schema.stdout)")
+        #expect(
+            schema.stdout.contains(
+                "\nEmbedded (11 objects), embedded in AllTypes.embeddedObj, AllTypes.embeddedList, AllTypes.embeddedDict\n"
+            ), "\(schema.stdout)")
         #expect(schema.stdout.contains("\nEmbeddedChild (5 objects), embedded in Embedded.child\n"), "\(schema.stdout)")
         #expect(schema.stdout.contains("  embeddedList "), "\(schema.stdout)")
-        #expect(!schema.stdout.contains("Not shown") && !schema.stderr.contains("not shown"), "\(schema.stdout)\(schema.stderr)")
+        #expect(
+            !schema.stdout.contains("Not shown") && !schema.stderr.contains("not shown"),
+            "\(schema.stdout)\(schema.stderr)")
 
         // Counts through embedded objects (to-one, list, dictionary, nested), as Realm Core's parser answers.
         #expect(try Self.count(path, "AllTypes", "embeddedObj.label == 'embedded of 3'") == "1")
@@ -32,14 +37,24 @@ import Testing
         #expect(try Self.count(path, "AllTypes", "embeddedDict['first'].label == 'dictionary value'") == "2")
         #expect(try Self.count(path, "AllTypes", "embeddedObj.target != nil") == "4")
         // Not on their own, whole-class count included.
-        for args in [["query", path, "Embedded", "--format", "count"], ["query", path, "Embedded", "label == 'x'", "--format", "count"]] {
+        for args in [
+            ["query", path, "Embedded", "--format", "count"],
+            ["query", path, "Embedded", "label == 'x'", "--format", "count"],
+        ] {
             let refused = try CLI.run(args)
-            #expect(refused.status == 1 && refused.stderr.contains("Embedded is embedded: its objects live in AllTypes.embeddedObj"), "\(refused.stderr)")
+            #expect(
+                refused.status == 1
+                    && refused.stderr.contains("Embedded is embedded: its objects live in AllTypes.embeddedObj"),
+                "\(refused.stderr)")
         }
         // Printed nested in its parent; --columns leaves it out.
         let printed = try CLI.run(["query", path, "AllTypes", "_id == 3", "--format", "json"])
-        #expect(printed.status == 0 && printed.stdout.contains(#""embeddedObj":{"label":"embedded of 3""#), "\(printed.stderr)\(printed.stdout)")
-        let columns = try CLI.run(["query", path, "AllTypes", "embeddedObj.label == 'embedded of 3'", "--columns", "_id,intCol"])
+        #expect(
+            printed.status == 0 && printed.stdout.contains(#""embeddedObj":{"label":"embedded of 3""#),
+            "\(printed.stderr)\(printed.stdout)")
+        let columns = try CLI.run([
+            "query", path, "AllTypes", "embeddedObj.label == 'embedded of 3'", "--columns", "_id,intCol",
+        ])
         #expect(columns.status == 0, "\(columns.stderr)")
         #expect(columns.stdout.contains("(1 object)"), "\(columns.stdout)")
 
@@ -60,7 +75,9 @@ import Testing
         let file = try RealmCoreFile(image: RealmCoreImage(copying: bytes), name: path)
         let table = try #require(file.table(named: "class_Parent"))
         let column = try #require(table.columns.first { $0.name == "node" })
-        let tree = CoreClusterTree(bytes: table.bytes, rootRef: try #require(table.clusterRoot), shift: try table.shift(), tableName: table.name)
+        let tree = CoreClusterTree(
+            bytes: table.bytes, rootRef: try #require(table.clusterRoot), shift: try table.shift(),
+            tableName: table.name)
         let (leaf, index) = try #require(try tree.find(key: 2))
         let node = try table.bytes.node(try #require(try table.bytes.ref(leaf.node, column.leafSlot, "test")), "test")
         try #require(node.width == 8 && node.int(index) == 17, "Parent 2's node is stored as 16 + 1 in an 8-bit array")

@@ -15,7 +15,10 @@ import Testing
     static func copy(_ name: String, into scratch: Scratch) throws -> (path: String, bytes: Data, listing: [String]) {
         let path = scratch.path(name)
         try FileManager.default.copyItem(atPath: fixture(name).path, toPath: path)
-        return (path, try Data(contentsOf: URL(fileURLWithPath: path)), try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted())
+        return (
+            path, try Data(contentsOf: URL(fileURLWithPath: path)),
+            try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted()
+        )
     }
 
     @Test func readingCommandsWorkAndNothingChanges() throws {
@@ -24,12 +27,16 @@ import Testing
         let schema = try CLI.run(["schema", path])
         #expect(schema.status == 0, "\(schema.stderr)")
         // Editable by the write commands (no app holds its lock), not "read-only".
-        #expect(schema.stdout.contains("a Realm file (format 24), version 2, schema version 0; "
-                                       + "editable by the write commands while no Realm app holds its lock"), "\(schema.stdout)")
+        #expect(
+            schema.stdout.contains(
+                "a Realm file (format 24), version 2, schema version 0; "
+                    + "editable by the write commands while no Realm app holds its lock"), "\(schema.stdout)")
         #expect(!schema.stdout.contains("read-only"), "\(schema.stdout)")
         #expect(schema.stdout.contains("Person (250 objects), primary key _id"))
         // The summary is a line of its own (it was joined with a newline shown as ␊).
-        #expect(schema.stdout.split(separator: "\n").contains("Realm file, format 24, written by Realm Core 14 or later"), "\(schema.stdout)")
+        #expect(
+            schema.stdout.split(separator: "\n").contains("Realm file, format 24, written by Realm Core 14 or later"),
+            "\(schema.stdout)")
         #expect(!schema.stdout.contains("␊"))
         let count = try CLI.run(["query", path, "Dog", "age > 5", "--format", "count"])
         #expect(count.status == 0, "\(count.stderr)")
@@ -50,7 +57,8 @@ import Testing
         #expect(schema.status == 0, "\(schema.stderr)")
         #expect(schema.stdout.contains("Dog (750 objects)"), "\(schema.stdout)")
         let count = try CLI.run(["query", path, "Person", "TRUEPREDICATE", "--format", "count", "--key-file", key])
-        #expect(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "250", "\(count.stdout) \(count.stderr)")
+        #expect(
+            count.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "250", "\(count.stdout) \(count.stderr)")
         let check = try CLI.run(["check", path, "--key-file", key])
         #expect(check.status == 0, "\(check.stderr)")
         #expect(check.stdout.contains("1000 objects in 2 classes, every one read"), "\(check.stdout)")
@@ -58,9 +66,11 @@ import Testing
         let withoutKey = try CLI.run(["schema", path])
         #expect(withoutKey.status == 1)
         // Its first IV table has Realm's layout, so it is said to be encrypted, not "maybe".
-        #expect(withoutKey.stderr.contains("the file is encrypted: give its key with --key HEX or --key-file PATH"), "\(withoutKey.stderr)")
+        #expect(
+            withoutKey.stderr.contains("the file is encrypted: give its key with --key HEX or --key-file PATH"),
+            "\(withoutKey.stderr)")
         var wrong = try Data(contentsOf: URL(fileURLWithPath: key))
-        wrong[100] = wrong[100] == UInt8(ascii: "0") ? UInt8(ascii: "1") : UInt8(ascii: "0")   // the HMAC half
+        wrong[100] = wrong[100] == UInt8(ascii: "0") ? UInt8(ascii: "1") : UInt8(ascii: "0")  // the HMAC half
         let wrongKey = scratch.path("wrong.key")
         try wrong.write(to: URL(fileURLWithPath: wrongKey))
         let refused = try CLI.run(["query", path, "Dog", "--key-file", wrongKey])
@@ -69,7 +79,9 @@ import Testing
         let plainWithKey = try CLI.run(["schema", Self.fixture("generated-dogs.realm").path, "--key-file", key])
         #expect(plainWithKey.stderr.contains("not encrypted"), "\(plainWithKey.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted() == (listing + ["wrong.key"]).sorted())
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted()
+                == (listing + ["wrong.key"]).sorted())
     }
 
     /// Whole 4 KiB pages without a header and without an IV table's layout (random bytes) may be
@@ -78,19 +90,26 @@ import Testing
         let scratch = try Scratch()
         var generator = SystemRandomNumberGenerator()
         let path = try scratch.write("noise.realm", "")
-        try Data((0..<(3 * 4096)).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(to: URL(fileURLWithPath: path))
+        try Data((0..<(3 * 4096)).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(
+            to: URL(fileURLWithPath: path))
         let schema = try CLI.run(["schema", path])
         #expect(schema.status == 1)
-        #expect(schema.stderr.contains("an encrypted Realm file (give its 64-byte key") && schema.stderr.contains("or not a database"),
-                "\(schema.stderr)")
+        #expect(
+            schema.stderr.contains("an encrypted Realm file (give its 64-byte key")
+                && schema.stderr.contains("or not a database"),
+            "\(schema.stderr)")
     }
 
     /// The explorer asks for the key of an encrypted Realm file, as for realmtui's own.
-    @Test(.tags(.tmux), .enabled(if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"))
+    @Test(
+        .tags(.tmux),
+        .enabled(
+            if: TmuxSession.isAvailable, "tmux is not installed: the explorer's terminal tests need a real terminal"))
     func theExplorerAsksForTheKeyOfAnEncryptedRealmFile() throws {
         let scratch = try Scratch()
         let (path, bytes, _) = try Self.copy("generated-encrypted.realm", into: scratch)
-        let key = try String(contentsOf: Self.fixture("generated-encrypted.key"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let key = try String(contentsOf: Self.fixture("generated-encrypted.key"), encoding: .utf8).trimmingCharacters(
+            in: .whitespacesAndNewlines)
         let tmux = try TmuxSession(script: ExplorerEntryTests.script([path]), width: 120, height: 30)
         defer { tmux.close() }
         _ = try tmux.waitFor("is encrypted. Key")
@@ -110,7 +129,9 @@ import Testing
     @Test func aRealmtuiFileWithoutSectorZeroIsNotTakenForAnEncryptedRealmFile() throws {
         let scratch = try Scratch()
         let path = try scratch.database()
-        for _ in 0..<2 { _ = try CLI.run(["import", path, scratch.write("more.json", #"{"Dog": [{"name": "Rex"}]}"#)]) }
+        for _ in 0..<2 {
+            _ = try CLI.run(["import", path, scratch.write("more.json", #"{"Dog": [{"name": "Rex"}]}"#)])
+        }
         var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         bytes.replaceSubrange(0..<512, with: Data(count: 512))
         // Whole 4 KiB pages, as an encrypted Realm file has (the space past the logical end is free).
@@ -137,13 +158,15 @@ import Testing
         for className in classes {
             let streamed = try CLI.run(["export", path, "--class", className])
             if embedded.contains(className) {
-                #expect(streamed.status == 1 && streamed.stderr.contains("\(className) is embedded"), "\(streamed.stderr)")
+                #expect(
+                    streamed.status == 1 && streamed.stderr.contains("\(className) is embedded"), "\(streamed.stderr)")
                 continue
             }
             #expect(streamed.status == 0 && streamed.stderr.isEmpty, "\(streamed.stderr)")
             let converted = try CLI.run(["query", path, className, "--format", "json"])
             if className == "AllTypes", !embedded.isEmpty {
-                let objects = try #require(try JSONSerialization.jsonObject(with: Data(streamed.stdout.utf8)) as? [[String: Any]])
+                let objects = try #require(
+                    try JSONSerialization.jsonObject(with: Data(streamed.stdout.utf8)) as? [[String: Any]])
                 #expect(objects.count == 5 && objects.contains { $0["embeddedObj"] is [String: Any] })
                 #expect(objects.contains { ($0["embeddedList"] as? [[String: Any]])?.isEmpty == false })
             }
@@ -159,7 +182,9 @@ import Testing
         let (path, bytes, listing) = try Self.copy("generated-alltypes.realm", into: scratch)
         let check = try CLI.run(["check", path])
         #expect(check.status == 0, "\(check.stderr)")
-        #expect(check.stdout.contains("a Realm file (format 24), version 2, 325 objects in 5 classes, every one read"), "\(check.stdout)")
+        #expect(
+            check.stdout.contains("a Realm file (format 24), version 2, 325 objects in 5 classes, every one read"),
+            "\(check.stdout)")
         #expect(check.stdout.contains("  Embedded: 11"))
         // A damaged Realm file: check names the problem (cut in the middle of its nodes).
         let cut = scratch.path("cut.realm")
@@ -168,7 +193,9 @@ import Testing
         #expect(damaged.status == 1)
         #expect(damaged.stderr.hasPrefix("error: "), "\(damaged.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted() == (listing + ["cut.realm"]).sorted())
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted()
+                == (listing + ["cut.realm"]).sorted())
     }
 
     @Test func aFileInUseByARealmAppIsReadFromACopy() throws {
@@ -187,7 +214,9 @@ import Testing
         #expect(schema.stderr.contains("is in use by a Realm app: read from a copy taken at"), "\(schema.stderr)")
         #expect(schema.stdout.contains("Person (250 objects)"))
         // While the app holds the lock, the write commands refuse the file: schema says so.
-        #expect(schema.stdout.contains("; read-only while a Realm app holds its lock (generated-dogs.realm.lock)"), "\(schema.stdout)")
+        #expect(
+            schema.stdout.contains("; read-only while a Realm app holds its lock (generated-dogs.realm.lock)"),
+            "\(schema.stdout)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
         #expect(try String(contentsOfFile: lockPath, encoding: .utf8) == "the app's own lock")
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted() == listing)

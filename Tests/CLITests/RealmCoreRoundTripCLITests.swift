@@ -9,14 +9,18 @@ import Testing
 @Suite(.tags(.multiProcess)) struct RealmCoreRoundTripCLITests {
     /// Embedded objects, links and lists of links (Swift), 420 objects with link lists (Kotlin),
     /// a set of Mixed in embedded objects (.NET).
-    @Test(.enabled(if: RealmCoreWriteCommandTests.tool != nil, "needs ../shared/realm-core/tools/realm-core-tool"),
-          arguments: ["realm-swift_migration_default-v5.realm", "realm-kotlin_benchmarks_default.realm",
-                     "realm-dotnet_guids.realm"])
+    @Test(
+        .enabled(if: RealmCoreWriteCommandTests.tool != nil, "needs ../shared/realm-core/tools/realm-core-tool"),
+        arguments: [
+            "realm-swift_migration_default-v5.realm", "realm-kotlin_benchmarks_default.realm",
+            "realm-dotnet_guids.realm",
+        ])
     func fixtureWrittenBackDumpsEqual(_ name: String) throws {
         let tool = try #require(RealmCoreWriteCommandTests.tool)
         let s = try Scratch()
         let (path, _, _) = try RealmCoreFileTests.copy(name, into: s)
-        let native = s.path("native.realm"), out = s.path("out.realm")
+        let native = s.path("native.realm")
+        let out = s.path("out.realm")
         let toNative = try CLI.run(["copy", path, native])
         try #require(toNative.status == 0, "\(toNative.stderr)")
         let back = try CLI.run(["copy", native, out, "--format", "realm-core"])
@@ -47,7 +51,8 @@ import Testing
         let tool = try #require(RealmCoreWriteCommandTests.tool)
         let s = try Scratch()
         let (path, _, _) = try RealmCoreFileTests.copy("generated-alltypes.realm", into: s)
-        let native = s.path("native.realm"), out = s.path("out.realm")
+        let native = s.path("native.realm")
+        let out = s.path("out.realm")
         let toNative = try CLI.run(["copy", path, native])
         try #require(toNative.status == 0, "\(toNative.stderr)")
         let back = try CLI.run(["copy", native, out, "--format", "realm-core"])
@@ -73,14 +78,18 @@ import Testing
         let x = try JSONSerialization.jsonObject(with: Data(a.utf8)) as? [String: Any] ?? [:]
         let y = try JSONSerialization.jsonObject(with: Data(b.utf8)) as? [String: Any] ?? [:]
         func text(_ v: Any?) -> String {
-            guard let v, let data = try? JSONSerialization.data(withJSONObject: v, options: [.sortedKeys, .fragmentsAllowed]) else { return "missing" }
+            guard let v,
+                let data = try? JSONSerialization.data(withJSONObject: v, options: [.sortedKeys, .fragmentsAllowed])
+            else { return "missing" }
             return String(decoding: data, as: UTF8.self).prefix(200) + ""
         }
         if text(x["columns"]) != text(y["columns"]) || text(x["type"]) != text(y["type"]) { return ["columns or type"] }
-        let xs = x["objects"] as? [[String: Any]] ?? [], ys = y["objects"] as? [[String: Any]] ?? []
+        let xs = x["objects"] as? [[String: Any]] ?? []
+        let ys = y["objects"] as? [[String: Any]] ?? []
         var out = xs.count == ys.count ? [] : ["\(xs.count) objects, written \(ys.count)"]
         for (o, p) in zip(xs, ys) {
-            let f = o["fields"] as? [String: Any] ?? [:], g = p["fields"] as? [String: Any] ?? [:]
+            let f = o["fields"] as? [String: Any] ?? [:]
+            let g = p["fields"] as? [String: Any] ?? [:]
             for name in Set(f.keys).union(g.keys).sorted() where text(f[name]) != text(g[name]) {
                 out.append("object \(text(o["_key"])) \(name): \(text(f[name])) written \(text(g[name]))")
             }
@@ -95,12 +104,14 @@ import Testing
         let json = try #require(try JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: Any])
         var out: [(Int, Bool)] = []
         for case let table as [String: Any] in json["tables"] as? [Any] ?? [] {
-            let setColumns = Set((table["columns"] as? [[String: Any]] ?? []).filter { c in
-                c["collection"] as? String == "set" && ["float", "double"].contains(c["type"] as? String ?? "")
-            }.compactMap { $0["name"] as? String })
+            let setColumns = Set(
+                (table["columns"] as? [[String: Any]] ?? []).filter { c in
+                    c["collection"] as? String == "set" && ["float", "double"].contains(c["type"] as? String ?? "")
+                }.compactMap { $0["name"] as? String })
             for case let object as [String: Any] in table["objects"] as? [Any] ?? [] {
                 for (name, value) in object["fields"] as? [String: Any] ?? [:] where setColumns.contains(name) {
-                    guard let items = value as? [Any], let first = items.firstIndex(where: { $0 as? String == "NaN" }) else { continue }
+                    guard let items = value as? [Any], let first = items.firstIndex(where: { $0 as? String == "NaN" })
+                    else { continue }
                     out.append((object["_key"] as? Int ?? -1, items[first...].allSatisfy { $0 as? String == "NaN" }))
                 }
             }
@@ -115,7 +126,8 @@ import Testing
         let tool = try #require(RealmCoreWriteCommandTests.tool)
         let s = try Scratch()
         let (path, _, _) = try RealmCoreFileTests.copy("generated-alltypes.realm", into: s)
-        let native = s.path("native.realm"), out = s.path("out.realm")
+        let native = s.path("native.realm")
+        let out = s.path("out.realm")
         let toNative = try CLI.run(["copy", path, native])
         try #require(toNative.status == 0, "\(toNative.stderr)")
         let back = try CLI.run(["copy", native, out, "--format", "realm-core"])
@@ -130,7 +142,14 @@ import Testing
             func walk(_ x: Any) throws {
                 if let d = x as? [String: Any] {
                     for (k, v) in d.sorted(by: { $0.key < $1.key }) {
-                        if k == "mixedSet" { found.append(String(decoding: try JSONSerialization.data(withJSONObject: v, options: [.sortedKeys]), as: UTF8.self)) } else { try walk(v) }
+                        if k == "mixedSet" {
+                            found.append(
+                                String(
+                                    decoding: try JSONSerialization.data(withJSONObject: v, options: [.sortedKeys]),
+                                    as: UTF8.self))
+                        } else {
+                            try walk(v)
+                        }
                     }
                 } else if let a = x as? [Any] {
                     for v in a { try walk(v) }
@@ -144,13 +163,20 @@ import Testing
         #expect(original.filter { $0.count > 2 }.count >= 2)
         #expect(original == written)
         // Realm Core's queries on the set of Mixed answer as on the original.
-        for predicate in ["mixedSet.@count > 0", "ANY mixedSet == 4294967296", "ANY mixedSet == false", "ANY mixedSet == -123.456", "ANY mixedSet > 0"] {
+        for predicate in [
+            "mixedSet.@count > 0", "ANY mixedSet == 4294967296", "ANY mixedSet == false", "ANY mixedSet == -123.456",
+            "ANY mixedSet > 0",
+        ] {
             let a = try CLI.run([], executable: tool.path, arguments: ["query", path, "AllTypes", predicate])
             let b = try CLI.run([], executable: tool.path, arguments: ["query", out, "AllTypes", predicate])
             // The answers past the file's name.
-            func answer(_ r: CLI.Result) -> Substring? { r.stdout.range(of: "\"table\"").map { r.stdout[$0.lowerBound...] } }
-            #expect(a.status == 0 && b.status == 0 && answer(a) != nil && answer(a) == answer(b) && !a.stdout.contains("\"count\": 0"),
-                    "\(predicate): \(a.stdout) \(a.stderr) vs \(b.stdout) \(b.stderr)")
+            func answer(_ r: CLI.Result) -> Substring? {
+                r.stdout.range(of: "\"table\"").map { r.stdout[$0.lowerBound...] }
+            }
+            #expect(
+                a.status == 0 && b.status == 0 && answer(a) != nil && answer(a) == answer(b)
+                    && !a.stdout.contains("\"count\": 0"),
+                "\(predicate): \(a.stdout) \(a.stderr) vs \(b.stdout) \(b.stderr)")
         }
     }
 
@@ -164,12 +190,16 @@ import Testing
         for case let table as [String: Any] in json["tables"] as? [Any] ?? [] {
             guard let name = table["name"] as? String, name.hasPrefix("class_") else { continue }
             let columns = (table["columns"] as? [[String: Any]] ?? []).map { c in
-                ["name": c["name"] ?? NSNull(), "type": c["type"] ?? NSNull(), "nullable": c["nullable"] ?? NSNull(),
-                 "collection": c["collection"] ?? NSNull()]
+                [
+                    "name": c["name"] ?? NSNull(), "type": c["type"] ?? NSNull(), "nullable": c["nullable"] ?? NSNull(),
+                    "collection": c["collection"] ?? NSNull(),
+                ]
             }
-            let nanSets = Set((table["columns"] as? [[String: Any]] ?? []).filter { c in
-                nanLast && c["collection"] as? String == "set" && ["float", "double"].contains(c["type"] as? String ?? "")
-            }.compactMap { $0["name"] as? String })
+            let nanSets = Set(
+                (table["columns"] as? [[String: Any]] ?? []).filter { c in
+                    nanLast && c["collection"] as? String == "set"
+                        && ["float", "double"].contains(c["type"] as? String ?? "")
+                }.compactMap { $0["name"] as? String })
             let objects = (table["objects"] as? [[String: Any]] ?? []).map { o in
                 var fields = o["fields"] as? [String: Any] ?? [:]
                 for name in nanSets {
@@ -180,7 +210,8 @@ import Testing
                 return ["_key": o["_key"] ?? NSNull(), "fields": fields]
             }
             let shape: [String: Any] = ["type": table["type"] ?? NSNull(), "columns": columns, "objects": objects]
-            out[name] = String(decoding: try JSONSerialization.data(withJSONObject: shape, options: [.sortedKeys]), as: UTF8.self)
+            out[name] = String(
+                decoding: try JSONSerialization.data(withJSONObject: shape, options: [.sortedKeys]), as: UTF8.self)
         }
         return out
     }

@@ -11,7 +11,7 @@ import Testing
     static func element(_ bytes: Data, node ref: Int, _ index: Int) -> Int {
         let width = (1 << Int(bytes[ref + 4] & 7)) >> 1
         let start = ref + 8 + index * width / 8
-        return (0 ..< width / 8).reduce(0) { $0 | Int(bytes[start + $1]) << (8 * $1) }
+        return (0..<width / 8).reduce(0) { $0 | Int(bytes[start + $1]) << (8 * $1) }
     }
 
     @Test func aClassWhoseObjectsCannotBeReadIsStillDescribedWithItsCount() throws {
@@ -24,7 +24,7 @@ import Testing
         // Damage the node header of the leaf's first column: its objects can no longer be read.
         let column = Self.element(bytes, node: leaf, 1)
         try #require(column > 0 && column % 8 == 0 && column + 8 < bytes.count)
-        bytes.replaceSubrange(column ..< column + 8, with: Data(repeating: 0xEE, count: 8))
+        bytes.replaceSubrange(column..<column + 8, with: Data(repeating: 0xEE, count: 8))
         try bytes.write(to: URL(fileURLWithPath: path))
 
         let query = try CLI.run(["query", path, "Person", "_id >= 0", "--format", "count"])
@@ -38,7 +38,9 @@ import Testing
         #expect(schema.status == 0, "\(schema.stderr)")
         #expect(schema.stdout.contains("Person (250 objects), primary key _id"), "\(schema.stdout)")
         let json = try CLI.run(["schema", path, "--json"])
-        #expect(json.status == 0 && json.stdout.contains(#""Person" : 250"#) || json.stdout.contains(#""Person": 250"#), "\(json.stdout)")
+        #expect(
+            json.status == 0 && json.stdout.contains(#""Person" : 250"#) || json.stdout.contains(#""Person": 250"#),
+            "\(json.stdout)")
         #expect(json.stdout.contains(#""realmCoreFormat""#))
     }
 }

@@ -21,7 +21,8 @@ import Testing
     }
 
     static var tool: URL? {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("shared/realm-core/tools/realm-core-tool")
         return FileManager.default.isExecutableFile(atPath: url.path) ? url : nil
     }
@@ -47,7 +48,8 @@ import Testing
             let result = try CLI.run([], executable: tool.path, arguments: [command, out])
             #expect(result.status == 0, "realm-core-tool \(command): \(result.stderr)")
         }
-        let query = try CLI.run([], executable: tool.path, arguments: ["query", out, "Item", "when < 2000-01-01@00:00:00"])
+        let query = try CLI.run(
+            [], executable: tool.path, arguments: ["query", out, "Item", "when < 2000-01-01@00:00:00"])
         #expect(query.stdout.contains("\"count\": 1"), "\(query.stdout) \(query.stderr)")
     }
 
@@ -59,14 +61,17 @@ import Testing
         try #require(created.status == 0, "\(created.stderr)")
         // A set of Mixed holding two values realmtui tells apart and Realm Core takes as one
         // (it converts the float to a decimal of 7 digits).
-        let imported = try CLI.run(["import", file, "-"],
-                                   stdin: #"{"Bag": [{"n": 1, "tags": [{"$float": 0.1}, {"$decimal": "0.1"}]}]}"#)
+        let imported = try CLI.run(
+            ["import", file, "-"],
+            stdin: #"{"Bag": [{"n": 1, "tags": [{"$float": 0.1}, {"$decimal": "0.1"}]}]}"#)
         try #require(imported.status == 0, "\(imported.stderr)")
         let out = s.path("seed.realm")
         let refused = try CLI.run(["copy", file, out, "--format", "realm-core"])
         expectFailure(refused, contains: "Bag.tags")
         #expect(!FileManager.default.fileExists(atPath: out))
-        let keyed = try CLI.run(["copy", file, out, "--format", "realm-core", "--new-key", String(repeating: "ab", count: 64)])
+        let keyed = try CLI.run([
+            "copy", file, out, "--format", "realm-core", "--new-key", String(repeating: "ab", count: 64),
+        ])
         expectFailure(keyed, contains: "Bag.tags")
         #expect(!FileManager.default.fileExists(atPath: out))
     }
@@ -89,7 +94,9 @@ import Testing
         #expect(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "\(count.stdout) \(count.stderr)")
         let withoutKey = try CLI.run(["query", out, "Item", "TRUEPREDICATE", "--format", "count"])
         #expect(withoutKey.status != 0, "\(withoutKey.stdout)")
-        let short = try CLI.run(["copy", native, s.path("short.realm"), "--format", "realm-core", "--new-key", String(key.prefix(64))])
+        let short = try CLI.run([
+            "copy", native, s.path("short.realm"), "--format", "realm-core", "--new-key", String(key.prefix(64)),
+        ])
         expectFailure(short, status: 64, contains: "--new-key takes a 64-byte key as 128 hex digits")
         #expect(!FileManager.default.fileExists(atPath: s.path("short.realm")))
         let tool = try Self.requireTool()
@@ -97,9 +104,11 @@ import Testing
             let result = try CLI.run([], executable: tool.path, arguments: [command, out, "--key", key])
             #expect(result.status == 0, "realm-core-tool \(command): \(result.stderr)")
         }
-        let query = try CLI.run([], executable: tool.path, arguments: ["query", out, "Item", "when < 2000-01-01@00:00:00", "--key", key])
+        let query = try CLI.run(
+            [], executable: tool.path, arguments: ["query", out, "Item", "when < 2000-01-01@00:00:00", "--key", key])
         #expect(query.stdout.contains("\"count\": 1"), "\(query.stdout) \(query.stderr)")
-        let wrong = try CLI.run([], executable: tool.path, arguments: ["verify", out, "--key", String(repeating: "0", count: 128)])
+        let wrong = try CLI.run(
+            [], executable: tool.path, arguments: ["verify", out, "--key", String(repeating: "0", count: 128)])
         #expect(wrong.status != 0, "Realm Core opened the copy with a wrong key")
     }
 
@@ -110,26 +119,34 @@ import Testing
         let tool = try Self.requireTool()
         let s = try Scratch()
         let (source, _, _) = try RealmCoreFileTests.copy("generated-dogs.realm", into: s)
-        let expected = try RealmCoreRoundTripCLITests.classes(CLI.run([], executable: tool.path, arguments: ["dump", source]))
+        let expected = try RealmCoreRoundTripCLITests.classes(
+            CLI.run([], executable: tool.path, arguments: ["dump", source]))
         let key = (0..<64).map { String(format: "%02x", ($0 * 29 + 3) & 0xFF) }.joined()
         for keyed in [false, true] {
             let out = s.path(keyed ? "streaming-encrypted.realm" : "streaming.realm")
             let keyArguments = keyed ? ["--key", key] : []
-            let copied = try CLI.run(["copy", source, out, "--format", "realm-core", "--streaming"] + (keyed ? ["--new-key", key] : []))
+            let copied = try CLI.run(
+                ["copy", source, out, "--format", "realm-core", "--streaming"] + (keyed ? ["--new-key", key] : []))
             try #require(copied.status == 0, "\(copied.stderr)")
             let info = try CLI.run([], executable: tool.path, arguments: ["info", out] + keyArguments)
-            let facts = try #require(try JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as? [String: Any], "info: \(info.stderr)")
+            let facts = try #require(
+                try JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as? [String: Any], "info: \(info.stderr)"
+            )
             #expect(facts["streaming_form"] as? Bool == true, "\(facts)")
             for command in ["verify", "write-test"] {
                 let result = try CLI.run([], executable: tool.path, arguments: [command, out] + keyArguments)
-                #expect(result.status == 0, "realm-core-tool \(command)\(keyed ? " (encrypted)" : ""): \(result.stderr)")
+                #expect(
+                    result.status == 0, "realm-core-tool \(command)\(keyed ? " (encrypted)" : ""): \(result.stderr)")
             }
-            let written = try RealmCoreRoundTripCLITests.classes(CLI.run([], executable: tool.path, arguments: ["dump", out] + keyArguments))
+            let written = try RealmCoreRoundTripCLITests.classes(
+                CLI.run([], executable: tool.path, arguments: ["dump", out] + keyArguments))
             #expect(!expected.isEmpty && written == expected)
             // This reader reads it too.
             let count = try CLI.run(["query", out, "Dog", "TRUEPREDICATE", "--format", "count"] + keyArguments)
-            #expect(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "\(RealmCoreWriteCommandTests.objectCount(expected["class_Dog"]))",
-                    "\(count.stdout) \(count.stderr)")
+            #expect(
+                count.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                    == "\(RealmCoreWriteCommandTests.objectCount(expected["class_Dog"]))",
+                "\(count.stdout) \(count.stderr)")
         }
         let refused = try CLI.run(["copy", source, s.path("native-streaming.realm"), "--streaming"])
         expectFailure(refused, status: 64, contains: "--streaming")

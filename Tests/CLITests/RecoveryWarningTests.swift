@@ -14,7 +14,10 @@ struct RecoveryWarningTests {
         let newest = try #require(slots.first?.slot)
         try #require(newest.commitRef != 0)
         let listed = bytes.withUnsafeBytes {
-            Int(UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: Int(newest.commitRef) + Node.headerSize + 8, as: UInt64.self)))
+            Int(
+                UInt64(
+                    littleEndian: $0.loadUnaligned(
+                        fromByteOffset: Int(newest.commitRef) + Node.headerSize + 8, as: UInt64.self)))
         }
         bytes[listed + Node.headerSize + 1] ^= 0x5A
         try Data(bytes).write(to: URL(fileURLWithPath: path))
@@ -30,7 +33,8 @@ struct RecoveryWarningTests {
         let lost = try Self.damageNewestCommit(file)
         let checked = try CLI.run(["check", file])
         #expect(checked.status == 0, "\(checked.stderr)")
-        #expect(checked.stderr.hasPrefix("warning: ") && checked.stderr.contains("version \(lost)"), "\(checked.stderr)")
+        #expect(
+            checked.stderr.hasPrefix("warning: ") && checked.stderr.contains("version \(lost)"), "\(checked.stderr)")
         let queried = try CLI.run(["query", file, "Person"])
         #expect(queried.status == 0, "\(queried.stderr)")
         #expect(queried.errorLines.count == 1)

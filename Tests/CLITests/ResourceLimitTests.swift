@@ -9,8 +9,9 @@ import Testing
 struct ResourceLimitTests {
     /// Runs `realmtui args…` under the sh `ulimit` option `limit` (`-n 5`, `-v 400000`).
     static func limited(_ limit: String, _ args: [String], stdin: String? = nil) throws -> CLI.Result {
-        try CLI.run([], stdin: stdin, executable: "/bin/sh",
-                    arguments: ["-c", "ulimit \(limit) && exec \"$0\" \"$@\"", CLI.executable.path] + args)
+        try CLI.run(
+            [], stdin: stdin, executable: "/bin/sh",
+            arguments: ["-c", "ulimit \(limit) && exec \"$0\" \"$@\"", CLI.executable.path] + args)
     }
 
     @Test func writingCommandsWithTooFewDescriptorsFailWithAnError() throws {
@@ -18,10 +19,12 @@ struct ResourceLimitTests {
         let db = try s.database()
         for limit in [5, 6] {
             try expectUnchanged(db) {
-                expectFailure(try Self.limited("-n \(limit)", ["update", db, "Dog", "TRUEPREDICATE", "--set", "age=9"]),
-                              contains: "file descriptors")
-                expectFailure(try Self.limited("-n \(limit)", ["import", db, "-"], stdin: #"{"Dog": [{"name": "Rex"}]}"#),
-                              contains: "file descriptors")
+                expectFailure(
+                    try Self.limited("-n \(limit)", ["update", db, "Dog", "TRUEPREDICATE", "--set", "age=9"]),
+                    contains: "file descriptors")
+                expectFailure(
+                    try Self.limited("-n \(limit)", ["import", db, "-"], stdin: #"{"Dog": [{"name": "Rex"}]}"#),
+                    contains: "file descriptors")
             }
         }
         // With enough of them the same command works.
@@ -44,7 +47,8 @@ struct ResourceLimitTests {
         #expect(updated.status == 0, "\(updated.stderr)")
         #expect(updated.stdout == "updated 2 objects\n")
         let rows = (0..<2000).map { #"{"name": "dog \#($0)", "tags": ["a", "b"]}"# }
-        let imported = try Self.limited(limit, ["import", db, "-"], stdin: #"{"Dog": ["# + rows.joined(separator: ",") + "]}")
+        let imported = try Self.limited(
+            limit, ["import", db, "-"], stdin: #"{"Dog": ["# + rows.joined(separator: ",") + "]}")
         #expect(imported.status == 0, "\(imported.stderr)")
         let checked = try Self.limited(limit, ["check", db])
         #expect(checked.status == 0, "\(checked.stderr)")

@@ -12,9 +12,10 @@ struct RolledBackFileTests {
         let file = try s.database()
         func newestSlot() throws -> (index: Int, slot: FileHeader.Slot) {
             let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
-            return try #require(try bytes.withUnsafeBytes { raw in
-                try FileHeader.read(base: raw.baseAddress!, fileSize: UInt64(raw.count), path: file)
-            }.first)
+            return try #require(
+                try bytes.withUnsafeBytes { raw in
+                    try FileHeader.read(base: raw.baseAddress!, fileSize: UInt64(raw.count), path: file)
+                }.first)
         }
         func importDog(_ name: String) throws {
             let r = try CLI.run(["import", file, "-"], stdin: #"{"Dog": [{"name": "\#(name)"}]}"#)

@@ -96,11 +96,14 @@ import Testing
                 let name: String
                 switch form {
                 case "export-json":
-                    written = try CLI.run(["export", source, "--class", className]); name = "\(className).json"
+                    written = try CLI.run(["export", source, "--class", className])
+                    name = "\(className).json"
                 case "query-json":
-                    written = try CLI.run(["query", source, className, "--format", "json"]); name = "\(className).json"
+                    written = try CLI.run(["query", source, className, "--format", "json"])
+                    name = "\(className).json"
                 default:
-                    written = try CLI.run(["export", source, "--class", className, "--format", "csv"]); name = "\(className).csv"
+                    written = try CLI.run(["export", source, "--class", className, "--format", "csv"])
+                    name = "\(className).csv"
                 }
                 try #require(written.status == 0, "\(written.stderr)")
                 let data = try scratch.write("\(form)\(i)-\(name)", written.stdout)
@@ -110,7 +113,9 @@ import Testing
             for className in try classes(source) {
                 let original = try CLI.run(["export", source, "--class", className])
                 let again = try CLI.run(["export", copy, "--class", className])
-                #expect(again.stdout == original.stdout, "\(source) \(className) \(form): export of the imported copy differs")
+                #expect(
+                    again.stdout == original.stdout,
+                    "\(source) \(className) \(form): export of the imported copy differs")
             }
         }
     }
@@ -120,8 +125,9 @@ import Testing
     @Test func datesOutsideYears0000To9999RoundTrip() throws {
         let scratch = try Scratch()
         let source = try scratch.database()
-        let far = #"{"Dog": [{"name": "y10000", "born": 253402300800000}, {"name": "y55840", "born": 1700000000000000}, "# +
-            #"{"name": "y-1", "born": -62198755200000}]}"#
+        let far =
+            #"{"Dog": [{"name": "y10000", "born": 253402300800000}, {"name": "y55840", "born": 1700000000000000}, "#
+            + #"{"name": "y-1", "born": -62198755200000}]}"#
         let added = try CLI.run(["import", source, "-"], stdin: far)
         try #require(added.status == 0, "\(added.stderr)")
         let exported = try CLI.run(["export", source])
@@ -133,7 +139,9 @@ import Testing
         let imported = try CLI.run(["import", copy, "-"], stdin: exported.stdout)
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(try CLI.run(["export", copy]).stdout == exported.stdout)
-        let found = try CLI.run(["query", copy, "Dog", "born == $0", "--arg", "\"+10000-01-01T00:00:00Z\"", "--format", "count"])
+        let found = try CLI.run([
+            "query", copy, "Dog", "born == $0", "--arg", "\"+10000-01-01T00:00:00Z\"", "--format", "count",
+        ])
         #expect(found.stdout == "1\n", "\(found.stderr)")
     }
 }

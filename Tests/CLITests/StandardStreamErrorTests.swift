@@ -10,13 +10,15 @@ struct StandardStreamErrorTests {
     static func largeDatabase(_ s: Scratch) throws -> String {
         let file = try s.database()
         let people = (100..<3100).map { #"{"id": \#($0), "name": "person-\#($0)-abcdefghijklmnopqrstuvwxyz"}"# }
-        let imported = try CLI.run(["import", file, "-"], stdin: #"{"Person": ["# + people.joined(separator: ",") + "]}")
+        let imported = try CLI.run(
+            ["import", file, "-"], stdin: #"{"Person": ["# + people.joined(separator: ",") + "]}")
         try #require(imported.status == 0, "\(imported.stderr)")
         return file
     }
 
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full"), "needs /dev/full"),
-          arguments: [["export"], ["query", "Person"], ["query", "Person", "--format", "json"]])
+    @Test(
+        .enabled(if: FileManager.default.fileExists(atPath: "/dev/full"), "needs /dev/full"),
+        arguments: [["export"], ["query", "Person"], ["query", "Person", "--format", "json"]])
     func aFullDiskFailsTheCommand(_ command: [String]) throws {
         let s = try Scratch()
         let file = try Self.largeDatabase(s)
@@ -35,8 +37,9 @@ struct StandardStreamErrorTests {
         let s = try Scratch()
         let file = try Self.largeDatabase(s)
         let script = prefix + "\"$0\" export \"$1\" 2>\"$2\" | head -c 10 >/dev/null"
-        let r = try CLI.run([], executable: "/bin/sh",
-                            arguments: ["-c", script, CLI.executable.path, file, s.path("stderr.txt")])
+        let r = try CLI.run(
+            [], executable: "/bin/sh",
+            arguments: ["-c", script, CLI.executable.path, file, s.path("stderr.txt")])
         #expect(r.status == 0, "\(r.stderr)")
         let stderr = String(decoding: s.bytes("stderr.txt") ?? Data(), as: UTF8.self)
         #expect(stderr.isEmpty, "stderr: \(stderr)")
@@ -47,11 +50,13 @@ struct StandardStreamErrorTests {
         let s = try Scratch()
         let file = try s.database()
         try expectUnchanged(file) {
-            let r = try CLI.run(["import", file, "-"], environment: ["SWIFT_BACKTRACE": "enable=no"], stdinPath: s.url.path)
+            let r = try CLI.run(
+                ["import", file, "-"], environment: ["SWIFT_BACKTRACE": "enable=no"], stdinPath: s.url.path)
             expectFailure(r, contains: "standard input: cannot read the JSON input: Is a directory")
         }
-        let schema = try CLI.run(["create", s.path("new.realm"), "--schema", "-"],
-                                 environment: ["SWIFT_BACKTRACE": "enable=no"], stdinPath: s.url.path)
+        let schema = try CLI.run(
+            ["create", s.path("new.realm"), "--schema", "-"],
+            environment: ["SWIFT_BACKTRACE": "enable=no"], stdinPath: s.url.path)
         expectFailure(schema, contains: "standard input: cannot read the schema input: Is a directory")
         #expect(!s.exists("new.realm"))
     }

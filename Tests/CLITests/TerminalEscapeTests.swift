@@ -14,7 +14,9 @@ struct TerminalEscapeTests {
     /// A file whose class and property names hold escape sequences, with one object whose
     /// values do too (ESC, and a C1 CSI).
     static func craftedFile(_ s: Scratch) throws -> String {
-        let schema = try s.write("schema.json", """
+        let schema = try s.write(
+            "schema.json",
+            """
             [{"name": "Ev\\u001b[31mil", "properties": {"na\\u001b]0;pwned\\u0007me": "string", "note": "string?"}}]
             """)
         return try s.createRealm("crafted.realm", schema: schema)
@@ -28,8 +30,10 @@ struct TerminalEscapeTests {
             let v = scalar.value
             return (v < 0x20 && v != 0x0A) || (0x7F...0x9F).contains(v)
         }
-        #expect(bad.isEmpty, "\(what) printed control characters \(bad.map { String($0.value, radix: 16) }): \(text.debugDescription)",
-                sourceLocation: sourceLocation)
+        #expect(
+            bad.isEmpty,
+            "\(what) printed control characters \(bad.map { String($0.value, radix: 16) }): \(text.debugDescription)",
+            sourceLocation: sourceLocation)
     }
 
     @Test func humanFormatsShowControlCharactersAsPictures() throws {
@@ -39,8 +43,10 @@ struct TerminalEscapeTests {
         #expect(imported.status == 0, "\(imported.stderr)")
         Self.expectClean(imported.stdout, "import")
         #expect(imported.stdout.contains("Ev␛[31mil"), "\(imported.stdout)")
-        for args in [["schema", file], ["check", file], ["query", file, Self.className, "--format", "line"],
-                     ["query", file, Self.className], ["query", file, Self.className, "--format", "count"]] {
+        for args in [
+            ["schema", file], ["check", file], ["query", file, Self.className, "--format", "line"],
+            ["query", file, Self.className], ["query", file, Self.className, "--format", "count"],
+        ] {
             let r = try CLI.run(args)
             #expect(r.status == 0, "\(args): \(r.stderr)")
             Self.expectClean(r.stdout, args.joined(separator: " "))

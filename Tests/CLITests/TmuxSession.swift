@@ -49,8 +49,10 @@ struct TmuxSession {
         // The pane stays after the script ends, so its last screen and status can be read.
         let config = folder.appendingPathComponent("tmux.conf")
         try Data("set-option -g remain-on-exit on\n".utf8).write(to: config)
-        try tmux(["-f", config.path, "new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)",
-                  "bash --noprofile --norc \(Self.quoted(file.path))"])
+        try tmux([
+            "-f", config.path, "new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)",
+            "bash --noprofile --norc \(Self.quoted(file.path))",
+        ])
     }
 
     struct Failure: Error, CustomStringConvertible {
@@ -84,14 +86,16 @@ struct TmuxSession {
         // Files, not pipes: the tmux server the first call starts inherits the client's output
         // and would keep a pipe open (reading it to the end would never return).
         let id = UUID().uuidString
-        let outURL = folder.appendingPathComponent("out-\(id)"), errURL = folder.appendingPathComponent("err-\(id)")
+        let outURL = folder.appendingPathComponent("out-\(id)")
+        let errURL = folder.appendingPathComponent("err-\(id)")
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         defer {
             try? FileManager.default.removeItem(at: outURL)
             try? FileManager.default.removeItem(at: errURL)
         }
-        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
         defer {
             try? out.close()
             try? err.close()
@@ -102,7 +106,8 @@ struct TmuxSession {
         // A child inherits the spawning thread's signal mask, and the test runner's worker
         // threads block nearly every signal: unblocked, the programs in the pane get SIGHUP,
         // SIGTERM and ctrl-c as they would from a shell.
-        var everything = sigset_t(), saved = sigset_t()
+        var everything = sigset_t()
+        var saved = sigset_t()
         sigemptyset(&everything)
         pthread_sigmask(SIG_SETMASK, &everything, &saved)
         defer { pthread_sigmask(SIG_SETMASK, &saved, nil) }
@@ -175,8 +180,9 @@ struct TmuxSession {
     /// Whether the terminal is as a shell left it: normal screen, no mouse reporting, cursor
     /// shown, cursor keys in normal mode. Returns what differs (empty when restored).
     func terminalModesLeftOn() throws -> [String] {
-        let flags = try display("alternate=#{alternate_on} mouse=#{mouse_any_flag} sgr=#{mouse_sgr_flag} " +
-                                "cursor-hidden=#{?cursor_flag,0,1} keypad=#{keypad_cursor_flag}")
+        let flags = try display(
+            "alternate=#{alternate_on} mouse=#{mouse_any_flag} sgr=#{mouse_sgr_flag} "
+                + "cursor-hidden=#{?cursor_flag,0,1} keypad=#{keypad_cursor_flag}")
         return flags.split(separator: " ").filter { $0.hasSuffix("=1") }.map { String($0.dropLast(2)) }
     }
 

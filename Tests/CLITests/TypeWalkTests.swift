@@ -48,51 +48,70 @@ import TestSupport
     /// The samples of `type`; nil for a computed type (linking objects are walked with links).
     static func sample(of type: PropertyType) throws -> Sample? {
         func integer(_ name: String) -> Sample {
-            Sample(type: type, schemaName: name, high: .int(42), low: .int(7), highJSON: "42", lowJSON: "7", highCell: "42")
+            Sample(
+                type: type, schemaName: name, high: .int(42), low: .int(7), highJSON: "42", lowJSON: "7", highCell: "42"
+            )
         }
         switch type {
         case .bool:
-            return Sample(type: type, schemaName: "bool", high: .bool(true), low: .bool(false), highJSON: "true", lowJSON: "false", highCell: "true")
+            return Sample(
+                type: type, schemaName: "bool", high: .bool(true), low: .bool(false), highJSON: "true",
+                lowJSON: "false", highCell: "true")
         case .int: return integer("int")
         case .int8: return integer("int8")
         case .int16: return integer("int16")
         case .int32: return integer("int32")
         case .float:
-            return Sample(type: type, schemaName: "float", high: .float(1.5), low: .float(0.25), highJSON: "1.5", lowJSON: "0.25", highCell: "1.5")
+            return Sample(
+                type: type, schemaName: "float", high: .float(1.5), low: .float(0.25), highJSON: "1.5", lowJSON: "0.25",
+                highCell: "1.5")
         case .double:
-            return Sample(type: type, schemaName: "double", high: .double(2.5), low: .double(-0.5), highJSON: "2.5", lowJSON: "-0.5", highCell: "2.5")
+            return Sample(
+                type: type, schemaName: "double", high: .double(2.5), low: .double(-0.5), highJSON: "2.5",
+                lowJSON: "-0.5", highCell: "2.5")
         case .string:
-            return Sample(type: type, schemaName: "string", high: .string("walk"), low: .string("alpha"),
-                          highJSON: #""walk""#, lowJSON: #""alpha""#, highCell: "walk")
+            return Sample(
+                type: type, schemaName: "string", high: .string("walk"), low: .string("alpha"),
+                highJSON: #""walk""#, lowJSON: #""alpha""#, highCell: "walk")
         case .date:
-            return Sample(type: type, schemaName: "date", high: ts("2024-05-06T07:08:09.123Z"), low: ts("2020-01-01T00:00:00Z"),
-                          highJSON: #""2024-05-06T07:08:09.123Z""#, lowJSON: #""2020-01-01T00:00:00Z""#,
-                          highCell: "2024-05-06T07:08:09.123Z")
+            return Sample(
+                type: type, schemaName: "date", high: ts("2024-05-06T07:08:09.123Z"), low: ts("2020-01-01T00:00:00Z"),
+                highJSON: #""2024-05-06T07:08:09.123Z""#, lowJSON: #""2020-01-01T00:00:00Z""#,
+                highCell: "2024-05-06T07:08:09.123Z")
         case .data:
-            return Sample(type: type, schemaName: "data", high: .data(Data([0, 1, 2])), low: .data(Data([0, 1])),
-                          highJSON: #""AAEC""#, lowJSON: #""AAE=""#, highCell: "3 B 000102")
+            return Sample(
+                type: type, schemaName: "data", high: .data(Data([0, 1, 2])), low: .data(Data([0, 1])),
+                highJSON: #""AAEC""#, lowJSON: #""AAE=""#, highCell: "3 B 000102")
         case .objectId:
-            return Sample(type: type, schemaName: "objectId",
-                          high: .objectId(try ObjectId(string: "65f0a0000000000000000002")),
-                          low: .objectId(try ObjectId(string: "65f0a0000000000000000001")),
-                          highJSON: #""65f0a0000000000000000002""#, lowJSON: #""65f0a0000000000000000001""#,
-                          highCell: "65f0a0000000000000000002")
+            return Sample(
+                type: type, schemaName: "objectId",
+                high: .objectId(try ObjectId(string: "65f0a0000000000000000002")),
+                low: .objectId(try ObjectId(string: "65f0a0000000000000000001")),
+                highJSON: #""65f0a0000000000000000002""#, lowJSON: #""65f0a0000000000000000001""#,
+                highCell: "65f0a0000000000000000002")
         case .uuid:
-            let high = "00000000-0000-4000-8000-000000000002", low = "00000000-0000-4000-8000-000000000001"
-            return Sample(type: type, schemaName: "uuid", high: .uuid(try #require(UUID(uuidString: high))),
-                          low: .uuid(try #require(UUID(uuidString: low))), highJSON: "\"\(high)\"", lowJSON: "\"\(low)\"", highCell: high)
+            let high = "00000000-0000-4000-8000-000000000002"
+            let low = "00000000-0000-4000-8000-000000000001"
+            return Sample(
+                type: type, schemaName: "uuid", high: .uuid(try #require(UUID(uuidString: high))),
+                low: .uuid(try #require(UUID(uuidString: low))), highJSON: "\"\(high)\"", lowJSON: "\"\(low)\"",
+                highCell: high)
         case .decimal128:
-            return Sample(type: type, schemaName: "decimal128", high: .decimal128(try Decimal128(parsing: "12.50")),
-                          low: .decimal128(try Decimal128(parsing: "0.1")), highJSON: #""12.50""#, lowJSON: #""0.1""#, highCell: "12.50")
+            return Sample(
+                type: type, schemaName: "decimal128", high: .decimal128(try Decimal128(parsing: "12.50")),
+                low: .decimal128(try Decimal128(parsing: "0.1")), highJSON: #""12.50""#, lowJSON: #""0.1""#,
+                highCell: "12.50")
         case .object:
             // Links are named by the target's primary key in JSON; their values are checked by
             // following them (`Sample.high`/`low` name the targets' primary keys).
-            return Sample(type: type, schemaName: "Target", high: .string("b"), low: .string("a"),
-                          highJSON: #""b""#, lowJSON: #""a""#, highCell: "→ b")
+            return Sample(
+                type: type, schemaName: "Target", high: .string("b"), low: .string("a"),
+                highJSON: #""b""#, lowJSON: #""a""#, highCell: "→ b")
         case .mixed:
             // Any value: a number sorts before a string; optional by nature (no "mixed?" form).
-            return Sample(type: type, schemaName: "mixed", high: .string("walk"), low: .int(7),
-                          highJSON: #""walk""#, lowJSON: "7", highCell: #""walk""#)
+            return Sample(
+                type: type, schemaName: "mixed", high: .string("walk"), low: .int(7),
+                highJSON: #""walk""#, lowJSON: "7", highCell: #""walk""#)
         case .linkingObjects:
             return nil
         }
@@ -103,7 +122,8 @@ import TestSupport
         var result: [(String, Sample, Shape)] = []
         for type in PropertyType.allCases {
             guard let sample = try sample(of: type) else { continue }
-            for shape in Shape.allCases where !(type == .object && shape == .required) && !(type == .mixed && shape == .optional) {
+            for shape in Shape.allCases
+            where !(type == .object && shape == .required) && !(type == .mixed && shape == .optional) {
                 result.append(("\(type.rawValue)_\(shape.rawValue)", sample, shape))
             }
         }
@@ -125,9 +145,10 @@ import TestSupport
     /// The realm-js schema: `Item` with every property, `Target` with the linking objects,
     /// `Part` embedded (in `Item` and in itself).
     static func schemaJSON() throws -> String {
-        let properties = try Self.properties().map { property in
-            #""\#(property.name)": "\#(property.shape.schemaForm(property.sample.schemaName, isLink: property.sample.type == .object))""#
-        } + embeddedShapes.map { #""\#(embeddedName($0))": "\#($0.schemaForm("Part", isLink: true))""# }
+        let properties =
+            try Self.properties().map { property in
+                #""\#(property.name)": "\#(property.shape.schemaForm(property.sample.schemaName, isLink: property.sample.type == .object))""#
+            } + embeddedShapes.map { #""\#(embeddedName($0))": "\#($0.schemaForm("Part", isLink: true))""# }
         return #"[{"name": "Item", "primaryKey": "id", "properties": {"id": "int", "#
             + properties.joined(separator: ", ") + "}}, "
             + #"{"name": "Target", "primaryKey": "name", "properties": {"name": "string", "#
@@ -138,26 +159,38 @@ import TestSupport
     /// Item 1 holds the high values (a collection both, high first), item 2 the low ones (an
     /// optional: null; a collection: low alone).
     static func dataJSON() throws -> String {
-        var first: [String] = [#""id": 1"#], second: [String] = [#""id": 2"#]
+        var first: [String] = [#""id": 1"#]
+        var second: [String] = [#""id": 2"#]
         for (name, sample, shape) in try properties() {
             switch shape {
             case .required:
-                first.append("\"\(name)\": \(sample.highJSON)"); second.append("\"\(name)\": \(sample.lowJSON)")
+                first.append("\"\(name)\": \(sample.highJSON)")
+                second.append("\"\(name)\": \(sample.lowJSON)")
             case .optional:
-                first.append("\"\(name)\": \(sample.highJSON)"); second.append("\"\(name)\": null")
+                first.append("\"\(name)\": \(sample.highJSON)")
+                second.append("\"\(name)\": null")
             case .list, .set:
-                first.append("\"\(name)\": [\(sample.highJSON), \(sample.lowJSON)]"); second.append("\"\(name)\": [\(sample.lowJSON)]")
+                first.append("\"\(name)\": [\(sample.highJSON), \(sample.lowJSON)]")
+                second.append("\"\(name)\": [\(sample.lowJSON)]")
             case .map:
                 first.append("\"\(name)\": {\"k\": \(sample.highJSON), \"j\": \(sample.lowJSON)}")
                 second.append("\"\(name)\": {\"k\": \(sample.lowJSON)}")
             }
         }
         for shape in embeddedShapes {
-            let name = embeddedName(shape), high = partJSON("walk"), low = partJSON("alpha")
+            let name = embeddedName(shape)
+            let high = partJSON("walk")
+            let low = partJSON("alpha")
             switch shape {
-            case .optional: first.append("\"\(name)\": \(high)"); second.append("\"\(name)\": null")
-            case .list: first.append("\"\(name)\": [\(high), \(low)]"); second.append("\"\(name)\": [\(low)]")
-            case .map: first.append("\"\(name)\": {\"k\": \(high), \"j\": \(low)}"); second.append("\"\(name)\": {\"k\": \(low)}")
+            case .optional:
+                first.append("\"\(name)\": \(high)")
+                second.append("\"\(name)\": null")
+            case .list:
+                first.append("\"\(name)\": [\(high), \(low)]")
+                second.append("\"\(name)\": [\(low)]")
+            case .map:
+                first.append("\"\(name)\": {\"k\": \(high), \"j\": \(low)}")
+                second.append("\"\(name)\": {\"k\": \(low)}")
             case .required, .set: break
             }
         }
@@ -166,7 +199,8 @@ import TestSupport
     }
 
     func database(_ scratch: Scratch) throws -> String {
-        let file = try scratch.createRealm("walk.realm", schema: try scratch.write("schema.json", try Self.schemaJSON()))
+        let file = try scratch.createRealm(
+            "walk.realm", schema: try scratch.write("schema.json", try Self.schemaJSON()))
         let imported = try CLI.run(["import", file, "-"], stdin: try Self.dataJSON())
         try #require(imported.status == 0, "\(imported.stderr)")
         return file
@@ -202,19 +236,26 @@ import TestSupport
         for (name, sample, shape) in try Self.properties() {
             let isLink = sample.type == .object
             // Stored and read back (a link by its target's primary key).
-            let stored = try resolved(try one.value(forKey: name), realm), storedLow = try resolved(try two.value(forKey: name), realm)
+            let stored = try resolved(try one.value(forKey: name), realm)
+            let storedLow = try resolved(try two.value(forKey: name), realm)
             switch shape {
             case .required:
                 #expect(stored == sample.high && storedLow == sample.low, "\(name): \(stored), \(storedLow)")
             case .optional:
                 #expect(stored == sample.high && storedLow == .null, "\(name): \(stored), \(storedLow)")
             case .list:
-                #expect(stored == .list([sample.high, sample.low]) && storedLow == .list([sample.low]), "\(name): \(stored)")
+                #expect(
+                    stored == .list([sample.high, sample.low]) && storedLow == .list([sample.low]), "\(name): \(stored)"
+                )
             case .set:
                 // A set in Realm's order: low before high.
-                #expect(stored == .list([sample.low, sample.high]) && storedLow == .list([sample.low]), "\(name): \(stored)")
+                #expect(
+                    stored == .list([sample.low, sample.high]) && storedLow == .list([sample.low]), "\(name): \(stored)"
+                )
             case .map:
-                #expect(stored == .map(["k": sample.high, "j": sample.low]) && storedLow == .map(["k": sample.low]), "\(name): \(stored)")
+                #expect(
+                    stored == .map(["k": sample.high, "j": sample.low]) && storedLow == .map(["k": sample.low]),
+                    "\(name): \(stored)")
             }
             // Queried: a link by a property of its target, a value by an argument of its type.
             let path = isLink ? "\(name).name" : name
@@ -255,7 +296,9 @@ import TestSupport
     func labels(_ value: Value, _ realm: Realm) throws -> Value {
         switch value {
         case .link(let key):
-            guard let part = try realm.readView.row(classIndex: try realm.classIndex("Part"), key: key) else { return .string("gone \(key)") }
+            guard let part = try realm.readView.row(classIndex: try realm.classIndex("Part"), key: key) else {
+                return .string("gone \(key)")
+            }
             return part.first ?? .null
         case .list(let items): return .list(try items.map { try labels($0, realm) })
         case .map(let entries): return .map(try entries.mapValues { try labels($0, realm) })
@@ -280,7 +323,8 @@ import TestSupport
         }
         for shape in Self.embeddedShapes {
             let name = Self.embeddedName(shape)
-            let high = try labels(try one.value(forKey: name), realm), low = try labels(try two.value(forKey: name), realm)
+            let high = try labels(try one.value(forKey: name), realm)
+            let low = try labels(try two.value(forKey: name), realm)
             switch shape {
             case .optional:
                 #expect(high == walk && low == .null, "\(name): \(high), \(low)")
@@ -308,14 +352,19 @@ import TestSupport
         #expect(report.objects["Part"] == 14 && report.warnings.isEmpty, "\(report.objects)")
         // The command line: the class is refused on its own, and shown nested in its parent.
         let refused = try CLI.run(["query", file, "Part"])
-        #expect(refused.stderr.contains("Part is embedded: its objects live in Item.part_optional, Item.part_list, Item.part_map, Part.inner"),
-                "\(refused.stderr)")
-        let line = try CLI.run(["query", file, "Item", "id == 2", "--format", "line", "--columns", "part_optional,part_list"])
-        #expect(line.stdout == #"""
-            part_optional = null
-                part_list = [Part{label: "alpha", inner: Part{label: "alpha-inner", inner: null}}]
+        #expect(
+            refused.stderr.contains(
+                "Part is embedded: its objects live in Item.part_optional, Item.part_list, Item.part_map, Part.inner"),
+            "\(refused.stderr)")
+        let line = try CLI.run([
+            "query", file, "Item", "id == 2", "--format", "line", "--columns", "part_optional,part_list",
+        ])
+        #expect(
+            line.stdout == #"""
+                part_optional = null
+                    part_list = [Part{label: "alpha", inner: Part{label: "alpha-inner", inner: null}}]
 
-            """#, "\(line.stdout) \(line.stderr)")
+                """#, "\(line.stdout) \(line.stderr)")
     }
 
     @Test func everyTypeInEveryShapeShowsInTheExplorer() throws {
@@ -328,7 +377,8 @@ import TestSupport
         let two = try #require(try realm.object(ofType: "Item", forPrimaryKey: .int(2)))
         for (name, sample, shape) in try Self.properties() {
             let property = try #require(schema[name])
-            let cell = formatter.cell(one, property), low = formatter.cell(two, property)
+            let cell = formatter.cell(one, property)
+            let low = formatter.cell(two, property)
             #expect(!cell.text.hasPrefix("⚠") && !low.text.hasPrefix("⚠"), "\(name): \(cell.text) / \(low.text)")
             switch shape {
             case .required: #expect(cell.text == sample.highCell, "\(name): \(cell.text)")
@@ -336,8 +386,11 @@ import TestSupport
                 #expect(cell.text == sample.highCell && !cell.isNull, "\(name): \(cell.text)")
                 #expect(low.isNull, "\(name): \(low.text)")
             case .list: #expect(cell.text.hasPrefix("[2] " + sample.highCell), "\(name): \(cell.text)")
-            case .set: #expect(cell.text.hasPrefix("{2} ") && cell.text.contains(sample.highCell), "\(name): \(cell.text)")
-            case .map: #expect(cell.text.hasPrefix("{2} ") && cell.text.contains("k: " + sample.highCell), "\(name): \(cell.text)")
+            case .set:
+                #expect(cell.text.hasPrefix("{2} ") && cell.text.contains(sample.highCell), "\(name): \(cell.text)")
+            case .map:
+                #expect(
+                    cell.text.hasPrefix("{2} ") && cell.text.contains("k: " + sample.highCell), "\(name): \(cell.text)")
             }
         }
     }
@@ -353,13 +406,16 @@ import TestSupport
         }
         for shape in Self.embeddedShapes {
             let form = shape.schemaForm("Part", isLink: true)
-            #expect(schema.stdout.contains("\"\(Self.embeddedName(shape))\": \"\(form)\""), "\(form) in \(schema.stdout)")
+            #expect(
+                schema.stdout.contains("\"\(Self.embeddedName(shape))\": \"\(form)\""), "\(form) in \(schema.stdout)")
         }
         #expect(schema.stdout.contains(#""name": "Part",\#n      "embedded": true,"#), "\(schema.stdout)")
         let exported = try CLI.run(["export", file])
         try #require(exported.status == 0, "\(exported.stderr)")
         // Embedded objects are nested in their parents, never a class of the document.
-        #expect(exported.stdout.contains(#""part_optional":{"label":"walk","inner":{"label":"walk-inner","inner":null}}"#), "\(exported.stdout)")
+        #expect(
+            exported.stdout.contains(#""part_optional":{"label":"walk","inner":{"label":"walk-inner","inner":null}}"#),
+            "\(exported.stdout)")
         #expect(!exported.stdout.contains(#""Part":"#), "\(exported.stdout)")
         let copy = try scratch.createRealm("copy.realm", schema: try scratch.write("schema-again.json", schema.stdout))
         let imported = try CLI.run(["import", copy, try scratch.write("export.json", exported.stdout)])
@@ -370,7 +426,9 @@ import TestSupport
         try #require(csv.status == 0, "\(csv.stderr)")
         let fromCSV = try scratch.createRealm("csv.realm", schema: scratch.path("schema.json"))
         _ = try CLI.run(["import", fromCSV, "-"], stdin: #"{"Target": [{"name": "a"}, {"name": "b"}]}"#)
-        let csvImported = try CLI.run(["import", fromCSV, "--class", "Item", try scratch.write("items.csv", csv.stdout)])
+        let csvImported = try CLI.run([
+            "import", fromCSV, "--class", "Item", try scratch.write("items.csv", csv.stdout),
+        ])
         #expect(csvImported.status == 0, "\(csvImported.stderr)")
         #expect(try CLI.run(["export", fromCSV]).stdout == exported.stdout)
         let check = try CLI.run(["check", copy])

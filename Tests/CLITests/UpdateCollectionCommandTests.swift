@@ -31,11 +31,14 @@ import Testing
     func item(_ file: String, _ id: Int, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
         let result = try CLI.run(["query", file, "Item", "id == \(id)", "--format", "json"])
         try #require(result.status == 0, "\(result.stderr)", sourceLocation: sourceLocation)
-        let objects = try #require(parseJSON(result.stdout) as? [[String: Any]], "\(result.stdout)", sourceLocation: sourceLocation)
+        let objects = try #require(
+            parseJSON(result.stdout) as? [[String: Any]], "\(result.stdout)", sourceLocation: sourceLocation)
         return try #require(objects.first, "\(result.stdout)", sourceLocation: sourceLocation)
     }
 
-    func update(_ file: String, _ predicate: String, _ sets: String..., sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func update(
+        _ file: String, _ predicate: String, _ sets: String..., sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let result = try CLI.run(["update", file, "Item", predicate] + sets.flatMap { ["--set", $0] })
         #expect(result.status == 0, "\(sets): \(result.stderr)", sourceLocation: sourceLocation)
     }
@@ -44,7 +47,8 @@ import Testing
         let scratch = try Scratch()
         let file = try database(scratch)
         try update(file, "TRUEPREDICATE", "tags+=c", "tags+=a", "tags-=b", "nums+=2", "nums-=1.50")
-        let one = try item(file, 1), two = try item(file, 2)
+        let one = try item(file, 1)
+        let two = try item(file, 2)
         #expect(one["tags"] as? [String] == ["a", "c"], "\(one)")
         #expect(two["tags"] as? [String] == ["a", "c"], "\(two)")
         #expect(one["nums"] as? [Double] == [2], "\(one)")
@@ -68,10 +72,13 @@ import Testing
     @Test func putAndRemoveDictionaryEntries() throws {
         let scratch = try Scratch()
         let file = try database(scratch)
-        try update(file, "id == 1", "attrs.color=blue", "attrs.size=L", "counts.y=null", "counts.z=7", "counts-=x",
-                   #"attrs.quoted="null""#, "attrs.=empty key")
+        try update(
+            file, "id == 1", "attrs.color=blue", "attrs.size=L", "counts.y=null", "counts.z=7", "counts-=x",
+            #"attrs.quoted="null""#, "attrs.=empty key")
         let one = try item(file, 1)
-        #expect(one["attrs"] as? [String: String] == ["color": "blue", "size": "L", "quoted": "null", "": "empty key"], "\(one)")
+        #expect(
+            one["attrs"] as? [String: String] == ["color": "blue", "size": "L", "quoted": "null", "": "empty key"],
+            "\(one)")
         let counts = try #require(one["counts"] as? [String: Any], "\(one)")
         #expect(counts.count == 2 && counts["y"] is NSNull && counts["z"] as? Int == 7, "\(counts)")
         try update(file, "id == 1", "attrs-=color", "attrs-=nothing")
@@ -84,7 +91,9 @@ import Testing
     @Test func linksByPrimaryKey() throws {
         let scratch = try Scratch()
         let file = try database(scratch)
-        try update(file, "id == 2", "pets.cat=tom", "pets.none=null", "petSet+=tom", "petSet+=rex", "petList+=tom", "petList+=tom")
+        try update(
+            file, "id == 2", "pets.cat=tom", "pets.none=null", "petSet+=tom", "petSet+=rex", "petList+=tom",
+            "petList+=tom")
         let two = try item(file, 2)
         let pets = try #require(two["pets"] as? [String: Any], "\(two)")
         #expect(pets.count == 2 && pets["cat"] as? String == "tom" && pets["none"] is NSNull, "\(pets)")
@@ -101,19 +110,19 @@ import Testing
         let scratch = try Scratch()
         let file = try database(scratch)
         let cases: [(String, String)] = [
-            ("name+=x", "list or set"),            // += on a scalar
+            ("name+=x", "list or set"),  // += on a scalar
             ("name-=x", "list or set"),
-            ("any+=1", "list or set"),             // a Mixed is not a list property
-            ("name.k=x", "not a dictionary"),      // .key on a non-dictionary
+            ("any+=1", "list or set"),  // a Mixed is not a list property
+            ("name.k=x", "not a dictionary"),  // .key on a non-dictionary
             ("tags.k=x", "not a dictionary"),
-            ("attrs+=x", "attrs.KEY=VALUE"),       // += on a dictionary
-            ("counts.k=abc", "int"),               // a value of the wrong type
+            ("attrs+=x", "attrs.KEY=VALUE"),  // += on a dictionary
+            ("counts.k=abc", "int"),  // a value of the wrong type
             ("nums+=abc", "double"),
-            ("tags+=null", "tags"),                // nil in a set of required strings
-            ("petSet+=null", "petSet"),            // nil in a set of links
-            ("petList+=nobody", "nobody"),         // no such primary key
+            ("tags+=null", "tags"),  // nil in a set of required strings
+            ("petSet+=null", "petSet"),  // nil in a set of links
+            ("petList+=nobody", "nobody"),  // no such primary key
             ("petSet-=nobody", "nobody"),
-            ("attrs.a.b=1", "'.'"),                // the key after the first dot: Realm refuses 'a.b'
+            ("attrs.a.b=1", "'.'"),  // the key after the first dot: Realm refuses 'a.b'
             ("attrs.$x=1", "'$'"),
             ("attrs-=a.b", "'.'"),
             ("nosuch+=1", "nosuch"),

@@ -3,7 +3,9 @@ import Testing
 
 @Suite("CLI usage", .tags(.multiProcess))
 struct UsageTests {
-    static let subcommands = ["create", "import", "export", "schema", "query", "update", "delete", "copy", "compact", "check", "demo"]
+    static let subcommands = [
+        "create", "import", "export", "schema", "query", "update", "delete", "copy", "compact", "check", "demo",
+    ]
 
     @Test(arguments: UsageTests.subcommands)
     func everySubcommandHasHelp(_ name: String) throws {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import RealmEngine
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `realmtui watch` as a script sees it: JSON lines, one per change, ending on SIGTERM or after
@@ -27,7 +27,8 @@ import Glibc
         let watcher = Process()
         watcher.executableURL = exe
         watcher.arguments = ["watch", file, "Dog", "age > 1", "--sort", "-age", "--count-events", "2"]
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         watcher.standardOutput = out
         watcher.standardError = err
         try watcher.run()
@@ -49,7 +50,9 @@ import Glibc
         let stderr = errors.waitForEnd()
         _ = collected.waitForEnd()
         let lines = String(decoding: collected.snapshot(), as: UTF8.self)
-            .split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            .split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
         #expect(lines.count == 3, "\(lines) stderr: \(stderr)")
         guard lines.count == 3 else { return }
         #expect(lines[0]["event"] as? String == "initial")
@@ -72,7 +75,8 @@ import Glibc
         let watcher = Process()
         watcher.executableURL = exe
         watcher.arguments = ["watch", file, "Dog", "--count-events", "1"]
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         watcher.standardOutput = out
         watcher.standardError = err
         try watcher.run()
@@ -87,7 +91,9 @@ import Glibc
         let stderr = errors.waitForEnd()
         #expect(watcher.terminationStatus == 0, "\(stderr)")
         let lines = String(decoding: collected.snapshot(), as: UTF8.self)
-            .split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            .split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
         try #require(lines.count == 2, "\(lines) \(stderr)")
         #expect(lines[0]["event"] as? String == "initial")
         #expect(lines[0]["count"] as? Int == 5)
@@ -109,16 +115,25 @@ import Glibc
         let watcher = Process()
         watcher.executableURL = exe
         watcher.arguments = ["watch", file, "Dog"]
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         watcher.standardOutput = out
         watcher.standardError = err
         try watcher.run()
-        defer { if watcher.isRunning { kill(watcher.processIdentifier, SIGCONT); watcher.terminate() } }
+        defer {
+            if watcher.isRunning {
+                kill(watcher.processIdentifier, SIGCONT)
+                watcher.terminate()
+            }
+        }
         let collected = UncheckedData.reading(out.fileHandleForReading)
         let errors = UncheckedData.reading(err.fileHandleForReading)
-        try #require(collected.waitForLines(1) && collected.lineCount == 1, "watch printed no initial line; stderr: \(errors.text)")
+        try #require(
+            collected.waitForLines(1) && collected.lineCount == 1,
+            "watch printed no initial line; stderr: \(errors.text)")
         kill(watcher.processIdentifier, SIGSTOP)
-        try #require(Self.waitUntilStopped(watcher.processIdentifier), "watch ended before it stopped; stderr: \(errors.text)")
+        try #require(
+            Self.waitUntilStopped(watcher.processIdentifier), "watch ended before it stopped; stderr: \(errors.text)")
         do {
             let writer = try Realm(path: file)
             try writer.write { _ = try writer.create("Dog", ["name": .string("rex"), "age": .int(3)]) }
@@ -171,9 +186,23 @@ import Glibc
         private var data = Data()
         private var ended = false
         private let changed = NSCondition()
-        func append(_ d: Data) { changed.lock(); data.append(d); changed.broadcast(); changed.unlock() }
-        func end() { changed.lock(); ended = true; changed.broadcast(); changed.unlock() }
-        func snapshot() -> Data { changed.lock(); defer { changed.unlock() }; return data }
+        func append(_ d: Data) {
+            changed.lock()
+            data.append(d)
+            changed.broadcast()
+            changed.unlock()
+        }
+        func end() {
+            changed.lock()
+            ended = true
+            changed.broadcast()
+            changed.unlock()
+        }
+        func snapshot() -> Data {
+            changed.lock()
+            defer { changed.unlock() }
+            return data
+        }
         var text: String { String(decoding: snapshot(), as: UTF8.self) }
         var lineCount: Int { snapshot().reduce(0) { $0 + ($1 == 10 ? 1 : 0) } }
 
@@ -228,7 +257,8 @@ import Glibc
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
             dir = dir.deletingLastPathComponent()
         }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let fallback = root.appendingPathComponent(".build/debug/realmtui")
         return FileManager.default.isExecutableFile(atPath: fallback.path) ? fallback : nil
     }

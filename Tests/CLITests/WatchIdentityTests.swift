@@ -9,7 +9,8 @@ import Testing
         let watcher = Process()
         watcher.executableURL = CLI.executable
         watcher.arguments = ["watch"] + args
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         watcher.standardOutput = out
         watcher.standardError = err
         try watcher.run()
@@ -17,10 +18,13 @@ import Testing
         let collected = WatchCommandTests.UncheckedData.reading(out.fileHandleForReading)
         let errors = WatchCommandTests.UncheckedData.reading(err.fileHandleForReading)
         for (i, step) in steps.enumerated() {
-            #expect(collected.waitForLines(i + 1), "watch printed only \(collected.lineCount) lines; stderr: \(errors.text)")
+            #expect(
+                collected.waitForLines(i + 1), "watch printed only \(collected.lineCount) lines; stderr: \(errors.text)"
+            )
             try step()
         }
-        #expect(collected.waitForLines(count), "watch printed only \(collected.lineCount) lines; stderr: \(errors.text)")
+        #expect(
+            collected.waitForLines(count), "watch printed only \(collected.lineCount) lines; stderr: \(errors.text)")
         watcher.terminate()
         watcher.waitUntilExit()
         return String(decoding: collected.snapshot(), as: UTF8.self).split(separator: "\n")
@@ -30,10 +34,18 @@ import Testing
     @Test func updatesNameObjectsByPrimaryKeyAndTakeArguments() throws {
         let s = try Scratch()
         let db = try s.database()
-        let lines = try watch([db, "Person", "id > $0", "--arg", "1", "--sort", "id"], lines: 3, steps: [
-            { () throws in #expect(try CLI.run(["import", db, "-"], stdin: #"{"Person": [{"id": 7, "name": "七"}, {"id": 0, "name": "零"}]}"#).status == 0) },
-            { () throws in #expect(try CLI.run(["update", db, "Person", "id == 2", "--set", "name=二"]).status == 0) },
-        ])
+        let lines = try watch(
+            [db, "Person", "id > $0", "--arg", "1", "--sort", "id"], lines: 3,
+            steps: [
+                { () throws in
+                    #expect(
+                        try CLI.run(
+                            ["import", db, "-"], stdin: #"{"Person": [{"id": 7, "name": "七"}, {"id": 0, "name": "零"}]}"#
+                        ).status == 0)
+                },
+                { () throws in #expect(try CLI.run(["update", db, "Person", "id == 2", "--set", "name=二"]).status == 0)
+                },
+            ])
         try #require(lines.count == 3, "\(lines)")
         #expect(lines[1]["insertions"] as? [Int] == [1])
         #expect(lines[1]["inserted"] as? [Int] == [7])
@@ -44,9 +56,11 @@ import Testing
     @Test func deletionsNameObjectsWithoutPrimaryKeyByKey() throws {
         let s = try Scratch()
         let db = try s.database()
-        let lines = try watch([db, "Dog", "--sort", "age", "--limit", "1"], lines: 2, steps: [
-            { () throws in #expect(try CLI.run(["delete", db, "Dog", "age == 1"]).status == 0) },
-        ])
+        let lines = try watch(
+            [db, "Dog", "--sort", "age", "--limit", "1"], lines: 2,
+            steps: [
+                { () throws in #expect(try CLI.run(["delete", db, "Dog", "age == 1"]).status == 0) }
+            ])
         try #require(lines.count == 2, "\(lines)")
         #expect(lines[0]["count"] as? Int == 1, "--limit 1")
         #expect(lines[1]["deletions"] as? [Int] == [0])

@@ -10,11 +10,14 @@ struct WriteCommandTests {
         let r = try CLI.run(["update", db, "Dog", "name == '小白'", "--set", "age=4", "--set", #"tags=["x","y"]"#])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout == "updated 1 object\n")
-        let dog = (parseJSON(try CLI.run(["query", db, "Dog", "age == 4", "--format", "json"]).stdout) as? [[String: Any]])?.first
+        let dog =
+            (parseJSON(try CLI.run(["query", db, "Dog", "age == 4", "--format", "json"]).stdout) as? [[String: Any]])?
+            .first
         #expect(dog?["tags"] as? [String] == ["x", "y"])
         let all = try CLI.run(["update", db, "Person", "TRUEPREDICATE", "--set", "age=null", "--set", #"name="某人""#])
         #expect(all.stdout == "updated 2 objects\n")
-        #expect(try CLI.run(["query", db, "Person", "age == nil AND name == '某人'", "--format", "count"]).stdout == "2\n")
+        #expect(
+            try CLI.run(["query", db, "Person", "age == nil AND name == '某人'", "--format", "count"]).stdout == "2\n")
         let args = try CLI.run(["update", db, "Person", "id == $0", "--arg", "2", "--set", "age=7"])
         #expect(args.stdout == "updated 1 object\n")
     }
@@ -23,12 +26,17 @@ struct WriteCommandTests {
         let s = try Scratch()
         let db = try s.database()
         try expectUnchanged(db) {
-            expectFailure(try CLI.run(["update", db, "Dog", "TRUEPREDICATE", "--set", #"age="old""#]), contains: "Dog.age")
-            expectFailure(try CLI.run(["update", db, "Dog", "TRUEPREDICATE", "--set", "age=old"]), contains: "Dog.age expects int")
+            expectFailure(
+                try CLI.run(["update", db, "Dog", "TRUEPREDICATE", "--set", #"age="old""#]), contains: "Dog.age")
+            expectFailure(
+                try CLI.run(["update", db, "Dog", "TRUEPREDICATE", "--set", "age=old"]), contains: "Dog.age expects int"
+            )
             expectFailure(try CLI.run(["update", db, "Dog", "TRUEPREDICATE", "--set", "weight=1"]), contains: "weight")
             expectFailure(try CLI.run(["update", db, "Dog", "TRUEPREDICATE", "--set", "age"]), contains: "prop=VALUE")
-            expectFailure(try CLI.run(["update", db, "Person", "TRUEPREDICATE", "--set", "name=null"]), contains: "required")
-            expectFailure(try CLI.run(["update", db, "Person", "TRUEPREDICATE", "--set", "id=9"]), contains: "primary key")
+            expectFailure(
+                try CLI.run(["update", db, "Person", "TRUEPREDICATE", "--set", "name=null"]), contains: "required")
+            expectFailure(
+                try CLI.run(["update", db, "Person", "TRUEPREDICATE", "--set", "id=9"]), contains: "primary key")
             expectFailure(try CLI.run(["update", db, "Cat", "TRUEPREDICATE", "--set", "age=1"]), contains: "Cat")
             expectFailure(try CLI.run(["update", db, "Dog", "age <", "--set", "age=1"]), contains: "column")
             expectFailure(try CLI.run(["update", db, "Dog", "TRUEPREDICATE"]), status: 64, contains: "--set")
@@ -48,7 +56,9 @@ struct WriteCommandTests {
         let r = try CLI.run(["delete", db, "Dog", "age == 3"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout == "deleted 1 object\n")
-        let person = (parseJSON(try CLI.run(["query", db, "Person", "id == 2", "--format", "json"]).stdout) as? [[String: Any]])?.first
+        let person =
+            (parseJSON(try CLI.run(["query", db, "Person", "id == 2", "--format", "json"]).stdout) as? [[String: Any]])?
+            .first
         #expect((person?["dogs"] as? [Any])?.isEmpty == true, "a deleted object leaves every list")
         #expect(try CLI.run(["delete", db, "Person", "--all"]).stdout == "deleted 2 objects\n")
         #expect(try CLI.run(["query", db, "Person", "--format", "count"]).stdout == "0\n")
@@ -87,7 +97,8 @@ struct WriteCommandTests {
     @Test func compactRefusesWhileAnotherProcessHasTheFileOpen() throws {
         let s = try Scratch()
         let db = try s.database()
-        let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: db), readOnly: true, createIfMissing: false))
+        let realm = try Realm(
+            configuration: .init(fileURL: URL(fileURLWithPath: db), readOnly: true, createIfMissing: false))
         try expectUnchanged(db) {
             expectFailure(try CLI.run(["compact", db]), contains: "open")
         }
@@ -120,8 +131,11 @@ struct WriteCommandTests {
         #expect(a == (try CLI.run(["export", s.path("b.realm")]).stdout))
         #expect(a.unicodeScalars.contains { (0x4E00...0x9FFF).contains($0.value) }, "CJK names")
         #expect(try CLI.run(["query", s.path("a.realm"), "Review", "--format", "count"]).stdout == "80\n")
-        #expect(try CLI.run(["query", s.path("a.realm"), "Book", "reviews.@count > 0 AND authors.@count > 0",
-                             "--format", "count"]).status == 0)
+        #expect(
+            try CLI.run([
+                "query", s.path("a.realm"), "Book", "reviews.@count > 0 AND authors.@count > 0",
+                "--format", "count",
+            ]).status == 0)
         #expect(try CLI.run(["check", s.path("a.realm")]).status == 0)
         try expectUnchanged(s.path("a.realm")) {
             expectFailure(try CLI.run(["demo", s.path("a.realm")]), contains: "already exists")

@@ -13,7 +13,8 @@ import Testing
     /// The inputs saved for `target`, sorted by name.
     static func inputs(_ target: String) throws -> [(name: String, data: Data)] {
         let folder = fixtures.appendingPathComponent(target)
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }.sorted()
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }
+            .sorted()
         return try names.map { ($0, try Data(contentsOf: folder.appendingPathComponent($0))) }
     }
 
@@ -56,7 +57,8 @@ import Testing
                 guard case RealmError.corruptFile(_, _, let reason) = error else { return false }
                 return reason.contains("header slot")
             }
-            let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), readOnly: true, createIfMissing: false))
+            let realm = try Realm(
+                configuration: .init(fileURL: URL(fileURLWithPath: path), readOnly: true, createIfMissing: false))
             #expect(realm.recoveredFromDamagedHeaderSlot, "file/\(input.name)")
             #expect(realm.recoveryWarning != nil, "file/\(input.name)")
         }
@@ -70,9 +72,12 @@ import Testing
     }
 
     @Test func importInputs() throws {
-        let demo = try Realm(configuration: .init(fileURL: Self.fixtures.deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Resources/demo.realm"),
-            readOnly: true, createIfMissing: false))
+        let demo = try Realm(
+            configuration: .init(
+                fileURL: Self.fixtures.deletingLastPathComponent().deletingLastPathComponent()
+                    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+                        "Resources/demo.realm"),
+                readOnly: true, createIfMissing: false))
         let target = ImportFuzzer(schema: demo.schema)
         for input in try Self.inputs("import") {
             #expect(throws: Never.self, "import/\(input.name)") { try target.run(input.data) }
@@ -85,8 +90,11 @@ import Testing
     @Test func coreInputs() throws {
         let fixtures = Self.fixtures.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("RealmCoreFormatTests/Fixtures")
-        let originals = try CoreFileFuzzer.originalNames.map { try Data(contentsOf: fixtures.appendingPathComponent($0)) }
-        let key = CoreFileFuzzer.parseKey(try String(contentsOf: fixtures.appendingPathComponent("generated-encrypted.key"), encoding: .utf8))
+        let originals = try CoreFileFuzzer.originalNames.map {
+            try Data(contentsOf: fixtures.appendingPathComponent($0))
+        }
+        let key = CoreFileFuzzer.parseKey(
+            try String(contentsOf: fixtures.appendingPathComponent("generated-encrypted.key"), encoding: .utf8))
         #expect(key.count == 64)
         let target = CoreFileFuzzer(originals: originals, key: key)
         for (index, original) in originals.enumerated() {

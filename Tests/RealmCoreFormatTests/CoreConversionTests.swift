@@ -10,7 +10,8 @@ import Testing
     static func convert(_ name: String) throws -> (RealmCoreFile, RealmCoreConversion, Realm) {
         let file = try CoreDumpConformanceTests.open(CoreFixtures.url(name))
         var conversion = try RealmCoreConversion(file: file)
-        let realm = try Realm(configuration: .init(inMemoryIdentifier: "conversion-\(UUID().uuidString)", schema: conversion.schema))
+        let realm = try Realm(
+            configuration: .init(inMemoryIdentifier: "conversion-\(UUID().uuidString)", schema: conversion.schema))
         try realm.write { try conversion.copy(into: realm) }
         return (file, conversion, realm)
     }
@@ -21,7 +22,9 @@ import Testing
             let table = try #require(file.table(named: "class_" + objectSchema.name))
             // An embedded class is not listed on its own (each object is found by its key below).
             if !objectSchema.isEmbedded {
-                #expect(try realm.objects(objectSchema.name).checkedCount() == table.objectCount, "\(objectSchema.name) count")
+                #expect(
+                    try realm.objects(objectSchema.name).checkedCount() == table.objectCount,
+                    "\(objectSchema.name) count")
             }
             var compared = 0
             try table.forEachObject { object in
@@ -33,7 +36,9 @@ import Testing
                     guard let position = table.columns.firstIndex(where: { $0.name == property.name }) else { continue }
                     let expected = try conversion.value(object.values[position], for: property, in: objectSchema.name)
                     let actual = try converted.value(forKey: property.name)
-                    #expect(Value.identical(actual, expected), "\(objectSchema.name)[\(object.key)].\(property.name): \(actual) ≠ \(expected)")
+                    #expect(
+                        Value.identical(actual, expected),
+                        "\(objectSchema.name)[\(object.key)].\(property.name): \(actual) ≠ \(expected)")
                 }
                 compared += 1
                 return true
@@ -68,20 +73,29 @@ import Testing
         try Self.expectSameContent(file, conversion, realm)
         let omitted = Set(conversion.omissions.map(\.description))
         #expect(!omitted.contains { $0.contains("mixed") }, "\(omitted.sorted())")
-        #expect(!omitted.contains { $0.hasPrefix("AllTypes.intSet") || $0.hasPrefix("AllTypes.intDict") }, "\(omitted.sorted())")
+        #expect(
+            !omitted.contains { $0.hasPrefix("AllTypes.intSet") || $0.hasPrefix("AllTypes.intDict") },
+            "\(omitted.sorted())")
         // Embedded classes and the links to them are kept (CoreEmbeddedConversionTests).
         #expect(omitted.isEmpty, "\(omitted.sorted())")
-        #expect(conversion.schema["Embedded"]?.isEmbedded == true && conversion.schema["EmbeddedChild"]?.isEmbedded == true)
+        #expect(
+            conversion.schema["Embedded"]?.isEmbedded == true && conversion.schema["EmbeddedChild"]?.isEmbedded == true)
         // Kept: every scalar type, lists, sets and dictionaries of each, links, link lists, sets and dictionaries.
         let kept = Set(try #require(conversion.schema["AllTypes"]).properties.map(\.name))
-        for name in ["intCol", "optDecimalCol", "uuidList", "optDateList", "objectCol", "objectList", "indexedString",
-                     "intSet", "optStringSet", "decimalSet", "objectSet", "intDict", "optUuidDict", "objectDict",
-                     "embeddedObj", "embeddedList", "embeddedDict"] {
+        for name in [
+            "intCol", "optDecimalCol", "uuidList", "optDateList", "objectCol", "objectList", "indexedString",
+            "intSet", "optStringSet", "decimalSet", "objectSet", "intDict", "optUuidDict", "objectDict",
+            "embeddedObj", "embeddedList", "embeddedDict",
+        ] {
             #expect(kept.contains(name), "\(name) was left out")
         }
         // Through the index (objects 0 and 3 hold it), and the same answer by a scan.
-        #expect(try realm.objects("AllTypes").filter("indexedString == 'indexed 0'").keys() == [ObjectKey(0), ObjectKey(3)])
-        #expect(try realm.objects("AllTypes").filter("indexedString ==[c] 'INDEXED 0'").keys() == [ObjectKey(0), ObjectKey(3)])
+        #expect(
+            try realm.objects("AllTypes").filter("indexedString == 'indexed 0'").keys() == [ObjectKey(0), ObjectKey(3)])
+        #expect(
+            try realm.objects("AllTypes").filter("indexedString ==[c] 'INDEXED 0'").keys() == [
+                ObjectKey(0), ObjectKey(3),
+            ])
     }
 }
 
@@ -91,13 +105,16 @@ import Testing
 @Suite struct CoreSetDictionaryConversionTests {
     @Test func setsAndDictionariesEqualRealmCoresDump() throws {
         let (_, conversion, realm) = try CoreConversionTests.convert("generated-alltypes.realm")
-        let dump = try CoreJSONCompare.parse(try CoreJSONCompare.readJSON(CoreFixtures.url("generated-alltypes.json.gz")))
+        let dump = try CoreJSONCompare.parse(
+            try CoreJSONCompare.readJSON(CoreFixtures.url("generated-alltypes.json.gz")))
         let tables = try #require((dump as? [String: Any])?["tables"] as? [[String: Any]])
         let table = try #require(tables.first { $0["name"] as? String == "class_AllTypes" })
         let objects = try #require(table["objects"] as? [[String: Any]])
         let schema = try #require(conversion.schema["AllTypes"])
         // Mixed: CoreMixedConversionTests; dictionaries of embedded objects: CoreEmbeddedConversionTests.
-        let collections = schema.properties.filter { ($0.isSet || $0.isMap) && $0.type != .mixed && $0.objectClassName != "Embedded" }
+        let collections = schema.properties.filter {
+            ($0.isSet || $0.isMap) && $0.type != .mixed && $0.objectClassName != "Embedded"
+        }
         #expect(collections.count >= 24, "\(collections.map(\.name))")
         var compared = 0
         for object in objects {
@@ -111,7 +128,9 @@ import Testing
                     let items = try #require(fields[property.name] as? [Any], "\(property.name)")
                     let values = try items.map { try Self.value($0, property.type) }
                     expected = .list(SetElements.normalized(values))
-                    #expect(values.count == (try? converted.set(forKey: property.name).count()), "\(property.name)[\(key)] lost an element")
+                    #expect(
+                        values.count == (try? converted.set(forKey: property.name).count()),
+                        "\(property.name)[\(key)] lost an element")
                 } else {
                     let entries = try #require(fields[property.name] as? [String: Any], "\(property.name)")
                     expected = .map(try entries.mapValues { try Self.value($0, property.type) })
@@ -123,7 +142,8 @@ import Testing
         #expect(compared == objects.count * collections.count)
         // The converted file holds together: sets sorted and unique, backlinks from sets and dictionaries of links.
         #expect(try realm.checkIntegrity().objects["AllTypes"] == objects.count)
-        let withLinks = objects.filter { (($0["fields"] as? [String: Any])?["objectSet"] as? [Any])?.isEmpty == false }.count
+        let withLinks = objects.filter { (($0["fields"] as? [String: Any])?["objectSet"] as? [Any])?.isEmpty == false }
+            .count
         #expect(try realm.objects("AllTypes").filter("objectSet.@count > 0").checkedCount() == withLinks)
         #expect(try realm.objects("AllTypes").filter("objectDict.@count > 0").checkedCount() > 0)
     }
@@ -134,7 +154,8 @@ import Testing
         case (.double(let x), .double(let y)): return x.isNaN ? y.isNaN : x == y
         case (.float(let x), .float(let y)): return x.isNaN ? y.isNaN : x == y
         case (.list(let x), .list(let y)): return x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
-        case (.map(let x), .map(let y)): return x.count == y.count && x.allSatisfy { k, v in y[k].map { same(v, $0) } ?? false }
+        case (.map(let x), .map(let y)):
+            return x.count == y.count && x.allSatisfy { k, v in y[k].map { same(v, $0) } ?? false }
         default: return a.isIdentical(to: b)
         }
     }
@@ -149,22 +170,34 @@ import Testing
         case .float, .double:
             var d: Double?
             if let n = json as? NSNumber { d = n.doubleValue }
-            if let s = json as? String { d = ["NaN": .nan, "inf": .infinity, "-inf": -.infinity, "Infinity": .infinity, "-Infinity": -.infinity][s] }
+            if let s = json as? String {
+                d =
+                    [
+                        "NaN": .nan, "inf": .infinity, "-inf": -.infinity, "Infinity": .infinity,
+                        "-Infinity": -.infinity,
+                    ][s]
+            }
             if let d { return type == .float ? .float(Float(d)) : .double(d) }
         case .string: if let s = json as? String { return .string(s) }
         case .data: if let s = json as? String, let d = Data(base64Encoded: s) { return .data(d) }
         case .date:
-            if let t = json as? [String: Any], let s = (t["seconds"] as? NSNumber)?.int64Value, let n = (t["nanoseconds"] as? NSNumber)?.int32Value {
+            if let t = json as? [String: Any], let s = (t["seconds"] as? NSNumber)?.int64Value,
+                let n = (t["nanoseconds"] as? NSNumber)?.int32Value
+            {
                 return .date(Timestamp(seconds: s, nanoseconds: n))
             }
         case .decimal128:
             if let t = json as? [String: Any], let hex = t["bid128"] as? String, hex.count == 32,
-               let high = UInt64(hex.prefix(16), radix: 16), let low = UInt64(hex.suffix(16), radix: 16) {
+                let high = UInt64(hex.prefix(16), radix: 16), let low = UInt64(hex.suffix(16), radix: 16)
+            {
                 return .decimal128(Decimal128(low: low, high: high))
             }
         case .objectId: if let s = json as? String, let id = ObjectId(parsing: s) { return .objectId(id) }
         case .uuid: if let s = json as? String, let u = UUID(uuidString: s) { return .uuid(u) }
-        case .object: if let t = json as? [String: Any], let k = (t["key"] as? NSNumber)?.int64Value { return .link(ObjectKey(k)) }
+        case .object:
+            if let t = json as? [String: Any], let k = (t["key"] as? NSNumber)?.int64Value {
+                return .link(ObjectKey(k))
+            }
         default: break
         }
         throw Unreadable(json: "\(json)".prefix(100).description)

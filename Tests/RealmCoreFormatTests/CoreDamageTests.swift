@@ -41,7 +41,9 @@ import Testing
         }
     }
 
-    @Test(arguments: ["generated-dogs.realm", "generated-compacted.realm", "realm-core_test_upgrade_database_4_24.realm"])
+    @Test(arguments: [
+        "generated-dogs.realm", "generated-compacted.realm", "realm-core_test_upgrade_database_4_24.realm",
+    ])
     func truncatedFilesGiveErrors(name: String) throws {
         let bytes = try [UInt8](Data(contentsOf: CoreFixtures.url(name)))
         var g = Xorshift(state: 0x9E37_79B9_7F4A_7C15)
@@ -56,7 +58,10 @@ import Testing
     }
 
     /// Rounds per file keep the test to a few seconds in a debug build.
-    @Test(arguments: [("generated-dogs.realm", 40), ("generated-history.realm", 15), ("realm-core_test_upgrade_database_1000_23.realm", 20)])
+    @Test(arguments: [
+        ("generated-dogs.realm", 40), ("generated-history.realm", 15),
+        ("realm-core_test_upgrade_database_1000_23.realm", 20),
+    ])
     func flippedBytesNeverCrash(name: String, rounds: Int) throws {
         let original = try [UInt8](Data(contentsOf: CoreFixtures.url(name)))
         var g = Xorshift(state: 0xD1B5_4A32_D192_ED03 ^ UInt64(name.utf8.count))
@@ -122,7 +127,10 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: CoreFixtures.sharedFixture("generated-big.realm") != nil, "../shared/realm-core/fixtures/generated-big.realm is absent"))
+    @Test(
+        .enabled(
+            if: CoreFixtures.sharedFixture("generated-big.realm") != nil,
+            "../shared/realm-core/fixtures/generated-big.realm is absent"))
     func aWrongNodeShiftIsDetected() throws {
         // An SDK file (shift 8) read as if written by a node-size-4 build: the compact inner
         // nodes then put keys outside their children's ranges.
@@ -141,7 +149,9 @@ extension CoreDamageTests {
         // Every node header (`AAAA`, 8-aligned) in the file.
         var headers: [Int] = []
         for offset in stride(from: 24, to: original.count - 8, by: 8)
-        where original[offset] == 0x41 && original[offset + 1] == 0x41 && original[offset + 2] == 0x41 && original[offset + 3] == 0x41 {
+        where original[offset] == 0x41 && original[offset + 1] == 0x41 && original[offset + 2] == 0x41
+            && original[offset + 3] == 0x41
+        {
             headers.append(offset)
         }
         #expect(headers.count > 20)
@@ -161,7 +171,8 @@ extension CoreDamageTests {
             }
         }
         // Each such node is either unused (a free block, old history) or reported.
-        #expect(messages.contains { $0.contains("class_Dog.name") }, "no error named class_Dog.name: \(messages.prefix(5))")
+        #expect(
+            messages.contains { $0.contains("class_Dog.name") }, "no error named class_Dog.name: \(messages.prefix(5))")
         #expect(messages.contains { $0.contains("class_Person.dogs") }, "no error named class_Person.dogs")
         #expect(messages.allSatisfy { $0.contains("offset") || $0.contains("at ") }, "\(messages.prefix(3))")
     }

@@ -7,7 +7,8 @@ import Testing
 /// app's key into exactly what Realm Core dumps, and every bad key or damaged page is an error.
 @Suite struct CoreDecryptionTests {
     static func key(_ name: String = "generated-encrypted.key") throws -> [UInt8] {
-        let text = try String(contentsOf: CoreFixtures.url(name), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = try String(contentsOf: CoreFixtures.url(name), encoding: .utf8).trimmingCharacters(
+            in: .whitespacesAndNewlines)
         var bytes: [UInt8] = []
         var index = text.startIndex
         while index < text.endIndex {
@@ -44,7 +45,8 @@ import Testing
     }
 
     @Test func theOpenFormOfAccessDecryptsFromThePath() throws {
-        let access = try RealmCoreFileAccess.open(path: CoreFixtures.url("generated-encrypted.realm").path, key: try Self.key())
+        let access = try RealmCoreFileAccess.open(
+            path: CoreFixtures.url("generated-encrypted.realm").path, key: try Self.key())
         #expect(access.facts.format == 24)
         #expect(access.inUseCopyTakenAt == nil)
     }
@@ -66,16 +68,20 @@ import Testing
 
     @Test func aWrongKeyIsAnEncryptionErrorNotGarbage() throws {
         var wrong = try Self.key()
-        wrong[40] ^= 1   // the HMAC half
+        wrong[40] ^= 1  // the HMAC half
         #expect { try Self.decrypt(try Self.fixtureBytes("generated-encrypted.realm"), key: wrong) } throws: { error in
             guard case RealmError.encryption(_, let reason) = error else { return false }
             return reason.contains("wrong key")
         }
-        #expect(throws: RealmError.self) { try Self.decrypt(try Self.fixtureBytes("generated-encrypted.realm"), key: Array(try Self.key().prefix(32))) }
+        #expect(throws: RealmError.self) {
+            try Self.decrypt(try Self.fixtureBytes("generated-encrypted.realm"), key: Array(try Self.key().prefix(32)))
+        }
     }
 
     @Test func aPlainRealmFileWithAKeyIsRefusedAsNotEncrypted() throws {
-        #expect { try RealmCoreFileAccess.open(path: CoreFixtures.url("generated-dogs.realm").path, key: try Self.key()) } throws: { error in
+        #expect {
+            try RealmCoreFileAccess.open(path: CoreFixtures.url("generated-dogs.realm").path, key: try Self.key())
+        } throws: { error in
             guard case RealmError.encryption(_, let reason) = error else { return false }
             return reason.contains("not encrypted")
         }
@@ -105,7 +111,9 @@ import Testing
                 }
             }
         }
-        #expect(errors > 50, "\(errors) of 200 flips were errors (half the pages were never written: a flip there changes nothing)")
+        #expect(
+            errors > 50,
+            "\(errors) of 200 flips were errors (half the pages were never written: a flip there changes nothing)")
         for cut in [4096, 8192 + 100, original.count - 4096] {
             do {
                 let shorter = try Self.plaintext(Array(original.prefix(cut)), key: key)

@@ -5,7 +5,8 @@ import Testing
 /// The reader's whole view of each generated fixture equals Realm Core's own dump of it.
 @Suite(.tags(.slow)) struct CoreDumpConformanceTests {
     static func open(_ url: URL, nodeShift: Int? = nil) throws -> RealmCoreFile {
-        try RealmCoreFile(image: RealmCoreImage(copying: Data(contentsOf: url)), name: url.lastPathComponent, nodeShift: nodeShift)
+        try RealmCoreFile(
+            image: RealmCoreImage(copying: Data(contentsOf: url)), name: url.lastPathComponent, nodeShift: nodeShift)
     }
 
     static func check(realm: URL, expectedJSON: URL, nodeShift: Int? = nil) throws {
@@ -14,7 +15,9 @@ import Testing
         let actual = try CoreJSONCompare.parse(Data(dump.utf8))
         let expected = try CoreJSONCompare.parse(CoreJSONCompare.readJSON(expectedJSON))
         let diffs = CoreJSONCompare.differences(expected, actual)
-        #expect(diffs.isEmpty, "\(realm.lastPathComponent) differs from Realm Core's dump:\n\(diffs.joined(separator: "\n"))")
+        #expect(
+            diffs.isEmpty,
+            "\(realm.lastPathComponent) differs from Realm Core's dump:\n\(diffs.joined(separator: "\n"))")
     }
 
     /// Byte-for-byte (order included: lists, sets, dictionary keys) after the first line's
@@ -27,13 +30,16 @@ import Testing
         let e = expected.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(a.count == e.count, "\(realm.lastPathComponent): \(a.count) lines, Realm Core's dump has \(e.count)")
         func header(_ line: Substring) -> String {
-            line.replacingOccurrences(of: #""file": "[^"]*", "core_version": "[^"]*""#, with: "", options: .regularExpression)
-                .replacingOccurrences(of: #""file": "[^"]*", "reader": "[^"]*""#, with: "", options: .regularExpression)
+            line.replacingOccurrences(
+                of: #""file": "[^"]*", "core_version": "[^"]*""#, with: "", options: .regularExpression
+            )
+            .replacingOccurrences(of: #""file": "[^"]*", "reader": "[^"]*""#, with: "", options: .regularExpression)
         }
         #expect(header(a.first ?? "") == header(e.first ?? ""))
         var shown = 0
         for (i, (x, y)) in zip(a, e).enumerated().dropFirst() where x != y {
-            Issue.record("\(realm.lastPathComponent) line \(i + 1):\n  read: \(x.prefix(300))\n  core: \(y.prefix(300))")
+            Issue.record(
+                "\(realm.lastPathComponent) line \(i + 1):\n  read: \(x.prefix(300))\n  core: \(y.prefix(300))")
             shown += 1
             if shown == 5 { break }
         }
@@ -51,10 +57,14 @@ import Testing
         try Self.check(realm: CoreFixtures.url("generated-\(name).realm"), expectedJSON: CoreFixtures.url(json))
     }
 
-    @Test(.enabled(if: CoreFixtures.sharedFixture("generated-big.realm") != nil, "../shared/realm-core/fixtures/generated-big.realm is absent"))
+    @Test(
+        .enabled(
+            if: CoreFixtures.sharedFixture("generated-big.realm") != nil,
+            "../shared/realm-core/fixtures/generated-big.realm is absent"))
     func bigFixtureEqualsCoreDump() throws {
         guard let realm = CoreFixtures.sharedFixture("generated-big.realm"),
-              let json = CoreFixtures.sharedFixture("generated-big.json.gz") else { return }
+            let json = CoreFixtures.sharedFixture("generated-big.json.gz")
+        else { return }
         try Self.checkText(realm: realm, expectedJSON: json)
     }
 }

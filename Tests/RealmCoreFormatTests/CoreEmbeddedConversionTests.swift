@@ -13,7 +13,9 @@ import Testing
 
     /// Compares `actual` (a value of `property` of a converted object) with the dump's `json`,
     /// embedded objects recursively; returns the number of embedded objects compared.
-    static func compare(_ actual: Value, _ json: Any, _ property: Property, in realm: Realm, at place: String) throws -> Int {
+    static func compare(_ actual: Value, _ json: Any, _ property: Property, in realm: Realm, at place: String) throws
+        -> Int
+    {
         let schema = realm.schema
         if property.type == .object, let target = property.objectClassName, schema[target]?.isEmbedded == true {
             func one(_ value: Value, _ json: Any, _ place: String) throws -> Int {
@@ -22,17 +24,22 @@ import Testing
                     return 0
                 }
                 guard let inline = json as? [String: Any], let key = (inline["_key"] as? NSNumber)?.int64Value,
-                      let fields = inline["fields"] as? [String: Any] else { throw Unexpected(description: "\(place): \(json)") }
+                    let fields = inline["fields"] as? [String: Any]
+                else { throw Unexpected(description: "\(place): \(json)") }
                 guard case .link(let k) = value, k == ObjectKey(key) else {
                     Issue.record("\(place): \(value), the dump has \(target) \(key)")
                     return 0
                 }
-                let object = try #require(try realm.object(ofType: target, key: k), "\(place): \(target) \(key) is missing")
+                let object = try #require(
+                    try realm.object(ofType: target, key: k), "\(place): \(target) \(key) is missing")
                 let objectSchema = try #require(schema[target])
-                #expect(Set(fields.keys) == Set(objectSchema.properties.map(\.name)), "\(place): \(fields.keys.sorted())")
+                #expect(
+                    Set(fields.keys) == Set(objectSchema.properties.map(\.name)), "\(place): \(fields.keys.sorted())")
                 var compared = 1
                 for p in objectSchema.properties {
-                    compared += try compare(try object.value(forKey: p.name), fields[p.name] ?? NSNull(), p, in: realm, at: "\(place).\(p.name)")
+                    compared += try compare(
+                        try object.value(forKey: p.name), fields[p.name] ?? NSNull(), p, in: realm,
+                        at: "\(place).\(p.name)")
                 }
                 return compared
             }
@@ -46,11 +53,15 @@ import Testing
                 return compared
             }
             if property.isMap {
-                guard case .map(let entries) = actual, let members = json as? [String: Any], Set(entries.keys) == Set(members.keys) else {
+                guard case .map(let entries) = actual, let members = json as? [String: Any],
+                    Set(entries.keys) == Set(members.keys)
+                else {
                     Issue.record("\(place): \(actual), the dump has \(json)")
                     return 0
                 }
-                return try members.reduce(0) { $0 + (try one(entries[$1.key] ?? .null, $1.value, "\(place)['\($1.key)']")) }
+                return try members.reduce(0) {
+                    $0 + (try one(entries[$1.key] ?? .null, $1.value, "\(place)['\($1.key)']"))
+                }
             }
             return try one(actual, json, place)
         }
@@ -81,17 +92,20 @@ import Testing
         #expect(owning.map(\.name) == ["embeddedObj", "embeddedList", "embeddedDict"])
 
         // Every parent's embedded objects, inline in the dump, against the converted ones.
-        let dump = try CoreJSONCompare.parse(try CoreJSONCompare.readJSON(CoreFixtures.url("generated-alltypes.json.gz")))
+        let dump = try CoreJSONCompare.parse(
+            try CoreJSONCompare.readJSON(CoreFixtures.url("generated-alltypes.json.gz")))
         let tables = try #require((dump as? [String: Any])?["tables"] as? [[String: Any]])
-        let objects = try #require(tables.first { $0["name"] as? String == "class_AllTypes" }?["objects"] as? [[String: Any]])
+        let objects = try #require(
+            tables.first { $0["name"] as? String == "class_AllTypes" }?["objects"] as? [[String: Any]])
         var embeddedCompared = 0
         for object in objects {
             let key = try #require((object["_key"] as? NSNumber)?.int64Value)
             let fields = try #require(object["fields"] as? [String: Any])
             let converted = try #require(try realm.object(ofType: "AllTypes", key: ObjectKey(key)))
             for property in owning {
-                embeddedCompared += try Self.compare(try converted.value(forKey: property.name), fields[property.name] ?? NSNull(), property,
-                                                     in: realm, at: "AllTypes[\(key)].\(property.name)")
+                embeddedCompared += try Self.compare(
+                    try converted.value(forKey: property.name), fields[property.name] ?? NSNull(), property,
+                    in: realm, at: "AllTypes[\(key)].\(property.name)")
             }
         }
         // Every object of both embedded tables was reached through its parent, once.
@@ -112,7 +126,10 @@ import Testing
         #expect(try results.filter("embeddedObj.target._id != nil").checkedCount() == 4)
         #expect(try results.filter("ANY embeddedList.child.depth == 3").keys() == [ObjectKey(4)])
         #expect(try results.filter("embeddedList.@count == 3").keys() == [ObjectKey(4)])
-        #expect(try results.filter("embeddedDict['first'].label == 'dictionary value'").keys() == [ObjectKey(3), ObjectKey(4)])
+        #expect(
+            try results.filter("embeddedDict['first'].label == 'dictionary value'").keys() == [
+                ObjectKey(3), ObjectKey(4),
+            ])
         #expect(throws: RealmError.self) { try realm.objects("Embedded") }
         // Backlinks from embedded objects to the top-level objects they link to.
         #expect(try realm.objects("Target").filter("@links.Embedded.target.@count > 0").checkedCount() == 4)

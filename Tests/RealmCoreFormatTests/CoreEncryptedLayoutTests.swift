@@ -10,7 +10,9 @@ import Testing
     }
 
     @Test func theEncryptedFixturesAndOnlyThemLookEncrypted() throws {
-        let names = try FileManager.default.contentsOfDirectory(atPath: CoreFixtures.folder.path).filter { $0.hasSuffix(".realm") }
+        let names = try FileManager.default.contentsOfDirectory(atPath: CoreFixtures.folder.path).filter {
+            $0.hasSuffix(".realm")
+        }
         #expect(names.count > 5)
         for name in names {
             let bytes = try Data(contentsOf: CoreFixtures.url(name))
@@ -22,7 +24,7 @@ import Testing
     @Test func randomPagesDoNotLookEncrypted() {
         var generator = SystemRandomNumberGenerator()
         for pages in [2, 3, 65, 70] {
-            let bytes = Data((0 ..< pages * 4096).map { _ in UInt8.random(in: 0...255, using: &generator) })
+            let bytes = Data((0..<pages * 4096).map { _ in UInt8.random(in: 0...255, using: &generator) })
             #expect(!Self.looksEncrypted(bytes), "\(pages) pages")
         }
         #expect(!Self.looksEncrypted(Data(count: 3 * 4096)), "zeros")

@@ -24,14 +24,16 @@ enum CoreFixtures {
     /// A fixture only `../shared` has (`generated-big.realm`), or nil without it.
     static func sharedFixture(_ name: String) -> URL? {
         guard let url = shared?.appendingPathComponent("fixtures/\(name)"),
-              FileManager.default.fileExists(atPath: url.path) else { return nil }
+            FileManager.default.fileExists(atPath: url.path)
+        else { return nil }
         return url
     }
 
     /// `realm-core-tool` (or `realm-core-tool-bpnode4`), when `../shared` has it and it runs here.
     static func tool(_ name: String = "realm-core-tool") -> URL? {
         guard let url = shared?.appendingPathComponent("tools/\(name)"),
-              FileManager.default.isExecutableFile(atPath: url.path) else { return nil }
+            FileManager.default.isExecutableFile(atPath: url.path)
+        else { return nil }
         return url
     }
 

@@ -30,7 +30,9 @@ extension CoreGroupTests {
     @Test func backlinkColumnsNameTheirOrigin() throws {
         let file = try CoreDumpConformanceTests.open(CoreFixtures.url("generated-dogs.realm"))
         let dog = try #require(file.table(named: "class_Dog"))
-        let origins = dog.backlinkColumns.compactMap { file.backlinkOrigin($0) }.map { "\($0.table.name).\($0.column.name)" }
+        let origins = dog.backlinkColumns.compactMap { file.backlinkOrigin($0) }.map {
+            "\($0.table.name).\($0.column.name)"
+        }
         #expect(origins == ["class_Person.dogs", "class_Person.bestFriend"])
         let first = try #require(try dog.objects(from: 0, limit: 1).first)
         #expect(first.backlinks == [[0], [0]])

@@ -26,7 +26,9 @@ struct CoreIndexTree {
         let width = [0, 1, 2, 4, 8, 16, 32, 64][Int(flags & 7)]
         guard (flags >> 3) & 3 == 0 else { throw Failure(description: "node \(ref) is not an integer array") }
         let count = Int(bytes[r + 5]) << 16 | Int(bytes[r + 6]) << 8 | Int(bytes[r + 7])
-        guard r + 8 + (count * width + 7) / 8 <= bytes.count else { throw Failure(description: "node \(ref) runs past the file") }
+        guard r + 8 + (count * width + 7) / 8 <= bytes.count else {
+            throw Failure(description: "node \(ref) runs past the file")
+        }
         var values: [Int64] = []
         for i in 0..<count {
             if width < 8 {
@@ -39,7 +41,9 @@ struct CoreIndexTree {
                 values.append(Int64(bitPattern: u << shift) >> Int64(shift))
             }
         }
-        return Node(inner: flags & 0x80 != 0, hasRefs: flags & 0x40 != 0, context: flags & 0x20 != 0, width: width, values: values)
+        return Node(
+            inner: flags & 0x80 != 0, hasRefs: flags & 0x40 != 0, context: flags & 0x20 != 0, width: width,
+            values: values)
     }
 
     /// The search index refs of table `position` (in group order), by column leaf index.
@@ -68,9 +72,13 @@ struct CoreIndexTree {
     /// object keys, in a leaf or a B+tree), `S…` (a sub-index).
     func describe(_ ref: Int64) throws -> String {
         let n = try node(ref)
-        guard n.context, n.hasRefs, let keysRef = n.values.first else { throw Failure(description: "\(ref) is not an index node") }
+        guard n.context, n.hasRefs, let keysRef = n.values.first else {
+            throw Failure(description: "\(ref) is not an index node")
+        }
         let keys = try node(keysRef)
-        guard keys.values.count + 1 == n.values.count else { throw Failure(description: "index node \(ref): keys and entries differ in count") }
+        guard keys.values.count + 1 == n.values.count else {
+            throw Failure(description: "index node \(ref): keys and entries differ in count")
+        }
         var parts: [String] = []
         for (i, key) in keys.values.enumerated() {
             let v = n.values[i + 1]

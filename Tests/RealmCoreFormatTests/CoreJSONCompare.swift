@@ -17,7 +17,9 @@ enum CoreJSONCompare {
         return out
     }
 
-    private static func compare(_ e: Any, _ a: Any, _ path: String, _ out: inout [String], _ limit: Int, top: Bool = false) {
+    private static func compare(
+        _ e: Any, _ a: Any, _ path: String, _ out: inout [String], _ limit: Int, top: Bool = false
+    ) {
         guard out.count < limit else { return }
         switch (e, a) {
         case (let e as [String: Any], let a as [String: Any]):
@@ -28,7 +30,9 @@ enum CoreJSONCompare {
             let ek = Set(e.keys).subtracting(top ? ignoredTopKeys : [])
             let ak = Set(a.keys).subtracting(top ? ignoredTopKeys : [])
             if ek != ak {
-                out.append("\(path): keys differ: expected-only \(ek.subtracting(ak).sorted()), actual-only \(ak.subtracting(ek).sorted())")
+                out.append(
+                    "\(path): keys differ: expected-only \(ek.subtracting(ak).sorted()), actual-only \(ak.subtracting(ek).sorted())"
+                )
             }
             for k in ek.intersection(ak).sorted() {
                 compare(e[k] as Any, a[k] as Any, path + "." + k, &out, limit)
@@ -43,7 +47,9 @@ enum CoreJSONCompare {
         case (let e as NSNumber, let a as NSNumber):
             if !e.isEqual(a) { out.append("\(path): \(e) != \(a)") }
         default:
-            out.append("\(path): \(type(of: e)) \(String(describing: e).prefix(80)) vs \(type(of: a)) \(String(describing: a).prefix(80))")
+            out.append(
+                "\(path): \(type(of: e)) \(String(describing: e).prefix(80)) vs \(type(of: a)) \(String(describing: a).prefix(80))"
+            )
         }
     }
 
@@ -86,9 +92,13 @@ enum CoreProcess {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
         let errData = (try? Data(contentsOf: errURL)) ?? Data()
-        let result = Result(status: p.terminationStatus, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
+        let result = Result(
+            status: p.terminationStatus, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
         guard result.status == 0 else {
-            throw Failure(description: "\(tool.lastPathComponent) \(arguments.joined(separator: " ")) exited \(result.status): \(result.stderr)")
+            throw Failure(
+                description:
+                    "\(tool.lastPathComponent) \(arguments.joined(separator: " ")) exited \(result.status): \(result.stderr)"
+            )
         }
         return result
     }

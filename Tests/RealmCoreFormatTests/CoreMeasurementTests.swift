@@ -11,7 +11,10 @@ import Testing
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     }
 
-    @Test(.enabled(if: CoreFixtures.sharedFixture("generated-big.realm") != nil, "../shared/realm-core/fixtures/generated-big.realm is absent"))
+    @Test(
+        .enabled(
+            if: CoreFixtures.sharedFixture("generated-big.realm") != nil,
+            "../shared/realm-core/fixtures/generated-big.realm is absent"))
     func openAndReadBig() throws {
         let url = try #require(CoreFixtures.sharedFixture("generated-big.realm"))
         let image = try RealmCoreImage(copying: Data(contentsOf: url))
@@ -32,12 +35,17 @@ import Testing
         var page: [RealmCoreObject] = []
         let middle = try Self.seconds { page = try table.objects(from: 150_000, limit: 50) }
         #expect(page.first?.key == 150_000)
-        print("RealmCoreFormat measure: open big \(open * 1000) ms; read 200,000 objects \(read) s; 50 objects at 150,000: \(middle * 1000) ms")
+        print(
+            "RealmCoreFormat measure: open big \(open * 1000) ms; read 200,000 objects \(read) s; 50 objects at 150,000: \(middle * 1000) ms"
+        )
     }
 
     /// One in-place commit of one value on the 11 MB, 200,000-object file, ten times in a row
     /// (the commit alone: reading the file into an editable Realm is not part of it).
-    @Test(.enabled(if: CoreFixtures.sharedFixture("generated-big.realm") != nil, "../shared/realm-core/fixtures/generated-big.realm is absent"))
+    @Test(
+        .enabled(
+            if: CoreFixtures.sharedFixture("generated-big.realm") != nil,
+            "../shared/realm-core/fixtures/generated-big.realm is absent"))
     func inPlaceCommitOnBig() throws {
         let url = try #require(CoreFixtures.sharedFixture("generated-big.realm"))
         let dir = TempDir("s24-inplace-measure")
@@ -47,7 +55,8 @@ import Testing
         defer { lock.release() }
         var times: [Double] = []
         for i in 0..<10 {
-            let change = RealmCoreCellChange(table: "class_Big", key: Int64(100_000 + i), column: "label", value: .string("edited \(i)"))
+            let change = RealmCoreCellChange(
+                table: "class_Big", key: Int64(100_000 + i), column: "label", value: .string("edited \(i)"))
             var result: RealmCoreInPlaceCommit.Result?
             times.append(try Self.seconds { result = try RealmCoreInPlaceCommit.commit(path: path, changes: [change]) })
             guard case .committed = result else {
@@ -59,8 +68,9 @@ import Testing
         let object = try #require(try file.table(named: "class_Big")?.object(key: 100_009))
         #expect(object.values.contains(.string("edited 9")))
         let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
-        print("RealmCoreFormat measure: in-place commit of one value on big (11 MB): "
-              + times.map { String(format: "%.1f", $0 * 1000) }.joined(separator: ", ") + " ms; file \(size) bytes")
+        print(
+            "RealmCoreFormat measure: in-place commit of one value on big (11 MB): "
+                + times.map { String(format: "%.1f", $0 * 1000) }.joined(separator: ", ") + " ms; file \(size) bytes")
     }
 
     @Test func openAlltypes() throws {

@@ -15,7 +15,9 @@ import Testing
     /// engine's JSON parser, which keeps each number's text (Foundation's reads `-0` as 0).
     static func mixed(_ json: JSONValue) throws -> Value {
         if case .null = json { return .null }
-        guard let type = json.member("type")?.stringValue, let v = json.member("value") else { throw Unreadable(json: json.snippet()) }
+        guard let type = json.member("type")?.stringValue, let v = json.member("value") else {
+            throw Unreadable(json: json.snippet())
+        }
         func number() throws -> String {
             switch v {
             case .number(let text): return text
@@ -33,12 +35,15 @@ import Testing
         case "string": if let s = v.stringValue { return .string(s) }
         case "binary": if let s = v.stringValue, let d = Data(base64Encoded: s) { return .data(d) }
         case "timestamp":
-            if let s = v.member("seconds")?.int64Value, let n = v.member("nanoseconds")?.int64Value, let ns = Int32(exactly: n) {
+            if let s = v.member("seconds")?.int64Value, let n = v.member("nanoseconds")?.int64Value,
+                let ns = Int32(exactly: n)
+            {
                 return .date(Timestamp(seconds: s, nanoseconds: ns))
             }
         case "decimal128":
             if let hex = v.member("bid128")?.stringValue, hex.count == 32,
-               let high = UInt64(hex.prefix(16), radix: 16), let low = UInt64(hex.suffix(16), radix: 16) {
+                let high = UInt64(hex.prefix(16), radix: 16), let low = UInt64(hex.suffix(16), radix: 16)
+            {
                 return .decimal128(Decimal128(low: low, high: high))
             }
         case "object_id": if let s = v.stringValue, let id = ObjectId(parsing: s) { return .objectId(id) }
@@ -50,7 +55,8 @@ import Testing
         case "list": if case .array(let items) = v { return .list(try items.map(mixed)) }
         case "dictionary":
             if case .object(let members) = v {
-                return .map(Dictionary(try members.map { ($0.key, try mixed($0.value)) }, uniquingKeysWith: { a, _ in a }))
+                return .map(
+                    Dictionary(try members.map { ($0.key, try mixed($0.value)) }, uniquingKeysWith: { a, _ in a }))
             }
         default: break
         }
@@ -61,15 +67,21 @@ import Testing
         let (_, conversion, realm) = try CoreConversionTests.convert("generated-alltypes.realm")
         let schema = try #require(conversion.schema["AllTypes"])
         let mixedProperties = schema.properties.filter { $0.type == .mixed }
-        #expect(Set(mixedProperties.map(\.typeDescription)) == ["mixed", "mixed[]", "mixed<>", "mixed{}"], "\(mixedProperties.map(\.typeDescription))")
+        #expect(
+            Set(mixedProperties.map(\.typeDescription)) == ["mixed", "mixed[]", "mixed<>", "mixed{}"],
+            "\(mixedProperties.map(\.typeDescription))")
         #expect(mixedProperties.count == 5)
         let dump = try JSONParser.parse(try CoreJSONCompare.readJSON(CoreFixtures.url("generated-alltypes.json.gz")))
         guard case .array(let tables)? = dump.member("tables"),
-              case .array(let objects)? = tables.first(where: { $0.member("name")?.stringValue == "class_AllTypes" })?.member("objects") else {
+            case .array(let objects)? = tables.first(where: { $0.member("name")?.stringValue == "class_AllTypes" })?
+                .member("objects")
+        else {
             Issue.record("no AllTypes in the dump")
             return
         }
-        var compared = 0, links = 0, nested = 0
+        var compared = 0
+        var links = 0
+        var nested = 0
         for object in objects {
             let key = try #require(object.member("_key")?.int64Value)
             let fields = try #require(object.member("fields"))
@@ -82,14 +94,21 @@ import Testing
                 } else if property.isList {
                     expected = .list(try #require(json.arrayValue).map(Self.mixed))
                 } else if property.isMap {
-                    expected = try Self.mixed(.object([JSONMember("type", .string("dictionary")), JSONMember("value", json)]))
+                    expected = try Self.mixed(
+                        .object([JSONMember("type", .string("dictionary")), JSONMember("value", json)]))
                 } else {
                     expected = try Self.mixed(json)
                 }
                 let actual = try converted.value(forKey: property.name)
-                #expect(actual.isIdentical(to: expected), "AllTypes[\(key)].\(property.name): \(String(describing: actual).prefix(300)) ≠ \(String(describing: expected).prefix(300))")
+                #expect(
+                    actual.isIdentical(to: expected),
+                    "AllTypes[\(key)].\(property.name): \(String(describing: actual).prefix(300)) ≠ \(String(describing: expected).prefix(300))"
+                )
                 links += actual.typedLinks.count
-                if case .list(let items) = actual, !property.isCollection, items.contains(where: { $0.mixedDepth > 0 }) { nested += 1 }
+                if case .list(let items) = actual, !property.isCollection, items.contains(where: { $0.mixedDepth > 0 })
+                {
+                    nested += 1
+                }
                 compared += 1
             }
         }

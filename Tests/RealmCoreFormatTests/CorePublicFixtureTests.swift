@@ -29,16 +29,22 @@ import Testing
         #expect((parsed?["tables"] as? [Any])?.count == file.tables.count)
     }
 
-    @Test(.enabled(if: CoreFixtures.tool() != nil, "../shared/realm-core/tools/realm-core-tool is absent"), arguments: fixtures)
+    @Test(
+        .enabled(if: CoreFixtures.tool() != nil, "../shared/realm-core/tools/realm-core-tool is absent"),
+        arguments: fixtures)
     func publicFixtureEqualsRealmCoreTool(name: String) throws {
         let url = CoreFixtures.url(name)
         let tool = try CoreFixtures.requireTool(name.contains("_4_") ? "realm-core-tool-bpnode4" : "realm-core-tool")
         let expected = try CoreJSONCompare.parse(CoreProcess.run(tool, ["dump", url.path]).stdout)
         let file = try CoreDumpConformanceTests.open(url)
         let actual = try CoreJSONCompare.parse(Data(RealmCoreDumper(file: file, fileName: name).dump().utf8))
-        let diffs = CoreJSONCompare.differences(Self.comparable(expected, format: file.formatVersion),
-                                                Self.comparable(actual, format: file.formatVersion), limit: 30)
-        #expect(diffs.isEmpty, "\(name) (format \(file.formatVersion)) differs from realm-core-tool dump:\n\(diffs.joined(separator: "\n"))")
+        let diffs = CoreJSONCompare.differences(
+            Self.comparable(expected, format: file.formatVersion),
+            Self.comparable(actual, format: file.formatVersion), limit: 30)
+        #expect(
+            diffs.isEmpty,
+            "\(name) (format \(file.formatVersion)) differs from realm-core-tool dump:\n\(diffs.joined(separator: "\n"))"
+        )
     }
 
     /// What survives Realm Core's upgrade of a format 20–23 copy unchanged. Format 24: everything.
@@ -46,7 +52,9 @@ import Testing
     /// multisets; before 22 it adds the search index that format 20/21 had removed from primary
     /// keys, so a primary key's index is not compared.
     static func comparable(_ doc: Any, format: Int) -> Any {
-        guard format < 24, var top = doc as? [String: Any], let tables = top["tables"] as? [[String: Any]] else { return doc }
+        guard format < 24, var top = doc as? [String: Any], let tables = top["tables"] as? [[String: Any]] else {
+            return doc
+        }
         top["file_format_version"] = nil
         top["tables"] = tables.map { table -> [String: Any] in
             var t = table
@@ -64,7 +72,9 @@ import Testing
                 var o = o
                 guard var fields = o["fields"] as? [String: Any] else { return o }
                 for name in sets {
-                    if let items = fields[name] as? [Any] { fields[name] = items.sorted { canonical($0) < canonical($1) } }
+                    if let items = fields[name] as? [Any] {
+                        fields[name] = items.sorted { canonical($0) < canonical($1) }
+                    }
                 }
                 o["fields"] = fields
                 return o
@@ -76,7 +86,8 @@ import Testing
 
     static func canonical(_ v: Any) -> String {
         guard JSONSerialization.isValidJSONObject([v]),
-              let d = try? JSONSerialization.data(withJSONObject: [v], options: [.sortedKeys]) else { return "\(v)" }
+            let d = try? JSONSerialization.data(withJSONObject: [v], options: [.sortedKeys])
+        else { return "\(v)" }
         return String(decoding: d, as: UTF8.self)
     }
 }

@@ -9,16 +9,24 @@ import Testing
 /// to a top-level class, and an embedded class of its own), owned through a to-one link, a list
 /// and a dictionary. Our dump must equal Realm Core's (embedded objects inline), the converted
 /// values the reader's, and each parent must own exactly the keys Realm Core's dump shows.
-@Suite(.enabled(if: CoreFixtures.tool() != nil, "../shared/realm-core/tools/realm-core-tool is absent"), .tags(.multiProcess))
+@Suite(
+    .enabled(if: CoreFixtures.tool() != nil, "../shared/realm-core/tools/realm-core-tool is absent"),
+    .tags(.multiProcess))
 struct CoreRandomEmbeddedFileTests {
     static func document(seed: UInt64, parents: Int) -> [String: Any] {
         var g = CoreRandomFileTests.Generator(rng: CoreDamageTests.Xorshift(state: seed))
-        func sub() -> Any { g.chance(0.3) ? NSNull() : ["fields": ["n": g.int(-5...5), "text": g.chance(0.2) ? NSNull() as Any : g.string() as Any]] }
+        func sub() -> Any {
+            g.chance(0.3)
+                ? NSNull()
+                : ["fields": ["n": g.int(-5...5), "text": g.chance(0.2) ? NSNull() as Any : g.string() as Any]]
+        }
         func part() -> [String: Any] {
             var f: [String: Any] = ["label": g.string(), "score": g.chance(0.2) ? NSNull() : g.value("double")]
             f["ints"] = (0..<g.int(0...4)).map { _ in g.value("int") }
             f["tags"] = Array(Set((0..<g.int(0...4)).map { _ in "t\(g.int(0...9))" }))
-            f["attrs"] = Dictionary(uniqueKeysWithValues: (0..<g.int(0...3)).map { k in ("k\(k)", g.chance(0.2) ? NSNull() : g.value("int")) })
+            f["attrs"] = Dictionary(
+                uniqueKeysWithValues: (0..<g.int(0...3)).map { k in ("k\(k)", g.chance(0.2) ? NSNull() : g.value("int"))
+                })
             f["any"] = g.chance(0.3) ? NSNull() : g.mixed()
             f["target"] = g.chance(0.3) ? NSNull() : ["table": "class_Target", "key": g.int(0...2)]
             f["targets"] = (0..<g.int(0...3)).map { _ in ["table": "class_Target", "key": g.int(0...2)] }
@@ -27,7 +35,8 @@ struct CoreRandomEmbeddedFileTests {
         }
         let partColumns: [[String: Any]] = [
             ["name": "label", "type": "string"], ["name": "score", "type": "double", "nullable": true],
-            ["name": "ints", "type": "int", "collection": "list"], ["name": "tags", "type": "string", "collection": "set"],
+            ["name": "ints", "type": "int", "collection": "list"],
+            ["name": "tags", "type": "string", "collection": "set"],
             ["name": "attrs", "type": "int", "collection": "dictionary", "nullable": true],
             ["name": "any", "type": "mixed", "nullable": true],
             ["name": "target", "type": "link", "nullable": true, "link_target": "class_Target"],
@@ -39,20 +48,36 @@ struct CoreRandomEmbeddedFileTests {
             var f: [String: Any] = ["_id": i]
             f["one"] = g.chance(0.2) ? NSNull() : part()
             f["many"] = (0..<g.int(0...3)).map { _ in part() }
-            f["byName"] = Dictionary(uniqueKeysWithValues: (0..<g.int(0...2)).map { k in ("p\(k)", g.chance(0.2) ? NSNull() : part() as Any) })
+            f["byName"] = Dictionary(
+                uniqueKeysWithValues: (0..<g.int(0...2)).map { k in ("p\(k)", g.chance(0.2) ? NSNull() : part() as Any)
+                })
             rows.append(["fields": f])
         }
-        return ["tables": [
-            ["name": "class_Target", "columns": [["name": "n", "type": "int"]], "objects": (0..<3).map { ["_key": $0, "fields": ["n": $0]] }],
-            ["name": "class_Owner", "primary_key": "_id", "columns": [
-                ["name": "_id", "type": "int"],
-                ["name": "one", "type": "link", "nullable": true, "link_target": "class_Part"],
-                ["name": "many", "type": "link", "collection": "list", "link_target": "class_Part"],
-                ["name": "byName", "type": "link", "collection": "dictionary", "nullable": true, "link_target": "class_Part"],
-            ], "objects": rows],
-            ["name": "class_Part", "type": "embedded", "columns": partColumns],
-            ["name": "class_Sub", "type": "embedded", "columns": [["name": "n", "type": "int"], ["name": "text", "type": "string", "nullable": true]]],
-        ]]
+        return [
+            "tables": [
+                [
+                    "name": "class_Target", "columns": [["name": "n", "type": "int"]],
+                    "objects": (0..<3).map { ["_key": $0, "fields": ["n": $0]] },
+                ],
+                [
+                    "name": "class_Owner", "primary_key": "_id",
+                    "columns": [
+                        ["name": "_id", "type": "int"],
+                        ["name": "one", "type": "link", "nullable": true, "link_target": "class_Part"],
+                        ["name": "many", "type": "link", "collection": "list", "link_target": "class_Part"],
+                        [
+                            "name": "byName", "type": "link", "collection": "dictionary", "nullable": true,
+                            "link_target": "class_Part",
+                        ],
+                    ], "objects": rows,
+                ],
+                ["name": "class_Part", "type": "embedded", "columns": partColumns],
+                [
+                    "name": "class_Sub", "type": "embedded",
+                    "columns": [["name": "n", "type": "int"], ["name": "text", "type": "string", "nullable": true]],
+                ],
+            ]
+        ]
     }
 
     /// The embedded object keys a dump value names (inline objects), in order.
@@ -96,7 +121,8 @@ struct CoreRandomEmbeddedFileTests {
         var conversion = try RealmCoreConversion(file: file)
         #expect(conversion.omissions.isEmpty, "\(conversion.omissions)")
         #expect(conversion.schema["Part"]?.isEmbedded == true && conversion.schema["Sub"]?.isEmbedded == true)
-        let realm = try Realm(configuration: .init(inMemoryIdentifier: "random-embedded-\(UUID().uuidString)", schema: conversion.schema))
+        let realm = try Realm(
+            configuration: .init(inMemoryIdentifier: "random-embedded-\(UUID().uuidString)", schema: conversion.schema))
         try realm.write { try conversion.copy(into: realm) }
         try CoreConversionTests.expectSameContent(file, conversion, realm)
         #expect(try realm.checkIntegrity().warnings.isEmpty)
@@ -104,7 +130,8 @@ struct CoreRandomEmbeddedFileTests {
         // Each owner holds exactly the embedded objects Realm Core's dump shows inline.
         let dump = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: expected)) as? [String: Any])
         let tables = try #require(dump["tables"] as? [[String: Any]])
-        let owners = try #require(tables.first { $0["name"] as? String == "class_Owner" }?["objects"] as? [[String: Any]])
+        let owners = try #require(
+            tables.first { $0["name"] as? String == "class_Owner" }?["objects"] as? [[String: Any]])
         var owned = 0
         for object in owners {
             let key = try #require((object["_key"] as? NSNumber)?.int64Value)
@@ -118,6 +145,7 @@ struct CoreRandomEmbeddedFileTests {
         }
         let parts = try #require(file.table(named: "class_Part")).objectCount
         #expect(owned == parts && parts > 40, "\(owned) owned of \(parts)")
-        #expect(try conversion.checkEmbeddedObjects() == parts + (try #require(file.table(named: "class_Sub")).objectCount))
+        #expect(
+            try conversion.checkEmbeddedObjects() == parts + (try #require(file.table(named: "class_Sub")).objectCount))
     }
 }

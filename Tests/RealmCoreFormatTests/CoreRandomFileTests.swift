@@ -7,7 +7,9 @@ import Testing
 /// must be the same text. The documents reach what the fixtures do not: collections and
 /// backlink lists over 1,000 elements (inner B+tree nodes), every string length class, nulls
 /// in every kind of column, Mixed holding every type.
-@Suite(.enabled(if: CoreFixtures.tool() != nil, "../shared/realm-core/tools/realm-core-tool is absent"), .tags(.multiProcess))
+@Suite(
+    .enabled(if: CoreFixtures.tool() != nil, "../shared/realm-core/tools/realm-core-tool is absent"),
+    .tags(.multiProcess))
 struct CoreRandomFileTests {
     struct Generator {
         var rng: CoreDamageTests.Xorshift
@@ -52,7 +54,8 @@ struct CoreRandomFileTests {
             case "uuid":
                 let h = hex(32)
                 let c = Array(h)
-                return "\(String(c[0..<8]))-\(String(c[8..<12]))-\(String(c[12..<16]))-\(String(c[16..<20]))-\(String(c[20..<32]))"
+                return
+                    "\(String(c[0..<8]))-\(String(c[8..<12]))-\(String(c[12..<16]))-\(String(c[16..<20]))-\(String(c[20..<32]))"
             default: return NSNull()
             }
         }
@@ -74,7 +77,9 @@ struct CoreRandomFileTests {
         }
         for kind in ["list", "set", "dictionary"] {
             for type in ["int", "string", "double"] {
-                columns.append(["name": "\(kind)_\(type)", "type": type, "collection": kind, "nullable": kind == "dictionary"])
+                columns.append([
+                    "name": "\(kind)_\(type)", "type": type, "collection": kind, "nullable": kind == "dictionary",
+                ])
             }
         }
         columns.append(["name": "mix", "type": "mixed", "nullable": true])

@@ -11,9 +11,11 @@ import Testing
 
     /// 90 objects with 4 KiB binaries: more than 64 pages, so two IV tables.
     static func tables() -> [RealmCoreWriterTable] {
-        let columns: [RealmCoreWriterTable.Column] = [.init(name: "n", type: .int, nullable: false),
-                                                      .init(name: "s", type: .string, nullable: true),
-                                                      .init(name: "blob", type: .binary, nullable: false)]
+        let columns: [RealmCoreWriterTable.Column] = [
+            .init(name: "n", type: .int, nullable: false),
+            .init(name: "s", type: .string, nullable: true),
+            .init(name: "blob", type: .binary, nullable: false),
+        ]
         let objects = (0..<90).map { (i: Int) -> RealmCoreWriterTable.Object in
             let blob = Data((0..<4100).map { (b: Int) -> UInt8 in UInt8((b + i) & 0xFF) })
             let name: CoreValue = i % 4 == 0 ? .null : .string("item \(i) ✓")
@@ -35,7 +37,8 @@ import Testing
 
     @Test func encryptedFileReadsBackEqual() throws {
         let dir = TempDir("core-writer-encrypted")
-        let plainPath = dir.path("plain.realm"), path = dir.path("encrypted.realm")
+        let plainPath = dir.path("plain.realm")
+        let path = dir.path("encrypted.realm")
         try RealmCoreWriter.write(tables: Self.tables(), schemaVersion: 3, toFile: plainPath)
         try RealmCoreWriter.write(tables: Self.tables(), schemaVersion: 3, toFile: path, encryptionKey: Data(Self.key))
         let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
@@ -51,7 +54,8 @@ import Testing
 
         let access = try RealmCoreFileAccess.open(path: path, key: Self.key)
         let file = try RealmCoreFile(image: access.image, name: path)
-        let plain = try RealmCoreFile(image: RealmCoreImage(copying: Data(contentsOf: URL(fileURLWithPath: plainPath))), name: plainPath)
+        let plain = try RealmCoreFile(
+            image: RealmCoreImage(copying: Data(contentsOf: URL(fileURLWithPath: plainPath))), name: plainPath)
         #expect(try file.schemaVersion() == 3)
         let read = try Self.contents(file, "class_Item")
         #expect(read.count == 90)
@@ -65,20 +69,23 @@ import Testing
     /// Fresh IVs for every file: the same image under the same key gives other ciphertext.
     @Test func everyFileGetsFreshIVs() throws {
         let dir = TempDir("core-writer-encrypted-iv")
-        let a = dir.path("a.realm"), b = dir.path("b.realm")
+        let a = dir.path("a.realm")
+        let b = dir.path("b.realm")
         try RealmCoreWriter.write(tables: Self.tables(), schemaVersion: 1, toFile: a, encryptionKey: Data(Self.key))
         try RealmCoreWriter.write(tables: Self.tables(), schemaVersion: 1, toFile: b, encryptionKey: Data(Self.key))
-        let first = try Data(contentsOf: URL(fileURLWithPath: a)), second = try Data(contentsOf: URL(fileURLWithPath: b))
+        let first = try Data(contentsOf: URL(fileURLWithPath: a))
+        let second = try Data(contentsOf: URL(fileURLWithPath: b))
         #expect(first.count == second.count)
         #expect(first.prefix(4) != second.prefix(4), "page 0's IV repeated")
-        #expect(first[4096 ..< 8192] != second[4096 ..< 8192], "page 0's ciphertext repeated")
+        #expect(first[4096..<8192] != second[4096..<8192], "page 0's ciphertext repeated")
     }
 
     @Test func aKeyOfAnotherLengthIsRefused() throws {
         let dir = TempDir("core-writer-encrypted-bad-key")
         let path = dir.path("out.realm")
         #expect {
-            try RealmCoreWriter.write(tables: Self.tables(), schemaVersion: 1, toFile: path, encryptionKey: Data(Self.key.prefix(32)))
+            try RealmCoreWriter.write(
+                tables: Self.tables(), schemaVersion: 1, toFile: path, encryptionKey: Data(Self.key.prefix(32)))
         } throws: { error in
             guard case RealmError.encryption(_, let reason) = error else { return false }
             return reason.contains("64 bytes")
@@ -92,13 +99,16 @@ import Testing
     func realmCoreOpensTheEncryptedFile() throws {
         let tool = try #require(CoreFixtures.tool())
         let dir = TempDir("core-writer-encrypted-core")
-        let plainPath = dir.path("plain.realm"), path = dir.path("encrypted.realm")
+        let plainPath = dir.path("plain.realm")
+        let path = dir.path("encrypted.realm")
         try RealmCoreWriter.write(tables: Self.tables(), schemaVersion: 3, toFile: plainPath)
         try RealmCoreWriter.write(tables: Self.tables(), schemaVersion: 3, toFile: path, encryptionKey: Data(Self.key))
         for command in ["verify", "write-test"] {
             let result = try CoreProcess.run(tool, [command, path, "--key", Self.hexKey])
             #expect(result.status == 0, "realm-core-tool \(command): \(result.stderr)")
-            #expect(String(decoding: result.stdout, as: UTF8.self).contains("\"result\": \"ok\""), "\(command): \(result.stderr)")
+            #expect(
+                String(decoding: result.stdout, as: UTF8.self).contains("\"result\": \"ok\""),
+                "\(command): \(result.stderr)")
         }
         let dump = try CoreProcess.run(tool, ["dump", path, "--key", Self.hexKey])
         #expect(dump.status == 0, "realm-core-tool dump: \(dump.stderr)")

@@ -15,7 +15,9 @@ import Testing
     typealias Object = RealmCoreWriterTable.Object
 
     /// Element types of sets, each with an order simple to state (Realm Core's `operator<`).
-    static let setTypes: [CoreColumnType] = [.int, .bool, .string, .binary, .timestamp, .float, .double, .objectId, .uuid]
+    static let setTypes: [CoreColumnType] = [
+        .int, .bool, .string, .binary, .timestamp, .float, .double, .objectId, .uuid,
+    ]
     static let indexable: [CoreColumnType] = [.int, .bool, .string, .timestamp, .objectId, .uuid]
 
     /// Realm Core's set order for `setTypes`: null first; numbers by value with float and
@@ -78,23 +80,36 @@ import Testing
         return CoreWriterRandomTests.value(types[pick % types.count], nullable: true, &g)
     }
 
-    static func table(_ t: Int, target: (name: String, keys: [Int64])?, _ g: inout SeededGenerator) -> RealmCoreWriterTable {
+    static func table(_ t: Int, target: (name: String, keys: [Int64])?, _ g: inout SeededGenerator)
+        -> RealmCoreWriterTable
+    {
         var columns: [Column] = [Column(name: "_id", type: .int, nullable: false)]
         for c in 0..<Int.random(in: 1...7, using: &g) {
             switch Int.random(in: 0..<6, using: &g) {
             case 0:
-                var column = Column(name: "i\(c)", type: Self.indexable.randomElement(using: &g) ?? .int, nullable: Bool.random(using: &g))
+                var column = Column(
+                    name: "i\(c)", type: Self.indexable.randomElement(using: &g) ?? .int,
+                    nullable: Bool.random(using: &g))
                 column.isIndexed = true
                 columns.append(column)
-            case 1: columns.append(Column(name: "s\(c)", type: Self.setTypes.randomElement(using: &g) ?? .int, nullable: Bool.random(using: &g), isSet: true))
+            case 1:
+                columns.append(
+                    Column(
+                        name: "s\(c)", type: Self.setTypes.randomElement(using: &g) ?? .int,
+                        nullable: Bool.random(using: &g), isSet: true))
             case 2:
-                columns.append(Column(name: "d\(c)", type: CoreWriterRandomTests.types.randomElement(using: &g) ?? .int,
-                                      nullable: Bool.random(using: &g), isDictionary: true))
+                columns.append(
+                    Column(
+                        name: "d\(c)", type: CoreWriterRandomTests.types.randomElement(using: &g) ?? .int,
+                        nullable: Bool.random(using: &g), isDictionary: true))
             case 3: columns.append(Column(name: "m\(c)", type: .mixed, nullable: true))
             default:
                 guard let target else { continue }
                 let kind = Int.random(in: 0..<3, using: &g)
-                columns.append(Column(name: "l\(c)", type: .link, nullable: kind == 0, isList: kind == 1, isSet: kind == 2, linkTarget: target.name))
+                columns.append(
+                    Column(
+                        name: "l\(c)", type: .link, nullable: kind == 0, isList: kind == 1, isSet: kind == 2,
+                        linkTarget: target.name))
             }
         }
         let count = [0, 1, 9, 300].randomElement(using: &g) ?? 0
@@ -108,11 +123,15 @@ import Testing
                 if column.name == "_id" { return .int(id) }
                 if column.type == .link {
                     // The target's table key: 1 (the `metadata` table is 0).
-                    guard let target, !target.keys.isEmpty else { return column.isList ? .list([]) : column.isSet ? .set([]) : .null }
+                    guard let target, !target.keys.isEmpty else {
+                        return column.isList ? .list([]) : column.isSet ? .set([]) : .null
+                    }
                     func link() -> CoreValue { .link(tableKey: 1, key: target.keys.randomElement(using: &g) ?? 0) }
                     if column.isList { return .list((0..<Int.random(in: 0...4, using: &g)).map { _ in link() }) }
                     if column.isSet {
-                        let keys = Set((0..<Int.random(in: 0...4, using: &g)).map { _ in target.keys.randomElement(using: &g) ?? 0 })
+                        let keys = Set(
+                            (0..<Int.random(in: 0...4, using: &g)).map { _ in target.keys.randomElement(using: &g) ?? 0
+                            })
                         return .set(keys.sorted().map { .link(tableKey: 1, key: $0) })
                     }
                     return Bool.random(using: &g) ? link() : .null
@@ -132,8 +151,9 @@ import Testing
                         entries[Self.key(&g)] = CoreWriterRandomTests.value(column.type, nullable: column.nullable, &g)
                     }
                     // In key order (unsigned bytes), as the dictionary's B+tree holds them.
-                    return .dictionary(entries.sorted { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }
-                        .map { CoreDictionaryEntry(key: $0.key, value: $0.value) })
+                    return .dictionary(
+                        entries.sorted { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }
+                            .map { CoreDictionaryEntry(key: $0.key, value: $0.value) })
                 }
                 return CoreWriterRandomTests.value(column.type, nullable: column.nullable, &g)
             }
@@ -154,8 +174,9 @@ import Testing
             let second = Self.table(1, target: (first.name, first.objects.map(\.key)), &g)
             let dir = TempDir("core-writer-random-collections")
             do {
-                try CoreWriterTests.roundTrip([first, second], schemaVersion: UInt64.random(in: 0...9, using: &g), dir,
-                                              name: "collections-\(seed).realm", context: "seed \(seed) (REALMTUI_CORE_WRITER_COLLECTION_FILES)")
+                try CoreWriterTests.roundTrip(
+                    [first, second], schemaVersion: UInt64.random(in: 0...9, using: &g), dir,
+                    name: "collections-\(seed).realm", context: "seed \(seed) (REALMTUI_CORE_WRITER_COLLECTION_FILES)")
             } catch {
                 Issue.record("seed \(seed): \(error)")
             }

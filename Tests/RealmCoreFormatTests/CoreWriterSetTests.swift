@@ -15,23 +15,33 @@ import Testing
     /// timestamps, decimal NaNs and null included).
     @Test(.enabled(if: CoreFixtures.sharedIsPresent)) func fixtureSetsComeOutInRealmCoresOrder() throws {
         let url = try #require(CoreFixtures.sharedFixture("generated-alltypes.realm"))
-        let fixture = try RealmCoreFile(image: RealmCoreImage(copying: Data(contentsOf: url)), name: url.lastPathComponent)
+        let fixture = try RealmCoreFile(
+            image: RealmCoreImage(copying: Data(contentsOf: url)), name: url.lastPathComponent)
         let table = try #require(fixture.table(named: "class_AllTypes"))
-        let picked = table.columns.enumerated().filter { $0.element.collection == .set && $0.element.type != .mixed && $0.element.type != .link }
+        let picked = table.columns.enumerated().filter {
+            $0.element.collection == .set && $0.element.type != .mixed && $0.element.type != .link
+        }
         #expect(picked.count == 20)
         var stored: [Object] = []
         try table.forEachObject { o in
             stored.append(Object(key: o.key, values: picked.map { o.values[$0.offset] }))
             return true
         }
-        let columns = picked.map { Column(name: $0.element.name, type: $0.element.type, nullable: $0.element.nullable, isSet: true) }
+        let columns = picked.map {
+            Column(name: $0.element.name, type: $0.element.type, nullable: $0.element.nullable, isSet: true)
+        }
         let reversed = stored.map { o in
-            Object(key: o.key, values: o.values.map { v in if case .set(let items) = v { .set(items.reversed()) } else { v } })
+            Object(
+                key: o.key,
+                values: o.values.map { v in if case .set(let items) = v { .set(items.reversed()) } else { v } })
         }
         let dir = TempDir("core-writer-sets")
         let path = dir.path("reversed.realm")
-        try RealmCoreWriter.write(tables: [RealmCoreWriterTable(name: "class_Sets", columns: columns, objects: reversed)], schemaVersion: nil, toFile: path)
-        let written = try RealmCoreFile(image: RealmCoreImage(copying: Data(contentsOf: URL(fileURLWithPath: path))), name: path)
+        try RealmCoreWriter.write(
+            tables: [RealmCoreWriterTable(name: "class_Sets", columns: columns, objects: reversed)], schemaVersion: nil,
+            toFile: path)
+        let written = try RealmCoreFile(
+            image: RealmCoreImage(copying: Data(contentsOf: URL(fileURLWithPath: path))), name: path)
         // Realm Core leaves a float or double NaN where the order of insertion put it; the
         // writer puts it last (`CoreSetOrder.sorted`), which is where Realm Core left it in
         // object 3 and where its binary search finds every other element.
@@ -50,7 +60,8 @@ import Testing
         #expect(three.values.filter(Self.hasNaN).count >= 2)
         for v in three.values { #expect(CoreWriterTests.same(v, Self.nanLast(v)), "\(v)") }
         // The file in Realm Core's order passes Realm Core's checks and dumps equal.
-        try CoreWriterTests.roundTrip([RealmCoreWriterTable(name: "class_Sets", columns: columns, objects: expected)], schemaVersion: nil, dir)
+        try CoreWriterTests.roundTrip(
+            [RealmCoreWriterTable(name: "class_Sets", columns: columns, objects: expected)], schemaVersion: nil, dir)
     }
 
     /// A set with its float or double NaNs moved last, the other elements in their order.
@@ -64,18 +75,31 @@ import Testing
     /// order, the NaN last (after a null first in an optional set); Realm Core verifies the file.
     @Test func aNaNIsWrittenLastInAFloatOrDoubleSet() throws {
         let dir = TempDir("core-writer-sets")
-        let columns = [Column(name: "d", type: .double, nullable: false, isSet: true), Column(name: "f", type: .float, nullable: true, isSet: true)]
+        let columns = [
+            Column(name: "d", type: .double, nullable: false, isSet: true),
+            Column(name: "f", type: .float, nullable: true, isSet: true),
+        ]
         // Each order of insertion: the NaN first, in the middle, last.
-        let doubles: [[CoreValue]] = [[.double(.nan), .double(7), .double(-3)], [.double(7), .double(.nan), .double(-3)],
-                                      [.double(7), .double(-3), .double(.nan)]]
-        let floats: [[CoreValue]] = [[.float(.nan), .null, .float(1)], [.float(1), .float(.nan), .null], [.null, .float(1), .float(.nan)]]
-        let objects = zip(doubles, floats).enumerated().map { i, sets in Object(key: Int64(i), values: [.set(sets.0), .set(sets.1)]) }
+        let doubles: [[CoreValue]] = [
+            [.double(.nan), .double(7), .double(-3)], [.double(7), .double(.nan), .double(-3)],
+            [.double(7), .double(-3), .double(.nan)],
+        ]
+        let floats: [[CoreValue]] = [
+            [.float(.nan), .null, .float(1)], [.float(1), .float(.nan), .null], [.null, .float(1), .float(.nan)],
+        ]
+        let objects = zip(doubles, floats).enumerated().map { i, sets in
+            Object(key: Int64(i), values: [.set(sets.0), .set(sets.1)])
+        }
         let path = dir.path("nan.realm")
-        try RealmCoreWriter.write(tables: [RealmCoreWriterTable(name: "class_N", columns: columns, objects: objects)], schemaVersion: nil, toFile: path)
-        let file = try RealmCoreFile(image: RealmCoreImage(copying: Data(contentsOf: URL(fileURLWithPath: path))), name: path)
+        try RealmCoreWriter.write(
+            tables: [RealmCoreWriterTable(name: "class_N", columns: columns, objects: objects)], schemaVersion: nil,
+            toFile: path)
+        let file = try RealmCoreFile(
+            image: RealmCoreImage(copying: Data(contentsOf: URL(fileURLWithPath: path))), name: path)
         var read = 0
         try #require(file.table(named: "class_N")).forEachObject { o in
-            #expect(CoreWriterTests.same(o.values[0], .set([.double(-3), .double(7), .double(.nan)])), "\(o.values[0])")
+            #expect(
+                CoreWriterTests.same(o.values[0], .set([.double(-3), .double(7), .double(.nan)])), "\(o.values[0])")
             #expect(CoreWriterTests.same(o.values[1], .set([.null, .float(1), .float(.nan)])), "\(o.values[1])")
             read += 1
             return true
@@ -91,7 +115,8 @@ import Testing
     /// to the writer reversed, it comes out in the order Realm Core stored it (`Mixed::compare`).
     @Test(.enabled(if: CoreFixtures.sharedIsPresent)) func fixtureMixedSetComesOutInRealmCoresOrder() throws {
         let url = try #require(CoreFixtures.sharedFixture("generated-alltypes.realm"))
-        let fixture = try RealmCoreFile(image: RealmCoreImage(copying: Data(contentsOf: url)), name: url.lastPathComponent)
+        let fixture = try RealmCoreFile(
+            image: RealmCoreImage(copying: Data(contentsOf: url)), name: url.lastPathComponent)
         let table = try #require(fixture.table(named: "class_AllTypes"))
         let picked = table.columns.enumerated().filter { $0.element.collection == .set && $0.element.type == .mixed }
         #expect(picked.count == 1)
@@ -99,22 +124,32 @@ import Testing
         try table.forEachObject { o in
             // Typed links left out: their target tables are not written here (the CLI round
             // trip of this fixture writes them); the other elements keep their stored order.
-            stored.append(Object(key: o.key, values: picked.map { p in
-                guard case .set(let items) = o.values[p.offset] else { return o.values[p.offset] }
-                return .set(items.filter { if case .typedLink = $0 { false } else { true } })
-            }))
+            stored.append(
+                Object(
+                    key: o.key,
+                    values: picked.map { p in
+                        guard case .set(let items) = o.values[p.offset] else { return o.values[p.offset] }
+                        return .set(items.filter { if case .typedLink = $0 { false } else { true } })
+                    }))
             return true
         }
-        let nonEmpty = stored.filter { o in o.values.contains { if case .set(let items) = $0 { items.count > 2 } else { false } } }
+        let nonEmpty = stored.filter { o in
+            o.values.contains { if case .set(let items) = $0 { items.count > 2 } else { false } }
+        }
         #expect(nonEmpty.count > 0)
         let columns = picked.map { Column(name: $0.element.name, type: .mixed, nullable: true, isSet: true) }
         let reversed = stored.map { o in
-            Object(key: o.key, values: o.values.map { v in if case .set(let items) = v { .set(items.reversed()) } else { v } })
+            Object(
+                key: o.key,
+                values: o.values.map { v in if case .set(let items) = v { .set(items.reversed()) } else { v } })
         }
         let dir = TempDir("core-writer-mixed-sets")
         let path = dir.path("reversed.realm")
-        try RealmCoreWriter.write(tables: [RealmCoreWriterTable(name: "class_Sets", columns: columns, objects: reversed)], schemaVersion: nil, toFile: path)
-        let written = try RealmCoreFile(image: RealmCoreImage(copying: Data(contentsOf: URL(fileURLWithPath: path))), name: path)
+        try RealmCoreWriter.write(
+            tables: [RealmCoreWriterTable(name: "class_Sets", columns: columns, objects: reversed)], schemaVersion: nil,
+            toFile: path)
+        let written = try RealmCoreFile(
+            image: RealmCoreImage(copying: Data(contentsOf: URL(fileURLWithPath: path))), name: path)
         var i = 0
         try #require(written.table(named: "class_Sets")).forEachObject { o in
             for (c, v) in o.values.enumerated() where !CoreWriterTests.same(v, stored[i].values[c]) {
@@ -124,7 +159,8 @@ import Testing
             return true
         }
         #expect(i == stored.count && i > 3)
-        try CoreWriterTests.roundTrip([RealmCoreWriterTable(name: "class_Sets", columns: columns, objects: stored)], schemaVersion: nil, dir)
+        try CoreWriterTests.roundTrip(
+            [RealmCoreWriterTable(name: "class_Sets", columns: columns, objects: stored)], schemaVersion: nil, dir)
     }
 
     /// Two elements Realm Core takes as one (`1`, `1.0` and decimal `1` in a set of Mixed) are
@@ -134,14 +170,19 @@ import Testing
         let columns = [Column(name: "m", type: .mixed, nullable: true, isSet: true)]
         func write(_ items: [CoreValue]) throws -> String {
             let path = dir.path("m\(items.count).realm")
-            try RealmCoreWriter.write(tables: [RealmCoreWriterTable(name: "class_M", columns: columns, objects: [Object(key: 0, values: [.set(items)])])],
-                                      schemaVersion: nil, toFile: path)
+            try RealmCoreWriter.write(
+                tables: [
+                    RealmCoreWriterTable(
+                        name: "class_M", columns: columns, objects: [Object(key: 0, values: [.set(items)])])
+                ],
+                schemaVersion: nil, toFile: path)
             return path
         }
         #expect(throws: RealmError.self) { try write([.int(1), .string("a"), .double(1.0)]) }
         #expect(throws: RealmError.self) { try write([.decimal128(low: 1, high: 0x3040_0000_0000_0000), .int(1)]) }
         let path = try write([.binary(Data("a".utf8)), .int(2), .string("a"), .double(1.5), .bool(true), .null])
-        let file = try RealmCoreFile(image: RealmCoreImage(copying: Data(contentsOf: URL(fileURLWithPath: path))), name: path)
+        let file = try RealmCoreFile(
+            image: RealmCoreImage(copying: Data(contentsOf: URL(fileURLWithPath: path))), name: path)
         var got: [CoreValue] = []
         try #require(file.table(named: "class_M")).forEachObject { o in
             if case .set(let items) = o.values[0] { got = items }
@@ -166,23 +207,29 @@ import Testing
     /// queries find set members.
     @Test func linkSetsAndLongSets() throws {
         let dir = TempDir("core-writer-sets")
-        let targets = RealmCoreWriterTable(name: "class_T", columns: [.init(name: "n", type: .int, nullable: false)],
-                                           objects: (0..<20).map { Object(key: Int64($0), values: [.int(Int64($0))]) })
+        let targets = RealmCoreWriterTable(
+            name: "class_T", columns: [.init(name: "n", type: .int, nullable: false)],
+            objects: (0..<20).map { Object(key: Int64($0), values: [.int(Int64($0))]) })
         let owners = RealmCoreWriterTable(
             name: "class_O",
-            columns: [.init(name: "targets", type: .link, nullable: false, isSet: true, linkTarget: "class_T"),
-                      .init(name: "words", type: .string, nullable: true, isSet: true),
-                      .init(name: "numbers", type: .int, nullable: false, isSet: true)],
+            columns: [
+                .init(name: "targets", type: .link, nullable: false, isSet: true, linkTarget: "class_T"),
+                .init(name: "words", type: .string, nullable: true, isSet: true),
+                .init(name: "numbers", type: .int, nullable: false, isSet: true),
+            ],
             objects: (0..<4).map { i in
-                Object(key: Int64(i), values: [
-                    .set([19, 3, 7, 0].prefix(i).map { .link(tableKey: 0, key: Int64($0)) }),
-                    .set(i == 1 ? [.string("b"), .null, .string("ab"), .string(""), .string("a")] : []),
-                    .set(i == 3 ? (0..<2500).map { .int(Int64(($0 * 7919) % 2500) - 1250) } : [.int(Int64(i))]),
-                ])
+                Object(
+                    key: Int64(i),
+                    values: [
+                        .set([19, 3, 7, 0].prefix(i).map { .link(tableKey: 0, key: Int64($0)) }),
+                        .set(i == 1 ? [.string("b"), .null, .string("ab"), .string(""), .string("a")] : []),
+                        .set(i == 3 ? (0..<2500).map { .int(Int64(($0 * 7919) % 2500) - 1250) } : [.int(Int64(i))]),
+                    ])
             })
         let path = dir.path("sets.realm")
         try RealmCoreWriter.write(tables: [targets, owners], schemaVersion: nil, toFile: path)
-        let file = try RealmCoreFile(image: RealmCoreImage(copying: Data(contentsOf: URL(fileURLWithPath: path))), name: path)
+        let file = try RealmCoreFile(
+            image: RealmCoreImage(copying: Data(contentsOf: URL(fileURLWithPath: path))), name: path)
         let o = try #require(file.table(named: "class_O"))
         let one = try #require(try o.object(key: 1))
         #expect(one.values[1] == .set([.null, .string(""), .string("a"), .string("ab"), .string("b")]))
@@ -192,11 +239,14 @@ import Testing
         let t = try #require(file.table(named: "class_T"))
         #expect(try t.object(key: 3)?.backlinks == [[2, 3]])
         let tool = try CoreFixtures.requireTool()
-        for (args, expected) in [(["verify", path], "\"result\": \"ok\""), (["write-test", path], "\"result\": \"ok\"")] {
+        for (args, expected) in [
+            (["verify", path], "\"result\": \"ok\""), (["write-test", path], "\"result\": \"ok\""),
+        ] {
             #expect(String(decoding: try CoreProcess.run(tool, args).stdout, as: UTF8.self).contains(expected))
         }
         func keys(_ cls: String, _ query: String) throws -> [Int]? {
-            let answer = try CoreJSONCompare.parse(CoreProcess.run(tool, ["query", path, cls, query]).stdout) as? [String: Any]
+            let answer =
+                try CoreJSONCompare.parse(CoreProcess.run(tool, ["query", path, cls, query]).stdout) as? [String: Any]
             return answer?["object_keys"] as? [Int]
         }
         let withSeven = try keys("O", "ANY targets.n == 7")
@@ -211,14 +261,21 @@ import Testing
 
     /// Elements Realm Core takes as equal are refused, not merged.
     @Test func equalElementsAreRefused() throws {
-        for (type, a, b) in [(CoreColumnType.double, CoreValue.double(0.0), CoreValue.double(-0.0)),
-                             (.decimal128, .decimal128(low: 1, high: 0x3040_0000_0000_0000), .decimal128(low: 10, high: 0x303E_0000_0000_0000)),
-                             (.string, .string("x"), .string("x"))] {
-            let withNaN = RealmCoreWriterTable(name: "class_S", columns: [.init(name: "s", type: .float, nullable: false, isSet: true)],
-                                               objects: [.init(key: 0, values: [.set([.float(1), .float(.nan), .float(1)])])])
+        for (type, a, b) in [
+            (CoreColumnType.double, CoreValue.double(0.0), CoreValue.double(-0.0)),
+            (
+                .decimal128, .decimal128(low: 1, high: 0x3040_0000_0000_0000),
+                .decimal128(low: 10, high: 0x303E_0000_0000_0000)
+            ),
+            (.string, .string("x"), .string("x")),
+        ] {
+            let withNaN = RealmCoreWriterTable(
+                name: "class_S", columns: [.init(name: "s", type: .float, nullable: false, isSet: true)],
+                objects: [.init(key: 0, values: [.set([.float(1), .float(.nan), .float(1)])])])
             #expect(throws: RealmError.self) { _ = try RealmCoreWriter.image(tables: [withNaN], schemaVersion: nil) }
-            let table = RealmCoreWriterTable(name: "class_S", columns: [.init(name: "s", type: type, nullable: false, isSet: true)],
-                                             objects: [.init(key: 0, values: [.set([a, b])])])
+            let table = RealmCoreWriterTable(
+                name: "class_S", columns: [.init(name: "s", type: type, nullable: false, isSet: true)],
+                objects: [.init(key: 0, values: [.set([a, b])])])
             #expect(throws: RealmError.self) { _ = try RealmCoreWriter.image(tables: [table], schemaVersion: nil) }
         }
     }
@@ -228,36 +285,53 @@ import Testing
         let dir = TempDir("core-writer-sets")
         let schema = Schema([
             ObjectSchema(name: "Tag", properties: [Property(name: "name", type: .string)]),
-            ObjectSchema(name: "Post", properties: [Property(name: "ids", type: .int, isSet: true),
-                                                    Property(name: "labels", type: .string, isOptional: true, isSet: true),
-                                                    Property(name: "when", type: .date, isSet: true),
-                                                    Property(name: "tags", type: .object, isSet: true, objectClassName: "Tag")]),
+            ObjectSchema(
+                name: "Post",
+                properties: [
+                    Property(name: "ids", type: .int, isSet: true),
+                    Property(name: "labels", type: .string, isOptional: true, isSet: true),
+                    Property(name: "when", type: .date, isSet: true),
+                    Property(name: "tags", type: .object, isSet: true, objectClassName: "Tag"),
+                ]),
         ])
         let realm = try Realm(path: dir.path("native.realm"), schema: schema)
         try realm.write {
             var tags: [ObjectKey] = []
             for i in 0..<6 { tags.append(try realm.create("Tag", value: .array([.value(.string("t\(i)"))])).key) }
             for i in 0..<8 {
-                try realm.create("Post", value: .array([
-                    .array((0..<i).map { .value(.int(Int64(($0 * 5) % 11) - 5)) }),
-                    .array((0..<(i % 4)).map { $0 == 1 ? .value(.null) : .value(.string(["zeta", "Alpha", "alpha", "é"][$0])) }),
-                    .array((0..<(i % 3)).map { .value(.date(Timestamp(seconds: Int64($0) * -1000 + 7, nanoseconds: 0))) }),
-                    .array((0..<(i % 5)).map { .value(.link(tags[($0 * 2 + i) % 6])) }),
-                ]))
+                try realm.create(
+                    "Post",
+                    value: .array([
+                        .array((0..<i).map { .value(.int(Int64(($0 * 5) % 11) - 5)) }),
+                        .array(
+                            (0..<(i % 4)).map {
+                                $0 == 1 ? .value(.null) : .value(.string(["zeta", "Alpha", "alpha", "é"][$0]))
+                            }),
+                        .array(
+                            (0..<(i % 3)).map {
+                                .value(.date(Timestamp(seconds: Int64($0) * -1000 + 7, nanoseconds: 0)))
+                            }),
+                        .array((0..<(i % 5)).map { .value(.link(tags[($0 * 2 + i) % 6])) }),
+                    ]))
             }
         }
-        try CoreWriterTests.roundTrip(try CoreWriterRealmTests.withTableKeys(RealmCoreWriter.tables(from: realm)).map(Self.sortedSets),
-                                      schemaVersion: realm.schemaVersion, dir, name: "checked.realm")
+        try CoreWriterTests.roundTrip(
+            try CoreWriterRealmTests.withTableKeys(RealmCoreWriter.tables(from: realm)).map(Self.sortedSets),
+            schemaVersion: realm.schemaVersion, dir, name: "checked.realm")
         #expect(try CoreWriterTests.readBackEqual(realm, className: "Post", dir) == 8)
     }
 
     /// The table with each set in the order the writer stores it (as the reader reads it back).
     static func sortedSets(_ table: RealmCoreWriterTable) throws -> RealmCoreWriterTable {
         var t = table
-        let image = try RealmCoreWriter.image(tables: [RealmCoreWriterTable(name: t.name, columns: t.columns.filter { $0.type != .link },
-                                                                            objects: t.objects.map { o in
-                                                                                Object(key: o.key, values: zip(t.columns, o.values).filter { $0.0.type != .link }.map(\.1))
-                                                                            })], schemaVersion: nil)
+        let image = try RealmCoreWriter.image(
+            tables: [
+                RealmCoreWriterTable(
+                    name: t.name, columns: t.columns.filter { $0.type != .link },
+                    objects: t.objects.map { o in
+                        Object(key: o.key, values: zip(t.columns, o.values).filter { $0.0.type != .link }.map(\.1))
+                    })
+            ], schemaVersion: nil)
         let file = try RealmCoreFile(image: RealmCoreImage(copying: Data(image)), name: t.name)
         let read = try #require(file.table(named: t.name))
         let scalarColumns = t.columns.indices.filter { t.columns[$0].type != .link }
@@ -270,10 +344,11 @@ import Testing
         for c in t.columns.indices where t.columns[c].type == .link && t.columns[c].isSet {
             for o in t.objects.indices {
                 if case .set(let items) = t.objects[o].values[c] {
-                    t.objects[o].values[c] = .set(items.sorted { a, b in
-                        if case .link(_, let x) = a, case .link(_, let y) = b { return x < y }
-                        return false
-                    })
+                    t.objects[o].values[c] = .set(
+                        items.sorted { a, b in
+                            if case .link(_, let x) = a, case .link(_, let y) = b { return x < y }
+                            return false
+                        })
                 }
             }
         }

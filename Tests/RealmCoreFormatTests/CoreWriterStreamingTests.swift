@@ -12,16 +12,21 @@ import Testing
     typealias Object = RealmCoreWriterTable.Object
 
     static func tables() -> [RealmCoreWriterTable] {
-        let targets = RealmCoreWriterTable(name: "class_T", columns: [Column(name: "n", type: .int, nullable: false)],
-                                           objects: (0..<300).map { Object(key: Int64($0), values: [.int(Int64($0 * 3))]) })
-        let columns = [Column(name: "_id", type: .string, nullable: false), Column(name: "when", type: .timestamp, nullable: true),
-                       Column(name: "tags", type: .string, nullable: false, isSet: true),
-                       Column(name: "t", type: .link, nullable: true, linkTarget: "class_T")]
+        let targets = RealmCoreWriterTable(
+            name: "class_T", columns: [Column(name: "n", type: .int, nullable: false)],
+            objects: (0..<300).map { Object(key: Int64($0), values: [.int(Int64($0 * 3))]) })
+        let columns = [
+            Column(name: "_id", type: .string, nullable: false), Column(name: "when", type: .timestamp, nullable: true),
+            Column(name: "tags", type: .string, nullable: false, isSet: true),
+            Column(name: "t", type: .link, nullable: true, linkTarget: "class_T"),
+        ]
         var objects: [Object] = []
         for i in 0..<40 {
             let when: CoreValue = i % 3 == 0 ? .null : .timestamp(seconds: Int64(i) * 1000, nanoseconds: 5)
             let tags: CoreValue = .set([.string("b\(i % 4)"), .string("a")])
-            objects.append(Object(key: Int64(i * 2), values: [.string("p\(i)"), when, tags, .link(tableKey: 1, key: Int64(i * 7))]))
+            objects.append(
+                Object(
+                    key: Int64(i * 2), values: [.string("p\(i)"), when, tags, .link(tableKey: 1, key: Int64(i * 7))]))
         }
         var people = RealmCoreWriterTable(name: "class_P", columns: columns, objects: objects)
         people.primaryKey = "_id"
@@ -31,14 +36,19 @@ import Testing
     /// The JSON of Realm Core's dump's tables (the file's version and name aside).
     static func dumpTables(_ tool: URL, _ path: String, key: String? = nil) throws -> String {
         let dump = try CoreProcess.run(tool, ["dump", path] + (key.map { ["--key", $0] } ?? []))
-        let json = try #require(try CoreJSONCompare.parse(dump.stdout) as? [String: Any], "dump \(path): \(dump.stderr)")
-        return String(decoding: try JSONSerialization.data(withJSONObject: json["tables"] ?? [], options: [.sortedKeys]), as: UTF8.self)
+        let json = try #require(
+            try CoreJSONCompare.parse(dump.stdout) as? [String: Any], "dump \(path): \(dump.stderr)")
+        return String(
+            decoding: try JSONSerialization.data(withJSONObject: json["tables"] ?? [], options: [.sortedKeys]),
+            as: UTF8.self)
     }
 
     @Test func theStreamingFormIsReadByThisReader() throws {
         let image = try RealmCoreWriter.image(tables: Self.tables(), schemaVersion: 3, streaming: true)
         #expect(image.prefix(8).allSatisfy { $0 == 0xFF })
-        let cookie = image.suffix(8).enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
+        let cookie = image.suffix(8).enumerated().reduce(UInt64(0)) {
+            $0 | UInt64($1.element) << (8 * UInt64($1.offset))
+        }
         #expect(cookie == 0x3034_1252_37E5_26C8)
         let file = try RealmCoreFile(image: RealmCoreImage(copying: Data(image)), name: "streaming.realm")
         #expect(try file.schemaVersion() == 3)
@@ -60,8 +70,9 @@ import Testing
         let expected = try Self.dumpTables(tool, committed)
         for encrypted in [false, true] {
             let path = dir.path(encrypted ? "streaming-encrypted.realm" : "streaming.realm")
-            try RealmCoreWriter.write(tables: Self.tables(), schemaVersion: 3, toFile: path, encryptionKey: encrypted ? Data(key) : nil,
-                                      streaming: true)
+            try RealmCoreWriter.write(
+                tables: Self.tables(), schemaVersion: 3, toFile: path, encryptionKey: encrypted ? Data(key) : nil,
+                streaming: true)
             let keyArguments = encrypted ? ["--key", hex] : []
             let info = try CoreProcess.run(tool, ["info", path] + keyArguments)
             let facts = try #require(try CoreJSONCompare.parse(info.stdout) as? [String: Any], "info: \(info.stderr)")
@@ -69,8 +80,9 @@ import Testing
             #expect(facts["schema_version"] as? Int == 3, "\(facts)")
             for command in ["verify", "write-test"] {
                 let result = try CoreProcess.run(tool, [command, path] + keyArguments)
-                #expect(String(decoding: result.stdout, as: UTF8.self).contains("\"result\": \"ok\""),
-                        "\(encrypted ? "encrypted " : "")realm-core-tool \(command): \(result.stderr)")
+                #expect(
+                    String(decoding: result.stdout, as: UTF8.self).contains("\"result\": \"ok\""),
+                    "\(encrypted ? "encrypted " : "")realm-core-tool \(command): \(result.stderr)")
             }
             #expect(try Self.dumpTables(tool, path, key: encrypted ? hex : nil) == expected)
             if encrypted {

@@ -4,7 +4,7 @@ import RealmEngine
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite struct RealmCoreFileAccessTests {

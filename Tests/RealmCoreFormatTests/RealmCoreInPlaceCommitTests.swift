@@ -19,17 +19,22 @@ import Testing
 
     static func dump(_ tool: URL, _ path: String, key: String? = nil) throws -> [String: Any] {
         let result = try CoreProcess.run(tool, ["dump", path] + (key.map { ["--key", $0] } ?? []))
-        return try #require(try CoreJSONCompare.parse(result.stdout) as? [String: Any], "dump \(path): \(result.stderr)")
+        return try #require(
+            try CoreJSONCompare.parse(result.stdout) as? [String: Any], "dump \(path): \(result.stderr)")
     }
 
     /// `dump` with `fields[column] = value` set on object `key` of `table`.
-    static func edited(_ dump: [String: Any], _ edits: [(table: String, key: Int64, column: String, value: Any)]) -> [String: Any] {
+    static func edited(_ dump: [String: Any], _ edits: [(table: String, key: Int64, column: String, value: Any)])
+        -> [String: Any]
+    {
         var out = dump
         var tables = dump["tables"] as? [[String: Any]] ?? []
         for edit in edits {
             guard let t = tables.firstIndex(where: { $0["name"] as? String == edit.table }) else { continue }
             var objects = tables[t]["objects"] as? [[String: Any]] ?? []
-            guard let o = objects.firstIndex(where: { ($0["_key"] as? NSNumber)?.int64Value == edit.key }) else { continue }
+            guard let o = objects.firstIndex(where: { ($0["_key"] as? NSNumber)?.int64Value == edit.key }) else {
+                continue
+            }
             var fields = objects[o]["fields"] as? [String: Any] ?? [:]
             fields[edit.column] = edit.value
             objects[o]["fields"] = fields
@@ -40,20 +45,28 @@ import Testing
     }
 
     static func tablesText(_ dump: [String: Any]) throws -> String {
-        String(decoding: try JSONSerialization.data(withJSONObject: dump["tables"] ?? [], options: [.sortedKeys]), as: UTF8.self)
+        String(
+            decoding: try JSONSerialization.data(withJSONObject: dump["tables"] ?? [], options: [.sortedKeys]),
+            as: UTF8.self)
     }
 
     /// Realm Core's verify and write-test pass (each throws with Realm Core's message otherwise).
-    static func expectSound(_ tool: URL, _ path: String, key: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectSound(
+        _ tool: URL, _ path: String, key: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         for command in ["verify", "write-test"] {
             let result = try CoreProcess.run(tool, [command, path] + (key.map { ["--key", $0] } ?? []))
-            #expect(String(decoding: result.stdout, as: UTF8.self).contains("\"result\": \"ok\""), "\(command): \(result.stderr)",
-                    sourceLocation: sourceLocation)
+            #expect(
+                String(decoding: result.stdout, as: UTF8.self).contains("\"result\": \"ok\""),
+                "\(command): \(result.stderr)",
+                sourceLocation: sourceLocation)
         }
     }
 
     /// One session commit of `body`'s changes; returns how it was written.
-    static func commit(_ session: RealmCoreEditSession, _ realm: Realm, _ body: () throws -> Void) throws -> RealmCoreEditSession.CommitKind? {
+    static func commit(_ session: RealmCoreEditSession, _ realm: Realm, _ body: () throws -> Void) throws
+        -> RealmCoreEditSession.CommitKind?
+    {
         try realm.write {
             try body()
             try session.commit(realm)
@@ -69,14 +82,28 @@ import Testing
     /// Dogs (in-Realm history, version 2), Item of `history` (free lists and both header slots in
     /// use after 50 commits) and the every-type file (wide int leaves, long strings, floats,
     /// dates, binaries): each edit is committed in place and Realm Core sees exactly it.
-    @Test(arguments: [
-        ("generated-dogs.realm", "Dog", Int64(5), [("age", Value.int(-70000)), ("color", .string("teal"))]),
-        ("generated-history.realm", "Item", Int64(7), [("name", .string("renamed in place")), ("value", .double(2.5))]),
-        ("generated-alltypes.realm", "Leaves", Int64(3), [("w8", .int(Int64.max)), ("strLong", .string(String(repeating: "long ", count: 40)))]),
-        ("generated-alltypes.realm", "AllTypes", Int64(1), [("floatCol", .float(1.5)), ("binaryCol", .data(Data([1, 2, 3]))),
-                                                          ("optStringCol", .null)]),
-    ] as [(String, String, Int64, [(String, Value)])])
-    func anUpdateIsCommittedInPlace(_ fixture: String, _ className: String, _ key: Int64, _ edits: [(String, Value)]) throws {
+    @Test(
+        arguments: [
+            ("generated-dogs.realm", "Dog", Int64(5), [("age", Value.int(-70000)), ("color", .string("teal"))]),
+            (
+                "generated-history.realm", "Item", Int64(7),
+                [("name", .string("renamed in place")), ("value", .double(2.5))]
+            ),
+            (
+                "generated-alltypes.realm", "Leaves", Int64(3),
+                [("w8", .int(Int64.max)), ("strLong", .string(String(repeating: "long ", count: 40)))]
+            ),
+            (
+                "generated-alltypes.realm", "AllTypes", Int64(1),
+                [
+                    ("floatCol", .float(1.5)), ("binaryCol", .data(Data([1, 2, 3]))),
+                    ("optStringCol", .null),
+                ]
+            ),
+        ] as [(String, String, Int64, [(String, Value)])])
+    func anUpdateIsCommittedInPlace(_ fixture: String, _ className: String, _ key: Int64, _ edits: [(String, Value)])
+        throws
+    {
         let tool = try CoreFixtures.requireTool()
         let dir = TempDir("s24-inplace-update")
         let path = try Self.copy(fixture, dir)
@@ -94,14 +121,15 @@ import Testing
         #expect(after["version"] as? Int == (before["version"] as? Int ?? 0) + 1)
         // The edits as Realm Core's dump prints them.
         let expectedEdits = edits.map { name, value -> (table: String, key: Int64, column: String, value: Any) in
-            let shown: Any = switch value {
-            case .int(let i): NSNumber(value: i)
-            case .double(let d): NSNumber(value: d)
-            case .float(let f): NSNumber(value: Double(f))
-            case .string(let s): s
-            case .data(let d): d.base64EncodedString()
-            default: NSNull()
-            }
+            let shown: Any =
+                switch value {
+                case .int(let i): NSNumber(value: i)
+                case .double(let d): NSNumber(value: d)
+                case .float(let f): NSNumber(value: Double(f))
+                case .string(let s): s
+                case .data(let d): d.base64EncodedString()
+                default: NSNull()
+                }
             return ("class_" + className, key, name, shown)
         }
         let expected = Self.edited(before, expectedEdits)
@@ -142,8 +170,12 @@ import Testing
         let dogs = try #require((dump["tables"] as? [[String: Any]])?.first { $0["name"] as? String == "class_Dog" })
         let objects = dogs["objects"] as? [[String: Any]] ?? []
         for i in 0..<10 {
-            let fields = objects.first { ($0["_key"] as? NSNumber)?.int64Value == keys[i * 70].rawValue }?["fields"] as? [String: Any]
-            #expect(fields?["name"] as? String == "name \(i)" && fields?["age"] as? Int == 1000 + i, "\(String(describing: fields))")
+            let fields =
+                objects.first { ($0["_key"] as? NSNumber)?.int64Value == keys[i * 70].rawValue }?["fields"]
+                as? [String: Any]
+            #expect(
+                fields?["name"] as? String == "name \(i)" && fields?["age"] as? Int == 1000 + i,
+                "\(String(describing: fields))")
         }
     }
 
@@ -156,8 +188,9 @@ import Testing
         let path = try Self.copy("generated-history.realm", dir)
         let before = try Self.dump(tool, path)
         let lock = try RealmCoreEditLock(path: path)
-        let result = try RealmCoreInPlaceCommit.commit(path: path, changes: [.init(table: "class_Item", key: 7, column: "name", value: .string("lost"))],
-                                                       flip: false)
+        let result = try RealmCoreInPlaceCommit.commit(
+            path: path, changes: [.init(table: "class_Item", key: 7, column: "name", value: .string("lost"))],
+            flip: false)
         guard case .committed = result else {
             Issue.record("not written in place: \(result)")
             return
@@ -179,7 +212,8 @@ import Testing
         #expect(Self.isInPlace(kind), "\(String(describing: kind))")
         try Self.expectSound(tool, path)
         let expected = Self.edited(before, [("class_Item", 7, "name", "kept")])
-        #expect(CoreJSONCompare.differences(expected["tables"] ?? [], try Self.dump(tool, path)["tables"] ?? []).isEmpty)
+        #expect(
+            CoreJSONCompare.differences(expected["tables"] ?? [], try Self.dump(tool, path)["tables"] ?? []).isEmpty)
     }
 
     /// Deleting and creating objects, changing an indexed property or a link take the
@@ -193,7 +227,9 @@ import Testing
         let realm = try session.makeRealm()
         let dog = try #require(try realm.object(ofType: "Dog", key: ObjectKey(1)))
         #expect(Self.isInPlace(try Self.commit(session, realm) { try dog.setValue(.int(99), forKey: "age") }))
-        let deleted = try Self.commit(session, realm) { try realm.delete(try #require(try realm.object(ofType: "Dog", key: ObjectKey(2)))) }
+        let deleted = try Self.commit(session, realm) {
+            try realm.delete(try #require(try realm.object(ofType: "Dog", key: ObjectKey(2))))
+        }
         guard case .wholeFile(let reason) = deleted else {
             Issue.record("a delete was written in place")
             return
@@ -201,7 +237,9 @@ import Testing
         #expect(reason.contains("created or deleted"), "\(reason)")
         try Self.expectSound(tool, path)
         #expect(Self.isInPlace(try Self.commit(session, realm) { try dog.setValue(.int(98), forKey: "age") }))
-        let created = try Self.commit(session, realm) { _ = try realm.create("Dog", ["name": .string("New"), "age": .int(1)]) }
+        let created = try Self.commit(session, realm) {
+            _ = try realm.create("Dog", ["name": .string("New"), "age": .int(1)])
+        }
         #expect(!Self.isInPlace(created))
         let person = try #require(try realm.objects("Person").first)
         let link = try Self.commit(session, realm) { try person.setValue(.link(ObjectKey(1)), forKey: "bestFriend") }
@@ -225,7 +263,9 @@ import Testing
         let session = try RealmCoreEditSession(path: path, key: nil, upgradeFormat: false)
         defer { session.close() }
         let realm = try session.makeRealm()
-        let kind = try Self.commit(session, realm) { try realm.objects("Dog").filter("age == -5").setValue(.value(.int(1)), forKey: "age") }
+        let kind = try Self.commit(session, realm) {
+            try realm.objects("Dog").filter("age == -5").setValue(.value(.int(1)), forKey: "age")
+        }
         #expect(kind == .nothingChanged, "\(String(describing: kind))")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original)
     }
@@ -251,7 +291,9 @@ import Testing
         try Self.expectSound(tool, path, key: hex)
         let dump = try Self.dump(tool, path, key: hex)
         let dogs = try #require((dump["tables"] as? [[String: Any]])?.first { $0["name"] as? String == "class_Dog" })
-        #expect(((dogs["objects"] as? [[String: Any]])?.first { ($0["_key"] as? Int) == 4 }?["fields"] as? [String: Any])?["age"] as? Int == 77)
+        #expect(
+            ((dogs["objects"] as? [[String: Any]])?.first { ($0["_key"] as? Int) == 4 }?["fields"] as? [String: Any])?[
+                "age"] as? Int == 77)
     }
 }
 

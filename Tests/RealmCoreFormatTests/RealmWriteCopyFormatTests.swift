@@ -37,7 +37,9 @@ import Testing
         #expect(throws: RealmError.self) { _ = try RealmCoreFileAccess.open(path: encryptedPath) }
         let encrypted = try RealmCoreFileAccess.open(path: encryptedPath, key: [UInt8](Self.key))
         #expect(try Self.objects(RealmCoreFile(image: encrypted.image, name: encryptedPath)) == original)
-        #expect(try RealmCoreFile(image: encrypted.image, name: encryptedPath).schemaVersion() == Int64(realm.schemaVersion))
+        #expect(
+            try RealmCoreFile(image: encrypted.image, name: encryptedPath).schemaVersion() == Int64(realm.schemaVersion)
+        )
 
         // The engine's own format through the same call.
         let nativePath = dir.path("copy.realm")
@@ -59,7 +61,9 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: path))
         try realm.writeCopy(toFile: path, format: .realmCore)
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        #expect(throws: RealmError.self) { try realm.writeCopy(toFile: path, format: .realmCore, encryptionKey: Self.key) }
+        #expect(throws: RealmError.self) {
+            try realm.writeCopy(toFile: path, format: .realmCore, encryptionKey: Self.key)
+        }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 }

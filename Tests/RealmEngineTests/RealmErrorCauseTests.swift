@@ -12,11 +12,18 @@ import Testing
     }
 
     @Test func aServerRefusalIsCausedByTheServersErrorAndShowsItsState() {
-        let refused = RealmError.server(server: "postgres://u@h:5432/d", operation: "query", state: "23505",
-                                        message: "duplicate key value violates unique constraint")
-        #expect(refused.cause as? ServerFailure == ServerFailure(state: "23505", message: "duplicate key value violates unique constraint"))
-        #expect(refused.description == "postgres://u@h:5432/d: query failed: duplicate key value violates unique constraint (SQLSTATE 23505)")
-        let unreachable = RealmError.server(server: "postgres://u@h:5432/d", operation: "connect", state: "", message: "no route to host")
+        let refused = RealmError.server(
+            server: "postgres://u@h:5432/d", operation: "query", state: "23505",
+            message: "duplicate key value violates unique constraint")
+        #expect(
+            refused.cause as? ServerFailure
+                == ServerFailure(state: "23505", message: "duplicate key value violates unique constraint"))
+        #expect(
+            refused.description
+                == "postgres://u@h:5432/d: query failed: duplicate key value violates unique constraint (SQLSTATE 23505)"
+        )
+        let unreachable = RealmError.server(
+            server: "postgres://u@h:5432/d", operation: "connect", state: "", message: "no route to host")
         #expect(unreachable.description == "postgres://u@h:5432/d: connect failed: no route to host")
         #expect((unreachable.cause as? ServerFailure)?.state == "")
     }

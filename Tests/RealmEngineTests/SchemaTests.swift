@@ -7,14 +7,20 @@ import Testing
         let long = String(repeating: "a", count: 64)
         let schema = Schema([ObjectSchema(name: long, properties: [Property(name: "x", type: .int)])])
         #expect(throws: RealmError.self) { try schema.validate() }
-        let ok = Schema([ObjectSchema(name: String(repeating: "名", count: 21), properties: [Property(name: "x", type: .int)])])
+        let ok = Schema([
+            ObjectSchema(name: String(repeating: "名", count: 21), properties: [Property(name: "x", type: .int)])
+        ])
         #expect(throws: Never.self) { try ok.validate() }
     }
 
     @Test func rejectsUnknownLinkTarget() {
-        let schema = Schema([ObjectSchema(name: "Dog", properties: [
-            Property(name: "owner", type: .object, objectClassName: "Person"),
-        ])])
+        let schema = Schema([
+            ObjectSchema(
+                name: "Dog",
+                properties: [
+                    Property(name: "owner", type: .object, objectClassName: "Person")
+                ])
+        ])
         #expect(throws: RealmError.self) { try schema.validate() }
     }
 
@@ -29,7 +35,8 @@ import Testing
     /// are bad bytes (an error), not carried into seconds (which traps at Int64's ends).
     @Test func aStoredDateWithBadNanosecondsIsAnErrorNotATrap() throws {
         func decode(_ seconds: Int64, _ nanoseconds: Int64) throws -> Value {
-            try JSONDecoder().decode(Value.self, from: Data(#"{"t": "date", "v": [\#(seconds), \#(nanoseconds)]}"#.utf8))
+            try JSONDecoder().decode(
+                Value.self, from: Data(#"{"t": "date", "v": [\#(seconds), \#(nanoseconds)]}"#.utf8))
         }
         #expect(try decode(5, 7) == .date(Timestamp(seconds: 5, nanoseconds: 7)))
         #expect(try decode(.max, 999_999_999) == .date(Timestamp(seconds: .max, nanoseconds: 999_999_999)))

@@ -7,19 +7,24 @@ import Testing
 enum Fixtures {
     /// Person (pk id) ↔ Dog, with lists, optional scalars and backlinks.
     static let people = Schema([
-        ObjectSchema(name: "Person", properties: [
-            Property(name: "id", type: .int, isPrimaryKey: true),
-            Property(name: "name", type: .string, isIndexed: true),
-            Property(name: "age", type: .int, isOptional: true),
-            Property(name: "dogs", type: .object, isList: true, objectClassName: "Dog"),
-            Property(name: "best", type: .object, objectClassName: "Dog"),
-        ]),
-        ObjectSchema(name: "Dog", properties: [
-            Property(name: "name", type: .string),
-            Property(name: "age", type: .int, defaultValue: .int(1)),
-            Property(name: "tags", type: .string, isList: true),
-            Property(name: "owners", type: .linkingObjects, objectClassName: "Person", linkOriginPropertyName: "dogs"),
-        ]),
+        ObjectSchema(
+            name: "Person",
+            properties: [
+                Property(name: "id", type: .int, isPrimaryKey: true),
+                Property(name: "name", type: .string, isIndexed: true),
+                Property(name: "age", type: .int, isOptional: true),
+                Property(name: "dogs", type: .object, isList: true, objectClassName: "Dog"),
+                Property(name: "best", type: .object, objectClassName: "Dog"),
+            ]),
+        ObjectSchema(
+            name: "Dog",
+            properties: [
+                Property(name: "name", type: .string),
+                Property(name: "age", type: .int, defaultValue: .int(1)),
+                Property(name: "tags", type: .string, isList: true),
+                Property(
+                    name: "owners", type: .linkingObjects, objectClassName: "Person", linkOriginPropertyName: "dogs"),
+            ]),
     ])
 }
 

@@ -23,7 +23,9 @@ import Testing
 
     func expectRoundTrip(_ t: Timestamp, sourceLocation: SourceLocation = #_sourceLocation) {
         let text = t.iso8601
-        #expect(Timestamp.parseISO8601(text) == t, "\(t.seconds)s \(t.nanoseconds)ns → \(text)", sourceLocation: sourceLocation)
+        #expect(
+            Timestamp.parseISO8601(text) == t, "\(t.seconds)s \(t.nanoseconds)ns → \(text)",
+            sourceLocation: sourceLocation)
     }
 
     @Test func edgeValuesFormatAndParseBack() {
@@ -38,8 +40,10 @@ import Testing
         var rng = SeededGenerator(seed: 0x15_08_601)
         for i in 0..<20_000 {
             // Alternately anywhere in Int64 and within a few thousand years of 1970.
-            let seconds = i % 2 == 0 ? Int64.random(in: .min ... .max, using: &rng)
-                                     : Int64.random(in: -400_000_000_000...400_000_000_000, using: &rng)
+            let seconds =
+                i % 2 == 0
+                ? Int64.random(in: .min ... .max, using: &rng)
+                : Int64.random(in: -400_000_000_000...400_000_000_000, using: &rng)
             expectRoundTrip(Timestamp(seconds: seconds, nanoseconds: Int32.random(in: 0..<1_000_000_000, using: &rng)))
         }
     }
@@ -59,7 +63,9 @@ import Testing
         for text in ["2021-02-30", "2021-02-29", "2021-04-31", "2021-06-31T00:00:00Z", "1900-02-29", "-0001-02-29"] {
             #expect(Timestamp.parseISO8601(text) == nil, "\(text)")
         }
-        for text in ["2020-02-29", "2000-02-29", "2021-01-31", "2021-04-30", "2021-12-31T23:59:59Z", "0000-02-29", "-0004-02-29"] {
+        for text in [
+            "2020-02-29", "2000-02-29", "2021-01-31", "2021-04-30", "2021-12-31T23:59:59Z", "0000-02-29", "-0004-02-29",
+        ] {
             #expect(Timestamp.parseISO8601(text) != nil, "\(text)")
         }
     }

@@ -6,17 +6,31 @@ import RealmSwift
 /// one object per instance however often it is linked, cycles included, and an unmanaged
 /// object appended to a managed list or assigned to a managed link becomes that object.
 @Suite struct AddGraphTests {
-    final class GNode: Object { @Persisted var name = ""; @Persisted var next: GNode?; @Persisted var children: List<GNode> }
+    final class GNode: Object {
+        @Persisted var name = ""
+        @Persisted var next: GNode?
+        @Persisted var children: List<GNode>
+    }
     final class GDog: Object { @Persisted var name = "" }
-    final class GPerson: Object { @Persisted var name = ""; @Persisted var dog: GDog?; @Persisted var dogs: List<GDog> }
-    final class GKeyed: Object { @Persisted(primaryKey: true) var id = 0; @Persisted var next: GKeyed? }
+    final class GPerson: Object {
+        @Persisted var name = ""
+        @Persisted var dog: GDog?
+        @Persisted var dogs: List<GDog>
+    }
+    final class GKeyed: Object {
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var next: GKeyed?
+    }
 
-    static func realm() throws -> Realm { try Realm(configuration: memoryConfig([GNode.self, GDog.self, GPerson.self, GKeyed.self])) }
+    static func realm() throws -> Realm {
+        try Realm(configuration: memoryConfig([GNode.self, GDog.self, GPerson.self, GKeyed.self]))
+    }
 
     /// Before, the copy of a cycle recursed until the stack overflowed.
     @Test func aCycleIsAddedAsItIs() throws {
         let realm = try Self.realm()
-        let a = GNode(value: ["name": "a"]), b = GNode(value: ["name": "b"])
+        let a = GNode(value: ["name": "a"])
+        let b = GNode(value: ["name": "b"])
         a.next = b
         b.next = a
         try realm.write { realm.add(a) }
@@ -26,7 +40,8 @@ import RealmSwift
         selfLoop.next = selfLoop
         selfLoop.children.append(selfLoop)
         try realm.write { realm.add(selfLoop) }
-        #expect(selfLoop.next == selfLoop && selfLoop.children.first == selfLoop && realm.objects(GNode.self).count == 3)
+        #expect(
+            selfLoop.next == selfLoop && selfLoop.children.first == selfLoop && realm.objects(GNode.self).count == 3)
     }
 
     /// Before, the same instance appended twice became two objects.
@@ -47,7 +62,8 @@ import RealmSwift
     /// Before, the second occurrence was a second object with the same key: a duplicate.
     @Test func anInstanceWithAPrimaryKeyLinkedTwiceIsNoDuplicate() throws {
         let realm = try Self.realm()
-        let one = GKeyed(value: ["id": 1]), two = GKeyed(value: ["id": 2])
+        let one = GKeyed(value: ["id": 1])
+        let two = GKeyed(value: ["id": 2])
         one.next = two
         two.next = two
         try realm.write { realm.add(one) }
@@ -58,7 +74,9 @@ import RealmSwift
     @Test func anUnmanagedObjectGivenToAManagedListOrLinkBecomesManaged() throws {
         let realm = try Self.realm()
         let person = try realm.write { realm.create(GPerson.self, value: ["name": "Ann"]) }
-        let rex = GDog(value: ["name": "Rex"]), ace = GDog(value: ["name": "Ace"]), max = GDog(value: ["name": "Max"])
+        let rex = GDog(value: ["name": "Rex"])
+        let ace = GDog(value: ["name": "Ace"])
+        let max = GDog(value: ["name": "Max"])
         try realm.write {
             person.dogs.append(rex)
             person.dogs.insert(ace, at: 0)
@@ -87,7 +105,8 @@ import RealmSwift
     /// An add that fails (a duplicate primary key) leaves every instance unmanaged.
     @Test func aFailedAddLeavesTheInstancesUnmanaged() throws {
         let realm = try Self.realm()
-        let a = GKeyed(value: ["id": 1]), b = GKeyed(value: ["id": 1])
+        let a = GKeyed(value: ["id": 1])
+        let b = GKeyed(value: ["id": 1])
         a.next = b
         #expect(throws: RealmError.self) { try realm.write { realm.add(a) } }
         #expect(!a.isManaged && !b.isManaged && realm.objects(GKeyed.self).isEmpty)

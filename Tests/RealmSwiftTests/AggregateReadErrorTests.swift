@@ -56,7 +56,9 @@ import RealmSwift
         let lost = members[500]
         #expect(!lost.isManaged && ReadErrorTests.isCorrupt(members.error), "\(String(describing: members.error))")
         #expect(throws: RealmError.self) { _ = try members.element(at: 500) }
-        do { _ = try members.element(at: 500) } catch { #expect(ReadErrorTests.isCorrupt(error as? RealmError), "\(error)") }
+        do { _ = try members.element(at: 500) } catch {
+            #expect(ReadErrorTests.isCorrupt(error as? RealmError), "\(error)")
+        }
         let erased = AnyRealmCollection(realm.objects(RPerson.self).filter("age >= 0"))
         #expect(erased.count == 0 && ReadErrorTests.isCorrupt(erased.error))
     }
@@ -80,7 +82,10 @@ import RealmSwift
         #expect(try tallies.checkedAverage(ofProperty: "small") == 100)
     }
 
-    enum Level: Int, PersistableEnum { case low = 1, high = 2 }
+    enum Level: Int, PersistableEnum {
+        case low = 1
+        case high = 2
+    }
     final class Gauge: Object {
         @Persisted var level: Level
     }

@@ -19,13 +19,15 @@ import RealmSwift
         @Persisted var attrs: Map<String, AnyRealmValue>
     }
 
-    static var cases: [AnyRealmValue] { [
-        .none, .int(-42), .bool(true), .float(2.5), .double(1.5), .string("5"), .data(Data([0, 1, 255])),
-        .date(Date(timeIntervalSince1970: 1_600_000_000)), .objectId(ObjectId("0123456789abcdef01234567")),
-        .decimal128(Decimal128("12.50")), .uuid(UUID(uuidString: "d1b186e1-e9e0-4768-a1a7-c492519d47ee")!),
-        .fromArray([.int(1), .string("two"), .fromDictionary(["k": .bool(false)])]),
-        .fromDictionary(["a": .int(1), "b": .none]),
-    ] }
+    static var cases: [AnyRealmValue] {
+        [
+            .none, .int(-42), .bool(true), .float(2.5), .double(1.5), .string("5"), .data(Data([0, 1, 255])),
+            .date(Date(timeIntervalSince1970: 1_600_000_000)), .objectId(ObjectId("0123456789abcdef01234567")),
+            .decimal128(Decimal128("12.50")), .uuid(UUID(uuidString: "d1b186e1-e9e0-4768-a1a7-c492519d47ee")!),
+            .fromArray([.int(1), .string("two"), .fromDictionary(["k": .bool(false)])]),
+            .fromDictionary(["a": .int(1), "b": .none]),
+        ]
+    }
 
     @Test func everyCaseIsStoredAndReadBack() throws {
         let config = try fileConfig([MBox.self, MDog.self])
@@ -71,7 +73,9 @@ import RealmSwift
         let managed = try #require(realm.object(ofType: MBox.self, forPrimaryKey: 1))
         #expect(managed.value.object(MDog.self)?.name == "Rex")
         #expect(managed.value.dynamicObject != nil && managed.value.object(MBox.self) == nil)
-        #expect(managed.items.count == 3 && managed.items[0] == .int(3) && managed.items[2].object(MDog.self)?.name == "Rex")
+        #expect(
+            managed.items.count == 3 && managed.items[0] == .int(3) && managed.items[2].object(MDog.self)?.name == "Rex"
+        )
         #expect(managed.attrs["n"] == .double(4) && managed.attrs["missing"] == nil)
         try realm.write { managed.items.append(.fromArray([.bool(true)])) }
         #expect(managed.items.last?.listValue?.first?.boolValue == true)
@@ -86,7 +90,9 @@ import RealmSwift
         defer { removeFolder(of: config) }
         let realm = try Realm(configuration: config)
         try realm.write {
-            for (i, value) in [AnyRealmValue.int(1), .double(1.0), .decimal128(Decimal128(1)), .string("1"), .int(7)].enumerated() {
+            for (i, value) in [AnyRealmValue.int(1), .double(1.0), .decimal128(Decimal128(1)), .string("1"), .int(7)]
+                .enumerated()
+            {
                 realm.create(MBox.self, value: ["id": i, "value": value])
             }
         }
@@ -104,7 +110,12 @@ import RealmSwift
 /// class stored" whenever another test had used its namesake meanwhile (seen in full runs).
 @Suite struct MixedLinkClassTests {
     enum First { final class MXDog: Object { @Persisted var name = "" } }
-    enum Second { final class MXDog: Object { @Persisted var name = ""; @Persisted var age = 0 } }
+    enum Second {
+        final class MXDog: Object {
+            @Persisted var name = ""
+            @Persisted var age = 0
+        }
+    }
     final class MXBox: Object { @Persisted var value: AnyRealmValue }
 
     @Test func aMixedLinkIsReadAsTheRealmsClassOfThatName() throws {
@@ -114,7 +125,7 @@ import RealmSwift
             box.value = .object(First.MXDog(value: ["name": "Rex"]))
             realm.add(box)
         }
-        _ = Second.MXDog.sharedSchema()   // the namesake is known to the process last
+        _ = Second.MXDog.sharedSchema()  // the namesake is known to the process last
         let box = try #require(realm.objects(MXBox.self).first)
         #expect(box.value.object(First.MXDog.self)?.name == "Rex")
     }

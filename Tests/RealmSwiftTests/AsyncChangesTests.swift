@@ -3,17 +3,25 @@ import Testing
 import RealmSwift
 
 @Suite struct AsyncChangesTests {
-    final class CDog: Object { @Persisted var name = ""; @Persisted var age = 0 }
+    final class CDog: Object {
+        @Persisted var name = ""
+        @Persisted var age = 0
+    }
 
     static func add(_ config: Realm.Configuration, _ name: String) throws {
-        try onOtherThread { let r = try Realm(configuration: config); try r.write { r.add(CDog(value: ["name": name])) } }
+        try onOtherThread {
+            let r = try Realm(configuration: config)
+            try r.write { r.add(CDog(value: ["name": name])) }
+        }
     }
 
     /// The sequence is made on a thread of its own (a Realm is confined to its thread, and a task
     /// may resume on another after `await`).
     static func changes(_ config: Realm.Configuration) throws -> RealmChanges<RealmCollectionChange<Results<CDog>>> {
         nonisolated(unsafe) var made: RealmChanges<RealmCollectionChange<Results<CDog>>>?
-        try onOtherThread { made = try Realm(configuration: config).objects(CDog.self).sorted(byKeyPath: "name").changes() }
+        try onOtherThread {
+            made = try Realm(configuration: config).objects(CDog.self).sorted(byKeyPath: "name").changes()
+        }
         return try #require(made)
     }
 
@@ -23,13 +31,19 @@ import RealmSwift
         try Self.add(config, "b")
         let changes = try Self.changes(config)
         var iterator = changes.makeAsyncIterator()
-        guard case .initial(let first)? = await iterator.next() else { Issue.record("no .initial"); return }
+        guard case .initial(let first)? = await iterator.next() else {
+            Issue.record("no .initial")
+            return
+        }
         #expect(first.isFrozen && first.map(\.name) == ["b"])
         try Self.add(config, "a")
-        guard case .update(let second, let d, let i, let m)? = await iterator.next() else { Issue.record("no .update"); return }
+        guard case .update(let second, let d, let i, let m)? = await iterator.next() else {
+            Issue.record("no .update")
+            return
+        }
         #expect(second.isFrozen && second.map(\.name) == ["a", "b"] && d == [] && i == [0] && m == [])
         try Self.add(config, "c")
-        #expect(first.count == 1 && second.count == 2)    // each element keeps its own version
+        #expect(first.count == 1 && second.count == 2)  // each element keeps its own version
     }
 
     @Test func cancellingTheTaskEndsTheLoop() async throws {
@@ -44,9 +58,9 @@ import RealmSwift
         while seen.value == 0 { try await Task.sleep(for: .milliseconds(5)) }
         task.cancel()
         #expect(await task.value == 1)
-        try Self.add(config, "after")                    // no delivery to a cancelled loop
+        try Self.add(config, "after")  // no delivery to a cancelled loop
         var iterator = changes.makeAsyncIterator()
-        #expect(await iterator.next() == nil)             // the sequence has ended
+        #expect(await iterator.next() == nil)  // the sequence has ended
     }
 
     @Test func twoLoopsShareTheChangesAndEndTogether() async throws {
@@ -57,10 +71,10 @@ import RealmSwift
         let loop: @Sendable () async -> Void = { for await _ in changes { seen.bump() } }
         let first = Task { await loop() }
         let second = Task { await loop() }
-        while seen.value < 1 { try await Task.sleep(for: .milliseconds(5)) }   // .initial, to one loop
+        while seen.value < 1 { try await Task.sleep(for: .milliseconds(5)) }  // .initial, to one loop
         try Self.add(config, "x")
-        while seen.value < 2 { try await Task.sleep(for: .milliseconds(5)) }   // the update, to one loop
-        first.cancel()                                                          // ends the sequence for both
+        while seen.value < 2 { try await Task.sleep(for: .milliseconds(5)) }  // the update, to one loop
+        first.cancel()  // ends the sequence for both
         await first.value
         await second.value
         #expect(seen.value == 2)
@@ -84,7 +98,10 @@ import RealmSwift
             case .change(let dog, let properties):
                 #expect(dog.isFrozen && dog.age == 3)
                 log.append(properties.map(\.name).joined())
-                try onOtherThread { let r = try Realm(configuration: config); try r.write { r.delete(r.objects(CDog.self)[0]) } }
+                try onOtherThread {
+                    let r = try Realm(configuration: config)
+                    try r.write { r.delete(r.objects(CDog.self)[0]) }
+                }
             case .deleted: log.append("deleted")
             case .error(let e): Issue.record(e)
             }
@@ -95,17 +112,25 @@ import RealmSwift
 
 extension AsyncChangesTests {
     final class COwner: Object { @Persisted var name = "" }
-    final class COwnedDog: Object { @Persisted var name = ""; @Persisted var owner: COwner? }
+    final class COwnedDog: Object {
+        @Persisted var name = ""
+        @Persisted var owner: COwner?
+    }
 
     @Test func objectChangesFollowKeyPathsThroughLinks() async throws {
         let config = try fileConfig([COwner.self, COwnedDog.self])
         defer { removeFolder(of: config) }
         let write: (@escaping @Sendable (Realm) -> Void) throws -> Void = { body in
-            try onOtherThread { let r = try Realm(configuration: config); try r.write { body(r) } }
+            try onOtherThread {
+                let r = try Realm(configuration: config)
+                try r.write { body(r) }
+            }
         }
         try write { r in r.create(COwnedDog.self, value: ["name": "Rex", "owner": ["name": "Jim"]]) }
         nonisolated(unsafe) var made: RealmChanges<ObjectChange<COwnedDog>>?
-        try onOtherThread { made = try Realm(configuration: config).objects(COwnedDog.self)[0].changes(keyPaths: ["owner.name"]) }
+        try onOtherThread {
+            made = try Realm(configuration: config).objects(COwnedDog.self)[0].changes(keyPaths: ["owner.name"])
+        }
         let changes = try #require(made)
         try write { r in r.objects(COwnedDog.self)[0].name = "ignored" }
         try write { r in r.objects(COwner.self)[0].name = "James" }

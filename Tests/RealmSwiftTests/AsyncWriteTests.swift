@@ -23,7 +23,9 @@ import RealmSwift
             _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.05))
             turns += 1
         }
-        #expect(!realm.isPerformingAsynchronousWriteOperations, "asynchronous work never finished", sourceLocation: sourceLocation)
+        #expect(
+            !realm.isPerformingAsynchronousWriteOperations, "asynchronous work never finished",
+            sourceLocation: sourceLocation)
     }
 
     static func texts(_ realm: Realm) -> [String] { realm.objects(AsyncNote.self).map(\.text) }
@@ -71,7 +73,8 @@ import RealmSwift
             realm.commitAsyncWrite()
         }
         try realm.cancelAsyncWrite(id)
-        let written = realm.writeAsync({ realm.create(AsyncNote.self, value: ["text": "other"]) }, onComplete: { _ in ran = true })
+        let written = realm.writeAsync(
+            { realm.create(AsyncNote.self, value: ["text": "other"]) }, onComplete: { _ in ran = true })
         try realm.cancelAsyncWrite(written)
         Self.drain(realm)
         #expect(!ran)
@@ -102,11 +105,16 @@ import RealmSwift
     @Test func transactionsRunInTheOrderQueuedAlsoFromInsideOne() throws {
         let realm = try Realm(configuration: memoryConfig([AsyncNote.self]))
         var order: [String] = []
-        realm.writeAsync({
-            realm.create(AsyncNote.self, value: ["text": "first"])
-            realm.writeAsync({ realm.create(AsyncNote.self, value: ["text": "nested"]) }, onComplete: { _ in order.append("nested done") })
-        }, onComplete: { _ in order.append("first done") })
-        realm.writeAsync({ realm.create(AsyncNote.self, value: ["text": "second"]) }, onComplete: { _ in order.append("second done") })
+        realm.writeAsync(
+            {
+                realm.create(AsyncNote.self, value: ["text": "first"])
+                realm.writeAsync(
+                    { realm.create(AsyncNote.self, value: ["text": "nested"]) },
+                    onComplete: { _ in order.append("nested done") })
+            }, onComplete: { _ in order.append("first done") })
+        realm.writeAsync(
+            { realm.create(AsyncNote.self, value: ["text": "second"]) },
+            onComplete: { _ in order.append("second done") })
         Self.drain(realm)
         #expect(Self.texts(realm) == ["first", "second", "nested"])
         #expect(order == ["first done", "second done", "nested done"])
@@ -115,13 +123,15 @@ import RealmSwift
     @Test func theBlockMayCommitItselfAndTheCompletionStillComes() throws {
         let realm = try Realm(configuration: memoryConfig([AsyncNote.self]))
         var completed = false
-        realm.writeAsync({
-            realm.create(AsyncNote.self, value: ["text": "string"])
-            #expect(throws: Never.self) { try realm.commitWrite() }
-        }, onComplete: { error in
-            #expect(error == nil)
-            completed = true
-        })
+        realm.writeAsync(
+            {
+                realm.create(AsyncNote.self, value: ["text": "string"])
+                #expect(throws: Never.self) { try realm.commitWrite() }
+            },
+            onComplete: { error in
+                #expect(error == nil)
+                completed = true
+            })
         Self.drain(realm)
         #expect(completed)
         #expect(Self.texts(realm) == ["string"])
@@ -131,10 +141,11 @@ import RealmSwift
         let realm = try Realm(configuration: memoryConfig([AsyncKeyed.self]))
         try realm.write { realm.create(AsyncKeyed.self, value: ["id": 1]) }
         var completionError: Error?
-        realm.writeAsync({
-            realm.create(AsyncKeyed.self, value: ["id": 2])
-            realm.create(AsyncKeyed.self, value: ["id": 1])   // a duplicate primary key
-        }, onComplete: { completionError = $0 })
+        realm.writeAsync(
+            {
+                realm.create(AsyncKeyed.self, value: ["id": 2])
+                realm.create(AsyncKeyed.self, value: ["id": 1])  // a duplicate primary key
+            }, onComplete: { completionError = $0 })
         Self.drain(realm)
         #expect(completionError != nil)
         #expect(realm.objects(AsyncKeyed.self).map(\.id) == [1])
@@ -154,7 +165,9 @@ import RealmSwift
 
     actor NoteStore {
         var realm: Realm?
-        func open(_ config: Realm.Configuration) async throws { realm = try await Realm(configuration: config, actor: self) }
+        func open(_ config: Realm.Configuration) async throws {
+            realm = try await Realm(configuration: config, actor: self)
+        }
         func add(_ text: String) async throws -> Int {
             guard let realm else { return -1 }
             return try await realm.asyncWrite {

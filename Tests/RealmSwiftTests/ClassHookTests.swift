@@ -70,7 +70,9 @@ import Testing
         _ = IgnoredPersistedDog.sharedSchema()
         _ = WrongKeyDog.sharedSchema()
         let realm = try Realm(fileURL: url)
-        #expect(realm.schema.objectSchema.contains { $0.className == "ListedCat" }, "\(realm.schema.objectSchema.map(\.className))")
+        #expect(
+            realm.schema.objectSchema.contains { $0.className == "ListedCat" },
+            "\(realm.schema.objectSchema.map(\.className))")
         #expect(!realm.schema.objectSchema.contains { $0.className == "IgnoredPersistedDog" })
     }
 
@@ -86,7 +88,8 @@ import Testing
         #expect(first !== again)
         #expect(first.id == again.id)
         #expect(first.id != second.id)
-        let one = ListedCat(), other = ListedCat()
+        let one = ListedCat()
+        let other = ListedCat()
         #expect(one.id == one.id)
         #expect(one.id != other.id)
     }

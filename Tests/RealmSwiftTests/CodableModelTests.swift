@@ -29,7 +29,8 @@ import RealmSwift
     }
 
     static let types: [Object.Type] = [CMPlace.self, CMSpot.self, CMTag.self]
-    static let json = #"{"id": 7, "name": "Harbour", "price": "12.50", "visits": [3, 1], "labels": ["b", "a", "b"], "ratings": {"x": 4, "y": null}, "spot": {"lat": 59.9, "lon": 10.7}, "tag": {"name": "sea"}}"#
+    static let json =
+        #"{"id": 7, "name": "Harbour", "price": "12.50", "visits": [3, 1], "labels": ["b", "a", "b"], "ratings": {"x": 4, "y": null}, "spot": {"lat": 59.9, "lon": 10.7}, "tag": {"name": "sea"}}"#
 
     static func encoded(_ value: some Encodable) throws -> [String: Any] {
         let data = try JSONEncoder().encode(value)
@@ -74,7 +75,9 @@ import RealmSwift
         #expect((managed["tag"] as? [String: Any])?["name"] as? String == "sea")
         // Decoding what a managed object encoded gives an equal unmanaged object.
         let again = try JSONDecoder().decode(CMPlace.self, from: try JSONEncoder().encode(stored))
-        #expect(again.name == "Quay" && Array(again.visits) == [3, 1, 9] && again.spot?.lat == 60.5 && again.price == Decimal128("12.50"))
+        #expect(
+            again.name == "Quay" && Array(again.visits) == [3, 1, 9] && again.spot?.lat == 60.5
+                && again.price == Decimal128("12.50"))
     }
 
     @Test func aDeletedObjectIsNotEncodedAsDefaults() throws {

@@ -5,7 +5,10 @@ import RealmSwift
 /// `observe(on:)` and `observe(keyPaths:on:)` of lists, linking objects and `AnyRealmCollection`:
 /// delivered on the queue, with the collection bound to a Realm confined to that queue.
 @Suite struct CollectionQueueObservationTests {
-    final class QPerson: Object { @Persisted var name = ""; @Persisted var dogs: List<QDog> }
+    final class QPerson: Object {
+        @Persisted var name = ""
+        @Persisted var dogs: List<QDog>
+    }
     final class QDog: Object {
         @Persisted var name = ""
         @Persisted var age = 0
@@ -19,14 +22,19 @@ import RealmSwift
         let config = try fileConfig([QPerson.self, QDog.self])
         let realm = try Realm(configuration: config)
         let jim = try realm.write {
-            realm.create(QPerson.self, value: ["name": "Jim", "dogs": [["name": "Rex", "age": 1], ["name": "Fido", "age": 2]]])
+            realm.create(
+                QPerson.self,
+                value: ["name": "Jim", "dogs": [["name": "Rex", "age": 1], ["name": "Fido", "age": 2]]])
         }
         return (config, realm, jim)
     }
 
     /// Commits `body` on another thread (the queue's observers then hear about it).
     static func write(_ config: Realm.Configuration, _ body: @escaping @Sendable (Realm) -> Void) throws {
-        try onOtherThread { let r = try Realm(configuration: config); try r.write { body(r) } }
+        try onOtherThread {
+            let r = try Realm(configuration: config)
+            try r.write { body(r) }
+        }
     }
 
     /// Waits until the queue has had time to deliver anything pending, then drains it.
@@ -36,7 +44,7 @@ import RealmSwift
     }
 
     static func line<C: RealmCollection>(_ change: RealmCollectionChange<C>, _ read: (C) -> String) -> String
-        where C.Element: Object {
+    where C.Element: Object {
         switch change {
         case .initial(let c): return "initial \(read(c))"
         case .update(let c, let d, let i, let m): return "d\(d) i\(i) m\(m) \(read(c))"
@@ -51,9 +59,10 @@ import RealmSwift
         let log = QueueLog()
         let token = jim.dogs.observe(on: queue) { change in
             dispatchPrecondition(condition: .onQueue(queue))
-            log.add(Self.line(change) { (dogs: List<QDog>) in
-                "\(dogs.map(\.name)) \(dogs.realm.map { $0 !== realm } == true)"
-            })
+            log.add(
+                Self.line(change) { (dogs: List<QDog>) in
+                    "\(dogs.map(\.name)) \(dogs.realm.map { $0 !== realm } == true)"
+                })
         }
         log.next()
         try Self.write(config) { r in r.objects(QPerson.self).first!.dogs.append(QDog(value: ["name": "Ace"])) }
@@ -61,11 +70,12 @@ import RealmSwift
         try Self.write(config) { r in r.objects(QDog.self).filter("name == 'Fido'").first!.age = 9 }
         log.next()
         Self.settle(queue)
-        #expect(log.all == [
-            "initial [\"Rex\", \"Fido\"] true",
-            "d[] i[2] m[] [\"Rex\", \"Fido\", \"Ace\"] true",
-            "d[] i[] m[1] [\"Rex\", \"Fido\", \"Ace\"] true",
-        ])
+        #expect(
+            log.all == [
+                "initial [\"Rex\", \"Fido\"] true",
+                "d[] i[2] m[] [\"Rex\", \"Fido\", \"Ace\"] true",
+                "d[] i[] m[1] [\"Rex\", \"Fido\", \"Ace\"] true",
+            ])
         token.invalidate()
     }
 
@@ -78,7 +88,8 @@ import RealmSwift
             log.add(Self.line(change) { (dogs: List<QDog>) in "\(dogs.map(\.age))" })
         }
         log.next()
-        try Self.write(config) { r in r.objects(QDog.self).filter("name == 'Rex'").first!.name = "Rex II" }   // not watched
+        // not watched
+        try Self.write(config) { r in r.objects(QDog.self).filter("name == 'Rex'").first!.name = "Rex II" }
         try Self.write(config) { r in r.objects(QDog.self).filter("name == 'Fido'").first!.age = 5 }
         log.next()
         Self.settle(queue)
@@ -101,18 +112,21 @@ import RealmSwift
             dispatchPrecondition(condition: .onQueue(queue))
             any.add(Self.line(change) { (dogs: AnyRealmCollection<QDog>) in "\(dogs.map(\.name))" })
         }
-        owners.next(); any.next()
+        owners.next()
+        any.next()
         try Self.write(config) { r in
-            r.create(QPerson.self, value: ["name": "Ann", "dogs": [r.objects(QDog.self).filter("name == 'Rex'").first!]])
+            r.create(
+                QPerson.self, value: ["name": "Ann", "dogs": [r.objects(QDog.self).filter("name == 'Rex'").first!]])
         }
         owners.next()
-        try Self.write(config) { r in r.objects(QDog.self).filter("name == 'Fido'").first!.age = 4 }   // not watched
+        try Self.write(config) { r in r.objects(QDog.self).filter("name == 'Fido'").first!.age = 4 }  // not watched
         try Self.write(config) { r in r.objects(QDog.self).filter("name == 'Fido'").first!.name = "Fifi" }
         any.next()
         Self.settle(queue)
         #expect(owners.all == ["initial [\"Jim\"]", "d[] i[1] m[] [\"Jim\", \"Ann\"]"])
         #expect(any.all == ["initial [\"Rex\", \"Fido\"]", "d[] i[] m[1] [\"Rex\", \"Fifi\"]"])
-        t1.invalidate(); t2.invalidate()
+        t1.invalidate()
+        t2.invalidate()
         _ = realm
     }
 
@@ -142,7 +156,8 @@ import RealmSwift
         #expect(log.all == ["initial false 2", "d[0, 1] i[] m[] true 0"])
         #expect(here == ["initial false 2", "d[0, 1] i[] m[] true 0"])
         #expect(dogs.isInvalidated && jim.isInvalidated)
-        token.invalidate(); onThisThread.invalidate()
+        token.invalidate()
+        onThisThread.invalidate()
     }
 
     /// Linking objects, and an `AnyRealmCollection` of a list, whose object is deleted: every
@@ -160,9 +175,11 @@ import RealmSwift
         let t2 = AnyRealmCollection(jim.dogs).observe(on: queue) { change in
             any.add(Self.line(change) { (dogs: AnyRealmCollection<QDog>) in "\(dogs.isInvalidated)" })
         }
-        owners.next(); any.next()
+        owners.next()
+        any.next()
         try Self.write(config) { r in r.delete(r.objects(QDog.self).filter("name == 'Rex'")) }
-        owners.next(); any.next()
+        owners.next()
+        any.next()
         try Self.write(config) { r in r.delete(r.objects(QPerson.self)) }
         any.next()
         Self.settle(queue)
@@ -170,7 +187,8 @@ import RealmSwift
         #expect(any.all == ["initial false", "d[0] i[] m[] false", "d[0] i[] m[] true"])
         let results = realm.objects(QDog.self)
         #expect(!results.isInvalidated)
-        t1.invalidate(); t2.invalidate()
+        t1.invalidate()
+        t2.invalidate()
     }
 
     /// A list observed after its object was deleted: `.initial` with the list invalidated (and
@@ -195,7 +213,8 @@ import RealmSwift
         Self.settle(queue)
         #expect(log.all == ["initial true 0"])
         #expect(here == ["initial true 0"])
-        token.invalidate(); onThisThread.invalidate()
+        token.invalidate()
+        onThisThread.invalidate()
     }
 
     @Test func invalidateStopsDeliveriesOnTheQueue() throws {
@@ -230,16 +249,28 @@ import RealmSwift
             made = realm.objects(QPerson.self).first!.dogs.changes(keyPaths: ["age"])
         }
         var iterator = try #require(made).makeAsyncIterator()
-        guard case .initial(let first)? = await iterator.next() else { Issue.record("no .initial"); return }
+        guard case .initial(let first)? = await iterator.next() else {
+            Issue.record("no .initial")
+            return
+        }
         #expect(first.isFrozen && first.map(\.name) == ["Rex", "Fido"])
-        try CollectionQueueObservationTests.write(config) { r in r.objects(QDog.self).first!.name = "Rex II" }   // not watched
-        try CollectionQueueObservationTests.write(config) { r in r.objects(QPerson.self).first!.dogs.move(from: 0, to: 1) }
-        guard case .update(let second, let d, let i, _)? = await iterator.next() else { Issue.record("no .update"); return }
+        // not watched
+        try CollectionQueueObservationTests.write(config) { r in r.objects(QDog.self).first!.name = "Rex II" }
+        try CollectionQueueObservationTests.write(config) { r in
+            r.objects(QPerson.self).first!.dogs.move(from: 0, to: 1)
+        }
+        guard case .update(let second, let d, let i, _)? = await iterator.next() else {
+            Issue.record("no .update")
+            return
+        }
         #expect(second.isFrozen && second.map(\.name) == ["Fido", "Rex II"] && !d.isEmpty && !i.isEmpty)
         try CollectionQueueObservationTests.write(config) { r in r.delete(r.objects(QPerson.self)) }
-        guard case .update(let third, let deletions, _, _)? = await iterator.next() else { Issue.record("no deletion"); return }
+        guard case .update(let third, let deletions, _, _)? = await iterator.next() else {
+            Issue.record("no deletion")
+            return
+        }
         #expect(third.isInvalidated && deletions == [0, 1])
-        #expect(first.map(\.name) == ["Rex", "Fido"])    // each element keeps its own version
+        #expect(first.map(\.name) == ["Rex", "Fido"])  // each element keeps its own version
     }
 }
 
@@ -258,7 +289,10 @@ import RealmSwift
         let rex = try #require(jim.dogs.first)
         let (dogs, owners, old) = (jim.dogs, rex.owners, jim.dogs.filter("age > 0"))
         #expect(!dogs.isInvalidated && !owners.isInvalidated && !old.isInvalidated)
-        try realm.write { realm.delete(jim); realm.delete(rex) }
+        try realm.write {
+            realm.delete(jim)
+            realm.delete(rex)
+        }
         #expect(dogs.isInvalidated && owners.isInvalidated && old.isInvalidated)
         #expect(!realm.objects(QDog.self).isInvalidated)
     }

@@ -4,17 +4,27 @@ import RealmSwift
 
 @Suite struct CollectionTests {
     // 2.6 Collections
-    final class Dog: Object { @Persisted var name = ""; @Persisted(originProperty: "dogs") var owners: LinkingObjects<Person> }
-    final class Person: Object { @Persisted var name = ""; @Persisted var dogs: List<Dog> }
+    final class Dog: Object {
+        @Persisted var name = ""
+        @Persisted(originProperty: "dogs") var owners: LinkingObjects<Person>
+    }
+    final class Person: Object {
+        @Persisted var name = ""
+        @Persisted var dogs: List<Dog>
+    }
     final class Holder {
         let collection: AnyRealmCollection<Dog>
-        init<C: RealmCollection>(collection: C) where C.Element == Dog { self.collection = AnyRealmCollection(collection) }
+        init<C: RealmCollection>(collection: C) where C.Element == Dog {
+            self.collection = AnyRealmCollection(collection)
+        }
     }
     func operateOn<C: RealmCollection>(collection: C) -> Int { collection.count }
 
     @Test func realmCollectionProtocol() throws {
         let realm = try Realm(configuration: memoryConfig([Dog.self, Person.self]))
-        let person = try realm.write { realm.create(Person.self, value: ["name": "P", "dogs": [["name": "Rex"], ["name": "Rover"]]]) }
+        let person = try realm.write {
+            realm.create(Person.self, value: ["name": "P", "dogs": [["name": "Rex"], ["name": "Rover"]]])
+        }
         #expect(operateOn(collection: realm.objects(Dog.self)) == 2)
         #expect(operateOn(collection: person.dogs) == 2)
         #expect(operateOn(collection: person.dogs[0].owners) == 1)
@@ -26,20 +36,36 @@ import RealmSwift
     }
 
     // 2.7 Creating, adding, updating, KVC, deleting
-    final class KDog: Object { @Persisted var name = ""; @Persisted var age = 0 }
-    final class KPerson: Object { @Persisted var name = ""; @Persisted var age = 0; @Persisted var dogs: List<KDog> }
+    final class KDog: Object {
+        @Persisted var name = ""
+        @Persisted var age = 0
+    }
+    final class KPerson: Object {
+        @Persisted var name = ""
+        @Persisted var age = 0
+        @Persisted var dogs: List<KDog>
+    }
     final class Book: Object {
-        @Persisted(primaryKey: true) var id = 0; @Persisted var title = ""; @Persisted var price = 0.0
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var title = ""
+        @Persisted var price = 0.0
         @Persisted var note: String?
     }
-    final class P: Object { @Persisted var name = ""; @Persisted var isFirst = false; @Persisted var planet = "" }
+    final class P: Object {
+        @Persisted var name = ""
+        @Persisted var isFirst = false
+        @Persisted var planet = ""
+    }
 
     @Test func createAddUpdateKVCDelete() throws {
-        let myDog = KDog(); myDog.name = "大黄"; myDog.age = 10
+        let myDog = KDog()
+        myDog.name = "大黄"
+        myDog.age = 10
         let myOtherDog = KDog(value: ["name": "豆豆", "age": 3])
         let myThirdDog = KDog(value: ["豆豆", 5])
         #expect(myDog.age == 10 && myOtherDog.age == 3 && myThirdDog.name == "豆豆" && myThirdDog.age == 5)
-        let aDog = KDog(value: ["a", 1]), anotherDog = KDog(value: ["b", 2])
+        let aDog = KDog(value: ["a", 1])
+        let anotherDog = KDog(value: ["b", 2])
         let aPerson = KPerson(value: ["李四", 30, [aDog, anotherDog]])
         let anotherPerson = KPerson(value: ["李四", 30, [["小黑", 5], ["旺财", 6]]])
         #expect(aPerson.dogs.count == 2 && anotherPerson.dogs[1].name == "旺财")
@@ -48,12 +74,16 @@ import RealmSwift
         #expect(realm.objects(KDog.self).count == 2)
         #expect(anotherPerson.dogs[0].realm != nil)
 
-        let author = KPerson(); author.name = "大卫·福斯特·华莱士"
+        let author = KPerson()
+        author.name = "大卫·福斯特·华莱士"
         try realm.write { realm.add(author) }
         try realm.write { author.name = "托马斯·品钦" }
         #expect(realm.objects(KPerson.self).filter("name == '托马斯·品钦'").count == 1)
 
-        let cheeseBook = Book(); cheeseBook.title = "奶酪食谱"; cheeseBook.price = 9000; cheeseBook.id = 1
+        let cheeseBook = Book()
+        cheeseBook.title = "奶酪食谱"
+        cheeseBook.price = 9000
+        cheeseBook.id = 1
         try realm.write { realm.add(cheeseBook, update: .modified) }
         try realm.write { realm.add(Book(value: [1, "奶酪食谱（第二版）", 9500.0, "n"]), update: .modified) }
         #expect(realm.objects(Book.self).count == 1)
@@ -104,7 +134,12 @@ import RealmSwift
         let n = try realm.write { realm.create(Book.self, value: ["id": 7]).id }
         #expect(n == 7)
         struct Stop: Error {}
-        #expect(throws: Stop.self) { try realm.write { realm.create(Book.self, value: ["id": 8]); throw Stop() } }
+        #expect(throws: Stop.self) {
+            try realm.write {
+                realm.create(Book.self, value: ["id": 8])
+                throw Stop()
+            }
+        }
         #expect(realm.objects(Book.self).count == 1)
         realm.beginWrite()
         realm.create(Book.self, value: ["id": 9])

@@ -93,7 +93,10 @@ extension URL: FailableCustomPersistable {
     @Test func queriesCompareThePersistedValue() throws {
         let realm = try Self.filled()
         let all = realm.objects(Bookmark.self)
-        #expect(all.where { $0.url == (try? Self.url("https://swift.org")) ?? URL(fileURLWithPath: "/") }.map(\.tag) == [Tag("swift")])
+        #expect(
+            all.where { $0.url == (try? Self.url("https://swift.org")) ?? URL(fileURLWithPath: "/") }.map(\.tag) == [
+                Tag("swift")
+            ])
         #expect(all.where { $0.tag == Tag("realm") }.count == 1)
         #expect(all.where { $0.url.persistableValue.starts(with: "https://realm") }.map(\.tag) == [Tag("realm")])
         #expect(all.where { $0.mirror == nil }.map(\.tag) == [Tag("swift")])
@@ -104,7 +107,8 @@ extension URL: FailableCustomPersistable {
     @Test func looselyTypedInputTakesThePersistedForm() throws {
         let realm = try Realm(configuration: memoryConfig([Bookmark.self]))
         try realm.write {
-            realm.create(Bookmark.self, value: ["tag": "from-json", "url": "https://a.b", "related": ["p", "q"], "even": 8])
+            realm.create(
+                Bookmark.self, value: ["tag": "from-json", "url": "https://a.b", "related": ["p", "q"], "even": 8])
         }
         let b = try #require(realm.object(ofType: Bookmark.self, forPrimaryKey: Tag("from-json")))
         #expect(b.url == (try Self.url("https://a.b")))
@@ -120,7 +124,8 @@ extension URL: FailableCustomPersistable {
     @Test func aStoredValueTheFailableConversionRefusesIsAnError() throws {
         let realm = try Self.filled()
         try realm.write {
-            let stored = try #require(try realm.dynamicRealm.object(ofType: "Bookmark", forPrimaryKey: .string("swift")))
+            let stored = try #require(
+                try realm.dynamicRealm.object(ofType: "Bookmark", forPrimaryKey: .string("swift")))
             try stored.setValue(.int(3), forKey: "even")
             try stored.setValue(.int(5), forKey: "maybeEven")
         }

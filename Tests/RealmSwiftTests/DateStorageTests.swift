@@ -5,7 +5,11 @@ import RealmSwift
 /// A stored `Date` reads back equal to the one stored, and a date no Realm date holds (an
 /// infinite interval) is an error of the write or the query, never a trap.
 @Suite struct DateStorageTests {
-    final class DItem: Object { @Persisted var createdAt = Date(); @Persisted var due: Date?; @Persisted var log: List<Date> }
+    final class DItem: Object {
+        @Persisted var createdAt = Date()
+        @Persisted var due: Date?
+        @Persisted var log: List<Date>
+    }
 
     /// Before, `item.createdAt == now` was false for about half of the `Date()` values.
     @Test func aStoredDateReadsBackEqual() throws {
@@ -14,8 +18,13 @@ import RealmSwift
         try realm.write { realm.add(item) }
         for _ in 0..<500 {
             let now = Date()
-            try realm.write { item.createdAt = now; item.due = now }
-            #expect(item.createdAt == now && item.due == now, "\(now.timeIntervalSinceReferenceDate) read back as \(item.createdAt.timeIntervalSinceReferenceDate)")
+            try realm.write {
+                item.createdAt = now
+                item.due = now
+            }
+            #expect(
+                item.createdAt == now && item.due == now,
+                "\(now.timeIntervalSinceReferenceDate) read back as \(item.createdAt.timeIntervalSinceReferenceDate)")
             #expect(realm.objects(DItem.self).filter("createdAt == %@", now).count == 1)
         }
     }

@@ -5,7 +5,10 @@ import RealmSwift
 /// Deleting a sequence of objects deletes each object once, however often the sequence holds it.
 @Suite struct DeleteTests {
     final class XDog: Object { @Persisted var name = "" }
-    final class XPerson: Object { @Persisted var name = ""; @Persisted var dogs: List<XDog> }
+    final class XPerson: Object {
+        @Persisted var name = ""
+        @Persisted var dogs: List<XDog>
+    }
 
     /// Seed §2.2: a list may hold one object several times. Before, the second copy threw
     /// `invalidatedObject` and the write rolled back.

@@ -37,12 +37,14 @@ import RealmSwift
         try realm.write {
             let bob = realm.create(DOPerson.self, value: ["id": 2, "name": "Bob", "age": 3])
             let cy = realm.create(DOPerson.self, value: ["id": 3, "name": "Cy", "age": 7])
-            let ada = realm.create(DOPerson.self, value: [
-                "id": 1, "name": "Ada", "age": 40, "flag": true, "ratio": Float(1.5), "score": 2.25,
-                "born": Date(timeIntervalSince1970: 1_600_000_000), "photo": Data([1, 2, 3]),
-                "oid": ObjectId("ffffffffffffffffffffffff"), "price": Decimal128("12.50"),
-                "tags": ["a", "b"], "attrs": ["k": 5], "address": ["city": "Oslo"], "scores": [4, 5, 6],
-            ])
+            let ada = realm.create(
+                DOPerson.self,
+                value: [
+                    "id": 1, "name": "Ada", "age": 40, "flag": true, "ratio": Float(1.5), "score": 2.25,
+                    "born": Date(timeIntervalSince1970: 1_600_000_000), "photo": Data([1, 2, 3]),
+                    "oid": ObjectId("ffffffffffffffffffffffff"), "price": Decimal128("12.50"),
+                    "tags": ["a", "b"], "attrs": ["k": 5], "address": ["city": "Oslo"], "scores": [4, 5, 6],
+                ])
             ada.anything = .fromArray([.int(1), .fromArray([.string("deep")])])
             ada.friend = bob
             ada.friends.append(objectsIn: [bob, cy, bob])
@@ -193,11 +195,14 @@ import RealmSwift
         let realm = try Realm(configuration: memoryConfig(Self.types))
         _ = try filled(realm)
         let made = try realm.write {
-            realm.dynamicCreate("DOPerson", value: [
-                "id": 5, "name": "Eve", "price": "3.30", "tags": ["x"], "attrs": ["a": 1],
-                "address": ["city": "Rome"], "friends": [realm.dynamicObject(ofType: "DOPerson", forPrimaryKey: 2) as Any],
-                "friend": ["id": 6, "name": "Fay"],
-            ])
+            realm.dynamicCreate(
+                "DOPerson",
+                value: [
+                    "id": 5, "name": "Eve", "price": "3.30", "tags": ["x"], "attrs": ["a": 1],
+                    "address": ["city": "Rome"],
+                    "friends": [realm.dynamicObject(ofType: "DOPerson", forPrimaryKey: 2) as Any],
+                    "friend": ["id": 6, "name": "Fay"],
+                ])
         }
         #expect(made["name"] as? String == "Eve" && made.isManaged)
         let eve = try #require(realm.object(ofType: DOPerson.self, forPrimaryKey: 5))
@@ -248,25 +253,33 @@ import RealmSwift
         let config = try fileConfig(Self.types)
         defer { removeFolder(of: config) }
         do {
-            _ = try RealmEngine.Realm(path: try #require(config.fileURL).path, schema: Schema([
-                ObjectSchema(name: "DOParrot", properties: [
-                    Property(name: "name", type: .string), Property(name: "age", type: .int),
-                    Property(name: "words", type: .string, isList: true),
-                    Property(name: "mate", type: .object, isOptional: true, objectClassName: "DOParrot"),
-                ]),
-            ]))
+            _ = try RealmEngine.Realm(
+                path: try #require(config.fileURL).path,
+                schema: Schema([
+                    ObjectSchema(
+                        name: "DOParrot",
+                        properties: [
+                            Property(name: "name", type: .string), Property(name: "age", type: .int),
+                            Property(name: "words", type: .string, isList: true),
+                            Property(name: "mate", type: .object, isOptional: true, objectClassName: "DOParrot"),
+                        ])
+                ]))
         }
         let realm = try Realm(configuration: config)
         _ = try filled(realm)
         let polly = try realm.write {
-            realm.dynamicCreate("DOParrot", value: ["name": "Polly", "age": 3, "words": ["hello"], "mate": ["Kea", 1]])
+            realm.dynamicCreate(
+                "DOParrot", value: ["name": "Polly", "age": 3, "words": ["hello"], "mate": ["Kea", 1]])
         }
         #expect((polly["mate"] as? DynamicObject)?["name"] as? String == "Kea" && polly.mate is DynamicObject)
         try realm.write { (polly["words"] as? List<String>)?.append("bye") }
         #expect((polly["words"] as? List<String>).map { Array($0) } == ["hello", "bye"])
         // No model gives defaults: a required value not given is an error, not a zero.
         #expect(throws: RealmError.self) { try realm.write { realm.dynamicCreate("DOParrot", value: ["name": "Ara"]) } }
-        #expect(realm.dynamicObjects("DOParrot").sorted(byKeyPath: "name").map { $0["name"] as? String } == ["Kea", "Polly"])
+        #expect(
+            realm.dynamicObjects("DOParrot").sorted(byKeyPath: "name").map { $0["name"] as? String } == [
+                "Kea", "Polly",
+            ])
         #expect(realm.schema["DOParrot"].map { $0.objectClass === DynamicObject.self } == true)
     }
 

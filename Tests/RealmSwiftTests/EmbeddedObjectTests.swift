@@ -77,9 +77,13 @@ import RealmSwift
     @Test func createAndValueInitTakeNestedDictionariesAndArrays() throws {
         let realm = try Realm(configuration: memoryConfig(Self.types))
         try realm.write {
-            realm.create(EOPerson.self, value: ["name": "Ada", "address": ["city": "Oslo", "geo": ["lat": 1.5]],
-                                                "previous": [["city": "Bergen"], ["Tromsø"]],
-                                                "places": ["home": ["city": "Moss"]]])
+            realm.create(
+                EOPerson.self,
+                value: [
+                    "name": "Ada", "address": ["city": "Oslo", "geo": ["lat": 1.5]],
+                    "previous": [["city": "Bergen"], ["Tromsø"]],
+                    "places": ["home": ["city": "Moss"]],
+                ])
             realm.add(EOPerson(value: ["name": "Bo", "address": ["city": "Lund"], "previous": [["city": "Malmö"]]]))
         }
         let ada = try #require(realm.object(ofType: EOPerson.self, forPrimaryKey: "Ada"))
@@ -136,7 +140,8 @@ import RealmSwift
     @Test func anEmbeddedListIsReordered() throws {
         let realm = try Realm(configuration: memoryConfig(Self.types))
         let ada = try realm.write {
-            realm.create(EOPerson.self, value: ["name": "Ada", "previous": [["city": "A"], ["city": "B"], ["city": "C"]]])
+            realm.create(
+                EOPerson.self, value: ["name": "Ada", "previous": [["city": "A"], ["city": "B"], ["city": "C"]]])
         }
         let a = ada.previous[0]
         try realm.write { ada.previous.swapAt(0, 2) }
@@ -186,8 +191,12 @@ import RealmSwift
     @Test func deletingTheParentDeletesItsEmbeddedObjects() throws {
         let realm = try Realm(configuration: memoryConfig(Self.types))
         try realm.write {
-            realm.create(EOPerson.self, value: ["name": "Ada", "address": ["city": "Oslo", "geo": ["lat": 2.0]],
-                                                "previous": [["city": "Bergen"]], "places": ["home": ["city": "Moss"]]])
+            realm.create(
+                EOPerson.self,
+                value: [
+                    "name": "Ada", "address": ["city": "Oslo", "geo": ["lat": 2.0]],
+                    "previous": [["city": "Bergen"]], "places": ["home": ["city": "Moss"]],
+                ])
         }
         let ada = try #require(realm.object(ofType: EOPerson.self, forPrimaryKey: "Ada"))
         let home = try #require(ada.address)
@@ -226,13 +235,16 @@ import RealmSwift
             override class func _realmIgnoreClass() -> Bool { true }
             @Persisted var keyed: EOKeyed?
         }
-        #expect(throws: RealmError.self) { _ = try Realm(configuration: memoryConfig([EOKeyedOwner.self, EOKeyed.self])) }
+        #expect(throws: RealmError.self) {
+            _ = try Realm(configuration: memoryConfig([EOKeyedOwner.self, EOKeyed.self]))
+        }
     }
 
     @Test func queriesAndSortsGoThroughEmbeddedObjects() throws {
         let realm = try Realm(configuration: memoryConfig(Self.types))
         try realm.write {
-            realm.create(EOPerson.self, value: ["name": "Ada", "address": ["city": "Oslo"], "previous": [["city": "Bergen"]]])
+            realm.create(
+                EOPerson.self, value: ["name": "Ada", "address": ["city": "Oslo"], "previous": [["city": "Bergen"]]])
             realm.create(EOPerson.self, value: ["name": "Bo", "address": ["city": "Lund"]])
             realm.create(EOPerson.self, value: ["name": "Cy", "address": ["city": "Bergen"]])
         }
@@ -258,7 +270,7 @@ import RealmSwift
         }
         defer { resultsToken.invalidate() }
         realm.refresh()
-        try realm.write { ada.age = 7 }            // not watched
+        try realm.write { ada.age = 7 }  // not watched
         realm.refresh()
         try realm.write { ada.address?.city = "Bergen" }
         realm.refresh()
@@ -269,7 +281,9 @@ import RealmSwift
     @Test func typedKeyPathsAndMapEntriesReachIntoEmbeddedObjects() throws {
         let realm = try Realm(configuration: memoryConfig(Self.types))
         let ada = try realm.write {
-            realm.create(EOPerson.self, value: ["name": "Ada", "address": ["city": "Oslo"], "places": ["home": ["city": "Moss"]]])
+            realm.create(
+                EOPerson.self,
+                value: ["name": "Ada", "address": ["city": "Oslo"], "places": ["home": ["city": "Moss"]]])
         }
         try realm.write { realm.create(EOPerson.self, value: ["name": "Bo", "places": ["home": ["city": "Lund"]]]) }
         var changed: [[String]] = []
@@ -278,7 +292,7 @@ import RealmSwift
         }
         defer { token.invalidate() }
         realm.refresh()
-        try realm.write { ada.address?.geo = EOGeo() }   // not watched
+        try realm.write { ada.address?.geo = EOGeo() }  // not watched
         realm.refresh()
         try realm.write { ada.address?.city = "Bergen" }
         realm.refresh()
@@ -291,7 +305,9 @@ import RealmSwift
     @Test func anEmbeddedObjectIsObservedAndDeletedOnItsOwn() throws {
         let realm = try Realm(configuration: memoryConfig(Self.types))
         let ada = try realm.write {
-            realm.create(EOPerson.self, value: ["name": "Ada", "address": ["city": "Oslo"], "previous": [["city": "Moss"], ["city": "Lund"]]])
+            realm.create(
+                EOPerson.self,
+                value: ["name": "Ada", "address": ["city": "Oslo"], "previous": [["city": "Moss"], ["city": "Lund"]]])
         }
         let home = try #require(ada.address)
         var events: [String] = []
@@ -320,7 +336,8 @@ import RealmSwift
     @Test func aFrozenParentReadsItsEmbeddedObjects() throws {
         let realm = try Realm(configuration: memoryConfig(Self.types))
         let ada = try realm.write {
-            realm.create(EOPerson.self, value: ["name": "Ada", "address": ["city": "Oslo"], "previous": [["city": "Moss"]]])
+            realm.create(
+                EOPerson.self, value: ["name": "Ada", "address": ["city": "Oslo"], "previous": [["city": "Moss"]]])
         }
         let frozen = ada.freeze()
         try realm.write { ada.address?.city = "Bergen" }
@@ -359,13 +376,15 @@ import RealmSwift
             }
         }
         nonisolated(unsafe) var seen: [String] = []
-        let v1 = Realm.Configuration(fileURL: v0.fileURL, schemaVersion: 1, migrationBlock: { migration, _ in
-            migration.enumerateObjects(ofType: "EOMAddress") { _, new in
-                guard let new, let city = new["city"] as? String else { return }
-                seen.append(city)
-                new["city"] = city.capitalized
-            }
-        }, objectTypes: [EOPersonV1.self, EOAddressV1.self])
+        let v1 = Realm.Configuration(
+            fileURL: v0.fileURL, schemaVersion: 1,
+            migrationBlock: { migration, _ in
+                migration.enumerateObjects(ofType: "EOMAddress") { _, new in
+                    guard let new, let city = new["city"] as? String else { return }
+                    seen.append(city)
+                    new["city"] = city.capitalized
+                }
+            }, objectTypes: [EOPersonV1.self, EOAddressV1.self])
         let realm = try Realm(configuration: v1)
         #expect(seen.sorted() == ["lund", "oslo"])
         #expect(realm.schema["EOMAddress"]?.isEmbedded == true)
@@ -387,14 +406,18 @@ import RealmSwift
         let v1 = try fileConfig([EOPersonV1.self, EOAddressV1.self])
         defer { removeFolder(of: v1) }
         do {
-            let realm = try Realm(configuration: Realm.Configuration(fileURL: v1.fileURL, schemaVersion: 1, objectTypes: [EOPersonV1.self, EOAddressV1.self]))
+            let realm = try Realm(
+                configuration: Realm.Configuration(
+                    fileURL: v1.fileURL, schemaVersion: 1, objectTypes: [EOPersonV1.self, EOAddressV1.self]))
             try realm.write { realm.create(EOPersonV1.self, value: ["name": "Ada", "address": ["city": "Oslo"]]) }
         }
-        let v2 = Realm.Configuration(fileURL: v1.fileURL, schemaVersion: 2, migrationBlock: { migration, _ in
-            migration.enumerateObjects(ofType: "EOMAddress") { old, new in
-                new?["zip"] = old?["city"] as? String == "Oslo" ? "0150" : "?"
-            }
-        }, objectTypes: [EOPersonV2.self, EOAddressV2.self])
+        let v2 = Realm.Configuration(
+            fileURL: v1.fileURL, schemaVersion: 2,
+            migrationBlock: { migration, _ in
+                migration.enumerateObjects(ofType: "EOMAddress") { old, new in
+                    new?["zip"] = old?["city"] as? String == "Oslo" ? "0150" : "?"
+                }
+            }, objectTypes: [EOPersonV2.self, EOAddressV2.self])
         let realm = try Realm(configuration: v2)
         let ada = try #require(realm.objects(EOPersonV2.self).first)
         #expect(ada.address?.zip == "0150" && ada.address?.city == "Oslo")
@@ -407,7 +430,8 @@ import RealmSwift
             let realm = try Realm(configuration: v0)
             try realm.write { realm.create(EOAddressV0.self, value: ["city": "nowhere"]) }
         }
-        let v1 = Realm.Configuration(fileURL: v0.fileURL, schemaVersion: 1, objectTypes: [EOPersonV1.self, EOAddressV1.self])
+        let v1 = Realm.Configuration(
+            fileURL: v0.fileURL, schemaVersion: 1, objectTypes: [EOPersonV1.self, EOAddressV1.self])
         #expect(throws: RealmError.self) { _ = try Realm(configuration: v1) }
     }
 }

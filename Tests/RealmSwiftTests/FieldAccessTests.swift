@@ -5,7 +5,11 @@ import Testing
 /// The storage of `@Persisted` properties is found at fixed offsets once per class (no
 /// `Mirror` per object), for every kind of property and through inheritance.
 @Suite struct FieldAccessTests {
-    class Base: Object { @Persisted var a = 1; var ignored = "x"; @Persisted var b: String? }
+    class Base: Object {
+        @Persisted var a = 1
+        var ignored = "x"
+        @Persisted var b: String?
+    }
     final class Derived: Base {
         @Persisted(primaryKey: true) var id = UUID()
         @Persisted var list: List<Int>
@@ -23,7 +27,11 @@ import Testing
         let mirrored = persistedChildren(of: object)
         #expect(fast.map(\.name) == mirrored.map(\.0))
         // Values read through the offsets are the object's own.
-        if case .value(.int(let a))? = fast[0].access.unmanagedInput(fast[0].field, for: nil) { #expect(a == 7) } else { Issue.record("a") }
+        if case .value(.int(let a))? = fast[0].access.unmanagedInput(fast[0].field, for: nil) {
+            #expect(a == 7)
+        } else {
+            Issue.record("a")
+        }
         #expect(fast[1].access.unmanagedValue(fast[1].field) as? String? == "seven")
         // Values written through them are what the property then holds.
         #expect(fast[0].access.setUnmanaged(fast[0].field, 8))
@@ -56,7 +64,8 @@ import Testing
         try realm.write { realm.add(d) }
         #expect(realm.objects(Derived.self).count == 2 && e.isManaged)
         let stored = try #require(realm.object(ofType: Derived.self, forPrimaryKey: d.id))
-        #expect(stored.a == 3 && stored.b == "x" && Array(stored.list) == [1, 2] && stored.link == e && e.back.first == d)
+        #expect(
+            stored.a == 3 && stored.b == "x" && Array(stored.list) == [1, 2] && stored.link == e && e.back.first == d)
     }
 }
 
@@ -64,8 +73,15 @@ import Testing
 /// (`KeyPathSlots`): these check that the table answers the right slot, stays correct when it
 /// is full or when key paths are made anew per access (a generic class), and under threads.
 @Suite struct KeyPathSlotTests {
-    final class Pair: Object { @Persisted var first = 1; @Persisted var second = "two"; @Persisted var third = 3.0 }
-    class Box<Content: _Persistable>: Object { @Persisted var a = 0; @Persisted var b = 0 }
+    final class Pair: Object {
+        @Persisted var first = 1
+        @Persisted var second = "two"
+        @Persisted var third = 3.0
+    }
+    class Box<Content: _Persistable>: Object {
+        @Persisted var a = 0
+        @Persisted var b = 0
+    }
 
     @Test func everyPropertyReadsAndWritesItsOwnStorage() throws {
         for round in 0..<3 {
@@ -87,7 +103,7 @@ import Testing
         // Key paths with an argument are made at run time: 40 distinct objects. 8 fit (2 × 0 + 8).
         let paths: [AnyKeyPath] = (0..<40).map { i in \[Int].[i] }
         for (i, path) in paths.enumerated() { table.record(path, slot: i) }
-        table.record(paths[3], slot: 99)   // known: ignored
+        table.record(paths[3], slot: 99)  // known: ignored
         for (i, path) in paths.enumerated() {
             #expect(table.slot(of: path) == (i < 8 ? i : nil))
         }
@@ -125,7 +141,10 @@ import Testing
 /// loop keeps, or references weakly or unowned, stays the object it was.
 @Suite struct IterationRecyclingTests {
     final class Item: Object { @Persisted var n = 0 }
-    final class Cached: Object { @Persisted var n = 0; var note = "" }
+    final class Cached: Object {
+        @Persisted var n = 0
+        var note = ""
+    }
 
     private func realm(_ count: Int) throws -> Realm {
         let realm = try Realm(configuration: memoryConfig([Item.self, Cached.self]))
@@ -166,7 +185,7 @@ import Testing
         // Each weakly held object was either freed (nil) or still shows its own row.
         for (n, box) in weakOnes { if let item = box.item { #expect(item.n == n) } }
         var firstUnowned: [(Int, Unowned)] = []
-        var strong: [Item] = []   // keeps the objects alive, so the unowned references stay valid
+        var strong: [Item] = []  // keeps the objects alive, so the unowned references stay valid
         for item in realm.objects(Item.self) where item.n < 5 {
             strong.append(item)
             firstUnowned.append((item.n, Unowned(item)))
@@ -179,13 +198,19 @@ import Testing
         let realm = try realm(20)
         var notes: [String] = []
         for cached in realm.objects(Cached.self) {
-            notes.append(cached.note)      // always the fresh object's default
+            notes.append(cached.note)  // always the fresh object's default
             cached.note = "seen \(cached.n)"
         }
         #expect(notes == Array(repeating: "", count: 20))
         #expect(!ClassInfo.of(Cached.self).isRecyclable && ClassInfo.of(Item.self).isRecyclable)
     }
 
-    final class WeakItem { weak var item: Item?; init(_ item: Item) { self.item = item } }
-    final class Unowned { unowned let item: Item; init(_ item: Item) { self.item = item } }
+    final class WeakItem {
+        weak var item: Item?
+        init(_ item: Item) { self.item = item }
+    }
+    final class Unowned {
+        unowned let item: Item
+        init(_ item: Item) { self.item = item }
+    }
 }

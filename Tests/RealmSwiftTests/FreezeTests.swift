@@ -8,7 +8,10 @@ import RealmSwift
         @Persisted var age = 0
         @Persisted(originProperty: "dogs") var owners: LinkingObjects<FPerson>
     }
-    final class FPerson: Object { @Persisted var name = ""; @Persisted var dogs: List<FDog> }
+    final class FPerson: Object {
+        @Persisted var name = ""
+        @Persisted var dogs: List<FDog>
+    }
 
     static let types: [Object.Type] = [FDog.self, FPerson.self]
 
@@ -67,8 +70,8 @@ import RealmSwift
         }
         #expect(dogs.map(\.name) == ["Spot", "Rex", "Fido"])
         #expect(frozenDogs.map(\.name) == ["Rex", "Fido"])
-        #expect(frozenDogs.filter("age > 1").map(\.name) == ["Fido"])   // queries run on the frozen version
-        #expect(frozenDogs[0].isFrozen)                                  // objects read from frozen results are frozen
+        #expect(frozenDogs.filter("age > 1").map(\.name) == ["Fido"])  // queries run on the frozen version
+        #expect(frozenDogs[0].isFrozen)  // objects read from frozen results are frozen
         #expect(frozenList.count == 2 && frozenList[1].name == "Fido")
         #expect(frozenOwners.map(\.name) == ["Jim"])
         #expect(frozenAny.count == 2)
@@ -83,7 +86,7 @@ import RealmSwift
         var a = realm.freeze()
         #expect(a === realm.freeze() && a.isFrozen && a.freeze() === a)
         weak let first = a
-        a = realm.freeze()                 // the same frozen Realm while it is alive …
+        a = realm.freeze()  // the same frozen Realm while it is alive …
         #expect(first === a)
         do {
             let object = realm.objects(FDog.self)[0].freeze()
@@ -97,8 +100,10 @@ import RealmSwift
         #expect(a !== b && a.objects(FDog.self).count == 2 && b.objects(FDog.self).count == 3)
         weak let old = a
         a = b
-        #expect(old == nil)                // … and released (with its reader slot) when unused
-        #expect(a.thaw().dynamicRealm === realm.dynamicRealm && !a.thaw().isFrozen && a.thaw().objects(FDog.self).count == 3)
+        #expect(old == nil)  // … and released (with its reader slot) when unused
+        #expect(
+            a.thaw().dynamicRealm === realm.dynamicRealm && !a.thaw().isFrozen && a.thaw().objects(FDog.self).count == 3
+        )
     }
 
     @Test func frozenValuesAreReadFromOtherThreadsAtOnce() async throws {

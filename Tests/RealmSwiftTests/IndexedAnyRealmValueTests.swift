@@ -21,8 +21,10 @@ import Testing
         #expect(IBox.sharedSchema().properties.first { $0.name == "value" }?.isIndexed == true)
         #expect(HookedBox.sharedSchema().properties.first { $0.name == "value" }?.isIndexed == true)
         let realm = try Realm(configuration: memoryConfig([IBox.self, HookedBox.self]))
-        let values: [AnyRealmValue] = [.int(1), .double(1.0), .decimal128(Decimal128(1)), .string("1"), .data(Data("1".utf8)),
-                                       .int(7), .none, .float(1.5)]
+        let values: [AnyRealmValue] = [
+            .int(1), .double(1.0), .decimal128(Decimal128(1)), .string("1"), .data(Data("1".utf8)),
+            .int(7), .none, .float(1.5),
+        ]
         try realm.write {
             for (i, value) in values.enumerated() {
                 realm.create(IBox.self, value: ["id": i, "value": value])

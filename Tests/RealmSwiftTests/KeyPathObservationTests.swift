@@ -3,7 +3,10 @@ import Testing
 import RealmSwift
 
 @Suite struct KeyPathObservationTests {
-    final class KPerson: Object { @Persisted var name = ""; @Persisted var dogs: List<KDog> }
+    final class KPerson: Object {
+        @Persisted var name = ""
+        @Persisted var dogs: List<KDog>
+    }
     final class KDog: Object {
         @Persisted var name = ""
         @Persisted var age = 0
@@ -11,8 +14,13 @@ import RealmSwift
     }
 
     /// Runs `body` in a write on another thread, then refreshes `realm` (which delivers).
-    static func change(_ config: Realm.Configuration, _ realm: Realm, _ body: @escaping @Sendable (Realm) -> Void) throws {
-        try onOtherThread { let r = try Realm(configuration: config); try r.write { body(r) } }
+    static func change(_ config: Realm.Configuration, _ realm: Realm, _ body: @escaping @Sendable (Realm) -> Void)
+        throws
+    {
+        try onOtherThread {
+            let r = try Realm(configuration: config)
+            try r.write { body(r) }
+        }
         realm.refresh()
     }
 
@@ -64,7 +72,7 @@ import RealmSwift
         #expect(log == ["initial 2", "d[] i[] m[1]"])
         // A property outside the key paths: the unfiltered observer hears it, this one does not.
         try Self.change(config, realm) { r in r.objects(KDog.self).filter("name == 'Fido'").first!.owner = nil }
-        #expect(log.count == 3 && log[2] == "d[] i[] m[0]")   // owner.name went from Jim to nil
+        #expect(log.count == 3 && log[2] == "d[] i[] m[0]")  // owner.name went from Jim to nil
         try Self.change(config, realm) { r in r.objects(KPerson.self).first!.dogs.append(r.objects(KDog.self).first!) }
         #expect(log.count == 3)
         #expect(all.count == 3)
@@ -82,7 +90,9 @@ import RealmSwift
         let config = try fileConfig([KPerson.self, KDog.self])
         defer { removeFolder(of: config) }
         let realm = try Realm(configuration: config)
-        let jim = try realm.write { realm.create(KPerson.self, value: ["name": "Jim", "dogs": [["name": "Rex", "age": 1]]]) }
+        let jim = try realm.write {
+            realm.create(KPerson.self, value: ["name": "Jim", "dogs": [["name": "Rex", "age": 1]]])
+        }
         var log: [String] = []
         let token = jim.dogs.observe(keyPaths: ["name"]) { change in
             switch change {
@@ -110,7 +120,10 @@ import RealmSwift
             switch change {
             case .change(let dog, let properties):
                 #expect(dog === rex)
-                log.append(properties.map { "\($0.name) \($0.oldValue.map { "\($0)" } ?? "?")->\($0.newValue.map { "\($0)" } ?? "?")" }
+                log.append(
+                    properties.map {
+                        "\($0.name) \($0.oldValue.map { "\($0)" } ?? "?")->\($0.newValue.map { "\($0)" } ?? "?")"
+                    }
                     .joined(separator: ","))
             case .deleted: log.append("deleted")
             case .error(let e): Issue.record(e)
@@ -118,8 +131,8 @@ import RealmSwift
         }
         try Self.change(config, realm) { r in r.objects(KPerson.self).first!.name = "James" }
         #expect(log.count == 1 && log[0].hasPrefix("owner.name ") && log[0].contains("Jim") && log[0].contains("James"))
-        try Self.change(config, realm) { r in r.objects(KDog.self).first!.name = "other" }   // not watched
-        try Self.change(config, realm) { r in r.add(KPerson(value: ["name": "Ann"])) }         // not this dog
+        try Self.change(config, realm) { r in r.objects(KDog.self).first!.name = "other" }  // not watched
+        try Self.change(config, realm) { r in r.add(KPerson(value: ["name": "Ann"])) }  // not this dog
         #expect(log.count == 1)
         try Self.change(config, realm) { r in r.objects(KDog.self).first!.age = 4 }
         #expect(log.count == 2 && log[1].hasPrefix("age "))
@@ -164,24 +177,29 @@ import RealmSwift
             switch change {
             case .change(let dog, let properties):
                 // The object is bound to the queue's Realm: readable here, at the new version.
-                log.add("\(dog.name) \(dog.owner?.name ?? "-") \(dog.realm?.isFrozen == false) \(Self.describe(properties))")
+                log.add(
+                    "\(dog.name) \(dog.owner?.name ?? "-") \(dog.realm?.isFrozen == false) \(Self.describe(properties))"
+                )
             case .deleted: log.add("deleted")
             case .error(let e): log.add("error \(e)")
             }
         }
         let write: (@escaping @Sendable (Realm) -> Void) throws -> Void = { body in
-            try onOtherThread { let r = try Realm(configuration: config); try r.write { body(r) } }
+            try onOtherThread {
+                let r = try Realm(configuration: config)
+                try r.write { body(r) }
+            }
         }
         try write { r in r.objects(KPerson.self).first!.name = "James" }
         log.next()
-        try write { r in r.objects(KDog.self).first!.name = "Max" }            // not watched
+        try write { r in r.objects(KDog.self).first!.name = "Max" }  // not watched
         try write { r in r.objects(KDog.self).first!.age = 4 }
         log.next()
         try write { r in r.objects(KDog.self).first!.owner = nil }
         log.next()
         try write { r in r.delete(r.objects(KDog.self)) }
         log.next()
-        try write { r in r.objects(KPerson.self).first!.name = "Jim" }         // after the deletion: nothing
+        try write { r in r.objects(KPerson.self).first!.name = "Jim" }  // after the deletion: nothing
         Thread.sleep(forTimeInterval: 0.2)
         queue.sync {}
         let lines = log.all
@@ -199,7 +217,9 @@ import RealmSwift
         defer { removeFolder(of: config) }
         let realm = try Realm(configuration: config)
         let jim = try realm.write {
-            realm.create(KPerson.self, value: ["name": "Jim", "dogs": [["name": "Rex", "age": 1], ["name": "Fido", "age": 2]]])
+            realm.create(
+                KPerson.self,
+                value: ["name": "Jim", "dogs": [["name": "Rex", "age": 1], ["name": "Fido", "age": 2]]])
         }
         let queue = DispatchQueue(label: "key-path-observer")
         let log = QueueLog()
@@ -210,7 +230,7 @@ import RealmSwift
         }
         try onOtherThread {
             let r = try Realm(configuration: config)
-            try r.write { r.objects(KDog.self).filter("name == 'Rex'").first!.name = "Rex II" }   // not watched
+            try r.write { r.objects(KDog.self).filter("name == 'Rex'").first!.name = "Rex II" }  // not watched
             try r.write { r.objects(KDog.self).filter("name == 'Fido'").first!.age = 7 }
         }
         log.next()

@@ -4,14 +4,26 @@ import RealmSwift
 
 /// The file's `LPerson` stores its properties as (lastName, firstName).
 enum StoredLayout {
-    final class LPerson: Object { @Persisted var lastName = ""; @Persisted var firstName = "" }
-    final class LDog: Object { @Persisted var name = ""; @Persisted var owner: LPerson? }
+    final class LPerson: Object {
+        @Persisted var lastName = ""
+        @Persisted var firstName = ""
+    }
+    final class LDog: Object {
+        @Persisted var name = ""
+        @Persisted var owner: LPerson?
+    }
 }
 
 /// This program's `LPerson` declares them the other way round (and the same `LDog`).
 enum ProgramLayout {
-    final class LPerson: Object { @Persisted var firstName = ""; @Persisted var lastName = "" }
-    final class LDog: Object { @Persisted var name = ""; @Persisted var owner: LPerson? }
+    final class LPerson: Object {
+        @Persisted var firstName = ""
+        @Persisted var lastName = ""
+    }
+    final class LDog: Object {
+        @Persisted var name = ""
+        @Persisted var owner: LPerson?
+    }
 }
 
 /// Opened without `objectTypes`, a file is checked class by class as the program uses them. A

@@ -5,15 +5,20 @@ import RealmSwift
 @Suite struct MigrationTests {
     final class PersonV0: Object {
         override class func _realmObjectName() -> String? { "Person" }
-        @Persisted var firstName = ""; @Persisted var lastName = ""; @Persisted var age = 0
+        @Persisted var firstName = ""
+        @Persisted var lastName = ""
+        @Persisted var age = 0
     }
     final class PersonV1: Object {
         override class func _realmObjectName() -> String? { "Person" }
-        @Persisted var fullName = ""; @Persisted var age = 0
+        @Persisted var fullName = ""
+        @Persisted var age = 0
     }
     final class PersonV2: Object {
         override class func _realmObjectName() -> String? { "Person" }
-        @Persisted var fullName = ""; @Persisted var email = ""; @Persisted var age = 0
+        @Persisted var fullName = ""
+        @Persisted var email = ""
+        @Persisted var age = 0
     }
 
     /// A v0 file holding ("Tim", "Cook", 60).
@@ -24,17 +29,21 @@ import RealmSwift
         return config
     }
 
-    func config(_ base: Realm.Configuration, _ version: UInt64, _ types: [Object.Type],
-                _ block: MigrationBlock? = nil) -> Realm.Configuration {
+    func config(
+        _ base: Realm.Configuration, _ version: UInt64, _ types: [Object.Type],
+        _ block: MigrationBlock? = nil
+    ) -> Realm.Configuration {
         Realm.Configuration(fileURL: base.fileURL, schemaVersion: version, migrationBlock: block, objectTypes: types)
     }
 
     @Test func addedAndRemovedPropertiesNeedNoCode() throws {
         let v0 = try v0File()
         defer { removeFolder(of: v0) }
-        #expect(throws: (any Error).self) { _ = try Realm(configuration: .init(fileURL: v0.fileURL, objectTypes: [PersonV1.self])) }
+        #expect(throws: (any Error).self) {
+            _ = try Realm(configuration: .init(fileURL: v0.fileURL, objectTypes: [PersonV1.self]))
+        }
         let c1 = config(v0, 1, [PersonV1.self]) { _, oldSchemaVersion in
-            if oldSchemaVersion < 1 { /* nothing */ }
+            if oldSchemaVersion < 1 { /* nothing */  }
         }
         let realm = try Realm(configuration: c1)
         #expect(realm.objects(PersonV1.self).first!.age == 60)
@@ -45,11 +54,15 @@ import RealmSwift
 
     final class PersonNarrowAge: Object {
         override class func _realmObjectName() -> String? { "Person" }
-        @Persisted var firstName = ""; @Persisted var lastName = ""; @Persisted var age: Int32 = 0
+        @Persisted var firstName = ""
+        @Persisted var lastName = ""
+        @Persisted var age: Int32 = 0
     }
     final class PersonTinyAge: Object {
         override class func _realmObjectName() -> String? { "Person" }
-        @Persisted var firstName = ""; @Persisted var lastName = ""; @Persisted var age: Int8 = 0
+        @Persisted var firstName = ""
+        @Persisted var lastName = ""
+        @Persisted var age: Int8 = 0
     }
 
     /// Int, Int32, Int8… are one integer type to Realm: a migration that changes the width keeps
@@ -72,11 +85,15 @@ import RealmSwift
 
     final class PersonTextAge: Object {
         override class func _realmObjectName() -> String? { "Person" }
-        @Persisted var firstName = ""; @Persisted var lastName = ""; @Persisted var age = ""
+        @Persisted var firstName = ""
+        @Persisted var lastName = ""
+        @Persisted var age = ""
     }
     final class PersonRealAge: Object {
         override class func _realmObjectName() -> String? { "Person" }
-        @Persisted var firstName = ""; @Persisted var lastName = ""; @Persisted var age = 0.0
+        @Persisted var firstName = ""
+        @Persisted var lastName = ""
+        @Persisted var age = 0.0
     }
 
     /// A property whose type changed kept nothing (every age became "" or 0.0); now each value
@@ -85,8 +102,12 @@ import RealmSwift
     @Test func changingATypeConvertsEachValueOrFails() throws {
         let v0 = try v0File()
         defer { removeFolder(of: v0) }
-        #expect(try Realm(configuration: config(v0, 1, [PersonTextAge.self])).objects(PersonTextAge.self).first?.age == "60")
-        #expect(try Realm(configuration: config(v0, 2, [PersonRealAge.self])).objects(PersonRealAge.self).first?.age == 60.0)
+        #expect(
+            try Realm(configuration: config(v0, 1, [PersonTextAge.self])).objects(PersonTextAge.self).first?.age == "60"
+        )
+        #expect(
+            try Realm(configuration: config(v0, 2, [PersonRealAge.self])).objects(PersonRealAge.self).first?.age == 60.0
+        )
         let words = try fileConfig([PersonTextAge.self])
         defer { removeFolder(of: words) }
         let writer = try Realm(configuration: words)
@@ -95,9 +116,10 @@ import RealmSwift
             "\(error)".contains("\"sixty\" does not convert to double")
         }
         #expect(try Realm(configuration: words).objects(PersonTextAge.self).first?.age == "sixty")
-        let lossy = try Realm(configuration: config(words, 1, [PersonRealAge.self]) { migration, _ in
-            migration.allowsLossyTypeChanges = true
-        })
+        let lossy = try Realm(
+            configuration: config(words, 1, [PersonRealAge.self]) { migration, _ in
+                migration.allowsLossyTypeChanges = true
+            })
         #expect(lossy.objects(PersonRealAge.self).first?.age == 0.0)
     }
 
@@ -119,7 +141,9 @@ import RealmSwift
         let realm = try Realm(configuration: config(v0, 1, [PersonV1.self]) { _, _ in ran = true })
         #expect(ran && realm.dynamicRealm.schemaVersion == 1)
         // The same version without objectTypes opens the stored schema, as before.
-        #expect(try Realm(configuration: Realm.Configuration(fileURL: v0.fileURL, schemaVersion: 1)).dynamicRealm.schemaVersion == 1)
+        #expect(
+            try Realm(configuration: Realm.Configuration(fileURL: v0.fileURL, schemaVersion: 1)).dynamicRealm
+                .schemaVersion == 1)
     }
 
     /// Deleting the old object of an enumeration deletes the object, as deleting the new one
@@ -127,11 +151,12 @@ import RealmSwift
     @Test func deletingTheOldObjectDeletesTheObject() throws {
         let v0 = try v0File()
         defer { removeFolder(of: v0) }
-        let realm = try Realm(configuration: config(v0, 1, [PersonV1.self]) { migration, _ in
-            migration.enumerateObjects(ofType: "Person") { old, _ in
-                if old!["firstName"] as? String == "Tim" { migration.delete(old!) }
-            }
-        })
+        let realm = try Realm(
+            configuration: config(v0, 1, [PersonV1.self]) { migration, _ in
+                migration.enumerateObjects(ofType: "Person") { old, _ in
+                    if old!["firstName"] as? String == "Tim" { migration.delete(old!) }
+                }
+            })
         #expect(realm.objects(PersonV1.self).isEmpty)
     }
 
@@ -156,7 +181,8 @@ import RealmSwift
         let block: MigrationBlock = { migration, oldSchemaVersion in
             migration.enumerateObjects(ofType: "Person") { oldObject, newObject in
                 if oldSchemaVersion < 1 {
-                    newObject!["fullName"] = "\(oldObject!["firstName"] as! String) \(oldObject!["lastName"] as! String)"
+                    newObject!["fullName"] =
+                        "\(oldObject!["firstName"] as! String) \(oldObject!["lastName"] as! String)"
                 }
                 if oldSchemaVersion < 2 { newObject!["email"] = "" }
             }
@@ -190,21 +216,26 @@ import RealmSwift
                     if clear && oldSchemaVersion < 3 { newObject!["email"] = "" }
                 }
             }
-            #expect(try Realm(configuration: v3).objects(PersonV2.self).first!.email == (clear ? "" : "old@example.com"))
+            #expect(
+                try Realm(configuration: v3).objects(PersonV2.self).first!.email == (clear ? "" : "old@example.com"))
         }
     }
 
     final class StudentV0: Object {
         override class func _realmObjectName() -> String? { "Student" }
-        @Persisted var name = ""; @Persisted var score = 0
+        @Persisted var name = ""
+        @Persisted var score = 0
     }
     final class StudentV1: Object {
         override class func _realmObjectName() -> String? { "Student" }
-        @Persisted var firstName = ""; @Persisted var score = 0
+        @Persisted var firstName = ""
+        @Persisted var score = 0
     }
     final class StudentV2: Object {
         override class func _realmObjectName() -> String? { "Student" }
-        @Persisted var firstName = ""; @Persisted var lastName = ""; @Persisted var score = 0
+        @Persisted var firstName = ""
+        @Persisted var lastName = ""
+        @Persisted var score = 0
     }
 
     @Test func renameAndSplit() throws {
@@ -212,12 +243,16 @@ import RealmSwift
         defer { removeFolder(of: base) }
         do {
             let r = try Realm(configuration: base)
-            try r.write { r.create(StudentV0.self, value: ["Ada", 90]); r.create(StudentV0.self, value: ["Bo", 80]) }
+            try r.write {
+                r.create(StudentV0.self, value: ["Ada", 90])
+                r.create(StudentV0.self, value: ["Bo", 80])
+            }
         }
         do {
-            let r = try Realm(configuration: config(base, 1, [StudentV1.self]) { migration, _ in
-                migration.renameProperty(onType: "Student", from: "name", to: "firstName")
-            })
+            let r = try Realm(
+                configuration: config(base, 1, [StudentV1.self]) { migration, _ in
+                    migration.renameProperty(onType: "Student", from: "name", to: "firstName")
+                })
             #expect(r.objects(StudentV1.self).map(\.firstName) == ["Ada", "Bo"])
             #expect(r.objects(StudentV1.self).map(\.score) == [90, 80])
         }
@@ -227,9 +262,13 @@ import RealmSwift
             let r = try Realm(configuration: split)
             try r.write { r.create(StudentV0.self, value: ["Ada", 90]) }
         }
-        let r = try Realm(configuration: config(split, 1, [StudentV2.self]) { migration, _ in
-            migration.enumerateObjects(ofType: "Student") { old, new in new!["firstName"] = old!["name"]; new!["lastName"] = "None" }
-        })
+        let r = try Realm(
+            configuration: config(split, 1, [StudentV2.self]) { migration, _ in
+                migration.enumerateObjects(ofType: "Student") { old, new in
+                    new!["firstName"] = old!["name"]
+                    new!["lastName"] = "None"
+                }
+            })
         let s = r.objects(StudentV2.self).first!
         #expect(s.firstName == "Ada" && s.lastName == "None" && s.score == 90)
     }
@@ -237,7 +276,7 @@ import RealmSwift
     @Test func versionErrorsFailedMigrationsAndDeleteIfNeeded() throws {
         let v0 = try v0File()
         defer { removeFolder(of: v0) }
-        _ = try Realm(configuration: config(v0, 2, [PersonV0.self]))           // same classes, version 0 → 2
+        _ = try Realm(configuration: config(v0, 2, [PersonV0.self]))  // same classes, version 0 → 2
         #expect(throws: (any Error).self) { _ = try Realm(configuration: self.config(v0, 1, [PersonV0.self])) }
         struct Refused: Error {}
         #expect(throws: Refused.self) {
@@ -245,13 +284,15 @@ import RealmSwift
         }
         // nil for a required property fails the migration, and nothing is written.
         #expect(throws: (any Error).self) {
-            _ = try Realm(configuration: self.config(v0, 3, [PersonV1.self]) { migration, _ in
-                migration.enumerateObjects(ofType: "Person") { _, new in new!["fullName"] = nil }
-            })
+            _ = try Realm(
+                configuration: self.config(v0, 3, [PersonV1.self]) { migration, _ in
+                    migration.enumerateObjects(ofType: "Person") { _, new in new!["fullName"] = nil }
+                })
         }
         do {
             let untouched = try Realm(configuration: config(v0, 2, [PersonV0.self]))
-            #expect(untouched.objects(PersonV0.self).first!.firstName == "Tim" && untouched.dynamicRealm.schemaVersion == 2)
+            #expect(
+                untouched.objects(PersonV0.self).first!.firstName == "Tim" && untouched.dynamicRealm.schemaVersion == 2)
         }
         // Deleting needs every instance of the file in this process closed.
         var deleting = config(v0, 2, [PersonV1.self])
@@ -259,10 +300,15 @@ import RealmSwift
         #expect(try Realm(configuration: deleting).objects(PersonV1.self).isEmpty)
     }
 
-    final class Owner: Object { @Persisted var name = ""; @Persisted var pets: List<Pet> }
+    final class Owner: Object {
+        @Persisted var name = ""
+        @Persisted var pets: List<Pet>
+    }
     final class OwnerV1: Object {
         override class func _realmObjectName() -> String? { "Owner" }
-        @Persisted var name = ""; @Persisted var nickname: String?; @Persisted var pets: List<PetV1>
+        @Persisted var name = ""
+        @Persisted var nickname: String?
+        @Persisted var pets: List<PetV1>
     }
     /// `Pet` of the migrated file: its links reach `OwnerV1` (reading them as the old `Owner`
     /// stops: that class is no longer the file's).
@@ -289,17 +335,20 @@ import RealmSwift
                 r.create(Owner.self, value: ["name": "Deleted"])
             }
         }
-        let r = try Realm(configuration: config(base, 1, [OwnerV1.self, PetV1.self]) { migration, _ in
-            migration.enumerateObjects(ofType: "Owner") { old, new in
-                if old!["name"] as? String == "Deleted" { migration.delete(new!) } else { new!["nickname"] = "A" }
-            }
-        })
+        let r = try Realm(
+            configuration: config(base, 1, [OwnerV1.self, PetV1.self]) { migration, _ in
+                migration.enumerateObjects(ofType: "Owner") { old, new in
+                    if old!["name"] as? String == "Deleted" { migration.delete(new!) } else { new!["nickname"] = "A" }
+                }
+            })
         let owner = try #require(r.objects(OwnerV1.self).first)
         #expect(r.objects(OwnerV1.self).count == 1 && owner.nickname == "A")
         #expect(owner.pets.map(\.name) == ["a", "b"])
         #expect(owner.pets[0].best == owner && owner.pets[1].owners.first == owner)
         #expect(r.objects(PetV1.self).filter("ANY owners.name == 'Ann'").count == 2)
-        let report = try RealmEngine.Realm.check(path: base.fileURL!.path)   // throws on any broken invariant
-        #expect(report.objects["Owner"] == 1 && report.objects["Pet"] == 2, "\(report.objects) \(report.version) \(report.warnings)")
+        let report = try RealmEngine.Realm.check(path: base.fileURL!.path)  // throws on any broken invariant
+        #expect(
+            report.objects["Owner"] == 1 && report.objects["Pet"] == 2,
+            "\(report.objects) \(report.version) \(report.warnings)")
     }
 }

@@ -45,13 +45,18 @@ import RealmSwift
             dictionary.removeObject(for: "k")
         }
         let after = try stored(realm)
-        #expect(Array(after.anyList) == [.fromArray([.string("one"), .int(2), .int(3)]), .fromDictionary(["m": .bool(true)]), .int(5)])
+        #expect(
+            Array(after.anyList) == [
+                .fromArray([.string("one"), .int(2), .int(3)]), .fromDictionary(["m": .bool(true)]), .int(5),
+            ])
         // Read live through the same collections.
         #expect(Array(inner) == [.string("one"), .int(2), .int(3)] && dictionary.keys == ["m"])
         // One level deeper: a list put into the nested list, then changed through it.
         try realm.write { inner.append(.fromArray([.int(7)])) }
         try realm.write { box.anyList[0].listValue?[3].listValue?.insert(.int(6), at: 0) }
-        #expect(try stored(realm).anyList[0] == .fromArray([.string("one"), .int(2), .int(3), .fromArray([.int(6), .int(7)])]))
+        #expect(
+            try stored(realm).anyList[0]
+                == .fromArray([.string("one"), .int(2), .int(3), .fromArray([.int(6), .int(7)])]))
     }
 
     @Test func aCollectionInADictionaryValueIsChangedInPlace() throws {
@@ -66,7 +71,9 @@ import RealmSwift
         try realm.write { box.anyMap["m"]?.dictionaryValue?["o"]?.dictionaryValue?["q"] = .double(1.5) }
         let after = try stored(realm)
         #expect(after.anyMap["l"] == .fromArray([.string("a"), .string("b")]))
-        #expect(after.anyMap["m"] == .fromDictionary(["n": .int(1), "o": .fromDictionary(["p": .int(2), "q": .double(1.5)])]))
+        #expect(
+            after.anyMap["m"]
+                == .fromDictionary(["n": .int(1), "o": .fromDictionary(["p": .int(2), "q": .double(1.5)])]))
         #expect(after.anyMap["s"] == .string("x") && Array(list) == [.string("a"), .string("b")])
     }
 
@@ -181,6 +188,8 @@ import RealmSwift
 /// deadline, is what ends it).
 private func pumpUntil(_ condition: () -> Bool) -> Bool {
     let limit = Date().addingTimeInterval(5)
-    while !condition() && Date() < limit { _ = RunLoop.current.run(mode: .default, before: Date().addingTimeInterval(0.005)) }
+    while !condition() && Date() < limit {
+        _ = RunLoop.current.run(mode: .default, before: Date().addingTimeInterval(0.005))
+    }
     return condition()
 }

@@ -87,14 +87,17 @@ import RealmSwift
         let map = Frozen(try #require(box.anyMap["m"]?.dictionaryValue).freeze())
         try realm.write { box.value = .string("gone") }
         // Plain values come back (an AnyRealmValue is not Sendable).
-        let read = await Task.detached { (list.value.map { $0.intValue ?? -1 }, map.value["k"]?.intValue, map.value.keys) }.value
+        let read = await Task.detached {
+            (list.value.map { $0.intValue ?? -1 }, map.value["k"]?.intValue, map.value.keys)
+        }.value
         #expect(read.0 == [1, 2] && read.1 == 1 && read.2 == ["k"])
     }
 
     @Test func writingThroughAFrozenNestedListStops() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             final class MFrozenOut: Object { @Persisted var value: AnyRealmValue }
-            let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "frozen-nested", objectTypes: [MFrozenOut.self]))
+            let realm = try Realm(
+                configuration: Realm.Configuration(inMemoryIdentifier: "frozen-nested", objectTypes: [MFrozenOut.self]))
             let box = try realm.write { realm.create(MFrozenOut.self, value: ["value": [1]]) }
             let frozen = try #require(box.value.listValue).freeze()
             try frozen.realm?.write { frozen.append(.int(2)) }

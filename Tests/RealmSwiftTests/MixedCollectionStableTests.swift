@@ -40,8 +40,11 @@ import RealmSwift
             dictionary["m"] = .int(2)
         }
         let after = try stored(realm)
-        #expect(Array(after.anyList) == [.string("first"), .fromArray([.int(1), .int(2), .int(3)]),
-                                         .fromDictionary(["k": .int(1), "m": .int(2)]), .int(5)])
+        #expect(
+            Array(after.anyList) == [
+                .string("first"), .fromArray([.int(1), .int(2), .int(3)]),
+                .fromDictionary(["k": .int(1), "m": .int(2)]), .int(5),
+            ])
     }
 
     @Test func removingAndMovingOtherElementsKeepsTheNestedCollection() throws {
@@ -70,14 +73,23 @@ import RealmSwift
     @Test func aCollectionTwoLevelsDownFollowsItsElement() throws {
         let realm = try Realm(configuration: memoryConfig([MStableBox.self]))
         let box = try realm.write {
-            realm.create(MStableBox.self, value: ["id": 1, "value": AnyRealmValue.fromArray([.fromArray([.string("a")]), .fromArray([.string("b")])])])
+            realm.create(
+                MStableBox.self,
+                value: [
+                    "id": 1,
+                    "value": AnyRealmValue.fromArray([.fromArray([.string("a")]), .fromArray([.string("b")])]),
+                ])
         }
         let outer = try #require(box.value.listValue)
         let second = try #require(outer[1].listValue)
         try realm.write { outer.insert(.fromArray([.string("new")]), at: 0) }
         try realm.write { second.append(.string("c")) }
-        #expect(try stored(realm).value == .fromArray([.fromArray([.string("new")]), .fromArray([.string("a")]),
-                                                      .fromArray([.string("b"), .string("c")])]))
+        #expect(
+            try stored(realm).value
+                == .fromArray([
+                    .fromArray([.string("new")]), .fromArray([.string("a")]),
+                    .fromArray([.string("b"), .string("c")]),
+                ]))
     }
 
     @Test func aChangeFromAnotherThreadIsFollowed() throws {
@@ -119,7 +131,8 @@ import RealmSwift
             }
         }
         #expect(pumpUntil { log.count == 1 })
-        try realm.write { box.anyList.insert(.fromArray([.int(7), .int(8), .int(9)]), at: 0) }  // before it: no change of it
+        // before it: no change of it
+        try realm.write { box.anyList.insert(.fromArray([.int(7), .int(8), .int(9)]), at: 0) }
         realm.refresh()
         try realm.write { inner.append(.int(3)) }
         realm.refresh()
@@ -133,6 +146,8 @@ import RealmSwift
 /// deadline, is what ends it).
 private func pumpUntil(_ condition: () -> Bool) -> Bool {
     let limit = Date().addingTimeInterval(5)
-    while !condition() && Date() < limit { _ = RunLoop.current.run(mode: .default, before: Date().addingTimeInterval(0.005)) }
+    while !condition() && Date() < limit {
+        _ = RunLoop.current.run(mode: .default, before: Date().addingTimeInterval(0.005))
+    }
     return condition()
 }

@@ -73,10 +73,12 @@ import RealmSwift
             inner["m"] = .fromArray([.int(7)])
         }
         try realm.write { inner["m"]?.listValue?.append(.int(8)) }  // three levels down
-        #expect(stored(realm) == .fromDictionary([
-            "tags": .fromArray([.string("a"), .string("b")]),
-            "inner": .fromDictionary(["n": .int(1), "m": .fromArray([.int(7), .int(8)])]),
-        ]))
+        #expect(
+            stored(realm)
+                == .fromDictionary([
+                    "tags": .fromArray([.string("a"), .string("b")]),
+                    "inner": .fromDictionary(["n": .int(1), "m": .fromArray([.int(7), .int(8)])]),
+                ]))
         // A list inside a list, by position.
         try realm.write { box.value = .fromArray([.int(0), .fromArray([.string("x")])]) }
         try realm.write { box.value.listValue?[1].listValue?.insert(.string("w"), at: 0) }
@@ -100,7 +102,9 @@ import RealmSwift
 
     @Test func aNestedListIsObservedAtItsPlace() throws {
         let realm = try Realm(configuration: memoryConfig([MMixBox.self]))
-        let box = try realm.write { realm.create(MMixBox.self, value: ["id": 1, "value": ["other": 0, "l": [1, 2]]]) }
+        let box = try realm.write {
+            realm.create(MMixBox.self, value: ["id": 1, "value": ["other": 0, "l": [1, 2]]])
+        }
         let list = try #require(box.value.dictionaryValue?["l"]?.listValue)
         var log: [String] = []
         let token = list.observe { change in
@@ -171,7 +175,8 @@ import RealmSwift
     @Test func changingANestedListOutsideAWriteStops() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             final class MMixOut: Object { @Persisted var value: AnyRealmValue }
-            let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "mixed-outside", objectTypes: [MMixOut.self]))
+            let realm = try Realm(
+                configuration: Realm.Configuration(inMemoryIdentifier: "mixed-outside", objectTypes: [MMixOut.self]))
             let box = try realm.write { realm.create(MMixOut.self, value: ["value": [1]]) }
             box.value.listValue?.append(.int(2))
             print("not stopped")

@@ -172,8 +172,12 @@ import RealmSwift
     @Test func createFromDictionariesAndUnmanagedCopies() throws {
         let realm = try Realm(configuration: memoryConfig([SOwner.self, SDog.self]))
         try realm.write {
-            realm.create(SOwner.self, value: ["id": 7, "tags": ["x", "x", "y"], "attrs": ["a": "1"],
-                                               "counts": ["n": NSNull(), "m": 3], "pets": ["d": ["name": "fido", "age": 2]]])
+            realm.create(
+                SOwner.self,
+                value: [
+                    "id": 7, "tags": ["x", "x", "y"], "attrs": ["a": "1"],
+                    "counts": ["n": NSNull(), "m": 3], "pets": ["d": ["name": "fido", "age": 2]],
+                ])
         }
         let owner = try #require(realm.object(ofType: SOwner.self, forPrimaryKey: 7))
         #expect(Array(owner.tags) == ["x", "y"])

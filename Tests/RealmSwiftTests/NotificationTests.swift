@@ -3,8 +3,15 @@ import Testing
 import RealmSwift
 
 @Suite struct NotificationTests {
-    final class Dog: Object { @Persisted var name = ""; @Persisted var age = 0 }
-    final class Person: Object { @Persisted var name = ""; @Persisted var age = 0; @Persisted var dogs: List<Dog> }
+    final class Dog: Object {
+        @Persisted var name = ""
+        @Persisted var age = 0
+    }
+    final class Person: Object {
+        @Persisted var name = ""
+        @Persisted var age = 0
+        @Persisted var dogs: List<Dog>
+    }
 
     @Test func realmNotification() throws {
         let config = try fileConfig([Dog.self, Person.self])
@@ -15,11 +22,17 @@ import RealmSwift
             #expect(notification == .didChange && r === realm)
             realmNotes += 1
         }
-        try onOtherThread { let r = try Realm(configuration: config); try r.write { r.add(Dog()) } }
+        try onOtherThread {
+            let r = try Realm(configuration: config)
+            try r.write { r.add(Dog()) }
+        }
         realm.refresh()
         #expect(realmNotes == 1)
         token.invalidate()
-        try onOtherThread { let r = try Realm(configuration: config); try r.write { r.add(Dog()) } }
+        try onOtherThread {
+            let r = try Realm(configuration: config)
+            try r.write { r.add(Dog()) }
+        }
         realm.refresh()
         #expect(realmNotes == 1)
     }
@@ -96,10 +109,16 @@ import RealmSwift
             }
         }
         let change: (@escaping @Sendable (Realm) -> Void) throws -> Void = { body in
-            try onOtherThread { let r = try Realm(configuration: config); try r.write { body(r) } }
+            try onOtherThread {
+                let r = try Realm(configuration: config)
+                try r.write { body(r) }
+            }
             realm.refresh()
         }
-        try change { r in let d = r.objects(Dog.self).first!; for age in 2...10 { d.age = age } }
+        try change { r in
+            let d = r.objects(Dog.self).first!
+            for age in 2...10 { d.age = age }
+        }
         #expect(log == ["age 1->10"])
         try change { r in r.objects(Dog.self).first!.name = "other" }
         #expect(log == ["age 1->10"])
@@ -117,7 +136,8 @@ import RealmSwift
         defer { removeFolder(of: config) }
         let realm = try Realm(configuration: config)
         let items = realm.objects(Item.self)
-        var quiet: [String] = [], loud: [String] = []
+        var quiet: [String] = []
+        var loud: [String] = []
         func record(_ into: @escaping (String) -> Void) -> (RealmCollectionChange<Results<Item>>) -> Void {
             { change in
                 switch change {
@@ -136,12 +156,16 @@ import RealmSwift
         try realm.write { realm.create(Item.self, value: ["name": "b"]) }
         realm.refresh()
         #expect(quiet == ["initial 0", "d[] i[1] m[]"] && loud.last == "d[] i[1] m[]")
-        t1.invalidate(); t2.invalidate()
+        t1.invalidate()
+        t2.invalidate()
     }
 }
 
 @Suite struct QueueDeliveryTests {
-    final class Item: Object { @Persisted var name = ""; @Persisted var n = 0 }
+    final class Item: Object {
+        @Persisted var name = ""
+        @Persisted var n = 0
+    }
 
     final class Log: @unchecked Sendable {
         private let lock = NSLock()
@@ -173,13 +197,17 @@ import RealmSwift
             }
         }
         got.wait()
-        try realm.write { realm.create(Item.self, value: ["name": "b"]); item.n = 2 }
+        try realm.write {
+            realm.create(Item.self, value: ["name": "b"])
+            item.n = 2
+        }
         got.wait()
         got.wait()
         let lines = log.all
         #expect(lines.contains("initial [\"a\"]"))
         #expect(lines.contains("update [\"a\", \"b\"] i[1]"))
         #expect(lines.contains("object a [\"n\"]"))
-        t1.invalidate(); t2.invalidate()
+        t1.invalidate()
+        t2.invalidate()
     }
 }

@@ -7,10 +7,14 @@ import RealmSwift
 /// Before, `owner == %@` with a dog matched the dogs of the person that had the dog's key.
 @Suite struct ObjectArgumentTests {
     final class OPerson: Object { @Persisted var name = "" }
-    final class ODog: Object { @Persisted var name = ""; @Persisted var owner: OPerson? }
+    final class ODog: Object {
+        @Persisted var name = ""
+        @Persisted var owner: OPerson?
+    }
 
     static func realm(_ identifier: String) throws -> (Realm, OPerson, ODog) {
-        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: identifier, objectTypes: [OPerson.self, ODog.self]))
+        let realm = try Realm(
+            configuration: Realm.Configuration(inMemoryIdentifier: identifier, objectTypes: [OPerson.self, ODog.self]))
         let (ann, rex) = try realm.write {
             let ann = realm.create(OPerson.self, value: ["name": "Ann"])
             let rex = realm.create(ODog.self, value: ["name": "Rex", "owner": ann])

@@ -46,9 +46,11 @@ import Testing
         // A file whose class no Swift class of this program is stored as.
         let path = try #require(config.fileURL).path
         do {
-            _ = try RealmEngine.Realm(path: path, schema: Schema([
-                ObjectSchema(name: "UnclassedParrot", properties: [Property(name: "name", type: .string)]),
-            ]))
+            _ = try RealmEngine.Realm(
+                path: path,
+                schema: Schema([
+                    ObjectSchema(name: "UnclassedParrot", properties: [Property(name: "name", type: .string)])
+                ]))
         }
         let realm = try Realm(configuration: config)
         let parrot = try #require(realm.schema["UnclassedParrot"])

@@ -16,7 +16,10 @@ import RealmSwift
         let token = try Realm(configuration: config).observe { notification, realm in
             counts.append(realm.objects(LDog.self).count)
         }
-        try onOtherThread { let r = try Realm(configuration: config); try r.write { r.add(LDog()) } }
+        try onOtherThread {
+            let r = try Realm(configuration: config)
+            try r.write { r.add(LDog()) }
+        }
         keep.refresh()
         #expect(counts == [1])
         token.invalidate()
@@ -27,7 +30,8 @@ import RealmSwift
         defer { removeFolder(of: config) }
         let realm = try Realm(configuration: config)
         var log: [String] = []
-        let token = Container(realm: realm).values(Character.self, matching: .publisherName("Marvel")).observe { change in
+        let token = Container(realm: realm).values(Character.self, matching: .publisherName("Marvel")).observe {
+            change in
             switch change {
             case .initial(let values): log.append("initial \(values.count)")
             case .update(let values, _, let insertions, _): log.append("update \(values.count) \(insertions)")
@@ -38,7 +42,10 @@ import RealmSwift
         try onOtherThread {
             let container = try Container(realm: Realm(configuration: config))
             try container.write { tx in
-                tx.add(Character(identifier: 1, name: "Thor", realName: "Thor Odinson", publisher: Publisher(identifier: 1, name: "Marvel")), update: true)
+                tx.add(
+                    Character(
+                        identifier: 1, name: "Thor", realName: "Thor Odinson",
+                        publisher: Publisher(identifier: 1, name: "Marvel")), update: true)
             }
         }
         realm.refresh()

@@ -21,21 +21,36 @@ import Testing
     /// Each edit applied to an unmanaged list, to a managed one, and to an array, which the
     /// lists must match.
     nonisolated(unsafe) static let edits: [(String, (List<Int>) -> Void, (inout [Int]) -> Void)] = [
-        ("replaceSubrange", { $0.replaceSubrange(1..<3, with: [10, 11, 12]) }, { $0.replaceSubrange(1..<3, with: [10, 11, 12]) }),
+        (
+            "replaceSubrange", { $0.replaceSubrange(1..<3, with: [10, 11, 12]) },
+            { $0.replaceSubrange(1..<3, with: [10, 11, 12]) }
+        ),
         ("removeFirst(2)", { $0.removeFirst(2) }, { $0.removeFirst(2) }),
         ("removeFirst()", { $0.removeFirst() }, { $0.removeFirst() }),
         ("removeLast(3)", { $0.removeLast(3) }, { $0.removeLast(3) }),
-        ("insert(contentsOf:at:)", { $0.insert(contentsOf: [7, 8], at: 2) }, { $0.insert(contentsOf: [7, 8], at: 2) }),
+        (
+            "insert(contentsOf:at:)", { $0.insert(contentsOf: [7, 8], at: 2) },
+            { $0.insert(contentsOf: [7, 8], at: 2) }
+        ),
         ("removeSubrange", { $0.removeSubrange(1...3) }, { $0.removeSubrange(1...3) }),
-        ("remove(atOffsets:)", { $0.remove(atOffsets: IndexSet([0, 2, 5])) }, { array in
-            for offset in [5, 2, 0] { array.remove(at: offset) }
-        }),
-        ("move(fromOffsets:toOffset:) forward", { $0.move(fromOffsets: IndexSet([0, 2]), toOffset: 5) },
-         { $0 = [1, 3, 4, 0, 2, 5] }),
-        ("move(fromOffsets:toOffset:) backward", { $0.move(fromOffsets: IndexSet([3, 5]), toOffset: 1) },
-         { $0 = [0, 3, 5, 1, 2, 4] }),
-        ("move(fromOffsets:toOffset:) to the end", { $0.move(fromOffsets: IndexSet([1]), toOffset: 6) },
-         { $0 = [0, 2, 3, 4, 5, 1] }),
+        (
+            "remove(atOffsets:)", { $0.remove(atOffsets: IndexSet([0, 2, 5])) },
+            { array in
+                for offset in [5, 2, 0] { array.remove(at: offset) }
+            }
+        ),
+        (
+            "move(fromOffsets:toOffset:) forward", { $0.move(fromOffsets: IndexSet([0, 2]), toOffset: 5) },
+            { $0 = [1, 3, 4, 0, 2, 5] }
+        ),
+        (
+            "move(fromOffsets:toOffset:) backward", { $0.move(fromOffsets: IndexSet([3, 5]), toOffset: 1) },
+            { $0 = [0, 3, 5, 1, 2, 4] }
+        ),
+        (
+            "move(fromOffsets:toOffset:) to the end", { $0.move(fromOffsets: IndexSet([1]), toOffset: 6) },
+            { $0 = [0, 2, 3, 4, 5, 1] }
+        ),
     ]
 
     @Test func rangeEditsOnListsMatchTheSameEditsOnAnArray() throws {

@@ -26,10 +26,18 @@ import RealmSwift
     private func populated() throws -> Realm {
         let realm = try Realm(configuration: memoryConfig([ProjectedPerson.self]))
         try realm.write {
-            realm.create(ProjectedPerson.self, value: ["firstName": "John", "lastName": "Snow", "birthday": Date(timeIntervalSince1970: 10),
-                                                       "address": ["city": "Winterfell"]])
-            realm.create(ProjectedPerson.self, value: ["firstName": "Daenerys", "lastName": "Targaryen",
-                                                       "address": ["city": "King's Landing"]])
+            realm.create(
+                ProjectedPerson.self,
+                value: [
+                    "firstName": "John", "lastName": "Snow", "birthday": Date(timeIntervalSince1970: 10),
+                    "address": ["city": "Winterfell"],
+                ])
+            realm.create(
+                ProjectedPerson.self,
+                value: [
+                    "firstName": "Daenerys", "lastName": "Targaryen",
+                    "address": ["city": "King's Landing"],
+                ])
         }
         return realm
     }

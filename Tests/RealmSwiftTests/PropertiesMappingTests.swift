@@ -13,8 +13,11 @@ import RealmSwift
         @Persisted var scores: List<Int>
         let lucky = RealmProperty<Int?>()
         override class func propertiesMapping() -> [String: String] {
-            ["pk": "custom_pk", "firstName": "first_name", "age": "custom_age", "pet": "custom_pet", "scores": "custom_scores",
-             "lucky": "lucky_number"]
+            [
+                "pk": "custom_pk", "firstName": "first_name", "age": "custom_age", "pet": "custom_pet",
+                "scores": "custom_scores",
+                "lucky": "lucky_number",
+            ]
         }
     }
     final class MappedPet: Object {
@@ -31,8 +34,12 @@ import RealmSwift
     private func realmWithPeople() throws -> Realm {
         let realm = try Realm(configuration: memoryConfig([MappedPerson.self, MappedPet.self]))
         try realm.write {
-            realm.create(MappedPerson.self, value: ["pk": 1, "firstName": "Ann", "age": 30, "pet": ["petName": "Rex"], "scores": [1, 9]])
-            realm.create(MappedPerson.self, value: ["pk": 2, "firstName": "Bob", "age": 20, "pet": ["petName": "Tom"], "scores": [2]])
+            realm.create(
+                MappedPerson.self,
+                value: ["pk": 1, "firstName": "Ann", "age": 30, "pet": ["petName": "Rex"], "scores": [1, 9]])
+            realm.create(
+                MappedPerson.self,
+                value: ["pk": 2, "firstName": "Bob", "age": 20, "pet": ["petName": "Tom"], "scores": [2]])
             let carl = MappedPerson()
             carl.pk = 3
             carl.firstName = "Carl"
@@ -44,7 +51,10 @@ import RealmSwift
 
     @Test func theFileStoresTheMappedNames() throws {
         let schema = MappedPerson.sharedSchema()
-        #expect(schema.properties.map(\.name) == ["custom_pk", "first_name", "custom_age", "custom_pet", "custom_scores", "lucky_number"])
+        #expect(
+            schema.properties.map(\.name) == [
+                "custom_pk", "first_name", "custom_age", "custom_pet", "custom_scores", "lucky_number",
+            ])
         #expect(schema.primaryKeyProperty?.name == "custom_pk")
         let realm = try realmWithPeople()
         let dynamic = try #require(try realm.dynamicRealm.object(ofType: "MappedPerson", forPrimaryKey: .int(1)))

@@ -7,7 +7,11 @@ import Testing
 /// lists — their objects' properties, membership, any-of, element comparisons and aggregates.
 /// Each answer is checked against the same filter done in Swift over all objects.
 @Suite struct QueryCollectionTests {
-    enum Size: Int, PersistableEnum { case small = 1, medium = 2, large = 3 }
+    enum Size: Int, PersistableEnum {
+        case small = 1
+        case medium = 2
+        case large = 3
+    }
 
     final class QToy: Object {
         @Persisted var name = ""
@@ -81,7 +85,8 @@ import Testing
         let realm = try Self.realm()
         let pets = realm.objects(QPet.self)
         #expect(pets.where { $0.name.equals("REX 1", options: [.caseInsensitive]) }.count == 1)
-        #expect(pets.where { $0.name.equals("emile 0", options: [.caseInsensitive, .diacriticInsensitive]) }.count == 1)
+        #expect(
+            pets.where { $0.name.equals("emile 0", options: [.caseInsensitive, .diacriticInsensitive]) }.count == 1)
         #expect(pets.where { $0.name.equals("emile 0") }.count == 0)
         #expect(pets.where { $0.name.notEquals("REX 1", options: [.caseInsensitive]) }.count == 11)
     }
@@ -89,7 +94,9 @@ import Testing
     @Test func listsOfObjects() throws {
         let realm = try Self.realm()
         let pets = realm.objects(QPet.self)
-        #expect(Self.names(pets.where { $0.toys.price > 10 }) == Self.expected(realm) { $0.toys.contains { $0.price > 10 } })
+        #expect(
+            Self.names(pets.where { $0.toys.price > 10 }) == Self.expected(realm) { $0.toys.contains { $0.price > 10 } }
+        )
         #expect(Self.names(pets.where { $0.toys.name.starts(with: "toy 5") }) == ["rex 5"])
         #expect(Self.names(pets.where { $0.toys.count == 2 }) == Self.expected(realm) { $0.toys.count == 2 })
         let toy = try #require(realm.objects(QToy.self).where { $0.name == "toy 4-0" }.first)
@@ -102,15 +109,19 @@ import Testing
         let realm = try Self.realm()
         let pets = realm.objects(QPet.self)
         #expect(Self.names(pets.where { $0.scores.contains(72) }) == ["rex 7"])
-        #expect(Self.names(pets.where { $0.tags.containsAny(in: ["odd", "none"]) }) == Self.expected(realm) { $0.tags.contains("odd") })
+        #expect(
+            Self.names(pets.where { $0.tags.containsAny(in: ["odd", "none"]) })
+                == Self.expected(realm) { $0.tags.contains("odd") })
         #expect(Self.names(pets.where { $0.scores > 100 }) == Self.expected(realm) { $0.scores.contains { $0 > 100 } })
         #expect(Self.names(pets.where { $0.tags == "pet" }) == Self.expected(realm) { $0.tags.contains("pet") })
         #expect(Self.names(pets.where { $0.scores.count == 3 }) == Self.expected(realm) { $0.scores.count == 3 })
         #expect(Self.names(pets.where { $0.scores.max > 100 }) == Self.expected(realm) { ($0.scores.max() ?? 0) > 100 })
         #expect(Self.names(pets.where { $0.scores.sum >= 63 }) == Self.expected(realm) { $0.scores.reduce(0, +) >= 63 })
         #expect(Self.names(pets.where { $0.scores.min == 30 }) == ["Émile 3"])
-        #expect(Self.names(pets.where { $0.scores.avg > 100 }) == Self.expected(realm) {
-            !$0.scores.isEmpty && Double($0.scores.reduce(0, +)) / Double($0.scores.count) > 100
-        })
+        #expect(
+            Self.names(pets.where { $0.scores.avg > 100 })
+                == Self.expected(realm) {
+                    !$0.scores.isEmpty && Double($0.scores.reduce(0, +)) / Double($0.scores.count) > 100
+                })
     }
 }

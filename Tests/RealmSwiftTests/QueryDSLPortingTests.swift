@@ -5,7 +5,11 @@ import RealmSwift
 /// The query DSL as RealmSwift's QueryTests use it: ranges, string options, conditions on the
 /// elements and aggregates of lists, and an enum's raw value inside `where { }`.
 @Suite struct QueryDSLPortingTests {
-    enum Mood: Int, PersistableEnum { case calm = 1, happy = 2, angry = 3 }
+    enum Mood: Int, PersistableEnum {
+        case calm = 1
+        case happy = 2
+        case angry = 3
+    }
     final class Person: Object {
         @Persisted var name = ""
         @Persisted var nickname: String?
@@ -20,11 +24,15 @@ import RealmSwift
     func fixture() throws -> Realm {
         let realm = try Realm(configuration: memoryConfig([Person.self]))
         try realm.write {
-            let ana = realm.create(Person.self, value: ["name": "Ana", "nickname": "Äna", "age": 1, "height": 1.5, "mood": Mood.calm])
-            ana.scores.append(objectsIn: [1, 2, 3]); ana.tags.append(objectsIn: ["red", "blue"])
+            let ana = realm.create(
+                Person.self, value: ["name": "Ana", "nickname": "Äna", "age": 1, "height": 1.5, "mood": Mood.calm])
+            ana.scores.append(objectsIn: [1, 2, 3])
+            ana.tags.append(objectsIn: ["red", "blue"])
             let bob = realm.create(Person.self, value: ["name": "bob", "age": 5, "mood": Mood.happy])
-            bob.scores.append(objectsIn: [10, 20]); bob.tags.append("green")
-            let cleo = realm.create(Person.self, value: ["name": "Cléo", "nickname": "cleo", "age": 9, "height": 1.8, "mood": Mood.angry])
+            bob.scores.append(objectsIn: [10, 20])
+            bob.tags.append("green")
+            let cleo = realm.create(
+                Person.self, value: ["name": "Cléo", "nickname": "cleo", "age": 9, "height": 1.8, "mood": Mood.angry])
             cleo.friends.append(objectsIn: [ana, bob])
         }
         return realm
@@ -43,17 +51,25 @@ import RealmSwift
 
     @Test func stringComparisonsTakeOptions() throws {
         let people = try fixture().objects(Person.self)
-        #expect(names(people.where { $0.name.contains("cle", options: [.caseInsensitive, .diacriticInsensitive]) }) == ["Cléo"])
+        #expect(
+            names(people.where { $0.name.contains("cle", options: [.caseInsensitive, .diacriticInsensitive]) }) == [
+                "Cléo"
+            ])
         #expect(names(people.where { $0.name.contains("cle", options: [.caseInsensitive]) }).isEmpty)
         #expect(names(people.where { $0.name.starts(with: "B", options: .caseInsensitive) }) == ["bob"])
         #expect(names(people.where { $0.name.starts(with: "B") }).isEmpty)
-        #expect(names(people.where { $0.name.ends(with: "EO", options: [.caseInsensitive, .diacriticInsensitive]) }) == ["Cléo"])
+        #expect(
+            names(people.where { $0.name.ends(with: "EO", options: [.caseInsensitive, .diacriticInsensitive]) }) == [
+                "Cléo"
+            ])
         #expect(names(people.where { $0.name.like("?o*") }) == ["bob"])
         #expect(names(people.where { $0.name.like("A*", caseInsensitive: true) }) == ["Ana"])
         #expect(names(people.where { $0.name.equals("BOB", options: .caseInsensitive) }) == ["bob"])
         #expect(names(people.where { $0.name.notEquals("BOB", options: .caseInsensitive) }) == ["Ana", "Cléo"])
         // An optional string: nil matches none of them.
-        #expect(names(people.where { $0.nickname.starts(with: "a", options: [.caseInsensitive, .diacriticInsensitive]) }) == ["Ana"])
+        #expect(
+            names(people.where { $0.nickname.starts(with: "a", options: [.caseInsensitive, .diacriticInsensitive]) })
+                == ["Ana"])
         #expect(names(people.where { $0.nickname.equals("CLEO", options: .caseInsensitive) }) == ["Cléo"])
     }
 

@@ -3,12 +3,23 @@ import Testing
 import RealmSwift
 
 @Suite struct QueryTests {
-    final class Dog: Object { @Persisted var name = ""; @Persisted var age = 0; @Persisted var color = ""; @Persisted var picture: Data? }
+    final class Dog: Object {
+        @Persisted var name = ""
+        @Persisted var age = 0
+        @Persisted var color = ""
+        @Persisted var picture: Data?
+    }
     final class Employee: Object {
-        @Persisted var name = ""; @Persisted var age = 0; @Persisted var isManager = false
+        @Persisted var name = ""
+        @Persisted var age = 0
+        @Persisted var isManager = false
         @Persisted(originProperty: "employees") var companies: LinkingObjects<Company>
     }
-    final class Company: Object { @Persisted var name = ""; @Persisted var ceo: Employee?; @Persisted var employees: List<Employee> }
+    final class Company: Object {
+        @Persisted var name = ""
+        @Persisted var ceo: Employee?
+        @Persisted var employees: List<Employee>
+    }
 
     func fixture() throws -> Realm {
         let realm = try Realm(configuration: memoryConfig([Dog.self, Employee.self, Company.self]))
@@ -72,16 +83,23 @@ import RealmSwift
         #expect(names(companies.filter("employees.age.@max == 50")) == ["ACME"])
         #expect(names(companies.filter("employees.age.@sum == 195")) == ["ACME"])
         #expect(names(companies.filter("SUBQUERY(employees, $e, $e.age > 30).@count >= 3")) == ["ACME"])
-        #expect(names(companies.filter("SUBQUERY(employees, $e, $e.age > 30 AND $e.isManager == true).@count > 0")) == ["ACME"])
+        #expect(
+            names(companies.filter("SUBQUERY(employees, $e, $e.age > 30 AND $e.isManager == true).@count > 0")) == [
+                "ACME"
+            ])
 
-        #expect(names(dogs.filter("color = '棕黄色' AND name BEGINSWITH 'B'").sorted(byKeyPath: "name")) == ["Bella", "Buddy"])
+        #expect(
+            names(dogs.filter("color = '棕黄色' AND name BEGINSWITH 'B'").sorted(byKeyPath: "name")) == ["Bella", "Buddy"])
         #expect(names(dogs.sorted(byKeyPath: "age", ascending: false)) == ["Jack", "Bella", "大黄", "Buddy", "大白"])
-        #expect(names(dogs.sorted(by: [SortDescriptor(keyPath: "color"), SortDescriptor(keyPath: "age", ascending: false)]))
+        #expect(
+            names(
+                dogs.sorted(by: [SortDescriptor(keyPath: "color"), SortDescriptor(keyPath: "age", ascending: false)]))
                 == ["Bella", "大黄", "Buddy", "大白", "Jack"])
         let tanDogs = dogs.filter("color = '棕黄色'")
         #expect(tanDogs.count == 3 && names(tanDogs.filter("name BEGINSWITH '大'")) == ["大黄"])
         // Realm Core: a later sort is most significant, the earlier one breaks ties.
-        #expect(names(dogs.sorted(byKeyPath: "age").sorted(byKeyPath: "color")) == ["Buddy", "大黄", "Bella", "大白", "Jack"])
+        #expect(
+            names(dogs.sorted(byKeyPath: "age").sorted(byKeyPath: "color")) == ["Buddy", "大黄", "Bella", "大白", "Jack"])
         #expect(names(dogs.sorted(by: \.age)) == ["大白", "Buddy", "大黄", "Bella", "Jack"])
         #expect(dogs.distinct(by: ["color"]).count == 3)
     }
@@ -105,7 +123,10 @@ import RealmSwift
     }
 
     @Test func liveResultsAndSnapshotIteration() throws {
-        final class Kid: Object { @Persisted var name = ""; @Persisted var age = 0 }
+        final class Kid: Object {
+            @Persisted var name = ""
+            @Persisted var age = 0
+        }
         let realm = try Realm(configuration: memoryConfig([Dog.self, Kid.self]))
         let puppies = realm.objects(Dog.self).filter("age < 2")
         let n = puppies.count

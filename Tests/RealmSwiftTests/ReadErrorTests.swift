@@ -19,7 +19,9 @@ import RealmSwift
     /// the damaged leaf against the newest commit record), then 64 bytes of the leaf holding
     /// the marker overwritten.
     /// `prepare` runs with the Realm before it is closed and the file damaged.
-    static func damagedConfig(types: [Object.Type] = [RPerson.self], prepare: (Realm) throws -> Void = { _ in }) throws -> Realm.Configuration {
+    static func damagedConfig(types: [Object.Type] = [RPerson.self], prepare: (Realm) throws -> Void = { _ in }) throws
+        -> Realm.Configuration
+    {
         let config = try fileConfig(types)
         do {
             let realm = try Realm(configuration: config)
@@ -29,7 +31,8 @@ import RealmSwift
                     realm.create(RPerson.self, value: ["id": i, "name": name, "age": i % 90, "tags": ["t"]])
                 }
                 // Person 0 (an undamaged leaf) links to person 500 (the damaged one).
-                realm.object(ofType: RPerson.self, forPrimaryKey: 0)?.friend = realm.object(ofType: RPerson.self, forPrimaryKey: 500)
+                realm.object(ofType: RPerson.self, forPrimaryKey: 0)?.friend = realm.object(
+                    ofType: RPerson.self, forPrimaryKey: 500)
             }
             try realm.write { realm.create(RPerson.self, value: ["id": 5000, "name": "late", "age": 1]) }
             try prepare(realm)
@@ -38,7 +41,8 @@ import RealmSwift
         var bytes = [UInt8](try Data(contentsOf: url))
         let needle = Array(marker.utf8)
         var hits = 0
-        for i in 0..<(bytes.count - needle.count) where bytes[i] == needle[0] && Array(bytes[i..<i + needle.count]) == needle {
+        for i in 0..<(bytes.count - needle.count)
+        where bytes[i] == needle[0] && Array(bytes[i..<i + needle.count]) == needle {
             for j in i..<min(i + 64, bytes.count) { bytes[j] = 0x23 }
             hits += 1
         }
@@ -62,14 +66,14 @@ import RealmSwift
         #expect(Self.isCorrupt(people.error))
         let again = realm.objects(RPerson.self).filter("age >= 0")
         let first = again[0]
-        #expect(!first.isManaged && first.name == "")          // the empty value …
-        #expect(Self.isCorrupt(again.error))                  // … only with the error
+        #expect(!first.isManaged && first.name == "")  // the empty value …
+        #expect(Self.isCorrupt(again.error))  // … only with the error
         #expect(throws: RealmError.self) { _ = try again.element(at: 0) }
         #expect(throws: RealmError.self) { _ = try again.checkedCount() }
         let walked = realm.objects(RPerson.self)
         var seen = 0
         for _ in walked { seen += 1 }
-        #expect(seen < 1001 && Self.isCorrupt(walked.error))   // iteration stops, and says why
+        #expect(seen < 1001 && Self.isCorrupt(walked.error))  // iteration stops, and says why
     }
 
     @Test func propertyReadsRecordTheErrorOnTheObject() throws {

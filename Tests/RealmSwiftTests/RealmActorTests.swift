@@ -33,7 +33,11 @@ import RealmSwift
         }
 
         func names() -> [String] { realm?.objects(ActorDog.self).map(\.name) ?? [] }
-        func close() { token?.invalidate(); token = nil; realm = nil }
+        func close() {
+            token?.invalidate()
+            token = nil
+            realm = nil
+        }
     }
 
     /// Polls the actor's log until `done` holds: no deadline (a loaded machine runs the actor
@@ -52,7 +56,10 @@ import RealmSwift
         #expect(await store.names() == ["rex"])
         try await Self.waitFor(store) { $0.count == 2 }
         // Another thread's commit: picked up on the actor (autorefresh) and reported there.
-        try onOtherThread { let r = try Realm(configuration: config); try r.write { r.add(ActorDog(value: ["name": "fido"])) } }
+        try onOtherThread {
+            let r = try Realm(configuration: config)
+            try r.write { r.add(ActorDog(value: ["name": "fido"])) }
+        }
         try await Self.waitFor(store) { $0.count == 3 }
         let log = await store.log
         #expect(log == ["initial 0", "1 i[0]", "2 i[1]"], "\(log)")
@@ -95,8 +102,9 @@ import RealmSwift
             final class Escape: @unchecked Sendable { var realm: Realm? }
             actor Holder {
                 func open(into escape: Escape) async throws {
-                    escape.realm = try await Realm(configuration: Realm.Configuration(inMemoryIdentifier: "x", objectTypes: [XDog.self]),
-                                                   actor: self)
+                    escape.realm = try await Realm(
+                        configuration: Realm.Configuration(inMemoryIdentifier: "x", objectTypes: [XDog.self]),
+                        actor: self)
                 }
             }
             let escape = Escape()
@@ -108,4 +116,3 @@ import RealmSwift
         #expect(message.contains("Incorrect actor executor assumption") && message.contains("Holder"), "\(message)")
     }
 }
-

@@ -11,7 +11,7 @@ import Testing
         case high = 3
     }
 
-    @available(*, deprecated) // RealmOptional, as the older models declare it
+    @available(*, deprecated)  // RealmOptional, as the older models declare it
     final class Gauge: Object {
         @Persisted var level = Level.low
         @Persisted var optLevel: Level?

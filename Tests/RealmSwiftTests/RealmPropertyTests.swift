@@ -27,8 +27,10 @@ import RealmSwift
 
     /// The life of one property: unmanaged, added (nil kept), set inside a write, read back by
     /// a fresh object of the Realm.
-    private func roundTrip<T: Equatable>(_ keyPath: KeyPath<RealmPropertyModel, RealmProperty<T?>>, _ value: T,
-                                         sourceLocation: SourceLocation = #_sourceLocation) throws {
+    private func roundTrip<T: Equatable>(
+        _ keyPath: KeyPath<RealmPropertyModel, RealmProperty<T?>>, _ value: T,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let o = RealmPropertyModel()
         o[keyPath: keyPath].value = value
         #expect(o[keyPath: keyPath].value == value, sourceLocation: sourceLocation)
@@ -56,9 +58,12 @@ import RealmSwift
 
     @Test func theSchemaHasOneOptionalColumnPerProperty() throws {
         let schema = RealmPropertyModel.sharedSchema()
-        #expect(schema.properties.map(\.name) == ["optionalIntValue", "optionalInt8Value", "optionalInt16Value", "optionalInt32Value",
-                                                  "optionalInt64Value", "optionalFloatValue", "optionalDoubleValue",
-                                                  "optionalBoolValue", "anyValue", "int"])
+        #expect(
+            schema.properties.map(\.name) == [
+                "optionalIntValue", "optionalInt8Value", "optionalInt16Value", "optionalInt32Value",
+                "optionalInt64Value", "optionalFloatValue", "optionalDoubleValue",
+                "optionalBoolValue", "anyValue", "int",
+            ])
         #expect(schema["optionalInt16Value"]?.type == .int16)
         #expect(schema["optionalInt16Value"]?.isOptional == true)
         #expect(schema["optionalBoolValue"]?.type == .bool)
@@ -90,7 +95,9 @@ import RealmSwift
         let realm = try Realm(configuration: memoryConfig([RealmPropertyModel.self]))
         let unmanaged = RealmPropertyModel(value: ["optionalDoubleValue": 2.5, "int": 3])
         #expect(unmanaged.optionalDoubleValue.value == 2.5)
-        try realm.write { realm.create(RealmPropertyModel.self, value: ["optionalInt8Value": 9, "optionalBoolValue": NSNull()]) }
+        try realm.write {
+            realm.create(RealmPropertyModel.self, value: ["optionalInt8Value": 9, "optionalBoolValue": NSNull()])
+        }
         let read = try #require(realm.objects(RealmPropertyModel.self).first)
         #expect(read.optionalInt8Value.value == 9)
         #expect(read.optionalBoolValue.value == nil)

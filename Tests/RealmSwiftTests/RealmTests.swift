@@ -3,13 +3,19 @@ import Testing
 import RealmSwift
 
 @Suite(.serialized) struct RealmTests {
-    final class Dog: Object { @Persisted var name = ""; @Persisted var age = 0 }
+    final class Dog: Object {
+        @Persisted var name = ""
+        @Persisted var age = 0
+    }
     final class Person: Object {
         @Persisted var name = ""
         @Persisted var birthdate = Date(timeIntervalSince1970: 1)
         @Persisted var dogs: List<Dog>
     }
-    final class Book: Object { @Persisted var title = ""; @Persisted var pages = 0 }
+    final class Book: Object {
+        @Persisted var title = ""
+        @Persisted var pages = 0
+    }
     final class MyClass: Object { @Persisted var a = 0 }
     final class MyOtherClass: Object { @Persisted var b = "" }
 
@@ -27,7 +33,9 @@ import RealmSwift
         }
         setDefaultRealmForUser(username: "alice")
         #expect(try Realm().configuration.fileURL!.lastPathComponent == "alice.realm")
-        #expect(FileManager.default.fileExists(atPath: base.fileURL!.deletingLastPathComponent().appendingPathComponent("alice.realm").path))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: base.fileURL!.deletingLastPathComponent().appendingPathComponent("alice.realm").path))
     }
 
     @Test func readOnlyInMemoryErrorsAndSubsets() throws {
@@ -43,23 +51,34 @@ import RealmSwift
         #expect(ro.objects(Book.self).filter("pages > 5").count > 0)
         #expect(throws: (any Error).self) { try ro.write {} }
 
-        var mem: Realm? = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "MyInMemoryRealm", objectTypes: [Dog.self]))
+        var mem: Realm? = try Realm(
+            configuration: Realm.Configuration(inMemoryIdentifier: "MyInMemoryRealm", objectTypes: [Dog.self]))
         try mem!.write { mem!.add(Dog()) }
-        #expect(try Realm(configuration: .init(inMemoryIdentifier: "MyInMemoryRealm", objectTypes: [Dog.self])).objects(Dog.self).count == 1)
+        #expect(
+            try Realm(configuration: .init(inMemoryIdentifier: "MyInMemoryRealm", objectTypes: [Dog.self])).objects(
+                Dog.self
+            ).count == 1)
         mem = nil
-        #expect(try Realm(configuration: .init(inMemoryIdentifier: "MyInMemoryRealm", objectTypes: [Dog.self])).objects(Dog.self).isEmpty)
+        #expect(
+            try Realm(configuration: .init(inMemoryIdentifier: "MyInMemoryRealm", objectTypes: [Dog.self])).objects(
+                Dog.self
+            ).isEmpty)
 
         do {
-            _ = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: "/proc/nope/x.realm"), objectTypes: [Dog.self]))
+            _ = try Realm(
+                configuration: .init(fileURL: URL(fileURLWithPath: "/proc/nope/x.realm"), objectTypes: [Dog.self]))
             Issue.record("no error")
         } catch {}
 
-        let sub = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: UUID().uuidString, objectTypes: [MyClass.self, MyOtherClass.self]))
+        let sub = try Realm(
+            configuration: Realm.Configuration(
+                inMemoryIdentifier: UUID().uuidString, objectTypes: [MyClass.self, MyOtherClass.self]))
         #expect(Set(sub.schema.objectSchema.map(\.className)) == ["MyClass", "MyOtherClass"])
     }
 
     @Test func copyBetweenRealms() throws {
-        let a = try Realm(configuration: memoryConfig([Person.self])), b = try Realm(configuration: memoryConfig([Person.self]))
+        let a = try Realm(configuration: memoryConfig([Person.self]))
+        let b = try Realm(configuration: memoryConfig([Person.self]))
         let original = try a.write { a.create(Person.self, value: ["name": "张三", "dogs": [["name": "大黄"]]]) }
         try b.write { b.create(Person.self, value: original) }
         #expect(b.objects(Person.self).first!.dogs.first!.name == "大黄" && b.objects(Dog.self).count == 1)
@@ -109,7 +128,9 @@ import RealmSwift
             for idx1 in 0..<10 {
                 realm.beginWrite()
                 for idx2 in 0..<100 {
-                    realm.create(Person.self, value: ["name": "\(idx1)", "birthdate": Date(timeIntervalSince1970: TimeInterval(idx2))])
+                    realm.create(
+                        Person.self,
+                        value: ["name": "\(idx1)", "birthdate": Date(timeIntervalSince1970: TimeInterval(idx2))])
                 }
                 try realm.commitWrite()
             }
@@ -131,21 +152,28 @@ import RealmSwift
 
     // 2.11 JSON
     @Test func json() throws {
-        final class City: Object { @Persisted var name = ""; @Persisted(primaryKey: true) var cityId = 0 }
+        final class City: Object {
+            @Persisted var name = ""
+            @Persisted(primaryKey: true) var cityId = 0
+        }
         let realm = try Realm(configuration: memoryConfig([City.self]))
         let data = #"{"name": "San Francisco", "cityId": 123, "unknown": true}"#.data(using: .utf8)!
         try realm.write {
             let json = try JSONSerialization.jsonObject(with: data)
             realm.create(City.self, value: json, update: .modified)
         }
-        try realm.write { realm.create(City.self, value: try JSONSerialization.jsonObject(with: data), update: .modified) }
+        try realm.write {
+            realm.create(City.self, value: try JSONSerialization.jsonObject(with: data), update: .modified)
+        }
         #expect(realm.objects(City.self).count == 1)
         #expect(realm.object(ofType: City.self, forPrimaryKey: 123)?.name == "San Francisco")
         #expect(throws: (any Error).self) {
             try realm.write { realm.create(City.self, value: ["name": NSNull(), "cityId": 124], update: .modified) }
         }
         // A missing key takes the property's default (RealmSwift's modern choice).
-        try realm.write { realm.create(City.self, value: try JSONSerialization.jsonObject(with: Data(#"{"cityId": 7}"#.utf8))) }
+        try realm.write {
+            realm.create(City.self, value: try JSONSerialization.jsonObject(with: Data(#"{"cityId": 7}"#.utf8)))
+        }
         #expect(realm.object(ofType: City.self, forPrimaryKey: 7)?.name == "")
     }
 
@@ -167,19 +195,22 @@ import RealmSwift
             try realm.write { realm.add(Dog(value: ["name": "Fido", "age": 1])) }
             #expect(realm.objects(Dog.self).filter("name contains 'Fido'").count == 1)
         }
-        #expect(try Data(contentsOf: url).range(of: Data("Fido".utf8)) == nil)            // nothing in clear text
+        #expect(try Data(contentsOf: url).range(of: Data("Fido".utf8)) == nil)  // nothing in clear text
         let dogs: [Object.Type] = [Dog.self]
-        #expect(throws: (any Error).self) { _ = try Realm(configuration: .init(fileURL: url, objectTypes: dogs)) }       // no key
-        #expect(throws: (any Error).self) {                                                                           // wrong key
+        // no key
+        #expect(throws: (any Error).self) { _ = try Realm(configuration: .init(fileURL: url, objectTypes: dogs)) }
+        #expect(throws: (any Error).self) {  // wrong key
             _ = try Realm(configuration: .init(fileURL: url, encryptionKey: Data(count: 64), objectTypes: dogs))
         }
-        #expect(throws: (any Error).self) {                                                                           // not 64 bytes
+        #expect(throws: (any Error).self) {  // not 64 bytes
             _ = try Realm(configuration: .init(fileURL: url2, encryptionKey: Data(count: 32), objectTypes: dogs))
         }
         let realm = try Realm(configuration: config)
-        try realm.writeCopy(toFile: plainURL, encryptionKey: nil)                          // decrypts
+        try realm.writeCopy(toFile: plainURL, encryptionKey: nil)  // decrypts
         #expect(try Data(contentsOf: plainURL).range(of: Data("Fido".utf8)) != nil)
-        #expect(try Realm(configuration: .init(fileURL: plainURL, objectTypes: dogs)).objects(Dog.self).first?.name == "Fido")
+        #expect(
+            try Realm(configuration: .init(fileURL: plainURL, objectTypes: dogs)).objects(Dog.self).first?.name
+                == "Fido")
         // The thread's cached instance is not handed out for another key while it is open.
         #expect(throws: (any Error).self) {
             _ = try Realm(configuration: .init(fileURL: url, encryptionKey: Data(count: 64), objectTypes: dogs))
@@ -203,7 +234,7 @@ import RealmSwift
     @Test func limits() throws {
         final class Named: Object {
             override class func _realmObjectName() -> String? { String(repeating: "n", count: 64) }
-            override class func _realmIgnoreClass() -> Bool { true }   // invalid: kept out of discovered schemas
+            override class func _realmIgnoreClass() -> Bool { true }  // invalid: kept out of discovered schemas
             @Persisted var a = 0
         }
         final class Named63: Object {
@@ -213,7 +244,10 @@ import RealmSwift
         #expect(throws: (any Error).self) { _ = try Realm(configuration: memoryConfig([Named.self])) }
         _ = try Realm(configuration: memoryConfig([Named63.self]))
 
-        final class Blob: Object { @Persisted var s = ""; @Persisted var d = Data() }
+        final class Blob: Object {
+            @Persisted var s = ""
+            @Persisted var d = Data()
+        }
         let realm = try Realm(configuration: memoryConfig([Blob.self]))
         let max = 16 * 1024 * 1024
         try realm.write { realm.create(Blob.self, value: ["s": String(repeating: "a", count: max)]) }
@@ -229,13 +263,14 @@ import RealmSwift
 
     @Test func oneThreadOneRealmPerConfiguration() throws {
         let config = memoryConfig([Note.self])
-        let a = try Realm(configuration: config), b = try Realm(configuration: config)
+        let a = try Realm(configuration: config)
+        let b = try Realm(configuration: config)
         let note = try a.write { a.create(Note.self, value: ["text": "x"]) }
-        #expect(b.objects(Note.self).first == note)             // the same object of the same Realm
-        try b.write { b.add(note) }                             // already managed here: nothing to do
+        #expect(b.objects(Note.self).first == note)  // the same object of the same Realm
+        try b.write { b.add(note) }  // already managed here: nothing to do
         #expect(b.objects(Note.self).count == 1)
         try onOtherThread {
-            let c = try Realm(configuration: config)            // another thread: its own instance
+            let c = try Realm(configuration: config)  // another thread: its own instance
             #expect(c.objects(Note.self).count == 1)
         }
     }

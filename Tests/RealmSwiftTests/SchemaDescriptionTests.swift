@@ -70,8 +70,13 @@ import RealmSwift
         let owner = try #require(realm.schema["DescribedOwner"])
         #expect(owner.description == ownerText)
         let dog = try #require(realm.schema["DescribedDog"])
-        #expect(dog.description.contains("\tid {\n\t\ttype = int;\n\t\tcolumnName = id;\n\t\tindexed = YES;\n\t\tisPrimary = YES;"))
-        #expect(dog.description.contains("\ttags {\n\t\ttype = string;\n\t\tcolumnName = tags;\n\t\tindexed = NO;\n\t\tisPrimary = NO;\n\t\tarray = NO;\n\t\tset = YES;"))
+        #expect(
+            dog.description.contains(
+                "\tid {\n\t\ttype = int;\n\t\tcolumnName = id;\n\t\tindexed = YES;\n\t\tisPrimary = YES;"))
+        #expect(
+            dog.description.contains(
+                "\ttags {\n\t\ttype = string;\n\t\tcolumnName = tags;\n\t\tindexed = NO;\n\t\tisPrimary = NO;\n\t\tarray = NO;\n\t\tset = YES;"
+            ))
     }
 
     @Test func aSchemaListsItsClassesByNameIndentedOneLevel() throws {

@@ -22,8 +22,12 @@ import RealmSwift
     @Test func setsAndMapsInWhere() throws {
         let realm = try Realm(configuration: memoryConfig([WOwner.self, WDog.self]))
         try realm.write {
-            realm.create(WOwner.self, value: ["id": 1, "tags": ["a", "b"], "attrs": ["color": "red", "it's": "quoted"],
-                                              "counts": ["x": 3, "y": nil], "pets": ["dog": ["name": "rex", "age": 7]]])
+            realm.create(
+                WOwner.self,
+                value: [
+                    "id": 1, "tags": ["a", "b"], "attrs": ["color": "red", "it's": "quoted"],
+                    "counts": ["x": 3, "y": nil], "pets": ["dog": ["name": "rex", "age": 7]],
+                ])
             realm.create(WOwner.self, value: ["id": 2, "tags": ["c"], "attrs": ["color": "blue"], "counts": ["x": 1]])
         }
         let owners = realm.objects(WOwner.self)

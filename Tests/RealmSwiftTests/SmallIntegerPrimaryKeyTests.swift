@@ -24,7 +24,8 @@ import RealmSwift
     }
 
     @Test func eachWidthIsAKeyThatFindsItsObject() throws {
-        let realm = try Realm(configuration: memoryConfig([PrimaryInt8Model.self, PrimaryInt16Model.self, PrimaryInt32Model.self]))
+        let realm = try Realm(
+            configuration: memoryConfig([PrimaryInt8Model.self, PrimaryInt16Model.self, PrimaryInt32Model.self]))
         try realm.write {
             realm.create(PrimaryInt8Model.self, value: ["id": 127, "name": "a"])
             realm.create(PrimaryInt16Model.self, value: ["id": -32768, "name": "b"])
@@ -43,7 +44,9 @@ import RealmSwift
         #expect(throws: RealmError.self) {
             try realm.write { realm.create(PrimaryInt16Model.self, value: ["id": 5, "name": "second"]) }
         }
-        try realm.write { realm.create(PrimaryInt16Model.self, value: ["id": 5, "name": "updated"], update: .modified) }
+        try realm.write {
+            realm.create(PrimaryInt16Model.self, value: ["id": 5, "name": "updated"], update: .modified)
+        }
         #expect(realm.objects(PrimaryInt16Model.self).count == 1)
         #expect(realm.object(ofType: PrimaryInt16Model.self, forPrimaryKey: Int16(5))?.name == "updated")
         let added = PrimaryInt16Model()

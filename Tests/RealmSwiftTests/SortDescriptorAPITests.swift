@@ -18,8 +18,11 @@ import RealmSwift
     }
 
     @Test func descriptionNamesKeyPathAndDirection() {
-        #expect(SortDescriptor(keyPath: "property").description == "SortDescriptor(keyPath: property, direction: ascending)")
-        #expect(SortDescriptor(keyPath: "a.b", ascending: false).description
+        #expect(
+            SortDescriptor(keyPath: "property").description == "SortDescriptor(keyPath: property, direction: ascending)"
+        )
+        #expect(
+            SortDescriptor(keyPath: "a.b", ascending: false).description
                 == "SortDescriptor(keyPath: a.b, direction: descending)")
     }
 

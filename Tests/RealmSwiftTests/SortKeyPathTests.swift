@@ -9,8 +9,13 @@ import RealmSwift
     @Test func sortingByALinkStops() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             final class SOwner: Object { @Persisted var name = "" }
-            final class SDog: Object { @Persisted var name = ""; @Persisted var owner: SOwner? }
-            let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "sort-link", objectTypes: [SOwner.self, SDog.self]))
+            final class SDog: Object {
+                @Persisted var name = ""
+                @Persisted var owner: SOwner?
+            }
+            let realm = try Realm(
+                configuration: Realm.Configuration(
+                    inMemoryIdentifier: "sort-link", objectTypes: [SOwner.self, SDog.self]))
             try realm.write {
                 realm.add(SDog(value: ["name": "Rex", "owner": ["name": "Jim"]]))
                 realm.add(SDog(value: ["name": "Ace", "owner": ["name": "Ann"]]))
@@ -25,8 +30,13 @@ import RealmSwift
     @Test func findingDistinctValuesOfAListStops() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             final class SToy: Object { @Persisted var name = "" }
-            final class SKid: Object { @Persisted var name = ""; @Persisted var toys: List<SToy> }
-            let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "distinct-list", objectTypes: [SToy.self, SKid.self]))
+            final class SKid: Object {
+                @Persisted var name = ""
+                @Persisted var toys: List<SToy>
+            }
+            let realm = try Realm(
+                configuration: Realm.Configuration(
+                    inMemoryIdentifier: "distinct-list", objectTypes: [SToy.self, SKid.self]))
             try realm.write { realm.add(SKid(value: ["name": "Bo"])) }
             let distinct = realm.objects(SKid.self).distinct(by: ["toys"])
             print("not stopped: \(distinct.count) kids")
@@ -38,7 +48,10 @@ import RealmSwift
     /// The key paths that can be sorted by still sort: a property, and one through a to-one link.
     @Test func sortingThroughALinkStillWorks() throws {
         final class SOwner2: Object { @Persisted var name = "" }
-        final class SDog2: Object { @Persisted var name = ""; @Persisted var owner: SOwner2? }
+        final class SDog2: Object {
+            @Persisted var name = ""
+            @Persisted var owner: SOwner2?
+        }
         let realm = try Realm(configuration: memoryConfig([SOwner2.self, SDog2.self]))
         try realm.write {
             realm.add(SDog2(value: ["name": "Rex", "owner": ["name": "Jim"]]))

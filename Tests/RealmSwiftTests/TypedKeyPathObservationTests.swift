@@ -6,8 +6,16 @@ import Testing
 /// as the names they stand for.
 @Suite struct TypedKeyPathObservationTests {
     final class KPHome: Object { @Persisted var city = "" }
-    final class KPOwner: Object { @Persisted var name = ""; @Persisted var home: KPHome?; @Persisted var dogs: List<KPDog> }
-    final class KPDog: Object { @Persisted var name = ""; @Persisted var age = 0; @Persisted var owner: KPOwner? }
+    final class KPOwner: Object {
+        @Persisted var name = ""
+        @Persisted var home: KPHome?
+        @Persisted var dogs: List<KPDog>
+    }
+    final class KPDog: Object {
+        @Persisted var name = ""
+        @Persisted var age = 0
+        @Persisted var owner: KPOwner?
+    }
     static let types: [Object.Type] = [KPDog.self, KPOwner.self, KPHome.self]
 
     @Test func resultsNotifyOnlyForTheGivenKeyPaths() throws {
@@ -22,13 +30,13 @@ import Testing
         defer { token.invalidate() }
         realm.refresh()
         let dog = try #require(realm.objects(KPDog.self).first)
-        try realm.write { dog.name = "Max" }                 // not watched
+        try realm.write { dog.name = "Max" }  // not watched
         realm.refresh()
         #expect(updates.isEmpty)
         try realm.write { dog.age = 2 }
         realm.refresh()
         #expect(updates == [[0]])
-        try realm.write { dog.owner?.name = "Bo" }           // not watched either
+        try realm.write { dog.owner?.name = "Bo" }  // not watched either
         realm.refresh()
         #expect(updates == [[0]])
     }
@@ -56,14 +64,15 @@ import Testing
         defer { removeFolder(of: config) }
         let realm = try Realm(configuration: config)
         let dog = try realm.write {
-            realm.create(KPDog.self, value: ["name": "Rex", "age": 1, "owner": ["name": "Ann", "home": ["city": "Oslo"]]])
+            realm.create(
+                KPDog.self, value: ["name": "Rex", "age": 1, "owner": ["name": "Ann", "home": ["city": "Oslo"]]])
         }
         var log: [String] = []
         let token = dog.observe(keyPaths: [\KPDog.owner?.name, \KPDog.owner?.home?.city]) { change in
             if case .change(_, let properties) = change { log.append(properties.map(\.name).joined(separator: ",")) }
         }
         defer { token.invalidate() }
-        try realm.write { dog.age = 2 }                       // not watched
+        try realm.write { dog.age = 2 }  // not watched
         realm.refresh()
         try realm.write { dog.owner?.name = "Bo" }
         realm.refresh()
@@ -84,7 +93,7 @@ import Testing
         defer { token.invalidate() }
         realm.refresh()
         let dog = try #require(realm.objects(KPDog.self).first)
-        try realm.write { dog.age = 2 }                       // not watched
+        try realm.write { dog.age = 2 }  // not watched
         realm.refresh()
         try realm.write { dog.owner?.name = "Bo" }
         realm.refresh()
@@ -101,7 +110,7 @@ import Testing
             if case .change(_, let properties) = change { log.append(properties.map(\.name).joined(separator: ",")) }
         }
         defer { token.invalidate() }
-        try realm.write { ann.name = "Bo" }                   // not watched
+        try realm.write { ann.name = "Bo" }  // not watched
         realm.refresh()
         try realm.write { ann.dogs.append(KPDog(value: ["name": "Fido"])) }
         realm.refresh()
@@ -116,6 +125,7 @@ import Testing
             realm.add(KPDog(value: ["name": "Ace", "owner": ["name": "Max"]]))
         }
         #expect(realm.objects(KPDog.self).sorted(by: \.owner?.name).map(\.name) == ["Fido", "Ace", "Rex"])
-        #expect(realm.objects(KPDog.self).sorted(by: \.owner?.name, ascending: false).map(\.name) == ["Rex", "Ace", "Fido"])
+        #expect(
+            realm.objects(KPDog.self).sorted(by: \.owner?.name, ascending: false).map(\.name) == ["Rex", "Ace", "Fido"])
     }
 }

@@ -21,40 +21,82 @@ import RealmSwift
 
     final class TypedWalk: Object {
         @Persisted(primaryKey: true) var id = 0
-        @Persisted var bool = false; @Persisted var boolOpt: Bool?; @Persisted var boolList: List<Bool>
-        @Persisted var boolSet: MutableSet<Bool>; @Persisted var boolMap: Map<String, Bool>
-        @Persisted var int = 0; @Persisted var intOpt: Int?; @Persisted var intList: List<Int>
-        @Persisted var intSet: MutableSet<Int>; @Persisted var intMap: Map<String, Int>
-        @Persisted var int8: Int8 = 0; @Persisted var int8Opt: Int8?; @Persisted var int8List: List<Int8>
-        @Persisted var int8Set: MutableSet<Int8>; @Persisted var int8Map: Map<String, Int8>
-        @Persisted var int16: Int16 = 0; @Persisted var int16Opt: Int16?; @Persisted var int16List: List<Int16>
-        @Persisted var int16Set: MutableSet<Int16>; @Persisted var int16Map: Map<String, Int16>
-        @Persisted var int32: Int32 = 0; @Persisted var int32Opt: Int32?; @Persisted var int32List: List<Int32>
-        @Persisted var int32Set: MutableSet<Int32>; @Persisted var int32Map: Map<String, Int32>
-        @Persisted var float: Float = 0; @Persisted var floatOpt: Float?; @Persisted var floatList: List<Float>
-        @Persisted var floatSet: MutableSet<Float>; @Persisted var floatMap: Map<String, Float>
-        @Persisted var double = 0.0; @Persisted var doubleOpt: Double?; @Persisted var doubleList: List<Double>
-        @Persisted var doubleSet: MutableSet<Double>; @Persisted var doubleMap: Map<String, Double>
-        @Persisted var string = ""; @Persisted var stringOpt: String?; @Persisted var stringList: List<String>
-        @Persisted var stringSet: MutableSet<String>; @Persisted var stringMap: Map<String, String>
-        @Persisted var date = Date(timeIntervalSince1970: 0); @Persisted var dateOpt: Date?; @Persisted var dateList: List<Date>
-        @Persisted var dateSet: MutableSet<Date>; @Persisted var dateMap: Map<String, Date>
-        @Persisted var data = Data(); @Persisted var dataOpt: Data?; @Persisted var dataList: List<Data>
-        @Persisted var dataSet: MutableSet<Data>; @Persisted var dataMap: Map<String, Data>
-        @Persisted var objectId = ObjectId("000000000000000000000000"); @Persisted var objectIdOpt: ObjectId?
-        @Persisted var objectIdList: List<ObjectId>; @Persisted var objectIdSet: MutableSet<ObjectId>
+        @Persisted var bool = false
+        @Persisted var boolOpt: Bool?
+        @Persisted var boolList: List<Bool>
+        @Persisted var boolSet: MutableSet<Bool>
+        @Persisted var boolMap: Map<String, Bool>
+        @Persisted var int = 0
+        @Persisted var intOpt: Int?
+        @Persisted var intList: List<Int>
+        @Persisted var intSet: MutableSet<Int>
+        @Persisted var intMap: Map<String, Int>
+        @Persisted var int8: Int8 = 0
+        @Persisted var int8Opt: Int8?
+        @Persisted var int8List: List<Int8>
+        @Persisted var int8Set: MutableSet<Int8>
+        @Persisted var int8Map: Map<String, Int8>
+        @Persisted var int16: Int16 = 0
+        @Persisted var int16Opt: Int16?
+        @Persisted var int16List: List<Int16>
+        @Persisted var int16Set: MutableSet<Int16>
+        @Persisted var int16Map: Map<String, Int16>
+        @Persisted var int32: Int32 = 0
+        @Persisted var int32Opt: Int32?
+        @Persisted var int32List: List<Int32>
+        @Persisted var int32Set: MutableSet<Int32>
+        @Persisted var int32Map: Map<String, Int32>
+        @Persisted var float: Float = 0
+        @Persisted var floatOpt: Float?
+        @Persisted var floatList: List<Float>
+        @Persisted var floatSet: MutableSet<Float>
+        @Persisted var floatMap: Map<String, Float>
+        @Persisted var double = 0.0
+        @Persisted var doubleOpt: Double?
+        @Persisted var doubleList: List<Double>
+        @Persisted var doubleSet: MutableSet<Double>
+        @Persisted var doubleMap: Map<String, Double>
+        @Persisted var string = ""
+        @Persisted var stringOpt: String?
+        @Persisted var stringList: List<String>
+        @Persisted var stringSet: MutableSet<String>
+        @Persisted var stringMap: Map<String, String>
+        @Persisted var date = Date(timeIntervalSince1970: 0)
+        @Persisted var dateOpt: Date?
+        @Persisted var dateList: List<Date>
+        @Persisted var dateSet: MutableSet<Date>
+        @Persisted var dateMap: Map<String, Date>
+        @Persisted var data = Data()
+        @Persisted var dataOpt: Data?
+        @Persisted var dataList: List<Data>
+        @Persisted var dataSet: MutableSet<Data>
+        @Persisted var dataMap: Map<String, Data>
+        @Persisted var objectId = ObjectId("000000000000000000000000")
+        @Persisted var objectIdOpt: ObjectId?
+        @Persisted var objectIdList: List<ObjectId>
+        @Persisted var objectIdSet: MutableSet<ObjectId>
         @Persisted var objectIdMap: Map<String, ObjectId>
-        @Persisted var uuid = UUID(uuidString: "00000000-0000-4000-8000-000000000000") ?? UUID(); @Persisted var uuidOpt: UUID?
-        @Persisted var uuidList: List<UUID>; @Persisted var uuidSet: MutableSet<UUID>; @Persisted var uuidMap: Map<String, UUID>
-        @Persisted var decimal128: Decimal128 = 0; @Persisted var decimal128Opt: Decimal128?
-        @Persisted var decimal128List: List<Decimal128>; @Persisted var decimal128Set: MutableSet<Decimal128>
+        @Persisted var uuid = UUID(uuidString: "00000000-0000-4000-8000-000000000000") ?? UUID()
+        @Persisted var uuidOpt: UUID?
+        @Persisted var uuidList: List<UUID>
+        @Persisted var uuidSet: MutableSet<UUID>
+        @Persisted var uuidMap: Map<String, UUID>
+        @Persisted var decimal128: Decimal128 = 0
+        @Persisted var decimal128Opt: Decimal128?
+        @Persisted var decimal128List: List<Decimal128>
+        @Persisted var decimal128Set: MutableSet<Decimal128>
         @Persisted var decimal128Map: Map<String, Decimal128>
         // Mixed is optional by nature: no "Opt" form.
-        @Persisted var mixed: AnyRealmValue; @Persisted var mixedList: List<AnyRealmValue>
-        @Persisted var mixedSet: MutableSet<AnyRealmValue>; @Persisted var mixedMap: Map<String, AnyRealmValue>
-        @Persisted var objectOpt: WalkTarget?; @Persisted var objectList: List<WalkTarget>
-        @Persisted var objectSet: MutableSet<WalkTarget>; @Persisted var objectMap: Map<String, WalkTarget?>
-        @Persisted var embeddedOpt: WalkPlace?; @Persisted var embeddedList: List<WalkPlace>
+        @Persisted var mixed: AnyRealmValue
+        @Persisted var mixedList: List<AnyRealmValue>
+        @Persisted var mixedSet: MutableSet<AnyRealmValue>
+        @Persisted var mixedMap: Map<String, AnyRealmValue>
+        @Persisted var objectOpt: WalkTarget?
+        @Persisted var objectList: List<WalkTarget>
+        @Persisted var objectSet: MutableSet<WalkTarget>
+        @Persisted var objectMap: Map<String, WalkTarget?>
+        @Persisted var embeddedOpt: WalkPlace?
+        @Persisted var embeddedList: List<WalkPlace>
         @Persisted var embeddedMap: Map<String, WalkPlace?>
     }
 
@@ -95,9 +137,11 @@ import RealmSwift
                 (stem + "Set", { $0.isSet }),
                 (stem + "Map", { $0.isMap }),
             ]
-            for (name, shape) in shapes where !(type == .object && name == stem) && !(type == .mixed && name == stem + "Opt") {
+            for (name, shape) in shapes
+            where !(type == .object && name == stem) && !(type == .mixed && name == stem + "Opt") {
                 if type == .mixed && name == stem {
-                    #expect(schema.properties.first { $0.name == name }.map { $0.type == .mixed && $0.isOptional } == true)
+                    #expect(
+                        schema.properties.first { $0.name == name }.map { $0.type == .mixed && $0.isOptional } == true)
                     continue
                 }
                 let property = try #require(schema.properties.first { $0.name == name }, "\(name) is missing")
@@ -156,7 +200,9 @@ import RealmSwift
                 walk(object, Data([0, 1, 2]), \.data, \.dataOpt, \.dataList, \.dataSet, \.dataMap)
                 walk(object, Self.objectId, \.objectId, \.objectIdOpt, \.objectIdList, \.objectIdSet, \.objectIdMap)
                 walk(object, Self.uuid, \.uuid, \.uuidOpt, \.uuidList, \.uuidSet, \.uuidMap)
-                walk(object, Self.decimal, \.decimal128, \.decimal128Opt, \.decimal128List, \.decimal128Set, \.decimal128Map)
+                walk(
+                    object, Self.decimal, \.decimal128, \.decimal128Opt, \.decimal128List, \.decimal128Set,
+                    \.decimal128Map)
                 let target = WalkTarget()
                 target.name = "b"
                 object.objectOpt = target
@@ -188,15 +234,22 @@ import RealmSwift
         check(object, "walk", \.string, \.stringOpt, \.stringList, \.stringSet, \.stringMap, "string")
         check(object, Self.date, \.date, \.dateOpt, \.dateList, \.dateSet, \.dateMap, "date")
         check(object, Data([0, 1, 2]), \.data, \.dataOpt, \.dataList, \.dataSet, \.dataMap, "data")
-        check(object, Self.objectId, \.objectId, \.objectIdOpt, \.objectIdList, \.objectIdSet, \.objectIdMap, "objectId")
+        check(
+            object, Self.objectId, \.objectId, \.objectIdOpt, \.objectIdList, \.objectIdSet, \.objectIdMap, "objectId")
         check(object, Self.uuid, \.uuid, \.uuidOpt, \.uuidList, \.uuidSet, \.uuidMap, "uuid")
-        check(object, Self.decimal, \.decimal128, \.decimal128Opt, \.decimal128List, \.decimal128Set, \.decimal128Map, "decimal128")
+        check(
+            object, Self.decimal, \.decimal128, \.decimal128Opt, \.decimal128List, \.decimal128Set, \.decimal128Map,
+            "decimal128")
         #expect(object.objectOpt?.name == "b" && object.objectList.map(\.name) == ["b"])
         #expect(object.objectSet.map(\.name) == ["b"] && object.objectMap["k"]??.name == "b")
         #expect(realm.object(ofType: WalkTarget.self, forPrimaryKey: "b")?.walks.map(\.id) == [1])
-        #expect(object.mixed == .string("walk") && Array(object.mixedList) == [.int(42)] && Array(object.mixedSet) == [.double(2.5)])
+        #expect(
+            object.mixed == .string("walk") && Array(object.mixedList) == [.int(42)]
+                && Array(object.mixedSet) == [.double(2.5)])
         #expect(object.mixedMap["k"]?.object(WalkTarget.self)?.name == "c")
-        #expect(object.embeddedOpt?.name == "p" && object.embeddedList.map(\.name) == ["p"] && object.embeddedMap["k"]??.name == "p")
+        #expect(
+            object.embeddedOpt?.name == "p" && object.embeddedList.map(\.name) == ["p"]
+                && object.embeddedMap["k"]??.name == "p")
 
         // where {} finds the object by each type's value (the other object holds defaults).
         let walks = realm.objects(TypedWalk.self)

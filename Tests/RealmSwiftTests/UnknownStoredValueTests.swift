@@ -8,7 +8,10 @@ import RealmSwift
 /// does (ReadErrors.swift); the throwing reads throw. It never stops the program.
 @Suite struct UnknownStoredValueTests {
     enum Size: String, PersistableEnum { case small, large }
-    enum Level: Int, PersistableEnum { case low = 1, high = 2 }
+    enum Level: Int, PersistableEnum {
+        case low = 1
+        case high = 2
+    }
 
     final class Crate: Object {
         @Persisted(primaryKey: true) var id = 0
@@ -45,7 +48,9 @@ import RealmSwift
         #expect(crate.readError == nil)
         #expect(crate.size == .small)
         #expect(Self.isNotTheData(crate.readError))
-        #expect("\(String(describing: crate.readError))".contains("Crate.size: the file holds \"medium\", which is not a Size"))
+        #expect(
+            "\(String(describing: crate.readError))".contains(
+                "Crate.size: the file holds \"medium\", which is not a Size"))
         #expect(throws: RealmError.self) { _ = try crate.checkedValue(forKey: "size") }
         // Known values read normally, with no error.
         let known = try #require(realm.object(ofType: Crate.self, forPrimaryKey: 2))

@@ -6,7 +6,11 @@ import RealmSwift
 /// elements, and changing them changes nothing stored.
 @Suite struct UnmanagedCopyTests {
     final class UDog: Object { @Persisted var name = "" }
-    final class UPerson: Object { @Persisted var name = ""; @Persisted var dogs: List<UDog>; @Persisted var tags: List<String> }
+    final class UPerson: Object {
+        @Persisted var name = ""
+        @Persisted var dogs: List<UDog>
+        @Persisted var tags: List<String>
+    }
 
     /// Before, the copy shared the managed list: appending outside a write trapped, and inside
     /// one it appended to the stored person's list.

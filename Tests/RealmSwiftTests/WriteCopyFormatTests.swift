@@ -26,7 +26,7 @@ import Testing
         let key = Data((0..<64).map { UInt8($0 ^ 0x5A) })
         let url = config.fileURL!.deletingLastPathComponent().appendingPathComponent("seed.realm")
         try realm.writeCopy(toFile: url, format: .realmCore, encryptionKey: key)
-        #expect(try Data(contentsOf: url).range(of: Data("seed 1".utf8)) == nil)   // nothing in clear text
+        #expect(try Data(contentsOf: url).range(of: Data("seed 1".utf8)) == nil)  // nothing in clear text
         let access = try RealmCoreFileAccess.open(path: url.path, key: [UInt8](key))
         let conversion = try RealmCoreConversion(file: RealmCoreFile(image: access.image, name: url.path))
         var names: [String] = []
@@ -35,6 +35,6 @@ import Testing
             return true
         }
         #expect(names.sorted() == (0..<40).map { "seed \($0)" }.sorted())
-        #expect(throws: (any Error).self) { try realm.writeCopy(toFile: url, format: .realmCore) }   // exists
+        #expect(throws: (any Error).self) { try realm.writeCopy(toFile: url, format: .realmCore) }  // exists
     }
 }

@@ -7,7 +7,8 @@ final class WTPerson: Object { @Persisted var dogs: List<WTDog> }
 
 /// The managed list of a person with one dog, in an in-memory Realm of its own.
 func managedListOfOneDog(_ identifier: String) throws -> List<WTDog> {
-    let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: identifier, objectTypes: [WTDog.self, WTPerson.self]))
+    let realm = try Realm(
+        configuration: Realm.Configuration(inMemoryIdentifier: identifier, objectTypes: [WTDog.self, WTPerson.self]))
     let person = WTPerson()
     person.dogs.append(WTDog())
     try realm.write { realm.add(person) }
@@ -43,7 +44,8 @@ func managedListOfOneDog(_ identifier: String) throws -> List<WTDog> {
     @Test func realmIsEmptyOnAnotherThreadStops() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             final class WDog: Object { @Persisted var name = "" }
-            nonisolated(unsafe) let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "empty-thread", objectTypes: [WDog.self]))
+            nonisolated(unsafe) let realm = try Realm(
+                configuration: Realm.Configuration(inMemoryIdentifier: "empty-thread", objectTypes: [WDog.self]))
             try realm.write { realm.add(WDog()) }
             try onOtherThread { print("not stopped: \(realm.isEmpty)") }
         }
@@ -59,6 +61,8 @@ func managedListOfOneDog(_ identifier: String) throws -> List<WTDog> {
         let person = WPerson()
         person.dogs.append(WDog(value: ["name": "Rex"]))
         try realm.write { realm.add(person) }
-        #expect(!realm.isEmpty && person.dogs.count == 1 && person.dogs.first?.name == "Rex" && person.dogs.map(\.name) == ["Rex"])
+        #expect(
+            !realm.isEmpty && person.dogs.count == 1 && person.dogs.first?.name == "Rex"
+                && person.dogs.map(\.name) == ["Rex"])
     }
 }

@@ -9,17 +9,25 @@ import Testing
 /// `:sync` in the explorer with a real server (issue 27): the explorer starts the same agent as
 /// `realmtui sync FILE` (`ExplorerSyncAgent.starter`), which uploads the file's commits and
 /// downloads another client's, until `:sync` stops it.
-@Suite("the explorer's :sync with a server (needs PGHOST: run under pg_virtualenv)", .enabled(if: hasServer, noServerReason))
+@Suite(
+    "the explorer's :sync with a server (needs PGHOST: run under pg_virtualenv)",
+    .enabled(if: hasServer, noServerReason))
 struct ExplorerSyncIntegrationTests {
     /// Delivers the agent's reports to the driver until `condition` holds. No deadline: the wait
     /// ends when it holds, or throws when the agent of `other` ended.
-    func pump(_ driver: inout ExplorerDriver, _ other: RunningAgent, _ what: String, until condition: (ExplorerDriver) -> Bool) throws {
+    func pump(
+        _ driver: inout ExplorerDriver, _ other: RunningAgent, _ what: String, until condition: (ExplorerDriver) -> Bool
+    ) throws {
         var tick = 0.0
         while true {
             tick += 1
             driver.send(.tick(seconds: tick))
             if condition(driver) { return }
-            if !other.isRunning { throw AgentEnded(description: "while waiting until \(what), the \(other.description); explorer: \(driver.statusText)") }
+            if !other.isRunning {
+                throw AgentEnded(
+                    description: "while waiting until \(what), the \(other.description); explorer: \(driver.statusText)"
+                )
+            }
             Thread.sleep(forTimeInterval: 0.02)
         }
     }
@@ -36,7 +44,8 @@ struct ExplorerSyncIntegrationTests {
         defer { _ = agentB.stop() }
         let db = try files.server.connect()
         let realm = try Realm(configuration: .file(files.a))
-        var driver = ExplorerDriver(state: ExplorerState(realm: realm, fileName: "a.realm", readOnly: false, width: 140, height: 10))
+        var driver = ExplorerDriver(
+            state: ExplorerState(realm: realm, fileName: "a.realm", readOnly: false, width: 140, height: 10))
         driver.syncStarter = ExplorerSyncAgent.starter
         defer { driver.stopSync() }
         command(&driver, "sync")

@@ -31,7 +31,10 @@ struct PostgresConnectionTests {
             try db.execute("SELECT * FROM no_such_table")
             Issue.record("no error")
         } catch let error as RealmError {
-            guard case .server(_, _, let state, _) = error else { Issue.record("not a server error: \(error)"); return }
+            guard case .server(_, _, let state, _) = error else {
+                Issue.record("not a server error: \(error)")
+                return
+            }
             #expect(state == "42P01")
             #expect(error.description.contains("no_such_table"))
             #expect(error.description.hasPrefix("postgres://"))

@@ -17,12 +17,16 @@ final class SyncedNote: RealmSwift.Object {
 struct RealmSwiftSyncTests {
     /// Refreshes `realm` until `condition` holds. No deadline: it ends when the condition holds,
     /// or throws the error that ended one of `sessions`.
-    func waitUntil(_ realm: RealmSwift.Realm, _ sessions: [SyncSession?], _ what: String, _ condition: () -> Bool) throws {
+    func waitUntil(_ realm: RealmSwift.Realm, _ sessions: [SyncSession?], _ what: String, _ condition: () -> Bool)
+        throws
+    {
         while true {
             realm.refresh()
             if condition() { return }
             for session in sessions {
-                if let error = session?.lastError { throw AgentEnded(description: "while waiting until \(what), an agent ended: \(error)") }
+                if let error = session?.lastError {
+                    throw AgentEnded(description: "while waiting until \(what), an agent ended: \(error)")
+                }
             }
             Thread.sleep(forTimeInterval: 0.02)
         }
@@ -32,7 +36,8 @@ struct RealmSwiftSyncTests {
         let server = try ServerNamespace()
         let dir = TempDir()
         func configuration(_ name: String) -> RealmSwift.Realm.Configuration {
-            var configuration = RealmSwift.Realm.Configuration(fileURL: URL(fileURLWithPath: dir.path(name)), objectTypes: [SyncedNote.self])
+            var configuration = RealmSwift.Realm.Configuration(
+                fileURL: URL(fileURLWithPath: dir.path(name)), objectTypes: [SyncedNote.self])
             configuration.sync = SyncConfiguration(url: server.url)
             return configuration
         }
@@ -48,7 +53,9 @@ struct RealmSwiftSyncTests {
             note.text = "from a"
             a.add(note)
         }
-        try waitUntil(b, sessions, "B has A's note") { b.object(ofType: SyncedNote.self, forPrimaryKey: 1)?.text == "from a" }
+        try waitUntil(b, sessions, "B has A's note") {
+            b.object(ofType: SyncedNote.self, forPrimaryKey: 1)?.text == "from a"
+        }
 
         // Suspended, A's agent uploads nothing: the commit waits in the outbox.
         a.syncSession?.suspend()
@@ -61,15 +68,20 @@ struct RealmSwiftSyncTests {
         }
         #expect(try SyncAgent.status(path: dir.path("a.realm")).pending == 1)
         try a.syncSession?.resume()
-        try waitUntil(b, sessions, "B has A's second note") { b.object(ofType: SyncedNote.self, forPrimaryKey: 2) != nil }
+        try waitUntil(b, sessions, "B has A's second note") {
+            b.object(ofType: SyncedNote.self, forPrimaryKey: 2) != nil
+        }
         // And B's commits come down into A.
         try b.write { b.object(ofType: SyncedNote.self, forPrimaryKey: 1)?.text = "edited in b" }
-        try waitUntil(a, sessions, "A has B's edit") { a.object(ofType: SyncedNote.self, forPrimaryKey: 1)?.text == "edited in b" }
+        try waitUntil(a, sessions, "A has B's edit") {
+            a.object(ofType: SyncedNote.self, forPrimaryKey: 1)?.text == "edited in b"
+        }
         #expect(a.objects(SyncedNote.self).count == 2)
     }
 
     @Test func anInMemoryRealmCannotSync() throws {
-        var configuration = RealmSwift.Realm.Configuration(inMemoryIdentifier: "sync-\(UUID().uuidString)", objectTypes: [SyncedNote.self])
+        var configuration = RealmSwift.Realm.Configuration(
+            inMemoryIdentifier: "sync-\(UUID().uuidString)", objectTypes: [SyncedNote.self])
         configuration.sync = SyncConfiguration(url: "postgres://localhost/x")
         #expect(throws: RealmError.self) { _ = try RealmSwift.Realm(configuration: configuration) }
     }

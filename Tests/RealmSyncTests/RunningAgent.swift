@@ -4,7 +4,7 @@ import RealmEngine
 import TestSupport
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A `realmtui sync FILE` agent running in the background while a test edits files, its output
@@ -20,12 +20,15 @@ final class RunningAgent: @unchecked Sendable {
 
     /// Starts `realmtui sync FILE` with `arguments` added and `environment` over the test's own.
     init(_ file: String, _ arguments: [String] = ["--poll", "3600"], environment: [String: String] = [:]) throws {
-        guard let realmtui = BuiltExecutable.url("realmtui") else { throw AgentEnded(description: "realmtui was not built next to the tests (swift build builds it)") }
+        guard let realmtui = BuiltExecutable.url("realmtui") else {
+            throw AgentEnded(description: "realmtui was not built next to the tests (swift build builds it)")
+        }
         self.file = file
         process.executableURL = realmtui
         process.arguments = ["sync", file] + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let outPipe = Pipe(), errPipe = Pipe()
+        let outPipe = Pipe()
+        let errPipe = Pipe()
         process.standardOutput = outPipe
         process.standardError = errPipe
         try process.run()
@@ -54,7 +57,9 @@ final class RunningAgent: @unchecked Sendable {
     /// Whether the agent still runs.
     var isRunning: Bool { process.isRunning }
     /// The agent and everything it printed, for failure messages.
-    var description: String { "agent for \((file as NSString).lastPathComponent): stdout:\n\(stdout)\nstderr:\n\(stderr)" }
+    var description: String {
+        "agent for \((file as NSString).lastPathComponent): stdout:\n\(stdout)\nstderr:\n\(stderr)"
+    }
 
     /// Waits until the agent ends by itself and returns its exit status.
     func waitForExit() -> Int32 {
@@ -80,8 +85,10 @@ extension RunningAgent {
     /// 50 ms, for what is not a commit: output, the server's state). There is no deadline: the
     /// wait ends when the condition holds or one of `agents` exited, which throws with its
     /// output (a hung agent is the test runner's timeout to catch).
-    static func waitUntil(_ agents: [RunningAgent], watching file: String? = nil, _ what: String,
-                          _ condition: () throws -> Bool) throws {
+    static func waitUntil(
+        _ agents: [RunningAgent], watching file: String? = nil, _ what: String,
+        _ condition: () throws -> Bool
+    ) throws {
         let watcher = try file.map { CommitWatcher(try Realm(configuration: .file($0))) }
         while true {
             let seen = watcher?.counter ?? 0
@@ -99,7 +106,8 @@ extension RunningAgent {
 
     /// Whether every file in `files` has uploaded everything and applied the server's whole feed.
     static func converged(_ files: [String], server db: PostgresConnection) throws -> Bool {
-        let last = try db.execute("SELECT last FROM realmtui_counter WHERE id = 1").rows.first?.first.flatMap { $0 }.flatMap { Int64($0) }
+        let last = try db.execute("SELECT last FROM realmtui_counter WHERE id = 1").rows.first?.first.flatMap { $0 }
+            .flatMap { Int64($0) }
         for file in files {
             let status = try SyncAgent.status(path: file)
             guard status.pending == 0, status.cursor == last else { return false }

@@ -4,14 +4,16 @@ import RealmEngine
 import TestSupport
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What the foreground agent does when it cannot connect (issue 27): a server that refuses the
 /// client for good (a wrong password, a database that does not exist) ends the agent with an
 /// `error:` line and a non-zero exit; a server out of reach (nothing listening on the port) is
 /// retried with the backoff until stopped.
-@Suite("realmtui sync FILE when the server refuses it (needs PGHOST: run under pg_virtualenv)", .enabled(if: hasServer, noServerReason))
+@Suite(
+    "realmtui sync FILE when the server refuses it (needs PGHOST: run under pg_virtualenv)",
+    .enabled(if: hasServer, noServerReason))
 struct SyncAgentErrorTests {
     /// Runs the agent of a synced file with `environment` over the test's own and waits for it to
     /// end by itself (no deadline: an agent that retries forever is the runner's timeout to catch).

@@ -21,7 +21,9 @@ struct SyncBatchTests {
         let files = SyncFixture.SyncedFiles(server: server, dir: dir, a: dir.path("a.realm"), b: dir.path("b.realm"))
         let realm = try Realm(configuration: .file(files.a, schema: SyncFixture.schema))
         try realm.write {
-            for id in 0..<objects { _ = try realm.create("Person", ["id": .int(Int64(id)), "name": .string("P\(id)")]) }
+            for id in 0..<objects {
+                _ = try realm.create("Person", ["id": .int(Int64(id)), "name": .string("P\(id)")])
+            }
         }
         try SyncAgent.initialize(path: files.a, url: server.url)
         try SyncFixture.makeSynced(files.b, url: server.url)
@@ -33,7 +35,8 @@ struct SyncBatchTests {
         let realmtui = try #require(BuiltExecutable.url("realmtui"), "realmtui was not built next to the tests")
         var environment = ProcessInfo.processInfo.environment
         environment["REALMTUI_SYNC_KILL_AT"] = point
-        let output = try runChild(realmtui, ["sync", file, "--once", "--batch", String(SyncBatchTests.batch)], environment: environment)
+        let output = try runChild(
+            realmtui, ["sync", file, "--once", "--batch", String(SyncBatchTests.batch)], environment: environment)
         #expect(output.status == SIGKILL, "not killed at \(point): status \(output.status); stderr: \(output.stderr)")
         return output
     }
@@ -49,7 +52,9 @@ struct SyncBatchTests {
         #expect(up.uploadedObjects == SyncBatchTests.objects)
         // Then it reads the feed its batches made, passing over its own entries.
         #expect(up.downloadedChanges == 0 && up.ownChanges == SyncBatchTests.objects)
-        #expect(uploads.filter { $0.direction == .upload } == [100, 200, 250].map { SyncAgent.Transfer(direction: .upload, done: $0, total: 250) })
+        #expect(
+            uploads.filter { $0.direction == .upload }
+                == [100, 200, 250].map { SyncAgent.Transfer(direction: .upload, done: $0, total: 250) })
         // One SQL transaction per batch: three batches on the server, each object once in the feed.
         #expect(try SyncFixture.count(db, "realmtui_batches") == 3)
         #expect(try SyncFixture.count(db, "realmtui_feed") == SyncBatchTests.objects)
@@ -63,7 +68,9 @@ struct SyncBatchTests {
         #expect(down.downloadedChanges == SyncBatchTests.objects)
         #expect(downloads == [100, 200, 250].map { SyncAgent.Transfer(direction: .download, done: $0, total: 250) })
         #expect(try SyncFixture.content(files.b) == SyncFixture.content(files.a))
-        #expect(SyncAgent.Transfer(direction: .upload, done: 12000, total: 50000).description == "uploaded 12,000 of 50,000 objects")
+        #expect(
+            SyncAgent.Transfer(direction: .upload, done: 12000, total: 50000).description
+                == "uploaded 12,000 of 50,000 objects")
     }
 
     /// Killed before the second batch's SQL commit (the server keeps the first batch) or after it
@@ -72,7 +79,8 @@ struct SyncBatchTests {
     func aKilledFirstUploadGoesOnWithoutDuplicates(point: String) throws {
         let files = try SyncBatchTests.largeFileAndNewClient()
         let output = try syncKilled(files.a, at: point)
-        #expect(output.stdout.contains("uploaded 100 of 250 objects"), "stdout: \(output.stdout) stderr: \(output.stderr)")
+        #expect(
+            output.stdout.contains("uploaded 100 of 250 objects"), "stdout: \(output.stdout) stderr: \(output.stderr)")
         let db = try files.server.connect()
         let committed = point.hasPrefix("before") ? 100 : 200
         #expect(try SyncFixture.count(db, "realmtui_feed") == committed)
@@ -93,7 +101,9 @@ struct SyncBatchTests {
         let files = try SyncBatchTests.largeFileAndNewClient()
         try SyncAgent(path: files.a).runOnce()
         let output = try syncKilled(files.b, at: "before-download-commit#2")
-        #expect(output.stdout.contains("downloaded 100 of 250 changes"), "stdout: \(output.stdout) stderr: \(output.stderr)")
+        #expect(
+            output.stdout.contains("downloaded 100 of 250 changes"), "stdout: \(output.stdout) stderr: \(output.stderr)"
+        )
         // The first page is committed with its cursor; the second died with the process.
         #expect(try SyncAgent.status(path: files.b).cursor == 100)
         #expect(try SyncFixture.content(files.b).count == 100)

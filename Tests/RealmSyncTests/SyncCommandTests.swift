@@ -5,7 +5,9 @@ import Testing
 
 /// `realmtui sync init / sync FILE --once / sync status`, run as a user would (issue 27): two
 /// files edited on both sides end with the same `realmtui export`.
-@Suite("realmtui sync (needs PGHOST: run under pg_virtualenv)", .enabled(if: hasServer, noServerReason), .tags(.multiProcess))
+@Suite(
+    "realmtui sync (needs PGHOST: run under pg_virtualenv)", .enabled(if: hasServer, noServerReason),
+    .tags(.multiProcess))
 struct SyncCommandTests {
     /// Runs realmtui; fails the test with its stderr when the status is not `expected`.
     @discardableResult
@@ -19,9 +21,11 @@ struct SyncCommandTests {
         let server = try ServerNamespace()
         let dir = TempDir()
         let schemaFile = dir.path("schema.json")
-        try #"[{"name": "Dog", "primaryKey": "id", "properties": {"id": "int", "name": "string", "toys": "string[]", "friend": "Dog?"}}]"#
+        try
+            #"[{"name": "Dog", "primaryKey": "id", "properties": {"id": "int", "name": "string", "toys": "string[]", "friend": "Dog?"}}]"#
             .write(toFile: schemaFile, atomically: true, encoding: .utf8)
-        let a = dir.path("a.realm"), b = dir.path("b.realm")
+        let a = dir.path("a.realm")
+        let b = dir.path("b.realm")
         for file in [a, b] {
             try realmtui(["create", file, "--schema", schemaFile])
             let said = try realmtui(["sync", "init", file, server.url])
@@ -37,7 +41,9 @@ struct SyncCommandTests {
         #expect(before.contains("pending uploads: 2") && before.contains("last sync: never"), "\(before)")
         #expect(try realmtui(["sync", a, "--once"]).contains("uploaded 1 commit(s)"))
         try realmtui(["sync", b, "--once"])
-        try SyncFixture.write(b) { r in try r.object(ofType: "Dog", forPrimaryKey: .int(1))?.setValue(.string("Rex II"), forKey: "name") }
+        try SyncFixture.write(b) { r in
+            try r.object(ofType: "Dog", forPrimaryKey: .int(1))?.setValue(.string("Rex II"), forKey: "name")
+        }
         try realmtui(["sync", b, "--once"])
         try realmtui(["sync", a, "--once"])
         let status = try realmtui(["sync", "status", a])
@@ -49,7 +55,9 @@ struct SyncCommandTests {
         #expect(!exportA.contains("__realmtui"))
         // The same objects; export lists them in each file's own key order (keys are per file).
         func objects(_ export: String) -> [String] {
-            export.split(separator: "\n").filter { $0.hasPrefix("{\"") }.map { $0.hasSuffix(",") ? String($0.dropLast()) : String($0) }.sorted()
+            export.split(separator: "\n").filter { $0.hasPrefix("{\"") }.map {
+                $0.hasSuffix(",") ? String($0.dropLast()) : String($0)
+            }.sorted()
         }
         let exportB = try realmtui(["export", b])
         #expect(objects(exportB) == objects(exportA))

@@ -10,18 +10,25 @@ import Testing
 struct SyncConvergenceTests {
     @Test func twoFilesConvergeThroughOneServer() throws {
         let files = try SyncFixture.twoSyncedFiles()
-        let server = files.server, a = files.a, b = files.b
+        let server = files.server
+        let a = files.a
+        let b = files.b
         let born = Timestamp(seconds: -86_400 * 365 * 300, nanoseconds: 123_456_789)  // before Int64 nanoseconds reach
         try SyncFixture.write(a) { r in
             let urgent = try r.create("Tag", ["name": .string("urgent \"x\""), "weight": .float(0.5)])
-            let ann = try r.create("Person", ["id": .int(1), "name": .string("Ann"), "score": .double(.infinity), "born": .date(born),
-                                              "photo": .data(Data([0, 1, 254, 255])), "uuid": .uuid(UUID()),
-                                              "tags": .list([.string("a"), .string("b")]), "labels": .list([.link(urgent.key)])])
+            let ann = try r.create(
+                "Person",
+                [
+                    "id": .int(1), "name": .string("Ann"), "score": .double(.infinity), "born": .date(born),
+                    "photo": .data(Data([0, 1, 254, 255])), "uuid": .uuid(UUID()),
+                    "tags": .list([.string("a"), .string("b")]), "labels": .list([.link(urgent.key)]),
+                ])
             let bo = try r.create("Person", ["id": .int(2), "name": .string("Bo"), "score": .double(-0.25)])
             try ann.setValue(.link(bo.key), forKey: "best")
         }
         try SyncFixture.write(b) { r in
-            _ = try r.create("Person", ["id": .int(3), "name": .string("Cy"), "score": .double(1e300), "age": .int(Int64.max)])
+            _ = try r.create(
+                "Person", ["id": .int(3), "name": .string("Cy"), "score": .double(1e300), "age": .int(Int64.max)])
         }
         let first = try SyncAgent(path: a).runOnce()
         #expect(first.uploadedBatches == 1)
@@ -50,7 +57,9 @@ struct SyncConvergenceTests {
         let retry = dir.path("retry.realm")
         try FileManager.default.copyItem(atPath: a, toPath: retry)
         try SyncAgent(path: a).runOnce()
-        try SyncFixture.write(a) { r in try r.object(ofType: "Person", forPrimaryKey: .int(1))?.setValue(.string("Ann 2"), forKey: "name") }
+        try SyncFixture.write(a) { r in
+            try r.object(ofType: "Person", forPrimaryKey: .int(1))?.setValue(.string("Ann 2"), forKey: "name")
+        }
         try SyncAgent(path: a).runOnce()
         let db = try server.connect()
         let feed = try SyncFixture.count(db, "realmtui_feed")
@@ -65,7 +74,9 @@ struct SyncConvergenceTests {
 
     @Test func aDeleteWinsOverAConcurrentUpdate() throws {
         let files = try SyncFixture.twoSyncedFiles()
-        let server = files.server, a = files.a, b = files.b
+        let server = files.server
+        let a = files.a
+        let b = files.b
         try SyncFixture.write(a) { r in
             _ = try r.create("Person", ["id": .int(1), "name": .string("Ann")])
             _ = try r.create("Person", ["id": .int(2), "name": .string("Bo")])
@@ -73,7 +84,9 @@ struct SyncConvergenceTests {
         try SyncAgent(path: a).runOnce()
         try SyncAgent(path: b).runOnce()
         // Both offline: A deletes Ann, B renames her (and Bo, which nobody deleted).
-        try SyncFixture.write(a) { r in if let ann = try r.object(ofType: "Person", forPrimaryKey: .int(1)) { try r.delete(ann) } }
+        try SyncFixture.write(a) { r in
+            if let ann = try r.object(ofType: "Person", forPrimaryKey: .int(1)) { try r.delete(ann) }
+        }
         try SyncFixture.write(b) { r in
             try r.object(ofType: "Person", forPrimaryKey: .int(1))?.setValue(.string("Ann renamed"), forKey: "name")
             try r.object(ofType: "Person", forPrimaryKey: .int(2))?.setValue(.string("Bo renamed"), forKey: "name")
@@ -95,13 +108,18 @@ struct SyncConvergenceTests {
     /// properties alone and failed ('Person.name is required'), stopping the agent for good.
     @Test func anUpdateOfAnObjectThisFileDeletedIsReplayedOverItsAbsence() throws {
         let files = try SyncFixture.twoSyncedFiles()
-        let a = files.a, b = files.b
+        let a = files.a
+        let b = files.b
         try SyncFixture.write(a) { r in _ = try r.create("Person", ["id": .int(1), "name": .string("Ann")]) }
         try SyncAgent(path: a).runOnce()
         try SyncAgent(path: b).runOnce()
-        try SyncFixture.write(b) { r in try r.object(ofType: "Person", forPrimaryKey: .int(1))?.setValue(.int(41), forKey: "age") }
+        try SyncFixture.write(b) { r in
+            try r.object(ofType: "Person", forPrimaryKey: .int(1))?.setValue(.int(41), forKey: "age")
+        }
         try SyncAgent(path: b).runOnce()
-        try SyncFixture.write(a) { r in if let ann = try r.object(ofType: "Person", forPrimaryKey: .int(1)) { try r.delete(ann) } }
+        try SyncFixture.write(a) { r in
+            if let ann = try r.object(ofType: "Person", forPrimaryKey: .int(1)) { try r.delete(ann) }
+        }
         let report = try SyncAgent(path: a).runOnce()
         #expect(report.downloadedChanges == 2)
         try SyncAgent(path: b).runOnce()
@@ -111,7 +129,8 @@ struct SyncConvergenceTests {
 
     @Test func aChangeMadeOfflineIsUploadedOnTheNextRun() throws {
         let files = try SyncFixture.twoSyncedFiles()
-        let a = files.a, b = files.b
+        let a = files.a
+        let b = files.b
         try SyncFixture.write(a) { r in _ = try r.create("Person", ["id": .int(1), "name": .string("Ann")]) }
         // The server is out of reach: the run fails naming it, and the change stays queued.
         let password = "pw-\(UUID().uuidString)"
@@ -137,15 +156,21 @@ struct SyncConvergenceTests {
     @Test func objectsInTheFileBeforeInitAreUploaded() throws {
         let server = try ServerNamespace()
         let dir = TempDir()
-        let a = dir.path("a.realm"), b = dir.path("b.realm")
-        let mixedSchema = Schema([ObjectSchema(name: "Cell", properties: [
-            Property(name: "id", type: .string, isPrimaryKey: true),
-            Property(name: "value", type: .mixed),
-            Property(name: "weights", type: .double, isMap: true),
-        ])])
+        let a = dir.path("a.realm")
+        let b = dir.path("b.realm")
+        let mixedSchema = Schema([
+            ObjectSchema(
+                name: "Cell",
+                properties: [
+                    Property(name: "id", type: .string, isPrimaryKey: true),
+                    Property(name: "value", type: .mixed),
+                    Property(name: "weights", type: .double, isMap: true),
+                ])
+        ])
         let realm = try Realm(configuration: .file(a, schema: mixedSchema))
         try realm.write {
-            _ = try realm.create("Cell", ["id": .string("a1"), "value": .double(.nan), "weights": .map(["x": .double(1.5)])])
+            _ = try realm.create(
+                "Cell", ["id": .string("a1"), "value": .double(.nan), "weights": .map(["x": .double(1.5)])])
             _ = try realm.create("Cell", ["id": .string("a2"), "value": .list([.string("s"), .int(2)])])
         }
         try SyncAgent.initialize(path: a, url: server.url)
@@ -160,7 +185,8 @@ struct SyncConvergenceTests {
 
     @Test func downloadsWaitWhileUploadsArePending() throws {
         let files = try SyncFixture.twoSyncedFiles()
-        let a = files.a, b = files.b
+        let a = files.a
+        let b = files.b
         try SyncFixture.write(a) { r in _ = try r.create("Person", ["id": .int(1), "name": .string("Ann")]) }
         try SyncAgent(path: a).runOnce()
         // B holds a local change: a download-only step must not apply A's change over it.
@@ -201,7 +227,8 @@ struct SyncConvergenceTests {
         _ = try Realm(configuration: .file(path, schema: SyncFixture.schema))
         let user = ProcessInfo.processInfo.environment["PGUSER"] ?? "postgres"
         let password = ProcessInfo.processInfo.environment["PGPASSWORD"] ?? ""
-        let withPassword = "postgresql://\(user):\(password)@\(ProcessInfo.processInfo.environment["PGHOST"] ?? "localhost")"
+        let withPassword =
+            "postgresql://\(user):\(password)@\(ProcessInfo.processInfo.environment["PGHOST"] ?? "localhost")"
             + ":\(ProcessInfo.processInfo.environment["PGPORT"] ?? "5432")/\(ProcessInfo.processInfo.environment["PGDATABASE"] ?? "postgres")"
             + "?options=-csearch_path%3D\(server.name)"
         try SyncAgent.initialize(path: path, url: withPassword)

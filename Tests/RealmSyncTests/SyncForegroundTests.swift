@@ -4,14 +4,16 @@ import RealmEngine
 import TestSupport
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `realmtui sync FILE` running in the foreground (issue 27): agents started with a poll of an
 /// hour, so what syncs here was carried by the file's commit counter (uploads) and the server's
 /// NOTIFY (downloads) alone. Every wait is for an event (a commit, the server's state, a line),
 /// never a fixed sleep; every failure prints the agents' output.
-@Suite("realmtui sync FILE, the foreground agent (needs PGHOST: run under pg_virtualenv)", .enabled(if: hasServer, noServerReason), .tags(.multiProcess))
+@Suite(
+    "realmtui sync FILE, the foreground agent (needs PGHOST: run under pg_virtualenv)",
+    .enabled(if: hasServer, noServerReason), .tags(.multiProcess))
 struct SyncForegroundTests {
     /// Stops the agents, the first with SIGINT (Ctrl-C) and the others with SIGTERM, and expects
     /// a clean exit (status 0) from each.
@@ -24,7 +26,9 @@ struct SyncForegroundTests {
 
     @Test func twoRunningAgentsConvergeAfterEditsOnBothSides() throws {
         let files = try SyncFixture.twoSyncedFiles()
-        let server = files.server, a = files.a, b = files.b
+        let server = files.server
+        let a = files.a
+        let b = files.b
         let agents = [try RunningAgent(a), try RunningAgent(b)]
         defer { stopAll(agents) }
         let db = try server.connect()
@@ -57,13 +61,16 @@ struct SyncForegroundTests {
 
     @Test func aChangeSyncedIntoAFileReachesWatchInAnotherProcess() throws {
         let files = try SyncFixture.twoSyncedFiles()
-        let a = files.a, b = files.b
+        let a = files.a
+        let b = files.b
         let agents = [try RunningAgent(a), try RunningAgent(b)]
         defer { stopAll(agents) }
         // `realmtui watch` on B, in a process of its own, for two change sets.
         let watch = try RunningWatch(b, ["Person", "--sort", "id", "--count-events", "2"])
         try RunningAgent.waitUntil(agents, "watch printed its initial line") {
-            guard watch.isRunning || watch.lines.count >= 1 else { throw AgentEnded(description: "watch ended: \(watch.stderr)") }
+            guard watch.isRunning || watch.lines.count >= 1 else {
+                throw AgentEnded(description: "watch ended: \(watch.stderr)")
+            }
             return watch.lines.count >= 1
         }
         try SyncFixture.write(a) { r in
@@ -71,7 +78,9 @@ struct SyncForegroundTests {
             _ = try r.create("Person", ["id": .int(2), "name": .string("Bo")])
         }
         try RunningAgent.waitUntil(agents, "watch printed the first change set") {
-            guard watch.isRunning || watch.lines.count >= 2 else { throw AgentEnded(description: "watch ended: \(watch.stderr)") }
+            guard watch.isRunning || watch.lines.count >= 2 else {
+                throw AgentEnded(description: "watch ended: \(watch.stderr)")
+            }
             return watch.lines.count >= 2
         }
         try SyncFixture.write(a) { r in
@@ -98,7 +107,9 @@ struct SyncForegroundTests {
 
     @Test func aChangeMadeAfterTheServerDroppedTheAgentStillSyncs() throws {
         let files = try SyncFixture.twoSyncedFiles()
-        let server = files.server, a = files.a, b = files.b
+        let server = files.server
+        let a = files.a
+        let b = files.b
         // A's connection carries a name of its own, so the test can find its backend.
         let name = "realmtui-test-\(UUID().uuidString)"
         let agentA = try RunningAgent(a, environment: ["PGAPPNAME": name])
@@ -111,11 +122,14 @@ struct SyncForegroundTests {
         let admin = try PostgresConnection(url: "")
         // The filter in a subquery of its own: a WHERE of both conditions may call
         // pg_terminate_backend on every backend before it compares the name.
-        let ended = try admin.execute("""
+        let ended = try admin.execute(
+            """
             SELECT pg_terminate_backend(pid) FROM (SELECT pid FROM pg_stat_activity WHERE application_name = $1 OFFSET 0) AS agent
             """, [name])
         #expect(ended.rows == [["t"]], "\(agentA.description)")
-        try SyncFixture.write(a) { r in try r.object(ofType: "Person", forPrimaryKey: .int(1))?.setValue(.string("Ann after"), forKey: "name") }
+        try SyncFixture.write(a) { r in
+            try r.object(ofType: "Person", forPrimaryKey: .int(1))?.setValue(.string("Ann after"), forKey: "name")
+        }
         try SyncFixture.write(b) { r in _ = try r.create("Person", ["id": .int(2), "name": .string("Bo")]) }
         try RunningAgent.waitUntilConverged(agents, [a, b], server: db)
         let content = try SyncFixture.content(b)
@@ -134,16 +148,22 @@ struct SyncForegroundTests {
 
     @Test func threeClientsConvergeOnTheServersContentAfterRandomOperations() throws {
         let operations = TestSize.rounds("REALMTUI_SYNC_RANDOM_OPS", ci: 300)
-        let seed = UInt64(ProcessInfo.processInfo.environment["REALMTUI_SYNC_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64(UInt32.max)))
+        let seed = UInt64(
+            ProcessInfo.processInfo.environment["REALMTUI_SYNC_SEED"].flatMap { UInt64($0) }
+                ?? UInt64.random(in: 0...UInt64(UInt32.max)))
         var random = SeededGenerator(seed: seed)
         let server = try ServerNamespace()
         let dir = TempDir()
-        let schema = Schema([ObjectSchema(name: "Item", properties: [
-            Property(name: "id", type: .int, isPrimaryKey: true),
-            Property(name: "name", type: .string),
-            Property(name: "n", type: .int, isOptional: true),
-            Property(name: "tags", type: .string, isList: true),
-        ])])
+        let schema = Schema([
+            ObjectSchema(
+                name: "Item",
+                properties: [
+                    Property(name: "id", type: .int, isPrimaryKey: true),
+                    Property(name: "name", type: .string),
+                    Property(name: "n", type: .int, isOptional: true),
+                    Property(name: "tags", type: .string, isList: true),
+                ])
+        ])
         let files = (0..<3).map { dir.path("c\($0).realm") }
         for file in files { try SyncFixture.makeSynced(file, url: server.url, schema: schema) }
         let agents = try files.map { try RunningAgent($0) }
@@ -159,10 +179,14 @@ struct SyncForegroundTests {
                     let existing = try r.object(ofType: "Item", forPrimaryKey: key)
                     switch Int.random(in: 0..<10, using: &random) {
                     case 0..<4:
-                        _ = try r.create("Item", ["id": key, "name": .string("c\(file.suffix(7).prefix(1)) \(done)"),
-                                                  "n": Bool.random(using: &random) ? .null : .int(Int64(done)),
-                                                  "tags": .list((0..<Int.random(in: 0...2, using: &random)).map { .string("t\($0)") })],
-                                         update: .modified)
+                        _ = try r.create(
+                            "Item",
+                            [
+                                "id": key, "name": .string("c\(file.suffix(7).prefix(1)) \(done)"),
+                                "n": Bool.random(using: &random) ? .null : .int(Int64(done)),
+                                "tags": .list((0..<Int.random(in: 0...2, using: &random)).map { .string("t\($0)") }),
+                            ],
+                            update: .modified)
                     case 4..<7:
                         try existing?.setValue(.int(Int64.random(in: -5...5, using: &random)), forKey: "n")
                     default:
@@ -175,19 +199,25 @@ struct SyncForegroundTests {
         let db = try server.connect()
         try RunningAgent.waitUntilConverged(agents, files, server: db)
         // Every file holds exactly the server's rows.
-        let serverRows = try db.execute("SELECT to_jsonb(t)::text FROM \"Item\" t").rows.compactMap { $0.first.flatMap { $0 } }
+        let serverRows = try db.execute("SELECT to_jsonb(t)::text FROM \"Item\" t").rows.compactMap {
+            $0.first.flatMap { $0 }
+        }
         // JSON written again with sorted keys: the server's jsonb orders keys its own way.
         func objects(_ texts: [String]) -> [String] {
             texts.compactMap { text in
-                (try? JSONSerialization.jsonObject(with: Data(text.utf8))).flatMap { try? JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys]) }
-                    .map { String(decoding: $0, as: UTF8.self) }
+                (try? JSONSerialization.jsonObject(with: Data(text.utf8))).flatMap {
+                    try? JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys])
+                }
+                .map { String(decoding: $0, as: UTF8.self) }
             }.sorted()
         }
         let expected = objects(serverRows)
         #expect(expected.count == serverRows.count)
         for file in files {
             let content = try SyncFixture.content(file).map { String($0.dropFirst("Item ".count)) }
-            #expect(objects(content) == expected, "seed \(seed): \(file) differs from the server; \(agents.map(\.description))")
+            #expect(
+                objects(content) == expected,
+                "seed \(seed): \(file) differs from the server; \(agents.map(\.description))")
         }
     }
 
@@ -209,10 +239,13 @@ final class RunningWatch: @unchecked Sendable {
     private var err = Data()
 
     init(_ file: String, _ arguments: [String]) throws {
-        guard let realmtui = BuiltExecutable.url("realmtui") else { throw AgentEnded(description: "realmtui was not built next to the tests (swift build builds it)") }
+        guard let realmtui = BuiltExecutable.url("realmtui") else {
+            throw AgentEnded(description: "realmtui was not built next to the tests (swift build builds it)")
+        }
         process.executableURL = realmtui
         process.arguments = ["watch", file] + arguments
-        let outPipe = Pipe(), errPipe = Pipe()
+        let outPipe = Pipe()
+        let errPipe = Pipe()
         process.standardOutput = outPipe
         process.standardError = errPipe
         try process.run()

@@ -9,7 +9,9 @@ import Testing
 /// is cleared, the next run finds the batch on the server and changes nothing; a download killed
 /// before its local commit applied nothing. Either way the files converge and the feed holds
 /// each change once. (The agent kills itself at the named point: no timing.)
-@Suite("sync killed mid-upload or mid-download (needs PGHOST: run under pg_virtualenv)", .enabled(if: hasServer, noServerReason), .tags(.multiProcess, .integrity))
+@Suite(
+    "sync killed mid-upload or mid-download (needs PGHOST: run under pg_virtualenv)",
+    .enabled(if: hasServer, noServerReason), .tags(.multiProcess, .integrity))
 struct SyncKillTests {
     /// Runs `realmtui sync FILE --once` killed at `point`; expects death by SIGKILL.
     func syncKilled(_ file: String, at point: String) throws {
@@ -23,9 +25,13 @@ struct SyncKillTests {
     @Test(arguments: ["before-commit", "after-commit"])
     func aKilledUploadLosesAndDuplicatesNothing(point: String) throws {
         let files = try SyncFixture.twoSyncedFiles()
-        let server = files.server, a = files.a, b = files.b
+        let server = files.server
+        let a = files.a
+        let b = files.b
         try SyncFixture.write(a) { r in _ = try r.create("Person", ["id": .int(1), "name": .string("Ann")]) }
-        try SyncFixture.write(a) { r in try r.object(ofType: "Person", forPrimaryKey: .int(1))?.setValue(.int(30), forKey: "age") }
+        try SyncFixture.write(a) { r in
+            try r.object(ofType: "Person", forPrimaryKey: .int(1))?.setValue(.int(30), forKey: "age")
+        }
         try syncKilled(a, at: point)
         let db = try server.connect()
         // Killed before its commit, the first batch left nothing; after, it is on the server once.
@@ -42,7 +48,8 @@ struct SyncKillTests {
 
     @Test func aKilledDownloadAppliesNothingAndResumes() throws {
         let files = try SyncFixture.twoSyncedFiles()
-        let a = files.a, b = files.b
+        let a = files.a
+        let b = files.b
         try SyncFixture.write(a) { r in
             _ = try r.create("Person", ["id": .int(1), "name": .string("Ann")])
             _ = try r.create("Person", ["id": .int(2), "name": .string("Bo")])

@@ -27,22 +27,26 @@ enum SyncFixture {
     /// Person (int key, every scalar type the codec maps, a list, a link to another Person)
     /// and Tag (string key).
     static let schema = Schema([
-        ObjectSchema(name: "Person", properties: [
-            Property(name: "id", type: .int, isPrimaryKey: true),
-            Property(name: "name", type: .string),
-            Property(name: "age", type: .int, isOptional: true),
-            Property(name: "score", type: .double, defaultValue: .double(0)),
-            Property(name: "born", type: .date, isOptional: true),
-            Property(name: "photo", type: .data, isOptional: true),
-            Property(name: "uuid", type: .uuid, isOptional: true),
-            Property(name: "tags", type: .string, isList: true),
-            Property(name: "best", type: .object, isOptional: true, objectClassName: "Person"),
-            Property(name: "labels", type: .object, isList: true, objectClassName: "Tag"),
-        ]),
-        ObjectSchema(name: "Tag", properties: [
-            Property(name: "name", type: .string, isPrimaryKey: true),
-            Property(name: "weight", type: .float, defaultValue: .float(0)),
-        ]),
+        ObjectSchema(
+            name: "Person",
+            properties: [
+                Property(name: "id", type: .int, isPrimaryKey: true),
+                Property(name: "name", type: .string),
+                Property(name: "age", type: .int, isOptional: true),
+                Property(name: "score", type: .double, defaultValue: .double(0)),
+                Property(name: "born", type: .date, isOptional: true),
+                Property(name: "photo", type: .data, isOptional: true),
+                Property(name: "uuid", type: .uuid, isOptional: true),
+                Property(name: "tags", type: .string, isList: true),
+                Property(name: "best", type: .object, isOptional: true, objectClassName: "Person"),
+                Property(name: "labels", type: .object, isList: true, objectClassName: "Tag"),
+            ]),
+        ObjectSchema(
+            name: "Tag",
+            properties: [
+                Property(name: "name", type: .string, isPrimaryKey: true),
+                Property(name: "weight", type: .float, defaultValue: .float(0)),
+            ]),
     ])
 
     /// A new file at `path` with `schema`, set up for sync with `url`.

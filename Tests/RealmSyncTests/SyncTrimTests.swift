@@ -9,7 +9,8 @@ import Testing
 /// below what is left cannot replay the feed; it uploads what it has first, then copies every
 /// table from the server (one snapshot) into one local commit with the server's cursor:
 /// nothing of its own lost, nothing duplicated, objects the server deleted gone.
-@Suite("a trimmed feed and re-bootstrap (needs PGHOST: run under pg_virtualenv)", .enabled(if: hasServer, noServerReason))
+@Suite(
+    "a trimmed feed and re-bootstrap (needs PGHOST: run under pg_virtualenv)", .enabled(if: hasServer, noServerReason))
 struct SyncTrimTests {
     /// Deletes every feed entry the server has so far.
     func trimFeed(_ db: PostgresConnection) throws {
@@ -18,7 +19,8 @@ struct SyncTrimTests {
 
     @Test func aClientBehindATrimmedFeedCopiesTheTablesAndKeepsItsOwnChanges() throws {
         let files = try SyncFixture.twoSyncedFiles()
-        let a = files.a, b = files.b
+        let a = files.a
+        let b = files.b
         let db = try files.server.connect()
         try SyncFixture.write(a) { r in
             for id in 1...3 { _ = try r.create("Person", ["id": .int(Int64(id)), "name": .string("P\(id)")]) }
@@ -29,8 +31,9 @@ struct SyncTrimTests {
         // While B is offline: A renames 1, links 1 to 3 and to the tag, deletes 2, creates 4.
         try SyncFixture.write(a) { r in
             guard let one = try r.object(ofType: "Person", forPrimaryKey: .int(1)),
-                  let three = try r.object(ofType: "Person", forPrimaryKey: .int(3)),
-                  let red = try r.object(ofType: "Tag", forPrimaryKey: .string("red")) else { return }
+                let three = try r.object(ofType: "Person", forPrimaryKey: .int(3)),
+                let red = try r.object(ofType: "Tag", forPrimaryKey: .string("red"))
+            else { return }
             try one.setValue(.string("P1 renamed"), forKey: "name")
             try one.setValue(.link(three.key), forKey: "best")
             try one.setValue(.list([.link(red.key)]), forKey: "labels")
@@ -51,17 +54,24 @@ struct SyncTrimTests {
         #expect(report.bootstraps == 1)
         #expect(transfers.last == SyncAgent.Transfer(direction: .copy, done: 5, total: 5), "\(transfers)")
         // B's cursor is the server's last entry, which B's own upload was.
-        let last = try db.execute("SELECT last FROM realmtui_counter").rows.first?.first.flatMap { $0 }.flatMap { Int64($0) }
+        let last = try db.execute("SELECT last FROM realmtui_counter").rows.first?.first.flatMap { $0 }.flatMap {
+            Int64($0)
+        }
         #expect(try SyncAgent.status(path: b).cursor == last)
         try SyncAgent(path: a).runOnce()
         let content = try SyncFixture.content(a)
         #expect(try SyncFixture.content(b) == content)
-        #expect(content.count == 5)   // people 1, 3, 4, 5 and the tag
+        #expect(content.count == 5)  // people 1, 3, 4, 5 and the tag
         #expect(!content.contains { $0.contains("\"id\":2") }, "\(content)")
-        #expect(content.contains { $0.contains("P1 renamed") && $0.contains("\"best\":3") && $0.contains("\"labels\":[\"red\"]") }, "\(content)")
+        #expect(
+            content.contains {
+                $0.contains("P1 renamed") && $0.contains("\"best\":3") && $0.contains("\"labels\":[\"red\"]")
+            }, "\(content)")
         #expect(content.contains { $0.contains("B's own") }, "\(content)")
         // And syncing goes on through the feed from there.
-        try SyncFixture.write(a) { r in try r.object(ofType: "Person", forPrimaryKey: .int(4))?.setValue(.int(44), forKey: "age") }
+        try SyncFixture.write(a) { r in
+            try r.object(ofType: "Person", forPrimaryKey: .int(4))?.setValue(.int(44), forKey: "age")
+        }
         try SyncAgent(path: a).runOnce()
         let again = try SyncAgent(path: b).runOnce()
         #expect(again.bootstraps == 0 && again.downloadedChanges == 1)
@@ -72,7 +82,10 @@ struct SyncTrimTests {
         let files = try SyncFixture.twoSyncedFiles()
         let db = try files.server.connect()
         try SyncFixture.write(files.a) { r in
-            for id in 1...3 { _ = try r.create("Person", ["id": .int(Int64(id)), "name": .string("P\(id)"), "tags": .list([.string("t\(id)")])]) }
+            for id in 1...3 {
+                _ = try r.create(
+                    "Person", ["id": .int(Int64(id)), "name": .string("P\(id)"), "tags": .list([.string("t\(id)")])])
+            }
         }
         try SyncAgent(path: files.a).runOnce()
         try trimFeed(db)
@@ -98,7 +111,8 @@ struct SyncTrimTests {
         #expect(try SyncFixture.content(files.b).isEmpty)
         #expect(try SyncAgent.status(path: files.b).cursor == 0)
         let (status, stdout, stderr) = try BuiltExecutable.run("realmtui", ["sync", files.b, "--once"])
-        #expect(status == 0 && stdout.contains("copied 3 object(s) from the server"), "stdout: \(stdout) stderr: \(stderr)")
+        #expect(
+            status == 0 && stdout.contains("copied 3 object(s) from the server"), "stdout: \(stdout) stderr: \(stderr)")
         #expect(try SyncFixture.content(files.b) == SyncFixture.content(files.a))
     }
 
@@ -123,8 +137,10 @@ struct SyncTrimTests {
         }
         try SyncAgent(path: a).runOnce()
         let (status, stdout, stderr) = try BuiltExecutable.run("realmtui", ["sync", "trim", a, "--keep", "3"])
-        #expect(status == 0 && stdout.contains("deleted 3 entries") && stdout.contains("kept those after 3 (the last is 6)"),
-                "stdout: \(stdout) stderr: \(stderr)")
+        #expect(
+            status == 0 && stdout.contains("deleted 3 entries")
+                && stdout.contains("kept those after 3 (the last is 6)"),
+            "stdout: \(stdout) stderr: \(stderr)")
         let db = try server.connect()
         #expect(try db.execute("SELECT min(seq), max(seq), count(*) FROM realmtui_feed").rows == [["4", "6", "3"]])
         let nearReport = try SyncAgent(path: near).runOnce()

@@ -8,7 +8,8 @@ import Testing
 /// whatever its size, and the uploader does not apply its own feed entries again on the way
 /// down — unless another client's change to the same object came in between, where applying it
 /// again is what keeps the server's order (per property, the last writer wins).
-@Suite("upload cost and own feed entries (needs PGHOST: run under pg_virtualenv)", .enabled(if: hasServer, noServerReason))
+@Suite(
+    "upload cost and own feed entries (needs PGHOST: run under pg_virtualenv)", .enabled(if: hasServer, noServerReason))
 struct SyncUploadCostTests {
     /// The statements one upload of the file's outbox sent.
     func statementsOfUpload(_ path: String) throws -> Int {
@@ -30,14 +31,23 @@ struct SyncUploadCostTests {
         #expect(try statementsOfUpload(files.a) == one)
         // Updates of different properties per object, and deletions, one statement each per class.
         try SyncFixture.write(files.a) { r in
-            for id in 1...20 { try r.object(ofType: "Person", forPrimaryKey: .int(Int64(id)))?.setValue(.int(Int64(id)), forKey: "age") }
-            for id in 21...40 { try r.object(ofType: "Person", forPrimaryKey: .int(Int64(id)))?.setValue(.string("R\(id)"), forKey: "name") }
+            for id in 1...20 {
+                try r.object(ofType: "Person", forPrimaryKey: .int(Int64(id)))?.setValue(.int(Int64(id)), forKey: "age")
+            }
+            for id in 21...40 {
+                try r.object(ofType: "Person", forPrimaryKey: .int(Int64(id)))?.setValue(
+                    .string("R\(id)"), forKey: "name")
+            }
         }
         let updates = try statementsOfUpload(files.a)
-        try SyncFixture.write(files.a) { r in try r.object(ofType: "Person", forPrimaryKey: .int(1))?.setValue(.int(7), forKey: "age") }
+        try SyncFixture.write(files.a) { r in
+            try r.object(ofType: "Person", forPrimaryKey: .int(1))?.setValue(.int(7), forKey: "age")
+        }
         #expect(try statementsOfUpload(files.a) == updates)
         try SyncFixture.write(files.a) { r in
-            for id in 41...60 { if let p = try r.object(ofType: "Person", forPrimaryKey: .int(Int64(id))) { try r.delete(p) } }
+            for id in 41...60 {
+                if let p = try r.object(ofType: "Person", forPrimaryKey: .int(Int64(id))) { try r.delete(p) }
+            }
         }
         #expect(try statementsOfUpload(files.a) == one)
         // The server has what the file has, and another client gets it.
@@ -47,9 +57,14 @@ struct SyncUploadCostTests {
         #expect(content.count == 41)
         #expect(try SyncFixture.content(files.b) == content)
         #expect(content.contains { $0.contains("\"id\":1,") && $0.contains("\"age\":7") }, "\(content)")
-        #expect(content.contains { $0.contains("\"id\":30,") && $0.contains("R30") && $0.contains("\"age\":null") }, "\(content)")
+        #expect(
+            content.contains { $0.contains("\"id\":30,") && $0.contains("R30") && $0.contains("\"age\":null") },
+            "\(content)")
         let db = try files.server.connect()
-        #expect(try db.execute("SELECT name, age FROM \"Person\" WHERE id IN (1, 30) ORDER BY id").rows == [["P1", "7"], ["R30", nil]])
+        #expect(
+            try db.execute("SELECT name, age FROM \"Person\" WHERE id IN (1, 30) ORDER BY id").rows == [
+                ["P1", "7"], ["R30", nil],
+            ])
     }
 
     @Test func theUploaderPassesOverItsOwnEntriesOnTheWayDown() throws {
@@ -101,7 +116,10 @@ struct SyncUploadCostTests {
         #expect(content.contains { $0.contains("Ann by A") && $0.contains("\"age\":20") }, "\(content)")
         #expect(content.contains { $0.contains("Bo by A") }, "\(content)")
         let db = try files.server.connect()
-        #expect(try db.execute("SELECT name, age FROM \"Person\" ORDER BY id").rows == [["Ann by A", "20"], ["Bo by A", nil]])
+        #expect(
+            try db.execute("SELECT name, age FROM \"Person\" ORDER BY id").rows == [
+                ["Ann by A", "20"], ["Bo by A", nil],
+            ])
     }
 
     /// One commit deletes Ann and creates a new object with her primary key: the engine queues

@@ -59,7 +59,8 @@ import Testing
     static let pieces: [String] = [
         "a", "Z", " ", "~", "\n", "\r\n", "\t", "\u{1B}", "\u{7F}", "\u{0}", "\u{85}", "\u{9F}", "\u{A0}",
         "\u{2028}", "\u{2029}", "\u{2027}", "\u{202A}", "é", "e\u{301}", "\u{301}", "张", "😀", "🇯🇵", "…", "─",
-        "·", "›", "▲", "␛", "か", "\u{3099}", "ｶ", "ﾞ", "한", "\u{1100}", "\u{1161}", "⚠", "\u{FE0F}", "👍", "🏽", "\u{200D}",
+        "·", "›", "▲", "␛", "か", "\u{3099}", "ｶ", "ﾞ", "한", "\u{1100}", "\u{1161}", "⚠", "\u{FE0F}", "👍", "🏽",
+        "\u{200D}",
     ]
 
     /// Strings of 0–12 pieces from a fixed sequence, so every run checks the same ones.
@@ -83,7 +84,9 @@ import Testing
     /// Two scalars that each stand alone never form one cluster (but CR LF), whichever comes first:
     /// every such scalar of planes 0 to 3, against Swift's own breaking.
     @Test func standaloneScalarsAreClustersOfOne() {
-        let neighbours: [Unicode.Scalar] = ["a", "\r", "\n", "\u{1B}", "é", "张", "…", "▲", "か", "ｶ", "😀", "🙏", "\u{FFFD}"]
+        let neighbours: [Unicode.Scalar] = [
+            "a", "\r", "\n", "\u{1B}", "é", "张", "…", "▲", "か", "ｶ", "😀", "🙏", "\u{FFFD}",
+        ]
         var checked = 0
         for value in 0..<0x40000 {
             guard let scalar = Unicode.Scalar(UInt32(value)), standsAlone(scalar) else { continue }
@@ -92,15 +95,21 @@ import Testing
                 var pair = String.UnicodeScalarView()
                 pair.append(scalar)
                 pair.append(neighbour)
-                #expect(String(pair).count == 2, "U+\(String(value, radix: 16)) then U+\(String(neighbour.value, radix: 16))")
+                #expect(
+                    String(pair).count == 2,
+                    "U+\(String(value, radix: 16)) then U+\(String(neighbour.value, radix: 16))")
                 if neighbour != "\r" {
                     pair = String.UnicodeScalarView([neighbour, scalar])
-                    #expect(String(pair).count == 2, "U+\(String(neighbour.value, radix: 16)) then U+\(String(value, radix: 16))")
+                    #expect(
+                        String(pair).count == 2,
+                        "U+\(String(neighbour.value, radix: 16)) then U+\(String(value, radix: 16))")
                 }
             }
         }
         #expect(checked > 150_000)
-        #expect(!standsAlone("\u{301}") && !standsAlone("\u{200D}") && !standsAlone("\u{FE0F}") && !standsAlone("\u{1F3FD}"))
+        #expect(
+            !standsAlone("\u{301}") && !standsAlone("\u{200D}") && !standsAlone("\u{FE0F}") && !standsAlone("\u{1F3FD}")
+        )
         #expect(!standsAlone("\u{1100}") && !standsAlone("한") && !standsAlone("\u{1F1EF}") && !standsAlone("\u{FF9E}"))
     }
 
@@ -115,7 +124,10 @@ import Testing
                 let columns = displayWidth(of: character)
                 if columns == 0 { continue }
                 if x + columns > end {
-                    if x < end { grid[x, 0] = Cell(" "); x += 1 }
+                    if x < end {
+                        grid[x, 0] = Cell(" ")
+                        x += 1
+                    }
                     break
                 }
                 if x >= 0 {
@@ -131,7 +143,9 @@ import Testing
                 var grid = Grid(width: 12, height: 1)
                 let used = grid.write(text, column: column, row: 0, limit: limit)
                 let (expected, expectedUsed) = clusterWrite(text, column: column, limit: limit)
-                #expect(grid == expected && used == expectedUsed, "\(text.unicodeScalars.map { String($0.value, radix: 16) }) at \(column), limit \(limit)")
+                #expect(
+                    grid == expected && used == expectedUsed,
+                    "\(text.unicodeScalars.map { String($0.value, radix: 16) }) at \(column), limit \(limit)")
             }
         }
     }
@@ -153,7 +167,9 @@ import Testing
                     }
                     expected += "…"
                 }
-                #expect(truncate(text, toWidth: width) == expected, "\(text.unicodeScalars.map { String($0.value, radix: 16) }) to \(width)")
+                #expect(
+                    truncate(text, toWidth: width) == expected,
+                    "\(text.unicodeScalars.map { String($0.value, radix: 16) }) to \(width)")
             }
         }
     }
@@ -167,12 +183,18 @@ import Testing
             for (column, width) in [(0, 12), (2, 5), (9, 6), (3, 1), (0, 0)] {
                 for alignment in [TextAlignment.left, .right, .center] where alignment == .left || !startsWithMark {
                     var grid = Grid(width: 12, height: 1)
-                    grid.write(text, column: column, row: 0, style: CellStyle(underline: true), width: width, alignment: alignment)
+                    grid.write(
+                        text, column: column, row: 0, style: CellStyle(underline: true), width: width,
+                        alignment: alignment)
                     var expected = Grid(width: 12, height: 1)
-                    expected.write(pad(text, toWidth: width, alignment: alignment), column: column, row: 0,
-                                   style: CellStyle(underline: true), limit: width)
+                    expected.write(
+                        pad(text, toWidth: width, alignment: alignment), column: column, row: 0,
+                        style: CellStyle(underline: true), limit: width)
                     let same = grid == expected
-                    #expect(same, "\(text.unicodeScalars.map { String($0.value, radix: 16) }) at \(column) in \(width), \(alignment): \(grid.lines) against \(expected.lines)")
+                    #expect(
+                        same,
+                        "\(text.unicodeScalars.map { String($0.value, radix: 16) }) at \(column) in \(width), \(alignment): \(grid.lines) against \(expected.lines)"
+                    )
                 }
             }
         }
@@ -199,11 +221,16 @@ import Testing
                     let used = grid.write(text, column: column, row: 0, style: CellStyle(bold: true), limit: limit)
                     let end = min(10, limit.map { column + $0 } ?? 10)
                     let characters = Array(text)
-                    #expect(used == min(end, column + characters.count) - column, "\(text) at \(column), limit \(String(describing: limit))")
+                    #expect(
+                        used == min(end, column + characters.count) - column,
+                        "\(text) at \(column), limit \(String(describing: limit))")
                     for x in 0..<10 {
                         let inside = x >= column && x < min(end, column + characters.count)
-                        let expected = inside ? Cell(String(characters[x - column]), style: CellStyle(bold: true)) : Cell()
-                        #expect(grid[x, 0] == expected, "\(text) at \(column), limit \(String(describing: limit)), cell \(x)")
+                        let expected =
+                            inside ? Cell(String(characters[x - column]), style: CellStyle(bold: true)) : Cell()
+                        #expect(
+                            grid[x, 0] == expected,
+                            "\(text) at \(column), limit \(String(describing: limit)), cell \(x)")
                     }
                 }
             }

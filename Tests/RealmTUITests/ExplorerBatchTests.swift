@@ -41,7 +41,7 @@ struct ExplorerBatchTests {
         #expect(driver.screen.lines[3].contains(" 7 "))
         #expect(driver.statusText.contains("batch: 2 staged") == true)
         try expectGolden("edit-batch-staged", driver.screen)
-        driver.press(.enter)                                   // Ghost's detail shows the staged age
+        driver.press(.enter)  // Ghost's detail shows the staged age
         #expect(driver.screen.lines.contains { $0.contains("age") && $0.contains("12") })
         driver.press(.escape)
         driver.press(.control("s"))
@@ -100,12 +100,14 @@ struct ExplorerBatchTests {
         var (driver, path, folder) = try dogTable()
         defer { try? FileManager.default.removeItem(at: folder) }
         command(&driver, "begin")
-        setAge(&driver, "7")                                   // 大黄 (Dog#0)
+        setAge(&driver, "7")  // 大黄 (Dog#0)
         driver.press(.character("u"))
         driver.press(.down)
-        setAge(&driver, "9")                                   // Rex (Dog#1)
+        setAge(&driver, "9")  // Rex (Dog#1)
         let other = try Realm(path: path)
-        try other.write { try other.object(ofType: "Dog", key: ObjectKey(0))?.setValue(Value.double(1), forKey: "weight") }
+        try other.write {
+            try other.object(ofType: "Dog", key: ObjectKey(0))?.setValue(Value.double(1), forKey: "weight")
+        }
         let version = driver.state.realmVersion
         command(&driver, "commit")
         #expect(driver.statusText.contains("conflict") == false, "\(driver.statusText)")

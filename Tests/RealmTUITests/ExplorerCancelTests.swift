@@ -16,7 +16,8 @@ import Testing
                 try realm.object(ofType: "Dog", key: key)?.setValue(.link(dogs[index % 50]), forKey: "friend")
             }
         }
-        var driver = ExplorerDriver(state: ExplorerState(realm: realm, fileName: "many.realm", readOnly: false, width: 100, height: 20))
+        var driver = ExplorerDriver(
+            state: ExplorerState(realm: realm, fileName: "many.realm", readOnly: false, width: 100, height: 20))
         driver.press(.down, .enter)
         return driver
     }
@@ -57,10 +58,12 @@ import Testing
         driver.press(.character("l"))
         let before = driver.screen.lines
         var reports = 0
-        driver.send(.key(.character("S")), monitor: ProgressMonitor { _, _ in
-            reports += 1
-            return false
-        })
+        driver.send(
+            .key(.character("S")),
+            monitor: ProgressMonitor { _, _ in
+                reports += 1
+                return false
+            })
         #expect(reports == 1)
         #expect(driver.statusText.contains("cancelled"), "\(driver.statusText)")
         #expect(Array(driver.screen.lines.dropLast()) == Array(before.dropLast()))

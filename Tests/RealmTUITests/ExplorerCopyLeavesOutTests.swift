@@ -20,8 +20,11 @@ struct ExplorerCopyLeavesOutTests {
         driver.press(.character(":"))
         driver.type("copy \(copy)")
         driver.press(.enter)
-        #expect(driver.screen.lines.contains { $0.contains("the copy leaves out what is not shown (Dog.toys (a set)): copy anyway? (y/n)") },
-                "\(driver.screen.lines)")
+        #expect(
+            driver.screen.lines.contains {
+                $0.contains("the copy leaves out what is not shown (Dog.toys (a set)): copy anyway? (y/n)")
+            },
+            "\(driver.screen.lines)")
         #expect(!FileManager.default.fileExists(atPath: copy))
         driver.press(.character("n"))
         #expect(!FileManager.default.fileExists(atPath: copy))

@@ -54,12 +54,14 @@ struct ExplorerCopyReleasesOriginalTests {
             // The session is still running, on the copy: another tool compacts the original.
             compaction = Result { try Realm.compact(path: original) }
         }
-        let session = ExplorerSession(realm: try Realm(path: original), path: original, readOnly: false, environment: [:])
+        let session = ExplorerSession(
+            realm: try Realm(path: original), path: original, readOnly: false, environment: [:])
         try session.run(on: terminal)
         let outcome = try #require(compaction)
         switch outcome {
         case .success(let sizes): #expect(sizes.after > 0)
-        case .failure(let error): Issue.record("compact of the original refused while the explorer is on the copy: \(error)")
+        case .failure(let error):
+            Issue.record("compact of the original refused while the explorer is on the copy: \(error)")
         }
         #expect(terminal.script.lastFrame?.lines.joined().contains("copy.realm") == true)
     }

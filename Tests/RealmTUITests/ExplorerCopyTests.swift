@@ -10,10 +10,14 @@ import Testing
         var driver = try ExplorerFixture.driver()
         // Table, row 张三, column photo (data): base64, as export writes it.
         driver.press(.enter, .character("l"), .character("l"), .character("l"), .character("l"), .character("y"))
-        #expect(driver.copied.last == Data([0xCA, 0xFE, 0xBA, 0xBE, 0x00, 0x01, 0x02, 0x03, 0x04, 0x05]).base64EncodedString())
+        #expect(
+            driver.copied.last
+                == Data([0xCA, 0xFE, 0xBA, 0xBE, 0x00, 0x01, 0x02, 0x03, 0x04, 0x05]).base64EncodedString())
         // Detail view: a list of strings is a JSON array; a list of links names each target as
         // export does (Dog has no primary key: by position).
-        driver.press(.enter, .character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .character("y"))
+        driver.press(
+            .enter, .character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .character("y")
+        )
         #expect(driver.copied.last == #"[{"$ref":"Dog","$index":0},{"$ref":"Dog","$index":1}]"#)
         driver.press(.character("j"), .character("y"))
         #expect(driver.copied.last == #"["owner","北京"]"#)

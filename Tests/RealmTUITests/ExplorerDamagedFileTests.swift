@@ -11,14 +11,16 @@ struct ExplorerDamagedFileTests {
     /// A file of 2,000 dogs, one named with the marker, whose bytes are then overwritten; with
     /// `laterCommit`, a small commit follows, so the damage is not in the newest commit.
     static func damagedFile(laterCommit: Bool) throws -> (folder: URL, path: String) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("realmtui-damaged-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "realmtui-damaged-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let path = folder.appendingPathComponent("bad.realm").path
         do {
             let realm = try Realm(path: path, schema: ExplorerFixture.schema)
             try realm.write {
                 for i in 0..<2000 {
-                    try realm.create("Dog", ["name": .string(i == 1000 ? Self.marker : "dog \(i)"), "age": .int(Int64(i % 15))])
+                    try realm.create(
+                        "Dog", ["name": .string(i == 1000 ? Self.marker : "dog \(i)"), "age": .int(Int64(i % 15))])
                 }
             }
             if laterCommit { try realm.write { _ = try realm.create("Dog", ["name": .string("late")]) } }
@@ -38,8 +40,10 @@ struct ExplorerDamagedFileTests {
     @Test func aDamagedLeafIsShownAsAnErrorNotAsNoObjects() throws {
         let (folder, path) = try Self.damagedFile(laterCommit: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), readOnly: true, createIfMissing: false))
-        var driver = ExplorerDriver(state: ExplorerState(realm: realm, fileName: "bad.realm", readOnly: true, width: 100, height: 20))
+        let realm = try Realm(
+            configuration: .init(fileURL: URL(fileURLWithPath: path), readOnly: true, createIfMissing: false))
+        var driver = ExplorerDriver(
+            state: ExplorerState(realm: realm, fileName: "bad.realm", readOnly: true, width: 100, height: 20))
         driver.press(.down, .enter, .character("/"))
         driver.type("age == 3")
         driver.press(.enter)
@@ -52,8 +56,10 @@ struct ExplorerDamagedFileTests {
     @Test func aDamagedNewestCommitIsNeverSilent() throws {
         let (folder, path) = try Self.damagedFile(laterCommit: false)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), readOnly: true, createIfMissing: false))
-        var driver = ExplorerDriver(state: ExplorerState(realm: realm, fileName: "bad.realm", readOnly: true, width: 140, height: 20))
+        let realm = try Realm(
+            configuration: .init(fileURL: URL(fileURLWithPath: path), readOnly: true, createIfMissing: false))
+        var driver = ExplorerDriver(
+            state: ExplorerState(realm: realm, fileName: "bad.realm", readOnly: true, width: 140, height: 20))
         let status = driver.statusText
         #expect(status.contains("⚠"), "\(status)")
         // After the first key the message is gone, but the status line still says it.
@@ -75,7 +81,8 @@ struct ExplorerDamagedFileTests {
         // A later session: the lock file forgot; the copy beside the file did not.
         let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), createIfMissing: false))
         #expect(realm.recoveredFromDamagedCommit == nil)
-        var driver = ExplorerDriver(state: ExplorerState(realm: realm, fileName: "bad.realm", readOnly: false, width: 140, height: 20))
+        var driver = ExplorerDriver(
+            state: ExplorerState(realm: realm, fileName: "bad.realm", readOnly: false, width: 140, height: 20))
         driver.press(.down)
         #expect(driver.statusText.contains("⚠ v\(lost) set aside · :recover"), "\(driver.statusText)")
         driver.press(.character(":"))
@@ -84,7 +91,8 @@ struct ExplorerDamagedFileTests {
         let salvaged = path + ".recovered-v\(lost).realm"
         #expect(driver.statusText.contains("recovered"), "\(driver.statusText)")
         #expect(driver.statusText.contains(salvaged), "\(driver.statusText)")
-        let copy = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: salvaged), readOnly: true, createIfMissing: false))
+        let copy = try Realm(
+            configuration: .init(fileURL: URL(fileURLWithPath: salvaged), readOnly: true, createIfMissing: false))
         #expect(try copy.objects("Dog").count > 0)
     }
 
@@ -107,8 +115,10 @@ struct ExplorerDamagedFileTests {
         var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         bytes.replaceSubrange(newestSlotSector..<newestSlotSector + 512, with: Data(count: 512))
         try bytes.write(to: URL(fileURLWithPath: path))
-        let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), readOnly: true, createIfMissing: false))
-        let driver = ExplorerDriver(state: ExplorerState(realm: realm, fileName: "slot.realm", readOnly: true, width: 200, height: 20))
+        let realm = try Realm(
+            configuration: .init(fileURL: URL(fileURLWithPath: path), readOnly: true, createIfMissing: false))
+        let driver = ExplorerDriver(
+            state: ExplorerState(realm: realm, fileName: "slot.realm", readOnly: true, width: 200, height: 20))
         let status = driver.statusText
         #expect(status.contains("⚠"), "\(status)")
         #expect(status.contains("header slot"), "\(status)")
@@ -119,12 +129,17 @@ struct ExplorerDamagedFileTests {
     @Test func anUnreadableObjectOfACommitIsAnErrorNotGone() throws {
         let (folder, path) = try Self.damagedFile(laterCommit: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), readOnly: true, createIfMissing: false))
+        let realm = try Realm(
+            configuration: .init(fileURL: URL(fileURLWithPath: path), readOnly: true, createIfMissing: false))
         #expect(throws: (any Error).self) { try realm.object(ofType: "Dog", key: ObjectKey(1000)) }
         var state = ExplorerState(realm: realm, fileName: "bad.realm", readOnly: true, width: 100, height: 20)
-        let summary = CommitSummary(version: realm.version, classes: [
-            .init(className: "Dog", inserted: 0, deleted: 0, modified: 1, touchedKeys: [ObjectKey(1000)], insertedKeys: []),
-        ], changedSchema: false)
+        let summary = CommitSummary(
+            version: realm.version,
+            classes: [
+                .init(
+                    className: "Dog", inserted: 0, deleted: 0, modified: 1, touchedKeys: [ObjectKey(1000)],
+                    insertedKeys: [])
+            ], changedSchema: false)
         _ = update(&state, .commits([summary], seenAt: Date()))
         _ = update(&state, .key(.character("c")))
         _ = update(&state, .key(.enter))
@@ -146,8 +161,10 @@ struct ExplorerDamagedFileTests {
         try writer.write { for i in 0..<5 { try writer.create("Dog", ["name": .string("dog \(i)")]) } }
         // Read-only: a file state of its own, as another process has (the writer's cache of the
         // nodes it wrote would hide the damage from an instance sharing it).
-        let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), readOnly: true, createIfMissing: false))
-        var driver = ExplorerDriver(state: ExplorerState(realm: realm, fileName: "newest.realm", readOnly: true, width: 140, height: 20))
+        let realm = try Realm(
+            configuration: .init(fileURL: URL(fileURLWithPath: path), readOnly: true, createIfMissing: false))
+        var driver = ExplorerDriver(
+            state: ExplorerState(realm: realm, fileName: "newest.realm", readOnly: true, width: 140, height: 20))
         // On the class list, nothing is observed: no notifier thread reads the commit before
         // it is damaged.
         try writer.write { try writer.create("Dog", ["name": .string("late")]) }

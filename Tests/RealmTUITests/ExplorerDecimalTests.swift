@@ -7,20 +7,29 @@ import Testing
 /// writes the typed text exactly (no rounding through a double), and refuses what is not a decimal.
 @Suite("Explorer decimal128")
 struct ExplorerDecimalTests {
-    static let schema = Schema([ObjectSchema(name: "Price", properties: [
-        Property(name: "id", type: .int, isPrimaryKey: true),
-        Property(name: "amount", type: .decimal128),
-        Property(name: "discount", type: .decimal128, isOptional: true),
-    ])])
+    static let schema = Schema([
+        ObjectSchema(
+            name: "Price",
+            properties: [
+                Property(name: "id", type: .int, isPrimaryKey: true),
+                Property(name: "amount", type: .decimal128),
+                Property(name: "discount", type: .decimal128, isOptional: true),
+            ])
+    ])
 
     func driver() throws -> (driver: ExplorerDriver, path: String, folder: URL) {
         let folder = try EditFixture.folder()
         let path = folder.appendingPathComponent("prices.realm").path
         let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), schema: Self.schema))
         try realm.write {
-            try realm.create("Price", ["id": .int(1), "amount": .decimal128(try Decimal128(parsing: "10.50")), "discount": .null])
-            try realm.create("Price", ["id": .int(2), "amount": .decimal128(try Decimal128(parsing: "-1E-6143")),
-                                       "discount": .decimal128(.nan)])
+            try realm.create(
+                "Price", ["id": .int(1), "amount": .decimal128(try Decimal128(parsing: "10.50")), "discount": .null])
+            try realm.create(
+                "Price",
+                [
+                    "id": .int(2), "amount": .decimal128(try Decimal128(parsing: "-1E-6143")),
+                    "discount": .decimal128(.nan),
+                ])
         }
         var driver = try EditFixture.driver(path: path, width: 100)
         driver.press(.enter)

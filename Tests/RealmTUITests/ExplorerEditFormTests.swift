@@ -115,19 +115,19 @@ struct ExplorerEditFormTests {
         func dogs() throws -> Value? { try EditFixture.reread(path, "Person", key: 0, "dogs") }
         driver.press(.enter, .enter)
         for _ in 0..<5 { driver.press(.character("j")) }
-        driver.press(.enter)                                   // 张三 › dogs: 大黄, Rex
-        driver.press(.character("a"), .character("G"), .enter) // append Ghost
+        driver.press(.enter)  // 张三 › dogs: 大黄, Rex
+        driver.press(.character("a"), .character("G"), .enter)  // append Ghost
         #expect(try dogs() == .list([.link(ObjectKey(0)), .link(ObjectKey(1)), .link(ObjectKey(2))]))
         #expect(driver.screen.lines.contains { $0.contains("Ghost") })
-        driver.press(.character("J"))                          // 大黄 down
+        driver.press(.character("J"))  // 大黄 down
         #expect(try dogs() == .list([.link(ObjectKey(1)), .link(ObjectKey(0)), .link(ObjectKey(2))]))
         driver.press(.character("K"))
         #expect(try dogs() == .list([.link(ObjectKey(0)), .link(ObjectKey(1)), .link(ObjectKey(2))]))
         driver.press(.character("x"))
         #expect(try dogs() == .list([.link(ObjectKey(1)), .link(ObjectKey(2))]))
-        driver.press(.character("i"), .enter)                  // insert 大黄 (the picker's first row) before Rex
+        driver.press(.character("i"), .enter)  // insert 大黄 (the picker's first row) before Rex
         #expect(try dogs() == .list([.link(ObjectKey(0)), .link(ObjectKey(1)), .link(ObjectKey(2))]))
-        driver.press(.character("u"))                          // undo the insert
+        driver.press(.character("u"))  // undo the insert
         #expect(try dogs() == .list([.link(ObjectKey(1)), .link(ObjectKey(2))]))
     }
 
@@ -166,6 +166,7 @@ struct ExplorerEditFormTests {
         for _ in 0..<5 { driver.press(.character("j")) }
         driver.press(.enter, .character("S"), .character("x"))
         #expect(driver.statusText.contains("sorted or filtered") == true)
-        #expect(try EditFixture.reread(path, "Person", key: 0, "dogs") == .list([.link(ObjectKey(0)), .link(ObjectKey(1))]))
+        #expect(
+            try EditFixture.reread(path, "Person", key: 0, "dogs") == .list([.link(ObjectKey(0)), .link(ObjectKey(1))]))
     }
 }

@@ -22,7 +22,7 @@ struct ExplorerEditGoldenTests {
 
     @Test func detailEditorOfAnOptionalDate() throws {
         var driver = try ExplorerFixture.driver(width: 80, height: 14)
-        driver.press(.enter, .enter, .down, .down, .down, .enter)   // 张三 › born
+        driver.press(.enter, .enter, .down, .down, .down, .enter)  // 张三 › born
         try expectGolden("edit-detail-date", driver.screen)
     }
 
@@ -34,7 +34,8 @@ struct ExplorerEditGoldenTests {
 
     @Test func readOnlyRefusalOffersCopy() throws {
         let realm = try ExplorerFixture.realm()
-        var driver = ExplorerDriver(state: ExplorerState(realm: realm, fileName: "seed.realm", readOnly: true, width: 100, height: 12))
+        var driver = ExplorerDriver(
+            state: ExplorerState(realm: realm, fileName: "seed.realm", readOnly: true, width: 100, height: 12))
         driver.press(.down, .enter, .character("e"))
         try expectGolden("edit-read-only", driver.screen)
     }

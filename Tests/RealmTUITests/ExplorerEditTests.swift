@@ -126,7 +126,9 @@ struct ExplorerEditTests {
         driver.press(.character("e"), .control("u"))
         driver.type("2020-01-02T03:04:05.25Z")
         driver.press(.enter)
-        #expect(try EditFixture.reread(path, "Every", key: 0, "when") == .date(Timestamp(seconds: 1_577_934_245, nanoseconds: 250_000_000)))
+        #expect(
+            try EditFixture.reread(path, "Every", key: 0, "when")
+                == .date(Timestamp(seconds: 1_577_934_245, nanoseconds: 250_000_000)))
         driver.press(.character("e"), .control("n"))
         #expect(try EditFixture.reread(path, "Every", key: 0, "when") == .null)
     }
@@ -151,7 +153,10 @@ struct ExplorerEditTests {
         driver.press(.character("l"), .character("e"), .control("u"))
         driver.type("new")
         driver.press(.enter)
-        if case .uuid? = try EditFixture.reread(path, "Every", key: 0, "uid") {} else { Issue.record("no uuid written") }
+        if case .uuid? = try EditFixture.reread(path, "Every", key: 0, "uid") {
+        } else {
+            Issue.record("no uuid written")
+        }
     }
 
     @Test func dataAcceptsHexAndBase64() throws {
@@ -175,21 +180,21 @@ struct ExplorerEditTests {
         let path = folder.appendingPathComponent("fixture.realm").path
         try EditFixture.fixtureFile(at: path)
         var driver = try EditFixture.driver(path: path)
-        driver.press(.enter, .character("G"), .enter, .down)   // Person 3 › name (two lines)
+        driver.press(.enter, .character("G"), .enter, .down)  // Person 3 › name (two lines)
         driver.press(.enter)
         #expect(driver.screen.lines.contains { $0.hasPrefix("│next line for the detail view") })
         driver.press(.control("u"))
         driver.type("李四")
-        driver.press(.enter)                                    // a new line, not a write
+        driver.press(.enter)  // a new line, not a write
         driver.type("second")
         #expect(try EditFixture.reread(path, "Person", key: 2, "name") != .string("李四\nsecond"))
         driver.press(.control("s"))
         #expect(try EditFixture.reread(path, "Person", key: 2, "name") == .string("李四\nsecond"))
         #expect(driver.screen.lines.contains { $0.contains("name") && $0.contains("李四") })
-        driver.press(.down, .enter)                             // nickname: null stays null with ^N
+        driver.press(.down, .enter)  // nickname: null stays null with ^N
         driver.press(.control("n"))
         #expect(try EditFixture.reread(path, "Person", key: 2, "nickname") == .null)
-        driver.press(.down, .down, .down, .enter)               // dogs: Enter still opens the list
+        driver.press(.down, .down, .down, .enter)  // dogs: Enter still opens the list
         #expect(driver.screen.lines[0].contains("dogs"))
     }
 
@@ -202,21 +207,23 @@ struct ExplorerEditTests {
         let path = folder.appendingPathComponent("fixture.realm").path
         try EditFixture.fixtureFile(at: path)
         var driver = try EditFixture.driver(path: path)
-        driver.press(.enter, .enter, .down, .down, .enter)     // Person 1 › nickname "小张", the detail view's editor
+        driver.press(.enter, .enter, .down, .down, .enter)  // Person 1 › nickname "小张", the detail view's editor
         driver.press(.control("u"))
         driver.type("null")
         driver.press(.control("s"))
         #expect(try EditFixture.reread(path, "Person", key: 0, "nickname") == .null)
-        driver.press(.enter)                                   // a null opens as null, and ^S keeps it
+        driver.press(.enter)  // a null opens as null, and ^S keeps it
         #expect(driver.screen.lines.contains { $0 == "│null" }, "\(driver.screen.lines)")
         driver.press(.control("s"))
         #expect(try EditFixture.reread(path, "Person", key: 0, "nickname") == .null)
         driver.press(.enter, .control("u"))
-        driver.type("\"null\"")                                  // the string "null", written as JSON
+        driver.type("\"null\"")  // the string "null", written as JSON
         driver.press(.control("s"))
         #expect(try EditFixture.reread(path, "Person", key: 0, "nickname") == .string("null"))
-        #expect(driver.screen.lines.contains { $0.contains("nickname") && $0.contains("\"null\"") }, "\(driver.screen.lines)")
-        driver.press(.enter)                                   // it opens quoted, and ^S keeps the string
+        #expect(
+            driver.screen.lines.contains { $0.contains("nickname") && $0.contains("\"null\"") },
+            "\(driver.screen.lines)")
+        driver.press(.enter)  // it opens quoted, and ^S keeps the string
         #expect(driver.screen.lines.contains { $0 == "│\"null\"" }, "\(driver.screen.lines)")
         driver.press(.control("s"))
         #expect(try EditFixture.reread(path, "Person", key: 0, "nickname") == .string("null"))
@@ -235,7 +242,7 @@ struct ExplorerEditTests {
         #expect(try EditFixture.reread(path, "Dog", key: 0, "name") == nil)
         #expect(driver.statusText.contains("2 objects") == true)
         #expect(try EditFixture.reread(path, "Dog", key: 1, "friend") == .null)
-        driver.press(.enter, .character("d"))                   // from Rex's detail view
+        driver.press(.enter, .character("d"))  // from Rex's detail view
         #expect(driver.screen.lines.contains { $0.contains("delete Dog Rex? 2 objects link to it (y/n)") })
         driver.press(.character("y"))
         #expect(try EditFixture.reread(path, "Dog", key: 1, "name") == nil)
@@ -251,7 +258,8 @@ struct ExplorerEditTests {
         driver.press(.enter, .character(":"))
         driver.type("set weight = 2.5")
         driver.press(.enter)
-        #expect(driver.screen.lines.contains { $0.contains("set weight = 2.5 on all 2 Dog objects of this table? (y/n)") })
+        #expect(
+            driver.screen.lines.contains { $0.contains("set weight = 2.5 on all 2 Dog objects of this table? (y/n)") })
         driver.press(.character("y"))
         #expect(try EditFixture.reread(path, "Dog", key: 0, "weight") == .double(2.5))
         #expect(try EditFixture.reread(path, "Dog", key: 2, "weight") == .double(2.5))
@@ -306,7 +314,7 @@ struct ExplorerEditTests {
         func age() throws -> Value? { try EditFixture.reread(path, "Dog", key: 0, "age") }
         setAge("4")
         driver.press(.down)
-        setAge("40")                                           // Rex
+        setAge("40")  // Rex
         driver.press(.up)
         setAge("5")
         driver.press(.character("u"))
@@ -322,9 +330,9 @@ struct ExplorerEditTests {
         #expect(driver.statusText.contains("redone"), "\(driver.statusText)")
         driver.press(.control("r"))
         #expect(try EditFixture.reread(path, "Dog", key: 1, "age") == .int(40))
-        driver.press(.character("u"))                          // a redo can be undone again
+        driver.press(.character("u"))  // a redo can be undone again
         #expect(try EditFixture.reread(path, "Dog", key: 1, "age") == .null)
-        setAge("6")                                            // a new change drops what could be redone
+        setAge("6")  // a new change drops what could be redone
         driver.press(.control("r"))
         #expect(driver.statusText.contains("nothing to redo"), "\(driver.statusText)")
         #expect(try age() == .int(6))

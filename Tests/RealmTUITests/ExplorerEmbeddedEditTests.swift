@@ -29,12 +29,16 @@ struct ExplorerEmbeddedEditTests {
         driver.press(.character("e"), .control("u"))
         driver.type("Bergen")
         driver.press(.control("s"))
-        #expect(try Self.person(path, "Ada").linkedObject(forKey: "address")?.value(forKey: "city") == .string("Bergen"),
-                "\(Self.text(driver))")
-        #expect(driver.screen.lines.contains { $0.dropFirst(2).hasPrefix("  city") && $0.contains("Bergen") }, "\(Self.text(driver))")
+        #expect(
+            try Self.person(path, "Ada").linkedObject(forKey: "address")?.value(forKey: "city") == .string("Bergen"),
+            "\(Self.text(driver))")
+        #expect(
+            driver.screen.lines.contains { $0.dropFirst(2).hasPrefix("  city") && $0.contains("Bergen") },
+            "\(Self.text(driver))")
         driver.press(.character("u"))
-        #expect(try Self.person(path, "Ada").linkedObject(forKey: "address")?.value(forKey: "city") == .string("Oslo"),
-                "\(Self.text(driver))")
+        #expect(
+            try Self.person(path, "Ada").linkedObject(forKey: "address")?.value(forKey: "city") == .string("Oslo"),
+            "\(Self.text(driver))")
     }
 
     @Test func aNullEmbeddedToOneGetsAFormForANewOne() throws {
@@ -44,8 +48,9 @@ struct ExplorerEmbeddedEditTests {
         #expect(Self.text(driver).contains("Enter creates"), "\(Self.text(driver))")
         driver.type("Paris")
         driver.press(.enter)
-        #expect(try Self.person(path, "Bob").linkedObject(forKey: "address")?.value(forKey: "city") == .string("Paris"),
-                "\(Self.text(driver))")
+        #expect(
+            try Self.person(path, "Bob").linkedObject(forKey: "address")?.value(forKey: "city") == .string("Paris"),
+            "\(Self.text(driver))")
         #expect(driver.screen.lines.contains { $0.contains("⟨Address⟩ Paris") }, "\(Self.text(driver))")
         driver.press(.character("u"))
         #expect(try Self.person(path, "Bob").value(forKey: "address") == .null, "\(Self.text(driver))")
@@ -58,20 +63,26 @@ struct ExplorerEmbeddedEditTests {
     @Test func aAppendsToAListOfEmbeddedObjectsAndDRemovesOne() throws {
         var (driver, path, folder) = try ExplorerEmbeddedTests.driver()
         defer { try? FileManager.default.removeItem(at: folder) }
-        driver.press(.enter, .enter, .character("j"), .character("j"), .character("a"))  // Ada › previous, in the detail view
+        // Ada › previous, in the detail view
+        driver.press(.enter, .enter, .character("j"), .character("j"), .character("a"))
         #expect(Self.text(driver).contains("Enter creates"), "\(Self.text(driver))")
         driver.type("Narvik")
         driver.press(.enter)
-        #expect(try Self.cities(path, "Ada") == [.string("Bergen"), .string("Tromsø"), .string("Narvik")], "\(Self.text(driver))")
+        #expect(
+            try Self.cities(path, "Ada") == [.string("Bergen"), .string("Tromsø"), .string("Narvik")],
+            "\(Self.text(driver))")
         driver.press(.enter, .character("a"))  // previous opened as a table: a appends there too
         driver.type("Bodø")
         driver.press(.enter)
-        #expect(try Self.cities(path, "Ada") == [.string("Bergen"), .string("Tromsø"), .string("Narvik"), .string("Bodø")],
-                "\(Self.text(driver))")
+        #expect(
+            try Self.cities(path, "Ada") == [.string("Bergen"), .string("Tromsø"), .string("Narvik"), .string("Bodø")],
+            "\(Self.text(driver))")
         driver.press(.escape, .character(" "), .character("j"), .character("d"))  // back, expanded, [0] Bergen
         #expect(Self.text(driver).contains("y/n"), "\(Self.text(driver))")
         driver.press(.character("y"))
-        #expect(try Self.cities(path, "Ada") == [.string("Tromsø"), .string("Narvik"), .string("Bodø")], "\(Self.text(driver))")
+        #expect(
+            try Self.cities(path, "Ada") == [.string("Tromsø"), .string("Narvik"), .string("Bodø")],
+            "\(Self.text(driver))")
         // The removed object is deleted (an embedded object never outlives its place).
         let realm = try Realm(path: path, readOnly: true)
         _ = try realm.checkIntegrity()
@@ -83,14 +94,18 @@ struct ExplorerEmbeddedEditTests {
     @Test func anObjectLinkedFromAnEmbeddedObjectIsDeleted() throws {
         let schema = Schema([
             ObjectSchema(name: "Dog", properties: [Property(name: "name", type: .string)]),
-            ObjectSchema(name: "Person", properties: [
-                Property(name: "name", type: .string, isPrimaryKey: true),
-                Property(name: "address", type: .object, isOptional: true, objectClassName: "Address"),
-            ]),
-            ObjectSchema(name: "Address", properties: [
-                Property(name: "city", type: .string),
-                Property(name: "pet", type: .object, isOptional: true, objectClassName: "Dog"),
-            ], isEmbedded: true),
+            ObjectSchema(
+                name: "Person",
+                properties: [
+                    Property(name: "name", type: .string, isPrimaryKey: true),
+                    Property(name: "address", type: .object, isOptional: true, objectClassName: "Address"),
+                ]),
+            ObjectSchema(
+                name: "Address",
+                properties: [
+                    Property(name: "city", type: .string),
+                    Property(name: "pet", type: .object, isOptional: true, objectClassName: "Dog"),
+                ], isEmbedded: true),
         ])
         let folder = try EditFixture.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -99,10 +114,12 @@ struct ExplorerEmbeddedEditTests {
             let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), schema: schema))
             try realm.write {
                 let rex = try realm.create("Dog", ["name": .string("Rex")])
-                try realm.create("Person", value: .dictionary([
-                    "name": .value(.string("Ada")),
-                    "address": .dictionary(["city": .value(.string("Oslo")), "pet": .value(.link(rex.key))]),
-                ]))
+                try realm.create(
+                    "Person",
+                    value: .dictionary([
+                        "name": .value(.string("Ada")),
+                        "address": .dictionary(["city": .value(.string("Oslo")), "pet": .value(.link(rex.key))]),
+                    ]))
             }
         }
         var driver = try EditFixture.driver(path: path, width: 100)
@@ -120,7 +137,8 @@ struct ExplorerEmbeddedEditTests {
     @Test func removingAnEmbeddedListElementIsUndone() throws {
         var (driver, path, folder) = try ExplorerEmbeddedTests.driver()
         defer { try? FileManager.default.removeItem(at: folder) }
-        driver.press(.enter, .enter, .character("j"), .character("j"), .enter, .character("x"))  // Ada › previous: Bergen removed
+        // Ada › previous: Bergen removed
+        driver.press(.enter, .enter, .character("j"), .character("j"), .enter, .character("x"))
         #expect(try Self.cities(path, "Ada") == [.string("Tromsø")], "\(Self.text(driver))")
         #expect(driver.statusText.contains("u undoes"), "\(driver.statusText)")
         driver.press(.character("u"))
@@ -135,11 +153,12 @@ struct ExplorerEmbeddedEditTests {
         var (driver, path, folder) = try ExplorerEmbeddedTests.driver()
         defer { try? FileManager.default.removeItem(at: folder) }
         driver.press(.enter, .character("d"), .character("y"))  // Person › Ada deleted
-        #expect(try Realm(path: path, readOnly: true).object(ofType: "Person", forPrimaryKey: .string("Ada")) == nil, "\(Self.text(driver))")
+        #expect(
+            try Realm(path: path, readOnly: true).object(ofType: "Person", forPrimaryKey: .string("Ada")) == nil,
+            "\(Self.text(driver))")
         #expect(driver.statusText.contains("u cannot restore it"), "\(driver.statusText)")
         driver.press(.character("u"))
         #expect(driver.statusText.contains("nothing to undo"), "\(driver.statusText)")
         _ = try Realm(path: path, readOnly: true).checkIntegrity()
     }
 }
-

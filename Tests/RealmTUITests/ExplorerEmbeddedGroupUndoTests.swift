@@ -16,13 +16,18 @@ struct ExplorerEmbeddedGroupUndoTests {
     static func driver() throws -> (driver: ExplorerDriver, path: String, folder: URL) {
         let folder = try EditFixture.folder()
         let path = folder.appendingPathComponent("people.realm").path
-        let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), schema: ExplorerEmbeddedTests.schema))
+        let realm = try Realm(
+            configuration: .init(fileURL: URL(fileURLWithPath: path), schema: ExplorerEmbeddedTests.schema))
         try realm.write {
-            try realm.create("Person", value: .dictionary([
-                "name": .value(.string("Ada")),
-                "previous": .array([ExplorerEmbeddedTests.address("Bergen", lat: 60.4), ExplorerEmbeddedTests.address("Tromsø"),
-                                    ExplorerEmbeddedTests.address("Alta", street: "Elvegata")]),
-            ]))
+            try realm.create(
+                "Person",
+                value: .dictionary([
+                    "name": .value(.string("Ada")),
+                    "previous": .array([
+                        ExplorerEmbeddedTests.address("Bergen", lat: 60.4), ExplorerEmbeddedTests.address("Tromsø"),
+                        ExplorerEmbeddedTests.address("Alta", street: "Elvegata"),
+                    ]),
+                ]))
         }
         return (try EditFixture.driver(path: path, width: 100), path, folder)
     }
@@ -38,8 +43,10 @@ struct ExplorerEmbeddedGroupUndoTests {
         }
     }
 
-    static let all: [[Value]] = [[.string("Bergen"), .null, .double(60.4)], [.string("Tromsø"), .null, .null],
-                                 [.string("Alta"), .string("Elvegata"), .null]]
+    static let all: [[Value]] = [
+        [.string("Bergen"), .null, .double(60.4)], [.string("Tromsø"), .null, .null],
+        [.string("Alta"), .string("Elvegata"), .null],
+    ]
 
     static func openPrevious(_ driver: inout ExplorerDriver) {
         driver.press(.enter, .enter, .character("j"), .character("j"), .enter)  // Person › Ada › previous, as a table
@@ -80,7 +87,9 @@ struct ExplorerEmbeddedGroupUndoTests {
         driver.press(.character("u"))
         #expect(try Self.previous(path) == Self.all, "\(driver.statusText)")
         driver.press(.character("u"))  // nothing before the delete
-        #expect(try Self.previous(path) == Self.all && driver.statusText.contains("nothing to undo"), "\(driver.statusText)")
+        #expect(
+            try Self.previous(path) == Self.all && driver.statusText.contains("nothing to undo"), "\(driver.statusText)"
+        )
         try expectGolden("embedded-group-undo-restored", driver.screen)
         _ = try Realm(path: path, readOnly: true).checkIntegrity()
     }

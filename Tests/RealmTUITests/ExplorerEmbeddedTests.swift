@@ -10,20 +10,26 @@ import Testing
 @Suite("Explorer embedded objects")
 struct ExplorerEmbeddedTests {
     static let schema = Schema([
-        ObjectSchema(name: "Person", properties: [
-            Property(name: "name", type: .string, isPrimaryKey: true),
-            Property(name: "address", type: .object, isOptional: true, objectClassName: "Address"),
-            Property(name: "previous", type: .object, isList: true, objectClassName: "Address"),
-            Property(name: "places", type: .object, isMap: true, objectClassName: "Address"),
-        ]),
-        ObjectSchema(name: "Address", properties: [
-            Property(name: "city", type: .string),
-            Property(name: "street", type: .string, isOptional: true),
-            Property(name: "geo", type: .object, isOptional: true, objectClassName: "Geo"),
-        ], isEmbedded: true),
-        ObjectSchema(name: "Geo", properties: [
-            Property(name: "lat", type: .double),
-        ], isEmbedded: true),
+        ObjectSchema(
+            name: "Person",
+            properties: [
+                Property(name: "name", type: .string, isPrimaryKey: true),
+                Property(name: "address", type: .object, isOptional: true, objectClassName: "Address"),
+                Property(name: "previous", type: .object, isList: true, objectClassName: "Address"),
+                Property(name: "places", type: .object, isMap: true, objectClassName: "Address"),
+            ]),
+        ObjectSchema(
+            name: "Address",
+            properties: [
+                Property(name: "city", type: .string),
+                Property(name: "street", type: .string, isOptional: true),
+                Property(name: "geo", type: .object, isOptional: true, objectClassName: "Geo"),
+            ], isEmbedded: true),
+        ObjectSchema(
+            name: "Geo",
+            properties: [
+                Property(name: "lat", type: .double)
+            ], isEmbedded: true),
     ])
 
     static func address(_ city: String, street: String? = nil, lat: Double? = nil) -> ObjectInput {
@@ -40,11 +46,13 @@ struct ExplorerEmbeddedTests {
         let path = folder.appendingPathComponent("people.realm").path
         let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), schema: schema))
         try realm.write {
-            try realm.create("Person", value: .dictionary([
-                "name": .value(.string("Ada")), "address": address("Oslo", street: "Main St", lat: 59.9),
-                "previous": .array([address("Bergen"), address("Tromsø")]),
-                "places": .dictionary(["work": address("Trondheim")]),
-            ]))
+            try realm.create(
+                "Person",
+                value: .dictionary([
+                    "name": .value(.string("Ada")), "address": address("Oslo", street: "Main St", lat: 59.9),
+                    "previous": .array([address("Bergen"), address("Tromsø")]),
+                    "places": .dictionary(["work": address("Trondheim")]),
+                ]))
             try realm.create("Person", ["name": .string("Bob")])
         }
         return (try EditFixture.driver(path: path, width: width), path, folder)
@@ -56,16 +64,21 @@ struct ExplorerEmbeddedTests {
         var (driver, _, folder) = try Self.driver()
         defer { try? FileManager.default.removeItem(at: folder) }
         let lines = driver.screen.lines
-        #expect(lines.contains { $0.contains("Address") && $0.contains("embedded") && !$0.contains("⚠") }, "\(Self.text(driver))")
+        #expect(
+            lines.contains { $0.contains("Address") && $0.contains("embedded") && !$0.contains("⚠") },
+            "\(Self.text(driver))")
         #expect(lines.contains { $0.contains("Person") && $0.contains(" 2 ") }, "\(Self.text(driver))")
         driver.press(.character("j"))  // Address: its preview says who holds its objects
         #expect(Self.text(driver).contains("embedded in Person"), "\(Self.text(driver))")
         driver.press(.enter)
         #expect(driver.state.current.kind == .classes, "\(Self.text(driver))")
-        #expect(driver.statusText.contains("Address objects live inside their parents: Person.address, Person.previous, Person.places"),
-                "\(driver.statusText)")
+        #expect(
+            driver.statusText.contains(
+                "Address objects live inside their parents: Person.address, Person.previous, Person.places"),
+            "\(driver.statusText)")
         driver.press(.character("j"), .enter)  // Geo lives inside an embedded class
-        #expect(driver.statusText.contains("Geo objects live inside their parents: Address.geo"), "\(driver.statusText)")
+        #expect(
+            driver.statusText.contains("Geo objects live inside their parents: Address.geo"), "\(driver.statusText)")
         try expectGolden("embedded-classes", driver.screen)
     }
 
@@ -130,10 +143,12 @@ struct ExplorerEmbeddedTests {
         let moved = driver.refresh()
         #expect(moved)
         let lines = driver.screen.lines
-        #expect(lines.contains { $0.hasPrefix(" ~address") || $0.hasPrefix("›~address") }, "\(lines.joined(separator: "\n"))")
-        #expect(lines.contains { $0.hasPrefix(" ~  city") && $0.contains("Bergen") }, "\(lines.joined(separator: "\n"))")
+        #expect(
+            lines.contains { $0.hasPrefix(" ~address") || $0.hasPrefix("›~address") },
+            "\(lines.joined(separator: "\n"))")
+        #expect(
+            lines.contains { $0.hasPrefix(" ~  city") && $0.contains("Bergen") }, "\(lines.joined(separator: "\n"))")
         #expect(lines.contains { $0.contains("was: ⟨Address⟩ Oslo, Main St, …") }, "\(lines.joined(separator: "\n"))")
         #expect(!lines.contains { $0.hasPrefix(" ~  street") })
     }
 }
-

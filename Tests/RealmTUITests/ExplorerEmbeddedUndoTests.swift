@@ -15,12 +15,16 @@ struct ExplorerEmbeddedUndoTests {
     @Test func aDeletedListElementComesBackAtItsPosition() throws {
         var (driver, path, folder) = try ExplorerEmbeddedTests.driver()
         defer { try? FileManager.default.removeItem(at: folder) }
-        driver.press(.enter, .enter, .character("j"), .character("j"), .character(" "), .character("j"), .character("d"))  // previous › [0] Bergen
+        driver.press(
+            // previous › [0] Bergen
+            .enter, .enter, .character("j"), .character("j"), .character(" "), .character("j"), .character("d"))
         driver.press(.character("y"))
         #expect(try ExplorerEmbeddedEditTests.cities(path, "Ada") == [.string("Tromsø")], "\(Self.text(driver))")
         #expect(!driver.statusText.contains("cannot restore"), "\(driver.statusText)")
         driver.press(.character("u"))
-        #expect(try ExplorerEmbeddedEditTests.cities(path, "Ada") == [.string("Bergen"), .string("Tromsø")], "\(Self.text(driver))")
+        #expect(
+            try ExplorerEmbeddedEditTests.cities(path, "Ada") == [.string("Bergen"), .string("Tromsø")],
+            "\(Self.text(driver))")
         #expect(driver.statusText.contains("undone"), "\(driver.statusText)")
         driver.press(.control("r"))
         #expect(try ExplorerEmbeddedEditTests.cities(path, "Ada") == [.string("Tromsø")], "\(driver.statusText)")
@@ -32,7 +36,9 @@ struct ExplorerEmbeddedUndoTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         driver.press(.enter, .enter, .character("j"), .enter)  // Ada › address, opened on its own
         driver.press(.character("d"))
-        #expect(!driver.statusText.contains("u cannot restore") && Self.text(driver).contains("y/n"), "\(Self.text(driver))")
+        #expect(
+            !driver.statusText.contains("u cannot restore") && Self.text(driver).contains("y/n"), "\(Self.text(driver))"
+        )
         driver.press(.character("y"))
         #expect(try Self.ada(path).value(forKey: "address") == .null, "\(Self.text(driver))")
         driver.press(.character("u"))
@@ -47,7 +53,9 @@ struct ExplorerEmbeddedUndoTests {
     @Test func aDeletedDictionaryEntryComesBackUnderItsKey() throws {
         var (driver, path, folder) = try ExplorerEmbeddedTests.driver()
         defer { try? FileManager.default.removeItem(at: folder) }
-        driver.press(.enter, .enter, .character("j"), .character("j"), .character("j"), .character(" "), .character("j"))  // places › work
+        driver.press(
+            // places › work
+            .enter, .enter, .character("j"), .character("j"), .character("j"), .character(" "), .character("j"))
         driver.press(.character("d"), .character("y"))
         #expect(try Self.ada(path).value(forKey: "places") == .map(["work": .null]), "\(Self.text(driver))")
         driver.press(.character("u"))
@@ -64,7 +72,9 @@ struct ExplorerEmbeddedUndoTests {
     @Test func anUndoAfterTheParentChangedIsRefused() throws {
         var (driver, path, folder) = try ExplorerEmbeddedTests.driver()
         defer { try? FileManager.default.removeItem(at: folder) }
-        driver.press(.enter, .enter, .character("j"), .character("j"), .character(" "), .character("j"), .character("d"), .character("y"))
+        driver.press(
+            .enter, .enter, .character("j"), .character("j"), .character(" "), .character("j"), .character("d"),
+            .character("y"))
         let realm = try Realm(path: path)
         try realm.write {
             try #require(try realm.object(ofType: "Person", forPrimaryKey: .string("Ada"))).list(forKey: "previous")

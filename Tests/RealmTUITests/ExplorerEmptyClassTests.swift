@@ -16,18 +16,22 @@ struct ExplorerEmptyClassTests {
     /// draws each frame and keeps its table.
     @Test(arguments: [0, 2])
     func everyTableKeyWorksOnAClassWithoutProperties(objects: Int) throws {
-        let realm = try Realm(configuration: .init(inMemoryIdentifier: "empty-class-\(UUID().uuidString)", schema: Self.schema))
+        let realm = try Realm(
+            configuration: .init(inMemoryIdentifier: "empty-class-\(UUID().uuidString)", schema: Self.schema))
         try realm.write {
             for _ in 0..<objects { try realm.create("Empty", [:]) }
         }
-        var driver = ExplorerDriver(state: ExplorerState(realm: realm, fileName: "empty.realm", readOnly: false, width: 80, height: 24))
+        var driver = ExplorerDriver(
+            state: ExplorerState(realm: realm, fileName: "empty.realm", readOnly: false, width: 80, height: 24))
         driver.press(.enter)
         #expect(driver.screen.lines[0].contains("Empty"), "\(driver.screen.lines)")
         driver.press(.character("s"))
         #expect(driver.statusText.contains("Empty has no properties to sort by") == true, "\(driver.screen.lines)")
-        let keys: [Key] = [.character("s"), .character("S"), .character("y"), .character("e"), .enter, .character("l"),
-                           .character("h"), .tab, .backTab, .right, .left, .character("d"), .character("n"), .character("a"),
-                           .escape, .character("j"), .character("k"), .character("G"), .character("g")]
+        let keys: [Key] = [
+            .character("s"), .character("S"), .character("y"), .character("e"), .enter, .character("l"),
+            .character("h"), .tab, .backTab, .right, .left, .character("d"), .character("n"), .character("a"),
+            .escape, .character("j"), .character("k"), .character("G"), .character("g"),
+        ]
         for key in keys {
             driver.press(key)
             #expect(driver.screen.lines.count == 24)

@@ -10,7 +10,8 @@ import Testing
     /// The names of `className`'s objects in the Realm file at `path`, as the reader sees them
     /// (decrypted with `key` when given).
     static func names(_ path: String, _ className: String, key: [UInt8]? = nil) throws -> [String] {
-        let access = try key.map { try RealmCoreFileAccess.open(path: path, key: $0) } ?? RealmCoreFileAccess.open(path: path)
+        let access =
+            try key.map { try RealmCoreFileAccess.open(path: path, key: $0) } ?? RealmCoreFileAccess.open(path: path)
         let conversion = try RealmCoreConversion(file: RealmCoreFile(image: access.image, name: path))
         let schema = try #require(conversion.schema.objectSchemas.first { $0.name == className })
         let column = try #require(schema.persistedProperties.firstIndex { $0.name == "name" })
@@ -26,7 +27,7 @@ import Testing
         let scratch = TempDir("realmtui-export-realm")
         let target = scratch.path("seed.realm")
         var driver = try ExplorerFixture.driver()
-        driver.press(.character(":"))                                          // on the class list
+        driver.press(.character(":"))  // on the class list
         driver.type("export realm \(target)")
         driver.press(.enter)
         #expect(driver.statusText.contains("exported 6 objects in 2 classes"), "\(driver.statusText)")
@@ -35,10 +36,11 @@ import Testing
 
         // A file already there is replaced only after `y`.
         let before = try Data(contentsOf: URL(fileURLWithPath: target))
-        driver.press(.down, .enter, .character(":"))                          // on a table too
+        driver.press(.down, .enter, .character(":"))  // on a table too
         driver.type("export realm \(target)")
         driver.press(.enter)
-        #expect(driver.screen.lines.joined(separator: " ").contains("exists: replace it? (y/n)"), "\(driver.screen.lines)")
+        #expect(
+            driver.screen.lines.joined(separator: " ").contains("exists: replace it? (y/n)"), "\(driver.screen.lines)")
         driver.press(.character("n"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == before)
         driver.press(.character(":"))
@@ -73,7 +75,9 @@ import Testing
         #expect(try Self.names(target, "Dog", key: key) == ["Ghost", "Rex", "大黄"])
         for command in ["verify", "write-test"] {
             let result = try runChild(tool, [command, target, "--key", hex])
-            #expect(result.status == 0 && result.stdout.contains("\"result\": \"ok\""), "realm-core-tool \(command): \(result.stderr)")
+            #expect(
+                result.status == 0 && result.stdout.contains("\"result\": \"ok\""),
+                "realm-core-tool \(command): \(result.stderr)")
         }
         let dump = try runChild(tool, ["dump", target, "--key", hex])
         #expect(dump.status == 0 && dump.stdout.contains("\"大黄\""), "\(dump.stderr)")
@@ -99,6 +103,9 @@ import Testing
             #expect(driver.statusText.contains("128 hex digits"), "\(bad): \(driver.statusText)")
             #expect(!FileManager.default.fileExists(atPath: path))
         }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted() == ["k.key", "second.realm", "secret.realm"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted() == [
+                "k.key", "second.realm", "secret.realm",
+            ])
     }
 }

@@ -10,13 +10,15 @@ import Testing
 @Suite("Explorer links inside Mixed values and dictionaries")
 struct ExplorerFollowLinksTests {
     static let schema = Schema([
-        ObjectSchema(name: "Box", properties: [
-            Property(name: "id", type: .int, isPrimaryKey: true),
-            Property(name: "value", type: .mixed),
-            Property(name: "values", type: .mixed, isList: true),
-            Property(name: "dogs", type: .object, isMap: true, objectClassName: "Dog"),
-            Property(name: "places", type: .object, isMap: true, objectClassName: "Place"),
-        ]),
+        ObjectSchema(
+            name: "Box",
+            properties: [
+                Property(name: "id", type: .int, isPrimaryKey: true),
+                Property(name: "value", type: .mixed),
+                Property(name: "values", type: .mixed, isList: true),
+                Property(name: "dogs", type: .object, isMap: true, objectClassName: "Dog"),
+                Property(name: "places", type: .object, isMap: true, objectClassName: "Place"),
+            ]),
         ObjectSchema(name: "Dog", properties: [Property(name: "name", type: .string)]),
         ObjectSchema(name: "Place", properties: [Property(name: "city", type: .string)], isEmbedded: true),
     ])
@@ -32,13 +34,15 @@ struct ExplorerFollowLinksTests {
             let fido = try realm.create("Dog", ["name": .string("Fido")])
             let rexLink = Value.typedLink(TypedLink(className: "Dog", key: rex.key))
             let fidoLink = Value.typedLink(TypedLink(className: "Dog", key: fido.key))
-            try realm.create("Box", value: .dictionary([
-                "id": .value(.int(1)),
-                "value": .value(.list([.int(1), rexLink, .map(["k": fidoLink])])),
-                "values": .array([.value(.string("a")), .value(fidoLink), .value(.list([.int(2)]))]),
-                "dogs": .dictionary(["rex": .value(.link(rex.key)), "none": .value(.null)]),
-                "places": .dictionary(["home": .dictionary(["city": .value(.string("Oslo"))])]),
-            ]))
+            try realm.create(
+                "Box",
+                value: .dictionary([
+                    "id": .value(.int(1)),
+                    "value": .value(.list([.int(1), rexLink, .map(["k": fidoLink])])),
+                    "values": .array([.value(.string("a")), .value(fidoLink), .value(.list([.int(2)]))]),
+                    "dogs": .dictionary(["rex": .value(.link(rex.key)), "none": .value(.null)]),
+                    "places": .dictionary(["home": .dictionary(["city": .value(.string("Oslo"))])]),
+                ]))
             try realm.create("Box", ["id": .int(2), "value": fidoLink])
             try realm.create("Box", ["id": .int(3), "value": .int(5)])
         }
@@ -81,7 +85,9 @@ struct ExplorerFollowLinksTests {
         driver.press(.escape, .character("j"), .enter)
         #expect(Self.opened(driver) == "Dog#1", "\(Self.text(driver))")
         driver.press(.escape, .character("j"), .enter)  // [2]: a nested list
-        #expect(driver.state.current.kind == .values && Self.text(driver).contains("values: 1 value"), "\(Self.text(driver))")
+        #expect(
+            driver.state.current.kind == .values && Self.text(driver).contains("values: 1 value"),
+            "\(Self.text(driver))")
     }
 
     @Test func aMixedLinkOpensItsObjectAndAMixedScalarIsEdited() throws {
@@ -115,6 +121,8 @@ struct ExplorerFollowLinksTests {
         driver.press(.enter, .character("G"), .enter)  // Box 1 › places
         #expect(Self.text(driver).contains("home →") && Self.text(driver).contains("Oslo"), "\(Self.text(driver))")
         driver.press(.enter)
-        #expect(Self.opened(driver)?.hasPrefix("Place#") == true && Self.text(driver).contains("Oslo"), "\(Self.text(driver))")
+        #expect(
+            Self.opened(driver)?.hasPrefix("Place#") == true && Self.text(driver).contains("Oslo"),
+            "\(Self.text(driver))")
     }
 }

@@ -73,12 +73,13 @@ struct ExplorerGoldenTests {
 
     @Test func followLinksListsAndBacklinksWithBreadcrumb() throws {
         var driver = try ExplorerFixture.driver()
-        driver.press(.enter, .enter)                         // Person › 张三
+        driver.press(.enter, .enter)  // Person › 张三
         try expectGolden("detail-person", driver.screen)
-        driver.press(.character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .enter)  // dogs
+        // dogs
+        driver.press(.character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .enter)
         try expectGolden("list-dogs", driver.screen)
-        driver.press(.enter)                                  // 大黄
-        driver.press(.character("G"), .enter)                 // owners
+        driver.press(.enter)  // 大黄
+        driver.press(.character("G"), .enter)  // owners
         try expectGolden("backlinks-owners", driver.screen)
     }
 

@@ -13,14 +13,16 @@ struct ExplorerListOwnerGoneTests {
     /// A file with Person 1 (张三: dogs 大黄 and Rex, tags owner and 北京), the explorer on it
     /// showing Person 1's detail, and a second instance to commit from.
     static func personFixture() throws -> Fixture {
-        try Fixture(height: 16, opening: [.enter, .enter]) { writer in   // Person, then 张三's detail
+        try Fixture(height: 16, opening: [.enter, .enter]) { writer in  // Person, then 张三's detail
             let dahuang = try writer.create("Dog", ["name": .string("大黄"), "age": .int(3)])
             let rex = try writer.create("Dog", ["name": .string("Rex")])
-            try writer.create("Person", value: .dictionary([
-                "id": .value(.int(1)), "name": .value(.string("张三")),
-                "dogs": .array([.value(.link(dahuang.key)), .value(.link(rex.key))]),
-                "tags": .array([.value(.string("owner")), .value(.string("北京"))]),
-            ]))
+            try writer.create(
+                "Person",
+                value: .dictionary([
+                    "id": .value(.int(1)), "name": .value(.string("张三")),
+                    "dogs": .array([.value(.link(dahuang.key)), .value(.link(rex.key))]),
+                    "tags": .array([.value(.string("owner")), .value(.string("北京"))]),
+                ]))
         }
     }
 

@@ -40,14 +40,19 @@ struct ExplorerLiveChangesTests {
         let table = try Self.table(state)
         try f.commit { _ in
             try f.dog("dog 1").setValue(.double(7), forKey: "weight")
-            try f.dog("dog 1").setValue(.int(1), forKey: "age")          // the same value: not a change
-            try f.dog("dog 15").setValue(.int(3), forKey: "age")         // below the window
+            try f.dog("dog 1").setValue(.int(1), forKey: "age")  // the same value: not a change
+            try f.dog("dog 15").setValue(.int(3), forKey: "age")  // below the window
         }
         state.realm.refresh()
-        _ = update(&state, .tableChanged(TableChange(table: ObjectIdentifier(table.rows), deletions: [], insertions: [],
-                                                     modifications: [1, 15])))
+        _ = update(
+            &state,
+            .tableChanged(
+                TableChange(
+                    table: ObjectIdentifier(table.rows), deletions: [], insertions: [],
+                    modifications: [1, 15])))
         let after = try Self.table(state)
-        let dog1 = try f.dog("dog 1").key, dog15 = try f.dog("dog 15").key
+        let dog1 = try f.dog("dog 1").key
+        let dog15 = try f.dog("dog 15").key
         #expect(after.marks[dog1]?.kind == .modified)
         #expect(after.marks[dog1]?.cells == [try Self.index("weight", in: table)])
         #expect(after.marks[dog15]?.kind == .modified)
@@ -81,8 +86,9 @@ struct ExplorerLiveChangesTests {
             let deletions = (0..<old).filter { _ in Int.random(in: 0..<4, using: &generator) == 0 }
             let new = old - deletions.count + Int.random(in: 0...10, using: &generator)
             let insertions = (0..<new).filter { _ in Int.random(in: 0..<3, using: &generator) == 0 }
-            let change = TableChange(table: ObjectIdentifier(Self.self), deletions: deletions.shuffled(), insertions: insertions.shuffled(),
-                                     modifications: [])
+            let change = TableChange(
+                table: ObjectIdentifier(Self.self), deletions: deletions.shuffled(), insertions: insertions.shuffled(),
+                modifications: [])
             func naive(_ index: Int) -> Int {
                 var position = index - deletions.filter { $0 < index }.count
                 for inserted in insertions where inserted <= position { position += 1 }
@@ -99,7 +105,8 @@ struct ExplorerLiveChangesTests {
         try f.commit { realm in try realm.objects("Dog").setValue(.value(.double(1)), forKey: "weight") }
         f.driver.refresh()
         let table = try Self.table(f.driver.state)
-        #expect(table.marks.count > 0 && table.marks.count <= 5 * f.driver.state.tableBodyHeight, "\(table.marks.count)")
+        #expect(
+            table.marks.count > 0 && table.marks.count <= 5 * f.driver.state.tableBodyHeight, "\(table.marks.count)")
         #expect(f.lines[3].hasPrefix("›~dog 0 ") && f.lines[4].hasPrefix(" ~dog 1 "), "\(f.lines)")
     }
 
@@ -113,7 +120,8 @@ struct ExplorerLiveChangesTests {
         f.driver.refresh()
         let key = try f.dog("dog 2").key
         var table = try Self.table(f.driver.state)
-        let age = try Self.index("age", in: table), weight = try Self.index("weight", in: table)
+        let age = try Self.index("age", in: table)
+        let weight = try Self.index("weight", in: table)
         #expect(table.marks[key]?.cells == [age, weight])
         f.driver.send(.tick(seconds: 10))
         try f.commit { _ in try f.dog("dog 2").setValue(.double(2), forKey: "weight") }
@@ -126,7 +134,7 @@ struct ExplorerLiveChangesTests {
     /// with the value before; an unchanged property is not marked.
     @Test func aDetailKeepsTheValueBeforeAChange() throws {
         let f = try Fixture(count: 5, height: 14)
-        f.driver.press(.down, .enter)                                  // dog 1
+        f.driver.press(.down, .enter)  // dog 1
         var state = f.driver.state
         state.rememberShownValues()
         try f.commit { _ in
@@ -160,7 +168,7 @@ struct ExplorerLiveChangesTests {
     /// under the cursor: the screen, then the cells drawn in the theme's `modified` style.
     @Test func goldenModifiedCells() throws {
         let f = try Fixture(count: 20, height: 12)
-        f.driver.state.theme = .colored                                // `modified` differs from every other role
+        f.driver.state.theme = .colored  // `modified` differs from every other role
         f.driver.press(.down, .down)
         try f.commit { _ in
             try f.dog("dog 0").setValue(.double(4.5), forKey: "weight")
@@ -180,7 +188,7 @@ struct ExplorerLiveChangesTests {
     @Test func goldenDetailShowsTheValueBeforeTheChange() throws {
         let f = try Fixture(count: 5, height: 12)
         f.driver.state.theme = .colored
-        f.driver.press(.down, .enter)                                  // dog 1
+        f.driver.press(.down, .enter)  // dog 1
         try f.commit { _ in
             try f.dog("dog 1").setValue(.int(12), forKey: "age")
             try f.dog("dog 1").setValue(.double(8.25), forKey: "weight")
@@ -260,7 +268,10 @@ struct ExplorerLiveChangesTests {
         #expect(lines[oldest + 1].contains("(7 more commits, no longer in the file's change log)"), "\(lines)")
         // The times line up whatever the versions' widths (v9 under v10).
         #expect(first < 10 && commitLines().contains { $0.contains("v10 ") })
-        let columns = Set(commitLines().compactMap { $0.range(of: #"\d\d:\d\d:\d\d"#, options: .regularExpression)?.lowerBound.utf16Offset(in: $0) })
+        let columns = Set(
+            commitLines().compactMap {
+                $0.range(of: #"\d\d:\d\d:\d\d"#, options: .regularExpression)?.lowerBound.utf16Offset(in: $0)
+            })
         #expect(columns.count == 1, "\(commitLines())")
         // Each shown commit is one older than the line above it, wherever the window is.
         for key in [Key.character("k"), .pageUp, .pageUp, .character("j"), .character("g")] {
@@ -316,7 +327,9 @@ struct ExplorerLiveChangesTests {
         for row in 0..<grid.height {
             for column in 0..<grid.width { out[column, row] = grid[column, row] }
         }
-        out.write("── cells in the `modified` style (^), or reversed on the cursor's line (*) ──", column: 0, row: grid.height)
+        out.write(
+            "── cells in the `modified` style (^), or reversed on the cursor's line (*) ──", column: 0, row: grid.height
+        )
         for row in 0..<grid.height {
             for column in 0..<grid.width {
                 var style = grid[column, row].style

@@ -17,14 +17,17 @@ struct ExplorerLiveTests {
 
         convenience init(count: Int = 50, height: Int = 14) throws {
             try self.init(height: height, opening: [.down, .enter]) { writer in
-                for i in 0..<count { try writer.create("Dog", ["name": .string("dog \(i)"), "age": .int(Int64(i % 20))]) }
+                for i in 0..<count {
+                    try writer.create("Dog", ["name": .string("dog \(i)"), "age": .int(Int64(i % 20))])
+                }
             }
         }
 
         /// A file of the fixture's schema filled by `fill` in one commit, the explorer on it
         /// after the keys `opening`.
         init(height: Int, opening keys: [Key], fill: (Realm) throws -> Void) throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("realmtui-live-\(UUID().uuidString)")
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "realmtui-live-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let path = folder.appendingPathComponent("live.realm").path
             let writer = try Realm(path: path, schema: ExplorerFixture.schema)
@@ -33,7 +36,8 @@ struct ExplorerLiveTests {
             self.path = path
             self.writer = writer
             let realm = try Realm(path: path)
-            driver = ExplorerDriver(state: ExplorerState(realm: realm, fileName: "live.realm", readOnly: false, width: 80, height: height))
+            driver = ExplorerDriver(
+                state: ExplorerState(realm: realm, fileName: "live.realm", readOnly: false, width: 80, height: height))
             for key in keys { driver.press(key) }
         }
 
@@ -119,7 +123,9 @@ struct ExplorerLiveTests {
         f.driver.press(.character("/"))
         f.driver.type("age < 10")
         f.driver.press(.enter, .character("l"), .character("S"))
-        try f.commit { realm in try realm.objects("Dog").filter("name == 'dog 9'").setValue(.value(.double(7)), forKey: "weight") }
+        try f.commit { realm in
+            try realm.objects("Dog").filter("name == 'dog 9'").setValue(.value(.double(7)), forKey: "weight")
+        }
         f.driver.refresh()
         #expect(f.lines.contains { $0.contains("~dog 9 ") }, "\(f.lines)")
     }
@@ -195,20 +201,30 @@ struct ExplorerLiveTests {
         var nextName = 1000
         for round in 0..<40 {
             for _ in 0..<Int.random(in: 0...5, using: &generator) { f.driver.press(.down) }
-            let cursorName = f.cursorLine.split(separator: " ", omittingEmptySubsequences: true).dropFirst().prefix(2).joined(separator: " ")
+            let cursorName = f.cursorLine.split(separator: " ", omittingEmptySubsequences: true).dropFirst().prefix(2)
+                .joined(separator: " ")
             try f.commit { realm in
                 let all = try realm.objects("Dog").keys()
                 for _ in 0..<Int.random(in: 1...4, using: &generator) {
                     switch Int.random(in: 0..<3, using: &generator) {
                     case 0:
-                        try realm.create("Dog", ["name": .string("dog \(nextName)"), "age": .int(Int64.random(in: 0..<20, using: &generator))])
+                        try realm.create(
+                            "Dog",
+                            [
+                                "name": .string("dog \(nextName)"),
+                                "age": .int(Int64.random(in: 0..<20, using: &generator)),
+                            ])
                         nextName += 1
                     case 1:
-                        if let key = all.randomElement(using: &generator), let dog = try realm.object(ofType: "Dog", key: key) {
+                        if let key = all.randomElement(using: &generator),
+                            let dog = try realm.object(ofType: "Dog", key: key)
+                        {
                             try realm.delete(dog)
                         }
                     default:
-                        if let key = all.randomElement(using: &generator), let dog = try realm.object(ofType: "Dog", key: key) {
+                        if let key = all.randomElement(using: &generator),
+                            let dog = try realm.object(ofType: "Dog", key: key)
+                        {
                             try dog.setValue(.int(Int64.random(in: 0..<20, using: &generator)), forKey: "age")
                         }
                     }
@@ -232,7 +248,9 @@ struct ExplorerLiveTests {
             }
             #expect(shownNames == expected, "round \(round)")
             if try f.writer.objects("Dog").filter("name == $0 AND age < 15", .string(cursorName)).first != nil {
-                #expect(f.cursorLine.contains(cursorName + " "), "round \(round): cursor was on \(cursorName): \(f.cursorLine)")
+                #expect(
+                    f.cursorLine.contains(cursorName + " "),
+                    "round \(round): cursor was on \(cursorName): \(f.cursorLine)")
             }
         }
     }

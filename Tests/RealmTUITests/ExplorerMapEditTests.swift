@@ -25,21 +25,30 @@ struct ExplorerMapEditTests {
         driver.press(.enter)  // the Dog table to pick from
         #expect(driver.statusText.contains("pick a Dog"), "\(Self.text(driver))")
         driver.press(.character("j"), .enter)  // Fido
-        #expect(try Self.box(path, "dogs") == .map(["best": .link(ObjectKey(1)), "none": .null, "rex": .link(ObjectKey(0))]),
-                "\(Self.text(driver))")
+        #expect(
+            try Self.box(path, "dogs")
+                == .map(["best": .link(ObjectKey(1)), "none": .null, "rex": .link(ObjectKey(0))]),
+            "\(Self.text(driver))")
         driver.press(.character("e"), .control("n"))  // best → null
-        #expect(try Self.box(path, "dogs") == .map(["best": .null, "none": .null, "rex": .link(ObjectKey(0))]), "\(Self.text(driver))")
+        #expect(
+            try Self.box(path, "dogs") == .map(["best": .null, "none": .null, "rex": .link(ObjectKey(0))]),
+            "\(Self.text(driver))")
         driver.press(.character("u"))
-        #expect(try Self.box(path, "dogs") == .map(["best": .link(ObjectKey(1)), "none": .null, "rex": .link(ObjectKey(0))]),
-                "\(driver.statusText)")
+        #expect(
+            try Self.box(path, "dogs")
+                == .map(["best": .link(ObjectKey(1)), "none": .null, "rex": .link(ObjectKey(0))]),
+            "\(driver.statusText)")
         driver.press(.character("j"), .character("r"), .control("u"))  // none → nobody
         driver.type("nobody")
         driver.press(.enter)
         driver.press(.character("g"), .character("x"))  // best removed
-        #expect(try Self.box(path, "dogs") == .map(["nobody": .null, "rex": .link(ObjectKey(0))]), "\(Self.text(driver))")
+        #expect(
+            try Self.box(path, "dogs") == .map(["nobody": .null, "rex": .link(ObjectKey(0))]), "\(Self.text(driver))")
         driver.press(.character("u"))
-        #expect(try Self.box(path, "dogs") == .map(["best": .link(ObjectKey(1)), "nobody": .null, "rex": .link(ObjectKey(0))]),
-                "\(driver.statusText)")
+        #expect(
+            try Self.box(path, "dogs")
+                == .map(["best": .link(ObjectKey(1)), "nobody": .null, "rex": .link(ObjectKey(0))]),
+            "\(driver.statusText)")
     }
 
     @Test func aKeyRealmRefusesIsRefusedWithNothingWritten() throws {
@@ -51,7 +60,9 @@ struct ExplorerMapEditTests {
             driver.press(.character("a"))
             driver.type(key)
             driver.press(.enter)
-            #expect(Self.text(driver).contains("refused, nothing written") && Self.text(driver).contains(says), "\(Self.text(driver))")
+            #expect(
+                Self.text(driver).contains("refused, nothing written") && Self.text(driver).contains(says),
+                "\(Self.text(driver))")
             #expect(driver.state.current.kind == .values, "\(Self.text(driver))")
             if key == "a.b" { try expectGolden("map-edit-bad-key", driver.screen) }
             driver.press(.escape)
@@ -113,7 +124,9 @@ struct ExplorerMapEditTests {
         driver.press(.character("i"), .enter, .control("u"))
         driver.type("5")
         driver.press(.enter)
-        #expect(try Self.box(path, "value") == .list([.int(1), rex, .map(["k": fido, "n": .int(5)])]), "\(Self.text(driver))")
+        #expect(
+            try Self.box(path, "value") == .list([.int(1), rex, .map(["k": fido, "n": .int(5)])]),
+            "\(Self.text(driver))")
         driver.press(.character("u"))
         #expect(try Self.box(path, "value") == .list([.int(1), rex, .map(["k": fido])]), "\(driver.statusText)")
         driver.press(.escape, .character("g"), .character("e"))  // [0]: 1 → "one", picked as a string

@@ -10,12 +10,14 @@ import Testing
 @Suite("Explorer Mixed type picker for elements and entries")
 struct ExplorerMixedElementPickerTests {
     static let schema = Schema([
-        ObjectSchema(name: "Box", properties: [
-            Property(name: "id", type: .int, isPrimaryKey: true),
-            Property(name: "values", type: .mixed, isList: true),
-            Property(name: "attrs", type: .mixed, isMap: true),
-            Property(name: "value", type: .mixed),
-        ]),
+        ObjectSchema(
+            name: "Box",
+            properties: [
+                Property(name: "id", type: .int, isPrimaryKey: true),
+                Property(name: "values", type: .mixed, isList: true),
+                Property(name: "attrs", type: .mixed, isMap: true),
+                Property(name: "value", type: .mixed),
+            ]),
         ObjectSchema(name: "Dog", properties: [Property(name: "name", type: .string)]),
     ])
 
@@ -27,9 +29,13 @@ struct ExplorerMixedElementPickerTests {
         let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), schema: Self.schema))
         try realm.write {
             try realm.create("Dog", ["name": .string("Rex")])
-            try realm.create("Box", ["id": .int(1), "values": .list([.string("5"), .int(7)]),
-                                     "attrs": .map(["a": .string("5"), "b": .int(7)]),
-                                     "value": .map(["m": .list([.int(1), .string("x")])])])
+            try realm.create(
+                "Box",
+                [
+                    "id": .int(1), "values": .list([.string("5"), .int(7)]),
+                    "attrs": .map(["a": .string("5"), "b": .int(7)]),
+                    "value": .map(["m": .list([.int(1), .string("x")])]),
+                ])
         }
         var driver = try EditFixture.driver(path: path, width: 80)
         driver.press(.enter, .enter)
@@ -50,8 +56,8 @@ struct ExplorerMixedElementPickerTests {
     @Test func aListElementIsEditedThroughThePicker() throws {
         var (driver, path, folder) = try driver()
         defer { try? FileManager.default.removeItem(at: folder) }
-        driver.press(.character("j"), .enter)          // values
-        driver.press(.character("e"))                  // [0]: the string "5"
+        driver.press(.character("j"), .enter)  // values
+        driver.press(.character("e"))  // [0]: the string "5"
         #expect(isPicking(driver) == true, "\(text(driver))")
         driver.press(.character("i"), .enter)
         #expect(driver.screen.lines.contains { $0.contains("mixed as int") }, "\(text(driver))")
@@ -62,7 +68,7 @@ struct ExplorerMixedElementPickerTests {
         #expect(try box(path, "values") == .list([.int(42), .int(7)]), "\(text(driver))")
         driver.press(.character("u"))
         #expect(try box(path, "values") == .list([.string("5"), .int(7)]), "\(driver.statusText)")
-        driver.press(.character("j"), .character("e"), .character("s"), .enter)   // [1]: 7 as a string
+        driver.press(.character("j"), .character("e"), .character("s"), .enter)  // [1]: 7 as a string
         #expect(driver.screen.lines.contains("=7"), "\(text(driver))")
         driver.press(.enter)
         #expect(try box(path, "values") == .list([.string("5"), .string("7")]), "\(text(driver))")
@@ -71,16 +77,18 @@ struct ExplorerMixedElementPickerTests {
     @Test func aListElementKeepsJSONAndPicksALink() throws {
         var (driver, path, folder) = try driver()
         defer { try? FileManager.default.removeItem(at: folder) }
-        driver.press(.character("j"), .enter, .character("e"), .end, .enter)   // json…
+        driver.press(.character("j"), .enter, .character("e"), .end, .enter)  // json…
         #expect(driver.screen.lines.contains("=\"5\""), "\(text(driver))")
         driver.press(.control("u"))
         driver.type("true")
         driver.press(.enter)
         #expect(try box(path, "values") == .list([.bool(true), .int(7)]), "\(text(driver))")
-        driver.press(.character("j"), .character("e"), .character("l"), .enter)   // link: the classes
-        driver.press(.character("d"), .enter, .enter)                               // Dog, Rex
-        #expect(try box(path, "values") == .list([.bool(true), .typedLink(TypedLink(className: "Dog", key: ObjectKey(0)))]),
-                "\(text(driver))")
+        driver.press(.character("j"), .character("e"), .character("l"), .enter)  // link: the classes
+        driver.press(.character("d"), .enter, .enter)  // Dog, Rex
+        #expect(
+            try box(path, "values")
+                == .list([.bool(true), .typedLink(TypedLink(className: "Dog", key: ObjectKey(0)))]),
+            "\(text(driver))")
     }
 
     @Test func anAppendedElementIsTypedThroughThePicker() throws {
@@ -97,9 +105,9 @@ struct ExplorerMixedElementPickerTests {
     @Test func escapeLeavesTheElementUnchanged() throws {
         var (driver, path, folder) = try driver()
         defer { try? FileManager.default.removeItem(at: folder) }
-        driver.press(.character("j"), .enter, .character("e"), .escape)          // Esc in the picker
+        driver.press(.character("j"), .enter, .character("e"), .escape)  // Esc in the picker
         #expect(driver.statusText.contains("nothing written"), "\(driver.statusText)")
-        driver.press(.character("e"), .character("i"), .enter, .escape)          // Esc in the int editor
+        driver.press(.character("e"), .character("i"), .enter, .escape)  // Esc in the int editor
         #expect(driver.statusText.contains("nothing written"), "\(driver.statusText)")
         #expect(try box(path, "values") == .list([.string("5"), .int(7)]))
     }
@@ -107,8 +115,8 @@ struct ExplorerMixedElementPickerTests {
     @Test func aDictionaryValueIsEditedThroughThePicker() throws {
         var (driver, path, folder) = try driver()
         defer { try? FileManager.default.removeItem(at: folder) }
-        driver.press(.character("j"), .character("j"), .enter)   // attrs
-        driver.press(.character("e"))                            // a: the string "5"
+        driver.press(.character("j"), .character("j"), .enter)  // attrs
+        driver.press(.character("e"))  // a: the string "5"
         #expect(isPicking(driver) == true, "\(text(driver))")
         driver.press(.character("i"), .enter)
         #expect(driver.screen.lines.contains { $0.contains("mixed as int") }, "\(text(driver))")
@@ -118,9 +126,9 @@ struct ExplorerMixedElementPickerTests {
         #expect(try box(path, "attrs") == .map(["a": .int(42), "b": .int(7)]), "\(text(driver))")
         driver.press(.character("u"))
         #expect(try box(path, "attrs") == .map(["a": .string("5"), "b": .int(7)]), "\(driver.statusText)")
-        driver.press(.character("e"), .character("d"), .enter, .escape)         // Esc: nothing written
+        driver.press(.character("e"), .character("d"), .enter, .escape)  // Esc: nothing written
         #expect(try box(path, "attrs") == .map(["a": .string("5"), "b": .int(7)]))
-        driver.press(.character("e"), .character("n"), .enter)                   // null writes at once
+        driver.press(.character("e"), .character("n"), .enter)  // null writes at once
         #expect(try box(path, "attrs") == .map(["a": .null, "b": .int(7)]), "\(text(driver))")
     }
 
@@ -134,14 +142,15 @@ struct ExplorerMixedElementPickerTests {
         driver.press(.character("s"), .enter, .control("u"))
         driver.type("5")
         driver.press(.enter)
-        #expect(try box(path, "attrs") == .map(["a": .string("5"), "b": .int(7), "c": .string("5")]), "\(text(driver))")
+        #expect(
+            try box(path, "attrs") == .map(["a": .string("5"), "b": .int(7), "c": .string("5")]), "\(text(driver))")
     }
 
     @Test func aValueNestedInAMixedIsEditedThroughThePicker() throws {
         var (driver, path, folder) = try driver()
         defer { try? FileManager.default.removeItem(at: folder) }
-        driver.press(.character("G"), .enter, .enter)           // value › m
-        driver.press(.character("j"), .character("e"))          // [1]: "x"
+        driver.press(.character("G"), .enter, .enter)  // value › m
+        driver.press(.character("j"), .character("e"))  // [1]: "x"
         #expect(isPicking(driver) == true, "\(text(driver))")
         driver.press(.character("i"), .enter, .control("u"))
         driver.type("9")

@@ -13,15 +13,18 @@ struct ExplorerMixedPickerTests {
     func driver(height: Int = 24) throws -> (driver: ExplorerDriver, path: String, folder: URL) {
         let folder = try EditFixture.folder()
         let path = folder.appendingPathComponent("boxes.realm").path
-        let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), schema: ExplorerMixedTests.schema))
+        let realm = try Realm(
+            configuration: .init(fileURL: URL(fileURLWithPath: path), schema: ExplorerMixedTests.schema))
         try realm.write {
             let dog = try realm.create("Dog", ["name": .string("Rex")])
-            let values: [Value] = [.string("5"), .int(5), .float(2.5), .typedLink(TypedLink(className: "Dog", key: dog.key)),
-                                   .list([.int(1), .string("two"), .null]), .double(5)]
+            let values: [Value] = [
+                .string("5"), .int(5), .float(2.5), .typedLink(TypedLink(className: "Dog", key: dog.key)),
+                .list([.int(1), .string("two"), .null]), .double(5),
+            ]
             for (i, v) in values.enumerated() { try realm.create("Box", ["id": .int(Int64(i + 1)), "value": v]) }
         }
         var driver = try EditFixture.driver(path: path, width: 80, height: height)
-        driver.press(.enter, .character("l"))   // the Box table, on the value column
+        driver.press(.enter, .character("l"))  // the Box table, on the value column
         return (driver, path, folder)
     }
 
@@ -32,17 +35,19 @@ struct ExplorerMixedPickerTests {
     @Test func thePickerShowsWithTheCurrentTypeSelected() throws {
         var (driver, _, folder) = try driver()
         defer { try? FileManager.default.removeItem(at: folder) }
-        driver.press(.down, .character("e"))     // box 2: int 5
+        driver.press(.down, .character("e"))  // box 2: int 5
         try expectGolden("mixed-type-picker", driver.screen)
     }
 
     @Test func pickingIntAndTyping42StoresAnInt() throws {
         var (driver, path, folder) = try driver()
         defer { try? FileManager.default.removeItem(at: folder) }
-        driver.press(.character("e"), .character("i"), .enter)   // box 1 holds the string "5"
+        driver.press(.character("e"), .character("i"), .enter)  // box 1 holds the string "5"
         let lines = driver.screen.lines
         #expect(lines.contains { $0.hasPrefix("Box.value mixed as int:") }, "\(lines.joined(separator: "\n"))")
-        #expect(lines.contains("=5"), "a string that reads as an int starts the int editor: \(lines.joined(separator: "\n"))")
+        #expect(
+            lines.contains("=5"),
+            "a string that reads as an int starts the int editor: \(lines.joined(separator: "\n"))")
         driver.press(.control("u"))
         driver.type("42")
         driver.press(.enter)
@@ -52,12 +57,12 @@ struct ExplorerMixedPickerTests {
     @Test func pickingStringStoresAStringEvenWhenItReadsAsANumber() throws {
         var (driver, path, folder) = try driver()
         defer { try? FileManager.default.removeItem(at: folder) }
-        driver.press(.down, .character("e"), .character("s"), .enter)   // box 2: int 5, as a string
+        driver.press(.down, .character("e"), .character("s"), .enter)  // box 2: int 5, as a string
         #expect(driver.screen.lines.contains("=5"), "\(driver.screen.lines.joined(separator: "\n"))")
         driver.press(.enter)
         #expect(try value(path, box: 2) == .string("5"))
         driver.press(.character("e"))
-        driver.press(.enter)                      // string is preselected now
+        driver.press(.enter)  // string is preselected now
         driver.press(.control("u"))
         driver.type("42")
         driver.press(.enter)
@@ -67,12 +72,12 @@ struct ExplorerMixedPickerTests {
     @Test func escapeAfterPickingATypeLeavesTheValueAsItWas() throws {
         var (driver, path, folder) = try driver()
         defer { try? FileManager.default.removeItem(at: folder) }
-        driver.press(.down, .character("e"), .character("d"), .enter)   // box 2 as a double: 5.0
+        driver.press(.down, .character("e"), .character("d"), .enter)  // box 2 as a double: 5.0
         #expect(driver.screen.lines.contains("=5.0"), "\(driver.screen.lines.joined(separator: "\n"))")
         driver.press(.escape)
         #expect(driver.statusText.contains("nothing written"), "\(driver.statusText)")
         #expect(try value(path, box: 2) == .int(5))
-        driver.press(.character("e"), .down, .escape)                   // Esc in the picker itself
+        driver.press(.character("e"), .down, .escape)  // Esc in the picker itself
         #expect(driver.statusText.contains("nothing written"), "\(driver.statusText)")
         #expect(try value(path, box: 2) == .int(5))
     }
@@ -80,7 +85,7 @@ struct ExplorerMixedPickerTests {
     @Test func aBadIntShowsTheIntEditorsRefusalAndStoresNothing() throws {
         var (driver, path, folder) = try driver(height: 12)
         defer { try? FileManager.default.removeItem(at: folder) }
-        driver.press(.down, .character("e"), .enter, .control("u"))     // int preselected
+        driver.press(.down, .character("e"), .enter, .control("u"))  // int preselected
         driver.type("4x2")
         driver.press(.enter)
         try expectGolden("mixed-int-refused", driver.screen)
@@ -115,8 +120,10 @@ struct ExplorerMixedPickerTests {
         var (driver, path, folder) = try driver()
         defer { try? FileManager.default.removeItem(at: folder) }
         driver.press(.down, .character("e"), .character("l"), .enter)  // link: the classes
-        #expect(driver.screen.lines.contains { $0.contains("pick the class it links to") }, "\(driver.screen.lines.joined(separator: "\n"))")
-        driver.press(.character("d"), .enter)                            // Dog: its table to pick from
+        #expect(
+            driver.screen.lines.contains { $0.contains("pick the class it links to") },
+            "\(driver.screen.lines.joined(separator: "\n"))")
+        driver.press(.character("d"), .enter)  // Dog: its table to pick from
         #expect(driver.screen.lines.contains { $0.contains("Rex") }, "\(driver.screen.lines.joined(separator: "\n"))")
         driver.press(.enter)
         #expect(try value(path, box: 2) == .typedLink(TypedLink(className: "Dog", key: ObjectKey(0))))
@@ -125,19 +132,22 @@ struct ExplorerMixedPickerTests {
     @Test func listAndDictionaryAreTypedWholeAndMustBeOfThatKind() throws {
         var (driver, path, folder) = try driver()
         defer { try? FileManager.default.removeItem(at: folder) }
-        driver.press(.down, .character("e"), .end, .up, .up, .enter)    // list
+        driver.press(.down, .character("e"), .end, .up, .up, .enter)  // list
         #expect(driver.screen.lines.contains("=[]"), "\(driver.screen.lines.joined(separator: "\n"))")
         driver.press(.control("u"))
         driver.type("7")
         driver.press(.enter)
-        #expect(driver.screen.lines.contains { $0.contains("a list is written") }, "\(driver.screen.lines.joined(separator: "\n"))")
+        #expect(
+            driver.screen.lines.contains { $0.contains("a list is written") },
+            "\(driver.screen.lines.joined(separator: "\n"))")
         #expect(try value(path, box: 2) == .int(5))
         driver.press(.control("u"))
         driver.type("[1, \"a\"]")
         driver.press(.enter)
         #expect(try value(path, box: 2) == .list([.int(1), .string("a")]))
-        driver.press(.character("e"), .end, .enter)                      // json…: the current value's text
-        #expect(driver.screen.lines.contains("=[1,\"a\"]") || driver.screen.lines.contains("=[1, \"a\"]"),
-                "\(driver.screen.lines.joined(separator: "\n"))")
+        driver.press(.character("e"), .end, .enter)  // json…: the current value's text
+        #expect(
+            driver.screen.lines.contains("=[1,\"a\"]") || driver.screen.lines.contains("=[1, \"a\"]"),
+            "\(driver.screen.lines.joined(separator: "\n"))")
     }
 }

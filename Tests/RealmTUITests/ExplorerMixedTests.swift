@@ -10,10 +10,12 @@ import Testing
 @Suite("Explorer Mixed")
 struct ExplorerMixedTests {
     static let schema = Schema([
-        ObjectSchema(name: "Box", properties: [
-            Property(name: "id", type: .int, isPrimaryKey: true),
-            Property(name: "value", type: .mixed),
-        ]),
+        ObjectSchema(
+            name: "Box",
+            properties: [
+                Property(name: "id", type: .int, isPrimaryKey: true),
+                Property(name: "value", type: .mixed),
+            ]),
         ObjectSchema(name: "Dog", properties: [Property(name: "name", type: .string)]),
     ])
 
@@ -23,8 +25,10 @@ struct ExplorerMixedTests {
         let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), schema: Self.schema))
         try realm.write {
             let dog = try realm.create("Dog", ["name": .string("Rex")])
-            let values: [Value] = [.string("5"), .int(5), .float(2.5), .typedLink(TypedLink(className: "Dog", key: dog.key)),
-                                   .list([.int(1), .string("two"), .null]), .double(5)]
+            let values: [Value] = [
+                .string("5"), .int(5), .float(2.5), .typedLink(TypedLink(className: "Dog", key: dog.key)),
+                .list([.int(1), .string("two"), .null]), .double(5),
+            ]
             for (i, v) in values.enumerated() { try realm.create("Box", ["id": .int(Int64(i + 1)), "value": v]) }
         }
         var driver = try EditFixture.driver(path: path, width: 100)
@@ -37,7 +41,9 @@ struct ExplorerMixedTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let lines = driver.screen.lines
         func row(_ id: Int, _ shown: String) -> Bool {
-            lines.contains { $0.trimmingCharacters(in: CharacterSet(charactersIn: " ›")).hasPrefix("\(id) ") && $0.contains(shown) }
+            lines.contains {
+                $0.trimmingCharacters(in: CharacterSet(charactersIn: " ›")).hasPrefix("\(id) ") && $0.contains(shown)
+            }
         }
         #expect(row(1, "\"5\""), "\(lines.joined(separator: "\n"))")
         #expect(row(2, "5") && !row(2, "\"5\""))
@@ -53,7 +59,8 @@ struct ExplorerMixedTests {
         func value(_ key: Int64) throws -> Value? { try EditFixture.reread(path, "Box", key: key, "value") }
         // `json…`, the picker's last choice, is the one-line editor taking any Mixed value.
         driver.press(.character("l"), .character("e"), .end, .enter)
-        #expect(driver.screen.lines.contains("=\"5\""), "\(driver.screen.lines.joined(separator: "\n"))")  // starts from text reading back as the string
+        // starts from text reading back as the string
+        #expect(driver.screen.lines.contains("=\"5\""), "\(driver.screen.lines.joined(separator: "\n"))")
         driver.press(.enter)
         #expect(try value(0) == .string("5"))
         driver.press(.character("e"), .end, .enter, .control("u"))
@@ -67,9 +74,11 @@ struct ExplorerMixedTests {
         driver.press(.character("e"), .end, .enter, .control("u"))
         driver.type("Dog#7")
         driver.press(.enter)
-        #expect(driver.screen.lines.contains { $0.hasPrefix("refused, nothing written") }, "\(driver.screen.lines.joined(separator: "\n"))")
+        #expect(
+            driver.screen.lines.contains { $0.hasPrefix("refused, nothing written") },
+            "\(driver.screen.lines.joined(separator: "\n"))")
         #expect(try value(0) == .typedLink(TypedLink(className: "Dog", key: ObjectKey(0))))
-        driver.press(.character("e"), .control("u"))   // the refused editor is still open
+        driver.press(.character("e"), .control("u"))  // the refused editor is still open
         driver.type("hello")
         driver.press(.enter)
         #expect(try value(0) == .string("hello"))

@@ -17,7 +17,9 @@ struct ExplorerNaNTests {
         let path = folder.appendingPathComponent("fixture.realm").path
         try EditFixture.fixtureFile(at: path)
         let writer = try Realm(path: path)
-        try writer.write { try writer.object(ofType: "Dog", key: ObjectKey(0))?.setValue(.double(.nan), forKey: "weight") }
+        try writer.write {
+            try writer.object(ofType: "Dog", key: ObjectKey(0))?.setValue(.double(.nan), forKey: "weight")
+        }
         var driver = try EditFixture.driver(path: path, width: 120)
         driver.press(.down, .enter, .character("l"))
         return (driver, path, folder)
@@ -29,7 +31,7 @@ struct ExplorerNaNTests {
         let path = folder.appendingPathComponent("fixture.realm").path
         try EditFixture.fixtureFile(at: path)
         var driver = try EditFixture.driver(path: path)
-        driver.press(.down, .enter, .character("l"), .character("l"))   // 大黄's weight, 12.5
+        driver.press(.down, .enter, .character("l"), .character("l"))  // 大黄's weight, 12.5
         driver.press(.character("e"), .control("u"))
         driver.type("nan")
         driver.press(.enter)

@@ -8,32 +8,41 @@ import Testing
 @Suite("Explorer scrolling")
 struct ExplorerScrollingTests {
     static let schema = Schema([
-        ObjectSchema(name: "Note", properties: [
-            Property(name: "title", type: .string),
-            Property(name: "body", type: .string),
-        ] + (0..<10).map { Property(name: "extra\($0)", type: .string) }),
+        ObjectSchema(
+            name: "Note",
+            properties: [
+                Property(name: "title", type: .string),
+                Property(name: "body", type: .string),
+            ] + (0..<10).map { Property(name: "extra\($0)", type: .string) })
     ])
 
     /// A note whose body is `bodyLines` lines (`body line 1`…), then ten short properties, open
     /// in the detail view at 80×24.
     static func noteDetail(bodyLines: Int = 60) throws -> ExplorerDriver {
-        let realm = try Realm(configuration: .init(inMemoryIdentifier: "scrolling-\(UUID().uuidString)", schema: schema))
+        let realm = try Realm(
+            configuration: .init(inMemoryIdentifier: "scrolling-\(UUID().uuidString)", schema: schema))
         try realm.write {
-            var values: [String: Value] = ["title": .string("a long note"),
-                                           "body": .string((1...bodyLines).map { "body line \($0)" }.joined(separator: "\n"))]
+            var values: [String: Value] = [
+                "title": .string("a long note"),
+                "body": .string((1...bodyLines).map { "body line \($0)" }.joined(separator: "\n")),
+            ]
             for i in 0..<10 { values["extra\(i)"] = .string("extra value \(i)") }
             try realm.create("Note", values)
         }
-        var driver = ExplorerDriver(state: ExplorerState(realm: realm, fileName: "notes.realm", readOnly: false, width: 80, height: 24))
+        var driver = ExplorerDriver(
+            state: ExplorerState(realm: realm, fileName: "notes.realm", readOnly: false, width: 80, height: 24))
         driver.press(.enter, .enter)
         #expect(driver.screen.lines[0].contains("Note › a long note"), "\(driver.screen.lines)")
         return driver
     }
 
     static func bodyLinesShown(_ driver: ExplorerDriver) -> Set<Int> {
-        Set(driver.screen.lines.compactMap { line in
-            line.range(of: #"body line \d+"#, options: .regularExpression).flatMap { Int(line[$0].split(separator: " ").last ?? "") }
-        })
+        Set(
+            driver.screen.lines.compactMap { line in
+                line.range(of: #"body line \d+"#, options: .regularExpression).flatMap {
+                    Int(line[$0].split(separator: " ").last ?? "")
+                }
+            })
     }
 
     /// A value taller than the screen: `j` scrolls through it line by line before the cursor
@@ -89,8 +98,10 @@ struct ExplorerCursorAboveInputBarTests {
         return driver
     }
 
-    @Test(arguments: [[Key.character("d")], [.character("/")], [.character("e")], [.character(":")],
-                      [.character("/"), .character("a"), .character("g"), .character("e"), .character(" "), .character(">"), .enter]])
+    @Test(arguments: [
+        [Key.character("d")], [.character("/")], [.character("e")], [.character(":")],
+        [.character("/"), .character("a"), .character("g"), .character("e"), .character(" "), .character(">"), .enter],
+    ])
     func theCursorRowStaysInViewWhenTheBarOpens(keys: [Key]) throws {
         var driver = try Self.lastDog()
         for key in keys { driver.press(key) }
@@ -114,7 +125,9 @@ struct ExplorerHelpScrollingTests {
         var seen = Set<String>()
         func collect() {
             // A help text may be cut at the screen's edge: its first 24 characters are enough.
-            for line in driver.screen.lines { for text in expected where line.contains(text.prefix(24)) { seen.insert(text) } }
+            for line in driver.screen.lines {
+                for text in expected where line.contains(text.prefix(24)) { seen.insert(text) }
+            }
         }
         collect()
         for _ in 0..<10 {
@@ -123,8 +136,11 @@ struct ExplorerHelpScrollingTests {
         }
         #expect(Set(expected).subtracting(seen).isEmpty, "never shown: \(Set(expected).subtracting(seen))")
         for _ in 0..<60 { driver.press(.character("j")) }
-        #expect(driver.screen.lines.contains { $0.contains((expected.last ?? "?").prefix(24)) }, "\(driver.screen.lines)")
-        #expect(driver.screen.lines.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }.count > 10, "\(driver.screen.lines)")
+        #expect(
+            driver.screen.lines.contains { $0.contains((expected.last ?? "?").prefix(24)) }, "\(driver.screen.lines)")
+        #expect(
+            driver.screen.lines.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }.count > 10,
+            "\(driver.screen.lines)")
         // One k from the end shows the line before the last page's first line: no dead presses.
         let before = driver.screen.lines
         driver.press(.character("k"))

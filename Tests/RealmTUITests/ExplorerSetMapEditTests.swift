@@ -11,13 +11,18 @@ struct ExplorerSetMapEditTests {
     func driver() throws -> (driver: ExplorerDriver, path: String, folder: URL) {
         let folder = try EditFixture.folder()
         let path = folder.appendingPathComponent("items.realm").path
-        let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), schema: ExplorerSetMapTests.schema))
+        let realm = try Realm(
+            configuration: .init(fileURL: URL(fileURLWithPath: path), schema: ExplorerSetMapTests.schema))
         try realm.write {
-            try realm.create("Item", ["id": .int(1), "tags": .list([.string("red"), .string("big")]),
-                                      "attrs": .map(["color": .string("red"), "size": .string("L")])])
+            try realm.create(
+                "Item",
+                [
+                    "id": .int(1), "tags": .list([.string("red"), .string("big")]),
+                    "attrs": .map(["color": .string("red"), "size": .string("L")]),
+                ])
         }
         var driver = try EditFixture.driver(path: path, width: 100)
-        driver.press(.enter, .enter)   // the Item table, the object
+        driver.press(.enter, .enter)  // the Item table, the object
         return (driver, path, folder)
     }
 
@@ -25,7 +30,7 @@ struct ExplorerSetMapEditTests {
         var (driver, path, folder) = try driver()
         defer { try? FileManager.default.removeItem(at: folder) }
         func tags() throws -> Value? { try EditFixture.reread(path, "Item", key: 0, "tags") }
-        driver.press(.character("j"), .enter)          // Item › tags: big, red
+        driver.press(.character("j"), .enter)  // Item › tags: big, red
         driver.press(.character("x"))
         #expect(try tags() == .list([.string("red")]), "\(driver.screen.lines.joined(separator: "\n"))")
         driver.press(.character("u"))
@@ -36,24 +41,32 @@ struct ExplorerSetMapEditTests {
         var (driver, path, folder) = try driver()
         defer { try? FileManager.default.removeItem(at: folder) }
         func attrs() throws -> Value? { try EditFixture.reread(path, "Item", key: 0, "attrs") }
-        driver.press(.character("j"), .character("j"), .enter)   // Item › attrs: color, size
+        driver.press(.character("j"), .character("j"), .enter)  // Item › attrs: color, size
         driver.press(.character("a"))
         driver.type("weight")
-        driver.press(.enter, .control("u"))                       // the key, then its value
+        driver.press(.enter, .control("u"))  // the key, then its value
         driver.type("9kg")
         driver.press(.enter)
-        #expect(try attrs() == .map(["color": .string("red"), "size": .string("L"), "weight": .string("9kg")]),
-                "\(driver.screen.lines.joined(separator: "\n"))")
+        #expect(
+            try attrs() == .map(["color": .string("red"), "size": .string("L"), "weight": .string("9kg")]),
+            "\(driver.screen.lines.joined(separator: "\n"))")
         driver.press(.character("g"), .character("r"), .control("u"))  // color → colour
         driver.type("colour")
         driver.press(.enter)
-        #expect(try attrs() == .map(["colour": .string("red"), "size": .string("L"), "weight": .string("9kg")]),
-                "\(driver.screen.lines.joined(separator: "\n"))")
-        driver.press(.character("G"), .character("x"))            // weight removed
-        #expect(try attrs() == .map(["colour": .string("red"), "size": .string("L")]), "\(driver.screen.lines.joined(separator: "\n"))")
+        #expect(
+            try attrs() == .map(["colour": .string("red"), "size": .string("L"), "weight": .string("9kg")]),
+            "\(driver.screen.lines.joined(separator: "\n"))")
+        driver.press(.character("G"), .character("x"))  // weight removed
+        #expect(
+            try attrs() == .map(["colour": .string("red"), "size": .string("L")]),
+            "\(driver.screen.lines.joined(separator: "\n"))")
         driver.press(.character("u"))
-        #expect(try attrs() == .map(["colour": .string("red"), "size": .string("L"), "weight": .string("9kg")]), "\(driver.statusText)")
+        #expect(
+            try attrs() == .map(["colour": .string("red"), "size": .string("L"), "weight": .string("9kg")]),
+            "\(driver.statusText)")
         driver.press(.character("u"))
-        #expect(try attrs() == .map(["color": .string("red"), "size": .string("L"), "weight": .string("9kg")]), "\(driver.statusText)")
+        #expect(
+            try attrs() == .map(["color": .string("red"), "size": .string("L"), "weight": .string("9kg")]),
+            "\(driver.statusText)")
     }
 }

@@ -48,7 +48,8 @@ import Testing
         let path = dir.path("synced.realm")
         _ = try ExplorerSyncedFileTests.syncedFile(path, lastSync: nil)
         let realm = try Realm(configuration: .file(path))
-        var driver = ExplorerDriver(state: ExplorerState(realm: realm, fileName: "synced.realm", readOnly: false, width: 120, height: 10))
+        var driver = ExplorerDriver(
+            state: ExplorerState(realm: realm, fileName: "synced.realm", readOnly: false, width: 120, height: 10))
         let agent = ScriptedAgent()
         driver.syncStarter = agent.starter
         #expect(!driver.statusText.contains("sync agent"), "\(driver.statusText)")
@@ -81,15 +82,20 @@ import Testing
         let dir = TempDir()
         let path = dir.path("synced.realm")
         _ = try ExplorerSyncedFileTests.syncedFile(path, lastSync: nil)
-        var driver = ExplorerDriver(state: ExplorerState(realm: try Realm(configuration: .file(path)), fileName: "synced.realm",
-                                                         readOnly: false, width: 120, height: 10))
+        var driver = ExplorerDriver(
+            state: ExplorerState(
+                realm: try Realm(configuration: .file(path)), fileName: "synced.realm",
+                readOnly: false, width: 120, height: 10))
         let agent = ScriptedAgent()
         driver.syncStarter = agent.starter
         command(&driver, "sync")
-        agent.report(.failed("postgres://me@db.example/app: connect failed: password authentication failed for user \"me\""))
+        agent.report(
+            .failed("postgres://me@db.example/app: connect failed: password authentication failed for user \"me\""))
         driver.send(.tick(seconds: 1))
         #expect(driver.state.message?.isError == true)
-        #expect(driver.statusText.contains("sync agent ended: postgres://me@db.example/app: connect failed: password"), "\(driver.statusText)")
+        #expect(
+            driver.statusText.contains("sync agent ended: postgres://me@db.example/app: connect failed: password"),
+            "\(driver.statusText)")
         #expect(!driver.statusText.contains("sync agent:"), "\(driver.statusText)")
         command(&driver, "sync")
         #expect(agent.started.count == 2)
@@ -98,8 +104,10 @@ import Testing
 
     @Test func syncOnAFileWithoutSyncSaysHowToSetItUp() throws {
         let dir = TempDir()
-        let realm = try Realm(configuration: .file(dir.path("plain.realm"), schema: Schema([ExplorerSyncedFileTests.dog])))
-        var driver = ExplorerDriver(state: ExplorerState(realm: realm, fileName: "plain.realm", readOnly: false, width: 120, height: 10))
+        let realm = try Realm(
+            configuration: .file(dir.path("plain.realm"), schema: Schema([ExplorerSyncedFileTests.dog])))
+        var driver = ExplorerDriver(
+            state: ExplorerState(realm: realm, fileName: "plain.realm", readOnly: false, width: 120, height: 10))
         let agent = ScriptedAgent()
         driver.syncStarter = agent.starter
         command(&driver, "sync")
@@ -112,8 +120,10 @@ import Testing
         let dir = TempDir()
         let path = dir.path("synced.realm")
         _ = try ExplorerSyncedFileTests.syncedFile(path, lastSync: nil)
-        var driver = ExplorerDriver(state: ExplorerState(realm: try Realm(configuration: .file(path)), fileName: "synced.realm",
-                                                         readOnly: false, width: 120, height: 10))
+        var driver = ExplorerDriver(
+            state: ExplorerState(
+                realm: try Realm(configuration: .file(path)), fileName: "synced.realm",
+                readOnly: false, width: 120, height: 10))
         command(&driver, "sync")
         #expect(driver.state.message?.isError == true)
         #expect(driver.statusText.contains(":sync"), "\(driver.statusText)")

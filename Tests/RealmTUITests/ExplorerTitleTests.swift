@@ -12,7 +12,9 @@ struct ExplorerTitleTests {
         var driver = try ExplorerFixture.driver(width: width)
         // Person › 张三 › dogs › 大黄
         driver.press(.enter, .enter)
-        for _ in 0..<5 where !(driver.screen.lines.first { $0.hasPrefix("›") } ?? "").contains("dogs") { driver.press(.down) }
+        for _ in 0..<5 where !(driver.screen.lines.first { $0.hasPrefix("›") } ?? "").contains("dogs") {
+            driver.press(.down)
+        }
         driver.press(.enter, .enter)
         let title = driver.screen.lines[0]
         // The screen's lines leave out trailing blanks: the hint's last one.

@@ -35,7 +35,7 @@ struct ExplorerUndoDeleteTests {
         var (driver, path, folder) = try dogs()
         defer { try? FileManager.default.removeItem(at: folder) }
         let before = try objects(path, "Dog")
-        driver.press(.down, .character("d"), .character("y"))            // delete Rex
+        driver.press(.down, .character("d"), .character("y"))  // delete Rex
         #expect(driver.statusText.contains("deleted 1 Dog object") == true)
         #expect(driver.statusText.contains("u undoes") == true)
         #expect(try links(path, "Person", 0, "dogs") == .list([.link(ObjectKey(0))]))
@@ -46,9 +46,9 @@ struct ExplorerUndoDeleteTests {
         let after = try objects(path, "Dog")
         #expect(after.count == 3)
         let restored = try #require(after.first { $0.value[0] == .string("Rex") })
-        #expect(restored.value == before[1])                            // its values and its own link to 大黄
+        #expect(restored.value == before[1])  // its values and its own link to 大黄
         let key = Value.link(ObjectKey(restored.key))
-        #expect(try links(path, "Person", 0, "dogs") == .list([.link(ObjectKey(0)), key]))   // in its old place
+        #expect(try links(path, "Person", 0, "dogs") == .list([.link(ObjectKey(0)), key]))  // in its old place
         #expect(try links(path, "Person", 1, "dogs") == .list([key]))
         let status = driver.statusText
         #expect(status.contains("undone: Dog#1 restored"), "\(status)")
@@ -63,7 +63,7 @@ struct ExplorerUndoDeleteTests {
     @Test func aToOneLinkToTheDeletedObjectComesBack() throws {
         var (driver, path, folder) = try dogs()
         defer { try? FileManager.default.removeItem(at: folder) }
-        driver.press(.character("d"), .character("y"))                  // delete 大黄: Rex.friend was it
+        driver.press(.character("d"), .character("y"))  // delete 大黄: Rex.friend was it
         #expect(try links(path, "Dog", 1, "friend") == .null)
         driver.press(.character("u"))
         let restored = try #require(try objects(path, "Dog").first { $0.value[0] == .string("大黄") })
@@ -74,7 +74,7 @@ struct ExplorerUndoDeleteTests {
     @Test func anObjectThatLinkedHereAndChangedSinceRefusesTheUndo() throws {
         var (driver, path, folder) = try dogs()
         defer { try? FileManager.default.removeItem(at: folder) }
-        driver.press(.character("d"), .character("y"))                  // delete 大黄
+        driver.press(.character("d"), .character("y"))  // delete 大黄
         let other = try Realm(path: path)
         try other.write { try other.object(ofType: "Dog", key: ObjectKey(1))?.setValue(Value.int(5), forKey: "age") }
         let version = try Realm(path: path, readOnly: true).version
@@ -88,7 +88,7 @@ struct ExplorerUndoDeleteTests {
     @Test func aPrimaryKeyTakenSinceRefusesTheUndo() throws {
         var (driver, path, folder) = try dogs()
         defer { try? FileManager.default.removeItem(at: folder) }
-        driver.press(.escape, .up, .enter, .down, .character("d"), .character("y"))   // Person Ann (id 2)
+        driver.press(.escape, .up, .enter, .down, .character("d"), .character("y"))  // Person Ann (id 2)
         #expect(try objects(path, "Person").count == 2)
         let other = try Realm(path: path)
         try other.write { try other.create("Person", ["id": .int(2), "name": .string("Bob")]) }
@@ -102,7 +102,7 @@ struct ExplorerUndoDeleteTests {
         var (driver, path, folder) = try dogs()
         defer { try? FileManager.default.removeItem(at: folder) }
         let before = try objects(path, "Person")
-        driver.press(.escape, .up, .enter, .down, .character("d"), .character("y"))   // Person Ann (id 2), dogs [Rex]
+        driver.press(.escape, .up, .enter, .down, .character("d"), .character("y"))  // Person Ann (id 2), dogs [Rex]
         driver.press(.character("u"))
         let restored = try #require(try objects(path, "Person").first { $0.value[0] == .int(2) })
         #expect(restored.value == before[1])
@@ -127,8 +127,9 @@ struct ExplorerUndoDeleteTests {
         let after = try objects(path, "Dog")
         #expect(after.count == 3)
         func key(_ name: String) throws -> Int64 { try #require(after.first { $0.value[0] == .string(name) }).key }
-        let dahuang = try key("大黄"), rex = try key("Rex")
-        #expect(try links(path, "Dog", rex, "friend") == .link(ObjectKey(dahuang)))     // remapped among the restored
+        let dahuang = try key("大黄")
+        let rex = try key("Rex")
+        #expect(try links(path, "Dog", rex, "friend") == .link(ObjectKey(dahuang)))  // remapped among the restored
         #expect(try links(path, "Person", 0, "dogs") == .list([.link(ObjectKey(dahuang)), .link(ObjectKey(rex))]))
         #expect(try links(path, "Person", 1, "dogs") == .list([.link(ObjectKey(rex))]))
         #expect(Set(after.values.map { $0[0] }) == Set(before.values.map { $0[0] }))

@@ -68,8 +68,9 @@ struct ExplorerUpdateTests {
         try damaged.write(to: url)
         #expect(throws: (any Error).self) { try QueryHistory.load(from: url) }
         let realm = try ExplorerFixture.realm()
-        let session = ExplorerSession(realm: realm, path: "f.realm", readOnly: false,
-                                      environment: ["XDG_STATE_HOME": folder.path, "HOME": folder.path])
+        let session = ExplorerSession(
+            realm: realm, path: "f.realm", readOnly: false,
+            environment: ["XDG_STATE_HOME": folder.path, "HOME": folder.path])
         var driver = try session.makeDriver(width: 80, height: 24, hasColor: false)
         #expect(driver.statusText.contains("query history damaged") == true, "\(driver.statusText)")
         driver.press(.enter, .character("/"))
@@ -100,8 +101,9 @@ struct ExplorerUpdateTests {
         #expect(saved.queries(file: file, className: "Person") == ["id > 1", "name BEGINSWITH 'A'"])
 
         var next = try EditFixture.driver(path: path)
-        next.state = ExplorerState(realm: try Realm(path: path), fileName: "a.realm", readOnly: false, width: 80, height: 24,
-                                   history: saved)
+        next.state = ExplorerState(
+            realm: try Realm(path: path), fileName: "a.realm", readOnly: false, width: 80, height: 24,
+            history: saved)
         next.press(.enter, .character("/"), .control("u"), .up)
         #expect(next.screen.lines.contains("/name BEGINSWITH 'A'"))
         next.press(.up)
@@ -111,8 +113,9 @@ struct ExplorerUpdateTests {
 
         // A Person of another file: none of a.realm's queries.
         var elsewhere = try EditFixture.driver(path: other)
-        elsewhere.state = ExplorerState(realm: try Realm(path: other), fileName: "b.realm", readOnly: false, width: 80, height: 24,
-                                        history: saved)
+        elsewhere.state = ExplorerState(
+            realm: try Realm(path: other), fileName: "b.realm", readOnly: false, width: 80, height: 24,
+            history: saved)
         elsewhere.press(.enter, .character("/"), .control("u"), .up)
         #expect(elsewhere.screen.lines.contains("/"))
         #expect(!elsewhere.screen.lines.contains { $0.contains("id > 1") || $0.contains("BEGINSWITH") })
@@ -180,7 +183,8 @@ struct ExplorerUpdateTests {
         driver.press(.character("S"))
         #expect(driver.screen.lines[1].contains("name ▼"))
         #expect(driver.screen.lines[3].contains("大黄"))
-        let ageColumn = try #require(driver.screen.lines[1].range(of: "age")).lowerBound.utf16Offset(in: driver.screen.lines[1])
+        let ageColumn = try #require(driver.screen.lines[1].range(of: "age")).lowerBound.utf16Offset(
+            in: driver.screen.lines[1])
         driver.send(.mouse(MouseEvent(.press(button: 1), column: ageColumn, row: 1)))
         #expect(driver.screen.lines[1].contains("age ▲"))
         driver.send(.mouse(MouseEvent(.press(button: 1), column: ageColumn, row: 1)))
@@ -199,13 +203,16 @@ struct ExplorerUpdateTests {
         driver.press(.enter)
         #expect(driver.screen.lines[1].contains("name ▲"), "\(driver.screen.lines[1])")
         #expect(!driver.screen.lines[1].contains("▼"), "\(driver.screen.lines[1])")
-        #expect(driver.screen.lines[3].contains("Ghost") && driver.screen.lines[4].contains("Rex")
+        #expect(
+            driver.screen.lines[3].contains("Ghost") && driver.screen.lines[4].contains("Rex")
                 && driver.screen.lines[5].contains("大黄"), "\(driver.screen.lines)")
         // A column sort after the query's wins in turn.
         driver.press(.character("S"))
-        #expect(driver.screen.lines[1].contains("age ▼") && !driver.screen.lines[1].contains("name ▲"),
-                "\(driver.screen.lines[1])")
-        #expect(driver.screen.lines[3].contains("Ghost") && driver.screen.lines[4].contains("大黄"), "\(driver.screen.lines)")
+        #expect(
+            driver.screen.lines[1].contains("age ▼") && !driver.screen.lines[1].contains("name ▲"),
+            "\(driver.screen.lines[1])")
+        #expect(
+            driver.screen.lines[3].contains("Ghost") && driver.screen.lines[4].contains("大黄"), "\(driver.screen.lines)")
     }
 
     /// Before, nothing cleared a sort: the table stayed sorted until it was closed.
@@ -215,7 +222,8 @@ struct ExplorerUpdateTests {
         #expect(driver.screen.lines[1].contains("age ▼"))
         driver.press(.character("o"))
         #expect(!driver.screen.lines[1].contains("▼"), "\(driver.screen.lines[1])")
-        #expect(driver.screen.lines[3].contains("大黄") && driver.screen.lines[4].contains("Rex"), "\(driver.screen.lines)")
+        #expect(
+            driver.screen.lines[3].contains("大黄") && driver.screen.lines[4].contains("Rex"), "\(driver.screen.lines)")
         #expect(driver.statusText.contains("sort cleared"), "\(driver.statusText)")
         // A query's SORT is part of the query: o says where to change it.
         driver.press(.character("/"))
@@ -269,7 +277,9 @@ struct ExplorerUpdateTests {
         driver.press(.character(":"))
         driver.type("export xml /tmp/x")
         driver.press(.enter)
-        #expect(driver.statusText.contains("usage: :export json|csv PATH (the table) or :export realm PATH (the file)") == true)
+        #expect(
+            driver.statusText.contains("usage: :export json|csv PATH (the table) or :export realm PATH (the file)")
+                == true)
         driver.press(.character(":"))
         driver.type("export json /nonexistent-folder/x.json")
         driver.press(.enter)
@@ -287,7 +297,7 @@ struct ExplorerUpdateTests {
         driver.press(.down, .enter, .character(":"))
         driver.type("export json \(target.path)")
         driver.press(.enter)
-        let question = driver.screen.lines.joined(separator: " ")                  // the question wraps
+        let question = driver.screen.lines.joined(separator: " ")  // the question wraps
         #expect(question.contains("dogs.json exists: replace it? (y/n)"), "\(driver.screen.lines)")
         #expect(try String(contentsOf: target, encoding: .utf8) == "keep me")
         driver.press(.character("n"))
@@ -317,7 +327,7 @@ struct ExplorerUpdateTests {
         driver.type("age == nil")
         driver.press(.enter, .character(":"))
         driver.type("export json \(target.path)")
-        driver.press(.enter, .character("y"))                  // yes, replace it
+        driver.press(.enter, .character("y"))  // yes, replace it
         #expect(driver.statusText.contains("export failed") == true, "\(driver.statusText)")
         #expect(try Data(contentsOf: target) == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["dogs.json"])
@@ -339,7 +349,9 @@ struct ExplorerUpdateTests {
     @Test func qClosesHelpAndHelpListsTheCommands() throws {
         var driver = try ExplorerFixture.driver(width: 100, height: 60)
         driver.press(.enter, .character("?"))
-        #expect(driver.screen.lines.contains { $0.contains(":begin") && $0.contains(":rollback") }, "\(driver.screen.lines)")
+        #expect(
+            driver.screen.lines.contains { $0.contains(":begin") && $0.contains(":rollback") }, "\(driver.screen.lines)"
+        )
         driver.press(.character("q"))
         #expect(!driver.didQuit)
         #expect(!driver.screen.lines.contains { $0.contains("Keys of this screen") })
@@ -355,7 +367,9 @@ struct ExplorerUpdateTests {
     @Test func eOnAListSaysHowToOpenItFromHere() throws {
         var driver = try ExplorerFixture.driver(width: 120)
         driver.press(.enter, .character("$"), .character("e"))
-        #expect(driver.statusText.contains("tags is a list: Enter on the object, then on tags, opens it"), "\(driver.statusText)")
+        #expect(
+            driver.statusText.contains("tags is a list: Enter on the object, then on tags, opens it"),
+            "\(driver.statusText)")
         driver.press(.enter)
         for _ in 0..<6 { driver.press(.down) }
         driver.press(.character("e"))
@@ -366,16 +380,20 @@ struct ExplorerUpdateTests {
     @Test func sortingByAListNamesItsTypeWithTheRightArticle() throws {
         let schema = Schema([
             ObjectSchema(name: "Author", properties: [Property(name: "name", type: .string)]),
-            ObjectSchema(name: "Book", properties: [
-                Property(name: "title", type: .string),
-                Property(name: "authors", type: .object, isList: true, objectClassName: "Author"),
-            ]),
+            ObjectSchema(
+                name: "Book",
+                properties: [
+                    Property(name: "title", type: .string),
+                    Property(name: "authors", type: .object, isList: true, objectClassName: "Author"),
+                ]),
         ])
         let realm = try Realm(configuration: .init(inMemoryIdentifier: "articles-\(UUID().uuidString)", schema: schema))
         try realm.write { try realm.create("Book", ["title": .string("雪")]) }
-        var driver = ExplorerDriver(state: ExplorerState(realm: realm, fileName: "f.realm", readOnly: false, width: 100, height: 20))
+        var driver = ExplorerDriver(
+            state: ExplorerState(realm: realm, fileName: "f.realm", readOnly: false, width: 100, height: 20))
         driver.press(.down, .enter, .character("$"), .character("s"))
-        #expect(driver.statusText.contains("authors is an Author[]: tables sort by scalar columns"), "\(driver.statusText)")
+        #expect(
+            driver.statusText.contains("authors is an Author[]: tables sort by scalar columns"), "\(driver.statusText)")
     }
 
     @Test func resizeKeepsTheCursorOnScreen() throws {
@@ -390,7 +408,10 @@ struct ExplorerUpdateTests {
         var driver = try ExplorerFixture.driver(width: 120, height: 20)
         driver.press(.enter)
         for grid in [driver.screen] {
-            #expect(!grid.cells.contains { $0.text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) } })
+            #expect(
+                !grid.cells.contains {
+                    $0.text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
+                })
         }
     }
 
@@ -401,8 +422,10 @@ struct ExplorerUpdateTests {
         // Enter on a scalar edits it (issue 12); on a read-only file it opens nothing and says why.
         driver.press(.character("k"), .enter)
         #expect(driver.screen.lines.contains { $0.hasPrefix("=") })
-        var readOnly = ExplorerDriver(state: ExplorerState(realm: try ExplorerFixture.realm(), fileName: "f", readOnly: true,
-                                                           width: 80, height: 24))
+        var readOnly = ExplorerDriver(
+            state: ExplorerState(
+                realm: try ExplorerFixture.realm(), fileName: "f", readOnly: true,
+                width: 80, height: 24))
         readOnly.press(.down, .enter, .enter, .character("j"), .character("j"), .enter)
         #expect(readOnly.screen.lines.last?.contains("nothing to open") == true)
     }

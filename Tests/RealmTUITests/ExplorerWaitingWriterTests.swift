@@ -17,11 +17,11 @@ struct ExplorerWaitingWriterTests {
         var driver = try EditFixture.driver(path: path)
         driver.press(.down, .enter, .character("l"))
         let other = try Realm(path: path)
-        try other.beginWrite()                                // another writer holds the lock
+        try other.beginWrite()  // another writer holds the lock
 
         driver.press(.character("e"), .control("u"))
         driver.type("7")
-        driver.press(.enter)                                  // returns: the writer thread waits
+        driver.press(.enter)  // returns: the writer thread waits
         #expect(driver.isWriting)
         #expect(driver.screen.lines.contains { $0.hasPrefix("waiting for another writer") })
         try expectGolden("edit-waiting", driver.screen)
@@ -35,7 +35,7 @@ struct ExplorerWaitingWriterTests {
         driver.press(.escape)
         #expect(!driver.isWriting)
         #expect(driver.statusText.contains("gave up waiting for the other writer: nothing written") == true)
-        other.cancelWrite()                                   // the lock is free: still nothing written
+        other.cancelWrite()  // the lock is free: still nothing written
         driver.finishWrite()
         #expect(try EditFixture.reread(path, "Dog", key: 0, "age") == .int(3))
 
@@ -47,7 +47,7 @@ struct ExplorerWaitingWriterTests {
         #expect(try EditFixture.reread(path, "Dog", key: 0, "age") == .int(3))
         try other.object(ofType: "Dog", key: ObjectKey(1))?.setValue(Value.int(40), forKey: "age")
         try other.commitWrite()
-        driver.finishWrite()                                  // the lock is free: written now
+        driver.finishWrite()  // the lock is free: written now
         #expect(try EditFixture.reread(path, "Dog", key: 0, "age") == .int(8))
         #expect(try EditFixture.reread(path, "Dog", key: 1, "age") == .int(40))
         #expect(!driver.screen.lines.contains { $0.hasPrefix("waiting") })
@@ -80,12 +80,13 @@ struct ExplorerWaitingWriterTests {
     /// keeps answering keys and the outcome arrives when the writer is done.
     @Test func aLongWriteDoesNotHoldTheKeys() throws {
         let realm = try ExplorerFixture.realm(extraDogs: 5_000)
-        var driver = ExplorerDriver(state: ExplorerState(realm: realm, fileName: "fixture.realm", readOnly: false, width: 100, height: 24))
+        var driver = ExplorerDriver(
+            state: ExplorerState(realm: realm, fileName: "fixture.realm", readOnly: false, width: 100, height: 24))
         driver.writeWaitLimit = .zero
         driver.press(.down, .enter, .character(":"))
         driver.type("set age = 1")
         driver.press(.enter, .character("y"))
-        #expect(driver.isWriting)                          // 5,003 objects take far longer than no wait
+        #expect(driver.isWriting)  // 5,003 objects take far longer than no wait
         for _ in 0..<3 { driver.press(.character("j")) }
         #expect(driver.statusText.contains("writing…") == true || !driver.isWriting)
         driver.finishWrite()
@@ -100,7 +101,8 @@ struct ExplorerWaitingWriterTests {
     /// commit already under way, all of it is, and the status line says Esc came too late).
     @Test func escDuringALongWriteWritesNothing() throws {
         let realm = try ExplorerFixture.realm(extraDogs: 5_000)
-        var driver = ExplorerDriver(state: ExplorerState(realm: realm, fileName: "fixture.realm", readOnly: false, width: 160, height: 24))
+        var driver = ExplorerDriver(
+            state: ExplorerState(realm: realm, fileName: "fixture.realm", readOnly: false, width: 160, height: 24))
         driver.writeWaitLimit = .zero
         let version = realm.version
         driver.press(.down, .enter, .character(":"))
@@ -112,21 +114,22 @@ struct ExplorerWaitingWriterTests {
         let changed = try realm.objects("Dog").filter("age == 1").count
         if status.contains("write cancelled: nothing written") {
             #expect(realm.version == version)
-            #expect(changed == 250)                           // the fixture's dogs with i % 20 == 1
+            #expect(changed == 250)  // the fixture's dogs with i % 20 == 1
         } else {
             #expect(status.contains("Esc came after the commit began"), "\(status)")
             #expect(changed == 5_003)
         }
-        driver.press(.character("u"))                         // nothing to undo after a cancel
+        driver.press(.character("u"))  // nothing to undo after a cancel
         #expect(driver.statusText.contains(status.contains("cancelled") ? "nothing to undo" : "undone") == true)
     }
 
     /// The pure side: the writer's reports drive the status line (golden screen of a long write).
     @Test func progressReportsShowInTheStatusLine() throws {
         let realm = try ExplorerFixture.realm()
-        var driver = ExplorerDriver(state: ExplorerState(realm: realm, fileName: "fixture.realm", readOnly: false, width: 100, height: 24))
+        var driver = ExplorerDriver(
+            state: ExplorerState(realm: realm, fileName: "fixture.realm", readOnly: false, width: 100, height: 24))
         let other = try Realm(configuration: realm.configuration)
-        try other.beginWrite()                                // keeps the write from ending meanwhile
+        try other.beginWrite()  // keeps the write from ending meanwhile
         defer { other.cancelWrite() }
         driver.press(.down, .enter, .character(":"))
         driver.type("delete")

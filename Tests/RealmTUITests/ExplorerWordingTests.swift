@@ -20,10 +20,12 @@ struct ExplorerWordingTests {
 
     @Test func thePickerNamesItsClassWithTheRightArticle() throws {
         let schema = Schema([
-            ObjectSchema(name: "Owner", properties: [
-                Property(name: "name", type: .string),
-                Property(name: "pet", type: .object, isOptional: true, objectClassName: "Animal"),
-            ]),
+            ObjectSchema(
+                name: "Owner",
+                properties: [
+                    Property(name: "name", type: .string),
+                    Property(name: "pet", type: .object, isOptional: true, objectClassName: "Animal"),
+                ]),
             ObjectSchema(name: "Animal", properties: [Property(name: "name", type: .string)]),
         ])
         let realm = try Realm(configuration: .init(inMemoryIdentifier: "wording-\(UUID().uuidString)", schema: schema))
@@ -31,9 +33,12 @@ struct ExplorerWordingTests {
             try realm.create("Animal", ["name": .string("cat")])
             try realm.create("Owner", ["name": .string("Ann")])
         }
-        var driver = ExplorerDriver(state: ExplorerState(realm: realm, fileName: "w.realm", readOnly: false, width: 100, height: 20))
-        driver.press(.enter, .character("l"), .character("e"))          // Owner › pet
-        #expect(driver.screen.lines.contains { $0.contains("pick an Animal for pet") }, "\(driver.screen.lines.joined(separator: "\n"))")
+        var driver = ExplorerDriver(
+            state: ExplorerState(realm: realm, fileName: "w.realm", readOnly: false, width: 100, height: 20))
+        driver.press(.enter, .character("l"), .character("e"))  // Owner › pet
+        #expect(
+            driver.screen.lines.contains { $0.contains("pick an Animal for pet") },
+            "\(driver.screen.lines.joined(separator: "\n"))")
     }
 
     /// Before, a query too long for the status line was dropped from it whole: a filtered table
@@ -50,7 +55,8 @@ struct ExplorerWordingTests {
         #expect(status.contains("2 objects match"), "\(status)")
         // On a screen too narrow for any of it, the indicator stays.
         driver.send(.resize(width: 40, height: 12))
-        #expect(driver.screen.lines.last?.contains("/…") == true || driver.screen.lines.last?.contains("/n") == true,
-                "\(driver.screen.lines.last ?? "")")
+        #expect(
+            driver.screen.lines.last?.contains("/…") == true || driver.screen.lines.last?.contains("/n") == true,
+            "\(driver.screen.lines.last ?? "")")
     }
 }

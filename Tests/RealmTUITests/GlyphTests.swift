@@ -4,8 +4,10 @@ import Testing
 /// A cell keeps its cluster's bytes inline; what it gives back is what it was given, or, for a
 /// cluster longer than a glyph holds, its first whole scalars.
 @Suite struct GlyphTests {
-    @Test(arguments: ["", " ", "a", "~", "é", "e\u{301}", "张", "😀", "👨‍👩‍👧", "🇯🇵", "␛", "\u{FFFD}",
-                      String(repeating: "x", count: 23), String(repeating: "é", count: 11) + "x"])
+    @Test(arguments: [
+        "", " ", "a", "~", "é", "e\u{301}", "张", "😀", "👨‍👩‍👧", "🇯🇵", "␛", "\u{FFFD}",
+        String(repeating: "x", count: 23), String(repeating: "é", count: 11) + "x",
+    ])
     func keepsWhatFits(_ text: String) {
         #expect(Glyph(text).text == text)
         #expect(Glyph(text).count == text.utf8.count)

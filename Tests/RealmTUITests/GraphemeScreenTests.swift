@@ -11,16 +11,20 @@ struct GraphemeScreenTests {
     static let names = ["👨‍👩‍👧 family", "🇯🇵 Japan", "e\u{301}te\u{301}", "1️⃣ first"]
 
     static func driver(width: Int, height: Int = 16) throws -> ExplorerDriver {
-        let realm = try Realm(configuration: .init(inMemoryIdentifier: "graphemes-\(UUID().uuidString)",
-                                                   schema: ExplorerFixture.schema))
+        let realm = try Realm(
+            configuration: .init(
+                inMemoryIdentifier: "graphemes-\(UUID().uuidString)",
+                schema: ExplorerFixture.schema))
         try realm.write {
             for name in names { try realm.create("Dog", ["name": .string(name), "age": .int(1)]) }
             // Each cluster in turn at a column's edge and at the screen's.
             for pad in [9, 10, 11, 12, width - 6, width - 5, width - 4] {
-                try realm.create("Dog", ["name": .string(String(repeating: "x", count: pad) + "👨‍👩‍👧🇯🇵1️⃣e\u{301}👨‍👩‍👧"), "age": .int(2)])
+                try realm.create(
+                    "Dog", ["name": .string(String(repeating: "x", count: pad) + "👨‍👩‍👧🇯🇵1️⃣e\u{301}👨‍👩‍👧"), "age": .int(2)])
             }
         }
-        return ExplorerDriver(state: ExplorerState(realm: realm, fileName: "g.realm", readOnly: false, width: width, height: height))
+        return ExplorerDriver(
+            state: ExplorerState(realm: realm, fileName: "g.realm", readOnly: false, width: width, height: height))
     }
 
     /// Every cell holds one whole cluster of the width its grid spans; a wide one is followed by
@@ -30,14 +34,21 @@ struct GraphemeScreenTests {
             var column = 0
             while column < grid.width {
                 let cell = grid[column, row]
-                #expect(!cell.isContinuation, "row \(row) column \(column): a continuation without its wide cluster",
-                        sourceLocation: sourceLocation)
-                #expect(cell.text.count == 1, "row \(row) column \(column): \(cell.text.unicodeScalars.map { String($0.value, radix: 16) }) is not one cluster",
-                        sourceLocation: sourceLocation)
+                #expect(
+                    !cell.isContinuation, "row \(row) column \(column): a continuation without its wide cluster",
+                    sourceLocation: sourceLocation)
+                #expect(
+                    cell.text.count == 1,
+                    "row \(row) column \(column): \(cell.text.unicodeScalars.map { String($0.value, radix: 16) }) is not one cluster",
+                    sourceLocation: sourceLocation)
                 let width = displayWidth(cell.text)
-                #expect(width == 1 || width == 2, "row \(row) column \(column): width \(width)", sourceLocation: sourceLocation)
+                #expect(
+                    width == 1 || width == 2, "row \(row) column \(column): width \(width)",
+                    sourceLocation: sourceLocation)
                 if width == 2 {
-                    #expect(grid[column + 1, row].isContinuation || column + 1 == grid.width, sourceLocation: sourceLocation)
+                    #expect(
+                        grid[column + 1, row].isContinuation || column + 1 == grid.width, sourceLocation: sourceLocation
+                    )
                     column += 2
                 } else {
                     column += 1

@@ -20,7 +20,8 @@ struct HelpSchemaWrapTests {
         }
         guard let first = pages.first else { return "" }
         var fixed = 0
-        while pages.count > 1, fixed < first.count, pages.allSatisfy({ fixed < $0.count && $0[fixed] == first[fixed] }) { fixed += 1 }
+        while pages.count > 1, fixed < first.count, pages.allSatisfy({ fixed < $0.count && $0[fixed] == first[fixed] })
+        { fixed += 1 }
         let rows = first + pages.dropFirst().flatMap { $0.dropFirst(fixed) }
         return rows.joined(separator: " ").split(separator: " ").joined(separator: " ")
     }
@@ -31,10 +32,12 @@ struct HelpSchemaWrapTests {
         driver.press(.enter, .character("?"))
         try expectGolden("help-table-\(width)", driver.screen)
         let text = Self.pagedText(&driver)
-        for help in ["edit the value under the cursor (Enter writes, Esc cancels; ^S",
-                     "write the table's objects (query and sort applied) to a file (asks before replacing one)",
-                     "salvage a commit that was set aside (⚠ on the status line) into a new file",
-                     "Enter apply · Esc cancel · Up/Down history · Tab complete"] {
+        for help in [
+            "edit the value under the cursor (Enter writes, Esc cancels; ^S",
+            "write the table's objects (query and sort applied) to a file (asks before replacing one)",
+            "salvage a commit that was set aside (⚠ on the status line) into a new file",
+            "Enter apply · Esc cancel · Up/Down history · Tab complete",
+        ] {
             #expect(text.contains(help), "\(help) not shown whole at \(width) columns")
         }
         // Paging stops at the end of the last help line, whole.

@@ -7,7 +7,8 @@ import Testing
 /// the end of a refusal says how to fix it, and the end of a question is its `(y/n)`.
 @Suite struct LongMessageTests {
     @Test func aLongStatusMessageWrapsAboveTheStatusLine() throws {
-        let state = ExplorerState(realm: try ExplorerFixture.realm(), fileName: "fixture.realm", readOnly: true, width: 40, height: 16)
+        let state = ExplorerState(
+            realm: try ExplorerFixture.realm(), fileName: "fixture.realm", readOnly: true, width: 40, height: 16)
         var driver = ExplorerDriver(state: state)
         driver.press(.down, .enter, .character("e"))
         let lines = driver.screen.lines

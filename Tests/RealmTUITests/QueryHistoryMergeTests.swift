@@ -44,7 +44,9 @@ struct QueryHistoryMergeTests {
         #expect(merged.queries(file: "/f", className: "C") == ["b", "c", "a"])
         #expect(merged.queries(file: "/g", className: "C") == ["x"])
         var many = QueryHistory()
-        for n in 0..<QueryHistory.limit { many.record("q\(n)", file: "/f", className: "C", at: Date(timeIntervalSince1970: Double(n) / 100)) }
+        for n in 0..<QueryHistory.limit {
+            many.record("q\(n)", file: "/f", className: "C", at: Date(timeIntervalSince1970: Double(n) / 100))
+        }
         let bounded = many.merged(with: merged)
         #expect(bounded.queries(file: "/f", className: "C").count == QueryHistory.limit)
         #expect(bounded.queries(file: "/f", className: "C").suffix(3) == ["b", "c", "a"])

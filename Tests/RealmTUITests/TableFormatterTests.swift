@@ -7,25 +7,27 @@ import Testing
 
     @Test func alignsCJKAndRightAlignsNumbers() {
         let lines = TableFormatter().format(header: header, rows: rows, maxWidth: nil)
-        #expect(lines == [
-            " id  name    city",
-            "---  ------  -------------",
-            "  1  张三    北京",
-            " 22  Bob     San Francisco",
-            "333  李四四",
-        ])
+        #expect(
+            lines == [
+                " id  name    city",
+                "---  ------  -------------",
+                "  1  张三    北京",
+                " 22  Bob     San Francisco",
+                "333  李四四",
+            ])
         for line in lines.dropLast() { #expect(displayWidth(line) <= 26) }
     }
 
     @Test func shrinksTheWidestColumnFirst() {
         let lines = TableFormatter().format(header: header, rows: rows, maxWidth: 20)
-        #expect(lines == [
-            " id  name    city",
-            "---  ------  -------",
-            "  1  张三    北京",
-            " 22  Bob     San Fr…",
-            "333  李四四",
-        ])
+        #expect(
+            lines == [
+                " id  name    city",
+                "---  ------  -------",
+                "  1  张三    北京",
+                " 22  Bob     San Fr…",
+                "333  李四四",
+            ])
         for line in lines { #expect(displayWidth(line) <= 20) }
     }
 
@@ -56,12 +58,14 @@ import Testing
     }
 
     @Test func cellsAreOneLineAndRaggedRowsAreFilled() {
-        let lines = TableFormatter(headerRule: nil).format(header: nil, rows: [["a\nb", "c"], ["d"]], maxWidth: nil, alignments: [.left, .left])
+        let lines = TableFormatter(headerRule: nil).format(
+            header: nil, rows: [["a\nb", "c"], ["d"]], maxWidth: nil, alignments: [.left, .left])
         #expect(lines == ["a␊b  c", "d"])
     }
 
     @Test func separatorRule() {
-        let lines = TableFormatter(columnSeparator: " | ").format(header: ["a", "b"], rows: [["1", "x"]], maxWidth: nil)
+        let lines = TableFormatter(columnSeparator: " | ").format(
+            header: ["a", "b"], rows: [["1", "x"]], maxWidth: nil)
         #expect(lines == ["a | b", "--+--", "1 | x"])
         #expect(TableFormatter().format(header: nil, rows: [], maxWidth: 10) == [])
     }

@@ -2,7 +2,7 @@ import CNCurses
 import Testing
 @testable import RealmTUI
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The ncurses backend's pure parts: key and mouse decoding, colour pairs, the frame diff, the
@@ -51,11 +51,21 @@ import Glibc
     }
 
     @Test func mouseReports() {
-        #expect(KeyDecoding.mouse(state: rt_button_event(1, 2), column: 5, row: 2) == MouseEvent(.press(button: 1), column: 5, row: 2))
-        #expect(KeyDecoding.mouse(state: rt_button_event(1, 4), column: 0, row: 0) == MouseEvent(.press(button: 1), column: 0, row: 0))
-        #expect(KeyDecoding.mouse(state: rt_button_event(3, 2), column: 1, row: 1) == MouseEvent(.press(button: 3), column: 1, row: 1))
-        #expect(KeyDecoding.mouse(state: rt_button4_pressed(), column: 9, row: 3) == MouseEvent(.wheelUp, column: 9, row: 3))
-        #expect(KeyDecoding.mouse(state: rt_button5_pressed(), column: 9, row: 3) == MouseEvent(.wheelDown, column: 9, row: 3))
+        #expect(
+            KeyDecoding.mouse(state: rt_button_event(1, 2), column: 5, row: 2)
+                == MouseEvent(.press(button: 1), column: 5, row: 2))
+        #expect(
+            KeyDecoding.mouse(state: rt_button_event(1, 4), column: 0, row: 0)
+                == MouseEvent(.press(button: 1), column: 0, row: 0))
+        #expect(
+            KeyDecoding.mouse(state: rt_button_event(3, 2), column: 1, row: 1)
+                == MouseEvent(.press(button: 3), column: 1, row: 1))
+        #expect(
+            KeyDecoding.mouse(state: rt_button4_pressed(), column: 9, row: 3) == MouseEvent(.wheelUp, column: 9, row: 3)
+        )
+        #expect(
+            KeyDecoding.mouse(state: rt_button5_pressed(), column: 9, row: 3)
+                == MouseEvent(.wheelDown, column: 9, row: 3))
         #expect(KeyDecoding.mouse(state: rt_button_event(1, 1), column: 5, row: 2) == nil, "a release is ignored")
     }
 }
@@ -64,7 +74,10 @@ import Glibc
     @Test func pairsAreAllocatedOncePerCombination() {
         var pairs = ColorPairs(limit: 256, hasDefaultColors: true)
         var calls: [[Int16]] = []
-        let record: (Int16, Int16, Int16) -> Int32 = { calls.append([$0, $1, $2]); return 0 }
+        let record: (Int16, Int16, Int16) -> Int32 = {
+            calls.append([$0, $1, $2])
+            return 0
+        }
         #expect(pairs.pair(foreground: .standard, background: .standard, initPair: record) == 0)
         #expect(pairs.pair(foreground: .red, background: .standard, initPair: record) == 1)
         #expect(pairs.pair(foreground: .white, background: .blue, initPair: record) == 2)
@@ -86,7 +99,10 @@ import Glibc
     @Test func withoutDefaultColorsStandardIsWhiteOnBlack() {
         var pairs = ColorPairs(limit: 64, hasDefaultColors: false)
         var calls: [[Int16]] = []
-        _ = pairs.pair(foreground: .standard, background: .standard) { calls.append([$0, $1, $2]); return 0 }
+        _ = pairs.pair(foreground: .standard, background: .standard) {
+            calls.append([$0, $1, $2])
+            return 0
+        }
         #expect(calls == [[1, 7, 0]])
     }
 }
@@ -144,7 +160,10 @@ import Glibc
 
 @Suite struct OSC52Tests {
     @Test func base64MatchesRFC4648() {
-        let vectors = ["": "", "f": "Zg==", "fo": "Zm8=", "foo": "Zm9v", "foob": "Zm9vYg==", "fooba": "Zm9vYmE=", "foobar": "Zm9vYmFy"]
+        let vectors = [
+            "": "", "f": "Zg==", "fo": "Zm8=", "foo": "Zm9v", "foob": "Zm9vYg==", "fooba": "Zm9vYmE=",
+            "foobar": "Zm9vYmFy",
+        ]
         for (plain, encoded) in vectors {
             #expect(String(decoding: OSC52.base64(Array(plain.utf8)), as: UTF8.self) == encoded)
         }
@@ -170,8 +189,9 @@ import Glibc
     /// another row ("👨‍" then a flag below showed "‍🇯" there).
     @Test func aZWJSequenceKeepsItsFirstPersonWithoutTheJoiner() {
         #expect(NCursesTerminal.drawable("👨‍👩‍👧", width: 2, room: 10) == .text([0x1F468]))
-        #expect(NCursesTerminal.drawable("👩🏽‍💻", width: 2, room: 10) == .text([0x1F469, 0x1F3FD]) ||
-                NCursesTerminal.drawable("👩🏽‍💻", width: 2, room: 10) == .text([0x1F469]))
+        #expect(
+            NCursesTerminal.drawable("👩🏽‍💻", width: 2, room: 10) == .text([0x1F469, 0x1F3FD])
+                || NCursesTerminal.drawable("👩🏽‍💻", width: 2, room: 10) == .text([0x1F469]))
     }
 
     /// A flag is two regional indicators, one column each for libc: both are drawn, in the

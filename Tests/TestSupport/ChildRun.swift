@@ -12,12 +12,15 @@ public struct ChildOutput: Sendable {
 
 /// Runs `executable` to completion and returns its output. Both pipes are drained at once, so a
 /// child that fills one of them while the other is read never blocks.
-public func runChild(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil) throws -> ChildOutput {
+public func runChild(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil) throws
+    -> ChildOutput
+{
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
     if let environment { process.environment = environment }
-    let outPipe = Pipe(), errPipe = Pipe()
+    let outPipe = Pipe()
+    let errPipe = Pipe()
     process.standardOutput = outPipe
     process.standardError = errPipe
     try process.run()
@@ -25,8 +28,9 @@ public func runChild(_ executable: URL, _ arguments: [String], environment: [Str
     let out = outPipe.fileHandleForReading.readDataToEndOfFile()
     let err = errorText.wait()
     process.waitUntilExit()
-    return ChildOutput(status: process.terminationStatus,
-                       stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+    return ChildOutput(
+        status: process.terminationStatus,
+        stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
 }
 
 /// A pipe read to its end on a thread of its own.
@@ -61,7 +65,8 @@ public enum BuiltExecutable {
             folder = folder.deletingLastPathComponent()
         }
         // #filePath = <root>/Tests/TestSupport/ChildRun.swift
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         candidates.append(root.appendingPathComponent(".build/debug/\(name)"))
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }

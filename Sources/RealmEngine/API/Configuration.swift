@@ -38,11 +38,13 @@ extension Realm {
         public var createIfMissing: Bool = true
 
         /// A configuration for a file path.
-        public init(fileURL: URL? = nil, inMemoryIdentifier: String? = nil, readOnly: Bool = false, schema: Schema? = nil,
-                    schemaVersion: UInt64 = 0,
-                    deleteRealmIfMigrationNeeded: Bool = false, objectTypes: [String]? = nil, encryptionKey: Data? = nil,
-                    shouldCompactOnLaunch: (@Sendable (UInt64, UInt64) -> Bool)? = nil, createIfMissing: Bool = true,
-                    migrationBlock: MigrationBlock? = nil) {
+        public init(
+            fileURL: URL? = nil, inMemoryIdentifier: String? = nil, readOnly: Bool = false, schema: Schema? = nil,
+            schemaVersion: UInt64 = 0,
+            deleteRealmIfMigrationNeeded: Bool = false, objectTypes: [String]? = nil, encryptionKey: Data? = nil,
+            shouldCompactOnLaunch: (@Sendable (UInt64, UInt64) -> Bool)? = nil, createIfMissing: Bool = true,
+            migrationBlock: MigrationBlock? = nil
+        ) {
             self.migrationBlock = migrationBlock
             self.fileURL = fileURL
             self.inMemoryIdentifier = inMemoryIdentifier
@@ -66,8 +68,16 @@ extension Realm {
 
         /// The configuration `Realm()` uses.
         public static var defaultConfiguration: Configuration {
-            get { defaultLock.lock(); defer { defaultLock.unlock() }; return _default }
-            set { defaultLock.lock(); _default = newValue; defaultLock.unlock() }
+            get {
+                defaultLock.lock()
+                defer { defaultLock.unlock() }
+                return _default
+            }
+            set {
+                defaultLock.lock()
+                _default = newValue
+                defaultLock.unlock()
+            }
         }
 
         /// The file path this configuration opens.

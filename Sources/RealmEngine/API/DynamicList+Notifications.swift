@@ -6,8 +6,10 @@ extension DynamicList {
     /// also when an element's linked objects changed. If the owner is deleted, every element is
     /// reported deleted. A list of values reports removed and inserted values (a changed value
     /// is a removal plus an insertion).
-    public func observe(on queue: DispatchQueue? = nil,
-                        _ block: @escaping (RealmCollectionChange<DynamicList>) -> Void) -> NotificationToken {
+    public func observe(
+        on queue: DispatchQueue? = nil,
+        _ block: @escaping (RealmCollectionChange<DynamicList>) -> Void
+    ) -> NotificationToken {
         if property.type != .object { return observeValues(on: queue, block) }
         let results: Results
         do {
@@ -16,7 +18,9 @@ extension DynamicList {
             deliverSoon(on: queue, of: owner.realm) { block(.error(error)) }
             return NotificationToken(nil)
         }
-        let (original, ownerClass, ownerKey, column, property) = (self, owner.classIndex, owner.key, self.column, self.property)
+        let (original, ownerClass, ownerKey, column, property) = (
+            self, owner.classIndex, owner.key, self.column, self.property
+        )
         var rebound: DynamicList?
         return results.observe(on: queue) { change in
             let list: DynamicList
@@ -26,8 +30,9 @@ extension DynamicList {
                     list = original
                 } else {
                     if rebound == nil {
-                        rebound = DynamicList(owner: DynamicObject(realm: r.realm, classIndex: ownerClass, key: ownerKey),
-                                              column: column, property: property)
+                        rebound = DynamicList(
+                            owner: DynamicObject(realm: r.realm, classIndex: ownerClass, key: ownerKey),
+                            column: column, property: property)
                     }
                     list = rebound!
                 }
@@ -48,8 +53,10 @@ extension DynamicList {
     /// Lists of values: observed through the owner's object notifications, which carry the old
     /// and new list; the two are diffed with the collection diff (equal values matched
     /// occurrence by occurrence).
-    private func observeValues(on queue: DispatchQueue?,
-                               _ block: @escaping (RealmCollectionChange<DynamicList>) -> Void) -> NotificationToken {
+    private func observeValues(
+        on queue: DispatchQueue?,
+        _ block: @escaping (RealmCollectionChange<DynamicList>) -> Void
+    ) -> NotificationToken {
         let (original, column, property) = (self, self.column, self.property)
         var last = (try? elements()) ?? []
         deliverSoon(on: queue, of: owner.realm) { block(.initial(original)) }
@@ -64,8 +71,13 @@ extension DynamicList {
                 last = new
                 let diff = DynamicList.diff(old, new)
                 guard !diff.isEmpty else { return }
-                let list = object === original.owner ? original : DynamicList(owner: object, column: column, property: property)
-                block(.update(list, deletions: diff.deletions, insertions: diff.insertions, modifications: diff.modifications))
+                let list =
+                    object === original.owner
+                    ? original : DynamicList(owner: object, column: column, property: property)
+                block(
+                    .update(
+                        list, deletions: diff.deletions, insertions: diff.insertions, modifications: diff.modifications)
+                )
             case .deleted:
                 let gone = Array(last.indices)
                 last = []

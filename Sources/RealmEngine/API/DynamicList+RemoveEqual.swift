@@ -8,8 +8,9 @@ extension DynamicList {
         let target: Value
         if property.isLink {
             guard case .link = value else {
-                throw RealmError.typeMismatch(className: ownerClassName, property: property.name,
-                                              expected: property.objectClassName ?? "object", got: value.kindName)
+                throw RealmError.typeMismatch(
+                    className: ownerClassName, property: property.name,
+                    expected: property.objectClassName ?? "object", got: value.kindName)
             }
             target = value
         } else {

@@ -23,14 +23,17 @@ public final class DynamicList {
     }
 
     /// Where this list is (read on the list's thread).
-    package var address: Address { Address(classIndex: owner.classIndex, key: owner.key, column: column, property: property) }
+    package var address: Address {
+        Address(classIndex: owner.classIndex, key: owner.key, column: column, property: property)
+    }
 
     /// The list at `address` in `realm`, another instance of the same file, without looking its
     /// object up: when the object is not in that instance's version, the list is invalidated
     /// (`isInvalidated`; reads throw), as a list whose object was deleted is.
     package convenience init(_ address: Address, in realm: Realm) {
-        self.init(owner: DynamicObject(realm: realm, classIndex: address.classIndex, key: address.key),
-                  column: address.column, property: address.property)
+        self.init(
+            owner: DynamicObject(realm: realm, classIndex: address.classIndex, key: address.key),
+            column: address.column, property: address.property)
     }
 
     private var realm: Realm { owner.realm }
@@ -48,7 +51,10 @@ public final class DynamicList {
     /// The current elements.
     public func elements() throws -> [Value] {
         try realm.checkThread()
-        guard case .list(let items) = try realm.readView.value(classIndex: owner.classIndex, key: owner.key, column: column) else {
+        guard
+            case .list(let items) = try realm.readView.value(
+                classIndex: owner.classIndex, key: owner.key, column: column)
+        else {
             return []
         }
         return items
@@ -92,8 +98,9 @@ public final class DynamicList {
         guard let target = property.objectClassName, property.type == .object else {
             throw RealmError.invalidOperation("\(property.name) is not a list of objects")
         }
-        return Results(realm: realm, classIndex: try realm.classIndex(target),
-                       source: .list(classIndex: owner.classIndex, key: owner.key, column: column))
+        return Results(
+            realm: realm, classIndex: try realm.classIndex(target),
+            source: .list(classIndex: owner.classIndex, key: owner.key, column: column))
     }
 
     private func update(_ body: (inout [ObjectInput]) throws -> Void) throws {
@@ -111,8 +118,9 @@ public final class DynamicList {
     /// A set keeps its own order: placing an element at a position would be silently undone.
     private func refusePositions(_ what: String) throws {
         if property.isSet {
-            throw RealmError.invalidOperation("\(ownerClassName).\(property.name) is a set, which keeps its elements in Realm's order: "
-                                              + "it cannot \(what); insert or remove elements instead")
+            throw RealmError.invalidOperation(
+                "\(ownerClassName).\(property.name) is a set, which keeps its elements in Realm's order: "
+                    + "it cannot \(what); insert or remove elements instead")
         }
     }
 

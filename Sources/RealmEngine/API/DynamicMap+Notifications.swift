@@ -15,8 +15,10 @@ extension DynamicMap {
     /// removed, added and given a new value (a value equal by identity is no change), each in
     /// key order. If the owner is deleted, every key is reported removed. Delivered as the
     /// owner's object notifications are (this thread's RunLoop, or `queue`).
-    public func observe(on queue: DispatchQueue? = nil,
-                        _ block: @escaping (RealmMapChange<DynamicMap>) -> Void) -> NotificationToken {
+    public func observe(
+        on queue: DispatchQueue? = nil,
+        _ block: @escaping (RealmMapChange<DynamicMap>) -> Void
+    ) -> NotificationToken {
         let (original, column, property) = (self, self.column, self.property)
         var last = (try? entries()) ?? [:]
         deliverSoon(on: queue, of: owner.realm) { block(.initial(original)) }
@@ -31,7 +33,8 @@ extension DynamicMap {
                 last = new
                 let (deletions, insertions, modifications) = DynamicMap.diff(old, new)
                 guard !(deletions.isEmpty && insertions.isEmpty && modifications.isEmpty) else { return }
-                let map = object === original.owner ? original : DynamicMap(owner: object, column: column, property: property)
+                let map =
+                    object === original.owner ? original : DynamicMap(owner: object, column: column, property: property)
                 block(.update(map, deletions: deletions, insertions: insertions, modifications: modifications))
             case .deleted:
                 let gone = Value.map(last).sortedEntries.map(\.key)
@@ -49,10 +52,11 @@ extension DynamicMap {
         func sorted(_ keys: [String]) -> [String] { keys.sorted { ValueOrder.bytes($0, $1) < 0 } }
         let deletions = sorted(old.keys.filter { new[$0] == nil })
         let insertions = sorted(new.keys.filter { old[$0] == nil })
-        let modifications = sorted(new.compactMap { key, value in
-            guard let was = old[key], !was.isIdentical(to: value) else { return nil }
-            return key
-        })
+        let modifications = sorted(
+            new.compactMap { key, value in
+                guard let was = old[key], !was.isIdentical(to: value) else { return nil }
+                return key
+            })
         return (deletions, insertions, modifications)
     }
 }

@@ -25,7 +25,10 @@ public final class DynamicMap {
     /// The current entries.
     public func entries() throws -> [String: Value] {
         try realm.checkThread()
-        guard case .map(let entries) = try realm.readView.value(classIndex: owner.classIndex, key: owner.key, column: column) else {
+        guard
+            case .map(let entries) = try realm.readView.value(
+                classIndex: owner.classIndex, key: owner.key, column: column)
+        else {
             throw RealmError.internalError("\(owner.className).\(property.name) does not hold a dictionary")
         }
         return entries
@@ -56,8 +59,9 @@ public final class DynamicMap {
             switch value {
             case .link, .null: stored = value
             default:
-                throw RealmError.typeMismatch(className: owner.className, property: "\(property.name)['\(key)']",
-                                              expected: property.objectClassName ?? "object", got: value.kindName)
+                throw RealmError.typeMismatch(
+                    className: owner.className, property: "\(property.name)['\(key)']",
+                    expected: property.objectClassName ?? "object", got: value.kindName)
             }
         } else {
             stored = try property.coerce(value, className: owner.className, element: true)

@@ -30,16 +30,20 @@ extension DynamicObject {
     /// follows the kind of collection it found when it started: where the value later is not
     /// such a collection, it reads as empty (every element reported removed). Delivered as
     /// object notifications are (this thread's RunLoop, or `queue`).
-    public func observeCollection(inMixed name: String, at path: [MixedPathElement] = [], on queue: DispatchQueue? = nil,
-                                  _ block: @escaping (MixedCollectionChange) -> Void) -> NotificationToken {
+    public func observeCollection(
+        inMixed name: String, at path: [MixedPathElement] = [], on queue: DispatchQueue? = nil,
+        _ block: @escaping (MixedCollectionChange) -> Void
+    ) -> NotificationToken {
         observeCollection(inMixed: name, at: MixedPlace(path: path), on: queue, block)
     }
 
     /// `observeCollection(inMixed:at:)` for the collection at `place`, followed to its element
     /// when elements are inserted or removed before it (see `MixedPlace`); the observer works on
     /// its own copy of `place`. Once the element is removed, it reads as empty.
-    public func observeCollection(inMixed name: String, at place: MixedPlace, on queue: DispatchQueue? = nil,
-                                  _ block: @escaping (MixedCollectionChange) -> Void) -> NotificationToken {
+    public func observeCollection(
+        inMixed name: String, at place: MixedPlace, on queue: DispatchQueue? = nil,
+        _ block: @escaping (MixedCollectionChange) -> Void
+    ) -> NotificationToken {
         let place = place.copy()
         let path = place.path
         let start: Value
@@ -47,12 +51,17 @@ extension DynamicObject {
             // A list or dictionary of Mixed holds nested collections in its elements: the path
             // then starts with the element's position or key (`[.index(0)]`: `list[0]`'s).
             guard let property = objectSchema[name], property.isPersisted, property.type == .mixed,
-                  !property.isSet, !((property.isList || property.isMap) && path.isEmpty) else {
-                throw RealmError.invalidOperation("\(className).\(name) is not a Mixed property: only a Mixed value (or an element of a list or dictionary of Mixed) holds a nested list or dictionary to observe")
+                !property.isSet, !((property.isList || property.isMap) && path.isEmpty)
+            else {
+                throw RealmError.invalidOperation(
+                    "\(className).\(name) is not a Mixed property: only a Mixed value (or an element of a list or dictionary of Mixed) holds a nested list or dictionary to observe"
+                )
             }
             start = place.resolve(in: try value(forKey: name)) ?? .null
             guard start.isMixedCollection else {
-                throw RealmError.invalidOperation("\(className).\(name)\(Self.describe(path)) holds no list or dictionary (it holds \(start)): nothing to observe")
+                throw RealmError.invalidOperation(
+                    "\(className).\(name)\(Self.describe(path)) holds no list or dictionary (it holds \(start)): nothing to observe"
+                )
             }
         } catch {
             deliverSoon(on: queue, of: realm) { block(.error(error)) }
@@ -71,19 +80,29 @@ extension DynamicObject {
                 if isList {
                     let diff = Self.listDiff(old.listElements, new.listElements)
                     guard !diff.isEmpty else { return }
-                    block(.listUpdate(new, deletions: diff.deletions, insertions: diff.insertions, modifications: diff.modifications))
+                    block(
+                        .listUpdate(
+                            new, deletions: diff.deletions, insertions: diff.insertions,
+                            modifications: diff.modifications))
                 } else {
                     let (deletions, insertions, modifications) = DynamicMap.diff(old.mapEntries, new.mapEntries)
                     guard !(deletions.isEmpty && insertions.isEmpty && modifications.isEmpty) else { return }
-                    block(.dictionaryUpdate(new, deletions: deletions, insertions: insertions, modifications: modifications))
+                    block(
+                        .dictionaryUpdate(
+                            new, deletions: deletions, insertions: insertions, modifications: modifications))
                 }
             case .deleted:
                 let old = last
                 last = .null
                 if isList, !old.listElements.isEmpty {
-                    block(.listUpdate(.null, deletions: Array(old.listElements.indices), insertions: [], modifications: []))
+                    block(
+                        .listUpdate(
+                            .null, deletions: Array(old.listElements.indices), insertions: [], modifications: []))
                 } else if !isList, !old.mapEntries.isEmpty {
-                    block(.dictionaryUpdate(.null, deletions: Value.map(old.mapEntries).sortedEntries.map(\.key), insertions: [], modifications: []))
+                    block(
+                        .dictionaryUpdate(
+                            .null, deletions: Value.map(old.mapEntries).sortedEntries.map(\.key), insertions: [],
+                            modifications: []))
                 }
             case .error(let error):
                 block(.error(error))
@@ -107,7 +126,8 @@ extension DynamicObject {
         var scalarKeys: [Value: Int64] = [:]
         var modified = Set<ObjectKey>()
         func keys(_ values: [Value]) -> [ObjectKey] {
-            var lists = 0, dictionaries = 0
+            var lists = 0
+            var dictionaries = 0
             return values.map { value in
                 switch value {
                 case .list, .map:
@@ -124,7 +144,8 @@ extension DynamicObject {
                 }
             }
         }
-        let oldKeys = keys(old), newKeys = keys(new)
+        let oldKeys = keys(old)
+        let newKeys = keys(new)
         var newByKey: [ObjectKey: Value] = [:]
         for (key, value) in zip(newKeys, new) where key.rawValue < 0 { newByKey[key] = value }
         for (key, value) in zip(oldKeys, old) where key.rawValue < 0 {

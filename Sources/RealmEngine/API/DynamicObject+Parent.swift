@@ -14,7 +14,8 @@ extension DynamicObject {
             .filter { layout.owningLinks.contains($0) }
             .sorted { ($0.classIndex, $0.column) < ($1.classIndex, $1.column) }
         for origin in owning {
-            let keys = try view.backlinks(classIndex: classIndex, key: key, originClass: origin.classIndex, originColumn: origin.column)
+            let keys = try view.backlinks(
+                classIndex: classIndex, key: key, originClass: origin.classIndex, originColumn: origin.column)
             guard let parent = keys.first else { continue }
             let property = layout.schema.objectSchemas[origin.classIndex].persistedProperties[origin.column]
             return (DynamicObject(realm: realm, classIndex: origin.classIndex, key: parent), property)

@@ -52,7 +52,8 @@ public final class DynamicObject: Hashable, CustomStringConvertible {
         if let p = objectSchema[name], p.type == .linkingObjects {
             return .list(try linkingObjects(forKey: name).keys().map { .link($0) })
         }
-        throw RealmError.noSuchProperty(className: className, property: name, available: objectSchema.properties.map(\.name))
+        throw RealmError.noSuchProperty(
+            className: className, property: name, available: objectSchema.properties.map(\.name))
     }
 
     /// The value of a property, or nil when the property does not exist or the object is invalid.
@@ -77,7 +78,8 @@ public final class DynamicObject: Hashable, CustomStringConvertible {
         let c = try column(name)
         let p = objectSchema.persistedProperties[c]
         guard p.type == .object, !p.isList, let target = p.objectClassName else {
-            throw RealmError.typeMismatch(className: className, property: name, expected: "a to-one link", got: p.typeDescription)
+            throw RealmError.typeMismatch(
+                className: className, property: name, expected: "a to-one link", got: p.typeDescription)
         }
         guard case .link(let k) = try value(forKey: name) else { return nil }
         return DynamicObject(realm: realm, classIndex: try realm.classIndex(target), key: k)
@@ -88,7 +90,8 @@ public final class DynamicObject: Hashable, CustomStringConvertible {
         let c = try column(name)
         let p = objectSchema.persistedProperties[c]
         guard p.isList else {
-            throw RealmError.typeMismatch(className: className, property: name, expected: "a list", got: p.typeDescription)
+            throw RealmError.typeMismatch(
+                className: className, property: name, expected: "a list", got: p.typeDescription)
         }
         return DynamicList(owner: self, column: c, property: p)
     }
@@ -98,7 +101,8 @@ public final class DynamicObject: Hashable, CustomStringConvertible {
         let c = try column(name)
         let p = objectSchema.persistedProperties[c]
         guard p.isSet else {
-            throw RealmError.typeMismatch(className: className, property: name, expected: "a set", got: p.typeDescription)
+            throw RealmError.typeMismatch(
+                className: className, property: name, expected: "a set", got: p.typeDescription)
         }
         return DynamicSet(owner: self, column: c, property: p)
     }
@@ -108,7 +112,8 @@ public final class DynamicObject: Hashable, CustomStringConvertible {
         let c = try column(name)
         let p = objectSchema.persistedProperties[c]
         guard p.isMap else {
-            throw RealmError.typeMismatch(className: className, property: name, expected: "a dictionary", got: p.typeDescription)
+            throw RealmError.typeMismatch(
+                className: className, property: name, expected: "a dictionary", got: p.typeDescription)
         }
         return DynamicMap(owner: self, column: c, property: p)
     }
@@ -116,23 +121,30 @@ public final class DynamicObject: Hashable, CustomStringConvertible {
     /// The objects linking here through a linking-objects property, live.
     public func linkingObjects(forKey name: String) throws -> Results {
         guard let p = objectSchema[name], p.type == .linkingObjects, let origin = p.objectClassName,
-              let originProperty = p.linkOriginPropertyName else {
-            throw RealmError.noSuchProperty(className: className, property: name,
-                                            available: objectSchema.computedProperties.map(\.name))
+            let originProperty = p.linkOriginPropertyName
+        else {
+            throw RealmError.noSuchProperty(
+                className: className, property: name,
+                available: objectSchema.computedProperties.map(\.name))
         }
         let originClass = try realm.classIndex(origin)
-        guard let originColumn = try realm.readView.schema.objectSchemas[originClass].persistedProperties
-            .firstIndex(where: { $0.name == originProperty }) else {
+        guard
+            let originColumn = try realm.readView.schema.objectSchemas[originClass].persistedProperties
+                .firstIndex(where: { $0.name == originProperty })
+        else {
             throw RealmError.noSuchProperty(className: origin, property: originProperty, available: [])
         }
-        return Results(realm: realm, classIndex: originClass,
-                       source: .backlinks(classIndex: classIndex, key: key, originClass: originClass, originColumn: originColumn))
+        return Results(
+            realm: realm, classIndex: originClass,
+            source: .backlinks(classIndex: classIndex, key: key, originClass: originClass, originColumn: originColumn))
     }
 
     /// Every persisted property's value, in order.
     public func values() throws -> [Value] {
         try realm.checkThread()
-        guard let row = try realm.readView.row(classIndex: classIndex, key: key) else { throw RealmError.invalidatedObject }
+        guard let row = try realm.readView.row(classIndex: classIndex, key: key) else {
+            throw RealmError.invalidatedObject
+        }
         return Array(row.prefix(objectSchema.persistedProperties.count))
     }
 

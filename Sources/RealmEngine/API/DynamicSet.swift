@@ -22,7 +22,10 @@ public final class DynamicSet {
     /// The current elements, in Realm's order.
     public func elements() throws -> [Value] {
         try realm.checkThread()
-        guard case .list(let items) = try realm.readView.value(classIndex: owner.classIndex, key: owner.key, column: column) else {
+        guard
+            case .list(let items) = try realm.readView.value(
+                classIndex: owner.classIndex, key: owner.key, column: column)
+        else {
             throw RealmError.internalError("\(owner.className).\(property.name) does not hold a set")
         }
         return items
@@ -36,8 +39,9 @@ public final class DynamicSet {
     private func element(_ value: Value) throws -> Value {
         if property.type == .object {
             guard case .link = value else {
-                throw RealmError.typeMismatch(className: owner.className, property: property.name,
-                                              expected: property.objectClassName ?? "object", got: value.kindName)
+                throw RealmError.typeMismatch(
+                    className: owner.className, property: property.name,
+                    expected: property.objectClassName ?? "object", got: value.kindName)
             }
             return value
         }

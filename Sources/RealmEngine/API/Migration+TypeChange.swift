@@ -31,7 +31,8 @@ public struct UnconvertedValue: Sendable, Hashable, CustomStringConvertible {
     /// `Item with primary key 2, property code: the string "4x" does not convert to int`.
     public var description: String {
         let object = primaryKey.map { "primary key \(Self.show($0))" } ?? "object key \(objectKey.rawValue)"
-        return "\(className) with \(object), property \(property): the \(oldType) \(Self.show(value)) does not convert to \(newType)"
+        return
+            "\(className) with \(object), property \(property): the \(oldType) \(Self.show(value)) does not convert to \(newType)"
     }
 
     /// A value as a message shows it: strings quoted (so `"42 "` and `""` are visible), long
@@ -87,7 +88,9 @@ extension Migration {
         // A dictionary converts only to a dictionary (its keys have no place elsewhere), and only
         // an empty collection or nil becomes one.
         if from.isMap || to.isMap {
-            guard from.isMap, to.isMap, case .map(let entries) = value else { return isEmpty(value) ? emptyValue(of: to) : nil }
+            guard from.isMap, to.isMap, case .map(let entries) = value else {
+                return isEmpty(value) ? emptyValue(of: to) : nil
+            }
             var out = [String: Value](minimumCapacity: entries.count)
             for (key, item) in entries {
                 guard let v = convertedElement(item, to: to) else { return nil }

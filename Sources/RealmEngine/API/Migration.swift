@@ -48,8 +48,10 @@ public final class Migration {
 
     /// Calls `block` with each object of a class: its stored values (nil for an object created
     /// by this migration) and its values in the new schema (nil for an object deleted by it).
-    public func enumerateObjects(ofType className: String,
-                                 _ block: (_ oldObject: MigrationObject?, _ newObject: MigrationObject?) throws -> Void) rethrows {
+    public func enumerateObjects(
+        ofType className: String,
+        _ block: (_ oldObject: MigrationObject?, _ newObject: MigrationObject?) throws -> Void
+    ) rethrows {
         for object in objects[className] ?? [] {
             try block(object.old, object.isDeleted ? nil : object)
         }
@@ -64,8 +66,9 @@ public final class Migration {
         }
         let key = nextKeys[className, default: 0]
         nextKeys[className] = key + 1
-        let object = MigrationObject(className: className, key: ObjectKey(key),
-                                     values: Migration.defaults(newSchema[className]), old: nil)
+        let object = MigrationObject(
+            className: className, key: ObjectKey(key),
+            values: Migration.defaults(newSchema[className]), old: nil)
         for (k, v) in value { object[k] = v }
         objects[className, default: []].append(object)
         return object

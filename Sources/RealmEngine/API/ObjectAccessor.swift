@@ -64,7 +64,8 @@ package struct ObjectAccessor {
     @inline(__always)
     mutating func rewalk(key: ObjectKey, anchor: Unmanaged<ReadAnchor>, leaf: Int, row: Int) {
         guard ownedRealm == nil, let held = self.anchor, held === anchor.takeUnretainedValue() else {
-            self = ObjectAccessor(classIndex: classIndex, key: key, anchor: anchor.takeUnretainedValue(), leaf: leaf, row: row)
+            self = ObjectAccessor(
+                classIndex: classIndex, key: key, anchor: anchor.takeUnretainedValue(), leaf: leaf, row: row)
             return
         }
         self.key = key
@@ -85,7 +86,8 @@ package struct ObjectAccessor {
     package func column(_ name: String) throws -> Int {
         guard let c = column(named: name) else {
             let schema = objectSchema
-            throw RealmError.noSuchProperty(className: schema.name, property: name, available: schema.properties.map(\.name))
+            throw RealmError.noSuchProperty(
+                className: schema.name, property: name, available: schema.properties.map(\.name))
         }
         return c
     }
@@ -114,7 +116,9 @@ package struct ObjectAccessor {
     /// Realm's current state (and remembers where, when the leaf is a validated view).
     private mutating func locatedValue(column c: Int) throws -> Value {
         let state = try realm.readView
-        guard let (cluster, row) = try state.locate(classIndex: classIndex, key: key) else { throw RealmError.invalidatedObject }
+        guard let (cluster, row) = try state.locate(classIndex: classIndex, key: key) else {
+            throw RealmError.invalidatedObject
+        }
         guard c >= 0, c < state.layout.tables[classIndex].persistedCount else {
             throw RealmError.invalidInput("column \(c) is not a persisted property of \(objectSchema.name)")
         }

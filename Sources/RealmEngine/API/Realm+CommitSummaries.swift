@@ -38,12 +38,15 @@ extension Realm {
             let classes = record.classes.keys.sorted().compactMap { index -> CommitSummary.ClassChanges? in
                 // The sync outbox's own changes are nobody's data (the explorer's marks, watch).
                 guard let changes = record.classes[index], schema.objectSchemas.indices.contains(index),
-                      !SyncClasses.isInternal(schema.objectSchemas[index].name) else { return nil }
-                let touched = Set(changes.inserted).union(changes.modified.keys).sorted().prefix(1000).map(ObjectKey.init)
+                    !SyncClasses.isInternal(schema.objectSchemas[index].name)
+                else { return nil }
+                let touched = Set(changes.inserted).union(changes.modified.keys).sorted().prefix(1000).map(
+                    ObjectKey.init)
                 let inserted = changes.inserted.sorted().prefix(1000).map(ObjectKey.init)
-                return .init(className: schema.objectSchemas[index].name, inserted: changes.inserted.count,
-                             deleted: changes.deleted.count, modified: changes.modified.count, touchedKeys: touched,
-                             insertedKeys: inserted)
+                return .init(
+                    className: schema.objectSchemas[index].name, inserted: changes.inserted.count,
+                    deleted: changes.deleted.count, modified: changes.modified.count, touchedKeys: touched,
+                    insertedKeys: inserted)
             }
             return CommitSummary(version: record.version, classes: classes, changedSchema: record.everything)
         }

@@ -14,7 +14,8 @@ extension Realm {
     /// file at `path`.
     public func writeCopy(toFile path: String, encryptionKey: Data? = nil) throws {
         if let key = encryptionKey, key.count != PageCipher.keySize {
-            throw RealmError.encryption(path: path, reason: "an encryption key must be \(PageCipher.keySize) bytes, got \(key.count)")
+            throw RealmError.encryption(
+                path: path, reason: "an encryption key must be \(PageCipher.keySize) bytes, got \(key.count)")
         }
         try checkThread()
         try StagedFile.create(path, what: "writeCopy") { temporary in
@@ -31,10 +32,14 @@ extension Realm {
         do {
             // The copy continues the source's version numbers, so a lock file that outlives a
             // compaction never names a version newer than the file's.
-            let shared = try SharedFile.open(path: path, readOnly: false, create: true, encryptionKey: encryptionKey.map { [UInt8]($0) })
-            try Realm.initialize(shared, schema: source.schema, schemaVersion: source.schemaVersion, version: source.version)
-            let copy = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), schema: source.schema,
-                                                      schemaVersion: source.schemaVersion, encryptionKey: encryptionKey))
+            let shared = try SharedFile.open(
+                path: path, readOnly: false, create: true, encryptionKey: encryptionKey.map { [UInt8]($0) })
+            try Realm.initialize(
+                shared, schema: source.schema, schemaVersion: source.schemaVersion, version: source.version)
+            let copy = try Realm(
+                configuration: .init(
+                    fileURL: URL(fileURLWithPath: path), schema: source.schema,
+                    schemaVersion: source.schemaVersion, encryptionKey: encryptionKey))
             try copy.beginWrite()
             guard let t = copy.transaction else { throw RealmError.notInWriteTransaction }
             for ci in source.schema.objectSchemas.indices {
@@ -46,7 +51,9 @@ extension Realm {
                         try source.reader.forEachLeaf(root) { leaf in
                             let c = try ClusterAccess(leaf, columns: columns, path: source.bytes.path)
                             for r in 0..<c.count {
-                                try t.copyRow(ci, key: ObjectKey(c.key(at: r)), row: (0..<columns.count).map { c.value(row: r, column: $0) })
+                                try t.copyRow(
+                                    ci, key: ObjectKey(c.key(at: r)),
+                                    row: (0..<columns.count).map { c.value(row: r, column: $0) })
                             }
                             return true
                         }
@@ -98,8 +105,10 @@ extension Realm {
         let temp = StagedFile.temporaryPath(for: canonical)
         StagedFile.removeStale(for: canonical)
         do {
-            let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: canonical), encryptionKey: encryptionKey,
-                                                       createIfMissing: false))
+            let realm = try Realm(
+                configuration: .init(
+                    fileURL: URL(fileURLWithPath: canonical), encryptionKey: encryptionKey,
+                    createIfMissing: false))
             guard try settles({ try realm.shared.lock.tryExclusiveOpen() }) else {
                 throw RealmError.busy("\(canonical) is open in another process; compact refuses to run while it is")
             }

@@ -28,7 +28,8 @@ extension Realm {
         if frozenLock != nil { return self }
         try checkThread()
         if transaction != nil {
-            throw RealmError.invalidState("\(shared.path): cannot freeze inside a write transaction (its version is not committed yet)")
+            throw RealmError.invalidState(
+                "\(shared.path): cannot freeze inside a write transaction (its version is not committed yet)")
         }
         return try Realm(freezing: self)
     }

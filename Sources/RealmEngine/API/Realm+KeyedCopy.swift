@@ -29,10 +29,13 @@ package final class KeyedCopy {
     }
 
     /// Records that `originKey`'s link property `property` of `originClass` names `target`.
-    package func noteLink(from originClass: String, property: String, originKey: ObjectKey, to target: ObjectKey) throws {
+    package func noteLink(from originClass: String, property: String, originKey: ObjectKey, to target: ObjectKey) throws
+    {
         let origin = try classIndex(originClass)
         guard let column = transaction.layout.tables[origin].columnIndex[property],
-              let (targetClass, backlinkColumn) = transaction.layout.linkTargets[.init(classIndex: origin, column: column)] else {
+            let (targetClass, backlinkColumn) = transaction.layout.linkTargets[
+                .init(classIndex: origin, column: column)]
+        else {
             throw RealmError.invalidOperation("\(originClass).\(property) is not a link property")
         }
         backlinks[targetClass, default: [:]][target, default: [:]][backlinkColumn, default: []].append(.link(originKey))
@@ -43,7 +46,8 @@ package final class KeyedCopy {
         let index = try classIndex(className)
         let table = transaction.layout.tables[index]
         guard values.count == table.persistedCount else {
-            throw RealmError.internalError("internal error: \(values.count) values for the \(table.persistedCount) properties of \(className)")
+            throw RealmError.internalError(
+                "internal error: \(values.count) values for the \(table.persistedCount) properties of \(className)")
         }
         guard key.rawValue >= 0, key.rawValue < Int64.max else {
             throw RealmError.invalidInput("object key \(key.rawValue) of \(className) is out of range")

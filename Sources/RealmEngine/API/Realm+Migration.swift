@@ -18,16 +18,20 @@ extension Realm {
     func needsMigration(from stored: Snapshot, to wanted: Schema) throws -> Bool {
         if stored.schemaVersion > configuration.schemaVersion {
             throw RealmError.schemaMismatch(
-                "\(shared.path) has schema version \(stored.schemaVersion), newer than the requested \(configuration.schemaVersion)")
+                "\(shared.path) has schema version \(stored.schemaVersion), newer than the requested \(configuration.schemaVersion)"
+            )
         }
         let matches = wanted.objectSchemas.allSatisfy { stored.schema[$0.name] == $0 }
         if matches && (configuration.schemaVersion == stored.schemaVersion || shared.isReadOnly) { return false }
-        if !shared.isReadOnly && (configuration.schemaVersion > stored.schemaVersion
-                                  || Realm.onlyNonMigrationChanges(stored: stored.schema, wanted: wanted)) {
+        if !shared.isReadOnly
+            && (configuration.schemaVersion > stored.schemaVersion
+                || Realm.onlyNonMigrationChanges(stored: stored.schema, wanted: wanted))
+        {
             return true
         }
-        throw RealmError.schemaMismatch("\(shared.path): the stored schema differs from the requested one: "
-                                        + Realm.describeDifference(stored: stored.schema, wanted: wanted))
+        throw RealmError.schemaMismatch(
+            "\(shared.path): the stored schema differs from the requested one: "
+                + Realm.describeDifference(stored: stored.schema, wanted: wanted))
     }
 
     /// Whether `wanted` differs from `stored` only in what Realm changes without a migration:
@@ -38,7 +42,9 @@ extension Realm {
             for i in plain.properties.indices { plain.properties[i].isIndexed = false }
             return plain
         }
-        return wanted.objectSchemas.allSatisfy { w in stored[w.name].map { withoutIndexes($0) == withoutIndexes(w) } ?? true }
+        return wanted.objectSchemas.allSatisfy { w in
+            stored[w.name].map { withoutIndexes($0) == withoutIndexes(w) } ?? true
+        }
     }
 
     /// Migrates the file to `wanted` in one write transaction.
@@ -55,7 +61,8 @@ extension Realm {
                 cancelWrite()
                 return
             }
-            let migration = Migration(oldSchema: old.schema, newSchema: Realm.migratedSchema(old: old.schema, wanted: wanted))
+            let migration = Migration(
+                oldSchema: old.schema, newSchema: Realm.migratedSchema(old: old.schema, wanted: wanted))
             try Realm.load(old, into: migration)
             // As in Realm, the block runs only when the version rises (not for added classes).
             if old.schemaVersion < targetVersion { try configuration.migrationBlock?(migration, old.schemaVersion) }
@@ -65,7 +72,7 @@ extension Realm {
                 let count = unconverted.count == 1 ? "1 value does" : "\(unconverted.count) values do"
                 throw RealmError.invalidInput(
                     "migration: \(first) (\(count) not convert in all; set the property in the migration block, "
-                    + "or set Migration.allowsLossyTypeChanges to store the default)")
+                        + "or set Migration.allowsLossyTypeChanges to store the default)")
             }
             // A class whose data the block deleted stays in the schema (empty): class indices of
             // instances open on the old version stay valid after they refresh.
@@ -74,8 +81,9 @@ extension Realm {
             let layout = SchemaLayout(newSchema)
             var rows = try Realm.rows(of: migration, layout: layout)
             try Realm.settleEmbeddedObjects(&rows, layout: layout, oldSchema: old.schema)
-            try t.replaceSchema(newSchema, schemaVersion: targetVersion, rows: rows,
-                                nextKeys: newSchema.objectSchemas.map { migration.nextKeys[$0.name, default: 0] })
+            try t.replaceSchema(
+                newSchema, schemaVersion: targetVersion, rows: rows,
+                nextKeys: newSchema.objectSchemas.map { migration.nextKeys[$0.name, default: 0] })
             try commitWrite()
         } catch {
             cancelWrite()
@@ -93,7 +101,8 @@ extension Realm {
         let linked = Schema(classes)
         for (i, c) in classes.enumerated() where wanted[c.name] == nil {
             classes[i].properties.removeAll { p in
-                guard p.type == .linkingObjects, let origin = p.objectClassName, let via = p.linkOriginPropertyName else { return false }
+                guard p.type == .linkingObjects, let origin = p.objectClassName, let via = p.linkOriginPropertyName
+                else { return false }
                 let link = linked[origin]?[via]
                 return link?.type != .object || link?.objectClassName != c.name
             }
@@ -115,18 +124,21 @@ extension Realm {
                 var oldValues: [String: Value] = [:]
                 for (i, p) in persisted.enumerated() where i < row.count { oldValues[p.name] = row[i] }
                 let oldObject = MigrationObject(className: oldClass.name, key: key, values: oldValues, old: nil)
-                let newObject = MigrationObject(className: oldClass.name, key: key, values: Migration.defaults(newClass), old: oldObject)
+                let newObject = MigrationObject(
+                    className: oldClass.name, key: key, values: Migration.defaults(newClass), old: oldObject)
                 newObject.storedPrimaryKey = oldClass.primaryKeyProperty.flatMap { oldValues[$0.name] }
                 var newValues = newObject.values
                 for p in newClass?.persistedProperties ?? [] {
                     guard let was = oldClass[p.name], let v = oldValues[p.name] else { continue }
                     guard was.type == p.type, was.isList == p.isList, was.isSet == p.isSet, was.isMap == p.isMap,
-                          was.objectClassName == p.objectClassName else {
+                        was.objectClassName == p.objectClassName
+                    else {
                         // The type changed (an integer's width too: 300 does not fit an int8).
                         if let converted = Migration.converted(v, from: was, to: p) {
                             newValues[p.name] = converted
                         } else {
-                            newObject.unconverted[p.name] = UnconvertedValue(object: newObject, property: p.name, value: v, from: was, to: p)
+                            newObject.unconverted[p.name] = UnconvertedValue(
+                                object: newObject, property: p.name, value: v, from: was, to: p)
                         }
                         continue
                     }
@@ -183,7 +195,9 @@ extension Realm {
         // Links to objects that no longer exist are dropped; backlinks are recomputed.
         for (ci, c) in classes.enumerated() {
             for (col, p) in c.persistedProperties.enumerated() where p.type == .object {
-                guard let (target, backlinkColumn) = layout.linkTargets[.init(classIndex: ci, column: col)] else { continue }
+                guard let (target, backlinkColumn) = layout.linkTargets[.init(classIndex: ci, column: col)] else {
+                    continue
+                }
                 for r in result[ci].indices {
                     let origin = result[ci][r].0
                     func keep(_ k: ObjectKey) -> Bool {
@@ -197,10 +211,12 @@ extension Realm {
                     switch result[ci][r].1[col] {
                     case .link(let k): if !keep(k) { result[ci][r].1[col] = .null }
                     case .list(let items):
-                        result[ci][r].1[col] = .list(items.filter { if case .link(let k) = $0 { keep(k) } else { false } })
+                        result[ci][r].1[col] = .list(
+                            items.filter { if case .link(let k) = $0 { keep(k) } else { false } })
                     case .map(let entries):
                         // A dictionary keeps its keys; a value whose object is gone becomes nil.
-                        result[ci][r].1[col] = .map(entries.mapValues { if case .link(let k) = $0, keep(k) { $0 } else { .null } })
+                        result[ci][r].1[col] = .map(
+                            entries.mapValues { if case .link(let k) = $0, keep(k) { $0 } else { .null } })
                     default: break
                     }
                 }
@@ -210,9 +226,10 @@ extension Realm {
         let classIndex = Dictionary(classes.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
         for place in layout.mixedColumns {
             for r in result[place.classIndex].indices {
-                result[place.classIndex][r].1[place.column] = result[place.classIndex][r].1[place.column].keepingTypedLinks { link in
-                    classIndex[link.className].map { live[$0].contains(link.key) } ?? false
-                }
+                result[place.classIndex][r].1[place.column] = result[place.classIndex][r].1[place.column]
+                    .keepingTypedLinks { link in
+                        classIndex[link.className].map { live[$0].contains(link.key) } ?? false
+                    }
             }
         }
         return result

@@ -6,14 +6,18 @@ extension Realm {
     /// when its class becomes embedded in this migration (the block must delete it or give it a
     /// parent), and is deleted when its class was embedded already — its parent or the property
     /// that owned it was removed, and its embedded objects go with it, as a delete would take them.
-    static func settleEmbeddedObjects(_ rows: inout [[(ObjectKey, [Value])]], layout: SchemaLayout, oldSchema: Schema) throws {
+    static func settleEmbeddedObjects(_ rows: inout [[(ObjectKey, [Value])]], layout: SchemaLayout, oldSchema: Schema)
+        throws
+    {
         let classes = layout.schema.objectSchemas
         guard classes.contains(where: \.isEmbedded) else { return }
         let position = rows.map { Dictionary(uniqueKeysWithValues: $0.enumerated().map { ($1.0, $0) }) }
         var dead = Array(repeating: Set<Int>(), count: classes.count)
         func parents(_ ci: Int, _ r: Int) -> Int {
             layout.tables[ci].backlinkColumns.reduce(0) { n, entry in
-                guard layout.owningLinks.contains(entry.key), case .list(let items) = rows[ci][r].1[entry.value] else { return n }
+                guard layout.owningLinks.contains(entry.key), case .list(let items) = rows[ci][r].1[entry.value] else {
+                    return n
+                }
                 return n + items.count
             }
         }
@@ -28,21 +32,26 @@ extension Realm {
                     let n = parents(ci, r)
                     if n > 1 {
                         throw RealmError.invalidInput(
-                            "migration: \(c.name) \(key) has \(n) parents; an embedded object has exactly one (unlink it from all but one in the migration block)")
+                            "migration: \(c.name) \(key) has \(n) parents; an embedded object has exactly one (unlink it from all but one in the migration block)"
+                        )
                     }
                     guard n == 0 else { continue }
                     guard wasEmbedded else {
                         throw RealmError.invalidInput(
-                            "migration: \(c.name) cannot become embedded: \(c.name) \(key) has no parent (delete it in the migration block or link it from one object)")
+                            "migration: \(c.name) cannot become embedded: \(c.name) \(key) has no parent (delete it in the migration block or link it from one object)"
+                        )
                     }
                     dead[ci].insert(r)
                     changed = true
                     // Its links leave their targets' backlinks.
                     for (col, p) in c.persistedProperties.enumerated() where p.type == .object {
-                        guard let (target, bc) = layout.linkTargets[.init(classIndex: ci, column: col)] else { continue }
+                        guard let (target, bc) = layout.linkTargets[.init(classIndex: ci, column: col)] else {
+                            continue
+                        }
                         for link in rows[ci][r].1[col].linkedKeys {
                             guard let tr = position[target][link], case .list(var back) = rows[target][tr].1[bc],
-                                  let i = back.firstIndex(of: .link(key)) else { continue }
+                                let i = back.firstIndex(of: .link(key))
+                            else { continue }
                             back.remove(at: i)
                             rows[target][tr].1[bc] = .list(back)
                         }

@@ -49,8 +49,10 @@ extension Realm {
     /// instance failing to open) is reported: `failure` gets the reason, asynchronously on the
     /// context `block` would have run on, and nothing is registered. A newer version that cannot be read (its top node damaged) also goes to
     /// `failure`, after which `block` is not called again.
-    public func observe(on queue: DispatchQueue?, failure: @escaping (Error) -> Void,
-                        _ block: @escaping (RealmNotification, Realm) -> Void) -> NotificationToken {
+    public func observe(
+        on queue: DispatchQueue?, failure: @escaping (Error) -> Void,
+        _ block: @escaping (RealmNotification, Realm) -> Void
+    ) -> NotificationToken {
         if let error = registrationError() {
             deliverSoon(on: queue, of: self) { failure(error) }
             return NotificationToken(nil)
@@ -76,9 +78,12 @@ extension Realm {
     /// unreadable, every reader slot taken): the caller reports it as any registration that
     /// cannot be made, so the observer hears why instead of waiting for deliveries that never
     /// come.
-    func register(_ registration: Registration, on queue: DispatchQueue?, manual: Bool = false) throws -> NotificationToken {
+    func register(_ registration: Registration, on queue: DispatchQueue?, manual: Bool = false) throws
+        -> NotificationToken
+    {
         if let queue {
-            let hub = NotificationHub(target: .queue(queue), realm: self, queueRealm: try Realm(configuration: configuration, queue: queue))
+            let hub = NotificationHub(
+                target: .queue(queue), realm: self, queueRealm: try Realm(configuration: configuration, queue: queue))
             hub.add(registration)
         } else {
             NotificationHub.hub(for: self, manual: manual).add(registration)
@@ -89,8 +94,12 @@ extension Realm {
     /// Why a registration cannot be made now, if it cannot.
     func registrationError() -> Error? {
         do { try checkThread() } catch { return error }
-        if frozenLock != nil { return RealmError.invalidState("a frozen Realm never changes: observe a live one (thaw())") }
-        if isInWriteTransaction { return RealmError.invalidState("cannot register a change notification inside a write transaction") }
+        if frozenLock != nil {
+            return RealmError.invalidState("a frozen Realm never changes: observe a live one (thaw())")
+        }
+        if isInWriteTransaction {
+            return RealmError.invalidState("cannot register a change notification inside a write transaction")
+        }
         return nil
     }
 }

@@ -36,7 +36,8 @@ extension Realm {
     public func object(ofType className: String, key: ObjectKey) throws -> DynamicObject? {
         try checkThread()
         let c = try classIndex(className)
-        return try readView.contains(classIndex: c, key: key) ? DynamicObject(realm: self, classIndex: c, key: key) : nil
+        return try readView.contains(classIndex: c, key: key)
+            ? DynamicObject(realm: self, classIndex: c, key: key) : nil
     }
 
     /// In a write transaction, the key of the object of class `classIndex` whose primary key is
@@ -60,7 +61,9 @@ extension Realm {
 
     /// `create(_:value:update:)` answering the new object's accessor (the typed layer makes its
     /// own object around it).
-    package func createAccessor(_ className: String, value: ObjectInput, update: UpdatePolicy = .error) throws -> ObjectAccessor {
+    package func createAccessor(_ className: String, value: ObjectInput, update: UpdatePolicy = .error) throws
+        -> ObjectAccessor
+    {
         let t = try writeTransaction()
         let c = try classIndex(className)
         try refuseEmbedded(c, "created on their own (assign one to its parent's property instead)")
@@ -74,7 +77,9 @@ extension Realm {
 
     /// Creates an object from a dictionary of values.
     @discardableResult
-    public func create(_ className: String, _ values: [String: Value], update: UpdatePolicy = .error) throws -> DynamicObject {
+    public func create(_ className: String, _ values: [String: Value], update: UpdatePolicy = .error) throws
+        -> DynamicObject
+    {
         try create(className, value: .dictionary(values.mapValues { .value($0) }), update: update)
     }
 
@@ -91,8 +96,14 @@ extension Realm {
         if let test = scanTest(deleting: results) {
             // A filter on the class's own columns is tested leaf by leaf as the leaves are edited.
             let done: Bool
-            do { done = try t.deleteObjects(results.classIndex, matching: test) } catch { noteMutation(); throw error }
-            if done { noteMutation(); return }
+            do { done = try t.deleteObjects(results.classIndex, matching: test) } catch {
+                noteMutation()
+                throw error
+            }
+            if done {
+                noteMutation()
+                return
+            }
         }
         let keys = try results.keys()
         defer { noteMutation() }
@@ -106,7 +117,9 @@ extension Realm {
         guard let query = results.query.onlyPredicate else { return nil }
         guard !query.hasOrdering, let test = query.columnTest else { return nil }
         let properties = described.schema.objectSchemas[results.classIndex].persistedProperties
-        guard test.columns.allSatisfy({ properties.indices.contains($0) && !properties[$0].isIndexed }) else { return nil }
+        guard test.columns.allSatisfy({ properties.indices.contains($0) && !properties[$0].isIndexed }) else {
+            return nil
+        }
         return test
     }
 
@@ -119,7 +132,8 @@ extension Realm {
     private func refuseEmbedded(_ c: Int, _ what: String) throws {
         let objectSchema = try readView.schema.objectSchemas[c]
         if objectSchema.isEmbedded {
-            throw RealmError.invalidOperation("\(objectSchema.name) is an embedded class: its objects cannot be \(what)")
+            throw RealmError.invalidOperation(
+                "\(objectSchema.name) is an embedded class: its objects cannot be \(what)")
         }
     }
 
@@ -128,7 +142,8 @@ extension Realm {
         let t = try writeTransaction()
         defer { noteMutation() }
         // The engine's internal classes (sync state and outbox) are not the user's objects.
-        for (c, objectSchema) in try readView.schema.objectSchemas.enumerated() where !SyncClasses.isInternal(objectSchema.name) {
+        for (c, objectSchema) in try readView.schema.objectSchemas.enumerated()
+        where !SyncClasses.isInternal(objectSchema.name) {
             for k in try t.state.keys(classIndex: c) where try t.state.contains(classIndex: c, key: k) {
                 try t.deleteObject(c, k)
             }

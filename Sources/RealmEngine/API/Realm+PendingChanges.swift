@@ -43,8 +43,10 @@ extension Realm {
                 modified[ObjectKey(key)] = names
             }
             let inserted = changes.insertedRuns.reduce(0) { $0 + Int($1.count) }
-            classes[schemas[index].name] = .init(inserted: inserted, deleted: changes.deleted.map(ObjectKey.init), modified: modified)
+            classes[schemas[index].name] = .init(
+                inserted: inserted, deleted: changes.deleted.map(ObjectKey.init), modified: modified)
         }
-        return PendingWriteChanges(schemaChanged: transaction.changes.everything || transaction.newSchema != nil, classes: classes)
+        return PendingWriteChanges(
+            schemaChanged: transaction.changes.everything || transaction.newSchema != nil, classes: classes)
     }
 }

@@ -53,22 +53,31 @@ extension Realm {
     @discardableResult
     /// An encrypted source needs its `encryptionKey` (pages that fail their check are lost like
     /// damaged nodes); the copy is encrypted with the same key.
-    public static func recover(from source: String, to destination: String, encryptionKey: Data? = nil) throws -> RecoveryReport {
+    public static func recover(from source: String, to destination: String, encryptionKey: Data? = nil) throws
+        -> RecoveryReport
+    {
         if FileManager.default.fileExists(atPath: destination) {
             throw RealmError.invalidInput("\(destination) already exists; recover does not overwrite files")
         }
-        let file = try DatabaseFile(path: URL(fileURLWithPath: source).standardizedFileURL.path, readOnly: true, create: false,
-                                    encryptionKey: encryptionKey.map { [UInt8]($0) })
+        let file = try DatabaseFile(
+            path: URL(fileURLWithPath: source).standardizedFileURL.path, readOnly: true, create: false,
+            encryptionKey: encryptionKey.map { [UInt8]($0) })
         // The leaves read point into the file's mapping: keep it until the copy is done.
-        return try withExtendedLifetime(file) { try recover(Salvage(file), to: destination, encryptionKey: encryptionKey) }
+        return try withExtendedLifetime(file) {
+            try recover(Salvage(file), to: destination, encryptionKey: encryptionKey)
+        }
     }
 
     /// Writes the salvaged objects under a temporary name (`StagedFile`): a recovery killed
     /// half-way must not leave a destination that opens as a sound file with fewer objects.
-    private static func recover(_ salvage: Salvage, to destination: String, encryptionKey: Data?) throws -> RecoveryReport {
+    private static func recover(_ salvage: Salvage, to destination: String, encryptionKey: Data?) throws
+        -> RecoveryReport
+    {
         try StagedFile.create(destination, what: "recover") { temporary in
-            let copy = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: temporary), schema: salvage.layout.schema,
-                                                      schemaVersion: salvage.schemaVersion, encryptionKey: encryptionKey))
+            let copy = try Realm(
+                configuration: .init(
+                    fileURL: URL(fileURLWithPath: temporary), schema: salvage.layout.schema,
+                    schemaVersion: salvage.schemaVersion, encryptionKey: encryptionKey))
             let report = try salvage.copy(into: copy)
             try copy.shared.file.truncate(to: copy.snapshot.bytes.size)
             try copy.shared.file.sync()
@@ -94,15 +103,21 @@ private struct Salvage {
         let size = try file.physicalSize()
         // The magic and the header size (foreign or empty files are refused as usual).
         if size < UInt64(FileHeader.size) { _ = try FileHeader.read(base: file.base, fileSize: size, path: path) }
-        guard (0..<FileHeader.magic.count).allSatisfy({ file.base.load(fromByteOffset: $0, as: UInt8.self) == FileHeader.magic[$0] }),
-              let header = FileHeader.Layout.of(base: file.base) else {
+        guard
+            (0..<FileHeader.magic.count).allSatisfy({
+                file.base.load(fromByteOffset: $0, as: UInt8.self) == FileHeader.magic[$0]
+            }),
+            let header = FileHeader.Layout.of(base: file.base)
+        else {
             _ = try FileHeader.read(base: file.base, fileSize: size, path: path)
             throw RealmError.notARealmFile(path: path, reason: "unknown header")
         }
         var slots: [FileHeader.Slot] = []
         for offset in header.slotOffsets where UInt64(offset + FileHeader.slotSize) <= size {
-            if let slot = FileHeader.Slot.decode(UnsafeRawBufferPointer(start: file.base + offset, count: FileHeader.slotSize)),
-               slot.readFormat <= FileHeader.readFormat {
+            if let slot = FileHeader.Slot.decode(
+                UnsafeRawBufferPointer(start: file.base + offset, count: FileHeader.slotSize)),
+                slot.readFormat <= FileHeader.readFormat
+            {
                 slots.append(slot)
             }
         }
@@ -111,15 +126,23 @@ private struct Salvage {
         for slot in slots.sorted(by: { $0.version > $1.version }) {
             // A file cut short: read what is left, every ref past the cut is a lost part.
             let end = min(slot.logicalSize, size)
-            let bytes = FileBytes(base: file.base, size: end, path: path, placeBound: slot.bindsNodesToPlace, verified: VerifiedNodes(size: end))
+            let bytes = FileBytes(
+                base: file.base, size: end, path: path, placeBound: slot.bindsNodesToPlace,
+                verified: VerifiedNodes(size: end))
             do {
-                let probe = try TopNode.decode(try bytes.node(slot.topRef, kind: .top), path: path, ref: slot.topRef, layout: nil)
-                let stored = try SchemaNode.decode(try bytes.node(probe.schemaRef, kind: .schema), path: path, ref: probe.schemaRef)
+                let probe = try TopNode.decode(
+                    try bytes.node(slot.topRef, kind: .top), path: path, ref: slot.topRef, layout: nil)
+                let stored = try SchemaNode.decode(
+                    try bytes.node(probe.schemaRef, kind: .schema), path: path, ref: probe.schemaRef)
                 let layout = SchemaLayout(stored.schema)
                 guard probe.tables.count == layout.tables.count else {
-                    throw RealmError.corruptFile(path: path, offset: slot.topRef, reason: "\(probe.tables.count) tables stored for \(layout.tables.count) classes")
+                    throw RealmError.corruptFile(
+                        path: path, offset: slot.topRef,
+                        reason: "\(probe.tables.count) tables stored for \(layout.tables.count) classes")
                 }
-                (version, self.bytes, self.layout, schemaVersion, top) = (slot.version, bytes, layout, stored.schemaVersion, probe)
+                (version, self.bytes, self.layout, schemaVersion, top) = (
+                    slot.version, bytes, layout, stored.schemaVersion, probe
+                )
                 self.skipped = skipped
                 return
             } catch {
@@ -127,7 +150,8 @@ private struct Salvage {
                 skipped.append(.init(version: slot.version, reason: "\(error)"))
             }
         }
-        throw RealmError.corruptFile(path: path, offset: 0, reason: "no version whose schema can be read (\(failure)); nothing to recover")
+        throw RealmError.corruptFile(
+            path: path, offset: 0, reason: "no version whose schema can be read (\(failure)); nothing to recover")
     }
 
     /// The readable leaves of one class, in key order, and the parts that could not be read.
@@ -142,20 +166,26 @@ private struct Salvage {
                 lost.append(.init(className: name, objects: count, firstKey: first, endKey: end, reason: reason))
             }
             do {
-                if depth > 64 { throw RealmError.corruptFile(path: path, offset: ref, reason: "tree too deep (a cycle?)") }
+                if depth > 64 {
+                    throw RealmError.corruptFile(path: path, offset: ref, reason: "tree too deep (a cycle?)")
+                }
                 let (kind, payload) = try bytes.anyNode(ref)
                 switch kind {
                 case NodeKind.inner.rawValue:
                     let view = try InnerNodeCodec.View(payload, path: path, ref: ref)
                     for i in 0..<view.count {
                         let next = i + 1 < view.count ? view.key(i + 1).lo : end
-                        visit(view.ref(i), count: view.subtreeCount(i), first: view.key(i).lo, end: next, depth: depth + 1)
+                        visit(
+                            view.ref(i), count: view.subtreeCount(i), first: view.key(i).lo, end: next, depth: depth + 1
+                        )
                     }
                 case NodeKind.clusterLeaf.rawValue:
-                    guard case .view(let v) = try ClusterAccess(.file(payload, ref: ref), columns: columns, path: path) else { return }
+                    guard case .view(let v) = try ClusterAccess(.file(payload, ref: ref), columns: columns, path: path)
+                    else { return }
                     leaves.append(v)
                 default:
-                    throw RealmError.corruptFile(path: path, offset: ref, reason: "a node of kind \(kind) in a class's tree")
+                    throw RealmError.corruptFile(
+                        path: path, offset: ref, reason: "a node of kind \(kind) in a class's tree")
                 }
             } catch {
                 lose(error)
@@ -180,7 +210,9 @@ private struct Salvage {
         // The class each link column points into (persisted links, lists of links, and the
         // hidden backlink columns, whose links point at the origin objects).
         let targets: [[Int?]] = layout.tables.map { table in
-            table.columns.map { p in p.type == .object ? p.objectClassName.flatMap { n in classes.firstIndex { $0.name == n } } : nil }
+            table.columns.map { p in
+                p.type == .object ? p.objectClassName.flatMap { n in classes.firstIndex { $0.name == n } } : nil
+            }
         }
         var dropped = 0
         func keep(_ v: Value, in target: Int) -> Value? {
@@ -213,7 +245,8 @@ private struct Salvage {
             recovered[classes[ci].name] = n
         }
         try copy.commitWrite()
-        return RecoveryReport(version: version, recovered: recovered, lost: walked.flatMap(\.lost), droppedLinks: dropped,
-                              unreadableVersions: skipped)
+        return RecoveryReport(
+            version: version, recovered: recovered, lost: walked.flatMap(\.lost), droppedLinks: dropped,
+            unreadableVersions: skipped)
     }
 }

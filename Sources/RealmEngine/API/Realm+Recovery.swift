@@ -40,9 +40,17 @@ extension Realm {
     static func lostCommitError(_ path: String, lost: UInt64, now: UInt64, cause: RejectedCause) -> RealmError {
         switch cause {
         case .unverifiedCommit:
-            .corruptFile(path: path, offset: 64, reason: "the newest commit, version \(lost), could not be verified (cut short by a crash or damaged on disk); the file fell back to version \(now) and that commit is lost")
+            .corruptFile(
+                path: path, offset: 64,
+                reason:
+                    "the newest commit, version \(lost), could not be verified (cut short by a crash or damaged on disk); the file fell back to version \(now) and that commit is lost"
+            )
         case .damagedHeaderSlot:
-            .corruptFile(path: path, offset: 64, reason: "a header slot is damaged (its 512-byte sector was zeroed or overwritten), so version \(lost), if it was committed, could not be verified; the file fell back to version \(now) in the other slot")
+            .corruptFile(
+                path: path, offset: 64,
+                reason:
+                    "a header slot is damaged (its 512-byte sector was zeroed or overwritten), so version \(lost), if it was committed, could not be verified; the file fell back to version \(now) in the other slot"
+            )
         case .rolledBack:
             .corruptFile(path: path, offset: 64, reason: Realm.rolledBackReason(lost: lost, now: now))
         case .unreadableSlotPage:
@@ -56,8 +64,10 @@ extension Realm {
         let copies = setAsideCopies
         guard let lost = recoveredFromDamagedCommit else {
             guard !copies.isEmpty else { return nil }
-            return copies.map { "\(path): version \($0.version) was set aside earlier; " + Self.keptNote($0, file: path) }
-                .joined(separator: "\n")
+            return copies.map {
+                "\(path): version \($0.version) was set aside earlier; " + Self.keptNote($0, file: path)
+            }
+            .joined(separator: "\n")
         }
         if shared.lock.rejectedCause == .rolledBack {
             return "\(path): " + Realm.rolledBackReason(lost: lost, now: version)
@@ -66,12 +76,16 @@ extension Realm {
             return "\(path): " + Realm.unreadableSlotPageReason(lost: lost, now: version)
         }
         if recoveredFromDamagedHeaderSlot {
-            return "\(path): a header slot is damaged, so version \(lost), if it was committed, could not be verified and is lost; reading version \(version) from the other slot"
+            return
+                "\(path): a header slot is damaged, so version \(lost), if it was committed, could not be verified and is lost; reading version \(version) from the other slot"
         }
         let kept = copies.first { $0.version == lost }
-        let keptWhere = kept.map { "; " + Self.keptNote($0, file: path) }
+        let keptWhere =
+            kept.map { "; " + Self.keptNote($0, file: path) }
             ?? "; it stays in the file until the first write, which copies it to \(SetAside.copyPath(for: path, version: lost)) first"
-        return "\(path): the newest commit, version \(lost), could not be verified (cut short by a crash or damaged on disk) and was set aside; reading version \(version) before it" + keptWhere
+        return
+            "\(path): the newest commit, version \(lost), could not be verified (cut short by a crash or damaged on disk) and was set aside; reading version \(version) before it"
+            + keptWhere
     }
 
     /// Where a set-aside commit is kept and what to do with it.

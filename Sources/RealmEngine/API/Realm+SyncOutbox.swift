@@ -24,27 +24,31 @@ public enum SyncClasses {
     public static func isInternal(_ name: String) -> Bool { name.hasPrefix(prefix) }
 
     /// The outbox class's schema.
-    public static let outboxSchema = ObjectSchema(name: outbox, properties: [
-        Property(name: "version", type: .int, isIndexed: true),
-        Property(name: "className", type: .string),
-        Property(name: "primaryKey", type: .string),
-        Property(name: "properties", type: .string, isList: true),
-        Property(name: "created", type: .bool),
-        Property(name: "deleted", type: .bool),
-    ])
+    public static let outboxSchema = ObjectSchema(
+        name: outbox,
+        properties: [
+            Property(name: "version", type: .int, isIndexed: true),
+            Property(name: "className", type: .string),
+            Property(name: "primaryKey", type: .string),
+            Property(name: "properties", type: .string, isList: true),
+            Property(name: "created", type: .bool),
+            Property(name: "deleted", type: .bool),
+        ])
 
     /// The sync state class's schema (one object). `lastSync` is when the agent last uploaded
     /// or downloaded something, written in the same commit; files set up before it existed
     /// have no such property (and show no time). `uploaded` holds the feed numbers of this
     /// file's uploads the cursor has not passed yet, as pairs of first and last, so the download
     /// need not apply them again; files set up before it existed apply them.
-    public static let stateSchema = ObjectSchema(name: state, properties: [
-        Property(name: "server", type: .string),
-        Property(name: "client", type: .string),
-        Property(name: "cursor", type: .int),
-        Property(name: "lastSync", type: .date, isOptional: true),
-        Property(name: "uploaded", type: .int, isList: true),
-    ])
+    public static let stateSchema = ObjectSchema(
+        name: state,
+        properties: [
+            Property(name: "server", type: .string),
+            Property(name: "client", type: .string),
+            Property(name: "cursor", type: .int),
+            Property(name: "lastSync", type: .date, isOptional: true),
+            Property(name: "uploaded", type: .int, isList: true),
+        ])
 }
 
 /// What the explorer's status line shows of a synced file, read from the file alone (the
@@ -60,9 +64,12 @@ public struct SyncIndicator: Equatable, Sendable {
     /// - Throws: what reading the sync classes throws (a damaged file).
     public static func read(_ realm: Realm) throws -> SyncIndicator? {
         guard realm.described.schema[SyncClasses.state] != nil,
-              let state = try realm.objects(SyncClasses.state).checkedFirst() else { return nil }
+            let state = try realm.objects(SyncClasses.state).checkedFirst()
+        else { return nil }
         var lastSync: Timestamp?
-        if state.objectSchema["lastSync"] != nil, case .date(let time) = try state.value(forKey: "lastSync") { lastSync = time }
+        if state.objectSchema["lastSync"] != nil, case .date(let time) = try state.value(forKey: "lastSync") {
+            lastSync = time
+        }
         return SyncIndicator(pending: try realm.objects(SyncClasses.outbox).checkedCount(), lastSync: lastSync)
     }
 }
@@ -94,7 +101,8 @@ extension Realm {
         guard queuesToOutbox, let outboxIndex = t.base.layout.classIndex(SyncClasses.outbox) else { return }
         if t.newSchema != nil || t.changes.everything {
             throw RealmError.notSyncable(
-                "\(shared.path) is synced: changing its schema is not supported yet (the server's tables would no longer match)")
+                "\(shared.path) is synced: changing its schema is not supported yet (the server's tables would no longer match)"
+            )
         }
         let schema = t.state.schema
         var entries: [[String: Value]] = []
@@ -107,8 +115,11 @@ extension Realm {
                 throw RealmError.notSyncable("\(objectSchema.name) has no primary key, so it cannot be synced")
             }
             func entry(_ key: Value, _ names: [String], created: Bool, deleted: Bool) throws -> [String: Value] {
-                ["version": .int(version), "className": .string(objectSchema.name), "primaryKey": .string(try SyncKeyText.encode(key)),
-                 "properties": .list(names.map(Value.string)), "created": .bool(created), "deleted": .bool(deleted)]
+                [
+                    "version": .int(version), "className": .string(objectSchema.name),
+                    "primaryKey": .string(try SyncKeyText.encode(key)),
+                    "properties": .list(names.map(Value.string)), "created": .bool(created), "deleted": .bool(deleted),
+                ]
             }
             let allNames = properties.map(\.name)
             for run in changes.insertedRuns {
@@ -119,7 +130,9 @@ extension Realm {
             }
             for (k, mask) in changes.modified.sorted(by: { $0.key < $1.key }) {
                 // Bit 63 stands for column 63 and every later one.
-                let names = properties.indices.filter { mask & (1 << UInt64(Swift.min($0, 63))) != 0 }.map { properties[$0].name }
+                let names = properties.indices.filter { mask & (1 << UInt64(Swift.min($0, 63))) != 0 }.map {
+                    properties[$0].name
+                }
                 let pk = try t.state.value(classIndex: c, key: ObjectKey(k), column: pkColumn)
                 entries.append(try entry(pk, names, created: false, deleted: false))
             }

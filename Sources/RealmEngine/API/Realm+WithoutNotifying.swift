@@ -18,7 +18,9 @@ extension Realm {
 
     /// Runs `block` in a write transaction and commits it without notifying `tokens`.
     @discardableResult
-    public func write<Result>(withoutNotifying tokens: [NotificationToken], _ block: () throws -> Result) throws -> Result {
+    public func write<Result>(withoutNotifying tokens: [NotificationToken], _ block: () throws -> Result) throws
+        -> Result
+    {
         try write(block, commit: { try $0.commitWrite(withoutNotifying: tokens) })
     }
 }
@@ -41,9 +43,11 @@ extension Registration {
             switch kind {
             case .collection(let spec):
                 let keys = try spec.evaluate(in: committed, missingOwnerIsEmpty: true)
-                self.base = Base(version: committed.version, pin: try PinnedVersion.holding(committed, in: shared), keys: keys)
+                self.base = Base(
+                    version: committed.version, pin: try PinnedVersion.holding(committed, in: shared), keys: keys)
             case .object:
-                self.base = Base(version: committed.version, pin: try PinnedVersion.holding(committed, in: shared), keys: [])
+                self.base = Base(
+                    version: committed.version, pin: try PinnedVersion.holding(committed, in: shared), keys: [])
             case .realm:
                 self.base = Base(version: committed.version, pin: nil, keys: [])
             }

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A Realm: one database file (or in-memory database) as seen from one thread.
@@ -68,8 +68,9 @@ public final class Realm {
     /// Opens the Realm described by `configuration`.
     public init(configuration: Configuration = .defaultConfiguration) throws {
         if let key = configuration.encryptionKey, key.count != PageCipher.keySize {
-            throw RealmError.encryption(path: configuration.inMemoryIdentifier.map { "memory:" + $0 } ?? configuration.path,
-                                        reason: "an encryption key must be \(PageCipher.keySize) bytes, got \(key.count)")
+            throw RealmError.encryption(
+                path: configuration.inMemoryIdentifier.map { "memory:" + $0 } ?? configuration.path,
+                reason: "an encryption key must be \(PageCipher.keySize) bytes, got \(key.count)")
         }
         var configuration = configuration
         if var schema = configuration.schema {
@@ -89,12 +90,14 @@ public final class Realm {
         } else {
             let path = configuration.path
             if configuration.createIfMissing && !configuration.readOnly {
-                try? FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(),
-                                                         withIntermediateDirectories: true)
+                try? FileManager.default.createDirectory(
+                    at: URL(fileURLWithPath: path).deletingLastPathComponent(),
+                    withIntermediateDirectories: true)
             }
-            shared = try SharedFile.open(path: path, readOnly: configuration.readOnly,
-                                         create: configuration.createIfMissing && !configuration.readOnly,
-                                         encryptionKey: configuration.encryptionKey.map { [UInt8]($0) })
+            shared = try SharedFile.open(
+                path: path, readOnly: configuration.readOnly,
+                create: configuration.createIfMissing && !configuration.readOnly,
+                encryptionKey: configuration.encryptionKey.map { [UInt8]($0) })
         }
         self.shared = shared
         thread = pthread_self()
@@ -123,12 +126,16 @@ public final class Realm {
         let path = configuration.path
         guard FileManager.default.fileExists(atPath: path), !SharedFile.isOpenInProcess(path: path) else { return }
         if configuration.deleteRealmIfMigrationNeeded, let wanted = configuration.schema {
-            let stored = try? Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), readOnly: true,
-                                                         encryptionKey: configuration.encryptionKey, createIfMissing: false))
+            let stored = try? Realm(
+                configuration: .init(
+                    fileURL: URL(fileURLWithPath: path), readOnly: true,
+                    encryptionKey: configuration.encryptionKey, createIfMissing: false))
             // A migration would be needed: another version (either way), or changes beyond
             // those Realm applies without one (added classes, indexes).
-            if let stored, stored.schemaVersion != configuration.schemaVersion
-                || !onlyNonMigrationChanges(stored: stored.schema, wanted: wanted) {
+            if let stored,
+                stored.schemaVersion != configuration.schemaVersion
+                    || !onlyNonMigrationChanges(stored: stored.schema, wanted: wanted)
+            {
                 _ = consume stored
                 try deleteFiles(for: path)
                 return
@@ -190,7 +197,10 @@ public final class Realm {
 
     /// What reads see: the open write transaction's state, or the pinned snapshot.
     var readView: Snapshot {
-        get throws { if let state = transaction?.state { return state }; return try snapshot }
+        get throws {
+            if let state = transaction?.state { return state }
+            return try snapshot
+        }
     }
 
     func checkThread() throws {
@@ -198,7 +208,8 @@ public final class Realm {
         if frozenLock != nil { return }
         if let confinementActor {
             confinementActor.preconditionIsolated(
-                "Realm accessed from outside its actor: an instance opened with an actor is confined to code isolated to it")
+                "Realm accessed from outside its actor: an instance opened with an actor is confined to code isolated to it"
+            )
             return
         }
         if let confinementKey {
@@ -231,7 +242,10 @@ public final class Realm {
     public func beginWrite() throws {
         try checkThread()
         if transaction != nil { throw RealmError.alreadyInWriteTransaction }
-        if frozenLock != nil { throw RealmError.invalidState("\(shared.path): a frozen Realm cannot be written; write through a live instance (thaw())") }
+        if frozenLock != nil {
+            throw RealmError.invalidState(
+                "\(shared.path): a frozen Realm cannot be written; write through a live instance (thaw())")
+        }
         if shared.isReadOnly { throw RealmError.readOnly(path: shared.path) }
         try shared.refuseWritesInErrorState()
         try shared.lock.lockWriter()
@@ -249,7 +263,8 @@ public final class Realm {
             // Checked on the version this transaction would build on (one header read a write).
             if newest.writeFormat > FileHeader.writeFormat {
                 throw RealmError.unsupportedFormat(
-                    "\(shared.path) was written by a newer format (write version \(newest.writeFormat)); this program opens it read-only")
+                    "\(shared.path) was written by a newer format (write version \(newest.writeFormat)); this program opens it read-only"
+                )
             }
             if try newest.version != snapshot.version { try advance() }
             let current = try snapshot
@@ -279,7 +294,8 @@ public final class Realm {
             t.abandon()
             throw error
         }
-        shared.rememberFreeList(version: slot.version, ref: slot.freeRef, extents: t.writer.free.extents, births: t.writer.free.births)
+        shared.rememberFreeList(
+            version: slot.version, ref: slot.freeRef, extents: t.writer.free.extents, births: t.writer.free.births)
         shared.lock.publish(version: slot.version)
         let old = pinnedSnapshot.version
         if let readerSlot {
@@ -408,14 +424,19 @@ public final class Realm {
     /// can read the file, and the oldest that may write it.
     public var fileFormat: (read: UInt16, write: UInt16) {
         let slot = try? shared.slots().first { $0.slot.version == described.version }?.slot
-        return (slot?.readFormat ?? FileHeader.Layout.newFiles.newFileReadFormat, slot?.writeFormat ?? FileHeader.writeFormat)
+        return (
+            slot?.readFormat ?? FileHeader.Layout.newFiles.newFileReadFormat,
+            slot?.writeFormat ?? FileHeader.writeFormat
+        )
     }
 
     /// Writes version 1 of a new file: the schema, empty tables and the header (of `header`'s
     /// layout and of `readFormat`, by default the newest for that layout; tests make files of
     /// the older layout and formats).
-    static func initialize(_ shared: SharedFile, schema: Schema, schemaVersion: UInt64, version: UInt64 = 1,
-                           header: FileHeader.Layout = .newFiles, readFormat: UInt16? = nil) throws {
+    static func initialize(
+        _ shared: SharedFile, schema: Schema, schemaVersion: UInt64, version: UInt64 = 1,
+        header: FileHeader.Layout = .newFiles, readFormat: UInt16? = nil
+    ) throws {
         let readFormat = readFormat ?? header.newFileReadFormat
         try shared.lock.lockWriter()
         defer { shared.lock.unlockWriter() }
@@ -423,22 +444,26 @@ public final class Realm {
         var free = FreeSpace(logicalSize: UInt64(header.size), reusableUpTo: .max)
         free.areas = header.areas
         for area in header.areas { free.free(offset: area.lowerBound, length: UInt64(area.count), freedIn: 0) }
-        let writer = try TreeWriter(file: shared.file, free: free, newVersion: version,
-                                    placeBound: readFormat >= FileHeader.placeBoundFormat)
-        let schemaRef = try writer.write(kind: .schema, payload: SchemaNode.payload(schema, schemaVersion: schemaVersion))
+        let writer = try TreeWriter(
+            file: shared.file, free: free, newVersion: version,
+            placeBound: readFormat >= FileHeader.placeBoundFormat)
+        let schemaRef = try writer.write(
+            kind: .schema, payload: SchemaNode.payload(schema, schemaVersion: schemaVersion))
         let layout = SchemaLayout(schema)
         let tables = layout.tables.map { t -> TableState in
             var s = TableState()
             for c in t.indexedColumns { s.indexes[c] = TreeChild?.none }
             return s
         }
-        let topRef = try writer.write(kind: .top, payload: TopNode(schemaRef: schemaRef, changeLogRef: 0, tables: tables).payload())
+        let topRef = try writer.write(
+            kind: .top, payload: TopNode(schemaRef: schemaRef, changeLogRef: 0, tables: tables).payload())
         // The free list: the commit areas, empty.
         let list = try writer.free.persist { _ in nil }
         try writer.ensureSize(writer.free.logicalSize)
         for (ref, node) in list.nodes { try writer.writeNode(node, at: ref) }
-        let slot = FileHeader.Slot(version: version, topRef: topRef, freeRef: list.rootRef, logicalSize: writer.free.logicalSize,
-                                   readFormat: readFormat)
+        let slot = FileHeader.Slot(
+            version: version, topRef: topRef, freeRef: list.rootRef, logicalSize: writer.free.logicalSize,
+            readFormat: readFormat)
         try shared.file.sync()
         try FileHeader.initial(slot, layout: header).withUnsafeBytes { try shared.file.write($0, at: 0) }
         // Slot 1's sector names the file too, from the first version on (`FileHeader`). Synced
@@ -469,10 +494,13 @@ public final class Realm {
         for w in wanted.objectSchemas {
             guard let s = stored[w.name] else { return "class '\(w.name)' is not in the file" }
             if s != w {
-                for p in w.properties where s[p.name] == nil { return "property '\(w.name).\(p.name)' is not in the file" }
+                for p in w.properties where s[p.name] == nil {
+                    return "property '\(w.name).\(p.name)' is not in the file"
+                }
                 for p in s.properties where w[p.name] == nil { return "property '\(w.name).\(p.name)' was removed" }
                 for p in w.properties where s[p.name] != p {
-                    return "property '\(w.name).\(p.name)' changed from \(s[p.name]?.typeDescription ?? "?") to \(p.typeDescription)"
+                    return
+                        "property '\(w.name).\(p.name)' changed from \(s[p.name]?.typeDescription ?? "?") to \(p.typeDescription)"
                 }
                 return "class '\(w.name)' changed its property order"
             }

@@ -3,14 +3,16 @@ extension Results {
     /// The column of property `name`, which must be numeric (or, for min and max, a date).
     private func numericColumn(_ name: String, datesToo: Bool = true) throws -> (Int, Property) {
         guard let c = objectSchema.persistedProperties.firstIndex(where: { $0.name == name }) else {
-            throw RealmError.noSuchProperty(className: objectSchema.name, property: name,
-                                            available: objectSchema.persistedProperties.map(\.name))
+            throw RealmError.noSuchProperty(
+                className: objectSchema.name, property: name,
+                available: objectSchema.persistedProperties.map(\.name))
         }
         let p = objectSchema.persistedProperties[c]
         guard !p.isList, p.type.isNumeric || (datesToo && p.type == .date) else {
-            throw RealmError.typeMismatch(className: objectSchema.name, property: name,
-                                          expected: datesToo ? "a numeric or date property" : "a numeric property (dates have no sum or average)",
-                                          got: p.typeDescription)
+            throw RealmError.typeMismatch(
+                className: objectSchema.name, property: name,
+                expected: datesToo ? "a numeric or date property" : "a numeric property (dates have no sum or average)",
+                got: p.typeDescription)
         }
         return (c, p)
     }
@@ -46,7 +48,10 @@ extension Results {
             for case .int(let v) in values {
                 let (sum, overflow) = total.addingReportingOverflow(v)
                 // A wrapped total would be a plausible wrong answer.
-                if overflow { throw RealmError.invalidInput("the sum of \(objectSchema.name).\(name) does not fit a 64-bit integer") }
+                if overflow {
+                    throw RealmError.invalidInput(
+                        "the sum of \(objectSchema.name).\(name) does not fit a 64-bit integer")
+                }
                 total = sum
             }
             return .int(total)

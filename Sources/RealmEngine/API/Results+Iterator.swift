@@ -93,7 +93,8 @@ extension Results {
                 return nil
             }
             if var previous = last.take(), isKnownUniquelyReferenced(&previous),
-               _getWeakRetainCount(previous) <= 1, _getUnownedRetainCount(previous) <= 1 {
+                _getWeakRetainCount(previous) <= 1, _getUnownedRetainCount(previous) <= 1
+            {
                 switch step {
                 case .walked(let key, let anchor, let leaf, let row):
                     previous.accessor.rewalk(key: key, anchor: anchor, leaf: leaf, row: row)
@@ -129,7 +130,8 @@ extension Results {
         private static func accessor(_ step: Step, realm: Realm, classIndex: Int) -> ObjectAccessor? {
             switch step {
             case .walked(let key, let anchor, let leaf, let row):
-                return ObjectAccessor(classIndex: classIndex, key: key, anchor: anchor.takeUnretainedValue(), leaf: leaf, row: row)
+                return ObjectAccessor(
+                    classIndex: classIndex, key: key, anchor: anchor.takeUnretainedValue(), leaf: leaf, row: row)
             case .keyed(let key):
                 return ObjectAccessor(realm: realm, classIndex: classIndex, key: key)
             case .end:
@@ -216,8 +218,9 @@ extension Results {
             }
             guard let found else { return false }
             let (cluster, first) = found
-            let anchor = ReadAnchor(realm, state: state, classIndex: classIndex,
-                                    leaves: realm.transaction == nil ? cluster.views : [])
+            let anchor = ReadAnchor(
+                realm, state: state, classIndex: classIndex,
+                leaves: realm.transaction == nil ? cluster.views : [])
             if !anchor.leaves.isEmpty {
                 start(anchor, leaf: 0, row: first, complete: false)
                 return true

@@ -26,13 +26,17 @@ extension Results {
     /// Realm has moved to the reported version and the results are already computed. With a
     /// serial `queue`, `block` runs there, with results bound to a Realm instance confined to
     /// that queue.
-    public func observe(on queue: DispatchQueue? = nil,
-                        _ block: @escaping (RealmCollectionChange<Results>) -> Void) -> NotificationToken {
+    public func observe(
+        on queue: DispatchQueue? = nil,
+        _ block: @escaping (RealmCollectionChange<Results>) -> Void
+    ) -> NotificationToken {
         observe(on: queue, manual: false, block)
     }
 
-    func observe(on queue: DispatchQueue?, manual: Bool,
-                 _ block: @escaping (RealmCollectionChange<Results>) -> Void) -> NotificationToken {
+    func observe(
+        on queue: DispatchQueue?, manual: Bool,
+        _ block: @escaping (RealmCollectionChange<Results>) -> Void
+    ) -> NotificationToken {
         if let error = realm.registrationError() {
             deliverSoon(on: queue, of: realm) { block(.error(error)) }
             return NotificationToken(nil)
@@ -48,8 +52,10 @@ extension Results {
     /// The registration of a collection observer: primes the results with each delivered
     /// version's keys (bound to the delivering Realm when a queue delivers) and reports
     /// `.initial`, `.update` and `.error` to `block`.
-    func collectionRegistration(on queue: DispatchQueue?,
-                                _ block: @escaping (RealmCollectionChange<Results>) -> Void) -> Registration {
+    func collectionRegistration(
+        on queue: DispatchQueue?,
+        _ block: @escaping (RealmCollectionChange<Results>) -> Void
+    ) -> Registration {
         let original = self
         var rebound: Results?
         return Registration(kind: .collection(query), schema: realm.schema) { change, keys, deliveringRealm in
@@ -66,7 +72,10 @@ extension Results {
                 block(.initial(results))
             case .collection(let set):
                 results.prime(keys)
-                block(.update(results, deletions: set.deletions, insertions: set.insertions, modifications: set.modifications))
+                block(
+                    .update(
+                        results, deletions: set.deletions, insertions: set.insertions, modifications: set.modifications)
+                )
             case .unchanged:
                 // No update to report; the results hold the new version's keys (no re-run on read).
                 results.prime(keys)
@@ -90,7 +99,10 @@ extension Results {
 /// this thread's RunLoop. For what a registration reports without the notifier: an error
 /// refusing it, a list of values' `.initial`.
 func deliverSoon(on queue: DispatchQueue?, of realm: Realm, _ send: @escaping () -> Void) {
-    final class Box: @unchecked Sendable { let send: () -> Void; init(_ s: @escaping () -> Void) { send = s } }
+    final class Box: @unchecked Sendable {
+        let send: () -> Void
+        init(_ s: @escaping () -> Void) { send = s }
+    }
     let box = Box(send)
     if let queue {
         queue.async { box.send() }

@@ -7,7 +7,9 @@ extension Results {
     /// Throws when a registration is not allowed here (another thread, inside a write
     /// transaction). Results that cannot be evaluated (a damaged class) report it as `.error`
     /// at the first commit.
-    public func observeFromCurrentVersion(_ block: @escaping (RealmCollectionChange<Results>) -> Void) throws -> NotificationToken {
+    public func observeFromCurrentVersion(_ block: @escaping (RealmCollectionChange<Results>) -> Void) throws
+        -> NotificationToken
+    {
         if let error = realm.registrationError() { throw error }
         let snapshot = try realm.snapshot
         // The keys the results hold already, else none: the first commit that needs them runs

@@ -13,12 +13,15 @@ extension Results {
         guard range.upperBound > lower else { return [] }
         if query.isWholeClass {
             let count = try realm.readView.count(classIndex: classIndex)
-            return try (lower..<Swift.min(range.upperBound, count)).map { try realm.readView.key(classIndex: classIndex, at: $0) }
+            return try (lower..<Swift.min(range.upperBound, count)).map {
+                try realm.readView.key(classIndex: classIndex, at: $0)
+            }
         }
         let stamp = (try realm.readView.version, realm.mutationCount)
         if cache == nil || cacheStamp != stamp {
             if let predicate = query.onlyPredicate,
-               let window = try predicate.window(in: realm.readView, skip: lower, limit: range.upperBound - lower) {
+                let window = try predicate.window(in: realm.readView, skip: lower, limit: range.upperBound - lower)
+            {
                 return window
             }
             if query.isSortedTable, range.upperBound <= Results.windowedSortLimit {

@@ -101,8 +101,9 @@ public final class Results: Sequence {
     /// error, where its key alone would match an object of that class.
     package func filter(_ predicate: String, arguments: [Value], objectClasses: [Int: String]) throws -> Results {
         try realm.checkThread()
-        let q = try BoundQuery.parse(predicate, classIndex: classIndex, schema: realm.readView.schema, arguments: arguments,
-                                     objectClasses: objectClasses)
+        let q = try BoundQuery.parse(
+            predicate, classIndex: classIndex, schema: realm.readView.schema, arguments: arguments,
+            objectClasses: objectClasses)
         return with { $0.add(q) }
     }
 
@@ -177,8 +178,10 @@ public final class Results: Sequence {
         if let cache, try cacheStamp == (realm.readView.version, realm.mutationCount) { return cache.count }
         // Sorting never changes how many objects there are: count them unsorted.
         if let unsorted = query.withoutSorts { return try Results(realm: realm, query: unsorted).checkedCount() }
-        if let predicate = query.onlyPredicate, try cache == nil || cacheStamp != (realm.readView.version, realm.mutationCount),
-           let n = try predicate.count(in: realm.readView) {
+        if let predicate = query.onlyPredicate,
+            try cache == nil || cacheStamp != (realm.readView.version, realm.mutationCount),
+            let n = try predicate.count(in: realm.readView)
+        {
             return n
         }
         return try keys().count
@@ -194,7 +197,8 @@ public final class Results: Sequence {
     public func object(at index: Int) throws -> DynamicObject {
         if query.isWholeClass {
             try realm.checkThread()
-            return DynamicObject(realm: realm, classIndex: classIndex, key: try realm.readView.key(classIndex: classIndex, at: index))
+            return DynamicObject(
+                realm: realm, classIndex: classIndex, key: try realm.readView.key(classIndex: classIndex, at: index))
         }
         let k = try keys()
         guard k.indices.contains(index) else { throw RealmError.indexOutOfRange(index: index, count: k.count) }
@@ -203,7 +207,9 @@ public final class Results: Sequence {
 
     /// The object at `index` (traps on a bad index, like an array; use `object(at:)` to get an error).
     public subscript(index: Int) -> DynamicObject {
-        guard let o = try? object(at: index) else { preconditionFailure("index \(index) out of range (count \(count))") }
+        guard let o = try? object(at: index) else {
+            preconditionFailure("index \(index) out of range (count \(count))")
+        }
         return o
     }
 

@@ -1,8 +1,8 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A new database file written under a temporary name in its destination's folder and given the
@@ -25,7 +25,12 @@ enum StagedFile {
     private final class Counter: @unchecked Sendable {
         private let lock = NSLock()
         private var next = 0
-        func take() -> Int { lock.withLock { next += 1; return next } }
+        func take() -> Int {
+            lock.withLock {
+                next += 1
+                return next
+            }
+        }
     }
 
     /// The prefix of every temporary name for `destination`.
@@ -45,12 +50,16 @@ enum StagedFile {
     static func removeStale(for destination: String) {
         let folder = (destination as NSString).deletingLastPathComponent
         let prefix = prefix(for: destination)
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder) else { return }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder) else {
+            return
+        }
         for name in names where name.hasPrefix(prefix) {
             let rest = name.dropFirst(prefix.count)
             guard let pid = rest.split(separator: "-").first.flatMap({ pid_t($0) }), pid > 0, pid != getpid(),
-                  kill(pid, 0) != 0, errno == ESRCH else { continue }
-            try? FileManager.default.removeItem(atPath: folder.isEmpty ? name : (folder as NSString).appendingPathComponent(name))
+                kill(pid, 0) != 0, errno == ESRCH
+            else { continue }
+            try? FileManager.default.removeItem(
+                atPath: folder.isEmpty ? name : (folder as NSString).appendingPathComponent(name))
         }
     }
 
@@ -88,7 +97,8 @@ enum StagedFile {
             }
             // A file system without hard links: rename, after one more look for the name.
             guard [EPERM, ENOTSUP, EOPNOTSUPP, EMLINK, ENOSYS].contains(code),
-                  !FileManager.default.fileExists(atPath: destination) else {
+                !FileManager.default.fileExists(atPath: destination)
+            else {
                 throw RealmError.posix(path: destination, operation: "link the finished copy", errno: code)
             }
             if SystemCalls.rename(temporary, destination) != 0 { throw DatabaseFile.ioError(destination, "rename") }

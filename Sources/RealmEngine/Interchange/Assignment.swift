@@ -53,7 +53,8 @@ public struct Assignment: Sendable, Equatable {
     ///   elements cannot be nil.
     public static func parse(_ text: String, objectSchema: ObjectSchema, schema: Schema) throws -> Assignment {
         guard let eq = text.firstIndex(of: "=") else {
-            throw RealmError.invalidInput("'\(text)': expected prop=VALUE, prop+=VALUE, prop-=VALUE or dict.KEY=VALUE, e.g. age=4 or tags+=new")
+            throw RealmError.invalidInput(
+                "'\(text)': expected prop=VALUE, prop+=VALUE, prop-=VALUE or dict.KEY=VALUE, e.g. age=4 or tags+=new")
         }
         let lhs = String(text[..<eq])
         let raw = String(text[text.index(after: eq)...])
@@ -64,8 +65,9 @@ public struct Assignment: Sendable, Equatable {
         }
         func property(_ name: String) throws -> Property {
             guard let p = objectSchema[name], p.isPersisted else {
-                throw RealmError.noSuchProperty(className: className, property: name,
-                                                available: objectSchema.persistedProperties.map(\.name))
+                throw RealmError.noSuchProperty(
+                    className: className, property: name,
+                    available: objectSchema.persistedProperties.map(\.name))
             }
             return p
         }
@@ -74,10 +76,13 @@ public struct Assignment: Sendable, Equatable {
         // `address.city=Oslo`: a change inside the embedded object of a to-one link (before the
         // dictionary form, which a to-one link does not have; the rest may nest again).
         if let dot = text[..<eq].firstIndex(of: "."), let p = objectSchema[String(text[..<dot])], p.isPersisted,
-           p.type == .object, !p.isCollection, let target = p.objectClassName.flatMap({ schema[$0] }), target.isEmbedded {
+            p.type == .object, !p.isCollection, let target = p.objectClassName.flatMap({ schema[$0] }),
+            target.isEmbedded
+        {
             let inner = try parse(String(text[text.index(after: dot)...]), objectSchema: target, schema: schema)
-            return Assignment(property: p, operation: .inside(inner), className: className, text: raw,
-                              exampleProperty: target.persistedProperties.first?.name)
+            return Assignment(
+                property: p, operation: .inside(inner), className: className, text: raw,
+                exampleProperty: target.persistedProperties.first?.name)
         }
 
         if let sign = lhs.last, sign == "+" || sign == "-" {
@@ -86,13 +91,15 @@ public struct Assignment: Sendable, Equatable {
             if objectSchema[name] == nil, let dot = name.firstIndex(of: ".") {
                 let dict = String(name[..<dot])
                 throw RealmError.invalidInput(
-                    "'\(text)': \(op) takes a whole list, set or dictionary; put a dictionary entry with \(dict).KEY=VALUE, remove one with \(dict)-=KEY")
+                    "'\(text)': \(op) takes a whole list, set or dictionary; put a dictionary entry with \(dict).KEY=VALUE, remove one with \(dict)-=KEY"
+                )
             }
             let p = try property(name)
             if p.isMap {
                 guard sign == "-" else {
                     throw RealmError.invalidInput(
-                        "'\(text)': \(className).\(name) is a dictionary; put an entry with \(name).KEY=VALUE (\(name)-=KEY removes one)")
+                        "'\(text)': \(className).\(name) is a dictionary; put an entry with \(name).KEY=VALUE (\(name)-=KEY removes one)"
+                    )
                 }
                 try MapKey.check(raw, className: className, property: name)
                 return Assignment(property: p, operation: .removeKey(raw), className: className, text: raw)
@@ -100,11 +107,14 @@ public struct Assignment: Sendable, Equatable {
             guard p.isList else {
                 throw RealmError.typeMismatch(
                     className: className, property: name,
-                    expected: "a list or set for '\(op)' (\(sign == "+" ? "it adds an element" : "it removes an element"))",
+                    expected:
+                        "a list or set for '\(op)' (\(sign == "+" ? "it adds an element" : "it removes an element"))",
                     got: p.typeDescription)
             }
-            let input = try ValueSyntax.parse(raw, for: element(of: p, label: name), className: className, schema: schema)
-            return Assignment(property: p, operation: sign == "+" ? .add(input) : .remove(input), className: className, text: raw)
+            let input = try ValueSyntax.parse(
+                raw, for: element(of: p, label: name), className: className, schema: schema)
+            return Assignment(
+                property: p, operation: sign == "+" ? .add(input) : .remove(input), className: className, text: raw)
         }
 
         guard let dot = lhs.firstIndex(of: ".") else { return try plain() }
@@ -114,10 +124,12 @@ public struct Assignment: Sendable, Equatable {
         guard p.isMap else {
             throw RealmError.typeMismatch(
                 className: className, property: name,
-                expected: "a dictionary for '\(name).KEY=VALUE' (it puts an entry); \(name) is not a dictionary", got: p.typeDescription)
+                expected: "a dictionary for '\(name).KEY=VALUE' (it puts an entry); \(name) is not a dictionary",
+                got: p.typeDescription)
         }
         try MapKey.check(key, className: className, property: name)
-        let input = try ValueSyntax.parse(raw, for: element(of: p, label: "\(name)['\(key)']"), className: className, schema: schema)
+        let input = try ValueSyntax.parse(
+            raw, for: element(of: p, label: "\(name)['\(key)']"), className: className, schema: schema)
         return Assignment(property: p, operation: .put(key: key, input), className: className, text: raw)
     }
 
@@ -151,7 +163,8 @@ public struct Assignment: Sendable, Equatable {
                 let target = property.objectClassName ?? "object"
                 let example = "\(path)\(property.name)={" + (exampleProperty.map { "\"\($0)\": …" } ?? "…") + "}"
                 throw RealmError.invalidInput(
-                    "\(owner.className).\(path)\(property.name) is null in \(try Self.describe(owner)): set a whole \(target) first, e.g. \(example)")
+                    "\(owner.className).\(path)\(property.name) is null in \(try Self.describe(owner)): set a whole \(target) first, e.g. \(example)"
+                )
             }
             try inner.apply(to: child, in: owner, path: path + property.name + ".")
         case .assign(let input):
@@ -191,12 +204,14 @@ public struct Assignment: Sendable, Equatable {
         case .primaryKey(let key):
             let target = property.objectClassName ?? "object"
             guard let object = try realm.object(ofType: target, forPrimaryKey: key) else {
-                throw RealmError.invalidInput("\(className).\(property.name): no \(target) has the primary key '\(text)'")
+                throw RealmError.invalidInput(
+                    "\(className).\(property.name): no \(target) has the primary key '\(text)'")
             }
             return .link(object.key)
         case .dictionary, .array:
             throw RealmError.invalidInput(
-                "\(className).\(property.name)-=\(text): name the \(property.objectClassName ?? "object") to remove by its primary key")
+                "\(className).\(property.name)-=\(text): name the \(property.objectClassName ?? "object") to remove by its primary key"
+            )
         }
     }
 }

@@ -12,8 +12,10 @@ import Foundation
 ///   are a JSON array in one (quoted) cell.
 public enum CSVExport {
     /// The header row and one row an object, as one string.
-    public static func table(_ objects: some Sequence<[Value]>, schema: ObjectSchema, lineEnding: String = "\r\n",
-                             resolveLink: LinkResolver) throws -> String {
+    public static func table(
+        _ objects: some Sequence<[Value]>, schema: ObjectSchema, lineEnding: String = "\r\n",
+        resolveLink: LinkResolver
+    ) throws -> String {
         var out = ""
         try write(objects, schema: schema, lineEnding: lineEnding, resolveLink: resolveLink) { out += $0 }
         return out
@@ -21,8 +23,10 @@ public enum CSVExport {
 
     /// Streams the header row and then one row a call to `sink`; rethrows the resolver's error
     /// (the rows before it have been given to `sink`).
-    public static func write(_ objects: some Sequence<[Value]>, schema: ObjectSchema, lineEnding: String = "\r\n",
-                             resolveLink: LinkResolver, to sink: (String) -> Void) throws {
+    public static func write(
+        _ objects: some Sequence<[Value]>, schema: ObjectSchema, lineEnding: String = "\r\n",
+        resolveLink: LinkResolver, to sink: (String) -> Void
+    ) throws {
         let persisted = schema.persistedProperties
         sink(row(persisted.map { quote($0.name) }, lineEnding: lineEnding))
         for values in objects {
@@ -37,7 +41,9 @@ public enum CSVExport {
     public static func cell(_ value: Value, for property: Property, resolveLink: LinkResolver) throws -> String {
         if value.isNull { return "" }
         // A Mixed cell is JSON text: `"5"` is the string, `5` the number.
-        if property.type == .mixed { return quote(try JSONExport.json(value, for: property, resolveLink: resolveLink).jsonText()) }
+        if property.type == .mixed {
+            return quote(try JSONExport.json(value, for: property, resolveLink: resolveLink).jsonText())
+        }
         switch try JSONExport.json(value, for: property, resolveLink: resolveLink) {
         case .null: return ""
         case .string(let s): return quote(s, forceIfEmpty: true)
@@ -51,9 +57,10 @@ public enum CSVExport {
     /// (to tell it from nil).
     public static func quote(_ text: String, forceIfEmpty: Bool = false) -> String {
         if text.isEmpty { return forceIfEmpty ? "\"\"" : "" }
-        let needs = text.unicodeScalars.contains { c in
-            c == "," || c == "\"" || c == "\r" || c == "\n"
-        } || text.hasPrefix(" ") || text.hasSuffix(" ")
+        let needs =
+            text.unicodeScalars.contains { c in
+                c == "," || c == "\"" || c == "\r" || c == "\n"
+            } || text.hasPrefix(" ") || text.hasSuffix(" ")
         guard needs else { return text }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }

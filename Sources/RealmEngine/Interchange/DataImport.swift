@@ -164,17 +164,19 @@ public final class DataImport {
     private func beginGroup(_ className: String) throws {
         guard let objectSchema = schema[className] else { throw RealmError.noSuchClass(className) }
         if objectSchema.isEmbedded {
-            throw RealmError.invalidInput("\(schema.embeddedClassNote(className)); import them inside their parents' objects")
+            throw RealmError.invalidInput(
+                "\(schema.embeddedClassNote(className)); import them inside their parents' objects")
         }
         endGroup()
         if !summary.perClass.contains(where: { $0.0 == className }) { summary.perClass.append((className, 0)) }
         let persisted = objectSchema.persistedProperties
-        current = CurrentClass(name: className, objectSchema: objectSchema, classIndex: try realm.classIndex(className),
-                               persisted: persisted,
-                               columns: Dictionary(persisted.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first }),
-                               primaryKeyColumn: persisted.firstIndex(where: \.isPrimaryKey),
-                               keys: keys.removeValue(forKey: className) ?? [],
-                               summaryIndex: summary.perClass.firstIndex { $0.0 == className } ?? 0)
+        current = CurrentClass(
+            name: className, objectSchema: objectSchema, classIndex: try realm.classIndex(className),
+            persisted: persisted,
+            columns: Dictionary(persisted.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first }),
+            primaryKeyColumn: persisted.firstIndex(where: \.isPrimaryKey),
+            keys: keys.removeValue(forKey: className) ?? [],
+            summaryIndex: summary.perClass.firstIndex { $0.0 == className } ?? 0)
         rowReader = ScalarRowReader(persisted: persisted)
     }
 
@@ -203,7 +205,9 @@ public final class DataImport {
             // An object that exists (an update, or a key given twice) takes the general path;
             // so does a lookup that fails, which then fails there the same way.
             do {
-                if try realm.existingObjectKey(classIndex: current.classIndex, primaryKey: values[pkColumn]) != nil { return false }
+                if try realm.existingObjectKey(classIndex: current.classIndex, primaryKey: values[pkColumn]) != nil {
+                    return false
+                }
             } catch {
                 return false
             }
@@ -239,8 +243,9 @@ public final class DataImport {
         defer { self.current = current }
         let className = current.name
         let pk = current.primaryKeyColumn.map { current.persisted[$0] }
-        let label = ObjectLabel(className: className, position: current.keys.count,
-                                primaryKey: pk.flatMap { pk in primaryKeyJSON(json, pk: pk, current: current).map { (pk.name, $0) } })
+        let label = ObjectLabel(
+            className: className, position: current.keys.count,
+            primaryKey: pk.flatMap { pk in primaryKeyJSON(json, pk: pk, current: current).map { (pk.name, $0) } })
         let fields = try fields(json, of: current, label: label, summary: &summary)
         let key: ObjectKey
         var links: [(Property, JSONValue)] = []
@@ -256,7 +261,9 @@ public final class DataImport {
                     continue
                 }
                 // Embedded objects that name no other object are created with their parent.
-                values[column] = property.isLink ? try linkInput(value, for: property, className: className)
+                values[column] =
+                    property.isLink
+                    ? try linkInput(value, for: property, className: className)
                     : try JSONImport.input(fromJSON: value, for: property, className: className, schema: schema)
                 given += 1
             }
@@ -266,19 +273,24 @@ public final class DataImport {
             } else {
                 var dictionary: [String: ObjectInput] = [:]
                 dictionary.reserveCapacity(given)
-                for (column, value) in values.enumerated() { if let value { dictionary[current.persisted[column].name] = value } }
+                for (column, value) in values.enumerated() {
+                    if let value { dictionary[current.persisted[column].name] = value }
+                }
                 input = .dictionary(dictionary)
             }
             var existed = false
             if let pkColumn = current.primaryKeyColumn, case .value(let pkValue)? = values[pkColumn],
-               let existingKey = try realm.existingObjectKey(classIndex: current.classIndex, primaryKey: pkValue) {
+                let existingKey = try realm.existingObjectKey(classIndex: current.classIndex, primaryKey: pkValue)
+            {
                 existed = true
                 let createdHere = firstCreated[className].map { existingKey >= $0 } ?? false
                 if createdHere || before[className]?[existingKey] != nil {
                     if !options.upsertDuplicates {
                         let earlier = current.keys.firstIndex(of: existingKey).map(String.init) ?? "?"
-                        throw Duplicate(error: RealmError.primaryKey(
-                            "\(className)[\(earlier)] and \(label) have the same primary key; an input holds each object once (--upsert-duplicates lets the later one update the earlier)"))
+                        throw Duplicate(
+                            error: RealmError.primaryKey(
+                                "\(className)[\(earlier)] and \(label) have the same primary key; an input holds each object once (--upsert-duplicates lets the later one update the earlier)"
+                            ))
                     }
                 } else if let existing = try realm.object(ofType: className, key: existingKey) {
                     before[className, default: [:]][existingKey] = try contents(existing)
@@ -296,7 +308,9 @@ public final class DataImport {
         }
         current.keys.append(key)
         summary.perClass[current.summaryIndex].1 += 1
-        if !links.isEmpty { pendingLinks.append(PendingLinks(className: className, key: key, label: label, fields: links)) }
+        if !links.isEmpty {
+            pendingLinks.append(PendingLinks(className: className, key: key, label: label, fields: links))
+        }
         objectsAdded += 1
         progress(objectsAdded, 0)
     }
@@ -317,16 +331,20 @@ public final class DataImport {
             }
         }
         // Embedded classes have no positions to name (a reference to one is refused in `linkElement`).
-        for className in referenced.sorted() where keys[className] == nil && schema[className].map({ !$0.isEmbedded }) ?? false {
+        for className in referenced.sorted()
+        where keys[className] == nil && schema[className].map({ !$0.isEmbedded }) ?? false {
             existingBefore[className] = try realm.objects(className).keys()
         }
         var done = 0
         for pending in pendingLinks {
             if shouldStop() { throw Interrupted() }
             do {
-                guard let object = try realm.object(ofType: pending.className, key: pending.key) else { throw RealmError.invalidatedObject }
+                guard let object = try realm.object(ofType: pending.className, key: pending.key) else {
+                    throw RealmError.invalidatedObject
+                }
                 for (property, json) in pending.fields {
-                    try object.setValue(try linkInput(json, for: property, className: pending.className), forKey: property.name)
+                    try object.setValue(
+                        try linkInput(json, for: property, className: pending.className), forKey: property.name)
                 }
             } catch {
                 throw failure(pending.label, error)
@@ -355,7 +373,9 @@ public final class DataImport {
         let properties = objectSchema.persistedProperties
         guard properties.contains(where: isEmbeddedLink) else { return values }
         return try zip(properties, values).map { property, value in
-            guard isEmbeddedLink(property), let target = property.objectClassName.flatMap({ schema[$0] }) else { return value }
+            guard isEmbeddedLink(property), let target = property.objectClassName.flatMap({ schema[$0] }) else {
+                return value
+            }
             return try embeddedContents(value, of: target, classIndex: try realm.classIndex(target.name))
         }
     }
@@ -372,8 +392,10 @@ public final class DataImport {
         case .link(let key):
             guard let row = try realm.readView.row(classIndex: classIndex, key: key) else { return value }
             return .list(try contents(Array(row.prefix(target.persistedProperties.count)), of: target))
-        case .list(let items): return .list(try items.map { try embeddedContents($0, of: target, classIndex: classIndex) })
-        case .map(let entries): return .map(try entries.mapValues { try embeddedContents($0, of: target, classIndex: classIndex) })
+        case .list(let items):
+            return .list(try items.map { try embeddedContents($0, of: target, classIndex: classIndex) })
+        case .map(let entries):
+            return .map(try entries.mapValues { try embeddedContents($0, of: target, classIndex: classIndex) })
         default: return value
         }
     }
@@ -390,8 +412,10 @@ public final class DataImport {
     }
 
     /// The given values of one object (a JSON object, or an array in property order), by column.
-    private func fields(_ json: JSONValue, of current: CurrentClass, label: ObjectLabel,
-                        summary: inout Summary) throws -> [(column: Int, json: JSONValue)] {
+    private func fields(
+        _ json: JSONValue, of current: CurrentClass, label: ObjectLabel,
+        summary: inout Summary
+    ) throws -> [(column: Int, json: JSONValue)] {
         let objectSchema = current.objectSchema
         switch json {
         case .object(let members):
@@ -405,21 +429,27 @@ public final class DataImport {
                 }
                 // Computed backlinks are not stored; a value for one (older exports) is skipped.
                 if objectSchema[member.key] != nil { continue }
-                if options.ignoreUnknown { summary.ignoredProperties += 1; continue }
+                if options.ignoreUnknown {
+                    summary.ignoredProperties += 1
+                    continue
+                }
                 throw RealmError.invalidInput(
-                    "\(label): unknown property '\(member.key)'; \(objectSchema.name) has \(current.persisted.map(\.name).joined(separator: ", ")) (--ignore-unknown skips unknown properties)")
+                    "\(label): unknown property '\(member.key)'; \(objectSchema.name) has \(current.persisted.map(\.name).joined(separator: ", ")) (--ignore-unknown skips unknown properties)"
+                )
             }
             return out
         case .array(let values):
             let persisted = current.persisted
             guard values.count <= persisted.count else {
                 throw RealmError.invalidInput(
-                    "\(label): an array of \(values.count) values, but \(objectSchema.name) has \(persisted.count) stored properties (\(persisted.map(\.name).joined(separator: ", ")))")
+                    "\(label): an array of \(values.count) values, but \(objectSchema.name) has \(persisted.count) stored properties (\(persisted.map(\.name).joined(separator: ", ")))"
+                )
             }
             return values.enumerated().map { ($0, $1) }
         default:
             throw RealmError.invalidInput(
-                "\(label): expected a JSON object or an array of values in property order; got \(json.kindName) \(json.snippet())")
+                "\(label): expected a JSON object or an array of values in property order; got \(json.kindName) \(json.snippet())"
+            )
         }
     }
 
@@ -429,51 +459,66 @@ public final class DataImport {
     private func linkInput(_ json: JSONValue, for property: Property, className: String) throws -> ObjectInput {
         if case .null = json { return .value(.null) }
         if property.type == .mixed {
-            return .value(try MixedJSON.value(json, of: property, className: className) { target, reference in
-                try self.mixedLinkKey(target, reference, label: property.name, className: className)
-            })
+            return .value(
+                try MixedJSON.value(json, of: property, className: className) { target, reference in
+                    try self.mixedLinkKey(target, reference, label: property.name, className: className)
+                })
         }
         if property.isMap {
             var entries = [String: ObjectInput]()
             for member in try JSONImport.mapMembers(json, for: property, className: className) {
-                if case .null = member.value { entries[member.key] = .value(.null); continue }
-                entries[member.key] = try linkElement(member.value, for: property, label: "\(property.name)['\(member.key)']", className: className)
+                if case .null = member.value {
+                    entries[member.key] = .value(.null)
+                    continue
+                }
+                entries[member.key] = try linkElement(
+                    member.value, for: property, label: "\(property.name)['\(member.key)']", className: className)
             }
             return .dictionary(entries)
         }
-        guard property.isList else { return try linkElement(json, for: property, label: property.name, className: className) }
-        guard case .array(let items) = json else {
-            throw RealmError.typeMismatch(className: className, property: property.name,
-                                          expected: "\(property.typeDescription) (a JSON array)", got: json.snippet())
+        guard property.isList else {
+            return try linkElement(json, for: property, label: property.name, className: className)
         }
-        return .array(try items.enumerated().map { i, item in
-            try linkElement(item, for: property, label: "\(property.name)[\(i)]", className: className)
-        })
+        guard case .array(let items) = json else {
+            throw RealmError.typeMismatch(
+                className: className, property: property.name,
+                expected: "\(property.typeDescription) (a JSON array)", got: json.snippet())
+        }
+        return .array(
+            try items.enumerated().map { i, item in
+                try linkElement(item, for: property, label: "\(property.name)[\(i)]", className: className)
+            })
     }
 
-    private func linkElement(_ json: JSONValue, for property: Property, label: String, className: String) throws -> ObjectInput {
+    private func linkElement(_ json: JSONValue, for property: Property, label: String, className: String) throws
+        -> ObjectInput
+    {
         let targetName = property.objectClassName ?? ""
         guard let target = schema[targetName] else { throw RealmError.noSuchClass(targetName) }
         if let reference = ImportDocument.reference(json) {
             if target.isEmbedded {
                 throw RealmError.invalidInput(
-                    "\(className).\(label): \(json.snippet()) names an embedded \(targetName) by position; an embedded object is written inside its parent, as an object of its properties")
+                    "\(className).\(label): \(json.snippet()) names an embedded \(targetName) by position; an embedded object is written inside its parent, as an object of its properties"
+                )
             }
             guard reference.className == targetName else {
-                throw RealmError.typeMismatch(className: className, property: label, expected: "a \(targetName)",
-                                              got: "a reference to a \(reference.className)")
+                throw RealmError.typeMismatch(
+                    className: className, property: label, expected: "a \(targetName)",
+                    got: "a reference to a \(reference.className)")
             }
             if let inInput = keys[targetName] {
                 guard inInput.indices.contains(reference.index) else {
                     throw RealmError.invalidInput(
-                        "\(className).\(label): the reference \(json.snippet()) names \(targetName)[\(reference.index)], but this input has \(inInput.count) \(targetName) objects")
+                        "\(className).\(label): the reference \(json.snippet()) names \(targetName)[\(reference.index)], but this input has \(inInput.count) \(targetName) objects"
+                    )
                 }
                 return .value(.link(inInput[reference.index]))
             }
             let existing = try existingKeys(targetName)
             guard reference.index < existing.count else {
                 throw RealmError.invalidInput(
-                    "\(className).\(label): the reference \(json.snippet()) names \(targetName)[\(reference.index)], but this input has no \(targetName) objects and the database had \(existing.count) (import the \(targetName) objects first, or the whole file at once)")
+                    "\(className).\(label): the reference \(json.snippet()) names \(targetName)[\(reference.index)], but this input has no \(targetName) objects and the database had \(existing.count) (import the \(targetName) objects first, or the whole file at once)"
+                )
             }
             return .value(.link(existing[reference.index]))
         }
@@ -484,9 +529,13 @@ public final class DataImport {
             for member in members {
                 guard let p = target[member.key] else {
                     // Counted as a top-level one is: the summary's warning must not miss it.
-                    if options.ignoreUnknown { summary.ignoredProperties += 1; continue }
+                    if options.ignoreUnknown {
+                        summary.ignoredProperties += 1
+                        continue
+                    }
                     throw RealmError.invalidInput(
-                        "\(className).\(label): unknown property '\(member.key)'; \(targetName) has \(target.persistedProperties.map(\.name).joined(separator: ", "))")
+                        "\(className).\(label): unknown property '\(member.key)'; \(targetName) has \(target.persistedProperties.map(\.name).joined(separator: ", "))"
+                    )
                 }
                 guard p.isPersisted else { continue }
                 dictionary[p.name] = try nested(member.value, for: p, className: targetName)
@@ -496,11 +545,13 @@ public final class DataImport {
             let persisted = target.persistedProperties
             guard values.count <= persisted.count else {
                 throw RealmError.invalidInput(
-                    "\(className).\(label): an array of \(values.count) values, but \(targetName) has \(persisted.count) stored properties")
+                    "\(className).\(label): an array of \(values.count) values, but \(targetName) has \(persisted.count) stored properties"
+                )
             }
             return .array(try zip(persisted, values).map { p, v in try nested(v, for: p, className: targetName) })
         default:
-            return try JSONImport.element(fromJSON: json, for: property, className: className, propertyLabel: label, schema: schema)
+            return try JSONImport.element(
+                fromJSON: json, for: property, className: className, propertyLabel: label, schema: schema)
         }
     }
 
@@ -526,7 +577,8 @@ public final class DataImport {
     }
 
     private func nested(_ json: JSONValue, for property: Property, className: String) throws -> ObjectInput {
-        property.isLink ? try linkInput(json, for: property, className: className)
+        property.isLink
+            ? try linkInput(json, for: property, className: className)
             : try JSONImport.input(fromJSON: json, for: property, className: className, schema: schema)
     }
 
@@ -546,11 +598,18 @@ public final class DataImport {
     private func namesNoObject(_ className: String) -> Bool {
         if let known = selfContained[className] { return known }
         var result = true
-        var pending = [className], seen: Set<String> = [className]
+        var pending = [className]
+        var seen: Set<String> = [className]
         while result, let name = pending.popLast() {
-            guard let objectSchema = schema[name], objectSchema.isEmbedded else { result = false; break }
+            guard let objectSchema = schema[name], objectSchema.isEmbedded else {
+                result = false
+                break
+            }
             for property in objectSchema.persistedProperties {
-                if property.type == .mixed { result = false; break }
+                if property.type == .mixed {
+                    result = false
+                    break
+                }
                 if property.type == .object, let target = property.objectClassName, seen.insert(target).inserted {
                     pending.append(target)
                 }
@@ -562,18 +621,23 @@ public final class DataImport {
 
     /// The key of the object a Mixed `$link` names: by primary key, or by position among the
     /// input's (or, when the input holds none, the database's) objects of its class.
-    private func mixedLinkKey(_ target: String, _ reference: MixedJSON.LinkReference, label: String, className: String) throws -> ObjectKey {
+    private func mixedLinkKey(_ target: String, _ reference: MixedJSON.LinkReference, label: String, className: String)
+        throws -> ObjectKey
+    {
         guard let targetSchema = schema[target] else { throw RealmError.noSuchClass(target) }
         if targetSchema.isEmbedded {
-            throw RealmError.invalidInput("\(className).\(label): \(target) is an embedded class: a Mixed value cannot link to its objects")
+            throw RealmError.invalidInput(
+                "\(className).\(label): \(target) is an embedded class: a Mixed value cannot link to its objects")
         }
         switch reference {
         case .primaryKey(let json):
             guard let pk = targetSchema.primaryKeyProperty else {
-                throw RealmError.invalidInput("\(className).\(label): \(target) has no primary key; name the object by \"index\"")
+                throw RealmError.invalidInput(
+                    "\(className).\(label): \(target) has no primary key; name the object by \"index\"")
             }
-            let value = try JSONImport.scalar(fromJSON: json, type: pk.type, className: className, propertyLabel: label,
-                                              expected: "the primary key of a \(target) (\(pk.type.rawValue))")
+            let value = try JSONImport.scalar(
+                fromJSON: json, type: pk.type, className: className, propertyLabel: label,
+                expected: "the primary key of a \(target) (\(pk.type.rawValue))")
             guard let object = try realm.object(ofType: target, forPrimaryKey: value) else {
                 throw RealmError.invalidInput("\(className).\(label): no \(target) has the primary key \(value)")
             }
@@ -581,7 +645,9 @@ public final class DataImport {
         case .index(let index):
             let candidates = try keys[target] ?? existingKeys(target)
             guard candidates.indices.contains(index) else {
-                throw RealmError.invalidInput("\(className).\(label): the link names \(target)[\(index)], but there are \(candidates.count) \(target) objects")
+                throw RealmError.invalidInput(
+                    "\(className).\(label): the link names \(target)[\(index)], but there are \(candidates.count) \(target) objects"
+                )
             }
             return candidates[index]
         }

@@ -13,7 +13,9 @@ extension Schema {
     /// class holding each, in schema order.
     public func linkHolders(of className: String) -> [(holder: ObjectSchema, property: Property)] {
         objectSchemas.flatMap { holder in
-            holder.persistedProperties.filter { $0.type == .object && $0.objectClassName == className }.map { (holder, $0) }
+            holder.persistedProperties.filter { $0.type == .object && $0.objectClassName == className }.map {
+                (holder, $0)
+            }
         }
     }
 
@@ -21,7 +23,8 @@ extension Schema {
     /// property holds its objects`): why an embedded class cannot be met on its own.
     public func embeddedClassNote(_ className: String) -> String {
         let places = embeddingProperties(of: className)
-        return places.isEmpty ? "\(className) is embedded, and no property holds its objects"
+        return places.isEmpty
+            ? "\(className) is embedded, and no property holds its objects"
             : "\(className) is embedded: its objects live in \(places.joined(separator: ", "))"
     }
 

@@ -57,7 +57,7 @@ private final class ExportPositionCache {
         if className == outputClass, try realm.object(ofType: className, key: key) != nil {
             throw RealmError.invalidInput(
                 "a link names a \(className) that is not in this output, and \(className) has no primary key to name it by: "
-                + "include the linked objects (or write the whole class: realmtui export)")
+                    + "include the linked objects (or write the whole class: realmtui export)")
         }
         return nil
     }

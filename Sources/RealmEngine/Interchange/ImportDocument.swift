@@ -31,8 +31,9 @@ public enum ImportDocument {
     /// The class and position a `{"$ref": C, "$index": N}` object names, or nil for any other JSON.
     public static func reference(_ json: JSONValue) -> (className: String, index: Int)? {
         guard case .object(let members) = json, members.count == 2,
-              let className = json.member("$ref")?.stringValue,
-              let index = json.member("$index")?.int64Value, index >= 0, index <= Int64(Int.max) else { return nil }
+            let className = json.member("$ref")?.stringValue,
+            let index = json.member("$index")?.int64Value, index >= 0, index <= Int64(Int.max)
+        else { return nil }
         return (className, Int(index))
     }
 
@@ -51,26 +52,30 @@ public enum ImportDocument {
         case .array(let items):
             guard let className else {
                 throw RealmError.invalidInput(
-                    "the input is a JSON array of objects (as 'export --class C' writes); name their class with --class C")
+                    "the input is a JSON array of objects (as 'export --class C' writes); name their class with --class C"
+                )
             }
             guard schema[className] != nil else { throw RealmError.noSuchClass(className) }
             return [Group(className: className, objects: items)]
         case .object(let members):
             if let className {
                 throw RealmError.invalidInput(
-                    "the input is a whole-file document {\"Class\": [objects…]}, which names its classes; import it without --class \(className)")
+                    "the input is a whole-file document {\"Class\": [objects…]}, which names its classes; import it without --class \(className)"
+                )
             }
             return try members.map { member in
                 guard schema[member.key] != nil else { throw RealmError.noSuchClass(member.key) }
                 guard case .array(let items) = member.value else {
                     throw RealmError.invalidInput(
-                        "\"\(member.key)\" must be an array of objects in an import file; got \(member.value.kindName) \(member.value.snippet())")
+                        "\"\(member.key)\" must be an array of objects in an import file; got \(member.value.kindName) \(member.value.snippet())"
+                    )
                 }
                 return Group(className: member.key, objects: items)
             }
         default:
             throw RealmError.invalidInput(
-                "an import file is a JSON object of class name → array of objects, e.g. {\"Dog\": [{\"name\": \"Rex\"}]}, or (with --class) an array of objects; got \(document.kindName) \(document.snippet())")
+                "an import file is a JSON object of class name → array of objects, e.g. {\"Dog\": [{\"name\": \"Rex\"}]}, or (with --class) an array of objects; got \(document.kindName) \(document.snippet())"
+            )
         }
     }
 
@@ -81,18 +86,25 @@ public enum ImportDocument {
     ///   as one with fewer), or a header naming a property the class does not have (unless
     ///   `ignoreUnknown`: that column's cells go to `DataImport` as unknown properties, which it
     ///   skips and counts in `Summary.ignoredProperties`).
-    public static func groups(fromCSV data: Data, className: String, schema: Schema, ignoreUnknown: Bool = false) throws -> [Group] {
+    public static func groups(fromCSV data: Data, className: String, schema: Schema, ignoreUnknown: Bool = false) throws
+        -> [Group]
+    {
         guard let objectSchema = schema[className] else { throw RealmError.noSuchClass(className) }
         let rows = try CSVReader.rows(data)
         guard let header = rows.first else {
-            throw RealmError.invalidInput("the CSV input is empty: it needs a header row naming \(className)'s properties")
+            throw RealmError.invalidInput(
+                "the CSV input is empty: it needs a header row naming \(className)'s properties")
         }
         var columns: [Property?] = []
         for cell in header {
             guard let property = objectSchema[cell.text], property.isPersisted else {
-                if ignoreUnknown { columns.append(nil); continue }
+                if ignoreUnknown {
+                    columns.append(nil)
+                    continue
+                }
                 throw RealmError.invalidInput(
-                    "CSV header: unknown property '\(cell.text)'; \(className) has \(objectSchema.persistedProperties.map(\.name).joined(separator: ", ")) (--ignore-unknown skips unknown columns)")
+                    "CSV header: unknown property '\(cell.text)'; \(className) has \(objectSchema.persistedProperties.map(\.name).joined(separator: ", ")) (--ignore-unknown skips unknown columns)"
+                )
             }
             columns.append(property)
         }
@@ -100,7 +112,8 @@ public enum ImportDocument {
         objects.reserveCapacity(rows.count - 1)
         for (r, row) in rows.dropFirst().enumerated() {
             guard row.count == columns.count else {
-                throw RealmError.invalidInput("\(className)[\(r)] (CSV line \(r + 2)): \(row.count) cells, but the header has \(columns.count)")
+                throw RealmError.invalidInput(
+                    "\(className)[\(r)] (CSV line \(r + 2)): \(row.count) cells, but the header has \(columns.count)")
             }
             var members: [JSONMember] = []
             for (position, (cell, property)) in zip(row, columns).enumerated() {
@@ -113,8 +126,10 @@ public enum ImportDocument {
                     continue
                 }
                 let keyType = property.objectClassName.flatMap { schema[$0] }?.primaryKeyProperty?.type
-                members.append(JSONMember(property.name,
-                                          ValueSyntax.json(fromText: cell.text, for: property, keyType: keyType, strings: .literal)))
+                members.append(
+                    JSONMember(
+                        property.name,
+                        ValueSyntax.json(fromText: cell.text, for: property, keyType: keyType, strings: .literal)))
             }
             objects.append(.object(members))
         }
@@ -157,11 +172,20 @@ enum CSVReader {
             let c = bytes[i]
             if inQuotes {
                 if c == UInt8(ascii: "\"") {
-                    if i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "\"") { field.append(c); i += 2; continue }
+                    if i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "\"") {
+                        field.append(c)
+                        i += 2
+                        continue
+                    }
                     inQuotes = false
                     i += 1
-                    guard i >= bytes.count || [UInt8(ascii: ","), UInt8(ascii: "\r"), UInt8(ascii: "\n")].contains(bytes[i]) else {
-                        throw RealmError.invalidInput("CSV line \(line): text after a closing quote (a quote inside a quoted cell is written \"\")")
+                    guard
+                        i >= bytes.count
+                            || [UInt8(ascii: ","), UInt8(ascii: "\r"), UInt8(ascii: "\n")].contains(bytes[i])
+                    else {
+                        throw RealmError.invalidInput(
+                            "CSV line \(line): text after a closing quote (a quote inside a quoted cell is written \"\")"
+                        )
                     }
                     continue
                 }
@@ -173,7 +197,8 @@ enum CSVReader {
             switch c {
             case UInt8(ascii: "\""):
                 guard field.isEmpty else {
-                    throw RealmError.invalidInput("CSV line \(line): a quote inside an unquoted cell (quote the whole cell and double the quote)")
+                    throw RealmError.invalidInput(
+                        "CSV line \(line): a quote inside an unquoted cell (quote the whole cell and double the quote)")
                 }
                 inQuotes = true
                 quoted = true
@@ -191,7 +216,9 @@ enum CSVReader {
             }
             i += 1
         }
-        if inQuotes { throw RealmError.invalidInput("CSV line \(line): a quoted cell is not closed before the end of the input") }
+        if inQuotes {
+            throw RealmError.invalidInput("CSV line \(line): a quoted cell is not closed before the end of the input")
+        }
         if !field.isEmpty || !row.isEmpty || quoted { try endRow() }
         return rows
     }

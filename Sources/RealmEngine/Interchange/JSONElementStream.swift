@@ -97,7 +97,8 @@ public final class JSONElementStream {
                 if first == UInt8(ascii: "[") {
                     guard let className else {
                         throw RealmError.invalidInput(
-                            "the input is a JSON array of objects (as 'export --class C' writes); name their class with --class C")
+                            "the input is a JSON array of objects (as 'export --class C' writes); name their class with --class C"
+                        )
                     }
                     try consume(1)
                     state = .inArray(first: true, topLevel: true)
@@ -106,7 +107,8 @@ public final class JSONElementStream {
                 if first == UInt8(ascii: "{") {
                     if let className {
                         throw RealmError.invalidInput(
-                            "the input is a whole-file document {\"Class\": [objects…]}, which names its classes; import it without --class \(className)")
+                            "the input is a whole-file document {\"Class\": [objects…]}, which names its classes; import it without --class \(className)"
+                        )
                     }
                     try consume(1)
                     state = .inDocument(first: true)
@@ -114,7 +116,8 @@ public final class JSONElementStream {
                 }
                 let document = try parseValue()
                 throw RealmError.invalidInput(
-                    "an import file is a JSON object of class name → array of objects, e.g. {\"Dog\": [{\"name\": \"Rex\"}]}, or (with --class) an array of objects; got \(document.kindName) \(document.snippet())")
+                    "an import file is a JSON object of class name → array of objects, e.g. {\"Dog\": [{\"name\": \"Rex\"}]}, or (with --class) an array of objects; got \(document.kindName) \(document.snippet())"
+                )
             case .inDocument(let first):
                 try skipWhitespace()
                 let byte = try peek()
@@ -124,7 +127,9 @@ public final class JSONElementStream {
                     continue
                 }
                 if !first {
-                    guard byte == UInt8(ascii: ",") else { throw error("unexpected \(describe(byte)): expected ',' or '}' in an object") }
+                    guard byte == UInt8(ascii: ",") else {
+                        throw error("unexpected \(describe(byte)): expected ',' or '}' in an object")
+                    }
                     try consume(1)
                     try skipWhitespace()
                 }
@@ -133,7 +138,9 @@ public final class JSONElementStream {
                 }
                 guard case .string(let name) = try parseValue() else { throw error("expected a quoted member name") }
                 try skipWhitespace()
-                guard try peek() == UInt8(ascii: ":") else { throw error("unexpected \(try describe(peek())): expected ':' after member name") }
+                guard try peek() == UInt8(ascii: ":") else {
+                    throw error("unexpected \(try describe(peek())): expected ':' after member name")
+                }
                 try consume(1)
                 try skipWhitespace()
                 if try peek() == UInt8(ascii: "[") {
@@ -144,8 +151,10 @@ public final class JSONElementStream {
                 // Not an array: the importer names the class first (an unknown class is the
                 // clearer error), then the value is refused.
                 let value = try parseValue()
-                state = .refused(RealmError.invalidInput(
-                    "\"\(name)\" must be an array of objects in an import file; got \(value.kindName) \(value.snippet())"))
+                state = .refused(
+                    RealmError.invalidInput(
+                        "\"\(name)\" must be an array of objects in an import file; got \(value.kindName) \(value.snippet())"
+                    ))
                 return .group(name)
             case .inArray(let first, let topLevel):
                 try skipWhitespace()
@@ -156,15 +165,19 @@ public final class JSONElementStream {
                     continue
                 }
                 if !first {
-                    guard byte == UInt8(ascii: ",") else { throw error("unexpected \(describe(byte)): expected ',' or ']' in an array") }
+                    guard byte == UInt8(ascii: ",") else {
+                        throw error("unexpected \(describe(byte)): expected ',' or ']' in an array")
+                    }
                     try consume(1)
                     try skipWhitespace()
                 }
                 state = .inArray(first: false, topLevel: topLevel)
                 let value = try cutValue()
-                if let handle, try buffer.withUnsafeBufferPointer({ all in
-                    try handle(UnsafeBufferPointer(rebasing: all[value.start..<value.start + value.count]))
-                }) {
+                if let handle,
+                    try buffer.withUnsafeBufferPointer({ all in
+                        try handle(UnsafeBufferPointer(rebasing: all[value.start..<value.start + value.count]))
+                    })
+                {
                     continue
                 }
                 return .element(try parse(value))
@@ -244,7 +257,9 @@ public final class JSONElementStream {
     /// Parses a value `cutValue` cut (before the buffer is read into again).
     private func parse(_ cut: Cut) throws -> JSONValue {
         try buffer.withUnsafeBufferPointer { all in
-            try JSONParser.parse(bytes: UnsafeBufferPointer(rebasing: all[cut.start..<cut.start + cut.count]), line: cut.line, column: cut.column)
+            try JSONParser.parse(
+                bytes: UnsafeBufferPointer(rebasing: all[cut.start..<cut.start + cut.count]), line: cut.line,
+                column: cut.column)
         }
     }
 
@@ -293,7 +308,10 @@ public final class JSONElementStream {
                     case UInt8(ascii: "{"), UInt8(ascii: "["):
                         depth += 1
                     case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                        if depth == 0 { finished = true; break scan }
+                        if depth == 0 {
+                            finished = true
+                            break scan
+                        }
                         depth -= 1
                         if depth == 0 {
                             end += 1
@@ -301,7 +319,10 @@ public final class JSONElementStream {
                             break scan
                         }
                     case UInt8(ascii: ","), 0x20, 0x0A, 0x0D, 0x09:
-                        if depth == 0 { finished = true; break scan }
+                        if depth == 0 {
+                            finished = true
+                            break scan
+                        }
                     default:
                         break
                     }

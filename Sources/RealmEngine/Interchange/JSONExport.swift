@@ -38,9 +38,12 @@ public enum JSONExport {
     /// (missing trailing values are written as null).
     public static func object(_ values: [Value], schema: ObjectSchema, resolveLink: LinkResolver) throws -> JSONValue {
         let persisted = schema.persistedProperties
-        return .object(try persisted.enumerated().map { i, property in
-            JSONMember(property.name, try json(i < values.count ? values[i] : .null, for: property, resolveLink: resolveLink))
-        })
+        return .object(
+            try persisted.enumerated().map { i, property in
+                JSONMember(
+                    property.name,
+                    try json(i < values.count ? values[i] : .null, for: property, resolveLink: resolveLink))
+            })
     }
 
     /// The JSON of one property value.
@@ -56,7 +59,8 @@ public enum JSONExport {
             case .primaryKey(let pk)?:
                 guard !pk.isNull, let json = plainJSON(pk) else {
                     throw RealmError.invalidOperation(
-                        "a link to \(target) \(key) is named by a nil primary key, which import reads as no link; name it by position")
+                        "a link to \(target) \(key) is named by a nil primary key, which import reads as no link; name it by position"
+                    )
                 }
                 return json
             case .position(let index)?:
@@ -72,7 +76,10 @@ public enum JSONExport {
             return .array(try items.map { try json($0, for: property, resolveLink: resolveLink) })
         case .map:
             // A dictionary is a JSON object, its keys in Realm's order (by bytes).
-            return .object(try value.sortedEntries.map { JSONMember($0.key, try json($0.value, for: property, resolveLink: resolveLink)) })
+            return .object(
+                try value.sortedEntries.map {
+                    JSONMember($0.key, try json($0.value, for: property, resolveLink: resolveLink))
+                })
         default:
             return plainJSON(value) ?? .null
         }
@@ -119,7 +126,9 @@ public enum JSONExport {
     }
 
     /// A whole export as one string: a JSON array with one object per line.
-    public static func array(_ objects: some Sequence<[Value]>, schema: ObjectSchema, resolveLink: LinkResolver) throws -> String {
+    public static func array(_ objects: some Sequence<[Value]>, schema: ObjectSchema, resolveLink: LinkResolver) throws
+        -> String
+    {
         var out = ""
         try write(objects, schema: schema, resolveLink: resolveLink) { out += $0 }
         return out
@@ -136,8 +145,10 @@ public enum JSONExport {
     /// ```
     /// An empty sequence gives `[]`. The text ends with a newline. When resolving a link
     /// throws, the objects before it have been given to `sink` and the error is rethrown.
-    public static func write(_ objects: some Sequence<[Value]>, schema: ObjectSchema, resolveLink: LinkResolver,
-                             to sink: (String) -> Void) throws {
+    public static func write(
+        _ objects: some Sequence<[Value]>, schema: ObjectSchema, resolveLink: LinkResolver,
+        to sink: (String) -> Void
+    ) throws {
         var first = true
         for values in objects {
             var writer = JSONWriter()

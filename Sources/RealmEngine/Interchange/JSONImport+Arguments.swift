@@ -10,15 +10,17 @@ extension JSONImport {
     /// - Throws: `invalidInput` without `=`, `noSuchProperty` for an unknown name (naming the
     ///   nearest), `typeMismatch` for a value the type does not accept.
     public static func assignment(_ text: String, objectSchema: ObjectSchema, schema: Schema) throws
-        -> (property: Property, input: ObjectInput) {
+        -> (property: Property, input: ObjectInput)
+    {
         guard let eq = text.firstIndex(of: "=") else {
             throw RealmError.invalidInput("'\(text)': expected prop=VALUE, e.g. age=4 or name=Rex")
         }
         let name = String(text[..<eq])
         let raw = String(text[text.index(after: eq)...])
         guard let property = objectSchema[name], property.isPersisted else {
-            throw RealmError.noSuchProperty(className: objectSchema.name, property: name,
-                                            available: objectSchema.persistedProperties.map(\.name))
+            throw RealmError.noSuchProperty(
+                className: objectSchema.name, property: name,
+                available: objectSchema.persistedProperties.map(\.name))
         }
         return (property, try ValueSyntax.parse(raw, for: property, className: objectSchema.name, schema: schema))
     }
@@ -55,7 +57,8 @@ extension JSONImport {
         case .object(let members):
             guard members.count == 1, let member = members.first, let typed = try extendedJSON(member) else {
                 throw RealmError.invalidInput(
-                    "query argument \(json.snippet()): objects are not values; for typed values use {\"$date\": …}, {\"$oid\": …}, {\"$uuid\": …}, {\"$binary\": …}")
+                    "query argument \(json.snippet()): objects are not values; for typed values use {\"$date\": …}, {\"$oid\": …}, {\"$uuid\": …}, {\"$binary\": …}"
+                )
             }
             return typed
         }
@@ -64,7 +67,8 @@ extension JSONImport {
     /// The typed value of a one-member Extended JSON object, nil if the key is not one we know.
     private static func extendedJSON(_ member: JSONMember) throws -> Value? {
         func bad(_ expected: String) -> RealmError {
-            RealmError.invalidInput("query argument {\"\(member.key)\": \(member.value.snippet())}: expected \(expected)")
+            RealmError.invalidInput(
+                "query argument {\"\(member.key)\": \(member.value.snippet())}: expected \(expected)")
         }
         let v = member.value
         switch member.key {

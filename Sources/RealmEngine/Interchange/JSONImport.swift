@@ -39,14 +39,16 @@ public enum JSONImport {
     public static func objects(from document: JSONValue, schema: Schema) throws -> [ClassObjects] {
         guard let members = document.objectMembers else {
             throw RealmError.invalidInput(
-                "an import file is a JSON object of class name → array of objects, e.g. {\"Dog\": [{\"name\": \"Rex\"}]}; got \(document.kindName) \(document.snippet())")
+                "an import file is a JSON object of class name → array of objects, e.g. {\"Dog\": [{\"name\": \"Rex\"}]}; got \(document.kindName) \(document.snippet())"
+            )
         }
         var result: [ClassObjects] = []
         for member in members {
             guard let objectSchema = schema[member.key] else { throw RealmError.noSuchClass(member.key) }
             guard case .array(let items) = member.value else {
                 throw RealmError.invalidInput(
-                    "\"\(member.key)\" must be an array of objects in an import file; got \(member.value.kindName) \(member.value.snippet())")
+                    "\"\(member.key)\" must be an array of objects in an import file; got \(member.value.kindName) \(member.value.snippet())"
+                )
             }
             let inputs = try items.map { try objectInput(fromJSON: $0, objectSchema: objectSchema, schema: schema) }
             result.append((className: member.key, objects: inputs))
@@ -65,20 +67,25 @@ public enum JSONImport {
             // than hashing every name into a set (6% of a million-object import was the set).
             for later in 1..<members.count {
                 for earlier in 0..<later where members[earlier].key == members[later].key {
-                    throw RealmError.invalidInput("\(label()): property '\(members[later].key)' is given twice in one object; give each property once")
+                    throw RealmError.invalidInput(
+                        "\(label()): property '\(members[later].key)' is given twice in one object; give each property once"
+                    )
                 }
             }
             return
         }
         var seen = Set<String>()
         for member in members where !seen.insert(member.key).inserted {
-            throw RealmError.invalidInput("\(label()): property '\(member.key)' is given twice in one object; give each property once")
+            throw RealmError.invalidInput(
+                "\(label()): property '\(member.key)' is given twice in one object; give each property once")
         }
     }
 
     /// One whole object: a JSON object → `.dictionary`, an array in persisted-property order →
     /// `.array`. Anything else is a type error.
-    public static func objectInput(fromJSON json: JSONValue, objectSchema: ObjectSchema, schema: Schema) throws -> ObjectInput {
+    public static func objectInput(fromJSON json: JSONValue, objectSchema: ObjectSchema, schema: Schema) throws
+        -> ObjectInput
+    {
         switch json {
         case .object(let members):
             try requireDistinctNames(members, in: objectSchema.name)
@@ -87,34 +94,43 @@ public enum JSONImport {
                 // Unknown keys are ignored (Realm's create does the same); computed
                 // linkingObjects are read-only, so a value for one (as in an export) is skipped.
                 guard let property = objectSchema[member.key], property.isPersisted else { continue }
-                dictionary[member.key] = try input(fromJSON: member.value, for: property, className: objectSchema.name, schema: schema)
+                dictionary[member.key] = try input(
+                    fromJSON: member.value, for: property, className: objectSchema.name, schema: schema)
             }
             return .dictionary(dictionary)
         case .array(let values):
             let persisted = objectSchema.persistedProperties
             guard values.count <= persisted.count else {
                 throw RealmError.invalidInput(
-                    "\(objectSchema.name): an array of \(values.count) values, but the class has \(persisted.count) stored properties (\(persisted.map(\.name).joined(separator: ", ")))")
+                    "\(objectSchema.name): an array of \(values.count) values, but the class has \(persisted.count) stored properties (\(persisted.map(\.name).joined(separator: ", ")))"
+                )
             }
-            return .array(try zip(values, persisted).map { value, property in
-                try input(fromJSON: value, for: property, className: objectSchema.name, schema: schema)
-            })
+            return .array(
+                try zip(values, persisted).map { value, property in
+                    try input(fromJSON: value, for: property, className: objectSchema.name, schema: schema)
+                })
         default:
-            throw RealmError.typeMismatch(className: objectSchema.name, property: "(object)",
-                                          expected: "a JSON object or an array of values in property order",
-                                          got: json.snippet())
+            throw RealmError.typeMismatch(
+                className: objectSchema.name, property: "(object)",
+                expected: "a JSON object or an array of values in property order",
+                got: json.snippet())
         }
     }
 
     // MARK: - One property
 
     /// The input for one property (any kind, links included).
-    public static func input(fromJSON json: JSONValue, for property: Property, className: String, schema: Schema) throws -> ObjectInput {
+    public static func input(fromJSON json: JSONValue, for property: Property, className: String, schema: Schema) throws
+        -> ObjectInput
+    {
         guard property.isPersisted else {
-            throw RealmError.invalidInput("\(className).\(property.name) is a computed linkingObjects property and cannot be set")
+            throw RealmError.invalidInput(
+                "\(className).\(property.name) is a computed linkingObjects property and cannot be set")
         }
         if case .null = json { return .value(.null) }
-        if property.type == .mixed { return .value(try MixedJSON.value(json, of: property, className: className, resolveLink: nil)) }
+        if property.type == .mixed {
+            return .value(try MixedJSON.value(json, of: property, className: className, resolveLink: nil))
+        }
         if property.isMap {
             let members = try mapMembers(json, for: property, className: className)
             var entries = [String: ObjectInput](minimumCapacity: members.count)
@@ -122,75 +138,96 @@ public enum JSONImport {
                 let label = "\(property.name)['\(member.key)']"
                 if case .null = member.value {
                     guard property.isOptional else {
-                        throw RealmError.typeMismatch(className: className, property: label, expected: property.type.rawValue, got: "null")
+                        throw RealmError.typeMismatch(
+                            className: className, property: label, expected: property.type.rawValue, got: "null")
                     }
                     entries[member.key] = .value(.null)
                 } else {
-                    entries[member.key] = try element(fromJSON: member.value, for: property, className: className, propertyLabel: label, schema: schema)
+                    entries[member.key] = try element(
+                        fromJSON: member.value, for: property, className: className, propertyLabel: label,
+                        schema: schema)
                 }
             }
             return .dictionary(entries)
         }
         guard property.isList else {
-            return try element(fromJSON: json, for: property, className: className, propertyLabel: property.name, schema: schema)
+            return try element(
+                fromJSON: json, for: property, className: className, propertyLabel: property.name, schema: schema)
         }
         guard case .array(let items) = json else {
-            throw RealmError.typeMismatch(className: className, property: property.name,
-                                          expected: "\(property.typeDescription) (a JSON array)", got: json.snippet())
+            throw RealmError.typeMismatch(
+                className: className, property: property.name,
+                expected: "\(property.typeDescription) (a JSON array)", got: json.snippet())
         }
-        return .array(try items.enumerated().map { i, item in
-            let label = "\(property.name)[\(i)]"
-            if case .null = item {
-                if property.isLink || !property.isOptional {
-                    throw RealmError.typeMismatch(className: className, property: label,
-                                                  expected: property.isLink ? "an object (lists of objects cannot hold null)" : property.type.rawValue,
-                                                  got: "null")
+        return .array(
+            try items.enumerated().map { i, item in
+                let label = "\(property.name)[\(i)]"
+                if case .null = item {
+                    if property.isLink || !property.isOptional {
+                        throw RealmError.typeMismatch(
+                            className: className, property: label,
+                            expected: property.isLink
+                                ? "an object (lists of objects cannot hold null)" : property.type.rawValue,
+                            got: "null")
+                    }
+                    return .value(.null)
                 }
-                return .value(.null)
-            }
-            return try element(fromJSON: item, for: property, className: className, propertyLabel: label, schema: schema)
-        })
+                return try element(
+                    fromJSON: item, for: property, className: className, propertyLabel: label, schema: schema)
+            })
     }
 
     /// A scalar property's value, or a list of scalars as `.list`. Links cannot be values without
     /// the engine (use `input(fromJSON:for:className:schema:)`); asking for one is a type error.
     public static func value(fromJSON json: JSONValue, for property: Property, className: String) throws -> Value {
         if case .null = json { return .null }
-        if property.type == .mixed { return try MixedJSON.value(json, of: property, className: className, resolveLink: nil) }
+        if property.type == .mixed {
+            return try MixedJSON.value(json, of: property, className: className, resolveLink: nil)
+        }
         guard !property.isLink, property.isPersisted else {
-            throw RealmError.typeMismatch(className: className, property: property.name,
-                                          expected: "\(property.typeDescription) (an object, set through create or import)",
-                                          got: json.snippet())
+            throw RealmError.typeMismatch(
+                className: className, property: property.name,
+                expected: "\(property.typeDescription) (an object, set through create or import)",
+                got: json.snippet())
         }
         if property.isMap {
             var entries = [String: Value]()
             for member in try mapMembers(json, for: property, className: className) {
-                if case .null = member.value { entries[member.key] = .null; continue }
-                entries[member.key] = try scalar(fromJSON: member.value, type: property.type, className: className,
-                                                 propertyLabel: "\(property.name)['\(member.key)']", expected: property.type.rawValue)
+                if case .null = member.value {
+                    entries[member.key] = .null
+                    continue
+                }
+                entries[member.key] = try scalar(
+                    fromJSON: member.value, type: property.type, className: className,
+                    propertyLabel: "\(property.name)['\(member.key)']", expected: property.type.rawValue)
             }
             return .map(entries)
         }
         guard property.isList else {
-            return try scalar(fromJSON: json, type: property.type, className: className, propertyLabel: property.name,
-                              expected: property.typeDescription)
+            return try scalar(
+                fromJSON: json, type: property.type, className: className, propertyLabel: property.name,
+                expected: property.typeDescription)
         }
         guard case .array(let items) = json else {
-            throw RealmError.typeMismatch(className: className, property: property.name,
-                                          expected: "\(property.typeDescription) (a JSON array)", got: json.snippet())
+            throw RealmError.typeMismatch(
+                className: className, property: property.name,
+                expected: "\(property.typeDescription) (a JSON array)", got: json.snippet())
         }
-        return .list(try items.enumerated().map { i, item in
-            if case .null = item { return .null }
-            return try scalar(fromJSON: item, type: property.type, className: className,
-                              propertyLabel: "\(property.name)[\(i)]", expected: property.type.rawValue)
-        })
+        return .list(
+            try items.enumerated().map { i, item in
+                if case .null = item { return .null }
+                return try scalar(
+                    fromJSON: item, type: property.type, className: className,
+                    propertyLabel: "\(property.name)[\(i)]", expected: property.type.rawValue)
+            })
     }
 
     /// The members of a dictionary's JSON object, keys checked (Realm's rules, no key twice).
     static func mapMembers(_ json: JSONValue, for property: Property, className: String) throws -> [JSONMember] {
         guard case .object(let members) = json else {
-            throw RealmError.typeMismatch(className: className, property: property.name,
-                                          expected: "\(property.typeDescription) (a JSON object)", got: json.snippet())
+            throw RealmError.typeMismatch(
+                className: className, property: property.name,
+                expected: "\(property.typeDescription) (a JSON object)", got: json.snippet())
         }
         var seen = Set<String>()
         for member in members {
@@ -203,44 +240,56 @@ public enum JSONImport {
     }
 
     /// A to-one link, a list element, or a non-list scalar (not null).
-    static func element(fromJSON json: JSONValue, for property: Property, className: String,
-                                propertyLabel: @autoclosure () -> String, schema: Schema) throws -> ObjectInput {
+    static func element(
+        fromJSON json: JSONValue, for property: Property, className: String,
+        propertyLabel: @autoclosure () -> String, schema: Schema
+    ) throws -> ObjectInput {
         guard property.isLink else {
-            return .value(try scalar(fromJSON: json, type: property.type, className: className,
-                                     propertyLabel: propertyLabel(), expected: property.isList ? property.type.rawValue : property.typeDescription))
+            return .value(
+                try scalar(
+                    fromJSON: json, type: property.type, className: className,
+                    propertyLabel: propertyLabel(),
+                    expected: property.isList ? property.type.rawValue : property.typeDescription))
         }
         let targetName = property.objectClassName ?? ""
         guard let target = schema[targetName] else { throw RealmError.noSuchClass(targetName) }
         if ImportDocument.reference(json) != nil {
             throw RealmError.invalidInput(
-                "\(className).\(propertyLabel()): \(json.snippet()) names an object of an import file by position; here give the \(targetName)'s primary key or the object itself")
+                "\(className).\(propertyLabel()): \(json.snippet()) names an object of an import file by position; here give the \(targetName)'s primary key or the object itself"
+            )
         }
         switch json {
         case .object, .array:
             return try objectInput(fromJSON: json, objectSchema: target, schema: schema)
         case .number, .string:
             guard let pk = target.primaryKeyProperty else {
-                throw RealmError.typeMismatch(className: className, property: propertyLabel(),
-                                              expected: "a \(targetName) as an object or an array (\(targetName) has no primary key to refer to)",
-                                              got: json.snippet())
+                throw RealmError.typeMismatch(
+                    className: className, property: propertyLabel(),
+                    expected: "a \(targetName) as an object or an array (\(targetName) has no primary key to refer to)",
+                    got: json.snippet())
             }
-            let key = try scalar(fromJSON: json, type: pk.type, className: className, propertyLabel: propertyLabel(),
-                                 expected: "the primary key of a \(targetName) (\(pk.type.rawValue)), an object or an array")
+            let key = try scalar(
+                fromJSON: json, type: pk.type, className: className, propertyLabel: propertyLabel(),
+                expected: "the primary key of a \(targetName) (\(pk.type.rawValue)), an object or an array")
             return .primaryKey(key)
         default:
-            throw RealmError.typeMismatch(className: className, property: propertyLabel(),
-                                          expected: "a \(targetName): an object, an array in property order, or a primary key",
-                                          got: json.snippet())
+            throw RealmError.typeMismatch(
+                className: className, property: propertyLabel(),
+                expected: "a \(targetName): an object, an array in property order, or a primary key",
+                got: json.snippet())
         }
     }
 
     /// Converts a non-null JSON value to a scalar of `type`.
-    static func scalar(fromJSON json: JSONValue, type: PropertyType, className: String,
-                       propertyLabel: @autoclosure () -> String, expected: @autoclosure () -> String) throws -> Value {
+    static func scalar(
+        fromJSON json: JSONValue, type: PropertyType, className: String,
+        propertyLabel: @autoclosure () -> String, expected: @autoclosure () -> String
+    ) throws -> Value {
         // The label and the expectation are made only for an error (per value, they were a
         // twentieth of an import's time).
         func mismatch(_ what: String? = nil) -> RealmError {
-            RealmError.typeMismatch(className: className, property: propertyLabel(), expected: what ?? expected(), got: json.snippet())
+            RealmError.typeMismatch(
+                className: className, property: propertyLabel(), expected: what ?? expected(), got: json.snippet())
         }
         switch type {
         case .bool:
@@ -249,7 +298,10 @@ public enum JSONImport {
         case .int, .int8, .int16, .int32:
             guard let v = json.int64Value else {
                 // A whole number, but beyond 64 bits: say the range, not "not a whole number".
-                if json.isIntegerLiteral { throw mismatch("\(type.rawValue) in \(type.integerRange.lowerBound)...\(type.integerRange.upperBound)") }
+                if json.isIntegerLiteral {
+                    throw mismatch(
+                        "\(type.rawValue) in \(type.integerRange.lowerBound)...\(type.integerRange.upperBound)")
+                }
                 throw mismatch("\(expected()) (a whole number)")
             }
             guard type.integerRange.contains(v) else {
@@ -275,7 +327,9 @@ public enum JSONImport {
             return .string(s)
         case .date:
             guard let t = timestamp(fromJSON: json) else {
-                throw mismatch("\(expected()) (ISO 8601 like \"2020-01-02T03:04:05.25Z\" with at most 9 fraction digits, or epoch milliseconds)")
+                throw mismatch(
+                    "\(expected()) (ISO 8601 like \"2020-01-02T03:04:05.25Z\" with at most 9 fraction digits, or epoch milliseconds)"
+                )
             }
             return .date(t)
         case .data:
@@ -284,14 +338,18 @@ public enum JSONImport {
                 var bytes: [UInt8] = []
                 bytes.reserveCapacity(items.count)
                 for item in items {
-                    guard let b = item.int64Value, (0...255).contains(b) else { throw mismatch("\(expected()) (an array of bytes 0–255)") }
+                    guard let b = item.int64Value, (0...255).contains(b) else {
+                        throw mismatch("\(expected()) (an array of bytes 0–255)")
+                    }
                     bytes.append(UInt8(b))
                 }
                 return .data(Data(bytes))
             }
             throw mismatch("\(expected()) (a base64 string)")
         case .objectId:
-            guard let s = json.stringValue, let id = ObjectId(parsing: s) else { throw mismatch("\(expected()) (24 hexadecimal digits)") }
+            guard let s = json.stringValue, let id = ObjectId(parsing: s) else {
+                throw mismatch("\(expected()) (24 hexadecimal digits)")
+            }
             return .objectId(id)
         case .uuid:
             guard let s = json.stringValue, let id = UUID(uuidString: s) else {
@@ -309,7 +367,9 @@ public enum JSONImport {
             }
             guard let decimal = Decimal128(exactly: text) else {
                 if Decimal128(text) != nil {
-                    throw mismatch("\(expected()) that a decimal128 holds exactly (at most 34 significant digits, exponent -6176...6111)")
+                    throw mismatch(
+                        "\(expected()) that a decimal128 holds exactly (at most 34 significant digits, exponent -6176...6111)"
+                    )
                 }
                 throw mismatch("\(expected()) (a decimal as a string like \"12.50\", \"-1E-6143\", \"NaN\" or \"Inf\")")
             }

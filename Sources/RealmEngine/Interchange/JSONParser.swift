@@ -76,9 +76,15 @@ public struct JSONParser {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try literal(Self.trueBytes); return .bool(true)
-        case UInt8(ascii: "f"): try literal(Self.falseBytes); return .bool(false)
-        case UInt8(ascii: "n"): try literal(Self.nullBytes); return .null
+        case UInt8(ascii: "t"):
+            try literal(Self.trueBytes)
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try literal(Self.falseBytes)
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try literal(Self.nullBytes)
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
         default: throw error("unexpected \(describeByte()): expected a JSON value")
         }
@@ -94,19 +100,33 @@ public struct JSONParser {
         index += 1
         var members: [JSONMember] = []
         skipWhitespace()
-        if peek(UInt8(ascii: "}")) { index += 1; depth -= 1; return .object(members) }
+        if peek(UInt8(ascii: "}")) {
+            index += 1
+            depth -= 1
+            return .object(members)
+        }
         while true {
             skipWhitespace()
-            guard peek(UInt8(ascii: "\"")) else { throw error("unexpected \(describeByte()): expected a quoted member name") }
+            guard peek(UInt8(ascii: "\"")) else {
+                throw error("unexpected \(describeByte()): expected a quoted member name")
+            }
             let key = try parseString()
             skipWhitespace()
-            guard peek(UInt8(ascii: ":")) else { throw error("unexpected \(describeByte()): expected ':' after member name") }
+            guard peek(UInt8(ascii: ":")) else {
+                throw error("unexpected \(describeByte()): expected ':' after member name")
+            }
             index += 1
             skipWhitespace()
             members.append(JSONMember(key, try parseValue()))
             skipWhitespace()
-            if peek(UInt8(ascii: ",")) { index += 1; continue }
-            if peek(UInt8(ascii: "}")) { index += 1; break }
+            if peek(UInt8(ascii: ",")) {
+                index += 1
+                continue
+            }
+            if peek(UInt8(ascii: "}")) {
+                index += 1
+                break
+            }
             throw error("unexpected \(describeByte()): expected ',' or '}' in an object")
         }
         depth -= 1
@@ -118,13 +138,23 @@ public struct JSONParser {
         index += 1
         var items: [JSONValue] = []
         skipWhitespace()
-        if peek(UInt8(ascii: "]")) { index += 1; depth -= 1; return .array(items) }
+        if peek(UInt8(ascii: "]")) {
+            index += 1
+            depth -= 1
+            return .array(items)
+        }
         while true {
             skipWhitespace()
             items.append(try parseValue())
             skipWhitespace()
-            if peek(UInt8(ascii: ",")) { index += 1; continue }
-            if peek(UInt8(ascii: "]")) { index += 1; break }
+            if peek(UInt8(ascii: ",")) {
+                index += 1
+                continue
+            }
+            if peek(UInt8(ascii: "]")) {
+                index += 1
+                break
+            }
             throw error("unexpected \(describeByte()): expected ',' or ']' in an array")
         }
         depth -= 1
@@ -193,8 +223,13 @@ public struct JSONParser {
                 index += 1
                 break
             }
-            if c < 0x20 { throw error("a control character (0x\(String(c, radix: 16))) must be escaped inside a string") }
-            if c != UInt8(ascii: "\\") { index += 1; continue }
+            if c < 0x20 {
+                throw error("a control character (0x\(String(c, radix: 16))) must be escaped inside a string")
+            }
+            if c != UInt8(ascii: "\\") {
+                index += 1
+                continue
+            }
             out.append(contentsOf: bytes[runStart..<index])
             index += 1
             guard index < bytes.count else { throw error("unterminated string") }
@@ -212,12 +247,17 @@ public struct JSONParser {
             case UInt8(ascii: "u"):
                 var scalar = try hex4()
                 if (0xD800...0xDBFF).contains(scalar) {
-                    guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
-                        throw error("a high surrogate \\u\(String(scalar, radix: 16)) must be followed by a low surrogate")
+                    guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                        bytes[index + 1] == UInt8(ascii: "u")
+                    else {
+                        throw error(
+                            "a high surrogate \\u\(String(scalar, radix: 16)) must be followed by a low surrogate")
                     }
                     index += 2
                     let low = try hex4()
-                    guard (0xDC00...0xDFFF).contains(low) else { throw error("invalid low surrogate \\u\(String(low, radix: 16))") }
+                    guard (0xDC00...0xDFFF).contains(low) else {
+                        throw error("invalid low surrogate \\u\(String(low, radix: 16))")
+                    }
                     scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                 } else if (0xDC00...0xDFFF).contains(scalar) {
                     throw error("a lone low surrogate \\u\(String(scalar, radix: 16))")

@@ -63,7 +63,8 @@ public indirect enum JSONValue: Equatable, Sendable, CustomStringConvertible {
         if let v = Int64(text) { return v }
         if isIntegerLiteral { return nil }  // out of range
         guard let d = Double(text), d.rounded() == d,
-              d >= -9_223_372_036_854_775_808.0, d < 9_223_372_036_854_775_808.0 else { return nil }
+            d >= -9_223_372_036_854_775_808.0, d < 9_223_372_036_854_775_808.0
+        else { return nil }
         return Int64(d)
     }
 

@@ -38,7 +38,10 @@ public struct JSONWriter: Sendable {
         case .number(let text): output += text
         case .string(let s): JSONWriter.appendQuoted(s, to: &output)
         case .array(let items):
-            if items.isEmpty { output += "[]"; return }
+            if items.isEmpty {
+                output += "[]"
+                return
+            }
             output += "["
             for (i, item) in items.enumerated() {
                 if i > 0 { output += "," }
@@ -48,7 +51,10 @@ public struct JSONWriter: Sendable {
             newline(indent)
             output += "]"
         case .object(let members):
-            if members.isEmpty { output += "{}"; return }
+            if members.isEmpty {
+                output += "{}"
+                return
+            }
             output += "{"
             for (i, member) in members.enumerated() {
                 if i > 0 { output += "," }

@@ -37,7 +37,8 @@ enum MixedJSON {
         case .bool(let b): return .bool(b)
         case .int(let i): return .integer(i)
         case .double(let d): return JSONValue.double(d) ?? tagged("$double", .string(JSONExport.nonFiniteText(d)))
-        case .float(let f): return tagged("$float", f.isFinite ? .number("\(f)") : .string(JSONExport.nonFiniteText(Double(f))))
+        case .float(let f):
+            return tagged("$float", f.isFinite ? .number("\(f)") : .string(JSONExport.nonFiniteText(Double(f))))
         case .string(let s): return .string(s)
         case .data(let d): return tagged("$binary", .string(d.base64EncodedString()))
         case .date(let t): return tagged("$date", .string(t.iso8601))
@@ -49,14 +50,16 @@ enum MixedJSON {
             switch try resolveLink(link.className, link.key) {
             case .primaryKey(let pk)?:
                 guard !pk.isNull, let json = JSONExport.plainJSON(pk) else {
-                    throw RealmError.invalidOperation("the Mixed link to \(link) is named by a nil primary key, which import reads as no link")
+                    throw RealmError.invalidOperation(
+                        "the Mixed link to \(link) is named by a nil primary key, which import reads as no link")
                 }
                 reference = JSONMember("key", json)
             case .position(let index)?:
                 reference = JSONMember("index", .integer(Int64(index)))
             case .embedded?:
                 // Realm never lets a Mixed value link to an embedded object (it would be a second parent).
-                throw RealmError.invalidOperation("the Mixed link to \(link) names an embedded object, which only its parent may hold")
+                throw RealmError.invalidOperation(
+                    "the Mixed link to \(link) names an embedded object, which only its parent may hold")
             case nil:
                 throw RealmError.invalidOperation("the Mixed link to \(link) names no object of the export")
             }
@@ -65,7 +68,8 @@ enum MixedJSON {
             throw RealmError.invalidOperation("an untyped link \(key) in a Mixed value names no class")
         case .list(let items): return .array(try items.map { try json($0, resolveLink: resolveLink) })
         case .map:
-            return .object(try value.sortedEntries.map { JSONMember($0.key, try json($0.value, resolveLink: resolveLink)) })
+            return .object(
+                try value.sortedEntries.map { JSONMember($0.key, try json($0.value, resolveLink: resolveLink)) })
         }
     }
 
@@ -86,8 +90,10 @@ enum MixedJSON {
         switch json {
         case .array(let items): for item in items { indexedLinkClasses(item, into: &classes) }
         case .object(let members):
-            if members.count == 1, members[0].key == "$link", let className = members[0].value.member("class")?.stringValue,
-               members[0].value.member("index") != nil {
+            if members.count == 1, members[0].key == "$link",
+                let className = members[0].value.member("class")?.stringValue,
+                members[0].value.member("index") != nil
+            {
                 classes.insert(className)
                 return
             }
@@ -98,7 +104,9 @@ enum MixedJSON {
 
     /// The Mixed value `json` spells; `resolveLink` turns a `$link` into an object key (nil:
     /// links cannot be resolved here, and one is refused).
-    static func value(_ json: JSONValue, className: String, label: String, resolveLink: Resolver?, depth: Int = 0) throws -> Value {
+    static func value(_ json: JSONValue, className: String, label: String, resolveLink: Resolver?, depth: Int = 0)
+        throws -> Value
+    {
         func fail(_ expected: String) -> RealmError {
             RealmError.typeMismatch(className: className, property: label, expected: expected, got: json.snippet())
         }
@@ -107,41 +115,55 @@ enum MixedJSON {
         case .bool(let b): return .bool(b)
         case .number(let text):
             if json.isIntegerLiteral {
-                guard let i = Int64(text) else { throw fail("a Mixed int within 64 bits (or a number with a fraction for a double)") }
+                guard let i = Int64(text) else {
+                    throw fail("a Mixed int within 64 bits (or a number with a fraction for a double)")
+                }
                 return .int(i)
             }
             guard let d = Double(text), d.isFinite else { throw fail("a Mixed double within range") }
             return .double(d)
         case .string(let s): return .string(s)
         case .array(let items):
-            guard depth < Value.maxMixedDepth else { throw fail("a Mixed value nested at most \(Value.maxMixedDepth) levels") }
-            return .list(try items.enumerated().map { i, item in
-                try value(item, className: className, label: "\(label)[\(i)]", resolveLink: resolveLink, depth: depth + 1)
-            })
+            guard depth < Value.maxMixedDepth else {
+                throw fail("a Mixed value nested at most \(Value.maxMixedDepth) levels")
+            }
+            return .list(
+                try items.enumerated().map { i, item in
+                    try value(
+                        item, className: className, label: "\(label)[\(i)]", resolveLink: resolveLink, depth: depth + 1)
+                })
         case .object(let members):
             if members.count == 1, members[0].key.hasPrefix("$") {
-                return try tagged(members[0].key, members[0].value, className: className, label: label, resolveLink: resolveLink)
+                return try tagged(
+                    members[0].key, members[0].value, className: className, label: label, resolveLink: resolveLink)
             }
-            guard depth < Value.maxMixedDepth else { throw fail("a Mixed value nested at most \(Value.maxMixedDepth) levels") }
+            guard depth < Value.maxMixedDepth else {
+                throw fail("a Mixed value nested at most \(Value.maxMixedDepth) levels")
+            }
             var entries = [String: Value](minimumCapacity: members.count)
             for member in members {
                 try MapKey.check(member.key, className: className, property: label)
                 guard entries[member.key] == nil else {
                     throw RealmError.invalidInput("\(className).\(label): the key '\(member.key)' is given twice")
                 }
-                entries[member.key] = try value(member.value, className: className, label: "\(label)['\(member.key)']",
-                                                resolveLink: resolveLink, depth: depth + 1)
+                entries[member.key] = try value(
+                    member.value, className: className, label: "\(label)['\(member.key)']",
+                    resolveLink: resolveLink, depth: depth + 1)
             }
             return .map(entries)
         }
     }
 
-    private static func tagged(_ tag: String, _ json: JSONValue, className: String, label: String, resolveLink: Resolver?) throws -> Value {
+    private static func tagged(
+        _ tag: String, _ json: JSONValue, className: String, label: String, resolveLink: Resolver?
+    ) throws -> Value {
         func fail(_ expected: String) -> RealmError {
-            RealmError.typeMismatch(className: className, property: label, expected: "\(tag): \(expected)", got: json.snippet())
+            RealmError.typeMismatch(
+                className: className, property: label, expected: "\(tag): \(expected)", got: json.snippet())
         }
         func scalar(_ type: PropertyType, _ expected: String) throws -> Value {
-            try JSONImport.scalar(fromJSON: json, type: type, className: className, propertyLabel: label, expected: "\(tag): \(expected)")
+            try JSONImport.scalar(
+                fromJSON: json, type: type, className: className, propertyLabel: label, expected: "\(tag): \(expected)")
         }
         switch tag {
         case "$date": return try scalar(.date, "a date")
@@ -153,10 +175,14 @@ enum MixedJSON {
             guard case .string(let s) = json, let d = Data(base64Encoded: s) else { throw fail("base64 text") }
             return .data(d)
         case "$double":
-            guard case .string(let s) = json, let d = JSONImport.nonFinite(s) else { throw fail("\"nan\", \"inf\" or \"-inf\" (other doubles are plain numbers)") }
+            guard case .string(let s) = json, let d = JSONImport.nonFinite(s) else {
+                throw fail("\"nan\", \"inf\" or \"-inf\" (other doubles are plain numbers)")
+            }
             return .double(d)
         case "$link":
-            guard let target = json.member("class")?.stringValue else { throw fail("{\"class\": …, \"key\": …} or {\"class\": …, \"index\": …}") }
+            guard let target = json.member("class")?.stringValue else {
+                throw fail("{\"class\": …, \"key\": …} or {\"class\": …, \"index\": …}")
+            }
             let reference: LinkReference
             if let key = json.member("key") {
                 reference = .primaryKey(key)
@@ -166,11 +192,15 @@ enum MixedJSON {
                 throw fail("{\"class\": …, \"key\": <primary key>} or {\"class\": …, \"index\": <position>}")
             }
             guard let resolveLink else {
-                throw RealmError.invalidInput("\(className).\(label): a Mixed link is resolved by an import (which knows the objects); here give a value")
+                throw RealmError.invalidInput(
+                    "\(className).\(label): a Mixed link is resolved by an import (which knows the objects); here give a value"
+                )
             }
             return .typedLink(TypedLink(className: target, key: try resolveLink(target, reference)))
         default:
-            throw fail("a known tag ($date, $oid, $uuid, $binary, $decimal, $float, $double, $link); a dictionary key cannot start with '$'")
+            throw fail(
+                "a known tag ($date, $oid, $uuid, $binary, $decimal, $float, $double, $link); a dictionary key cannot start with '$'"
+            )
         }
     }
 }
@@ -183,7 +213,8 @@ extension MixedJSON {
         case .list(let items) where property.isList:
             return .array(try items.map { try json($0, resolveLink: resolveLink) })
         case .map where property.isMap:
-            return .object(try value.sortedEntries.map { JSONMember($0.key, try json($0.value, resolveLink: resolveLink)) })
+            return .object(
+                try value.sortedEntries.map { JSONMember($0.key, try json($0.value, resolveLink: resolveLink)) })
         default:
             return try json(value, resolveLink: resolveLink)
         }
@@ -191,23 +222,29 @@ extension MixedJSON {
 
     /// The value of a Mixed property from its JSON: an array for a list or set of Mixed, an
     /// object for a dictionary (keys checked), the value's JSON otherwise.
-    static func value(_ json: JSONValue, of property: Property, className: String, resolveLink: Resolver?) throws -> Value {
+    static func value(_ json: JSONValue, of property: Property, className: String, resolveLink: Resolver?) throws
+        -> Value
+    {
         if case .null = json { return property.isMap ? .map([:]) : property.isList ? .list([]) : .null }
         if property.isMap {
             var entries = [String: Value]()
             for member in try JSONImport.mapMembers(json, for: property, className: className) {
-                entries[member.key] = try value(member.value, className: className, label: "\(property.name)['\(member.key)']", resolveLink: resolveLink)
+                entries[member.key] = try value(
+                    member.value, className: className, label: "\(property.name)['\(member.key)']",
+                    resolveLink: resolveLink)
             }
             return .map(entries)
         }
         if property.isList {
             guard case .array(let items) = json else {
-                throw RealmError.typeMismatch(className: className, property: property.name,
-                                              expected: "\(property.typeDescription) (a JSON array)", got: json.snippet())
+                throw RealmError.typeMismatch(
+                    className: className, property: property.name,
+                    expected: "\(property.typeDescription) (a JSON array)", got: json.snippet())
             }
-            return .list(try items.enumerated().map { i, item in
-                try value(item, className: className, label: "\(property.name)[\(i)]", resolveLink: resolveLink)
-            })
+            return .list(
+                try items.enumerated().map { i, item in
+                    try value(item, className: className, label: "\(property.name)[\(i)]", resolveLink: resolveLink)
+                })
         }
         return try value(json, className: className, label: property.name, resolveLink: resolveLink)
     }

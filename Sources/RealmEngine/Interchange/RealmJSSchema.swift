@@ -43,7 +43,9 @@ extension Schema {
             }
             classList = items
         default:
-            throw RealmError.invalidSchema("a realm-js schema is a JSON array of classes, e.g. [{\"name\": \"Dog\", \"properties\": {\"name\": \"string\"}}]; got \(json.kindName)")
+            throw RealmError.invalidSchema(
+                "a realm-js schema is a JSON array of classes, e.g. [{\"name\": \"Dog\", \"properties\": {\"name\": \"string\"}}]; got \(json.kindName)"
+            )
         }
         // Class names first: a type name that is no class and no known type is reported as an
         // unknown type, not as a link to a missing class.
@@ -69,19 +71,20 @@ extension Schema {
 
     /// The schema as a realm-js JSON value; see `realmJSJSON(pretty:)`.
     public func realmJSValue() throws -> JSONValue {
-        .array(try objectSchemas.map { objectSchema in
-            var members = [JSONMember("name", .string(objectSchema.name))]
-            // Only when true, as realm-js writes it: a schema without embedded classes is unchanged.
-            if objectSchema.isEmbedded { members.append(JSONMember("embedded", .bool(true))) }
-            if let pk = objectSchema.primaryKeyProperty {
-                members.append(JSONMember("primaryKey", .string(pk.name)))
-            }
-            let properties = try objectSchema.properties.map { property in
-                JSONMember(property.name, try RealmJSSchemaReader.json(for: property, className: objectSchema.name))
-            }
-            members.append(JSONMember("properties", .object(properties)))
-            return .object(members)
-        })
+        .array(
+            try objectSchemas.map { objectSchema in
+                var members = [JSONMember("name", .string(objectSchema.name))]
+                // Only when true, as realm-js writes it: a schema without embedded classes is unchanged.
+                if objectSchema.isEmbedded { members.append(JSONMember("embedded", .bool(true))) }
+                if let pk = objectSchema.primaryKeyProperty {
+                    members.append(JSONMember("primaryKey", .string(pk.name)))
+                }
+                let properties = try objectSchema.properties.map { property in
+                    JSONMember(property.name, try RealmJSSchemaReader.json(for: property, className: objectSchema.name))
+                }
+                members.append(JSONMember("properties", .object(properties)))
+                return .object(members)
+            })
     }
 }
 
@@ -100,7 +103,8 @@ struct RealmJSSchemaReader {
     /// realm-js types this engine does not have, with why.
     static let unsupportedTypes: [String: String] = [:]
 
-    static let knownTypeList = "bool, int, int8, int16, int32, int64, float, double, string, date, data, objectId, uuid, decimal128, mixed, "
+    static let knownTypeList =
+        "bool, int, int8, int16, int32, int64, float, double, string, date, data, objectId, uuid, decimal128, mixed, "
         + "a class name, object, list, set, dictionary, linkingObjects"
 
     func objectSchema(_ json: JSONValue) throws -> ObjectSchema {
@@ -109,7 +113,9 @@ struct RealmJSSchemaReader {
         switch json.member("embedded") {
         case nil, .null?: isEmbedded = false
         case .bool(let b)?: isEmbedded = b
-        case let other?: throw RealmError.invalidSchema("class '\(name)': \"embedded\" must be true or false, got \(other.snippet())")
+        case let other?:
+            throw RealmError.invalidSchema(
+                "class '\(name)': \"embedded\" must be true or false, got \(other.snippet())")
         }
         if json.member("asymmetric")?.boolValue == true {
             throw RealmError.invalidSchema("class '\(name)': asymmetric objects are not supported")
@@ -121,14 +127,16 @@ struct RealmJSSchemaReader {
         case .array(let items)?:
             properties = try items.enumerated().map { i, item in
                 guard case .object = item, let propertyName = item.member("name")?.stringValue else {
-                    throw RealmError.invalidSchema("class '\(name)': property #\(i + 1) needs a \"name\" string: \(item.snippet())")
+                    throw RealmError.invalidSchema(
+                        "class '\(name)': property #\(i + 1) needs a \"name\" string: \(item.snippet())")
                 }
                 return try property(name: propertyName, spec: item, className: name)
             }
         case nil:
             throw RealmError.invalidSchema("class '\(name)' has no \"properties\"")
         case let other?:
-            throw RealmError.invalidSchema("class '\(name)': \"properties\" must be an object or an array, got \(other.kindName)")
+            throw RealmError.invalidSchema(
+                "class '\(name)': \"properties\" must be an object or an array, got \(other.kindName)")
         }
         switch json.member("primaryKey") {
         case nil, .null?:
@@ -144,7 +152,8 @@ struct RealmJSSchemaReader {
             properties[i].isPrimaryKey = true
             properties[i].isIndexed = true
         case let other?:
-            throw RealmError.invalidSchema("class '\(name)': primaryKey must be a property name, got \(other.snippet())")
+            throw RealmError.invalidSchema(
+                "class '\(name)': primaryKey must be a property name, got \(other.snippet())")
         }
         // Realm's rules for embedded classes (no primary key, never in a set) are checked by
         // `Schema.validate()`, which names the class and property.
@@ -183,16 +192,20 @@ struct RealmJSSchemaReader {
         case "list", "set", "dictionary":
             guard let element = objectType else { throw fail("type \"\(typeString)\" needs \"objectType\"") }
             let elementProperty = try shorthand(element, name: name, place: place)
-            guard !elementProperty.isCollection else { throw fail("a \(typeString) of collections ('\(element)') is not supported") }
-            result = Property(name: name, type: elementProperty.type,
-                              isOptional: elementProperty.isLink ? false : elementProperty.isOptional,
-                              isList: typeString == "list", isSet: typeString == "set", isMap: typeString == "dictionary",
-                              objectClassName: elementProperty.objectClassName)
+            guard !elementProperty.isCollection else {
+                throw fail("a \(typeString) of collections ('\(element)') is not supported")
+            }
+            result = Property(
+                name: name, type: elementProperty.type,
+                isOptional: elementProperty.isLink ? false : elementProperty.isOptional,
+                isList: typeString == "list", isSet: typeString == "set", isMap: typeString == "dictionary",
+                objectClassName: elementProperty.objectClassName)
         case "linkingObjects":
             guard let origin = objectType, let originProperty = spec.member("property")?.stringValue else {
                 throw fail("type \"linkingObjects\" needs \"objectType\" and \"property\"")
             }
-            result = Property(name: name, type: .linkingObjects, objectClassName: origin, linkOriginPropertyName: originProperty)
+            result = Property(
+                name: name, type: .linkingObjects, objectClassName: origin, linkOriginPropertyName: originProperty)
         default:
             result = try shorthand(typeString, name: name, place: place)
         }
@@ -222,15 +235,27 @@ struct RealmJSSchemaReader {
     /// `Person[]`, `Person<>`, `Person{}`.
     func shorthand(_ typeString: String, name: String, place: String) throws -> Property {
         var base = Substring(typeString)
-        var isList = false, isSet = false, isMap = false
-        if base.hasSuffix("[]") { isList = true; base = base.dropLast(2) }
-        else if base.hasSuffix("<>") { isSet = true; base = base.dropLast(2) }
-        else if base.hasSuffix("{}") { isMap = true; base = base.dropLast(2) }
+        var isList = false
+        var isSet = false
+        var isMap = false
+        if base.hasSuffix("[]") {
+            isList = true
+            base = base.dropLast(2)
+        } else if base.hasSuffix("<>") {
+            isSet = true
+            base = base.dropLast(2)
+        } else if base.hasSuffix("{}") {
+            isMap = true
+            base = base.dropLast(2)
+        }
         if base.hasSuffix("[]") || base.hasSuffix("<>") || base.hasSuffix("{}") {
             throw RealmError.invalidSchema("\(place): a collection of collections ('\(typeString)') is not supported")
         }
         var isOptional = false
-        if base.hasSuffix("?") { isOptional = true; base = base.dropLast() }
+        if base.hasSuffix("?") {
+            isOptional = true
+            base = base.dropLast()
+        }
         let baseName = String(base)
         if let type = RealmJSSchemaReader.scalarTypes[baseName] {
             return Property(name: name, type: type, isOptional: isOptional, isList: isList, isSet: isSet, isMap: isMap)
@@ -240,15 +265,18 @@ struct RealmJSSchemaReader {
         }
         if classNames.contains(baseName) {
             if (isList || isSet) && isOptional {
-                throw RealmError.invalidSchema("\(place): a \(isSet ? "set" : "list") of objects cannot hold null ('\(typeString)')")
+                throw RealmError.invalidSchema(
+                    "\(place): a \(isSet ? "set" : "list") of objects cannot hold null ('\(typeString)')")
             }
-            return Property(name: name, type: .object, isList: isList, isSet: isSet, isMap: isMap, objectClassName: baseName)
+            return Property(
+                name: name, type: .object, isList: isList, isSet: isSet, isMap: isMap, objectClassName: baseName)
         }
         if ["object", "list", "linkingObjects"].contains(baseName) {
             throw RealmError.invalidSchema("\(place): type '\(baseName)' needs the object form with \"objectType\"")
         }
         throw RealmError.invalidSchema(
-            "\(place): unknown type '\(typeString)' (types are \(RealmJSSchemaReader.knownTypeList); no class is named '\(baseName)')")
+            "\(place): unknown type '\(typeString)' (types are \(RealmJSSchemaReader.knownTypeList); no class is named '\(baseName)')"
+        )
     }
 
     // MARK: - Writing
@@ -277,7 +305,8 @@ struct RealmJSSchemaReader {
         if needsIndexFlag { members.append(JSONMember("indexed", .bool(true))) }
         if let value = property.defaultValue {
             guard let json = JSONExport.plainJSON(value) else {
-                throw RealmError.invalidSchema("'\(className).\(property.name)': default value \(value) cannot be written as JSON")
+                throw RealmError.invalidSchema(
+                    "'\(className).\(property.name)': default value \(value) cannot be written as JSON")
             }
             members.append(JSONMember("default", json))
         }

@@ -226,7 +226,8 @@ struct ScalarRowReader {
         /// not finite (the general path says why).
         mutating func double() -> Double? {
             guard let (numberEnd, _) = numberEnd() else { return nil }
-            let text = String(decoding: UnsafeBufferPointer(start: base + index, count: numberEnd - index), as: UTF8.self)
+            let text = String(
+                decoding: UnsafeBufferPointer(start: base + index, count: numberEnd - index), as: UTF8.self)
             guard let value = Double(text), value.isFinite else { return nil }
             index = numberEnd
             return value

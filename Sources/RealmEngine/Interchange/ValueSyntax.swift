@@ -31,8 +31,10 @@ public enum ValueSyntax {
 
     /// The JSON that `text` stands for as a value of `property` (see the table above). For a
     /// link, `keyType` is the type of the target's primary key (nil when it has none).
-    public static func json(fromText text: String, for property: Property, keyType: PropertyType? = nil,
-                            strings: Strings = .jsonOrBare) -> JSONValue {
+    public static func json(
+        fromText text: String, for property: Property, keyType: PropertyType? = nil,
+        strings: Strings = .jsonOrBare
+    ) -> JSONValue {
         let parsed = try? JSONParser.parse(text)
         if property.isCollection { return parsed ?? .string(text) }
         if property.isLink, case .object? = parsed { return parsed ?? .null }  // a reference or nested object
@@ -58,8 +60,10 @@ public enum ValueSyntax {
     ///   `JSONImport`); `.array(…)` of those for a list of links.
     /// - Throws: `typeMismatch` naming the property and the forms it accepts, `missingValue` for
     ///   nil on a required property, `noSuchClass` for a link to a class not in `schema`.
-    public static func parse(_ text: String, for property: Property, className: String, schema: Schema,
-                             strings: Strings = .jsonOrBare) throws -> ObjectInput {
+    public static func parse(
+        _ text: String, for property: Property, className: String, schema: Schema,
+        strings: Strings = .jsonOrBare
+    ) throws -> ObjectInput {
         let keyType = property.objectClassName.flatMap { schema[$0] }?.primaryKeyProperty?.type
         let json = json(fromText: text, for: property, keyType: keyType, strings: strings)
         if case .null = json, !property.isOptional, !property.isCollection {

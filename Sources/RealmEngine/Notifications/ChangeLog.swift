@@ -66,8 +66,10 @@ enum ChangeLog {
     /// bytes, never decoded: a record of a bulk update holds runs that would expand to millions
     /// of keys, and a small commit must not pay for them. The root is written in one pass into
     /// the writer's buffer (sizes first).
-    static func append(_ changes: ChangeRecorder, to oldRef: UInt64, version: UInt64, writer: TreeWriter,
-                       layout: SchemaLayout) throws -> UInt64 {
+    static func append(
+        _ changes: ChangeRecorder, to oldRef: UInt64, version: UInt64, writer: TreeWriter,
+        layout: SchemaLayout
+    ) throws -> UInt64 {
         let keepAfter = writer.free.reusableUpTo == .max ? version - 1 : writer.free.reusableUpTo
         let mine = RecordPlan(changes)
         var old = UnsafeRawBufferPointer(start: nil, count: 0)
@@ -98,7 +100,8 @@ enum ChangeLog {
             writer.free.placeApart = true
             defer { writer.free.placeApart = false }
             let ref = try writer.write(kind: .changeLog, payload: payload)
-            chunks.append(Chunk(first: kept[0].version, last: kept[kept.count - 1].version, records: kept.count, ref: ref))
+            chunks.append(
+                Chunk(first: kept[0].version, last: kept[kept.count - 1].version, records: kept.count, ref: ref))
             kept = []
             // The write may have moved the mapping: read the old root again.
             old = try writer.bytes.node(oldRef, kind: .changeLog)
@@ -133,22 +136,27 @@ enum ChangeLog {
     /// A root's tail records and its chunks (none for a root of the older form), checked: the
     /// chunks in order of version, older than the tail, within `maxRecords` in all.
     static func parseRoot(_ p: UnsafeRawBufferPointer, path: String, ref: UInt64) throws
-        -> (tail: [(version: UInt64, range: Range<Int>)], chunks: [Chunk]) {
+        -> (tail: [(version: UInt64, range: Range<Int>)], chunks: [Chunk])
+    {
         let tail = try recordRanges(p, path: path, ref: ref)
         let end = tail.last?.range.upperBound ?? 4
         var cur = ByteCursor(p, path: path, ref: ref)
         _ = try cur.bytes(end)
         guard p.count - end >= 12, try cur.u64() == trailerMarker else { return (tail, []) }
         let n = Int(try cur.u32())
-        guard n <= maxRecords, n * 32 <= p.count - cur.offset else { throw cur.corrupt("change log chunk list overruns its node") }
+        guard n <= maxRecords, n * 32 <= p.count - cur.offset else {
+            throw cur.corrupt("change log chunk list overruns its node")
+        }
         var chunks: [Chunk] = []
         chunks.reserveCapacity(n)
         var total = tail.count
         for _ in 0..<n {
-            let c = Chunk(first: try cur.u64(), last: try cur.u64(), records: Int(clamping: try cur.u64()), ref: try cur.u64())
+            let c = Chunk(
+                first: try cur.u64(), last: try cur.u64(), records: Int(clamping: try cur.u64()), ref: try cur.u64())
             total += c.records
             guard c.first <= c.last, c.records > 0, total <= maxRecords, c.ref != 0,
-                  chunks.last.map({ $0.last < c.first }) ?? true else { throw cur.corrupt("bad change log chunk list") }
+                chunks.last.map({ $0.last < c.first }) ?? true
+            else { throw cur.corrupt("bad change log chunk list") }
             chunks.append(c)
         }
         if let last = chunks.last, let first = tail.first, last.last >= first.version {
@@ -164,7 +172,9 @@ enum ChangeLog {
 
     /// The version and byte range of each record of a log node, after checking that the node
     /// holds exactly the records its count says (the same checks `decode` makes on sizes).
-    static func recordRanges(_ p: UnsafeRawBufferPointer, path: String, ref: UInt64) throws -> [(version: UInt64, range: Range<Int>)] {
+    static func recordRanges(_ p: UnsafeRawBufferPointer, path: String, ref: UInt64) throws -> [(
+        version: UInt64, range: Range<Int>
+    )] {
         var cur = ByteCursor(p, path: path, ref: ref)
         let n = Int(try cur.u32())
         guard n <= maxRecords else { throw cur.corrupt("change log has \(n) records") }
@@ -178,7 +188,9 @@ enum ChangeLog {
             guard classes <= Limits.maxClasses else { throw cur.corrupt("bad change record") }
             for _ in 0..<classes {
                 _ = try cur.u32()
-                let ni = Int(try cur.u32()), nd = Int(try cur.u32()), nm = Int(try cur.u32())
+                let ni = Int(try cur.u32())
+                let nd = Int(try cur.u32())
+                let nm = Int(try cur.u32())
                 _ = try cur.bytes((ni + nd) * 16 + nm * 24)
             }
             out.append((version, start..<cur.offset))
@@ -213,7 +225,8 @@ enum ChangeLog {
                 // The deleted keys are sorted once: as runs (counted, not built: a filtered bulk
                 // delete leaves a run per few keys) and to leave them out of the modified ones.
                 let gone = ch.deleted
-                let inserted = ch.insertedRuns, deleted = ChangeRecorder.ClassChanges.KeyRuns(gone)
+                let inserted = ch.insertedRuns
+                let deleted = ChangeRecorder.ClassChanges.KeyRuns(gone)
                 let modified = ch.modifiedRunList(deleted: gone)
                 if !inserted.isEmpty || !deleted.isEmpty || !modified.isEmpty {
                     classes.append((c, inserted, deleted, modified))
@@ -231,9 +244,19 @@ enum ChangeLog {
                 w.u32(UInt32(c.inserted.count))
                 w.u32(UInt32(c.deleted.count))
                 w.u32(UInt32(c.modified.count))
-                for run in c.inserted { w.u64(UInt64(bitPattern: run.first)); w.u64(UInt64(bitPattern: run.count)) }
-                c.deleted.forEach { first, count in w.u64(UInt64(bitPattern: first)); w.u64(UInt64(bitPattern: count)) }
-                for run in c.modified { w.u64(UInt64(bitPattern: run.first)); w.u64(UInt64(bitPattern: run.count)); w.u64(run.mask) }
+                for run in c.inserted {
+                    w.u64(UInt64(bitPattern: run.first))
+                    w.u64(UInt64(bitPattern: run.count))
+                }
+                c.deleted.forEach { first, count in
+                    w.u64(UInt64(bitPattern: first))
+                    w.u64(UInt64(bitPattern: count))
+                }
+                for run in c.modified {
+                    w.u64(UInt64(bitPattern: run.first))
+                    w.u64(UInt64(bitPattern: run.count))
+                    w.u64(run.mask)
+                }
             }
         }
     }
@@ -251,7 +274,8 @@ enum ChangeLog {
         for c in chunks where c.last > version {
             let records = try decode(try bytes.node(c.ref, kind: .changeLog), path: bytes.path, ref: c.ref)
             guard records.count == c.records, records.first?.version == c.first, records.last?.version == c.last else {
-                throw RealmError.corruptFile(path: bytes.path, offset: c.ref, reason: "change log chunk does not hold the records its list says")
+                throw RealmError.corruptFile(
+                    path: bytes.path, offset: c.ref, reason: "change log chunk does not hold the records its list says")
             }
             out += records
         }
@@ -271,18 +295,30 @@ enum ChangeLog {
             guard classes <= Limits.maxClasses else { throw cur.corrupt("bad change record") }
             for _ in 0..<classes {
                 let c = Int(try cur.u32())
-                let ni = Int(try cur.u32()), nd = Int(try cur.u32()), nm = Int(try cur.u32())
-                guard (ni + nd) * 16 + nm * 24 <= cur.p.count - cur.offset else { throw cur.corrupt("change record overruns its node") }
+                let ni = Int(try cur.u32())
+                let nd = Int(try cur.u32())
+                let nm = Int(try cur.u32())
+                guard (ni + nd) * 16 + nm * 24 <= cur.p.count - cur.offset else {
+                    throw cur.corrupt("change record overruns its node")
+                }
                 var cr = ChangeRecord.ClassRecord()
                 // A corrupt run must not expand into billions of keys.
                 var budget: Int64 = 1 << 26
                 func expand(_ first: Int64, _ count: Int64) throws -> StrideTo<Int64> {
-                    guard count > 0, count <= budget, first <= Int64.max - count else { throw cur.corrupt("bad key run") }
+                    guard count > 0, count <= budget, first <= Int64.max - count else {
+                        throw cur.corrupt("bad key run")
+                    }
                     budget -= count
                     return stride(from: first, to: first + count, by: 1)
                 }
-                for _ in 0..<ni { let f = try cur.i64(); cr.inserted.append(contentsOf: try expand(f, try cur.i64())) }
-                for _ in 0..<nd { let f = try cur.i64(); cr.deleted.append(contentsOf: try expand(f, try cur.i64())) }
+                for _ in 0..<ni {
+                    let f = try cur.i64()
+                    cr.inserted.append(contentsOf: try expand(f, try cur.i64()))
+                }
+                for _ in 0..<nd {
+                    let f = try cur.i64()
+                    cr.deleted.append(contentsOf: try expand(f, try cur.i64()))
+                }
                 for _ in 0..<nm {
                     let f = try cur.i64()
                     let run = try expand(f, try cur.i64())

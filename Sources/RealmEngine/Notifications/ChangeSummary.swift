@@ -63,8 +63,11 @@ struct ChangeSummary {
             for (t, keys) in frontier {
                 for (origin, _) in layout.tables[t].backlinkColumns {
                     for k in keys {
-                        guard let sources = try? snapshot.backlinks(classIndex: t, key: ObjectKey(k), originClass: origin.classIndex,
-                                                                    originColumn: origin.column) else { continue }
+                        guard
+                            let sources = try? snapshot.backlinks(
+                                classIndex: t, key: ObjectKey(k), originClass: origin.classIndex,
+                                originColumn: origin.column)
+                        else { continue }
                         for s in sources where dirty[origin.classIndex, default: []].insert(s.rawValue).inserted {
                             next[origin.classIndex, default: []].append(s.rawValue)
                         }

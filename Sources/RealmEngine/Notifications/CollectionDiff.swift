@@ -47,7 +47,10 @@ enum CollectionDiff {
             let kept = longestIncreasing(pairs)
             var keptOld = Set<Int>(minimumCapacity: kept.count)
             var keptNew = Set<Int>(minimumCapacity: kept.count)
-            for p in kept { keptOld.insert(p.old); keptNew.insert(p.new) }
+            for p in kept {
+                keptOld.insert(p.old)
+                keptNew.insert(p.new)
+            }
             out.deletions = oldMid.filter { !keptOld.contains($0) }
             out.insertions = newMid.filter { !keptNew.contains($0) }
         }
@@ -80,10 +83,11 @@ enum CollectionDiff {
     /// patience sorting, O(n log n).
     static func longestIncreasing(_ pairs: [(old: Int, new: Int)]) -> [(old: Int, new: Int)] {
         guard !pairs.isEmpty else { return [] }
-        var tails: [Int] = []          // index into pairs of the smallest tail of each length
+        var tails: [Int] = []  // index into pairs of the smallest tail of each length
         var previous = [Int](repeating: -1, count: pairs.count)
         for (i, p) in pairs.enumerated() {
-            var lo = 0, hi = tails.count
+            var lo = 0
+            var hi = tails.count
             while lo < hi {
                 let mid = (lo + hi) / 2
                 if pairs[tails[mid]].new < p.new { lo = mid + 1 } else { hi = mid }
@@ -93,7 +97,10 @@ enum CollectionDiff {
         }
         var out: [(old: Int, new: Int)] = []
         var i = tails.last!
-        while i >= 0 { out.append(pairs[i]); i = previous[i] }
+        while i >= 0 {
+            out.append(pairs[i])
+            i = previous[i]
+        }
         return out.reversed()
     }
 }

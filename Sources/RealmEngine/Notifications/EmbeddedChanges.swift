@@ -15,7 +15,8 @@ extension ChangeSummary {
             var changed = false
             while let (c, k, col) = stack.popLast(), !changed {
                 guard let (target, _) = layout.linkTargets[.init(classIndex: c, column: col)],
-                      let value = try? snapshot.value(classIndex: c, key: k, column: col) else { continue }
+                    let value = try? snapshot.value(classIndex: c, key: k, column: col)
+                else { continue }
                 for child in value.linkedKeys where seen.insert([Int64(target), child.rawValue]).inserted {
                     let mask = Self.persistedMask(layout.tables[target].persistedCount)
                     if (classes[target]?.modified[child.rawValue] ?? 0) & mask != 0 {

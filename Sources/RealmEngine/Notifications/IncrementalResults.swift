@@ -27,12 +27,15 @@ enum IncrementalResults {
     /// The new keys and the change set from `old` (the result at `oldSnapshot`) to `snapshot`,
     /// given the summary of the commits between them and the modified objects of the class
     /// (`ChangeSummary.modifiedObjects`); nil when the update cannot be made locally.
-    static func update(_ spec: QueryDescription, old: [ObjectKey], from oldSnapshot: Snapshot, summary: ChangeSummary,
-                       modified: Set<ObjectKey>, in snapshot: Snapshot,
-                       exactDiffSpan: Int = exactDiffSpan) throws -> (keys: [ObjectKey], change: CollectionChangeSet)? {
+    static func update(
+        _ spec: QueryDescription, old: [ObjectKey], from oldSnapshot: Snapshot, summary: ChangeSummary,
+        modified: Set<ObjectKey>, in snapshot: Snapshot,
+        exactDiffSpan: Int = exactDiffSpan
+    ) throws -> (keys: [ObjectKey], change: CollectionChangeSet)? {
         guard case .table = spec.source, let shape = spec.sortThenLimit,
-              modified.count <= maxChangedKeys, readsOnlyItsOwnObjects(spec),
-              let order = KeyOrder(spec, schema: snapshot.schema, oldSchema: oldSnapshot.schema) else { return nil }
+            modified.count <= maxChangedKeys, readsOnlyItsOwnObjects(spec),
+            let order = KeyOrder(spec, schema: snapshot.schema, oldSchema: oldSnapshot.schema)
+        else { return nil }
         let c = spec.classIndex
         let record = summary.classes[c] ?? .init()
         guard record.inserted.count + record.deleted.count + record.modified.count <= maxChangedKeys else { return nil }
@@ -63,11 +66,16 @@ enum IncrementalResults {
         var gaps: [Int] = []
         gaps.reserveCapacity(entering.count)
         for e in entering {
-            var lo = gaps.last ?? 0, hi = keptCount
+            var lo = gaps.last ?? 0
+            var hi = keptCount
             while lo < hi {
                 let mid = (lo + hi) / 2
                 let k = old[oldPosition(ofKept: mid)]
-                if order.before(try order.values(k, in: snapshot), k, e.values, e.key) { lo = mid + 1 } else { hi = mid }
+                if order.before(try order.values(k, in: snapshot), k, e.values, e.key) {
+                    lo = mid + 1
+                } else {
+                    hi = mid
+                }
             }
             gaps.append(lo)
         }
@@ -90,7 +98,7 @@ enum IncrementalResults {
         keys.reserveCapacity(count)
         var newIndex: [ObjectKey: Int] = [:]
         var next = 0  // old index
-        var r = 0     // removed
+        var r = 0  // removed
         for (e, gap) in zip(entering.prefix(placeable), gaps) {
             guard keys.count < count else { break }
             let end = oldPosition(ofKept: gap)  // the old index the entering object goes before
@@ -122,7 +130,8 @@ enum IncrementalResults {
             }
             both.sort { $0.old < $1.old }
             let staying = CollectionDiff.longestIncreasing(both)
-            let stayOld = Set(staying.map(\.old)), stayNew = Set(staying.map(\.new))
+            let stayOld = Set(staying.map(\.old))
+            let stayNew = Set(staying.map(\.new))
             change.deletions = removed.filter { !stayOld.contains($0) }
             // Kept objects cut by the limit.
             for k in keptInNew..<keptCount { change.deletions.append(oldPosition(ofKept: k)) }
@@ -147,18 +156,27 @@ enum IncrementalResults {
     /// The indices in `keys` (the unchanged result at `snapshot`) of the `modified` objects, by
     /// binary search in the result's order instead of a hash of every key; nil when the order
     /// is not a table's (or there are too many to look up one by one).
-    static func modifications(_ spec: QueryDescription, keys: [ObjectKey], at snapshot: Snapshot,
-                              modified: Set<ObjectKey>) throws -> [Int]? {
+    static func modifications(
+        _ spec: QueryDescription, keys: [ObjectKey], at snapshot: Snapshot,
+        modified: Set<ObjectKey>
+    ) throws -> [Int]? {
         guard case .table = spec.source, spec.sortThenLimit != nil, modified.count <= maxChangedKeys,
-              let order = KeyOrder(spec, schema: snapshot.schema, oldSchema: snapshot.schema) else { return nil }
+            let order = KeyOrder(spec, schema: snapshot.schema, oldSchema: snapshot.schema)
+        else { return nil }
         return try modified.compactMap { try order.index(of: $0, in: keys, snapshot: snapshot) }.sorted()
     }
 
     /// Appends `old[next..<end]` minus the removed indices to `keys`, up to `count` keys.
-    private static func copyKept(_ old: [ObjectKey], from next: inout Int, to end: Int, removed: [Int], r: inout Int,
-                                 into keys: inout [ObjectKey], count: Int) {
+    private static func copyKept(
+        _ old: [ObjectKey], from next: inout Int, to end: Int, removed: [Int], r: inout Int,
+        into keys: inout [ObjectKey], count: Int
+    ) {
         while next < end && keys.count < count {
-            if r < removed.count && removed[r] == next { next += 1; r += 1; continue }
+            if r < removed.count && removed[r] == next {
+                next += 1
+                r += 1
+                continue
+            }
             let stop = min(end, r < removed.count ? removed[r] : end)
             let n = min(stop - next, count - keys.count)
             keys.append(contentsOf: old[next..<(next + n)])
@@ -174,7 +192,8 @@ enum IncrementalResults {
         func own(_ e: BoundExpr) -> Bool {
             switch e {
             case .constant, .constantList: true
-            case .path(let p): p.steps.count <= 1 && p.steps.allSatisfy { if case .column(c, _) = $0 { true } else { false } }
+            case .path(let p):
+                p.steps.count <= 1 && p.steps.allSatisfy { if case .column(c, _) = $0 { true } else { false } }
             case .subqueryCount: false
             }
         }
@@ -191,7 +210,8 @@ enum IncrementalResults {
 
     /// The number of elements of ascending `a` that are <= `x`.
     static func upperBound(_ a: [Int], _ x: Int) -> Int {
-        var lo = 0, hi = a.count
+        var lo = 0
+        var hi = a.count
         while lo < hi {
             let mid = (lo + hi) / 2
             if a[mid] <= x { lo = mid + 1 } else { hi = mid }
@@ -214,10 +234,11 @@ struct KeyOrder {
         var columns: [Int] = []
         for d in spec.sortDescriptors {
             guard let path = try? Binder.sortPath(d.keyPath, classIndex: spec.classIndex, schema: schema),
-                  path.steps.count == 1, path.postfix == .none,
-                  case .column(let c, let column) = path.steps[0], c == spec.classIndex,
-                  let property = schema.objectSchemas[c].persistedProperties.dropFirst(column).first,
-                  !property.isList else { return nil }
+                path.steps.count == 1, path.postfix == .none,
+                case .column(let c, let column) = path.steps[0], c == spec.classIndex,
+                let property = schema.objectSchemas[c].persistedProperties.dropFirst(column).first,
+                !property.isList
+            else { return nil }
             columns.append(column)
         }
         self.columns = columns
@@ -242,7 +263,8 @@ struct KeyOrder {
     func index(of key: ObjectKey, in keys: [ObjectKey], snapshot: Snapshot) throws -> Int? {
         guard try snapshot.contains(classIndex: classIndex, key: key) else { return nil }
         let v = try values(key, in: snapshot)
-        var lo = 0, hi = keys.count
+        var lo = 0
+        var hi = keys.count
         while lo < hi {
             let mid = (lo + hi) / 2
             let k = keys[mid]

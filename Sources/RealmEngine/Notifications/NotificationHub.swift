@@ -45,8 +45,11 @@ final class NotificationHub: @unchecked Sendable {
     /// The hub of a Realm instance (created on first use; delivers on the current RunLoop).
     static func hub(for realm: Realm, manual: Bool = false) -> NotificationHub {
         if let hub = realm.notificationHub { return hub }
-        let target: Target = manual ? .manual
-            : realm.confinementActor.map { .actor($0) } ?? realm.confinementQueue.map { .queue($0) } ?? .runLoop(RunLoop.current)
+        let target: Target =
+            manual
+            ? .manual
+            : realm.confinementActor.map { .actor($0) } ?? realm.confinementQueue.map { .queue($0) }
+                ?? .runLoop(RunLoop.current)
         let hub = NotificationHub(target: target, realm: realm)
         realm.notificationHub = hub
         realm.didAdvance.append { [weak hub] _, _ in hub?.realmAdvanced() }
@@ -141,7 +144,8 @@ final class NotificationHub: @unchecked Sendable {
 
     func deliver() {
         lock.withLock { scheduled = false }
-        guard !delivering, let realm = deliveringRealm(), (try? realm.checkThread()) != nil, !realm.isInWriteTransaction else { return }
+        guard !delivering, let realm = deliveringRealm(), (try? realm.checkThread()) != nil, !realm.isInWriteTransaction
+        else { return }
         delivering = true
         defer { delivering = false }
         let current = lock.withLock { registrations }
@@ -237,7 +241,7 @@ extension Registration {
             return
         }
         switch change {
-        case .error, .deleted: stateLock.withLock { finished = true }   // read under stateLock too
+        case .error, .deleted: stateLock.withLock { finished = true }  // read under stateLock too
         default: break
         }
         callback(change, keys, realm)

@@ -79,7 +79,9 @@ final class Notifier: @unchecked Sendable {
                 lock.withLock {
                     if registrations.isEmpty {
                         running = false
-                        if Self.registry[ObjectIdentifier(shared)] === self { Self.registry[ObjectIdentifier(shared)] = nil }
+                        if Self.registry[ObjectIdentifier(shared)] === self {
+                            Self.registry[ObjectIdentifier(shared)] = nil
+                        }
                         return nil
                     }
                     return Array(registrations.values)

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import CShims
 
@@ -45,7 +45,9 @@ extension LockFile {
     /// every slot before reusing space). Not LMDB's loop: the version need not be the newest.
     func pinHeld(version: UInt64) throws -> Int {
         guard let slot = readers.claim() ?? (readers.reclaimDead() > 0 ? readers.claim() : nil) else {
-            throw RealmError.busy("\(path): all \(slotCount) reader slots are in use by live processes; close unused Realm instances or stop observers")
+            throw RealmError.busy(
+                "\(path): all \(slotCount) reader slots are in use by live processes; close unused Realm instances or stop observers"
+            )
         }
         slotGuard.withLock { ownedSlots[slot] = true }
         rt_atomic_store64(readers.versionPointer(slot), version)

@@ -92,7 +92,11 @@ final class Registration: @unchecked Sendable {
 
     init(kind: Kind, schema: Schema, callback: @escaping (Change, [ObjectKey], Realm) -> Void) {
         self.kind = kind
-        if case .collection(let spec) = kind { dependencies = spec.dependencies(schema: schema) } else { dependencies = [] }
+        if case .collection(let spec) = kind {
+            dependencies = spec.dependencies(schema: schema)
+        } else {
+            dependencies = []
+        }
         self.callback = callback
     }
 
@@ -184,15 +188,21 @@ final class Registration: @unchecked Sendable {
                 if !rerun {
                     // Only modifications: found by binary search when the keys are in a known order.
                     if incrementalEnabled, let modified, let old = base.pin?.snapshot,
-                       let indices = try IncrementalResults.modifications(spec, keys: baseKeys, at: old, modified: modified) {
+                        let indices = try IncrementalResults.modifications(
+                            spec, keys: baseKeys, at: old, modified: modified)
+                    {
                         return (.collection(CollectionChangeSet(modifications: indices)), baseKeys)
                     }
-                    return (.collection(CollectionDiff.compute(old: baseKeys, new: baseKeys, modified: modified)), baseKeys)
+                    return (
+                        .collection(CollectionDiff.compute(old: baseKeys, new: baseKeys, modified: modified)), baseKeys
+                    )
                 }
                 if incrementalEnabled, let summary, let modified, let old = base.pin?.snapshot,
-                   !dependencies.contains(where: { $0 != spec.classIndex && summary.touched($0) }),
-                   let update = try IncrementalResults.update(spec, old: baseKeys, from: old, summary: summary,
-                                                              modified: modified, in: snapshot) {
+                    !dependencies.contains(where: { $0 != spec.classIndex && summary.touched($0) }),
+                    let update = try IncrementalResults.update(
+                        spec, old: baseKeys, from: old, summary: summary,
+                        modified: modified, in: snapshot)
+                {
                     return (.collection(update.change), update.keys)
                 }
                 stateLock.withLock { fullEvaluations += 1 }
@@ -211,7 +221,8 @@ final class Registration: @unchecked Sendable {
                 guard mask != 0 || !inside.isEmpty else { return (.none, []) }
                 let properties = snapshot.schema.objectSchemas[c].persistedProperties
                 var changes: [PropertyChange] = []
-                for column in 0..<persisted where mask & (1 << UInt64(min(column, 63))) != 0 || inside.contains(column) {
+                for column in 0..<persisted where mask & (1 << UInt64(min(column, 63))) != 0 || inside.contains(column)
+                {
                     let before = try? old.value(classIndex: c, key: key, column: column)
                     let after = try snapshot.value(classIndex: c, key: key, column: column)
                     // Bitwise: a NaN written over the same NaN is no change.
@@ -231,7 +242,8 @@ final class Registration: @unchecked Sendable {
     private func keys(of base: Base, spec: QueryDescription) throws -> [ObjectKey] {
         if let keys = base.keys { return keys }
         guard let pinned = base.pin?.snapshot else {
-            throw RealmError.internalError("internal error: an observed result has neither the keys it showed nor their version")
+            throw RealmError.internalError(
+                "internal error: an observed result has neither the keys it showed nor their version")
         }
         return try spec.evaluate(in: pinned, missingOwnerIsEmpty: true)
     }

@@ -11,7 +11,10 @@ public final class WatchControl: @unchecked Sendable {
 
     /// Makes `watchLines` return promptly (it is woken if it waits for a commit).
     public func stop() {
-        let file = lock.withLock { stopped = true; return lockFile }
+        let file = lock.withLock {
+            stopped = true
+            return lockFile
+        }
         file?.wakeAll()
     }
 
@@ -34,12 +37,17 @@ public final class WatchControl: @unchecked Sendable {
 ///
 /// Runs on the calling thread with no RunLoop: it sleeps on the lock file's change counter
 /// (no CPU while idle) and delivers through `checkedRefresh()`.
-public func watchLines(path: String, className: String, predicate: String, arguments: [Value] = [],
-                       sort: [SortDescriptor], distinct: [String] = [], limit: Int? = nil, maxEvents: Int?,
-                       encryptionKey: Data? = nil, control: WatchControl? = nil, emit: (String) -> Void) throws {
-    let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), readOnly: true, encryptionKey: encryptionKey))
+public func watchLines(
+    path: String, className: String, predicate: String, arguments: [Value] = [],
+    sort: [SortDescriptor], distinct: [String] = [], limit: Int? = nil, maxEvents: Int?,
+    encryptionKey: Data? = nil, control: WatchControl? = nil, emit: (String) -> Void
+) throws {
+    let realm = try Realm(
+        configuration: .init(fileURL: URL(fileURLWithPath: path), readOnly: true, encryptionKey: encryptionKey))
     var results = try realm.objects(className)
-    if !predicate.trimmingCharacters(in: .whitespaces).isEmpty { results = try results.filter(predicate, arguments: arguments) }
+    if !predicate.trimmingCharacters(in: .whitespaces).isEmpty {
+        results = try results.filter(predicate, arguments: arguments)
+    }
     if !sort.isEmpty { results = try results.sorted(by: sort) }
     if !distinct.isEmpty { results = try results.distinct(by: distinct) }
     if let limit { results = results.limit(limit) }
@@ -57,10 +65,11 @@ public func watchLines(path: String, className: String, predicate: String, argum
             updates += 1
             func list(_ a: [Int]) -> String { "[" + a.map(String.init).joined(separator: ", ") + "]" }
             identities.remember(r)
-            lines.append("{\"event\": \"update\", \"version\": \(realm.version), \"count\": \(r.count), \"deletions\": \(list(deletions)), "
-                         + "\"insertions\": \(list(insertions)), \"modifications\": \(list(modifications)), "
-                         + "\"deleted\": \(identities.old(deletions)), \"inserted\": \(identities.new(insertions)), "
-                         + "\"modified\": \(identities.old(modifications))}")
+            lines.append(
+                "{\"event\": \"update\", \"version\": \(realm.version), \"count\": \(r.count), \"deletions\": \(list(deletions)), "
+                    + "\"insertions\": \(list(insertions)), \"modifications\": \(list(modifications)), "
+                    + "\"deleted\": \(identities.old(deletions)), \"inserted\": \(identities.new(insertions)), "
+                    + "\"modified\": \(identities.old(modifications))}")
             identities.forgetGone()
         case .error(let error):
             failure = error
@@ -129,7 +138,8 @@ private final class WatchIdentities {
     private func identity(_ key: ObjectKey) -> String {
         guard let pk = primaryKey else { return "{\"key\": \(key.rawValue)}" }
         guard let value = try? realm.object(ofType: className, key: key)?.value(forKey: pk.name),
-              let json = JSONExport.plainJSON(value) else { return "null" }
+            let json = JSONExport.plainJSON(value)
+        else { return "null" }
         return json.jsonText()
     }
 }

@@ -16,46 +16,54 @@ extension WriteTransaction {
         let sorted = Self.ascending(keys)
         let indexed = table.indexedColumns.contains(column)
         var changedKeys: [Int64] = []  // ascending: leaves are visited in key order
-        var oldValues: [Value] = []    // indexed columns only: the value each changed key had
+        var oldValues: [Value] = []  // indexed columns only: the value each changed key had
         var found = 0
-        try writer.editLeaves(root: &state.tables[classIndex].root, keys: sorted, columns: table.columns, file: { view, payload, rows in
-            found += rows.count
-            let before = changedKeys.count
-            for r in rows {
-                let old = view.value(row: r, column: column)
-                // Bitwise (`isIdentical`): -0.0 over 0.0 is a write, NaN over NaN is not.
-                guard !old.isIdentical(to: value) else { continue }
-                changedKeys.append(view.key(at: r))
-                if indexed { oldValues.append(old) }
-            }
-            let changed = changedKeys.count - before
-            guard changed > 0 else { return nil }
-            let values: [Value]
-            if changed == view.count {
-                // The whole column takes the new value: nothing of the old one is needed.
-                values = Array(repeating: value, count: view.count)
-            } else {
-                var current = (0..<view.count).map { view.value(row: $0, column: column) }
-                for r in rows where !current[r].isIdentical(to: value) { current[r] = value }
-                values = current
-            }
-            var out = [UInt8]()
-            ClusterCodec.replacingColumn(view, payload: payload, columns: table.columns, column: column, values: values, into: &out)
-            return (out, view.count, view.count > 0 ? view.key(at: 0) : nil)
-        }, memory: { data, rows in
-            found += rows.count
-            for r in rows where !data.columns[column][r].isIdentical(to: value) {
-                changedKeys.append(data.keys[r])
-                if indexed { oldValues.append(data.columns[column][r]) }
-                data.columns[column][r] = value
-            }
-        })
+        try writer.editLeaves(
+            root: &state.tables[classIndex].root, keys: sorted, columns: table.columns,
+            file: { view, payload, rows in
+                found += rows.count
+                let before = changedKeys.count
+                for r in rows {
+                    let old = view.value(row: r, column: column)
+                    // Bitwise (`isIdentical`): -0.0 over 0.0 is a write, NaN over NaN is not.
+                    guard !old.isIdentical(to: value) else { continue }
+                    changedKeys.append(view.key(at: r))
+                    if indexed { oldValues.append(old) }
+                }
+                let changed = changedKeys.count - before
+                guard changed > 0 else { return nil }
+                let values: [Value]
+                if changed == view.count {
+                    // The whole column takes the new value: nothing of the old one is needed.
+                    values = Array(repeating: value, count: view.count)
+                } else {
+                    var current = (0..<view.count).map { view.value(row: $0, column: column) }
+                    for r in rows where !current[r].isIdentical(to: value) { current[r] = value }
+                    values = current
+                }
+                var out = [UInt8]()
+                ClusterCodec.replacingColumn(
+                    view, payload: payload, columns: table.columns, column: column, values: values, into: &out)
+                return (out, view.count, view.count > 0 ? view.key(at: 0) : nil)
+            },
+            memory: { data, rows in
+                found += rows.count
+                for r in rows where !data.columns[column][r].isIdentical(to: value) {
+                    changedKeys.append(data.keys[r])
+                    if indexed { oldValues.append(data.columns[column][r]) }
+                    data.columns[column][r] = value
+                }
+            })
         syncBytes()
         if found != sorted.count { throw RealmError.invalidatedObject }
         if indexed {
             for (k, old) in zip(changedKeys, oldValues) {
-                try SearchIndex.remove(&state.tables[classIndex].indexes[column, default: nil], value: old, type: property.type, key: ObjectKey(k), writer: writer)
-                try SearchIndex.insert(&state.tables[classIndex].indexes[column, default: nil], value: value, type: property.type, key: ObjectKey(k), writer: writer)
+                try SearchIndex.remove(
+                    &state.tables[classIndex].indexes[column, default: nil], value: old, type: property.type,
+                    key: ObjectKey(k), writer: writer)
+                try SearchIndex.insert(
+                    &state.tables[classIndex].indexes[column, default: nil], value: value, type: property.type,
+                    key: ObjectKey(k), writer: writer)
             }
         }
         changes.modify(classIndex, keys: changedKeys, column: column)
@@ -71,11 +79,14 @@ extension WriteTransaction {
         }
         let sorted = Self.ascending(keys)
         var removed = RemovedRows(indexed: table.indexedColumns, columns: table.columns, capacity: sorted.count)
-        try writer.editLeaves(root: &state.tables[classIndex].root, keys: sorted, columns: table.columns, file: { view, payload, rows in
-            removed.remove(rows, from: view, payload: payload, columns: table.columns)
-        }, memory: { c, rows in
-            removed.remove(rows, from: &c)
-        })
+        try writer.editLeaves(
+            root: &state.tables[classIndex].root, keys: sorted, columns: table.columns,
+            file: { view, payload, rows in
+                removed.remove(rows, from: view, payload: payload, columns: table.columns)
+            },
+            memory: { c, rows in
+                removed.remove(rows, from: &c)
+            })
         try finishDeleting(classIndex, removed)
     }
 
@@ -86,12 +97,16 @@ extension WriteTransaction {
     func deleteObjects(_ classIndex: Int, matching test: ColumnTest) throws -> Bool {
         let table = layout.tables[classIndex]
         guard !Self.isLinked(table) else { return false }
-        var removed = RemovedRows(indexed: table.indexedColumns, columns: table.columns, capacity: state.tables[classIndex].root?.count ?? 0)
-        let applied = try writer.removeRowsFromEveryLeaf(root: &state.tables[classIndex].root, columns: table.columns, select: { view in
-            test.matchingRows(view)
-        }, removing: { view, rows in
-            removed.note(rows, of: view)
-        })
+        var removed = RemovedRows(
+            indexed: table.indexedColumns, columns: table.columns, capacity: state.tables[classIndex].root?.count ?? 0)
+        let applied = try writer.removeRowsFromEveryLeaf(
+            root: &state.tables[classIndex].root, columns: table.columns,
+            select: { view in
+                test.matchingRows(view)
+            },
+            removing: { view, rows in
+                removed.note(rows, of: view)
+            })
         guard applied else { return false }
         try finishDeleting(classIndex, removed)
         return true
@@ -151,8 +166,10 @@ private struct RemovedRows {
     }
 
     /// Notes the rows of an encoded leaf and returns the leaf without them.
-    mutating func remove(_ rows: [Int], from view: ClusterView, payload: UnsafeRawBufferPointer,
-                         columns: [Property]) -> TreeWriter.EncodedEdit {
+    mutating func remove(
+        _ rows: [Int], from view: ClusterView, payload: UnsafeRawBufferPointer,
+        columns: [Property]
+    ) -> TreeWriter.EncodedEdit {
         note(rows, of: view)
         var out = [UInt8]()
         ClusterCodec.removingRows(view, payload: payload, columns: columns, rows: rows, into: &out)
@@ -187,7 +204,10 @@ private struct RemovedRows {
     mutating func remove(_ rows: [Int], from c: inout ClusterData) {
         for r in rows { keys.append(c.keys[r]) }
         for (n, column) in indexed.enumerated() {
-            for r in rows { entries[n].append(TreeKey(hi: SearchIndex.key(c.columns[column][r], type: indexedTypes[n]), lo: c.keys[r])) }
+            for r in rows {
+                entries[n].append(
+                    TreeKey(hi: SearchIndex.key(c.columns[column][r], type: indexedTypes[n]), lo: c.keys[r]))
+            }
         }
         var doomed = [Bool](repeating: false, count: c.keys.count)
         for r in rows { doomed[r] = true }
@@ -231,7 +251,8 @@ extension Array where Element == TreeKey {
 extension ClusterData {
     /// The row of `key` (binary search), or nil.
     func row(of key: Int64) -> Int? {
-        var lo = 0, hi = keys.count
+        var lo = 0
+        var hi = keys.count
         while lo < hi {
             let mid = (lo + hi) / 2
             if keys[mid] < key { lo = mid + 1 } else { hi = mid }

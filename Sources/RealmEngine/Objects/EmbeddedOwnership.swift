@@ -7,19 +7,22 @@ extension WriteTransaction {
     /// that no object links to yet, and no key is given twice.
     func checkNewChildren(_ classIndex: Int, column: Int, _ children: [ObjectKey]) throws {
         guard !children.isEmpty,
-              let (target, _) = layout.linkTargets[.init(classIndex: classIndex, column: column)] else { return }
+            let (target, _) = layout.linkTargets[.init(classIndex: classIndex, column: column)]
+        else { return }
         let targetName = layout.schema.objectSchemas[target].name
         let property = layout.tables[classIndex].columns[column]
         var seen = Set<ObjectKey>()
         for child in children {
             guard seen.insert(child).inserted else {
                 throw RealmError.invalidOperation(
-                    "\(targetName) \(child) is given twice to \(layout.schema.objectSchemas[classIndex].name).\(property.name): an embedded object has exactly one parent")
+                    "\(targetName) \(child) is given twice to \(layout.schema.objectSchemas[classIndex].name).\(property.name): an embedded object has exactly one parent"
+                )
             }
             if let parent = try parent(of: target, child) {
                 let origin = layout.schema.objectSchemas[parent.classIndex]
                 throw RealmError.invalidOperation(
-                    "\(targetName) \(child) already belongs to \(origin.name) \(parent.key) (through '\(origin.persistedProperties[parent.column].name)'): an embedded object has exactly one parent; create a new one instead")
+                    "\(targetName) \(child) already belongs to \(origin.name) \(parent.key) (through '\(origin.persistedProperties[parent.column].name)'): an embedded object has exactly one parent; create a new one instead"
+                )
             }
         }
     }

@@ -28,7 +28,8 @@ extension WriteTransaction {
         case .array(let a):
             guard a.count <= properties.count else {
                 throw RealmError.invalidInput(
-                    "\(schema(classIndex).name): \(a.count) values given for \(properties.count) properties (\(properties.map(\.name).joined(separator: ", ")))")
+                    "\(schema(classIndex).name): \(a.count) values given for \(properties.count) properties (\(properties.map(\.name).joined(separator: ", ")))"
+                )
             }
             return Fields(array: a, dictionary: nil, properties: properties)
         default:
@@ -45,7 +46,8 @@ extension WriteTransaction {
         case .primaryKey(let v):
             return try existing(classIndex, primaryKey: v)
         case .value(let v):
-            throw RealmError.typeMismatch(className: schema(classIndex).name, property: "(object)", expected: "an object", got: v.kindName)
+            throw RealmError.typeMismatch(
+                className: schema(classIndex).name, property: "(object)", expected: "an object", got: v.kindName)
         case .dictionary, .array:
             break
         }
@@ -58,8 +60,9 @@ extension WriteTransaction {
             let pkValue: Value
             if let raw = given[pk] {
                 guard case .value(let v) = raw else {
-                    throw RealmError.typeMismatch(className: objectSchema.name, property: properties[pk].name,
-                                                  expected: properties[pk].typeDescription, got: "an object")
+                    throw RealmError.typeMismatch(
+                        className: objectSchema.name, property: properties[pk].name,
+                        expected: properties[pk].typeDescription, got: "an object")
                 }
                 let pkType = table.columns.withUnsafeBufferPointer { $0[pk].type }  // no `Property` copy
                 if let same = Self.alreadyStored(v, as: pkType) {
@@ -76,7 +79,8 @@ extension WriteTransaction {
             }
             if let key = try existingObject(classIndex, primaryKey: pkValue, column: pk) {
                 guard update != .error else {
-                    throw RealmError.primaryKey("\(objectSchema.name): an object with primary key \(pkValue) already exists")
+                    throw RealmError.primaryKey(
+                        "\(objectSchema.name): an object with primary key \(pkValue) already exists")
                 }
                 for column in properties.indices where column != pk {
                     if let raw = given[column] { try setField(classIndex, key, column: column, raw, update: update) }
@@ -92,12 +96,14 @@ extension WriteTransaction {
             for column in properties.indices {
                 if let raw = given[column] {
                     if case .value(let v) = raw, !properties[column].isList,
-                       let same = Self.alreadyStored(v, as: properties[column].type) {
+                        let same = Self.alreadyStored(v, as: properties[column].type)
+                    {
                         row.append(same)
                     } else if case .value(let v) = raw, properties[column].type != .object {
                         row.append(try properties[column].coerce(v, className: objectSchema.name))
                     } else {
-                        row.append(try convert(raw, for: properties[column], className: objectSchema.name, update: update))
+                        row.append(
+                            try convert(raw, for: properties[column], className: objectSchema.name, update: update))
                     }
                 } else if let d = properties[column].defaultValue {
                     row.append(d)
@@ -123,7 +129,9 @@ extension WriteTransaction {
 
     private func existingObject(_ classIndex: Int, primaryKey value: Value, column: Int) throws -> ObjectKey? {
         // A new largest key (a bulk insert in key order) cannot exist yet: no lookup needed.
-        let isNew = state.tables[classIndex].indexes[column].map { SearchIndex.isPastLastEntry($0, hi: SearchIndex.key(value)) } ?? false
+        let isNew =
+            state.tables[classIndex].indexes[column].map { SearchIndex.isPastLastEntry($0, hi: SearchIndex.key(value)) }
+            ?? false
         return isNew ? nil : try state.object(classIndex: classIndex, primaryKey: value)
     }
 
@@ -134,7 +142,7 @@ extension WriteTransaction {
     static func alreadyStored(_ value: Value, as type: PropertyType) -> Value? {
         switch (type, value) {
         case (.bool, .bool), (.int, .int), (.double, .double), (.float, .float), (.date, .date),
-             (.objectId, .objectId), (.uuid, .uuid), (.decimal128, .decimal128):
+            (.objectId, .objectId), (.uuid, .uuid), (.decimal128, .decimal128):
             return value
         case (.string, .string(let s)):
             return s.utf8.count <= Limits.maxValueBytes ? value : nil
@@ -144,7 +152,9 @@ extension WriteTransaction {
     }
 
     /// Sets one property from input (converting nested objects and references).
-    func setField(_ classIndex: Int, _ key: ObjectKey, column: Int, _ raw: ObjectInput, update: UpdatePolicy = .modified) throws {
+    func setField(
+        _ classIndex: Int, _ key: ObjectKey, column: Int, _ raw: ObjectInput, update: UpdatePolicy = .modified
+    ) throws {
         let objectSchema = schema(classIndex)
         let p = layout.tables[classIndex].columns[column]
         let value = try convert(raw, for: p, className: objectSchema.name, update: update)
@@ -182,7 +192,8 @@ extension WriteTransaction {
                 case .value(.null):
                     links = []
                 default:
-                    throw RealmError.typeMismatch(className: className, property: p.name, expected: p.typeDescription, got: "a single value")
+                    throw RealmError.typeMismatch(
+                        className: className, property: p.name, expected: p.typeDescription, got: "a single value")
                 }
                 return .list(p.isSet ? SetElements.normalized(links) : links)
             }
@@ -198,7 +209,8 @@ extension WriteTransaction {
         case .array(let items) where p.isList:
             let elements = try items.map { item -> Value in
                 guard case .value(let v) = item else {
-                    throw RealmError.typeMismatch(className: className, property: p.name, expected: p.type.rawValue, got: "an object")
+                    throw RealmError.typeMismatch(
+                        className: className, property: p.name, expected: p.type.rawValue, got: "an object")
                 }
                 return try p.coerce(v, className: className, element: true)
             }
@@ -208,7 +220,9 @@ extension WriteTransaction {
             for (key, item) in entries {
                 try MapKey.check(key, className: className, property: p.name)
                 guard case .value(let v) = item else {
-                    throw RealmError.typeMismatch(className: className, property: "\(p.name)['\(key)']", expected: p.type.rawValue, got: "an object")
+                    throw RealmError.typeMismatch(
+                        className: className, property: "\(p.name)['\(key)']", expected: p.type.rawValue,
+                        got: "an object")
                 }
                 out[key] = try p.coerce(v, className: className, element: true)
             }
@@ -216,21 +230,25 @@ extension WriteTransaction {
         case .primaryKey(let v):
             return try p.coerce(v, className: className)
         default:
-            throw RealmError.typeMismatch(className: className, property: p.name, expected: p.typeDescription, got: "an object or array")
+            throw RealmError.typeMismatch(
+                className: className, property: p.name, expected: p.typeDescription, got: "an object or array")
         }
     }
 
     /// A dictionary of links from input: a dictionary of key → (a nested object, `.link(key)`, a
     /// primary key, or nil), or a stored `.map` of links.
-    private func convertLinkMap(_ raw: ObjectInput, for p: Property, target: Int, className: String,
-                                update: UpdatePolicy) throws -> Value {
+    private func convertLinkMap(
+        _ raw: ObjectInput, for p: Property, target: Int, className: String,
+        update: UpdatePolicy
+    ) throws -> Value {
         let entries: [String: ObjectInput]
         switch raw {
         case .dictionary(let d): entries = d
         case .value(.map(let d)): entries = d.mapValues { .value($0) }
         case .value(.null): return .map([:])
         default:
-            throw RealmError.typeMismatch(className: className, property: p.name, expected: p.typeDescription, got: "not a dictionary")
+            throw RealmError.typeMismatch(
+                className: className, property: p.name, expected: p.typeDescription, got: "not a dictionary")
         }
         var out = [String: Value](minimumCapacity: entries.count)
         for (key, item) in entries {

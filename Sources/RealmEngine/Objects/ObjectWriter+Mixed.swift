@@ -27,10 +27,12 @@ extension WriteTransaction {
             // As in Realm: an embedded object has exactly one parent, which holds it through a link property.
             if layout.schema.objectSchemas[target].isEmbedded {
                 throw RealmError.invalidInput(
-                    "\(place): \(link.className) is an embedded class: a Mixed value cannot link to its objects, which live only inside their parent")
+                    "\(place): \(link.className) is an embedded class: a Mixed value cannot link to its objects, which live only inside their parent"
+                )
             }
             guard try state.contains(classIndex: target, key: link.key) else {
-                throw RealmError.invalidInput("\(place): the link \(link) names no object: \(link.className) has no object with key \(link.key)")
+                throw RealmError.invalidInput(
+                    "\(place): the link \(link) names no object: \(link.className) has no object with key \(link.key)")
             }
         }
     }

@@ -12,12 +12,16 @@ extension WriteTransaction {
     }
 
     /// Changes the row of `key` in place (the row must exist).
-    private func updateRow(_ classIndex: Int, _ key: ObjectKey, bigValues: Bool = false,
-                           _ body: @escaping (inout ClusterData, Int) -> Void) throws {
+    private func updateRow(
+        _ classIndex: Int, _ key: ObjectKey, bigValues: Bool = false,
+        _ body: @escaping (inout ClusterData, Int) -> Void
+    ) throws {
         let columns = layout.tables[classIndex].columns
         var found = false
-        try writer.mutate(root: &state.tables[classIndex].root, key: TreeKey(hi: 0, lo: key.rawValue), columns: columns,
-                          emptyLeaf: { self.emptyCluster(classIndex) }, bigValues: bigValues) { leaf in
+        try writer.mutate(
+            root: &state.tables[classIndex].root, key: TreeKey(hi: 0, lo: key.rawValue), columns: columns,
+            emptyLeaf: { self.emptyCluster(classIndex) }, bigValues: bigValues
+        ) { leaf in
             guard case .cluster(var c) = leaf else { return }
             leaf = .index([])
             if let row = ClusterAccess.data(c).row(of: key.rawValue) {
@@ -33,9 +37,12 @@ extension WriteTransaction {
     /// Inserts a row of persisted values (already coerced) and returns the new object's key.
     func insertRow(_ classIndex: Int, _ values: [Value], primaryKeyChecked: Bool = false) throws -> ObjectKey {
         let table = layout.tables[classIndex]
-        if !primaryKeyChecked, let pk = table.primaryKeyColumn, try state.object(classIndex: classIndex, primaryKey: values[pk]) != nil {
+        if !primaryKeyChecked, let pk = table.primaryKeyColumn,
+            try state.object(classIndex: classIndex, primaryKey: values[pk]) != nil
+        {
             throw RealmError.primaryKey(
-                "\(layout.schema.objectSchemas[classIndex].name): an object with primary key \(values[pk]) already exists")
+                "\(layout.schema.objectSchemas[classIndex].name): an object with primary key \(values[pk]) already exists"
+            )
         }
         if !layout.mixedColumns.isEmpty { try checkTypedLinks(values, classIndex: classIndex) }
         let key = ObjectKey(Self.takeNextKey(&state.tables[classIndex]))
@@ -43,7 +50,8 @@ extension WriteTransaction {
         let row = backlinkColumns == 0 ? values : values + Array(repeating: Value.list([]), count: backlinkColumns)
         let big = values.contains(where: \.isBig)
         if !layout.owningLinks.isEmpty {
-            for column in values.indices where layout.owningLinks.contains(.init(classIndex: classIndex, column: column)) {
+            for column in values.indices
+            where layout.owningLinks.contains(.init(classIndex: classIndex, column: column)) {
                 try checkNewChildren(classIndex, column: column, values[column].linkedKeys)
             }
         }
@@ -52,11 +60,16 @@ extension WriteTransaction {
         // or throws (and before backlinks, which read it).
         defer { syncBytes() }
         try writer.batchingWrites {
-            let appended = try !big && (appendAtRightEdge(classIndex, key: key.rawValue, columns: table.columns, row: row)
-                || writer.appendRowToCommittedLeaf(root: &state.tables[classIndex].root, key: key.rawValue, columns: table.columns, row: row))
+            let appended =
+                try !big
+                && (appendAtRightEdge(classIndex, key: key.rawValue, columns: table.columns, row: row)
+                    || writer.appendRowToCommittedLeaf(
+                        root: &state.tables[classIndex].root, key: key.rawValue, columns: table.columns, row: row))
             if !appended {
-                try writer.mutate(root: &state.tables[classIndex].root, key: TreeKey(hi: 0, lo: key.rawValue), columns: table.columns,
-                                  emptyLeaf: { self.emptyCluster(classIndex) }, bigValues: big) { leaf in
+                try writer.mutate(
+                    root: &state.tables[classIndex].root, key: TreeKey(hi: 0, lo: key.rawValue), columns: table.columns,
+                    emptyLeaf: { self.emptyCluster(classIndex) }, bigValues: big
+                ) { leaf in
                     guard case .cluster(var c) = leaf else { return }
                     leaf = .index([])
                     if c.keys.last.map({ $0 < key.rawValue }) ?? true {
@@ -71,7 +84,9 @@ extension WriteTransaction {
                 }
             }
             for column in table.indexedColumns {
-                try SearchIndex.insert(&state.tables[classIndex].indexes[column, default: nil], value: values[column], type: table.columns[column].type, key: key, writer: writer)
+                try SearchIndex.insert(
+                    &state.tables[classIndex].indexes[column, default: nil], value: values[column],
+                    type: table.columns[column].type, key: key, writer: writer)
             }
         }
         // Only classes that take part in links have backlinks to add (and testing each column's
@@ -97,19 +112,22 @@ extension WriteTransaction {
     /// The bulk-insert step: the row appended to the loaded rightmost leaf (see
     /// `TreeWriter.appendAtRightEdge`); false when that does not apply.
     private func appendAtRightEdge(_ classIndex: Int, key: Int64, columns: [Property], row: [Value]) throws -> Bool {
-        try writer.appendAtRightEdge(root: &state.tables[classIndex].root, key: TreeKey(hi: 0, lo: key), limit: Limits.clusterRows,
-                                     columns: columns, append: { leaf in
-            guard case .cluster(var c) = leaf else { return }
-            leaf = .index([])
-            c.keys.append(key)
-            for i in row.indices { c.columns[i].append(row[i]) }
-            leaf = .cluster(c)
-        }, single: {
-            var c = ClusterData(keys: [key], columns: row.map { [$0] })
-            c.keys.reserveCapacity(Limits.clusterRows)
-            for i in c.columns.indices { c.columns[i].reserveCapacity(Limits.clusterRows) }
-            return .cluster(c)
-        })
+        try writer.appendAtRightEdge(
+            root: &state.tables[classIndex].root, key: TreeKey(hi: 0, lo: key), limit: Limits.clusterRows,
+            columns: columns,
+            append: { leaf in
+                guard case .cluster(var c) = leaf else { return }
+                leaf = .index([])
+                c.keys.append(key)
+                for i in row.indices { c.columns[i].append(row[i]) }
+                leaf = .cluster(c)
+            },
+            single: {
+                var c = ClusterData(keys: [key], columns: row.map { [$0] })
+                c.keys.reserveCapacity(Limits.clusterRows)
+                for i in c.columns.indices { c.columns[i].reserveCapacity(Limits.clusterRows) }
+                return .cluster(c)
+            })
     }
 
     private func addBacklink(from originClass: Int, column: Int, origin: ObjectKey, to target: ObjectKey) throws {
@@ -142,10 +160,16 @@ extension WriteTransaction {
         if column == table.primaryKeyColumn {
             if old == value { return }
             throw RealmError.primaryKey(
-                "\(layout.schema.objectSchemas[classIndex].name).\(table.columns[column].name) is a primary key and cannot be changed")
+                "\(layout.schema.objectSchemas[classIndex].name).\(table.columns[column].name) is a primary key and cannot be changed"
+            )
         }
         if table.columns[column].type == .object {
-            for target in value.linkedKeys where !(try state.contains(classIndex: layout.linkTargets[.init(classIndex: classIndex, column: column)]?.classIndex ?? -1, key: target)) {
+            for target in value.linkedKeys
+            where
+                !(try state.contains(
+                    classIndex: layout.linkTargets[.init(classIndex: classIndex, column: column)]?.classIndex ?? -1,
+                    key: target))
+            {
                 throw RealmError.invalidInput("link target \(target) of \(table.columns[column].name) does not exist")
             }
         }
@@ -164,8 +188,12 @@ extension WriteTransaction {
         }
         try updateRow(classIndex, key, bigValues: value.isBig) { c, row in c.columns[column][row] = value }
         if table.indexedColumns.contains(column) && old != value {
-            try SearchIndex.remove(&state.tables[classIndex].indexes[column, default: nil], value: old, type: table.columns[column].type, key: key, writer: writer)
-            try SearchIndex.insert(&state.tables[classIndex].indexes[column, default: nil], value: value, type: table.columns[column].type, key: key, writer: writer)
+            try SearchIndex.remove(
+                &state.tables[classIndex].indexes[column, default: nil], value: old, type: table.columns[column].type,
+                key: key, writer: writer)
+            try SearchIndex.insert(
+                &state.tables[classIndex].indexes[column, default: nil], value: value, type: table.columns[column].type,
+                key: key, writer: writer)
         }
         if table.columns[column].type == .object {
             var removed = old.linkedKeys
@@ -189,14 +217,20 @@ extension WriteTransaction {
         guard let row = try state.row(classIndex: classIndex, key: key) else { throw RealmError.invalidatedObject }
         let table = layout.tables[classIndex]
         for column in table.indexedColumns {
-            try SearchIndex.remove(&state.tables[classIndex].indexes[column, default: nil], value: row[column], type: table.columns[column].type, key: key, writer: writer)
+            try SearchIndex.remove(
+                &state.tables[classIndex].indexes[column, default: nil], value: row[column],
+                type: table.columns[column].type, key: key, writer: writer)
         }
         var children: [(column: Int, keys: [ObjectKey])] = []
         for column in 0..<table.persistedCount where table.columns[column].type == .object {
             if layout.owningLinks.contains(.init(classIndex: classIndex, column: column)) {
                 children.append((column, row[column].linkedKeys))
             }
-            for target in row[column].linkedKeys where !(target == key && layout.linkTargets[.init(classIndex: classIndex, column: column)]?.classIndex == classIndex) {
+            for target in row[column].linkedKeys
+            where
+                !(target == key
+                && layout.linkTargets[.init(classIndex: classIndex, column: column)]?.classIndex == classIndex)
+            {
                 try removeBacklink(from: classIndex, column: column, origin: key, to: target)
             }
         }
@@ -224,8 +258,10 @@ extension WriteTransaction {
                 changes.modify(origin.classIndex, source.rawValue, column: origin.column)
             }
         }
-        try writer.mutate(root: &state.tables[classIndex].root, key: TreeKey(hi: 0, lo: key.rawValue), columns: table.columns,
-                          emptyLeaf: { self.emptyCluster(classIndex) }) { leaf in
+        try writer.mutate(
+            root: &state.tables[classIndex].root, key: TreeKey(hi: 0, lo: key.rawValue), columns: table.columns,
+            emptyLeaf: { self.emptyCluster(classIndex) }
+        ) { leaf in
             guard case .cluster(var c) = leaf else { return }
             leaf = .index([])
             if let r = ClusterAccess.data(c).row(of: key.rawValue) {
@@ -247,9 +283,11 @@ extension WriteTransaction {
     /// index entries; used to copy a file. Keys must arrive in ascending order per class.
     func copyRow(_ classIndex: Int, key: ObjectKey, row: [Value]) throws {
         let table = layout.tables[classIndex]
-        try writer.mutate(root: &state.tables[classIndex].root, key: TreeKey(hi: 0, lo: key.rawValue), columns: table.columns,
-                          emptyLeaf: { .cluster(ClusterData(keys: [], columns: Array(repeating: [], count: table.columns.count))) },
-                          bigValues: row.contains(where: \.isBig)) { leaf in
+        try writer.mutate(
+            root: &state.tables[classIndex].root, key: TreeKey(hi: 0, lo: key.rawValue), columns: table.columns,
+            emptyLeaf: { .cluster(ClusterData(keys: [], columns: Array(repeating: [], count: table.columns.count))) },
+            bigValues: row.contains(where: \.isBig)
+        ) { leaf in
             guard case .cluster(var c) = leaf else { return }
             leaf = .index([])
             c.keys.append(key.rawValue)
@@ -257,7 +295,9 @@ extension WriteTransaction {
             leaf = .cluster(c)
         }
         for column in table.indexedColumns {
-            try SearchIndex.insert(&state.tables[classIndex].indexes[column, default: nil], value: row[column], type: table.columns[column].type, key: key, writer: writer)
+            try SearchIndex.insert(
+                &state.tables[classIndex].indexes[column, default: nil], value: row[column],
+                type: table.columns[column].type, key: key, writer: writer)
         }
         state.tables[classIndex].nextKey = max(state.tables[classIndex].nextKey, key.rawValue + 1)
         syncBytes()

@@ -13,7 +13,8 @@ enum SearchIndex {
         case .string(let s):
             var s = s
             return s.withUTF8 { Checksum.hash(UnsafeRawBufferPointer($0), seed: 0x5354) }
-        case .date(let t): return UInt64(bitPattern: t.seconds) &* 1_000_000_007 ^ UInt64(UInt32(bitPattern: t.nanoseconds))
+        case .date(let t):
+            return UInt64(bitPattern: t.seconds) &* 1_000_000_007 ^ UInt64(UInt32(bitPattern: t.nanoseconds))
         case .objectId(let o):
             return (UInt64(o.bytes.0) << 32 | UInt64(o.bytes.1)) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(o.bytes.2)
         case .uuid(let u):
@@ -28,7 +29,8 @@ enum SearchIndex {
         case .link(let k): return key(int: k.rawValue, type: .object)
         case .typedLink(let l):
             var name = l.className
-            return name.withUTF8 { Checksum.hash(UnsafeRawBufferPointer($0), seed: 0x4C4B) } ^ UInt64(bitPattern: l.key.rawValue)
+            return name.withUTF8 { Checksum.hash(UnsafeRawBufferPointer($0), seed: 0x4C4B) }
+                ^ UInt64(bitPattern: l.key.rawValue)
         case .list, .map: return 0
         }
     }
@@ -98,7 +100,10 @@ enum SearchIndex {
         case .memory(.index(let entries)):
             var i = lowerBound(entries, start)
             reachedEnd = i == 0
-            while i < entries.count, entries[i].hi == hi { out.append(ObjectKey(entries[i].lo)); i += 1 }
+            while i < entries.count, entries[i].hi == hi {
+                out.append(ObjectKey(entries[i].lo))
+                i += 1
+            }
         case .file(let payload, let ref):
             let view = try IndexLeafCodec.View(payload, path: reader.bytes.path, ref: ref)
             var i = view.lowerBound(start)
@@ -142,7 +147,8 @@ enum SearchIndex {
     }
 
     static func lowerBound(_ entries: [TreeKey], _ key: TreeKey) -> Int {
-        var lo = 0, hi = entries.count
+        var lo = 0
+        var hi = entries.count
         while lo < hi {
             let mid = (lo + hi) / 2
             if entries[mid] < key { lo = mid + 1 } else { hi = mid }
@@ -151,20 +157,25 @@ enum SearchIndex {
     }
 
     /// Adds an entry for a value of a column of `type` (write transactions only).
-    static func insert(_ root: inout TreeChild?, value: Value, type: PropertyType, key: ObjectKey, writer: TreeWriter) throws {
+    static func insert(_ root: inout TreeChild?, value: Value, type: PropertyType, key: ObjectKey, writer: TreeWriter)
+        throws
+    {
         let entry = TreeKey(hi: self.key(value, type: type), lo: key.rawValue)
         // Increasing primary keys (and any value past the last entry) append at the right edge.
-        let appended = try writer.appendAtRightEdge(root: &root, key: entry, limit: Limits.indexLeafEntries, columns: nil, append: { leaf in
-            guard case .index(var entries) = leaf else { return }
-            leaf = .index([])
-            entries.append(entry)
-            leaf = .index(entries)
-        }, single: {
-            var entries = [TreeKey]()
-            entries.reserveCapacity(Limits.indexLeafEntries)
-            entries.append(entry)
-            return .index(entries)
-        })
+        let appended = try writer.appendAtRightEdge(
+            root: &root, key: entry, limit: Limits.indexLeafEntries, columns: nil,
+            append: { leaf in
+                guard case .index(var entries) = leaf else { return }
+                leaf = .index([])
+                entries.append(entry)
+                leaf = .index(entries)
+            },
+            single: {
+                var entries = [TreeKey]()
+                entries.reserveCapacity(Limits.indexLeafEntries)
+                entries.append(entry)
+                return .index(entries)
+            })
         if try appended || writer.appendEntryToCommittedLeaf(root: &root, entry: entry) { return }
         try writer.mutate(root: &root, key: entry, columns: nil, emptyLeaf: { .index([]) }) { leaf in
             guard case .index(var entries) = leaf else { return }
@@ -176,7 +187,9 @@ enum SearchIndex {
     }
 
     /// Removes an entry for a value of a column of `type` (write transactions only).
-    static func remove(_ root: inout TreeChild?, value: Value, type: PropertyType, key: ObjectKey, writer: TreeWriter) throws {
+    static func remove(_ root: inout TreeChild?, value: Value, type: PropertyType, key: ObjectKey, writer: TreeWriter)
+        throws
+    {
         guard root != nil else { return }
         let entry = TreeKey(hi: self.key(value, type: type), lo: key.rawValue)
         try writer.mutate(root: &root, key: entry, columns: nil, emptyLeaf: { .index([]) }) { leaf in

@@ -49,7 +49,8 @@ struct SchemaLayout {
             for (col, p) in c.persistedProperties.enumerated() where p.type == .object {
                 guard let t = p.objectClassName.flatMap({ index[$0] }) else { continue }
                 let origin = TableLayout.OriginLink(classIndex: ci, column: col)
-                let hidden = Property(name: "@links.\(c.name).\(p.name)", type: .object, isList: true, objectClassName: c.name)
+                let hidden = Property(
+                    name: "@links.\(c.name).\(p.name)", type: .object, isList: true, objectClassName: c.name)
                 targets[origin] = (t, classes[t].persistedProperties.count + backlinks[t].count)
                 backlinks[t].append((origin, hidden))
             }
@@ -59,15 +60,17 @@ struct SchemaLayout {
             let persisted = c.persistedProperties
             var map: [TableLayout.OriginLink: Int] = [:]
             for (k, (origin, _)) in backlinks[ci].enumerated() { map[origin] = persisted.count + k }
-            tables.append(TableLayout(
-                columns: persisted + backlinks[ci].map(\.1),
-                persistedCount: persisted.count,
-                backlinkColumns: map,
-                // A primary key is always indexed (its lookups and its uniqueness go through the
-                // index), also when the property was made the key after it was created.
-                indexedColumns: persisted.indices.filter { persisted[$0].isIndexed || persisted[$0].isPrimaryKey },
-                primaryKeyColumn: persisted.firstIndex(where: \.isPrimaryKey),
-                columnIndex: Dictionary(persisted.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })))
+            tables.append(
+                TableLayout(
+                    columns: persisted + backlinks[ci].map(\.1),
+                    persistedCount: persisted.count,
+                    backlinkColumns: map,
+                    // A primary key is always indexed (its lookups and its uniqueness go through the
+                    // index), also when the property was made the key after it was created.
+                    indexedColumns: persisted.indices.filter { persisted[$0].isIndexed || persisted[$0].isPrimaryKey },
+                    primaryKeyColumn: persisted.firstIndex(where: \.isPrimaryKey),
+                    columnIndex: Dictionary(
+                        persisted.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })))
         }
         self.tables = tables
         linkTargets = targets

@@ -39,7 +39,8 @@ struct TopNode {
         }
     }
 
-    static func decode(_ p: UnsafeRawBufferPointer, path: String, ref: UInt64, layout: SchemaLayout?) throws -> TopNode {
+    static func decode(_ p: UnsafeRawBufferPointer, path: String, ref: UInt64, layout: SchemaLayout?) throws -> TopNode
+    {
         var reader = ByteCursor(p, path: path, ref: ref)
         let schemaRef = try reader.u64()
         let changeLogRef = try reader.u64()
@@ -53,7 +54,9 @@ struct TopNode {
             let nextKey = try reader.i64()
             let indexCount = Int(try reader.u32())
             _ = try reader.u32()
-            guard indexCount <= Limits.maxProperties, count <= UInt64(Int.max) else { throw reader.corrupt("bad table entry \(ti)") }
+            guard indexCount <= Limits.maxProperties, count <= UInt64(Int.max) else {
+                throw reader.corrupt("bad table entry \(ti)")
+            }
             var t = TableState()
             t.root = rootRef == 0 ? nil : TreeChild(firstKey: .min, count: Int(count), ref: rootRef, node: nil)
             t.nextKey = nextKey
@@ -63,7 +66,8 @@ struct TopNode {
                 let iref = try reader.u64()
                 let icount = try reader.u64()
                 guard icount <= UInt64(Int.max) else { throw reader.corrupt("bad index entry") }
-                t.indexes[column] = iref == 0 ? TreeChild?.none : TreeChild(firstKey: .min, count: Int(icount), ref: iref, node: nil)
+                t.indexes[column] =
+                    iref == 0 ? TreeChild?.none : TreeChild(firstKey: .min, count: Int(icount), ref: iref, node: nil)
             }
             tables.append(t)
         }
@@ -125,7 +129,7 @@ enum SchemaNode {
         } catch DecodingError.dataCorrupted(let context) where context.codingPath.last?.stringValue == "type" {
             throw RealmError.unsupportedFormat(
                 "\(path): a property of the stored schema has a type this program does not know (\(context.debugDescription)); "
-                + "the file was written by a newer program: open it with that one")
+                    + "the file was written by a newer program: open it with that one")
         } catch {
             throw RealmError.corruptFile(path: path, offset: ref, reason: "the stored schema does not decode: \(error)")
         }

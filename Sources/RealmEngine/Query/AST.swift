@@ -2,9 +2,18 @@
 
 /// A comparison operator. `IN` and `BETWEEN` compare against a list.
 enum CompareOp: String, Sendable {
-    case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
-    case beginsWith = "BEGINSWITH", endsWith = "ENDSWITH", contains = "CONTAINS", like = "LIKE"
-    case `in` = "IN", between = "BETWEEN"
+    case equal = "=="
+    case notEqual = "!="
+    case less = "<"
+    case lessOrEqual = "<="
+    case greater = ">"
+    case greaterOrEqual = ">="
+    case beginsWith = "BEGINSWITH"
+    case endsWith = "ENDSWITH"
+    case contains = "CONTAINS"
+    case like = "LIKE"
+    case `in` = "IN"
+    case between = "BETWEEN"
 
     /// Whether this is a string/data operator (`BEGINSWITH`, `ENDSWITH`, `CONTAINS`, `LIKE`).
     var isStringOperator: Bool {

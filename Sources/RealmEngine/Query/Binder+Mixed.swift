@@ -7,8 +7,10 @@ extension Binder {
         let intoMixed = path.elementType == .mixed && path.postfix == .none && isSingleMixed(path)
         if let position = component.position {
             guard intoMixed else {
-                throw RealmError.query(message: "'\(prefix)' is not a Mixed value holding a list or dictionary; \(position.text) needs one",
-                                       column: component.column)
+                throw RealmError.query(
+                    message:
+                        "'\(prefix)' is not a Mixed value holding a list or dictionary; \(position.text) needs one",
+                    column: component.column)
             }
             switch position {
             case .index(let i): return .index(i)
@@ -38,7 +40,8 @@ extension Binder {
     /// Mixed link carries its class; a bare key would match objects of every class).
     func typedLinkArgument(_ node: ExprNode, _ expr: BoundExpr, against other: BoundExpr) -> BoundExpr {
         guard case .argument(let n, _) = node, let className = objectClasses[n], Binder.type(of: other) == .mixed,
-              case .constant(.link(let key)) = expr else { return expr }
+            case .constant(.link(let key)) = expr
+        else { return expr }
         return .constant(.typedLink(TypedLink(className: className, key: key)))
     }
 
@@ -47,20 +50,28 @@ extension Binder {
     func bindTypeComparison(_ node: ComparisonNode, lhs: BoundExpr, rhs: BoundExpr) throws -> BoundComparison? {
         guard case .path(let p) = lhs, p.postfix == .typeOf else {
             if case .path(let p) = rhs, p.postfix == .typeOf {
-                throw RealmError.query(message: "write '\(p.name)' on the left: '\(p.name) == \"string\"'", column: node.rhs.column)
+                throw RealmError.query(
+                    message: "write '\(p.name)' on the left: '\(p.name) == \"string\"'", column: node.rhs.column)
             }
             return nil
         }
-        guard node.op == .equal || node.op == .notEqual || node.op == .in, node.options.isEmpty || node.options == .caseInsensitive else {
-            throw RealmError.query(message: "@type can only be compared with ==, != or IN, not \(node.op.rawValue)", column: node.column)
+        guard node.op == .equal || node.op == .notEqual || node.op == .in,
+            node.options.isEmpty || node.options == .caseInsensitive
+        else {
+            throw RealmError.query(
+                message: "@type can only be compared with ==, != or IN, not \(node.op.rawValue)", column: node.column)
         }
         func bits(_ value: Value) throws -> Value {
             guard case .string(let name) = value else {
-                throw RealmError.query(message: "@type is compared with a type name in quotes ('string', 'numeric', …), not \(value.kindName)",
-                                       column: node.rhs.column)
+                throw RealmError.query(
+                    message:
+                        "@type is compared with a type name in quotes ('string', 'numeric', …), not \(value.kindName)",
+                    column: node.rhs.column)
             }
             guard let bits = MixedType.bits(named: name) else {
-                throw RealmError.query(message: "'\(name)' is not a type name; use one of: \(MixedType.knownNames)", column: node.rhs.column)
+                throw RealmError.query(
+                    message: "'\(name)' is not a type name; use one of: \(MixedType.knownNames)",
+                    column: node.rhs.column)
             }
             return .int(Int64(bits))
         }
@@ -69,8 +80,11 @@ extension Binder {
         case .constant(let v): converted = .constant(try bits(v))
         case .constantList(let vs): converted = .constantList(try vs.map(bits))
         default:
-            throw RealmError.query(message: "@type is compared with a type name in quotes ('string', 'numeric', …)", column: node.rhs.column)
+            throw RealmError.query(
+                message: "@type is compared with a type name in quotes ('string', 'numeric', …)",
+                column: node.rhs.column)
         }
-        return BoundComparison(quantifier: node.quantifier ?? .any, lhs: lhs, op: node.op, options: [], rhs: converted, needle: nil)
+        return BoundComparison(
+            quantifier: node.quantifier ?? .any, lhs: lhs, op: node.op, options: [], rhs: converted, needle: nil)
     }
 }

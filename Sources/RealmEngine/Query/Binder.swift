@@ -31,7 +31,9 @@ struct Binder {
 
     // MARK: Comparisons
 
-    private mutating func bindComparison(_ node: ComparisonNode, classIndex: Int, variable: String?) throws -> BoundComparison {
+    private mutating func bindComparison(_ node: ComparisonNode, classIndex: Int, variable: String?) throws
+        -> BoundComparison
+    {
         var lhs = try bindExpr(node.lhs, classIndex: classIndex, variable: variable)
         var rhs = try bindExpr(node.rhs, classIndex: classIndex, variable: variable)
         var op = node.op
@@ -40,8 +42,9 @@ struct Binder {
         if let typeComparison = try bindTypeComparison(node, lhs: lhs, rhs: rhs) { return typeComparison }
 
         if op == .in, !rhs.isMulti {
-            throw RealmError.query(message: "IN needs a list on its right: {a, b, …}, a list argument or a list property",
-                                   column: rhsColumn)
+            throw RealmError.query(
+                message: "IN needs a list on its right: {a, b, …}, a list argument or a list property",
+                column: rhsColumn)
         }
         if op == .between {
             guard case .constantList(let bounds) = rhs, bounds.count == 2 else {
@@ -52,8 +55,9 @@ struct Binder {
             throw RealmError.query(message: "a list {…} can only be on the right of IN or BETWEEN", column: lhsColumn)
         }
         if node.quantifier != nil, !lhs.isMulti {
-            throw RealmError.query(message: "ANY, ALL and NONE need a key path through a list, like 'ANY dogs.age > 2'",
-                                   column: lhsColumn)
+            throw RealmError.query(
+                message: "ANY, ALL and NONE need a key path through a list, like 'ANY dogs.age > 2'",
+                column: lhsColumn)
         }
 
         // Arguments ($0, …) follow the one value syntax (`ValueSyntax`): a date may be an ISO 8601
@@ -69,7 +73,8 @@ struct Binder {
         let rhsType = Binder.type(of: rhs)
         if let lt = lhsType, let rt = rhsType, !Binder.compatible(lt, rt) {
             throw RealmError.query(
-                message: "cannot compare \(Binder.describe(lhs)) (\(lt)) with \(Binder.describe(rhs)) (\(rt))", column: node.column)
+                message: "cannot compare \(Binder.describe(lhs)) (\(lt)) with \(Binder.describe(rhs)) (\(rt))",
+                column: node.column)
         }
         if let reference = lhsType ?? rhsType {
             lhs = try coerce(lhs, to: reference, other: rhs, column: lhsColumn)
@@ -90,19 +95,22 @@ struct Binder {
             default: break
             }
         }
-        return BoundComparison(quantifier: node.quantifier ?? .any, lhs: lhs, op: op, options: node.options, rhs: rhs,
-                               needle: needle)
+        return BoundComparison(
+            quantifier: node.quantifier ?? .any, lhs: lhs, op: op, options: node.options, rhs: rhs,
+            needle: needle)
     }
 
     /// An object argument compared with a link must be of the link's class: a link holds only
     /// a key, and keys repeat across classes.
     private func checkObjectArgument(_ node: ExprNode, against other: BoundExpr) throws {
         guard case .argument(let n, let column) = node, let given = objectClasses[n],
-              case .object(let target)? = Binder.type(of: other), schema.objectSchemas.indices.contains(target) else { return }
+            case .object(let target)? = Binder.type(of: other), schema.objectSchemas.indices.contains(target)
+        else { return }
         let expected = schema.objectSchemas[target].name
         guard given != expected else { return }
-        throw RealmError.query(message: "argument \(n) is a \(given) object, but \(Binder.describe(other)) links to \(expected)",
-                               column: column)
+        throw RealmError.query(
+            message: "argument \(n) is a \(given) object, but \(Binder.describe(other)) links to \(expected)",
+            column: column)
     }
 
     /// The static type of an operand; nil for constants, which take the type of the other side.
@@ -143,7 +151,8 @@ struct Binder {
         func convert(_ value: Value) throws -> Value {
             if let v = Binder.convert(value, to: type) { return v }
             throw RealmError.query(
-                message: "cannot compare \(Binder.describe(other)) (\(type)) with \(Binder.kind(of: value)) \(Binder.describe(.constant(value)))",
+                message:
+                    "cannot compare \(Binder.describe(other)) (\(type)) with \(Binder.kind(of: value)) \(Binder.describe(.constant(value)))",
                 column: column)
         }
         switch expr {
@@ -201,23 +210,29 @@ struct Binder {
         }
     }
 
-    private func check(_ op: CompareOp, _ options: StringOptions, on type: QueryType, lhs: BoundExpr, rhs: BoundExpr,
-                       column: Int) throws {
+    private func check(
+        _ op: CompareOp, _ options: StringOptions, on type: QueryType, lhs: BoundExpr, rhs: BoundExpr,
+        column: Int
+    ) throws {
         let subject = Binder.type(of: lhs) != nil ? lhs : rhs
         if op.isStringOperator, type != .string, type != .data, type != .mixed {
             throw RealmError.query(
-                message: "\(op.rawValue) needs a string or data operand, but \(Binder.describe(subject)) is \(type)", column: column)
+                message: "\(op.rawValue) needs a string or data operand, but \(Binder.describe(subject)) is \(type)",
+                column: column)
         }
         if op.isOrdering, case .object = type {
-            throw RealmError.query(message: "objects can only be compared with == or !=, not \(op.rawValue)", column: column)
+            throw RealmError.query(
+                message: "objects can only be compared with == or !=, not \(op.rawValue)", column: column)
         }
         if !options.isEmpty, op.isOrdering {
-            throw RealmError.query(message: "[c] and [d] apply to ==, !=, IN, BEGINSWITH, ENDSWITH, CONTAINS and LIKE, not \(op.rawValue)",
-                                   column: column)
+            throw RealmError.query(
+                message: "[c] and [d] apply to ==, !=, IN, BEGINSWITH, ENDSWITH, CONTAINS and LIKE, not \(op.rawValue)",
+                column: column)
         }
         if !options.isEmpty, type != .string, type != .data, type != .mixed {
-            throw RealmError.query(message: "[c] and [d] apply to strings only; \(Binder.describe(subject)) is \(type)",
-                                   column: column)
+            throw RealmError.query(
+                message: "[c] and [d] apply to strings only; \(Binder.describe(subject)) is \(type)",
+                column: column)
         }
     }
 
@@ -229,21 +244,24 @@ struct Binder {
             return .constant(v)
         case .argument(let n, let column):
             guard n < arguments.count else {
-                throw RealmError.query(message: "argument $\(n) was not given (\(arguments.count) arguments)", column: column)
+                throw RealmError.query(
+                    message: "argument $\(n) was not given (\(arguments.count) arguments)", column: column)
             }
             if case .list(let items) = arguments[n] { return .constantList(items) }
             return .constant(arguments[n])
         case .list(let items, _):
-            return .constantList(try items.map { item in
-                let bound = try bindExpr(item, classIndex: classIndex, variable: variable)
-                guard case .constant(let v) = bound else {
-                    throw RealmError.query(message: "a list {…} may hold only constants", column: item.column)
-                }
-                return v
-            })
+            return .constantList(
+                try items.map { item in
+                    let bound = try bindExpr(item, classIndex: classIndex, variable: variable)
+                    guard case .constant(let v) = bound else {
+                        throw RealmError.query(message: "a list {…} may hold only constants", column: item.column)
+                    }
+                    return v
+                })
         case .keyPath(let components, _):
             if components.count == 1, variable == nil || components[0].name != variable,
-               schema.objectSchemas[classIndex][components[0].name] == nil {
+                schema.objectSchemas[classIndex][components[0].name] == nil
+            {
                 switch components[0].name.lowercased() {
                 case "inf", "infinity": return .constant(.double(.infinity))
                 case "nan": return .constant(.double(.nan))
@@ -254,8 +272,9 @@ struct Binder {
         case .subquery(let collection, let name, let predicate, let column):
             let path = try bindPath(collection, classIndex: classIndex, variable: variable)
             guard path.throughCollection, path.postfix == .none, case .object(let target) = path.elementType else {
-                throw RealmError.query(message: "SUBQUERY needs a list of objects or linking objects, but '\(path.name)' is not one",
-                                       column: column)
+                throw RealmError.query(
+                    message: "SUBQUERY needs a list of objects or linking objects, but '\(path.name)' is not one",
+                    column: column)
             }
             let inner = try bind(predicate, classIndex: target, variable: name)
             return .subqueryCount(BoundSubquery(collection: path, predicate: inner))

@@ -20,8 +20,10 @@ struct BoundQuery {
     let linkPlan: LinkPlan?
 
     /// Parses and type-checks `text` against class `classIndex` of `schema`.
-    static func parse(_ text: String, classIndex: Int, schema: Schema, arguments: [Value],
-                      objectClasses: [Int: String] = [:]) throws -> BoundQuery {
+    static func parse(
+        _ text: String, classIndex: Int, schema: Schema, arguments: [Value],
+        objectClasses: [Int: String] = [:]
+    ) throws -> BoundQuery {
         guard schema.objectSchemas.indices.contains(classIndex) else {
             throw RealmError.noSuchClass("#\(classIndex)")
         }
@@ -30,29 +32,41 @@ struct BoundQuery {
         let predicate = try binder.bind(node.predicate, classIndex: classIndex)
         var dependencies = binder.dependencies
         for clause in node.ordering {
-            let (paths, use): ([String], Binder.OrderingUse) = switch clause {
-            case .sort(let s): (s.map(\.keyPath), .sort)
-            case .distinct(let p): (p, .distinct)
-            case .limit: ([], .sort)
-            }
+            let (paths, use): ([String], Binder.OrderingUse) =
+                switch clause {
+                case .sort(let s): (s.map(\.keyPath), .sort)
+                case .distinct(let p): (p, .distinct)
+                case .limit: ([], .sort)
+                }
             for path in paths {
-                dependencies.formUnion(try Binder.sortPath(path, classIndex: classIndex, schema: schema, for: use).classes)
+                dependencies.formUnion(
+                    try Binder.sortPath(path, classIndex: classIndex, schema: schema, for: use).classes)
             }
         }
-        return make(classIndex: classIndex, schema: schema, predicate: predicate, ordering: node.ordering, dependencies: dependencies)
+        return make(
+            classIndex: classIndex, schema: schema, predicate: predicate, ordering: node.ordering,
+            dependencies: dependencies)
     }
 
     /// A query of `predicate` (already bound) on class `classIndex`, with its plans chosen.
-    static func make(classIndex: Int, schema: Schema, predicate: BoundPredicate, ordering: [OrderingClause] = [],
-                     dependencies: Set<Int> = []) -> BoundQuery {
-        BoundQuery(classIndex: classIndex, className: schema.objectSchemas[classIndex].name, predicate: predicate, ordering: ordering,
-                   dependencies: dependencies, indexPlan: BoundQuery.indexPlan(predicate, classIndex: classIndex, schema: schema),
-                   linkPlan: LinkPlan.make(predicate, classIndex: classIndex, schema: schema),
-                   columnTest: ColumnTest.compile(predicate, classIndex: classIndex, schema: schema))
+    static func make(
+        classIndex: Int, schema: Schema, predicate: BoundPredicate, ordering: [OrderingClause] = [],
+        dependencies: Set<Int> = []
+    ) -> BoundQuery {
+        BoundQuery(
+            classIndex: classIndex, className: schema.objectSchemas[classIndex].name, predicate: predicate,
+            ordering: ordering,
+            dependencies: dependencies,
+            indexPlan: BoundQuery.indexPlan(predicate, classIndex: classIndex, schema: schema),
+            linkPlan: LinkPlan.make(predicate, classIndex: classIndex, schema: schema),
+            columnTest: ColumnTest.compile(predicate, classIndex: classIndex, schema: schema))
     }
 
-    private init(classIndex: Int, className: String, predicate: BoundPredicate, ordering: [OrderingClause], dependencies: Set<Int>,
-                 indexPlan: (column: Int, name: String, values: [Value])?, linkPlan: LinkPlan?, columnTest: ColumnTest?) {
+    private init(
+        classIndex: Int, className: String, predicate: BoundPredicate, ordering: [OrderingClause],
+        dependencies: Set<Int>,
+        indexPlan: (column: Int, name: String, values: [Value])?, linkPlan: LinkPlan?, columnTest: ColumnTest?
+    ) {
         self.columnTest = columnTest
         self.linkPlan = linkPlan
         self.classIndex = classIndex
@@ -73,8 +87,10 @@ struct BoundQuery {
 
     /// The same condition without SORT/DISTINCT/LIMIT (results keep those in their ordering).
     var withoutOrdering: BoundQuery {
-        BoundQuery(classIndex: classIndex, className: className, predicate: predicate, ordering: [], dependencies: dependencies,
-                   indexPlan: indexPlan, linkPlan: linkPlan, columnTest: columnTest)
+        BoundQuery(
+            classIndex: classIndex, className: className, predicate: predicate, ordering: [],
+            dependencies: dependencies,
+            indexPlan: indexPlan, linkPlan: linkPlan, columnTest: columnTest)
     }
 
     /// Filters `candidates` (or all keys of the class when nil), then applies SORT/DISTINCT/LIMIT.
@@ -146,16 +162,22 @@ struct BoundQuery {
             case .data:
                 let cached = LeafCachedStore(base: store, classIndex: classIndex)
                 let evaluator = Evaluator(store: cached)
-                for r in 0..<leaf.count where try evaluator.matches(predicate, cached.testing(row: r, of: leaf)) { total += 1 }
+                for r in 0..<leaf.count where try evaluator.matches(predicate, cached.testing(row: r, of: leaf)) {
+                    total += 1
+                }
             }
         }
         return scanned ? total : nil
     }
 
-    private func lookup(_ plan: (column: Int, name: String, values: [Value]), in store: some ObjectStore) throws -> [ObjectKey]? {
+    private func lookup(_ plan: (column: Int, name: String, values: [Value]), in store: some ObjectStore) throws
+        -> [ObjectKey]?
+    {
         var found = Set<ObjectKey>()
         for value in plan.values {
-            guard let keys = try store.indexLookup(classIndex: classIndex, column: plan.column, value: value) else { return nil }
+            guard let keys = try store.indexLookup(classIndex: classIndex, column: plan.column, value: value) else {
+                return nil
+            }
             found.formUnion(keys)
         }
         return found.sorted()
@@ -168,18 +190,20 @@ struct BoundQuery {
         return "scan \(className)"
     }
 
-
     /// The first `indexed == constant` / `indexed IN {constants}` on the class's own column that
     /// the whole predicate requires (the predicate itself or a top-level AND term).
-    private static func indexPlan(_ predicate: BoundPredicate, classIndex: Int, schema: Schema) -> (column: Int, name: String, values: [Value])? {
+    private static func indexPlan(_ predicate: BoundPredicate, classIndex: Int, schema: Schema) -> (
+        column: Int, name: String, values: [Value]
+    )? {
         let terms: [BoundPredicate]
         if case .and(let list) = predicate { terms = list } else { terms = [predicate] }
         let properties = schema.objectSchemas[classIndex].persistedProperties
         for case .compare(let c) in terms {
             guard c.options.isEmpty, c.op == .equal || c.op == .in,
-                  case .path(let p) = c.lhs, p.postfix == .none, p.steps.count == 1,
-                  case .column(let cls, let column) = p.steps[0], cls == classIndex,
-                  properties[column].isIndexed, !properties[column].isList else { continue }
+                case .path(let p) = c.lhs, p.postfix == .none, p.steps.count == 1,
+                case .column(let cls, let column) = p.steps[0], cls == classIndex,
+                properties[column].isIndexed, !properties[column].isList
+            else { continue }
             let values: [Value]
             switch c.rhs {
             case .constant(let v): values = [v]

@@ -37,8 +37,9 @@ indirect enum ColumnTest {
         }
         func comparison(_ c: BoundComparison) -> ColumnTest? {
             guard c.options.isEmpty, case .path(let path) = c.lhs, path.postfix == .none, path.steps.count == 1,
-                  case .column(let cls, let column) = path.steps[0], cls == classIndex, column < properties.count,
-                  !properties[column].isList, case .constant(let value) = c.rhs else { return nil }
+                case .column(let cls, let column) = path.steps[0], cls == classIndex, column < properties.count,
+                !properties[column].isList, case .constant(let value) = c.rhs
+            else { return nil }
             let p = properties[column]
             let nullable = p.isOptional
             if case .null = value {
@@ -60,12 +61,15 @@ indirect enum ColumnTest {
             case (.int, .int(let v)), (.int8, .int(let v)), (.int16, .int(let v)), (.int32, .int(let v)):
                 return c.op.isStringOperator ? nil : .int(column: column, op: c.op, value: v, nullable: nullable)
             case (.bool, .bool(let b)):
-                return c.op.isStringOperator ? nil : .int(column: column, op: c.op, value: b ? 1 : 0, nullable: nullable)
+                return c.op.isStringOperator
+                    ? nil : .int(column: column, op: c.op, value: b ? 1 : 0, nullable: nullable)
             // Against NaN the evaluator's rule (NaN equals NaN) is not IEEE's: it decides.
             case (.double, .double(let d)), (.float, .double(let d)):
-                return c.op.isStringOperator || p.type == .float || d.isNaN ? nil : .double(column: column, op: c.op, value: d, nullable: nullable)
+                return c.op.isStringOperator || p.type == .float || d.isNaN
+                    ? nil : .double(column: column, op: c.op, value: d, nullable: nullable)
             case (.float, .float(let f)):
-                return c.op.isStringOperator || f.isNaN ? nil : .double(column: column, op: c.op, value: Double(f), nullable: nullable)
+                return c.op.isStringOperator || f.isNaN
+                    ? nil : .double(column: column, op: c.op, value: Double(f), nullable: nullable)
             case (.date, .date(let t)):
                 return c.op.isStringOperator ? nil : .date(column: column, op: c.op, value: t, nullable: nullable)
             case (.string, .string(let s)):
@@ -125,16 +129,26 @@ indirect enum ColumnTest {
     /// mix of bounds), the half-open range [lower, upper) it accepts.
     var intRange: (column: Int, lower: Int64, upper: Int64)? {
         var column: Int?
-        var lower = Int64.min, upper = Int64.max
+        var lower = Int64.min
+        var upper = Int64.max
         func add(_ t: ColumnTest) -> Bool {
-            guard case .int(let c, let op, let v, let nullable) = t, !nullable, column == nil || column == c else { return false }
+            guard case .int(let c, let op, let v, let nullable) = t, !nullable, column == nil || column == c else {
+                return false
+            }
             column = c
             switch op {
             case .greaterOrEqual: lower = Swift.max(lower, v)
-            case .greater: guard v < .max else { return false }; lower = Swift.max(lower, v + 1)
+            case .greater:
+                guard v < .max else { return false }
+                lower = Swift.max(lower, v + 1)
             case .less: upper = Swift.min(upper, v)
-            case .lessOrEqual: guard v < .max else { return false }; upper = Swift.min(upper, v + 1)
-            case .equal: guard v < .max else { return false }; lower = Swift.max(lower, v); upper = Swift.min(upper, v + 1)
+            case .lessOrEqual:
+                guard v < .max else { return false }
+                upper = Swift.min(upper, v + 1)
+            case .equal:
+                guard v < .max else { return false }
+                lower = Swift.max(lower, v)
+                upper = Swift.min(upper, v + 1)
             default: return false
             }
             return true
@@ -172,7 +186,9 @@ extension ColumnTest {
         case .constant: []
         case .and(let terms), .or(let terms): terms.reduce(into: Set<Int>()) { $0.formUnion($1.columns) }
         case .not(let t): t.columns
-        case .int(let c, _, _, _), .double(let c, _, _, _), .date(let c, _, _, _), .bytes(let c, _, _, _), .null(let c, _): [c]
+        case .int(let c, _, _, _), .double(let c, _, _, _), .date(let c, _, _, _), .bytes(let c, _, _, _),
+            .null(let c, _):
+            [c]
         }
     }
 }
@@ -190,9 +206,18 @@ extension PackedInts {
             switch width {
             case 0: return lo == 0 ? fillAll(buf) : 0
             case 8: return collect(into: buf, lo, span) { p, i in UInt64(p.load(fromByteOffset: i, as: UInt8.self)) }
-            case 16: return collect(into: buf, lo, span) { p, i in UInt64(UInt16(littleEndian: p.loadUnaligned(fromByteOffset: i << 1, as: UInt16.self))) }
-            case 32: return collect(into: buf, lo, span) { p, i in UInt64(UInt32(littleEndian: p.loadUnaligned(fromByteOffset: i << 2, as: UInt32.self))) }
-            case 64: return collect(into: buf, lo, span) { p, i in UInt64(littleEndian: p.loadUnaligned(fromByteOffset: i << 3, as: UInt64.self)) }
+            case 16:
+                return collect(into: buf, lo, span) { p, i in
+                    UInt64(UInt16(littleEndian: p.loadUnaligned(fromByteOffset: i << 1, as: UInt16.self)))
+                }
+            case 32:
+                return collect(into: buf, lo, span) { p, i in
+                    UInt64(UInt32(littleEndian: p.loadUnaligned(fromByteOffset: i << 2, as: UInt32.self)))
+                }
+            case 64:
+                return collect(into: buf, lo, span) { p, i in
+                    UInt64(littleEndian: p.loadUnaligned(fromByteOffset: i << 3, as: UInt64.self))
+                }
             default: return collect(into: buf, lo, span) { _, i in self.offset(i) }
             }
         }
@@ -206,8 +231,10 @@ extension PackedInts {
     }
 
     @inline(__always)
-    private func collect(into buf: UnsafeMutableBufferPointer<Int>, _ lo: UInt64, _ span: UInt64,
-                         _ load: (UnsafeRawPointer, Int) -> UInt64) -> Int {
+    private func collect(
+        into buf: UnsafeMutableBufferPointer<Int>, _ lo: UInt64, _ span: UInt64,
+        _ load: (UnsafeRawPointer, Int) -> UInt64
+    ) -> Int {
         guard let out = buf.baseAddress else { return 0 }
         var n = 0
         for i in 0..<count {

@@ -27,7 +27,9 @@ struct Evaluator<Store: ObjectStore> {
         if c.op == .between {
             guard case .constantList(let bounds) = c.rhs, bounds.count == 2 else { return false }
             let test = { (l: Value) -> Bool in
-                guard let lo = ValueOrder.compare(l, bounds[0]), let hi = ValueOrder.compare(l, bounds[1]) else { return false }
+                guard let lo = ValueOrder.compare(l, bounds[0]), let hi = ValueOrder.compare(l, bounds[1]) else {
+                    return false
+                }
                 return lo >= 0 && hi <= 0
             }
             if !c.lhs.isMulti { return test(try single(c.lhs, key)) }
@@ -139,7 +141,9 @@ struct Evaluator<Store: ObjectStore> {
             case .column(let cls, let column):
                 value = try store.value(classIndex: cls, key: current, column: column)
             case .map(let cls, let column, .key(let k)):
-                guard case .map(let entries) = try store.value(classIndex: cls, key: current, column: column) else { return .null }
+                guard case .map(let entries) = try store.value(classIndex: cls, key: current, column: column) else {
+                    return .null
+                }
                 value = entries[k] ?? .null
             case .mixed(let step):
                 // `[*]` makes a path many-valued, so a single path's steps each give one value.
@@ -164,8 +168,10 @@ struct Evaluator<Store: ObjectStore> {
 
     /// `nilLinkReadsAsNull`: a path of to-one links alone reads as nil past a nil link; a path
     /// through a list or backlinks reaches no objects through it (as Realm's link maps skip it).
-    private func collect(_ steps: ArraySlice<BoundPath.Step>, from key: ObjectKey, nilLinkReadsAsNull: Bool,
-                         into out: inout [Value]) throws {
+    private func collect(
+        _ steps: ArraySlice<BoundPath.Step>, from key: ObjectKey, nilLinkReadsAsNull: Bool,
+        into out: inout [Value]
+    ) throws {
         guard let step = steps.first else {
             out.append(.link(key))
             return
@@ -178,7 +184,9 @@ struct Evaluator<Store: ObjectStore> {
             switch step {
             case .column(let cls, let column): value = try store.value(classIndex: cls, key: key, column: column)
             case .map(let cls, let column, .key(let k)):
-                guard case .map(let entries) = try store.value(classIndex: cls, key: key, column: column) else { return }
+                guard case .map(let entries) = try store.value(classIndex: cls, key: key, column: column) else {
+                    return
+                }
                 value = entries[k] ?? .null
             default: return
             }
@@ -193,8 +201,13 @@ struct Evaluator<Store: ObjectStore> {
             case .list where isLast && store.schema.objectSchemas[cls].isSingleMixedColumn(column):
                 out.append(value)
             case .list(let items):
-                if isLast { out += items; return }
-                for case .link(let k) in items { try collect(rest, from: k, nilLinkReadsAsNull: nilLinkReadsAsNull, into: &out) }
+                if isLast {
+                    out += items
+                    return
+                }
+                for case .link(let k) in items {
+                    try collect(rest, from: k, nilLinkReadsAsNull: nilLinkReadsAsNull, into: &out)
+                }
             case .link(let k) where !isLast:
                 try collect(rest, from: k, nilLinkReadsAsNull: nilLinkReadsAsNull, into: &out)
             default:
@@ -208,7 +221,10 @@ struct Evaluator<Store: ObjectStore> {
             case .keys: items = Value.map(entries).sortedEntries.map { .string($0.key) }
             case .key(let k):
                 let value = entries[k] ?? .null
-                if isLast { out.append(value); return }
+                if isLast {
+                    out.append(value)
+                    return
+                }
                 if case .link(let next) = value {
                     try collect(rest, from: next, nilLinkReadsAsNull: nilLinkReadsAsNull, into: &out)
                 } else if nilLinkReadsAsNull {
@@ -216,15 +232,25 @@ struct Evaluator<Store: ObjectStore> {
                 }
                 return
             }
-            if isLast { out += items; return }
-            for case .link(let k) in items { try collect(rest, from: k, nilLinkReadsAsNull: nilLinkReadsAsNull, into: &out) }
+            if isLast {
+                out += items
+                return
+            }
+            for case .link(let k) in items {
+                try collect(rest, from: k, nilLinkReadsAsNull: nilLinkReadsAsNull, into: &out)
+            }
         case .mixed:
             return  // handled with the step before it
         case .backlinks(let cls, let originClass, let originColumn):
-            let owners = try store.backlinks(classIndex: cls, key: key,
-                                             originClass: originClass, originColumn: originColumn)
+            let owners = try store.backlinks(
+                classIndex: cls, key: key,
+                originClass: originClass, originColumn: originColumn)
             for owner in owners {
-                if isLast { out.append(.link(owner)) } else { try collect(rest, from: owner, nilLinkReadsAsNull: nilLinkReadsAsNull, into: &out) }
+                if isLast {
+                    out.append(.link(owner))
+                } else {
+                    try collect(rest, from: owner, nilLinkReadsAsNull: nilLinkReadsAsNull, into: &out)
+                }
             }
         }
     }

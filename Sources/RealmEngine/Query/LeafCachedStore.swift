@@ -28,11 +28,14 @@ final class LeafCachedStore<Base: ObjectStore>: ObjectStore {
     var schema: Schema { base.schema }
     func count(classIndex: Int) throws -> Int { try base.count(classIndex: classIndex) }
     func keys(classIndex: Int) throws -> [ObjectKey] { try base.keys(classIndex: classIndex) }
-    func contains(classIndex: Int, key: ObjectKey) throws -> Bool { try base.contains(classIndex: classIndex, key: key) }
+    func contains(classIndex: Int, key: ObjectKey) throws -> Bool {
+        try base.contains(classIndex: classIndex, key: key)
+    }
 
     func value(classIndex: Int, key: ObjectKey, column: Int) throws -> Value {
         if classIndex == self.classIndex, let current, current.key == key, let leaf,
-           column >= 0, column < persistedCount {
+            column >= 0, column < persistedCount
+        {
             return leaf.value(row: current.row, column: column)
         }
         return try base.value(classIndex: classIndex, key: key, column: column)

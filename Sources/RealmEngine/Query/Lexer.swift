@@ -53,7 +53,8 @@ struct Lexer {
 
     private static func isDigit(_ c: Unicode.Scalar?) -> Bool { c.map { $0 >= "0" && $0 <= "9" } ?? false }
     private static func isIdentStart(_ c: Unicode.Scalar) -> Bool {
-        (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || c == "_" || c == "@" || c == "$" || c == "#" || c.value > 127
+        (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || c == "_" || c == "@" || c == "$" || c == "#"
+            || c.value > 127
     }
     private static func isIdentPart(_ c: Unicode.Scalar) -> Bool { isIdentStart(c) || isDigit(c) }
 
@@ -67,22 +68,25 @@ struct Lexer {
         // Two-character operators first.
         if let d = peek(1) {
             let pair = String(Character(c)) + String(Character(d))
-            let canonical: String? = switch pair {
-            case "==": "=="
-            case "!=", "<>": "!="
-            case "<=", "=<": "<="
-            case ">=", "=>": ">="
-            case "&&": "&&"
-            case "||": "||"
-            default: nil
-            }
+            let canonical: String? =
+                switch pair {
+                case "==": "=="
+                case "!=", "<>": "!="
+                case "<=", "=<": "<="
+                case ">=", "=>": ">="
+                case "&&": "&&"
+                case "||": "||"
+                default: nil
+                }
             if let canonical {
                 i += 2
                 return Token(kind: .symbol(canonical), column: column, text: pair)
             }
         }
         switch c {
-        case "=": i += 1; return Token(kind: .symbol("=="), column: column, text: "=")
+        case "=":
+            i += 1
+            return Token(kind: .symbol("=="), column: column, text: "=")
         case "<", ">", "!", "(", ")", "{", "}", "[", "]", ",", "*":
             i += 1
             return make(.symbol(String(Character(c))))
@@ -125,14 +129,16 @@ struct Lexer {
             return make(.argument(n))
         }
         if c == "T", Lexer.isDigit(peek(1)) || (peek(1) == "-" && Lexer.isDigit(peek(2))),
-           let date = try secondsLiteral(column: column) {
+            let date = try secondsLiteral(column: column)
+        {
             return make(.literal(.date(date)))
         }
         if c == "B", peek(1) == "6", peek(2) == "4", let q = peek(3), q == "\"" || q == "'" {
             i += 3
             let body = try quoted(q, column: column)
             guard let data = Data(base64Encoded: body) else {
-                throw RealmError.query(message: "invalid base64 data in B64\(Character(q))…\(Character(q))", column: column)
+                throw RealmError.query(
+                    message: "invalid base64 data in B64\(Character(q))…\(Character(q))", column: column)
             }
             return make(.literal(.data(data)))
         }
@@ -140,7 +146,7 @@ struct Lexer {
             i += 1
             while let d = peek(), Lexer.isIdentPart(d) { i += 1 }
             let word = text(start)
-            if (word == "oid" || word == "uuid"), peek() == "(" {
+            if word == "oid" || word == "uuid", peek() == "(" {
                 i += 1
                 let bodyStart = i
                 while let d = peek(), d != ")" { i += 1 }
@@ -151,7 +157,8 @@ struct Lexer {
                 i += 1
                 if word == "oid" {
                     guard let oid = ObjectId(parsing: body) else {
-                        throw RealmError.query(message: "invalid object id '\(body)': expected 24 hexadecimal digits", column: column)
+                        throw RealmError.query(
+                            message: "invalid object id '\(body)': expected 24 hexadecimal digits", column: column)
                     }
                     return make(.literal(.objectId(oid)))
                 }
@@ -173,7 +180,8 @@ struct Lexer {
             i += c == "\\" ? 2 : 1
         }
         guard i < scalars.count else {
-            throw RealmError.query(message: "unterminated string: expected a closing \(Character(quote))", column: column)
+            throw RealmError.query(
+                message: "unterminated string: expected a closing \(Character(quote))", column: column)
         }
         let body = text(bodyStart)
         i += 1
@@ -203,7 +211,8 @@ struct Lexer {
             while Lexer.isDigit(peek()) { i += 1 }
         }
         if let e = peek(), e == "e" || e == "E",
-           Lexer.isDigit(peek(1)) || ((peek(1) == "-" || peek(1) == "+") && Lexer.isDigit(peek(2))) {
+            Lexer.isDigit(peek(1)) || ((peek(1) == "-" || peek(1) == "+") && Lexer.isDigit(peek(2)))
+        {
             isFloat = true
             i += 2
             while Lexer.isDigit(peek()) { i += 1 }
@@ -235,7 +244,10 @@ struct Lexer {
     /// when the text is not shaped like a date.
     private mutating func dateLiteral(column: Int) throws -> Timestamp? {
         let save = i
-        func fail() -> Timestamp? { i = save; return nil }
+        func fail() -> Timestamp? {
+            i = save
+            return nil
+        }
         guard let year = digits(max: 6), peek() == "-" else { return fail() }
         i += 1
         guard let month = digits(max: 2), peek() == "-" else { return fail() }
@@ -246,7 +258,8 @@ struct Lexer {
             if peek().map({ !Lexer.isIdentPart($0) }) ?? true {
                 let shown = text(save)
                 throw RealmError.query(
-                    message: "a date needs its time (UTC): write \(shown)@00:00:00, or T<seconds since 1970>:<nanoseconds>",
+                    message:
+                        "a date needs its time (UTC): write \(shown)@00:00:00, or T<seconds since 1970>:<nanoseconds>",
                     column: column)
             }
             return fail()
@@ -265,7 +278,9 @@ struct Lexer {
             }
             nanos = n
         }
-        guard (1...12).contains(month), (1...Timestamp.daysIn(month: month, of: year)).contains(day), hh < 24, mm < 60, ss < 61 else {
+        guard (1...12).contains(month), (1...Timestamp.daysIn(month: month, of: year)).contains(day), hh < 24, mm < 60,
+            ss < 61
+        else {
             throw RealmError.query(message: "invalid date literal '\(text(save))'", column: column)
         }
         let seconds = Timestamp.days(year: year, month: month, day: day) * 86400 + hh * 3600 + mm * 60 + ss
@@ -278,7 +293,10 @@ struct Lexer {
         i += 1
         let negative = peek() == "-"
         if negative { i += 1 }
-        guard let s = digits(), peek() == ":" else { i = save; return nil }
+        guard let s = digits(), peek() == ":" else {
+            i = save
+            return nil
+        }
         i += 1
         let nNegative = peek() == "-"
         if nNegative { i += 1 }

@@ -35,7 +35,8 @@ final class LinkPlan {
 
     private static func make(_ comparison: BoundComparison, classIndex: Int, schema: Schema) -> LinkPlan? {
         guard comparison.quantifier == .any, comparison.op != .notEqual,
-              case .path(let path) = comparison.lhs, path.postfix == .none, path.steps.count >= 2 else { return nil }
+            case .path(let path) = comparison.lhs, path.postfix == .none, path.steps.count >= 2
+        else { return nil }
         let constants: [Value]
         switch comparison.rhs {
         case .constant(let value): constants = [value]
@@ -47,18 +48,22 @@ final class LinkPlan {
         var current = classIndex
         for step in path.steps.dropLast() {
             guard case .column(let owner, let column) = step, owner == current,
-                  let property = schema.objectSchemas[owner].persistedProperties[safe: column],
-                  property.type == .object, let targetName = property.objectClassName,
-                  let target = schema.objectSchemas.firstIndex(where: { $0.name == targetName }) else { return nil }
+                let property = schema.objectSchemas[owner].persistedProperties[safe: column],
+                property.type == .object, let targetName = property.objectClassName,
+                let target = schema.objectSchemas.firstIndex(where: { $0.name == targetName })
+            else { return nil }
             links.append((owner, column))
             current = target
         }
         guard case .column(let owner, let column)? = path.steps.last, owner == current,
-              let last = schema.objectSchemas[owner].persistedProperties[safe: column],
-              last.type != .object, !last.isList else { return nil }
+            let last = schema.objectSchemas[owner].persistedProperties[safe: column],
+            last.type != .object, !last.isList
+        else { return nil }
         var farComparison = comparison
-        farComparison.lhs = .path(BoundPath(steps: [.column(classIndex: owner, column: column)], throughCollection: false,
-                                            postfix: .none, elementType: path.elementType, name: last.name))
+        farComparison.lhs = .path(
+            BoundPath(
+                steps: [.column(classIndex: owner, column: column)], throughCollection: false,
+                postfix: .none, elementType: path.elementType, name: last.name))
         let far = BoundQuery.make(classIndex: owner, schema: schema, predicate: .compare(farComparison))
         return LinkPlan(links: links, far: far, name: path.name)
     }
@@ -69,7 +74,8 @@ final class LinkPlan {
     func candidates(in store: some ObjectStore) throws -> [ObjectKey]? {
         for link in links {
             guard let target = target(of: link, schema: store.schema),
-                  store.listsBacklinks(classIndex: target, originClass: link.classIndex, originColumn: link.column) else { return nil }
+                store.listsBacklinks(classIndex: target, originClass: link.classIndex, originColumn: link.column)
+            else { return nil }
         }
         var found = try far.run(in: store, candidates: nil)
         for link in links.reversed() {
@@ -77,7 +83,9 @@ final class LinkPlan {
             var origins = Set<ObjectKey>()
             for (done, key) in found.enumerated() {
                 try ProgressMonitor.tick(done, of: found.count)
-                origins.formUnion(try store.backlinks(classIndex: target, key: key, originClass: link.classIndex, originColumn: link.column))
+                origins.formUnion(
+                    try store.backlinks(
+                        classIndex: target, key: key, originClass: link.classIndex, originColumn: link.column))
             }
             found = origins.sorted()
         }
@@ -85,7 +93,10 @@ final class LinkPlan {
     }
 
     private func target(of link: (classIndex: Int, column: Int), schema: Schema) -> Int? {
-        guard let name = schema.objectSchemas[safe: link.classIndex]?.persistedProperties[safe: link.column]?.objectClassName else { return nil }
+        guard
+            let name = schema.objectSchemas[safe: link.classIndex]?.persistedProperties[safe: link.column]?
+                .objectClassName
+        else { return nil }
         return schema.objectSchemas.firstIndex { $0.name == name }
     }
 }
@@ -94,7 +105,8 @@ extension ObjectStore {
     /// Whether `backlinks(classIndex:key:originClass:originColumn:)` lists every backlink of
     /// that link column (the store keeps them); stores that do not answer false.
     func listsBacklinks(classIndex: Int, originClass: Int, originColumn: Int) -> Bool {
-        (self as? Snapshot)?.keepsBacklinks(classIndex: classIndex, originClass: originClass, originColumn: originColumn) ?? false
+        (self as? Snapshot)?.keepsBacklinks(
+            classIndex: classIndex, originClass: originClass, originColumn: originColumn) ?? false
     }
 }
 

@@ -71,7 +71,8 @@ struct Parser {
             ordering.append(try parseOrdering())
         }
         guard current.kind == .end else {
-            throw error("unexpected \(describe(current)); expected AND, OR, SORT, DISTINCT, LIMIT or the end", at: current)
+            throw error(
+                "unexpected \(describe(current)); expected AND, OR, SORT, DISTINCT, LIMIT or the end", at: current)
         }
         return QueryNode(predicate: predicate, ordering: ordering)
     }
@@ -118,8 +119,14 @@ struct Parser {
             depth -= 1
             return inner
         }
-        if isKeyword(token, "TRUEPREDICATE") { advance(); return .constant(true) }
-        if isKeyword(token, "FALSEPREDICATE") { advance(); return .constant(false) }
+        if isKeyword(token, "TRUEPREDICATE") {
+            advance()
+            return .constant(true)
+        }
+        if isKeyword(token, "FALSEPREDICATE") {
+            advance()
+            return .constant(false)
+        }
         return try parseComparison()
     }
 
@@ -130,12 +137,14 @@ struct Parser {
             advance()
         }
         if current.kind == .end {
-            throw error(position == 0 ? "expected a predicate" : "expected a predicate after '\(previous.text)'", at: current)
+            throw error(
+                position == 0 ? "expected a predicate" : "expected a predicate after '\(previous.text)'", at: current)
         }
         let lhs = try parseExpr()
         let opToken = current
         guard let op = comparisonOperator(opToken) else {
-            throw error("expected a comparison operator after '\(previous.text)', found \(describe(opToken))", at: opToken)
+            throw error(
+                "expected a comparison operator after '\(previous.text)', found \(describe(opToken))", at: opToken)
         }
         advance()
         var options: StringOptions = []
@@ -147,7 +156,9 @@ struct Parser {
                 default: throw error("unknown string option '\(f)'; use [c], [d] or [cd]", at: peek(1))
                 }
             }
-            advance(); advance(); advance()
+            advance()
+            advance()
+            advance()
         }
         if current.kind == .end || isSymbol(current, ")") {
             throw error("expected a value after '\(tokens[position - (options.isEmpty ? 1 : 4)].text)'", at: current)
@@ -159,14 +170,17 @@ struct Parser {
                 throw error("expected '{lower, upper}' after BETWEEN, found \(describe(open))", at: open)
             }
             rhs = try parseExpr()
-            if case .list(let items, _) = rhs, items.count == 2 {} else {
+            if case .list(let items, _) = rhs, items.count == 2 {
+            } else {
                 throw error("BETWEEN needs exactly two values: {lower, upper}", at: open)
             }
         } else {
             rhs = try parseExpr()
         }
-        return .comparison(ComparisonNode(quantifier: quantifier, lhs: lhs, op: op, options: options, rhs: rhs,
-                                          column: opToken.column))
+        return .comparison(
+            ComparisonNode(
+                quantifier: quantifier, lhs: lhs, op: op, options: options, rhs: rhs,
+                column: opToken.column))
     }
 
     private func isOperator(_ token: Token) -> Bool { comparisonOperator(token) != nil }
@@ -220,7 +234,10 @@ struct Parser {
                     let item = try parseExpr()
                     if case .list = item { throw error("lists cannot be nested", at: token) }
                     items.append(item)
-                    if isSymbol(current, ",") { advance(); continue }
+                    if isSymbol(current, ",") {
+                        advance()
+                        continue
+                    }
                     break
                 }
             }
@@ -228,9 +245,15 @@ struct Parser {
             return .list(items, column: token.column)
         case .identifier(let name):
             switch name.lowercased() {
-            case "true": advance(); return .literal(.bool(true), column: token.column)
-            case "false": advance(); return .literal(.bool(false), column: token.column)
-            case "null", "nil": advance(); return .literal(.null, column: token.column)
+            case "true":
+                advance()
+                return .literal(.bool(true), column: token.column)
+            case "false":
+                advance()
+                return .literal(.bool(false), column: token.column)
+            case "null", "nil":
+                advance()
+                return .literal(.null, column: token.column)
             case "subquery" where isSymbol(peek(1), "("): return try parseSubquery()
             default:
                 return .keyPath(try parseKeyPath(), column: token.column)
@@ -268,14 +291,19 @@ struct Parser {
                 case .literal(.string(let k)):
                     key = k
                 case .argument(let n) where n < arguments.count:
-                    guard case .string(let k) = arguments[n] else { throw error("a dictionary key must be a string", at: current) }
+                    guard case .string(let k) = arguments[n] else {
+                        throw error("a dictionary key must be a string", at: current)
+                    }
                     key = k
                 case .format("@"):
                     let n = try nextFormat(current)
-                    guard case .string(let k) = arguments[n] else { throw error("a dictionary key must be a string", at: current) }
+                    guard case .string(let k) = arguments[n] else {
+                        throw error("a dictionary key must be a string", at: current)
+                    }
                     key = k
                 default:
-                    throw error("expected a dictionary key in quotes after '[', found \(describe(current))", at: current)
+                    throw error(
+                        "expected a dictionary key in quotes after '[', found \(describe(current))", at: current)
                 }
                 components.append(PathComponent(name: key, column: current.column, isKey: true))
                 advance()
@@ -305,7 +333,9 @@ struct Parser {
     private func parsePosition() throws -> PathPosition? {
         switch current.kind {
         case .literal(.int(let n)):
-            guard n >= 0, let i = Int(exactly: n) else { throw error("a position in brackets must be 0 or more, not \(n)", at: current) }
+            guard n >= 0, let i = Int(exactly: n) else {
+                throw error("a position in brackets must be 0 or more, not \(n)", at: current)
+            }
             return .index(i)
         case .symbol("*"): return .all
         case .identifier(let word) where word.uppercased() == "LAST": return .last
@@ -322,7 +352,8 @@ struct Parser {
         let collection = try parseKeyPath()
         try expect(",", "after the SUBQUERY collection")
         guard case .identifier(let variable) = current.kind, variable.hasPrefix("$") else {
-            throw error("expected a variable like $x as SUBQUERY's second argument, found \(describe(current))", at: current)
+            throw error(
+                "expected a variable like $x as SUBQUERY's second argument, found \(describe(current))", at: current)
         }
         advance()
         try expect(",", "after the SUBQUERY variable")
@@ -355,7 +386,9 @@ struct Parser {
             let path = try parseKeyPath().map(\.name).joined(separator: ".")
             if isKeyword(keyword, "SORT") {
                 var ascending = true
-                if isKeyword(current, "ASC", "ASCENDING") { advance() } else if isKeyword(current, "DESC", "DESCENDING") {
+                if isKeyword(current, "ASC", "ASCENDING") {
+                    advance()
+                } else if isKeyword(current, "DESC", "DESCENDING") {
                     ascending = false
                     advance()
                 } else {
@@ -365,7 +398,10 @@ struct Parser {
             } else {
                 paths.append(path)
             }
-            if isSymbol(current, ",") { advance(); continue }
+            if isSymbol(current, ",") {
+                advance()
+                continue
+            }
             break
         }
         try expect(")", "to close \(keyword.text)(")

@@ -117,7 +117,10 @@ struct QueryDescription: @unchecked Sendable {
             keys = nil
         case .list(let c, let k, let column):
             if missingOwnerIsEmpty, !(try store.contains(classIndex: c, key: k)) { return [] }
-            guard case .list(let items) = try store.value(classIndex: c, key: k, column: column) else { keys = []; break }
+            guard case .list(let items) = try store.value(classIndex: c, key: k, column: column) else {
+                keys = []
+                break
+            }
             keys = items.compactMap { if case .link(let k) = $0 { k } else { nil } }
         case .backlinks(let c, let k, let oc, let ocol):
             if missingOwnerIsEmpty, !(try store.contains(classIndex: c, key: k)) { return [] }
@@ -128,10 +131,12 @@ struct QueryDescription: @unchecked Sendable {
         }
         // A whole class sorted with a small limit: the first objects straight from the leaves.
         if keys == nil, let shape = sortThenLimit, let limit = shape.limit, !shape.sort.isEmpty,
-           let first = try ResultOrdering.sortedPrefixOfClass(classIndex, by: shape.sort, limit: limit, in: store) {
+            let first = try ResultOrdering.sortedPrefixOfClass(classIndex, by: shape.sort, limit: limit, in: store)
+        {
             return first
         }
-        return try ResultOrdering.apply(ordering, to: keys ?? store.keys(classIndex: classIndex), classIndex: classIndex, in: store)
+        return try ResultOrdering.apply(
+            ordering, to: keys ?? store.keys(classIndex: classIndex), classIndex: classIndex, in: store)
     }
 
     /// Classes whose changes can change the keys: the class, the source's owner and origin,
@@ -142,14 +147,17 @@ struct QueryDescription: @unchecked Sendable {
         switch source {
         case .table: break
         case .list(let c, _, _): d.insert(c)
-        case .backlinks(let c, _, let oc, _): d.insert(c); d.insert(oc)
+        case .backlinks(let c, _, let oc, _):
+            d.insert(c)
+            d.insert(oc)
         }
         for clause in ordering {
-            let paths: [String] = switch clause {
-            case .sort(let descriptors): descriptors.map(\.keyPath)
-            case .distinct(let keyPaths): keyPaths
-            case .limit: []
-            }
+            let paths: [String] =
+                switch clause {
+                case .sort(let descriptors): descriptors.map(\.keyPath)
+                case .distinct(let keyPaths): keyPaths
+                case .limit: []
+                }
             for path in paths {
                 if let p = try? Binder.sortPath(path, classIndex: classIndex, schema: schema) { d.formUnion(p.classes) }
             }

@@ -25,7 +25,8 @@ struct PrimitiveSortKey: Comparable {
             case (_, .null): keys.append(null)
             case (.int, .int(let number)): keys.append(PrimitiveSortKey(rank: 2, high: number, low: 0))
             case (.bool, .bool(let flag)): keys.append(PrimitiveSortKey(rank: 2, high: flag ? 1 : 0, low: 0))
-            case (.date(_), .date(let date)): keys.append(PrimitiveSortKey(rank: 2, high: date.seconds, low: Int64(date.nanoseconds)))
+            case (.date(_), .date(let date)):
+                keys.append(PrimitiveSortKey(rank: 2, high: date.seconds, low: Int64(date.nanoseconds)))
             case (.double, .double(let number)): keys.append(key(number))
             case (.float, .float(let number)): keys.append(key(Double(number)))
             default: return nil

@@ -22,15 +22,22 @@ enum ResultOrdering {
     /// `keys` sorted by each descriptor in turn (the first is the primary key), stably.
     /// With `limit`, only the first `limit` keys of the sorted order are returned (a bounded
     /// selection instead of a full sort).
-    static func sort(_ keys: [ObjectKey], classIndex: Int, by descriptors: [SortDescriptor],
-                     in store: some ObjectStore, limit: Int? = nil) throws -> [ObjectKey] {
+    static func sort(
+        _ keys: [ObjectKey], classIndex: Int, by descriptors: [SortDescriptor],
+        in store: some ObjectStore, limit: Int? = nil
+    ) throws -> [ObjectKey] {
         if descriptors.isEmpty { return limit.map { Array(keys.prefix($0)) } ?? keys }
         // Bound before the shortcut for fewer than two keys: a bad key path is an error whatever
         // the number of objects, never an order that happens to be right.
-        let paths = try descriptors.map { try Binder.sortPath($0.keyPath, classIndex: classIndex, schema: store.schema) }
+        let paths = try descriptors.map {
+            try Binder.sortPath($0.keyPath, classIndex: classIndex, schema: store.schema)
+        }
         if keys.count < 2 { return limit.map { Array(keys.prefix($0)) } ?? keys }
-        if paths.count == 1, let fast = try sortByStringBytes(keys, path: paths[0], ascending: descriptors[0].ascending,
-                                                              classIndex: classIndex, in: store, limit: limit) {
+        if paths.count == 1,
+            let fast = try sortByStringBytes(
+                keys, path: paths[0], ascending: descriptors[0].ascending,
+                classIndex: classIndex, in: store, limit: limit)
+        {
             return fast
         }
         // Read every sort value once: rows[i] holds the values of keys[i].
@@ -40,7 +47,8 @@ enum ResultOrdering {
         if directions.count == 1, let primitive = PrimitiveSortKey.keys(rows.map { $0[0] }) {
             let ascending = directions[0]
             before = { a, b in
-                let x = primitive[a], y = primitive[b]
+                let x = primitive[a]
+                let y = primitive[b]
                 if x != y { return ascending ? x < y : y < x }
                 return a < b
             }
@@ -70,7 +78,9 @@ enum ResultOrdering {
         let order = Array(0..<count).sorted { a, b in
             if stopped { return a < b }
             comparisons += 1
-            if comparisons & 0xFFFF == 0, ProgressMonitor.shouldStop(min(comparisons, expected), of: expected) { stopped = true }
+            if comparisons & 0xFFFF == 0, ProgressMonitor.shouldStop(min(comparisons, expected), of: expected) {
+                stopped = true
+            }
             return before(a, b)
         }
         try ProgressMonitor.throwIfCancelled()
@@ -80,11 +90,14 @@ enum ResultOrdering {
     /// Sorting by one string column of the class over committed leaves: compares the UTF-8 bytes
     /// in the mapping, with no `String` per object (with a small limit, `StringTopK`). Nil when
     /// it does not apply.
-    private static func sortByStringBytes(_ keys: [ObjectKey], path: BoundPath, ascending: Bool, classIndex: Int,
-                                          in store: some ObjectStore, limit: Int?) throws -> [ObjectKey]? {
+    private static func sortByStringBytes(
+        _ keys: [ObjectKey], path: BoundPath, ascending: Bool, classIndex: Int,
+        in store: some ObjectStore, limit: Int?
+    ) throws -> [ObjectKey]? {
         guard let column = plainStringColumn(path, classIndex: classIndex, in: store) else { return nil }
         if let limit, limit < keys.count / 8 {
-            return try stringTopK(keys, column: column, ascending: ascending, limit: limit, classIndex: classIndex, in: store)
+            return try stringTopK(
+                keys, column: column, ascending: ascending, limit: limit, classIndex: classIndex, in: store)
         }
         guard zip(keys, keys.dropFirst()).allSatisfy({ $0 < $1 }) else { return nil }
         var bytes: [UnsafeRawBufferPointer?] = []
@@ -92,7 +105,10 @@ enum ResultOrdering {
         var next = 0
         var allViews = true
         let scanned = try store.forEachCluster(classIndex: classIndex) { leaf in
-            guard allViews, case .view(let v) = leaf else { allViews = false; return }
+            guard allViews, case .view(let v) = leaf else {
+                allViews = false
+                return
+            }
             for r in 0..<v.count where next < keys.count && v.key(at: r) == keys[next].rawValue {
                 bytes.append(v.isNull(row: r, column: column) ? nil : v.withBytes(row: r, column: column) { $0 })
                 next += 1
@@ -110,9 +126,11 @@ enum ResultOrdering {
 
     /// The column `path` names when it is a plain string property of the class itself.
     static func plainStringColumn(_ path: BoundPath, classIndex: Int, in store: some ObjectStore) -> Int? {
-        guard path.steps.count == 1, path.postfix == .none, case .column(let c, let column) = path.steps[0], c == classIndex,
-              let property = store.schema.objectSchemas[classIndex].persistedProperties.dropFirst(column).first,
-              property.type == .string, !property.isList else { return nil }
+        guard path.steps.count == 1, path.postfix == .none, case .column(let c, let column) = path.steps[0],
+            c == classIndex,
+            let property = store.schema.objectSchemas[classIndex].persistedProperties.dropFirst(column).first,
+            property.type == .string, !property.isList
+        else { return nil }
         return column
     }
 
@@ -137,7 +155,8 @@ enum ResultOrdering {
         for i in 0..<n {
             try ProgressMonitor.tick(i, of: n)
             if best.count == k, let last = best.last, !before(i, last) { continue }
-            var lo = 0, hi = best.count
+            var lo = 0
+            var hi = best.count
             while lo < hi {
                 let mid = (lo + hi) / 2
                 if before(best[mid], i) { lo = mid + 1 } else { hi = mid }
@@ -151,10 +170,13 @@ enum ResultOrdering {
     /// The sort values of each key. When the paths read only the class's own columns and the keys
     /// ascend (every scan result does) and cover a good part of the class, one pass over the
     /// leaves replaces a tree lookup per key.
-    private static func sortValues(_ keys: [ObjectKey], paths: [BoundPath], classIndex: Int,
-                                   in store: some ObjectStore) throws -> [[Value]] {
+    private static func sortValues(
+        _ keys: [ObjectKey], paths: [BoundPath], classIndex: Int,
+        in store: some ObjectStore
+    ) throws -> [[Value]] {
         let columns = paths.compactMap { p -> Int? in
-            guard p.steps.count == 1, p.postfix == .none, case .column(let c, let column) = p.steps[0], c == classIndex else { return nil }
+            guard p.steps.count == 1, p.postfix == .none, case .column(let c, let column) = p.steps[0], c == classIndex
+            else { return nil }
             return column
         }
         let ascending = zip(keys, keys.dropFirst()).allSatisfy { $0 < $1 }
@@ -183,10 +205,14 @@ enum ResultOrdering {
     }
 
     /// The first object of each group with equal values at `keyPaths`, in the given order.
-    static func distinct(_ keys: [ObjectKey], classIndex: Int, by keyPaths: [String],
-                         in store: some ObjectStore) throws -> [ObjectKey] {
+    static func distinct(
+        _ keys: [ObjectKey], classIndex: Int, by keyPaths: [String],
+        in store: some ObjectStore
+    ) throws -> [ObjectKey] {
         if keyPaths.isEmpty { return keys }
-        let paths = try keyPaths.map { try Binder.sortPath($0, classIndex: classIndex, schema: store.schema, for: .distinct) }
+        let paths = try keyPaths.map {
+            try Binder.sortPath($0, classIndex: classIndex, schema: store.schema, for: .distinct)
+        }
         let evaluator = Evaluator(store: store)
         var seen = Set<[AnyHashable]>()
         var out: [ObjectKey] = []
@@ -199,8 +225,10 @@ enum ResultOrdering {
     }
 
     /// Applies trailing clauses left to right.
-    static func apply(_ clauses: [OrderingClause], to keys: [ObjectKey], classIndex: Int,
-                      in store: some ObjectStore) throws -> [ObjectKey] {
+    static func apply(
+        _ clauses: [OrderingClause], to keys: [ObjectKey], classIndex: Int,
+        in store: some ObjectStore
+    ) throws -> [ObjectKey] {
         var keys = keys
         for (i, clause) in clauses.enumerated() {
             switch clause {

@@ -88,8 +88,10 @@ enum StringMatch {
             while j < b.count && b[j] & 0xC0 == 0x80 { j += 1 }
             return j
         }
-        var hi = 0, pi = 0
-        var starP = -1, starH = 0
+        var hi = 0
+        var pi = 0
+        var starP = -1
+        var starH = 0
         while hi < h.count {
             if pi < p.count && p[pi] == UInt8(ascii: "*") {
                 starP = pi

@@ -51,8 +51,14 @@ struct StringTopK {
         let ends = column.ints
         switch ends.width {
         case 8: scanAll(column, firstIndex) { p, i in UInt64(p.load(fromByteOffset: i, as: UInt8.self)) }
-        case 16: scanAll(column, firstIndex) { p, i in UInt64(UInt16(littleEndian: p.loadUnaligned(fromByteOffset: i << 1, as: UInt16.self))) }
-        case 32: scanAll(column, firstIndex) { p, i in UInt64(UInt32(littleEndian: p.loadUnaligned(fromByteOffset: i << 2, as: UInt32.self))) }
+        case 16:
+            scanAll(column, firstIndex) { p, i in
+                UInt64(UInt16(littleEndian: p.loadUnaligned(fromByteOffset: i << 1, as: UInt16.self)))
+            }
+        case 32:
+            scanAll(column, firstIndex) { p, i in
+                UInt64(UInt32(littleEndian: p.loadUnaligned(fromByteOffset: i << 2, as: UInt32.self)))
+            }
         default: scanAll(column, firstIndex) { _, i in ends.offset(i) }
         }
     }
@@ -63,8 +69,14 @@ struct StringTopK {
         let ends = column.ints
         switch ends.width {
         case 8: scan(column, rows, firstIndex) { p, i in UInt64(p.load(fromByteOffset: i, as: UInt8.self)) }
-        case 16: scan(column, rows, firstIndex) { p, i in UInt64(UInt16(littleEndian: p.loadUnaligned(fromByteOffset: i << 1, as: UInt16.self))) }
-        case 32: scan(column, rows, firstIndex) { p, i in UInt64(UInt32(littleEndian: p.loadUnaligned(fromByteOffset: i << 2, as: UInt32.self))) }
+        case 16:
+            scan(column, rows, firstIndex) { p, i in
+                UInt64(UInt16(littleEndian: p.loadUnaligned(fromByteOffset: i << 1, as: UInt16.self)))
+            }
+        case 32:
+            scan(column, rows, firstIndex) { p, i in
+                UInt64(UInt32(littleEndian: p.loadUnaligned(fromByteOffset: i << 2, as: UInt32.self)))
+            }
         default: scan(column, rows, firstIndex) { _, i in ends.offset(i) }
         }
     }
@@ -75,10 +87,15 @@ struct StringTopK {
 
     /// `scanAll` without nils: each string starts where the previous ends.
     @inline(__always)
-    private mutating func scanAll(_ column: ClusterColumnSlice, _ firstIndex: Int, _ load: (UnsafeRawPointer, Int) -> UInt64) {
+    private mutating func scanAll(
+        _ column: ClusterColumnSlice, _ firstIndex: Int, _ load: (UnsafeRawPointer, Int) -> UInt64
+    ) {
         let n = column.count
         guard n > 0, !closed else { return }
-        let base = column.ints.base, data = column.ints.data, raw = column.raw, flip = self.flip
+        let base = column.ints.base
+        let data = column.ints.data
+        let raw = column.raw
+        let flip = self.flip
         let total = Int(truncatingIfNeeded: base &+ Int64(bitPattern: load(data, n - 1)))
         var start = 0
         for r in 0..<n {
@@ -92,11 +109,17 @@ struct StringTopK {
     }
 
     @inline(__always)
-    private mutating func scan(_ column: ClusterColumnSlice, _ rows: some Collection<Int>, _ firstIndex: Int,
-                               _ load: (UnsafeRawPointer, Int) -> UInt64) {
+    private mutating func scan(
+        _ column: ClusterColumnSlice, _ rows: some Collection<Int>, _ firstIndex: Int,
+        _ load: (UnsafeRawPointer, Int) -> UInt64
+    ) {
         let n = column.count
         guard n > 0, !closed else { return }
-        let base = column.ints.base, data = column.ints.data, raw = column.raw, nulls = column.nulls, flip = self.flip
+        let base = column.ints.base
+        let data = column.ints.data
+        let raw = column.raw
+        let nulls = column.nulls
+        let flip = self.flip
         let total = Int(truncatingIfNeeded: base &+ Int64(bitPattern: load(data, n - 1)))
         var index = firstIndex
         for r in rows {
@@ -128,7 +151,9 @@ struct StringTopK {
         for offset in stride(from: 0, to: (column.count * ends.width + 7) >> 3, by: 64) {
             bits |= ends.data.load(fromByteOffset: offset, as: UInt8.self)
         }
-        for offset in stride(from: 0, to: total, by: 64) { bits |= column.raw.load(fromByteOffset: offset, as: UInt8.self) }
+        for offset in stride(from: 0, to: total, by: 64) {
+            bits |= column.raw.load(fromByteOffset: offset, as: UInt8.self)
+        }
         touched ^= bits
     }
 
@@ -181,7 +206,8 @@ struct StringTopK {
         guard let x = a.start else { return b.start == nil ? a.index < b.index : ascending }
         guard let y = b.start else { return !ascending }
         if a.key != b.key { return a.key < b.key }
-        let c = compareBytes(UnsafeRawBufferPointer(start: x, count: a.count), UnsafeRawBufferPointer(start: y, count: b.count))
+        let c = compareBytes(
+            UnsafeRawBufferPointer(start: x, count: a.count), UnsafeRawBufferPointer(start: y, count: b.count))
         if c != 0 { return ascending ? c < 0 : c > 0 }
         return a.index < b.index
     }
@@ -236,7 +262,10 @@ struct StringTopK {
     mutating func positions() -> [Int] {
         var out = [Int](repeating: 0, count: heap.count)
         while let last = heap.popLast() {
-            guard !heap.isEmpty else { out[0] = last.index; break }
+            guard !heap.isEmpty else {
+                out[0] = last.index
+                break
+            }
             out[heap.count] = heap[0].index
             heap[0] = last
             siftDown(0)
@@ -250,8 +279,10 @@ extension ResultOrdering {
     /// of the class, which then never lists its keys) sorted by the plain string column
     /// `column`: the first `limit` keys. Nil when a leaf is not an encoded view or a key is not
     /// in the leaves (the caller falls back to the general sort).
-    static func stringTopK(_ keys: [ObjectKey]?, column: Int, ascending: Bool, limit: Int, classIndex: Int,
-                           in store: some ObjectStore) throws -> [ObjectKey]? {
+    static func stringTopK(
+        _ keys: [ObjectKey]?, column: Int, ascending: Bool, limit: Int, classIndex: Int,
+        in store: some ObjectStore
+    ) throws -> [ObjectKey]? {
         guard limit > 0 else { return [] }
         var views: [ClusterView] = []
         var allViews = true
@@ -302,7 +333,8 @@ extension ResultOrdering {
         }
         guard let keys else {
             return top.positions().map { p in
-                var lo = 0, hi = starts.count  // the last leaf starting at or before p
+                var lo = 0
+                var hi = starts.count  // the last leaf starting at or before p
                 while hi - lo > 1 {
                     let mid = (lo + hi) / 2
                     if starts[mid].position <= p { lo = mid } else { hi = mid }
@@ -317,11 +349,14 @@ extension ResultOrdering {
     /// The first `limit` objects of the whole class `classIndex` sorted by `descriptors`, found
     /// without listing every key first — one plain string column of the class and a small limit
     /// (`StringTopK` straight over the leaves). Nil when that does not apply.
-    static func sortedPrefixOfClass(_ classIndex: Int, by descriptors: [SortDescriptor], limit: Int,
-                                    in store: some ObjectStore) throws -> [ObjectKey]? {
+    static func sortedPrefixOfClass(
+        _ classIndex: Int, by descriptors: [SortDescriptor], limit: Int,
+        in store: some ObjectStore
+    ) throws -> [ObjectKey]? {
         guard descriptors.count == 1, limit < (try store.count(classIndex: classIndex)) / 8 else { return nil }
         let path = try Binder.sortPath(descriptors[0].keyPath, classIndex: classIndex, schema: store.schema)
         guard let column = plainStringColumn(path, classIndex: classIndex, in: store) else { return nil }
-        return try stringTopK(nil, column: column, ascending: descriptors[0].ascending, limit: limit, classIndex: classIndex, in: store)
+        return try stringTopK(
+            nil, column: column, ascending: descriptors[0].ascending, limit: limit, classIndex: classIndex, in: store)
     }
 }

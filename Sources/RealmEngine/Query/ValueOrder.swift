@@ -60,7 +60,7 @@ enum ValueOrder {
         if d.isNaN { return nil }
         if d >= 0x1p63 { return -1 }
         if d < -0x1p63 { return 1 }
-        let whole = d.rounded(.down)   // in [-2^63, 2^63): fits Int64
+        let whole = d.rounded(.down)  // in [-2^63, 2^63): fits Int64
         let w = Int64(whole)
         if i != w { return i < w ? -1 : 1 }
         return d > whole ? -1 : 0
@@ -104,7 +104,10 @@ enum ValueOrder {
     static func extreme(_ values: [Value], smallest: Bool) -> Value {
         var best: Value = .null
         for v in values where !v.isNull {
-            if best.isNull || isNaN(best) { best = v; continue }
+            if best.isNull || isNaN(best) {
+                best = v
+                continue
+            }
             if let c = compare(v, best), smallest ? c < 0 : c > 0 { best = v }
         }
         return best
@@ -125,7 +128,8 @@ enum ValueOrder {
             // A NaN against a number: NaN first (`compare` leaves them unordered, and a tie
             // with every number would make the order depend on where the NaN stood).
             if let x = double(a), let y = double(b) { return x.isNaN == y.isNaN ? 0 : (x.isNaN ? -1 : 1) }
-            let ra = a.mixedRank, rb = b.mixedRank
+            let ra = a.mixedRank
+            let rb = b.mixedRank
             return ra < rb ? -1 : (ra == rb ? 0 : 1)
         }
     }
@@ -141,7 +145,8 @@ enum ValueOrder {
     }
 
     static func bytes(_ x: String, _ y: String) -> Int {
-        var a = x, b = y
+        var a = x
+        var b = y
         return a.withUTF8 { pa in b.withUTF8 { pb in bytes(pa, pb) } }
     }
 

@@ -10,7 +10,10 @@ extension Decimal128 {
             return negativeA == negativeB ? a : .nan
         case (.infinity, .finite): return a
         case (.finite, .infinity): return b
-        case (.finite(let negativeA, let coefficientA, let exponentA), .finite(let negativeB, let coefficientB, let exponentB)):
+        case (
+            .finite(let negativeA, let coefficientA, let exponentA),
+            .finite(let negativeB, let coefficientB, let exponentB)
+        ):
             return sum(negativeA, coefficientA, exponentA, negativeB, coefficientB, exponentB)
         }
     }
@@ -32,23 +35,31 @@ extension Decimal128 {
         Decimal128(low: low, high: high & ~(Decimal128.signalingNaNBits ^ Decimal128.nanBits))
     }
 
-    private static func sum(_ negativeA: Bool, _ coefficientA: DecimalCoefficient, _ exponentA: Int,
-                            _ negativeB: Bool, _ coefficientB: DecimalCoefficient, _ exponentB: Int) -> Decimal128 {
+    private static func sum(
+        _ negativeA: Bool, _ coefficientA: DecimalCoefficient, _ exponentA: Int,
+        _ negativeB: Bool, _ coefficientB: DecimalCoefficient, _ exponentB: Int
+    ) -> Decimal128 {
         let exponent = Swift.min(exponentA, exponentB)
         // The sign of an exact zero: negative only when both operands are (round half to even).
         let zeroNegative = negativeA && negativeB
         // Fast path: both operands aligned to the smaller exponent still fit in 128 bits.
         if let alignedA = coefficientA.scaled(byPowerOfTen: exponentA - exponent),
-           let alignedB = coefficientB.scaled(byPowerOfTen: exponentB - exponent) {
+            let alignedB = coefficientB.scaled(byPowerOfTen: exponentB - exponent)
+        {
             if negativeA == negativeB {
                 if let total = alignedA.adding(alignedB) {
-                    if total.isZero { return Decimal128(negative: zeroNegative, coefficient: .zero, exponent: exponent) }
+                    if total.isZero {
+                        return Decimal128(negative: zeroNegative, coefficient: .zero, exponent: exponent)
+                    }
                     if total <= .max { return Decimal128(negative: negativeA, coefficient: total, exponent: exponent) }
                     return rounded(negative: negativeA, digits: total.digits, exponent: exponent)
                 }
             } else {
-                if alignedA == alignedB { return Decimal128(negative: zeroNegative, coefficient: .zero, exponent: exponent) }
-                let (difference, negative) = alignedA > alignedB
+                if alignedA == alignedB {
+                    return Decimal128(negative: zeroNegative, coefficient: .zero, exponent: exponent)
+                }
+                let (difference, negative) =
+                    alignedA > alignedB
                     ? (alignedA.subtracting(alignedB), negativeA) : (alignedB.subtracting(alignedA), negativeB)
                 return rounded(negative: negative, digits: difference.digits, exponent: exponent)
             }
@@ -57,28 +68,41 @@ extension Decimal128 {
         // the precision and more) can only decide the rounding's direction, never a digit kept:
         // a 1 in its place, 72 digits down, rounds the same way and keeps the strings short.
         var (smallNegative, smallCoefficient, smallExponent) = (negativeA, coefficientA, exponentA)
-        let (largeNegative, largeCoefficient, largeExponent) = exponentA > exponentB
+        let (largeNegative, largeCoefficient, largeExponent) =
+            exponentA > exponentB
             ? (negativeA, coefficientA, exponentA) : (negativeB, coefficientB, exponentB)
-        if exponentA > exponentB { (smallNegative, smallCoefficient, smallExponent) = (negativeB, coefficientB, exponentB) }
+        if exponentA > exponentB {
+            (smallNegative, smallCoefficient, smallExponent) = (negativeB, coefficientB, exponentB)
+        }
         if largeExponent - smallExponent > 72 && !smallCoefficient.isZero {
             smallCoefficient = DecimalCoefficient(1)
             smallExponent = largeExponent - 72
         }
         if smallCoefficient.isZero {
             // Adding a zero: the other operand, brought as close to the zero's exponent as it goes.
-            return rounded(negative: largeNegative,
-                           digits: largeCoefficient.digits + repeatElement(0, count: Swift.min(largeExponent - smallExponent, 80)),
-                           exponent: largeExponent - Swift.min(largeExponent - smallExponent, 80))
+            return rounded(
+                negative: largeNegative,
+                digits: largeCoefficient.digits + repeatElement(0, count: Swift.min(largeExponent - smallExponent, 80)),
+                exponent: largeExponent - Swift.min(largeExponent - smallExponent, 80))
         }
         let largeDigits = largeCoefficient.digits + repeatElement(0, count: largeExponent - smallExponent)
         let smallDigits = smallCoefficient.digits
         if largeNegative == smallNegative {
-            return rounded(negative: largeNegative, digits: DecimalDigits.add(largeDigits, smallDigits), exponent: smallExponent)
+            return rounded(
+                negative: largeNegative, digits: DecimalDigits.add(largeDigits, smallDigits), exponent: smallExponent)
         }
         switch DecimalDigits.compare(largeDigits, smallDigits) {
-        case 0: return Decimal128(negative: zeroNegative, coefficient: .zero, exponent: Swift.max(smallExponent, minExponent))
-        case 1: return rounded(negative: largeNegative, digits: DecimalDigits.subtract(largeDigits, smallDigits), exponent: smallExponent)
-        default: return rounded(negative: smallNegative, digits: DecimalDigits.subtract(smallDigits, largeDigits), exponent: smallExponent)
+        case 0:
+            return Decimal128(
+                negative: zeroNegative, coefficient: .zero, exponent: Swift.max(smallExponent, minExponent))
+        case 1:
+            return rounded(
+                negative: largeNegative, digits: DecimalDigits.subtract(largeDigits, smallDigits),
+                exponent: smallExponent)
+        default:
+            return rounded(
+                negative: smallNegative, digits: DecimalDigits.subtract(smallDigits, largeDigits),
+                exponent: smallExponent)
         }
     }
 

@@ -34,8 +34,12 @@ extension Decimal128: Comparable, Hashable {
             return negative ? -1 : 1
         case (.finite, .infinity(let negative)):
             return negative ? 1 : -1
-        case (.finite(let negativeA, let coefficientA, let exponentA), .finite(let negativeB, let coefficientB, let exponentB)):
-            let zeroA = coefficientA.isZero, zeroB = coefficientB.isZero
+        case (
+            .finite(let negativeA, let coefficientA, let exponentA),
+            .finite(let negativeB, let coefficientB, let exponentB)
+        ):
+            let zeroA = coefficientA.isZero
+            let zeroB = coefficientB.isZero
             if zeroA && zeroB { return 0 }
             if zeroA { return negativeB ? 1 : -1 }
             if zeroB { return negativeA ? -1 : 1 }
@@ -46,14 +50,17 @@ extension Decimal128: Comparable, Hashable {
     }
 
     /// Compares two nonzero `coefficient × 10^exponent` magnitudes.
-    private static func compareMagnitudes(_ coefficientA: DecimalCoefficient, _ exponentA: Int,
-                                          _ coefficientB: DecimalCoefficient, _ exponentB: Int) -> Int {
+    private static func compareMagnitudes(
+        _ coefficientA: DecimalCoefficient, _ exponentA: Int,
+        _ coefficientB: DecimalCoefficient, _ exponentB: Int
+    ) -> Int {
         // The position of the leading digit decides unless it is the same for both.
         let topA = coefficientA.digitCount + exponentA
         let topB = coefficientB.digitCount + exponentB
         if topA != topB { return topA < topB ? -1 : 1 }
         // Same leading position: the exponents differ by less than 34, so aligning fits 128 bits.
-        var alignedA = coefficientA, alignedB = coefficientB
+        var alignedA = coefficientA
+        var alignedB = coefficientB
         if exponentA > exponentB {
             alignedA = coefficientA.scaled(byPowerOfTen: exponentA - exponentB) ?? .max
         } else if exponentB > exponentA {

@@ -30,7 +30,8 @@ extension Decimal128 {
             let shifted = fraction << 13
             let payloadHigh = shifted >> 18
             let payloadLow = shifted << 46
-            let tooLarge = payloadHigh > 54_210_108_624_275
+            let tooLarge =
+                payloadHigh > 54_210_108_624_275
                 || (payloadHigh == 54_210_108_624_275 && payloadLow > 4_089_650_035_136_921_599)
             self.init(low: tooLarge ? 0 : payloadLow, high: sign | Decimal128.nanBits | (tooLarge ? 0 : payloadHigh))
             return
@@ -67,7 +68,8 @@ extension Decimal128 {
             self = full
             return
         }
-        self = Decimal128.rounded(negative: negative, digits: coefficient.digits, exponent: fullExponent, precision: significantDigits)
+        self = Decimal128.rounded(
+            negative: negative, digits: coefficient.digits, exponent: fullExponent, precision: significantDigits)
     }
 
     /// The value as an `Int64` when it is an integer in range (`12.00` yes, `12.5` and NaN no).

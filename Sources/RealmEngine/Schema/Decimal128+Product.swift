@@ -12,11 +12,13 @@ extension Decimal128 {
             return coefficient.isZero ? .nan : (negative ? -infinity : infinity)
         case (.finite(_, let coefficientA, let exponentA), .finite(_, let coefficientB, let exponentB)):
             if coefficientB.high == 0, let product = coefficientA.multiplied(by: coefficientB.low), product <= .max,
-               (minExponent...maxExponent).contains(exponentA + exponentB) {
+                (minExponent...maxExponent).contains(exponentA + exponentB)
+            {
                 return Decimal128(negative: negative, coefficient: product, exponent: exponentA + exponentB)
             }
-            return rounded(negative: negative, digits: DecimalDigits.multiply(coefficientA.digits, coefficientB.digits),
-                           exponent: exponentA + exponentB)
+            return rounded(
+                negative: negative, digits: DecimalDigits.multiply(coefficientA.digits, coefficientB.digits),
+                exponent: exponentA + exponentB)
         }
     }
 
@@ -42,9 +44,11 @@ extension Decimal128 {
             }
             // Carry the division far enough for 35 significant digits; a remainder left is only a
             // sticky digit below the rounding.
-            let dividendDigits = coefficientA.digits, divisorDigits = coefficientB.digits
+            let dividendDigits = coefficientA.digits
+            let divisorDigits = coefficientB.digits
             let extra = Swift.max(0, Decimal128.precision + 1 + divisorDigits.count - dividendDigits.count)
-            var (digits, inexact) = DecimalDigits.divide(dividendDigits + repeatElement(0, count: extra), by: divisorDigits)
+            var (digits, inexact) = DecimalDigits.divide(
+                dividendDigits + repeatElement(0, count: extra), by: divisorDigits)
             var exponent = preferred - extra
             if inexact {
                 digits.append(1)

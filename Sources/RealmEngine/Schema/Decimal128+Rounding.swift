@@ -10,7 +10,9 @@ extension Decimal128 {
     /// - a zero keeps its exponent, clamped into range.
     ///
     /// `precision` below 34 rounds to fewer digits (Core's conversion of a double keeps 15).
-    static func rounded(negative: Bool, digits: [UInt8], exponent: Int, precision: Int = Decimal128.precision) -> Decimal128 {
+    static func rounded(negative: Bool, digits: [UInt8], exponent: Int, precision: Int = Decimal128.precision)
+        -> Decimal128
+    {
         guard let first = digits.firstIndex(where: { $0 != 0 }) else {
             let clamped = Swift.min(Swift.max(exponent, minExponent), maxExponent)
             return Decimal128(negative: negative, coefficient: .zero, exponent: clamped)

@@ -11,8 +11,9 @@ extension Decimal128: CustomStringConvertible, LosslessStringConvertible {
     /// that is not a number, this throws `RealmError.invalidInput` naming the text.
     public init(parsing text: some StringProtocol) throws {
         guard let value = Decimal128.parse(Substring(text)) else {
-            throw RealmError.invalidInput("'\(text)' is not a decimal number: expected digits with an optional sign, "
-                                          + "decimal point and exponent (12.50, -1E-6143), or NaN, Inf, -Infinity")
+            throw RealmError.invalidInput(
+                "'\(text)' is not a decimal number: expected digits with an optional sign, "
+                    + "decimal point and exponent (12.50, -1E-6143), or NaN, Inf, -Infinity")
         }
         self = value
     }
@@ -86,7 +87,8 @@ extension Decimal128: CustomStringConvertible, LosslessStringConvertible {
         let value = rounded(negative: negative, digits: digits, exponent: exponent - digitsAfterPoint)
         if requireExact {
             guard case .finite(_, let coefficient, let valueExponent) = value.form,
-                  sameNumber(digits, exponent - digitsAfterPoint, coefficient.digits, valueExponent) else { return nil }
+                sameNumber(digits, exponent - digitsAfterPoint, coefficient.digits, valueExponent)
+            else { return nil }
         }
         return value
     }
@@ -98,7 +100,8 @@ extension Decimal128: CustomStringConvertible, LosslessStringConvertible {
             guard let last = leading.lastIndex(where: { $0 != 0 }) else { return ([], 0) }
             return (Array(leading[...last]), exponent + (leading.endIndex - 1 - last))
         }
-        let a = normalized(digitsA, exponentA), b = normalized(digitsB, exponentB)
+        let a = normalized(digitsA, exponentA)
+        let b = normalized(digitsB, exponentB)
         return a.0 == b.0 && a.1 == b.1
     }
 

@@ -66,7 +66,8 @@ public struct Decimal128: Sendable {
     var form: Form {
         let negative = high & Decimal128.signBit != 0
         if high & Decimal128.nanBits == Decimal128.nanBits {
-            return .nan(negative: negative, signaling: high & Decimal128.signalingNaNBits == Decimal128.signalingNaNBits)
+            return .nan(
+                negative: negative, signaling: high & Decimal128.signalingNaNBits == Decimal128.signalingNaNBits)
         }
         if high & Decimal128.infinityBits == Decimal128.infinityBits {
             return .infinity(negative: negative)

@@ -6,7 +6,8 @@ enum DecimalDigits {
     static func add(_ a: [UInt8], _ b: [UInt8]) -> [UInt8] {
         var result: [UInt8] = []
         result.reserveCapacity(Swift.max(a.count, b.count) + 1)
-        var indexA = a.count - 1, indexB = b.count - 1
+        var indexA = a.count - 1
+        var indexB = b.count - 1
         var carry: UInt8 = 0
         while indexA >= 0 || indexB >= 0 || carry > 0 {
             let sum = (indexA >= 0 ? a[indexA] : 0) + (indexB >= 0 ? b[indexB] : 0) + carry
@@ -37,7 +38,8 @@ enum DecimalDigits {
 
     /// −1, 0 or 1 comparing two digit strings by value (leading zeros allowed).
     static func compare(_ a: [UInt8], _ b: [UInt8]) -> Int {
-        let trimmedA = a.drop { $0 == 0 }, trimmedB = b.drop { $0 == 0 }
+        let trimmedA = a.drop { $0 == 0 }
+        let trimmedB = b.drop { $0 == 0 }
         if trimmedA.count != trimmedB.count { return trimmedA.count < trimmedB.count ? -1 : 1 }
         for (digitA, digitB) in zip(trimmedA, trimmedB) where digitA != digitB {
             return digitA < digitB ? -1 : 1
@@ -70,7 +72,11 @@ enum DecimalDigits {
         var remainder: [UInt8] = []
         for digit in dividend {
             remainder.append(digit)
-            if let first = remainder.firstIndex(where: { $0 != 0 }) { remainder.removeFirst(first) } else { remainder = [] }
+            if let first = remainder.firstIndex(where: { $0 != 0 }) {
+                remainder.removeFirst(first)
+            } else {
+                remainder = []
+            }
             var count: UInt8 = 0
             while compare(remainder, divisor) >= 0 {
                 remainder = subtract(remainder, divisor)
@@ -101,7 +107,7 @@ enum DecimalDigits {
 
     /// The digits of `value × 5^fivePower × 2^twoPower`, computed exactly in base 10^9 limbs.
     static func digits(of value: UInt64, timesFiveToThe fivePower: Int, timesTwoToThe twoPower: Int) -> [UInt8] {
-        var limbs: [UInt32] = []   // little endian, base 10^9
+        var limbs: [UInt32] = []  // little endian, base 10^9
         var rest = value
         while rest > 0 {
             limbs.append(UInt32(rest % 1_000_000_000))
@@ -122,7 +128,7 @@ enum DecimalDigits {
         // Factors below 2^32 keep every product within 64 bits.
         var fives = fivePower
         while fives > 0 {
-            let step = Swift.min(fives, 13)   // 5^13 < 2^31
+            let step = Swift.min(fives, 13)  // 5^13 < 2^31
             multiply(by: DecimalDigits.powerOfFive(step))
             fives -= step
         }

@@ -45,7 +45,9 @@ public struct ObjectSchema: Codable, Hashable, Sendable {
     func isSingleMixedColumn(_ column: Int) -> Bool {
         var index = 0
         for property in properties where property.isPersisted {
-            if index == column { return property.type == .mixed && !property.isList && !property.isSet && !property.isMap }
+            if index == column {
+                return property.type == .mixed && !property.isList && !property.isSet && !property.isMap
+            }
             index += 1
         }
         return false

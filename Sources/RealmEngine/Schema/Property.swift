@@ -30,10 +30,12 @@ public struct Property: Codable, Hashable, Sendable {
     /// Creates a property description.
     ///
     /// `isSet` makes a set (and implies `isList`); `isMap` a dictionary (never with `isList`).
-    public init(name: String, type: PropertyType, isOptional: Bool = false, isList: Bool = false,
-                isSet: Bool = false, isMap: Bool = false,
-                objectClassName: String? = nil, linkOriginPropertyName: String? = nil,
-                isPrimaryKey: Bool = false, isIndexed: Bool = false, defaultValue: Value? = nil) {
+    public init(
+        name: String, type: PropertyType, isOptional: Bool = false, isList: Bool = false,
+        isSet: Bool = false, isMap: Bool = false,
+        objectClassName: String? = nil, linkOriginPropertyName: String? = nil,
+        isPrimaryKey: Bool = false, isIndexed: Bool = false, defaultValue: Value? = nil
+    ) {
         self.name = name
         self.type = type
         let sequence = (isList || isSet) && !isMap
@@ -100,8 +102,10 @@ extension Property {
         isIndexed = try c.decode(Bool.self, forKey: .isIndexed)
         defaultValue = try c.decodeIfPresent(Value.self, forKey: .defaultValue)
         if (isSet && !isList) || (isMap && isList) {
-            throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath,
-                                                    debugDescription: "property '\(name)' is a set that is not a list, or a map that is a list"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: c.codingPath,
+                    debugDescription: "property '\(name)' is a set that is not a list, or a map that is a list"))
         }
     }
 

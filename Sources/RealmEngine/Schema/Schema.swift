@@ -50,7 +50,8 @@ public struct Schema: Codable, Hashable, Sendable {
             switch property.type {
             case .object:
                 guard let target = property.objectClassName, self[target] != nil else {
-                    throw RealmError.invalidSchema("'\(where_)' links to unknown class '\(property.objectClassName ?? "")'")
+                    throw RealmError.invalidSchema(
+                        "'\(where_)' links to unknown class '\(property.objectClassName ?? "")'")
                 }
                 if !property.isList && !property.isOptional {
                     throw RealmError.invalidSchema("to-one link '\(where_)' must be optional")
@@ -60,18 +61,22 @@ public struct Schema: Codable, Hashable, Sendable {
                 }
                 if property.isSet, self[target]?.isEmbedded == true {
                     throw RealmError.invalidSchema(
-                        "'\(where_)': a set cannot hold embedded objects of '\(target)' (use a to-one link, a list or a dictionary)")
+                        "'\(where_)': a set cannot hold embedded objects of '\(target)' (use a to-one link, a list or a dictionary)"
+                    )
                 }
             case .mixed:
                 try Schema.checkMixed(property, at: where_)
             case .linkingObjects:
                 guard let origin = property.objectClassName, let originSchema = self[origin] else {
-                    throw RealmError.invalidSchema("'\(where_)' names unknown class '\(property.objectClassName ?? "")'")
+                    throw RealmError.invalidSchema(
+                        "'\(where_)' names unknown class '\(property.objectClassName ?? "")'")
                 }
                 guard let originProperty = property.linkOriginPropertyName.flatMap({ originSchema[$0] }),
-                      originProperty.type == .object, originProperty.objectClassName == className else {
+                    originProperty.type == .object, originProperty.objectClassName == className
+                else {
                     throw RealmError.invalidSchema(
-                        "'\(where_)': '\(origin).\(property.linkOriginPropertyName ?? "")' is not a link to '\(className)'")
+                        "'\(where_)': '\(origin).\(property.linkOriginPropertyName ?? "")' is not a link to '\(className)'"
+                    )
                 }
             default:
                 break
@@ -79,7 +84,8 @@ public struct Schema: Codable, Hashable, Sendable {
             if property.isPrimaryKey {
                 primaryKeys += 1
                 guard property.type.canBePrimaryKey, !property.isCollection else {
-                    throw RealmError.invalidSchema("'\(where_)' of type \(property.typeDescription) cannot be a primary key")
+                    throw RealmError.invalidSchema(
+                        "'\(where_)' of type \(property.typeDescription) cannot be a primary key")
                 }
             }
             if property.isIndexed && !property.isPrimaryKey && (!property.type.canBeIndexed || property.isCollection) {

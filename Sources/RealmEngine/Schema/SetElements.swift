@@ -29,7 +29,8 @@ package enum SetElements {
 
     /// The position of `value` in a normalized set, or where it would go.
     static func position(of value: Value, in items: [Value]) -> (index: Int, found: Bool) {
-        var lo = 0, hi = items.count
+        var lo = 0
+        var hi = items.count
         while lo < hi {
             let mid = (lo + hi) / 2
             let c = ValueOrder.sortCompare(items[mid], value)
@@ -47,13 +48,17 @@ package enum SetElements {
 package enum MapKey {
     package static func check(_ key: String, className: String, property: String) throws {
         if key.utf8.first == UInt8(ascii: "$") {
-            throw RealmError.invalidInput("\(className).\(property): the dictionary key '\(key)' starts with '$'; a key must not start with '$'")
+            throw RealmError.invalidInput(
+                "\(className).\(property): the dictionary key '\(key)' starts with '$'; a key must not start with '$'")
         }
         if key.utf8.contains(UInt8(ascii: ".")) {
-            throw RealmError.invalidInput("\(className).\(property): the dictionary key '\(key)' contains '.'; a key must not contain '.'")
+            throw RealmError.invalidInput(
+                "\(className).\(property): the dictionary key '\(key)' contains '.'; a key must not contain '.'")
         }
         if key.utf8.count > Limits.maxValueBytes {
-            throw RealmError.limitExceeded("\(className).\(property): a dictionary key of \(key.utf8.count) bytes exceeds the limit of \(Limits.maxValueBytes) bytes")
+            throw RealmError.limitExceeded(
+                "\(className).\(property): a dictionary key of \(key.utf8.count) bytes exceeds the limit of \(Limits.maxValueBytes) bytes"
+            )
         }
     }
 }

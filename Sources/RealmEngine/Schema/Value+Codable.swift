@@ -52,7 +52,8 @@ extension Value: Codable {
             self = .typedLink(TypedLink(className: parts[0], key: ObjectKey(key)))
         case "list": self = .list(try c.decode([Value].self, forKey: .v))
         case "dictionary": self = .map(try c.decode([String: Value].self, forKey: .v))
-        default: throw DecodingError.dataCorruptedError(forKey: .t, in: c, debugDescription: "unknown value kind \(kind)")
+        default:
+            throw DecodingError.dataCorruptedError(forKey: .t, in: c, debugDescription: "unknown value kind \(kind)")
         }
     }
 

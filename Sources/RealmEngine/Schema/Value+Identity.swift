@@ -16,7 +16,8 @@ extension Value {
         case (.decimal128(let a), .decimal128(let b)): return a.low == b.low && a.high == b.high
         case (.list(let a), .list(let b)): return Value.identical(a, b)
         case (.map(let a), .map(let b)):
-            return a.count == b.count && a.allSatisfy { key, value in b[key].map { value.isIdentical(to: $0) } ?? false }
+            return a.count == b.count
+                && a.allSatisfy { key, value in b[key].map { value.isIdentical(to: $0) } ?? false }
         default: return self == other
         }
     }

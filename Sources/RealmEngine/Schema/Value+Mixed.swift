@@ -155,19 +155,27 @@ extension Property {
     func coerceMixed(_ value: Value, className: String, depth: Int = 0) throws -> Value {
         switch value {
         case .string(let s) where s.utf8.count > Limits.maxValueBytes:
-            throw RealmError.limitExceeded("\(className).\(name): a string of \(s.utf8.count) bytes exceeds the limit of \(Limits.maxValueBytes) bytes")
+            throw RealmError.limitExceeded(
+                "\(className).\(name): a string of \(s.utf8.count) bytes exceeds the limit of \(Limits.maxValueBytes) bytes"
+            )
         case .data(let d) where d.count > Limits.maxValueBytes:
-            throw RealmError.limitExceeded("\(className).\(name): data of \(d.count) bytes exceeds the limit of \(Limits.maxValueBytes) bytes")
+            throw RealmError.limitExceeded(
+                "\(className).\(name): data of \(d.count) bytes exceeds the limit of \(Limits.maxValueBytes) bytes")
         case .link:
-            throw RealmError.typeMismatch(className: className, property: name,
-                                          expected: "a Mixed value (a link in a Mixed value names its class: Class#key)", got: "an untyped link")
+            throw RealmError.typeMismatch(
+                className: className, property: name,
+                expected: "a Mixed value (a link in a Mixed value names its class: Class#key)", got: "an untyped link")
         case .list, .map:
             if isSet {
-                throw RealmError.typeMismatch(className: className, property: name,
-                                              expected: "a value that is no list or dictionary (a set of Mixed cannot hold collections)", got: value.kindName)
+                throw RealmError.typeMismatch(
+                    className: className, property: name,
+                    expected: "a value that is no list or dictionary (a set of Mixed cannot hold collections)",
+                    got: value.kindName)
             }
             guard depth < Value.maxMixedDepth else {
-                throw RealmError.limitExceeded("\(className).\(name): a Mixed value nests lists and dictionaries deeper than \(Value.maxMixedDepth) levels")
+                throw RealmError.limitExceeded(
+                    "\(className).\(name): a Mixed value nests lists and dictionaries deeper than \(Value.maxMixedDepth) levels"
+                )
             }
             if case .list(let items) = value {
                 return .list(try items.map { try coerceMixed($0, className: className, depth: depth + 1) })
@@ -180,7 +188,9 @@ extension Property {
             }
             return .map(out)
         case .typedLink(let l) where l.className.isEmpty:
-            throw RealmError.typeMismatch(className: className, property: name, expected: "a link naming its class", got: "a link without a class")
+            throw RealmError.typeMismatch(
+                className: className, property: name, expected: "a link naming its class", got: "a link without a class"
+            )
         default:
             return value
         }
@@ -191,7 +201,8 @@ extension Schema {
     /// A Mixed property is always optional, names no class, and has no link as its default.
     static func checkMixed(_ property: Property, at place: String) throws {
         if !property.isOptional {
-            throw RealmError.invalidSchema("'\(place)': a mixed property always holds nil when unset; it cannot be required")
+            throw RealmError.invalidSchema(
+                "'\(place)': a mixed property always holds nil when unset; it cannot be required")
         }
         if property.objectClassName != nil {
             throw RealmError.invalidSchema("'\(place)': a mixed property names no class")
@@ -232,11 +243,14 @@ extension ObjectInput {
     func mixedValue(className: String, property: String) throws -> Value {
         switch self {
         case .value(let v): return v
-        case .array(let items): return .list(try items.map { try $0.mixedValue(className: className, property: property) })
-        case .dictionary(let entries): return .map(try entries.mapValues { try $0.mixedValue(className: className, property: property) })
+        case .array(let items):
+            return .list(try items.map { try $0.mixedValue(className: className, property: property) })
+        case .dictionary(let entries):
+            return .map(try entries.mapValues { try $0.mixedValue(className: className, property: property) })
         case .primaryKey:
-            throw RealmError.typeMismatch(className: className, property: property,
-                                          expected: "a Mixed value (a link as Class#key)", got: "a primary key reference")
+            throw RealmError.typeMismatch(
+                className: className, property: property,
+                expected: "a Mixed value (a link as Class#key)", got: "a primary key reference")
         }
     }
 }

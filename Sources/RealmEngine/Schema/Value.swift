@@ -24,7 +24,10 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         var n = Int64(nanoseconds)
         s += n / 1_000_000_000
         n %= 1_000_000_000
-        if n < 0 { n += 1_000_000_000; s -= 1 }
+        if n < 0 {
+            n += 1_000_000_000
+            s -= 1
+        }
         self.seconds = s
         self.nanoseconds = Int32(n)
     }
@@ -49,13 +52,15 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         let interval = date.timeIntervalSinceReferenceDate
         let whole = interval.rounded(.down)
         guard interval.isFinite, let sinceReference = Int64(exactly: whole) else {
-            throw RealmError.invalidInput("the date \(interval) seconds from 2001-01-01 cannot be stored: a Realm date holds "
-                                          + "finite times within Int64 seconds of 1970 (about ±292 billion years)")
+            throw RealmError.invalidInput(
+                "the date \(interval) seconds from 2001-01-01 cannot be stored: a Realm date holds "
+                    + "finite times within Int64 seconds of 1970 (about ±292 billion years)")
         }
         let (seconds, overflow) = sinceReference.addingReportingOverflow(Timestamp.referenceDateSeconds)
         guard !overflow else {
-            throw RealmError.invalidInput("the date \(interval) seconds from 2001-01-01 cannot be stored: it is beyond "
-                                          + "Int64 seconds of 1970 (about 292 billion years)")
+            throw RealmError.invalidInput(
+                "the date \(interval) seconds from 2001-01-01 cannot be stored: it is beyond "
+                    + "Int64 seconds of 1970 (about 292 billion years)")
         }
         // `interval - whole` is exact; a fraction that rounds to 1e9 ns is carried by `init`.
         self.init(seconds: seconds, nanoseconds: Int32(((interval - whole) * 1e9).rounded()))
@@ -90,9 +95,14 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         let days = remainder < 0 ? quotient - 1 : quotient
         let secondOfDay = remainder < 0 ? remainder + 86400 : remainder
         let (y, m, d) = Timestamp.civil(fromDays: days)
-        let hh = secondOfDay / 3600, mm = (secondOfDay % 3600) / 60, ss = secondOfDay % 60
+        let hh = secondOfDay / 3600
+        let mm = (secondOfDay % 3600) / 60
+        let ss = secondOfDay % 60
         func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        func four(_ v: Int64) -> String { let t = "\(v)"; return String(repeating: "0", count: max(0, 4 - t.count)) + t }
+        func four(_ v: Int64) -> String {
+            let t = "\(v)"
+            return String(repeating: "0", count: max(0, 4 - t.count)) + t
+        }
         let year = y < 0 ? "-" + four(-y) : y < 10000 ? four(y) : "+\(y)"
         var out = "\(year)-\(two(m))-\(two(d))T\(two(hh)):\(two(mm)):\(two(ss))"
         if nanoseconds != 0 {
@@ -169,12 +179,16 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
             return true
         }
         var sign: UInt8?
-        if i < b.count && (b[i] == 45 || b[i] == 43) { sign = b[i]; i += 1 }
+        if i < b.count && (b[i] == 45 || b[i] == 43) {
+            sign = b[i]
+            i += 1
+        }
         var yearDigits = 0
         while i + yearDigits < b.count, b[i + yearDigits] >= 48 && b[i + yearDigits] <= 57 { yearDigits += 1 }
         guard yearDigits == 4 || (sign != nil && (4...maxYearDigits).contains(yearDigits)) else { return nil }
         guard var year = number(yearDigits), expect(45), let month = number(2), expect(45), let day = number(2),
-              (1...12).contains(month) else { return nil }
+            (1...12).contains(month)
+        else { return nil }
         if sign == 45 { year = -year }
         guard (1...Timestamp.daysIn(month: month, of: year)).contains(day) else { return nil }
         let days = Timestamp.days(year: year, month: month, day: day)
@@ -304,7 +318,9 @@ public struct ObjectId: Hashable, Comparable, Sendable, CustomStringConvertible 
         a.bytes.0 == b.bytes.0 && a.bytes.1 == b.bytes.1 && a.bytes.2 == b.bytes.2
     }
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(bytes.0); hasher.combine(bytes.1); hasher.combine(bytes.2)
+        hasher.combine(bytes.0)
+        hasher.combine(bytes.1)
+        hasher.combine(bytes.2)
     }
     public static func < (a: ObjectId, b: ObjectId) -> Bool {
         (a.bytes.0, a.bytes.1, a.bytes.2) < (b.bytes.0, b.bytes.1, b.bytes.2)
@@ -392,8 +408,9 @@ extension Property {
     /// `element` is true), or throws a type error naming the property.
     func coerce(_ value: Value, className: String, element: Bool = false) throws -> Value {
         var mismatch: RealmError {
-            RealmError.typeMismatch(className: className, property: name, expected: element ? type.rawValue : typeDescription,
-                                    got: value.kindName)
+            RealmError.typeMismatch(
+                className: className, property: name, expected: element ? type.rawValue : typeDescription,
+                got: value.kindName)
         }
         if isMap && !element {
             guard case .map(let entries) = value else {
@@ -424,8 +441,9 @@ extension Property {
         case (.bool, .bool): return value
         case (.int, .int), (.int8, .int), (.int16, .int), (.int32, .int):
             guard case .int(let v) = value, type.integerRange.contains(v) else {
-                throw RealmError.typeMismatch(className: className, property: name,
-                                              expected: "\(type.rawValue) in \(type.integerRange)", got: value.description)
+                throw RealmError.typeMismatch(
+                    className: className, property: name,
+                    expected: "\(type.rawValue) in \(type.integerRange)", got: value.description)
             }
             return value
         case (.float, .float): return value
@@ -437,7 +455,8 @@ extension Property {
         case (.string, .string(let s)):
             if s.utf8.count > Limits.maxValueBytes {
                 throw RealmError.limitExceeded(
-                    "\(className).\(name): a string of \(s.utf8.count) bytes exceeds the limit of \(Limits.maxValueBytes) bytes")
+                    "\(className).\(name): a string of \(s.utf8.count) bytes exceeds the limit of \(Limits.maxValueBytes) bytes"
+                )
             }
             return value
         case (.data, .data(let d)):

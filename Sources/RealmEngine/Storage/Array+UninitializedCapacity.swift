@@ -8,8 +8,10 @@ extension Array {
     /// hardware, but a data race all the same, and ThreadSanitizer reports it on every parallel
     /// test run (earlier stdlib fixes of this kind: swiftlang/swift#14778, #21624, #27808). With
     /// capacity 0, `body` runs on an empty buffer and the result is a plain `[]`.
-    init(uninitializedCapacity capacity: Int,
-         initializingWith body: (inout UnsafeMutableBufferPointer<Element>, inout Int) throws -> Void) rethrows {
+    init(
+        uninitializedCapacity capacity: Int,
+        initializingWith body: (inout UnsafeMutableBufferPointer<Element>, inout Int) throws -> Void
+    ) rethrows {
         guard capacity > 0 else {
             var empty = UnsafeMutableBufferPointer<Element>(start: nil, count: 0)
             var initialized = 0

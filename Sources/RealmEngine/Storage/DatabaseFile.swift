@@ -1,9 +1,9 @@
 import CShims
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One open database file: a descriptor for writes (`pwrite`) and a read-only shared mapping for
@@ -31,16 +31,32 @@ final class DatabaseFile: @unchecked Sendable {
     /// Set by tests: fail the Nth grow/write/sync call from now (counting from 1) with ENOSPC,
     /// to check that a failed commit loses nothing (SQLite's test VFS idea).
     var failAfter: Int? {
-        get { failureLock.lock(); defer { failureLock.unlock() }; return _failAfter }
-        set { failureLock.lock(); _failAfter = newValue; failureLock.unlock() }
+        get {
+            failureLock.lock()
+            defer { failureLock.unlock() }
+            return _failAfter
+        }
+        set {
+            failureLock.lock()
+            _failAfter = newValue
+            failureLock.unlock()
+        }
     }
     private var _failAfter: Int?
     private let failureLock = NSLock()
     /// Set by tests with `failAfter`: once the Nth call failed, every later grow/write/sync fails
     /// too (a device that went away), instead of only that one.
     var failsFromThenOn: Bool {
-        get { failureLock.lock(); defer { failureLock.unlock() }; return _failsFromThenOn }
-        set { failureLock.lock(); _failsFromThenOn = newValue; failureLock.unlock() }
+        get {
+            failureLock.lock()
+            defer { failureLock.unlock() }
+            return _failsFromThenOn
+        }
+        set {
+            failureLock.lock()
+            _failsFromThenOn = newValue
+            failureLock.unlock()
+        }
     }
     private var _failsFromThenOn = false
 
@@ -54,7 +70,8 @@ final class DatabaseFile: @unchecked Sendable {
     /// inode, and every `fdatasync` then writes the inode block too — one more device write per
     /// commit. See `SharedFile.slots()` for why a size seen earlier is safe to use there.
     var lastKnownSize: UInt64? {
-        sizeLock.lock(); defer { sizeLock.unlock() }
+        sizeLock.lock()
+        defer { sizeLock.unlock() }
         return _lastKnownSize
     }
     private var _lastKnownSize: UInt64?
@@ -75,7 +92,8 @@ final class DatabaseFile: @unchecked Sendable {
     /// `fstat` is not a lower bound — a writer elsewhere may still cancel and truncate — so only
     /// writers set this.
     var writerKnownSize: UInt64? {
-        sizeLock.lock(); defer { sizeLock.unlock() }
+        sizeLock.lock()
+        defer { sizeLock.unlock() }
         return _writerKnownSize
     }
     private var _writerKnownSize: UInt64?
@@ -149,20 +167,25 @@ final class DatabaseFile: @unchecked Sendable {
     static func mappingError(_ path: String, fileSize: UInt64) -> RealmError {
         let code = errno
         var limit = rlimit()
-        guard code == ENOMEM, getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else {
+        guard code == ENOMEM, getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0,
+            limit.rlim_cur != rlim_t.max
+        else {
             return RealmError.posix(path: path, operation: "mmap", errno: code)
         }
-        return RealmError.io(path: path, operation: "mmap", errno: code,
-                             message: "\(String(cString: strerror(code))): the file (\(FileHeader.groupedDigits(fileSize)) bytes) does not fit in the address space "
-                                 + "this process may use (ulimit -v is \(limit.rlim_cur >> 10) KiB)")
+        return RealmError.io(
+            path: path, operation: "mmap", errno: code,
+            message:
+                "\(String(cString: strerror(code))): the file (\(FileHeader.groupedDigits(fileSize)) bytes) does not fit in the address space "
+                + "this process may use (ulimit -v is \(limit.rlim_cur >> 10) KiB)")
     }
 
     /// Throws unless `size` bytes of the file lie within this process's mapping: another process
     /// may have grown the file past a reservation scaled to its size when it was opened.
     func checkMapped(size: UInt64) throws {
         guard size > UInt64(reservedBytes) else { return }
-        throw RealmError.resourceLimit("\(path) has grown to \(size >> 20) MiB, past the \(reservedBytes >> 20) MiB of address space "
-                                     + "this process reserved for it when it opened the file (ulimit -v?); open it again")
+        throw RealmError.resourceLimit(
+            "\(path) has grown to \(size >> 20) MiB, past the \(reservedBytes >> 20) MiB of address space "
+                + "this process reserved for it when it opened the file (ulimit -v?); open it again")
     }
 
     /// Opens an existing file (or creates it when `create`); encrypted with `encryptionKey`
@@ -187,8 +210,9 @@ final class DatabaseFile: @unchecked Sendable {
             if errno == EACCES || errno == EROFS {
                 // The reason only: which way around it there is (a read-only open, a flag) is
                 // the caller's to say; not every command has a --read-only.
-                throw RealmError.io(path: path, operation: readOnly ? "open" : "open for writing", errno: errno,
-                                    message: String(cString: strerror(errno)))
+                throw RealmError.io(
+                    path: path, operation: readOnly ? "open" : "open for writing", errno: errno,
+                    message: String(cString: strerror(errno)))
             }
             throw DatabaseFile.ioError(path, "open")
         }
@@ -196,7 +220,8 @@ final class DatabaseFile: @unchecked Sendable {
         self.fd = fd
         if let cipher {
             let (view, size) = try DatabaseFile.closing(fd) {
-                try EncryptedFile.reserveView(sizes: DatabaseFile.reservations(forFileOf: openedSize), path: path, fileSize: openedSize)
+                try EncryptedFile.reserveView(
+                    sizes: DatabaseFile.reservations(forFileOf: openedSize), path: path, fileSize: openedSize)
             }
             (base, reservedBytes) = (UnsafeRawPointer(view), size)
             crypt = EncryptedFile(path: path, fd: fd, cipher: cipher, view: view, viewBytes: size)
@@ -210,7 +235,8 @@ final class DatabaseFile: @unchecked Sendable {
         // (doing it here too unmapped twice and closed a descriptor number another open may
         // already have been given).
         if try physicalSize() > UInt64(reservedBytes) {
-            throw RealmError.resourceLimit("\(path) is larger than the \(reservedBytes >> 20) MiB of address space this process could reserve")
+            throw RealmError.resourceLimit(
+                "\(path) is larger than the \(reservedBytes >> 20) MiB of address space this process could reserve")
         }
         counted = true
         OpenFiles.opened()
@@ -292,13 +318,18 @@ final class DatabaseFile: @unchecked Sendable {
     func checkSameKey(_ key: [UInt8]?) throws {
         switch (crypt, key) {
         case (nil, nil): return
-        case (nil, .some): throw RealmError.encryption(path: path, reason: "the file is not encrypted: open it without an encryption key")
+        case (nil, .some):
+            throw RealmError.encryption(
+                path: path, reason: "the file is not encrypted: open it without an encryption key")
         case (.some, nil): throw RealmError.encryption(path: path, reason: RealmError.missingKeyReason)
         case (.some(let c), .some(let k)):
             guard k.count == PageCipher.keySize else {
-                throw RealmError.encryption(path: path, reason: "an encryption key must be \(PageCipher.keySize) bytes, got \(k.count)")
+                throw RealmError.encryption(
+                    path: path, reason: "an encryption key must be \(PageCipher.keySize) bytes, got \(k.count)")
             }
-            guard PageCipher.equal(c.cipher.key, k) else { throw RealmError.encryption(path: path, reason: "wrong encryption key") }
+            guard PageCipher.equal(c.cipher.key, k) else {
+                throw RealmError.encryption(path: path, reason: "wrong encryption key")
+            }
         }
     }
 
@@ -324,7 +355,8 @@ final class DatabaseFile: @unchecked Sendable {
     func grow(from current: UInt64, to size: UInt64) throws {
         guard current < size else { return }
         if size > UInt64(reservedBytes) {
-            throw RealmError.resourceLimit("\(path) cannot grow past the \(reservedBytes >> 20) MiB of address space reserved for it")
+            throw RealmError.resourceLimit(
+                "\(path) cannot grow past the \(reservedBytes >> 20) MiB of address space reserved for it")
         }
         try injectedFailure("grow")
         if let crypt {
@@ -347,7 +379,8 @@ final class DatabaseFile: @unchecked Sendable {
                 // Give back what was written so a failed growth leaves the file as it was.
                 _ = SystemCalls.ftruncate(fd, off_t(current), path: path)
                 noteWriterSize(current)
-                throw RealmError.io(path: path, operation: "grow the file", errno: e, message: String(cString: strerror(e)))
+                throw RealmError.io(
+                    path: path, operation: "grow the file", errno: e, message: String(cString: strerror(e)))
             }
             at += UInt64(written)
         }
@@ -369,7 +402,8 @@ final class DatabaseFile: @unchecked Sendable {
         try injectedFailure("write")
         var done = 0
         while done < bytes.count {
-            let n = SystemCalls.pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done), path: path)
+            let n = SystemCalls.pwrite(
+                fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done), path: path)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw DatabaseFile.ioError(path, "write")
@@ -381,7 +415,8 @@ final class DatabaseFile: @unchecked Sendable {
 
     /// How many times `sync` reached `fdatasync` (tests count barriers with it).
     var syncCalls: Int {
-        failureLock.lock(); defer { failureLock.unlock() }
+        failureLock.lock()
+        defer { failureLock.unlock() }
         return _syncCalls
     }
     private var _syncCalls = 0
@@ -417,7 +452,6 @@ final class DatabaseFile: @unchecked Sendable {
         recorder?.resized(from: before, to: size)
     }
 
-
     private func injectedFailure(_ operation: String) throws {
         failureLock.lock()
         defer { failureLock.unlock() }
@@ -426,7 +460,8 @@ final class DatabaseFile: @unchecked Sendable {
         _failAfter = n
         if n <= 0 {
             _failAfter = _failsFromThenOn ? 0 : nil
-            throw RealmError.io(path: path, operation: operation, errno: ENOSPC, message: "No space left on device (injected)")
+            throw RealmError.io(
+                path: path, operation: operation, errno: ENOSPC, message: "No space left on device (injected)")
         }
     }
 

@@ -1,8 +1,8 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Making a file's *name* durable. `fdatasync` on a file makes its bytes durable, not the
@@ -30,8 +30,16 @@ enum PosixSync {
 
     /// Set by tests: called with the directory before each sync; throwing makes the sync fail.
     static var observer: (@Sendable (String) throws -> Void)? {
-        get { observerLock.lock(); defer { observerLock.unlock() }; return _observer }
-        set { observerLock.lock(); _observer = newValue; observerLock.unlock() }
+        get {
+            observerLock.lock()
+            defer { observerLock.unlock() }
+            return _observer
+        }
+        set {
+            observerLock.lock()
+            _observer = newValue
+            observerLock.unlock()
+        }
     }
     nonisolated(unsafe) private static var _observer: (@Sendable (String) throws -> Void)?
     private static let observerLock = NSLock()

@@ -1,8 +1,8 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The encrypted form of a database file, below `DatabaseFile`: the engine sees plain *logical*
@@ -125,7 +125,8 @@ final class EncryptedFile: @unchecked Sendable {
     static func reserveView(sizes: [Int], path: String, fileSize: UInt64) throws -> (UnsafeMutableRawPointer, Int) {
         for size in sizes {
             if let mapped = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0),
-               mapped != UnsafeMutableRawPointer(bitPattern: -1) {
+                mapped != UnsafeMutableRawPointer(bitPattern: -1)
+            {
                 return (mapped, size)
             }
         }
@@ -145,7 +146,9 @@ final class EncryptedFile: @unchecked Sendable {
         // opener that may write it).
         let held = SystemCalls.flock(fd, create ? LOCK_EX : LOCK_SH, path: path)
         if held != 0 {
-            throw RealmError.io(path: path, operation: "lock the encryption header", errno: held, message: String(cString: strerror(held)))
+            throw RealmError.io(
+                path: path, operation: "lock the encryption header", errno: held,
+                message: String(cString: strerror(held)))
         }
         defer { SystemCalls.flock(fd, LOCK_UN, path: path) }
         let size = try physicalSizeNow()
@@ -160,14 +163,18 @@ final class EncryptedFile: @unchecked Sendable {
             return
         }
         let header = try EncryptionHeader.read(head, path: path)
-        guard let check = PageCipher.keyCheck(key: cipher.key, salt: header.salt), PageCipher.equal(check, header.keyCheck) else {
+        guard let check = PageCipher.keyCheck(key: cipher.key, salt: header.salt),
+            PageCipher.equal(check, header.keyCheck)
+        else {
             throw RealmError.encryption(path: path, reason: "wrong encryption key")
         }
         let pages = EncryptedFile.logicalPages(physical: size)
         if pages == 0 && !create {
             // Its logical size is 0, which the header check would call "the file is empty".
-            throw RealmError.notARealmFile(path: path, reason: "the encrypted file is too short (\(size) bytes) to hold a page: "
-                                               + "it was cut, or its creation did not finish")
+            throw RealmError.notARealmFile(
+                path: path,
+                reason: "the encrypted file is too short (\(size) bytes) to hold a page: "
+                    + "it was cut, or its creation did not finish")
         }
         try load(upTo: pages)
     }
@@ -199,8 +206,10 @@ final class EncryptedFile: @unchecked Sendable {
         return raw.withUnsafeBytes { r in
             range.indices.map { i in
                 let at = (i - range.lowerBound) * 2 * PageEntry.size
-                return (PageEntry(UnsafeRawBufferPointer(rebasing: r[at..<at + PageEntry.size])),
-                        PageEntry(UnsafeRawBufferPointer(rebasing: r[at + PageEntry.size..<at + 2 * PageEntry.size])))
+                return (
+                    PageEntry(UnsafeRawBufferPointer(rebasing: r[at..<at + PageEntry.size])),
+                    PageEntry(UnsafeRawBufferPointer(rebasing: r[at + PageEntry.size..<at + 2 * PageEntry.size]))
+                )
             }
         }
     }
@@ -253,14 +262,22 @@ final class EncryptedFile: @unchecked Sendable {
                 }
                 // A slot page's other copy is checked too (only there: it costs a second HMAC): a
                 // damaged counter may rank the newer copy last.
-                let otherFails = opened && EncryptedFile.slotPages.contains(page) && { () -> Bool in
-                    let other = 1 - copy, otherEntry = other == 0 ? pair.0 : pair.1
-                    guard otherEntry.counter > 0 else { return false }
-                    let otherSlice = other * EncryptedFile.pageSize..<(other + 1) * EncryptedFile.pageSize
-                    return !cipherText.withUnsafeBytes { cipher.verifies(UnsafeRawBufferPointer(rebasing: $0[otherSlice]), entry: otherEntry, page: UInt64(page)) }
-                }()
+                let otherFails =
+                    opened && EncryptedFile.slotPages.contains(page)
+                    && { () -> Bool in
+                        let other = 1 - copy
+                        let otherEntry = other == 0 ? pair.0 : pair.1
+                        guard otherEntry.counter > 0 else { return false }
+                        let otherSlice = other * EncryptedFile.pageSize..<(other + 1) * EncryptedFile.pageSize
+                        return !cipherText.withUnsafeBytes {
+                            cipher.verifies(
+                                UnsafeRawBufferPointer(rebasing: $0[otherSlice]), entry: otherEntry, page: UInt64(page))
+                        }
+                    }()
                 if opened {
-                    plain.withUnsafeBytes { _ = memcpy(view + page * EncryptedFile.pageSize, $0.baseAddress!, EncryptedFile.pageSize) }
+                    plain.withUnsafeBytes {
+                        _ = memcpy(view + page * EncryptedFile.pageSize, $0.baseAddress!, EncryptedFile.pageSize)
+                    }
                     counters[page] = (pair.0.counter, pair.1.counter)
                     current[page] = UInt8(copy)
                     unreadable.remove(page)
@@ -282,14 +299,18 @@ final class EncryptedFile: @unchecked Sendable {
         let watched = EncryptedFile.slotPages.filter { $0 < pages }
         guard !watched.isEmpty else { return }
         let first = try readEntries(0..<watched.last! + 1)
-        let changed = watched.contains { first[$0].0.counter != counters[$0].0 || first[$0].1.counter != counters[$0].1 }
+        let changed = watched.contains {
+            first[$0].0.counter != counters[$0].0 || first[$0].1.counter != counters[$0].1
+        }
         guard changed else { return }
         for page in watched { try reload(page, entries: first[page]) }
         for group in EncryptedFile.groups(0..<pages) {
             for (i, pair) in try readEntries(group).enumerated() {
                 let page = group.lowerBound + i
                 if watched.contains(page) { continue }
-                if pair.0.counter != counters[page].0 || pair.1.counter != counters[page].1 { try reload(page, entries: pair) }
+                if pair.0.counter != counters[page].0 || pair.1.counter != counters[page].1 {
+                    try reload(page, entries: pair)
+                }
             }
         }
     }
@@ -351,8 +372,10 @@ final class EncryptedFile: @unchecked Sendable {
         let at = Int(metaOffset(page))
         guard at + 2 * PageEntry.size <= data.count else { return (0, 0) }
         return data.withUnsafeBytes { raw in
-            (PageEntry(UnsafeRawBufferPointer(rebasing: raw[at..<at + PageEntry.size])).counter,
-             PageEntry(UnsafeRawBufferPointer(rebasing: raw[at + PageEntry.size..<at + 2 * PageEntry.size])).counter)
+            (
+                PageEntry(UnsafeRawBufferPointer(rebasing: raw[at..<at + PageEntry.size])).counter,
+                PageEntry(UnsafeRawBufferPointer(rebasing: raw[at + PageEntry.size..<at + 2 * PageEntry.size])).counter
+            )
         }
     }
 
@@ -373,8 +396,11 @@ final class EncryptedFile: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard let page = unreadable.filter({ UInt64($0 * EncryptedFile.pageSize) < size }).min() else { return }
-        throw RealmError.corruptFile(path: path, offset: UInt64(page * EncryptedFile.pageSize),
-                                     reason: "page \(page) failed its integrity check (HMAC-SHA-256): the file was changed outside realmtui or damaged (the key is right)")
+        throw RealmError.corruptFile(
+            path: path, offset: UInt64(page * EncryptedFile.pageSize),
+            reason:
+                "page \(page) failed its integrity check (HMAC-SHA-256): the file was changed outside realmtui or damaged (the key is right)"
+        )
     }
 
     // MARK: Writing
@@ -387,9 +413,12 @@ final class EncryptedFile: @unchecked Sendable {
         guard bytes.count > 0 else { return }
         let end = offset + UInt64(bytes.count)
         guard end <= UInt64(pages * EncryptedFile.pageSize) else {
-            throw RealmError.io(path: path, operation: "write", errno: EINVAL, message: "internal error: a write past the end of the encrypted file")
+            throw RealmError.io(
+                path: path, operation: "write", errno: EINVAL,
+                message: "internal error: a write past the end of the encrypted file")
         }
-        let touched = Int(offset) / EncryptedFile.pageSize..<(Int(end) + EncryptedFile.pageSize - 1) / EncryptedFile.pageSize
+        let touched =
+            Int(offset) / EncryptedFile.pageSize..<(Int(end) + EncryptedFile.pageSize - 1) / EncryptedFile.pageSize
         var sealed = [UInt8](repeating: 0, count: EncryptedFile.pageSize)
         for group in EncryptedFile.groups(touched) {
             var stored = try readEntries(group)
@@ -401,7 +430,10 @@ final class EncryptedFile: @unchecked Sendable {
             }
             if !foreign.isEmpty {
                 try file.sync()
-                for p in foreign { try reload(p, entries: stored[p - group.lowerBound]); dirty[p] = nil }
+                for p in foreign {
+                    try reload(p, entries: stored[p - group.lowerBound])
+                    dirty[p] = nil
+                }
             }
             // The view's bytes of this group before the write: put back if it fails, so the view
             // never shows what did not reach the file (a slot that was not written, say).
@@ -412,25 +444,34 @@ final class EncryptedFile: @unchecked Sendable {
             do {
                 for page in group {
                     let pageStart = UInt64(page * EncryptedFile.pageSize)
-                    let from = max(offset, pageStart), to = min(end, pageStart + UInt64(EncryptedFile.pageSize))
-                    if unreadable.contains(page) && (from > pageStart || to < pageStart + UInt64(EncryptedFile.pageSize)) {
+                    let from = max(offset, pageStart)
+                    let to = min(end, pageStart + UInt64(EncryptedFile.pageSize))
+                    if unreadable.contains(page)
+                        && (from > pageStart || to < pageStart + UInt64(EncryptedFile.pageSize))
+                    {
                         try checkReadable(below: pageStart + 1)
                     }
                     memmove(view + Int(from), bytes.baseAddress! + Int(from - offset), Int(to - from))
                     var pair = stored[page - group.lowerBound]
                     let copy = dirty[page] != nil ? Int(current[page]) : 1 - Int(current[page])
                     let entry = try sealed.withUnsafeMutableBytes { out in
-                        try cipher.seal(UnsafeRawBufferPointer(start: view + Int(pageStart), count: EncryptedFile.pageSize), into: out,
-                                        page: UInt64(page), counter: max(pair.0.counter, pair.1.counter) + 1, path: path)
+                        try cipher.seal(
+                            UnsafeRawBufferPointer(start: view + Int(pageStart), count: EncryptedFile.pageSize),
+                            into: out,
+                            page: UInt64(page), counter: max(pair.0.counter, pair.1.counter) + 1, path: path)
                     }
-                    try sealed.withUnsafeBytes { try file.writeFile($0, at: EncryptedFile.dataOffset(page, copy: copy)) }
+                    try sealed.withUnsafeBytes {
+                        try file.writeFile($0, at: EncryptedFile.dataOffset(page, copy: copy))
+                    }
                     if copy == 0 { pair.0 = entry } else { pair.1 = entry }
                     stored[page - group.lowerBound] = pair
                     copies.append(copy)
                 }
                 try writeEntries(stored, from: group.lowerBound, file: file)
             } catch {
-                before.withUnsafeBytes { saved in if let start = saved.baseAddress { memcpy(view + Int(groupFrom), start, saved.count) } }
+                before.withUnsafeBytes { saved in
+                    if let start = saved.baseAddress { memcpy(view + Int(groupFrom), start, saved.count) }
+                }
                 // A copy rewritten in place may now fail its check on the file: counters that
                 // match nothing make the next write (or refresh) read these pages from the file.
                 for page in group { counters[page] = (.max, .max) }
@@ -454,7 +495,8 @@ final class EncryptedFile: @unchecked Sendable {
             for (i, pair) in pairs.enumerated() {
                 let at = i * 2 * PageEntry.size
                 pair.0.store(into: UnsafeMutableRawBufferPointer(rebasing: r[at..<at + PageEntry.size]))
-                pair.1.store(into: UnsafeMutableRawBufferPointer(rebasing: r[at + PageEntry.size..<at + 2 * PageEntry.size]))
+                pair.1.store(
+                    into: UnsafeMutableRawBufferPointer(rebasing: r[at + PageEntry.size..<at + 2 * PageEntry.size]))
             }
         }
         try raw.withUnsafeBytes { try file.writeFile($0, at: EncryptedFile.metaOffset(first)) }
@@ -481,17 +523,22 @@ final class EncryptedFile: @unchecked Sendable {
                     // A random first counter, not 1: a page cut off by a truncation and grown
                     // again must not repeat counters another process remembers from before (it
                     // would keep the old content); 2^62 leaves room for every later +1.
-                    let entry = try zeros.withUnsafeBytes { z in try region.withUnsafeMutableBytes { r in
-                        try cipher.seal(z, into: UnsafeMutableRawBufferPointer(rebasing: r[at..<at + EncryptedFile.pageSize]),
-                                        page: UInt64(page), counter: UInt64.random(in: 1..<(1 << 62)), path: path)
-                    } }
+                    let entry = try zeros.withUnsafeBytes { z in
+                        try region.withUnsafeMutableBytes { r in
+                            try cipher.seal(
+                                z, into: UnsafeMutableRawBufferPointer(rebasing: r[at..<at + EncryptedFile.pageSize]),
+                                page: UInt64(page), counter: UInt64.random(in: 1..<(1 << 62)), path: path)
+                        }
+                    }
                     pairs.append((entry, .empty))
                 }
                 if group.lowerBound % EncryptedFile.groupPages == 0 {
                     // A new group: its whole metadata page, so no hole is left in the file.
                     try zeros.withUnsafeBytes { try file.writeFile($0, at: EncryptedFile.metaOffset(group.lowerBound)) }
                 }
-                try region.withUnsafeBytes { try file.writeFile($0, at: EncryptedFile.dataOffset(group.lowerBound, copy: 0)) }
+                try region.withUnsafeBytes {
+                    try file.writeFile($0, at: EncryptedFile.dataOffset(group.lowerBound, copy: 0))
+                }
                 try writeEntries(pairs, from: group.lowerBound, file: file)
                 grown += pairs.map(\.0)
             }

@@ -24,7 +24,9 @@ struct EncryptionHeader {
 
     /// A header for a new file under `key`, or nil if OpenSSL fails.
     static func new(key: [UInt8]) -> EncryptionHeader? {
-        guard let salt = PageCipher.randomBytes(16), let check = PageCipher.keyCheck(key: key, salt: salt) else { return nil }
+        guard let salt = PageCipher.randomBytes(16), let check = PageCipher.keyCheck(key: key, salt: salt) else {
+            return nil
+        }
         return EncryptionHeader(salt: salt, keyCheck: check)
     }
 
@@ -44,18 +46,29 @@ struct EncryptionHeader {
     /// a damaged header and a format this program does not know.
     static func read(_ head: [UInt8], path: String) throws -> EncryptionHeader {
         if head.starts(with: FileHeader.magic.prefix(6)) {
-            throw RealmError.encryption(path: path, reason: "the file is not encrypted: open it without an encryption key")
+            throw RealmError.encryption(
+                path: path, reason: "the file is not encrypted: open it without an encryption key")
         }
         guard head.count >= 88, head.starts(with: magic) else {
-            throw RealmError.notARealmFile(path: path, reason: head.count < 88 ? "the file is too short (\(head.count) bytes)" : "unknown file signature")
+            throw RealmError.notARealmFile(
+                path: path,
+                reason: head.count < 88 ? "the file is too short (\(head.count) bytes)" : "unknown file signature")
         }
-        let stored = head.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: 80, as: UInt64.self)) }
-        guard stored == head.withUnsafeBytes({ Checksum.hash(UnsafeRawBufferPointer(rebasing: $0[0..<80]), seed: 0xC4) }) else {
+        let stored = head.withUnsafeBytes {
+            UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: 80, as: UInt64.self))
+        }
+        guard
+            stored == head.withUnsafeBytes({ Checksum.hash(UnsafeRawBufferPointer(rebasing: $0[0..<80]), seed: 0xC4) })
+        else {
             throw RealmError.corruptFile(path: path, offset: 0, reason: "the encryption header is damaged")
         }
-        func u32(_ at: Int) -> UInt32 { head.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: at, as: UInt32.self)) } }
-        guard u32(8) == format, u32(12) == UInt32(PageCipher.pageSize), u32(16) == UInt32(EncryptedFile.groupPages) else {
-            throw RealmError.encryption(path: path, reason: "an encryption format this program does not know (\(u32(8))); upgrade realmtui")
+        func u32(_ at: Int) -> UInt32 {
+            head.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: at, as: UInt32.self)) }
+        }
+        guard u32(8) == format, u32(12) == UInt32(PageCipher.pageSize), u32(16) == UInt32(EncryptedFile.groupPages)
+        else {
+            throw RealmError.encryption(
+                path: path, reason: "an encryption format this program does not know (\(u32(8))); upgrade realmtui")
         }
         return EncryptionHeader(salt: Array(head[32..<48]), keyCheck: Array(head[48..<80]))
     }

@@ -1,8 +1,8 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A test's plan of system-call failures (SQLite's test VFS idea, at the level of the calls):
@@ -43,7 +43,10 @@ final class FaultPlan: @unchecked Sendable {
 
     /// A plan; `nth: .max` makes one that only counts (`count`), to learn how many calls a
     /// workload makes before enumerating them.
-    init(folder: String, calls: Set<SystemCall> = Set(SystemCall.allCases), failure: Failure, nth: Int = .max, sticky: Bool = false) {
+    init(
+        folder: String, calls: Set<SystemCall> = Set(SystemCall.allCases), failure: Failure, nth: Int = .max,
+        sticky: Bool = false
+    ) {
         self.folder = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
         self.calls = failure == .short ? calls.intersection(SystemCall.transfers) : calls
         self.failure = failure

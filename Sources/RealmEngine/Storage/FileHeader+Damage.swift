@@ -20,8 +20,10 @@
 extension FileHeader {
     /// The indices of the damaged slots of the file mapped at `base` (see above); empty for the
     /// single layout.
-    static func damagedSlots(base: UnsafeRawPointer, fileSize: UInt64, layout: Layout,
-                             valid: [(index: Int, slot: Slot)]) -> [Int] {
+    static func damagedSlots(
+        base: UnsafeRawPointer, fileSize: UInt64, layout: Layout,
+        valid: [(index: Int, slot: Slot)]
+    ) -> [Int] {
         guard layout == .paired else { return [] }
         var damaged: [Int] = []
         for (index, offset) in layout.slotOffsets.enumerated() where !valid.contains(where: { $0.index == index }) {

@@ -13,17 +13,23 @@ extension FileHeader {
     /// `fileSize`, at least one page, with a known layout) is shorter than its header or than
     /// the logical size any checksum-valid slot records.
     static func checkNotTruncated(base: UnsafeRawPointer, fileSize: UInt64, path: String) throws {
-        guard fileSize >= UInt64(size), (0..<magic.count).allSatisfy({ base.load(fromByteOffset: $0, as: UInt8.self) == magic[$0] }),
-              let layout = Layout.of(base: base) else { return }
+        guard fileSize >= UInt64(size),
+            (0..<magic.count).allSatisfy({ base.load(fromByteOffset: $0, as: UInt8.self) == magic[$0] }),
+            let layout = Layout.of(base: base)
+        else { return }
         var needed: UInt64 = 0
         for offset in layout.slotOffsets where UInt64(offset + slotSize) <= fileSize {
             guard let slot = Slot.decode(UnsafeRawBufferPointer(start: base + offset, count: slotSize)),
-                  slot.readFormat <= readFormat else { continue }
+                slot.readFormat <= readFormat
+            else { continue }
             needed = max(needed, max(slot.logicalSize, UInt64(layout.size)))
         }
         guard fileSize < needed else { return }
-        throw RealmError.corruptFile(path: path, offset: fileSize,
-                                     reason: "the file is \(groupedDigits(fileSize)) bytes but its header needs \(groupedDigits(needed)): it was truncated")
+        throw RealmError.corruptFile(
+            path: path, offset: fileSize,
+            reason:
+                "the file is \(groupedDigits(fileSize)) bytes but its header needs \(groupedDigits(needed)): it was truncated"
+        )
     }
 
     /// `n` in decimal with a comma every three digits ("3,848,584"), for messages.

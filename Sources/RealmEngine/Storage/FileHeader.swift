@@ -66,14 +66,17 @@ struct FileHeader {
         let readFormat: UInt16
 
         /// Both slots on page 0 (read format 1).
-        static let single = Layout(size: FileHeader.size, slotOffsets: [64, 128], areas: [],
-                                   headerPages: [0..<UInt64(FileHeader.size)], readFormat: 1)
+        static let single = Layout(
+            size: FileHeader.size, slotOffsets: [64, 128], areas: [],
+            headerPages: [0..<UInt64(FileHeader.size)], readFormat: 1)
 
         /// A slot page and a commit area per slot (read format 2).
         static let paired: Layout = {
-            let half: UInt64 = 32 << 10, page = UInt64(FileHeader.size)
-            return Layout(size: Int(2 * half), slotOffsets: [64, Int(half) + 64], areas: [page..<half, half + page..<2 * half],
-                          headerPages: [0..<page, half..<half + page], readFormat: 2)
+            let half: UInt64 = 32 << 10
+            let page = UInt64(FileHeader.size)
+            return Layout(
+                size: Int(2 * half), slotOffsets: [64, Int(half) + 64], areas: [page..<half, half + page..<2 * half],
+                headerPages: [0..<page, half..<half + page], readFormat: 2)
         }()
 
         /// The layout this program gives new files.
@@ -114,7 +117,8 @@ struct FileHeader {
             if hasMagic(base), let layout = of(base: base) { return layout }
             let second = Int(paired.headerPages[1].lowerBound)
             guard fileSize >= UInt64(second + paired.slotOffsets[0] + slotSize), hasMagic(base + second),
-                  of(base: base + second) == paired else { return nil }
+                of(base: base + second) == paired
+            else { return nil }
             return paired
         }
 
@@ -181,8 +185,9 @@ struct FileHeader {
             guard sum == Checksum.hash(UnsafeRawBufferPointer(rebasing: raw[0..<56]), seed: 0x5107) else { return nil }
             func u64(_ o: Int) -> UInt64 { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: o, as: UInt64.self)) }
             func u16(_ o: Int) -> UInt16 { UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: o, as: UInt16.self)) }
-            return Slot(version: u64(0), topRef: u64(8), freeRef: u64(16), logicalSize: u64(24),
-                        readFormat: u16(32), writeFormat: u16(34), commitRef: u64(40), commitHash: u64(48))
+            return Slot(
+                version: u64(0), topRef: u64(8), freeRef: u64(16), logicalSize: u64(24),
+                readFormat: u16(32), writeFormat: u16(34), commitRef: u64(40), commitHash: u64(48))
         }
     }
 
@@ -197,7 +202,9 @@ struct FileHeader {
     static func initial(_ slot: Slot, layout: Layout = .newFiles) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: size)
         out.replaceSubrange(0..<8, with: magic)
-        out.withUnsafeMutableBytes { $0.storeBytes(of: UInt32(layout.size).littleEndian, toByteOffset: 8, as: UInt32.self) }
+        out.withUnsafeMutableBytes {
+            $0.storeBytes(of: UInt32(layout.size).littleEndian, toByteOffset: 8, as: UInt32.self)
+        }
         out.replaceSubrange(layout.slotOffsets[0]..<layout.slotOffsets[0] + slotSize, with: slot.encoded())
         return out
     }
@@ -209,9 +216,13 @@ struct FileHeader {
     }
 
     /// Reads the layout and both slots of the file mapped at `base` with physical size `fileSize`.
-    static func readHeader(base: UnsafeRawPointer, fileSize: UInt64, path: String) throws -> (layout: Layout, slots: [(index: Int, slot: Slot)]) {
+    static func readHeader(base: UnsafeRawPointer, fileSize: UInt64, path: String) throws -> (
+        layout: Layout, slots: [(index: Int, slot: Slot)]
+    ) {
         if fileSize == 0 { throw RealmError.notARealmFile(path: path, reason: "the file is empty") }
-        if fileSize < UInt64(size) { throw RealmError.notARealmFile(path: path, reason: "the file is too short (\(fileSize) bytes)") }
+        if fileSize < UInt64(size) {
+            throw RealmError.notARealmFile(path: path, reason: "the file is too short (\(fileSize) bytes)")
+        }
         let head = UnsafeRawBufferPointer(start: base, count: size)
         if !Layout.hasMagic(base), let layout = Layout.identify(base: base, fileSize: fileSize) {
             // Sector 0 is lost; slot 1's sector names the file.
@@ -228,7 +239,8 @@ struct FileHeader {
             } else if head.count >= 24, head[16..<20].elementsEqual("T-DB".utf8) {
                 // Realm Core's header: flags bit 0 picks which of the two format bytes is current.
                 let format = head[20 + Int(head[23] & 1)]
-                reason = "it is a Realm Core file (file format \(format)), which realmtui cannot read yet; "
+                reason =
+                    "it is a Realm Core file (file format \(format)), which realmtui cannot read yet; "
                     + "export it to JSON with a Realm SDK and 'realmtui import' it"
             } else {
                 reason = "unknown file signature"
@@ -237,14 +249,17 @@ struct FileHeader {
         }
         guard let layout = Layout.of(base: base) else {
             // An unknown header size: a layout of a newer program (its slot 0 says which format).
-            let found = Slot.decode(UnsafeRawBufferPointer(rebasing: head[64..<64 + slotSize]))?.readFormat ?? readFormat + 1
+            let found =
+                Slot.decode(UnsafeRawBufferPointer(rebasing: head[64..<64 + slotSize]))?.readFormat ?? readFormat + 1
             throw RealmError.newerFormat(path: path, found: max(found, readFormat + 1), supported: readFormat)
         }
         return (layout, try readSlots(base: base, fileSize: fileSize, layout: layout, path: path))
     }
 
     /// The valid slots of a file of `layout`, newest first.
-    private static func readSlots(base: UnsafeRawPointer, fileSize: UInt64, layout: Layout, path: String) throws -> [(index: Int, slot: Slot)] {
+    private static func readSlots(base: UnsafeRawPointer, fileSize: UInt64, layout: Layout, path: String) throws -> [(
+        index: Int, slot: Slot
+    )] {
         // Labelled like the result, so returning it is not an element-wise array cast.
         var slots: [(index: Int, slot: Slot)] = []
         slots.reserveCapacity(2)
@@ -252,9 +267,13 @@ struct FileHeader {
         for (i, offset) in layout.slotOffsets.enumerated() where UInt64(offset + slotSize) <= fileSize {
             let raw = UnsafeRawBufferPointer(start: base + offset, count: slotSize)
             guard let slot = Slot.decode(raw) else { continue }
-            if slot.readFormat > readFormat { newest = max(newest, slot.readFormat); continue }
+            if slot.readFormat > readFormat {
+                newest = max(newest, slot.readFormat)
+                continue
+            }
             guard slot.logicalSize >= UInt64(layout.size), slot.logicalSize <= fileSize,
-                  slot.topRef < slot.logicalSize, slot.freeRef < slot.logicalSize else { continue }
+                slot.topRef < slot.logicalSize, slot.freeRef < slot.logicalSize
+            else { continue }
             slots.append((i, slot))
         }
         if slots.isEmpty {

@@ -97,7 +97,9 @@ extension FreeSpace {
 
     /// The free list whose root is at `ref`, chunked; every ref and extent bounds-checked.
     static func load(_ bytes: FileBytes, ref: UInt64) throws -> [Chunk] {
-        func corrupt(_ at: UInt64, _ reason: String) -> RealmError { RealmError.corruptFile(path: bytes.path, offset: at, reason: reason) }
+        func corrupt(_ at: UInt64, _ reason: String) -> RealmError {
+            RealmError.corruptFile(path: bytes.path, offset: at, reason: reason)
+        }
         let p = try bytes.node(ref, kind: .freeList)
         guard p.count >= 8, UInt64(littleEndian: p.loadUnaligned(as: UInt64.self)) == rootMarker else {
             // Write format 1: the whole list in one node.
@@ -116,8 +118,9 @@ extension FreeSpace {
                 throw corrupt(ref, "free list chunk \(i) is out of order")
             }
             let (length, _) = try bytes.header(chunkRef)
-            let extents = try decodeChunk(try bytes.node(chunkRef, kind: .freeListChunk), window: w, logicalSize: bytes.size,
-                                          path: bytes.path, ref: chunkRef)
+            let extents = try decodeChunk(
+                try bytes.node(chunkRef, kind: .freeListChunk), window: w, logicalSize: bytes.size,
+                path: bytes.path, ref: chunkRef)
             guard let first = extents.first, first.offset >= end else {
                 throw corrupt(chunkRef, "free list chunk is empty or overlaps the previous one")
             }
@@ -127,23 +130,30 @@ extension FreeSpace {
         return out
     }
 
-    static func decodeChunk(_ payload: UnsafeRawBufferPointer, window w: UInt64, logicalSize: UInt64, path: String,
-                            ref: UInt64) throws -> [Extent] {
+    static func decodeChunk(
+        _ payload: UnsafeRawBufferPointer, window w: UInt64, logicalSize: UInt64, path: String,
+        ref: UInt64
+    ) throws -> [Extent] {
         let start = w * window
         let extents = try decodeVarints(payload, from: start, logicalSize: logicalSize, path: path, ref: ref)
         guard extents.allSatisfy({ $0.offset < start + window }) else {
-            throw RealmError.corruptFile(path: path, offset: ref, reason: "free list chunk holds an extent outside its window")
+            throw RealmError.corruptFile(
+                path: path, offset: ref, reason: "free list chunk holds an extent outside its window")
         }
         return extents
     }
 
     /// Write format 1: the whole list, counted from the end of the header.
-    static func decode(_ payload: UnsafeRawBufferPointer, logicalSize: UInt64, path: String, ref: UInt64) throws -> [Extent] {
+    static func decode(_ payload: UnsafeRawBufferPointer, logicalSize: UInt64, path: String, ref: UInt64) throws
+        -> [Extent]
+    {
         try decodeVarints(payload, from: UInt64(FileHeader.size), logicalSize: logicalSize, path: path, ref: ref)
     }
 
-    private static func decodeVarints(_ payload: UnsafeRawBufferPointer, from start: UInt64, logicalSize: UInt64, path: String,
-                                      ref: UInt64) throws -> [Extent] {
+    private static func decodeVarints(
+        _ payload: UnsafeRawBufferPointer, from start: UInt64, logicalSize: UInt64, path: String,
+        ref: UInt64
+    ) throws -> [Extent] {
         func corrupt(_ reason: String) -> RealmError { RealmError.corruptFile(path: path, offset: ref, reason: reason) }
         guard payload.count >= 8 else { throw corrupt("free list too short") }
         let n = payload.loadUnaligned(as: UInt64.self).littleEndian
@@ -165,11 +175,14 @@ extension FreeSpace {
         out.reserveCapacity(Int(n))
         var end = start
         for i in 0..<Int(n) {
-            let gap = try next(), length = try next(), freedIn = try next()
+            let gap = try next()
+            let length = try next()
+            let freedIn = try next()
             let (offset, o1) = end.addingReportingOverflow(gap)
             let (stop, o2) = offset.addingReportingOverflow(length)
             guard !o1, !o2, length > 0, offset >= UInt64(FileHeader.size), stop <= logicalSize,
-                  offset % UInt64(Node.alignment) == 0 else {
+                offset % UInt64(Node.alignment) == 0
+            else {
                 throw corrupt("free list entry \(i) is out of order or out of bounds")
             }
             out.append(Extent(offset: offset, length: length, freedIn: freedIn))
@@ -222,7 +235,8 @@ extension FreeSpace {
         var root: (ref: UInt64, size: Int)?
         var record: (ref: UInt64, size: Int)?
         // New room first, then the old back: the run goes on after the new room.
-        func replace(_ old: (ref: UInt64, size: Int)?, need: Int, in space: inout FreeSpace) -> (ref: UInt64, size: Int) {
+        func replace(_ old: (ref: UInt64, size: Int)?, need: Int, in space: inout FreeSpace) -> (ref: UInt64, size: Int)
+        {
             let size = Node.aligned(need + 64 + need / 8)
             let ref = space.allocate(size)
             if let old { space.free(offset: old.ref, length: UInt64(old.size), freedIn: 0) }
@@ -231,7 +245,8 @@ extension FreeSpace {
         settle: for _ in 0..<10_000 {
             releaseChangedChunkNodes()
             if reserveOneChunk() { continue }
-            var listed = 0, reservedChunks = 0
+            var listed = 0
+            var reservedChunks = 0
             for i in chunks.indices {
                 if !chunks[i].extents.isEmpty { listed += 1 }
                 if chunks[i].reserved != nil { reservedChunks += 1 }
@@ -250,7 +265,12 @@ extension FreeSpace {
             for c in chunks {
                 guard let r = c.reserved else { continue }
                 guard FreeSpace.chunkPayloadSize(c) <= r.size - Node.headerSize else { break settle }
-                out.append((r.ref, Node.build(kind: .freeListChunk, payload: FreeSpace.chunkPayload(c, size: r.size - Node.headerSize))))
+                out.append(
+                    (
+                        r.ref,
+                        Node.build(
+                            kind: .freeListChunk, payload: FreeSpace.chunkPayload(c, size: r.size - Node.headerSize))
+                    ))
             }
             chunksWritten()
             var payload = self.payload()
@@ -267,7 +287,8 @@ extension FreeSpace {
     /// one (or drops the reservation of a chunk that became empty). Returns whether it did.
     private mutating func reserveOneChunk() -> Bool {
         for i in chunks.indices where chunks[i].changed {
-            let need = chunks[i].extents.isEmpty ? 0 : Node.aligned(Node.headerSize + FreeSpace.chunkPayloadSize(chunks[i]))
+            let need =
+                chunks[i].extents.isEmpty ? 0 : Node.aligned(Node.headerSize + FreeSpace.chunkPayloadSize(chunks[i]))
             let old = chunks[i].reserved
             let have = old?.size ?? 0
             if need == 0 && have == 0 { continue }
@@ -294,8 +315,10 @@ extension FreeSpace {
     static func checkClear(_ pages: [Range<UInt64>], chunks: [Chunk], path: String, ref: UInt64) throws {
         for page in pages {
             for c in chunks.prefix(while: { $0.window <= FreeSpace.window(of: page.upperBound - 1) }) {
-                if c.extents.contains(where: { $0.offset < page.upperBound && page.lowerBound < $0.offset + $0.length }) {
-                    throw RealmError.corruptFile(path: path, offset: ref, reason: "the free list overlaps the header at \(page.lowerBound)")
+                if c.extents.contains(where: { $0.offset < page.upperBound && page.lowerBound < $0.offset + $0.length })
+                {
+                    throw RealmError.corruptFile(
+                        path: path, offset: ref, reason: "the free list overlaps the header at \(page.lowerBound)")
                 }
             }
         }

@@ -154,7 +154,8 @@ struct FreeSpace {
     }
 
     private func firstPin(atOrAbove version: UInt64) -> Int {
-        var lo = 0, hi = pinned.count
+        var lo = 0
+        var hi = pinned.count
         while lo < hi {
             let mid = (lo + hi) / 2
             if pinned[mid] < version { lo = mid + 1 } else { hi = mid }
@@ -213,7 +214,8 @@ struct FreeSpace {
 
     /// The index of the chunk of `window`, or where it would be inserted.
     private func chunkIndex(_ window: UInt64) -> (index: Int, found: Bool) {
-        var lo = 0, hi = chunks.count
+        var lo = 0
+        var hi = chunks.count
         while lo < hi {
             let mid = (lo + hi) / 2
             if chunks[mid].window < window { lo = mid + 1 } else { hi = mid }
@@ -231,7 +233,8 @@ struct FreeSpace {
     /// The index of the first extent of chunk `c` whose offset is at least `offset`.
     private func extentIndex(_ c: Int, atOrAfter offset: UInt64) -> Int {
         let list = chunks[c].extents
-        var lo = 0, hi = list.count
+        var lo = 0
+        var hi = list.count
         while lo < hi {
             let mid = (lo + hi) / 2
             if list[mid].offset < offset { lo = mid + 1 } else { hi = mid }
@@ -339,12 +342,15 @@ struct FreeSpace {
                 }
             }
         }
-        if let (ci, i) = search(n), !preferRuns || fillsSmallHoles || chunks[ci].extents[i].length >= FreeSpace.runLength {
+        if let (ci, i) = search(n),
+            !preferRuns || fillsSmallHoles || chunks[ci].extents[i].length >= FreeSpace.runLength
+        {
             return carve(ci, i, n)
         }
         // Take a trailing free extent if it touches the end.
         if let ci = chunks.lastIndex(where: { !$0.extents.isEmpty }), let last = chunks[ci].extents.last,
-           last.offset + last.length == logicalSize, last.offset >= areasEnd, isReusable(last) {
+            last.offset + last.length == logicalSize, last.offset >= areasEnd, isReusable(last)
+        {
             chunks[ci].extents.removeLast()
             touch(ci)
             logicalSize = last.offset + n
@@ -360,7 +366,8 @@ struct FreeSpace {
     /// lowest, nearest the slot's page. Nil when the area has no room.
     private mutating func take(_ n: UInt64, in a: Range<UInt64>) -> UInt64? {
         if let c = cursor, a.contains(c), c + n <= a.upperBound, let (ci, i) = reusableExtent(at: c),
-           chunks[ci].extents[i].length >= n {
+            chunks[ci].extents[i].length >= n
+        {
             return carve(ci, i, n)
         }
         var ci = chunkIndex(FreeSpace.window(of: a.lowerBound)).index
@@ -386,7 +393,8 @@ struct FreeSpace {
         guard found else { return nil }
         let i = extentIndex(ci, atOrAfter: offset)
         guard i < chunks[ci].extents.count, chunks[ci].extents[i].offset == offset,
-              isReusable(chunks[ci].extents[i]) else { return nil }
+            isReusable(chunks[ci].extents[i])
+        else { return nil }
         joinReusable(ci, i)
         return (ci, i)
     }
@@ -495,7 +503,8 @@ struct FreeSpace {
             if i + 1 < chunks[ci].extents.count {
                 next = (ci, i + 1)
             } else if e.offset + e.length >= (chunks[ci].window + 1) * FreeSpace.window,
-                      let n = chunks[(ci + 1)...].firstIndex(where: { !$0.extents.isEmpty }) {
+                let n = chunks[(ci + 1)...].firstIndex(where: { !$0.extents.isEmpty })
+            {
                 next = (n, 0)
             } else {
                 return
@@ -558,7 +567,8 @@ struct FreeSpace {
     /// Drops the trailing free extent (if any) so the file can be truncated; returns the new size.
     mutating func trimEnd() -> UInt64 {
         if let ci = chunks.lastIndex(where: { !$0.extents.isEmpty }), let last = chunks[ci].extents.last,
-           last.offset + last.length == logicalSize, last.offset >= areasEnd, isReusable(last) {
+            last.offset + last.length == logicalSize, last.offset >= areasEnd, isReusable(last)
+        {
             chunks[ci].extents.removeLast()
             touch(ci)
             logicalSize = last.offset

@@ -69,7 +69,8 @@ enum Node {
         let payloadCount = buffer.count - start - headerSize
         buffer.append(contentsOf: repeatElement(0, count: aligned(payloadCount) - payloadCount))
         buffer.withUnsafeMutableBytes {
-            writeHeader(kind: kind, payloadCount: payloadCount, into: UnsafeMutableRawBufferPointer(rebasing: $0[start...]))
+            writeHeader(
+                kind: kind, payloadCount: payloadCount, into: UnsafeMutableRawBufferPointer(rebasing: $0[start...]))
         }
     }
 
@@ -106,7 +107,8 @@ enum Node {
         raw.storeBytes(of: magic.littleEndian, toByteOffset: 0, as: UInt32.self)
         raw.storeBytes(of: UInt32(kind.rawValue).littleEndian, toByteOffset: 4, as: UInt32.self)  // kind, 0 0 0
         raw.storeBytes(of: UInt32(headerSize + payloadCount).littleEndian, toByteOffset: 8, as: UInt32.self)
-        raw.storeBytes(of: UInt32(truncatingIfNeeded: Checksum.hash(payload)).littleEndian, toByteOffset: 12, as: UInt32.self)
+        raw.storeBytes(
+            of: UInt32(truncatingIfNeeded: Checksum.hash(payload)).littleEndian, toByteOffset: 12, as: UInt32.self)
     }
 }
 
@@ -192,9 +194,12 @@ struct FileBytes {
         let stored = UInt32(littleEndian: (base + Int(ref)).loadUnaligned(fromByteOffset: 12, as: UInt32.self))
         guard Node.checksum(payload, at: ref, placeBound: placeBound) == stored else {
             let name = NodeKind(rawValue: kind).map { "\($0)" } ?? "kind \(kind)"
-            let cause = placeBound ? "its bytes were damaged after they were written, or belong at another place"
+            let cause =
+                placeBound
+                ? "its bytes were damaged after they were written, or belong at another place"
                 : "its bytes were damaged after they were written"
-            throw RealmError.corruptFile(path: path, offset: ref, reason: "checksum mismatch in a \(name) node: \(cause)")
+            throw RealmError.corruptFile(
+                path: path, offset: ref, reason: "checksum mismatch in a \(name) node: \(cause)")
         }
         verified?.insert(ref)
     }
@@ -203,7 +208,8 @@ struct FileBytes {
     /// without hashing its payload (that is `extent`'s job, for `check`).
     @inline(__always)
     func header(_ ref: UInt64) throws -> (length: UInt64, kind: UInt8) {
-        guard ref >= UInt64(FileHeader.size), ref % UInt64(Node.alignment) == 0, ref + UInt64(Node.headerSize) <= size else {
+        guard ref >= UInt64(FileHeader.size), ref % UInt64(Node.alignment) == 0, ref + UInt64(Node.headerSize) <= size
+        else {
             throw RealmError.corruptFile(path: path, offset: ref, reason: "a reference points outside the file")
         }
         let p = base + Int(ref)

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// How many database and lock files this process has open (descriptor and mapping held), and
@@ -25,7 +25,8 @@ enum OpenFiles {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         let (seconds, attoseconds) = timeout.components
-        var deadline = timespec(tv_sec: now.tv_sec + Int(seconds), tv_nsec: now.tv_nsec + Int(attoseconds / 1_000_000_000))
+        var deadline = timespec(
+            tv_sec: now.tv_sec + Int(seconds), tv_nsec: now.tv_nsec + Int(attoseconds / 1_000_000_000))
         if deadline.tv_nsec >= 1_000_000_000 {
             deadline.tv_sec += 1
             deadline.tv_nsec -= 1_000_000_000

@@ -25,7 +25,8 @@ final class PageCipher {
     /// Throws `RealmError.encryption` for a key that is not 64 bytes.
     init(key: [UInt8], path: String) throws {
         guard key.count == PageCipher.keySize else {
-            throw RealmError.encryption(path: path, reason: "an encryption key must be \(PageCipher.keySize) bytes, got \(key.count)")
+            throw RealmError.encryption(
+                path: path, reason: "an encryption key must be \(PageCipher.keySize) bytes, got \(key.count)")
         }
         guard let made = key.withUnsafeBufferPointer({ rt_page_cipher_new($0.baseAddress) }) else {
             throw RealmError.encryption(path: path, reason: "OpenSSL could not set up AES-256-CTR and HMAC-SHA-256")
@@ -46,14 +47,18 @@ final class PageCipher {
 
     /// Encrypts one page of `plain` into `cipher` under a fresh IV; returns the page's entry
     /// (counter, IV and MAC) to store beside it.
-    func seal(_ plain: UnsafeRawBufferPointer, into cipher: UnsafeMutableRawBufferPointer, page: UInt64, counter: UInt64,
-              path: String) throws -> PageEntry {
+    func seal(
+        _ plain: UnsafeRawBufferPointer, into cipher: UnsafeMutableRawBufferPointer, page: UInt64, counter: UInt64,
+        path: String
+    ) throws -> PageEntry {
         var entry = PageEntry(counter: counter)
         let ok = entry.iv.withUnsafeMutableBytes { iv -> Bool in
-            guard rt_random_bytes(iv.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(PageCipher.ivSize)) == 1 else { return false }
-            return rt_page_cipher_ctr(contexts, iv.baseAddress?.assumingMemoryBound(to: UInt8.self),
-                                      plain.baseAddress?.assumingMemoryBound(to: UInt8.self),
-                                      cipher.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(PageCipher.pageSize)) == 1
+            guard rt_random_bytes(iv.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(PageCipher.ivSize)) == 1
+            else { return false }
+            return rt_page_cipher_ctr(
+                contexts, iv.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                plain.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                cipher.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(PageCipher.pageSize)) == 1
         }
         guard ok, let mac = mac(UnsafeRawBufferPointer(cipher), iv: entry.iv, page: page, counter: counter) else {
             throw RealmError.encryption(path: path, reason: "OpenSSL failed to encrypt page \(page)")
@@ -65,27 +70,33 @@ final class PageCipher {
     /// Whether `cipher` is the copy `entry` describes, written for `page`.
     func verifies(_ cipher: UnsafeRawBufferPointer, entry: PageEntry, page: UInt64) -> Bool {
         guard let expected = mac(cipher, iv: entry.iv, page: page, counter: entry.counter) else { return false }
-        return expected.withUnsafeBytes { a in entry.mac.withUnsafeBytes { b in
-            rt_memcmp_consttime(a.baseAddress, b.baseAddress, PageCipher.macSize) == 0
-        } }
+        return expected.withUnsafeBytes { a in
+            entry.mac.withUnsafeBytes { b in
+                rt_memcmp_consttime(a.baseAddress, b.baseAddress, PageCipher.macSize) == 0
+            }
+        }
     }
 
     /// Decrypts a verified copy into `plain`; false if OpenSSL fails.
     func open(_ cipher: UnsafeRawBufferPointer, entry: PageEntry, into plain: UnsafeMutableRawBufferPointer) -> Bool {
         entry.iv.withUnsafeBytes { iv in
-            rt_page_cipher_ctr(contexts, iv.baseAddress?.assumingMemoryBound(to: UInt8.self),
-                               cipher.baseAddress?.assumingMemoryBound(to: UInt8.self),
-                               plain.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(PageCipher.pageSize)) == 1
+            rt_page_cipher_ctr(
+                contexts, iv.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                cipher.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                plain.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(PageCipher.pageSize)) == 1
         }
     }
 
     private func mac(_ cipher: UnsafeRawBufferPointer, iv: [UInt8], page: UInt64, counter: UInt64) -> [UInt8]? {
         let head = iv.withUnsafeBytes { PageCipher.macHead(iv: $0, page: page, counter: counter) }
         var out = [UInt8](repeating: 0, count: PageCipher.macSize)
-        let ok = head.withUnsafeBufferPointer { h in out.withUnsafeMutableBufferPointer { o in
-            rt_page_cipher_mac(contexts, h.baseAddress, h.count, cipher.baseAddress?.assumingMemoryBound(to: UInt8.self),
-                               cipher.count, o.baseAddress) == 1
-        } }
+        let ok = head.withUnsafeBufferPointer { h in
+            out.withUnsafeMutableBufferPointer { o in
+                rt_page_cipher_mac(
+                    contexts, h.baseAddress, h.count, cipher.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                    cipher.count, o.baseAddress) == 1
+            }
+        }
         return ok ? out : nil
     }
 
@@ -95,9 +106,13 @@ final class PageCipher {
     static func keyCheck(key: [UInt8], salt: [UInt8]) -> [UInt8]? {
         let data = Array("realmtui key check v1".utf8) + salt
         var out = [UInt8](repeating: 0, count: macSize)
-        let ok = key.withUnsafeBufferPointer { k in data.withUnsafeBufferPointer { d in out.withUnsafeMutableBufferPointer { o in
-            rt_hmac_sha256(k.baseAddress, k.count, d.baseAddress, d.count, o.baseAddress) == 1
-        } } }
+        let ok = key.withUnsafeBufferPointer { k in
+            data.withUnsafeBufferPointer { d in
+                out.withUnsafeMutableBufferPointer { o in
+                    rt_hmac_sha256(k.baseAddress, k.count, d.baseAddress, d.count, o.baseAddress) == 1
+                }
+            }
+        }
         return ok ? out : nil
     }
 
@@ -110,7 +125,10 @@ final class PageCipher {
 
     /// Whether two equal-length byte strings are equal, in constant time.
     static func equal(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        a.count == b.count && a.withUnsafeBytes { x in b.withUnsafeBytes { y in rt_memcmp_consttime(x.baseAddress, y.baseAddress, a.count) == 0 } }
+        a.count == b.count
+            && a.withUnsafeBytes { x in
+                b.withUnsafeBytes { y in rt_memcmp_consttime(x.baseAddress, y.baseAddress, a.count) == 0 }
+            }
     }
 }
 

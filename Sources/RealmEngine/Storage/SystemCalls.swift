@@ -1,8 +1,8 @@
 import CShims
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The kinds of system call the engine makes on its files, for `FaultPlan` to aim at.
@@ -42,8 +42,10 @@ enum SystemCall: String, CaseIterable, Sendable {
 enum SystemCalls {
     /// Runs `attempt` until it does not fail with EINTR; `failed` says whether a result failed.
     @inline(__always)
-    private static func retryingInterrupts<T>(_ kind: SystemCall, _ path: String, failed: (T) -> Bool,
-                                              failure: T, _ attempt: () -> T) -> T {
+    private static func retryingInterrupts<T>(
+        _ kind: SystemCall, _ path: String, failed: (T) -> Bool,
+        failure: T, _ attempt: () -> T
+    ) -> T {
         while true {
             if let code = FaultPlan.fault(kind, path: path) {
                 errno = code
@@ -69,7 +71,9 @@ enum SystemCalls {
     }
 
     /// One `pread`; may return fewer bytes than asked (also by injection).
-    static func pread(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int, _ offset: off_t, path: String) -> Int {
+    static func pread(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int, _ offset: off_t, path: String)
+        -> Int
+    {
         retryingInterrupts(.pread, path, failed: { $0 < 0 }, failure: -1) {
             Glibc.pread(fd, buffer, FaultPlan.transferLength(.pread, path: path, count), offset)
         }
@@ -77,7 +81,9 @@ enum SystemCalls {
 
     /// Reads `count` bytes at `offset`, continuing after short reads; returns fewer only at the
     /// end of the file, or −1 with `errno`.
-    static func preadFully(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int, _ offset: off_t, path: String) -> Int {
+    static func preadFully(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int, _ offset: off_t, path: String)
+        -> Int
+    {
         var done = 0
         while done < count {
             let n = pread(fd, buffer + done, count - done, offset + off_t(done), path: path)
@@ -132,7 +138,8 @@ enum SystemCalls {
 
     /// Runs `attempt`, which returns 0 or an errno, until it does not return EINTR.
     @inline(__always)
-    private static func retryingReturnedInterrupts(_ kind: SystemCall, _ path: String, _ attempt: () -> Int32) -> Int32 {
+    private static func retryingReturnedInterrupts(_ kind: SystemCall, _ path: String, _ attempt: () -> Int32) -> Int32
+    {
         while true {
             let code = FaultPlan.fault(kind, path: path) ?? attempt()
             if code != EINTR { return code }
@@ -177,7 +184,9 @@ enum SystemCalls {
 
     /// FUTEX_WAIT on a word shared between processes. Returns 0 or the errno (EAGAIN: the word
     /// changed; ETIMEDOUT; EINTR is returned too, since the caller re-reads the word anyway).
-    static func futexWait(_ word: UnsafeMutablePointer<UInt32>, expected: UInt32, timeoutMilliseconds: Int32, path: String) -> Int32 {
+    static func futexWait(
+        _ word: UnsafeMutablePointer<UInt32>, expected: UInt32, timeoutMilliseconds: Int32, path: String
+    ) -> Int32 {
         if let code = FaultPlan.fault(.futexWait, path: path) { return code }
         return rt_futex_wait(word, expected, timeoutMilliseconds)
     }

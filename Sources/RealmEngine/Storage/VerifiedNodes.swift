@@ -1,8 +1,8 @@
 import CShims
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Which nodes of a version have had their checksum verified: one bit per 8-byte-aligned ref
@@ -25,7 +25,8 @@ final class VerifiedNodes: @unchecked Sendable {
 
     init(size: UInt64) {
         wordCount = Int((size / UInt64(Node.alignment) + 63) / 64)
-        words = wordCount == 0 ? nil : calloc(wordCount, MemoryLayout<UInt64>.size)?.assumingMemoryBound(to: UInt64.self)
+        words =
+            wordCount == 0 ? nil : calloc(wordCount, MemoryLayout<UInt64>.size)?.assumingMemoryBound(to: UInt64.self)
     }
 
     /// The bytes of file the bits cover (at least the `size` it was made for).

@@ -145,7 +145,6 @@ extension ChangeRecorder.ClassChanges {
         return out
     }
 
-
     /// Ascending keys read as runs of consecutive keys.
     struct KeyRuns {
         let keys: [Int64]

@@ -123,10 +123,12 @@ extension WriteTransaction {
         var schemaRef = base.schemaRef
         if let newSchema {
             try writer.release(base.schemaRef)
-            schemaRef = try writer.write(kind: .schema, payload: SchemaNode.payload(newSchema.schema, schemaVersion: newSchema.schemaVersion))
+            schemaRef = try writer.write(
+                kind: .schema, payload: SchemaNode.payload(newSchema.schema, schemaVersion: newSchema.schemaVersion))
         }
-        let changeLogRef = try ChangeLog.append(changes, to: base.changeLogRef, version: writer.newVersion, writer: writer,
-                                                layout: layout)
+        let changeLogRef = try ChangeLog.append(
+            changes, to: base.changeLogRef, version: writer.newVersion, writer: writer,
+            layout: layout)
         try writer.release(base.topRef)
         let top = TopNode(schemaRef: schemaRef, changeLogRef: changeLogRef, tables: state.tables)
         let topRef = try writer.write(kind: .top, payload: top.payload())
@@ -140,8 +142,9 @@ extension WriteTransaction {
         // Step 3: the inactive slot — the one the base version is not in (no one else has
         // written a slot since `beginWrite` read them: we hold the write lock).
         let header = try shared.layout()
-        let slot = FileHeader.Slot(version: writer.newVersion, topRef: topRef, freeRef: freeRef, logicalSize: writer.free.logicalSize,
-                                   readFormat: baseReadFormat, commitRef: commitRef, commitHash: commitHash)
+        let slot = FileHeader.Slot(
+            version: writer.newVersion, topRef: topRef, freeRef: freeRef, logicalSize: writer.free.logicalSize,
+            readFormat: baseReadFormat, commitRef: commitRef, commitHash: commitHash)
         let sector = header.slotSector(1 - baseSlotIndex, bytes: slot.encoded())
         let offset = sector.offset
         let previous = [UInt8](UnsafeRawBufferPointer(start: shared.file.base + Int(offset), count: sector.bytes.count))
@@ -184,7 +187,9 @@ extension WriteTransaction {
     /// its root and the record (`FreeSpace.persist`), then writes them all — the list counting
     /// its own nodes as used — and the record, which lists every node of this commit (the list's
     /// included) with its checksum.
-    private func writeFreeListAndCommitRecord(withRecord: Bool) throws -> (freeRef: UInt64, commitRef: UInt64, commitHash: UInt64) {
+    private func writeFreeListAndCommitRecord(withRecord: Bool) throws -> (
+        freeRef: UInt64, commitRef: UInt64, commitHash: UInt64
+    ) {
         try writer.release(baseFreeRef)
         try writer.release(baseCommitRef)
         // Trailing space no pinned version reaches leaves the new version's file (`TrailingSpace`).
@@ -211,7 +216,8 @@ extension WriteTransaction {
             record.appendLE(UInt64(writer.writtenChecksum(ref)))
         }
         guard record.count <= recordTotal - Node.headerSize else {
-            throw RealmError.internalError("internal error: the commit record outgrew its reservation; the commit was cancelled")
+            throw RealmError.internalError(
+                "internal error: the commit record outgrew its reservation; the commit was cancelled")
         }
         record += [UInt8](repeating: 0, count: recordTotal - Node.headerSize - record.count)
         let recordNode = Node.build(kind: .commitRecord, payload: record)
@@ -232,14 +238,18 @@ enum CommitRecord {
         guard slot.commitRef != 0 else { return true }
         let bytes = FileBytes(base: base, size: slot.logicalSize, path: path, placeBound: slot.bindsNodesToPlace)
         guard let payload = try? bytes.node(slot.commitRef, kind: .commitRecord),
-              Checksum.hash(payload) == slot.commitHash, payload.count >= 8 else { return false }
+            Checksum.hash(payload) == slot.commitHash, payload.count >= 8
+        else { return false }
         let n = Int(truncatingIfNeeded: UInt64(littleEndian: payload.loadUnaligned(as: UInt64.self)))
         guard n >= 0, n <= (payload.count - 8) / 16 else { return false }
         for i in 0..<n {
             let ref = UInt64(littleEndian: payload.loadUnaligned(fromByteOffset: 8 + i * 16, as: UInt64.self))
-            let recorded = UInt32(truncatingIfNeeded: UInt64(littleEndian: payload.loadUnaligned(fromByteOffset: 16 + i * 16, as: UInt64.self)))
+            let recorded = UInt32(
+                truncatingIfNeeded: UInt64(
+                    littleEndian: payload.loadUnaligned(fromByteOffset: 16 + i * 16, as: UInt64.self)))
             guard let (_, _, ok) = try? bytes.extent(ref), ok,
-                  UInt32(littleEndian: (base + Int(ref)).loadUnaligned(fromByteOffset: 12, as: UInt32.self)) == recorded else { return false }
+                UInt32(littleEndian: (base + Int(ref)).loadUnaligned(fromByteOffset: 12, as: UInt32.self)) == recorded
+            else { return false }
         }
         return true
     }

@@ -6,7 +6,8 @@ extension CommitRecord {
         guard slot.commitRef != 0 else { return nil }
         let bytes = FileBytes(base: base, size: slot.logicalSize, path: path, placeBound: slot.bindsNodesToPlace)
         guard let payload = try? bytes.node(slot.commitRef, kind: .commitRecord),
-              Checksum.hash(payload) == slot.commitHash, payload.count >= 8 else { return nil }
+            Checksum.hash(payload) == slot.commitHash, payload.count >= 8
+        else { return nil }
         let n = Int(truncatingIfNeeded: UInt64(littleEndian: payload.loadUnaligned(as: UInt64.self)))
         guard n >= 0, n <= (payload.count - 8) / 16 else { return nil }
         var refs = [slot.commitRef]

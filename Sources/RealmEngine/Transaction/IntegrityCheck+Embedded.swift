@@ -17,7 +17,8 @@ extension IntegrityChecker {
                     throw corrupt(0, "embedded object \(name) \(k) has no parent")
                 }
                 if parents > 1 {
-                    throw corrupt(0, "embedded object \(name) \(k) has \(parents) parents; an embedded object has exactly one")
+                    throw corrupt(
+                        0, "embedded object \(name) \(k) has \(parents) parents; an embedded object has exactly one")
                 }
             }
         }

@@ -13,15 +13,20 @@ extension IntegrityChecker {
         func keys(_ v: Value, nested: Bool) throws {
             switch v {
             case .list(let items):
-                if nested && property.isSet { throw corrupt(0, "the set \(object).\(property.name) holds a collection") }
+                if nested && property.isSet {
+                    throw corrupt(0, "the set \(object).\(property.name) holds a collection")
+                }
                 for item in items { try keys(item, nested: true) }
             case .map(let entries):
-                if nested && property.isSet { throw corrupt(0, "the set \(object).\(property.name) holds a collection") }
+                if nested && property.isSet {
+                    throw corrupt(0, "the set \(object).\(property.name) holds a collection")
+                }
                 for (key, item) in entries {
                     do {
                         try MapKey.check(key, className: "", property: property.name)
                     } catch {
-                        throw corrupt(0, "\(object).\(property.name) holds the dictionary key '\(key)', which Realm refuses")
+                        throw corrupt(
+                            0, "\(object).\(property.name) holds the dictionary key '\(key)', which Realm refuses")
                     }
                     try keys(item, nested: true)
                 }

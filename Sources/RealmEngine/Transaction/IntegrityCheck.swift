@@ -33,19 +33,25 @@ extension Realm {
     /// the version before it is checked and the report's `warnings` name it and where its bytes
     /// are kept. An encrypted file needs its `encryptionKey`.
     public static func check(path: String, encryptionKey: Data? = nil) throws -> IntegrityReport {
-        let realm = try Realm(configuration: .init(fileURL: .init(fileURLWithPath: path), readOnly: true, encryptionKey: encryptionKey,
-                                                   createIfMissing: false))
+        let realm = try Realm(
+            configuration: .init(
+                fileURL: .init(fileURLWithPath: path), readOnly: true, encryptionKey: encryptionKey,
+                createIfMissing: false))
         // A commit that did not verify is set aside, not lost: its bytes are still in the file
         // (nothing is erased by a read-only open) or kept in a copy beside it, so the file read
         // at the version before is sound, with a warning. A damaged header slot is damage, and
         // so is a file that went back to an older version (`RejectedCause.rolledBack`): the
         // newer version's bytes are not in the file, nothing can salvage them.
         if let lost = realm.recoveredFromDamagedCommit,
-           realm.recoveredFromDamagedHeaderSlot || realm.shared.lock.rejectedCause == .rolledBack {
-            throw Realm.lostCommitError(realm.path, lost: lost, now: realm.version, cause: realm.shared.lock.rejectedCause)
+            realm.recoveredFromDamagedHeaderSlot || realm.shared.lock.rejectedCause == .rolledBack
+        {
+            throw Realm.lostCommitError(
+                realm.path, lost: lost, now: realm.version, cause: realm.shared.lock.rejectedCause)
         }
         var report = try realm.checkIntegrity()
-        if let warning = realm.recoveryWarning { report.warnings = warning.components(separatedBy: "\n") + report.warnings }
+        if let warning = realm.recoveryWarning {
+            report.warnings = warning.components(separatedBy: "\n") + report.warnings
+        }
         return report
     }
 
@@ -62,8 +68,8 @@ extension Realm {
             report.warnings = try crypt.copiesFailingCheck(below: try shared.file.physicalSize()).map { failing in
                 "\(path): page \(failing.page): copy \(failing.copy == 0 ? "A" : "B") fails its integrity check (HMAC-SHA-256); "
                     + (failing.readable
-                       ? "the page reads from its other copy, but damage or a torn write has left it without a spare"
-                       : "no copy of the page is readable, and no live data is on it now")
+                        ? "the page reads from its other copy, but damage or a torn write has left it without a spare"
+                        : "no copy of the page is readable, and no live data is on it now")
                     + " (copy the file to rewrite it)"
             }
         }
@@ -102,7 +108,9 @@ final class IntegrityChecker {
         try visit(snapshot.schemaRef, "schema")
         if snapshot.changeLogRef != 0 {
             try visit(snapshot.changeLogRef, "change log")
-            for chunk in try ChangeLog.chunkRefs(bytes, ref: snapshot.changeLogRef) { try visit(chunk, "change log chunk") }
+            for chunk in try ChangeLog.chunkRefs(bytes, ref: snapshot.changeLogRef) {
+                try visit(chunk, "change log chunk")
+            }
             _ = try ChangeLog.decode(bytes, ref: snapshot.changeLogRef)
         }
         try visit(slot.freeRef, "free list")
@@ -112,7 +120,9 @@ final class IntegrityChecker {
                 throw corrupt(slot.commitRef, "the commit record does not match the nodes of the commit")
             }
         }
-        let chunks = try FreeSpace.load(FileBytes(base: bytes.base, size: slot.logicalSize, path: path, placeBound: slot.bindsNodesToPlace), ref: slot.freeRef)
+        let chunks = try FreeSpace.load(
+            FileBytes(base: bytes.base, size: slot.logicalSize, path: path, placeBound: slot.bindsNodesToPlace),
+            ref: slot.freeRef)
         for chunk in chunks where chunk.ref != 0 { try visit(chunk.ref, "free list chunk") }
         let free = chunks.flatMap(\.extents)
         var objects: [String: Int] = [:]
@@ -125,13 +135,19 @@ final class IntegrityChecker {
                     let c = try ClusterAccess(leaf, columns: snapshot.layout.tables[ci].columns, path: path)
                     for r in 0..<c.count {
                         let k = c.key(at: r)
-                        if let l = last, k <= l { throw corrupt(0, "keys of \(name) are not ascending (\(k) after \(l))") }
-                        if k >= table.nextKey { throw corrupt(0, "key \(k) of \(name) is not below the next key \(table.nextKey)") }
+                        if let l = last, k <= l {
+                            throw corrupt(0, "keys of \(name) are not ascending (\(k) after \(l))")
+                        }
+                        if k >= table.nextKey {
+                            throw corrupt(0, "key \(k) of \(name) is not below the next key \(table.nextKey)")
+                        }
                         last = k
                     }
                     return c.count
                 }
-                guard count == root.count else { throw corrupt(root.ref, "\(name) holds \(count) objects, its root says \(root.count)") }
+                guard count == root.count else {
+                    throw corrupt(root.ref, "\(name) holds \(count) objects, its root says \(root.count)")
+                }
             }
             objects[name] = count
             for (column, tree) in table.indexes {
@@ -140,14 +156,18 @@ final class IntegrityChecker {
                     guard case .file(let p, let ref) = leaf else { return 0 }
                     return try IndexLeafCodec.View(p, path: path, ref: ref).count
                 }
-                guard n == tree.count else { throw corrupt(tree.ref, "index of \(name) column \(column) count mismatch") }
+                guard n == tree.count else {
+                    throw corrupt(tree.ref, "index of \(name) column \(column) count mismatch")
+                }
             }
         }
         try checkSpace(free: free, logicalSize: slot.logicalSize)
         try checkIndexesAndLinks()
         let live = extents.reduce(0) { $0 + $1.1 }
-        return IntegrityReport(version: snapshot.version, nodes: nodes, objects: objects, liveBytes: live + headerPages.reduce(0) { $0 + UInt64($1.count) },
-                               freeBytes: free.reduce(0) { $0 + $1.length }, fileBytes: slot.logicalSize)
+        return IntegrityReport(
+            version: snapshot.version, nodes: nodes, objects: objects,
+            liveBytes: live + headerPages.reduce(0) { $0 + UInt64($1.count) },
+            freeBytes: free.reduce(0) { $0 + $1.length }, fileBytes: slot.logicalSize)
     }
 
     /// Visits a tree, checking counts; returns the number of entries.
@@ -196,21 +216,28 @@ final class IntegrityChecker {
             var wantedEntries: [Int: [TreeKey]] = [:]
             try snapshot.forEachObject(classIndex: ci) { k, c, r in
                 for column in t.indexedColumns {
-                    wantedEntries[column, default: []].append(TreeKey(hi: SearchIndex.key(c.value(row: r, column: column), type: t.columns[column].type), lo: k.rawValue))
+                    wantedEntries[column, default: []].append(
+                        TreeKey(
+                            hi: SearchIndex.key(c.value(row: r, column: column), type: t.columns[column].type),
+                            lo: k.rawValue))
                 }
                 for column in 0..<t.persistedCount where t.columns[column].isSet || t.columns[column].isMap {
                     try checkCollection(c.value(row: r, column: column), t.columns[column], "\(name) \(k)")
                 }
                 for place in layout.mixedColumns where place.classIndex == ci {
-                    try checkMixed(c.value(row: r, column: place.column), t.columns[place.column], "\(name) \(k)", existing: existing)
+                    try checkMixed(
+                        c.value(row: r, column: place.column), t.columns[place.column], "\(name) \(k)",
+                        existing: existing)
                 }
                 for column in 0..<t.persistedCount where t.columns[column].type == .object {
                     guard let (target, bc) = layout.linkTargets[.init(classIndex: ci, column: column)] else { continue }
                     let links: [Int64]
                     switch c.value(row: r, column: column) {
                     case .link(let l): links = [l.rawValue]
-                    case .list(let items): links = items.compactMap { if case .link(let l) = $0 { l.rawValue } else { nil } }
-                    case .map(let entries): links = entries.values.compactMap { if case .link(let l) = $0 { l.rawValue } else { nil } }
+                    case .list(let items):
+                        links = items.compactMap { if case .link(let l) = $0 { l.rawValue } else { nil } }
+                    case .map(let entries):
+                        links = entries.values.compactMap { if case .link(let l) = $0 { l.rawValue } else { nil } }
                     default: links = []
                     }
                     for l in links {
@@ -225,7 +252,9 @@ final class IntegrityChecker {
                 var stored: [TreeKey] = []
                 if let tree = snapshot.tables[ci].indexes[column] ?? nil {
                     try snapshot.reader.forEachLeaf(tree) { leaf in
-                        if case .file(let p, let ref) = leaf { stored += try IndexLeafCodec.View(p, path: path, ref: ref).entries() }
+                        if case .file(let p, let ref) = leaf {
+                            stored += try IndexLeafCodec.View(p, path: path, ref: ref).entries()
+                        }
                         return true
                     }
                 }
@@ -241,7 +270,8 @@ final class IntegrityChecker {
                     let stored = items.compactMap { if case .link(let l) = $0 { l.rawValue } else { nil } }.sorted()
                     let want = (expected[ci]?[k.rawValue]?[bc] ?? []).sorted()
                     guard stored == want else {
-                        throw corrupt(0, "backlinks of \(layout.schema.objectSchemas[ci].name) \(k) do not match the links to it")
+                        throw corrupt(
+                            0, "backlinks of \(layout.schema.objectSchemas[ci].name) \(k) do not match the links to it")
                     }
                 }
             }
@@ -263,7 +293,8 @@ final class IntegrityChecker {
                 do {
                     try MapKey.check(key, className: "", property: property.name)
                 } catch {
-                    throw corrupt(0, "the dictionary \(object).\(property.name) holds the key '\(key)', which Realm refuses")
+                    throw corrupt(
+                        0, "the dictionary \(object).\(property.name) holds the key '\(key)', which Realm refuses")
                 }
             }
         default:

@@ -16,7 +16,8 @@ extension LockFile {
         case 0: break
         case EAGAIN, EACCES:
             throw RealmError.busy("\(path): the Realm is open in another process; close it there first")
-        case let code: throw RealmError.posix(path: path, operation: "test the open byte (fcntl F_OFD_SETLK)", errno: code)
+        case let code:
+            throw RealmError.posix(path: path, operation: "test the open byte (fcntl F_OFD_SETLK)", errno: code)
         }
         // An empty lock file reads as "no previous session" (`previousSession`); the next opener
         // writes a fresh one.

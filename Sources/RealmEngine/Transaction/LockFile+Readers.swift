@@ -13,7 +13,9 @@ extension LockFile {
     ///   of dead ones.
     func pinLatest() throws -> (slot: Int, version: UInt64) {
         guard let slot = readers.claim() ?? (readers.reclaimDead() > 0 ? readers.claim() : nil) else {
-            throw RealmError.busy("\(path): all \(slotCount) reader slots are in use by live processes; close unused Realm instances or frozen snapshots")
+            throw RealmError.busy(
+                "\(path): all \(slotCount) reader slots are in use by live processes; close unused Realm instances or frozen snapshots"
+            )
         }
         slotGuard.withLock { ownedSlots[slot] = true }
         return (slot, readers.pin(slot))
@@ -43,7 +45,9 @@ extension LockFile {
     func advance(slot: Int, to version: UInt64) {
         assert(ownsSlot(slot), "advance of a slot this LockFile did not pin")
         assert(rt_atomic_load64(readers.versionPointer(slot)) <= version, "a reader slot moved to an older version")
-        assert(rt_atomic_load64(readers.aheadPointer(slot)) == version, "a reader slot moved to a version it did not pin ahead")
+        assert(
+            rt_atomic_load64(readers.aheadPointer(slot)) == version,
+            "a reader slot moved to a version it did not pin ahead")
         rt_atomic_store64(readers.versionPointer(slot), version)
         rt_atomic_store64(readers.aheadPointer(slot), ReaderTable.noVersion)
     }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import CShims
 
@@ -106,7 +106,8 @@ extension LockFile {
         case 0: return true
         case EAGAIN, EACCES: return false
         case let code:
-            throw RealmError.posix(path: path, operation: "lock the open byte exclusively (fcntl F_OFD_SETLK)", errno: code)
+            throw RealmError.posix(
+                path: path, operation: "lock the open byte exclusively (fcntl F_OFD_SETLK)", errno: code)
         }
     }
 }

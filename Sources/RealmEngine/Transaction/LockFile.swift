@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import CShims
 
@@ -334,17 +334,21 @@ final class LockFile: @unchecked Sendable {
             }
             close(fd)  // deleted or replaced while we waited: open the new one
         }
-        throw RealmError.busy("\(path): the lock file keeps being replaced while opening; is another program deleting it?")
+        throw RealmError.busy(
+            "\(path): the lock file keeps being replaced while opening; is another program deleting it?")
     }
 
     /// With the init lock held: initializes the file if no one else has it open, validates it
     /// otherwise, takes the shared open lock and the liveness lock, and maps it.
-    private static func prepare(fd: Int32, path: String, initialize: (UInt64) throws -> Initial) throws -> (base: UnsafeMutableRawPointer, size: Int, slots: Int, fresh: Bool) {
+    private static func prepare(fd: Int32, path: String, initialize: (UInt64) throws -> Initial) throws -> (
+        base: UnsafeMutableRawPointer, size: Int, slots: Int, fresh: Bool
+    ) {
         let alone: Bool
         switch SystemCalls.lock(fd, byte: Layout.openLockByte, wait: false, path: path) {
         case 0: alone = true
         case EAGAIN, EACCES: alone = false
-        case let code: throw RealmError.posix(path: path, operation: "test the open byte (fcntl F_OFD_SETLK)", errno: code)
+        case let code:
+            throw RealmError.posix(path: path, operation: "test the open byte (fcntl F_OFD_SETLK)", errno: code)
         }
 
         let slots: Int
@@ -367,21 +371,28 @@ final class LockFile: @unchecked Sendable {
         switch SystemCalls.lock(fd, byte: Layout.openLockByte, shared: true, wait: false, path: path) {
         case 0: break
         case EAGAIN, EACCES:
-            throw RealmError.busy("\(path): the Realm is open exclusively by another process (compaction?); try again when it finishes")
-        case let code: throw RealmError.posix(path: path, operation: "lock the open byte (fcntl F_OFD_SETLK)", errno: code)
+            throw RealmError.busy(
+                "\(path): the Realm is open exclusively by another process (compaction?); try again when it finishes")
+        case let code:
+            throw RealmError.posix(path: path, operation: "lock the open byte (fcntl F_OFD_SETLK)", errno: code)
         }
-        let liveness = SystemCalls.lock(fd, byte: Layout.livenessLockBase + Int(getpid()), shared: true, wait: false, path: path)
+        let liveness = SystemCalls.lock(
+            fd, byte: Layout.livenessLockBase + Int(getpid()), shared: true, wait: false, path: path)
         guard liveness == 0 else {
             throw RealmError.posix(path: path, operation: "lock the liveness byte (fcntl F_OFD_SETLK)", errno: liveness)
         }
 
-        guard let mapped = SystemCalls.mmap(size, protection: PROT_READ | PROT_WRITE, fd, path: path) else { throw RealmError.posix(path: path, operation: "mmap lock file", errno: errno) }
+        guard let mapped = SystemCalls.mmap(size, protection: PROT_READ | PROT_WRITE, fd, path: path) else {
+            throw RealmError.posix(path: path, operation: "mmap lock file", errno: errno)
+        }
         if alone {
             do {
                 let initial = previous.notingRollback(of: try initialize(previous.durableSlot))
                 mapped.storeBytes(of: initial.durableSlot, toByteOffset: Layout.durableSlotOffset, as: UInt64.self)
-                mapped.storeBytes(of: initial.rejectedVersion, toByteOffset: Layout.rejectedVersionOffset, as: UInt64.self)
-                mapped.storeBytes(of: initial.rejectedCause.rawValue, toByteOffset: Layout.rejectedCauseOffset, as: UInt32.self)
+                mapped.storeBytes(
+                    of: initial.rejectedVersion, toByteOffset: Layout.rejectedVersionOffset, as: UInt64.self)
+                mapped.storeBytes(
+                    of: initial.rejectedCause.rawValue, toByteOffset: Layout.rejectedCauseOffset, as: UInt32.self)
                 mapped.storeBytes(of: initial.latestVersion, toByteOffset: Layout.latestVersionOffset, as: UInt64.self)
             } catch {
                 SystemCalls.unlockAll(fd, path: path)
@@ -396,29 +407,39 @@ final class LockFile: @unchecked Sendable {
     /// an older program's reserved words are 0 too).
     private static func previousSession(fd: Int32, path: String) -> PreviousSession {
         var header = [UInt8](repeating: 0, count: Layout.headerSize)
-        let read = header.withUnsafeMutableBytes { SystemCalls.preadFully(fd, $0.baseAddress!, Layout.headerSize, 0, path: path) }
+        let read = header.withUnsafeMutableBytes {
+            SystemCalls.preadFully(fd, $0.baseAddress!, Layout.headerSize, 0, path: path)
+        }
         guard read == Layout.headerSize else { return PreviousSession() }
         return header.withUnsafeBytes { raw in
             guard raw.loadUnaligned(fromByteOffset: Layout.magicOffset, as: UInt64.self) == Layout.magic,
-                  raw.loadUnaligned(fromByteOffset: Layout.formatVersionOffset, as: UInt32.self) == Layout.formatVersion
+                raw.loadUnaligned(fromByteOffset: Layout.formatVersionOffset, as: UInt32.self) == Layout.formatVersion
             else { return PreviousSession() }
-            return PreviousSession(durableSlot: raw.loadUnaligned(fromByteOffset: Layout.durableSlotOffset, as: UInt64.self),
-                                   latestVersion: raw.loadUnaligned(fromByteOffset: Layout.latestVersionOffset, as: UInt64.self),
-                                   rejectedVersion: raw.loadUnaligned(fromByteOffset: Layout.rejectedVersionOffset, as: UInt64.self),
-                                   rejectedCause: RejectedCause(rawValue: raw.loadUnaligned(fromByteOffset: Layout.rejectedCauseOffset, as: UInt32.self)))
+            return PreviousSession(
+                durableSlot: raw.loadUnaligned(fromByteOffset: Layout.durableSlotOffset, as: UInt64.self),
+                latestVersion: raw.loadUnaligned(fromByteOffset: Layout.latestVersionOffset, as: UInt64.self),
+                rejectedVersion: raw.loadUnaligned(fromByteOffset: Layout.rejectedVersionOffset, as: UInt64.self),
+                rejectedCause: RejectedCause(
+                    rawValue: raw.loadUnaligned(fromByteOffset: Layout.rejectedCauseOffset, as: UInt32.self)))
         }
     }
 
     /// Checks the header of a lock file that others have open. Returns its slot count and size.
     private static func validate(fd: Int32, path: String) throws -> (slots: Int, size: Int) {
         var info = stat()
-        guard SystemCalls.fstat(fd, &info, path: path) == 0 else { throw RealmError.posix(path: path, operation: "fstat lock file", errno: errno) }
+        guard SystemCalls.fstat(fd, &info, path: path) == 0 else {
+            throw RealmError.posix(path: path, operation: "fstat lock file", errno: errno)
+        }
         let actualSize = Int(info.st_size)
         guard actualSize >= Layout.headerSize else {
-            throw RealmError.notARealmFile(path: path, reason: "lock file is \(actualSize) bytes, shorter than its header, while other processes have it open")
+            throw RealmError.notARealmFile(
+                path: path,
+                reason: "lock file is \(actualSize) bytes, shorter than its header, while other processes have it open")
         }
         var header = [UInt8](repeating: 0, count: Layout.headerSize)
-        let read = header.withUnsafeMutableBytes { SystemCalls.preadFully(fd, $0.baseAddress!, Layout.headerSize, 0, path: path) }
+        let read = header.withUnsafeMutableBytes {
+            SystemCalls.preadFully(fd, $0.baseAddress!, Layout.headerSize, 0, path: path)
+        }
         guard read == Layout.headerSize else {
             throw RealmError.posix(path: path, operation: "read lock file header", errno: read < 0 ? errno : EIO)
         }
@@ -426,25 +447,35 @@ final class LockFile: @unchecked Sendable {
             header.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: T.self) }
         }
         guard field(Layout.magicOffset, UInt64.self) == Layout.magic else {
-            throw RealmError.notARealmFile(path: path, reason: "bad magic in the lock file while other processes have it open; is another program using \(path)?")
+            throw RealmError.notARealmFile(
+                path: path,
+                reason:
+                    "bad magic in the lock file while other processes have it open; is another program using \(path)?")
         }
         let version = field(Layout.formatVersionOffset, UInt32.self)
         guard version <= Layout.formatVersion else {
-            throw RealmError.newerFormat(path: path, found: UInt16(clamping: version), supported: UInt16(Layout.formatVersion))
+            throw RealmError.newerFormat(
+                path: path, found: UInt16(clamping: version), supported: UInt16(Layout.formatVersion))
         }
         guard version == Layout.formatVersion else {
-            throw RealmError.notARealmFile(path: path, reason: "the lock file is of format \(version), written by an older program that still has the Realm open; close it first (format \(Layout.formatVersion) pins versions differently)")
+            throw RealmError.notARealmFile(
+                path: path,
+                reason:
+                    "the lock file is of format \(version), written by an older program that still has the Realm open; close it first (format \(Layout.formatVersion) pins versions differently)"
+            )
         }
         let slots = Int(field(Layout.slotCountOffset, UInt32.self))
         let size = Layout.fileSize(slots: min(slots, Layout.maxSlots))
         guard
-              Int(field(Layout.headerSizeOffset, UInt32.self)) == Layout.headerSize,
-              Int(field(Layout.slotSizeOffset, UInt32.self)) == Layout.slotSize,
-              (1...Layout.maxSlots).contains(slots),
-              field(Layout.fileSizeOffset, UInt64.self) == UInt64(size),
-              actualSize == size
+            Int(field(Layout.headerSizeOffset, UInt32.self)) == Layout.headerSize,
+            Int(field(Layout.slotSizeOffset, UInt32.self)) == Layout.slotSize,
+            (1...Layout.maxSlots).contains(slots),
+            field(Layout.fileSizeOffset, UInt64.self) == UInt64(size),
+            actualSize == size
         else {
-            throw RealmError.notARealmFile(path: path, reason: "inconsistent lock file header (sizes or slot count) while other processes have it open")
+            throw RealmError.notARealmFile(
+                path: path,
+                reason: "inconsistent lock file header (sizes or slot count) while other processes have it open")
         }
         return (slots, size)
     }
@@ -482,8 +513,12 @@ final class LockFile: @unchecked Sendable {
         memory.storeBytes(of: UInt32(slots), toByteOffset: Layout.slotCountOffset, as: UInt32.self)
         memory.storeBytes(of: UInt64(size), toByteOffset: Layout.fileSizeOffset, as: UInt64.self)
         for slot in 0..<slots {
-            memory.storeBytes(of: ReaderTable.noVersion, toByteOffset: Layout.headerSize + slot * Layout.slotSize + 8, as: UInt64.self)
-            memory.storeBytes(of: ReaderTable.noVersion, toByteOffset: Layout.headerSize + slot * Layout.slotSize + 16, as: UInt64.self)
+            memory.storeBytes(
+                of: ReaderTable.noVersion, toByteOffset: Layout.headerSize + slot * Layout.slotSize + 8, as: UInt64.self
+            )
+            memory.storeBytes(
+                of: ReaderTable.noVersion, toByteOffset: Layout.headerSize + slot * Layout.slotSize + 16,
+                as: UInt64.self)
         }
         memory.storeBytes(of: Layout.magic, toByteOffset: Layout.magicOffset, as: UInt64.self)
     }

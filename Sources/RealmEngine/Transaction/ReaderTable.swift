@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import CShims
 
@@ -108,7 +108,8 @@ struct ReaderTable {
         let end = slots + count * stride
         func owner(_ q: UnsafeMutableRawPointer) -> UInt64 { rt_atomic_load64(q.assumingMemoryBound(to: UInt64.self)) }
         while p < end {
-            if end - p >= 4 * stride, owner(p) | owner(p + stride) | owner(p + 2 * stride) | owner(p + 3 * stride) == 0 {
+            if end - p >= 4 * stride, owner(p) | owner(p + stride) | owner(p + 2 * stride) | owner(p + 3 * stride) == 0
+            {
                 p += 4 * stride
                 continue
             }

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A newest commit that was set aside: it did not verify when the file was opened (or when a
@@ -44,8 +44,11 @@ enum SetAside {
                 try copyWhole(file, path: path, to: temporary)
             }
         } catch RealmError.io(let failedPath, let operation, let code, let message) {
-            throw RealmError.io(path: failedPath, operation: operation, errno: code,
-                                message: message + "; a commit that could not be verified must be copied aside before anything is written on top of it (open the file read-only to read it)")
+            throw RealmError.io(
+                path: failedPath, operation: operation, errno: code,
+                message: message
+                    + "; a commit that could not be verified must be copied aside before anything is written on top of it (open the file read-only to read it)"
+            )
         }
     }
 
@@ -56,7 +59,9 @@ enum SetAside {
         guard output >= 0 else { throw RealmError.posix(path: destination, operation: "create", errno: errno) }
         defer { close(output) }
         var info = stat()
-        guard SystemCalls.fstat(file.fd, &info, path: path) == 0 else { throw RealmError.posix(path: path, operation: "fstat", errno: errno) }
+        guard SystemCalls.fstat(file.fd, &info, path: path) == 0 else {
+            throw RealmError.posix(path: path, operation: "fstat", errno: errno)
+        }
         let size = Int(info.st_size)
         let chunk = 1 << 20
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunk, alignment: 16)
@@ -65,16 +70,23 @@ enum SetAside {
         while offset < size {
             let wanted = min(chunk, size - offset)
             let read = SystemCalls.preadFully(file.fd, buffer, wanted, off_t(offset), path: path)
-            guard read == wanted else { throw RealmError.posix(path: path, operation: "read", errno: read < 0 ? errno : EIO) }
+            guard read == wanted else {
+                throw RealmError.posix(path: path, operation: "read", errno: read < 0 ? errno : EIO)
+            }
             var written = 0
             while written < read {
-                let count = SystemCalls.pwrite(output, buffer + written, read - written, off_t(offset + written), path: destination)
-                guard count > 0 else { throw RealmError.posix(path: destination, operation: "write", errno: count < 0 ? errno : EIO) }
+                let count = SystemCalls.pwrite(
+                    output, buffer + written, read - written, off_t(offset + written), path: destination)
+                guard count > 0 else {
+                    throw RealmError.posix(path: destination, operation: "write", errno: count < 0 ? errno : EIO)
+                }
                 written += count
             }
             offset += read
         }
-        guard SystemCalls.fsync(output, path: destination) == 0 else { throw RealmError.posix(path: destination, operation: "fsync", errno: errno) }
+        guard SystemCalls.fsync(output, path: destination) == 0 else {
+            throw RealmError.posix(path: destination, operation: "fsync", errno: errno)
+        }
     }
 
     /// The copies kept beside the file at `path` (canonical), oldest version first.

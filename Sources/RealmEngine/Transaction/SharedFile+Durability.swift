@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What a writer settles before it builds on the newest version, and the process's ERROR state
@@ -45,7 +45,10 @@ extension SharedFile {
         guard let failure = writeFailure else { return }
         let code: Int32
         if case RealmError.io(_, _, let failed, _) = failure { code = failed } else { code = EIO }
-        throw RealmError.io(path: path, operation: "begin a write", errno: code,
-                            message: "an earlier commit failed and could not be undone, so what the file holds beside its last version is unknown (\(failure)); close every instance of this Realm and reopen it")
+        throw RealmError.io(
+            path: path, operation: "begin a write", errno: code,
+            message:
+                "an earlier commit failed and could not be undone, so what the file holds beside its last version is unknown (\(failure)); close every instance of this Realm and reopen it"
+        )
     }
 }

@@ -58,7 +58,10 @@ final class SharedFile: @unchecked Sendable {
     /// file is, the window in which a compaction elsewhere can replace the file.
     nonisolated(unsafe) static var afterOpeningDataFileForTests: (@Sendable (String) -> Void)?
 
-    private final class Weak { weak var value: SharedFile? ; init(_ v: SharedFile) { value = v } }
+    private final class Weak {
+        weak var value: SharedFile?
+        init(_ v: SharedFile) { value = v }
+    }
     nonisolated(unsafe) private static var registry: [String: Weak] = [:]
     private static let registryLock = NSLock()
 
@@ -78,14 +81,16 @@ final class SharedFile: @unchecked Sendable {
         // committing into, or watching, the replaced file would lose every write. Open again then.
         for _ in 0..<64 {
             do {
-                let shared = try openOnce(canonical: canonical, readOnly: readOnly, create: create, encryptionKey: encryptionKey)
+                let shared = try openOnce(
+                    canonical: canonical, readOnly: readOnly, create: create, encryptionKey: encryptionKey)
                 register(shared, as: key)
                 return shared
             } catch is Replaced {
                 continue
             }
         }
-        throw RealmError.busy("\(canonical): the file kept being replaced while opening (a compaction in a loop?); try again")
+        throw RealmError.busy(
+            "\(canonical): the file kept being replaced while opening (a compaction in a loop?); try again")
     }
 
     /// Thrown by `openOnce` when the file it opened is no longer at its path.
@@ -93,7 +98,9 @@ final class SharedFile: @unchecked Sendable {
 
     /// One attempt of `open`: the data file, its lock file, the first opener's checks. Throws
     /// `Replaced` if the data file was replaced at its path in between.
-    private static func openOnce(canonical: String, readOnly: Bool, create: Bool, encryptionKey: [UInt8]?) throws -> SharedFile {
+    private static func openOnce(canonical: String, readOnly: Bool, create: Bool, encryptionKey: [UInt8]?) throws
+        -> SharedFile
+    {
         let file = try DatabaseFile(path: canonical, readOnly: readOnly, create: create, encryptionKey: encryptionKey)
         afterOpeningDataFileForTests?(canonical)
         var rejected: FileHeader.Slot?
@@ -106,7 +113,9 @@ final class SharedFile: @unchecked Sendable {
         var unsettledHeader = false
         do {
             try checkHeader(file, path: canonical, create: create)
-        } catch let error as RealmError where create && FileManager.default.fileExists(atPath: LockFile.path(forRealmAt: canonical)) {
+        } catch let error as RealmError
+            where create && FileManager.default.fileExists(atPath: LockFile.path(forRealmAt: canonical))
+        {
             switch error {
             case .corruptFile, .notARealmFile: unsettledHeader = true
             default: throw error
@@ -172,8 +181,9 @@ final class SharedFile: @unchecked Sendable {
         defer { registryLock.unlock() }
         let key = "memory:" + identifier
         if let existing = registry[key]?.value { return existing }
-        let shared = SharedFile(path: "memory:" + identifier, file: try DatabaseFile(inMemory: identifier),
-                                lock: LockFile(inMemory: ()), isReadOnly: false)
+        let shared = SharedFile(
+            path: "memory:" + identifier, file: try DatabaseFile(inMemory: identifier),
+            lock: LockFile(inMemory: ()), isReadOnly: false)
         register(shared, as: key)
         return shared
     }
@@ -209,7 +219,9 @@ final class SharedFile: @unchecked Sendable {
     func layout() throws -> FileHeader.Layout {
         cacheLock.lock()
         defer { cacheLock.unlock() }
-        guard let knownLayout else { throw RealmError.internalError("internal error: the header layout was used before it was read") }
+        guard let knownLayout else {
+            throw RealmError.internalError("internal error: the header layout was used before it was read")
+        }
         return knownLayout
     }
     private var knownLayout: FileHeader.Layout?
@@ -255,7 +267,9 @@ final class SharedFile: @unchecked Sendable {
         cacheLock.unlock()
         guard let rejected else { return all }
         let kept = all.filter { $0.slot != rejected }
-        if kept.isEmpty { throw RealmError.corruptFile(path: path, offset: 64, reason: "no complete commit in the file") }
+        if kept.isEmpty {
+            throw RealmError.corruptFile(path: path, offset: 64, reason: "no complete commit in the file")
+        }
         return kept
     }
 
@@ -283,9 +297,10 @@ final class SharedFile: @unchecked Sendable {
         /// it still names the newest slot (or the newest slot, when this open synced it).
         func lockFileState(previousDurable: UInt64) -> LockFile.Initial {
             let checksum = latestSlot?.checksum ?? 0
-            return LockFile.Initial(latestVersion: latestVersion,
-                                    durableSlot: synced || (checksum != 0 && checksum == previousDurable) ? checksum : 0,
-                                    rejectedVersion: lostVersion ?? 0, rejectedCause: lostCause)
+            return LockFile.Initial(
+                latestVersion: latestVersion,
+                durableSlot: synced || (checksum != 0 && checksum == previousDurable) ? checksum : 0,
+                rejectedVersion: lostVersion ?? 0, rejectedCause: lostCause)
         }
     }
 
@@ -300,8 +315,10 @@ final class SharedFile: @unchecked Sendable {
     /// it; the next commit writes that slot again, whole.
     static func recoverNewest(_ file: DatabaseFile, path: String, readOnly: Bool) throws -> Recovery {
         let size = try file.physicalSize()
-        guard size >= UInt64(FileHeader.size), let (layout, slots) = try? FileHeader.readHeader(base: file.base, fileSize: size, path: path),
-              let newest = slots.first else { return Recovery(latestVersion: 0) }
+        guard size >= UInt64(FileHeader.size),
+            let (layout, slots) = try? FileHeader.readHeader(base: file.base, fileSize: size, path: path),
+            let newest = slots.first
+        else { return Recovery(latestVersion: 0) }
         if CommitRecord.verify(newest.slot, base: file.base, path: path) {
             var recovery = Recovery(latestVersion: newest.slot.version, latestSlot: newest.slot)
             if !FileHeader.damagedSlots(base: file.base, fileSize: size, layout: layout, valid: slots).isEmpty {
@@ -317,7 +334,8 @@ final class SharedFile: @unchecked Sendable {
             return recovery
         }
         let previous = slots.dropFirst().first?.slot
-        var recovery = Recovery(latestVersion: previous?.version ?? 0, latestSlot: previous, lostVersion: newest.slot.version)
+        var recovery = Recovery(
+            latestVersion: previous?.version ?? 0, latestSlot: previous, lostVersion: newest.slot.version)
         if readOnly {
             recovery.rejectedSlot = newest.slot
             return recovery
@@ -333,7 +351,10 @@ final class SharedFile: @unchecked Sendable {
     /// The schema stored at `ref`, decoded once per process.
     func layout(schemaRef: UInt64, bytes: FileBytes) throws -> (StoredSchema, SchemaLayout) {
         cacheLock.lock()
-        if let cached = layouts[schemaRef] { cacheLock.unlock(); return cached }
+        if let cached = layouts[schemaRef] {
+            cacheLock.unlock()
+            return cached
+        }
         cacheLock.unlock()
         let stored = try SchemaNode.decode(try bytes.node(schemaRef, kind: .schema), path: path, ref: schemaRef)
         let entry = (stored, SchemaLayout(stored.schema))
@@ -364,9 +385,12 @@ final class SharedFile: @unchecked Sendable {
         }
         let nodes: VerifiedNodes
         if let previous = recentVerified.last(where: { $0.version + 1 == slot.version })?.nodes,
-           let rewritten = CommitRecord.writtenRefs(of: slot, base: file.base, path: path) {
+            let rewritten = CommitRecord.writtenRefs(of: slot, base: file.base, path: path)
+        {
             previous.forget(rewritten)
-            nodes = slot.logicalSize <= previous.capacity ? previous : VerifiedNodes(size: 2 * slot.logicalSize, inheriting: previous)
+            nodes =
+                slot.logicalSize <= previous.capacity
+                ? previous : VerifiedNodes(size: 2 * slot.logicalSize, inheriting: previous)
         } else {
             nodes = VerifiedNodes(size: 2 * slot.logicalSize)
         }
@@ -379,12 +403,15 @@ final class SharedFile: @unchecked Sendable {
     /// Opens the snapshot described by a header slot.
     func snapshot(_ slot: FileHeader.Slot) throws -> Snapshot {
         try file.checkMapped(size: slot.logicalSize)
-        let bytes = FileBytes(base: file.base, size: slot.logicalSize, path: path, placeBound: slot.bindsNodesToPlace,
-                              verified: verifiedNodes(for: slot))
-        let probe = try TopNode.decode(try bytes.node(slot.topRef, kind: .top), path: path, ref: slot.topRef, layout: nil)
+        let bytes = FileBytes(
+            base: file.base, size: slot.logicalSize, path: path, placeBound: slot.bindsNodesToPlace,
+            verified: verifiedNodes(for: slot))
+        let probe = try TopNode.decode(
+            try bytes.node(slot.topRef, kind: .top), path: path, ref: slot.topRef, layout: nil)
         let (stored, layout) = try self.layout(schemaRef: probe.schemaRef, bytes: bytes)
-        return try Snapshot(version: slot.version, bytes: bytes, layout: layout, top: probe, topRef: slot.topRef,
-                            schemaVersion: stored.schemaVersion)
+        return try Snapshot(
+            version: slot.version, bytes: bytes, layout: layout, top: probe, topRef: slot.topRef,
+            schemaVersion: stored.schemaVersion)
     }
 
     /// The snapshot of `version`, or nil if its header slot has already been reused (a newer

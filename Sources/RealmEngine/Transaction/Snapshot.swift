@@ -22,8 +22,10 @@ final class Snapshot: ObjectStore {
     var schema: Schema { layout.schema }
     var reader: TreeReader { TreeReader(bytes: bytes) }
 
-    init(version: UInt64, bytes: FileBytes, layout: SchemaLayout, top: TopNode, topRef: UInt64, schemaVersion: UInt64,
-         cacheLeaves: Bool = true) throws {
+    init(
+        version: UInt64, bytes: FileBytes, layout: SchemaLayout, top: TopNode, topRef: UInt64, schemaVersion: UInt64,
+        cacheLeaves: Bool = true
+    ) throws {
         self.version = version
         leafViews = cacheLeaves ? LeafViewCache() : nil
         self.bytes = bytes
@@ -33,8 +35,9 @@ final class Snapshot: ObjectStore {
         schemaRef = top.schemaRef
         changeLogRef = top.changeLogRef
         guard top.tables.count == layout.tables.count else {
-            throw RealmError.corruptFile(path: bytes.path, offset: topRef,
-                                         reason: "\(top.tables.count) tables stored for \(layout.tables.count) classes")
+            throw RealmError.corruptFile(
+                path: bytes.path, offset: topRef,
+                reason: "\(top.tables.count) tables stored for \(layout.tables.count) classes")
         }
         tables = top.tables
     }
@@ -57,7 +60,9 @@ final class Snapshot: ObjectStore {
         do {
             return try body()
         } catch let error as RealmError {
-            throw error.naming(class: layout.tables.indices.contains(classIndex) ? schema.objectSchemas[classIndex].name : "#\(classIndex)")
+            throw error.naming(
+                class: layout.tables.indices.contains(classIndex)
+                    ? schema.objectSchemas[classIndex].name : "#\(classIndex)")
         }
     }
 
@@ -85,7 +90,11 @@ final class Snapshot: ObjectStore {
         try naming(classIndex) {
             try reader.forEachLeaf(root) { leaf in
                 let c = try cluster(leaf, classIndex: classIndex)
-                if case .view(let v) = c, (views?.count ?? .max) < LeafViewCache.classLeafCapacity { views?.append(v) } else { views = nil }
+                if case .view(let v) = c, (views?.count ?? .max) < LeafViewCache.classLeafCapacity {
+                    views?.append(v)
+                } else {
+                    views = nil
+                }
                 try body(c)
                 return true
             }
@@ -169,7 +178,9 @@ final class Snapshot: ObjectStore {
     func locate(classIndex: Int, key: ObjectKey) throws -> (ClusterAccess, Int)? {
         try checkClass(classIndex)
         guard let root = tables[classIndex].root else { return nil }
-        let c = try naming(classIndex) { try cluster(try reader.leaf(root, key: TreeKey(hi: 0, lo: key.rawValue)), classIndex: classIndex) }
+        let c = try naming(classIndex) {
+            try cluster(try reader.leaf(root, key: TreeKey(hi: 0, lo: key.rawValue)), classIndex: classIndex)
+        }
         guard let row = c.row(of: key.rawValue) else { return nil }
         return (c, row)
     }
@@ -194,7 +205,9 @@ final class Snapshot: ObjectStore {
 
     func backlinks(classIndex: Int, key: ObjectKey, originClass: Int, originColumn: Int) throws -> [ObjectKey] {
         try checkClass(classIndex)
-        guard let column = layout.tables[classIndex].backlinkColumns[.init(classIndex: originClass, column: originColumn)] else {
+        guard
+            let column = layout.tables[classIndex].backlinkColumns[.init(classIndex: originClass, column: originColumn)]
+        else {
             return []
         }
         guard case .list(let items) = try value(classIndex: classIndex, key: key, column: column) else { return [] }
@@ -219,9 +232,13 @@ final class Snapshot: ObjectStore {
             for hi in SearchIndex.mixedLookupKeys(value) {
                 candidates += try naming(classIndex) { try SearchIndex.candidates(entry, hi: hi, reader: reader) }
             }
-            return try candidates.filter { ValueOrder.equal(try self.value(classIndex: classIndex, key: $0, column: column), value) }.sorted()
+            return try candidates.filter {
+                ValueOrder.equal(try self.value(classIndex: classIndex, key: $0, column: column), value)
+            }.sorted()
         }
-        let candidates = try naming(classIndex) { try SearchIndex.candidates(entry, hi: SearchIndex.key(value), reader: reader) }
+        let candidates = try naming(classIndex) {
+            try SearchIndex.candidates(entry, hi: SearchIndex.key(value), reader: reader)
+        }
         // Integer keys are exact (order-preserving, one value per key) where no nil can share one.
         if case .int = value, property.type.isInteger, !property.isOptional { return candidates }
         return try candidates.filter { try self.value(classIndex: classIndex, key: $0, column: column) == value }
@@ -237,7 +254,9 @@ final class Snapshot: ObjectStore {
             let (leaf, i) = try reader.leaf(root, at: position)
             return (try cluster(leaf, classIndex: classIndex), i)
         }
-        guard i < c.count else { throw RealmError.corruptFile(path: bytes.path, offset: root.ref, reason: "subtree counts do not add up") }
+        guard i < c.count else {
+            throw RealmError.corruptFile(path: bytes.path, offset: root.ref, reason: "subtree counts do not add up")
+        }
         return ObjectKey(c.key(at: i))
     }
 
@@ -251,7 +270,8 @@ final class Snapshot: ObjectStore {
 extension ClusterAccess {
     /// The first row whose key is at least `key` (`count` when every key is smaller).
     func firstRow(atLeast key: Int64) -> Int {
-        var lo = 0, hi = count
+        var lo = 0
+        var hi = count
         while lo < hi {
             let mid = (lo + hi) >> 1
             if self.key(at: mid) < key { lo = mid + 1 } else { hi = mid }

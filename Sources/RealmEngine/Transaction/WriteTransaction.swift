@@ -70,8 +70,9 @@ final class WriteTransaction {
     init(shared: SharedFile, base: Snapshot, baseSlot: FileHeader.Slot, slotIndex: Int) throws {
         self.shared = shared
         self.base = base
-        let bytes = FileBytes(base: shared.file.base, size: baseSlot.logicalSize, path: shared.path,
-                              placeBound: baseSlot.bindsNodesToPlace)
+        let bytes = FileBytes(
+            base: shared.file.base, size: baseSlot.logicalSize, path: shared.path,
+            placeBound: baseSlot.bindsNodesToPlace)
         let header = try shared.layout()
         let chunks: [FreeSpace.Chunk]
         var births: [UInt64: UInt64] = [:]
@@ -91,11 +92,13 @@ final class WriteTransaction {
         free.pruneBirths()
         free.areas = header.areas
         free.area = header.commitArea(afterSlot: slotIndex)
-        writer = try TreeWriter(file: shared.file, free: free, newVersion: base.version + 1, placeBound: baseSlot.bindsNodesToPlace,
-                                verified: base.bytes.verified)
+        writer = try TreeWriter(
+            file: shared.file, free: free, newVersion: base.version + 1, placeBound: baseSlot.bindsNodesToPlace,
+            verified: base.bytes.verified)
         let top = TopNode(schemaRef: base.schemaRef, changeLogRef: base.changeLogRef, tables: base.tables)
-        state = try Snapshot(version: base.version + 1, bytes: writer.bytes, layout: base.layout, top: top,
-                             topRef: base.topRef, schemaVersion: base.schemaVersion, cacheLeaves: false)
+        state = try Snapshot(
+            version: base.version + 1, bytes: writer.bytes, layout: base.layout, top: top,
+            topRef: base.topRef, schemaVersion: base.schemaVersion, cacheLeaves: false)
         baseFreeRef = baseSlot.freeRef
         baseCommitRef = baseSlot.commitRef
         baseSlotIndex = slotIndex

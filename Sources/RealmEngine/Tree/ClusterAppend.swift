@@ -14,9 +14,12 @@ extension ClusterCodec {
     /// Appends to `out`.
     ///
     /// `payload` is the buffer `view` was made from (it must not alias `out`).
-    static func appendingRow(_ view: ClusterView, payload: UnsafeRawBufferPointer, columns: [Property], key: Int64,
-                             values: [Value], into out: inout [UInt8]) {
-        precondition(columns.count == view.layouts.count, "view has \(view.layouts.count) columns, schema \(columns.count)")
+    static func appendingRow(
+        _ view: ClusterView, payload: UnsafeRawBufferPointer, columns: [Property], key: Int64,
+        values: [Value], into out: inout [UInt8]
+    ) {
+        precondition(
+            columns.count == view.layouts.count, "view has \(view.layouts.count) columns, schema \(columns.count)")
         precondition(values.count == columns.count, "\(values.count) values for \(columns.count) columns")
         let n = view.count
         precondition(n < ClusterCodec.maxRows, "a cluster leaf holds at most \(ClusterCodec.maxRows) rows")
@@ -25,7 +28,8 @@ extension ClusterCodec {
 
         let keys = PackedAppend(view.keyOffsets, hasValue: n > 0, added: [key &- Int64(n)], nulls: [], minWidth: 0)
         let blocks = view.layouts.enumerated().map { ColumnAppend($1, value: values[$0]) }
-        assembleLeaf(rows: n + 1, keysSize: keys.plan.byteSize, writeKeys: { keys.write(to: &$0) }, blocks: blocks, into: &out)
+        assembleLeaf(
+            rows: n + 1, keysSize: keys.plan.byteSize, writeKeys: { keys.write(to: &$0) }, blocks: blocks, into: &out)
     }
 }
 
@@ -223,7 +227,8 @@ private struct SliceAppend {
             pack = p
             size = p.size
         case .date:
-            var seconds = [Int64](), nanos = [Int64]()
+            var seconds = [Int64]()
+            var nanos = [Int64]()
             seconds.reserveCapacity(added.count)
             nanos.reserveCapacity(added.count)
             for v in added {
@@ -269,7 +274,8 @@ private struct SliceAppend {
         var count = 0
         for k in 0..<(n >> 3) { count += bits.load(fromByteOffset: k, as: UInt8.self).nonzeroBitCount }
         if n & 7 != 0 {
-            count += (bits.load(fromByteOffset: n >> 3, as: UInt8.self) & (UInt8(1) << UInt8(n & 7) &- 1)).nonzeroBitCount
+            count +=
+                (bits.load(fromByteOffset: n >> 3, as: UInt8.self) & (UInt8(1) << UInt8(n & 7) &- 1)).nonzeroBitCount
         }
         return count
     }
@@ -280,8 +286,8 @@ private struct SliceAppend {
     private static func isNull(_ v: Value, _ storage: ColumnStorage) -> Bool {
         switch (storage, v) {
         case (.ints, .int), (.ints, .bool), (.ints, .link), (.float, .float), (.double, .double), (.date, .date),
-             (.bytes, .string), (.bytes, .data), (.objectId, .objectId), (.uuid, .uuid),
-             (.decimal128, .decimal128):
+            (.bytes, .string), (.bytes, .data), (.objectId, .objectId), (.uuid, .uuid),
+            (.decimal128, .decimal128):
             return false
         default:
             assert(v.isNull, "value \(v.kindName) in a \(storage) column")
@@ -313,13 +319,17 @@ private struct SliceAppend {
             w.bytes(UnsafeRawBufferPointer(start: slice.raw, count: 4 * n))
             let p = w.claim(4 * added.count)
             for (i, v) in added.enumerated() {
-                if case .float(let f) = v { p.storeBytes(of: f.bitPattern.littleEndian, toByteOffset: i << 2, as: UInt32.self) }
+                if case .float(let f) = v {
+                    p.storeBytes(of: f.bitPattern.littleEndian, toByteOffset: i << 2, as: UInt32.self)
+                }
             }
         case .double:
             w.bytes(UnsafeRawBufferPointer(start: slice.raw, count: 8 * n))
             let p = w.claim(8 * added.count)
             for (i, v) in added.enumerated() {
-                if case .double(let d) = v { p.storeBytes(of: d.bitPattern.littleEndian, toByteOffset: i << 3, as: UInt64.self) }
+                if case .double(let d) = v {
+                    p.storeBytes(of: d.bitPattern.littleEndian, toByteOffset: i << 3, as: UInt64.self)
+                }
             }
         case .objectId:
             w.bytes(UnsafeRawBufferPointer(start: slice.raw, count: 12 * n))
@@ -335,7 +345,9 @@ private struct SliceAppend {
             let p = w.claim(16 * added.count)
             for (i, v) in added.enumerated() {
                 guard case .uuid(let u) = v else { continue }
-                withUnsafeBytes(of: u.uuid) { UnsafeMutableRawBufferPointer(start: p + 16 * i, count: 16).copyMemory(from: $0) }
+                withUnsafeBytes(of: u.uuid) {
+                    UnsafeMutableRawBufferPointer(start: p + 16 * i, count: 16).copyMemory(from: $0)
+                }
             }
         case .decimal128:
             w.bytes(UnsafeRawBufferPointer(start: slice.raw, count: 16 * n))
@@ -358,8 +370,10 @@ protocol ClusterColumnBlock {
 extension ClusterCodec {
     /// Appends a whole leaf payload — header, keys, column offset table, blocks — given its key
     /// block writer and its column blocks (the shared tail of the native edit operations).
-    static func assembleLeaf<Block: ClusterColumnBlock>(rows: Int, keysSize: Int, writeKeys: (inout ByteWriter) -> Void,
-                                                        blocks: [Block], into out: inout [UInt8]) {
+    static func assembleLeaf<Block: ClusterColumnBlock>(
+        rows: Int, keysSize: Int, writeKeys: (inout ByteWriter) -> Void,
+        blocks: [Block], into out: inout [UInt8]
+    ) {
         // Blocks are read in place by index: iterating them would copy each one (retaining every
         // array it holds) for every pass.
         var length = headerSize + keysSize + 4 * blocks.count

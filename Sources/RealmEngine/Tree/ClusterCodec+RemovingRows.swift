@@ -14,9 +14,12 @@ extension ClusterCodec {
     /// `out`.
     ///
     /// `payload` is the buffer `view` was made from (it must not alias `out`).
-    static func removingRows(_ view: ClusterView, payload: UnsafeRawBufferPointer, columns: [Property], rows: [Int],
-                             into out: inout [UInt8]) {
-        precondition(columns.count == view.layouts.count, "view has \(view.layouts.count) columns, schema \(columns.count)")
+    static func removingRows(
+        _ view: ClusterView, payload: UnsafeRawBufferPointer, columns: [Property], rows: [Int],
+        into out: inout [UInt8]
+    ) {
+        precondition(
+            columns.count == view.layouts.count, "view has \(view.layouts.count) columns, schema \(columns.count)")
         let extents = ClusterExtents(view, payload: payload)
         let n = view.count
         // The surviving rows, ascending.
@@ -26,10 +29,16 @@ extension ClusterCodec {
         for r in rows {
             precondition(r >= next - 1 && r < n, "rows to remove must be ascending and in 0..<\(n); got \(r)")
             if r < next { continue }  // a repeat
-            while next < r { kept.append(next); next += 1 }
+            while next < r {
+                kept.append(next)
+                next += 1
+            }
             next = r + 1
         }
-        while next < n { kept.append(next); next += 1 }
+        while next < n {
+            kept.append(next)
+            next += 1
+        }
         guard kept.count < n else {
             // Nothing removed: the encoding is already what `encode` would write.
             out.append(contentsOf: UnsafeRawBufferPointer(start: extents.base, count: extents.length))
@@ -42,8 +51,9 @@ extension ClusterCodec {
         let keyPlan = PackPlan(keyOffsets)
 
         let edits = view.layouts.map { KeptColumn($0, kept: kept) }
-        assembleLeaf(rows: kept.count, keysSize: keyPlan.byteSize, writeKeys: { keyPlan.write(keyOffsets, to: &$0) },
-                     blocks: edits, into: &out)
+        assembleLeaf(
+            rows: kept.count, keysSize: keyPlan.byteSize, writeKeys: { keyPlan.write(keyOffsets, to: &$0) },
+            blocks: edits, into: &out)
     }
 }
 
@@ -127,7 +137,12 @@ private struct KeptValues {
             nanos = kept.withUnsafeBufferPointer { slice.nanos.gather($0) }
             var (lo, hi) = fillNullSlots(&ints)
             var (nlo, nhi) = fillNullSlots(&nanos)
-            if nullCount == count { lo = 0; hi = 0; nlo = 0; nhi = 0 }
+            if nullCount == count {
+                lo = 0
+                hi = 0
+                nlo = 0
+                nhi = 0
+            }
             pack = PackPlan(count: count, min: lo, max: hi, minWidth: minWidth)
             nanoPack = PackPlan(count: count, min: nlo, max: nhi)
             size = pack.byteSize + nanoPack.byteSize
@@ -146,7 +161,8 @@ private struct KeptValues {
         guard let source = slice.nulls else { return }
         var bits = [UInt8](repeating: 0, count: (kept.count + 7) >> 3)
         var n = 0
-        for (j, i) in kept.enumerated() where source.load(fromByteOffset: i >> 3, as: UInt8.self) & (UInt8(1) << UInt8(i & 7)) != 0 {
+        for (j, i) in kept.enumerated()
+        where source.load(fromByteOffset: i >> 3, as: UInt8.self) & (UInt8(1) << UInt8(i & 7)) != 0 {
             bits[j >> 3] |= UInt8(1) << UInt8(j & 7)
             n += 1
         }
@@ -165,7 +181,8 @@ private struct KeptValues {
         var runs = [Range<Int>]()
         runs.reserveCapacity(kept.count / 2 + 1)
         var total = 0
-        var spanStart = 0, spanEnd = 0
+        var spanStart = 0
+        var spanEnd = 0
         ends.withUnsafeBufferPointer { ends in
             kept.withUnsafeBufferPointer { kept in
                 for r in kept {
@@ -212,14 +229,20 @@ private struct KeptValues {
             switch stride {
             case 8:
                 for (j, i) in kept.enumerated() {
-                    p.storeBytes(of: src.loadUnaligned(fromByteOffset: i << 3, as: UInt64.self), toByteOffset: j << 3, as: UInt64.self)
+                    p.storeBytes(
+                        of: src.loadUnaligned(fromByteOffset: i << 3, as: UInt64.self), toByteOffset: j << 3,
+                        as: UInt64.self)
                 }
             case 4:
                 for (j, i) in kept.enumerated() {
-                    p.storeBytes(of: src.loadUnaligned(fromByteOffset: i << 2, as: UInt32.self), toByteOffset: j << 2, as: UInt32.self)
+                    p.storeBytes(
+                        of: src.loadUnaligned(fromByteOffset: i << 2, as: UInt32.self), toByteOffset: j << 2,
+                        as: UInt32.self)
                 }
             default:
-                for (j, i) in kept.enumerated() { (p + stride * j).copyMemory(from: src + stride * i, byteCount: stride) }
+                for (j, i) in kept.enumerated() {
+                    (p + stride * j).copyMemory(from: src + stride * i, byteCount: stride)
+                }
             }
         }
     }

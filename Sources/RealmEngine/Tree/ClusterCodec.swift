@@ -148,7 +148,9 @@ struct EncodingLayout {
     init(_ cluster: ClusterData, columns properties: [Property]) {
         let n = cluster.keys.count
         precondition(n <= ClusterCodec.maxRows, "a cluster leaf holds at most \(ClusterCodec.maxRows) rows")
-        precondition(cluster.columns.count == properties.count, "cluster has \(cluster.columns.count) columns, schema \(properties.count)")
+        precondition(
+            cluster.columns.count == properties.count,
+            "cluster has \(cluster.columns.count) columns, schema \(properties.count)")
         precondition(properties.count <= Int(UInt16.max), "too many columns")
         rowCount = n
         var offsets = [Int64]()
@@ -163,7 +165,8 @@ struct EncodingLayout {
         plans.reserveCapacity(properties.count)
         var total = ClusterCodec.headerSize + keyPlan.byteSize + 4 * properties.count
         for (c, p) in properties.enumerated() {
-            precondition(cluster.columns[c].count == n, "column \(p.name) has \(cluster.columns[c].count) values for \(n) keys")
+            precondition(
+                cluster.columns[c].count == n, "column \(p.name) has \(cluster.columns[c].count) values for \(n) keys")
             let plan = ColumnPlan(cluster.columns[c], type: p.type, isList: p.isList, isMap: p.isMap)
             total += plan.size
             plans.append(plan)
@@ -195,7 +198,8 @@ extension ClusterCodec {
     /// minimum, as the encoder stores them.
     static func fillNullSlots(_ values: inout [Int64], nulls: [UInt8]) -> (min: Int64, max: Int64) {
         func isNull(_ j: Int) -> Bool { nulls[j >> 3] & (UInt8(1) << UInt8(j & 7)) != 0 }
-        var lo = Int64.max, hi = Int64.min
+        var lo = Int64.max
+        var hi = Int64.min
         if nulls.isEmpty {
             for v in values {
                 lo = min(lo, v)
@@ -207,7 +211,10 @@ extension ClusterCodec {
                 hi = max(hi, values[j])
             }
         }
-        if lo > hi { lo = 0; hi = 0 }
+        if lo > hi {
+            lo = 0
+            hi = 0
+        }
         if !nulls.isEmpty {
             for j in values.indices where isNull(j) { values[j] = lo }
         }

@@ -48,7 +48,8 @@ struct ClusterColumnLayout {
                 let start = row == 0 ? 0 : Int(truncatingIfNeeded: listEnds[row - 1])
                 guard start + 1 < end else { continue }
                 for i in start + 1..<end {
-                    let a = keys.bytes(at: i - 1).bindMemory(to: UInt8.self), b = keys.bytes(at: i).bindMemory(to: UInt8.self)
+                    let a = keys.bytes(at: i - 1).bindMemory(to: UInt8.self)
+                    let b = keys.bytes(at: i).bindMemory(to: UInt8.self)
                     guard ValueOrder.bytes(a, b) < 0 else {
                         throw CodecError(offset: keysAt, "dictionary keys of row \(row) do not ascend at element \(i)")
                     }
@@ -115,7 +116,9 @@ struct ClusterColumnSlice {
         self.count = count
         let flagsAt = r.position
         let flags = try r.u8("column flags")
-        guard flags & ~1 == 0 else { throw CodecError(offset: flagsAt, "unknown column flags 0x\(String(flags, radix: 16))") }
+        guard flags & ~1 == 0 else {
+            throw CodecError(offset: flagsAt, "unknown column flags 0x\(String(flags, radix: 16))")
+        }
         nulls = flags & 1 != 0 ? try r.take((count + 7) >> 3, "null bitmap") : nil
         var ints = PackedInts.empty
         var nanos = PackedInts.empty
@@ -129,12 +132,15 @@ struct ClusterColumnSlice {
             nanos = try r.packedInts(count: count, "date nanoseconds")
             // When base and width alone keep every value in range (the usual case: width 0 for
             // whole seconds), no value needs looking at.
-            let inRangeByWidth = nanos.base >= 0 && nanos.width < 32
+            let inRangeByWidth =
+                nanos.base >= 0 && nanos.width < 32
                 && nanos.base + (Int64(1) << Int64(nanos.width)) - 1 < 1_000_000_000
             if !inRangeByWidth {
                 for i in 0..<count {
                     let ns = nanos.base &+ Int64(bitPattern: nanos.offset(i))
-                    guard ns >= 0, ns < 1_000_000_000 else { throw CodecError(offset: nanosAt, "nanoseconds \(ns) out of range at \(i)") }
+                    guard ns >= 0, ns < 1_000_000_000 else {
+                        throw CodecError(offset: nanosAt, "nanoseconds \(ns) out of range at \(i)")
+                    }
                 }
             }
             raw = r.base + r.position
@@ -157,9 +163,16 @@ struct ClusterColumnSlice {
         // One switch on the width, then a tight loop (every leaf read validates these).
         let last: Int64
         switch ends.width {
-        case 8: last = try checkAscending(ends, at: offset) { p, i in UInt64(p.load(fromByteOffset: i, as: UInt8.self)) }
-        case 16: last = try checkAscending(ends, at: offset) { p, i in UInt64(UInt16(littleEndian: p.loadUnaligned(fromByteOffset: i << 1, as: UInt16.self))) }
-        case 32: last = try checkAscending(ends, at: offset) { p, i in UInt64(UInt32(littleEndian: p.loadUnaligned(fromByteOffset: i << 2, as: UInt32.self))) }
+        case 8:
+            last = try checkAscending(ends, at: offset) { p, i in UInt64(p.load(fromByteOffset: i, as: UInt8.self)) }
+        case 16:
+            last = try checkAscending(ends, at: offset) { p, i in
+                UInt64(UInt16(littleEndian: p.loadUnaligned(fromByteOffset: i << 1, as: UInt16.self)))
+            }
+        case 32:
+            last = try checkAscending(ends, at: offset) { p, i in
+                UInt64(UInt32(littleEndian: p.loadUnaligned(fromByteOffset: i << 2, as: UInt32.self)))
+            }
         default: last = try checkAscending(ends, at: offset) { _, i in ends.offset(i) }
         }
         guard last <= Int64(Int32.max) * 2 else { throw CodecError(offset: offset, "end offset \(last) too large") }
@@ -168,12 +181,17 @@ struct ClusterColumnSlice {
 
     /// Checks that the values start at ≥ 0 and never decrease; returns the last (0 if none).
     @inline(__always)
-    private static func checkAscending(_ ends: PackedInts, at offset: Int, _ load: (UnsafeRawPointer, Int) -> UInt64) throws -> Int64 {
+    private static func checkAscending(_ ends: PackedInts, at offset: Int, _ load: (UnsafeRawPointer, Int) -> UInt64)
+        throws -> Int64
+    {
         var previous: Int64 = 0
-        let base = ends.base, data = ends.data
+        let base = ends.base
+        let data = ends.data
         for i in 0..<ends.count {
             let e = base &+ Int64(bitPattern: load(data, i))
-            guard e >= previous else { throw CodecError(offset: offset, "end offset \(e) at \(i) is below \(previous)") }
+            guard e >= previous else {
+                throw CodecError(offset: offset, "end offset \(e) at \(i) is below \(previous)")
+            }
             previous = e
         }
         return previous
@@ -188,7 +206,8 @@ struct ClusterColumnSlice {
     @inline(__always)
     func double(at i: Int) -> Double {
         switch storage {
-        case .double: Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i << 3, as: UInt64.self)))
+        case .double:
+            Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i << 3, as: UInt64.self)))
         case .float: Double(float(at: i))
         default: 0
         }
@@ -216,9 +235,12 @@ struct ClusterColumnSlice {
 
     func objectId(at i: Int) -> ObjectId {
         let p = raw + 12 * i
-        return ObjectId(words: (UInt32(bigEndian: p.loadUnaligned(as: UInt32.self)),
-                                UInt32(bigEndian: p.loadUnaligned(fromByteOffset: 4, as: UInt32.self)),
-                                UInt32(bigEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt32.self))))
+        return ObjectId(
+            words: (
+                UInt32(bigEndian: p.loadUnaligned(as: UInt32.self)),
+                UInt32(bigEndian: p.loadUnaligned(fromByteOffset: 4, as: UInt32.self)),
+                UInt32(bigEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
+            ))
     }
 
     func uuid(at i: Int) -> UUID {
@@ -228,8 +250,9 @@ struct ClusterColumnSlice {
     /// Any 16 bytes are a decimal128 (non-canonical ones read as zero), so nothing to validate.
     func decimal128(at i: Int) -> Decimal128 {
         let p = raw + 16 * i
-        return Decimal128(low: UInt64(littleEndian: p.loadUnaligned(as: UInt64.self)),
-                          high: UInt64(littleEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+        return Decimal128(
+            low: UInt64(littleEndian: p.loadUnaligned(as: UInt64.self)),
+            high: UInt64(littleEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
     }
 
     /// The value at `i` for a column of `type`.
@@ -286,7 +309,10 @@ struct ClusterColumnSlice {
         out.reserveCapacity(count)
         switch storage {
         case .ints:
-            for i in 0..<count { out.append(isNull(i) ? .null : Self.intValue(ints.base &+ Int64(bitPattern: ints.offset(i)), type: type)) }
+            for i in 0..<count {
+                out.append(
+                    isNull(i) ? .null : Self.intValue(ints.base &+ Int64(bitPattern: ints.offset(i)), type: type))
+            }
         case .float:
             for i in 0..<count { out.append(isNull(i) ? .null : .float(float(at: i))) }
         case .double:

@@ -68,7 +68,8 @@ struct ColumnPlan {
     /// caller's bug: they are stored as nil).
     private func matches(_ v: Value) -> Bool {
         switch (storage, v) {
-        case (.float, .float), (.double, .double), (.objectId, .objectId), (.uuid, .uuid), (.decimal128, .decimal128): return true
+        case (.float, .float), (.double, .double), (.objectId, .objectId), (.uuid, .uuid), (.decimal128, .decimal128):
+            return true
         case (_, .null): return false
         default:
             assertionFailure("value \(v.kindName) in a \(storage) column")
@@ -81,7 +82,8 @@ struct ColumnPlan {
     // encoded in full whenever a bulk insert fills one).
 
     private mutating func planInts(minWidth: Int) {
-        var lo = Int64.max, hi = Int64.min
+        var lo = Int64.max
+        var hi = Int64.min
         var nullRows = [Int]()
         ints = values.withUnsafeBufferPointer { vs in
             [Int64](uninitializedCapacity: vs.count) { out, initialized in
@@ -105,13 +107,19 @@ struct ColumnPlan {
             }
         }
         for i in nullRows { markNull(i) }
-        if lo > hi { lo = 0; hi = 0 }
+        if lo > hi {
+            lo = 0
+            hi = 0
+        }
         Self.fillNullSlots(&ints, with: lo, nulls: nulls)
         pack = PackPlan(count: ints.count, min: lo, max: hi, minWidth: minWidth)
     }
 
     private mutating func planDates(minWidth: Int) {
-        var lo = Int64.max, hi = Int64.min, nlo = Int64.max, nhi = Int64.min
+        var lo = Int64.max
+        var hi = Int64.min
+        var nlo = Int64.max
+        var nhi = Int64.min
         var nullRows = [Int]()
         var seconds = [Int64](repeating: 0, count: values.count)
         var nanoseconds = [Int64](repeating: 0, count: values.count)
@@ -138,7 +146,12 @@ struct ColumnPlan {
         ints = seconds
         nanos = nanoseconds
         for i in nullRows { markNull(i) }
-        if lo > hi { lo = 0; hi = 0; nlo = 0; nhi = 0 }
+        if lo > hi {
+            lo = 0
+            hi = 0
+            nlo = 0
+            nhi = 0
+        }
         Self.fillNullSlots(&ints, with: lo, nulls: nulls)
         Self.fillNullSlots(&nanos, with: nlo, nulls: nulls)
         pack = PackPlan(count: ints.count, min: lo, max: hi, minWidth: minWidth)
@@ -240,12 +253,16 @@ struct ColumnPlan {
         case .float:
             let p = w.claim(4 * n)
             for (i, v) in values.enumerated() {
-                if case .float(let f) = v { p.storeBytes(of: f.bitPattern.littleEndian, toByteOffset: i << 2, as: UInt32.self) }
+                if case .float(let f) = v {
+                    p.storeBytes(of: f.bitPattern.littleEndian, toByteOffset: i << 2, as: UInt32.self)
+                }
             }
         case .double:
             let p = w.claim(8 * n)
             for (i, v) in values.enumerated() {
-                if case .double(let d) = v { p.storeBytes(of: d.bitPattern.littleEndian, toByteOffset: i << 3, as: UInt64.self) }
+                if case .double(let d) = v {
+                    p.storeBytes(of: d.bitPattern.littleEndian, toByteOffset: i << 3, as: UInt64.self)
+                }
             }
         case .objectId:
             let p = w.claim(12 * n)
@@ -259,7 +276,9 @@ struct ColumnPlan {
             let p = w.claim(16 * n)
             for (i, v) in values.enumerated() {
                 guard case .uuid(let u) = v else { continue }
-                withUnsafeBytes(of: u.uuid) { UnsafeMutableRawBufferPointer(start: p + 16 * i, count: 16).copyMemory(from: $0) }
+                withUnsafeBytes(of: u.uuid) {
+                    UnsafeMutableRawBufferPointer(start: p + 16 * i, count: 16).copyMemory(from: $0)
+                }
             }
         case .decimal128:
             let p = w.claim(16 * n)

@@ -14,9 +14,12 @@ extension ClusterCodec {
     /// rewritten. Appends to `out`.
     ///
     /// `payload` is the buffer `view` was made from (it must not alias `out`).
-    static func replacingColumn(_ view: ClusterView, payload: UnsafeRawBufferPointer, columns: [Property], column: Int,
-                                values: [Value], into out: inout [UInt8]) {
-        precondition(columns.count == view.layouts.count, "view has \(view.layouts.count) columns, schema \(columns.count)")
+    static func replacingColumn(
+        _ view: ClusterView, payload: UnsafeRawBufferPointer, columns: [Property], column: Int,
+        values: [Value], into out: inout [UInt8]
+    ) {
+        precondition(
+            columns.count == view.layouts.count, "view has \(view.layouts.count) columns, schema \(columns.count)")
         precondition(column >= 0 && column < columns.count, "column \(column) out of range 0..<\(columns.count)")
         precondition(values.count == view.count, "\(values.count) values for \(view.count) rows")
         let extents = ClusterExtents(view, payload: payload)
@@ -67,9 +70,10 @@ struct ClusterExtents {
         let keyData = base.distance(to: keys.data)
         table = keyData + ((view.count * keys.width + 7) >> 3)
         columnCount = view.layouts.count
-        precondition(keyData >= ClusterCodec.headerSize && length <= payload.count
-                     && table + 4 * columnCount <= length,
-                     "payload is not the one the view was made from")
+        precondition(
+            keyData >= ClusterCodec.headerSize && length <= payload.count
+                && table + 4 * columnCount <= length,
+            "payload is not the one the view was made from")
     }
 
     /// Start of column `c`'s block.

@@ -17,7 +17,9 @@ struct ClusterView {
 
     init(_ bytes: UnsafeRawBufferPointer, columns: [Property]) throws {
         guard let base = bytes.baseAddress, bytes.count >= ClusterCodec.headerSize else {
-            throw CodecError(offset: 0, "cluster payload of \(bytes.count) bytes is shorter than its \(ClusterCodec.headerSize)-byte header")
+            throw CodecError(
+                offset: 0,
+                "cluster payload of \(bytes.count) bytes is shorter than its \(ClusterCodec.headerSize)-byte header")
         }
         var r = ByteReader(base, end: bytes.count)
         let format = try r.u8("format")
@@ -28,7 +30,9 @@ struct ClusterView {
             throw CodecError(offset: 2, "cluster has \(columnCount) columns, the schema \(columns.count)")
         }
         let rows = Int(try r.u32("row count"))
-        guard rows <= ClusterCodec.maxRows else { throw CodecError(offset: 4, "row count \(rows) exceeds \(ClusterCodec.maxRows)") }
+        guard rows <= ClusterCodec.maxRows else {
+            throw CodecError(offset: 4, "row count \(rows) exceeds \(ClusterCodec.maxRows)")
+        }
         let length = Int(try r.u32("payload length"))
         guard length >= ClusterCodec.headerSize, length <= bytes.count else {
             throw CodecError(offset: 8, "payload length \(length) outside \(ClusterCodec.headerSize)...\(bytes.count)")
@@ -39,7 +43,9 @@ struct ClusterView {
         var previous = keys.base
         for i in 0..<rows {
             let current = keys.base &+ Int64(bitPattern: keys.offset(i)) &+ Int64(i)
-            guard i == 0 || previous < current else { throw CodecError(offset: keysAt, "keys not ascending at row \(i)") }
+            guard i == 0 || previous < current else {
+                throw CodecError(offset: keysAt, "keys not ascending at row \(i)")
+            }
             previous = current
         }
         let tableAt = r.position
@@ -49,18 +55,24 @@ struct ClusterView {
         var expectedStart = r.position
         for c in columns.indices {  // by index: iterating would copy each `Property` (retaining its strings)
             let start = Int(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: tableAt + 4 * c, as: UInt32.self)))
-            let end = c + 1 < columnCount
+            let end =
+                c + 1 < columnCount
                 ? Int(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: tableAt + 4 * (c + 1), as: UInt32.self)))
                 : length
             guard start == expectedStart, end >= start, end <= length else {
-                throw CodecError(offset: tableAt + 4 * c, "column \(c) extent \(start)..<\(end) is not where the previous ends (\(expectedStart)) or past \(length)")
+                throw CodecError(
+                    offset: tableAt + 4 * c,
+                    "column \(c) extent \(start)..<\(end) is not where the previous ends (\(expectedStart)) or past \(length)"
+                )
             }
             var cr = ByteReader(base, position: start, end: end)
             layouts.append(try ClusterColumnLayout(&cr, property: columns[c], count: rows))
             guard cr.position == end else { throw cr.fail("column \(c) has \(end - cr.position) bytes left over") }
             expectedStart = end
         }
-        guard expectedStart == length else { throw CodecError(offset: expectedStart, "\(length - expectedStart) bytes after the last column") }
+        guard expectedStart == length else {
+            throw CodecError(offset: expectedStart, "\(length - expectedStart) bytes after the last column")
+        }
         self.count = rows
         self.keyOffsets = keys
         self.layouts = layouts
@@ -74,7 +86,8 @@ struct ClusterView {
 
     /// The row holding `key`, by binary search.
     func row(of key: Int64) -> Int? {
-        var lo = 0, hi = count
+        var lo = 0
+        var hi = count
         while lo < hi {
             let mid = (lo + hi) >> 1
             let k = keyOffsets.base &+ Int64(bitPattern: keyOffsets.offset(mid)) &+ Int64(mid)
@@ -99,7 +112,9 @@ struct ClusterView {
     /// unpack of the packed key offsets).
     func appendKeys(to out: inout [ObjectKey]) {
         if keyOffsets.width == 0 {  // keys base, base + 1, …: grow `out`, then fill in place
-            let base = keyOffsets.base, first = out.count, n = count
+            let base = keyOffsets.base
+            let first = out.count
+            let n = count
             out.append(contentsOf: repeatElement(ObjectKey(0), count: n))
             out.withUnsafeMutableBufferPointer { b in
                 for i in 0..<n { b[first + i] = ObjectKey(base &+ Int64(i)) }

@@ -24,7 +24,8 @@ import Foundation
 /// `CodecError`, found when the leaf is first read, never a wrong value later.
 enum MixedCodec {
     private enum Tag: UInt8 {
-        case null = 0, falseValue, trueValue, int, float, double, string, data, date, objectId, uuid, decimal128, link, list, map
+        case null = 0
+        case falseValue, trueValue, int, float, double, string, data, date, objectId, uuid, decimal128, link, list, map
     }
 
     /// What a column block of `type` stores for `value`: for a Mixed column, nil or the
@@ -44,38 +45,70 @@ enum MixedCodec {
 
     private static func append(_ value: Value, to out: inout [UInt8]) {
         func tag(_ t: Tag) { out.append(t.rawValue) }
-        func u32(_ v: Int) { withUnsafeBytes(of: UInt32(truncatingIfNeeded: v).littleEndian) { out.append(contentsOf: $0) } }
+        func u32(_ v: Int) {
+            withUnsafeBytes(of: UInt32(truncatingIfNeeded: v).littleEndian) { out.append(contentsOf: $0) }
+        }
         func u64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
-        func bytes(_ s: String) { u32(s.utf8.count); out.append(contentsOf: s.utf8) }
+        func bytes(_ s: String) {
+            u32(s.utf8.count)
+            out.append(contentsOf: s.utf8)
+        }
         switch value {
         case .null: tag(.null)
         case .bool(let b): tag(b ? .trueValue : .falseValue)
-        case .int(let i): tag(.int); u64(UInt64(bitPattern: i))
-        case .float(let f): tag(.float); withUnsafeBytes(of: f.bitPattern.littleEndian) { out.append(contentsOf: $0) }
-        case .double(let d): tag(.double); u64(d.bitPattern)
-        case .string(let s): tag(.string); bytes(s)
-        case .data(let d): tag(.data); u32(d.count); out.append(contentsOf: d)
+        case .int(let i):
+            tag(.int)
+            u64(UInt64(bitPattern: i))
+        case .float(let f):
+            tag(.float)
+            withUnsafeBytes(of: f.bitPattern.littleEndian) { out.append(contentsOf: $0) }
+        case .double(let d):
+            tag(.double)
+            u64(d.bitPattern)
+        case .string(let s):
+            tag(.string)
+            bytes(s)
+        case .data(let d):
+            tag(.data)
+            u32(d.count)
+            out.append(contentsOf: d)
         case .date(let t):
-            tag(.date); u64(UInt64(bitPattern: t.seconds))
+            tag(.date)
+            u64(UInt64(bitPattern: t.seconds))
             withUnsafeBytes(of: t.nanoseconds.littleEndian) { out.append(contentsOf: $0) }
         case .objectId(let id):
             tag(.objectId)
-            for w in [id.bytes.0, id.bytes.1, id.bytes.2] { withUnsafeBytes(of: w.bigEndian) { out.append(contentsOf: $0) } }
-        case .uuid(let u): tag(.uuid); withUnsafeBytes(of: u.uuid) { out.append(contentsOf: $0) }
-        case .decimal128(let d): tag(.decimal128); u64(d.low); u64(d.high)
-        case .typedLink(let l): tag(.link); bytes(l.className); u64(UInt64(bitPattern: l.key.rawValue))
+            for w in [id.bytes.0, id.bytes.1, id.bytes.2] {
+                withUnsafeBytes(of: w.bigEndian) { out.append(contentsOf: $0) }
+            }
+        case .uuid(let u):
+            tag(.uuid)
+            withUnsafeBytes(of: u.uuid) { out.append(contentsOf: $0) }
+        case .decimal128(let d):
+            tag(.decimal128)
+            u64(d.low)
+            u64(d.high)
+        case .typedLink(let l):
+            tag(.link)
+            bytes(l.className)
+            u64(UInt64(bitPattern: l.key.rawValue))
         case .link(let k):
             // Coercion turns every link in a Mixed value into a typed one; an untyped link here
             // is the engine's bug, kept as a nil rather than a link to the wrong class.
             assertionFailure("untyped link \(k) in a Mixed value")
             tag(.null)
         case .list(let items):
-            tag(.list); u32(items.count)
+            tag(.list)
+            u32(items.count)
             for item in items { append(item, to: &out) }
         case .map:
             let entries = value.sortedEntries
-            tag(.map); u32(entries.count)
-            for (key, v) in entries { bytes(key); append(v, to: &out) }
+            tag(.map)
+            u32(entries.count)
+            for (key, v) in entries {
+                bytes(key)
+                append(v, to: &out)
+            }
         }
     }
 
@@ -91,9 +124,15 @@ enum MixedCodec {
 
     private static func read(_ r: inout ByteReader, depth: Int) throws -> Value {
         let at = r.position
-        guard let tag = Tag(rawValue: try r.u8("Mixed type")) else { throw CodecError(offset: at, "unknown Mixed type") }
-        func u64() throws -> UInt64 { UInt64(littleEndian: try r.take(8, "Mixed value").loadUnaligned(as: UInt64.self)) }
-        func u32() throws -> Int { Int(UInt32(littleEndian: try r.take(4, "Mixed length").loadUnaligned(as: UInt32.self))) }
+        guard let tag = Tag(rawValue: try r.u8("Mixed type")) else {
+            throw CodecError(offset: at, "unknown Mixed type")
+        }
+        func u64() throws -> UInt64 {
+            UInt64(littleEndian: try r.take(8, "Mixed value").loadUnaligned(as: UInt64.self))
+        }
+        func u32() throws -> Int {
+            Int(UInt32(littleEndian: try r.take(4, "Mixed length").loadUnaligned(as: UInt32.self)))
+        }
         func text(_ what: String) throws -> String {
             let n = try u32()
             let p = try r.take(n, what)
@@ -103,11 +142,15 @@ enum MixedCodec {
             return s
         }
         func nested() throws -> Int {
-            guard depth < Value.maxMixedDepth else { throw CodecError(offset: at, "Mixed value nested deeper than \(Value.maxMixedDepth)") }
+            guard depth < Value.maxMixedDepth else {
+                throw CodecError(offset: at, "Mixed value nested deeper than \(Value.maxMixedDepth)")
+            }
             let count = try u32()
             // Every element takes at least one byte: a count beyond the bytes left is corrupt
             // (and must not size an allocation).
-            guard count <= r.remaining else { throw CodecError(offset: at, "\(count) Mixed elements in \(r.remaining) bytes") }
+            guard count <= r.remaining else {
+                throw CodecError(offset: at, "\(count) Mixed elements in \(r.remaining) bytes")
+            }
             return count
         }
         switch tag {
@@ -115,7 +158,9 @@ enum MixedCodec {
         case .falseValue: return .bool(false)
         case .trueValue: return .bool(true)
         case .int: return .int(Int64(bitPattern: try u64()))
-        case .float: return .float(Float(bitPattern: UInt32(littleEndian: try r.take(4, "float").loadUnaligned(as: UInt32.self))))
+        case .float:
+            return .float(
+                Float(bitPattern: UInt32(littleEndian: try r.take(4, "float").loadUnaligned(as: UInt32.self))))
         case .double: return .double(Double(bitPattern: try u64()))
         case .string: return .string(try text("Mixed string"))
         case .data:
@@ -128,9 +173,13 @@ enum MixedCodec {
             return .date(Timestamp(seconds: seconds, nanoseconds: nanos))
         case .objectId:
             let p = try r.take(12, "objectId")
-            return .objectId(ObjectId(words: (UInt32(bigEndian: p.loadUnaligned(as: UInt32.self)),
-                                              UInt32(bigEndian: p.loadUnaligned(fromByteOffset: 4, as: UInt32.self)),
-                                              UInt32(bigEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt32.self)))))
+            return .objectId(
+                ObjectId(
+                    words: (
+                        UInt32(bigEndian: p.loadUnaligned(as: UInt32.self)),
+                        UInt32(bigEndian: p.loadUnaligned(fromByteOffset: 4, as: UInt32.self)),
+                        UInt32(bigEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
+                    )))
         case .uuid: return .uuid(UUID(uuid: try r.take(16, "uuid").loadUnaligned(as: uuid_t.self)))
         case .decimal128:
             let low = try u64()

@@ -83,9 +83,18 @@ struct PackedInts {
         switch width {
         case 0: return lo == 0 ? count : 0
         case 8: return countBytes(lo, hi)
-        case 16: return countLoop(lo, hi) { p, i in UInt64(UInt16(littleEndian: p.loadUnaligned(fromByteOffset: i << 1, as: UInt16.self))) }
-        case 32: return countLoop(lo, hi) { p, i in UInt64(UInt32(littleEndian: p.loadUnaligned(fromByteOffset: i << 2, as: UInt32.self))) }
-        case 64: return countLoop(lo, hi) { p, i in UInt64(littleEndian: p.loadUnaligned(fromByteOffset: i << 3, as: UInt64.self)) }
+        case 16:
+            return countLoop(lo, hi) { p, i in
+                UInt64(UInt16(littleEndian: p.loadUnaligned(fromByteOffset: i << 1, as: UInt16.self)))
+            }
+        case 32:
+            return countLoop(lo, hi) { p, i in
+                UInt64(UInt32(littleEndian: p.loadUnaligned(fromByteOffset: i << 2, as: UInt32.self)))
+            }
+        case 64:
+            return countLoop(lo, hi) { p, i in
+                UInt64(littleEndian: p.loadUnaligned(fromByteOffset: i << 3, as: UInt64.self))
+            }
         default: return countLoop(lo, hi) { p, i in self.offset(i) }
         }
     }
@@ -98,8 +107,11 @@ struct PackedInts {
         guard lo < 256 else { return 0 }
         let span = min(hi, 256) &- lo
         guard span <= 128, count >= 16 else { return countLoop(lo, hi, load) }
-        let ones: UInt64 = 0x0101_0101_0101_0101, high = ones &* 0x80, low7 = ones &* 0x7F
-        let start = ones &* lo, limit = ones &* (127 &+ span)
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high = ones &* 0x80
+        let low7 = ones &* 0x7F
+        let start = ones &* lo
+        let limit = ones &* (127 &+ span)
         var n = 0
         var i = 0
         while i + 8 <= count {
@@ -132,16 +144,32 @@ struct PackedInts {
         switch width {
         case 0: out.append(contentsOf: repeatElement(base, count: range.count))
         case 8: for i in range { out.append(base &+ Int64(data.load(fromByteOffset: i, as: UInt8.self))) }
-        case 16: for i in range { out.append(base &+ Int64(UInt16(littleEndian: data.loadUnaligned(fromByteOffset: i << 1, as: UInt16.self)))) }
-        case 32: for i in range { out.append(base &+ Int64(UInt32(littleEndian: data.loadUnaligned(fromByteOffset: i << 2, as: UInt32.self)))) }
-        case 64: for i in range { out.append(base &+ Int64(bitPattern: UInt64(littleEndian: data.loadUnaligned(fromByteOffset: i << 3, as: UInt64.self)))) }
+        case 16:
+            for i in range {
+                out.append(
+                    base &+ Int64(UInt16(littleEndian: data.loadUnaligned(fromByteOffset: i << 1, as: UInt16.self))))
+            }
+        case 32:
+            for i in range {
+                out.append(
+                    base &+ Int64(UInt32(littleEndian: data.loadUnaligned(fromByteOffset: i << 2, as: UInt32.self))))
+            }
+        case 64:
+            for i in range {
+                out.append(
+                    base
+                        &+ Int64(
+                            bitPattern: UInt64(
+                                littleEndian: data.loadUnaligned(fromByteOffset: i << 3, as: UInt64.self))))
+            }
         default: for i in range { out.append(base &+ Int64(bitPattern: offset(i))) }
         }
     }
 
     /// Every value, in order: one switch on the width, then a tight loop into uninitialized storage.
     func unpackAll() -> [Int64] {
-        let base = self.base, data = self.data
+        let base = self.base
+        let data = self.data
         return [Int64](uninitializedCapacity: count) { out, initialized in
             switch width {
             case 0:
@@ -149,9 +177,15 @@ struct PackedInts {
             case 8:
                 for i in out.indices { out[i] = base &+ Int64(data.load(fromByteOffset: i, as: UInt8.self)) }
             case 16:
-                for i in out.indices { out[i] = base &+ Int64(UInt16(littleEndian: data.loadUnaligned(fromByteOffset: i << 1, as: UInt16.self))) }
+                for i in out.indices {
+                    out[i] =
+                        base &+ Int64(UInt16(littleEndian: data.loadUnaligned(fromByteOffset: i << 1, as: UInt16.self)))
+                }
             case 32:
-                for i in out.indices { out[i] = base &+ Int64(UInt32(littleEndian: data.loadUnaligned(fromByteOffset: i << 2, as: UInt32.self))) }
+                for i in out.indices {
+                    out[i] =
+                        base &+ Int64(UInt32(littleEndian: data.loadUnaligned(fromByteOffset: i << 2, as: UInt32.self)))
+                }
             default:
                 for i in out.indices { out[i] = base &+ Int64(bitPattern: offset(i)) }
             }
@@ -164,24 +198,37 @@ struct PackedInts {
     func gather(_ indices: UnsafeBufferPointer<Int>) -> [Int64] {
         guard let first = indices.first, let last = indices.last else { return [] }
         precondition(first >= 0 && last < count && first <= last, "PackedInts indices out of range")
-        let base = self.base, data = self.data
+        let base = self.base
+        let data = self.data
         return [Int64](uninitializedCapacity: indices.count) { out, initialized in
             switch width {
             case 0:
                 out.initialize(repeating: base)
             case 8:
-                for j in indices.indices { out[j] = base &+ Int64(data.load(fromByteOffset: indices[j], as: UInt8.self)) }
+                for j in indices.indices {
+                    out[j] = base &+ Int64(data.load(fromByteOffset: indices[j], as: UInt8.self))
+                }
             case 16:
                 for j in indices.indices {
-                    out[j] = base &+ Int64(UInt16(littleEndian: data.loadUnaligned(fromByteOffset: indices[j] << 1, as: UInt16.self)))
+                    out[j] =
+                        base
+                        &+ Int64(
+                            UInt16(littleEndian: data.loadUnaligned(fromByteOffset: indices[j] << 1, as: UInt16.self)))
                 }
             case 32:
                 for j in indices.indices {
-                    out[j] = base &+ Int64(UInt32(littleEndian: data.loadUnaligned(fromByteOffset: indices[j] << 2, as: UInt32.self)))
+                    out[j] =
+                        base
+                        &+ Int64(
+                            UInt32(littleEndian: data.loadUnaligned(fromByteOffset: indices[j] << 2, as: UInt32.self)))
                 }
             case 64:
                 for j in indices.indices {
-                    out[j] = base &+ Int64(bitPattern: UInt64(littleEndian: data.loadUnaligned(fromByteOffset: indices[j] << 3, as: UInt64.self)))
+                    out[j] =
+                        base
+                        &+ Int64(
+                            bitPattern: UInt64(
+                                littleEndian: data.loadUnaligned(fromByteOffset: indices[j] << 3, as: UInt64.self)))
                 }
             default:
                 for j in indices.indices { out[j] = base &+ Int64(bitPattern: offset(indices[j])) }
@@ -253,7 +300,9 @@ struct PackPlan {
         w.u8(UInt8(code) | UInt8(baseBytes << 4))
         let b = w.claim(baseBytes)
         let raw = UInt64(bitPattern: base)
-        for k in 0..<baseBytes { b.storeBytes(of: UInt8(truncatingIfNeeded: raw >> UInt64(8 * k)), toByteOffset: k, as: UInt8.self) }
+        for k in 0..<baseBytes {
+            b.storeBytes(of: UInt8(truncatingIfNeeded: raw >> UInt64(8 * k)), toByteOffset: k, as: UInt8.self)
+        }
         return w.claim(dataBytes)
     }
 
@@ -269,7 +318,9 @@ struct PackPlan {
             let perByte = 8 / width
             let byte = i / perByte
             let old = p.load(fromByteOffset: byte, as: UInt8.self)
-            p.storeBytes(of: old | UInt8(truncatingIfNeeded: off << UInt64((i % perByte) * width)), toByteOffset: byte, as: UInt8.self)
+            p.storeBytes(
+                of: old | UInt8(truncatingIfNeeded: off << UInt64((i % perByte) * width)), toByteOffset: byte,
+                as: UInt8.self)
         case 8: p.storeBytes(of: UInt8(truncatingIfNeeded: off), toByteOffset: i, as: UInt8.self)
         case 16: p.storeBytes(of: UInt16(truncatingIfNeeded: off).littleEndian, toByteOffset: i << 1, as: UInt16.self)
         case 32: p.storeBytes(of: UInt32(truncatingIfNeeded: off).littleEndian, toByteOffset: i << 2, as: UInt32.self)
@@ -294,16 +345,30 @@ struct PackPlan {
                     let off = UInt64(bitPattern: v[i] &- base) & mask
                     let byte = i / perByte
                     let old = p.load(fromByteOffset: byte, as: UInt8.self)
-                    p.storeBytes(of: old | UInt8(off << UInt64((i % perByte) * width)), toByteOffset: byte, as: UInt8.self)
+                    p.storeBytes(
+                        of: old | UInt8(off << UInt64((i % perByte) * width)), toByteOffset: byte, as: UInt8.self)
                 }
             case 8:
-                for i in 0..<v.count { p.storeBytes(of: UInt8(truncatingIfNeeded: v[i] &- base), toByteOffset: i, as: UInt8.self) }
+                for i in 0..<v.count {
+                    p.storeBytes(of: UInt8(truncatingIfNeeded: v[i] &- base), toByteOffset: i, as: UInt8.self)
+                }
             case 16:
-                for i in 0..<v.count { p.storeBytes(of: UInt16(truncatingIfNeeded: v[i] &- base).littleEndian, toByteOffset: i << 1, as: UInt16.self) }
+                for i in 0..<v.count {
+                    p.storeBytes(
+                        of: UInt16(truncatingIfNeeded: v[i] &- base).littleEndian, toByteOffset: i << 1, as: UInt16.self
+                    )
+                }
             case 32:
-                for i in 0..<v.count { p.storeBytes(of: UInt32(truncatingIfNeeded: v[i] &- base).littleEndian, toByteOffset: i << 2, as: UInt32.self) }
+                for i in 0..<v.count {
+                    p.storeBytes(
+                        of: UInt32(truncatingIfNeeded: v[i] &- base).littleEndian, toByteOffset: i << 2, as: UInt32.self
+                    )
+                }
             default:
-                for i in 0..<v.count { p.storeBytes(of: UInt64(bitPattern: v[i] &- base).littleEndian, toByteOffset: i << 3, as: UInt64.self) }
+                for i in 0..<v.count {
+                    p.storeBytes(
+                        of: UInt64(bitPattern: v[i] &- base).littleEndian, toByteOffset: i << 3, as: UInt64.self)
+                }
             }
         }
     }

@@ -103,10 +103,13 @@ enum InnerNodeCodec {
         let count: Int
 
         init(_ payload: UnsafeRawBufferPointer, path: String, ref: UInt64) throws {
-            guard payload.count >= 8 else { throw RealmError.corruptFile(path: path, offset: ref, reason: "inner node too short") }
+            guard payload.count >= 8 else {
+                throw RealmError.corruptFile(path: path, offset: ref, reason: "inner node too short")
+            }
             let n = Int(UInt32(littleEndian: payload.loadUnaligned(as: UInt32.self)))
             guard n > 0, n <= (payload.count - 8) / InnerNodeCodec.entrySize else {
-                throw RealmError.corruptFile(path: path, offset: ref, reason: "inner node count \(n) does not fit its node")
+                throw RealmError.corruptFile(
+                    path: path, offset: ref, reason: "inner node count \(n) does not fit its node")
             }
             self.payload = payload
             count = n
@@ -114,19 +117,26 @@ enum InnerNodeCodec {
 
         @inline(__always) func key(_ i: Int) -> TreeKey {
             let o = 8 + i * InnerNodeCodec.entrySize
-            return TreeKey(hi: UInt64(littleEndian: payload.loadUnaligned(fromByteOffset: o, as: UInt64.self)),
-                           lo: Int64(littleEndian: payload.loadUnaligned(fromByteOffset: o + 8, as: Int64.self)))
+            return TreeKey(
+                hi: UInt64(littleEndian: payload.loadUnaligned(fromByteOffset: o, as: UInt64.self)),
+                lo: Int64(littleEndian: payload.loadUnaligned(fromByteOffset: o + 8, as: Int64.self)))
         }
         @inline(__always) func ref(_ i: Int) -> UInt64 {
-            UInt64(littleEndian: payload.loadUnaligned(fromByteOffset: 8 + i * InnerNodeCodec.entrySize + 16, as: UInt64.self))
+            UInt64(
+                littleEndian: payload.loadUnaligned(
+                    fromByteOffset: 8 + i * InnerNodeCodec.entrySize + 16, as: UInt64.self))
         }
         @inline(__always) func subtreeCount(_ i: Int) -> Int {
-            Int(truncatingIfNeeded: UInt64(littleEndian: payload.loadUnaligned(fromByteOffset: 8 + i * InnerNodeCodec.entrySize + 24, as: UInt64.self)))
+            Int(
+                truncatingIfNeeded: UInt64(
+                    littleEndian: payload.loadUnaligned(
+                        fromByteOffset: 8 + i * InnerNodeCodec.entrySize + 24, as: UInt64.self)))
         }
 
         /// The child whose subtree may hold `key`: the last child whose first key is ≤ key (or 0).
         func childIndex(for key: TreeKey) -> Int {
-            var lo = 0, hi = count
+            var lo = 0
+            var hi = count
             while lo < hi {
                 let mid = (lo + hi) / 2
                 if key < self.key(mid) { hi = mid } else { lo = mid + 1 }
@@ -147,7 +157,8 @@ enum IndexLeafCodec {
     static func encode(_ entries: [TreeKey]) -> [UInt8] {
         let his = entries.map { Int64(bitPattern: $0.hi) }
         let los = entries.map(\.lo)
-        let hiPlan = PackPlan(his), loPlan = PackPlan(los)
+        let hiPlan = PackPlan(his)
+        let loPlan = PackPlan(los)
         var out = [UInt8](repeating: 0, count: 4 + hiPlan.byteSize + loPlan.byteSize)
         out.withUnsafeMutableBytes { raw in
             guard let base = raw.baseAddress else { return }
@@ -164,7 +175,8 @@ enum IndexLeafCodec {
     static func appending(_ view: View, _ entry: TreeKey, into out: inout [UInt8]) {
         precondition(view.count == 0 || view.entry(view.count - 1) < entry, "an appended index entry goes last")
         let hasValue = view.count > 0
-        let his = PackedAppend(view.his, hasValue: hasValue, added: [Int64(bitPattern: entry.hi)], nulls: [], minWidth: 0)
+        let his = PackedAppend(
+            view.his, hasValue: hasValue, added: [Int64(bitPattern: entry.hi)], nulls: [], minWidth: 0)
         let los = PackedAppend(view.los, hasValue: hasValue, added: [entry.lo], nulls: [], minWidth: 0)
         let start = out.count
         let size = 4 + his.size + los.size
@@ -207,7 +219,8 @@ enum IndexLeafCodec {
         }
         /// Every entry (each column unpacked once, not entry by entry).
         func entries() -> [TreeKey] {
-            let h = his.unpackAll(), l = los.unpackAll()
+            let h = his.unpackAll()
+            let l = los.unpackAll()
             let n = Swift.min(count, h.count, l.count)
             return [TreeKey](uninitializedCapacity: n) { out, initialized in
                 for i in 0..<n { out[i] = TreeKey(hi: UInt64(bitPattern: h[i]), lo: l[i]) }
@@ -216,7 +229,8 @@ enum IndexLeafCodec {
         }
         /// First position whose entry is ≥ key.
         func lowerBound(_ key: TreeKey) -> Int {
-            var lo = 0, hi = count
+            var lo = 0
+            var hi = count
             while lo < hi {
                 let mid = (lo + hi) / 2
                 if entry(mid) < key { lo = mid + 1 } else { hi = mid }

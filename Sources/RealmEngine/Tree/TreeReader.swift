@@ -39,7 +39,8 @@ enum ClusterAccess {
         switch self {
         case .view(let v): return v.row(of: key)
         case .data(let d):
-            var lo = 0, hi = d.keys.count
+            var lo = 0
+            var hi = d.keys.count
             while lo < hi {
                 let mid = (lo + hi) / 2
                 if d.keys[mid] < key { lo = mid + 1 } else { hi = mid }
@@ -75,13 +76,16 @@ struct TreeReader {
         var depth = 0
         while true {
             depth += 1
-            if depth > 64 { throw RealmError.corruptFile(path: bytes.path, offset: child.ref, reason: "tree too deep (a cycle?)") }
+            if depth > 64 {
+                throw RealmError.corruptFile(path: bytes.path, offset: child.ref, reason: "tree too deep (a cycle?)")
+            }
             if let node = child.node {
                 switch node.body {
                 case .leaf(let l): return .memory(l)
                 case .inner(let children):
                     guard !children.isEmpty else { return .memory(.index([])) }
-                    var lo = 0, hi = children.count
+                    var lo = 0
+                    var hi = children.count
                     while lo < hi {
                         let mid = (lo + hi) / 2
                         if key < children[mid].firstKey { hi = mid } else { lo = mid + 1 }
@@ -106,8 +110,12 @@ struct TreeReader {
         _ = try visit(root, from: from, depth: 0, body)
     }
 
-    private func visit(_ child: TreeChild, from: TreeKey?, depth: Int, _ body: (LeafAccess) throws -> Bool) throws -> Bool {
-        if depth > 64 { throw RealmError.corruptFile(path: bytes.path, offset: child.ref, reason: "tree too deep (a cycle?)") }
+    private func visit(_ child: TreeChild, from: TreeKey?, depth: Int, _ body: (LeafAccess) throws -> Bool) throws
+        -> Bool
+    {
+        if depth > 64 {
+            throw RealmError.corruptFile(path: bytes.path, offset: child.ref, reason: "tree too deep (a cycle?)")
+        }
         if let node = child.node {
             switch node.body {
             case .leaf(let l): return try body(.memory(l))
@@ -148,7 +156,8 @@ struct TreeReader {
         case NodeKind.clusterLeaf.rawValue, NodeKind.indexLeaf.rawValue:
             return .leaf(.file(payload, ref: ref))
         default:
-            throw RealmError.corruptFile(path: bytes.path, offset: ref, reason: "expected a tree node, found kind \(kind)")
+            throw RealmError.corruptFile(
+                path: bytes.path, offset: ref, reason: "expected a tree node, found kind \(kind)")
         }
     }
 
@@ -163,7 +172,11 @@ struct TreeReader {
                 case .inner(let children):
                     var found = false
                     for c in children {
-                        if i < c.count { child = c; found = true; break }
+                        if i < c.count {
+                            child = c
+                            found = true
+                            break
+                        }
                         i -= c.count
                     }
                     if !found { throw RealmError.indexOutOfRange(index: index, count: root.count) }
@@ -181,7 +194,10 @@ struct TreeReader {
                         }
                         i -= n
                     }
-                    if !found { throw RealmError.corruptFile(path: bytes.path, offset: child.ref, reason: "subtree counts do not add up") }
+                    if !found {
+                        throw RealmError.corruptFile(
+                            path: bytes.path, offset: child.ref, reason: "subtree counts do not add up")
+                    }
                 case .leaf(let leaf):
                     return (leaf, i)
                 }

@@ -11,9 +11,11 @@ extension TreeWriter {
     /// Applies an edit to every leaf holding some of `keys` (ascending). `file` gets a leaf's view,
     /// payload and the rows of the keys it holds, and returns the new leaf (or nil: unchanged);
     /// `memory` edits a loaded leaf in place given the same rows.
-    func editLeaves(root: inout TreeChild?, keys: [Int64], columns: [Property],
-                    file: (ClusterView, UnsafeRawBufferPointer, [Int]) throws -> EncodedEdit?,
-                    memory: (inout ClusterData, [Int]) throws -> Void) throws {
+    func editLeaves(
+        root: inout TreeChild?, keys: [Int64], columns: [Property],
+        file: (ClusterView, UnsafeRawBufferPointer, [Int]) throws -> EncodedEdit?,
+        memory: (inout ClusterData, [Int]) throws -> Void
+    ) throws {
         guard var top = root, !keys.isEmpty else { return }
         let result = try edit(&top, keys: keys[...], columns: columns, file: file, memory: memory)
         switch result {
@@ -24,14 +26,19 @@ extension TreeWriter {
         }
     }
 
-    private func edit(_ child: inout TreeChild, keys: ArraySlice<Int64>, columns: [Property],
-                      file: (ClusterView, UnsafeRawBufferPointer, [Int]) throws -> EncodedEdit?,
-                      memory: (inout ClusterData, [Int]) throws -> Void) throws -> TreeChild? {
+    private func edit(
+        _ child: inout TreeChild, keys: ArraySlice<Int64>, columns: [Property],
+        file: (ClusterView, UnsafeRawBufferPointer, [Int]) throws -> EncodedEdit?,
+        memory: (inout ClusterData, [Int]) throws -> Void
+    ) throws -> TreeChild? {
         if child.node == nil {
             let (_, kind) = try bytes.header(child.ref)
             if kind == NodeKind.clusterLeaf.rawValue {
                 let payload = try bytes.node(child.ref, kind: .clusterLeaf)
-                guard case .view(let view) = try ClusterAccess(.file(payload, ref: child.ref), columns: columns, path: bytes.path) else {
+                guard
+                    case .view(let view) = try ClusterAccess(
+                        .file(payload, ref: child.ref), columns: columns, path: bytes.path)
+                else {
                     return child
                 }
                 let rows = view.rows(of: keys)
@@ -68,8 +75,10 @@ extension TreeWriter {
     /// into the writer's buffer (`ClusterCodec.removingRows`); emptied leaves and nodes disappear.
     /// Returns false, having changed nothing, when this transaction has loaded the top of the
     /// tree (some leaves may be decoded; the caller edits by keys instead).
-    func removeRowsFromEveryLeaf(root: inout TreeChild?, columns: [Property], select: (ClusterView) throws -> [Int],
-                                 removing: (ClusterView, [Int]) throws -> Void) throws -> Bool {
+    func removeRowsFromEveryLeaf(
+        root: inout TreeChild?, columns: [Property], select: (ClusterView) throws -> [Int],
+        removing: (ClusterView, [Int]) throws -> Void
+    ) throws -> Bool {
         guard var top = root else { return true }
         guard top.node == nil else { return false }
         switch try removeRows(&top, columns: columns, depth: 0, select: select, removing: removing) {
@@ -81,15 +90,22 @@ extension TreeWriter {
         return true
     }
 
-    private func removeRows(_ child: inout TreeChild, columns: [Property], depth: Int, select: (ClusterView) throws -> [Int],
-                            removing: (ClusterView, [Int]) throws -> Void) throws -> TreeChild? {
-        guard depth <= 64 else { throw RealmError.corruptFile(path: bytes.path, offset: child.ref, reason: "tree too deep (a cycle?)") }
+    private func removeRows(
+        _ child: inout TreeChild, columns: [Property], depth: Int, select: (ClusterView) throws -> [Int],
+        removing: (ClusterView, [Int]) throws -> Void
+    ) throws -> TreeChild? {
+        guard depth <= 64 else {
+            throw RealmError.corruptFile(path: bytes.path, offset: child.ref, reason: "tree too deep (a cycle?)")
+        }
         // Below an unloaded top every node is in the file: an inner node is loaded here (it is
         // small), a leaf edited in its encoded form.
         assert(child.node == nil, "a node below an unloaded parent is loaded")
         let (kind, payload) = try bytes.anyNode(child.ref)
         if kind == NodeKind.clusterLeaf.rawValue {
-            guard case .view(let view) = try ClusterAccess(.file(payload, ref: child.ref), columns: columns, path: bytes.path) else {
+            guard
+                case .view(let view) = try ClusterAccess(
+                    .file(payload, ref: child.ref), columns: columns, path: bytes.path)
+            else {
                 return child
             }
             let rows = try select(view)
@@ -109,7 +125,8 @@ extension TreeWriter {
             return TreeChild(firstKey: TreeKey(hi: 0, lo: first), count: view.count - rows.count, ref: ref, node: nil)
         }
         guard kind == NodeKind.inner.rawValue else {
-            throw RealmError.corruptFile(path: bytes.path, offset: child.ref, reason: "expected a cluster tree node, found kind \(kind)")
+            throw RealmError.corruptFile(
+                path: bytes.path, offset: child.ref, reason: "expected a cluster tree node, found kind \(kind)")
         }
         // The node is read in place and loaded (its extent freed, to be rewritten) only when a
         // child changed: a delete that matches nothing in a subtree leaves it as it was.
@@ -119,7 +136,9 @@ extension TreeWriter {
         var changed = false
         for i in children.indices {
             let before = children[i].ref
-            if let edited = try removeRows(&children[i], columns: columns, depth: depth + 1, select: select, removing: removing) {
+            if let edited = try removeRows(
+                &children[i], columns: columns, depth: depth + 1, select: select, removing: removing)
+            {
                 if edited.ref != before || edited.node != nil { changed = true }
                 out.append(edited)
             } else {
@@ -133,15 +152,18 @@ extension TreeWriter {
         }
         // Rewritten from `out` (what `load` would decode is read above already).
         try release(child.ref)
-        return TreeChild(firstKey: out[0].firstKey, count: out.reduce(0) { $0 + $1.count }, ref: 0, node: TreeNode(.inner(out)))
+        return TreeChild(
+            firstKey: out[0].firstKey, count: out.reduce(0) { $0 + $1.count }, ref: 0, node: TreeNode(.inner(out)))
     }
 
     /// Hands each child of an inner node the sorted keys that fall in its range (those below the
     /// next child's first key), keeps the children the edit leaves non-empty, and returns the
     /// node's new summary (nil when it became empty).
-    func editChildren<K: Comparable>(_ node: TreeNode, _ children: [TreeChild], _ keys: ArraySlice<K>,
-                                     bound: (TreeKey) -> K,
-                                     _ edit: (inout TreeChild, ArraySlice<K>) throws -> TreeChild?) throws -> TreeChild? {
+    func editChildren<K: Comparable>(
+        _ node: TreeNode, _ children: [TreeChild], _ keys: ArraySlice<K>,
+        bound: (TreeKey) -> K,
+        _ edit: (inout TreeChild, ArraySlice<K>) throws -> TreeChild?
+    ) throws -> TreeChild? {
         var children = children
         node.body = .inner([])
         var out: [TreeChild] = []
@@ -152,7 +174,8 @@ extension TreeWriter {
             if i + 1 < children.count {
                 let limit = bound(children[i + 1].firstKey)
                 // Binary search: a bulk edit hands down many keys, and most children take some.
-                var lo = rest.startIndex, hi = rest.endIndex
+                var lo = rest.startIndex
+                var hi = rest.endIndex
                 while lo < hi {
                     let mid = lo + (hi - lo) / 2
                     if rest[mid] < limit { lo = mid + 1 } else { hi = mid }
@@ -192,7 +215,8 @@ extension TreeWriter {
         if child.node == nil {
             let (_, kind) = try bytes.header(child.ref)
             if kind == NodeKind.indexLeaf.rawValue {
-                let view = try IndexLeafCodec.View(try bytes.node(child.ref, kind: .indexLeaf), path: bytes.path, ref: child.ref)
+                let view = try IndexLeafCodec.View(
+                    try bytes.node(child.ref, kind: .indexLeaf), path: bytes.path, ref: child.ref)
                 var kept = KeptIndexEntries(view)
                 kept.remove(entries)
                 guard kept.count != view.count else { return child }
@@ -227,10 +251,14 @@ extension TreeWriter {
         doomed.withUnsafeBufferPointer { gone in
             current.withUnsafeBufferPointer { have in
                 [TreeKey](uninitializedCapacity: have.count) { out, initialized in
-                    var d = 0, n = 0
+                    var d = 0
+                    var n = 0
                     for e in have {
                         while d < gone.count && gone[d] < e { d += 1 }
-                        if d < gone.count && gone[d] == e { d += 1; continue }
+                        if d < gone.count && gone[d] == e {
+                            d += 1
+                            continue
+                        }
                         out[n] = e
                         n += 1
                     }
@@ -262,11 +290,15 @@ private struct KeptIndexEntries {
         let n = doomed.withUnsafeBufferPointer { gone in
             his.withUnsafeMutableBufferPointer { h in
                 los.withUnsafeMutableBufferPointer { l in
-                    var d = 0, n = 0
+                    var d = 0
+                    var n = 0
                     for i in 0..<count {
                         let e = TreeKey(hi: UInt64(bitPattern: h[i]), lo: l[i])
                         while d < gone.count && gone[d] < e { d += 1 }
-                        if d < gone.count && gone[d] == e { d += 1; continue }
+                        if d < gone.count && gone[d] == e {
+                            d += 1
+                            continue
+                        }
                         h[n] = h[i]
                         l[n] = l[i]
                         n += 1
@@ -282,7 +314,8 @@ private struct KeptIndexEntries {
 
     /// Appends the leaf's payload to `out`.
     func encode(into out: inout [UInt8]) {
-        let hiPlan = PackPlan(his), loPlan = PackPlan(los)
+        let hiPlan = PackPlan(his)
+        let loPlan = PackPlan(los)
         let size = 4 + hiPlan.byteSize + loPlan.byteSize
         let start = out.count
         out.append(contentsOf: repeatElement(0, count: size))
@@ -301,7 +334,8 @@ extension TreeWriter {
     /// appended past its end, appending it to the buffer given (behind bytes it must leave
     /// alone); false, having appended nothing,
     /// when the append does not apply (the leaf is full, or the entry does not go last).
-    typealias EncodedLeafAppend = (_ payload: UnsafeRawBufferPointer, _ ref: UInt64, _ out: inout [UInt8]) throws -> Bool
+    typealias EncodedLeafAppend = (_ payload: UnsafeRawBufferPointer, _ ref: UInt64, _ out: inout [UInt8]) throws ->
+        Bool
 
     /// Appends one entry past the end of a *committed* leaf of kind `kind` in its encoded form
     /// (`append`) and path-copies the inner nodes above it, also in encoded form (the copy with
@@ -313,17 +347,22 @@ extension TreeWriter {
     ///
     /// The new nodes are written like any other (`write`): inside `batchingWrites`, in one
     /// `pwrite` with the rest of the step's nodes.
-    func appendToCommittedLeaf(root: inout TreeChild?, key: TreeKey, kind: NodeKind, append: EncodedLeafAppend) throws -> Bool {
-        guard let top = root, let replaced = try appendOnPath(top, key: key, kind: kind, depth: 0, append: append) else { return false }
+    func appendToCommittedLeaf(root: inout TreeChild?, key: TreeKey, kind: NodeKind, append: EncodedLeafAppend) throws
+        -> Bool
+    {
+        guard let top = root, let replaced = try appendOnPath(top, key: key, kind: kind, depth: 0, append: append)
+        else { return false }
         root = replaced
         return true
     }
 
     /// `appendToCommittedLeaf` for one row of a cluster tree (`ClusterCodec.appendingRow`).
-    func appendRowToCommittedLeaf(root: inout TreeChild?, key: Int64, columns: [Property], row: [Value]) throws -> Bool {
+    func appendRowToCommittedLeaf(root: inout TreeChild?, key: Int64, columns: [Property], row: [Value]) throws -> Bool
+    {
         try appendToCommittedLeaf(root: &root, key: TreeKey(hi: 0, lo: key), kind: .clusterLeaf) { payload, ref, out in
             guard case .view(let view) = try ClusterAccess(.file(payload, ref: ref), columns: columns, path: file.path),
-                  view.count > 0, view.count < Limits.clusterRows, key > view.key(at: view.count - 1) else { return false }
+                view.count > 0, view.count < Limits.clusterRows, key > view.key(at: view.count - 1)
+            else { return false }
             ClusterCodec.appendingRow(view, payload: payload, columns: columns, key: key, values: row, into: &out)
             return true
         }
@@ -333,7 +372,9 @@ extension TreeWriter {
     func appendEntryToCommittedLeaf(root: inout TreeChild?, entry: TreeKey) throws -> Bool {
         try appendToCommittedLeaf(root: &root, key: entry, kind: .indexLeaf) { payload, ref, out in
             let view = try IndexLeafCodec.View(payload, path: file.path, ref: ref)
-            guard view.count > 0, view.count < Limits.indexLeafEntries, view.entry(view.count - 1) < entry else { return false }
+            guard view.count > 0, view.count < Limits.indexLeafEntries, view.entry(view.count - 1) < entry else {
+                return false
+            }
             IndexLeafCodec.appending(view, entry, into: &out)
             return true
         }
@@ -341,14 +382,19 @@ extension TreeWriter {
 
     /// `appendToCommittedLeaf` below `child`: the new subtree, or nil when the append does not
     /// apply (then nothing changed — the leaf is decided before any node is written).
-    private func appendOnPath(_ child: TreeChild, key: TreeKey, kind: NodeKind, depth: Int,
-                              append: EncodedLeafAppend) throws -> TreeChild? {
-        guard depth <= 64 else { throw RealmError.corruptFile(path: file.path, offset: child.ref, reason: "tree too deep (a cycle?)") }
+    private func appendOnPath(
+        _ child: TreeChild, key: TreeKey, kind: NodeKind, depth: Int,
+        append: EncodedLeafAppend
+    ) throws -> TreeChild? {
+        guard depth <= 64 else {
+            throw RealmError.corruptFile(path: file.path, offset: child.ref, reason: "tree too deep (a cycle?)")
+        }
         if let node = child.node {
             // Within a bulk insert the right edge is already loaded: then the generic path appends
             // in memory, and walking the tree here to find that out would cost as much as the append.
             guard case .inner(var children) = node.body, let i = children.indices.last, children[i].firstKey <= key,
-                  let updated = try appendOnPath(children[i], key: key, kind: kind, depth: depth + 1, append: append) else { return nil }
+                let updated = try appendOnPath(children[i], key: key, kind: kind, depth: depth + 1, append: append)
+            else { return nil }
             node.body = .inner([])  // drop the node's reference so `children` is uniquely owned
             children[i] = updated
             node.body = .inner(children)
@@ -357,19 +403,27 @@ extension TreeWriter {
         guard !writtenHere.contains(child.ref) else { return nil }
         let (k, payload) = try bytes.anyNode(child.ref)
         if k == kind.rawValue {
-            guard let ref = try write(kind: kind, replacing: child.ref, ifEncoded: { try append(payload, child.ref, &$0) }) else { return nil }
+            guard
+                let ref = try write(
+                    kind: kind, replacing: child.ref, ifEncoded: { try append(payload, child.ref, &$0) })
+            else { return nil }
             return TreeChild(firstKey: child.firstKey, count: child.count + 1, ref: ref, node: nil)
         }
         guard k == NodeKind.inner.rawValue else {
-            throw RealmError.corruptFile(path: file.path, offset: child.ref, reason: "expected a tree node, found kind \(k)")
+            throw RealmError.corruptFile(
+                path: file.path, offset: child.ref, reason: "expected a tree node, found kind \(k)")
         }
         let view = try InnerNodeCodec.View(payload, path: file.path, ref: child.ref)
         let i = view.childIndex(for: key)
         let below = TreeChild(firstKey: view.key(i), count: view.subtreeCount(i), ref: view.ref(i), node: nil)
-        guard let updated = try appendOnPath(below, key: key, kind: kind, depth: depth + 1, append: append) else { return nil }
+        guard let updated = try appendOnPath(below, key: key, kind: kind, depth: depth + 1, append: append) else {
+            return nil
+        }
         // The copy is encoded from the old node's bytes, then the old node freed (it was not
         // written here, so freeing it leaves the pending nodes alone).
-        let ref = try write(kind: .inner, replacing: child.ref) { InnerNodeCodec.replacing(view, child: i, with: updated, into: &$0) }
+        let ref = try write(kind: .inner, replacing: child.ref) {
+            InnerNodeCodec.replacing(view, child: i, with: updated, into: &$0)
+        }
         return TreeChild(firstKey: child.firstKey, count: child.count + 1, ref: ref, node: nil)
     }
 }
@@ -385,7 +439,8 @@ extension ClusterView {
         var r = 0
         var k = keys.startIndex
         while r < count && k < keys.endIndex {
-            let have = offsets[r] &+ Int64(r), want = keys[k]
+            let have = offsets[r] &+ Int64(r)
+            let want = keys[k]
             if have < want {
                 r += 1
             } else if have > want {
@@ -411,16 +466,22 @@ extension TreeWriter {
     /// Returns false, having changed nothing, when the right edge is not loaded, `key` does not
     /// sort after the last key, or a new leaf would overfill its parent: then the caller takes the
     /// generic path (`mutate`), which leaves the same tree.
-    func appendAtRightEdge(root: inout TreeChild?, key: TreeKey, limit: Int, columns: [Property]?,
-                           append: (inout LeafData) -> Void, single: () -> LeafData) throws -> Bool {
+    func appendAtRightEdge(
+        root: inout TreeChild?, key: TreeKey, limit: Int, columns: [Property]?,
+        append: (inout LeafData) -> Void, single: () -> LeafData
+    ) throws -> Bool {
         guard var top = root, top.node != nil else { return false }
-        guard try appendRight(&top, key: key, limit: limit, columns: columns, append: append, single: single) else { return false }
+        guard try appendRight(&top, key: key, limit: limit, columns: columns, append: append, single: single) else {
+            return false
+        }
         root = top
         return true
     }
 
-    private func appendRight(_ child: inout TreeChild, key: TreeKey, limit: Int, columns: [Property]?,
-                             append: (inout LeafData) -> Void, single: () -> LeafData) throws -> Bool {
+    private func appendRight(
+        _ child: inout TreeChild, key: TreeKey, limit: Int, columns: [Property]?,
+        append: (inout LeafData) -> Void, single: () -> LeafData
+    ) throws -> Bool {
         guard let node = child.node else { return false }
         switch node.body {
         case .leaf(var leaf):
@@ -438,8 +499,10 @@ extension TreeWriter {
                 child.count += 1
                 return true
             }
-            guard children.count < Limits.innerFanout, let leafNode = children[i].node, case .leaf(let full) = leafNode.body,
-                  full.count >= limit, let last = Self.lastKey(full), last < key else { return false }
+            guard children.count < Limits.innerFanout, let leafNode = children[i].node,
+                case .leaf(let full) = leafNode.body,
+                full.count >= limit, let last = Self.lastKey(full), last < key
+            else { return false }
             try seal(&children[i], columns: columns)
             children.append(TreeChild(firstKey: key, count: 1, ref: 0, node: TreeNode(.leaf(single()))))
             child.count += 1

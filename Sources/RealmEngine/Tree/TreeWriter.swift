@@ -45,7 +45,9 @@ final class TreeWriter {
     /// `verified`: the base snapshot's record of verified nodes, shared so nodes it already read
     /// are not hashed again (the refs this writer marks are free in the base version, which
     /// never reads them); nil starts an empty one.
-    init(file: DatabaseFile, free: FreeSpace, newVersion: UInt64, placeBound: Bool, verified: VerifiedNodes? = nil) throws {
+    init(file: DatabaseFile, free: FreeSpace, newVersion: UInt64, placeBound: Bool, verified: VerifiedNodes? = nil)
+        throws
+    {
         self.file = file
         self.placeBound = placeBound
         self.free = free
@@ -121,7 +123,9 @@ final class TreeWriter {
     }
 
     /// Bytes readable in this transaction: the committed file plus what this transaction wrote.
-    var bytes: FileBytes { FileBytes(base: file.base, size: free.logicalSize, path: file.path, placeBound: placeBound, verified: verified) }
+    var bytes: FileBytes {
+        FileBytes(base: file.base, size: free.logicalSize, path: file.path, placeBound: placeBound, verified: verified)
+    }
     /// The base version's nodes this transaction has verified, and the refs it wrote itself
     /// (`enqueue`): a node loaded to be changed is checked first, so a damaged one is never
     /// rewritten with a fresh checksum.
@@ -143,12 +147,19 @@ final class TreeWriter {
     /// freeing it may flush the pending nodes, which must not happen under the one being built
     /// (its bytes stay readable until something is written there, after encoding).
     func write(kind: NodeKind, replacing old: UInt64 = 0, _ encode: (inout [UInt8]) throws -> Void) throws -> UInt64 {
-        try write(kind: kind, replacing: old, ifEncoded: { try encode(&$0); return true }) ?? 0
+        try write(
+            kind: kind, replacing: old,
+            ifEncoded: {
+                try encode(&$0)
+                return true
+            }) ?? 0
     }
 
     /// `write(kind:replacing:_:)` for an encoder that may decline (return false): then nothing
     /// is written or freed, and the result is nil.
-    func write(kind: NodeKind, replacing old: UInt64 = 0, ifEncoded encode: (inout [UInt8]) throws -> Bool) throws -> UInt64? {
+    func write(kind: NodeKind, replacing old: UInt64 = 0, ifEncoded encode: (inout [UInt8]) throws -> Bool) throws
+        -> UInt64?
+    {
         var old = old
         if old != 0 && writtenHere.contains(old) {
             try release(old)
@@ -185,7 +196,9 @@ final class TreeWriter {
     /// its checksum is bound to it (`placeBound`): every node kind, every writer.
     private func enqueue(_ ref: UInt64, start: Int) throws {
         if placeBound {
-            built.withUnsafeMutableBytes { Node.bindChecksum(UnsafeMutableRawBufferPointer(rebasing: $0[start...]), to: ref) }
+            built.withUnsafeMutableBytes {
+                Node.bindChecksum(UnsafeMutableRawBufferPointer(rebasing: $0[start...]), to: ref)
+            }
         }
         verified.insert(ref)
         let count = built.count - start
@@ -252,7 +265,8 @@ final class TreeWriter {
             pending.sort { $0.ref < $1.ref }
             pendingSorted = true
         }
-        var lo = 0, hi = pending.count
+        var lo = 0
+        var hi = pending.count
         while lo < hi {
             let mid = (lo + hi) / 2
             if pending[mid].ref < ref { lo = mid + 1 } else { hi = mid }
@@ -284,11 +298,14 @@ final class TreeWriter {
                 }
                 let length = Int(end - first.ref)
                 if inPlace {
-                    try writeBytes(UnsafeRawBufferPointer(rebasing: nodes[first.start..<(first.start + length)]), at: first.ref)
+                    try writeBytes(
+                        UnsafeRawBufferPointer(rebasing: nodes[first.start..<(first.start + length)]), at: first.ref)
                 } else {
                     run.removeAll(keepingCapacity: true)
                     run.reserveCapacity(length)
-                    for k in i..<j { run.append(contentsOf: nodes[pending[k].start..<(pending[k].start + pending[k].count)]) }
+                    for k in i..<j {
+                        run.append(contentsOf: nodes[pending[k].start..<(pending[k].start + pending[k].count)])
+                    }
                     try run.withUnsafeBytes { try writeBytes($0, at: first.ref) }
                 }
                 i = j
@@ -366,11 +383,16 @@ final class TreeWriter {
         case NodeKind.inner.rawValue:
             node = TreeNode(.inner(try InnerNodeCodec.View(payload, path: b.path, ref: child.ref).children()))
         case NodeKind.clusterLeaf.rawValue:
-            node = TreeNode(.leaf(.cluster(try ClusterAccess(.file(payload, ref: child.ref), columns: columns ?? [], path: b.path).decode())))
+            node = TreeNode(
+                .leaf(
+                    .cluster(
+                        try ClusterAccess(.file(payload, ref: child.ref), columns: columns ?? [], path: b.path).decode()
+                    )))
         case NodeKind.indexLeaf.rawValue:
             node = TreeNode(.leaf(.index(try IndexLeafCodec.View(payload, path: b.path, ref: child.ref).entries())))
         default:
-            throw RealmError.corruptFile(path: b.path, offset: child.ref, reason: "unexpected node kind \(kind) in a tree")
+            throw RealmError.corruptFile(
+                path: b.path, offset: child.ref, reason: "unexpected node kind \(kind) in a tree")
         }
         try release(child.ref)
         child.ref = 0
@@ -383,8 +405,10 @@ final class TreeWriter {
     /// Applies `body` to the leaf that holds (or should hold) `key` in the tree rooted at `root`,
     /// then splits, removes or collapses nodes as needed. An empty tree gets a new leaf from
     /// `emptyLeaf`. `bigValues` asks for a size check of the leaf (values over a few KB).
-    func mutate(root: inout TreeChild?, key: TreeKey, columns: [Property]?, emptyLeaf: () -> LeafData,
-                bigValues: Bool = false, _ body: (inout LeafData) throws -> Void) throws {
+    func mutate(
+        root: inout TreeChild?, key: TreeKey, columns: [Property]?, emptyLeaf: () -> LeafData,
+        bigValues: Bool = false, _ body: (inout LeafData) throws -> Void
+    ) throws {
         var top = root ?? TreeChild(firstKey: key, count: 0, ref: 0, node: TreeNode(.leaf(emptyLeaf())))
         var replacement = try mutate(&top, key: key, columns: columns, bigValues: bigValues, body).array
         while replacement.count > Limits.innerFanout {
@@ -416,14 +440,19 @@ final class TreeWriter {
         }
     }
 
-    private func mutate(_ child: inout TreeChild, key: TreeKey, columns: [Property]?, bigValues: Bool,
-                        _ body: (inout LeafData) throws -> Void) throws -> Parts {
+    private func mutate(
+        _ child: inout TreeChild, key: TreeKey, columns: [Property]?, bigValues: Bool,
+        _ body: (inout LeafData) throws -> Void
+    ) throws -> Parts {
         let node = try load(&child, columns: columns)
         switch node.body {
         case .leaf(var leaf):
             node.body = .inner([])  // drop the reference so `leaf` is uniquely owned while mutated
             let lastBefore = lastKey(leaf)
-            do { try body(&leaf) } catch { node.body = .leaf(leaf); throw error }
+            do { try body(&leaf) } catch {
+                node.body = .leaf(leaf)
+                throw error
+            }
             if leaf.count == 0 { return .none }
             let appended = lastBefore.map { key > $0 } ?? false
             if !needsSplit(leaf, columns: columns, bigValues: bigValues) {
@@ -495,7 +524,8 @@ final class TreeWriter {
     }
 
     private func childIndex(_ children: [TreeChild], _ key: TreeKey) -> Int {
-        var lo = 0, hi = children.count
+        var lo = 0
+        var hi = children.count
         while lo < hi {
             let mid = (lo + hi) / 2
             if key < children[mid].firstKey { hi = mid } else { lo = mid + 1 }

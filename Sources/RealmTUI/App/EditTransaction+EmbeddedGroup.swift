@@ -22,11 +22,15 @@ extension EditTransaction {
             held.append((object, parent, property))
         }
         var places: [EmbeddedGroup.Place] = []
-        for (_, parent, property) in held where !places.contains(where: {
+        for (_, parent, property) in held
+        where !places.contains(where: {
             $0.parentClass == parent.className && $0.parentKey == parent.key && $0.property == property.name
         }) {
             let before = try contents(parent, property)
-            places.append(.init(parentClass: parent.className, parentKey: parent.key, property: property.name, before: before, after: before))
+            places.append(
+                .init(
+                    parentClass: parent.className, parentKey: parent.key, property: property.name, before: before,
+                    after: before))
         }
         var entries: [EmbeddedEntry] = []
         for (index, (object, parent, property)) in held.enumerated() {
@@ -41,27 +45,34 @@ extension EditTransaction {
 
     /// `u` after a group delete: every object made again at its place, with its values.
     func putBack(_ group: EmbeddedGroup) throws -> WriteReceipt {
-        for place in group.places where try !contents(of: place).isIdentical(to: place.after) { throw changedSince(place) }
+        for place in group.places where try !contents(of: place).isIdentical(to: place.after) {
+            throw changedSince(place)
+        }
         for entry in group.entries.reversed() { try place(entry, in: try existing(entry.parentClass, entry.parentKey)) }
         return WriteReceipt(summary: "undone: \(group.objectsText) restored in their places", version: 0)
     }
 
     /// `u` after a group put back (ctrl-r of a group delete): the objects taken out again.
     func takeOutAgain(_ group: EmbeddedGroup) throws -> WriteReceipt {
-        for place in group.places where try !contents(of: place).isIdentical(to: place.before) { throw changedSince(place) }
+        for place in group.places where try !contents(of: place).isIdentical(to: place.before) {
+            throw changedSince(place)
+        }
         for entry in group.entries { try remove(entry, from: try existing(entry.parentClass, entry.parentKey)) }
         return WriteReceipt(summary: "undone: \(group.objectsText) taken out of their places again", version: 0)
     }
 
     private func changedSince(_ place: EmbeddedGroup.Place) -> RealmError {
-        RealmError.invalidInput("\(place.parentClass)#\(place.parentKey.rawValue).\(place.property) changed since; undo would overwrite that change")
+        RealmError.invalidInput(
+            "\(place.parentClass)#\(place.parentKey.rawValue).\(place.property) changed since; undo would overwrite that change"
+        )
     }
 
     private func contents(of place: EmbeddedGroup.Place) throws -> Value {
         let parent = try existing(place.parentClass, place.parentKey)
         guard let property = parent.objectSchema[place.property] else {
-            throw RealmError.noSuchProperty(className: place.parentClass, property: place.property,
-                                            available: parent.objectSchema.properties.map(\.name))
+            throw RealmError.noSuchProperty(
+                className: place.parentClass, property: place.property,
+                available: parent.objectSchema.properties.map(\.name))
         }
         return try contents(parent, property)
     }
@@ -72,7 +83,8 @@ extension EditTransaction {
         func content(_ value: Value) throws -> Value {
             guard case .link(let key) = value, let target = property.objectClassName else { return value }
             guard let object = try realm.object(ofType: target, key: key) else {
-                throw RealmError.invalidInput("\(target)#\(key.rawValue), held by \(parent.className).\(property.name), cannot be read")
+                throw RealmError.invalidInput(
+                    "\(target)#\(key.rawValue), held by \(parent.className).\(property.name), cannot be read")
             }
             return try Self.snapshot(object)
         }

@@ -7,8 +7,10 @@ import RealmEngine
 extension EditTransaction {
     /// Takes `object`, held by `parent` through `property`, out of its place with `remove`
     /// (a delete, a list's or a dictionary's removal), recording what an undo needs.
-    func takeOut(_ object: DynamicObject, of parent: DynamicObject, _ property: Property,
-                 remove: () throws -> Void) throws -> EmbeddedEntry {
+    func takeOut(
+        _ object: DynamicObject, of parent: DynamicObject, _ property: Property,
+        remove: () throws -> Void
+    ) throws -> EmbeddedEntry {
         let before = try parent.value(forKey: property.name)
         let slot: EmbeddedEntry.Slot
         switch before {
@@ -16,7 +18,9 @@ extension EditTransaction {
             guard let index = items.firstIndex(of: .link(object.key)) else { throw notHeld(object, parent, property) }
             slot = .index(index)
         case .map(let entries):
-            guard let key = entries.first(where: { $0.value == .link(object.key) })?.key else { throw notHeld(object, parent, property) }
+            guard let key = entries.first(where: { $0.value == .link(object.key) })?.key else {
+                throw notHeld(object, parent, property)
+            }
             slot = .key(key)
         default:
             guard before == .link(object.key) else { throw notHeld(object, parent, property) }
@@ -24,23 +28,29 @@ extension EditTransaction {
         }
         let snapshot = try Self.snapshot(object)
         try remove()
-        return EmbeddedEntry(parentClass: parent.className, parentKey: parent.key, property: property.name, slot: slot,
-                             className: object.className, object: snapshot, siblings: Self.without(before, slot))
+        return EmbeddedEntry(
+            parentClass: parent.className, parentKey: parent.key, property: property.name, slot: slot,
+            className: object.className, object: snapshot, siblings: Self.without(before, slot))
     }
 
     private func notHeld(_ object: DynamicObject, _ parent: DynamicObject, _ property: Property) -> RealmError {
-        RealmError.invalidInput("\(object.className)#\(object.key.rawValue) is not in \(parent.className)#\(parent.key.rawValue).\(property.name) any more")
+        RealmError.invalidInput(
+            "\(object.className)#\(object.key.rawValue) is not in \(parent.className)#\(parent.key.rawValue).\(property.name) any more"
+        )
     }
 
     /// `u` after a removal: the object made again at its place, with its values.
     func putBack(_ entry: EmbeddedEntry) throws -> WriteReceipt {
         let parent = try existing(entry.parentClass, entry.parentKey)
         let current = try parent.value(forKey: entry.property)
-        let free: Bool = switch entry.slot {
-        case .toOne: current == .null
-        case .index: Value.identical(current, entry.siblings)
-        case .key(let key): Value.identical(Self.without(current, entry.slot), entry.siblings) && (current.mapEntries[key] ?? .null) == .null
-        }
+        let free: Bool =
+            switch entry.slot {
+            case .toOne: current == .null
+            case .index: Value.identical(current, entry.siblings)
+            case .key(let key):
+                Value.identical(Self.without(current, entry.slot), entry.siblings)
+                    && (current.mapEntries[key] ?? .null) == .null
+            }
         guard free else { throw changedSince(entry) }
         try place(entry, in: parent)
         return WriteReceipt(summary: "undone: \(entry.className) restored in \(entry.placeText)", version: 0)
@@ -50,15 +60,17 @@ extension EditTransaction {
     func takeOutAgain(_ entry: EmbeddedEntry) throws -> WriteReceipt {
         let parent = try existing(entry.parentClass, entry.parentKey)
         let current = try parent.value(forKey: entry.property)
-        let held: Value? = switch (entry.slot, current) {
-        case (.toOne, _): current
-        case (.index(let index), .list(let items)): items.indices.contains(index) ? items[index] : nil
-        case (.key(let key), .map(let entries)): entries[key]
-        default: nil
-        }
+        let held: Value? =
+            switch (entry.slot, current) {
+            case (.toOne, _): current
+            case (.index(let index), .list(let items)): items.indices.contains(index) ? items[index] : nil
+            case (.key(let key), .map(let entries)): entries[key]
+            default: nil
+            }
         guard case .link(let key)? = held, Value.identical(Self.without(current, entry.slot), entry.siblings),
-              let object = try realm.object(ofType: entry.className, key: key),
-              try Self.snapshot(object).isIdentical(to: entry.object) else { throw changedSince(entry) }
+            let object = try realm.object(ofType: entry.className, key: key),
+            try Self.snapshot(object).isIdentical(to: entry.object)
+        else { throw changedSince(entry) }
         try remove(entry, from: parent)
         return WriteReceipt(summary: "undone: \(entry.className) taken out of \(entry.placeText) again", version: 0)
     }
@@ -115,7 +127,8 @@ extension EditTransaction {
             func nested(_ link: Value) throws -> Value {
                 guard case .link(let key) = link else { return .null }
                 guard let child = try realm.object(ofType: target, key: key) else {
-                    throw RealmError.invalidInput("\(target)#\(key.rawValue), held by \(object.className).\(property.name), cannot be read")
+                    throw RealmError.invalidInput(
+                        "\(target)#\(key.rawValue), held by \(object.className).\(property.name), cannot be read")
                 }
                 return try snapshot(child)
             }
@@ -136,14 +149,18 @@ extension EditTransaction {
         var out: [String: ObjectInput] = [:]
         for property in schema.persistedProperties {
             guard let value = fields[property.name] else {
-                throw RealmError.invalidInput("the schema of \(schema.name) changed since (\(property.name) is new); undo cannot restore it")
+                throw RealmError.invalidInput(
+                    "the schema of \(schema.name) changed since (\(property.name) is new); undo cannot restore it")
             }
             if let target = property.objectClassName.flatMap({ all[$0] }), target.isEmbedded {
-                func nested(_ value: Value) throws -> ObjectInput { value == .null ? .value(.null) : try input(value, target, all) }
+                func nested(_ value: Value) throws -> ObjectInput {
+                    value == .null ? .value(.null) : try input(value, target, all)
+                }
                 // By the property's kind: a to-one's recorded object is a dictionary too.
                 switch value {
                 case .list(let items) where property.isList: out[property.name] = .array(try items.map(nested))
-                case .map(let entries) where property.isMap: out[property.name] = .dictionary(try entries.mapValues(nested))
+                case .map(let entries) where property.isMap:
+                    out[property.name] = .dictionary(try entries.mapValues(nested))
                 default: out[property.name] = try nested(value)
                 }
             } else if property.isList, case .list(let items) = value {

@@ -13,22 +13,27 @@ extension EditTransaction {
                 let object = try existing(className, change.key)
                 guard try object.value(forKey: property).isIdentical(to: change.new) else {
                     throw RealmError.invalidInput(
-                        "\(className)#\(change.key.rawValue).\(property) changed since; undo would overwrite that change")
+                        "\(className)#\(change.key.rawValue).\(property) changed since; undo would overwrite that change"
+                    )
                 }
                 try object.setValue(change.old, forKey: property)
             }
-            return WriteReceipt(summary: "undone: \(property) restored on \(changes.count) object\(changes.count == 1 ? "" : "s")", version: 0)
+            return WriteReceipt(
+                summary: "undone: \(property) restored on \(changes.count) object\(changes.count == 1 ? "" : "s")",
+                version: 0)
         case .created(let className, let key, let values):
             let object = try existing(className, key)
             for (name, value) in values where try !object.value(forKey: name).isIdentical(to: value) {
-                throw RealmError.invalidInput("\(className)#\(key.rawValue).\(name) changed since; undo would delete that change")
+                throw RealmError.invalidInput(
+                    "\(className)#\(key.rawValue).\(name) changed since; undo would delete that change")
             }
             try realm.delete(object)
             return WriteReceipt(summary: "undone: \(className)#\(key.rawValue) deleted again", version: 0)
         case .list(let className, let key, let property, let before, let after):
             let list = try existing(className, key).list(forKey: property)
             guard Value.identical(try list.elements(), after) else {
-                throw RealmError.invalidInput("\(className)#\(key.rawValue).\(property) changed since; undo would overwrite that change")
+                throw RealmError.invalidInput(
+                    "\(className)#\(key.rawValue).\(property) changed since; undo would overwrite that change")
             }
             try list.removeAll()
             for value in before { try list.append(.value(value)) }
@@ -62,24 +67,28 @@ extension EditTransaction {
             let object = try existing(className, key)
             if let (parent, property) = try object.embeddingParent() {
                 let entry = try takeOut(object, of: parent, property) { try realm.delete(object) }
-                return WriteReceipt(summary: "deleted \(className)#\(key.rawValue) from \(entry.placeText)",
-                                    undo: .embeddedRemoved(entry), version: 0)
+                return WriteReceipt(
+                    summary: "deleted \(className)#\(key.rawValue) from \(entry.placeText)",
+                    undo: .embeddedRemoved(entry), version: 0)
             }
         }
         // Several: each recorded with its place, so one u makes them all again there.
         if embedded, keys.count > 1, keys.count <= DeletedObjects.limit, let group = try takeOutGroup(className, keys) {
-            return WriteReceipt(summary: "deleted \(group.objectsText) from their parents (u puts them back)",
-                                undo: .embeddedGroupRemoved(group), version: 0)
+            return WriteReceipt(
+                summary: "deleted \(group.objectsText) from their parents (u puts them back)",
+                undo: .embeddedGroupRemoved(group), version: 0)
         }
         // Links from inside embedded objects cannot be found by a query, so such a delete could
         // not be restored whole: not recorded either.
         let linkedFromEmbedded = !realm.schema.embeddedOrigins(of: className).isEmpty
         // Nor one holding embedded objects: they are deleted with it, and a restore would link
         // to objects that are gone.
-        let holdsEmbedded = realm.schema[className]?.properties.contains {
-            $0.type == .object && $0.objectClassName.flatMap { realm.schema[$0] }?.isEmbedded == true
-        } == true
-        let record = keys.count <= DeletedObjects.limit && !embedded && !linkedFromEmbedded && !holdsEmbedded
+        let holdsEmbedded =
+            realm.schema[className]?.properties.contains {
+                $0.type == .object && $0.objectClassName.flatMap { realm.schema[$0] }?.isEmbedded == true
+            } == true
+        let record =
+            keys.count <= DeletedObjects.limit && !embedded && !linkedFromEmbedded && !holdsEmbedded
             ? try recordDeletion(className, keys) : nil
         // Progress counts the recording as the first half of the work.
         let (base, total) = record == nil ? (0, keys.count) : (keys.count, 2 * keys.count)
@@ -91,9 +100,12 @@ extension EditTransaction {
         if var record {
             // The objects that linked here, as the delete left them: an undo checks them.
             var seen = Set<Batch.ObjectID>()
-            for link in record.incoming where seen.insert(Batch.ObjectID(className: link.originClass, key: link.originKey)).inserted {
-                record.origins.append(.init(className: link.originClass, key: link.originKey,
-                                            values: try existing(link.originClass, link.originKey).values()))
+            for link in record.incoming
+            where seen.insert(Batch.ObjectID(className: link.originClass, key: link.originKey)).inserted {
+                record.origins.append(
+                    .init(
+                        className: link.originClass, key: link.originKey,
+                        values: try existing(link.originClass, link.originKey).values()))
             }
             undo = .deleted(record)
         }
@@ -125,7 +137,9 @@ extension EditTransaction {
             }
         }
         let objects = try keys.map { key in
-            guard let found = values[key] else { throw RealmError.invalidInput("\(className)#\(key.rawValue) was deleted meanwhile") }
+            guard let found = values[key] else {
+                throw RealmError.invalidInput("\(className)#\(key.rawValue) was deleted meanwhile")
+            }
             return DeletedObjects.Object(key: key, values: found)
         }
         var incoming: [DeletedObjects.IncomingLink] = []
@@ -140,31 +154,40 @@ extension EditTransaction {
                     if case .list(let elements) = value {
                         for (index, element) in elements.enumerated() {
                             if case .link(let target) = element, deleted.contains(target) {
-                                incoming.append(.init(originClass: origin.name, originKey: object.key, property: property.name,
-                                                      index: index, target: target))
+                                incoming.append(
+                                    .init(
+                                        originClass: origin.name, originKey: object.key, property: property.name,
+                                        index: index, target: target))
                             }
                         }
                     } else if case .map = value {
                         for (mapKey, element) in value.sortedEntries {
                             if case .link(let target) = element, deleted.contains(target) {
-                                incoming.append(.init(originClass: origin.name, originKey: object.key, property: property.name,
-                                                      index: nil, target: target, mapKey: mapKey))
+                                incoming.append(
+                                    .init(
+                                        originClass: origin.name, originKey: object.key, property: property.name,
+                                        index: nil, target: target, mapKey: mapKey))
                             }
                         }
                     } else if case .link(let target) = value, deleted.contains(target) {
-                        incoming.append(.init(originClass: origin.name, originKey: object.key, property: property.name,
-                                              index: nil, target: target))
+                        incoming.append(
+                            .init(
+                                originClass: origin.name, originKey: object.key, property: property.name,
+                                index: nil, target: target))
                     }
                 }
             }
         }
-        return DeletedObjects(className: className, properties: schema.persistedProperties.map(\.name), objects: objects,
-                              incoming: incoming, origins: [])
+        return DeletedObjects(
+            className: className, properties: schema.persistedProperties.map(\.name), objects: objects,
+            incoming: incoming, origins: [])
     }
 
     /// The objects of `origin` that may link to `keys`: found by a query per key for a few keys,
     /// otherwise every object of the class (one pass instead of a query per deleted object).
-    private func linkingCandidates(_ origin: ObjectSchema, _ properties: [Property], _ keys: [ObjectKey]) throws -> [DynamicObject] {
+    private func linkingCandidates(_ origin: ObjectSchema, _ properties: [Property], _ keys: [ObjectKey]) throws
+        -> [DynamicObject]
+    {
         let all = try realm.objects(origin.name)
         guard keys.count <= 16 else { return Array(all) }
         var found: [ObjectKey: DynamicObject] = [:]
@@ -189,10 +212,13 @@ extension EditTransaction {
         }
         for origin in record.origins {
             guard let object = try realm.object(ofType: origin.className, key: origin.key) else {
-                throw RealmError.invalidInput("\(origin.className)#\(origin.key.rawValue), which linked to it, was deleted since")
+                throw RealmError.invalidInput(
+                    "\(origin.className)#\(origin.key.rawValue), which linked to it, was deleted since")
             }
             guard Value.identical(try object.values(), origin.values) else {
-                throw RealmError.invalidInput("\(origin.className)#\(origin.key.rawValue), which linked to it, changed since; undo would overwrite that change")
+                throw RealmError.invalidInput(
+                    "\(origin.className)#\(origin.key.rawValue), which linked to it, changed since; undo would overwrite that change"
+                )
             }
         }
         let properties = schema.persistedProperties
@@ -202,7 +228,9 @@ extension EditTransaction {
         for (index, object) in record.objects.enumerated() {
             try tick(index, of: record.objects.count)
             if let primaryKey, try realm.object(ofType: className, forPrimaryKey: object.values[primaryKey]) != nil {
-                throw RealmError.invalidInput("a \(className) with \(properties[primaryKey].name) \(object.values[primaryKey]) exists again; undo would duplicate it")
+                throw RealmError.invalidInput(
+                    "a \(className) with \(properties[primaryKey].name) \(object.values[primaryKey]) exists again; undo would duplicate it"
+                )
             }
             var input: [String: ObjectInput] = [:]
             for (property, value) in zip(properties, object.values) where property.type != .object {
@@ -220,15 +248,19 @@ extension EditTransaction {
             if property.objectClassName == className, let key = newKeys[target] { return .link(key) }
             let targetClass = property.objectClassName ?? ""
             guard try realm.object(ofType: targetClass, key: target) != nil else {
-                throw RealmError.invalidInput("\(targetClass)#\(target.rawValue), which it linked to, was deleted since")
+                throw RealmError.invalidInput(
+                    "\(targetClass)#\(target.rawValue), which it linked to, was deleted since")
             }
             return value
         }
         for object in record.objects {
-            guard let key = newKeys[object.key], let restored = try realm.object(ofType: className, key: key) else { continue }
+            guard let key = newKeys[object.key], let restored = try realm.object(ofType: className, key: key) else {
+                continue
+            }
             for (property, value) in zip(properties, object.values) where property.type == .object {
                 if case .list(let elements) = value {
-                    try restored.setValue(.array(try elements.map { .value(try remapped($0, property)) }), forKey: property.name)
+                    try restored.setValue(
+                        .array(try elements.map { .value(try remapped($0, property)) }), forKey: property.name)
                 } else if value != .null {
                     try restored.setValue(try remapped(value, property), forKey: property.name)
                 }
@@ -236,14 +268,22 @@ extension EditTransaction {
         }
         // Then the links of other objects, list entries in their old positions (ascending, so
         // each lands where it was).
-        let sorted = record.incoming.sorted { ($0.originClass, $0.originKey, $0.property, $0.index ?? -1) < ($1.originClass, $1.originKey, $1.property, $1.index ?? -1) }
+        let sorted = record.incoming.sorted {
+            ($0.originClass, $0.originKey, $0.property, $0.index ?? -1) < (
+                $1.originClass, $1.originKey, $1.property, $1.index ?? -1
+            )
+        }
         for link in sorted {
             guard let key = newKeys[link.target] else { continue }
             let origin = try existing(link.originClass, link.originKey)
             if let index = link.index {
                 let list = try origin.list(forKey: link.property)
                 // A set puts the link where its order says; a list where it was.
-                if list.property.isSet { try list.append(.value(.link(key))) } else { try list.insert(.value(.link(key)), at: index) }
+                if list.property.isSet {
+                    try list.append(.value(.link(key)))
+                } else {
+                    try list.insert(.value(.link(key)), at: index)
+                }
             } else if let mapKey = link.mapKey {
                 // A dictionary kept the key with nil: the restored object goes back under it.
                 try origin.map(forKey: link.property).setValue(.link(key), forKey: mapKey)
@@ -252,17 +292,21 @@ extension EditTransaction {
             }
         }
         let created = record.objects.count == 1 ? record.objects.first.flatMap { newKeys[$0.key] } : nil
-        return WriteReceipt(summary: restoredSummary(record, newKeys, primaryKey: primaryKey), created: created, version: 0)
+        return WriteReceipt(
+            summary: restoredSummary(record, newKeys, primaryKey: primaryKey), created: created, version: 0)
     }
 
     /// "undone: Dog#2 restored as Dog#5 (Dog has no primary key: a new key) with the 2 links to
     /// it", "undone: Author#0 restored as Author#76 (same id 1)", or "undone: 3 Dog objects
     /// restored with the 3 links to them; 3 have new keys (Dog has no primary key)".
-    private func restoredSummary(_ record: DeletedObjects, _ newKeys: [ObjectKey: ObjectKey], primaryKey: Int?) -> String {
+    private func restoredSummary(_ record: DeletedObjects, _ newKeys: [ObjectKey: ObjectKey], primaryKey: Int?)
+        -> String
+    {
         let className = record.className
         let links = record.incoming.count
         let plural = record.objects.count == 1 ? "it" : "them"
-        let withLinks = links == 0 ? "" : " with the \(ValueFormatter.grouped(links)) link\(links == 1 ? "" : "s") to \(plural)"
+        let withLinks =
+            links == 0 ? "" : " with the \(ValueFormatter.grouped(links)) link\(links == 1 ? "" : "s") to \(plural)"
         if record.objects.count == 1, let object = record.objects.first {
             var text = "undone: \(className)#\(object.key.rawValue) restored"
             if let key = newKeys[object.key], key != object.key {

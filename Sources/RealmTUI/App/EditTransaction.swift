@@ -68,20 +68,26 @@ struct EditTransaction {
                 try object.setValue(value, forKey: property)
                 changes.append(UndoRecord.Change(key: key, old: old, new: try object.value(forKey: property)))
             }
-            let shown = realm.schema[className]?.properties.first { $0.name == property }
+            let shown =
+                realm.schema[className]?.properties.first { $0.name == property }
                 .map { ValueFormatter(realm: realm).shown(value, $0, oneLine: true).text } ?? value.description
-            let target = keys.count == 1 ? "\(className)#\(keys[0].rawValue).\(property)"
+            let target =
+                keys.count == 1
+                ? "\(className)#\(keys[0].rawValue).\(property)"
                 : "\(property) of \(ValueFormatter.grouped(keys.count)) \(className) objects"
-            return WriteReceipt(summary: "\(target) = \(shown)", undo: .values(className: className, property: property, changes: changes),
-                                version: 0)
+            return WriteReceipt(
+                summary: "\(target) = \(shown)",
+                undo: .values(className: className, property: property, changes: changes),
+                version: 0)
         case .delete(let className, let keys):
             return try delete(className, keys)
         case .create(let className, let values):
             let object = try realm.create(className, values)
             // Kept as stored (coerced), so undo compares like with like.
             let stored = try Dictionary(uniqueKeysWithValues: values.keys.map { ($0, try object.value(forKey: $0)) })
-            return WriteReceipt(summary: "created \(className)#\(object.key.rawValue)",
-                                undo: .created(className: className, key: object.key, values: stored), created: object.key, version: 0)
+            return WriteReceipt(
+                summary: "created \(className)#\(object.key.rawValue)",
+                undo: .created(className: className, key: object.key, values: stored), created: object.key, version: 0)
         case .embed(let className, let key, let property, let values, let index):
             return try embed(className, key, property, values, at: index)
         case .entry(let className, let key, let property, let path, let edit):
@@ -91,17 +97,27 @@ struct EditTransaction {
         case .list(let className, let key, let property, let edit):
             let parent = try existing(className, key)
             let list = try parent.list(forKey: property)
-            if case .remove(let index) = edit, list.property.objectClassName.flatMap({ realm.schema[$0] })?.isEmbedded == true {
+            if case .remove(let index) = edit,
+                list.property.objectClassName.flatMap({ realm.schema[$0] })?.isEmbedded == true
+            {
                 // An embedded element removed is deleted: recorded with its place, so u makes it again there.
-                let entry = try takeOut(try list.object(at: index), of: parent, list.property) { try list.remove(at: index) }
-                return WriteReceipt(summary: "\(entry.className) removed from \(entry.placeText)", undo: .embeddedRemoved(entry), version: 0)
+                let entry = try takeOut(try list.object(at: index), of: parent, list.property) {
+                    try list.remove(at: index)
+                }
+                return WriteReceipt(
+                    summary: "\(entry.className) removed from \(entry.placeText)", undo: .embeddedRemoved(entry),
+                    version: 0)
             }
-            if case .removeAll = edit, let target = list.property.objectClassName, realm.schema[target]?.isEmbedded == true {
+            if case .removeAll = edit, let target = list.property.objectClassName,
+                realm.schema[target]?.isEmbedded == true
+            {
                 // Every embedded element deleted: recorded as a group, so one u makes them all again.
                 let keys = try (0..<list.count).map { try list.object(at: $0).key }
                 if !keys.isEmpty, keys.count <= DeletedObjects.limit, let group = try takeOutGroup(target, keys) {
-                    return WriteReceipt(summary: "\(className)#\(key.rawValue).\(property) emptied: \(group.objectsText) deleted (u puts them back)",
-                                        undo: .embeddedGroupRemoved(group), version: 0)
+                    return WriteReceipt(
+                        summary:
+                            "\(className)#\(key.rawValue).\(property) emptied: \(group.objectsText) deleted (u puts them back)",
+                        undo: .embeddedGroupRemoved(group), version: 0)
                 }
             }
             let before = try list.elements()
@@ -121,14 +137,20 @@ struct EditTransaction {
             // A list's undo rebuilds it from its links; embedded objects it no longer holds are
             // deleted (and removeAll would delete the rest), so such an edit (but a removal,
             // above) is not undoable.
-            let embedded = list.property.type == .object && list.property.objectClassName.flatMap { realm.schema[$0] }?.isEmbedded == true
+            let embedded =
+                list.property.type == .object
+                && list.property.objectClassName.flatMap { realm.schema[$0] }?.isEmbedded == true
             if embedded {
-                return WriteReceipt(summary: "\(className)#\(key.rawValue).\(property) changed (embedded objects: u cannot take it back)",
-                                    version: 0)
+                return WriteReceipt(
+                    summary:
+                        "\(className)#\(key.rawValue).\(property) changed (embedded objects: u cannot take it back)",
+                    version: 0)
             }
-            return WriteReceipt(summary: "\(className)#\(key.rawValue).\(property) changed",
-                                undo: .list(className: className, key: key, property: property, before: before, after: try list.elements()),
-                                version: 0)
+            return WriteReceipt(
+                summary: "\(className)#\(key.rawValue).\(property) changed",
+                undo: .list(
+                    className: className, key: key, property: property, before: before, after: try list.elements()),
+                version: 0)
         case .undo:
             throw RealmError.invalidInput("undo is its own transaction")
         }
@@ -145,11 +167,15 @@ struct EditTransaction {
                 conflicts.append("\(snapshot.className)#\(snapshot.key.rawValue) deleted")
                 continue
             }
-            if !Value.identical(try object.values(), snapshot.values) { conflicts.append("\(snapshot.className)#\(snapshot.key.rawValue) changed") }
+            if !Value.identical(try object.values(), snapshot.values) {
+                conflicts.append("\(snapshot.className)#\(snapshot.key.rawValue) changed")
+            }
         }
         if !conflicts.isEmpty { throw BatchConflicts(list: conflicts) }
         for write in writes { _ = try apply(write) }
-        return WriteReceipt(summary: "committed \(writes.count) staged edit\(writes.count == 1 ? "" : "s") in one transaction", version: 0)
+        return WriteReceipt(
+            summary: "committed \(writes.count) staged edit\(writes.count == 1 ? "" : "s") in one transaction",
+            version: 0)
     }
 
     /// The object `key` of `className`, or an error saying it is gone.

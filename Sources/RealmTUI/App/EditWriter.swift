@@ -36,8 +36,10 @@ final class EditWriter {
     /// A writer thread for the file `configuration` names (opened again on the thread).
     /// `beforeCommit` runs on the thread inside each transaction, before its commit (a Realm
     /// file written whole: `ExplorerDriver.beforeCommit`); what it throws cancels the transaction.
-    init(configuration: Realm.Configuration, beforeCommit: (@Sendable (Realm) throws -> Void)? = nil,
-         wake: @escaping @Sendable () -> Void) {
+    init(
+        configuration: Realm.Configuration, beforeCommit: (@Sendable (Realm) throws -> Void)? = nil,
+        wake: @escaping @Sendable () -> Void
+    ) {
         channel = WriterChannel(wake: wake)
         let channel = self.channel
         let thread = Thread {
@@ -53,8 +55,10 @@ final class EditWriter {
     deinit { channel.stop() }
 
     /// The thread's loop: one instance of the file, one job at a time, until stopped.
-    private static func serve(_ channel: WriterChannel, configuration: Realm.Configuration,
-                              beforeCommit: (@Sendable (Realm) throws -> Void)?) {
+    private static func serve(
+        _ channel: WriterChannel, configuration: Realm.Configuration,
+        beforeCommit: (@Sendable (Realm) throws -> Void)?
+    ) {
         let realm: Realm
         do {
             realm = try Realm(configuration: configuration)
@@ -164,7 +168,9 @@ final class WriterChannel: @unchecked Sendable {
     var isBusy: Bool { condition.withLock { running } }
 
     func settle(limit: Duration?) {
-        let deadline = limit.map { Date().addingTimeInterval(Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18) }
+        let deadline = limit.map {
+            Date().addingTimeInterval(Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18)
+        }
         condition.withLock {
             while running && !(waitingForLock && !cancelled) {
                 if let deadline {

@@ -19,7 +19,9 @@ extension ExplorerDriver {
     /// `:commit` (ctrl-s) of the open batch: its staged edits and snapshots go to the writer.
     mutating func startBatchCommit() {
         guard let batch = state.batch else { return }
-        let snapshots = batch.snapshots.map { BatchSnapshot(className: $0.key.className, key: $0.key.key, values: $0.value) }
+        let snapshots = batch.snapshots.map {
+            BatchSnapshot(className: $0.key.className, key: $0.key.key, values: $0.value)
+        }
         start(.batch(writes: batch.writes, snapshots: snapshots), pending: .batch)
     }
 
@@ -95,8 +97,9 @@ extension ExplorerDriver {
             inbox.changes.removeAll()
             inbox.failed.removeAll()
             fileGeneration += 1
-            state = ExplorerState(realm: copy, fileName: URL(fileURLWithPath: expanded).lastPathComponent, readOnly: false,
-                                  width: old.width, height: old.height, theme: old.theme, keyMap: old.keyMap, history: old.history)
+            state = ExplorerState(
+                realm: copy, fileName: URL(fileURLWithPath: expanded).lastPathComponent, readOnly: false,
+                width: old.width, height: old.height, theme: old.theme, keyMap: old.keyMap, history: old.history)
             state.message = .init(text: "copied: \(state.fileName) is open writable", isError: false)
         } catch {
             state.message = .init(text: ":copy failed: \(ExplorerText.describe(error))", isError: true)

@@ -41,8 +41,10 @@ extension ExplorerDriver {
             observers[id] = try? rows.results.observeFromCurrentVersion { change in
                 switch change {
                 case .update(_, let deletions, let insertions, let modifications):
-                    inbox.changes.append(TableChange(table: id, deletions: deletions, insertions: insertions,
-                                                     modifications: modifications))
+                    inbox.changes.append(
+                        TableChange(
+                            table: id, deletions: deletions, insertions: insertions,
+                            modifications: modifications))
                 case .error:
                     // A registration ends with its error; a later good version must still be
                     // followed. (The status line says why the explorer could not move.)
@@ -68,13 +70,15 @@ extension ExplorerDriver {
             moved = try state.realm.checkedRefresh()
         } catch {
             // The file's name is on the status line already: the place and the reason will do.
-            let reason = if case RealmError.corruptFile(_, let offset, let why) = error {
-                "offset \(offset): \(why)"
-            } else {
-                ExplorerText.describe(error)
-            }
-            state.message = .init(text: "⚠ cannot move to version \(state.realm.latestVersion) (still showing \(before)): \(reason)",
-                                  isError: true)
+            let reason =
+                if case RealmError.corruptFile(_, let offset, let why) = error {
+                    "offset \(offset): \(why)"
+                } else {
+                    ExplorerText.describe(error)
+                }
+            state.message = .init(
+                text: "⚠ cannot move to version \(state.realm.latestVersion) (still showing \(before)): \(reason)",
+                isError: true)
             return false
         }
         if moved {
@@ -84,8 +88,9 @@ extension ExplorerDriver {
             do {
                 summaries = try state.realm.commitSummaries(after: before)
             } catch {
-                state.message = .init(text: "⚠ the file's change log cannot be read, so the changes pane (c) misses "
-                                      + "v\(before + 1)…v\(state.realm.version): \(ExplorerText.describe(error))", isError: true)
+                state.message = .init(
+                    text: "⚠ the file's change log cannot be read, so the changes pane (c) misses "
+                        + "v\(before + 1)…v\(state.realm.version): \(ExplorerText.describe(error))", isError: true)
             }
             if let summaries {
                 send(.commits(summaries, seenAt: Date()))

@@ -90,7 +90,8 @@ public struct ExplorerDriver {
                 do {
                     try state.history.save(to: historyURL)
                 } catch {
-                    state.message = .init(text: "query history not saved: \(ExplorerText.describe(error))", isError: true)
+                    state.message = .init(
+                        text: "query history not saved: \(ExplorerText.describe(error))", isError: true)
                 }
             case .catchUp: refresh()
             case .toggleSync: toggleSync()

@@ -24,8 +24,10 @@ public enum ExplorerOpen {
 
     /// Opens `path` for the explorer (`editSeedFile`: as in `readOnlyReason`): read-only for a `readOnlyReason`, or when the system
     /// refuses to open it for writing (EACCES, EROFS: a read-only file system).
-    public static func open(path: String, readOnly requested: Bool,
-                            editSeedFile: Bool = false) throws -> (realm: Realm, readOnlyReason: String?) {
+    public static func open(
+        path: String, readOnly requested: Bool,
+        editSeedFile: Bool = false
+    ) throws -> (realm: Realm, readOnlyReason: String?) {
         if let reason = readOnlyReason(path: path, requested: requested, editSeedFile: editSeedFile) {
             return (try Realm(path: path, readOnly: true), reason)
         }

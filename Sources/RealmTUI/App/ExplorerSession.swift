@@ -33,8 +33,10 @@ public final class ExplorerSession {
     /// A session over an open Realm. `path` is shown in the status line; `readOnlyReason` (why
     /// a read-only file is read-only) is its first message. `copyLeavesOut` names what a
     /// `:copy` of the file would not hold (`ExplorerState.copyLeavesOut`).
-    public init(realm: Realm, path: String, readOnly: Bool, readOnlyReason: String? = nil, copyLeavesOut: String? = nil,
-                environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(
+        realm: Realm, path: String, readOnly: Bool, readOnlyReason: String? = nil, copyLeavesOut: String? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
         self.realm = realm
         configuration = realm.configuration
         self.path = path
@@ -59,15 +61,17 @@ public final class ExplorerSession {
             let reason = ExplorerText.describe(error)
             do {
                 let aside = try QueryHistory.setAside(historyURL)
-                historyProblem = "query history damaged, set aside as \(aside.lastPathComponent), a new one started: \(reason)"
+                historyProblem =
+                    "query history damaged, set aside as \(aside.lastPathComponent), a new one started: \(reason)"
             } catch {
                 historyProblem = "query history not read: \(reason); and not set aside: \(ExplorerText.describe(error))"
             }
         }
-        let state = ExplorerState(realm: realm, fileName: URL(fileURLWithPath: path).lastPathComponent, readOnly: readOnly,
-                                  width: width, height: height,
-                                  theme: Theme.forTerminal(hasColor: hasColor, environment: environment),
-                                  history: history)
+        let state = ExplorerState(
+            realm: realm, fileName: URL(fileURLWithPath: path).lastPathComponent, readOnly: readOnly,
+            width: width, height: height,
+            theme: Theme.forTerminal(hasColor: hasColor, environment: environment),
+            history: history)
         var driver = ExplorerDriver(state: state, historyURL: historyURL)
         driver.state.copyLeavesOut = copyLeavesOut
         driver.state.fileNote = fileNote

@@ -17,7 +17,8 @@ public enum ExplorerSyncReport: Equatable, Sendable {
 /// (after the batch it is on). The agent's reports go to `report`, from its thread. The
 /// explorer has no server code: `realmtui explore` hands it one that runs the same agent as
 /// `realmtui sync FILE` (RealmSync); tests hand it a scripted one.
-public typealias ExplorerSyncStarter = @Sendable (_ path: String, _ report: @escaping @Sendable (ExplorerSyncReport) -> Void) throws
+public typealias ExplorerSyncStarter =
+    @Sendable (_ path: String, _ report: @escaping @Sendable (ExplorerSyncReport) -> Void) throws
     -> @Sendable () -> Void
 
 /// How the agent the explorer started is, for the status line.
@@ -62,12 +63,15 @@ extension ExplorerDriver {
             return
         }
         guard let syncStarter else {
-            state.message = .init(text: ":sync: this explorer has no sync agent to run (realmtui explore has one)", isError: true)
+            state.message = .init(
+                text: ":sync: this explorer has no sync agent to run (realmtui explore has one)", isError: true)
             return
         }
         guard (try? SyncIndicator.read(state.realm)) != nil else {
-            state.message = .init(text: ":sync: \(state.fileName) has no sync configured: run 'realmtui sync init FILE postgres://…' first",
-                                  isError: true)
+            state.message = .init(
+                text:
+                    ":sync: \(state.fileName) has no sync configured: run 'realmtui sync init FILE postgres://…' first",
+                isError: true)
             return
         }
         let inbox = syncInbox

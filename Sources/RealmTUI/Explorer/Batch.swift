@@ -26,7 +26,7 @@ struct Batch {
         case .set(let className, let keys, _, _), .delete(let className, let keys):
             keys.map { ObjectID(className: className, key: $0) }
         case .list(let className, let key, _, _), .embed(let className, let key, _, _, _),
-             .entry(let className, let key, _, _, _), .embedEntry(let className, let key, _, _, _):
+            .entry(let className, let key, _, _, _), .embedEntry(let className, let key, _, _, _):
             [ObjectID(className: className, key: key)]
         case .create, .undo: []
         }
@@ -63,18 +63,30 @@ extension ExplorerState {
     mutating func runBatchCommand(_ name: String) -> [ExplorerEffect]? {
         switch name {
         case "begin":
-            guard !readOnly else { refuse(readOnlyRefusal); return [] }
-            guard batch == nil else { refuse("a batch is already open (:commit writes it, :rollback drops it)"); return [] }
+            guard !readOnly else {
+                refuse(readOnlyRefusal)
+                return []
+            }
+            guard batch == nil else {
+                refuse("a batch is already open (:commit writes it, :rollback drops it)")
+                return []
+            }
             batch = Batch()
-            message = Message(text: "batch: edits are staged until :commit (or ^S); :rollback drops them", isError: false)
+            message = Message(
+                text: "batch: edits are staged until :commit (or ^S); :rollback drops them", isError: false)
             return []
         case "commit":
             return commitBatchAction()
         case "rollback":
-            guard let batch else { refuse("no batch is open (:begin opens one)"); return [] }
+            guard let batch else {
+                refuse("no batch is open (:begin opens one)")
+                return []
+            }
             self.batch = nil
-            message = Message(text: "rolled back: \(batch.writes.count) staged edit\(batch.writes.count == 1 ? "" : "s") dropped, nothing written",
-                              isError: false)
+            message = Message(
+                text:
+                    "rolled back: \(batch.writes.count) staged edit\(batch.writes.count == 1 ? "" : "s") dropped, nothing written",
+                isError: false)
             return []
         default:
             return nil
@@ -93,9 +105,12 @@ extension ExplorerState {
     /// `q`: asks first when a batch holds staged edits.
     mutating func confirmQuit() -> [ExplorerEffect] {
         guard let batch, !batch.writes.isEmpty else { return [.quit] }
-        mode = .edit(.confirming(Confirmation(
-            question: "quit and drop \(batch.writes.count) staged edit\(batch.writes.count == 1 ? "" : "s")? (y/n; :commit writes them)",
-            effects: [.quit])))
+        mode = .edit(
+            .confirming(
+                Confirmation(
+                    question:
+                        "quit and drop \(batch.writes.count) staged edit\(batch.writes.count == 1 ? "" : "s")? (y/n; :commit writes them)",
+                    effects: [.quit])))
         return []
     }
 
@@ -134,7 +149,8 @@ extension ExplorerState {
     /// The staged value of a table cell, formatted, when the open batch sets it.
     func stagedCell(_ table: TableScreen, row: Int, property: Property) -> ValueFormatter.Shown? {
         guard let batch, !batch.writes.isEmpty, let object = try? table.rows.object(at: row),
-              let value = batch.stagedValue(object.className, object.key, property.name) else { return nil }
+            let value = batch.stagedValue(object.className, object.key, property.name)
+        else { return nil }
         return ValueFormatter(realm: realm).shown(value, property, oneLine: true)
     }
 }
@@ -143,7 +159,8 @@ extension ExplorerState {
     /// The staged value of a property of `object` (the detail view), formatted.
     func stagedValue(_ object: DynamicObject, _ property: Property) -> ValueFormatter.Shown? {
         guard let batch, !batch.writes.isEmpty, !object.isInvalidated,
-              let value = batch.stagedValue(object.className, object.key, property.name) else { return nil }
+            let value = batch.stagedValue(object.className, object.key, property.name)
+        else { return nil }
         return ValueFormatter(realm: realm).shown(value, property, oneLine: true)
     }
 }

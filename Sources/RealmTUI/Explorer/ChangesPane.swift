@@ -39,20 +39,26 @@ struct OpenedCommit {
         version = summary.version
         self.seenAt = seenAt
         var entries: [Entry] = []
-        if summary.changedSchema { entries.append(.note("this commit changed the schema: any object may have changed")) }
+        if summary.changedSchema {
+            entries.append(.note("this commit changed the schema: any object may have changed"))
+        }
         for changes in summary.classes {
-            entries.append(.heading("\(changes.className)  +\(changes.inserted) −\(changes.deleted) ~\(changes.modified)"))
+            entries.append(
+                .heading("\(changes.className)  +\(changes.inserted) −\(changes.deleted) ~\(changes.modified)"))
             let inserted = Set(changes.insertedKeys)
             for key in changes.touchedKeys {
                 entries.append(.object(className: changes.className, key: key, inserted: inserted.contains(key)))
             }
             // The engine lists the first 1,000 keys; say so rather than suggest that is all.
             if changes.touchedKeys.count < max(changes.inserted, changes.modified)
-                || (changes.touchedKeys.count >= 1000 && changes.inserted + changes.modified > 1000) {
+                || (changes.touchedKeys.count >= 1000 && changes.inserted + changes.modified > 1000)
+            {
                 entries.append(.note("only the first \(changes.touchedKeys.count) objects (by key) are listed"))
             }
             if changes.deleted > 0 {
-                entries.append(.note("\(changes.deleted) object\(changes.deleted == 1 ? " was" : "s were") deleted in this commit"))
+                entries.append(
+                    .note("\(changes.deleted) object\(changes.deleted == 1 ? " was" : "s were") deleted in this commit")
+                )
             }
         }
         if entries.isEmpty { entries.append(.note("this commit changed no objects")) }
@@ -88,7 +94,8 @@ extension ExplorerState {
     mutating func moveChangesCursor(_ delta: Int) {
         let height = max(1, contentRows.count - 2)
         if var opened = changesPane.opened {
-            opened.cursor = max(0, min(opened.entries.count - 1, opened.cursor.addingReportingOverflow(delta).partialValue))
+            opened.cursor = max(
+                0, min(opened.entries.count - 1, opened.cursor.addingReportingOverflow(delta).partialValue))
             opened.top = scrolled(top: opened.top, cursor: opened.cursor, count: opened.entries.count, height: height)
             changesPane.opened = opened
         } else {
@@ -112,7 +119,8 @@ extension ExplorerState {
             return
         }
         guard opened.entries.indices.contains(opened.cursor),
-              case .object(let className, let key, _) = opened.entries[opened.cursor] else { return }
+            case .object(let className, let key, _) = opened.entries[opened.cursor]
+        else { return }
         do {
             guard let object = try realm.object(ofType: className, key: key) else {
                 message = Message(text: "\(className)#\(key.rawValue) was deleted since this commit", isError: false)

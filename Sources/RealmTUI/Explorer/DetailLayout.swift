@@ -35,7 +35,9 @@ struct DetailLayout {
 
     /// The lines row `id` takes (its own: not the rows nested under it).
     func span(of id: DetailRowID) -> Range<Int>? {
-        guard let first = lines.firstIndex(where: { $0.property == id.property && $0.path == id.path }) else { return nil }
+        guard let first = lines.firstIndex(where: { $0.property == id.property && $0.path == id.path }) else {
+            return nil
+        }
         let end = lines[first...].firstIndex(where: { $0.property != id.property || $0.path != id.path }) ?? lines.count
         return first..<end
     }
@@ -59,11 +61,14 @@ struct DetailLayout {
     /// The layout of `detail` at `width`, made once per version, width and set of changes
     /// (kept in the screen's `layouts`).
     static func cached(_ detail: DetailScreen, realm: Realm, width: Int) -> DetailLayout {
-        let key = realm.isInWriteTransaction || detail.object.realm !== realm ? nil
-            : Key(className: detail.object.className, object: detail.object.key, version: realm.version, width: width,
-                  previous: detail.changes.mapValues(\.was), previousTexts: detail.changes.compactMapValues(\.wasText),
-                  expanded: detail.expanded,
-                  deletedInVersion: detail.deletedInVersion)
+        let key =
+            realm.isInWriteTransaction || detail.object.realm !== realm
+            ? nil
+            : Key(
+                className: detail.object.className, object: detail.object.key, version: realm.version, width: width,
+                previous: detail.changes.mapValues(\.was), previousTexts: detail.changes.compactMapValues(\.wasText),
+                expanded: detail.expanded,
+                deletedInVersion: detail.deletedInVersion)
         return detail.layouts.layout(for: key) { make(detail, realm: realm, width: width) }
     }
 
@@ -71,7 +76,9 @@ struct DetailLayout {
         let properties = detail.object.objectSchema.properties
         // Nested rows' names are indented two columns a level: room for the deepest expanded
         // one's fields (any embedded class's, a bound cheaper than finding each row's class).
-        let embeddedNames = realm.schema.objectSchemas.filter(\.isEmbedded).flatMap(\.properties).map { displayWidth($0.name) }.max() ?? 0
+        let embeddedNames =
+            realm.schema.objectSchemas.filter(\.isEmbedded).flatMap(\.properties).map { displayWidth($0.name) }.max()
+            ?? 0
         let nestedWidth = detail.expanded.map { 2 * ($0.path.count + 1) + max(embeddedNames, 5) }.max() ?? 0
         let nameWidth = min(24, max(nestedWidth, properties.map { displayWidth($0.name) }.max() ?? 0))
         let valueWidth = max(8, width - gutter - nameWidth - 2)
@@ -85,34 +92,43 @@ struct DetailLayout {
             let shown = fullValue(detail.object, property, formatter)
             // A property holding embedded objects shows them nested under it when expanded.
             let id = DetailRowID(property: index)
-            let value = formatter.embeddedTarget(property) == nil ? nil : try? detail.object.value(forKey: property.name)
+            let value =
+                formatter.embeddedTarget(property) == nil ? nil : try? detail.object.value(forKey: property.name)
             let expandable = isExpandable(value, property, formatter)
             let open = expandable && detail.expanded.contains(id)
             let wrapped = wrap(marker(expandable, open) + shown.text, width: valueWidth)
             for (i, text) in wrapped.enumerated() {
-                lines.append(Line(property: index, isFirst: i == 0, text: text, isNull: shown.isNull, isExpandable: expandable))
+                lines.append(
+                    Line(property: index, isFirst: i == 0, text: text, isNull: shown.isNull, isExpandable: expandable))
             }
             if let change = detail.changes[index] {
                 // The value before the last change a commit made while the view was open.
-                let was = change.wasText ?? change.was.map { full($0, property, formatter).text } ?? "(could not be read)"
+                let was =
+                    change.wasText ?? change.was.map { full($0, property, formatter).text } ?? "(could not be read)"
                 for text in wrap("was: " + was, width: valueWidth) {
                     lines.append(Line(property: index, isFirst: false, text: text, isNull: false, isPrevious: true))
                 }
             }
             if open, let value {
-                lines += nestedLines(value, property, id: id, depth: 1, valueWidth: valueWidth, formatter: formatter,
-                                     markers: true, expanded: { detail.expanded.contains($0) })
+                lines += nestedLines(
+                    value, property, id: id, depth: 1, valueWidth: valueWidth, formatter: formatter,
+                    markers: true, expanded: { detail.expanded.contains($0) })
             }
         }
         return DetailLayout(nameWidth: nameWidth, lines: lines, error: nil)
     }
 
     /// The whole value of a property, as the detail view shows it.
-    static func fullValue(_ object: DynamicObject, _ property: Property, _ formatter: ValueFormatter) -> ValueFormatter.Shown {
+    static func fullValue(_ object: DynamicObject, _ property: Property, _ formatter: ValueFormatter)
+        -> ValueFormatter.Shown
+    {
         do {
             if property.type == .linkingObjects {
                 let count = try object.linkingObjects(forKey: property.name).keys().count
-                return .init(text: "← \(count) \(property.objectClassName ?? "") object\(count == 1 ? "" : "s") link here (Enter opens)")
+                return .init(
+                    text:
+                        "← \(count) \(property.objectClassName ?? "") object\(count == 1 ? "" : "s") link here (Enter opens)"
+                )
             }
             return full(try object.value(forKey: property.name), property, formatter)
         } catch {
@@ -123,7 +139,9 @@ struct DetailLayout {
     /// A property's value as the detail view shows it whole (lists up to `listLimit` elements,
     /// data as its size and a hex dump of its first 256 bytes).
     static func full(_ value: Value, _ property: Property, _ formatter: ValueFormatter) -> ValueFormatter.Shown {
-        if property.type == .object, let embedded = formatter.embeddedShown(value, property, oneLine: false) { return embedded }
+        if property.type == .object, let embedded = formatter.embeddedShown(value, property, oneLine: false) {
+            return embedded
+        }
         if case .list(let items) = value {
             var parts = items.prefix(listLimit).map { formatter.shown($0, property, oneLine: true, element: true).text }
             if items.count > listLimit { parts.append("…") }
@@ -131,7 +149,9 @@ struct DetailLayout {
             return .init(text: count + (parts.isEmpty ? "" : " " + parts.joined(separator: ", ")))
         }
         if case .data(let data) = value {
-            return .init(text: ValueFormatter.byteCount(data.count) + " " + ValueFormatter.hex(data.prefix(256), separator: " ") + (data.count > 256 ? " …" : ""))
+            return .init(
+                text: ValueFormatter.byteCount(data.count) + " " + ValueFormatter.hex(data.prefix(256), separator: " ")
+                    + (data.count > 256 ? " …" : ""))
         }
         return formatter.shown(value, property, oneLine: false)
     }

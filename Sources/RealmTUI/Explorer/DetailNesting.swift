@@ -55,8 +55,10 @@ extension DetailLayout {
 
     /// The rows nested under row `id`, whose value is `value` of `property`, at `depth`.
     /// `expanded(id)` says which rows show theirs.
-    static func nestedLines(_ value: Value, _ property: Property, id: DetailRowID, depth: Int, valueWidth: Int,
-                            formatter: ValueFormatter, markers: Bool, expanded: (DetailRowID) -> Bool) -> [Line] {
+    static func nestedLines(
+        _ value: Value, _ property: Property, id: DetailRowID, depth: Int, valueWidth: Int,
+        formatter: ValueFormatter, markers: Bool, expanded: (DetailRowID) -> Bool
+    ) -> [Line] {
         guard depth <= nestingLimit, let target = formatter.embeddedTarget(property) else { return [] }
         var element = property
         element.isList = false
@@ -67,29 +69,38 @@ extension DetailLayout {
         func row(_ child: DetailRowID, _ label: String, _ value: Value?, _ property: Property) {
             let expandable = isExpandable(value, property, formatter)
             let open = expandable && expanded(child)
-            let shown: ValueFormatter.Shown = value.map { full($0, property, formatter) } ?? .init(text: "⚠ could not be read")
+            let shown: ValueFormatter.Shown =
+                value.map { full($0, property, formatter) } ?? .init(text: "⚠ could not be read")
             let text = (markers ? marker(expandable, open) : "") + shown.text
             for (i, part) in wrap(text, width: valueWidth).enumerated() {
-                lines.append(Line(property: id.property, isFirst: i == 0, text: part, isNull: shown.isNull,
-                                  path: child.path, label: label, depth: depth, isExpandable: expandable))
+                lines.append(
+                    Line(
+                        property: id.property, isFirst: i == 0, text: part, isNull: shown.isNull,
+                        path: child.path, label: label, depth: depth, isExpandable: expandable))
             }
             if open, let value {
-                lines += nestedLines(value, property, id: child, depth: depth + 1, valueWidth: valueWidth,
-                                     formatter: formatter, markers: markers, expanded: expanded)
+                lines += nestedLines(
+                    value, property, id: child, depth: depth + 1, valueWidth: valueWidth,
+                    formatter: formatter, markers: markers, expanded: expanded)
             }
         }
         switch value {
         case .link(let key):
             guard let object = try? formatter.realm.object(ofType: target.name, key: key) else {
-                lines.append(Line(property: id.property, isFirst: true, text: "⚠ \(target.name)#\(key.rawValue) missing", isNull: false,
-                                  path: id.path + [.field("")], label: "", depth: depth))
+                lines.append(
+                    Line(
+                        property: id.property, isFirst: true, text: "⚠ \(target.name)#\(key.rawValue) missing",
+                        isNull: false,
+                        path: id.path + [.field("")], label: "", depth: depth))
                 return lines
             }
             for field in object.objectSchema.properties where field.type != .linkingObjects {
                 row(id.appending(.field(field.name)), field.name, try? object.value(forKey: field.name), field)
             }
         case .list(let items):
-            for (i, item) in items.prefix(listLimit).enumerated() { row(id.appending(.element(i)), "[\(i)]", item, element) }
+            for (i, item) in items.prefix(listLimit).enumerated() {
+                row(id.appending(.element(i)), "[\(i)]", item, element)
+            }
         case .map:
             for entry in value.sortedEntries.prefix(listLimit) {
                 row(id.appending(.entry(entry.key)), ValueFormatter.key(entry.key), entry.value, element)
@@ -105,15 +116,17 @@ extension DetailLayout {
     static func snapshot(_ object: DynamicObject, realm: Realm) -> [DetailRowID: String] {
         let formatter = ValueFormatter(realm: realm)
         var out: [DetailRowID: String] = [:]
-        for (index, property) in object.objectSchema.properties.enumerated() where formatter.embeddedTarget(property) != nil {
+        for (index, property) in object.objectSchema.properties.enumerated()
+        where formatter.embeddedTarget(property) != nil {
             let id = DetailRowID(property: index)
             guard let value = try? object.value(forKey: property.name) else {
                 out[id] = "⚠"
                 continue
             }
             out[id] = full(value, property, formatter).text
-            let nested = nestedLines(value, property, id: id, depth: 1, valueWidth: Int.max / 4, formatter: formatter,
-                                     markers: false, expanded: { _ in true })
+            let nested = nestedLines(
+                value, property, id: id, depth: 1, valueWidth: Int.max / 4, formatter: formatter,
+                markers: false, expanded: { _ in true })
             for line in nested where line.isFirst { out[DetailRowID(property: index, path: line.path)] = line.text }
         }
         return out
@@ -134,7 +147,9 @@ extension ExplorerState {
             switch step {
             case .field(let name):
                 let object: DynamicObject
-                if let element { object = element } else {
+                if let element {
+                    object = element
+                } else {
                     guard let linked = try owner.linkedObject(forKey: property.name) else { throw missing() }
                     object = linked
                 }
@@ -150,8 +165,9 @@ extension ExplorerState {
             case .entry(let key):
                 if let element { owner = element }
                 guard case .link(let target)? = try owner.map(forKey: property.name).value(forKey: key),
-                      let className = property.objectClassName,
-                      let object = try realm.object(ofType: className, key: target) else { throw missing() }
+                    let className = property.objectClassName,
+                    let object = try realm.object(ofType: className, key: target)
+                else { throw missing() }
                 element = object
             }
         }
@@ -165,7 +181,8 @@ extension ExplorerState {
         let id = detail.cursorRow
         let layout = DetailLayout.cached(detail, realm: realm, width: width)
         guard let line = layout.lines.first(where: { $0.property == id.property && $0.path == id.path && $0.isFirst }),
-              line.isExpandable else {
+            line.isExpandable
+        else {
             return refuse("space expands an embedded object, or a list or dictionary of them: there is none here")
         }
         if detail.expanded.contains(id) { detail.expanded.remove(id) } else { detail.expanded.insert(id) }
@@ -175,7 +192,9 @@ extension ExplorerState {
 
     /// Marks what changed inside the embedded objects `detail` shows: their property (with the
     /// value before as shown) and each nested row whose text changed. Returns whether any did.
-    mutating func noteNestedChanges(_ detail: inout DetailScreen, before: [DetailRowID: String], values: [Value?]) -> Bool {
+    mutating func noteNestedChanges(_ detail: inout DetailScreen, before: [DetailRowID: String], values: [Value?])
+        -> Bool
+    {
         let after = DetailLayout.snapshot(detail.object, realm: realm)
         var changed = false
         let until = now + Self.markSeconds

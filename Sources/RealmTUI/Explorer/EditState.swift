@@ -238,8 +238,9 @@ enum EditText {
         case .link(let key):
             let className = property.objectClassName ?? ""
             if let pk = realm.schema[className]?.primaryKeyProperty,
-               let target = try? realm.object(ofType: className, key: key),
-               let pkValue = try? target.value(forKey: pk.name) {
+                let target = try? realm.object(ofType: className, key: key),
+                let pkValue = try? target.value(forKey: pk.name)
+            {
                 return text(for: pkValue, pk, realm: realm)
             }
             return "\(className)#\(key.rawValue)"
@@ -282,7 +283,9 @@ enum EditText {
 
     /// The value `text` means for `property` of `className`, or a `RealmError` saying why it
     /// does not fit. `now` is the time `now` stands for.
-    static func parse(_ text: String, for property: Property, className: String, realm: Realm, now: Date) throws -> Value {
+    static func parse(_ text: String, for property: Property, className: String, realm: Realm, now: Date) throws
+        -> Value
+    {
         // A dictionary of values is its JSON object (`{"color": "red"}`); `null` empties it.
         if property.isMap { return try Value.parse(text, for: property, className: className) }
         if property.type == .mixed, text.trimmingCharacters(in: .whitespaces) != "null" {
@@ -290,7 +293,9 @@ enum EditText {
         }
         let word = text.trimmingCharacters(in: .whitespaces)
         if word == "null" {
-            guard property.isOptional else { throw RealmError.missingValue(className: className, property: property.name) }
+            guard property.isOptional else {
+                throw RealmError.missingValue(className: className, property: property.name)
+            }
             return .null
         }
         switch property.type {
@@ -347,8 +352,9 @@ enum EditText {
             }
             return .link(object.key)
         default:
-            throw RealmError.typeMismatch(className: className, property: property.name,
-                                          expected: "the \(target)'s primary key, \(target)#key or null", got: text)
+            throw RealmError.typeMismatch(
+                className: className, property: property.name,
+                expected: "the \(target)'s primary key, \(target)#key or null", got: text)
         }
     }
 }

@@ -13,7 +13,8 @@ extension ExplorerState {
     /// Enter on an embedded class: where its objects live, said in the status line.
     mutating func explainEmbeddedClass(_ schema: ObjectSchema) {
         let holders = realm.schema.embeddingProperties(of: schema.name)
-        let where_ = holders.isEmpty ? "no class holds them (the file has none reachable)" : holders.joined(separator: ", ")
+        let where_ =
+            holders.isEmpty ? "no class holds them (the file has none reachable)" : holders.joined(separator: ", ")
         let parent = topLevelParent(of: schema.name).map { " — open \(ExplorerText.withArticle($0)) to see them" } ?? ""
         message = Message(text: "\(schema.name) objects live inside their parents: \(where_)\(parent)", isError: false)
     }

@@ -9,7 +9,9 @@ extension ExplorerState {
         guard let className = property.objectClassName, let schema = realm.schema[className] else { return }
         let target = ObjectForm.EmbedTarget(object: object, property: property, index: index, mapKey: mapKey)
         mode = .edit(.creating(ObjectForm(schema: schema, realm: realm, embedIn: target)))
-        let place = mapKey.map { "\(object.className).\(property.name)[\(ValueFormatter.key($0))]" } ?? "\(object.className).\(property.name)"
+        let place =
+            mapKey.map { "\(object.className).\(property.name)[\(ValueFormatter.key($0))]" }
+            ?? "\(object.className).\(property.name)"
         message = Message(text: "a new \(className) in \(place)", isError: false)
     }
 
@@ -19,8 +21,10 @@ extension ExplorerState {
         guard !readOnly else { return refuse(readOnlyRefusal) }
         do {
             guard let (object, property) = try cellUnderCursor(), property.isList, property.type == .object,
-                  ValueFormatter(realm: realm).embeddedTarget(property) != nil else {
-                return refuse("a here appends to a list of embedded objects; another list: Enter opens it, a appends there")
+                ValueFormatter(realm: realm).embeddedTarget(property) != nil
+            else {
+                return refuse(
+                    "a here appends to a list of embedded objects; another list: Enter opens it, a appends there")
             }
             beginEmbed(in: object, property, at: nil)
         } catch {
@@ -48,8 +52,11 @@ extension ExplorerState {
     mutating func confirmEmbeddedDelete(_ object: DynamicObject) {
         let formatter = ValueFormatter(realm: realm)
         let fields = formatter.embeddedFields(object.key, object.objectSchema, count: ValueFormatter.embeddedFields)
-        mode = .edit(.confirming(Confirmation(
-            question: "delete embedded \(object.className) ⟨\(fields)⟩? it leaves its parent (u puts it back) (y/n)",
-            write: .delete(className: object.className, keys: [object.key]))))
+        mode = .edit(
+            .confirming(
+                Confirmation(
+                    question:
+                        "delete embedded \(object.className) ⟨\(fields)⟩? it leaves its parent (u puts it back) (y/n)",
+                    write: .delete(className: object.className, keys: [object.key]))))
     }
 }

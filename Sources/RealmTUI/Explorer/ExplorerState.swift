@@ -94,8 +94,10 @@ public struct ExplorerState {
     var batch: Batch?
 
     /// A new explorer on the class list.
-    public init(realm: Realm, fileName: String, readOnly: Bool, width: Int, height: Int,
-                theme: Theme = .plain, keyMap: KeyMap = .standard, history: QueryHistory = QueryHistory()) {
+    public init(
+        realm: Realm, fileName: String, readOnly: Bool, width: Int, height: Int,
+        theme: Theme = .plain, keyMap: KeyMap = .standard, history: QueryHistory = QueryHistory()
+    ) {
         self.realm = realm
         self.fileName = fileName
         self.readOnly = readOnly

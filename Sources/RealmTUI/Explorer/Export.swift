@@ -11,14 +11,18 @@ extension ExplorerState {
         guard case .table(let table) = current else { return }
         let expanded = (path as NSString).expandingTildeInPath
         if !overwrite && FileManager.default.fileExists(atPath: expanded) {
-            mode = .edit(.confirming(Confirmation(question: "\(path) exists: replace it? (y/n)",
-                                                  effects: [.export(format: format, path: path, overwrite: true)])))
+            mode = .edit(
+                .confirming(
+                    Confirmation(
+                        question: "\(path) exists: replace it? (y/n)",
+                        effects: [.export(format: format, path: path, overwrite: true)])))
             return
         }
         let url = URL(fileURLWithPath: expanded + ".realmtui-export-\(UUID().uuidString)")
         do {
             guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-                throw RealmError.io(path: expanded, operation: "create", errno: errno, message: String(cString: strerror(errno)))
+                throw RealmError.io(
+                    path: expanded, operation: "create", errno: errno, message: String(cString: strerror(errno)))
             }
             let handle = try FileHandle(forWritingTo: url)
             defer { try? handle.close() }
@@ -50,7 +54,8 @@ extension ExplorerState {
             if let error = failure ?? writeError { throw error }
             try handle.synchronize()
             guard rename(url.path, expanded) == 0 else {
-                throw RealmError.io(path: expanded, operation: "rename", errno: errno, message: String(cString: strerror(errno)))
+                throw RealmError.io(
+                    path: expanded, operation: "rename", errno: errno, message: String(cString: strerror(errno)))
             }
             message = Message(text: "exported \(ValueFormatter.grouped(rows)) objects to \(path)", isError: false)
         } catch {

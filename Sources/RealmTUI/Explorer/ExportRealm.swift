@@ -19,7 +19,9 @@ extension ExplorerState {
             return []
         }
         do {
-            let key = arguments[1] == "--key" ? try Self.realmKey(hex: arguments[2], what: "--key")
+            let key =
+                arguments[1] == "--key"
+                ? try Self.realmKey(hex: arguments[2], what: "--key")
                 : try Self.realmKey(file: (arguments[2] as NSString).expandingTildeInPath)
             return [.exportRealm(path: path, key: key)]
         } catch {
@@ -38,8 +40,11 @@ extension ExplorerState {
             at += 2
         }
         guard at == digits.count, bytes.count == 64 else {
-            throw RealmError.invalidInput("\(what) takes a 64-byte Realm encryption key as 128 hex digits"
-                                          + (at == digits.count ? ", got \(digits.count)" : ", and '\(String(decoding: digits[at...].prefix(8), as: UTF8.self))' is not hex"))
+            throw RealmError.invalidInput(
+                "\(what) takes a 64-byte Realm encryption key as 128 hex digits"
+                    + (at == digits.count
+                        ? ", got \(digits.count)"
+                        : ", and '\(String(decoding: digits[at...].prefix(8), as: UTF8.self))' is not hex"))
         }
         return Data(bytes)
     }
@@ -64,21 +69,27 @@ extension ExplorerState {
     mutating func exportRealmFile(path: String, key: Data? = nil, overwrite: Bool = false) {
         let expanded = (path as NSString).expandingTildeInPath
         if !overwrite && FileManager.default.fileExists(atPath: expanded) {
-            mode = .edit(.confirming(Confirmation(question: "\(path) exists: replace it? (y/n)",
-                                                  effects: [.exportRealm(path: path, key: key, overwrite: true)])))
+            mode = .edit(
+                .confirming(
+                    Confirmation(
+                        question: "\(path) exists: replace it? (y/n)",
+                        effects: [.exportRealm(path: path, key: key, overwrite: true)])))
             return
         }
         let temporary = expanded + ".realmtui-export-\(UUID().uuidString)"
         do {
             let tables = try RealmCoreWriter.tables(from: realm)
-            try RealmCoreWriter.write(tables: tables, schemaVersion: realm.schemaVersion, toFile: temporary, encryptionKey: key)
+            try RealmCoreWriter.write(
+                tables: tables, schemaVersion: realm.schemaVersion, toFile: temporary, encryptionKey: key)
             guard rename(temporary, expanded) == 0 else {
-                throw RealmError.io(path: expanded, operation: "rename", errno: errno, message: String(cString: strerror(errno)))
+                throw RealmError.io(
+                    path: expanded, operation: "rename", errno: errno, message: String(cString: strerror(errno)))
             }
             let objects = tables.reduce(0) { $0 + $1.objects.count }
-            message = Message(text: "exported \(ValueFormatter.grouped(objects)) objects in \(tables.count) classes to \(path) "
-                                  + "(a Realm file, format \(RealmCoreWriter.formatVersion)\(key == nil ? "" : ", encrypted with the key given"))",
-                              isError: false)
+            message = Message(
+                text: "exported \(ValueFormatter.grouped(objects)) objects in \(tables.count) classes to \(path) "
+                    + "(a Realm file, format \(RealmCoreWriter.formatVersion)\(key == nil ? "" : ", encrypted with the key given"))",
+                isError: false)
         } catch {
             try? FileManager.default.removeItem(atPath: temporary)
             message = Message(text: "export failed: \(ExplorerText.describe(error))", isError: true)

@@ -47,7 +47,9 @@ public struct KeyMap: Sendable {
             bind([.control("d")], .halfPageDown, lists, "half a page down"),
             bind([.control("u")], .halfPageUp, lists, "half a page up"),
             bind([.enter], .open, [.classes, .table, .detail, .values], "open: class, object, link, list, backlinks"),
-            bind([.character(" ")], .toggleNested, [.detail], "expand or collapse an embedded object, or a list or dictionary of them"),
+            bind(
+                [.character(" ")], .toggleNested, [.detail],
+                "expand or collapse an embedded object, or a list or dictionary of them"),
             bind([.escape, .backspace], .back, all, "back one step (restores cursor and scroll)"),
             bind([.tab], .nextPane, [.classes, .table], "next pane (classes: schema preview; table: next column)"),
             bind([.backTab], .previousPane, [.classes, .table], "previous pane"),
@@ -56,15 +58,26 @@ public struct KeyMap: Sendable {
             bind([.character("s")], .sortAscending, table, "sort ascending by the column under the cursor"),
             bind([.character("S")], .sortDescending, table, "sort descending by the column under the cursor"),
             bind([.character("o")], .clearSort, table, "original order: clears the s/S sort"),
-            bind([.character("y")], .copyValue, [.table, .detail, .values], "copy the value under the cursor (OSC 52)"),
-            bind([.character("e")], .editValue, [.table, .detail, .values], "edit the value under the cursor (Enter writes, Esc cancels; ^S in a long text)"),
+            bind(
+                [.character("y")], .copyValue, [.table, .detail, .values], "copy the value under the cursor (OSC 52)"),
+            bind(
+                [.character("e")], .editValue, [.table, .detail, .values],
+                "edit the value under the cursor (Enter writes, Esc cancels; ^S in a long text)"),
             bind([.character("d")], .deleteObject, [.table, .detail], "delete the object under the cursor (asks y/n)"),
-            bind([.character("u")], .undo, [.table, .detail, .values], "undo the last change made here; again: the one before"),
+            bind(
+                [.character("u")], .undo, [.table, .detail, .values],
+                "undo the last change made here; again: the one before"),
             bind([.control("r")], .redo, [.table, .detail, .values], "redo what u took back (values and lists)"),
-            bind([.character("a")], .createObject, [.table, .values, .detail], "add: a new object (a form), or append to the list shown"),
+            bind(
+                [.character("a")], .createObject, [.table, .values, .detail],
+                "add: a new object (a form), or append to the list shown"),
             bind([.character("i")], .insertElement, [.table, .values], "insert into the list before the cursor"),
-            bind([.character("x")], .removeElement, [.table, .values], "remove the element under the cursor from the list"),
-            bind([.character("r")], .renameKey, [.values], "dictionary: rename the key under the cursor (a puts a key, x removes one)"),
+            bind(
+                [.character("x")], .removeElement, [.table, .values],
+                "remove the element under the cursor from the list"),
+            bind(
+                [.character("r")], .renameKey, [.values],
+                "dictionary: rename the key under the cursor (a puts a key, x removes one)"),
             bind([.character("J")], .moveElementDown, [.table, .values], "move the list element down"),
             bind([.character("K")], .moveElementUp, [.table, .values], "move the list element up"),
             bind([.control("s")], .commitBatch, all, "commit the staged edits (:begin stages, :rollback drops)"),

@@ -31,8 +31,11 @@ enum LinkLiterals {
                 continue
             }
             let startsWord = ch.isLetter || ch == "_"
-            let afterWord = out.last.map { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." || $0 == "$" || $0 == "@" } ?? false
-            if startsWord && !afterWord, let (length, className, key) = literal(at: i, in: chars), schema[className] != nil {
+            let afterWord =
+                out.last.map { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." || $0 == "$" || $0 == "@" } ?? false
+            if startsWord && !afterWord, let (length, className, key) = literal(at: i, in: chars),
+                schema[className] != nil
+            {
                 let placeholder = "$\(arguments.count)"
                 if placeholder.count <= length {
                     arguments.append(.link(ObjectKey(key)))

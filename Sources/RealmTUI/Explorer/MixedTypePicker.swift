@@ -165,7 +165,8 @@ extension ExplorerState {
         case .list, .dictionary:
             // A nested collection is typed whole, in the JSON editor, and must be of the kind picked.
             let same = MixedKind(of: picker.current) == kind
-            let text = same ? EditText.text(for: picker.current, edit.property, realm: realm) : (kind == .list ? "[]" : "{}")
+            let text =
+                same ? EditText.text(for: picker.current, edit.property, realm: realm) : (kind == .list ? "[]" : "{}")
             edit.editor = LineEditor(text)
             edit.mixedAs = kind
         default:
@@ -198,11 +199,14 @@ extension ExplorerState {
     private func typedText(_ value: Value, as kind: MixedKind, _ typed: Property) -> String {
         let from = MixedKind(of: value)
         if from == kind { return EditText.text(for: value, typed, realm: realm) }
-        let convertible = (from.isNumeric && kind.isNumeric)
+        let convertible =
+            (from.isNumeric && kind.isNumeric)
             || (from.scalarType != nil && from != .data && (kind == .string || from == .string))
         if convertible, let type = from.scalarType {
             let text = EditText.text(for: value, Self.standIn(for: typed, type: type), realm: realm)
-            if let converted = try? EditText.parse(text, for: typed, className: "", realm: realm, now: Date()), converted != .null {
+            if let converted = try? EditText.parse(text, for: typed, className: "", realm: realm, now: Date()),
+                converted != .null
+            {
                 return EditText.text(for: converted, typed, realm: realm)
             }
         }

@@ -63,17 +63,22 @@ struct ObjectForm {
         var values: [String: Value] = [:]
         for (index, field) in fields.enumerated() {
             do {
-                values[field.property.name] = try EditText.parse(field.editor.text, for: field.property, className: schema.name,
-                                                                 realm: realm, now: now)
+                values[field.property.name] = try EditText.parse(
+                    field.editor.text, for: field.property, className: schema.name,
+                    realm: realm, now: now)
             } catch {
-                return .failure(FormError(field: index, message: "\(field.property.name): \(ExplorerText.describe(error))"))
+                return .failure(
+                    FormError(field: index, message: "\(field.property.name): \(ExplorerText.describe(error))"))
             }
         }
         if let pk = schema.primaryKeyProperty, let key = values[pk.name] {
             do {
                 if try realm.object(ofType: schema.name, forPrimaryKey: key) != nil {
                     let index = fields.firstIndex { $0.property.name == pk.name } ?? 0
-                    return .failure(FormError(field: index, message: "\(pk.name) \(key) is taken: another \(schema.name) has this primary key"))
+                    return .failure(
+                        FormError(
+                            field: index,
+                            message: "\(pk.name) \(key) is taken: another \(schema.name) has this primary key"))
                 }
             } catch {
                 return .failure(FormError(field: 0, message: ExplorerText.describe(error)))
@@ -117,12 +122,21 @@ extension ExplorerState {
                 mode = .browse
                 editAwaitingWrite = .creating(form)
                 if let target = form.embedIn, let mapKey = target.mapKey {
-                    return [.write(.embedEntry(className: target.object.className, key: target.object.key,
-                                               property: target.property.name, mapKey: mapKey, values: values))]
+                    return [
+                        .write(
+                            .embedEntry(
+                                className: target.object.className, key: target.object.key,
+                                property: target.property.name, mapKey: mapKey, values: values))
+                    ]
                 }
                 if let target = form.embedIn {
-                    return [.write(.embed(className: target.object.className, key: target.object.key, property: target.property.name,
-                                          values: values, at: target.index))]
+                    return [
+                        .write(
+                            .embed(
+                                className: target.object.className, key: target.object.key,
+                                property: target.property.name,
+                                values: values, at: target.index))
+                    ]
                 }
                 return [.write(.create(className: form.schema.name, values: values))]
             case .failure(let error):
@@ -143,7 +157,8 @@ extension ExplorerState {
                 mode = .edit(.creating(form))
                 return []
             }
-        case .character(" ") where form.fields.indices.contains(form.cursor) && form.fields[form.cursor].property.type == .bool:
+        case .character(" ")
+        where form.fields.indices.contains(form.cursor) && form.fields[form.cursor].property.type == .bool:
             let text = form.fields[form.cursor].editor.text.trimmingCharacters(in: .whitespaces)
             form.fields[form.cursor].editor.set(text == "true" ? "false" : "true")
             form.fields[form.cursor].isDefault = false

@@ -64,7 +64,9 @@ public struct QueryHistory: Sendable, Equatable {
         var result = self
         for (key, theirs) in other.entries {
             var newest: [String: Double] = [:]
-            for entry in (entries[key] ?? []) + theirs { newest[entry.query] = max(newest[entry.query] ?? 0, entry.used) }
+            for entry in (entries[key] ?? []) + theirs {
+                newest[entry.query] = max(newest[entry.query] ?? 0, entry.used)
+            }
             var list = newest.map { Entry(query: $0.key, used: $0.value) }
             list.sort { ($0.used, $0.query) < ($1.used, $1.query) }
             if list.count > Self.limit { list.removeFirst(list.count - Self.limit) }
@@ -163,16 +165,18 @@ public struct QueryHistory: Sendable, Equatable {
         for (key, list) in entries {
             files[key.file, default: [:]][key.className] = list.map { ["query": $0.query, "used": $0.used] }
         }
-        return try JSONSerialization.data(withJSONObject: ["version": 2, "files": files] as [String: Any],
-                                          options: [.sortedKeys, .prettyPrinted])
+        return try JSONSerialization.data(
+            withJSONObject: ["version": 2, "files": files] as [String: Any],
+            options: [.sortedKeys, .prettyPrinted])
     }
 
     private static func decode(_ data: Data, path: String) throws -> QueryHistory {
         let notHistory = RealmError.invalidInput(
             "\(path) is not a query history of this version (a JSON object {\"version\": 2, \"files\": …})")
         guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-              object["version"] as? Int == 2,
-              let files = object["files"] as? [String: Any] else { throw notHistory }
+            object["version"] as? Int == 2,
+            let files = object["files"] as? [String: Any]
+        else { throw notHistory }
         var history = QueryHistory()
         for (file, value) in files {
             guard let classes = value as? [String: Any] else { throw notHistory }
@@ -180,7 +184,9 @@ public struct QueryHistory: Sendable, Equatable {
                 guard let items = value as? [[String: Any]] else { throw notHistory }
                 var list: [Entry] = []
                 for item in items {
-                    guard let query = item["query"] as? String, let used = item["used"] as? Double else { throw notHistory }
+                    guard let query = item["query"] as? String, let used = item["used"] as? Double else {
+                        throw notHistory
+                    }
                     list.append(Entry(query: query, used: used))
                 }
                 history.entries[Key(file: file, className: className)] = Array(list.suffix(limit))

@@ -44,9 +44,12 @@ struct TableLayout {
     static func cached(_ table: TableScreen, realm: Realm, width: Int, bodyHeight: Int) -> TableLayout {
         // The version of the Realm the rows are read from (the state's).
         let source = table.rows.results.realm
-        let key = source.isInWriteTransaction || source !== realm ? nil
-            : Key(version: source.version, topRow: table.topRow, leftColumn: table.leftColumn, sort: table.shownSort,
-                  width: width, bodyHeight: bodyHeight)
+        let key =
+            source.isInWriteTransaction || source !== realm
+            ? nil
+            : Key(
+                version: source.version, topRow: table.topRow, leftColumn: table.leftColumn, sort: table.shownSort,
+                width: width, bodyHeight: bodyHeight)
         return table.rows.layouts.layout(for: key) { make(table, realm: realm, width: width, bodyHeight: bodyHeight) }
     }
 
@@ -72,20 +75,26 @@ struct TableLayout {
         do {
             objects = try table.rows.objects(in: rows)
         } catch let failure {
-            if error == nil { error = "these rows cannot be read (the file is damaged): " + ExplorerText.describe(failure) }
+            if error == nil {
+                error = "these rows cannot be read (the file is damaged): " + ExplorerText.describe(failure)
+            }
         }
         // Cells are formatted only for the columns that are placed (placement asks for them in order).
         var shownByProperty: [Int: [ValueFormatter.Shown]] = [:]
         var wanted: [Int: Int] = [:]
-        let columns = place(columnOrder(table), wanted: { index in
-            if let known = wanted[index] { return known }
-            let shown = cells(of: properties[index], objects: objects, formatter: formatter)
-            shownByProperty[index] = shown
-            let value = wantedWidth(properties[index], table: table, cells: shown, width: width)
-            wanted[index] = value
-            return value
-        }, width: width)
-        let rowCells = objects.indices.map { row in columns.map { shownByProperty[$0.property]?[row] ?? ValueFormatter.Shown(text: "") } }
+        let columns = place(
+            columnOrder(table),
+            wanted: { index in
+                if let known = wanted[index] { return known }
+                let shown = cells(of: properties[index], objects: objects, formatter: formatter)
+                shownByProperty[index] = shown
+                let value = wantedWidth(properties[index], table: table, cells: shown, width: width)
+                wanted[index] = value
+                return value
+            }, width: width)
+        let rowCells = objects.indices.map { row in
+            columns.map { shownByProperty[$0.property]?[row] ?? ValueFormatter.Shown(text: "") }
+        }
         return TableLayout(columns: columns, rows: rows, objects: objects, cells: rowCells, count: count, error: error)
     }
 
@@ -99,12 +108,17 @@ struct TableLayout {
     }
 
     /// What one property shows on each visible row (an unreadable row says so).
-    static func cells(of property: Property, objects: [DynamicObject?], formatter: ValueFormatter) -> [ValueFormatter.Shown] {
-        objects.map { object in object.map { formatter.cell($0, property) } ?? ValueFormatter.Shown(text: "⚠ unreadable") }
+    static func cells(of property: Property, objects: [DynamicObject?], formatter: ValueFormatter) -> [ValueFormatter
+        .Shown]
+    {
+        objects.map { object in
+            object.map { formatter.cell($0, property) } ?? ValueFormatter.Shown(text: "⚠ unreadable")
+        }
     }
 
     /// The width a column wants: its header's and its visible cells' display width, capped.
-    static func wantedWidth(_ property: Property, table: TableScreen, cells: [ValueFormatter.Shown], width: Int) -> Int {
+    static func wantedWidth(_ property: Property, table: TableScreen, cells: [ValueFormatter.Shown], width: Int) -> Int
+    {
         var natural = max(displayWidth(headerName(property, sort: table.shownSort)), displayWidth(headerType(property)))
         for cell in cells { natural = max(natural, displayWidth(cell.text)) }
         return min(natural, max(12, min(40, width / 3)))
@@ -141,8 +155,9 @@ struct TableLayout {
         }
         var candidate = table
         while candidate.leftColumn < candidate.cursorColumn,
-              !place(columnOrder(candidate), wanted: wantedWidth, width: width)
-                .contains(where: { $0.property == candidate.cursorColumn && !$0.isCut }) {
+            !place(columnOrder(candidate), wanted: wantedWidth, width: width)
+                .contains(where: { $0.property == candidate.cursorColumn && !$0.isCut })
+        {
             candidate.leftColumn += 1
         }
         return candidate.leftColumn

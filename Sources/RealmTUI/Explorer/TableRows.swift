@@ -52,7 +52,8 @@ final class TableRows {
     /// The object at `position`.
     func object(at position: Int) throws -> DynamicObject {
         guard let key = try keys(in: position..<(position + 1)).first,
-              let object = try results.realm.object(ofType: results.objectSchema.name, key: key) else {
+            let object = try results.realm.object(ofType: results.objectSchema.name, key: key)
+        else {
             throw RealmError.indexOutOfRange(index: position, count: count)
         }
         return object
@@ -60,7 +61,8 @@ final class TableRows {
 
     private func keys(in range: Range<Int>) throws -> [ObjectKey] {
         if let stamp, let windowCache, windowCache.stamp == stamp,
-           windowCache.range.lowerBound <= range.lowerBound, range.upperBound <= windowCache.range.upperBound {
+            windowCache.range.lowerBound <= range.lowerBound, range.upperBound <= windowCache.range.upperBound
+        {
             let start = range.lowerBound - windowCache.range.lowerBound
             let end = min(windowCache.keys.count, range.upperBound - windowCache.range.lowerBound)
             return start < end ? Array(windowCache.keys[start..<end]) : []
@@ -95,7 +97,8 @@ final class TableRows {
     /// cannot be read now).
     func changedProperties(of key: ObjectKey) -> Set<Int>? {
         guard let before = remembered[key],
-              let object = try? results.realm.object(ofType: results.objectSchema.name, key: key) else { return nil }
+            let object = try? results.realm.object(ofType: results.objectSchema.name, key: key)
+        else { return nil }
         let after = Self.values(of: object)
         return Set(after.indices.filter { before.indices.contains($0) && !Value.identical(before[$0], after[$0]) })
     }

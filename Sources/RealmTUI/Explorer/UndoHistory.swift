@@ -55,8 +55,9 @@ extension UndoRecord {
     var inverse: UndoRecord? {
         switch self {
         case .values(let className, let property, let changes):
-            return .values(className: className, property: property,
-                           changes: changes.map { Change(key: $0.key, old: $0.new, new: $0.old) })
+            return .values(
+                className: className, property: property,
+                changes: changes.map { Change(key: $0.key, old: $0.new, new: $0.old) })
         case .list(let className, let key, let property, let before, let after):
             return .list(className: className, key: key, property: property, before: after, after: before)
         case .embeddedRemoved(let entry): return .embeddedAdded(entry)

@@ -17,7 +17,10 @@ extension ExplorerState {
 
     /// The values screen on top and its row under the cursor, or a refusal.
     private mutating func entryUnderCursor() -> (ValuesScreen, ValueRow)? {
-        guard !readOnly else { refuse(readOnlyRefusal); return nil }
+        guard !readOnly else {
+            refuse(readOnlyRefusal)
+            return nil
+        }
         guard case .values(let values) = current else { return nil }
         do {
             let rows = try values.rows()
@@ -36,10 +39,14 @@ extension ExplorerState {
     mutating func beginPutKey(_ values: ValuesScreen) {
         guard !readOnly else { return refuse(readOnlyRefusal) }
         guard values.isDictionary else {
-            return refuse("a appends to a list property; this list is inside a Mixed value: e changes one of its values")
+            return refuse(
+                "a appends to a list property; this list is inside a Mixed value: e changes one of its values")
         }
-        mode = .edit(.editing(ValueEditor(object: values.object, property: values.elementProperty, editor: LineEditor(),
-                                          entry: EntryTarget(path: values.path, step: .newKey))))
+        mode = .edit(
+            .editing(
+                ValueEditor(
+                    object: values.object, property: values.elementProperty, editor: LineEditor(),
+                    entry: EntryTarget(path: values.path, step: .newKey))))
         message = Message(text: "the new key of \(values.property.name): Enter goes on to its value", isError: false)
     }
 
@@ -49,8 +56,11 @@ extension ExplorerState {
             return refuse("r renames a dictionary key: Enter on a dictionary opens its keys")
         }
         guard let (_, row) = entryUnderCursor(), let key = row.key else { return }
-        mode = .edit(.editing(ValueEditor(object: values.object, property: values.elementProperty, editor: LineEditor(key),
-                                          entry: EntryTarget(path: values.path, step: .rename(key)))))
+        mode = .edit(
+            .editing(
+                ValueEditor(
+                    object: values.object, property: values.elementProperty, editor: LineEditor(key),
+                    entry: EntryTarget(path: values.path, step: .rename(key)))))
     }
 
     /// `x` in a dictionary: removes the key under the cursor.
@@ -60,8 +70,12 @@ extension ExplorerState {
             refuse("x removes a dictionary key; this list is inside a Mixed value: e on its property edits it as JSON")
             return []
         }
-        return [.write(.entry(className: values.object.className, key: values.object.key, property: values.property.name,
-                              path: values.path, edit: .remove(key)))]
+        return [
+            .write(
+                .entry(
+                    className: values.object.className, key: values.object.key, property: values.property.name,
+                    path: values.path, edit: .remove(key)))
+        ]
     }
 
     /// `e` on an entry: a link is picked again, an embedded object is opened instead, any other
@@ -71,7 +85,9 @@ extension ExplorerState {
         let element = values.elementProperty
         let label = row.key.map { ValueFormatter.key($0) } ?? "[\(values.cursor)]"
         if values.path.isEmpty, values.holdsEmbedded(realm) {
-            return refuse("\(label) is an embedded \(element.objectClassName ?? "object"): Enter opens it to edit its fields; r renames its key, x removes it")
+            return refuse(
+                "\(label) is an embedded \(element.objectClassName ?? "object"): Enter opens it to edit its fields; r renames its key, x removes it"
+            )
         }
         if values.path.isEmpty, element.type == .object, let key = row.key {
             beginPick(object: values.object, property: values.property, insertAt: nil)
@@ -81,12 +97,17 @@ extension ExplorerState {
         let step: EntryTarget.Step = row.key.map { .key($0) } ?? .index(values.cursor)
         if element.type == .mixed {
             // A Mixed value (of a dictionary, or nested in a Mixed) is edited as a type picked first.
-            return beginMixedEdit(ValueEditor(object: values.object, property: element, editor: LineEditor(),
-                                              entry: EntryTarget(path: values.path, step: step)), current: row.value)
+            return beginMixedEdit(
+                ValueEditor(
+                    object: values.object, property: element, editor: LineEditor(),
+                    entry: EntryTarget(path: values.path, step: step)), current: row.value)
         }
         let text = EditText.text(for: row.value, element, realm: realm)
-        mode = .edit(.editing(ValueEditor(object: values.object, property: element, editor: LineEditor(text),
-                                          entry: EntryTarget(path: values.path, step: step))))
+        mode = .edit(
+            .editing(
+                ValueEditor(
+                    object: values.object, property: element, editor: LineEditor(text),
+                    entry: EntryTarget(path: values.path, step: step))))
     }
 
     /// Enter (or ctrl-n) in an entry's editor.
@@ -100,8 +121,12 @@ extension ExplorerState {
         func write(_ change: EntryEdit) -> [ExplorerEffect] {
             mode = .browse
             editAwaitingWrite = .editing(edit)
-            return [.write(.entry(className: object.className, key: object.key, property: values.property.name,
-                                  path: entry.path, edit: change))]
+            return [
+                .write(
+                    .entry(
+                        className: object.className, key: object.key, property: values.property.name,
+                        path: entry.path, edit: change))
+            ]
         }
         do {
             guard !object.isInvalidated else { throw RealmError.invalidatedObject }
@@ -111,8 +136,12 @@ extension ExplorerState {
                 let key = text
                 try MapKey.check(key, className: object.className, property: values.property.name)
                 if try values.rows().contains(where: { $0.key == key }) {
-                    if case .rename(let old) = entry.step, old == key { mode = .browse; return [] }
-                    throw RealmError.invalidInput("\(values.property.name) already has the key '\(key)': e changes its value")
+                    if case .rename(let old) = entry.step, old == key {
+                        mode = .browse
+                        return []
+                    }
+                    throw RealmError.invalidInput(
+                        "\(values.property.name) already has the key '\(key)': e changes its value")
                 }
                 if case .rename(let old) = entry.step { return write(.rename(old, to: key)) }
                 mode = .browse
@@ -151,7 +180,8 @@ extension ExplorerState {
     /// The value an entry's editor's text means; a Mixed edited as a list or dictionary must
     /// read as one.
     private func entryValue(_ edit: ValueEditor, text: String, isNull: Bool) throws -> Value {
-        let value = try EditText.parse(isNull ? "null" : text, for: edit.property, className: edit.object.className, realm: realm, now: Date())
+        let value = try EditText.parse(
+            isNull ? "null" : text, for: edit.property, className: edit.object.className, realm: realm, now: Date())
         guard let kind = edit.mixedAs, !isNull else { return value }
         return try kind.checked(value, property: edit.property.name)
     }

@@ -48,7 +48,10 @@ extension ExplorerState {
 
     /// The list position under the cursor, refusing a table whose query or sort reorders it.
     private mutating func listCursor() -> (ListTarget, Int)? {
-        guard !readOnly else { refuse(readOnlyRefusal); return nil }
+        guard !readOnly else {
+            refuse(readOnlyRefusal)
+            return nil
+        }
         guard let list = listUnderTable() else {
             refuse("this key edits a list: open one from its object first")
             return nil
@@ -90,13 +93,15 @@ extension ExplorerState {
             var element = list.property
             element.isList = false
             element.isOptional = true
-            beginMixedEdit(ValueEditor(object: list.object, property: element, editor: LineEditor(), insertAt: position),
-                           current: .null, isNew: true)
+            beginMixedEdit(
+                ValueEditor(object: list.object, property: element, editor: LineEditor(), insertAt: position),
+                current: .null, isNew: true)
         } else {
             var element = list.property
             element.isList = false
-            let editor = ValueEditor(object: list.object, property: element,
-                                     editor: LineEditor(ObjectForm.defaultText(element, realm: realm)), insertAt: position)
+            let editor = ValueEditor(
+                object: list.object, property: element,
+                editor: LineEditor(ObjectForm.defaultText(element, realm: realm)), insertAt: position)
             mode = .edit(.editing(editor))
         }
     }
@@ -133,8 +138,10 @@ extension ExplorerState {
             let results = try realm.objects(className)
             push(.table(TableScreen(crumb: "pick \(className)", schema: target, base: results)))
             pick = LinkPick(object: object, property: property, insertAt: insertAt, depth: stack.count)
-            message = Message(text: "pick \(ExplorerText.withArticle(className)) for \(property.name): Enter picks\(insertAt == nil ? ", ^N null" : ""), Esc cancels",
-                              isError: false)
+            message = Message(
+                text:
+                    "pick \(ExplorerText.withArticle(className)) for \(property.name): Enter picks\(insertAt == nil ? ", ^N null" : ""), Esc cancels",
+                isError: false)
         } catch {
             refuse(ExplorerText.describe(error))
         }
@@ -156,7 +163,8 @@ extension ExplorerState {
                 refuse("no object to pick here")
                 return []
             }
-            picked = pick.isMixed ? .typedLink(TypedLink(className: object.className, key: object.key)) : .link(object.key)
+            picked =
+                pick.isMixed ? .typedLink(TypedLink(className: object.className, key: object.key)) : .link(object.key)
         case .control("n"):
             guard pick.insertAt == nil else {
                 refuse("a list holds objects, not null: Esc cancels")
@@ -177,13 +185,24 @@ extension ExplorerState {
             return [.write(mixedWrite(picked, into: base))]
         }
         if let mapKey = pick.mapKey {
-            return [.write(.entry(className: className, key: pick.object.key, property: pick.property.name, path: [],
-                                  edit: .put(mapKey, picked)))]
+            return [
+                .write(
+                    .entry(
+                        className: className, key: pick.object.key, property: pick.property.name, path: [],
+                        edit: .put(mapKey, picked)))
+            ]
         }
         if let index = pick.insertAt {
-            return [.write(.list(className: className, key: pick.object.key, property: pick.property.name, edit: .insert(picked, at: index)))]
+            return [
+                .write(
+                    .list(
+                        className: className, key: pick.object.key, property: pick.property.name,
+                        edit: .insert(picked, at: index)))
+            ]
         }
-        return [.write(.set(className: className, keys: [pick.object.key], property: pick.property.name, value: picked))]
+        return [
+            .write(.set(className: className, keys: [pick.object.key], property: pick.property.name, value: picked))
+        ]
     }
 
     /// The write putting `value` where the Mixed editor `base` writes: its list position, its
@@ -194,15 +213,20 @@ extension ExplorerState {
         if let entry = base.entry {
             switch entry.step {
             case .index(let index):
-                return .entry(className: object.className, key: object.key, property: name, path: entry.path, edit: .replace(index, value))
+                return .entry(
+                    className: object.className, key: object.key, property: name, path: entry.path,
+                    edit: .replace(index, value))
             case .key(let key), .rename(let key):
-                return .entry(className: object.className, key: object.key, property: name, path: entry.path, edit: .put(key, value))
+                return .entry(
+                    className: object.className, key: object.key, property: name, path: entry.path,
+                    edit: .put(key, value))
             case .newKey:
                 break
             }
         }
         if let index = base.replaceAt {
-            return .list(className: object.className, key: object.key, property: name, edit: .replace(at: index, with: value))
+            return .list(
+                className: object.className, key: object.key, property: name, edit: .replace(at: index, with: value))
         }
         if let index = base.insertAt {
             return .list(className: object.className, key: object.key, property: name, edit: .insert(value, at: index))
@@ -215,8 +239,12 @@ extension ExplorerState {
         guard !readOnly else { return refuse(readOnlyRefusal) }
         guard let list = listUnderTable() else { return refuse(":clear empties a list: open one first") }
         guard let count = readableCount(list) else { return }
-        mode = .edit(.confirming(Confirmation(
-            question: "remove all \(count) element\(count == 1 ? "" : "s") of \(list.property.name)? (y/n)",
-            write: .list(className: list.object.className, key: list.object.key, property: list.property.name, edit: .removeAll))))
+        mode = .edit(
+            .confirming(
+                Confirmation(
+                    question: "remove all \(count) element\(count == 1 ? "" : "s") of \(list.property.name)? (y/n)",
+                    write: .list(
+                        className: list.object.className, key: list.object.key, property: list.property.name,
+                        edit: .removeAll))))
     }
 }

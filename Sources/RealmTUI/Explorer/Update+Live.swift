@@ -30,7 +30,8 @@ extension ExplorerState {
                 guard table.marks[key].map({ $0.kind != .inserted || $0.until <= now }) ?? true else { return }
                 // Cells still highlighted from an earlier commit stay highlighted with the new ones.
                 let earlier = table.marks[key].flatMap { $0.kind == .modified && $0.until > now ? $0.cells : nil } ?? []
-                table.marks[key] = RowMark(kind: .modified, until: now + Self.markSeconds, cells: earlier.union(changed))
+                table.marks[key] = RowMark(
+                    kind: .modified, until: now + Self.markSeconds, cells: earlier.union(changed))
             }
             for key in keys?.inserted ?? [] {
                 // A row that was on screen before is not new: it moved (a sort, a list's order).
@@ -57,8 +58,9 @@ extension ExplorerState {
         guard (try? realm.object(ofType: table.schema.name, key: key)) != nil else {
             return "the object under the cursor was deleted; now on its neighbour"
         }
-        return table.query.isEmpty ? "the object under the cursor left this list; now on its neighbour"
-                                   : "the object under the cursor no longer matches the query; now on its neighbour"
+        return table.query.isEmpty
+            ? "the object under the cursor left this list; now on its neighbour"
+            : "the object under the cursor no longer matches the query; now on its neighbour"
     }
 
     /// Where position `index` of the old order is in the new one: moved up by the deletions
@@ -70,8 +72,10 @@ extension ExplorerState {
     /// `shifted` for ascending old positions, in one pass over the change set's sorted
     /// deletions and insertions: O(indices + deletions + insertions).
     static func shifted(_ ascending: [Int], _ change: TableChange) -> [Int] {
-        let deletions = change.deletions.sorted(), insertions = change.insertions.sorted()
-        var deletedBefore = 0, insertedUpTo = 0
+        let deletions = change.deletions.sorted()
+        let insertions = change.insertions.sorted()
+        var deletedBefore = 0
+        var insertedUpTo = 0
         return ascending.map { index in
             while deletedBefore < deletions.count && deletions[deletedBefore] < index { deletedBefore += 1 }
             // Insertions are new positions: count those at or before the position reached so
@@ -93,7 +97,9 @@ extension ExplorerState {
         if change.insertions.count <= 256 {
             return change.insertions.first { (try? rows.object(at: $0))?.key == key }
         }
-        guard let object = try? rows.results.realm.object(ofType: rows.results.objectSchema.name, key: key) else { return nil }
+        guard let object = try? rows.results.realm.object(ofType: rows.results.objectSchema.name, key: key) else {
+            return nil
+        }
         return rows.results.index(of: object)
     }
 
@@ -133,11 +139,14 @@ extension ExplorerState {
             } else if let before {
                 let after = TableRows.values(of: detail.object)
                 var changed = false
-                for property in after.indices where before.indices.contains(property) && !Value.identical(before[property], after[property]) {
+                for property in after.indices
+                where before.indices.contains(property) && !Value.identical(before[property], after[property]) {
                     detail.changes[property] = DetailChange(was: before[property], until: now + Self.markSeconds)
                     changed = true
                 }
-                if let treeBefore { changed = noteNestedChanges(&detail, before: treeBefore, values: before) || changed }
+                if let treeBefore {
+                    changed = noteNestedChanges(&detail, before: treeBefore, values: before) || changed
+                }
                 // The breadcrumb names the object as it is now (its name may be what changed).
                 if changed { detail.crumb = (detail.origin.map { $0 + ": " } ?? "") + crumbName(detail.object) }
             }
@@ -170,7 +179,9 @@ extension TableRows {
     ///
     /// Only rows whose new position falls in one of `near` are read: O(window) reads, and
     /// O(change set) arithmetic.
-    func keysForChange(_ change: TableChange, near: [Range<Int>]) throws -> (inserted: [ObjectKey], modified: [ObjectKey]) {
+    func keysForChange(_ change: TableChange, near: [Range<Int>]) throws -> (
+        inserted: [ObjectKey], modified: [ObjectKey]
+    ) {
         func isNear(_ position: Int) -> Bool { near.contains { $0.contains(position) } }
         func key(_ position: Int) -> ObjectKey? { (try? object(at: position))?.key }
         let deleted = Set(change.deletions)

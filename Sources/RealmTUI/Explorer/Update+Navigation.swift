@@ -65,8 +65,10 @@ extension ExplorerState {
     /// when positive), when there are any: the value is taller than the screen.
     private func hiddenLinesOfCursorValue(_ detail: DetailScreen, toward delta: Int) -> Int? {
         guard delta != 0,
-              let span = DetailLayout.cached(detail, realm: realm, width: width).span(of: detail.cursorRow) else { return nil }
-        let hidden = delta > 0 ? span.upperBound - (detail.topLine + contentRows.count) : detail.topLine - span.lowerBound
+            let span = DetailLayout.cached(detail, realm: realm, width: width).span(of: detail.cursorRow)
+        else { return nil }
+        let hidden =
+            delta > 0 ? span.upperBound - (detail.topLine + contentRows.count) : detail.topLine - span.lowerBound
         return hidden > 0 ? hidden : nil
     }
 
@@ -96,7 +98,8 @@ extension ExplorerState {
             table.cursorColumn = max(0, min(table.cursorColumn, table.schema.properties.count - 1))
             table.cursorKey = count > 0 ? (try? table.rows.object(at: table.cursorRow))?.key : nil
             if table.cursorColumn < table.leftColumn { table.leftColumn = table.cursorColumn }
-            table.leftColumn = TableLayout.leftColumn(showingCursorOf: table, realm: realm, width: width, bodyHeight: height)
+            table.leftColumn = TableLayout.leftColumn(
+                showingCursorOf: table, realm: realm, width: width, bodyHeight: height)
             current = .table(table)
         case .detail(var detail):
             let lines = DetailLayout.cached(detail, realm: realm, width: width)

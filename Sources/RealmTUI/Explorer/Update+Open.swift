@@ -75,7 +75,9 @@ extension ExplorerState {
                 case .list, .map:
                     push(.values(ValuesScreen(crumb: property.name, object: object, property: property, path: [])))
                 default:
-                    message = Message(text: "\(property.name) holds a single value: nothing to open (e edits it, y copies it)", isError: false)
+                    message = Message(
+                        text: "\(property.name) holds a single value: nothing to open (e edits it, y copies it)",
+                        isError: false)
                 }
             } else if property.type == .object {
                 guard let target = try object.linkedObject(forKey: property.name) else {
@@ -84,8 +86,10 @@ extension ExplorerState {
                 }
                 push(.detail(DetailScreen(crumb: crumbName(target), object: target)))
             } else {
-                message = Message(text: "\(property.name) is \(ExplorerText.withArticle(property.typeDescription)) value: nothing to open (y copies it)",
-                                  isError: false)
+                message = Message(
+                    text:
+                        "\(property.name) is \(ExplorerText.withArticle(property.typeDescription)) value: nothing to open (y copies it)",
+                    isError: false)
             }
         } catch {
             message = Message(text: ExplorerText.describe(error), isError: true)
@@ -124,7 +128,10 @@ extension ExplorerState {
             return
         }
         guard !property.isList, property.type != .linkingObjects, property.type != .object else {
-            message = Message(text: "\(property.name) is \(ExplorerText.withArticle(property.typeDescription)): tables sort by scalar columns", isError: true)
+            message = Message(
+                text:
+                    "\(property.name) is \(ExplorerText.withArticle(property.typeDescription)): tables sort by scalar columns",
+                isError: true)
             return
         }
         setSort(RealmEngine.SortDescriptor(keyPath: property.name, ascending: ascending))
@@ -137,7 +144,9 @@ extension ExplorerState {
         if table.sort != nil { setSort(nil) }
         if case .table(let cleared) = current, let left = cleared.shownSort {
             let word = left.ascending ? "ascending" : "descending"
-            message = Message(text: "sorted by the query's SORT(\(left.keyPath) \(word)): edit the query (/) to change it", isError: false)
+            message = Message(
+                text: "sorted by the query's SORT(\(left.keyPath) \(word)): edit the query (/) to change it",
+                isError: false)
         } else if table.sort != nil {
             message = Message(text: "sort cleared: the original order", isError: false)
         } else {
@@ -153,7 +162,10 @@ extension ExplorerState {
             table.cursorRow = 0
             table.topRow = 0
             current = .table(table)
-            if let sort { message = Message(text: "sorted by \(sort.keyPath) \(sort.ascending ? "ascending" : "descending")", isError: false) }
+            if let sort {
+                message = Message(
+                    text: "sorted by \(sort.keyPath) \(sort.ascending ? "ascending" : "descending")", isError: false)
+            }
         } catch {
             message = Message(text: ExplorerText.describe(error), isError: true)
         }

@@ -74,8 +74,11 @@ extension ExplorerState {
             mode = .browse
             let trimmed = text.trimmingCharacters(in: .whitespaces)
             if let count = try? table.rows.checkedCount() {
-                message = Message(text: trimmed.isEmpty ? "query cleared" : count == 1 ? "1 object matches" : "\(ValueFormatter.grouped(count)) objects match",
-                                  isError: false, version: realm.version)
+                message = Message(
+                    text: trimmed.isEmpty
+                        ? "query cleared"
+                        : count == 1 ? "1 object matches" : "\(ValueFormatter.grouped(count)) objects match",
+                    isError: false, version: realm.version)
             } else {
                 message = Message(text: "the objects cannot be read: the file is damaged", isError: true)
             }

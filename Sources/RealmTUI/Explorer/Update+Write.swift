@@ -93,11 +93,14 @@ extension ExplorerState {
             message = Message(text: (isBatch ? "not committed: " : "nothing written: ") + reason, isError: true)
             if let reopen = status.reopen { mode = .edit(reopen.reopened(refusal: "nothing written: " + reason)) }
         case .conflicts(let list):
-            message = Message(text: "not committed: \(list.count) conflict\(list.count == 1 ? "" : "s"): " + list.joined(separator: ", "),
-                              isError: true)
+            message = Message(
+                text: "not committed: \(list.count) conflict\(list.count == 1 ? "" : "s"): "
+                    + list.joined(separator: ", "),
+                isError: true)
         case .cancelled:
             undoHistory.cancelled()
-            let text = status.phase == .waitingForLock
+            let text =
+                status.phase == .waitingForLock
                 ? "gave up waiting for the other writer: nothing written" : "write cancelled: nothing written"
             message = Message(text: text, isError: false)
         }
@@ -118,7 +121,8 @@ extension ExplorerState {
     /// the first 100,000 rows only, so a huge table never stalls a commit).
     private mutating func moveCursor(to key: ObjectKey) {
         guard case .table(var table) = current, table.rows.count <= 100_000,
-              let row = try? table.rows.results.keys().firstIndex(of: key) else { return }
+            let row = try? table.rows.results.keys().firstIndex(of: key)
+        else { return }
         table.cursorRow = row
         current = .table(table)
     }

@@ -27,7 +27,10 @@ public func update(_ state: inout ExplorerState, _ event: ExplorerEvent) -> [Exp
         state.noteCommits(summaries, seenAt: seenAt)
         return []
     case .write(let report):
-        return state.keepingCursorInView { $0.handleWriteReport(report); return [] }
+        return state.keepingCursorInView {
+            $0.handleWriteReport(report)
+            return []
+        }
     case .sync(let report):
         state.handleSyncReport(report)
         return []
@@ -81,7 +84,8 @@ extension ExplorerState {
         case .changes: return handleChangesKey(key)
         case .help(let top), .schema(let top):
             let isHelp = if case .help = mode { true } else { false }
-            let (count, page) = isHelp
+            let (count, page) =
+                isHelp
                 ? (HelpView.rows(self).count, HelpView.visibleRows(self))
                 : (SchemaView.rows(self).rows.count, SchemaView.visibleRows(self))
             func scroll(_ delta: Int) {
@@ -196,7 +200,8 @@ extension ExplorerState {
                 return []
             }
             guard words.count == 3, let format = ExportFormat(rawValue: words[1]) else {
-                message = Message(text: "usage: :export json|csv PATH (the table) or :export realm PATH (the file)", isError: true)
+                message = Message(
+                    text: "usage: :export json|csv PATH (the table) or :export realm PATH (the file)", isError: true)
                 return []
             }
             return [.export(format: format, path: words[2])]

@@ -11,7 +11,8 @@ extension ValueFormatter {
     /// The embedded class a property holds objects of, nil for any other property.
     func embeddedTarget(_ property: Property) -> ObjectSchema? {
         guard property.type == .object, let name = property.objectClassName,
-              let target = realm.schema[name], target.isEmbedded else { return nil }
+            let target = realm.schema[name], target.isEmbedded
+        else { return nil }
         return target
     }
 
@@ -27,13 +28,15 @@ extension ValueFormatter {
             let limit = oneLine ? 8 : DetailLayout.listLimit
             let parts = items.prefix(limit).map { element($0, target) }
             let more = items.count > parts.count ? ", …" : ""
-            return Shown(text: "[\(items.count)]" + (parts.isEmpty ? "" : " \(badge) " + parts.joined(separator: ", ") + more))
+            return Shown(
+                text: "[\(items.count)]" + (parts.isEmpty ? "" : " \(badge) " + parts.joined(separator: ", ") + more))
         case .map:
             let entries = value.sortedEntries
             let limit = oneLine ? 8 : DetailLayout.listLimit
             let parts = entries.prefix(limit).map { "\(ValueFormatter.key($0.key)): \(element($0.value, target))" }
             let more = entries.count > parts.count ? ", …" : ""
-            return Shown(text: "{\(entries.count)}" + (parts.isEmpty ? "" : " \(badge) " + parts.joined(separator: ", ") + more))
+            return Shown(
+                text: "{\(entries.count)}" + (parts.isEmpty ? "" : " \(badge) " + parts.joined(separator: ", ") + more))
         default:
             return nil
         }
@@ -50,7 +53,9 @@ extension ValueFormatter {
     /// a field that cannot be read is `⚠`, never a plausible value.
     func embeddedFields(_ key: ObjectKey, _ target: ObjectSchema, count: Int, marksMore: Bool = true) -> String {
         let fields = target.persistedProperties
-        guard let object = try? realm.object(ofType: target.name, key: key) else { return "⚠ \(target.name)#\(key.rawValue) missing" }
+        guard let object = try? realm.object(ofType: target.name, key: key) else {
+            return "⚠ \(target.name)#\(key.rawValue) missing"
+        }
         var parts: [String] = fields.prefix(count).map { field in
             guard let value = try? object.value(forKey: field.name) else { return "⚠" }
             if let nested = embeddedTarget(field), !field.isList, !field.isMap {

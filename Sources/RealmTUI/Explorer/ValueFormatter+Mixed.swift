@@ -32,7 +32,8 @@ extension EditText {
     static func mixed(_ text: String, for property: Property, className: String, realm: Realm) throws -> Value {
         let word = text.trimmingCharacters(in: .whitespaces)
         if let hash = word.lastIndex(of: "#"), realm.schema[String(word[..<hash])] != nil,
-           let raw = Int64(word[word.index(after: hash)...]) {
+            let raw = Int64(word[word.index(after: hash)...])
+        {
             let target = String(word[..<hash])
             guard try realm.object(ofType: target, key: ObjectKey(raw)) != nil else {
                 throw RealmError.invalidInput("\(target)#\(raw): no such object")

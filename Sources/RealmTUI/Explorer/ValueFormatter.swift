@@ -45,7 +45,9 @@ struct ValueFormatter {
         case .link(let key):
             return Shown(text: link(key, className: property.objectClassName ?? "?"))
         case .list(let items):
-            let parts = items.prefix(oneLine ? 8 : items.count).map { shown($0, property, oneLine: true, element: true).text }
+            let parts = items.prefix(oneLine ? 8 : items.count).map {
+                shown($0, property, oneLine: true, element: true).text
+            }
             let more = items.count > parts.count ? ", …" : ""
             let count = property.isSet ? "{\(items.count)}" : "[\(items.count)]"
             return Shown(text: count + (parts.isEmpty ? "" : " " + parts.joined(separator: ", ") + more))
@@ -53,13 +55,20 @@ struct ValueFormatter {
             let entries = value.sortedEntries
             let limit = oneLine ? 8 : DetailLayout.listLimit
             let parts = entries.prefix(limit).map { entry in
-                (key: ValueFormatter.key(entry.key), value: shown(entry.value, property, oneLine: true, element: true).text)
+                (
+                    key: ValueFormatter.key(entry.key),
+                    value: shown(entry.value, property, oneLine: true, element: true).text
+                )
             }
             let more = entries.count > parts.count ? (oneLine ? ", …" : "\n…") : ""
             guard !parts.isEmpty else { return Shown(text: "{0}") }
-            if oneLine { return Shown(text: "{\(entries.count)} " + parts.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + more) }
+            if oneLine {
+                return Shown(
+                    text: "{\(entries.count)} " + parts.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + more)
+            }
             // Whole: one row a key, `key → value`.
-            return Shown(text: "{\(entries.count)}\n" + parts.map { "\($0.key) → \($0.value)" }.joined(separator: "\n") + more)
+            return Shown(
+                text: "{\(entries.count)}\n" + parts.map { "\($0.key) → \($0.value)" }.joined(separator: "\n") + more)
         case .float(let v): return Shown(text: ValueFormatter.number(Double(v), isFloat: true))
         case .double(let v): return Shown(text: ValueFormatter.number(v, isFloat: false))
         // Realm Core's own text: every digit, as Realm Studio and the SDKs print it.
@@ -71,15 +80,20 @@ struct ValueFormatter {
     /// A dictionary key as shown: quoted when it is empty or holds a character that would blur
     /// where it ends (a space, `:`, `→`, a control).
     static func key(_ key: String) -> String {
-        let plain = !key.isEmpty && key.unicodeScalars.allSatisfy { $0.value > 0x20 && $0 != ":" && $0 != "→" && $0 != "\"" && $0.value != 0x7F }
+        let plain =
+            !key.isEmpty
+            && key.unicodeScalars.allSatisfy {
+                $0.value > 0x20 && $0 != ":" && $0 != "→" && $0 != "\"" && $0.value != 0x7F
+            }
         return plain ? key : JSONWriter.quoted(key)
     }
 
     /// A link target named by its primary key when its class has one, else `Class#key`.
     func link(_ key: ObjectKey, className: String) -> String {
         if let schema = realm.schema[className], let pk = schema.primaryKeyProperty,
-           let target = try? realm.object(ofType: className, key: key),
-           let value = try? target.value(forKey: pk.name) {
+            let target = try? realm.object(ofType: className, key: key),
+            let value = try? target.value(forKey: pk.name)
+        {
             return "→ " + value.description
         }
         return "→ \(className)#\(key.rawValue)"
@@ -91,7 +105,8 @@ struct ValueFormatter {
         let schema = object.objectSchema
         func text(_ property: Property?) -> String? {
             guard let property, property.type == .string, !property.isList,
-                  case .string(let value)? = try? object.value(forKey: property.name), !value.isEmpty else { return nil }
+                case .string(let value)? = try? object.value(forKey: property.name), !value.isEmpty
+            else { return nil }
             return value
         }
         if let named = text(schema["name"]) ?? text(schema["title"]) { return named }

@@ -24,7 +24,9 @@ extension ValuesScreen {
             switch (step, value) {
             case (.index(let index), .list(let items)) where items.indices.contains(index): value = items[index]
             case (.key(let key), .map(let entries)) where entries[key] != nil: value = entries[key] ?? .null
-            default: throw RealmError.invalidInput("\(property.name): that nested value is gone (the data changed): Esc goes back")
+            default:
+                throw RealmError.invalidInput(
+                    "\(property.name): that nested value is gone (the data changed): Esc goes back")
             }
         }
         return value
@@ -79,7 +81,8 @@ extension ExplorerState {
             switch row.value {
             case .link(let key):
                 guard let className = element.objectClassName,
-                      let target = try realm.object(ofType: className, key: key) else {
+                    let target = try realm.object(ofType: className, key: key)
+                else {
                     return refuse("\(label): \(element.objectClassName ?? "the object")#\(key.rawValue) is gone")
                 }
                 push(.detail(DetailScreen(crumb: crumbName(target), object: target)))

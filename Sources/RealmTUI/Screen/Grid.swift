@@ -75,7 +75,9 @@ public struct Grid: Sendable, Equatable {
     /// most `limit` columns (to the right edge when nil), without cutting a wide character in
     /// half: one that would straddle the limit leaves a blank instead. Returns the columns used.
     @discardableResult
-    public mutating func write(_ text: String, column: Int, row: Int, style: CellStyle = .plain, limit: Int? = nil) -> Int {
+    public mutating func write(_ text: String, column: Int, row: Int, style: CellStyle = .plain, limit: Int? = nil)
+        -> Int
+    {
         guard row >= 0, row < height, column < width else { return 0 }
         let end = min(width, limit.map { column + max(0, $0) } ?? width)
         if let used = writePrintableASCII(text, column: column, row: row, style: style, end: end) { return used }
@@ -84,11 +86,17 @@ public struct Grid: Sendable, Equatable {
         if isStandaloneText(clean) {
             // A cell per scalar, with no cluster breaking.
             for scalar in clean.unicodeScalars {
-                guard put(Glyph(scalar), columns: scalarWidth(scalar), at: &x, row: row, style: style, end: end) else { break }
+                guard put(Glyph(scalar), columns: scalarWidth(scalar), at: &x, row: row, style: style, end: end) else {
+                    break
+                }
             }
         } else {
             for character in clean {
-                guard put(Glyph(String(character)), columns: displayWidth(of: character), at: &x, row: row, style: style, end: end) else { break }
+                guard
+                    put(
+                        Glyph(String(character)), columns: displayWidth(of: character), at: &x, row: row, style: style,
+                        end: end)
+                else { break }
             }
         }
         return x - column
@@ -96,10 +104,15 @@ public struct Grid: Sendable, Equatable {
 
     /// Writes one cluster of `columns` columns at `x` (zero-width ones are skipped) and moves `x`
     /// past it; false, leaving a blank, when it would cross `end`.
-    private mutating func put(_ glyph: Glyph, columns: Int, at x: inout Int, row: Int, style: CellStyle, end: Int) -> Bool {
+    private mutating func put(_ glyph: Glyph, columns: Int, at x: inout Int, row: Int, style: CellStyle, end: Int)
+        -> Bool
+    {
         if columns == 0 { return true }
         if x + columns > end {
-            if x < end { self[x, row] = .blank(style); x += 1 }
+            if x < end {
+                self[x, row] = .blank(style)
+                x += 1
+            }
             return false
         }
         if x >= 0 {
@@ -112,7 +125,8 @@ public struct Grid: Sendable, Equatable {
 
     /// `write` for text made only of printable ASCII (most of it), one cell per byte with no
     /// cluster or width to work out; nil, writing nothing, for any other text.
-    private mutating func writePrintableASCII(_ text: String, column: Int, row: Int, style: CellStyle, end: Int) -> Int? {
+    private mutating func writePrintableASCII(_ text: String, column: Int, row: Int, style: CellStyle, end: Int) -> Int?
+    {
         let written = text.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
             guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
             let stop = min(end, column + bytes.count)
@@ -128,16 +142,19 @@ public struct Grid: Sendable, Equatable {
 
     /// Writes what `pad(text, toWidth: width, alignment: alignment)` would give, from `column`
     /// on `row` (cut with an ellipsis, aligned, blanks around), without building that text.
-    public mutating func write(_ text: String, column: Int, row: Int, style: CellStyle = .plain, width: Int,
-                               alignment: TextAlignment = .left) {
+    public mutating func write(
+        _ text: String, column: Int, row: Int, style: CellStyle = .plain, width: Int,
+        alignment: TextAlignment = .left
+    ) {
         guard width > 0 else { return }
         let (shown, used) = cut(text, toWidth: width, ellipsis: "…")
         let gap = width - used
-        let left = switch alignment {
-        case .left: 0
-        case .right: gap
-        case .center: gap / 2
-        }
+        let left =
+            switch alignment {
+            case .left: 0
+            case .right: gap
+            case .center: gap / 2
+            }
         fill(row: row, column: column, count: width, style: style)
         write(shown, column: column + left, row: row, style: style, limit: used)
     }

@@ -22,8 +22,10 @@ public struct CellStyle: Sendable, Hashable {
     public var underline: Bool
 
     /// A style; every part defaults to the terminal's plain text.
-    public init(foreground: TerminalColor = .standard, background: TerminalColor = .standard,
-                bold: Bool = false, dim: Bool = false, reverse: Bool = false, underline: Bool = false) {
+    public init(
+        foreground: TerminalColor = .standard, background: TerminalColor = .standard,
+        bold: Bool = false, dim: Bool = false, reverse: Bool = false, underline: Bool = false
+    ) {
         self.foreground = foreground
         self.background = background
         self.bold = bold

@@ -62,7 +62,9 @@ public struct Theme: Sendable {
     )
 
     /// The theme for a terminal: plain when it has no colour or `NO_COLOR` is set (any value).
-    public static func forTerminal(hasColor: Bool, environment: [String: String] = ProcessInfo.processInfo.environment) -> Theme {
+    public static func forTerminal(hasColor: Bool, environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> Theme
+    {
         hasColor && environment["NO_COLOR"] == nil ? .colored : .plain
     }
 }

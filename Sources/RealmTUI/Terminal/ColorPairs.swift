@@ -29,15 +29,20 @@ struct ColorPairs {
 
     /// The pair for a foreground and background, calling `initPair(pair, fg, bg)` (ncurses'
     /// `init_pair`, which returns 0 on success) the first time a combination is seen.
-    mutating func pair(foreground: TerminalColor, background: TerminalColor,
-                       initPair: (Int16, Int16, Int16) -> Int32) -> Int16 {
+    mutating func pair(
+        foreground: TerminalColor, background: TerminalColor,
+        initPair: (Int16, Int16, Int16) -> Int32
+    ) -> Int16 {
         if foreground == .standard && background == .standard && hasDefaultColors { return 0 }
         let key = Key(foreground: foreground, background: background)
         if let known = pairs[key] { return known }
         guard Int(next) < limit else { return 0 }
         let number = next
-        guard initPair(number, cursesColor(foreground, isBackground: false),
-                       cursesColor(background, isBackground: true)) == 0 else { return 0 }
+        guard
+            initPair(
+                number, cursesColor(foreground, isBackground: false),
+                cursesColor(background, isBackground: true)) == 0
+        else { return 0 }
         next += 1
         pairs[key] = number
         return number

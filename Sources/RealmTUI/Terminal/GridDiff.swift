@@ -9,7 +9,8 @@ enum GridDiff {
     /// `next` the terminal shows). Every visible cell when there is no previous frame or its
     /// size differs.
     static func changes(from previous: Grid?, to next: Grid, width: Int, height: Int) -> [(column: Int, row: Int)] {
-        let columns = min(width, next.width), rows = min(height, next.height)
+        let columns = min(width, next.width)
+        let rows = min(height, next.height)
         guard columns > 0, rows > 0 else { return [] }
         var positions: [(column: Int, row: Int)] = []
         let full = previous.map { $0.width != next.width || $0.height != next.height } ?? true

@@ -1,8 +1,8 @@
 import CNCurses
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Why the terminal could not be taken.
@@ -53,9 +53,13 @@ public final class NCursesTerminal: TerminalBackend {
         }
         var pipeEnds: [Int32] = [-1, -1]
         guard pipe(&pipeEnds) == 0 else {
-            throw TerminalError(description: "cannot create the explorer's wake-up pipe: \(String(cString: strerror(errno)))")
+            throw TerminalError(
+                description: "cannot create the explorer's wake-up pipe: \(String(cString: strerror(errno)))")
         }
-        for end in pipeEnds { _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK); _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        for end in pipeEnds {
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+        }
         wakePipe = (pipeEnds[0], pipeEnds[1])
         Self.chooseLocale()
         var modes = termios()
@@ -68,9 +72,10 @@ public final class NCursesTerminal: TerminalBackend {
         guard let screen = newterm(nil, rt_stdout(), rt_stdin()) else {
             SignalGuard.disarm()
             let term = getenv("TERM").map { String(cString: $0) } ?? ""
-            throw TerminalError(description: term.isEmpty
-                ? "TERM is not set: cannot drive the terminal (try TERM=xterm-256color)"
-                : "unknown terminal type TERM=\(term) (try TERM=xterm-256color)")
+            throw TerminalError(
+                description: term.isEmpty
+                    ? "TERM is not set: cannot drive the terminal (try TERM=xterm-256color)"
+                    : "unknown terminal type TERM=\(term) (try TERM=xterm-256color)")
         }
         self.screen = screen
         _ = set_term(screen)
@@ -129,8 +134,10 @@ public final class NCursesTerminal: TerminalBackend {
         }
         let changes = GridDiff.changes(from: previous, to: grid, width: width, height: height)
         for (column, row) in changes {
-            put(grid[column, row], column: column, row: row,
-                room: min(width, grid.width) - column, isWide: grid[column + 1, row].isContinuation && column + 1 < grid.width)
+            put(
+                grid[column, row], column: column, row: row,
+                room: min(width, grid.width) - column,
+                isWide: grid[column + 1, row].isContinuation && column + 1 < grid.width)
         }
         cellsSentByLastDraw = changes.count
         previous = grid
@@ -160,8 +167,10 @@ public final class NCursesTerminal: TerminalBackend {
                 if left <= .zero { return nil }
                 wait = Int(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)
             }
-            var fds = [pollfd(fd: inputFD, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0)]
+            var fds = [
+                pollfd(fd: inputFD, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0),
+            ]
             let ready = poll(&fds, 2, Int32(clamping: wait))
             if ready > 0, fds[1].revents & Int16(POLLIN) != 0 {
                 var drain = [UInt8](repeating: 0, count: 64)
@@ -215,7 +224,8 @@ public final class NCursesTerminal: TerminalBackend {
         if style.dim { attributes |= rt_wa_dim() }
         if style.reverse { attributes |= rt_wa_reverse() }
         if style.underline { attributes |= rt_wa_underline() }
-        let pair = hasColor
+        let pair =
+            hasColor
             ? colorPairs.pair(foreground: style.foreground, background: style.background) { init_pair($0, $1, $2) }
             : 0
         let width = isWide ? 2 : 1
@@ -260,7 +270,8 @@ public final class NCursesTerminal: TerminalBackend {
         if width > room { return .blank }
         let regional: ClosedRange<UInt32> = 0x1F1E6...0x1F1FF
         if width == 2, text.unicodeScalars.count == 2, text.unicodeScalars.allSatisfy({ regional.contains($0.value) }),
-           let second = text.unicodeScalars.last {
+            let second = text.unicodeScalars.last
+        {
             return .pair(wchar_t(bitPattern: first.value), wchar_t(bitPattern: second.value))
         }
         let base = wchar_t(bitPattern: first.value)
@@ -369,7 +380,8 @@ public final class NCursesTerminal: TerminalBackend {
     /// signal it there.
     private static func pauseForTests() {
         guard let text = getenv("REALMTUI_STARTUP_PAUSE_MS"), let milliseconds = Int(String(cString: text)),
-              milliseconds > 0 else { return }
+            milliseconds > 0
+        else { return }
         usleep(UInt32(min(milliseconds, 10_000)) * 1_000)
     }
 

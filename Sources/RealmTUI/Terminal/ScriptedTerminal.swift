@@ -33,8 +33,10 @@ public final class ScriptedTerminal: TerminalBackend {
     public private(set) var requestedTimeouts: [Int] = []
 
     /// A terminal of `width` × `height` cells that will return `events` in order.
-    public init(width: Int = 80, height: Int = 24, hasColor: Bool = true, events: [TerminalEvent] = [],
-                framesKept: Int = Int.max) {
+    public init(
+        width: Int = 80, height: Int = 24, hasColor: Bool = true, events: [TerminalEvent] = [],
+        framesKept: Int = Int.max
+    ) {
         size = (width, height)
         self.hasColor = hasColor
         pendingEvents = events

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Gives the terminal back when a signal ends the process while the explorer has the screen.
@@ -89,9 +89,9 @@ enum SignalGuard {
     private static func wasIgnored(_ signal: Int32) -> Bool {
         let original = State.shared.pointee.originals[Int(signal)]
         #if canImport(Glibc)
-        let handler = original.__sigaction_handler.sa_handler
+            let handler = original.__sigaction_handler.sa_handler
         #else
-        let handler = original.__sigaction_u.__sa_handler
+            let handler = original.__sigaction_u.__sa_handler
         #endif
         return unsafeBitCast(handler, to: Int.self) == 1  // SIG_IGN
     }
@@ -108,9 +108,9 @@ enum SignalGuard {
     private static func install(_ signal: Int32, handler: @convention(c) (Int32) -> Void) {
         var action = sigaction()
         #if canImport(Glibc)
-        action.__sigaction_handler.sa_handler = handler
+            action.__sigaction_handler.sa_handler = handler
         #else
-        action.__sigaction_u.__sa_handler = handler
+            action.__sigaction_u.__sa_handler = handler
         #endif
         sigemptyset(&action.sa_mask)
         // No second guarded signal may interrupt the restore half-way.

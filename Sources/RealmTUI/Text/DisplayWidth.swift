@@ -60,12 +60,12 @@ func standsAlone(_ scalar: Unicode.Scalar) -> Bool {
     if v < 0x300 { return true }  // Latin and controls; combining marks start at U+0300
     switch v {
     case 0x2010...0x2027, 0x2030...0x205E,  // general punctuation, without its format characters
-         0x2190...0x27BF,  // arrows, technical, control pictures, box drawing, shapes, dingbats
-         0x2E80...0x2FDF, 0x3000...0x3029, 0x3030...0x303F,  // CJK radicals and punctuation
-         0x3041...0x3096, 0x309B...0x30FF,  // kana, without the combining sound marks
-         0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0x20000...0x3FFFD,  // ideographs
-         0xFF01...0xFF9D, 0xFFE0...0xFFEE, 0xFFFD,  // fullwidth and halfwidth forms, replacement
-         0x1F300...0x1F3FA, 0x1F400...0x1F64F, 0x1F680...0x1F6FF, 0x1F900...0x1F9FF:  // emoji, no modifiers
+        0x2190...0x27BF,  // arrows, technical, control pictures, box drawing, shapes, dingbats
+        0x2E80...0x2FDF, 0x3000...0x3029, 0x3030...0x303F,  // CJK radicals and punctuation
+        0x3041...0x3096, 0x309B...0x30FF,  // kana, without the combining sound marks
+        0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0x20000...0x3FFFD,  // ideographs
+        0xFF01...0xFF9D, 0xFFE0...0xFFEE, 0xFFFD,  // fullwidth and halfwidth forms, replacement
+        0x1F300...0x1F3FA, 0x1F400...0x1F64F, 0x1F680...0x1F6FF, 0x1F900...0x1F9FF:  // emoji, no modifiers
         return true
     default:
         return false
@@ -90,7 +90,10 @@ public func displayWidth(of ch: Character) -> Int {
     var regionalIndicators = 0
     var controls = 0
     for scalar in scalars {
-        if isControl(scalar) { controls += 1; continue }
+        if isControl(scalar) {
+            controls += 1
+            continue
+        }
         if scalar.value == 0xFE0F { hasEmojiSelector = true }
         if (0x1F1E6...0x1F1FF).contains(scalar.value) { regionalIndicators += 1 }
         widest = max(widest, scalarWidth(scalar))
@@ -163,7 +166,10 @@ func containsControl(_ s: String) -> Bool {
             if byte < 0x20 || byte == 0x7F { return true }
             if byte == 0xC2, index + 1 < bytes.count, (0x80...0x9F).contains(bytes[index + 1]) { return true }
             if byte == 0xE2, index + 2 < bytes.count, bytes[index + 1] == 0x80,
-               bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9 { return true }
+                bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9
+            {
+                return true
+            }
             index += 1
         }
         return false

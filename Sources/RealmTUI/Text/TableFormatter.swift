@@ -18,8 +18,10 @@ public struct TableFormatter: Sendable {
     public var ellipsis: String
 
     /// Creates a formatter.
-    public init(columnSeparator: String = "  ", headerRule: Character? = "-", minimumColumnWidth: Int = 3,
-                ellipsis: String = "…") {
+    public init(
+        columnSeparator: String = "  ", headerRule: Character? = "-", minimumColumnWidth: Int = 3,
+        ellipsis: String = "…"
+    ) {
         self.columnSeparator = columnSeparator
         self.headerRule = headerRule
         self.minimumColumnWidth = max(1, minimumColumnWidth)
@@ -32,8 +34,10 @@ public struct TableFormatter: Sendable {
     ///
     /// Columns in `keepWhole` (dates, say) are not cut while cutting the others to their
     /// minimum makes room for them.
-    public func format(header: [String]?, rows: [[String]], maxWidth: Int?, alignments: [TextAlignment]? = nil,
-                       keepWhole: Set<Int> = []) -> [String] {
+    public func format(
+        header: [String]?, rows: [[String]], maxWidth: Int?, alignments: [TextAlignment]? = nil,
+        keepWhole: Set<Int> = []
+    ) -> [String] {
         let columnCount = max(header?.count ?? 0, rows.map(\.count).max() ?? 0)
         guard columnCount > 0 else { return [] }
         func cell(_ row: [String], _ c: Int) -> String { c < row.count ? sanitizeForTerminal(row[c]) : "" }
@@ -49,7 +53,9 @@ public struct TableFormatter: Sendable {
             var parts: [String] = []
             for (k, c) in visible.enumerated() {
                 let a = c < align.count ? align[c] : .left
-                var text = pad(cell(row, c), toWidth: widths[c], alignment: isHeader && a == .right ? .right : a, ellipsis: ellipsis)
+                var text = pad(
+                    cell(row, c), toWidth: widths[c], alignment: isHeader && a == .right ? .right : a,
+                    ellipsis: ellipsis)
                 if k == visible.count - 1 { text = trimTrailingSpaces(text) }
                 parts.append(text)
             }
@@ -60,10 +66,12 @@ public struct TableFormatter: Sendable {
             lines.append(render(header, header: true))
             if let rule = headerRule {
                 // " | " becomes "-+-" (psql's look); a separator of spaces stays spaces.
-                let ruleSeparator = columnSeparator.contains("|")
+                let ruleSeparator =
+                    columnSeparator.contains("|")
                     ? String(columnSeparator.map { $0 == " " ? rule : ($0 == "|" ? "+" : $0) })
                     : columnSeparator
-                lines.append(visible.map { String(repeating: rule, count: widths[$0]) }.joined(separator: ruleSeparator))
+                lines.append(
+                    visible.map { String(repeating: rule, count: widths[$0]) }.joined(separator: ruleSeparator))
             }
         }
         for row in rows { lines.append(render(row, header: false)) }

@@ -18,7 +18,9 @@ enum ChangesView {
         }
         let entry = state.commitLog[state.commitLog.count - 1 - index]
         let classes = entry.summary.classes.map { "\($0.className) +\($0.inserted) −\($0.deleted) ~\($0.modified)" }
-        let what = entry.summary.changedSchema ? "schema changed" : (classes.isEmpty ? "no objects changed" : classes.joined(separator: "  "))
+        let what =
+            entry.summary.changedSchema
+            ? "schema changed" : (classes.isEmpty ? "no objects changed" : classes.joined(separator: "  "))
         // Versions padded to the newest's width, so the times line up (v9 under v10).
         let width = "\(state.commitLog.last?.summary.version ?? 0)".count
         let version = "v\(entry.summary.version)".padding(toLength: width + 1, withPad: " ", startingAt: 0)
@@ -42,12 +44,14 @@ enum ChangesView {
         }
         let rows = state.contentRows
         let pane = state.changesPane
-        grid.write("Commits since opening, newest first (UTC) — Enter: its objects · Esc: close",
-                   column: 2, row: rows.lowerBound, style: state.theme.header)
+        grid.write(
+            "Commits since opening, newest first (UTC) — Enter: its objects · Esc: close",
+            column: 2, row: rows.lowerBound, style: state.theme.header)
         let count = lineCount(state)
         if count == 0 {
-            grid.write("no commits yet: changes made here or by another process show up as they land",
-                       column: 2, row: rows.lowerBound + 2, style: state.theme.muted)
+            grid.write(
+                "no commits yet: changes made here or by another process show up as they land",
+                column: 2, row: rows.lowerBound + 2, style: state.theme.muted)
         }
         for (offset, row) in rows.dropFirst(2).enumerated() {
             let index = pane.top + offset
@@ -67,8 +71,9 @@ enum ChangesView {
     static func drawCommit(_ state: ExplorerState, _ opened: OpenedCommit, into grid: inout Grid) {
         let theme = state.theme
         let rows = state.contentRows
-        grid.write("Commit v\(opened.version) at \(time(opened.seenAt)) UTC — Enter opens an object, Esc back to the commits",
-                   column: 2, row: rows.lowerBound, style: theme.header)
+        grid.write(
+            "Commit v\(opened.version) at \(time(opened.seenAt)) UTC — Enter opens an object, Esc back to the commits",
+            column: 2, row: rows.lowerBound, style: theme.header)
         let formatter = ValueFormatter(realm: state.realm)
         for (offset, row) in rows.dropFirst(2).enumerated() {
             let index = opened.top + offset
@@ -85,21 +90,28 @@ enum ChangesView {
             case .note(let text):
                 grid.write(text, column: 4, row: row, style: style(theme.muted))
             case .object(let className, let key, let inserted):
-                grid.write(inserted ? "+" : "~", column: 4, row: row, style: style(inserted ? theme.inserted : theme.modified))
+                grid.write(
+                    inserted ? "+" : "~", column: 4, row: row, style: style(inserted ? theme.inserted : theme.modified))
                 let found: DynamicObject?
                 do {
                     found = try state.realm.object(ofType: className, key: key)
                 } catch {
-                    grid.write("\(className)#\(key.rawValue)  ⚠ \(ExplorerText.describe(error))", column: 6, row: row, style: style(theme.error))
+                    grid.write(
+                        "\(className)#\(key.rawValue)  ⚠ \(ExplorerText.describe(error))", column: 6, row: row,
+                        style: style(theme.error))
                     continue
                 }
                 guard let object = found else {
-                    grid.write("\(className)#\(key.rawValue)  gone (deleted since)", column: 6, row: row, style: style(theme.muted))
+                    grid.write(
+                        "\(className)#\(key.rawValue)  gone (deleted since)", column: 6, row: row,
+                        style: style(theme.muted))
                     continue
                 }
                 let name = formatter.name(of: object)
                 let used = grid.write(name, column: 6, row: row, style: style(.plain), limit: 30)
-                grid.write(preview(object, skipping: name, formatter), column: 6 + used + 2, row: row, style: style(theme.muted))
+                grid.write(
+                    preview(object, skipping: name, formatter), column: 6 + used + 2, row: row,
+                    style: style(theme.muted))
             }
         }
     }

@@ -25,7 +25,9 @@ enum ClassesView {
             let count: String
             do {
                 // An embedded class is no table of its own: marked, not counted.
-                count = schema.isEmbedded ? "embedded" : ValueFormatter.grouped(try state.realm.objects(schema.name).checkedCount())
+                count =
+                    schema.isEmbedded
+                    ? "embedded" : ValueFormatter.grouped(try state.realm.objects(schema.name).checkedCount())
             } catch {
                 count = "⚠"
             }
@@ -40,12 +42,15 @@ enum ClassesView {
         }
         for row in rows { grid.write("│", column: listWidth - 1, row: row, style: theme.muted) }
         guard classes.indices.contains(screen.cursor) else { return }
-        drawPreview(state, classes[screen.cursor], top: screen.previewTop, focused: screen.previewFocused,
-                    x: listWidth + 1, into: &grid)
+        drawPreview(
+            state, classes[screen.cursor], top: screen.previewTop, focused: screen.previewFocused,
+            x: listWidth + 1, into: &grid)
     }
 
     /// The properties of `schema`: name, type, attributes.
-    static func drawPreview(_ state: ExplorerState, _ schema: ObjectSchema, top: Int, focused: Bool, x: Int, into grid: inout Grid) {
+    static func drawPreview(
+        _ state: ExplorerState, _ schema: ObjectSchema, top: Int, focused: Bool, x: Int, into grid: inout Grid
+    ) {
         let theme = state.theme
         let rows = state.contentRows
         var lines: [(String, CellStyle, String, String)] = []
@@ -78,7 +83,9 @@ enum ClassesView {
         var out: [String] = []
         if property.isPrimaryKey { out.append("primary key") }
         if property.isIndexed { out.append("indexed") }
-        if property.type == .linkingObjects, let origin = property.linkOriginPropertyName, let from = property.objectClassName {
+        if property.type == .linkingObjects, let origin = property.linkOriginPropertyName,
+            let from = property.objectClassName
+        {
             out.append("backlinks of \(from).\(origin)")
         }
         return out.joined(separator: ", ")

@@ -21,7 +21,9 @@ enum DetailView {
             let selected = line.row == detail.cursorRow
             if selected { grid.fill(row: row, style: theme.selection) }
             // A nested row is marked by its own change, a property's row by the property's.
-            let highlighted = nested ? (detail.nestedMarks[line.row].map { $0 > state.now } ?? false)
+            let highlighted =
+                nested
+                ? (detail.nestedMarks[line.row].map { $0 > state.now } ?? false)
                 : (detail.changes[line.property].map { $0.until > state.now } ?? false)
             if line.isFirst {
                 if selected { grid.write("›", column: 0, row: row, style: theme.selection) }
@@ -34,8 +36,10 @@ enum DetailView {
                 if property.isPrimaryKey && !nested { name = "*" + name }
                 // A nested row's name is indented by its depth, within the name column.
                 let indent = min(2 * line.depth, max(0, layout.nameWidth - 1))
-                grid.write(name, column: DetailLayout.gutter + indent, row: row, style: selected ? theme.selectedCell : theme.header,
-                           limit: layout.nameWidth - indent)
+                grid.write(
+                    name, column: DetailLayout.gutter + indent, row: row,
+                    style: selected ? theme.selectedCell : theme.header,
+                    limit: layout.nameWidth - indent)
             }
             let opens = nested ? line.isExpandable : TableView.opens(property)
             var style: CellStyle = line.isNull ? theme.null : (opens ? theme.link : .plain)
@@ -73,18 +77,24 @@ enum ValuesView {
         do {
             items = try screen.rows()
         } catch {
-            grid.write("⚠ \(ExplorerText.listUnreadable(error, screen.property.name))", column: 2, row: rows.lowerBound, style: theme.error)
+            grid.write(
+                "⚠ \(ExplorerText.listUnreadable(error, screen.property.name))", column: 2, row: rows.lowerBound,
+                style: theme.error)
             return
         }
         let count = items.count
         let isDictionary = items.first?.key != nil || (count == 0 && screen.isDictionary)
         if count == 0 {
-            grid.write(isDictionary ? "the dictionary is empty (a puts a key)" : "the list is empty", column: 2, row: rows.lowerBound, style: theme.muted)
+            grid.write(
+                isDictionary ? "the dictionary is empty (a puts a key)" : "the list is empty", column: 2,
+                row: rows.lowerBound, style: theme.muted)
             return
         }
         // A dictionary's keys in a column as wide as the widest (at most a third of the screen).
         let keys = items.map { $0.key.map { ValueFormatter.key($0) } ?? "" }
-        let indexWidth = isDictionary ? min(max(1, keys.map(displayWidth).max() ?? 1), max(4, state.width / 3)) : String(count - 1).count
+        let indexWidth =
+            isDictionary
+            ? min(max(1, keys.map(displayWidth).max() ?? 1), max(4, state.width / 3)) : String(count - 1).count
         let element = screen.path.isEmpty ? screen.property : screen.elementProperty
         for (offset, row) in rows.enumerated() {
             let index = screen.top + offset
@@ -95,16 +105,19 @@ enum ValuesView {
                 grid.write("›", column: 0, row: row, style: theme.selection)
             }
             if isDictionary {
-                grid.write(truncate(keys[index], toWidth: indexWidth) + " →", column: 2, row: row,
-                           style: selected ? theme.selection : theme.muted)
+                grid.write(
+                    truncate(keys[index], toWidth: indexWidth) + " →", column: 2, row: row,
+                    style: selected ? theme.selection : theme.muted)
             } else {
-                grid.write(String(index), column: 2, row: row, style: selected ? theme.selection : theme.muted,
-                           width: indexWidth, alignment: .right)
+                grid.write(
+                    String(index), column: 2, row: row, style: selected ? theme.selection : theme.muted,
+                    width: indexWidth, alignment: .right)
             }
             let valueColumn = 4 + indexWidth + (isDictionary ? 2 : 0)
             let shown = formatter.shown(items[index].value, element, oneLine: true, element: screen.path.isEmpty)
-            grid.write(shown.text, column: valueColumn, row: row,
-                       style: selected ? theme.selection : (shown.isNull ? theme.null : .plain))
+            grid.write(
+                shown.text, column: valueColumn, row: row,
+                style: selected ? theme.selection : (shown.isNull ? theme.null : .plain))
         }
     }
 }

@@ -42,20 +42,23 @@ enum EditorView {
                 grid.write(text, column: 0, row: row + offset, style: style)
             }
         case .writing(let status):
-            let text = switch status.phase {
-            case .waitingForLock: "waiting for another writer… Esc cancels (nothing written yet)"
-            case .started, .writing: "writing… Esc cancels (nothing is written before the commit)"
-            }
-            grid.write(status.isCancelling ? "cancelling: nothing will be written" : text, column: 0, row: row,
-                       style: status.phase == .waitingForLock ? theme.error : theme.muted)
+            let text =
+                switch status.phase {
+                case .waitingForLock: "waiting for another writer… Esc cancels (nothing written yet)"
+                case .started, .writing: "writing… Esc cancels (nothing is written before the commit)"
+                }
+            grid.write(
+                status.isCancelling ? "cancelling: nothing will be written" : text, column: 0, row: row,
+                style: status.phase == .waitingForLock ? theme.error : theme.muted)
         case .creating(let form):
             if form.refusal != nil {
                 for (offset, text) in wrapped(form.refusal, width: state.width).enumerated() {
                     grid.write(text, column: 0, row: row + offset, style: theme.error)
                 }
             } else {
-                grid.write("Enter creates, Esc cancels, ↑/↓ fields, ^N null, typing replaces a default",
-                           column: 0, row: row, style: theme.muted)
+                grid.write(
+                    "Enter creates, Esc cancels, ↑/↓ fields, ^N null, typing replaces a default",
+                    column: 0, row: row, style: theme.muted)
             }
         case .choosingType(let picker):
             for (offset, text) in wrapped(pickerHint(picker), width: state.width).enumerated() {
@@ -63,7 +66,9 @@ enum EditorView {
             }
         case .editing(let edit):
             let property = edit.property
-            var hints = edit.isMultiline ? ["^S writes", "Enter new line", "Esc cancels"] : ["Enter writes", "Esc cancels", "^U clears"]
+            var hints =
+                edit.isMultiline
+                ? ["^S writes", "Enter new line", "Esc cancels"] : ["Enter writes", "Esc cancels", "^U clears"]
             if property.isOptional { hints.append("null/^N") }
             switch property.type {
             case .bool: hints.append("space toggles")
@@ -74,7 +79,8 @@ enum EditorView {
             case .object: hints.append("primary key or \(property.objectClassName ?? "")#key")
             case .mixed where edit.mixedAs == .list: hints.append("JSON: [1, \"two\", {\"$date\": ..}, [..]]")
             case .mixed where edit.mixedAs == .dictionary: hints.append("JSON: {\"key\": 1, \"k2\": [..]}")
-            case .mixed: hints.append("JSON: 5 int, 5.0 double, \"5\" text, [..], {..}, {\"$date\": ..}; Class#key a link")
+            case .mixed:
+                hints.append("JSON: 5 int, 5.0 double, \"5\" text, [..], {..}, {\"$date\": ..}; Class#key a link")
             default: break
             }
             // A Mixed edited as a type says so (its editor is that type's, the property Mixed).
@@ -157,8 +163,9 @@ enum FormView {
             let name = (field.property.isPrimaryKey ? "*" : "") + field.property.name
             grid.write(name, column: 2, row: row, style: theme.header, limit: nameWidth)
             if field.isRequired { grid.write("required", column: 2 + nameWidth + 1, row: row, style: theme.error) }
-            grid.write(field.property.typeDescription, column: 2 + nameWidth + 1 + markWidth + 1, row: row, style: theme.muted,
-                       limit: typeWidth)
+            grid.write(
+                field.property.typeDescription, column: 2 + nameWidth + 1 + markWidth + 1, row: row, style: theme.muted,
+                limit: typeWidth)
             // The selected field scrolls, as the query bar does, to keep its cursor in view.
             let chars = Array(field.editor.text)
             let room = max(1, state.width - valueX - 1)

@@ -25,9 +25,15 @@ enum HelpView {
         ("delete", "delete every object of the table (asks y/n)"),
         ("clear", "empty the list shown (asks y/n)"),
         ("begin", "stage edits instead of writing them; :commit (ctrl-s) writes them, :rollback drops them"),
-        ("export json|csv PATH", "write the table's objects (query and sort applied) to a file (asks before replacing one)"),
-        ("export realm PATH", "write the whole file as a Realm file (Realm Core format 24) that Realm apps open; "
-                              + "--key HEX or --key-file PATH encrypts it for their encryptionKey"),
+        (
+            "export json|csv PATH",
+            "write the table's objects (query and sort applied) to a file (asks before replacing one)"
+        ),
+        (
+            "export realm PATH",
+            "write the whole file as a Realm file (Realm Core format 24) that Realm apps open; "
+                + "--key HEX or --key-file PATH encrypts it for their encryptionKey"
+        ),
         ("copy PATH", "write a compacted copy of the file and go on in the copy, writable"),
         ("sync", "start the sync agent of a synced file (as realmtui sync FILE), or stop it"),
         ("recover [PATH]", "salvage a commit that was set aside (⚠ on the status line) into a new file"),
@@ -73,8 +79,9 @@ enum HelpView {
     static func layout(_ lines: [(keys: String, action: String, help: String)]) -> Layout {
         // Keys of bindings set the key column; a line without an action (the mouse, the `:`
         // commands) may run on into the action column.
-        Layout(keyWidth: min(24, lines.filter { !$0.action.isEmpty }.map { displayWidth($0.keys) }.max() ?? 8),
-               actionWidth: lines.map { displayWidth($0.action) }.max() ?? 8)
+        Layout(
+            keyWidth: min(24, lines.filter { !$0.action.isEmpty }.map { displayWidth($0.keys) }.max() ?? 8),
+            actionWidth: lines.map { displayWidth($0.action) }.max() ?? 8)
     }
 
     /// The rows help shows on `state`'s screen: each line, its help text wrapped to the screen
@@ -94,15 +101,19 @@ enum HelpView {
         let rows = state.contentRows
         let layout = layout(lines(for: state.current.kind, keyMap: state.keyMap))
         let shown = self.rows(state)
-        grid.write("Keys of this screen (\(state.current.kind.rawValue)) — j/k scroll, q or any other key closes", column: 2, row: rows.lowerBound,
-                   style: theme.header, width: max(0, grid.width - 2))
+        grid.write(
+            "Keys of this screen (\(state.current.kind.rawValue)) — j/k scroll, q or any other key closes", column: 2,
+            row: rows.lowerBound,
+            style: theme.header, width: max(0, grid.width - 2))
         for (offset, row) in rows.dropFirst(2).enumerated() {
             let index = top + offset
             guard shown.indices.contains(index) else { break }
             let line = shown[index]
-            grid.write(line.keys, column: 2, row: row, style: theme.input,
-                       limit: line.action.isEmpty ? layout.keyWidth + 2 + layout.actionWidth : layout.keyWidth)
-            grid.write(line.action, column: 4 + layout.keyWidth, row: row, style: theme.muted, limit: layout.actionWidth)
+            grid.write(
+                line.keys, column: 2, row: row, style: theme.input,
+                limit: line.action.isEmpty ? layout.keyWidth + 2 + layout.actionWidth : layout.keyWidth)
+            grid.write(
+                line.action, column: 4 + layout.keyWidth, row: row, style: theme.muted, limit: layout.actionWidth)
             grid.write(line.help, column: layout.helpColumn, row: row)
         }
     }

@@ -15,8 +15,9 @@ enum InputBarView {
             }
             drawEditor(bar.editor, prompt: "/", row: row, state: state, into: &grid)
             if let error = bar.error {
-                let rows = errorRows(message: error.message, caretColumn: caretColumn(error, bar.editor, width: state.width),
-                                     width: state.width)
+                let rows = errorRows(
+                    message: error.message, caretColumn: caretColumn(error, bar.editor, width: state.width),
+                    width: state.width)
                 for (offset, text) in rows.enumerated() {
                     grid.write(text, column: 0, row: row + 1 + offset, style: theme.error)
                 }
@@ -80,7 +81,8 @@ enum InputBarView {
     }
 
     /// A prompt and an editor's text with its cursor cell reversed; scrolls to keep the cursor.
-    static func drawEditor(_ editor: LineEditor, prompt: String, row: Int, state: ExplorerState, into grid: inout Grid) {
+    static func drawEditor(_ editor: LineEditor, prompt: String, row: Int, state: ExplorerState, into grid: inout Grid)
+    {
         let theme = state.theme
         grid.write(prompt, column: 0, row: row, style: theme.input)
         let chars = Array(editor.text)
@@ -112,7 +114,8 @@ enum StatusLineView {
         let latest = state.realm.latestVersion
         if state.isPaused {
             let behind = latest - min(latest, state.realm.version)
-            fields.append(("paused at version \(state.realm.version), \(behind) commit\(behind == 1 ? "" : "s") behind", 0))
+            fields.append(
+                ("paused at version \(state.realm.version), \(behind) commit\(behind == 1 ? "" : "s") behind", 0))
         } else {
             fields.append(("v\(latest)", 3))
         }
@@ -142,7 +145,10 @@ enum StatusLineView {
                 break
             }
             fields.append(("\(ValueFormatter.grouped(count)) object\(count == 1 ? "" : "s")", 1))
-            if count > 0 { fields.append(("row \(ValueFormatter.grouped(table.cursorRow + 1)) of \(ValueFormatter.grouped(count))", 0)) }
+            if count > 0 {
+                fields.append(
+                    ("row \(ValueFormatter.grouped(table.cursorRow + 1)) of \(ValueFormatter.grouped(count))", 0))
+            }
             if !table.query.isEmpty { fields.append(("/" + table.query, cutNotDropped)) }
         case .detail(let detail):
             fields.append(("\(detail.object.className)#\(detail.object.key.rawValue)", 1))
@@ -187,7 +193,9 @@ enum StatusLineView {
             kept[at].text = truncate(query, toWidth: min(displayWidth(query), queryRoom))
         }
         while displayWidth(joined()) > room, kept.count > 1,
-              let drop = kept.indices.max(by: { kept[$0].priority < kept[$1].priority }), kept[drop].priority != cutNotDropped {
+            let drop = kept.indices.max(by: { kept[$0].priority < kept[$1].priority }),
+            kept[drop].priority != cutNotDropped
+        {
             kept.remove(at: drop)
         }
         if let query, let at = kept.firstIndex(where: { $0.priority == cutNotDropped }) {
@@ -207,7 +215,10 @@ enum StatusLineView {
         grid.fill(row: row, style: theme.status)
         let fields = fields(state)
         var messageStyle = theme.status
-        if state.message?.isError == true { messageStyle = theme.error; messageStyle.reverse = true }
+        if state.message?.isError == true {
+            messageStyle = theme.error
+            messageStyle.reverse = true
+        }
         let wrapped = state.messageRows
         for (offset, text) in wrapped.enumerated() {
             let messageRow = row - wrapped.count + offset
@@ -221,6 +232,7 @@ enum StatusLineView {
         let messageWidth = min(displayWidth(message.text), state.width - fieldsRoom)
         let leftRoom = state.width - messageWidth - 3
         grid.write(line(fields, room: leftRoom), column: 0, row: row, style: theme.status, limit: leftRoom)
-        grid.write(message.text, column: state.width - messageWidth - 1, row: row, style: messageStyle, limit: messageWidth)
+        grid.write(
+            message.text, column: state.width - messageWidth - 1, row: row, style: messageStyle, limit: messageWidth)
     }
 }

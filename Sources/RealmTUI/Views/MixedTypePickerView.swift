@@ -6,7 +6,8 @@ enum MixedTypePickerView {
         let theme = state.theme
         let rows = state.contentRows
         let now = picker.isChoosingClass || picker.isNew ? nil : MixedKind(of: picker.current).rawValue
-        let nowClass: String? = if picker.isChoosingClass, case .typedLink(let link) = picker.current { link.className } else { nil }
+        let nowClass: String? =
+            if picker.isChoosingClass, case .typedLink(let link) = picker.current { link.className } else { nil }
         let title = picker.isChoosingClass ? " link to " : " edit as "
         let mark = " (now)"
         let labelWidth = picker.choices.map { displayWidth($0) }.max() ?? 0
@@ -31,14 +32,17 @@ enum MixedTypePickerView {
             let padded = text + String(repeating: " ", count: max(0, inner - displayWidth(text)))
             grid.write(padded, column: left + 1, row: row, style: style, limit: inner)
             if choice == now || choice == nowClass {
-                grid.write(mark, column: left + 1 + displayWidth(text), row: row, style: selected ? style : theme.muted,
-                           limit: max(0, inner - displayWidth(text)))
+                grid.write(
+                    mark, column: left + 1 + displayWidth(text), row: row, style: selected ? style : theme.muted,
+                    limit: max(0, inner - displayWidth(text)))
             }
         }
         // More choices above or below the window: an arrow in the border says so.
         let bottom = "└" + String(repeating: "─", count: inner) + "┘"
         grid.write(bottom, column: left, row: top + height - 1, style: border)
         if first > 0 { grid.write("↑", column: left + inner - 1, row: top, style: border) }
-        if first + visible < picker.choices.count { grid.write("↓", column: left + inner - 1, row: top + height - 1, style: border) }
+        if first + visible < picker.choices.count {
+            grid.write("↓", column: left + inner - 1, row: top + height - 1, style: border)
+        }
     }
 }

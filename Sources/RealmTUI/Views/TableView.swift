@@ -5,19 +5,26 @@ enum TableView {
     static func draw(_ state: ExplorerState, _ table: TableScreen, into grid: inout Grid) {
         let theme = state.theme
         let rows = state.contentRows
-        let layout = TableLayout.cached(table, realm: state.realm, width: state.width, bodyHeight: state.tableBodyHeight)
+        let layout = TableLayout.cached(
+            table, realm: state.realm, width: state.width, bodyHeight: state.tableBodyHeight)
         let properties = table.schema.properties
         let nameRow = rows.lowerBound
         let typeRow = rows.lowerBound + 1
         for column in layout.columns {
             let property = properties[column.property]
             let style = column.property == table.cursorColumn ? theme.selectedCell : theme.header
-            grid.write(TableLayout.headerName(property, sort: table.shownSort), column: column.x, row: nameRow, style: style,
-                       width: column.width)
-            grid.write(TableLayout.headerType(property), column: column.x, row: typeRow, style: theme.muted, limit: column.width)
+            grid.write(
+                TableLayout.headerName(property, sort: table.shownSort), column: column.x, row: nameRow, style: style,
+                width: column.width)
+            grid.write(
+                TableLayout.headerType(property), column: column.x, row: typeRow, style: theme.muted,
+                limit: column.width)
         }
-        if let first = layout.columns.first(where: { !properties[$0.property].isPrimaryKey || $0.property >= table.leftColumn }),
-           first.property > 0, table.leftColumn > 0 {
+        if let first = layout.columns.first(where: {
+            !properties[$0.property].isPrimaryKey || $0.property >= table.leftColumn
+        }),
+            first.property > 0, table.leftColumn > 0
+        {
             grid.write("◀", column: 0, row: nameRow, style: theme.muted)
         }
         if let last = layout.columns.last, last.property < properties.count - 1 || last.isCut {
@@ -52,7 +59,8 @@ enum TableView {
                 let property = properties[column.property]
                 let staged = state.stagedCell(table, row: resultRow, property: property)
                 let shown = staged ?? layout.cells[offset][index]
-                var style: CellStyle = staged != nil ? theme.staged : shown.isNull ? theme.null : (opens(property) ? theme.link : .plain)
+                var style: CellStyle =
+                    staged != nil ? theme.staged : shown.isNull ? theme.null : (opens(property) ? theme.link : .plain)
                 // A staged edit (batch mode) keeps its own colour: it is what `:commit` would write.
                 let changed = staged == nil && changedCells.contains(column.property)
                 if changed { style = theme.modified }
@@ -67,8 +75,10 @@ enum TableView {
                         style = theme.selection
                     }
                 }
-                let alignment: TextAlignment = property.type.isNumeric && !property.isList && !shown.isNull ? .right : .left
-                grid.write(shown.text, column: column.x, row: row, style: style, width: column.width, alignment: alignment)
+                let alignment: TextAlignment =
+                    property.type.isNumeric && !property.isList && !shown.isNull ? .right : .left
+                grid.write(
+                    shown.text, column: column.x, row: row, style: style, width: column.width, alignment: alignment)
             }
         }
     }

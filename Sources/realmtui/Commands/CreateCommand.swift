@@ -44,7 +44,9 @@ struct CreateCommand: ParsableCommand {
     @Argument(help: "The database file to create.", completion: .file())
     var file: String
 
-    @Option(name: .long, help: "The realm-js JSON schema file ('-' for standard input).", completion: .file(extensions: ["json"]))
+    @Option(
+        name: .long, help: "The realm-js JSON schema file ('-' for standard input).",
+        completion: .file(extensions: ["json"]))
     var schema: String
 
     @OptionGroup var encryption: EncryptionOptions
@@ -69,8 +71,9 @@ enum Creation {
         }
         let existed = FileManager.default.fileExists(atPath: path)
         do {
-            let config = Realm.Configuration(fileURL: URL(fileURLWithPath: path), schema: schema, encryptionKey: encryptionKey,
-                                             createIfMissing: true)
+            let config = Realm.Configuration(
+                fileURL: URL(fileURLWithPath: path), schema: schema, encryptionKey: encryptionKey,
+                createIfMissing: true)
             return (try Realm(configuration: config), existed)
         } catch {
             if !existed { removeFile(path) }
@@ -122,7 +125,8 @@ enum Input {
     /// A read waits for a pipe or FIFO in steps of 100 ms, asking `shouldStop` between them, so
     /// that Ctrl-C ends an import waiting for more input (it throws `DataImport.Interrupted`).
     static func open(_ path: String, what: String, shouldStop: @escaping () -> Bool) throws
-        -> (descriptor: Int32, size: Int64?, read: (UnsafeMutableRawBufferPointer) throws -> Int) {
+        -> (descriptor: Int32, size: Int64?, read: (UnsafeMutableRawBufferPointer) throws -> Int)
+    {
         let name = path == "-" ? "standard input" : path
         let descriptor: Int32
         if path == "-" {
@@ -134,11 +138,14 @@ enum Input {
             }
             if isDirectory.boolValue { throw CLIFailure("\(path) is a directory, not a \(what) file") }
             descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { throw CLIFailure("\(path): cannot read the \(what) file (\(String(cString: strerror(errno))))") }
+            guard descriptor >= 0 else {
+                throw CLIFailure("\(path): cannot read the \(what) file (\(String(cString: strerror(errno))))")
+            }
         }
         var info = stat()
         // Pipes, FIFOs and <(command) (/dev/fd/N) report no size: progress then counts objects.
-        let size: Int64? = fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int64(info.st_size) : nil
+        let size: Int64? =
+            fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int64(info.st_size) : nil
         let read = { (buffer: UnsafeMutableRawBufferPointer) throws -> Int in
             while true {
                 if shouldStop() { throw DataImport.Interrupted() }

@@ -21,7 +21,9 @@ struct DemoCommand: ParsableCommand {
     var objects: Int = 200
 
     func validate() throws {
-        if objects < 0 || objects > 10_000_000 { throw ValidationError("--objects must be between 0 and 10000000, got \(objects)") }
+        if objects < 0 || objects > 10_000_000 {
+            throw ValidationError("--objects must be between 0 and 10000000, got \(objects)")
+        }
     }
 
     func run() throws {
@@ -70,11 +72,17 @@ enum DemoData {
         mutating func pick<T>(_ items: [T]) -> T { items[int(0...items.count - 1)] }
     }
 
-    static let surnames = ["王", "李", "张", "刘", "陈", "杨", "黄", "赵", "周", "吴", "佐藤", "鈴木", "高橋", "김", "이", "Smith", "García", "Müller"]
-    static let givenNames = ["伟", "芳", "娜", "秀英", "敏", "静", "强", "磊", "洋", "艳", "太郎", "花子", "민준", "서연", "Anna", "José", "Lena"]
+    static let surnames = [
+        "王", "李", "张", "刘", "陈", "杨", "黄", "赵", "周", "吴", "佐藤", "鈴木", "高橋", "김", "이", "Smith", "García", "Müller",
+    ]
+    static let givenNames = [
+        "伟", "芳", "娜", "秀英", "敏", "静", "强", "磊", "洋", "艳", "太郎", "花子", "민준", "서연", "Anna", "José", "Lena",
+    ]
     static let countries = ["中国", "日本", "한국", "Deutschland", "España", "United States", nil]
-    static let titleWords = ["春", "夏", "秋", "冬", "山", "海", "风", "月", "星", "梦", "城", "路", "花", "雪", "书", "夜",
-                             "The", "Garden", "River", "Light", "Stone", "Road"]
+    static let titleWords = [
+        "春", "夏", "秋", "冬", "山", "海", "风", "月", "星", "梦", "城", "路", "花", "雪", "书", "夜",
+        "The", "Garden", "River", "Light", "Stone", "Road",
+    ]
     static let tagNames = ["小说", "历史", "科幻", "诗歌", "童书", "classic", "bestseller", "新书"]
     static let reviewTexts = ["很好看！", "一般般。", "值得一读", "翻译很好", "Great read.", "読みやすい", "推荐给朋友", "结局有点仓促"]
 
@@ -82,7 +90,7 @@ enum DemoData {
     static func fill(_ realm: Realm, books: Int) throws -> (authors: Int, books: Int, reviews: Int) {
         var rng = Generator(state: 20_240_601)
         let authorCount = books / 4 + 1
-        let base: Int64 = 946_684_800 // 2000-01-01T00:00:00Z
+        let base: Int64 = 946_684_800  // 2000-01-01T00:00:00Z
         for id in 1...authorCount {
             let name = rng.pick(surnames) + rng.pick(givenNames)
             var values: [String: ObjectInput] = ["id": .value(.int(Int64(id))), "name": .value(.string(name))]
@@ -95,8 +103,10 @@ enum DemoData {
         }
         for n in 0..<books {
             let title = (0..<rng.int(1...4)).map { _ in rng.pick(titleWords) }.joined()
-            let authors = (0..<rng.int(1...3)).map { _ in ObjectInput.primaryKey(.int(Int64(rng.int(1...authorCount)))) }
-            let published = Timestamp(seconds: base + Int64(rng.int(0...800_000_000)), nanoseconds: Int32(rng.int(0...999) * 1_000_000))
+            let authors = (0..<rng.int(1...3)).map { _ in ObjectInput.primaryKey(.int(Int64(rng.int(1...authorCount))))
+            }
+            let published = Timestamp(
+                seconds: base + Int64(rng.int(0...800_000_000)), nanoseconds: Int32(rng.int(0...999) * 1_000_000))
             var values: [String: ObjectInput] = [
                 "isbn": .value(.string(String(format: "978-7-%05d-%03d-%d", n / 1000, n % 1000, n % 10))),
                 "title": .value(.string(title)),
@@ -107,7 +117,9 @@ enum DemoData {
                 "tags": .array((0..<rng.int(0...3)).map { _ in .value(.string(rng.pick(tagNames))) }),
             ]
             if rng.int(0...4) > 0 { values["price"] = .value(.double(Double(rng.int(500...12_000)) / 100)) }
-            if n % 10 == 0 { values["cover"] = .value(.data(Data((0..<16).map { _ in UInt8(truncatingIfNeeded: rng.next()) }))) }
+            if n % 10 == 0 {
+                values["cover"] = .value(.data(Data((0..<16).map { _ in UInt8(truncatingIfNeeded: rng.next()) })))
+            }
             try realm.create("Book", value: .dictionary(values))
         }
         let reviewCount = books * 2
@@ -115,7 +127,8 @@ enum DemoData {
             for _ in 0..<reviewCount {
                 let book = rng.int(0...books - 1)
                 let values: [String: ObjectInput] = [
-                    "book": .primaryKey(.string(String(format: "978-7-%05d-%03d-%d", book / 1000, book % 1000, book % 10))),
+                    "book": .primaryKey(
+                        .string(String(format: "978-7-%05d-%03d-%d", book / 1000, book % 1000, book % 10))),
                     "reviewer": .value(.string(rng.pick(surnames) + rng.pick(givenNames))),
                     "rating": .value(.int(Int64(rng.int(1...5)))),
                     "text": .value(.string(rng.pick(reviewTexts))),

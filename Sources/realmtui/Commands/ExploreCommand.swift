@@ -35,7 +35,8 @@ struct ExploreCommand: ParsableCommand {
     @Flag(name: .long, help: "Open the file read-only.")
     var readOnly = false
 
-    @Flag(name: .long, help: "Edit a bundled seed file (a file in a Resources/ folder), which otherwise opens read-only.")
+    @Flag(
+        name: .long, help: "Edit a bundled seed file (a file in a Resources/ folder), which otherwise opens read-only.")
     var write = false
 
     @OptionGroup var encryption: EncryptionOptions
@@ -50,14 +51,16 @@ struct ExploreCommand: ParsableCommand {
         // A file that is not there is the first thing to say, terminal or not.
         try RealmFiles.requireRegularFile(file)
         guard isatty(0) == 1, isatty(1) == 1 else {
-            Console.error("error: the explorer needs a terminal on standard input and output; " +
-                          "in scripts use 'realmtui schema FILE' or 'realmtui query FILE CLASS [QUERY]'")
+            Console.error(
+                "error: the explorer needs a terminal on standard input and output; "
+                    + "in scripts use 'realmtui schema FILE' or 'realmtui query FILE CLASS [QUERY]'")
             throw ExitCode(ExitStatus.usage)
         }
         let isRealmFile = RealmCoreFiles.isRealmFile(file)
         var readOnlyReason = ExplorerOpen.readOnlyReason(path: file, requested: readOnly, editSeedFile: write)
         if isRealmFile, readOnlyReason == nil, try RealmCoreFileAccess.isInUseByRealmApp(path: file) {
-            readOnlyReason = "a Realm app has it open (it holds \((file as NSString).lastPathComponent).lock), and realmtui "
+            readOnlyReason =
+                "a Realm app has it open (it holds \((file as NSString).lastPathComponent).lock), and realmtui "
                 + "changes a Realm file only while no Realm process has it open"
         }
         // A Realm file is opened for editing (its lock held for the session); what refuses that
@@ -81,14 +84,16 @@ struct ExploreCommand: ParsableCommand {
         let editing = RealmCoreFiles.editSession(of: realm)
         // Handed to the session, which hands it to the explorer: no reference stays here, so the
         // original closes when `:copy` moves the explorer to a copy.
-        let session = ExplorerSession(realm: realm, path: file, readOnly: openReadOnly,
-                                      readOnlyReason: isRealmFile ? realmFileReason(readOnlyReason) : readOnlyReason,
-                                      copyLeavesOut: RealmCoreFiles.lastOpened?.omissionSummary)
+        let session = ExplorerSession(
+            realm: realm, path: file, readOnly: openReadOnly,
+            readOnlyReason: isRealmFile ? realmFileReason(readOnlyReason) : readOnlyReason,
+            copyLeavesOut: RealmCoreFiles.lastOpened?.omissionSummary)
         session.syncStarter = ExplorerSyncAgent.starter
         if let editing {
             session.beforeCommit = { realm in try editing.commit(realm) }
             session.fileNote = ExplorerSession.realmFileLockNote
-            session.openingMessage = "editing a Realm file (format \(editing.formatVersion))"
+            session.openingMessage =
+                "editing a Realm file (format \(editing.formatVersion))"
                 + ": each commit rewrites it whole in format \(RealmCoreWriter.formatVersion); its lock is held until you quit, "
                 + "so a Realm app opening it waits until then"
         }
@@ -125,7 +130,8 @@ struct ExploreCommand: ParsableCommand {
     private func openRealm(readOnly: Bool) throws -> Realm {
         let key = try encryption.encryptionKey()
         do {
-            return try RealmFiles.open(file, readOnly: readOnly, encryptionKey: key, upgradeFormat: realmFile.upgradeFormat)
+            return try RealmFiles.open(
+                file, readOnly: readOnly, encryptionKey: key, upgradeFormat: realmFile.upgradeFormat)
         } catch RealmError.encryption(_, let reason) where key == nil && reason == RealmError.missingKeyReason {
             // Not for a file that may be an encrypted Realm file: any file of whole 4 KiB pages
             // without a header looks like one, and a damaged file must not be met with a prompt.

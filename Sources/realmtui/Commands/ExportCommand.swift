@@ -40,7 +40,10 @@ struct ExportCommand: ParsableCommand {
     /// `{"Class": [objects…], …}` for `classes`, each array written by `writeArray` (without
     /// its final newline): the document `import` reads back.
     static func writeDocument(_ classes: [ObjectSchema], writeArray: (ObjectSchema) throws -> Void) throws {
-        if classes.isEmpty { Console.line("{}"); return }
+        if classes.isEmpty {
+            Console.line("{}")
+            return
+        }
         Console.write("{\n")
         for (index, objectSchema) in classes.enumerated() {
             Console.write(JSONWriter.quoted(objectSchema.name) + ": ")
@@ -60,8 +63,9 @@ struct ExportCommand: ParsableCommand {
         try RealmFiles.requireRegularFile(file)
         if format == .json, RealmCoreFiles.isRealmFile(file) {
             // Streamed from the file: a Realm file of any size exports in little memory.
-            try RealmCoreFiles.exportJSON(file, key: try RealmCoreFiles.requireKey(file, try encryption.encryptionKey()),
-                                          className: className)
+            try RealmCoreFiles.exportJSON(
+                file, key: try RealmCoreFiles.requireKey(file, try encryption.encryptionKey()),
+                className: className)
             return
         }
         let realm = try RealmFiles.open(file, readOnly: true, encryptionKey: try encryption.encryptionKey())

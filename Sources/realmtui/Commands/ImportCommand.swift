@@ -59,13 +59,16 @@ struct ImportCommand: ParsableCommand {
     @Argument(help: "The JSON or CSV input: a file, a pipe or FIFO, or '-' for standard input.", completion: .file())
     var data: String
 
-    @Option(name: .customLong("class"), help: "The class of a bare JSON array or of CSV input.", completion: .custom(Completion.classNames))
+    @Option(
+        name: .customLong("class"), help: "The class of a bare JSON array or of CSV input.",
+        completion: .custom(Completion.classNames))
     var className: String?
 
     @Option(name: .long, help: "json or csv (default: csv for a .csv file name, else json).")
     var format: ImportFormat?
 
-    @Flag(name: .long, help: "Skip properties the class does not have (with a warning counting them) instead of failing.")
+    @Flag(
+        name: .long, help: "Skip properties the class does not have (with a warning counting them) instead of failing.")
     var ignoreUnknown = false
 
     @Flag(name: .long, help: "Let a later object with the same primary key update an earlier one instead of failing.")
@@ -85,11 +88,13 @@ struct ImportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let realm = try RealmFiles.open(file, readOnly: false, encryptionKey: try encryption.encryptionKey(),
-                                        upgradeFormat: realmFile.upgradeFormat)
+        let realm = try RealmFiles.open(
+            file, readOnly: false, encryptionKey: try encryption.encryptionKey(),
+            upgradeFormat: realmFile.upgradeFormat)
         let interrupt = try Interrupt.install()
         defer { interrupt.remove() }
-        let importer = DataImport(realm: realm, options: .init(ignoreUnknown: ignoreUnknown, upsertDuplicates: upsertDuplicates))
+        let importer = DataImport(
+            realm: realm, options: .init(ignoreUnknown: ignoreUnknown, upsertDuplicates: upsertDuplicates))
         importer.shouldStop = { interrupt.requested }
         // JSON is read and imported one object at a time (memory does not grow with the input);
         // CSV is read whole.
@@ -105,8 +110,9 @@ struct ImportCommand: ParsableCommand {
         case .csv:
             let text = try Input.read(data, what: "CSV")
             if interrupt.requested { throw CLIFailure(DataImport.Interrupted().description) }
-            groups = try ImportDocument.groups(fromCSV: text, className: className ?? "", schema: realm.schema,
-                                               ignoreUnknown: ignoreUnknown)
+            groups = try ImportDocument.groups(
+                fromCSV: text, className: className ?? "", schema: realm.schema,
+                ignoreUnknown: ignoreUnknown)
         }
         let progress = Progress(inputSize: input?.size, objects: groups.reduce(0) { $0 + $1.objects.count })
         importer.progress = { done, total in progress.update(done, total: total, bytesRead: stream?.bytesRead) }
@@ -144,11 +150,15 @@ struct ImportCommand: ParsableCommand {
 
     private func warnIgnored(_ summary: DataImport.Summary) {
         guard summary.ignoredProperties > 0 else { return }
-        Console.error("warning: skipped \(summary.ignoredProperties) unknown \(summary.ignoredProperties == 1 ? "property" : "properties") (--ignore-unknown)")
+        Console.error(
+            "warning: skipped \(summary.ignoredProperties) unknown \(summary.ignoredProperties == 1 ? "property" : "properties") (--ignore-unknown)"
+        )
     }
 
     private func describe(_ summary: DataImport.Summary) -> String {
-        let classes = summary.perClass.isEmpty ? "" : " (" + summary.perClass.map { "\($0.0): \($0.1)" }.joined(separator: ", ") + ")"
+        let classes =
+            summary.perClass.isEmpty
+            ? "" : " (" + summary.perClass.map { "\($0.0): \($0.1)" }.joined(separator: ", ") + ")"
         return classes + ": \(summary.created) created, \(summary.updated) updated, \(summary.unchanged) unchanged"
     }
 }
@@ -178,7 +188,9 @@ final class Progress {
         self.inputSize = inputSize
         self.objects = objects
         self.doing = doing
-        let large = (inputSize ?? 0) >= Int64(Progress.threshold) * 100 || objects >= Progress.threshold || (inputSize == nil && objects == 0)
+        let large =
+            (inputSize ?? 0) >= Int64(Progress.threshold) * 100 || objects >= Progress.threshold
+            || (inputSize == nil && objects == 0)
         enabled = large && Console.stderrIsTerminal
     }
 

@@ -26,10 +26,16 @@ struct CheckCommand: ParsableCommand {
     @Flag(name: .long, help: "Accepted for symmetry; check always opens the file read-only.")
     var readOnly = false
 
-    @Flag(name: .customLong("discard-set-aside"), help: "Delete the kept copies of set-aside commits (FILE.set-aside-vN) after checking.")
+    @Flag(
+        name: .customLong("discard-set-aside"),
+        help: "Delete the kept copies of set-aside commits (FILE.set-aside-vN) after checking.")
     var discardSetAside = false
 
-    @Flag(name: .customLong("accept-rollback"), help: "The file was put back to an older copy on purpose: make its newest version current (no other process may have it open).")
+    @Flag(
+        name: .customLong("accept-rollback"),
+        help:
+            "The file was put back to an older copy on purpose: make its newest version current (no other process may have it open)."
+    )
     var acceptRollback = false
 
     @OptionGroup var encryption: EncryptionOptions
@@ -37,7 +43,8 @@ struct CheckCommand: ParsableCommand {
     func run() throws {
         try RealmFiles.requireRegularFile(file)
         if RealmCoreFiles.isRealmFile(file) {
-            return try RealmCoreFiles.check(file, key: try RealmCoreFiles.requireKey(file, try encryption.encryptionKey()))
+            return try RealmCoreFiles.check(
+                file, key: try RealmCoreFiles.requireKey(file, try encryption.encryptionKey()))
         }
         if acceptRollback {
             try Realm.acceptRollback(path: file)
@@ -53,7 +60,9 @@ struct CheckCommand: ParsableCommand {
         }
         for warning in report.warnings { Console.error("warning: " + warning) }
         let objects = report.objects.values.reduce(0, +)
-        Console.line("ok: \(file): version \(report.version), \(report.nodes) nodes, \(objectCount(objects)) in \(classCount(report.objects.count))")
+        Console.line(
+            "ok: \(file): version \(report.version), \(report.nodes) nodes, \(objectCount(objects)) in \(classCount(report.objects.count))"
+        )
         for name in report.objects.keys.sorted() {
             Console.line("  \(name): \(report.objects[name] ?? 0)")
         }
@@ -97,25 +106,40 @@ struct CopyCommand: ParsableCommand {
 
     @OptionGroup var encryption: EncryptionOptions
 
-    @Option(name: .customLong("new-key"), help: ArgumentHelp("Encrypt the copy with this key (128 hex digits; with --format realm-core, Realm's encryption, which apps open with encryptionKey); without it (or with --decrypt) the copy is plain.",
-                                                             valueName: "HEX"))
+    @Option(
+        name: .customLong("new-key"),
+        help: ArgumentHelp(
+            "Encrypt the copy with this key (128 hex digits; with --format realm-core, Realm's encryption, which apps open with encryptionKey); without it (or with --decrypt) the copy is plain.",
+            valueName: "HEX"))
     var newKey: String?
 
-    @Flag(name: .long, help: "Write a plain copy of an encrypted file (the default without --new-key; says so explicitly).")
+    @Flag(
+        name: .long,
+        help: "Write a plain copy of an encrypted file (the default without --new-key; says so explicitly).")
     var decrypt = false
 
-    @Flag(name: .long, help: "Converting a Realm file: copy what this version can hold and leave the rest out (listed on stderr).")
+    @Flag(
+        name: .long,
+        help: "Converting a Realm file: copy what this version can hold and leave the rest out (listed on stderr).")
     var leaveOutUnsupported = false
 
-    @Option(help: ArgumentHelp("The copy's format: realmtui, or realm-core (a Realm file, Realm Core format 24, that Realm apps open).",
-                               valueName: "FORMAT"))
+    @Option(
+        help: ArgumentHelp(
+            "The copy's format: realmtui, or realm-core (a Realm file, Realm Core format 24, that Realm apps open).",
+            valueName: "FORMAT"))
     var format: Format = .realmtui
 
-    @Flag(name: .long, help: "With --format realm-core: write the streaming form, as Realm's writeCopy does (converted on the app's first read-write open).")
+    @Flag(
+        name: .long,
+        help:
+            "With --format realm-core: write the streaming form, as Realm's writeCopy does (converted on the app's first read-write open)."
+    )
     var streaming = false
 
     func validate() throws {
-        if streaming && format != .realmCore { throw ValidationError("--streaming is a form of a Realm file: give it with --format realm-core") }
+        if streaming && format != .realmCore {
+            throw ValidationError("--streaming is a form of a Realm file: give it with --format realm-core")
+        }
         if newKey != nil && decrypt { throw ValidationError("give --new-key or --decrypt, not both") }
         if let newKey { _ = try EncryptionOptions.parse(hex: newKey, what: "--new-key") }
     }
@@ -125,20 +149,27 @@ struct CopyCommand: ParsableCommand {
             throw CLIFailure("\(destination) already exists; copy writes a new file")
         }
         try RealmFiles.requireRegularFile(source)
-        let realm = RealmCoreFiles.isRealmFile(source)
-            ? try RealmCoreFiles.openConverted(source, key: try RealmCoreFiles.requireKey(source, try encryption.encryptionKey()),
-                                               refusingOmissions: !leaveOutUnsupported)
+        let realm =
+            RealmCoreFiles.isRealmFile(source)
+            ? try RealmCoreFiles.openConverted(
+                source, key: try RealmCoreFiles.requireKey(source, try encryption.encryptionKey()),
+                refusingOmissions: !leaveOutUnsupported)
             : try RealmFiles.open(source, readOnly: true, encryptionKey: try encryption.encryptionKey())
         switch format {
         case .realmtui:
-            try realm.writeCopy(toFile: destination, encryptionKey: try newKey.map { try EncryptionOptions.parse(hex: $0, what: "--new-key") })
+            try realm.writeCopy(
+                toFile: destination,
+                encryptionKey: try newKey.map { try EncryptionOptions.parse(hex: $0, what: "--new-key") })
         case .realmCore:
             // Realm's own encryption layout, which a Realm app opens with `encryptionKey`.
-            try RealmCoreWriter.write(realm, toFile: destination,
-                                      encryptionKey: try newKey.map { try EncryptionOptions.parse(hex: $0, what: "--new-key") },
-                                      streaming: streaming)
+            try RealmCoreWriter.write(
+                realm, toFile: destination,
+                encryptionKey: try newKey.map { try EncryptionOptions.parse(hex: $0, what: "--new-key") },
+                streaming: streaming)
         }
-        Console.line("copied \(source) (\(RealmFiles.fileSize(source)) bytes) to \(destination) (\(RealmFiles.fileSize(destination)) bytes)")
+        Console.line(
+            "copied \(source) (\(RealmFiles.fileSize(source)) bytes) to \(destination) (\(RealmFiles.fileSize(destination)) bytes)"
+        )
     }
 }
 
@@ -161,8 +192,9 @@ struct CompactCommand: ParsableCommand {
         do {
             (before, after) = try Realm.compact(path: file, encryptionKey: try encryption.encryptionKey())
         } catch RealmError.io(let p, let operation, let code, let message) where code == EACCES || code == EROFS {
-            throw CLIFailure("\(p): cannot \(operation) (\(message)); compact rewrites the file, so it needs write permission "
-                             + "to the file and its folder")
+            throw CLIFailure(
+                "\(p): cannot \(operation) (\(message)); compact rewrites the file, so it needs write permission "
+                    + "to the file and its folder")
         }
         Console.line("compacted \(file): \(before) → \(after) bytes")
     }

@@ -33,7 +33,9 @@ struct MigrateCommand: ParsableCommand {
     @Option(name: .long, help: "A renamed property, as Class.oldName=newName (repeatable).")
     var rename: [String] = []
 
-    @Flag(name: .long, help: "Set values that do not convert to a property's new type to the default, instead of failing.")
+    @Flag(
+        name: .long, help: "Set values that do not convert to a property's new type to the default, instead of failing."
+    )
     var lossy = false
 
     @OptionGroup var encryption: EncryptionOptions
@@ -46,8 +48,16 @@ struct MigrateCommand: ParsableCommand {
         private let lock = NSLock()
         private var count = 0
         var value: Int {
-            get { lock.lock(); defer { lock.unlock() }; return count }
-            set { lock.lock(); count = newValue; lock.unlock() }
+            get {
+                lock.lock()
+                defer { lock.unlock() }
+                return count
+            }
+            set {
+                lock.lock()
+                count = newValue
+                lock.unlock()
+            }
         }
     }
 
@@ -64,11 +74,15 @@ struct MigrateCommand: ParsableCommand {
         var key = try encryption.encryptionKey()
         if RealmCoreFiles.isRealmFile(file) {
             try RealmFiles.requireRegularFile(file)
-            let (converted, session) = try RealmCoreFiles.openForEditing(file, encryptionKey: key, upgradeFormat: realmFile.upgradeFormat)
+            let (converted, session) = try RealmCoreFiles.openForEditing(
+                file, encryptionKey: key, upgradeFormat: realmFile.upgradeFormat)
             guard version > converted.schemaVersion else {
-                throw CLIFailure("\(file): the new schema version \(version) must be higher than the file's (\(converted.schemaVersion))")
+                throw CLIFailure(
+                    "\(file): the new schema version \(version) must be higher than the file's (\(converted.schemaVersion))"
+                )
             }
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("realmtui-migrate-\(UUID().uuidString)")
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "realmtui-migrate-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
             realmFileEdit = (session, folder)
             fileURL = folder.appendingPathComponent("converted.realm")
@@ -87,7 +101,8 @@ struct MigrateCommand: ParsableCommand {
             migrationBlock: { migration, _ in
                 for (className, from, to) in renames {
                     guard migration.oldSchema[className]?[from] != nil else {
-                        throw CLIFailure("--rename \(className).\(from)=\(to): \(className) has no property '\(from)' in \(file)")
+                        throw CLIFailure(
+                            "--rename \(className).\(from)=\(to): \(className) has no property '\(from)' in \(file)")
                     }
                     migration.renameProperty(onType: className, from: from, to: to)
                 }
@@ -95,7 +110,8 @@ struct MigrateCommand: ParsableCommand {
                 let unconverted = migration.unconvertedValues
                 if let first = unconverted.first, !lossy {
                     let count = unconverted.count == 1 ? "1 value does" : "\(unconverted.count) values do"
-                    throw CLIFailure("\(file): \(first) (\(count) not convert in all; --lossy sets them to the default)")
+                    throw CLIFailure(
+                        "\(file): \(first) (\(count) not convert in all; --lossy sets them to the default)")
                 }
                 migration.allowsLossyTypeChanges = lossy
                 lost.value = unconverted.count
@@ -104,10 +120,14 @@ struct MigrateCommand: ParsableCommand {
         if let realmFileEdit {
             try realmFileEdit.session.commit(realm, schemaVersion: version)
         }
-        Console.line("migrated \(file) to schema version \(realm.schemaVersion): \(classCount(realm.schema.objectSchemas.count))")
+        Console.line(
+            "migrated \(file) to schema version \(realm.schemaVersion): \(classCount(realm.schema.objectSchemas.count))"
+        )
         if lost.value > 0 {
-            Console.line(lost.value == 1 ? "1 value did not convert and was set to the default"
-                                         : "\(lost.value) values did not convert and were set to the default")
+            Console.line(
+                lost.value == 1
+                    ? "1 value did not convert and was set to the default"
+                    : "\(lost.value) values did not convert and were set to the default")
         }
     }
 

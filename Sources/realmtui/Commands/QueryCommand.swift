@@ -34,10 +34,15 @@ struct QueryCommand: ParsableCommand {
     @Argument(help: "A predicate in Realm's query language.")
     var predicate: String?
 
-    @Option(name: .long, parsing: .unconditionalSingleValue, help: ArgumentHelp("Sort keys: name,-age or 'name ASC, age DESC' (repeatable).", valueName: "keys"))
+    @Option(
+        name: .long, parsing: .unconditionalSingleValue,
+        help: ArgumentHelp("Sort keys: name,-age or 'name ASC, age DESC' (repeatable).", valueName: "keys"))
     var sort: [String] = []
 
-    @Option(name: .long, parsing: .unconditionalSingleValue, help: ArgumentHelp("Keep the first object of each distinct value of these keys (repeatable).", valueName: "keys"))
+    @Option(
+        name: .long, parsing: .unconditionalSingleValue,
+        help: ArgumentHelp(
+            "Keep the first object of each distinct value of these keys (repeatable).", valueName: "keys"))
     var distinct: [String] = []
 
     // .unconditional: "-1" is the value (refused in validate), not an unknown option.
@@ -49,8 +54,10 @@ struct QueryCommand: ParsableCommand {
     @Option(name: .long, help: "table, line, json, csv or count.")
     var format: QueryFormat = .table
 
-    @Option(name: .long, parsing: .unconditionalSingleValue,
-            help: ArgumentHelp("The properties to show in a table or line format, in order: name,age (repeatable).", valueName: "names"))
+    @Option(
+        name: .long, parsing: .unconditionalSingleValue,
+        help: ArgumentHelp(
+            "The properties to show in a table or line format, in order: name,age (repeatable).", valueName: "names"))
     var columns: [String] = []
 
     @Flag(name: .long, help: "Accepted for symmetry; query always opens the file read-only.")
@@ -72,7 +79,8 @@ struct QueryCommand: ParsableCommand {
             return
         }
         let realm = try RealmFiles.open(file, readOnly: true, encryptionKey: try encryption.encryptionKey())
-        var results = try Query.results(realm, className: className, predicate: predicate, arguments: try arguments.values())
+        var results = try Query.results(
+            realm, className: className, predicate: predicate, arguments: try arguments.values())
         let descriptors = try Query.sortDescriptors(sort)
         if !descriptors.isEmpty { results = try results.sorted(by: descriptors) }
         let keyPaths = try Query.keyPaths(distinct)
@@ -82,7 +90,9 @@ struct QueryCommand: ParsableCommand {
         case .count: Console.line(String(try results.keys().count))
         case .json: try Render.json(results, realm: realm)
         case .csv: try Render.csv(results, realm: realm)
-        case .table: try Render.table(results, realm: realm, width: Console.width, columns: try Query.keyPaths(columns, option: "--columns"))
+        case .table:
+            try Render.table(
+                results, realm: realm, width: Console.width, columns: try Query.keyPaths(columns, option: "--columns"))
         case .line: try Render.lines(results, realm: realm, columns: try Query.keyPaths(columns, option: "--columns"))
         }
     }
@@ -90,11 +100,13 @@ struct QueryCommand: ParsableCommand {
     /// The count of a whole class of a Realm file, in O(1) from its cluster tree's root (as Realm
     /// counts), without converting the file; nil when the query asks more than a whole class.
     private func wholeClassCountOfARealmFile() throws -> Int? {
-        let everything = predicate.map { $0.trimmingCharacters(in: .whitespaces).uppercased() == "TRUEPREDICATE" } ?? true
+        let everything =
+            predicate.map { $0.trimmingCharacters(in: .whitespaces).uppercased() == "TRUEPREDICATE" } ?? true
         // A FIFO or a device is refused before a byte of it is read (reading one may never end).
         try RealmFiles.requireRegularFile(file)
         guard everything, distinct.isEmpty, limit == nil, RealmCoreFiles.isRealmFile(file) else { return nil }
-        let (schema, counts) = try RealmCoreFiles.describe(file, key: try RealmCoreFiles.requireKey(file, try encryption.encryptionKey()))
+        let (schema, counts) = try RealmCoreFiles.describe(
+            file, key: try RealmCoreFiles.requireKey(file, try encryption.encryptionKey()))
         guard let index = schema.objectSchemas.firstIndex(where: { $0.name == className }) else {
             throw RealmError.noSuchClass(className)
         }

@@ -35,10 +35,14 @@ struct RecoverCommand: ParsableCommand {
         for name in report.recovered.keys.sorted() {
             let losses = report.lost.filter { $0.className == name }
             let lost = losses.reduce(0) { $0 + ($1.objects ?? 0) }
-            Console.line("  \(name): \(report.recovered[name] ?? 0) recovered" + (losses.isEmpty ? "" : ", \(lost) lost"))
+            Console.line(
+                "  \(name): \(report.recovered[name] ?? 0) recovered" + (losses.isEmpty ? "" : ", \(lost) lost"))
             for loss in losses {
-                let keys = loss.firstKey == .min && loss.endKey == nil ? "every key"
-                    : "keys \(loss.firstKey == .min ? "start" : String(loss.firstKey))..<" + (loss.endKey.map(String.init) ?? "end")
+                let keys =
+                    loss.firstKey == .min && loss.endKey == nil
+                    ? "every key"
+                    : "keys \(loss.firstKey == .min ? "start" : String(loss.firstKey))..<"
+                        + (loss.endKey.map(String.init) ?? "end")
                 let count = loss.objects.map(objectCount) ?? "an unknown number of objects"
                 Console.line("    lost \(count), \(keys): \(loss.reason)")
             }
@@ -48,7 +52,9 @@ struct RecoverCommand: ParsableCommand {
         }
         if report.droppedLinks > 0 { Console.line("dropped \(report.droppedLinks) links to lost objects") }
         if !report.isComplete {
-            let versions = report.unreadableVersions.isEmpty ? "" : " and the changes of \(report.unreadableVersions.count) newer version(s)"
+            let versions =
+                report.unreadableVersions.isEmpty
+                ? "" : " and the changes of \(report.unreadableVersions.count) newer version(s)"
             Console.error("warning: \(objectCount(lostObjects))\(versions) could not be recovered (listed above)")
         }
     }

@@ -32,7 +32,9 @@ struct SchemaCommand: ParsableCommand {
             // Read from the specs alone: no object is read, so a file of any size answers at once.
             let key = try RealmCoreFiles.requireKey(file, try encryption.encryptionKey())
             let (schema, counts) = try RealmCoreFiles.describe(file, key: key)
-            guard let realmFile = RealmCoreFiles.lastOpened else { throw RealmError.internalError("no facts of \(file)") }
+            guard let realmFile = RealmCoreFiles.lastOpened else {
+                throw RealmError.internalError("no facts of \(file)")
+            }
             try render(schema: schema, counts: counts, realm: nil, realmFile: realmFile)
             return
         }
@@ -65,7 +67,10 @@ struct SchemaCommand: ParsableCommand {
                 members.append(JSONMember("notShown", .array(realmFile.omissions.map { .string($0) })))
                 members.append(JSONMember("access", .string(realmFile.accessNote)))
             }
-            members.append(JSONMember("counts", .object(zip(schema.objectSchemas, counts).map { JSONMember($0.name, .integer(Int64($1))) })))
+            members.append(
+                JSONMember(
+                    "counts",
+                    .object(zip(schema.objectSchemas, counts).map { JSONMember($0.name, .integer(Int64($1))) })))
             members.append(JSONMember("schema", try schema.realmJSValue()))
             Console.rawLine(JSONValue.object(members).jsonText(pretty: true))
             return
@@ -73,7 +78,8 @@ struct SchemaCommand: ParsableCommand {
         var header = "\(path): \(size) bytes, version \(version), schema version \(schemaVersion)"
         if let formats { header += ", format \(formats.read) (read) / \(formats.write) (write)" }
         if let realmFile {
-            header = "\(file): \(size) bytes, a Realm file (format \(realmFile.formatVersion)), version \(realmFile.version)"
+            header =
+                "\(file): \(size) bytes, a Realm file (format \(realmFile.formatVersion)), version \(realmFile.version)"
                 + (realmFile.schemaVersion.map { ", schema version \($0)" } ?? "") + "; " + realmFile.accessNote
         }
         Console.line(header)
@@ -89,8 +95,10 @@ struct SchemaCommand: ParsableCommand {
             }
             Console.line(title)
             let rows = objectSchema.properties.map { p in ["  " + p.name, p.typeDescription, attributes(p)] }
-            for line in TableFormatter(headerRule: nil).format(header: nil, rows: rows, maxWidth: Console.width,
-                                                                alignments: [.left, .left, .left]) {
+            for line in TableFormatter(headerRule: nil).format(
+                header: nil, rows: rows, maxWidth: Console.width,
+                alignments: [.left, .left, .left])
+            {
                 Console.line(line)
             }
         }

@@ -4,7 +4,7 @@ import Foundation
 import RealmEngine
 import RealmSync
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `realmtui sync …`: offline-first sync of a file through a PostgreSQL server (issue 27).
@@ -61,16 +61,24 @@ struct SyncRunCommand: ParsableCommand {
     @Flag(name: .long, help: "Upload and download until caught up, then exit (for scripts and cron).")
     var once = false
 
-    @Option(name: .long, help: ArgumentHelp("Without --once: also read the server's feed every N seconds, in case a notification was missed.",
-                                            valueName: "seconds"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Without --once: also read the server's feed every N seconds, in case a notification was missed.",
+            valueName: "seconds"))
     var poll: Double = 30
 
-    @Option(name: .long, help: ArgumentHelp("Objects per upload batch (one SQL transaction) and changes per download page (one local commit).",
-                                            valueName: "n"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Objects per upload batch (one SQL transaction) and changes per download page (one local commit).",
+            valueName: "n"))
     var batch = 1000
 
     func validate() throws {
-        guard poll > 0, poll.isFinite else { throw ValidationError("--poll must be a number of seconds above 0, got \(poll)") }
+        guard poll > 0, poll.isFinite else {
+            throw ValidationError("--poll must be a number of seconds above 0, got \(poll)")
+        }
         guard batch > 0 else { throw ValidationError("--batch must be a number of objects above 0, got \(batch)") }
     }
 
@@ -82,11 +90,13 @@ struct SyncRunCommand: ParsableCommand {
             agent.onTransfer = { progress.show($0) }
             let report = try agent.runOnce()
             progress.end()
-            Console.line("synced \(file) with \(agent.server): uploaded \(report.uploadedBatches) commit(s)"
-                         + (report.duplicateBatches > 0 ? " (\(report.duplicateBatches) already on the server)" : "")
-                         + ", downloaded \(report.downloadedChanges) change(s)"
-                         + (report.bootstraps > 0 ? ", copied \(report.copiedObjects) object(s) from the server (its feed was trimmed)" : "")
-                         + ", cursor \(report.cursor)")
+            Console.line(
+                "synced \(file) with \(agent.server): uploaded \(report.uploadedBatches) commit(s)"
+                    + (report.duplicateBatches > 0 ? " (\(report.duplicateBatches) already on the server)" : "")
+                    + ", downloaded \(report.downloadedChanges) change(s)"
+                    + (report.bootstraps > 0
+                        ? ", copied \(report.copiedObjects) object(s) from the server (its feed was trimmed)" : "")
+                    + ", cursor \(report.cursor)")
             return
         }
         try runForeground()
@@ -116,7 +126,8 @@ struct SyncRunCommand: ParsableCommand {
                 }
             case .progress(let p):
                 let time = SyncRunCommand.clock.string(from: Date())
-                let text = "uploaded \(p.uploadedBatches) commit(s), downloaded \(p.downloadedChanges) change(s), "
+                let text =
+                    "uploaded \(p.uploadedBatches) commit(s), downloaded \(p.downloadedChanges) change(s), "
                     + "pending \(p.pending), cursor \(p.cursor) at \(time)"
                 if inPlace {
                     Console.write("\r\u{1B}[K" + text)  // numbers and words of our own only
@@ -126,11 +137,18 @@ struct SyncRunCommand: ParsableCommand {
                 shown = true
                 Console.flush()
             case .transfer(let t):
-                if shown && inPlace { Console.write("\n"); shown = false }
+                if shown && inPlace {
+                    Console.write("\n")
+                    shown = false
+                }
                 transfer.show(t)
                 if t.done >= t.total { transfer.end() }
             case .disconnected(let message, let retryIn):
-                if inPlace && shown { Console.write("\n"); Console.flush(); shown = false }
+                if inPlace && shown {
+                    Console.write("\n")
+                    Console.flush()
+                    shown = false
+                }
                 Console.error("sync: \(message); retrying in \(String(format: "%.1f", retryIn)) s")
             }
         }
@@ -173,7 +191,10 @@ final class TransferLine {
 
     /// Ends the in-place line (the transfer is over).
     func end() {
-        if shown { Console.write("\n"); Console.flush() }
+        if shown {
+            Console.write("\n")
+            Console.flush()
+        }
         shown = false
         started = nil
     }
@@ -194,7 +215,9 @@ struct SyncInitCommand: ParsableCommand {
     func run() throws {
         try SyncAgent.initialize(path: file, url: url)
         let agent = try SyncAgent(path: file, url: url)
-        Console.line("\(file) syncs with \(agent.server) as client \(agent.client); \(try agent.pendingChanges()) change(s) to upload")
+        Console.line(
+            "\(file) syncs with \(agent.server) as client \(agent.client); \(try agent.pendingChanges()) change(s) to upload"
+        )
     }
 }
 
@@ -221,23 +244,30 @@ struct SyncStatusCommand: ParsableCommand {
 struct SyncTrimCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trim",
-        abstract: "Delete all but the newest N entries of the server's change feed (clients further behind copy the tables).")
+        abstract:
+            "Delete all but the newest N entries of the server's change feed (clients further behind copy the tables).")
 
     @Argument(help: "A database file set up with 'sync init': its server's feed is trimmed.", completion: .file())
     var file: String
 
-    @Option(name: .long, help: ArgumentHelp("Feed entries to keep: a client at most this many changes behind catches up through the feed.",
-                                            valueName: "n"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Feed entries to keep: a client at most this many changes behind catches up through the feed.",
+            valueName: "n"))
     var keep: Int
 
     func validate() throws {
-        guard keep >= 0 else { throw ValidationError("--keep must be a number of feed entries of 0 or more, got \(keep)") }
+        guard keep >= 0 else {
+            throw ValidationError("--keep must be a number of feed entries of 0 or more, got \(keep)")
+        }
     }
 
     func run() throws {
         let agent = try SyncAgent(path: file)
         let trim = try agent.trimFeed(keep: keep)
-        Console.line("trimmed the feed of \(agent.server): deleted \(trim.deleted) entr\(trim.deleted == 1 ? "y" : "ies"), "
-                     + "kept those after \(max(0, trim.last - Int64(keep))) (the last is \(trim.last))")
+        Console.line(
+            "trimmed the feed of \(agent.server): deleted \(trim.deleted) entr\(trim.deleted == 1 ? "y" : "ies"), "
+                + "kept those after \(max(0, trim.last - Int64(keep))) (the last is \(trim.last))")
     }
 }

@@ -40,7 +40,10 @@ struct UpdateCommand: ParsableCommand {
     @Argument(help: "Which objects, in Realm's query language (TRUEPREDICATE for all).")
     var predicate: String
 
-    @Option(name: .customLong("set"), parsing: .unconditionalSingleValue, help: ArgumentHelp("prop=VALUE, prop+=VALUE, prop-=VALUE or dict.KEY=VALUE (repeatable).", valueName: "prop=value"))
+    @Option(
+        name: .customLong("set"), parsing: .unconditionalSingleValue,
+        help: ArgumentHelp(
+            "prop=VALUE, prop+=VALUE, prop-=VALUE or dict.KEY=VALUE (repeatable).", valueName: "prop=value"))
     var assignments: [String] = []
 
     @OptionGroup var arguments: QueryArguments
@@ -53,14 +56,16 @@ struct UpdateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let realm = try RealmFiles.open(file, readOnly: false, encryptionKey: try encryption.encryptionKey(),
-                                        upgradeFormat: realmFile.upgradeFormat)
+        let realm = try RealmFiles.open(
+            file, readOnly: false, encryptionKey: try encryption.encryptionKey(),
+            upgradeFormat: realmFile.upgradeFormat)
         guard let objectSchema = realm.schema[className] else { throw RealmError.noSuchClass(className) }
         try EmbeddedClasses.requireTopLevel(className, in: realm.schema, for: .change)
         let sets = try assignments.map { try Assignment.parse($0, objectSchema: objectSchema, schema: realm.schema) }
         let values = try arguments.values()
         let changed = try Transaction.run(realm, path: file, dryRun: dryRun) {
-            let results = try Query.results(realm, className: className, predicate: predicate, arguments: values, use: .change)
+            let results = try Query.results(
+                realm, className: className, predicate: predicate, arguments: values, use: .change)
             let keys = try results.keys()
             for key in keys {
                 guard let object = try realm.object(ofType: className, key: key) else { continue }
@@ -107,7 +112,9 @@ struct DeleteCommand: ParsableCommand {
 
     func validate() throws {
         if predicate == nil && !all {
-            throw ValidationError("delete without a predicate would delete every \(className); add --all to mean that, or give a predicate")
+            throw ValidationError(
+                "delete without a predicate would delete every \(className); add --all to mean that, or give a predicate"
+            )
         }
         if predicate != nil && all {
             throw ValidationError("give a predicate or --all, not both")
@@ -115,13 +122,15 @@ struct DeleteCommand: ParsableCommand {
     }
 
     func run() throws {
-        let realm = try RealmFiles.open(file, readOnly: false, encryptionKey: try encryption.encryptionKey(),
-                                        upgradeFormat: realmFile.upgradeFormat)
+        let realm = try RealmFiles.open(
+            file, readOnly: false, encryptionKey: try encryption.encryptionKey(),
+            upgradeFormat: realmFile.upgradeFormat)
         let values = try arguments.values()
         try EmbeddedClasses.requireTopLevel(className, in: realm.schema, for: .change)
         _ = try realm.objects(className)
         let deleted = try Transaction.run(realm, path: file, dryRun: dryRun) {
-            let results = try Query.results(realm, className: className, predicate: predicate, arguments: values, use: .change)
+            let results = try Query.results(
+                realm, className: className, predicate: predicate, arguments: values, use: .change)
             let count = try results.keys().count
             try realm.delete(results)
             return count

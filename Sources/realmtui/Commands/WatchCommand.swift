@@ -3,7 +3,7 @@ import Dispatch
 import Foundation
 import RealmEngine
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `realmtui watch FILE CLASS [PREDICATE] [--arg V]… [--sort KEYS] [--distinct KEYS] [--limit N]
@@ -38,10 +38,15 @@ struct WatchCommand: ParsableCommand {
     @Argument(help: "A predicate in Realm's query language (default TRUEPREDICATE).")
     var predicate: String?
 
-    @Option(name: .long, parsing: .unconditionalSingleValue, help: ArgumentHelp("Sort keys: name,-age or 'name ASC, age DESC' (repeatable).", valueName: "keys"))
+    @Option(
+        name: .long, parsing: .unconditionalSingleValue,
+        help: ArgumentHelp("Sort keys: name,-age or 'name ASC, age DESC' (repeatable).", valueName: "keys"))
     var sort: [String] = []
 
-    @Option(name: .long, parsing: .unconditionalSingleValue, help: ArgumentHelp("Keep the first object of each distinct value of these keys (repeatable).", valueName: "keys"))
+    @Option(
+        name: .long, parsing: .unconditionalSingleValue,
+        help: ArgumentHelp(
+            "Keep the first object of each distinct value of these keys (repeatable).", valueName: "keys"))
     var distinct: [String] = []
 
     // .unconditional: "-1" is the value (refused in validate), not an unknown option.
@@ -54,7 +59,9 @@ struct WatchCommand: ParsableCommand {
     var countEvents: Int?
 
     func validate() throws {
-        if let countEvents, countEvents < 0 { throw ValidationError("--count-events must be 0 or more, got \(countEvents)") }
+        if let countEvents, countEvents < 0 {
+            throw ValidationError("--count-events must be 0 or more, got \(countEvents)")
+        }
         if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more, got \(limit)") }
         _ = try Query.sortDescriptors(sort)
         _ = try Query.keyPaths(distinct)
@@ -66,10 +73,13 @@ struct WatchCommand: ParsableCommand {
         // Opened once here for its class names, so a mistyped class gets a "did you mean"
         // (a Realm file: its errors, a missing key say, are the first thing said).
         if isRealmFile {
-            if try RealmFiles.open(file, readOnly: true, encryptionKey: try encryption.encryptionKey()).schema[className] == nil {
+            if try RealmFiles.open(file, readOnly: true, encryptionKey: try encryption.encryptionKey()).schema[
+                className] == nil
+            {
                 throw RealmError.noSuchClass(className)
             }
-        } else if let realm = try? RealmFiles.open(file, readOnly: true, encryptionKey: try encryption.encryptionKey()) {
+        } else if let realm = try? RealmFiles.open(file, readOnly: true, encryptionKey: try encryption.encryptionKey())
+        {
             guard realm.schema[className] != nil else { throw RealmError.noSuchClass(className) }
             try EmbeddedClasses.requireTopLevel(className, in: realm.schema, for: .query)
         }
@@ -84,14 +94,17 @@ struct WatchCommand: ParsableCommand {
             if Console.outputClosed { control.stop() }
         }
         if isRealmFile {
-            let watch = RealmCoreWatch(path: file, key: try RealmCoreFiles.requireKey(file, try encryption.encryptionKey()),
-                                       className: className, predicate: predicate ?? "TRUEPREDICATE", arguments: try arguments.values(),
-                                       sort: try Query.sortDescriptors(sort), distinct: try Query.keyPaths(distinct), limit: limit)
+            let watch = RealmCoreWatch(
+                path: file, key: try RealmCoreFiles.requireKey(file, try encryption.encryptionKey()),
+                className: className, predicate: predicate ?? "TRUEPREDICATE", arguments: try arguments.values(),
+                sort: try Query.sortDescriptors(sort), distinct: try Query.keyPaths(distinct), limit: limit)
             try watch.run(maxEvents: countEvents, control: control, emit: print)
             return
         }
-        try watchLines(path: file, className: className, predicate: predicate ?? "TRUEPREDICATE", arguments: try arguments.values(),
-                       sort: try Query.sortDescriptors(sort), distinct: try Query.keyPaths(distinct), limit: limit,
-                       maxEvents: countEvents, encryptionKey: try encryption.encryptionKey(), control: control, emit: print)
+        try watchLines(
+            path: file, className: className, predicate: predicate ?? "TRUEPREDICATE",
+            arguments: try arguments.values(),
+            sort: try Query.sortDescriptors(sort), distinct: try Query.keyPaths(distinct), limit: limit,
+            maxEvents: countEvents, encryptionKey: try encryption.encryptionKey(), control: control, emit: print)
     }
 }

@@ -9,7 +9,8 @@ enum Completion {
         for word in words.dropFirst() where !word.hasPrefix("-") {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: word, isDirectory: &isDirectory), !isDirectory.boolValue,
-                  let realm = try? RealmFiles.open(word, readOnly: true) else { continue }
+                let realm = try? RealmFiles.open(word, readOnly: true)
+            else { continue }
             return realm.schema.classNames.filter { $0.hasPrefix(prefix) }
         }
         return []

@@ -2,9 +2,9 @@ import CShims
 import Foundation
 import RealmTUI
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Standard output and error through `write(2)`: stdout is buffered here (one system call per
@@ -126,8 +126,8 @@ enum Console {
 
 private func posixWrite(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
     #if canImport(Glibc)
-    Glibc.write(fd, pointer, count)
+        Glibc.write(fd, pointer, count)
     #else
-    Darwin.write(fd, pointer, count)
+        Darwin.write(fd, pointer, count)
     #endif
 }

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The descriptors a command still needs before it first uses libdispatch (a signal source):
@@ -22,10 +22,12 @@ enum Descriptors {
                 let code = errno
                 guard code == EMFILE || code == ENFILE else { return }  // not a shortage: let the command go on
                 var limit = rlimit()
-                let limitText = getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 && limit.rlim_cur != rlim_t.max
+                let limitText =
+                    getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 && limit.rlim_cur != rlim_t.max
                     ? " (ulimit -n is \(limit.rlim_cur))" : ""
-                throw CLIFailure("too few file descriptors are left\(limitText): this command needs \(count) more "
-                                 + "than the files it has open; raise the limit with 'ulimit -n'")
+                throw CLIFailure(
+                    "too few file descriptors are left\(limitText): this command needs \(count) more "
+                        + "than the files it has open; raise the limit with 'ulimit -n'")
             }
             opened.append(fd)
         }

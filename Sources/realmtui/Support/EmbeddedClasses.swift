@@ -14,7 +14,8 @@ enum EmbeddedClasses {
         guard schema[className]?.isEmbedded == true else { return }
         var message = schema.embeddedClassNote(className)
         if let (parent, path) = schema.topLevelPath(to: className) {
-            let example = ([path] + [exampleProperty(of: className, in: schema)].compactMap { $0 }).joined(separator: ".")
+            let example = ([path] + [exampleProperty(of: className, in: schema)].compactMap { $0 }).joined(
+                separator: ".")
             switch use {
             case .query: message += "; query \(parent) with \(example) == …"
             case .change: message += "; change them through their \(parent) objects (select those with \(example) == …)"

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import RealmEngine
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `--key HEX` / `--key-file PATH`: the 64-byte key of an encrypted file, for every command
@@ -11,9 +11,12 @@ struct EncryptionOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The file's encryption key: 64 bytes as 128 hex digits.", valueName: "HEX"))
     var key: String?
 
-    @Option(name: .customLong("key-file"), help: ArgumentHelp("A file holding the encryption key (64 bytes, or 128 hex digits).",
-                                                              valueName: "PATH"),
-            completion: .file())
+    @Option(
+        name: .customLong("key-file"),
+        help: ArgumentHelp(
+            "A file holding the encryption key (64 bytes, or 128 hex digits).",
+            valueName: "PATH"),
+        completion: .file())
     var keyFile: String?
 
     func validate() throws {
@@ -27,7 +30,8 @@ struct EncryptionOptions: ParsableArguments {
         guard let keyFile else { return nil }
         let contents = try EncryptionOptions.read(keyFile: keyFile)
         if contents.count == 64 { return contents }
-        return try EncryptionOptions.parse(hex: String(decoding: contents, as: UTF8.self), what: "--key-file \(keyFile)")
+        return try EncryptionOptions.parse(
+            hex: String(decoding: contents, as: UTF8.self), what: "--key-file \(keyFile)")
     }
 
     /// The bytes of a key file, read with `read(2)` to the end: it may be a pipe (the shell's
@@ -35,7 +39,9 @@ struct EncryptionOptions: ParsableArguments {
     /// is 64 bytes or 128 hex digits.
     static func read(keyFile path: String) throws -> Data {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw CLIFailure("--key-file \(path): cannot open it: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else {
+            throw CLIFailure("--key-file \(path): cannot open it: \(String(cString: strerror(errno)))")
+        }
         defer { close(fd) }
         let limit = 1 << 16
         var data = Data()
@@ -48,7 +54,9 @@ struct EncryptionOptions: ParsableArguments {
             }
             if n == 0 { return data }
             data.append(contentsOf: buffer[0..<n])
-            if data.count > limit { throw CLIFailure("--key-file \(path): more than \(limit) bytes; a key is 64 bytes or 128 hex digits") }
+            if data.count > limit {
+                throw CLIFailure("--key-file \(path): more than \(limit) bytes; a key is 64 bytes or 128 hex digits")
+            }
         }
     }
 
@@ -63,8 +71,11 @@ struct EncryptionOptions: ParsableArguments {
             chars = chars.dropFirst(2)
         }
         guard chars.isEmpty, bytes.count == 64 else {
-            throw ValidationError("\(what) takes a 64-byte key as 128 hex digits" +
-                                  (chars.isEmpty ? ", got \(bytes.count * 2)" : ", and '\(String(decoding: chars.prefix(8), as: UTF8.self))' is not hex"))
+            throw ValidationError(
+                "\(what) takes a 64-byte key as 128 hex digits"
+                    + (chars.isEmpty
+                        ? ", got \(bytes.count * 2)"
+                        : ", and '\(String(decoding: chars.prefix(8), as: UTF8.self))' is not hex"))
         }
         return Data(bytes)
     }

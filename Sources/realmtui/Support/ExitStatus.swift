@@ -37,8 +37,10 @@ enum ExitStatus {
             let code = RealmTUICommand.exitCode(for: error)
             if code == .success {
                 if let unknown = unknownHelpTopic() {
-                    fail("no subcommand '\(unknown)'" + NameSuggestion.hint(unknown, among: subcommandNames) + " (see 'realmtui --help')",
-                         status: usage)
+                    fail(
+                        "no subcommand '\(unknown)'" + NameSuggestion.hint(unknown, among: subcommandNames)
+                            + " (see 'realmtui --help')",
+                        status: usage)
                 }
                 // --help, --version: ArgumentParser's text is the output.
                 Console.write(RealmTUICommand.fullMessage(for: error) + "\n")
@@ -65,7 +67,9 @@ enum ExitStatus {
     /// general help and exits 0).
     private static func unknownHelpTopic() -> String? {
         let args = Array(CommandLine.arguments.dropFirst())
-        guard args.count >= 2, args[0] == "help", !args[1].hasPrefix("-"), !subcommandNames.contains(args[1]) else { return nil }
+        guard args.count >= 2, args[0] == "help", !args[1].hasPrefix("-"), !subcommandNames.contains(args[1]) else {
+            return nil
+        }
         return args[1]
     }
 
@@ -75,12 +79,14 @@ enum ExitStatus {
     /// error is the explorer's (a bad option), not an unknown subcommand.
     private static func unknownFirstWord() -> String? {
         guard let first = CommandLine.arguments.dropFirst().first, !first.hasPrefix("-"),
-              !subcommandNames.contains(first), !FileManager.default.fileExists(atPath: first) else { return nil }
+            !subcommandNames.contains(first), !FileManager.default.fileExists(atPath: first)
+        else { return nil }
         if let near = NameSuggestion.nearest(first, among: subcommandNames) {
             return "unknown subcommand '\(first)'; did you mean '\(near)'? (see 'realmtui --help')"
         }
         if first.contains(".") || first.contains("/") {
-            return "\(first): no such file (to make one: realmtui create FILE --schema SCHEMA.json, or realmtui demo FILE)"
+            return
+                "\(first): no such file (to make one: realmtui create FILE --schema SCHEMA.json, or realmtui demo FILE)"
         }
         return "unknown subcommand '\(first)' (see 'realmtui --help')"
     }
@@ -89,7 +95,9 @@ enum ExitStatus {
         let words = CommandLine.arguments.dropFirst().prefix { !$0.hasPrefix("-") }
         let known = Set(RealmTUICommand.subcommands.map { $0._commandName })
         if let sub = words.first, known.contains(sub) { return " (see 'realmtui \(sub) --help')" }
-        if let file = words.first, FileManager.default.fileExists(atPath: file) { return " (see 'realmtui explore --help')" }
+        if let file = words.first, FileManager.default.fileExists(atPath: file) {
+            return " (see 'realmtui explore --help')"
+        }
         return " (see 'realmtui --help')"
     }
 
@@ -103,12 +111,16 @@ enum ExitStatus {
     /// misspelt name, the key options for a missing key), ending in its stable code in brackets
     /// (`… [corrupt-file]`, for scripts; the README lists the codes).
     static func errorLine(for error: RealmError) -> String {
-        let message = switch error {
-        case .noSuchClass(let name): "no class named '\(name)'" + NameSuggestion.hint(name, among: KnownNames.classes)
-        case .noSuchProperty(_, let property, let available): error.description + NameSuggestion.hint(property, among: available)
-        case .encryption(let path, let reason) where reason == RealmError.missingKeyReason: EncryptionOptions.missingKeyMessage(path)
-        default: error.description
-        }
+        let message =
+            switch error {
+            case .noSuchClass(let name):
+                "no class named '\(name)'" + NameSuggestion.hint(name, among: KnownNames.classes)
+            case .noSuchProperty(_, let property, let available):
+                error.description + NameSuggestion.hint(property, among: available)
+            case .encryption(let path, let reason) where reason == RealmError.missingKeyReason:
+                EncryptionOptions.missingKeyMessage(path)
+            default: error.description
+            }
         return "error: " + oneLine(message) + " [\(error.code)]"
     }
 

@@ -7,20 +7,23 @@ import RealmTUI
 /// on a thread of its own, its events told to the explorer as status.
 enum ExplorerSyncAgent {
     static let starter: ExplorerSyncStarter = { path, report in
-        let control = try SyncAgent.startInBackground(path: path, report: { event in
-            switch event {
-            case .connected(let server, _): report(.connected(server: server))
-            case .disconnected(let message, let retryIn):
-                report(.retrying("\(message); retrying in \(String(format: "%.1f", retryIn)) s"))
-            case .progress, .transfer: break
-            }
-        }, ended: { error in
-            if let error {
-                report(.failed((error as? RealmError)?.description ?? String(describing: error)))
-            } else {
-                report(.stopped)
-            }
-        })
+        let control = try SyncAgent.startInBackground(
+            path: path,
+            report: { event in
+                switch event {
+                case .connected(let server, _): report(.connected(server: server))
+                case .disconnected(let message, let retryIn):
+                    report(.retrying("\(message); retrying in \(String(format: "%.1f", retryIn)) s"))
+                case .progress, .transfer: break
+                }
+            },
+            ended: { error in
+                if let error {
+                    report(.failed((error as? RealmError)?.description ?? String(describing: error)))
+                } else {
+                    report(.stopped)
+                }
+            })
         return { control.stop() }
     }
 }

@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import RealmEngine
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Ctrl-C (SIGINT) and SIGTERM for a writing command. Before the write transaction has begun
@@ -17,12 +17,24 @@ final class Interrupt: @unchecked Sendable {
     private var sources: [DispatchSourceSignal] = []
 
     /// Whether a signal arrived while `exitsAtOnce` was false.
-    var requested: Bool { lock.lock(); defer { lock.unlock() }; return _requested }
+    var requested: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return _requested
+    }
 
     /// Whether a signal ends the process at once (true until the write transaction begins).
     var exitsAtOnce: Bool {
-        get { lock.lock(); defer { lock.unlock() }; return _exitsAtOnce }
-        set { lock.lock(); _exitsAtOnce = newValue; lock.unlock() }
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return _exitsAtOnce
+        }
+        set {
+            lock.lock()
+            _exitsAtOnce = newValue
+            lock.unlock()
+        }
     }
 
     /// Starts handling SIGINT and SIGTERM.
@@ -79,8 +91,16 @@ enum WriteLock {
     private final class WaitState: @unchecked Sendable {
         private let lock = NSLock()
         private var done = false
-        func markShown() -> Bool { lock.lock(); defer { lock.unlock() }; return !done }
-        func finish() { lock.lock(); done = true; lock.unlock() }
+        func markShown() -> Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            return !done
+        }
+        func finish() {
+            lock.lock()
+            done = true
+            lock.unlock()
+        }
     }
 }
 

@@ -2,7 +2,7 @@ import Foundation
 import RealmEngine
 import RealmTUI
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Asks on the terminal for the key of an encrypted file the explorer was given without one
@@ -18,7 +18,8 @@ enum KeyPrompt {
         var lastError: Error = CLIFailure(EncryptionOptions.missingKeyMessage(path))
         for _ in 0..<attempts {
             guard let line = readHidden("\(path) is encrypted. Key (128 hex digits, empty to give up): "),
-                  !line.trimmingCharacters(in: .whitespaces).isEmpty else { break }
+                !line.trimmingCharacters(in: .whitespaces).isEmpty
+            else { break }
             do {
                 let key = try EncryptionOptions.parse(hex: line, what: "the key")
                 return try RealmFiles.open(path, readOnly: readOnly, encryptionKey: key, upgradeFormat: upgradeFormat)

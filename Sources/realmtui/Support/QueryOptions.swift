@@ -3,9 +3,11 @@ import RealmEngine
 
 /// `--arg VALUE`, repeatable: the values of `$0`, `$1`, … in a predicate.
 struct QueryArguments: ParsableArguments {
-    @Option(name: .customLong("arg"), parsing: .unconditionalSingleValue,
-            help: ArgumentHelp("A value for $0, $1, … in the predicate (repeatable): 4, Rex, '[1,2]', null; read by the type it is compared with: dates as ISO 8601 (epoch ms as '{\"$date\": N}'), data as base64, objectId/uuid strings.",
-                               valueName: "value"))
+    @Option(
+        name: .customLong("arg"), parsing: .unconditionalSingleValue,
+        help: ArgumentHelp(
+            "A value for $0, $1, … in the predicate (repeatable): 4, Rex, '[1,2]', null; read by the type it is compared with: dates as ISO 8601 (epoch ms as '{\"$date\": N}'), data as base64, objectId/uuid strings.",
+            valueName: "value"))
     var arguments: [String] = []
 
     /// The parsed argument values.
@@ -18,8 +20,10 @@ struct QueryArguments: ParsableArguments {
 enum Query {
     /// `realm.objects(className)` filtered by `predicate` (Realm's query language, trailing
     /// SORT/DISTINCT/LIMIT allowed).
-    static func results(_ realm: Realm, className: String, predicate: String?, arguments: [Value],
-                        use: EmbeddedClasses.Use = .query) throws -> Results {
+    static func results(
+        _ realm: Realm, className: String, predicate: String?, arguments: [Value],
+        use: EmbeddedClasses.Use = .query
+    ) throws -> Results {
         try EmbeddedClasses.requireTopLevel(className, in: realm.schema, for: use)
         let all = try realm.objects(className)
         let text = predicate ?? "TRUEPREDICATE"
@@ -35,18 +39,26 @@ enum Query {
                 let words = part.split(whereSeparator: \.isWhitespace).map(String.init)
                 var key = words.first ?? ""
                 var ascending = true
-                if key.hasPrefix("-") { ascending = false; key.removeFirst() }
-                else if key.hasPrefix("+") { key.removeFirst() }
+                if key.hasPrefix("-") {
+                    ascending = false
+                    key.removeFirst()
+                } else if key.hasPrefix("+") {
+                    key.removeFirst()
+                }
                 if words.count == 2 {
                     switch words[1].uppercased() {
                     case "ASC", "ASCENDING": break
                     case "DESC", "DESCENDING": ascending.toggle()
                     default:
-                        throw ValidationError("--sort '\(spec)': '\(words[1])' is not ASC or DESC; e.g. --sort 'created DESC' or --sort -created")
+                        throw ValidationError(
+                            "--sort '\(spec)': '\(words[1])' is not ASC or DESC; e.g. --sort 'created DESC' or --sort -created"
+                        )
                     }
                 }
                 guard !key.isEmpty, words.count <= 2 else {
-                    throw ValidationError("--sort '\(spec)': expected KEY [ASC|DESC][,KEY…] or [-]KEY[,…], e.g. --sort 'created DESC,name' or --sort -created,name")
+                    throw ValidationError(
+                        "--sort '\(spec)': expected KEY [ASC|DESC][,KEY…] or [-]KEY[,…], e.g. --sort 'created DESC,name' or --sort -created,name"
+                    )
                 }
                 out.append(SortDescriptor(keyPath: key, ascending: ascending))
             }

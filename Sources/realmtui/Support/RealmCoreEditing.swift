@@ -6,8 +6,10 @@ import RealmEngine
 /// `--upgrade-format`, for the commands that write to a file: lets a Realm file in format
 /// 20–23 be written back in format 24.
 struct RealmFileWriteOptions: ParsableArguments {
-    @Flag(name: .customLong("upgrade-format"),
-          help: "Write a Realm file of format 20–23 back in format 24 (an app on an older Realm SDK cannot open it then).")
+    @Flag(
+        name: .customLong("upgrade-format"),
+        help: "Write a Realm file of format 20–23 back in format 24 (an app on an older Realm SDK cannot open it then)."
+    )
     var upgradeFormat = false
 }
 
@@ -23,20 +25,24 @@ extension RealmCoreFiles {
     /// format without `upgradeFormat`, or what the conversion would lose) and returns the
     /// converted in-memory Realm with its session. A command's commit writes the file through
     /// `commitEdits(_:)`.
-    static func openForEditing(_ path: String, encryptionKey: Data?, upgradeFormat: Bool,
-                               quiet: Bool = false) throws -> (Realm, RealmCoreEditSession) {
+    static func openForEditing(
+        _ path: String, encryptionKey: Data?, upgradeFormat: Bool,
+        quiet: Bool = false
+    ) throws -> (Realm, RealmCoreEditSession) {
         let key = try requireKey(path, encryptionKey)
         let session = try RealmCoreEditSession(path: path, key: key, upgradeFormat: upgradeFormat)
         // A file of many objects takes a while: say how far the reading is (on a terminal only).
-        let progress = quiet ? nil : Progress(inputSize: nil, objects: 0, doing: "reading " + (path as NSString).lastPathComponent)
+        let progress =
+            quiet ? nil : Progress(inputSize: nil, objects: 0, doing: "reading " + (path as NSString).lastPathComponent)
         let realm: Realm
         do {
             defer { progress?.finish() }
             realm = try session.makeRealm { done, total in progress?.update(done, total: total, bytesRead: nil) }
         }
         if session.droppedUnresolvedLinks > 0 && !quiet {
-            Console.error("warning: \(path): \(session.droppedUnresolvedLinks) links to deleted objects read as no link, "
-                          + "and are written back as no link")
+            Console.error(
+                "warning: \(path): \(session.droppedUnresolvedLinks) links to deleted objects read as no link, "
+                    + "and are written back as no link")
         }
         KnownNames.classes = realm.schema.classNames
         editBox.lock.withLock { editBox.sessions[session.inMemoryIdentifier] = session }

@@ -41,13 +41,16 @@ struct RealmCoreWatch {
             if let maxEvents, updates >= maxEvents { return }
             let now = try RealmCoreFileAccess.commitMarker(path: path)
             if now == marker {
-                Thread.sleep(forTimeInterval: Double(pollInterval.components.attoseconds) / 1e18 + Double(pollInterval.components.seconds))
+                Thread.sleep(
+                    forTimeInterval: Double(pollInterval.components.attoseconds) / 1e18
+                        + Double(pollInterval.components.seconds))
                 continue
             }
             marker = now
             let after = try snapshot(quiet: true)
             defer { before = after }
-            let old = Set(before.keys), new = Set(after.keys)
+            let old = Set(before.keys)
+            let new = Set(after.keys)
             let deletions = before.keys.indices.filter { !new.contains(before.keys[$0]) }
             let insertions = after.keys.indices.filter { !old.contains(after.keys[$0]) }
             let modifications = before.keys.indices.filter { index in
@@ -60,10 +63,12 @@ struct RealmCoreWatch {
             func identities(_ list: [Int], _ side: Snapshot) -> String {
                 "[" + list.map { side.identities[side.keys[$0]] ?? "null" }.joined(separator: ", ") + "]"
             }
-            emit("{\"event\": \"update\", \"version\": \(after.version), \"count\": \(after.keys.count), "
-                 + "\"deletions\": \(positions(deletions)), \"insertions\": \(positions(insertions)), "
-                 + "\"modifications\": \(positions(modifications)), \"deleted\": \(identities(deletions, before)), "
-                 + "\"inserted\": \(identities(insertions, after)), \"modified\": \(identities(modifications, before))}")
+            emit(
+                "{\"event\": \"update\", \"version\": \(after.version), \"count\": \(after.keys.count), "
+                    + "\"deletions\": \(positions(deletions)), \"insertions\": \(positions(insertions)), "
+                    + "\"modifications\": \(positions(modifications)), \"deleted\": \(identities(deletions, before)), "
+                    + "\"inserted\": \(identities(insertions, after)), \"modified\": \(identities(modifications, before))}"
+            )
         }
     }
 
@@ -72,7 +77,9 @@ struct RealmCoreWatch {
         let realm = try RealmCoreFiles.openConverted(path, key: key, quiet: quiet)
         guard let objectSchema = realm.schema[className] else { throw RealmError.noSuchClass(className) }
         var results = try realm.objects(className)
-        if !predicate.trimmingCharacters(in: .whitespaces).isEmpty { results = try results.filter(predicate, arguments: arguments) }
+        if !predicate.trimmingCharacters(in: .whitespaces).isEmpty {
+            results = try results.filter(predicate, arguments: arguments)
+        }
         if !sort.isEmpty { results = try results.sorted(by: sort) }
         if !distinct.isEmpty { results = try results.distinct(by: distinct) }
         if let limit { results = results.limit(limit) }
@@ -89,6 +96,7 @@ struct RealmCoreWatch {
                 identities[key] = "{\"key\": \(key.rawValue)}"
             }
         }
-        return Snapshot(version: RealmCoreFiles.lastOpened?.version ?? 0, keys: keys, rows: rows, identities: identities)
+        return Snapshot(
+            version: RealmCoreFiles.lastOpened?.version ?? 0, keys: keys, rows: rows, identities: identities)
     }
 }

@@ -12,8 +12,16 @@ enum KnownNames {
 
     /// The class names of the file a command opened last.
     static var classes: [String] {
-        get { box.lock.lock(); defer { box.lock.unlock() }; return box.classes }
-        set { box.lock.lock(); box.classes = newValue; box.lock.unlock() }
+        get {
+            box.lock.lock()
+            defer { box.lock.unlock() }
+            return box.classes
+        }
+        set {
+            box.lock.lock()
+            box.classes = newValue
+            box.lock.unlock()
+        }
     }
 }
 
@@ -23,14 +31,17 @@ enum RealmFiles {
     /// encrypted file needs `encryptionKey`. A Realm file opened to write is read into memory
     /// and locked (`RealmCoreFiles.openForEditing`; `upgradeFormat` lets a format 20–23 file be
     /// written back as 24); the command's commit writes it (`Transaction.commit`).
-    static func open(_ path: String, readOnly: Bool, encryptionKey: Data? = nil, upgradeFormat: Bool = false) throws -> Realm {
+    static func open(_ path: String, readOnly: Bool, encryptionKey: Data? = nil, upgradeFormat: Bool = false) throws
+        -> Realm
+    {
         try requireRegularFile(path)
         if !readOnly && RealmCoreFiles.isRealmFile(path) {
             return try RealmCoreFiles.openForEditing(path, encryptionKey: encryptionKey, upgradeFormat: upgradeFormat).0
         }
         if RealmCoreFiles.isRealmCoreFile(path) {
             if encryptionKey != nil {
-                throw RealmError.encryption(path: path, reason: "the Realm file is not encrypted: open it without a key")
+                throw RealmError.encryption(
+                    path: path, reason: "the Realm file is not encrypted: open it without a key")
             }
             let realm = try RealmCoreFiles.openConverted(path)
             KnownNames.classes = realm.schema.classNames
@@ -41,13 +52,17 @@ enum RealmFiles {
             KnownNames.classes = realm.schema.classNames
             return realm
         }
-        let config = Realm.Configuration(fileURL: URL(fileURLWithPath: path), readOnly: readOnly, encryptionKey: encryptionKey,
-                                         createIfMissing: false)
+        let config = Realm.Configuration(
+            fileURL: URL(fileURLWithPath: path), readOnly: readOnly, encryptionKey: encryptionKey,
+            createIfMissing: false)
         let realm: Realm
         do {
             realm = try Realm(configuration: config)
-        } catch RealmError.io(let p, let operation, let code, let message) where !readOnly && (code == EACCES || code == EROFS) {
-            throw CLIFailure("\(p): cannot \(operation) (\(message)); this command writes to the file, so it needs write permission")
+        } catch RealmError.io(let p, let operation, let code, let message)
+            where !readOnly && (code == EACCES || code == EROFS)
+        {
+            throw CLIFailure(
+                "\(p): cannot \(operation) (\(message)); this command writes to the file, so it needs write permission")
         }
         if let warning = realm.recoveryWarning { Console.error("warning: " + warning) }
         KnownNames.classes = realm.schema.classNames
@@ -80,7 +95,8 @@ enum RealmFiles {
     static func requireSaneName(_ path: String) throws {
         let tooLongComponent = path.split(separator: "/").contains { $0.utf8.count > Int(NAME_MAX) }
         if path.utf8.count >= Int(PATH_MAX) || tooLongComponent {
-            throw CLIFailure("\(path.prefix(40))…: file name too long (at most \(NAME_MAX) bytes a component, \(PATH_MAX) in all)")
+            throw CLIFailure(
+                "\(path.prefix(40))…: file name too long (at most \(NAME_MAX) bytes a component, \(PATH_MAX) in all)")
         }
     }
 
@@ -166,7 +182,8 @@ enum RealmCoreFiles {
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
         guard let head = try? handle.read(upToCount: RealmCoreHeaderFacts.headerSize),
-              let size = try? handle.seekToEnd() else { return false }
+            let size = try? handle.seekToEnd()
+        else { return false }
         let bytes = Array(head)
         if Realm.isRealmtuiFile(atPath: path) || bytes.starts(with: Array("SQLite format 3".utf8)) { return false }
         return !RealmCoreHeaderFacts.hasMnemonic(bytes) && RealmCoreDecryption.mayBeEncrypted(fileSize: Int(size))
@@ -176,13 +193,17 @@ enum RealmCoreFiles {
     /// nil for a plain one.
     static func requireKey(_ path: String, _ key: Data?) throws -> [UInt8]? {
         guard mayBeEncryptedRealmFile(path) else {
-            if key != nil { throw RealmError.encryption(path: path, reason: "the Realm file is not encrypted: open it without a key") }
+            if key != nil {
+                throw RealmError.encryption(
+                    path: path, reason: "the Realm file is not encrypted: open it without a key")
+            }
             return nil
         }
         guard let key else {
             // A first IV table in Realm's layout says "encrypted" (and the explorer asks for the
             // key); other headerless pages may be anything, and the message says both.
-            throw RealmError.encryption(path: path, reason: looksEncrypted(path) ? RealmError.missingKeyReason : possiblyEncryptedReason)
+            throw RealmError.encryption(
+                path: path, reason: looksEncrypted(path) ? RealmError.missingKeyReason : possiblyEncryptedReason)
         }
         return [UInt8](key)
     }
@@ -202,38 +223,53 @@ enum RealmCoreFiles {
 
     /// The refusal for a command that would write to a Realm Core file.
     static func refuseWriting(_ path: String) -> CLIFailure {
-        CLIFailure("\(path) is a Realm file (written by a Realm app): realmtui reads it but never changes it; "
-                   + "'realmtui copy \(path) NEW.realm' converts it into a file you can edit")
+        CLIFailure(
+            "\(path) is a Realm file (written by a Realm app): realmtui reads it but never changes it; "
+                + "'realmtui copy \(path) NEW.realm' converts it into a file you can edit")
     }
 
     /// The file read whole and converted into an in-memory Realm; what the conversion leaves
     /// out is said on standard error.
     /// `quiet` leaves the warnings out (a watcher reading the file again after a commit).
-    static func openConverted(_ path: String, key: [UInt8]? = nil, refusingOmissions: Bool = false, quiet: Bool = false) throws -> Realm {
+    static func openConverted(_ path: String, key: [UInt8]? = nil, refusingOmissions: Bool = false, quiet: Bool = false)
+        throws -> Realm
+    {
         let (file, access) = try read(path, key: key)
         var conversion = try RealmCoreConversion(file: file)
         if refusingOmissions, !conversion.omissions.isEmpty {
-            throw CLIFailure("\(path) holds what this version of realmtui cannot hold yet, so a copy would lose it: "
-                             + conversion.omissions.map(\.description).joined(separator: ", ")
-                             + " (--leave-out-unsupported copies the rest)")
+            throw CLIFailure(
+                "\(path) holds what this version of realmtui cannot hold yet, so a copy would lose it: "
+                    + conversion.omissions.map(\.description).joined(separator: ", ")
+                    + " (--leave-out-unsupported copies the rest)")
         }
-        let realm = try Realm(configuration: .init(inMemoryIdentifier: "realm-core:\(path):\(UUID().uuidString)", schema: conversion.schema))
+        let realm = try Realm(
+            configuration: .init(
+                inMemoryIdentifier: "realm-core:\(path):\(UUID().uuidString)", schema: conversion.schema))
         // A file of many objects takes a while: say how far the reading is (on a terminal only).
-        let progress = quiet ? nil : Progress(inputSize: nil, objects: conversion.objectCount,
-                                              doing: "reading " + (path as NSString).lastPathComponent)
+        let progress =
+            quiet
+            ? nil
+            : Progress(
+                inputSize: nil, objects: conversion.objectCount,
+                doing: "reading " + (path as NSString).lastPathComponent)
         defer { progress?.finish() }
-        try realm.write { try conversion.copy(into: realm) { done, total in progress?.update(done, total: total, bytesRead: nil) } }
+        try realm.write {
+            try conversion.copy(into: realm) { done, total in progress?.update(done, total: total, bytesRead: nil) }
+        }
         try note(path, file, access, conversion, droppedLinks: conversion.droppedUnresolvedLinks, quiet: quiet)
         return realm
     }
 
     /// Records what is known of the Realm file just read (`lastOpened`, the class names for
     /// hints) and, unless `quiet`, says on standard error what the reading left out.
-    private static func note(_ path: String, _ file: RealmCoreFile, _ access: RealmCoreFileAccess,
-                             _ conversion: RealmCoreConversion, droppedLinks: Int, quiet: Bool) throws {
-        let facts = Facts(path: path, formatVersion: file.formatVersion, historyType: file.historyType, version: file.version,
-                          schemaVersion: try file.schemaVersion(), omissions: conversion.omissions.map(\.description),
-                          droppedLinks: droppedLinks, summary: access.facts.summary, inUseCopyTakenAt: access.inUseCopyTakenAt)
+    private static func note(
+        _ path: String, _ file: RealmCoreFile, _ access: RealmCoreFileAccess,
+        _ conversion: RealmCoreConversion, droppedLinks: Int, quiet: Bool
+    ) throws {
+        let facts = Facts(
+            path: path, formatVersion: file.formatVersion, historyType: file.historyType, version: file.version,
+            schemaVersion: try file.schemaVersion(), omissions: conversion.omissions.map(\.description),
+            droppedLinks: droppedLinks, summary: access.facts.summary, inUseCopyTakenAt: access.inUseCopyTakenAt)
         box.lock.withLock { box.facts = facts }
         KnownNames.classes = conversion.schema.classNames
         if !quiet { warn(facts) }
@@ -246,7 +282,9 @@ enum RealmCoreFiles {
         let conversion = try RealmCoreConversion(file: file)
         try note(path, file, access, conversion, droppedLinks: 0, quiet: false)
         let counts = try conversion.schema.objectSchemas.map { objectSchema in
-            guard let count = conversion.objectCount(of: objectSchema.name) else { throw RealmError.noSuchClass(objectSchema.name) }
+            guard let count = conversion.objectCount(of: objectSchema.name) else {
+                throw RealmError.noSuchClass(objectSchema.name)
+            }
             return count
         }
         return (conversion.schema, counts)
@@ -255,14 +293,18 @@ enum RealmCoreFiles {
     /// What a command says on standard error about the Realm file it read.
     private static func warn(_ facts: Facts) {
         if let takenAt = facts.inUseCopyTakenAt {
-            Console.error("warning: \(facts.path) is in use by a Realm app: read from a copy taken at \(Facts.clock(takenAt))")
+            Console.error(
+                "warning: \(facts.path) is in use by a Realm app: read from a copy taken at \(Facts.clock(takenAt))")
         }
         if let summary = facts.omissionSummary {
-            Console.error("warning: \(facts.path): a Realm file (format \(facts.formatVersion)); not shown, this version cannot hold them yet: "
-                          + summary + " ('realmtui schema' lists them)")
+            Console.error(
+                "warning: \(facts.path): a Realm file (format \(facts.formatVersion)); not shown, this version cannot hold them yet: "
+                    + summary + " ('realmtui schema' lists them)")
         }
         if facts.droppedLinks > 0 {
-            Console.error("warning: \(facts.path): \(facts.droppedLinks) links to deleted objects read as no link, as Realm apps show them")
+            Console.error(
+                "warning: \(facts.path): \(facts.droppedLinks) links to deleted objects read as no link, as Realm apps show them"
+            )
         }
     }
 
@@ -303,7 +345,8 @@ enum RealmCoreFiles {
     /// The file opened read-only (mapped in place, or a consistent copy when a Realm app has it
     /// open: `RealmCoreFileAccess`) and its schema read.
     private static func read(_ path: String, key: [UInt8]? = nil) throws -> (RealmCoreFile, RealmCoreFileAccess) {
-        let access = try key.map { try RealmCoreFileAccess.open(path: path, key: $0) } ?? RealmCoreFileAccess.open(path: path)
+        let access =
+            try key.map { try RealmCoreFileAccess.open(path: path, key: $0) } ?? RealmCoreFileAccess.open(path: path)
         if let reason = access.facts.unsupportedReason { throw RealmError.unsupportedFormat("\(path): \(reason)") }
         return (try RealmCoreFile(image: access.image, name: path), access)
     }
@@ -327,8 +370,10 @@ enum RealmCoreFiles {
         }
         let embedded = try RealmCoreConversion(file: file).checkEmbeddedObjects()
         let objects = counts.reduce(0) { $0 + $1.1 }
-        Console.line("ok: \(path): a Realm file (format \(file.formatVersion)), version \(file.version), \(objectCount(objects)) in \(counts.count) class\(counts.count == 1 ? "" : "es"), every one read"
-                     + (embedded > 0 ? "; \(embedded) embedded object\(embedded == 1 ? "" : "s"), each with one parent" : ""))
+        Console.line(
+            "ok: \(path): a Realm file (format \(file.formatVersion)), version \(file.version), \(objectCount(objects)) in \(counts.count) class\(counts.count == 1 ? "" : "es"), every one read"
+                + (embedded > 0 ? "; \(embedded) embedded object\(embedded == 1 ? "" : "s"), each with one parent" : "")
+        )
         for (name, count) in counts.sorted(by: { $0.0 < $1.0 }) { Console.line("  \(name): \(count)") }
     }
 
@@ -351,8 +396,9 @@ enum RealmCoreFiles {
         /// holds what realmtui cannot hold yet is not written back either (it would be lost).
         var accessNote: String {
             if !omissions.isEmpty { return "read-only: it holds what realmtui cannot hold yet (listed below)" }
-            return RealmCoreEditPolicy.accessNote(path: path, format: formatVersion, historyType: historyType,
-                                                  inUseByRealmApp: inUseCopyTakenAt != nil)
+            return RealmCoreEditPolicy.accessNote(
+                path: path, format: formatVersion, historyType: historyType,
+                inUseByRealmApp: inUseCopyTakenAt != nil)
         }
 
         /// HH:MM:SS of `date` in local time.
@@ -368,7 +414,8 @@ enum RealmCoreFiles {
         var omissionSummary: String? {
             guard !omissions.isEmpty else { return nil }
             let kinds: [(String, String, String)] = [
-                ("typed link", "typed link", "typed links"), ("links to", "link to a left-out class", "links to left-out classes"),
+                ("typed link", "typed link", "typed links"),
+                ("links to", "link to a left-out class", "links to left-out classes"),
                 ("asymmetric", "asymmetric class", "asymmetric classes"),
                 ("a set of embedded objects", "set of embedded objects", "sets of embedded objects"),
             ]

@@ -12,7 +12,9 @@ enum Render {
         let rows = try RealmFiles.ValueRows(results)
         // Hold back one piece, so the last one can lose its newline.
         var pending: String?
-        try JSONExport.write(rows, schema: results.objectSchema, resolveLink: RealmFiles.linkResolver(realm, writing: rows)) { piece in
+        try JSONExport.write(
+            rows, schema: results.objectSchema, resolveLink: RealmFiles.linkResolver(realm, writing: rows)
+        ) { piece in
             if let pending { Console.write(pending) }
             pending = piece
         }
@@ -26,7 +28,9 @@ enum Render {
     /// RFC 4180 CSV with a header row (`CSVExport`). Lines end in CRLF as the RFC says.
     static func csv(_ results: Results, realm: Realm) throws {
         let rows = try RealmFiles.ValueRows(results)
-        try CSVExport.write(rows, schema: results.objectSchema, resolveLink: RealmFiles.linkResolver(realm, writing: rows)) { Console.write($0) }
+        try CSVExport.write(
+            rows, schema: results.objectSchema, resolveLink: RealmFiles.linkResolver(realm, writing: rows)
+        ) { Console.write($0) }
         try rows.rethrow()
     }
 
@@ -38,9 +42,10 @@ enum Render {
         if names.isEmpty { return Array(persisted.enumerated()).map { ($0.offset, $0.element) } }
         return try names.map { name in
             guard let i = persisted.firstIndex(where: { $0.name == name }) else {
-                throw CLIFailure("--columns: \(schema.name) has no stored property '\(name)'"
-                                 + NameSuggestion.hint(name, among: persisted.map(\.name))
-                                 + "; its properties are: " + persisted.map(\.name).joined(separator: ", "))
+                throw CLIFailure(
+                    "--columns: \(schema.name) has no stored property '\(name)'"
+                        + NameSuggestion.hint(name, among: persisted.map(\.name))
+                        + "; its properties are: " + persisted.map(\.name).joined(separator: ", "))
             }
             return (i, persisted[i])
         }
@@ -53,13 +58,16 @@ enum Render {
         let resolve = RealmFiles.linkResolver(realm)
         var rows: [[String]] = []
         for values in try RealmFiles.ValueRows(results).collect() {
-            rows.append(try shown.map { i, p in try cell(i < values.count ? values[i] : .null, for: p, resolveLink: resolve) })
+            rows.append(
+                try shown.map { i, p in try cell(i < values.count ? values[i] : .null, for: p, resolveLink: resolve) })
         }
         // Dates and the primary key (what tells rows apart) stay whole while others give way.
-        let whole = Set(shown.indices.filter {
-            (shown[$0].property.type == .date && !shown[$0].property.isList) || shown[$0].property.isPrimaryKey
-        })
-        let lines = TableFormatter().format(header: shown.map(\.property.name), rows: rows, maxWidth: width, keepWhole: whole)
+        let whole = Set(
+            shown.indices.filter {
+                (shown[$0].property.type == .date && !shown[$0].property.isList) || shown[$0].property.isPrimaryKey
+            })
+        let lines = TableFormatter().format(
+            header: shown.map(\.property.name), rows: rows, maxWidth: width, keepWhole: whole)
         for line in lines { Console.line(line) }
         Console.line("(\(objectCount(rows.count)))")
     }
@@ -76,7 +84,9 @@ enum Render {
             first = false
             for (i, p) in shown {
                 let pad = String(repeating: " ", count: max(0, nameWidth - displayWidth(p.name)))
-                Console.line(pad + p.name + " = " + (try cell(i < values.count ? values[i] : .null, for: p, resolveLink: resolve)))
+                Console.line(
+                    pad + p.name + " = "
+                        + (try cell(i < values.count ? values[i] : .null, for: p, resolveLink: resolve)))
             }
         }
     }
@@ -106,8 +116,9 @@ extension Render {
             guard case .embedded(let objectSchema, let values)? = try resolveLink(target, key) else { return nil }
             let fields = try objectSchema.persistedProperties.enumerated().map { i, p in
                 let inner = i < values.count ? values[i] : .null
-                return p.name + ": " + (try embeddedText(inner, for: p, resolveLink: resolveLink)
-                    ?? JSONExport.json(inner, for: p, resolveLink: resolveLink).jsonText())
+                return p.name + ": "
+                    + (try embeddedText(inner, for: p, resolveLink: resolveLink)
+                        ?? JSONExport.json(inner, for: p, resolveLink: resolveLink).jsonText())
             }
             return objectSchema.name + "{" + fields.joined(separator: ", ") + "}"
         case .list(let items):
@@ -124,7 +135,10 @@ extension Render {
             var parts: [String] = []
             var objects = 0
             for (key, item) in value.sortedEntries {
-                if item.isNull { parts.append(JSONWriter.quoted(key) + ": null"); continue }
+                if item.isNull {
+                    parts.append(JSONWriter.quoted(key) + ": null")
+                    continue
+                }
                 guard let text = try embeddedText(item, for: property, resolveLink: resolveLink) else { return nil }
                 parts.append(JSONWriter.quoted(key) + ": " + text)
                 objects += 1

@@ -13,7 +13,8 @@ import Testing
         let stream = JSONElementStream(className: className) { buffer in
             let count = min(step, buffer.count, bytes.count - offset)
             guard count > 0 else { return 0 }
-            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes.withUnsafeBytes { $0 }[offset..<offset + count]))
+            buffer.copyMemory(
+                from: UnsafeRawBufferPointer(rebasing: bytes.withUnsafeBytes { $0 }[offset..<offset + count]))
             offset += count
             return count
         }
@@ -91,7 +92,8 @@ import Testing
 
     @Test func theDocumentFormsAreCheckedAsBefore() throws {
         #expect(Self.error("[{\"a\": 1}]", step: 3)?.contains("name their class with --class") == true)
-        #expect(Self.error("{\"Dog\": []}", className: "Dog", step: 3)?.contains("import it without --class Dog") == true)
+        #expect(
+            Self.error("{\"Dog\": []}", className: "Dog", step: 3)?.contains("import it without --class Dog") == true)
         #expect(Self.error("42", step: 1)?.contains("got number 42") == true)
         let notArray = Self.error("{\"Dog\": {\"name\": \"Rex\"}}", step: 2)
         #expect(notArray?.contains("\"Dog\" must be an array of objects") == true, "\(notArray ?? "no error")")
@@ -100,7 +102,8 @@ import Testing
     @Test func aLargeInputIsHeldAFewChunksAtATime() throws {
         let objects = 80_000
         var text = "{\"Item\": ["
-        text += (0..<objects).map { "{\"id\": \($0), \"name\": \"item \($0) with some text to make it longer\"}" }.joined(separator: ",\n")
+        text += (0..<objects).map { "{\"id\": \($0), \"name\": \"item \($0) with some text to make it longer\"}" }
+            .joined(separator: ",\n")
         text += "]}"
         let bytes = Array(text.utf8)
         #expect(bytes.count > 4 * JSONElementStream.chunkSize)
@@ -108,7 +111,8 @@ import Testing
         let stream = JSONElementStream(className: nil) { buffer in
             let count = min(buffer.count, bytes.count - offset)
             guard count > 0 else { return 0 }
-            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes.withUnsafeBytes { $0 }[offset..<offset + count]))
+            buffer.copyMemory(
+                from: UnsafeRawBufferPointer(rebasing: bytes.withUnsafeBytes { $0 }[offset..<offset + count]))
             offset += count
             return count
         }

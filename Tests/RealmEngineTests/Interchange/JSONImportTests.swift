@@ -4,14 +4,14 @@ import Testing
 
 @Suite struct InterchangeJSONImportTests {
     static let schemaJSON = #"""
-    [{"name": "Person", "primaryKey": "id", "properties": {"id": "int", "name": "string", "dogs": "Dog[]"}},
-     {"name": "Tag", "primaryKey": "label", "properties": {"label": "string"}},
-     {"name": "Dog", "properties": {
-        "name": {"type": "string", "indexed": true}, "age": "int?", "born": "date?", "tags": "string[]",
-        "ok": "bool?", "i8": "int8?", "i16": "int16?", "i32": "int32?", "f": "float?", "d": "double?",
-        "photo": "data?", "oid": "objectId?", "u": "uuid?", "owner": "Person?", "friend": "Dog?", "labels": "Tag[]",
-        "owners": {"type": "linkingObjects", "objectType": "Person", "property": "dogs"}}}]
-    """#
+        [{"name": "Person", "primaryKey": "id", "properties": {"id": "int", "name": "string", "dogs": "Dog[]"}},
+         {"name": "Tag", "primaryKey": "label", "properties": {"label": "string"}},
+         {"name": "Dog", "properties": {
+            "name": {"type": "string", "indexed": true}, "age": "int?", "born": "date?", "tags": "string[]",
+            "ok": "bool?", "i8": "int8?", "i16": "int16?", "i32": "int32?", "f": "float?", "d": "double?",
+            "photo": "data?", "oid": "objectId?", "u": "uuid?", "owner": "Person?", "friend": "Dog?", "labels": "Tag[]",
+            "owners": {"type": "linkingObjects", "objectType": "Person", "property": "dogs"}}}]
+        """#
 
     let schema: Schema
     let dog: ObjectSchema
@@ -25,8 +25,10 @@ import Testing
         return try JSONImport.input(fromJSON: try JSONParser.parse(json), for: p, className: "Dog", schema: schema)
     }
 
-    func expectMismatch(_ property: String, _ json: String, mentioning words: [String] = [],
-                        sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectMismatch(
+        _ property: String, _ json: String, mentioning words: [String] = [],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         do {
             let got = try input(property, json)
             Issue.record("\(property) = \(json) gave \(got)", sourceLocation: sourceLocation)
@@ -34,7 +36,8 @@ import Testing
             #expect(error.code == "type-mismatch", "\(error)", sourceLocation: sourceLocation)
             #expect(error.description.contains("Dog.\(property)"), "\(error)", sourceLocation: sourceLocation)
             for word in words {
-                #expect(error.description.contains(word), "\(error) should mention \(word)", sourceLocation: sourceLocation)
+                #expect(
+                    error.description.contains(word), "\(error) should mention \(word)", sourceLocation: sourceLocation)
             }
         } catch {
             Issue.record("\(error)", sourceLocation: sourceLocation)
@@ -43,23 +46,31 @@ import Testing
 
     @Test func readsTheCommandLineContractFile() throws {
         let file = #"""
-        {"Person": [{"id": 1, "name": "张三", "dogs": [{"name": "大黄", "age": 1, "born": "2020-01-02T03:04:05.250Z", "tags": ["a", "b"]}]},
-                    [2, "李四", [["小白", 3, null, []]]]],
-         "Dog": [{"name": "阿黄", "age": 2, "unknown": {"x": 1}}]}
-        """#
+            {"Person": [{"id": 1, "name": "张三", "dogs": [{"name": "大黄", "age": 1, "born": "2020-01-02T03:04:05.250Z", "tags": ["a", "b"]}]},
+                        [2, "李四", [["小白", 3, null, []]]]],
+             "Dog": [{"name": "阿黄", "age": 2, "unknown": {"x": 1}}]}
+            """#
         let result = try JSONImport.objects(fromJSON: Data(file.utf8), schema: schema)
         #expect(result.map(\.className) == ["Person", "Dog"])
         #expect(result[0].objects.count == 2)
         let born = Timestamp(seconds: 1_577_934_245, nanoseconds: 250_000_000)
-        #expect(result[0].objects[0] == .dictionary([
-            "id": .value(.int(1)), "name": .value(.string("张三")),
-            "dogs": .array([.dictionary(["name": .value(.string("大黄")), "age": .value(.int(1)), "born": .value(.date(born)),
-                                         "tags": .array([.value(.string("a")), .value(.string("b"))])])]),
-        ]))
-        #expect(result[0].objects[1] == .array([
-            .value(.int(2)), .value(.string("李四")),
-            .array([.array([.value(.string("小白")), .value(.int(3)), .value(.null), .array([])])]),
-        ]))
+        #expect(
+            result[0].objects[0]
+                == .dictionary([
+                    "id": .value(.int(1)), "name": .value(.string("张三")),
+                    "dogs": .array([
+                        .dictionary([
+                            "name": .value(.string("大黄")), "age": .value(.int(1)), "born": .value(.date(born)),
+                            "tags": .array([.value(.string("a")), .value(.string("b"))]),
+                        ])
+                    ]),
+                ]))
+        #expect(
+            result[0].objects[1]
+                == .array([
+                    .value(.int(2)), .value(.string("李四")),
+                    .array([.array([.value(.string("小白")), .value(.int(3)), .value(.null), .array([])])]),
+                ]))
         #expect(result[1].objects == [.dictionary(["name": .value(.string("阿黄")), "age": .value(.int(2))])])
     }
 
@@ -70,17 +81,28 @@ import Testing
     }
 
     @Test func rejectsBadFileShapes() {
-        #expect(throws: RealmError.noSuchClass("Cat")) { try JSONImport.objects(fromJSON: Data(#"{"Cat": []}"#.utf8), schema: schema) }
-        #expect(throws: RealmError.self) { try JSONImport.objects(fromJSON: Data(#"[{"name": "x"}]"#.utf8), schema: schema) }
-        #expect(throws: RealmError.self) { try JSONImport.objects(fromJSON: Data(#"{"Dog": {"name": "x"}}"#.utf8), schema: schema) }
-        #expect(throws: RealmError.self) { try JSONImport.objects(fromJSON: Data(#"{"Dog": [5]}"#.utf8), schema: schema) }
+        #expect(throws: RealmError.noSuchClass("Cat")) {
+            try JSONImport.objects(fromJSON: Data(#"{"Cat": []}"#.utf8), schema: schema)
+        }
+        #expect(throws: RealmError.self) {
+            try JSONImport.objects(fromJSON: Data(#"[{"name": "x"}]"#.utf8), schema: schema)
+        }
+        #expect(throws: RealmError.self) {
+            try JSONImport.objects(fromJSON: Data(#"{"Dog": {"name": "x"}}"#.utf8), schema: schema)
+        }
+        #expect(throws: RealmError.self) {
+            try JSONImport.objects(fromJSON: Data(#"{"Dog": [5]}"#.utf8), schema: schema)
+        }
         #expect(throws: RealmError.self) { try JSONImport.objects(fromJSON: Data("{".utf8), schema: schema) }
         // More values than stored properties.
-        #expect(throws: RealmError.self) { try JSONImport.objects(fromJSON: Data(#"{"Tag": [["a", "b"]]}"#.utf8), schema: schema) }
+        #expect(throws: RealmError.self) {
+            try JSONImport.objects(fromJSON: Data(#"{"Tag": [["a", "b"]]}"#.utf8), schema: schema)
+        }
     }
 
     @Test func skipsComputedProperties() throws {
-        let result = try JSONImport.objectInput(fromJSON: try JSONParser.parse(#"{"name": "x", "owners": [1, 2]}"#), objectSchema: dog, schema: schema)
+        let result = try JSONImport.objectInput(
+            fromJSON: try JSONParser.parse(#"{"name": "x", "owners": [1, 2]}"#), objectSchema: dog, schema: schema)
         #expect(result == .dictionary(["name": .value(.string("x"))]))
     }
 
@@ -113,8 +135,9 @@ import Testing
     }
 
     @Test func dates() throws {
-        #expect(try input("born", #""2020-01-02T03:04:05.123456789Z""#)
-                    == .value(.date(Timestamp(seconds: 1_577_934_245, nanoseconds: 123_456_789))))
+        #expect(
+            try input("born", #""2020-01-02T03:04:05.123456789Z""#)
+                == .value(.date(Timestamp(seconds: 1_577_934_245, nanoseconds: 123_456_789))))
         #expect(try input("born", #""2020-01-02T04:04:05+01:00""#) == .value(.date(Timestamp(seconds: 1_577_934_245))))
         #expect(try input("born", #""2020-01-02""#) == .value(.date(Timestamp(seconds: 1_577_923_200))))
         #expect(try input("born", "10001") == .value(.date(Timestamp(seconds: 10, nanoseconds: 1_000_000))))
@@ -166,23 +189,31 @@ import Testing
         #expect(try input("tags", #"["a", "b"]"#) == .array([.value(.string("a")), .value(.string("b"))]))
         #expect(try input("tags", "[]") == .array([]))
         #expect(try input("tags", "null") == .value(.null))
-        #expect(try input("labels", #"["x", {"label": "y"}, ["z"]]"#)
-                    == .array([.primaryKey(.string("x")), .dictionary(["label": .value(.string("y"))]), .array([.value(.string("z"))])]))
+        #expect(
+            try input("labels", #"["x", {"label": "y"}, ["z"]]"#)
+                == .array([
+                    .primaryKey(.string("x")), .dictionary(["label": .value(.string("y"))]),
+                    .array([.value(.string("z"))]),
+                ]))
     }
 
     @Test func links() throws {
         // An object: nested create (or upsert) of the target.
-        #expect(try input("owner", #"{"id": 7, "name": "王五"}"#)
-                    == .dictionary(["id": .value(.int(7)), "name": .value(.string("王五"))]))
+        #expect(
+            try input("owner", #"{"id": 7, "name": "王五"}"#)
+                == .dictionary(["id": .value(.int(7)), "name": .value(.string("王五"))]))
         // An array: the target's properties in order.
         #expect(try input("owner", #"[7, "王五", []]"#) == .array([.value(.int(7)), .value(.string("王五")), .array([])]))
         // A scalar: the primary key of an existing target, typed by the key.
         #expect(try input("owner", "7") == .primaryKey(.int(7)))
         #expect(try input("owner", "null") == .value(.null))
         // Nested two levels deep, through a list.
-        #expect(try input("owner", #"{"id": 1, "dogs": [{"name": "a", "owner": 2}]}"#)
-                    == .dictionary(["id": .value(.int(1)),
-                                    "dogs": .array([.dictionary(["name": .value(.string("a")), "owner": .primaryKey(.int(2))])])]))
+        #expect(
+            try input("owner", #"{"id": 1, "dogs": [{"name": "a", "owner": 2}]}"#)
+                == .dictionary([
+                    "id": .value(.int(1)),
+                    "dogs": .array([.dictionary(["name": .value(.string("a")), "owner": .primaryKey(.int(2))])]),
+                ]))
         // No primary key on Dog: a scalar cannot name one.
         expectMismatch("friend", "3", mentioning: ["no primary key"])
         // Wrong key type.
@@ -192,7 +223,9 @@ import Testing
 
     @Test func valuesWithoutTheEngine() throws {
         let p = try #require(dog["tags"])
-        #expect(try JSONImport.value(fromJSON: try JSONParser.parse(#"["a"]"#), for: p, className: "Dog") == .list([.string("a")]))
+        #expect(
+            try JSONImport.value(fromJSON: try JSONParser.parse(#"["a"]"#), for: p, className: "Dog")
+                == .list([.string("a")]))
         let age = try #require(dog["age"])
         #expect(try JSONImport.value(fromJSON: .number("3"), for: age, className: "Dog") == .int(3))
         let owner = try #require(dog["owner"])
@@ -240,19 +273,29 @@ import Testing
         #expect(try JSONImport.queryArgument(#""Rex""#) == .string("Rex"))
         #expect(try JSONImport.queryArgument("true") == .bool(true))
         #expect(try JSONImport.queryArgument("null") == .null)
-        #expect(try JSONImport.queryArgument(#"[1, "a", [false]]"#) == .list([.int(1), .string("a"), .list([.bool(false)])]))
-        #expect(try JSONImport.queryArgument(#"{"$date": "2020-01-01T00:00:00.5Z"}"#)
-                    == .date(Timestamp(seconds: 1_577_836_800, nanoseconds: 500_000_000)))
+        #expect(
+            try JSONImport.queryArgument(#"[1, "a", [false]]"#)
+                == .list([.int(1), .string("a"), .list([.bool(false)])]))
+        #expect(
+            try JSONImport.queryArgument(#"{"$date": "2020-01-01T00:00:00.5Z"}"#)
+                == .date(Timestamp(seconds: 1_577_836_800, nanoseconds: 500_000_000)))
         #expect(try JSONImport.queryArgument(#"{"$date": 1000}"#) == .date(Timestamp(seconds: 1)))
         #expect(try JSONImport.queryArgument(#"{"$date": {"$numberLong": "-1000"}}"#) == .date(Timestamp(seconds: -1)))
-        #expect(try JSONImport.queryArgument(#"{"$oid": "6001c033600510df3bbfd864"}"#)
-                    == .objectId(ObjectId("6001c033600510df3bbfd864")))
-        #expect(try JSONImport.queryArgument(#"{"$uuid": "d1b186e1-e9e0-4768-a1a7-c492519d47ee"}"#)
-                    == .uuid(try #require(UUID(uuidString: "d1b186e1-e9e0-4768-a1a7-c492519d47ee"))))
+        #expect(
+            try JSONImport.queryArgument(#"{"$oid": "6001c033600510df3bbfd864"}"#)
+                == .objectId(ObjectId("6001c033600510df3bbfd864")))
+        #expect(
+            try JSONImport.queryArgument(#"{"$uuid": "d1b186e1-e9e0-4768-a1a7-c492519d47ee"}"#)
+                == .uuid(try #require(UUID(uuidString: "d1b186e1-e9e0-4768-a1a7-c492519d47ee"))))
         #expect(try JSONImport.queryArgument(#"{"$binary": "AQI="}"#) == .data(Data([1, 2])))
-        #expect(try JSONImport.queryArgument(#"{"$binary": {"base64": "AQI=", "subType": "00"}}"#) == .data(Data([1, 2])))
+        #expect(
+            try JSONImport.queryArgument(#"{"$binary": {"base64": "AQI=", "subType": "00"}}"#) == .data(Data([1, 2])))
         #expect(try JSONImport.queryArgument(#"{"$numberLong": "12"}"#) == .int(12))
-        if case .double(let d) = try JSONImport.queryArgument(#"{"$numberDouble": "NaN"}"#) { #expect(d.isNaN) } else { Issue.record("NaN") }
+        if case .double(let d) = try JSONImport.queryArgument(#"{"$numberDouble": "NaN"}"#) {
+            #expect(d.isNaN)
+        } else {
+            Issue.record("NaN")
+        }
         // Text that is not JSON is a string (the property it meets decides its type).
         #expect(try JSONImport.queryArgument("Rex") == .string("Rex"))
         #expect(try JSONImport.queryArgument("2020-01-01") == .string("2020-01-01"))

@@ -13,7 +13,10 @@ import Testing
 
     @Test func booleansAreNotNumbers() throws {
         let v = try JSONParser.parse("[true, 1, false, 0]")
-        guard case .array(let items) = v else { Issue.record("not an array"); return }
+        guard case .array(let items) = v else {
+            Issue.record("not an array")
+            return
+        }
         #expect(items[0].boolValue == true && items[0].int64Value == nil)
         #expect(items[1].boolValue == nil && items[1].int64Value == 1)
         #expect(items[2].boolValue == false)
@@ -74,10 +77,14 @@ import Testing
     }
 
     @Test func writerKeepsOrderAndPrettyPrints() throws {
-        let v = JSONValue.object([JSONMember("b", .integer(1)), JSONMember("a", .array([.null, .bool(true)])),
-                                  JSONMember("e", .array([])), JSONMember("o", .object([]))])
+        let v = JSONValue.object([
+            JSONMember("b", .integer(1)), JSONMember("a", .array([.null, .bool(true)])),
+            JSONMember("e", .array([])), JSONMember("o", .object([])),
+        ])
         #expect(v.jsonText() == #"{"b":1,"a":[null,true],"e":[],"o":{}}"#)
-        #expect(v.jsonText(pretty: true) == "{\n  \"b\": 1,\n  \"a\": [\n    null,\n    true\n  ],\n  \"e\": [],\n  \"o\": {}\n}")
+        #expect(
+            v.jsonText(pretty: true)
+                == "{\n  \"b\": 1,\n  \"a\": [\n    null,\n    true\n  ],\n  \"e\": [],\n  \"o\": {}\n}")
         #expect(try JSONParser.parse(v.jsonText(pretty: true)) == v)
     }
 
@@ -98,7 +105,8 @@ import Testing
 
     /// Mutated documents either parse or throw; none traps. Deterministic (seeded SplitMix64).
     @Test func mutatedInputNeverCrashes() {
-        let seed = Array(#"{"Dog": [{"name": "张三\n", "age": -1.5e3, "tags": ["a", true, null]}, [1, {"x": "\ud83d\ude00"}]]}"#.utf8)
+        let seed = Array(
+            #"{"Dog": [{"name": "张三\n", "age": -1.5e3, "tags": ["a", true, null]}, [1, {"x": "\ud83d\ude00"}]]}"#.utf8)
         var generator = SeededGenerator(seed: 0x9E37_79B9_7F4A_7C15)
         func next() -> UInt64 { generator.next() }
         var parsed = 0

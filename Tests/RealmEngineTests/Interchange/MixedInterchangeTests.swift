@@ -8,10 +8,10 @@ import Testing
 /// JSON text; export → import → export byte-identical, links by primary key or position.
 @Suite struct MixedInterchangeTests {
     static let schemaJSON = #"""
-    [{"name": "Box", "primaryKey": "id", "properties": {"id": "int", "value": "mixed", "items": "mixed[]", "bag": "mixed<>", "attrs": "mixed{}"}},
-     {"name": "Dog", "primaryKey": "name", "properties": {"name": "string"}},
-     {"name": "Cat", "properties": {"name": "string"}}]
-    """#
+        [{"name": "Box", "primaryKey": "id", "properties": {"id": "int", "value": "mixed", "items": "mixed[]", "bag": "mixed<>", "attrs": "mixed{}"}},
+         {"name": "Dog", "primaryKey": "name", "properties": {"name": "string"}},
+         {"name": "Cat", "properties": {"name": "string"}}]
+        """#
 
     static func schema() throws -> Schema { try Schema(realmJSJSON: Data(schemaJSON.utf8)) }
 
@@ -25,27 +25,31 @@ import Testing
         #expect(box.properties.map(\.typeDescription) == ["int", "mixed", "mixed[]", "mixed<>", "mixed{}"])
         #expect(box["value"]?.type == .mixed && box["value"]?.isOptional == true)
         #expect(try Schema(realmJSJSON: try schema.realmJSJSON()) == schema)
-        let long = try Schema(realmJSJSON: Data(#"[{"name": "A", "properties": {"m": {"type": "list", "objectType": "mixed"}, "o": "mixed?"}}]"#.utf8))
+        let long = try Schema(
+            realmJSJSON: Data(
+                #"[{"name": "A", "properties": {"m": {"type": "list", "objectType": "mixed"}, "o": "mixed?"}}]"#.utf8))
         #expect(long["A"]?["m"]?.typeDescription == "mixed[]" && long["A"]?["o"]?.typeDescription == "mixed")
     }
 
     /// Every kind of Mixed value in one document, in export's own form.
     static let document = #"""
-    [
-    {"id":1,"value":null,"items":[1,1.5,"1",true,null,{"$float":2.5},{"$double":"nan"},{"$decimal":"12.50"},{"$date":"2020-01-02T03:04:05.25Z"},{"$oid":"0123456789abcdef01234567"},{"$uuid":"d1b186e1-e9e0-4768-a1a7-c492519d47ee"},{"$binary":"AAH/"},[1,[2]],{"a":{"b":[]}}],"bag":[null,true,1,"1"],"attrs":{"cat":{"$link":{"class":"Cat","index":1}},"dog":{"$link":{"class":"Dog","key":"rex"}},"n":-0.0}},
-    {"id":2,"value":{"$link":{"class":"Dog","key":"tom"}},"items":[],"bag":[],"attrs":{}},
-    {"id":3,"value":{"k":[{"$date":"1969-12-31T23:59:59Z"}]},"items":[],"bag":[],"attrs":{}},
-    {"id":4,"value":"5","items":[],"bag":[],"attrs":{}},
-    {"id":5,"value":5,"items":[],"bag":[],"attrs":{}}
-    ]
-    """#
+        [
+        {"id":1,"value":null,"items":[1,1.5,"1",true,null,{"$float":2.5},{"$double":"nan"},{"$decimal":"12.50"},{"$date":"2020-01-02T03:04:05.25Z"},{"$oid":"0123456789abcdef01234567"},{"$uuid":"d1b186e1-e9e0-4768-a1a7-c492519d47ee"},{"$binary":"AAH/"},[1,[2]],{"a":{"b":[]}}],"bag":[null,true,1,"1"],"attrs":{"cat":{"$link":{"class":"Cat","index":1}},"dog":{"$link":{"class":"Dog","key":"rex"}},"n":-0.0}},
+        {"id":2,"value":{"$link":{"class":"Dog","key":"tom"}},"items":[],"bag":[],"attrs":{}},
+        {"id":3,"value":{"k":[{"$date":"1969-12-31T23:59:59Z"}]},"items":[],"bag":[],"attrs":{}},
+        {"id":4,"value":"5","items":[],"bag":[],"attrs":{}},
+        {"id":5,"value":5,"items":[],"bag":[],"attrs":{}}
+        ]
+        """#
 
     static func importDocument(_ text: String, csv: Bool = false, schema: Schema) throws -> Realm {
         let realm = try memory(schema)
         try realm.write {
             for name in ["rex", "tom"] { try realm.create("Dog", ["name": .string(name)]) }
             for name in ["felix", "tibbles"] { try realm.create("Cat", ["name": .string(name)]) }
-            let groups = csv ? try ImportDocument.groups(fromCSV: Data(text.utf8), className: "Box", schema: schema)
+            let groups =
+                csv
+                ? try ImportDocument.groups(fromCSV: Data(text.utf8), className: "Box", schema: schema)
                 : try ImportDocument.groups(fromJSON: Data(text.utf8), className: "Box", schema: schema)
             _ = try DataImport(realm: realm).run(groups)
         }
@@ -55,7 +59,8 @@ import Testing
     static func export(_ realm: Realm, csv: Bool = false) throws -> String {
         let objectSchema = try #require(realm.schema["Box"])
         let rows = try realm.objects("Box").sorted(byKeyPath: "id").map { try $0.values() }
-        return csv ? try CSVExport.table(rows, schema: objectSchema, resolveLink: realm.exportLinkResolver())
+        return csv
+            ? try CSVExport.table(rows, schema: objectSchema, resolveLink: realm.exportLinkResolver())
             : try JSONExport.array(rows, schema: objectSchema, resolveLink: realm.exportLinkResolver())
     }
 
@@ -63,7 +68,10 @@ import Testing
         let schema = try Self.schema()
         let realm = try Self.importDocument(Self.document, schema: schema)
         let box = try #require(try realm.object(ofType: "Box", forPrimaryKey: .int(1)))
-        guard case .list(let items)? = box["items"] else { Issue.record("no items"); return }
+        guard case .list(let items)? = box["items"] else {
+            Issue.record("no items")
+            return
+        }
         #expect(items.count == 14)
         #expect(items.prefix(5) == [.int(1), .double(1.5), .string("1"), .bool(true), .null])
         #expect(items[5] == .float(2.5) && ValueOrder.isNaN(items[6]))
@@ -71,8 +79,12 @@ import Testing
         #expect(items[12] == .list([.int(1), .list([.int(2)])]) && items[13] == .map(["a": .map(["b": .list([])])]))
         let rex = try #require(try realm.object(ofType: "Dog", forPrimaryKey: .string("rex")))
         let tibbles = try #require(try realm.objects("Cat").filter("name == 'tibbles'").first)
-        #expect(box["attrs"] == .map(["dog": .typedLink(TypedLink(className: "Dog", key: rex.key)),
-                                      "cat": .typedLink(TypedLink(className: "Cat", key: tibbles.key)), "n": .double(-0.0)]))
+        #expect(
+            box["attrs"]
+                == .map([
+                    "dog": .typedLink(TypedLink(className: "Dog", key: rex.key)),
+                    "cat": .typedLink(TypedLink(className: "Cat", key: tibbles.key)), "n": .double(-0.0),
+                ]))
         #expect(try realm.object(ofType: "Box", forPrimaryKey: .int(4))?["value"] == .string("5"))
         #expect(try realm.object(ofType: "Box", forPrimaryKey: .int(5))?["value"] == .int(5))
         let exported = try Self.export(realm)
@@ -83,7 +95,7 @@ import Testing
         let schema = try Self.schema()
         let realm = try Self.importDocument(Self.document, schema: schema)
         let csv = try Self.export(realm, csv: true)
-        #expect(csv.contains("\n4,\"\"\"5\"\"\",[],[],{}"), "\(csv)")   // the string "5" as JSON text in a quoted cell
+        #expect(csv.contains("\n4,\"\"\"5\"\"\",[],[],{}"), "\(csv)")  // the string "5" as JSON text in a quoted cell
         #expect(csv.contains("\n5,5,[],[],{}"), "\(csv)")
         let again = try Self.importDocument(csv, csv: true, schema: schema)
         #expect(try Self.export(again, csv: true) == csv)
@@ -113,7 +125,9 @@ import Testing
         }
         // Without an import to resolve it, a link is refused rather than guessed.
         let value = try #require(schema["Box"]?["value"])
-        #expect(throws: RealmError.self) { try Value.parse(#"{"$link": {"class": "Dog", "key": "rex"}}"#, for: value, className: "Box") }
+        #expect(throws: RealmError.self) {
+            try Value.parse(#"{"$link": {"class": "Dog", "key": "rex"}}"#, for: value, className: "Box")
+        }
         #expect(try Value.parse("hello", for: value, className: "Box") == .string("hello"))
         #expect(try Value.parse("5", for: value, className: "Box") == .int(5))
         #expect(try Value.parse(#""5""#, for: value, className: "Box") == .string("5"))

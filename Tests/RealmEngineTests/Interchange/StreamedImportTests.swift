@@ -9,10 +9,10 @@ import Testing
 /// forms, members in any order or missing or null, and the objects an import refuses.
 @Suite struct StreamedImportTests {
     static let schemaJSON = #"""
-    [{"name": "Person", "primaryKey": "id", "properties": {"id": "int", "name": "string", "score": "double", "active": "bool", "createdAt": "date", "nick": "string?", "rank": "int?"}},
-     {"name": "Note", "properties": {"text": "string", "n": "int", "when": "date?", "weight": "double?"}},
-     {"name": "Small", "properties": {"b": "int8", "f": "float"}}]
-    """#
+        [{"name": "Person", "primaryKey": "id", "properties": {"id": "int", "name": "string", "score": "double", "active": "bool", "createdAt": "date", "nick": "string?", "rank": "int?"}},
+         {"name": "Note", "properties": {"text": "string", "n": "int", "when": "date?", "weight": "double?"}},
+         {"name": "Small", "properties": {"b": "int8", "f": "float"}}]
+        """#
 
     /// What an import did: its summary (or error) and every object's values afterwards.
     struct Outcome: Equatable, CustomStringConvertible {
@@ -32,14 +32,20 @@ import Testing
 
     /// Imports `text` into a fresh in-memory Realm (holding `Person` 1 "before" first when
     /// `preexisting`), streamed `step` bytes at a time or parsed whole.
-    static func outcome(_ bytes: [UInt8], className: String? = nil, streamed: Bool, step: Int = 1 << 20,
-                        options: DataImport.Options = .init(), preexisting: Bool = false) throws -> Outcome {
+    static func outcome(
+        _ bytes: [UInt8], className: String? = nil, streamed: Bool, step: Int = 1 << 20,
+        options: DataImport.Options = .init(), preexisting: Bool = false
+    ) throws -> Outcome {
         let schema = try Schema(realmJSJSON: Data(schemaJSON.utf8))
         let realm = try Realm(configuration: .init(inMemoryIdentifier: "streamed-\(UUID().uuidString)", schema: schema))
         if preexisting {
             try realm.write {
-                try realm.create("Person", ["id": .int(1), "name": .string("before"), "score": .double(0.5), "active": .bool(true),
-                                            "createdAt": .date(Timestamp(milliseconds: 0))])
+                try realm.create(
+                    "Person",
+                    [
+                        "id": .int(1), "name": .string("before"), "score": .double(0.5), "active": .bool(true),
+                        "createdAt": .date(Timestamp(milliseconds: 0)),
+                    ])
             }
         }
         var result: String
@@ -52,16 +58,19 @@ import Testing
                 let stream = JSONElementStream(className: className) { buffer in
                     let count = min(step, buffer.count, bytes.count - offset)
                     guard count > 0 else { return 0 }
-                    buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes.withUnsafeBytes { $0 }[offset..<offset + count]))
+                    buffer.copyMemory(
+                        from: UnsafeRawBufferPointer(rebasing: bytes.withUnsafeBytes { $0 }[offset..<offset + count]))
                     offset += count
                     return count
                 }
                 summary = try importer.run(stream)
             } else {
-                summary = try importer.run(ImportDocument.groups(fromJSON: Data(bytes), className: className, schema: schema))
+                summary = try importer.run(
+                    ImportDocument.groups(fromJSON: Data(bytes), className: className, schema: schema))
             }
             try realm.commitWrite()
-            result = "created \(summary.created) updated \(summary.updated) unchanged \(summary.unchanged) ignored \(summary.ignoredProperties) \(summary.perClass)"
+            result =
+                "created \(summary.created) updated \(summary.updated) unchanged \(summary.unchanged) ignored \(summary.ignoredProperties) \(summary.perClass)"
         } catch {
             realm.cancelWrite()
             result = "error: " + ((error as? RealmError)?.description ?? "\(error)")
@@ -76,32 +85,43 @@ import Testing
     /// Expects the streamed import of `text` (whole and a few bytes at a time) to do what the
     /// whole-document import does; returns that outcome.
     @discardableResult
-    static func expectSame(_ text: String, className: String? = "Person", options: DataImport.Options = .init(),
-                           preexisting: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) throws -> Outcome {
-        try expectSame(bytes: Array(text.utf8), className: className, options: options, preexisting: preexisting, sourceLocation: sourceLocation)
+    static func expectSame(
+        _ text: String, className: String? = "Person", options: DataImport.Options = .init(),
+        preexisting: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> Outcome {
+        try expectSame(
+            bytes: Array(text.utf8), className: className, options: options, preexisting: preexisting,
+            sourceLocation: sourceLocation)
     }
 
     @discardableResult
-    static func expectSame(bytes text: [UInt8], className: String? = "Person", options: DataImport.Options = .init(),
-                           preexisting: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) throws -> Outcome {
+    static func expectSame(
+        bytes text: [UInt8], className: String? = "Person", options: DataImport.Options = .init(),
+        preexisting: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> Outcome {
         let whole = try outcome(text, className: className, streamed: false, options: options, preexisting: preexisting)
         for step in [1 << 20, 7] {
-            let streamed = try outcome(text, className: className, streamed: true, step: step, options: options, preexisting: preexisting)
+            let streamed = try outcome(
+                text, className: className, streamed: true, step: step, options: options, preexisting: preexisting)
             #expect(streamed == whole, "read \(step) bytes at a time", sourceLocation: sourceLocation)
         }
         return whole
     }
 
-    static func person(_ id: String, name: String = #""n""#, score: String = "1.5", active: String = "true",
-                       createdAt: String = #""2020-01-02T03:04:05Z""#) -> String {
+    static func person(
+        _ id: String, name: String = #""n""#, score: String = "1.5", active: String = "true",
+        createdAt: String = #""2020-01-02T03:04:05Z""#
+    ) -> String {
         #"{"id": \#(id), "name": \#(name), "score": \#(score), "active": \#(active), "createdAt": \#(createdAt)}"#
     }
 
     @Test func doublesAreReadToTheLastBit() throws {
         var generator = SystemRandomNumberGenerator()
-        var scores = ["0", "-0", "-0.0", "1e-300", "5e-324", "4.9e-324", "2.2250738585072014e-308", "1.7976931348623157e308",
-                      "123456789012345678901234567890", "0.1", "2.5E+3", "2.5e-3", "1E2", "63.942679845788376",
-                      "9007199254740993", "0.30000000000000004", "1.00000000000000011102230246251565404236316680908203125"]
+        var scores = [
+            "0", "-0", "-0.0", "1e-300", "5e-324", "4.9e-324", "2.2250738585072014e-308", "1.7976931348623157e308",
+            "123456789012345678901234567890", "0.1", "2.5E+3", "2.5e-3", "1E2", "63.942679845788376",
+            "9007199254740993", "0.30000000000000004", "1.00000000000000011102230246251565404236316680908203125",
+        ]
         for _ in 0..<300 {
             let d = Double(bitPattern: UInt64.random(in: 0...UInt64.max, using: &generator))
             if d.isFinite { scores.append("\(d)") }
@@ -136,8 +156,10 @@ import Testing
     }
 
     @Test func stringsWithEscapesAndNonASCIIText() throws {
-        let names = [#""""#, #""a\"b\\c\/d\n\t\u0041\u00e9\ud83d\ude00""#, #""小白 🐕 é""#, #""\u0000""#,
-                     "\"" + String(repeating: "x", count: 5000) + "\""]
+        let names = [
+            #""""#, #""a\"b\\c\/d\n\t\u0041\u00e9\ud83d\ude00""#, #""小白 🐕 é""#, #""\u0000""#,
+            "\"" + String(repeating: "x", count: 5000) + "\"",
+        ]
         let text = "[" + names.enumerated().map { Self.person("\($0)", name: $1) }.joined(separator: ",") + "]"
         let outcome = try Self.expectSame(text)
         #expect(outcome.result.hasPrefix("created \(names.count) "))
@@ -154,8 +176,10 @@ import Testing
     }
 
     @Test func datesInBothForms() throws {
-        let dates = [#""2020-01-02T03:04:05Z""#, #""2020-01-02T03:04:05.123456789Z""#, #""1969-12-31T23:59:59.5Z""#,
-                     #""2020-01-02T03:04:05+02:00""#, "1577934245250", "-1", "0", "1.5", "-1.25", "1e3"]
+        let dates = [
+            #""2020-01-02T03:04:05Z""#, #""2020-01-02T03:04:05.123456789Z""#, #""1969-12-31T23:59:59.5Z""#,
+            #""2020-01-02T03:04:05+02:00""#, "1577934245250", "-1", "0", "1.5", "-1.25", "1e3",
+        ]
         let text = "[" + dates.enumerated().map { Self.person("\($0)", createdAt: $1) }.joined(separator: ",") + "]"
         let outcome = try Self.expectSame(text)
         #expect(outcome.result.hasPrefix("created \(dates.count) "))
@@ -175,23 +199,27 @@ import Testing
 
     @Test func membersInAnyOrderMissingOrNull() throws {
         let text = #"""
-        [ {"id": 1, "name": "a", "score": 1, "active": true, "createdAt": 0, "nick": "x", "rank": 3},
-          {"rank": null, "createdAt": 0, "active": false, "score": 2, "name": "b", "id": 2, "nick": null},
-          {"name":"c","id":3,"score":3.5,"active":true,"createdAt":"2020-01-02T03:04:05Z"}	,
-          {
-            "id" : 4 ,
-            "name" : "d" , "score" : 4 , "active" : true , "createdAt" : 5
-          },
-          [5, "e", 5.5, false, 6, "nick", 7],
-          [6, "f", 6.5, true, 7]
-        ]
-        """#
+            [ {"id": 1, "name": "a", "score": 1, "active": true, "createdAt": 0, "nick": "x", "rank": 3},
+              {"rank": null, "createdAt": 0, "active": false, "score": 2, "name": "b", "id": 2, "nick": null},
+              {"name":"c","id":3,"score":3.5,"active":true,"createdAt":"2020-01-02T03:04:05Z"}	,
+              {
+                "id" : 4 ,
+                "name" : "d" , "score" : 4 , "active" : true , "createdAt" : 5
+              },
+              [5, "e", 5.5, false, 6, "nick", 7],
+              [6, "f", 6.5, true, 7]
+            ]
+            """#
         let outcome = try Self.expectSame(text)
         #expect(outcome.result.hasPrefix("created 6 "), "\(outcome.result)")
-        let notes = #"{"Note": [{"text": "a", "n": 1}, {"n": 2, "text": "b", "when": 5, "weight": 2.5}, {"text": "c", "n": 3, "weight": null}], "Small": [{"b": 1, "f": 1.5}]}"#
+        let notes =
+            #"{"Note": [{"text": "a", "n": 1}, {"n": 2, "text": "b", "when": 5, "weight": 2.5}, {"text": "c", "n": 3, "weight": null}], "Small": [{"b": 1, "f": 1.5}]}"#
         #expect(try Self.expectSame(notes, className: nil).result.hasPrefix("created 4 "))
-        for bad in [#"{"id": 1, "name": "a", "score": 1, "active": true}"#, #"{"id": 1, "name": null, "score": 1, "active": true, "createdAt": 0}"#,
-                    #"{"id": null, "name": "a", "score": 1, "active": true, "createdAt": 0}"#, "{}", "[]", "1", "\"x\""] {
+        for bad in [
+            #"{"id": 1, "name": "a", "score": 1, "active": true}"#,
+            #"{"id": 1, "name": null, "score": 1, "active": true, "createdAt": 0}"#,
+            #"{"id": null, "name": "a", "score": 1, "active": true, "createdAt": 0}"#, "{}", "[]", "1", "\"x\"",
+        ] {
             let result = try Self.expectSame("[\(Self.person("0")),\n \(bad)]").result
             #expect(result.hasPrefix("error: "), "\(bad): \(result)")
         }
@@ -208,10 +236,13 @@ import Testing
         #expect(try Self.expectSame(sameKey).result.contains("have the same primary key"))
         #expect(try Self.expectSame(sameKey, options: .init(upsertDuplicates: true)).result.hasPrefix("created 1 "))
         // Objects that existed before: updated, or unchanged when given their own values.
-        let again = #"[{"id": 1, "name": "before", "score": 0.5, "active": true, "createdAt": 0}, "#
+        let again =
+            #"[{"id": 1, "name": "before", "score": 0.5, "active": true, "createdAt": 0}, "#
             + Self.person("2") + "]"
         #expect(try Self.expectSame(again, preexisting: true).result.hasPrefix("created 1 updated 0 unchanged 1"))
-        #expect(try Self.expectSame("[\(Self.person("1"))]", preexisting: true).result.hasPrefix("created 0 updated 1 unchanged 0"))
+        #expect(
+            try Self.expectSame("[\(Self.person("1"))]", preexisting: true).result.hasPrefix(
+                "created 0 updated 1 unchanged 0"))
         // Out of range for the column's type.
         #expect(try Self.expectSame(#"{"Small": [{"b": 300, "f": 1}]}"#, className: nil).result.hasPrefix("error: "))
         #expect(try Self.expectSame(#"{"Small": [{"b": 1, "f": 1e39}]}"#, className: nil).result.hasPrefix("error: "))

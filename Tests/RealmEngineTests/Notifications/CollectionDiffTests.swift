@@ -6,10 +6,14 @@ import Testing
         var rng = SystemRandomNumberGenerator()
         for _ in 0..<5000 {
             let alphabet = Int.random(in: 1...12, using: &rng)
-            let old = (0..<Int.random(in: 0...15, using: &rng)).map { _ in ObjectKey(Int64.random(in: 0..<Int64(alphabet), using: &rng)) }
+            let old = (0..<Int.random(in: 0...15, using: &rng)).map { _ in
+                ObjectKey(Int64.random(in: 0..<Int64(alphabet), using: &rng))
+            }
             var new = old.filter { _ in Bool.random(using: &rng) || Bool.random(using: &rng) }
             for _ in 0..<Int.random(in: 0...4, using: &rng) {
-                new.insert(ObjectKey(Int64.random(in: 0..<Int64(alphabet + 3), using: &rng)), at: Int.random(in: 0...new.count, using: &rng))
+                new.insert(
+                    ObjectKey(Int64.random(in: 0..<Int64(alphabet + 3), using: &rng)),
+                    at: Int.random(in: 0...new.count, using: &rng))
             }
             if new.count > 1, Bool.random(using: &rng) { new.swapAt(0, new.count - 1) }
             let modified = Set((0..<alphabet).filter { _ in Bool.random(using: &rng) }.map { ObjectKey(Int64($0)) })

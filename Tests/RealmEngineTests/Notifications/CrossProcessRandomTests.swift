@@ -27,7 +27,9 @@ import Testing
                 for d in deletions.sorted(by: >) where d < applied.count { applied.remove(at: d) }
                 for i in insertions.sorted() where i <= applied.count { applied.insert(now[i], at: i) }
                 if applied != now { mismatches.append("update \(updates): \(applied.count) vs \(now.count)") }
-                if modifications.contains(where: { $0 >= seen.count }) { mismatches.append("modification index out of range") }
+                if modifications.contains(where: { $0 >= seen.count }) {
+                    mismatches.append("modification index out of range")
+                }
                 seen = now
             case .error(let e):
                 mismatches.append("error \(e)")

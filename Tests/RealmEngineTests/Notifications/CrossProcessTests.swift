@@ -4,10 +4,14 @@ import Testing
 
 /// Notifications across processes, through `realm-notify-probe` (built with the tests).
 @Suite(.serialized, .tags(.multiProcess)) struct CrossProcessTests {
-    static let tickSchema = Schema([ObjectSchema(name: "Tick", properties: [
-        Property(name: "n", type: .int, isIndexed: true),
-        Property(name: "t", type: .int),
-    ])])
+    static let tickSchema = Schema([
+        ObjectSchema(
+            name: "Tick",
+            properties: [
+                Property(name: "n", type: .int, isIndexed: true),
+                Property(name: "t", type: .int),
+            ])
+    ])
 
     static var probe: URL {
         BuiltExecutable.url("realm-notify-probe") ?? URL(fileURLWithPath: "/nonexistent/realm-notify-probe")
@@ -27,9 +31,13 @@ import Testing
         let dir = TempDir()
         let path = dir.path("x.realm")
         let realm = try Realm(path: path, schema: Self.tickSchema)
-        var count = 0, updates = 0
+        var count = 0
+        var updates = 0
         let token = try realm.objects("Tick").filter("n >= 0").observe { change in
-            if case .update(let r, _, _, _) = change { count = r.count; updates += 1 }
+            if case .update(let r, _, _, _) = change {
+                count = r.count
+                updates += 1
+            }
         }
         pumpRunLoop { realm.notificationHub != nil }
         let writer = try run(["write", path, "20", "5"])
@@ -68,7 +76,9 @@ import Testing
         // The write lock died with the process: the next writer proceeds, and only its change shows.
         try realm.write { try realm.create("Tick", ["n": .int(1), "t": .int(0)]) }
         pumpRunLoop { events.count >= 3 }
-        #expect(events == ["initial 0", "realm v2", "update 1 [] [0] []"] || events == ["initial 0", "update 1 [] [0] []", "realm v2"])
+        #expect(
+            events == ["initial 0", "realm v2", "update 1 [] [0] []"]
+                || events == ["initial 0", "update 1 [] [0] []", "realm v2"])
         t1.invalidate()
         t2.invalidate()
     }

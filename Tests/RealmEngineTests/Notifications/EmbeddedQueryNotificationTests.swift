@@ -11,14 +11,18 @@ import Testing
 
     static func seed(_ realm: Realm) throws {
         try realm.write {
-            try realm.create("Person", value: .dictionary([
-                "name": .value(.string("Ada")), "address": EmbeddedObjectTests.address("Oslo", lat: 59.9),
-                "previous": .array([EmbeddedObjectTests.address("Bergen"), EmbeddedObjectTests.address("Tromsø")]),
-                "places": .dictionary(["work": EmbeddedObjectTests.address("Trondheim")]),
-            ]))
-            try realm.create("Person", value: .dictionary([
-                "name": .value(.string("Bob")), "address": EmbeddedObjectTests.address("Bergen", lat: 60.4),
-            ]))
+            try realm.create(
+                "Person",
+                value: .dictionary([
+                    "name": .value(.string("Ada")), "address": EmbeddedObjectTests.address("Oslo", lat: 59.9),
+                    "previous": .array([EmbeddedObjectTests.address("Bergen"), EmbeddedObjectTests.address("Tromsø")]),
+                    "places": .dictionary(["work": EmbeddedObjectTests.address("Trondheim")]),
+                ]))
+            try realm.create(
+                "Person",
+                value: .dictionary([
+                    "name": .value(.string("Bob")), "address": EmbeddedObjectTests.address("Bergen", lat: 60.4),
+                ]))
             try realm.create("Person", ["name": .string("Cy")])
         }
     }
@@ -70,16 +74,23 @@ import Testing
         #expect(events.last == "address")
         #expect(modifications.last == [0])
         // Two levels down, and inside a list's element.
-        try writer.write { try wAda.linkedObject(forKey: "address")?.linkedObject(forKey: "geo")?.setValue(.double(1), forKey: "lat") }
+        try writer.write {
+            try wAda.linkedObject(forKey: "address")?.linkedObject(forKey: "geo")?.setValue(.double(1), forKey: "lat")
+        }
         pumpRunLoop { events.count >= 2 }
         #expect(events.last == "address")
-        try writer.write { try wAda.list(forKey: "previous").object(at: 0).setValue(.string("Bergen S"), forKey: "city") }
+        try writer.write {
+            try wAda.list(forKey: "previous").object(at: 0).setValue(.string("Bergen S"), forKey: "city")
+        }
         pumpRunLoop { events.count >= 3 }
         #expect(events.last == "previous")
         // Bob's embedded object changes: not a change of Ada.
         let wBob = try #require(try writer.object(ofType: "Person", forPrimaryKey: .string("Bob")))
         try writer.write { try wBob.linkedObject(forKey: "address")?.setValue(.string("X"), forKey: "city") }
-        guard case .link(let work)? = try wAda.map(forKey: "places").value(forKey: "work") else { Issue.record("no work place"); return }
+        guard case .link(let work)? = try wAda.map(forKey: "places").value(forKey: "work") else {
+            Issue.record("no work place")
+            return
+        }
         try writer.write { try writer.object(ofType: "Address", key: work)?.setValue(.string("Y"), forKey: "city") }
         pumpRunLoop { events.count >= 4 }
         #expect(events.last == "places")

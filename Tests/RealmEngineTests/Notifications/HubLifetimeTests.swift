@@ -11,7 +11,8 @@ import Testing
     static func openMemoryFiles(_ identifier: String) -> Int {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
         return names.filter { name in
-            ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + name)) ?? "").contains("memfd:realmtui:\(identifier)")
+            ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + name)) ?? "").contains(
+                "memfd:realmtui:\(identifier)")
         }.count
     }
 

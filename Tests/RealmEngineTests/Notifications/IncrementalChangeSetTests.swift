@@ -7,23 +7,34 @@ import Testing
 /// through links (which must fall back), several commits coalesced.
 @Suite(.serialized) struct IncrementalChangeSetTests {
     static let schema = Schema([
-        ObjectSchema(name: "Item", properties: [
-            Property(name: "name", type: .string),
-            Property(name: "rank", type: .int, isOptional: true),
-            Property(name: "score", type: .double),
-            Property(name: "next", type: .object, objectClassName: "Item"),
-            Property(name: "tag", type: .object, objectClassName: "Tag"),
-        ]),
-        ObjectSchema(name: "Tag", properties: [
-            Property(name: "label", type: .string),
-        ]),
+        ObjectSchema(
+            name: "Item",
+            properties: [
+                Property(name: "name", type: .string),
+                Property(name: "rank", type: .int, isOptional: true),
+                Property(name: "score", type: .double),
+                Property(name: "next", type: .object, objectClassName: "Item"),
+                Property(name: "tag", type: .object, objectClassName: "Tag"),
+            ]),
+        ObjectSchema(
+            name: "Tag",
+            properties: [
+                Property(name: "label", type: .string)
+            ]),
     ])
 
     /// The queries, and whether each must always be computed incrementally (when its class changed).
     static let queries: [(name: String, incremental: Bool, make: @Sendable (Realm) throws -> Results)] = [
         ("by name", true, { try $0.objects("Item").sorted(byKeyPath: "name") }),
         ("by name desc", true, { try $0.objects("Item").sorted(byKeyPath: "name", ascending: false) }),
-        ("rank desc, name", true, { try $0.objects("Item").sorted(by: [SortDescriptor(keyPath: "rank", ascending: false), SortDescriptor(keyPath: "name")]) }),
+        (
+            "rank desc, name", true,
+            {
+                try $0.objects("Item").sorted(by: [
+                    SortDescriptor(keyPath: "rank", ascending: false), SortDescriptor(keyPath: "name"),
+                ])
+            }
+        ),
         ("by rank (nulls)", true, { try $0.objects("Item").sorted(byKeyPath: "rank") }),
         ("rank > 3 by score", true, { try $0.objects("Item").filter("rank > 3").sorted(byKeyPath: "score") }),
         ("filter in key order", true, { try $0.objects("Item").filter("rank >= 2 AND name != 'b'") }),
@@ -31,20 +42,27 @@ import Testing
         ("by name limit 1000", true, { try $0.objects("Item").sorted(byKeyPath: "name").limit(1000) }),
         ("by name limit 5", false, { try $0.objects("Item").sorted(byKeyPath: "name").limit(5) }),
         ("rank > 2 limit 4", false, { try $0.objects("Item").filter("rank > 2").limit(4) }),
-        ("score by name limit 3", false, { try $0.objects("Item").filter("score >= 2").sorted(byKeyPath: "name").limit(3) }),
+        (
+            "score by name limit 3", false,
+            { try $0.objects("Item").filter("score >= 2").sorted(byKeyPath: "name").limit(3) }
+        ),
         ("distinct rank", false, { try $0.objects("Item").sorted(byKeyPath: "name").distinct(by: ["rank"]) }),
         ("next.rank > 3", false, { try $0.objects("Item").filter("next.rank > 3").sorted(byKeyPath: "name") }),
         ("next.rank > 3 in key order", false, { try $0.objects("Item").filter("next.rank > 3") }),
         ("tag.label == 'x'", false, { try $0.objects("Item").filter("tag.label == 'x'") }),
         ("by tag.label", false, { try $0.objects("Item").sorted(byKeyPath: "tag.label") }),
         // A predicate's SORT and LIMIT join the results' ordering, which is then incremental too.
-        ("ordering in predicate, limit 3", false, { try $0.objects("Item").filter("rank > 1 SORT(name DESC) LIMIT(3)") }),
+        (
+            "ordering in predicate, limit 3", false,
+            { try $0.objects("Item").filter("rank > 1 SORT(name DESC) LIMIT(3)") }
+        ),
     ]
 
     @Test(arguments: [11, 12, 13])
     func incrementalEqualsFullRecomputation(seed: UInt64) throws {
         var rng = SeededRandom(seed: seed)
-        let config = Realm.Configuration(inMemoryIdentifier: "incremental-\(seed)-\(UUID().uuidString)", schema: Self.schema)
+        let config = Realm.Configuration(
+            inMemoryIdentifier: "incremental-\(seed)-\(UUID().uuidString)", schema: Self.schema)
         let writer = try Realm(configuration: config)
         let observed = try Realm(configuration: config)
         let names = ["a", "b", "c", "d", "x"]
@@ -62,7 +80,9 @@ import Testing
             for _ in 0..<Int.random(in: 1...2, using: &rng) {
                 try writer.write {
                     let bulk = Int.random(in: 0..<15, using: &rng) == 0
-                    for _ in 0..<(bulk ? 12 : Int.random(in: 1...3, using: &rng)) { try Self.randomChange(writer, &rng) }
+                    for _ in 0..<(bulk ? 12 : Int.random(in: 1...3, using: &rng)) {
+                        try Self.randomChange(writer, &rng)
+                    }
                 }
             }
             observed.refresh()
@@ -87,24 +107,36 @@ import Testing
                 if summary.touched(spec.classIndex) {
                     if incremental.fullEvaluations == 0 { incrementalRounds[q] += 1 }
                     if Self.queries[q].incremental {
-                        #expect(incremental.fullEvaluations == 0, "seed \(seed) round \(round) \(name) re-ran the query")
+                        #expect(
+                            incremental.fullEvaluations == 0, "seed \(seed) round \(round) \(name) re-ran the query")
                     }
                 }
                 // The direct change set (no CollectionDiff over the span): valid, same modifications.
                 let modified = summary.modifiedObjects(classIndex: spec.classIndex, in: snapshot)
-                if let direct = try IncrementalResults.update(spec, old: keys[q], from: pin.snapshot, summary: summary,
-                                                              modified: modified, in: snapshot, exactDiffSpan: 0) {
+                if let direct = try IncrementalResults.update(
+                    spec, old: keys[q], from: pin.snapshot, summary: summary,
+                    modified: modified, in: snapshot, exactDiffSpan: 0)
+                {
                     directChecks += 1
                     #expect(direct.keys == fresh, "seed \(seed) round \(round) \(name): direct keys")
-                    #expect(apply(deletions: direct.change.deletions, insertions: direct.change.insertions, to: keys[q], new: fresh) == fresh,
-                            "seed \(seed) round \(round) \(name): direct change set \(direct.change) from \(keys[q]) to \(fresh)")
-                    #expect(direct.change.modifications == fullSet.modifications, "seed \(seed) round \(round) \(name): direct modifications")
+                    #expect(
+                        apply(
+                            deletions: direct.change.deletions, insertions: direct.change.insertions, to: keys[q],
+                            new: fresh) == fresh,
+                        "seed \(seed) round \(round) \(name): direct change set \(direct.change) from \(keys[q]) to \(fresh)"
+                    )
+                    #expect(
+                        direct.change.modifications == fullSet.modifications,
+                        "seed \(seed) round \(round) \(name): direct modifications")
                     // Only touched objects move; untouched ones leave only past a limit.
                     let record = summary.classes[spec.classIndex, default: .init()]
-                    let touched = Set((record.inserted + record.deleted + Array(record.modified.keys)).map(ObjectKey.init))
+                    let touched = Set(
+                        (record.inserted + record.deleted + Array(record.modified.keys)).map(ObjectKey.init))
                     let freshSet = Set(fresh)
                     for d in direct.change.deletions where !touched.contains(keys[q][d]) {
-                        #expect(!freshSet.contains(keys[q][d]), "seed \(seed) round \(round) \(name): untouched \(keys[q][d]) moved")
+                        #expect(
+                            !freshSet.contains(keys[q][d]),
+                            "seed \(seed) round \(round) \(name): untouched \(keys[q][d]) moved")
                     }
                 }
             }
@@ -123,13 +155,15 @@ import Testing
 
     /// One-object commits on a large sorted result: no re-run, the same change set as one.
     @Test func oneObjectCommitOnALargeSortedResultDoesNotRerun() throws {
-        let config = Realm.Configuration(inMemoryIdentifier: "incremental-large-\(UUID().uuidString)", schema: Self.schema)
+        let config = Realm.Configuration(
+            inMemoryIdentifier: "incremental-large-\(UUID().uuidString)", schema: Self.schema)
         let writer = try Realm(configuration: config)
         let observed = try Realm(configuration: config)
         let n = 20_000
         try writer.write {
             for i in 0..<n {
-                _ = try writer.create("Item", ["name": .string("n\(i % 997)"), "rank": .int(Int64(i % 10)), "score": .double(Double(i))])
+                _ = try writer.create(
+                    "Item", ["name": .string("n\(i % 997)"), "rank": .int(Int64(i % 10)), "score": .double(Double(i))])
             }
         }
         observed.refresh()
@@ -140,12 +174,27 @@ import Testing
             try observed.objects("Item").filter("rank > 4"),
         ]
         let commits: [(String, () throws -> Void)] = [
-            ("move to the end", { try writer.object(ofType: "Item", key: items[10])!.setValue(.string("zz"), forKey: "name") }),
-            ("move to the start", { try writer.object(ofType: "Item", key: items[n - 3])!.setValue(.string("a"), forKey: "name") }),
-            ("insert", { _ = try writer.create("Item", ["name": .string("n500"), "rank": .int(7), "score": .double(-1)]) }),
+            (
+                "move to the end",
+                { try writer.object(ofType: "Item", key: items[10])!.setValue(.string("zz"), forKey: "name") }
+            ),
+            (
+                "move to the start",
+                { try writer.object(ofType: "Item", key: items[n - 3])!.setValue(.string("a"), forKey: "name") }
+            ),
+            (
+                "insert",
+                { _ = try writer.create("Item", ["name": .string("n500"), "rank": .int(7), "score": .double(-1)]) }
+            ),
             ("delete", { try writer.delete(try #require(try writer.object(ofType: "Item", key: items[n / 2]))) }),
-            ("modify in place", { try writer.object(ofType: "Item", key: items[77])!.setValue(.double(77.5), forKey: "score") }),
-            ("leave the filter", { try writer.object(ofType: "Item", key: items[n - 5])!.setValue(.int(0), forKey: "rank") }),
+            (
+                "modify in place",
+                { try writer.object(ofType: "Item", key: items[77])!.setValue(.double(77.5), forKey: "score") }
+            ),
+            (
+                "leave the filter",
+                { try writer.object(ofType: "Item", key: items[n - 5])!.setValue(.int(0), forKey: "rank") }
+            ),
         ]
         for (what, commit) in commits {
             let pin = try PinnedVersion.holding(observed.snapshot, in: observed.shared)
@@ -165,14 +214,17 @@ import Testing
                 #expect(full.fullEvaluations == 1)
                 #expect(keys == fullKeys, "\(what) \(q)")
                 guard case .collection(let set) = change, case .collection(let fullSet) = fullChange else {
-                    Issue.record("\(what) \(q): \(change)"); continue
+                    Issue.record("\(what) \(q): \(change)")
+                    continue
                 }
                 #expect(set == fullSet, "\(what) \(q)")
                 // Without CollectionDiff over the span: the same indices for one object.
                 let summary = try #require(ChangeSummary.between(pin.version, and: snapshot))
-                let direct = try #require(try IncrementalResults.update(
-                    spec, old: old[q], from: pin.snapshot, summary: summary,
-                    modified: summary.modifiedObjects(classIndex: spec.classIndex, in: snapshot), in: snapshot, exactDiffSpan: 0))
+                let direct = try #require(
+                    try IncrementalResults.update(
+                        spec, old: old[q], from: pin.snapshot, summary: summary,
+                        modified: summary.modifiedObjects(classIndex: spec.classIndex, in: snapshot), in: snapshot,
+                        exactDiffSpan: 0))
                 #expect(direct.keys == fullKeys, "\(what) \(q): direct keys")
                 #expect(direct.change == fullSet, "\(what) \(q): direct \(direct.change) expected \(fullSet)")
             }
@@ -182,11 +234,14 @@ import Testing
     /// Through `observe`: the notifier thread (and `refresh()`) compute from the change record,
     /// with the last delivered version pinned, and never re-run the sorted query.
     @Test func observedSortedResultsAreUpdatedWithoutARerun() throws {
-        let config = Realm.Configuration(inMemoryIdentifier: "incremental-observe-\(UUID().uuidString)", schema: Self.schema)
+        let config = Realm.Configuration(
+            inMemoryIdentifier: "incremental-observe-\(UUID().uuidString)", schema: Self.schema)
         let writer = try Realm(configuration: config)
         let observed = try Realm(configuration: config)
         try writer.write {
-            for i in 0..<3000 { _ = try writer.create("Item", ["name": .string("n\(i % 101)"), "score": .double(Double(i))]) }
+            for i in 0..<3000 {
+                _ = try writer.create("Item", ["name": .string("n\(i % 101)"), "score": .double(Double(i))])
+            }
         }
         observed.refresh()
         var old: [ObjectKey] = []
@@ -198,13 +253,16 @@ import Testing
             case .update(let r, let deletions, let insertions, _):
                 updates += 1
                 let new = (try? r.keys()) ?? []
-                if apply(deletions: deletions, insertions: insertions, to: old, new: new) != new { failures.append("\(deletions) \(insertions)") }
+                if apply(deletions: deletions, insertions: insertions, to: old, new: new) != new {
+                    failures.append("\(deletions) \(insertions)")
+                }
                 old = new
             case .error(let e): failures.append("\(e)")
             }
         }
         defer { token.invalidate() }
-        let registration = try #require(Mirror(reflecting: token).children.first { $0.label == "registration" }?.value as? Registration)
+        let registration = try #require(
+            Mirror(reflecting: token).children.first { $0.label == "registration" }?.value as? Registration)
         pumpRunLoop { !old.isEmpty }
         let items = try writer.objects("Item").keys()
         for (i, k) in [items[5], items[2000], items[999]].enumerated() {
@@ -228,12 +286,16 @@ import Testing
     /// (`next.rank > 3` when the next item's rank rose): re-testing only the touched objects
     /// missed it.
     @Test func filterThroughALinkWithinTheClass() throws {
-        let config = Realm.Configuration(inMemoryIdentifier: "incremental-self-link-\(UUID().uuidString)", schema: Self.schema)
+        let config = Realm.Configuration(
+            inMemoryIdentifier: "incremental-self-link-\(UUID().uuidString)", schema: Self.schema)
         let realm = try Realm(configuration: config)
-        var first = ObjectKey(0), second = ObjectKey(0)
+        var first = ObjectKey(0)
+        var second = ObjectKey(0)
         try realm.write {
             second = try realm.create("Item", ["name": .string("b"), "rank": .int(1), "score": .double(0)]).key
-            first = try realm.create("Item", ["name": .string("a"), "rank": .int(1), "score": .double(0), "next": .link(second)]).key
+            first = try realm.create(
+                "Item", ["name": .string("a"), "rank": .int(1), "score": .double(0), "next": .link(second)]
+            ).key
         }
         let results = try realm.objects("Item").filter("next.rank > 3")
         var seen: [[ObjectKey]] = []
@@ -241,7 +303,9 @@ import Testing
         let token = results.observe { change in
             switch change {
             case .initial(let r): seen.append((try? r.keys()) ?? [])
-            case .update(let r, _, let inserted, _): seen.append((try? r.keys()) ?? []); insertions.append(inserted)
+            case .update(let r, _, let inserted, _):
+                seen.append((try? r.keys()) ?? [])
+                insertions.append(inserted)
             case .error(let e): Issue.record("\(e)")
             }
         }
@@ -255,23 +319,29 @@ import Testing
 
     static func insertItem(_ w: Realm, _ rng: inout SeededRandom) throws {
         let names = ["a", "b", "c", "d", "x"]
-        let items = try w.objects("Item").keys(), tags = try w.objects("Tag").keys()
-        _ = try w.create("Item", [
-            "name": .string(names.randomElement(using: &rng)!),
-            "rank": Int.random(in: 0..<4, using: &rng) == 0 ? .null : .int(Int64.random(in: 0...6, using: &rng)),
-            "score": .double(Double(Int.random(in: 0...4, using: &rng))),
-            "next": items.isEmpty || Bool.random(using: &rng) ? .null : .link(items.randomElement(using: &rng)!),
-            "tag": tags.isEmpty ? .null : .link(tags.randomElement(using: &rng)!),
-        ])
+        let items = try w.objects("Item").keys()
+        let tags = try w.objects("Tag").keys()
+        _ = try w.create(
+            "Item",
+            [
+                "name": .string(names.randomElement(using: &rng)!),
+                "rank": Int.random(in: 0..<4, using: &rng) == 0 ? .null : .int(Int64.random(in: 0...6, using: &rng)),
+                "score": .double(Double(Int.random(in: 0...4, using: &rng))),
+                "next": items.isEmpty || Bool.random(using: &rng) ? .null : .link(items.randomElement(using: &rng)!),
+                "tag": tags.isEmpty ? .null : .link(tags.randomElement(using: &rng)!),
+            ])
     }
 
     static func randomChange(_ w: Realm, _ rng: inout SeededRandom) throws {
         let names = ["a", "b", "c", "d", "x"]
-        let items = try w.objects("Item").keys(), tags = try w.objects("Tag").keys()
+        let items = try w.objects("Item").keys()
+        let tags = try w.objects("Tag").keys()
         switch Int.random(in: 0..<10, using: &rng) {
         case 0, 1: try insertItem(w, &rng)
         case 2:
-            if items.count > 5, let k = items.randomElement(using: &rng), let o = try w.object(ofType: "Item", key: k) { try w.delete(o) }
+            if items.count > 5, let k = items.randomElement(using: &rng), let o = try w.object(ofType: "Item", key: k) {
+                try w.delete(o)
+            }
         case 3:
             if let k = tags.randomElement(using: &rng), let o = try w.object(ofType: "Tag", key: k) {
                 try o.setValue(.string(names.randomElement(using: &rng)!), forKey: "label")
@@ -280,7 +350,9 @@ import Testing
             guard let k = items.randomElement(using: &rng), let o = try w.object(ofType: "Item", key: k) else { return }
             switch Int.random(in: 0..<5, using: &rng) {
             case 0: try o.setValue(.string(names.randomElement(using: &rng)!), forKey: "name")
-            case 1: try o.setValue(Bool.random(using: &rng) ? .null : .int(Int64.random(in: 0...6, using: &rng)), forKey: "rank")
+            case 1:
+                try o.setValue(
+                    Bool.random(using: &rng) ? .null : .int(Int64.random(in: 0...6, using: &rng)), forKey: "rank")
             case 2: try o.setValue(.double(Double(Int.random(in: 0...4, using: &rng))), forKey: "score")
             case 3: try o.setValue(.link(items.randomElement(using: &rng)!), forKey: "next")
             default: try o.setValue(tags.isEmpty ? .null : .link(tags.randomElement(using: &rng)!), forKey: "tag")

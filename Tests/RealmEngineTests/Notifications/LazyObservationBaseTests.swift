@@ -35,7 +35,8 @@ import Testing
         // Another instance changes the results twice before this one moves: one object leaves
         // the filter, one joins it with a name sorted first.
         let writer = try Realm(configuration: config)
-        let leaving = try #require(try writer.objects("Person").filter("age < 50").sorted(byKeyPath: "name").keys().last)
+        let leaving = try #require(
+            try writer.objects("Person").filter("age < 50").sorted(byKeyPath: "name").keys().last)
         try writer.write {
             try writer.object(ofType: "Person", key: leaving)?.setValue(Value.int(99), forKey: "age")
             _ = try writer.create("Person", ["name": .string("!first"), "age": .int(1)])

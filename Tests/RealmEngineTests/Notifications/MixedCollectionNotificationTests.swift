@@ -7,11 +7,15 @@ import Testing
 /// dictionary, at any depth; a nested collection changed inside is a modification of its
 /// position (or key), not a removal and an insertion.
 @Suite struct MixedCollectionNotificationTests {
-    static let schema = Schema([ObjectSchema(name: "Box", properties: [
-        Property(name: "id", type: .int, isPrimaryKey: true),
-        Property(name: "value", type: .mixed, isOptional: true),
-        Property(name: "other", type: .int),
-    ])])
+    static let schema = Schema([
+        ObjectSchema(
+            name: "Box",
+            properties: [
+                Property(name: "id", type: .int, isPrimaryKey: true),
+                Property(name: "value", type: .mixed, isOptional: true),
+                Property(name: "other", type: .int),
+            ])
+    ])
 
     final class Recorder: @unchecked Sendable {
         var events: [String] = []
@@ -31,37 +35,56 @@ import Testing
         let path = dir.path("mixed.realm")
         let writer = try Realm(path: path, schema: Self.schema)
         let observed = try Realm(path: path, schema: Self.schema)
-        let start: Value = .list([.int(1), .string("two"), .map(["k": .list([.int(1)]), "n": .int(5)]), .list([.bool(true)])])
+        let start: Value = .list([
+            .int(1), .string("two"), .map(["k": .list([.int(1)]), "n": .int(5)]), .list([.bool(true)]),
+        ])
         try writer.write { try writer.create("Box", ["id": .int(1), "value": start, "other": .int(0)]) }
         observed.refresh()
         let box = try #require(try observed.objects("Box").first)
-        let top = Recorder(), inner = Recorder()
+        let top = Recorder()
+        let inner = Recorder()
         let topToken = box.observeCollection(inMixed: "value") { top.events.append(Self.describe($0)) }
-        let innerToken = box.observeCollection(inMixed: "value", at: [.index(2)]) { inner.events.append(Self.describe($0)) }
+        let innerToken = box.observeCollection(inMixed: "value", at: [.index(2)]) {
+            inner.events.append(Self.describe($0))
+        }
         pumpRunLoop { top.events.count >= 1 && inner.events.count >= 1 }
         #expect(top.events == ["initial \(start)"])
 
         let w = try #require(try writer.objects("Box").first)
         func change(_ new: Value) throws { try writer.write { try w.setValue(new, forKey: "value") } }
         // Append to the top list: an insertion at 4; the nested dictionary is unchanged.
-        try change(.list([.int(1), .string("two"), .map(["k": .list([.int(1)]), "n": .int(5)]), .list([.bool(true)]), .int(9)]))
+        try change(
+            .list([
+                .int(1), .string("two"), .map(["k": .list([.int(1)]), "n": .int(5)]), .list([.bool(true)]), .int(9),
+            ]))
         pumpRunLoop { top.events.count >= 2 }
         #expect(top.events.last == "list -[] +[4] ~[]")
         // Inside the nested dictionary: a key's list grows (a modification of "k"), "n" is removed, "z" added.
-        try change(.list([.int(1), .string("two"), .map(["k": .list([.int(1), .int(2)]), "z": .null]), .list([.bool(true)]), .int(9)]))
+        try change(
+            .list([
+                .int(1), .string("two"), .map(["k": .list([.int(1), .int(2)]), "z": .null]), .list([.bool(true)]),
+                .int(9),
+            ]))
         pumpRunLoop { top.events.count >= 3 && inner.events.count >= 2 }
         #expect(top.events.last == "list -[] +[] ~[2]")
         #expect(inner.events.last == "dictionary -[\"n\"] +[\"z\"] ~[\"k\"]")
         // Another property of the object: no event for the Mixed collection.
         try writer.write { try w.setValue(.int(1), forKey: "other") }
         // Removing the first element: a deletion at 0; the nested collections keep their identity.
-        try change(.list([.string("two"), .map(["k": .list([.int(1), .int(2)]), "z": .null]), .list([.bool(false)]), .int(9)]))
+        try change(
+            .list([
+                .string("two"), .map(["k": .list([.int(1), .int(2)]), "z": .null]), .list([.bool(false)]), .int(9),
+            ]))
         pumpRunLoop { top.events.count >= 4 }
         #expect(top.events.last == "list -[0] +[] ~[3]")
         // The dictionary moved from index 2 to 1 and its observer followed it (Realm Core's stable
         // key of a nested collection): no change of it so far, and a key put into it at its new
         // place is its next event.
-        try change(.list([.string("two"), .map(["k": .list([.int(1), .int(2)]), "q": .int(1), "z": .null]), .list([.bool(false)]), .int(9)]))
+        try change(
+            .list([
+                .string("two"), .map(["k": .list([.int(1), .int(2)]), "q": .int(1), "z": .null]), .list([.bool(false)]),
+                .int(9),
+            ]))
         pumpRunLoop { top.events.count >= 5 && inner.events.count >= 3 }
         #expect(inner.events.last == "dictionary -[] +[\"q\"] ~[]" && inner.events.count == 3, "\(inner.events)")
         // The value stops being a list: everything is deleted.

@@ -7,13 +7,15 @@ import Testing
 /// write that touched the object, and an import of the same NaN counted as an update.
 @Suite struct NaNChangeTests {
     static let schema = Schema([
-        ObjectSchema(name: "Probe", properties: [
-            Property(name: "id", type: .int, isPrimaryKey: true),
-            Property(name: "x", type: .double),
-            Property(name: "f", type: .float, isOptional: true),
-            Property(name: "n", type: .int),
-            Property(name: "xs", type: .double, isList: true),
-        ]),
+        ObjectSchema(
+            name: "Probe",
+            properties: [
+                Property(name: "id", type: .int, isPrimaryKey: true),
+                Property(name: "x", type: .double),
+                Property(name: "f", type: .float, isOptional: true),
+                Property(name: "n", type: .int),
+                Property(name: "xs", type: .double, isList: true),
+            ])
     ])
 
     @Test func identityIsBitwise() {
@@ -22,7 +24,7 @@ import Testing
         #expect(Value.list([.double(.nan), .int(1)]).isIdentical(to: .list([.double(.nan), .int(1)])))
         #expect(Value.identical([.double(.nan)], [.double(.nan)]))
         #expect(Value.identical(Value?.some(.double(.nan)), .some(.double(.nan))))
-        #expect(!Value.double(0).isIdentical(to: .double(-0.0)))      // a different stored value
+        #expect(!Value.double(0).isIdentical(to: .double(-0.0)))  // a different stored value
         #expect(!Value.double(.nan).isIdentical(to: .float(.nan)))
         #expect(!Value.double(1).isIdentical(to: .int(1)))
         #expect(!Value.identical(Value?.none, .some(.null)))
@@ -35,8 +37,12 @@ import Testing
         let writer = try Realm(path: path, schema: Self.schema)
         let observed = try Realm(path: path, schema: Self.schema)
         try writer.write {
-            try writer.create("Probe", ["id": .int(1), "x": .double(.nan), "f": .float(.nan), "n": .int(0),
-                                        "xs": .list([.double(.nan)])])
+            try writer.create(
+                "Probe",
+                [
+                    "id": .int(1), "x": .double(.nan), "f": .float(.nan), "n": .int(0),
+                    "xs": .list([.double(.nan)]),
+                ])
         }
         observed.refresh()
         let probe = try #require(try observed.objects("Probe").first)
@@ -83,7 +89,10 @@ import Testing
         }
         try realm.write { try realm.objects("Probe").setValue(.value(.double(-0.0)), forKey: "x") }
         for probe in try realm.objects("Probe") {
-            guard case .double(let x)? = try? probe.value(forKey: "x") else { Issue.record("x is not a double"); continue }
+            guard case .double(let x)? = try? probe.value(forKey: "x") else {
+                Issue.record("x is not a double")
+                continue
+            }
             #expect(x.sign == .minus, "-0.0 was not written")
         }
         try realm.write { try realm.objects("Probe").setValue(.value(.double(.nan)), forKey: "x") }

@@ -95,7 +95,10 @@ import Testing
         let (writer, observed) = try open(dir)
         let queue = DispatchQueue(label: "observer")
         let state = Counter()
-        final class Flag: @unchecked Sendable { var invalidated = false; var violations = 0 }
+        final class Flag: @unchecked Sendable {
+            var invalidated = false
+            var violations = 0
+        }
         let flag = Flag()
         let token = try observed.objects("Dog").observe(on: queue) { change in
             if flag.invalidated { flag.violations += 1 }
@@ -139,7 +142,9 @@ import Testing
             try writer.create("Dog", ["name": .string("pup"), "age": .int(1)])
         }
         while seen.count < 2 { Thread.sleep(forTimeInterval: 0.01) }
-        #expect(seen.all == ["initial 0", "update 1 [] [0] [] \"rex\""] || seen.all == ["initial 0", "update 1 [] [0] [] rex"])
+        #expect(
+            seen.all == ["initial 0", "update 1 [] [0] [] \"rex\""]
+                || seen.all == ["initial 0", "update 1 [] [0] [] rex"])
         token.invalidate()
     }
 
@@ -159,7 +164,7 @@ import Testing
         #expect(seen.all == ["didChange 1 false"])
         token.invalidate()
         try writer.write { try writer.create("Dog", ["name": .string("pup")]) }
-        Thread.sleep(forTimeInterval: 0.1)   // a window for a delivery that must not come
+        Thread.sleep(forTimeInterval: 0.1)  // a window for a delivery that must not come
         queue.sync {}
         #expect(seen.count == 1)
         // A frozen instance never changes: the failure is reported on the queue, nothing registered.
@@ -180,7 +185,9 @@ import Testing
         let token = dog.observe { change in
             switch change {
             case .change(let o, let props):
-                events.append(props.map { "\($0.name): \($0.oldValue!) → \($0.newValue!)" }.joined(separator: "; ") + " (\(o["age"]!))")
+                events.append(
+                    props.map { "\($0.name): \($0.oldValue!) → \($0.newValue!)" }.joined(separator: "; ")
+                        + " (\(o["age"]!))")
             case .deleted: events.append("deleted")
             case .error(let e): events.append("error \(e)")
             }
@@ -203,8 +210,12 @@ import Testing
         let dir = TempDir()
         let (writer, observed) = try open(dir)
         try writer.write {
-            try writer.create("Person", value: .dictionary(["id": .value(.int(1)), "name": .value(.string("p")),
-                                                           "dogs": .array([.dictionary(["name": .value(.string("a"))])])]))
+            try writer.create(
+                "Person",
+                value: .dictionary([
+                    "id": .value(.int(1)), "name": .value(.string("p")),
+                    "dogs": .array([.dictionary(["name": .value(.string("a"))])]),
+                ]))
         }
         observed.refresh()
         let person = try #require(try observed.objects("Person").first)
@@ -229,7 +240,8 @@ import Testing
         observed.refresh()
         #expect(events == ["initial 1", "2 [] [0] []", "2 [] [] [1]"])
         // Linking objects: the dog's owners.
-        let ownersOf = try #require(try observed.objects("Dog").filter("name == 'a'").first).linkingObjects(forKey: "owners")
+        let ownersOf = try #require(try observed.objects("Dog").filter("name == 'a'").first).linkingObjects(
+            forKey: "owners")
         var owners: [String] = []
         let t2 = ownersOf.observe { change in
             if case .update(let r, let d, let i, _) = change { owners.append("\(r.count) \(d) \(i)") }
@@ -251,8 +263,10 @@ import Testing
         let control = WatchControl()
         Thread {
             do {
-                try watchLines(path: path, className: "Dog", predicate: "age >= 2", sort: [SortDescriptor(keyPath: "name")],
-                               maxEvents: 2, control: control) { lines.add($0) }
+                try watchLines(
+                    path: path, className: "Dog", predicate: "age >= 2", sort: [SortDescriptor(keyPath: "name")],
+                    maxEvents: 2, control: control
+                ) { lines.add($0) }
             } catch {
                 lines.add("error \(error)")
             }
@@ -266,15 +280,16 @@ import Testing
         }
         while lines.count < 2 { Thread.sleep(forTimeInterval: 0.01) }
         try writer.write { try writer.create("Dog", ["name": .string("a"), "age": .int(3)]) }
-        done.wait()   // the second update is the last event counted
-        #expect(lines.all == [
-            "{\"event\": \"initial\", \"version\": 1, \"count\": 0}",
-            // Beside the positions, the objects by identity (Dog has no primary key: its key).
-            "{\"event\": \"update\", \"version\": 2, \"count\": 1, \"deletions\": [], \"insertions\": [0], \"modifications\": [], "
-                + "\"deleted\": [], \"inserted\": [{\"key\": 0}], \"modified\": []}",
-            "{\"event\": \"update\", \"version\": 3, \"count\": 2, \"deletions\": [], \"insertions\": [0], \"modifications\": [], "
-                + "\"deleted\": [], \"inserted\": [{\"key\": 2}], \"modified\": []}",
-        ])
+        done.wait()  // the second update is the last event counted
+        #expect(
+            lines.all == [
+                "{\"event\": \"initial\", \"version\": 1, \"count\": 0}",
+                // Beside the positions, the objects by identity (Dog has no primary key: its key).
+                "{\"event\": \"update\", \"version\": 2, \"count\": 1, \"deletions\": [], \"insertions\": [0], \"modifications\": [], "
+                    + "\"deleted\": [], \"inserted\": [{\"key\": 0}], \"modified\": []}",
+                "{\"event\": \"update\", \"version\": 3, \"count\": 2, \"deletions\": [], \"insertions\": [0], \"modifications\": [], "
+                    + "\"deleted\": [], \"inserted\": [{\"key\": 2}], \"modified\": []}",
+            ])
         // stop() ends a watch that waits for commits.
         // Stopped once it has printed its initial line (the event; before, after a 0.2 s sleep,
         // and it had to end within 0.5 s, which a loaded machine could outlast).
@@ -282,7 +297,9 @@ import Testing
         let stopped = DispatchSemaphore(value: 0)
         let control2 = WatchControl()
         Thread {
-            _ = try? watchLines(path: path, className: "Dog", predicate: "", sort: [], maxEvents: nil, control: control2) { _ in
+            _ = try? watchLines(
+                path: path, className: "Dog", predicate: "", sort: [], maxEvents: nil, control: control2
+            ) { _ in
                 started.signal()
             }
             stopped.signal()
@@ -309,7 +326,7 @@ import Testing
         try writer.write { try writer.create("Dog", ["name": .string("rex")]) }
         try observed.beginWrite()
         waitUntilComputed(token, upTo: writer.version)
-        runRunLoop(for: 0.3)    // the delivery comes, and must wait
+        runRunLoop(for: 0.3)  // the delivery comes, and must wait
         #expect(updates == 0)
         observed.cancelWrite()
         pumpRunLoop { updates == 1 }
@@ -330,14 +347,19 @@ import Testing
                 ?? "unreadable results"
         }
         let deleter = try observed.objects("Dog").observe { change in
-            guard case .update = change, let d2 = try? observed.objects("Dog").filter("name == 'd2'").first else { return }
+            guard case .update = change, let d2 = try? observed.objects("Dog").filter("name == 'd2'").first else {
+                return
+            }
             try? observed.write { try observed.delete(d2) }
         }
         var seen: [String] = []
         let watcher = try observed.objects("Dog").observe { change in
             if case .update(let results, _, _, _) = change { seen.append(names(results)) }
         }
-        defer { deleter.invalidate(); watcher.invalidate() }
+        defer {
+            deleter.invalidate()
+            watcher.invalidate()
+        }
         runRunLoop(for: 0.3)
         try writer.write { try writer.create("Dog", ["name": .string("d3")]) }
         pumpRunLoop { seen.contains { !$0.contains("d2") } }
@@ -352,8 +374,9 @@ import Testing
         let dir = TempDir()
         let (writer, _) = try open(dir)
         let queue = DispatchQueue(label: "confined")
-        let confined = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: dir.path("n.realm")), schema: Fixtures.people),
-                                 queue: queue)
+        let confined = try Realm(
+            configuration: .init(fileURL: URL(fileURLWithPath: dir.path("n.realm")), schema: Fixtures.people),
+            queue: queue)
         let seen = Counter()
         nonisolated(unsafe) var token: NotificationToken?
         queue.sync {
@@ -366,7 +389,7 @@ import Testing
                 }
             }
         }
-        while seen.count < 1 { Thread.sleep(forTimeInterval: 0.01) }   // no deadline: a loaded machine delivers late
+        while seen.count < 1 { Thread.sleep(forTimeInterval: 0.01) }  // no deadline: a loaded machine delivers late
         try writer.write { try writer.create("Dog", ["name": .string("rex")]) }
         while seen.count < 2 { Thread.sleep(forTimeInterval: 0.01) }
         #expect(seen.all == ["initial 0", "update 1 [0]"])
@@ -395,7 +418,7 @@ import Testing
             case .error: break
             }
         }
-        initial.wait()   // no deadlines: a loaded machine delivers late
+        initial.wait()  // no deadlines: a loaded machine delivers late
         try writer.write { try writer.create("Dog", ["name": .string("rex")]) }
         updating.wait()
         let path = dir.path("n.realm")
@@ -408,12 +431,12 @@ import Testing
                 return
             }
             lockHeld.signal()
-            Thread.sleep(forTimeInterval: 0.3)   // the callback now waits for the write lock
+            Thread.sleep(forTimeInterval: 0.3)  // the callback now waits for the write lock
             token.invalidate()
             holder.cancelWrite()
             finished.signal()
         }.start()
-        finished.wait()   // a deadlock hangs here, where CI's job limit reports it
+        finished.wait()  // a deadlock hangs here, where CI's job limit reports it
         queue.sync {}
         #expect(calls.count == 2)
     }
@@ -424,7 +447,8 @@ import Testing
         let token = try observed.objects("Dog").observe { _ in }
         #expect(Notifier.isRunning(for: observed.shared))
         token.invalidate()
-        while Notifier.isRunning(for: observed.shared) { Thread.sleep(forTimeInterval: 0.01) }   // no deadline: it stops late on a loaded machine
+        // no deadline: it stops late on a loaded machine
+        while Notifier.isRunning(for: observed.shared) { Thread.sleep(forTimeInterval: 0.01) }
         #expect(!Notifier.isRunning(for: observed.shared))
     }
 }

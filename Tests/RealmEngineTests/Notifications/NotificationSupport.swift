@@ -14,7 +14,9 @@ func runRunLoop(for seconds: Double) {
 /// it): the event a "let the notifier compute" sleep stood for. No deadline.
 func waitUntilComputed(_ token: NotificationToken, upTo version: UInt64) {
     guard let registration = token.registration else { return }
-    while registration.stateLock.withLock({ max(registration.pending?.target.version ?? 0, registration.base?.version ?? 0) }) < version {
+    while registration.stateLock.withLock({
+        max(registration.pending?.target.version ?? 0, registration.base?.version ?? 0)
+    }) < version {
         usleep(1000)
     }
 }
@@ -42,7 +44,9 @@ struct Dump {
         guard let row = objects[c]?[k] else { return [] }
         var out: [(Int, ObjectKey)] = []
         for (i, p) in schema.objectSchemas[c].persistedProperties.enumerated() where p.type == .object {
-            guard let target = schema.objectSchemas.firstIndex(where: { $0.name == p.objectClassName }) else { continue }
+            guard let target = schema.objectSchemas.firstIndex(where: { $0.name == p.objectClassName }) else {
+                continue
+            }
             switch row[i] {
             case .link(let t): out.append((target, t))
             case .list(let items): for case .link(let t) in items { out.append((target, t)) }

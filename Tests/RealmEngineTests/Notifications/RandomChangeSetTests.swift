@@ -14,15 +14,20 @@ import Testing
         var updates = 0
         var failures: [String] = []
         var token: NotificationToken?
-        init(name: String, fresh: @escaping (Realm) throws -> [ObjectKey]) { self.name = name; self.fresh = fresh }
+        init(name: String, fresh: @escaping (Realm) throws -> [ObjectKey]) {
+            self.name = name
+            self.fresh = fresh
+        }
     }
 
     /// Fixtures.people plus Dog.friend, so links chain deeper than the 4 hops followed.
     static let schema = Schema([
         Fixtures.people.objectSchemas[0],
-        ObjectSchema(name: "Dog", properties: Fixtures.people.objectSchemas[1].properties + [
-            Property(name: "friend", type: .object, objectClassName: "Dog"),
-        ]),
+        ObjectSchema(
+            name: "Dog",
+            properties: Fixtures.people.objectSchemas[1].properties + [
+                Property(name: "friend", type: .object, objectClassName: "Dog")
+            ]),
     ])
 
     @Test(arguments: [1, 2, 3, 4])
@@ -33,7 +38,8 @@ import Testing
         let observed = try Realm(configuration: config)
         var nextId: Int64 = 0
         // Anchors that are never deleted: a person whose list is observed, a dog whose owners are.
-        var p0 = ObjectKey(0), d0 = ObjectKey(0)
+        var p0 = ObjectKey(0)
+        var d0 = ObjectKey(0)
         try writer.write {
             d0 = try writer.create("Dog", ["name": .string("anchor"), "age": .int(5)]).key
             p0 = try writer.create("Person", ["id": .int(nextId), "name": .string("anchor"), "age": .int(30)]).key
@@ -47,16 +53,33 @@ import Testing
             dumps[realm.version] = d
             return d
         }
-        let dogClass = try observed.classIndex("Dog"), personClass = try observed.classIndex("Person")
+        let dogClass = try observed.classIndex("Dog")
+        let personClass = try observed.classIndex("Person")
         let queries: [(String, Int, (Realm) throws -> Results)] = [
             ("dogs age > 3", dogClass, { try $0.objects("Dog").filter("age > 3") }),
-            ("dogs sorted", dogClass, { try $0.objects("Dog").sorted(by: [SortDescriptor(keyPath: "age", ascending: false), SortDescriptor(keyPath: "name")]) }),
-            ("people age>=20 by name", personClass, { try $0.objects("Person").filter("age >= 20").sorted(byKeyPath: "name") }),
+            (
+                "dogs sorted", dogClass,
+                {
+                    try $0.objects("Dog").sorted(by: [
+                        SortDescriptor(keyPath: "age", ascending: false), SortDescriptor(keyPath: "name"),
+                    ])
+                }
+            ),
+            (
+                "people age>=20 by name", personClass,
+                { try $0.objects("Person").filter("age >= 20").sorted(byKeyPath: "name") }
+            ),
             ("dogs distinct age", dogClass, { try $0.objects("Dog").distinct(by: ["age"]) }),
             ("dogs limited", dogClass, { try $0.objects("Dog").filter("age > 2").sorted(byKeyPath: "name").limit(5) }),
             ("people", personClass, { try $0.objects("Person") }),
             ("people best.age > 4", personClass, { try $0.objects("Person").filter("best.age > 4") }),
-            ("p0.dogs", dogClass, { try $0.object(ofType: "Dog", key: d0) == nil ? $0.objects("Dog") : $0.object(ofType: "Person", key: p0)!.list(forKey: "dogs").objects() }),
+            (
+                "p0.dogs", dogClass,
+                {
+                    try $0.object(ofType: "Dog", key: d0) == nil
+                        ? $0.objects("Dog") : $0.object(ofType: "Person", key: p0)!.list(forKey: "dogs").objects()
+                }
+            ),
             ("d0.owners", personClass, { try $0.object(ofType: "Dog", key: d0)!.linkingObjects(forKey: "owners") }),
             ("dogs ANY owners.age > 30", dogClass, { try $0.objects("Dog").filter("ANY owners.age > 30") }),
         ]
@@ -78,15 +101,20 @@ import Testing
                         let primed = try r.keys()
                         if primed != new { o.failures.append("\(name): delivered keys differ from a fresh run") }
                         if apply(deletions: deletions, insertions: insertions, to: o.keys, new: new) != new {
-                            o.failures.append("\(name) v\(o.version)→\(observed.version): old \(o.keys) new \(new) -\(deletions) +\(insertions)")
+                            o.failures.append(
+                                "\(name) v\(o.version)→\(observed.version): old \(o.keys) new \(new) -\(deletions) +\(insertions)"
+                            )
                         }
-                        let old = try #require(dumps[o.version]), now = try dump(observed)
+                        let old = try #require(dumps[o.version])
+                        let now = try dump(observed)
                         let newSet = Set(new)
                         let expected = o.keys.indices.filter { i in
                             newSet.contains(o.keys[i]) && now.changed(classIndex, o.keys[i], since: old)
                         }
                         if expected != modifications {
-                            o.failures.append("\(name) v\(o.version)→\(observed.version): modifications \(modifications) expected \(expected) keys \(o.keys)")
+                            o.failures.append(
+                                "\(name) v\(o.version)→\(observed.version): modifications \(modifications) expected \(expected) keys \(o.keys)"
+                            )
                         }
                         o.keys = new
                         o.version = observed.version
@@ -111,76 +139,118 @@ import Testing
             for _ in 0..<Int.random(in: 1...3, using: &rng) {
                 try writer.write {
                     for _ in 0..<Int.random(in: 1...4, using: &rng) {
-                        let dogs = try writer.objects("Dog").keys(), people = try writer.objects("Person").keys()
+                        let dogs = try writer.objects("Dog").keys()
+                        let people = try writer.objects("Person").keys()
                         let op = Int.random(in: 0..<10, using: &rng)
                         do {
-                        switch op {
-                        case 0, 1:
-                            let d = try writer.create("Dog", ["name": .string(names.randomElement(using: &rng)!), "age": .int(Int64.random(in: 0...9, using: &rng))])
-                            touched.insert(d.key)
-                        case 2:
-                            var dogList: [ObjectInput] = []
-                            for _ in 0..<Int.random(in: 0...3, using: &rng) where !dogs.isEmpty { dogList.append(.value(.link(dogs.randomElement(using: &rng)!))) }
-                            let best: Value = dogs.isEmpty || Bool.random(using: &rng) ? .null : .link(dogs.randomElement(using: &rng)!)
-                            let p = try writer.create("Person", value: .dictionary([
-                                "id": .value(.int(nextId)), "name": .value(.string(names.randomElement(using: &rng)!)),
-                                "age": .value(Bool.random(using: &rng) ? .null : .int(Int64.random(in: 10...50, using: &rng))),
-                                "dogs": .array(dogList), "best": .value(best)]))
-                            nextId += 1
-                            touched.insert(p.key)
-                        case 3:
-                            // Delete a dog (not the anchor) whose linking people are untouched.
-                            guard let d = dogs.randomElement(using: &rng), d != d0, !touched.contains(d),
-                                  let dog = try writer.object(ofType: "Dog", key: d) else { break }
-                            let linking = try writer.objects("Person").filter("ANY dogs == %@ OR best == %@", .link(d), .link(d)).keys()
-                            let friends = try writer.objects("Dog").filter("friend == %@", .link(d)).keys()
-                            guard (linking + friends).allSatisfy({ !touched.contains($0) }) else { break }
-                            touched.formUnion(linking + friends)
-                            touched.insert(d)
-                            try writer.delete(dog)
-                        case 4:
-                            guard let p = people.randomElement(using: &rng), p != p0, !touched.contains(p),
-                                  let person = try writer.object(ofType: "Person", key: p) else { break }
-                            touched.insert(p)
-                            try writer.delete(person)
-                        case 5, 6:
-                            guard let d = dogs.randomElement(using: &rng), !touched.contains(d),
-                                  let dog = try writer.object(ofType: "Dog", key: d) else { break }
-                            touched.insert(d)
-                            switch Int.random(in: 0..<3, using: &rng) {
-                            case 0:
-                                try dog.setValue(.int(Int64.random(in: 0...9, using: &rng)), forKey: "age")
-                            case 1:
-                                try dog.setValue(Bool.random(using: &rng) ? .null : .link(dogs.randomElement(using: &rng)!), forKey: "friend")
+                            switch op {
+                            case 0, 1:
+                                let d = try writer.create(
+                                    "Dog",
+                                    [
+                                        "name": .string(names.randomElement(using: &rng)!),
+                                        "age": .int(Int64.random(in: 0...9, using: &rng)),
+                                    ])
+                                touched.insert(d.key)
+                            case 2:
+                                var dogList: [ObjectInput] = []
+                                for _ in 0..<Int.random(in: 0...3, using: &rng) where !dogs.isEmpty {
+                                    dogList.append(.value(.link(dogs.randomElement(using: &rng)!)))
+                                }
+                                let best: Value =
+                                    dogs.isEmpty || Bool.random(using: &rng)
+                                    ? .null : .link(dogs.randomElement(using: &rng)!)
+                                let p = try writer.create(
+                                    "Person",
+                                    value: .dictionary([
+                                        "id": .value(.int(nextId)),
+                                        "name": .value(.string(names.randomElement(using: &rng)!)),
+                                        "age": .value(
+                                            Bool.random(using: &rng)
+                                                ? .null : .int(Int64.random(in: 10...50, using: &rng))),
+                                        "dogs": .array(dogList), "best": .value(best),
+                                    ]))
+                                nextId += 1
+                                touched.insert(p.key)
+                            case 3:
+                                // Delete a dog (not the anchor) whose linking people are untouched.
+                                guard let d = dogs.randomElement(using: &rng), d != d0, !touched.contains(d),
+                                    let dog = try writer.object(ofType: "Dog", key: d)
+                                else { break }
+                                let linking = try writer.objects("Person").filter(
+                                    "ANY dogs == %@ OR best == %@", .link(d), .link(d)
+                                ).keys()
+                                let friends = try writer.objects("Dog").filter("friend == %@", .link(d)).keys()
+                                guard (linking + friends).allSatisfy({ !touched.contains($0) }) else { break }
+                                touched.formUnion(linking + friends)
+                                touched.insert(d)
+                                try writer.delete(dog)
+                            case 4:
+                                guard let p = people.randomElement(using: &rng), p != p0, !touched.contains(p),
+                                    let person = try writer.object(ofType: "Person", key: p)
+                                else { break }
+                                touched.insert(p)
+                                try writer.delete(person)
+                            case 5, 6:
+                                guard let d = dogs.randomElement(using: &rng), !touched.contains(d),
+                                    let dog = try writer.object(ofType: "Dog", key: d)
+                                else { break }
+                                touched.insert(d)
+                                switch Int.random(in: 0..<3, using: &rng) {
+                                case 0:
+                                    try dog.setValue(.int(Int64.random(in: 0...9, using: &rng)), forKey: "age")
+                                case 1:
+                                    try dog.setValue(
+                                        Bool.random(using: &rng) ? .null : .link(dogs.randomElement(using: &rng)!),
+                                        forKey: "friend")
+                                default:
+                                    try dog.setValue(.string(names.randomElement(using: &rng)!), forKey: "name")
+                                }
+                            case 7:
+                                guard let p = people.randomElement(using: &rng), !touched.contains(p),
+                                    let person = try writer.object(ofType: "Person", key: p)
+                                else { break }
+                                touched.insert(p)
+                                if Bool.random(using: &rng) {
+                                    try person.setValue(
+                                        Bool.random(using: &rng) ? .null : .int(Int64.random(in: 10...50, using: &rng)),
+                                        forKey: "age")
+                                } else {
+                                    try person.setValue(
+                                        dogs.isEmpty || Bool.random(using: &rng)
+                                            ? .null : .link(dogs.randomElement(using: &rng)!), forKey: "best")
+                                }
                             default:
-                                try dog.setValue(.string(names.randomElement(using: &rng)!), forKey: "name")
+                                // List edits (p0 half the time, so the observed list moves a lot).
+                                let p = Bool.random(using: &rng) ? p0 : (people.randomElement(using: &rng) ?? p0)
+                                guard !touched.contains(p), let person = try writer.object(ofType: "Person", key: p)
+                                else { break }
+                                touched.insert(p)
+                                let list = try person.list(forKey: "dogs")
+                                let n = list.count
+                                switch Int.random(in: 0..<5, using: &rng) {
+                                case 0 where !dogs.isEmpty:
+                                    try list.append(.value(.link(dogs.randomElement(using: &rng)!)))
+                                case 1 where !dogs.isEmpty:
+                                    try list.insert(
+                                        .value(.link(dogs.randomElement(using: &rng)!)),
+                                        at: Int.random(in: 0...n, using: &rng))
+                                case 2 where n > 0: try list.remove(at: Int.random(in: 0..<n, using: &rng))
+                                case 3 where n > 1:
+                                    try list.move(
+                                        from: Int.random(in: 0..<n, using: &rng), to: Int.random(in: 0..<n, using: &rng)
+                                    )
+                                case 4 where n > 0 && !dogs.isEmpty:
+                                    try list.replace(
+                                        index: Int.random(in: 0..<n, using: &rng),
+                                        with: .value(.link(dogs.randomElement(using: &rng)!)))
+                                default: break
+                                }
                             }
-                        case 7:
-                            guard let p = people.randomElement(using: &rng), !touched.contains(p),
-                                  let person = try writer.object(ofType: "Person", key: p) else { break }
-                            touched.insert(p)
-                            if Bool.random(using: &rng) {
-                                try person.setValue(Bool.random(using: &rng) ? .null : .int(Int64.random(in: 10...50, using: &rng)), forKey: "age")
-                            } else {
-                                try person.setValue(dogs.isEmpty || Bool.random(using: &rng) ? .null : .link(dogs.randomElement(using: &rng)!), forKey: "best")
-                            }
-                        default:
-                            // List edits (p0 half the time, so the observed list moves a lot).
-                            let p = Bool.random(using: &rng) ? p0 : (people.randomElement(using: &rng) ?? p0)
-                            guard !touched.contains(p), let person = try writer.object(ofType: "Person", key: p) else { break }
-                            touched.insert(p)
-                            let list = try person.list(forKey: "dogs")
-                            let n = list.count
-                            switch Int.random(in: 0..<5, using: &rng) {
-                            case 0 where !dogs.isEmpty: try list.append(.value(.link(dogs.randomElement(using: &rng)!)))
-                            case 1 where !dogs.isEmpty: try list.insert(.value(.link(dogs.randomElement(using: &rng)!)), at: Int.random(in: 0...n, using: &rng))
-                            case 2 where n > 0: try list.remove(at: Int.random(in: 0..<n, using: &rng))
-                            case 3 where n > 1: try list.move(from: Int.random(in: 0..<n, using: &rng), to: Int.random(in: 0..<n, using: &rng))
-                            case 4 where n > 0 && !dogs.isEmpty: try list.replace(index: Int.random(in: 0..<n, using: &rng), with: .value(.link(dogs.randomElement(using: &rng)!)))
-                            default: break
-                            }
+                        } catch {
+                            Issue.record("op \(op): \(error)")
+                            throw error
                         }
-                        } catch { Issue.record("op \(op): \(error)"); throw error }
                     }
                 }
             }
@@ -188,7 +258,7 @@ import Testing
             if round % 3 == 0 {
                 let latest = writer.version
                 let t0 = Date()
-                pumpRunLoop { observed.version >= latest }   // no deadline: the delivery is the event
+                pumpRunLoop { observed.version >= latest }  // no deadline: the delivery is the event
                 pumpTime += Date().timeIntervalSince(t0)
             }
             observed.refresh()

@@ -10,10 +10,12 @@ import Testing
 /// next read re-ran the whole query (the explorer's 260 ms refreshes after ~50 commits).
 @Suite(.serialized) struct SteadyCommitNotificationTests {
     static let schema = Schema([
-        ObjectSchema(name: "Person", properties: [
-            Property(name: "name", type: .string),
-            Property(name: "age", type: .int),
-        ]),
+        ObjectSchema(
+            name: "Person",
+            properties: [
+                Property(name: "name", type: .string),
+                Property(name: "age", type: .int),
+            ])
     ])
 
     static func makeFile(_ objects: Int) throws -> (config: Realm.Configuration, dir: URL) {
@@ -23,7 +25,8 @@ import Testing
         let realm = try Realm(configuration: config)
         try realm.write {
             for i in 0..<objects {
-                _ = try realm.create("Person", ["name": .string("p\((i * 7919) % objects)"), "age": .int(Int64(i % 100))])
+                _ = try realm.create(
+                    "Person", ["name": .string("p\((i * 7919) % objects)"), "age": .int(Int64(i % 100))])
             }
         }
         return (config, dir)
@@ -48,7 +51,7 @@ import Testing
                         _ = try realm.create("Person", ["name": .string("Live \(i)"), "age": .int(Int64(i % 100))])
                     }
                     committed.signal()
-                    proceed.wait()   // no deadline: a loaded machine refreshes late
+                    proceed.wait()  // no deadline: a loaded machine refreshes late
                 }
             } catch {
                 lock.withLock { failure = "\(error)" }
@@ -60,15 +63,20 @@ import Testing
     /// Runs the commits, refreshing `observed` after each; checks after each refresh that the
     /// results hold the keys of the new version without a re-run, and at the end that they equal
     /// a fresh evaluation.
-    static func drive(_ observed: Realm, _ results: Results, registration: Registration, config: Realm.Configuration,
-                      commits: Int, updates: () -> Int) throws {
+    static func drive(
+        _ observed: Realm, _ results: Results, registration: Registration, config: Realm.Configuration,
+        commits: Int, updates: () -> Int
+    ) throws {
         let committer = Committer(config: config)
         let thread = Thread { committer.run(count: commits) }
         thread.start()
         var unprimed: [UInt64] = []
         for _ in 0..<commits {
             committer.committed.wait()
-            if let failure = committer.lock.withLock({ committer.failure }) { Issue.record("\(failure)"); return }
+            if let failure = committer.lock.withLock({ committer.failure }) {
+                Issue.record("\(failure)")
+                return
+            }
             observed.refresh()
             if try results.cache == nil || results.cacheStamp != (observed.readView.version, observed.mutationCount) {
                 unprimed.append(observed.version)
@@ -76,7 +84,8 @@ import Testing
             committer.proceed.signal()
         }
         #expect(registration.stateLock.withLock { registration.fullEvaluations } == 0)
-        #expect(unprimed.isEmpty, "results not holding the keys of versions \(unprimed.prefix(10))… (\(unprimed.count))")
+        #expect(
+            unprimed.isEmpty, "results not holding the keys of versions \(unprimed.prefix(10))… (\(unprimed.count))")
         // Half the commits add an object that matches `age < 50`.
         #expect(updates() == commits / 2)
         let fresh = try results.query.evaluate(in: observed.readView)
@@ -93,14 +102,20 @@ import Testing
         var updates = 0
         var failures: [String] = []
         let token = try results.observeFromCurrentVersion { change in
-            guard case .update(let r, let deletions, let insertions, _) = change else { failures.append("\(change)"); return }
+            guard case .update(let r, let deletions, let insertions, _) = change else {
+                failures.append("\(change)")
+                return
+            }
             updates += 1
             let new = (try? r.keys()) ?? []
-            if apply(deletions: deletions, insertions: insertions, to: shown, new: new) != new { failures.append("bad change set") }
+            if apply(deletions: deletions, insertions: insertions, to: shown, new: new) != new {
+                failures.append("bad change set")
+            }
             shown = new
         }
         defer { token.invalidate() }
-        let registration = try #require(Mirror(reflecting: token).children.first { $0.label == "registration" }?.value as? Registration)
+        let registration = try #require(
+            Mirror(reflecting: token).children.first { $0.label == "registration" }?.value as? Registration)
         try Self.drive(observed, results, registration: registration, config: config, commits: 200) { updates }
         #expect(failures.isEmpty, "\(failures.prefix(5))")
         #expect(shown == (try results.keys()))
@@ -120,13 +135,16 @@ import Testing
             case .update(let r, let deletions, let insertions, _):
                 updates += 1
                 let new = (try? r.keys()) ?? []
-                if apply(deletions: deletions, insertions: insertions, to: shown ?? [], new: new) != new { failures.append("bad change set") }
+                if apply(deletions: deletions, insertions: insertions, to: shown ?? [], new: new) != new {
+                    failures.append("bad change set")
+                }
                 shown = new
             case .error(let e): failures.append("\(e)")
             }
         }
         defer { token.invalidate() }
-        let registration = try #require(Mirror(reflecting: token).children.first { $0.label == "registration" }?.value as? Registration)
+        let registration = try #require(
+            Mirror(reflecting: token).children.first { $0.label == "registration" }?.value as? Registration)
         pumpRunLoop { shown != nil }
         try Self.drive(observed, results, registration: registration, config: config, commits: 200) { updates }
         #expect(failures.isEmpty, "\(failures.prefix(5))")

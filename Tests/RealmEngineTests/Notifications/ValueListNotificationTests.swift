@@ -5,8 +5,14 @@ import Testing
 @Suite struct ValueListNotificationTests {
     @Test func listsOfValuesReportRemovedAndInsertedIndices() throws {
         let realm = try Realm(configuration: .init(inMemoryIdentifier: "values-\(UUID())", schema: Fixtures.people))
-        let dog = try realm.write { try realm.create("Dog", value: .dictionary(["name": .value(.string("d")),
-                                                                                 "tags": .array([.value(.string("a")), .value(.string("b"))])])) }
+        let dog = try realm.write {
+            try realm.create(
+                "Dog",
+                value: .dictionary([
+                    "name": .value(.string("d")),
+                    "tags": .array([.value(.string("a")), .value(.string("b"))]),
+                ]))
+        }
         let tags = try dog.list(forKey: "tags")
         var events: [String] = []
         let token = tags.observe { change in

@@ -31,7 +31,9 @@ import Testing
         registration.stateLock.withLock {
             registration.pending = .init(baseVersion: delivered, target: pin, keys: [], change: .none)
         }
-        try realm.write(withoutNotifying: [token]) { _ = try realm.create("Person", ["id": .int(1), "name": .string("a")]) }
+        try realm.write(withoutNotifying: [token]) {
+            _ = try realm.create("Person", ["id": .int(1), "name": .string("a")])
+        }
         _ = realm.refresh()
         #expect(heard == ["initial 0"], "the skipped commit was delivered")
         try realm.write { _ = try realm.create("Person", ["id": .int(2), "name": .string("b")]) }

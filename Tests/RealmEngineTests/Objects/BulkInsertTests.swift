@@ -7,24 +7,34 @@ import Testing
 /// index's last entry. Whatever path an insert takes, the file must pass the integrity check,
 /// every object must be found by its primary key, and a duplicate key must still be refused.
 @Suite struct BulkInsertTests {
-    static let schema = Schema([ObjectSchema(name: "Person", properties: [
-        Property(name: "id", type: .int, isPrimaryKey: true),
-        Property(name: "name", type: .string, isIndexed: true),
-        Property(name: "age", type: .int),
-        Property(name: "score", type: .double),
-        Property(name: "createdAt", type: .date),
-    ])])
+    static let schema = Schema([
+        ObjectSchema(
+            name: "Person",
+            properties: [
+                Property(name: "id", type: .int, isPrimaryKey: true),
+                Property(name: "name", type: .string, isIndexed: true),
+                Property(name: "age", type: .int),
+                Property(name: "score", type: .double),
+                Property(name: "createdAt", type: .date),
+            ])
+    ])
 
     private static func input(_ id: Int64) -> ObjectInput {
-        .array([.value(.int(id)), .value(.string("n\(id % 7)")), .value(.int(id % 100)),
-                .value(.double(Double(id) / 4)), .value(.date(Timestamp(seconds: 1_700_000_000 + id)))])
+        .array([
+            .value(.int(id)), .value(.string("n\(id % 7)")), .value(.int(id % 100)),
+            .value(.double(Double(id) / 4)), .value(.date(Timestamp(seconds: 1_700_000_000 + id))),
+        ])
     }
 
-    private static func expectPerson(_ realm: Realm, _ id: Int64, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    private static func expectPerson(_ realm: Realm, _ id: Int64, sourceLocation: SourceLocation = #_sourceLocation)
+        throws
+    {
         let p = try realm.object(ofType: "Person", forPrimaryKey: .int(id))
         #expect(p?["age"] == .int(id % 100), "id \(id)", sourceLocation: sourceLocation)
         #expect(p?["name"] == .string("n\(id % 7)"), "id \(id)", sourceLocation: sourceLocation)
-        #expect(p?["createdAt"] == .date(Timestamp(seconds: 1_700_000_000 + id)), "id \(id)", sourceLocation: sourceLocation)
+        #expect(
+            p?["createdAt"] == .date(Timestamp(seconds: 1_700_000_000 + id)), "id \(id)", sourceLocation: sourceLocation
+        )
     }
 
     /// Many leaves and several inner nodes (past `innerFanout` leaves) in one write, then more
@@ -50,8 +60,11 @@ import Testing
         #expect(try realm.objects("Person").count == Int(n) + 600)
         for id in [0, 1, 255, 256, 257, n / 2, n - 1, n, n + 599] { try Self.expectPerson(realm, id) }
         #expect(try realm.object(ofType: "Person", forPrimaryKey: .int(n + 600)) == nil)
-        #expect(try realm.objects("Person").filter("name == 'n3'").count == Int((0..<(n + 600)).filter { $0 % 7 == 3 }.count))
-        #expect(try realm.objects("Person").filter("age < 10").count == Int((0..<(n + 600)).filter { $0 % 100 < 10 }.count))
+        #expect(
+            try realm.objects("Person").filter("name == 'n3'").count
+                == Int((0..<(n + 600)).filter { $0 % 7 == 3 }.count))
+        #expect(
+            try realm.objects("Person").filter("age < 10").count == Int((0..<(n + 600)).filter { $0 % 100 < 10 }.count))
         _ = try realm.checkIntegrity()
     }
 

@@ -3,19 +3,28 @@ import Testing
 @testable import RealmEngine
 
 @Suite struct BulkWriteTests {
-    static let schema = Schema([ObjectSchema(name: "P", properties: [
-        Property(name: "id", type: .int, isPrimaryKey: true),
-        Property(name: "name", type: .string, isIndexed: true),
-        Property(name: "age", type: .int),
-        Property(name: "score", type: .double),
-    ])])
+    static let schema = Schema([
+        ObjectSchema(
+            name: "P",
+            properties: [
+                Property(name: "id", type: .int, isPrimaryKey: true),
+                Property(name: "name", type: .string, isIndexed: true),
+                Property(name: "age", type: .int),
+                Property(name: "score", type: .double),
+            ])
+    ])
 
     @Test func bulkUpdateAndDeleteKeepValuesAndIndexesRight() throws {
         let dir = TempDir()
         let realm = try Realm(path: dir.path("bulk.realm"), schema: Self.schema)
         try realm.write {
             for i in 0..<2000 {
-                try realm.create("P", ["id": .int(Int64(i)), "name": .string("n\(i % 10)"), "age": .int(Int64(i % 100)), "score": .double(0)])
+                try realm.create(
+                    "P",
+                    [
+                        "id": .int(Int64(i)), "name": .string("n\(i % 10)"), "age": .int(Int64(i % 100)),
+                        "score": .double(0),
+                    ])
             }
         }
         try realm.write {
@@ -34,7 +43,10 @@ import Testing
         _ = try realm.checkIntegrity()
         // Deleting inside the same transaction as the inserts, and deleting everything.
         try realm.write {
-            for i in 5000..<5100 { try realm.create("P", ["id": .int(Int64(i)), "name": .string("new"), "age": .int(1), "score": .double(1)]) }
+            for i in 5000..<5100 {
+                try realm.create(
+                    "P", ["id": .int(Int64(i)), "name": .string("new"), "age": .int(1), "score": .double(1)])
+            }
             try realm.delete(try realm.objects("P").filter("id >= 5050"))
         }
         #expect(try realm.objects("P").filter("name == 'new'").keys().count == 50)
@@ -48,7 +60,12 @@ import Testing
         let realm = try Realm(path: dir.path("bulk.realm"), schema: Self.schema)
         try realm.write {
             for i in 0..<5000 {
-                try realm.create("P", ["id": .int(Int64(i)), "name": .string("n\(i % 10)"), "age": .int(Int64(i % 100)), "score": .double(Double(i % 3))])
+                try realm.create(
+                    "P",
+                    [
+                        "id": .int(Int64(i)), "name": .string("n\(i % 10)"), "age": .int(Int64(i % 100)),
+                        "score": .double(Double(i % 3)),
+                    ])
             }
         }
         return realm
@@ -77,9 +94,10 @@ import Testing
         #expect(try realm.objects("P").filter("score == 1").count == 5000)
         #expect(try realm.objects("P").filter("name == 'young'").keys().count == 500)
         #expect(try realm.objects("P").filter("name == 'n3'").keys().count == 450)
-        #expect(try realm.objects("P").filter("age == 42").keys().allSatisfy { k in
-            try realm.object(ofType: "P", key: k)?["score"] == .double(1)
-        })
+        #expect(
+            try realm.objects("P").filter("age == 42").keys().allSatisfy { k in
+                try realm.object(ofType: "P", key: k)?["score"] == .double(1)
+            })
         _ = try realm.checkIntegrity()
         // Setting what is already there changes nothing and records nothing.
         try realm.write {
@@ -119,8 +137,10 @@ import Testing
     }
 
     @Test func creationFastPathAgreesWithCoerce() throws {
-        let values: [Value] = [.bool(true), .int(-3), .double(1.5), .float(2), .string("x"), .date(Timestamp(seconds: 9)),
-                               .null, .data(Data([1])), .string(String(repeating: "a", count: Limits.maxValueBytes + 1))]
+        let values: [Value] = [
+            .bool(true), .int(-3), .double(1.5), .float(2), .string("x"), .date(Timestamp(seconds: 9)),
+            .null, .data(Data([1])), .string(String(repeating: "a", count: Limits.maxValueBytes + 1)),
+        ]
         for type in [PropertyType.bool, .int, .int8, .double, .float, .string, .date, .data] {
             let p = Property(name: "p", type: type)
             for v in values {
@@ -129,6 +149,8 @@ import Testing
             }
         }
         #expect(WriteTransaction.alreadyStored(.int(300), as: .int8) == nil)
-        #expect(WriteTransaction.alreadyStored(.string(String(repeating: "a", count: Limits.maxValueBytes + 1)), as: .string) == nil)
+        #expect(
+            WriteTransaction.alreadyStored(
+                .string(String(repeating: "a", count: Limits.maxValueBytes + 1)), as: .string) == nil)
     }
 }

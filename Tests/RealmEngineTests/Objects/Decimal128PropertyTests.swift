@@ -6,13 +6,17 @@ import Testing
 /// (every word as written), queried with exact decimal literals, aggregated exactly, sorted,
 /// exported to JSON and CSV and imported again unchanged.
 @Suite struct Decimal128PropertyTests {
-    static let schema = Schema([ObjectSchema(name: "Item", properties: [
-        Property(name: "id", type: .int, isPrimaryKey: true),
-        Property(name: "price", type: .decimal128),
-        Property(name: "discount", type: .decimal128, isOptional: true),
-        Property(name: "history", type: .decimal128, isList: true),
-        Property(name: "maybe", type: .decimal128, isOptional: true, isList: true),
-    ])])
+    static let schema = Schema([
+        ObjectSchema(
+            name: "Item",
+            properties: [
+                Property(name: "id", type: .int, isPrimaryKey: true),
+                Property(name: "price", type: .decimal128),
+                Property(name: "discount", type: .decimal128, isOptional: true),
+                Property(name: "history", type: .decimal128, isList: true),
+                Property(name: "maybe", type: .decimal128, isOptional: true, isList: true),
+            ])
+    ])
 
     /// (id, price, discount, history, maybe) as text.
     static let rows: [(Int64, String, String?, [String], [String?])] = [
@@ -29,11 +33,13 @@ import Testing
     static func fill(_ realm: Realm) throws {
         try realm.write {
             for (id, price, discount, history, maybe) in rows {
-                try realm.create("Item", [
-                    "id": Value.int(id), "price": decimal(price), "discount": discount.map(decimal) ?? Value.null,
-                    "history": Value.list(history.map(decimal)),
-                    "maybe": Value.list(maybe.map { text -> Value in text.map(decimal) ?? .null }),
-                ])
+                try realm.create(
+                    "Item",
+                    [
+                        "id": Value.int(id), "price": decimal(price), "discount": discount.map(decimal) ?? Value.null,
+                        "history": Value.list(history.map(decimal)),
+                        "maybe": Value.list(maybe.map { text -> Value in text.map(decimal) ?? .null }),
+                    ])
             }
         }
     }
@@ -70,13 +76,18 @@ import Testing
     }
 
     @Test func queriesCompareDecimalsExactly() throws {
-        let realm = try Realm(configuration: .init(inMemoryIdentifier: "decimal-\(UUID().uuidString)", schema: Self.schema))
+        let realm = try Realm(
+            configuration: .init(inMemoryIdentifier: "decimal-\(UUID().uuidString)", schema: Self.schema))
         try Self.fill(realm)
         let items = try realm.objects("Item")
         #expect(try Self.ids(items.filter("price == 0.1")) == [1])
         #expect(try Self.ids(items.filter("price == 10.5").sorted(byKeyPath: "id")) == [2, 6])
-        #expect(try Self.ids(items.filter("price > 10.49999999999999999999999999999").sorted(byKeyPath: "id")) == [2, 5, 6])
-        #expect(try Self.ids(items.filter("price < 0.1000000000000000000000000000000001").sorted(byKeyPath: "id")) == [1, 3])
+        #expect(
+            try Self.ids(items.filter("price > 10.49999999999999999999999999999").sorted(byKeyPath: "id")) == [2, 5, 6])
+        #expect(
+            try Self.ids(items.filter("price < 0.1000000000000000000000000000000001").sorted(byKeyPath: "id")) == [
+                1, 3,
+            ])
         #expect(try Self.ids(items.filter("price > 10").sorted(byKeyPath: "id")) == [2, 5, 6])
         #expect(try Self.ids(items.filter("price > $0", Self.decimal("10.5"))) == [5])
         #expect(try Self.ids(items.filter("price == $0", Value.string("0.10"))) == [1])
@@ -106,7 +117,8 @@ import Testing
     }
 
     @Test func aggregatesAndSortingAreExact() throws {
-        let realm = try Realm(configuration: .init(inMemoryIdentifier: "decimal-\(UUID().uuidString)", schema: Self.schema))
+        let realm = try Realm(
+            configuration: .init(inMemoryIdentifier: "decimal-\(UUID().uuidString)", schema: Self.schema))
         try realm.write {
             for (i, text) in ["0.1", "0.2", "0.3", "10.50", "-1"].enumerated() {
                 try realm.create("Item", ["id": .int(Int64(i)), "price": Self.decimal(text)])
@@ -128,7 +140,8 @@ import Testing
     }
 
     @Test func exportAndImportRoundTripEveryDigit() throws {
-        let source = try Realm(configuration: .init(inMemoryIdentifier: "decimal-\(UUID().uuidString)", schema: Self.schema))
+        let source = try Realm(
+            configuration: .init(inMemoryIdentifier: "decimal-\(UUID().uuidString)", schema: Self.schema))
         try Self.fill(source)
         let objectSchema = try #require(Self.schema["Item"])
         let rows = try source.objects("Item").sorted(byKeyPath: "id").map { try $0.values() }
@@ -138,9 +151,12 @@ import Testing
         #expect(json.contains(#""price":"10.50""#))
         #expect(json.contains(#""price":"+9999999999999999999999999999999999E+6111""#))
         let csv = try CSVExport.table(rows, schema: objectSchema, resolveLink: noLinks)
-        for (name, groups) in [("json", try ImportDocument.groups(fromJSON: Data(json.utf8), className: "Item", schema: Self.schema)),
-                               ("csv", try ImportDocument.groups(fromCSV: Data(csv.utf8), className: "Item", schema: Self.schema))] {
-            let target = try Realm(configuration: .init(inMemoryIdentifier: "decimal-\(UUID().uuidString)", schema: Self.schema))
+        for (name, groups) in [
+            ("json", try ImportDocument.groups(fromJSON: Data(json.utf8), className: "Item", schema: Self.schema)),
+            ("csv", try ImportDocument.groups(fromCSV: Data(csv.utf8), className: "Item", schema: Self.schema)),
+        ] {
+            let target = try Realm(
+                configuration: .init(inMemoryIdentifier: "decimal-\(UUID().uuidString)", schema: Self.schema))
             try target.write { _ = try DataImport(realm: target).run(groups) }
             let imported = try target.objects("Item").sorted(byKeyPath: "id").map { try $0.values() }
             #expect(Value.identical(imported.flatMap { $0 }, rows.flatMap { $0 }), "\(name) round trip changed a value")
@@ -149,7 +165,8 @@ import Testing
 
     @Test func importRefusesDecimalsItWouldRound() throws {
         func load(_ json: String) throws -> Realm {
-            let realm = try Realm(configuration: .init(inMemoryIdentifier: "decimal-\(UUID().uuidString)", schema: Self.schema))
+            let realm = try Realm(
+                configuration: .init(inMemoryIdentifier: "decimal-\(UUID().uuidString)", schema: Self.schema))
             let groups = try ImportDocument.groups(fromJSON: Data(json.utf8), className: nil, schema: Self.schema)
             try realm.write { _ = try DataImport(realm: realm).run(groups) }
             return realm
@@ -159,6 +176,8 @@ import Testing
         #expect(throws: RealmError.self) { try load(#"{"Item": [{"id": 1, "price": "ten"}]}"#) }
         // A JSON number is read by its own digits, not through a double.
         let realm = try load(#"{"Item": [{"id": 1, "price": 0.30000000000000000000000000000001}]}"#)
-        #expect(try realm.objects("Item").first?.value(forKey: "price") == Self.decimal("0.30000000000000000000000000000001"))
+        #expect(
+            try realm.objects("Item").first?.value(forKey: "price")
+                == Self.decimal("0.30000000000000000000000000000001"))
     }
 }

@@ -9,11 +9,18 @@ import Testing
         do {
             let realm = try Realm(path: path, schema: Fixtures.people)
             try realm.write {
-                try realm.create("Person", value: .dictionary([
-                    "id": .value(.int(1)), "name": .value(.string("张三")),
-                    "dogs": .array([.dictionary(["name": .value(.string("大黄")), "tags": .array([.value(.string("a"))])])]),
-                ]))
-                try realm.create("Person", value: .array([.value(.int(2)), .value(.string("李四")), .value(.int(30)), .array([]), .value(.null)]))
+                try realm.create(
+                    "Person",
+                    value: .dictionary([
+                        "id": .value(.int(1)), "name": .value(.string("张三")),
+                        "dogs": .array([
+                            .dictionary(["name": .value(.string("大黄")), "tags": .array([.value(.string("a"))])])
+                        ]),
+                    ]))
+                try realm.create(
+                    "Person",
+                    value: .array([.value(.int(2)), .value(.string("李四")), .value(.int(30)), .array([]), .value(.null)])
+                )
             }
             #expect(try realm.objects("Person").count == 2)
             #expect(try realm.objects("Dog").count == 1)
@@ -51,10 +58,12 @@ import Testing
         let realm = try Realm(path: dir.path("c.realm"), schema: Fixtures.people)
         try realm.write {
             let d = try realm.create("Dog", ["name": .string("rex")])
-            try realm.create("Person", value: .dictionary([
-                "id": .value(.int(1)), "name": .value(.string("a")),
-                "dogs": .value(.list([.link(d.key), .link(d.key)])), "best": .value(.link(d.key)),
-            ]))
+            try realm.create(
+                "Person",
+                value: .dictionary([
+                    "id": .value(.int(1)), "name": .value(.string("a")),
+                    "dogs": .value(.list([.link(d.key), .link(d.key)])), "best": .value(.link(d.key)),
+                ]))
         }
         let p = try #require(try realm.object(ofType: "Person", forPrimaryKey: .int(1)))
         #expect(try p.list(forKey: "dogs").count == 2)
@@ -73,7 +82,8 @@ import Testing
             let realm = try Realm(path: path, schema: Fixtures.people)
             try realm.write {
                 for i in 0..<3000 {
-                    try realm.create("Person", ["id": .int(Int64(i)), "name": .string("n\(i)"), "age": .int(Int64(i % 90))])
+                    try realm.create(
+                        "Person", ["id": .int(Int64(i)), "name": .string("n\(i)"), "age": .int(Int64(i % 90))])
                 }
             }
             try realm.write {
@@ -102,8 +112,12 @@ import Testing
             let same = try realm.objects("Person").filter("name == 'same'")
             #expect(same.planDescription.contains("index"))
             #expect(try same.keys().count == 1300)
-            #expect(try realm.objects("Person").filter("name == 'n3'").keys().count == (1300..<3000).filter { $0 % 7 == 3 }.count)
-            #expect(try realm.objects("Person").filter("name IN {'n1', 'n2'}").keys().count == (1300..<3000).filter { $0 % 7 == 1 || $0 % 7 == 2 }.count)
+            #expect(
+                try realm.objects("Person").filter("name == 'n3'").keys().count
+                    == (1300..<3000).filter { $0 % 7 == 3 }.count)
+            #expect(
+                try realm.objects("Person").filter("name IN {'n1', 'n2'}").keys().count
+                    == (1300..<3000).filter { $0 % 7 == 1 || $0 % 7 == 2 }.count)
             #expect(try realm.object(ofType: "Person", forPrimaryKey: .int(2999))?["id"] == .int(2999))
         }
         try check()
@@ -119,9 +133,14 @@ import Testing
     /// sort, then sorts (as Realm applies them in call order); `sorted` then `distinct` keeps the
     /// first of each in the sorted order.
     @Test func distinctAndSortApplyInTheOrderCalled() throws {
-        let schema = Schema([ObjectSchema(name: "Dog", properties: [
-            Property(name: "name", type: .string), Property(name: "color", type: .string), Property(name: "age", type: .int),
-        ])])
+        let schema = Schema([
+            ObjectSchema(
+                name: "Dog",
+                properties: [
+                    Property(name: "name", type: .string), Property(name: "color", type: .string),
+                    Property(name: "age", type: .int),
+                ])
+        ])
         let realm = try Realm(configuration: .init(inMemoryIdentifier: "order-\(UUID().uuidString)", schema: schema))
         try realm.write {
             for (name, color, age) in [("a", "red", 5), ("b", "red", 1), ("c", "blue", 3)] {
@@ -130,7 +149,9 @@ import Testing
         }
         func names(_ results: Results) throws -> [String] {
             try results.keys().map { key in
-                guard case .string(let name) = try realm.object(ofType: "Dog", key: key)?.value(forKey: "name") else { return "?" }
+                guard case .string(let name) = try realm.object(ofType: "Dog", key: key)?.value(forKey: "name") else {
+                    return "?"
+                }
                 return name
             }
         }
@@ -153,10 +174,15 @@ import Testing
 
     /// Five dogs, in this key order: (x, 5), (a, 1), (x, 4), (b, 2), (c, 3).
     static func fiveDogs() throws -> (Realm, Results) {
-        let schema = Schema([ObjectSchema(name: "Dog", properties: [
-            Property(name: "name", type: .string), Property(name: "age", type: .int),
-        ])])
-        let realm = try Realm(configuration: .init(inMemoryIdentifier: "descriptors-\(UUID().uuidString)", schema: schema))
+        let schema = Schema([
+            ObjectSchema(
+                name: "Dog",
+                properties: [
+                    Property(name: "name", type: .string), Property(name: "age", type: .int),
+                ])
+        ])
+        let realm = try Realm(
+            configuration: .init(inMemoryIdentifier: "descriptors-\(UUID().uuidString)", schema: schema))
         try realm.write {
             for (name, age) in [("x", 5), ("a", 1), ("x", 4), ("b", 2), ("c", 3)] {
                 try realm.create("Dog", ["name": .string(name), "age": .int(Int64(age))])
@@ -168,7 +194,9 @@ import Testing
     /// The ages of `results`, in order.
     static func ages(_ results: Results) throws -> [Int64] {
         try results.keys().map { key in
-            guard case .int(let age) = try results.realm.object(ofType: "Dog", key: key)?.value(forKey: "age") else { return -1 }
+            guard case .int(let age) = try results.realm.object(ofType: "Dog", key: key)?.value(forKey: "age") else {
+                return -1
+            }
             return age
         }
     }
@@ -190,10 +218,15 @@ import Testing
     @Test func aSecondSortKeepsTheFirstForTies() throws {
         let (_, dogs) = try Self.fiveDogs()
         #expect(try Self.ages(dogs.sorted(byKeyPath: "age").sorted(byKeyPath: "name")) == [1, 2, 3, 4, 5])
-        #expect(try Self.ages(dogs.sorted(byKeyPath: "age", ascending: false).sorted(byKeyPath: "name")) == [1, 2, 3, 5, 4])
-        #expect(try dogs.sorted(byKeyPath: "age").sorted(byKeyPath: "name").sortDescriptors.map(\.keyPath) == ["name", "age"])
+        #expect(
+            try Self.ages(dogs.sorted(byKeyPath: "age", ascending: false).sorted(byKeyPath: "name")) == [1, 2, 3, 5, 4])
+        #expect(
+            try dogs.sorted(byKeyPath: "age").sorted(byKeyPath: "name").sortDescriptors.map(\.keyPath) == [
+                "name", "age",
+            ])
         // Sorting again by the same key path replaces it.
-        #expect(try Self.ages(dogs.sorted(byKeyPath: "age").sorted(byKeyPath: "age", ascending: false)) == [5, 4, 3, 2, 1])
+        #expect(
+            try Self.ages(dogs.sorted(byKeyPath: "age").sorted(byKeyPath: "age", ascending: false)) == [5, 4, 3, 2, 1])
     }
 
     /// A predicate is a condition on every object, whenever it was added; its SORT, DISTINCT and

@@ -8,21 +8,29 @@ import Testing
 /// with backlinks to the parent; the schema rules; the check finding an orphan or a shared one.
 @Suite struct EmbeddedObjectTests {
     static let schema = Schema([
-        ObjectSchema(name: "Person", properties: [
-            Property(name: "name", type: .string, isPrimaryKey: true),
-            Property(name: "address", type: .object, isOptional: true, objectClassName: "Address"),
-            Property(name: "previous", type: .object, isList: true, objectClassName: "Address"),
-            Property(name: "places", type: .object, isMap: true, objectClassName: "Address"),
-        ]),
-        ObjectSchema(name: "Address", properties: [
-            Property(name: "city", type: .string),
-            Property(name: "street", type: .string, isOptional: true),
-            Property(name: "geo", type: .object, isOptional: true, objectClassName: "Geo"),
-            Property(name: "resident", type: .linkingObjects, objectClassName: "Person", linkOriginPropertyName: "address"),
-        ], isEmbedded: true),
-        ObjectSchema(name: "Geo", properties: [
-            Property(name: "lat", type: .double),
-        ], isEmbedded: true),
+        ObjectSchema(
+            name: "Person",
+            properties: [
+                Property(name: "name", type: .string, isPrimaryKey: true),
+                Property(name: "address", type: .object, isOptional: true, objectClassName: "Address"),
+                Property(name: "previous", type: .object, isList: true, objectClassName: "Address"),
+                Property(name: "places", type: .object, isMap: true, objectClassName: "Address"),
+            ]),
+        ObjectSchema(
+            name: "Address",
+            properties: [
+                Property(name: "city", type: .string),
+                Property(name: "street", type: .string, isOptional: true),
+                Property(name: "geo", type: .object, isOptional: true, objectClassName: "Geo"),
+                Property(
+                    name: "resident", type: .linkingObjects, objectClassName: "Person",
+                    linkOriginPropertyName: "address"),
+            ], isEmbedded: true),
+        ObjectSchema(
+            name: "Geo",
+            properties: [
+                Property(name: "lat", type: .double)
+            ], isEmbedded: true),
     ])
 
     static func open(_ dir: TempDir) throws -> Realm { try Realm(path: dir.path("embedded.realm"), schema: schema) }
@@ -40,10 +48,14 @@ import Testing
 
     @Test func theSchemaRulesOfEmbeddedClasses() throws {
         try Self.schema.validate()
-        let withKey = Schema([ObjectSchema(name: "A", properties: [Property(name: "id", type: .int, isPrimaryKey: true)], isEmbedded: true)])
+        let withKey = Schema([
+            ObjectSchema(
+                name: "A", properties: [Property(name: "id", type: .int, isPrimaryKey: true)], isEmbedded: true)
+        ])
         #expect(throws: RealmError.self) { try withKey.validate() }
         let inSet = Schema([
-            ObjectSchema(name: "P", properties: [Property(name: "s", type: .object, isSet: true, objectClassName: "A")]),
+            ObjectSchema(
+                name: "P", properties: [Property(name: "s", type: .object, isSet: true, objectClassName: "A")]),
             ObjectSchema(name: "A", properties: [Property(name: "x", type: .int)], isEmbedded: true),
         ])
         #expect(throws: RealmError.self) { try inSet.validate() }
@@ -62,11 +74,13 @@ import Testing
         do {
             let realm = try Self.open(dir)
             try realm.write {
-                try realm.create("Person", value: .dictionary([
-                    "name": .value(.string("Ada")), "address": Self.address("Oslo", lat: 59.9),
-                    "previous": .array([Self.address("Bergen"), Self.address("Tromsø")]),
-                    "places": .dictionary(["work": Self.address("Trondheim"), "none": .value(.null)]),
-                ]))
+                try realm.create(
+                    "Person",
+                    value: .dictionary([
+                        "name": .value(.string("Ada")), "address": Self.address("Oslo", lat: 59.9),
+                        "previous": .array([Self.address("Bergen"), Self.address("Tromsø")]),
+                        "places": .dictionary(["work": Self.address("Trondheim"), "none": .value(.null)]),
+                    ]))
             }
         }
         let realm = try Self.open(dir)
@@ -102,7 +116,8 @@ import Testing
         let dir = TempDir()
         let realm = try Self.open(dir)
         let ada = try realm.write {
-            try realm.create("Person", value: .dictionary(["name": .value(.string("Ada")), "address": Self.address("Oslo", lat: 1)]))
+            try realm.create(
+                "Person", value: .dictionary(["name": .value(.string("Ada")), "address": Self.address("Oslo", lat: 1)]))
         }
         let first = try #require(try ada.linkedObject(forKey: "address"))
         try realm.write { try ada.setValue(Self.address("Bergen"), forKey: "address") }
@@ -119,11 +134,13 @@ import Testing
         let dir = TempDir()
         let realm = try Self.open(dir)
         let ada = try realm.write {
-            try realm.create("Person", value: .dictionary([
-                "name": .value(.string("Ada")),
-                "previous": .array([Self.address("A"), Self.address("B"), Self.address("C")]),
-                "places": .dictionary(["x": Self.address("X"), "y": Self.address("Y")]),
-            ]))
+            try realm.create(
+                "Person",
+                value: .dictionary([
+                    "name": .value(.string("Ada")),
+                    "previous": .array([Self.address("A"), Self.address("B"), Self.address("C")]),
+                    "places": .dictionary(["x": Self.address("X"), "y": Self.address("Y")]),
+                ]))
         }
         let list = try ada.list(forKey: "previous")
         let map = try ada.map(forKey: "places")
@@ -135,7 +152,10 @@ import Testing
             try map.setInput(Self.address("Z"), forKey: "z")
         }
         #expect(try list.elements().count == 3)
-        #expect(try (0..<3).map { try list.object(at: $0).value(forKey: "city") } == [.string("C"), .string("D"), .string("B")])
+        #expect(
+            try (0..<3).map { try list.object(at: $0).value(forKey: "city") } == [
+                .string("C"), .string("D"), .string("B"),
+            ])
         #expect(try map.keys() == ["y", "z"])
         #expect(try Self.stored(realm, "Address") == 5)
         try realm.write { try map.setValue(.null, forKey: "y") }  // nil under the key: the object goes
@@ -150,15 +170,20 @@ import Testing
         let realm = try Self.open(dir)
         try realm.write {
             for name in ["Ada", "Bob"] {
-                try realm.create("Person", value: .dictionary([
-                    "name": .value(.string(name)), "address": Self.address("Oslo", lat: 1),
-                    "previous": .array([Self.address("A", lat: 2)]), "places": .dictionary(["k": Self.address("K", lat: 3)]),
-                ]))
+                try realm.create(
+                    "Person",
+                    value: .dictionary([
+                        "name": .value(.string(name)), "address": Self.address("Oslo", lat: 1),
+                        "previous": .array([Self.address("A", lat: 2)]),
+                        "places": .dictionary(["k": Self.address("K", lat: 3)]),
+                    ]))
             }
         }
         #expect(try Self.stored(realm, "Address") == 6)
         #expect(try Self.stored(realm, "Geo") == 6)
-        try realm.write { try realm.delete(#require(try realm.object(ofType: "Person", forPrimaryKey: .string("Ada")))) }
+        try realm.write {
+            try realm.delete(#require(try realm.object(ofType: "Person", forPrimaryKey: .string("Ada"))))
+        }
         #expect(try Self.stored(realm, "Address") == 3)
         #expect(try Self.stored(realm, "Geo") == 3)
         try realm.write { try realm.delete(try realm.objects("Person")) }
@@ -171,16 +196,24 @@ import Testing
         let dir = TempDir()
         let realm = try Self.open(dir)
         let (ada, bob) = try realm.write {
-            (try realm.create("Person", value: .dictionary(["name": .value(.string("Ada")), "address": Self.address("Oslo")])),
-             try realm.create("Person", ["name": .string("Bob")]))
+            (
+                try realm.create(
+                    "Person", value: .dictionary(["name": .value(.string("Ada")), "address": Self.address("Oslo")])),
+                try realm.create("Person", ["name": .string("Bob")])
+            )
         }
         let home = try #require(try ada.linkedObject(forKey: "address"))
         // Another parent, another property of the same parent, twice in one list: all refused,
         // nothing changed.
-        for attempt in [{ try bob.setValue(.link(home.key), forKey: "address") },
-                        { try ada.list(forKey: "previous").append(.value(.link(home.key))) },
-                        { try bob.setValue(.array([.value(.link(home.key))]), forKey: "previous") },
-                        { try realm.create("Person", value: .dictionary(["name": .value(.string("Cy")), "address": .value(.link(home.key))])) }] {
+        for attempt in [
+            { try bob.setValue(.link(home.key), forKey: "address") },
+            { try ada.list(forKey: "previous").append(.value(.link(home.key))) },
+            { try bob.setValue(.array([.value(.link(home.key))]), forKey: "previous") },
+            {
+                try realm.create(
+                    "Person", value: .dictionary(["name": .value(.string("Cy")), "address": .value(.link(home.key))]))
+            },
+        ] {
             #expect(throws: RealmError.self) { try realm.write { try attempt() } }
         }
         #expect(try bob.value(forKey: "address") == .null)
@@ -197,7 +230,8 @@ import Testing
         let dir = TempDir()
         let realm = try Self.open(dir)
         let ada = try realm.write {
-            try realm.create("Person", value: .dictionary(["name": .value(.string("Ada")), "address": Self.address("Oslo")]))
+            try realm.create(
+                "Person", value: .dictionary(["name": .value(.string("Ada")), "address": Self.address("Oslo")]))
         }
         try realm.write { try realm.delete(#require(try ada.linkedObject(forKey: "address"))) }
         #expect(try ada.value(forKey: "address") == .null)
@@ -226,8 +260,12 @@ import Testing
             let t = try #require(shared.transaction)
             let (person, address) = (try shared.classIndex("Person"), try shared.classIndex("Address"))
             let one = ObjectKey(0)
-            try t.copyRow(address, key: one, row: [.string("Oslo"), .null, .null,
-                                                   .list([.link(ObjectKey(0))]), .list([.link(ObjectKey(1))]), .list([])])
+            try t.copyRow(
+                address, key: one,
+                row: [
+                    .string("Oslo"), .null, .null,
+                    .list([.link(ObjectKey(0))]), .list([.link(ObjectKey(1))]), .list([]),
+                ])
             try t.copyRow(person, key: ObjectKey(0), row: [.string("Ada"), .link(one), .list([]), .map([:])])
             try t.copyRow(person, key: ObjectKey(1), row: [.string("Bob"), .null, .list([.link(one)]), .map([:])])
         }

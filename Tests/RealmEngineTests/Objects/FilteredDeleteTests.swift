@@ -6,15 +6,25 @@ import Testing
 /// (a committed tree, a filter on non-indexed scalar columns) and the key-list path it falls
 /// back to, checked against a model of the objects after every transaction.
 @Suite struct FilteredDeleteTests {
-    static let schema = Schema([ObjectSchema(name: "P", properties: [
-        Property(name: "id", type: .int, isPrimaryKey: true),
-        Property(name: "name", type: .string, isIndexed: true),
-        Property(name: "age", type: .int),
-        Property(name: "score", type: .double),
-        Property(name: "opt", type: .int, isOptional: true),
-    ])])
+    static let schema = Schema([
+        ObjectSchema(
+            name: "P",
+            properties: [
+                Property(name: "id", type: .int, isPrimaryKey: true),
+                Property(name: "name", type: .string, isIndexed: true),
+                Property(name: "age", type: .int),
+                Property(name: "score", type: .double),
+                Property(name: "opt", type: .int, isOptional: true),
+            ])
+    ])
 
-    struct Row { var key: ObjectKey; var name: String; var age: Int64; var score: Double; var opt: Int64? }
+    struct Row {
+        var key: ObjectKey
+        var name: String
+        var age: Int64
+        var score: Double
+        var opt: Int64?
+    }
 
     /// Random filtered deletes, each checked against the model: values, the primary-key and name
     /// indexes, the change record and the file's integrity.
@@ -30,8 +40,12 @@ import Testing
                 let opt: Int64? = Bool.random(using: &rng) ? nil : Int64.random(in: 0..<10, using: &rng)
                 let name = "n\(Int.random(in: 0..<20, using: &rng))"
                 let score = Double(Int.random(in: 0..<1000, using: &rng)) / 1000
-                let o = try realm.create("P", ["id": .int(Int64(i)), "name": .string(name), "age": .int(age),
-                                               "score": .double(score), "opt": opt.map { .int($0) } ?? .null])
+                let o = try realm.create(
+                    "P",
+                    [
+                        "id": .int(Int64(i)), "name": .string(name), "age": .int(age),
+                        "score": .double(score), "opt": opt.map { .int($0) } ?? .null,
+                    ])
                 model[Int64(i)] = Row(key: o.key, name: name, age: age, score: score, opt: opt)
             }
         }
@@ -59,7 +73,8 @@ import Testing
         // One insert (appended to the last leaf in encoded form, its path rewritten) and then a
         // delete that reaches the nodes the insert wrote.
         try realm.write {
-            let o = try realm.create("P", ["id": .int(7000), "name": .string("late"), "age": .int(85), "score": .double(0.5), "opt": .null])
+            let o = try realm.create(
+                "P", ["id": .int(7000), "name": .string("late"), "age": .int(85), "score": .double(0.5), "opt": .null])
             model[7000] = Row(key: o.key, name: "late", age: 85, score: 0.5, opt: nil)
             try realm.delete(try realm.objects("P").filter("age >= 84 AND age < 88"))
         }
@@ -75,8 +90,12 @@ import Testing
         // After inserts in the same transaction the tree is loaded: the key-list path.
         try realm.write {
             for i in 6000..<6100 {
-                let o = try realm.create("P", ["id": .int(Int64(i)), "name": .string("new"), "age": .int(Int64(i % 100)),
-                                               "score": .double(0.5), "opt": .null])
+                let o = try realm.create(
+                    "P",
+                    [
+                        "id": .int(Int64(i)), "name": .string("new"), "age": .int(Int64(i % 100)),
+                        "score": .double(0.5), "opt": .null,
+                    ])
                 model[Int64(i)] = Row(key: o.key, name: "new", age: Int64(i % 100), score: 0.5, opt: nil)
             }
             try realm.delete(try realm.objects("P").filter("age < 30"))
@@ -88,7 +107,8 @@ import Testing
         model = [:]
         try check(realm, model, "all")
         try realm.write {
-            try realm.create("P", ["id": .int(7), "name": .string("back"), "age": .int(1), "score": .double(0), "opt": .null])
+            try realm.create(
+                "P", ["id": .int(7), "name": .string("back"), "age": .int(1), "score": .double(0), "opt": .null])
         }
         #expect(try realm.object(ofType: "P", forPrimaryKey: .int(7))?["name"] == .string("back"))
         _ = try realm.checkIntegrity()
@@ -103,12 +123,17 @@ import Testing
         let count = Limits.clusterRows * Limits.innerFanout + 3000
         try writer.write {
             for i in 0..<count {
-                try writer.create("P", ["id": .int(Int64(i)), "name": .string("n"), "age": .int(Int64(i % 100)),
-                                        "score": .double(0), "opt": .null])
+                try writer.create(
+                    "P",
+                    [
+                        "id": .int(Int64(i)), "name": .string("n"), "age": .int(Int64(i % 100)),
+                        "score": .double(0), "opt": .null,
+                    ])
             }
         }
         let observed = try Realm(path: path, schema: Self.schema)
-        var all: [String] = [], old: [String] = []
+        var all: [String] = []
+        var old: [String] = []
         let deleted = (0..<count).filter { $0 % 100 < 30 }
         let t1 = try observed.objects("P").observe { change in
             if case .update(let r, let d, let i, let m) = change { all.append("\(r.count) \(d == deleted) \(i) \(m)") }

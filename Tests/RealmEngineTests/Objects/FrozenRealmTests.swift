@@ -18,7 +18,7 @@ import Testing
         let all = try frozen.objects("Person")
         nonisolated(unsafe) var count = -1
         nonisolated(unsafe) let (frozenRealm, frozenAll) = (frozen, all)
-        let thread = Thread { count = frozenRealm.withFrozenAccess { frozenAll.count } }   // no thread confinement
+        let thread = Thread { count = frozenRealm.withFrozenAccess { frozenAll.count } }  // no thread confinement
         thread.start()
         pumpRunLoop { count != -1 }
         #expect(count == 1)

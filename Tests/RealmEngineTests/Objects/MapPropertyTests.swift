@@ -8,16 +8,21 @@ import Testing
 /// backlinks, and everything surviving a reopen, a copy and the check.
 @Suite struct MapPropertyTests {
     static let schema = Schema([
-        ObjectSchema(name: "Item", properties: [
-            Property(name: "id", type: .int, isPrimaryKey: true),
-            Property(name: "attrs", type: .string, isMap: true),
-            Property(name: "counts", type: .int, isOptional: true, isMap: true),
-            Property(name: "pets", type: .object, isMap: true, objectClassName: "Pet"),
-        ]),
-        ObjectSchema(name: "Pet", properties: [
-            Property(name: "name", type: .string, isPrimaryKey: true),
-            Property(name: "owners", type: .linkingObjects, objectClassName: "Item", linkOriginPropertyName: "pets"),
-        ]),
+        ObjectSchema(
+            name: "Item",
+            properties: [
+                Property(name: "id", type: .int, isPrimaryKey: true),
+                Property(name: "attrs", type: .string, isMap: true),
+                Property(name: "counts", type: .int, isOptional: true, isMap: true),
+                Property(name: "pets", type: .object, isMap: true, objectClassName: "Pet"),
+            ]),
+        ObjectSchema(
+            name: "Pet",
+            properties: [
+                Property(name: "name", type: .string, isPrimaryKey: true),
+                Property(
+                    name: "owners", type: .linkingObjects, objectClassName: "Item", linkOriginPropertyName: "pets"),
+            ]),
     ])
 
     static func open(_ dir: TempDir) throws -> Realm { try Realm(path: dir.path("maps.realm"), schema: schema) }
@@ -37,8 +42,13 @@ import Testing
         do {
             let realm = try Self.open(dir)
             try realm.write {
-                try realm.create("Item", ["id": .int(1), "attrs": .map(["color": .string("red"), "size": .string("L"), "": .string("empty key")]),
-                                          "counts": .map(["a": .int(1), "none": .null])])
+                try realm.create(
+                    "Item",
+                    [
+                        "id": .int(1),
+                        "attrs": .map(["color": .string("red"), "size": .string("L"), "": .string("empty key")]),
+                        "counts": .map(["a": .int(1), "none": .null]),
+                    ])
             }
             let attrs = try #require(try realm.object(ofType: "Item", forPrimaryKey: .int(1))).map(forKey: "attrs")
             let removed = try realm.write { () throws -> [Value?] in
@@ -69,7 +79,9 @@ import Testing
         let item = try realm.write { try realm.create("Item", ["id": .int(1), "attrs": .map(["a": .string("1")])]) }
         let attrs = try item.map(forKey: "attrs")
         for bad in ["$x", "a.b", ".", "$"] {
-            #expect(throws: RealmError.self, "\(bad)") { try realm.write { try attrs.setValue(.string("v"), forKey: bad) } }
+            #expect(throws: RealmError.self, "\(bad)") {
+                try realm.write { try attrs.setValue(.string("v"), forKey: bad) }
+            }
             #expect(throws: RealmError.self, "\(bad)") {
                 try realm.write { try realm.create("Item", ["id": .int(2), "attrs": .map([bad: .string("v")])]) }
             }
@@ -89,10 +101,14 @@ import Testing
         #expect(throws: RealmError.missingValue(className: "Item", property: "attrs")) {
             try realm.write { try attrs.setValue(.null, forKey: "n") }
         }
-        #expect(throws: RealmError.typeMismatch(className: "Item", property: "attrs", expected: "string{}", got: "list")) {
+        #expect(
+            throws: RealmError.typeMismatch(className: "Item", property: "attrs", expected: "string{}", got: "list")
+        ) {
             try realm.write { try item.setValue(.list([.string("x")]), forKey: "attrs") }
         }
-        #expect(throws: RealmError.typeMismatch(className: "Item", property: "id", expected: "a dictionary", got: "int")) {
+        #expect(
+            throws: RealmError.typeMismatch(className: "Item", property: "id", expected: "a dictionary", got: "int")
+        ) {
             _ = try item.map(forKey: "id")
         }
     }
@@ -102,17 +118,25 @@ import Testing
         let realm = try Self.open(dir)
         try realm.write {
             try realm.create("Pet", ["name": .string("rex")])
-            try realm.create("Item", value: .dictionary([
-                "id": .value(.int(1)),
-                "pets": .dictionary(["cat": .dictionary(["name": .value(.string("tom"))]),
-                                     "dog": .primaryKey(.string("rex")),
-                                     "none": .value(.null)]),
-            ]))
+            try realm.create(
+                "Item",
+                value: .dictionary([
+                    "id": .value(.int(1)),
+                    "pets": .dictionary([
+                        "cat": .dictionary(["name": .value(.string("tom"))]),
+                        "dog": .primaryKey(.string("rex")),
+                        "none": .value(.null),
+                    ]),
+                ]))
         }
         // An unknown primary key is an error, not a nil value.
         #expect(throws: RealmError.self) {
             try realm.write {
-                try realm.create("Item", value: .dictionary(["id": .value(.int(2)), "pets": .dictionary(["x": .primaryKey(.string("nobody"))])]))
+                try realm.create(
+                    "Item",
+                    value: .dictionary([
+                        "id": .value(.int(2)), "pets": .dictionary(["x": .primaryKey(.string("nobody"))]),
+                    ]))
             }
         }
         let item = try #require(try realm.object(ofType: "Item", forPrimaryKey: .int(1)))
@@ -154,7 +178,9 @@ import Testing
         let seven = try #require(try reopened.object(ofType: "Item", forPrimaryKey: .int(7))).map(forKey: "attrs")
         #expect(try seven.count() == 600)
         #expect(try seven.value(forKey: "k599") == .string("v7-599"))
-        #expect(try reopened.object(ofType: "Item", forPrimaryKey: .int(199))?.map(forKey: "attrs").value(forKey: "k29") == .string("v199-29"))
+        #expect(
+            try reopened.object(ofType: "Item", forPrimaryKey: .int(199))?.map(forKey: "attrs").value(forKey: "k29")
+                == .string("v199-29"))
         // Deleting half the objects re-packs leaves (the codec's row removal) and keeps the rest.
         try reopened.write { try reopened.delete(try reopened.objects("Item").filter("id < 100")) }
         #expect(try reopened.object(ofType: "Item", forPrimaryKey: .int(150))?.map(forKey: "attrs").count() == 30)

@@ -115,7 +115,9 @@ import Testing
         let schema = Schema([ObjectSchema(name: "Event", properties: [Property(name: "at", type: .date)])])
         let realm = try Realm(configuration: .init(inMemoryIdentifier: "dates-\(UUID().uuidString)", schema: schema))
         try realm.write {
-            for seconds in [1_000, 2_000] { try realm.create("Event", ["at": .date(Timestamp(seconds: Int64(seconds)))]) }
+            for seconds in [1_000, 2_000] {
+                try realm.create("Event", ["at": .date(Timestamp(seconds: Int64(seconds)))])
+            }
         }
         let events = try realm.objects("Event")
         #expect(try events.min(ofProperty: "at") == .date(Timestamp(seconds: 1_000)))
@@ -127,9 +129,13 @@ import Testing
     /// An integer sum past 64 bits is an error from `sum`, and in a query compares as the
     /// (double) sum it is; it wrapped to a large negative number before.
     @Test func anIntegerSumPast64BitsIsNotWrapped() throws {
-        let schema = Schema([ObjectSchema(name: "Account", properties: [
-            Property(name: "balance", type: .int), Property(name: "entries", type: .int, isList: true),
-        ])])
+        let schema = Schema([
+            ObjectSchema(
+                name: "Account",
+                properties: [
+                    Property(name: "balance", type: .int), Property(name: "entries", type: .int, isList: true),
+                ])
+        ])
         let realm = try Realm(configuration: .init(inMemoryIdentifier: "sums-\(UUID().uuidString)", schema: schema))
         try realm.write {
             try realm.create("Account", ["balance": .int(.max), "entries": .list([.int(.max), .int(.max)])])

@@ -10,7 +10,8 @@ import Testing
         let realm = try Realm(path: dir.path("i.realm"), schema: Fixtures.people)
         try realm.write {
             for i in 0..<count {
-                try realm.create("Person", ["id": .int(Int64(i)), "name": .string("n\(i)"), "age": .int(Int64(i % 90))])
+                try realm.create(
+                    "Person", ["id": .int(Int64(i)), "name": .string("n\(i)"), "age": .int(Int64(i % 90))])
             }
         }
         return realm
@@ -32,7 +33,11 @@ import Testing
         var ageSum: Int64 = 0
         for person in try realm.objects("Person") {
             guard case .int(let id) = try person.value(forKey: "id"),
-                  case .int(let age) = try person.value(forKey: "age") else { Issue.record("not ints"); continue }
+                case .int(let age) = try person.value(forKey: "age")
+            else {
+                Issue.record("not ints")
+                continue
+            }
             #expect(age == id % 90)
             #expect(try person.value(forKey: "name") == .string("n\(id)"))
             seen.append(id)
@@ -67,7 +72,10 @@ import Testing
         var visited = 0
         for person in try realm.objects("Person") {
             visited += 1
-            guard case .int(let id) = try person.value(forKey: "id") else { Issue.record("no id"); continue }
+            guard case .int(let id) = try person.value(forKey: "id") else {
+                Issue.record("no id")
+                continue
+            }
             #expect(try person.value(forKey: "age") == .int(id % 90))
             if id % 3 == 0 {
                 kept.append(person)
@@ -81,7 +89,10 @@ import Testing
         #expect(try ids(kept) == stride(from: 0, to: 1200, by: 3).map { Int64($0) })
         for (key, object) in byKey {
             #expect(object.key == key)
-            guard case .int(let id) = try object.value(forKey: "id") else { Issue.record("no id"); continue }
+            guard case .int(let id) = try object.value(forKey: "id") else {
+                Issue.record("no id")
+                continue
+            }
             #expect(id % 100 == 1)
             #expect(try object.value(forKey: "name") == .string("n\(id)"))
         }
@@ -95,7 +106,10 @@ import Testing
     /// reference to it is either gone or still names the object it was made for (the walk used
     /// to reuse such objects for later steps).
     @Test func anObjectTheLoopDroppedNeverBecomesAnotherObject() throws {
-        final class WeakObject { weak var object: DynamicObject?; init(_ o: DynamicObject) { object = o } }
+        final class WeakObject {
+            weak var object: DynamicObject?
+            init(_ o: DynamicObject) { object = o }
+        }
         let dir = TempDir()
         let realm = try people(500, in: dir)
         var previous: (WeakObject, ObjectKey)?
@@ -121,7 +135,8 @@ import Testing
                 // Deletes this object and the next 900, spanning leaves.
                 try realm.write {
                     for i in 99..<1000 {
-                        try realm.delete(try #require(try realm.object(ofType: "Person", forPrimaryKey: .int(Int64(i)))))
+                        try realm.delete(
+                            try #require(try realm.object(ofType: "Person", forPrimaryKey: .int(Int64(i)))))
                     }
                 }
             }
@@ -155,7 +170,7 @@ import Testing
         for person in try realm.objects("Person") {
             guard case .int(let id) = try person.value(forKey: "id") else { continue }
             visited.append(id)
-            if id % 2 == 0 { try realm.delete(person) } // every other one, as it goes
+            if id % 2 == 0 { try realm.delete(person) }  // every other one, as it goes
         }
         try realm.commitWrite()
         #expect(visited == (1000..<2000).map { Int64($0) })
@@ -169,7 +184,9 @@ import Testing
         for person in try realm.objects("Person").filter("id < 10") {
             states.append(person.isInvalidated)
             if states.count == 1 {
-                try realm.write { try realm.delete(try #require(try realm.object(ofType: "Person", forPrimaryKey: .int(5)))) }
+                try realm.write {
+                    try realm.delete(try #require(try realm.object(ofType: "Person", forPrimaryKey: .int(5))))
+                }
             }
         }
         #expect(states.count == 10)
@@ -181,7 +198,9 @@ import Testing
         let dir = TempDir()
         let realm = try people(0, in: dir)
         #expect(Array(try realm.objects("Person")).isEmpty)
-        try realm.write { for i in 0..<50 { try realm.create("Person", ["id": .int(Int64(i)), "name": .string("n")]) } }
+        try realm.write {
+            for i in 0..<50 { try realm.create("Person", ["id": .int(Int64(i)), "name": .string("n")]) }
+        }
         var n = 0
         for _ in try realm.objects("Person") {
             n += 1
@@ -218,11 +237,17 @@ import Testing
         #expect(try ids(kept) == Array(0..<500))
         #expect(Set(kept.map(ObjectIdentifier.init)).count == 500)
 
-        final class Weak { weak var object: DynamicObject?; init(_ o: DynamicObject) { object = o } }
-        final class Unowned { unowned let object: DynamicObject; init(_ o: DynamicObject) { object = o } }
+        final class Weak {
+            weak var object: DynamicObject?
+            init(_ o: DynamicObject) { object = o }
+        }
+        final class Unowned {
+            unowned let object: DynamicObject
+            init(_ o: DynamicObject) { object = o }
+        }
         var weakOnes: [(Int64, Weak)] = []
         var unownedOnes: [(Int64, Unowned)] = []
-        var alive: [DynamicObject] = []   // keeps the unowned targets alive
+        var alive: [DynamicObject] = []  // keeps the unowned targets alive
         for (i, person) in try realm.objects("Person").enumerated() where i < 50 {
             weakOnes.append((Int64(i), Weak(person)))
             if i < 10 {
@@ -245,7 +270,10 @@ import Testing
         var seen: [Int64] = []
         for person in try realm.objects("Person") {
             identities.insert(ObjectIdentifier(person))
-            guard case .int(let id) = try person.value(forKey: "id") else { Issue.record("no id"); continue }
+            guard case .int(let id) = try person.value(forKey: "id") else {
+                Issue.record("no id")
+                continue
+            }
             #expect(try person.value(forKey: "age") == .int(id % 90))
             if id % 700 == 5 {
                 // A write moves the Realm on: this object is found again by key (twice, so it

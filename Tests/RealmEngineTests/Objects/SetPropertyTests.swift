@@ -7,18 +7,23 @@ import Testing
 /// a deleted target leaving the set, and everything surviving a reopen, a copy and the check.
 @Suite struct SetPropertyTests {
     static let schema = Schema([
-        ObjectSchema(name: "Item", properties: [
-            Property(name: "id", type: .int, isPrimaryKey: true),
-            Property(name: "tags", type: .string, isSet: true),
-            Property(name: "scores", type: .double, isSet: true),
-            Property(name: "maybe", type: .int, isOptional: true, isSet: true),
-            Property(name: "prices", type: .decimal128, isSet: true),
-            Property(name: "friends", type: .object, isSet: true, objectClassName: "Person"),
-        ]),
-        ObjectSchema(name: "Person", properties: [
-            Property(name: "name", type: .string, isPrimaryKey: true),
-            Property(name: "fans", type: .linkingObjects, objectClassName: "Item", linkOriginPropertyName: "friends"),
-        ]),
+        ObjectSchema(
+            name: "Item",
+            properties: [
+                Property(name: "id", type: .int, isPrimaryKey: true),
+                Property(name: "tags", type: .string, isSet: true),
+                Property(name: "scores", type: .double, isSet: true),
+                Property(name: "maybe", type: .int, isOptional: true, isSet: true),
+                Property(name: "prices", type: .decimal128, isSet: true),
+                Property(name: "friends", type: .object, isSet: true, objectClassName: "Person"),
+            ]),
+        ObjectSchema(
+            name: "Person",
+            properties: [
+                Property(name: "name", type: .string, isPrimaryKey: true),
+                Property(
+                    name: "fans", type: .linkingObjects, objectClassName: "Item", linkOriginPropertyName: "friends"),
+            ]),
     ])
 
     static func open(_ dir: TempDir) throws -> Realm { try Realm(path: dir.path("sets.realm"), schema: schema) }
@@ -38,13 +43,19 @@ import Testing
         do {
             let realm = try Self.open(dir)
             try realm.write {
-                try realm.create("Item", [
-                    "id": .int(1),
-                    "tags": .list([.string("b"), .string("a"), .string("b"), .string("é"), .string("B")]),
-                    "scores": .list([.double(2), .int(1), .double(1.0), .double(.nan), .double(.nan), .double(-0.0), .double(0)]),
-                    "maybe": .list([.int(3), .null, .int(3), .null]),
-                    "prices": .list([.decimal128(try Decimal128(parsing: "1.0")), .decimal128(try Decimal128(parsing: "1.00"))]),
-                ])
+                try realm.create(
+                    "Item",
+                    [
+                        "id": .int(1),
+                        "tags": .list([.string("b"), .string("a"), .string("b"), .string("é"), .string("B")]),
+                        "scores": .list([
+                            .double(2), .int(1), .double(1.0), .double(.nan), .double(.nan), .double(-0.0), .double(0),
+                        ]),
+                        "maybe": .list([.int(3), .null, .int(3), .null]),
+                        "prices": .list([
+                            .decimal128(try Decimal128(parsing: "1.0")), .decimal128(try Decimal128(parsing: "1.00")),
+                        ]),
+                    ])
             }
         }
         let realm = try Self.open(dir)
@@ -117,7 +128,9 @@ import Testing
         #expect(try tags.elements() == [.string("a")])
         #expect(try realm.objects("Item").count == 1)
         // A set keeps its own order: a position makes no sense.
-        #expect(throws: RealmError.self) { try realm.write { try item.list(forKey: "tags").insert(.value(.string("b")), at: 0) } }
+        #expect(throws: RealmError.self) {
+            try realm.write { try item.list(forKey: "tags").insert(.value(.string("b")), at: 0) }
+        }
         #expect(throws: RealmError.typeMismatch(className: "Item", property: "id", expected: "a set", got: "int")) {
             _ = try item.set(forKey: "id")
         }
@@ -129,10 +142,14 @@ import Testing
         try realm.write {
             try realm.create("Person", ["name": .string("ann")])
             try realm.create("Person", ["name": .string("bob")])
-            try realm.create("Item", value: .dictionary([
-                "id": .value(.int(1)),
-                "friends": .array([.primaryKey(.string("bob")), .primaryKey(.string("ann")), .primaryKey(.string("bob"))]),
-            ]))
+            try realm.create(
+                "Item",
+                value: .dictionary([
+                    "id": .value(.int(1)),
+                    "friends": .array([
+                        .primaryKey(.string("bob")), .primaryKey(.string("ann")), .primaryKey(.string("bob")),
+                    ]),
+                ]))
         }
         let item = try #require(try realm.object(ofType: "Item", forPrimaryKey: .int(1)))
         let friends = try item.set(forKey: "friends")
@@ -155,7 +172,8 @@ import Testing
         let realm = try Self.open(dir)
         try realm.write {
             for i in 0..<300 {
-                try realm.create("Item", ["id": .int(Int64(i)), "tags": .list((0..<(i % 20)).map { .string("t\($0 % 7)") })])
+                try realm.create(
+                    "Item", ["id": .int(Int64(i)), "tags": .list((0..<(i % 20)).map { .string("t\($0 % 7)") })])
             }
         }
         let copy = dir.path("copy.realm")
@@ -173,7 +191,10 @@ import Testing
 
     @Test func setsCannotBeKeysOrIndexedOrHoldNilLinks() {
         func invalid(_ p: Property) -> Bool {
-            let schema = Schema([ObjectSchema(name: "A", properties: [p]), ObjectSchema(name: "B", properties: [Property(name: "x", type: .int)])])
+            let schema = Schema([
+                ObjectSchema(name: "A", properties: [p]),
+                ObjectSchema(name: "B", properties: [Property(name: "x", type: .int)]),
+            ])
             return (try? schema.validate()) == nil
         }
         #expect(invalid(Property(name: "s", type: .int, isSet: true, isPrimaryKey: true)))

@@ -20,27 +20,44 @@ extension InMemoryObjectStore: ConformanceDatabase {
 
     func create(className: String, values: [Value]) throws -> ObjectKey { try create(className, values) }
 
-    func value(className: String, key: ObjectKey, property: String) throws -> Value { try value(className, key, property) }
+    func value(className: String, key: ObjectKey, property: String) throws -> Value {
+        try value(className, key, property)
+    }
 
     func query(className: String, _ text: String, arguments: [Value]) throws -> [ObjectKey] {
-        let query = try BoundQuery.parse(text, classIndex: try classIndex(className), schema: schema, arguments: arguments)
+        let query = try BoundQuery.parse(
+            text, classIndex: try classIndex(className), schema: schema, arguments: arguments)
         return try query.run(in: self, candidates: nil)
     }
 }
 
 /// A JSON value, decoded without Foundation's `Any`.
 enum JSON: Decodable, Equatable {
-    case null, bool(Bool), int(Int64), double(Double), string(String), array([JSON]), object([String: JSON])
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case double(Double)
+    case string(String)
+    case array([JSON])
+    case object([String: JSON])
 
     init(from decoder: Decoder) throws {
         let c = try decoder.singleValueContainer()
-        if c.decodeNil() { self = .null }
-        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
-        else if let i = try? c.decode(Int64.self) { self = .int(i) }
-        else if let d = try? c.decode(Double.self) { self = .double(d) }
-        else if let s = try? c.decode(String.self) { self = .string(s) }
-        else if let a = try? c.decode([JSON].self) { self = .array(a) }
-        else { self = .object(try c.decode([String: JSON].self)) }
+        if c.decodeNil() {
+            self = .null
+        } else if let b = try? c.decode(Bool.self) {
+            self = .bool(b)
+        } else if let i = try? c.decode(Int64.self) {
+            self = .int(i)
+        } else if let d = try? c.decode(Double.self) {
+            self = .double(d)
+        } else if let s = try? c.decode(String.self) {
+            self = .string(s)
+        } else if let a = try? c.decode([JSON].self) {
+            self = .array(a)
+        } else {
+            self = .object(try c.decode([String: JSON].self))
+        }
     }
 
     subscript(key: String) -> JSON? { if case .object(let o) = self { o[key] } else { nil } }
@@ -60,42 +77,60 @@ enum ConformanceConverter {
     /// realm-js array form → Schema.
     static func schema(_ json: JSON) throws -> Schema {
         guard let classes = json.array else { throw ConformanceError(description: "schema is not an array") }
-        return Schema(try classes.map { cls in
-            guard let name = cls["name"]?.string, let props = cls["properties"]?.array else {
-                throw ConformanceError(description: "bad class in schema")
-            }
-            let primaryKey = cls["primaryKey"]?.string
-            return ObjectSchema(name: name, properties: try props.map { p in
-                guard let propName = p["name"]?.string, var type = p["type"]?.string else {
-                    throw ConformanceError(description: "bad property in \(name)")
+        return Schema(
+            try classes.map { cls in
+                guard let name = cls["name"]?.string, let props = cls["properties"]?.array else {
+                    throw ConformanceError(description: "bad class in schema")
                 }
-                var optional = p["optional"] == .bool(true)
-                var list = false
-                if type.hasSuffix("[]") { list = true; type.removeLast(2) }
-                if type.hasSuffix("?") { optional = true; type.removeLast() }
-                var objectType = p["objectType"]?.string
-                if type == "list" { list = true; type = objectType ?? "" }
-                let propertyType: PropertyType
-                if let primitive = primitives[type] {
-                    propertyType = primitive
-                } else {
-                    propertyType = .object
-                    if type != "object" { objectType = type }
-                }
-                return Property(name: propName, type: propertyType, isOptional: optional, isList: list,
-                                objectClassName: propertyType == .object ? objectType : nil,
-                                isPrimaryKey: propName == primaryKey)
+                let primaryKey = cls["primaryKey"]?.string
+                return ObjectSchema(
+                    name: name,
+                    properties: try props.map { p in
+                        guard let propName = p["name"]?.string, var type = p["type"]?.string else {
+                            throw ConformanceError(description: "bad property in \(name)")
+                        }
+                        var optional = p["optional"] == .bool(true)
+                        var list = false
+                        if type.hasSuffix("[]") {
+                            list = true
+                            type.removeLast(2)
+                        }
+                        if type.hasSuffix("?") {
+                            optional = true
+                            type.removeLast()
+                        }
+                        var objectType = p["objectType"]?.string
+                        if type == "list" {
+                            list = true
+                            type = objectType ?? ""
+                        }
+                        let propertyType: PropertyType
+                        if let primitive = primitives[type] {
+                            propertyType = primitive
+                        } else {
+                            propertyType = .object
+                            if type != "object" { objectType = type }
+                        }
+                        return Property(
+                            name: propName, type: propertyType, isOptional: optional, isList: list,
+                            objectClassName: propertyType == .object ? objectType : nil,
+                            isPrimaryKey: propName == primaryKey)
+                    })
             })
-        })
     }
 
     /// Creates an object (and, for nested arrays, its linked objects) from its JSON values.
-    static func create(_ className: String, _ values: [JSON], schema: Schema, in db: some ConformanceDatabase) throws -> ObjectKey {
+    static func create(_ className: String, _ values: [JSON], schema: Schema, in db: some ConformanceDatabase) throws
+        -> ObjectKey
+    {
         guard let objectSchema = schema[className] else { throw ConformanceError(description: "no class \(className)") }
         var converted: [Value] = []
         for (property, json) in zip(objectSchema.persistedProperties, values) {
             if property.isList {
-                guard let items = json.array else { converted.append(.list([])); continue }
+                guard let items = json.array else {
+                    converted.append(.list([]))
+                    continue
+                }
                 converted.append(.list(try items.map { try element($0, property, schema: schema, db: db) }))
             } else {
                 converted.append(try element(json, property, schema: schema, db: db))
@@ -104,7 +139,9 @@ enum ConformanceConverter {
         return try db.create(className: className, values: converted)
     }
 
-    private static func element(_ json: JSON, _ property: Property, schema: Schema, db: some ConformanceDatabase) throws -> Value {
+    private static func element(_ json: JSON, _ property: Property, schema: Schema, db: some ConformanceDatabase) throws
+        -> Value
+    {
         if json == .null { return .null }
         switch (property.type, json) {
         case (.object, .array(let nested)):
@@ -112,7 +149,8 @@ enum ConformanceConverter {
         case (.date, .int(let ms)): return .date(Timestamp(milliseconds: ms))
         case (.date, .double(let ms)): return .date(Timestamp(milliseconds: Int64(ms)))
         case (.data, .array(let bytes)):
-            return .data(Data(bytes.compactMap { if case .int(let b) = $0 { UInt8(truncatingIfNeeded: b) } else { nil } }))
+            return .data(
+                Data(bytes.compactMap { if case .int(let b) = $0 { UInt8(truncatingIfNeeded: b) } else { nil } }))
         case (.objectId, .string(let s)):
             guard let oid = ObjectId(parsing: s) else { throw ConformanceError(description: "bad object id \(s)") }
             return .objectId(oid)

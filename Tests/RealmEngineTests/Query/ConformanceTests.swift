@@ -37,7 +37,9 @@ enum ConformanceRunner {
                 guard case .string(let kind) = test.first, kind != "Disabled" else { continue }
                 let where_ = "\(suiteName): \(test.map(describe).joined(separator: ", "))"
                 do {
-                    if let failure = try runCase(kind, Array(test.dropFirst()), db: db, schema: schema, created: created) {
+                    if let failure = try runCase(
+                        kind, Array(test.dropFirst()), db: db, schema: schema, created: created)
+                    {
                         outcome.failures.append("\(where_) — \(failure)")
                     } else {
                         outcome.passed += 1
@@ -59,12 +61,18 @@ enum ConformanceRunner {
     }
 
     /// Runs one case; returns a failure message or nil.
-    private static func runCase(_ kind: String, _ parts: [JSON], db: some ConformanceDatabase, schema: Schema,
-                                created: [(className: String, key: ObjectKey)]) throws -> String? {
+    private static func runCase(
+        _ kind: String, _ parts: [JSON], db: some ConformanceDatabase, schema: Schema,
+        created: [(className: String, key: ObjectKey)]
+    ) throws -> String? {
         func arguments(_ json: ArraySlice<JSON>) throws -> [Value] {
             try json.map { arg in
-                if case .array(let pair) = arg, pair.count == 2, case .int(let i) = pair[0], case .string(let prop) = pair[1] {
-                    guard created.indices.contains(Int(i)) else { throw ConformanceError(description: "no object \(i)") }
+                if case .array(let pair) = arg, pair.count == 2, case .int(let i) = pair[0],
+                    case .string(let prop) = pair[1]
+                {
+                    guard created.indices.contains(Int(i)) else {
+                        throw ConformanceError(description: "no object \(i)")
+                    }
                     return try db.value(className: created[Int(i)].className, key: created[Int(i)].key, property: prop)
                 }
                 return ConformanceConverter.scalar(arg)
@@ -72,25 +80,32 @@ enum ConformanceRunner {
         }
         switch kind {
         case "QueryCount":
-            guard parts.count >= 3, case .int(let n) = parts[0], let cls = parts[1].string, let text = parts[2].string else {
+            guard parts.count >= 3, case .int(let n) = parts[0], let cls = parts[1].string, let text = parts[2].string
+            else {
                 return "malformed case"
             }
             let keys = try db.query(className: cls, text, arguments: try arguments(parts[3...]))
             return keys.count == Int(n) ? nil : "expected \(n) objects, got \(keys.count)"
         case "ObjectSet":
-            guard parts.count >= 3, let expected = parts[0].array, let cls = parts[1].string, let text = parts[2].string,
-                  let pk = schema[cls]?.primaryKeyProperty?.name else {
+            guard parts.count >= 3, let expected = parts[0].array, let cls = parts[1].string,
+                let text = parts[2].string,
+                let pk = schema[cls]?.primaryKeyProperty?.name
+            else {
                 return "malformed case (or class without primary key)"
             }
             let keys = try db.query(className: cls, text, arguments: try arguments(parts[3...]))
             let got = try keys.map { try db.value(className: cls, key: $0, property: pk) }
             let want = expected.map(ConformanceConverter.scalar)
             let ordered = text.uppercased().contains("SORT")
-            let same = ordered ? got == want
+            let same =
+                ordered
+                ? got == want
                 : got.map(\.description).sorted() == want.map(\.description).sorted()
             return same ? nil : "expected \(want), got \(got)"
         case "QueryThrows":
-            guard parts.count >= 2, let cls = parts[0].string, let text = parts[1].string else { return "malformed case" }
+            guard parts.count >= 2, let cls = parts[0].string, let text = parts[1].string else {
+                return "malformed case"
+            }
             do {
                 let keys = try db.query(className: cls, text, arguments: try arguments(parts[2...]))
                 return "expected an error, got \(keys.count) objects"

@@ -8,12 +8,14 @@ import Testing
 /// key path through an embedded object sorts and is distinct like one through a link.
 @Suite struct DistinctNewTypesTests {
     static let schema = Schema([
-        ObjectSchema(name: "Item", properties: [
-            Property(name: "id", type: .int, isPrimaryKey: true),
-            Property(name: "price", type: .decimal128),
-            Property(name: "any", type: .mixed),
-            Property(name: "address", type: .object, isOptional: true, objectClassName: "Address"),
-        ]),
+        ObjectSchema(
+            name: "Item",
+            properties: [
+                Property(name: "id", type: .int, isPrimaryKey: true),
+                Property(name: "price", type: .decimal128),
+                Property(name: "any", type: .mixed),
+                Property(name: "address", type: .object, isOptional: true, objectClassName: "Address"),
+            ]),
         ObjectSchema(name: "Address", properties: [Property(name: "city", type: .string)], isEmbedded: true),
     ])
 
@@ -28,10 +30,12 @@ import Testing
         ]
         try realm.write {
             for (id, price, any, city) in rows {
-                _ = try realm.create("Item", value: .dictionary([
-                    "id": .value(.int(id)), "price": .value(try decimal(price)), "any": .value(any),
-                    "address": .dictionary(["city": .value(.string(city))]),
-                ]))
+                _ = try realm.create(
+                    "Item",
+                    value: .dictionary([
+                        "id": .value(.int(id)), "price": .value(try decimal(price)), "any": .value(any),
+                        "address": .dictionary(["city": .value(.string(city))]),
+                    ]))
             }
         }
         return realm

@@ -19,7 +19,9 @@ final class InMemoryObjectStore: ObjectStore {
     }
 
     func classIndex(_ name: String) throws -> Int {
-        guard let i = schema.objectSchemas.firstIndex(where: { $0.name == name }) else { throw RealmError.noSuchClass(name) }
+        guard let i = schema.objectSchemas.firstIndex(where: { $0.name == name }) else {
+            throw RealmError.noSuchClass(name)
+        }
         return i
     }
 
@@ -53,7 +55,8 @@ final class InMemoryObjectStore: ObjectStore {
     /// The value of a named property.
     func value(_ className: String, _ key: ObjectKey, _ property: String) throws -> Value {
         let cls = try classIndex(className)
-        guard let column = schema.objectSchemas[cls].persistedProperties.firstIndex(where: { $0.name == property }) else {
+        guard let column = schema.objectSchemas[cls].persistedProperties.firstIndex(where: { $0.name == property })
+        else {
             throw RealmError.invalidInput("no property \(className).\(property)")
         }
         return try value(classIndex: cls, key: key, column: column)

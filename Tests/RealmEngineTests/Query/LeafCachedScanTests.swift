@@ -7,15 +7,21 @@ import Testing
 /// store itself — sets, dictionaries, lists of links, backlinks (a hidden column), Mixed, and
 /// links to other objects of the same class (read from other leaves).
 @Suite struct LeafCachedScanTests {
-    static let schema = Schema([ObjectSchema(name: "Item", properties: [
-        Property(name: "id", type: .int, isPrimaryKey: true),
-        Property(name: "tags", type: .string, isSet: true),
-        Property(name: "attrs", type: .int, isMap: true),
-        Property(name: "value", type: .mixed, isOptional: true),
-        Property(name: "next", type: .object, isOptional: true, objectClassName: "Item"),
-        Property(name: "friends", type: .object, isList: true, objectClassName: "Item"),
-        Property(name: "followers", type: .linkingObjects, objectClassName: "Item", linkOriginPropertyName: "friends"),
-    ])])
+    static let schema = Schema([
+        ObjectSchema(
+            name: "Item",
+            properties: [
+                Property(name: "id", type: .int, isPrimaryKey: true),
+                Property(name: "tags", type: .string, isSet: true),
+                Property(name: "attrs", type: .int, isMap: true),
+                Property(name: "value", type: .mixed, isOptional: true),
+                Property(name: "next", type: .object, isOptional: true, objectClassName: "Item"),
+                Property(name: "friends", type: .object, isList: true, objectClassName: "Item"),
+                Property(
+                    name: "followers", type: .linkingObjects, objectClassName: "Item", linkOriginPropertyName: "friends"
+                ),
+            ])
+    ])
 
     static let queries = [
         "ANY tags == 'tag3'", "tags.@count >= 2", "ANY tags IN {'tag1', 'tag5'}", "NONE tags == 'tag0'",
@@ -37,10 +43,13 @@ import Testing
             for (bit, key) in ["color", "size", "rank"].enumerated() where (r >> (20 + bit)) & 1 == 1 {
                 attrs[key] = .int(Int64((r >> (24 + 4 * bit)) % 10))
             }
-            let value: Value = r % 3 == 0 ? .int(Int64(r % 5)) : r % 3 == 1 ? .list([.int(Int64(r % 2)), .string("x")]) : .null
-            try realm.create("Item", [
-                "id": .int(Int64(id)), "tags": .list(tags), "attrs": .map(attrs), "value": value,
-            ])
+            let value: Value =
+                r % 3 == 0 ? .int(Int64(r % 5)) : r % 3 == 1 ? .list([.int(Int64(r % 2)), .string("x")]) : .null
+            try realm.create(
+                "Item",
+                [
+                    "id": .int(Int64(id)), "tags": .list(tags), "attrs": .map(attrs), "value": value,
+                ])
         }
         let items = try realm.objects("Item").keys()
         for (index, key) in items.enumerated() {
@@ -48,8 +57,9 @@ import Testing
             let object = try #require(try realm.object(ofType: "Item", key: key))
             try object.setValue(.link(items[Int(r % UInt64(count))]), forKey: "next")
             if index % 2 == 0 {
-                try object.setValue(.list([.link(items[Int((r >> 16) % UInt64(count))]), .link(items[Int((r >> 32) % UInt64(count))])]),
-                                    forKey: "friends")
+                try object.setValue(
+                    .list([.link(items[Int((r >> 16) % UInt64(count))]), .link(items[Int((r >> 32) % UInt64(count))])]),
+                    forKey: "friends")
             }
         }
         try check(realm, inWrite: true)
@@ -65,8 +75,11 @@ import Testing
             let expected = try all.filter { try query.matches($0, in: store) }
             let scanned = try realm.objects("Item").filter(text).keys()
             #expect(scanned == expected, "\(text) (in a write: \(inWrite))")
-            #expect(try realm.objects("Item").filter(text).count == expected.count, "\(text) counted (in a write: \(inWrite))")
-            #expect(!expected.isEmpty || text.contains("@count == 0"), "\(text) matches something, so it tests something")
+            #expect(
+                try realm.objects("Item").filter(text).count == expected.count,
+                "\(text) counted (in a write: \(inWrite))")
+            #expect(
+                !expected.isEmpty || text.contains("@count == 0"), "\(text) matches something, so it tests something")
         }
     }
 }

@@ -7,38 +7,48 @@ import Testing
 /// matches `!= 'x'` and `== nil`; NONE and ALL hold over an empty list).
 @Suite struct LinkPlanTests {
     static let schema = Schema([
-        ObjectSchema(name: "Author", properties: [
-            Property(name: "name", type: .string, isIndexed: true),
-            Property(name: "born", type: .int, isOptional: true),
-        ]),
-        ObjectSchema(name: "Book", properties: [
-            Property(name: "title", type: .string),
-            Property(name: "authors", type: .object, isList: true, objectClassName: "Author"),
-            Property(name: "editor", type: .object, objectClassName: "Author"),
-        ]),
-        ObjectSchema(name: "Review", properties: [
-            Property(name: "stars", type: .int),
-            Property(name: "book", type: .object, objectClassName: "Book"),
-        ]),
+        ObjectSchema(
+            name: "Author",
+            properties: [
+                Property(name: "name", type: .string, isIndexed: true),
+                Property(name: "born", type: .int, isOptional: true),
+            ]),
+        ObjectSchema(
+            name: "Book",
+            properties: [
+                Property(name: "title", type: .string),
+                Property(name: "authors", type: .object, isList: true, objectClassName: "Author"),
+                Property(name: "editor", type: .object, objectClassName: "Author"),
+            ]),
+        ObjectSchema(
+            name: "Review",
+            properties: [
+                Property(name: "stars", type: .int),
+                Property(name: "book", type: .object, objectClassName: "Book"),
+            ]),
     ])
 
     /// 60 authors, 200 books (lists of 0–3 authors with repeats, every fifth editor nil),
     /// 400 reviews (every seventh without a book); deterministic.
     static func makeRealm(_ dir: TempDir) throws -> Realm {
-        let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: dir.path("books.realm")), schema: schema))
+        let realm = try Realm(
+            configuration: .init(fileURL: URL(fileURLWithPath: dir.path("books.realm")), schema: schema))
         var generator = SeededGenerator(seed: 7)
         try realm.write {
             var authors: [DynamicObject] = []
             for i in 0..<60 {
                 let name = ["王", "Wang ", "wang", "李", "Li "][i % 5] + "\(i)"
-                authors.append(try realm.create("Author", ["name": .string(name), "born": i % 4 == 0 ? .null : .int(Int64(1900 + i))]))
+                authors.append(
+                    try realm.create(
+                        "Author", ["name": .string(name), "born": i % 4 == 0 ? .null : .int(Int64(1900 + i))]))
             }
             var books: [DynamicObject] = []
             for i in 0..<200 {
                 let count = Int(generator.next() % 4)
                 let list = (0..<count).map { _ in Value.link(authors[Int(generator.next() % 60)].key) }
                 let editor: Value = i % 5 == 0 ? .null : .link(authors[Int(generator.next() % 60)].key)
-                books.append(try realm.create("Book", ["title": .string("t\(i)"), "authors": .list(list), "editor": editor]))
+                books.append(
+                    try realm.create("Book", ["title": .string("t\(i)"), "authors": .list(list), "editor": editor]))
             }
             for i in 0..<400 {
                 let book: Value = i % 7 == 0 ? .null : .link(books[Int(generator.next() % 200)].key)
@@ -49,12 +59,17 @@ import Testing
     }
 
     /// The query's answer, and the answer of evaluating it on every object (no plan).
-    func answers(_ realm: Realm, _ className: String, _ text: String) throws -> (planned: [ObjectKey], plain: [ObjectKey], plan: String) {
+    func answers(_ realm: Realm, _ className: String, _ text: String) throws -> (
+        planned: [ObjectKey], plain: [ObjectKey], plan: String
+    ) {
         let snapshot = try realm.snapshot
         let classIndex = try #require(realm.schema.objectSchemas.firstIndex { $0.name == className })
         let query = try BoundQuery.parse(text, classIndex: classIndex, schema: snapshot.schema, arguments: [])
         let all = try snapshot.keys(classIndex: classIndex)
-        return (try query.run(in: snapshot, candidates: nil), try query.run(in: snapshot, candidates: all), query.planDescription)
+        return (
+            try query.run(in: snapshot, candidates: nil), try query.run(in: snapshot, candidates: all),
+            query.planDescription
+        )
     }
 
     @Test(arguments: [

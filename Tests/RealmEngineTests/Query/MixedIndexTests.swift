@@ -10,10 +10,12 @@ import TestSupport
 @Suite struct MixedIndexTests {
     static func schema(indexed: Bool) -> Schema {
         Schema([
-            ObjectSchema(name: "M", properties: [
-                Property(name: "any", type: .mixed, isOptional: true, isIndexed: indexed),
-                Property(name: "tag", type: .int),
-            ]),
+            ObjectSchema(
+                name: "M",
+                properties: [
+                    Property(name: "any", type: .mixed, isOptional: true, isIndexed: indexed),
+                    Property(name: "tag", type: .int),
+                ]),
             ObjectSchema(name: "T", properties: [Property(name: "n", type: .int)]),
         ])
     }
@@ -24,7 +26,8 @@ import TestSupport
             .null, .bool(true), .bool(false),
             .int(0), .int(1), .int(-1), .int(2), .int(Int64.max), .int(Int64.min), .int(1 << 53), .int((1 << 53) + 1),
             .double(0), .double(-0.0), .double(1), .double(1.5), .double(-1), .double(0.1), .double(.nan),
-            .double(-.nan), .double(.infinity), .double(-.infinity), .double(0x1p53), .double(0x1p63), .double(.leastNonzeroMagnitude),
+            .double(-.nan), .double(.infinity), .double(-.infinity), .double(0x1p53), .double(0x1p63),
+            .double(.leastNonzeroMagnitude),
             .double(Double(Float(0.1))),
             .float(1), .float(1.5), .float(0.1), .float(.nan), .float(-0.0),
             .string("a"), .string("1"), .string(""), .string("b"),
@@ -34,8 +37,10 @@ import TestSupport
             .uuid(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1))),
             .uuid(UUID(uuid: (1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))),
         ]
-        for text in ["1", "1.0", "1.00", "1.5", "0.1", "0.100000001490116", "-0", "0", "2", "1E400", "NaN",
-                     "9223372036854775807", "9007199254740993", "-1"] {
+        for text in [
+            "1", "1.0", "1.00", "1.5", "0.1", "0.100000001490116", "-0", "0", "2", "1E400", "NaN",
+            "9223372036854775807", "9007199254740993", "-1",
+        ] {
             if let d = try? Decimal128(parsing: text) { values.append(.decimal128(d)) }
         }
         return values
@@ -52,7 +57,9 @@ import TestSupport
         var links: [Value] = []
         for realm in [indexed, plain] {
             try realm.write {
-                links = try (0..<3).map { .typedLink(TypedLink(className: "T", key: try realm.create("T", ["n": .int($0)]).key)) }
+                links = try (0..<3).map {
+                    .typedLink(TypedLink(className: "T", key: try realm.create("T", ["n": .int($0)]).key))
+                }
             }
         }
         let pool = Self.pool + links
@@ -92,12 +99,16 @@ import TestSupport
     /// same bytes do not; NaNs find NaNs; the double 0.1 finds the decimal 0.1 (Realm Core's
     /// 15-digit conversion), which an index keyed by exact values would miss.
     @Test func numbersFindEachOtherAcrossKinds() throws {
-        let realm = try Realm(configuration: .init(inMemoryIdentifier: "mixed-index-\(UUID())", schema: Self.schema(indexed: true)))
+        let realm = try Realm(
+            configuration: .init(inMemoryIdentifier: "mixed-index-\(UUID())", schema: Self.schema(indexed: true)))
         let one = try Decimal128(parsing: "1")
         let tenth = try Decimal128(parsing: "0.1")
         try realm.write {
-            for (i, v) in [Value.int(1), .double(1), .float(1), .decimal128(one), .double(1.5), .string("a"), .data(Data("a".utf8)),
-                           .double(.nan), .decimal128(tenth), .null, .double(-0.0), .int(0)].enumerated() {
+            for (i, v) in [
+                Value.int(1), .double(1), .float(1), .decimal128(one), .double(1.5), .string("a"),
+                .data(Data("a".utf8)),
+                .double(.nan), .decimal128(tenth), .null, .double(-0.0), .int(0),
+            ].enumerated() {
                 try realm.create("M", ["any": v, "tag": .int(Int64(i))])
             }
         }
@@ -134,14 +145,18 @@ import TestSupport
             }
         }
         do {
-            let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), schema: Self.schema(indexed: true), schemaVersion: 1))
+            let realm = try Realm(
+                configuration: .init(
+                    fileURL: URL(fileURLWithPath: path), schema: Self.schema(indexed: true), schemaVersion: 1))
             #expect(realm.schema.objectSchemas[0].properties[0].isIndexed)
             let r = try realm.objects("M").filter("any == 1.0")
             #expect(r.planDescription == "index lookup on any")
             #expect(r.count == 2)
             _ = try realm.checkIntegrity()
         }
-        let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), schema: Self.schema(indexed: false), schemaVersion: 2))
+        let realm = try Realm(
+            configuration: .init(
+                fileURL: URL(fileURLWithPath: path), schema: Self.schema(indexed: false), schemaVersion: 2))
         let r = try realm.objects("M").filter("any == 1.0")
         #expect(r.planDescription == "scan M")
         #expect(r.count == 2)

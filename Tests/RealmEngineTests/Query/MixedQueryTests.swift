@@ -9,12 +9,14 @@ import Testing
 /// `@size`), links as arguments, and SORT / DISTINCT in Realm's order across types.
 @Suite struct MixedQueryTests {
     static let schema = Schema([
-        ObjectSchema(name: "Box", properties: [
-            Property(name: "id", type: .int, isPrimaryKey: true),
-            Property(name: "value", type: .mixed),
-            Property(name: "items", type: .mixed, isList: true),
-            Property(name: "attrs", type: .mixed, isMap: true),
-        ]),
+        ObjectSchema(
+            name: "Box",
+            properties: [
+                Property(name: "id", type: .int, isPrimaryKey: true),
+                Property(name: "value", type: .mixed),
+                Property(name: "items", type: .mixed, isList: true),
+                Property(name: "attrs", type: .mixed, isMap: true),
+            ]),
         ObjectSchema(name: "Dog", properties: [Property(name: "name", type: .string)]),
     ])
 
@@ -31,10 +33,19 @@ import Testing
                 try realm.create("Box", ["id": .int(Int64(i)), "value": v])
             }
             let dog = try realm.create("Dog", ["name": .string("Rex")])
-            try realm.create("Box", ["id": .int(11), "value": .typedLink(TypedLink(className: "Dog", key: dog.key)),
-                                     "items": .list([.int(3), .string("a")]), "attrs": .map(["n": .int(4), "deep": .map(["x": .string("y")])])])
-            try realm.create("Box", ["id": .int(12), "value": .map(["k": .list([.int(1), .int(2)]), "s": .string("v")]),
-                                     "items": .list([.double(3.5)]), "attrs": .map(["n": .string("4")])])
+            try realm.create(
+                "Box",
+                [
+                    "id": .int(11), "value": .typedLink(TypedLink(className: "Dog", key: dog.key)),
+                    "items": .list([.int(3), .string("a")]),
+                    "attrs": .map(["n": .int(4), "deep": .map(["x": .string("y")])]),
+                ])
+            try realm.create(
+                "Box",
+                [
+                    "id": .int(12), "value": .map(["k": .list([.int(1), .int(2)]), "s": .string("v")]),
+                    "items": .list([.double(3.5)]), "attrs": .map(["n": .string("4")]),
+                ])
             return dog
         }
         return (realm, dog)
@@ -50,11 +61,11 @@ import Testing
     @Test func comparisonsWithEveryLiteralType() throws {
         let dir = TempDir()
         let (realm, _) = try Self.seed(dir)
-        #expect(try Self.ids(realm, "value == 1") == [1, 2, 3])       // 1 == 1.0 == decimal 1; not "1", not true
+        #expect(try Self.ids(realm, "value == 1") == [1, 2, 3])  // 1 == 1.0 == decimal 1; not "1", not true
         #expect(try Self.ids(realm, "value == 1.0") == [1, 2, 3])
         #expect(try Self.ids(realm, "value == '1'") == [4])
         #expect(try Self.ids(realm, "value == true") == [5])
-        #expect(try Self.ids(realm, "value > 1") == [6])               // numbers compare only with numbers
+        #expect(try Self.ids(realm, "value > 1") == [6])  // numbers compare only with numbers
         #expect(try Self.ids(realm, "value == nil") == [0])
         #expect(try Self.ids(realm, "value != nil").count == 12)
         #expect(try Self.ids(realm, "value BEGINSWITH '1'") == [4, 7])  // string and data
@@ -95,7 +106,7 @@ import Testing
         #expect(try Self.ids(realm, "value[1] == 'x'") == [10])
         #expect(try Self.ids(realm, "value[LAST].k == 7") == [10])
         #expect(try Self.ids(realm, "value[2]['k'] == 7") == [10])
-        #expect(try Self.ids(realm, "value[9] == nil").count == 13)    // past the end, or no list: nil
+        #expect(try Self.ids(realm, "value[9] == nil").count == 13)  // past the end, or no list: nil
         #expect(try Self.ids(realm, "value['k'][1] == 2") == [12])
         #expect(try Self.ids(realm, "value.s == 'v'") == [12])
         #expect(try Self.ids(realm, "ANY value[*] == 'x'") == [10])
@@ -103,8 +114,8 @@ import Testing
         #expect(try Self.ids(realm, "value.@size == 3") == [10])
         #expect(try Self.ids(realm, "value.@size == 2") == [12])
         #expect(try Self.ids(realm, "attrs['deep']['x'] == 'y'") == [11])
-        #expect(try Self.ids(realm, "ANY items == 3") == [11])             // 3 == 3 only, not 3.5
-        #expect(try Self.ids(realm, "attrs.n == 4") == [11])               // the int, not the string "4"
+        #expect(try Self.ids(realm, "ANY items == 3") == [11])  // 3 == 3 only, not 3.5
+        #expect(try Self.ids(realm, "attrs.n == 4") == [11])  // the int, not the string "4"
         // A list property's elements have no positions here: refused, not guessed.
         #expect(throws: RealmError.self) { try Self.ids(realm, "items[0] == 3") }
         #expect(throws: RealmError.self) { try Self.ids(realm, "id[0] == 3") }
@@ -113,8 +124,14 @@ import Testing
     @Test func linksAsArguments() throws {
         let dir = TempDir()
         let (realm, dog) = try Self.seed(dir)
-        #expect(try realm.objects("Box").filter("value == $0", arguments: [.typedLink(TypedLink(className: "Dog", key: dog.key))]).count == 1)
-        #expect(try realm.objects("Box").filter("value == $0", arguments: [.typedLink(TypedLink(className: "Box", key: dog.key))]).count == 0)
+        #expect(
+            try realm.objects("Box").filter(
+                "value == $0", arguments: [.typedLink(TypedLink(className: "Dog", key: dog.key))]
+            ).count == 1)
+        #expect(
+            try realm.objects("Box").filter(
+                "value == $0", arguments: [.typedLink(TypedLink(className: "Box", key: dog.key))]
+            ).count == 0)
     }
 
     @Test func sortAndDistinctFollowRealmsOrder() throws {
@@ -124,7 +141,7 @@ import Testing
         // nil, bool, numbers (1, 1.0, decimal 1 tie in key order, then 2.5), string, data, date, objectId, link, list, dictionary
         #expect(sorted == [0, 5, 1, 2, 3, 6, 4, 7, 8, 9, 11, 10, 12].map { Value.int($0) })
         let distinct = try realm.objects("Box").distinct(by: ["value"]).map { $0["id"] ?? .null }
-        #expect(distinct.count == 11)   // 1, 1.0 and decimal 1 are one value
+        #expect(distinct.count == 11)  // 1, 1.0 and decimal 1 are one value
         #expect(!distinct.contains(.int(2)) && !distinct.contains(.int(3)))
     }
 }

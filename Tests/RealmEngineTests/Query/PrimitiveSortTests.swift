@@ -6,13 +6,15 @@ import Testing
 /// exactly the order of `ValueOrder.sortCompare`, stable, in both directions.
 @Suite struct PrimitiveSortTests {
     static let schema = Schema([
-        ObjectSchema(name: "Row", properties: [
-            Property(name: "i", type: .int, isOptional: true),
-            Property(name: "d", type: .double, isOptional: true),
-            Property(name: "f", type: .float, isOptional: true),
-            Property(name: "t", type: .date, isOptional: true),
-            Property(name: "b", type: .bool, isOptional: true),
-        ]),
+        ObjectSchema(
+            name: "Row",
+            properties: [
+                Property(name: "i", type: .int, isOptional: true),
+                Property(name: "d", type: .double, isOptional: true),
+                Property(name: "f", type: .float, isOptional: true),
+                Property(name: "t", type: .date, isOptional: true),
+                Property(name: "b", type: .bool, isOptional: true),
+            ])
     ])
 
     @Test(arguments: ["i", "d", "f", "t", "b"])
@@ -30,13 +32,16 @@ import Testing
             for _ in 0..<600 {
                 let pick = next(12)
                 let null = pick == 0
-                try realm.create("Row", [
-                    "i": null ? .null : .int(ints[next(ints.count)]),
-                    "d": null ? .null : .double(doubles[next(doubles.count)]),
-                    "f": null ? .null : .float(Float(doubles[next(doubles.count)])),
-                    "t": null ? .null : .date(Timestamp(seconds: Int64(next(5)) - 2, nanoseconds: Int32(next(3) * 1000))),
-                    "b": null ? .null : .bool(next(2) == 0),
-                ])
+                try realm.create(
+                    "Row",
+                    [
+                        "i": null ? .null : .int(ints[next(ints.count)]),
+                        "d": null ? .null : .double(doubles[next(doubles.count)]),
+                        "f": null ? .null : .float(Float(doubles[next(doubles.count)])),
+                        "t": null
+                            ? .null : .date(Timestamp(seconds: Int64(next(5)) - 2, nanoseconds: Int32(next(3) * 1000))),
+                        "b": null ? .null : .bool(next(2) == 0),
+                    ])
             }
         }
         for ascending in [true, false] {

@@ -11,9 +11,13 @@ import Testing
         let realm = try Realm(path: dir.path("progress.realm"), schema: Fixtures.people)
         try realm.write {
             var dogs: [ObjectKey] = []
-            for index in 0..<1000 { dogs.append(try realm.create("Dog", ["name": .string("d\(index)"), "age": .int(Int64(index % 17))]).key) }
+            for index in 0..<1000 {
+                dogs.append(
+                    try realm.create("Dog", ["name": .string("d\(index)"), "age": .int(Int64(index % 17))]).key)
+            }
             for id in 0..<Self.people {
-                try realm.create("Person", ["id": .int(Int64(id)), "name": .string("p\(id)"), "best": .link(dogs[id % 1000])])
+                try realm.create(
+                    "Person", ["id": .int(Int64(id)), "name": .string("p\(id)"), "best": .link(dogs[id % 1000])])
             }
         }
         return realm
@@ -51,7 +55,9 @@ import Testing
         #expect(calls == 1)
         #expect(monitor.isCancelled)
         // A later read in the same run throws at once; outside it, the read is whole.
-        #expect(throws: RealmError.cancelled) { try monitor.run { try realm.objects("Person").sorted(byKeyPath: "best.name").keys() } }
+        #expect(throws: RealmError.cancelled) {
+            try monitor.run { try realm.objects("Person").sorted(byKeyPath: "best.name").keys() }
+        }
         #expect(calls == 1)
         // d1, d10…d19, d100…d199: 111 of every 1,000 dogs.
         #expect(try results.checkedCount() == (0..<Self.people).filter { id in "d\(id % 1000)".hasPrefix("d1") }.count)

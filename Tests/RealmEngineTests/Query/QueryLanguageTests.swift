@@ -6,49 +6,69 @@ import Testing
 /// scores (primitive lists); dogs see their owners through linking objects.
 func makePeopleStore() throws -> InMemoryObjectStore {
     let schema = Schema([
-        ObjectSchema(name: "Person", properties: [
-            Property(name: "name", type: .string, isIndexed: true),
-            Property(name: "age", type: .int, isOptional: true),
-            Property(name: "height", type: .double, isOptional: true),
-            Property(name: "birthday", type: .date, isOptional: true),
-            Property(name: "dogs", type: .object, isList: true, objectClassName: "Dog"),
-            Property(name: "best", type: .object, objectClassName: "Dog"),
-            Property(name: "tags", type: .string, isList: true),
-            Property(name: "scores", type: .int, isList: true),
-            Property(name: "photo", type: .data, isOptional: true),
-        ]),
-        ObjectSchema(name: "Dog", properties: [
-            Property(name: "name", type: .string),
-            Property(name: "age", type: .int),
-            Property(name: "owners", type: .linkingObjects, objectClassName: "Person", linkOriginPropertyName: "dogs"),
-        ]),
+        ObjectSchema(
+            name: "Person",
+            properties: [
+                Property(name: "name", type: .string, isIndexed: true),
+                Property(name: "age", type: .int, isOptional: true),
+                Property(name: "height", type: .double, isOptional: true),
+                Property(name: "birthday", type: .date, isOptional: true),
+                Property(name: "dogs", type: .object, isList: true, objectClassName: "Dog"),
+                Property(name: "best", type: .object, objectClassName: "Dog"),
+                Property(name: "tags", type: .string, isList: true),
+                Property(name: "scores", type: .int, isList: true),
+                Property(name: "photo", type: .data, isOptional: true),
+            ]),
+        ObjectSchema(
+            name: "Dog",
+            properties: [
+                Property(name: "name", type: .string),
+                Property(name: "age", type: .int),
+                Property(
+                    name: "owners", type: .linkingObjects, objectClassName: "Person", linkOriginPropertyName: "dogs"),
+            ]),
     ])
     try schema.validate()
     let store = InMemoryObjectStore(schema: schema)
-    let rex = try store.create("Dog", [.string("Rex"), .int(3)])        // 0
-    let fido = try store.create("Dog", [.string("Fido"), .int(7)])      // 1
-    let bello = try store.create("Dog", [.string("Bello"), .int(1)])    // 2
-    _ = try store.create("Dog", [.string("Stray"), .int(5)])            // 3, no owner
+    let rex = try store.create("Dog", [.string("Rex"), .int(3)])  // 0
+    let fido = try store.create("Dog", [.string("Fido"), .int(7)])  // 1
+    let bello = try store.create("Dog", [.string("Bello"), .int(1)])  // 2
+    _ = try store.create("Dog", [.string("Stray"), .int(5)])  // 3, no owner
     func date(_ s: String) -> Value { Timestamp.parseISO8601(s).map(Value.date) ?? .null }
     // 0 Ann: two dogs
-    try store.create("Person", [.string("Ann"), .int(30), .double(1.70), date("1990-05-01T10:00:00Z"),
-                                .list([.link(rex), .link(fido)]), .link(fido), .list([.string("runner"), .string("Café")]),
-                                .list([.int(3), .int(5)]), .data(Data([1, 2, 3]))])
+    try store.create(
+        "Person",
+        [
+            .string("Ann"), .int(30), .double(1.70), date("1990-05-01T10:00:00Z"),
+            .list([.link(rex), .link(fido)]), .link(fido), .list([.string("runner"), .string("Café")]),
+            .list([.int(3), .int(5)]), .data(Data([1, 2, 3])),
+        ])
     // 1 Bob: no dogs, nil age
-    try store.create("Person", [.string("Bob"), .null, .double(1.80), .null, .list([]), .null, .list([]), .list([]), .null])
+    try store.create(
+        "Person", [.string("Bob"), .null, .double(1.80), .null, .list([]), .null, .list([]), .list([]), .null])
     // 2 Émile: one dog, listed twice
-    try store.create("Person", [.string("Émile"), .int(45), .null, date("1975-01-02T03:04:05.5Z"),
-                                .list([.link(bello), .link(bello)]), .link(bello), .list([.string("cafe")]),
-                                .list([.int(10)]), .data(Data([2, 3]))])
+    try store.create(
+        "Person",
+        [
+            .string("Émile"), .int(45), .null, date("1975-01-02T03:04:05.5Z"),
+            .list([.link(bello), .link(bello)]), .link(bello), .list([.string("cafe")]),
+            .list([.int(10)]), .data(Data([2, 3])),
+        ])
     // 3 ann (lower case): same age as Ann
-    try store.create("Person", [.string("ann"), .int(30), .double(1.60), .null, .list([]), .null,
-                                .list([.string("x")]), .list([]), .null])
+    try store.create(
+        "Person",
+        [
+            .string("ann"), .int(30), .double(1.60), .null, .list([]), .null,
+            .list([.string("x")]), .list([]), .null,
+        ])
     return store
 }
 
 /// Runs a query on class `className` and returns the `name`s of the results, in order.
-func names(_ query: String, _ arguments: [Value] = [], on className: String = "Person",
-           store: InMemoryObjectStore? = nil) throws -> [String] {
+func names(
+    _ query: String, _ arguments: [Value] = [], on className: String = "Person",
+    store: InMemoryObjectStore? = nil
+) throws -> [String] {
     let store = try store ?? makePeopleStore()
     let cls = try store.classIndex(className)
     let q = try BoundQuery.parse(query, classIndex: cls, schema: store.schema, arguments: arguments)
@@ -61,7 +81,8 @@ func names(_ query: String, _ arguments: [Value] = [], on className: String = "P
 func queryError(_ query: String, _ arguments: [Value] = [], on className: String = "Person") throws -> (String, Int)? {
     let store = try makePeopleStore()
     do {
-        _ = try BoundQuery.parse(query, classIndex: try store.classIndex(className), schema: store.schema, arguments: arguments)
+        _ = try BoundQuery.parse(
+            query, classIndex: try store.classIndex(className), schema: store.schema, arguments: arguments)
         return nil
     } catch RealmError.query(let message, let column) {
         return (message, column)
@@ -181,7 +202,8 @@ func queryError(_ query: String, _ arguments: [Value] = [], on className: String
         #expect(try names("TRUEPREDICATE SORT(best.age DESC, name ASC)") == ["Ann", "Émile", "Bob", "ann"])
         let store = try makePeopleStore()
         let keys = try store.keys(classIndex: 0)
-        let sorted = try ResultOrdering.sort(keys, classIndex: 0, by: [SortDescriptor(keyPath: "height", ascending: false)], in: store)
+        let sorted = try ResultOrdering.sort(
+            keys, classIndex: 0, by: [SortDescriptor(keyPath: "height", ascending: false)], in: store)
         #expect(sorted.map(\.rawValue) == [1, 0, 3, 2])
     }
 
@@ -193,7 +215,8 @@ func queryError(_ query: String, _ arguments: [Value] = [], on className: String
         #expect(try names("TRUEPREDICATE LIMIT(0)") == [])
         #expect(try names("age > 0 limit(5) sort(age desc)") == ["Émile", "Ann", "ann"])
         let store = try makePeopleStore()
-        let distinct = try ResultOrdering.distinct(try store.keys(classIndex: 1), classIndex: 1, by: ["name"], in: store)
+        let distinct = try ResultOrdering.distinct(
+            try store.keys(classIndex: 1), classIndex: 1, by: ["name"], in: store)
         #expect(distinct.count == 4)
     }
 
@@ -285,10 +308,12 @@ func queryError(_ query: String, _ arguments: [Value] = [], on className: String
         #expect(try q.run(in: store, candidates: nil) == [ObjectKey(1)])
         #expect(store.indexLookups == 1)
         #expect(try q.run(in: store, candidates: [ObjectKey(0)]) == [])
-        let scan = try BoundQuery.parse("name ==[c] 'bob' OR age == 1", classIndex: 0, schema: store.schema, arguments: [])
+        let scan = try BoundQuery.parse(
+            "name ==[c] 'bob' OR age == 1", classIndex: 0, schema: store.schema, arguments: [])
         #expect(scan.planDescription == "scan Person")
         #expect(q.dependencies == [0])
-        let linked = try BoundQuery.parse("best.age > 1 SORT(name ASC)", classIndex: 0, schema: store.schema, arguments: [])
+        let linked = try BoundQuery.parse(
+            "best.age > 1 SORT(name ASC)", classIndex: 0, schema: store.schema, arguments: [])
         #expect(linked.dependencies == [0, 1])
         #expect(linked.hasOrdering && !q.hasOrdering)
         let back = try BoundQuery.parse("owners.@count > 0", classIndex: 1, schema: store.schema, arguments: [])

@@ -9,8 +9,12 @@ import Testing
         let realm = try Realm(path: dir.path("w.realm"), schema: Fixtures.people)
         try realm.write {
             for i in 0..<count {
-                try realm.create("Person", ["id": .int(Int64(i)), "name": .string("n\((i * 7919) % count)"),
-                                            "age": .int(Int64((i * 31) % 90))])
+                try realm.create(
+                    "Person",
+                    [
+                        "id": .int(Int64(i)), "name": .string("n\((i * 7919) % count)"),
+                        "age": .int(Int64((i * 31) % 90)),
+                    ])
             }
         }
         return realm
@@ -36,7 +40,10 @@ import Testing
         var generator = SystemRandomNumberGenerator()
         for result in results {
             let whole = try result.keys()
-            var ranges = [0..<0, 0..<1, 0..<40, max(0, whole.count - 40)..<whole.count, whole.count..<whole.count + 10, 0..<10_000]
+            var ranges = [
+                0..<0, 0..<1, 0..<40, max(0, whole.count - 40)..<whole.count, whole.count..<whole.count + 10,
+                0..<10_000,
+            ]
             for _ in 0..<20 {
                 let lower = Int.random(in: 0...max(0, whole.count), using: &generator)
                 ranges.append(lower..<lower + Int.random(in: 1...200, using: &generator))
@@ -61,7 +68,6 @@ import Testing
         }
     }
 }
-
 
 /// A snapshot remembers the leaf views of small classes only, so its memory is bounded whatever
 /// the size of a class it scans.

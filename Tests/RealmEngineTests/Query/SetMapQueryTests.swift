@@ -8,19 +8,23 @@ import Testing
 /// a dictionary of links.
 @Suite struct SetMapQueryTests {
     static let schema = Schema([
-        ObjectSchema(name: "Item", properties: [
-            Property(name: "id", type: .int, isPrimaryKey: true),
-            Property(name: "tags", type: .string, isSet: true),
-            Property(name: "scores", type: .int, isSet: true),
-            Property(name: "prices", type: .decimal128, isSet: true),
-            Property(name: "attrs", type: .string, isMap: true),
-            Property(name: "counts", type: .int, isOptional: true, isMap: true),
-            Property(name: "pets", type: .object, isMap: true, objectClassName: "Pet"),
-        ]),
-        ObjectSchema(name: "Pet", properties: [
-            Property(name: "name", type: .string, isPrimaryKey: true),
-            Property(name: "age", type: .int),
-        ]),
+        ObjectSchema(
+            name: "Item",
+            properties: [
+                Property(name: "id", type: .int, isPrimaryKey: true),
+                Property(name: "tags", type: .string, isSet: true),
+                Property(name: "scores", type: .int, isSet: true),
+                Property(name: "prices", type: .decimal128, isSet: true),
+                Property(name: "attrs", type: .string, isMap: true),
+                Property(name: "counts", type: .int, isOptional: true, isMap: true),
+                Property(name: "pets", type: .object, isMap: true, objectClassName: "Pet"),
+            ]),
+        ObjectSchema(
+            name: "Pet",
+            properties: [
+                Property(name: "name", type: .string, isPrimaryKey: true),
+                Property(name: "age", type: .int),
+            ]),
     ])
 
     static func decimal(_ text: String) -> Value { (try? Decimal128(parsing: text)).map(Value.decimal128) ?? .null }
@@ -30,23 +34,27 @@ import Testing
         try realm.write {
             try realm.create("Pet", ["name": .string("rex"), "age": .int(3)])
             try realm.create("Pet", ["name": .string("tom"), "age": .int(9)])
-            try realm.create("Item", value: .dictionary([
-                "id": .value(.int(1)),
-                "tags": .value(.list([.string("red"), .string("big")])),
-                "scores": .value(.list([.int(1), .int(2), .int(3)])),
-                "prices": .value(.list([decimal("0.1"), decimal("0.2")])),
-                "attrs": .value(.map(["color": .string("red"), "size": .string("L")])),
-                "counts": .value(.map(["a": .int(5), "b": .int(1), "c": .null])),
-                "pets": .dictionary(["dog": .primaryKey(.string("rex")), "cat": .primaryKey(.string("tom"))]),
-            ]))
-            try realm.create("Item", value: .dictionary([
-                "id": .value(.int(2)),
-                "tags": .value(.list([.string("blue")])),
-                "scores": .value(.list([.int(10)])),
-                "attrs": .value(.map(["color": .string("blue")])),
-                "counts": .value(.map(["a": .int(2)])),
-                "pets": .dictionary(["dog": .value(.null)]),
-            ]))
+            try realm.create(
+                "Item",
+                value: .dictionary([
+                    "id": .value(.int(1)),
+                    "tags": .value(.list([.string("red"), .string("big")])),
+                    "scores": .value(.list([.int(1), .int(2), .int(3)])),
+                    "prices": .value(.list([decimal("0.1"), decimal("0.2")])),
+                    "attrs": .value(.map(["color": .string("red"), "size": .string("L")])),
+                    "counts": .value(.map(["a": .int(5), "b": .int(1), "c": .null])),
+                    "pets": .dictionary(["dog": .primaryKey(.string("rex")), "cat": .primaryKey(.string("tom"))]),
+                ]))
+            try realm.create(
+                "Item",
+                value: .dictionary([
+                    "id": .value(.int(2)),
+                    "tags": .value(.list([.string("blue")])),
+                    "scores": .value(.list([.int(10)])),
+                    "attrs": .value(.map(["color": .string("blue")])),
+                    "counts": .value(.map(["a": .int(2)])),
+                    "pets": .dictionary(["dog": .value(.null)]),
+                ]))
             try realm.create("Item", ["id": .int(3)])
         }
         return realm
@@ -110,8 +118,10 @@ import Testing
     @Test func badDictionaryAndSetQueriesAreErrors() throws {
         let dir = TempDir()
         let realm = try Self.realm(dir)
-        for bad in ["id['x'] == 1", "attrs['color' == 'x'", "attrs[5] == 'x'", "attrs.@keys > 5", "tags.@sum == 1",
-                    "attrs.@sum == 1", "attrs['a'].b == 1"] {
+        for bad in [
+            "id['x'] == 1", "attrs['color' == 'x'", "attrs[5] == 'x'", "attrs.@keys > 5", "tags.@sum == 1",
+            "attrs.@sum == 1", "attrs['a'].b == 1",
+        ] {
             #expect(throws: RealmError.self, "\(bad)") { _ = try Self.ids(realm, bad) }
         }
     }

@@ -16,7 +16,9 @@ import Testing
     }
 
     static func message(_ body: () throws -> Void) -> String? {
-        do { try body() } catch let error as RealmError { return "\(error)" } catch { return "not a RealmError: \(error)" }
+        do { try body() } catch let error as RealmError { return "\(error)" } catch {
+            return "not a RealmError: \(error)"
+        }
         return nil
     }
 
@@ -30,7 +32,9 @@ import Testing
         let missing = Self.message { _ = try realm.objects("Person").sorted(byKeyPath: "weight") }
         #expect(missing?.contains("no property 'weight'") == true, "\(missing ?? "no error")")
         let distinct = Self.message { _ = try realm.objects("Person").distinct(by: ["best"]) }
-        #expect(distinct?.contains("cannot find distinct values by 'best': it is a link") == true, "\(distinct ?? "no error")")
+        #expect(
+            distinct?.contains("cannot find distinct values by 'best': it is a link") == true,
+            "\(distinct ?? "no error")")
         // A good key path through a to-one link still sorts.
         #expect(try realm.objects("Person").sorted(byKeyPath: "best.name").count == people)
     }

@@ -12,16 +12,18 @@ import TestSupport
 /// The reference order is computed here from the values alone (not with the engine's sort).
 @Suite struct SortedWindowTopKTests {
     static let schema = Schema([
-        ObjectSchema(name: "T", properties: [
-            Property(name: "i", type: .int, isOptional: true),
-            Property(name: "d", type: .double, isOptional: true),
-            Property(name: "s", type: .string, isOptional: true),
-            Property(name: "t", type: .date, isOptional: true),
-            Property(name: "b", type: .bool, isOptional: true),
-            Property(name: "f", type: .float, isOptional: true),
-            Property(name: "n", type: .int),
-            Property(name: "o", type: .object, objectClassName: "O"),
-        ]),
+        ObjectSchema(
+            name: "T",
+            properties: [
+                Property(name: "i", type: .int, isOptional: true),
+                Property(name: "d", type: .double, isOptional: true),
+                Property(name: "s", type: .string, isOptional: true),
+                Property(name: "t", type: .date, isOptional: true),
+                Property(name: "b", type: .bool, isOptional: true),
+                Property(name: "f", type: .float, isOptional: true),
+                Property(name: "n", type: .int),
+                Property(name: "o", type: .object, objectClassName: "O"),
+            ]),
         ObjectSchema(name: "O", properties: [Property(name: "name", type: .string)]),
     ])
 
@@ -37,16 +39,20 @@ import TestSupport
             for _ in 0..<1_200 {
                 let r = rng.next()
                 let double: Double = r % 41 == 0 ? .nan : Double(Int((r >> 8) % 13) - 6) / 4
-                try realm.create("T", [
-                    "i": maybe(.int(Int64((r >> 12) % 20) - 10)),
-                    "d": maybe(.double(double)),
-                    "s": maybe(.string(strings[Int((r >> 20) % UInt64(strings.count))])),
-                    "t": maybe(.date(Timestamp(seconds: Int64((r >> 28) % 9) - 4, nanoseconds: Int32((r >> 36) % 3) * 500))),
-                    "b": maybe(.bool((r >> 40) % 2 == 0)),
-                    "f": maybe(.float(r % 37 == 0 ? -.infinity : Float(Int((r >> 52) % 7) - 3) * 1.5)),
-                    "n": .int(Int64((r >> 56) % 4)),
-                    "o": (r >> 44) % 6 == 0 ? .null : .link(owners[Int((r >> 48) % 5)]),
-                ])
+                try realm.create(
+                    "T",
+                    [
+                        "i": maybe(.int(Int64((r >> 12) % 20) - 10)),
+                        "d": maybe(.double(double)),
+                        "s": maybe(.string(strings[Int((r >> 20) % UInt64(strings.count))])),
+                        "t": maybe(
+                            .date(Timestamp(seconds: Int64((r >> 28) % 9) - 4, nanoseconds: Int32((r >> 36) % 3) * 500))
+                        ),
+                        "b": maybe(.bool((r >> 40) % 2 == 0)),
+                        "f": maybe(.float(r % 37 == 0 ? -.infinity : Float(Int((r >> 52) % 7) - 3) * 1.5)),
+                        "n": .int(Int64((r >> 56) % 4)),
+                        "o": (r >> 44) % 6 == 0 ? .null : .link(owners[Int((r >> 48) % 5)]),
+                    ])
             }
         }
         return realm
@@ -61,9 +67,11 @@ import TestSupport
         case (_, .null): return 1
         case (.int(let x), .int(let y)): return sign(x, y)
         case (.bool(let x), .bool(let y)): return sign(x ? 1 : 0, y ? 1 : 0)
-        case (.date(let x), .date(let y)): return sign(x.seconds, y.seconds) != 0 ? sign(x.seconds, y.seconds) : sign(x.nanoseconds, y.nanoseconds)
+        case (.date(let x), .date(let y)):
+            return sign(x.seconds, y.seconds) != 0 ? sign(x.seconds, y.seconds) : sign(x.nanoseconds, y.nanoseconds)
         case (.string(let x), .string(let y)):
-            return Array(x.utf8).lexicographicallyPrecedes(Array(y.utf8)) ? -1 : (Array(x.utf8) == Array(y.utf8) ? 0 : 1)
+            return Array(x.utf8).lexicographicallyPrecedes(Array(y.utf8))
+                ? -1 : (Array(x.utf8) == Array(y.utf8) ? 0 : 1)
         case (.float(let x), .float(let y)): return compare(.double(Double(x)), .double(Double(y)))
         case (.double(let x), .double(let y)):
             if x.isNaN || y.isNaN { return x.isNaN && y.isNaN ? 0 : (x.isNaN ? -1 : 1) }
@@ -75,7 +83,9 @@ import TestSupport
     }
 
     /// `keys` (ascending) in the order of `descriptors`, ties in key order.
-    static func reference(_ keys: [ObjectKey], by descriptors: [RealmEngine.SortDescriptor], in realm: Realm) throws -> [ObjectKey] {
+    static func reference(_ keys: [ObjectKey], by descriptors: [RealmEngine.SortDescriptor], in realm: Realm) throws
+        -> [ObjectKey]
+    {
         let rows: [[Value]] = try keys.map { key in
             let object = try #require(try realm.object(ofType: "T", key: key))
             return try descriptors.map { descriptor in
@@ -121,7 +131,8 @@ import TestSupport
             let unsorted = try base.keys()
             let expected = try Self.reference(unsorted, by: descriptors, in: realm)
             let sorted = try base.sorted(by: descriptors)
-            let label = "\(descriptors.map { "\($0.keyPath) \($0.ascending ? "asc" : "desc")" }) \(filter ?? "whole class")"
+            let label =
+                "\(descriptors.map { "\($0.keyPath) \($0.ascending ? "asc" : "desc")" }) \(filter ?? "whole class")"
             // Pages under an eighth of the objects take the bounded pass (`ResultOrdering.sort`);
             // the second window of the largest reaches past it (a full sort, then a slice).
             for page in [1, 38, 140] {
@@ -131,7 +142,8 @@ import TestSupport
                 #expect(fresh.cache == nil, "\(label): the window of \(page) evaluated the whole result")
                 let second = page..<(2 * page)
                 #expect(try sorted.copy().keys(in: second) == Array(expected[second]), "\(label), \(second)")
-                #expect(try sorted.copy().limit(page).keys() == Array(expected.prefix(page)), "\(label), LIMIT(\(page))")
+                #expect(
+                    try sorted.copy().limit(page).keys() == Array(expected.prefix(page)), "\(label), LIMIT(\(page))")
             }
             // The full sort (which the window must agree with) against the same reference.
             #expect(try sorted.copy().keys() == expected, "\(label), full sort")

@@ -6,17 +6,23 @@ import Testing
 /// prefixes, a bounded heap); it must give exactly the first k of a plain full sort by UTF-8
 /// bytes — nil first ascending and last descending, ties in key order.
 @Suite struct StringTopKTests {
-    static let schema = Schema([ObjectSchema(name: "T", properties: [
-        Property(name: "i", type: .int),
-        Property(name: "s", type: .string, isOptional: true),
-        Property(name: "r", type: .string),
-    ])])
+    static let schema = Schema([
+        ObjectSchema(
+            name: "T",
+            properties: [
+                Property(name: "i", type: .int),
+                Property(name: "s", type: .string, isOptional: true),
+                Property(name: "r", type: .string),
+            ])
+    ])
 
     /// Strings that stress the prefix: empty, shorter than 8 bytes, equal in their first 8 bytes
     /// and beyond, embedded NUL bytes, CJK (3-byte UTF-8), mixed.
-    static let pieces = ["", "a", "ab", "Ab", "abcdefg", "abcdefgh", "abcdefgh\0", "abcdefghij", "abcdefghik",
-                         "abcdefgh\u{1}", "a\0", "a\0b", "李", "李四", "李四五六七", "李四五六七八", "王芳", "Émile",
-                         "Zoe Kim 12", "Zoe Kim 123", "Zoe Kim 1234", "zzzzzzzzzzzz", "\u{7F}", "\u{80}"]
+    static let pieces = [
+        "", "a", "ab", "Ab", "abcdefg", "abcdefgh", "abcdefgh\0", "abcdefghij", "abcdefghik",
+        "abcdefgh\u{1}", "a\0", "a\0b", "李", "李四", "李四五六七", "李四五六七八", "王芳", "Émile",
+        "Zoe Kim 12", "Zoe Kim 123", "Zoe Kim 1234", "zzzzzzzzzzzz", "\u{7F}", "\u{80}",
+    ]
 
     static func randomString(_ rng: inout SeededGenerator) -> String {
         let r = rng.next()
@@ -25,7 +31,9 @@ import Testing
     }
 
     /// The reference order: every key's value, sorted in full.
-    static func expected(_ keys: [ObjectKey], column: Int, ascending: Bool, store: some ObjectStore) throws -> [ObjectKey] {
+    static func expected(_ keys: [ObjectKey], column: Int, ascending: Bool, store: some ObjectStore) throws
+        -> [ObjectKey]
+    {
         let values: [[UInt8]?] = try keys.map { k in
             if case .string(let s) = try store.value(classIndex: 0, key: k, column: column) { return Array(s.utf8) }
             return nil
@@ -53,11 +61,13 @@ import Testing
         try realm.beginWrite()
         for n in 0..<3000 {
             let r = rng.next()
-            try realm.create("T", [
-                "i": .int(Int64(n % 10)),
-                "s": r % 13 == 0 ? .null : .string(Self.randomString(&rng)),
-                "r": .string(Self.randomString(&rng)),
-            ])
+            try realm.create(
+                "T",
+                [
+                    "i": .int(Int64(n % 10)),
+                    "s": r % 13 == 0 ? .null : .string(Self.randomString(&rng)),
+                    "r": .string(Self.randomString(&rng)),
+                ])
         }
         try realm.commitWrite()
         try check(realm)
@@ -71,7 +81,8 @@ import Testing
         let realm = try Realm(configuration: .init(inMemoryIdentifier: "topk-nil-\(UUID())", schema: Self.schema))
         try realm.write {
             for n in 0..<2000 {
-                try realm.create("T", ["i": .int(Int64(n)), "s": n % 3 == 0 ? .null : .string("x\(n % 17)"), "r": .string("")])
+                try realm.create(
+                    "T", ["i": .int(Int64(n)), "s": n % 3 == 0 ? .null : .string("x\(n % 17)"), "r": .string("")])
             }
         }
         try check(realm)
@@ -87,26 +98,33 @@ import Testing
                 for ascending in [true, false] {
                     let full = try Self.expected(keys, column: column, ascending: ascending, store: store)
                     for limit in Self.limits(keys.count) {
-                        let got = try ResultOrdering.sort(keys, classIndex: 0, by: [SortDescriptor(keyPath: path, ascending: ascending)],
-                                                          in: store, limit: limit)
-                        #expect(got == Array(full.prefix(limit)), "\(path) ascending \(ascending) limit \(limit) of \(keys.count)")
+                        let got = try ResultOrdering.sort(
+                            keys, classIndex: 0, by: [SortDescriptor(keyPath: path, ascending: ascending)],
+                            in: store, limit: limit)
+                        #expect(
+                            got == Array(full.prefix(limit)),
+                            "\(path) ascending \(ascending) limit \(limit) of \(keys.count)")
                     }
                 }
             }
         }
         // Through the public API.
         let byName = try Self.expected(filtered, column: 1, ascending: false, store: store)
-        #expect(try realm.objects("T").filter("i != 5").sorted(byKeyPath: "s", ascending: false).limit(25).keys()
-            == Array(byName.prefix(25)))
+        #expect(
+            try realm.objects("T").filter("i != 5").sorted(byKeyPath: "s", ascending: false).limit(25).keys()
+                == Array(byName.prefix(25)))
         // A whole class, sorted and limited: straight from the leaves, without a key list.
         for (column, path) in [(1, "s"), (2, "r")] {
             for ascending in [true, false] {
                 let full = try Self.expected(all, column: column, ascending: ascending, store: store)
                 for limit in [1, 25, all.count / 8 - 1] where limit > 0 {
-                    #expect(try ResultOrdering.sortedPrefixOfClass(0, by: [SortDescriptor(keyPath: path, ascending: ascending)],
-                                                                   limit: limit, in: store) == Array(full.prefix(limit)))
-                    #expect(try realm.objects("T").sorted(byKeyPath: path, ascending: ascending).limit(limit).keys()
-                        == Array(full.prefix(limit)), "\(path) ascending \(ascending) limit \(limit)")
+                    #expect(
+                        try ResultOrdering.sortedPrefixOfClass(
+                            0, by: [SortDescriptor(keyPath: path, ascending: ascending)],
+                            limit: limit, in: store) == Array(full.prefix(limit)))
+                    #expect(
+                        try realm.objects("T").sorted(byKeyPath: path, ascending: ascending).limit(limit).keys()
+                            == Array(full.prefix(limit)), "\(path) ascending \(ascending) limit \(limit)")
                 }
             }
         }
@@ -118,8 +136,9 @@ import Testing
         func prefix(_ b: [UInt8], padded: Bool) -> UInt64 {
             let buffer = b + (padded ? Array(repeating: 0xFF, count: 8) : [])
             return buffer.withUnsafeBytes { p in
-                StringTopK.prefix(p.baseAddress ?? UnsafeRawPointer(bitPattern: 8).unsafelyUnwrapped,
-                                  count: b.count, room: padded ? buffer.count : b.count)
+                StringTopK.prefix(
+                    p.baseAddress ?? UnsafeRawPointer(bitPattern: 8).unsafelyUnwrapped,
+                    count: b.count, room: padded ? buffer.count : b.count)
             }
         }
         for padded in [false, true] {

@@ -68,7 +68,9 @@ import Testing
         total *= 3
         total /= 4
         #expect(total == Self.d("0.75"))
-        #expect(Array(stride(from: Decimal128(0), to: 1, by: Self.d("0.25"))) == ["0", "0.25", "0.50", "0.75"].map { Self.d($0) })
+        #expect(
+            Array(stride(from: Decimal128(0), to: 1, by: Self.d("0.25")))
+                == ["0", "0.25", "0.50", "0.75"].map { Self.d($0) })
         #expect(Self.d("0.1").distance(to: Self.d("0.3")) == Self.d("0.2"))
         #expect(Decimal128.max > Self.d("9.99E+6143") && Decimal128.min == -Decimal128.max)
         #expect(Decimal128.max == Self.d("9.999999999999999999999999999999999E+6144"))

@@ -21,15 +21,19 @@ import Testing
             let decoded = Decimal128(low: low, high: high)
             #expect(decoded.description == text)
             let parsed = try Decimal128(parsing: text)
-            #expect(parsed.high == high && parsed.low == low, "\(text) parsed to \(String(parsed.high, radix: 16)) \(String(parsed.low, radix: 16))")
+            #expect(
+                parsed.high == high && parsed.low == low,
+                "\(text) parsed to \(String(parsed.high, radix: 16)) \(String(parsed.low, radix: 16))")
         }
     }
 
     /// Every `decimal…` value of the committed Realm Core fixture's JSON (decompressed with gzip).
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/gzip"), "needs /bin/gzip to read the fixture"))
+    @Test(
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/gzip"), "needs /bin/gzip to read the fixture"))
     func everyDecimalOfTheCoreFixture() throws {
         let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("RealmCoreFormatTests/Fixtures/generated-alltypes.json.gz")
+            .deletingLastPathComponent().appendingPathComponent(
+                "RealmCoreFormatTests/Fixtures/generated-alltypes.json.gz")
         let json = try Self.run("/bin/gzip", ["-dc", fixture.path])
         let root = try JSONSerialization.jsonObject(with: json)
         var vectors: [(String, String)] = []
@@ -47,7 +51,8 @@ import Testing
         walk(root)
         #expect(vectors.count >= 50)
         for (text, hex) in vectors {
-            let high = try #require(UInt64(hex.prefix(16), radix: 16)), low = try #require(UInt64(hex.suffix(16), radix: 16))
+            let high = try #require(UInt64(hex.prefix(16), radix: 16))
+            let low = try #require(UInt64(hex.suffix(16), radix: 16))
             #expect(Decimal128(low: low, high: high).description == text)
             let parsed = try Decimal128(parsing: text)
             #expect(String(format: "%016llx%016llx", parsed.high, parsed.low) == hex, "\(text)")
@@ -87,7 +92,9 @@ import Testing
         #expect(try Decimal128(parsing: ".5").description == "5E-1")
         #expect(try Decimal128(parsing: "5.").description == "5")
         #expect(try Decimal128(parsing: "12.50e3").description == "1.250E4")
-        #expect(try Decimal128(parsing: "0.1") == Decimal128(negative: false, coefficient: DecimalCoefficient(1), exponent: -1))
+        #expect(
+            try Decimal128(parsing: "0.1")
+                == Decimal128(negative: false, coefficient: DecimalCoefficient(1), exponent: -1))
         // Exponent past the range: infinity; a zero is clamped; a tiny value rounds to zero.
         #expect(try Decimal128(parsing: "1E6145") == .infinity)
         #expect(try Decimal128(parsing: "-1E6145") == -Decimal128.infinity)
@@ -96,10 +103,18 @@ import Testing
         #expect(try Decimal128(parsing: "1E-6177").isZero)
         #expect(try Decimal128(parsing: "6E-6177").description == "1E-6176")
         // Too many digits: one rounding, half to even.
-        #expect(try Decimal128(parsing: "1234567890123456789012345678901234.5").description == "+1234567890123456789012345678901234E+0")
-        #expect(try Decimal128(parsing: "1234567890123456789012345678901235.5").description == "+1234567890123456789012345678901236E+0")
-        #expect(try Decimal128(parsing: "1234567890123456789012345678901234.50000000001").description == "+1234567890123456789012345678901235E+0")
-        #expect(try Decimal128(parsing: "99999999999999999999999999999999999").description == "+1000000000000000000000000000000000E+2")
+        #expect(
+            try Decimal128(parsing: "1234567890123456789012345678901234.5").description
+                == "+1234567890123456789012345678901234E+0")
+        #expect(
+            try Decimal128(parsing: "1234567890123456789012345678901235.5").description
+                == "+1234567890123456789012345678901236E+0")
+        #expect(
+            try Decimal128(parsing: "1234567890123456789012345678901234.50000000001").description
+                == "+1234567890123456789012345678901235E+0")
+        #expect(
+            try Decimal128(parsing: "99999999999999999999999999999999999").description
+                == "+1000000000000000000000000000000000E+2")
         for bad in ["", "-", ".", "1.2.3", "1e", "1e+", "abc", "12a", " 1", "1 ", "--1", "1E5x", "0x10"] {
             #expect(throws: RealmError.self, "'\(bad)'") { try Decimal128(parsing: bad) }
             #expect(Decimal128(bad) == nil)
@@ -107,7 +122,8 @@ import Testing
     }
 
     @Test func equalityHashingAndOrderAreByValue() throws {
-        let one = try Decimal128(parsing: "1"), oneAgain = try Decimal128(parsing: "1.00")
+        let one = try Decimal128(parsing: "1")
+        let oneAgain = try Decimal128(parsing: "1.00")
         #expect(one == oneAgain)
         #expect(one.hashValue == oneAgain.hashValue)
         #expect(Set([one, oneAgain, Decimal128(1)]).count == 1)
@@ -118,8 +134,10 @@ import Testing
         #expect(Decimal128(low: 5, high: 0x6000_0000_0000_0000).isZero)
         #expect(Decimal128(low: 5, high: 0x6000_0000_0000_0000) == .zero)
         // NaN: before everything, equal only to the same bits (Core's compare).
-        let ordered = try ["NaN", "-Inf", "-1E6111", "-2.5", "-0", "1E-6176", "0.3", "0.30000000000000000001", "1", "1E6111", "Inf"]
-            .map { try Decimal128(parsing: $0) }
+        let ordered = try [
+            "NaN", "-Inf", "-1E6111", "-2.5", "-0", "1E-6176", "0.3", "0.30000000000000000001", "1", "1E6111", "Inf",
+        ]
+        .map { try Decimal128(parsing: $0) }
         #expect(ordered.shuffled().sorted().map(\.description) == ordered.map(\.description))
         #expect(Decimal128.nan == Decimal128.nan)
         #expect(Decimal128.nan != -Decimal128.nan)
@@ -134,12 +152,16 @@ import Testing
         // Core prints one digit before the point whenever the exponent lets it.
         #expect(sum.description == "3E-1")
         #expect((try Decimal128(parsing: "10.50") + Decimal128(parsing: "0.5")).description == "11.00")
-        #expect((try Decimal128(parsing: "1E100") + Decimal128(parsing: "1E-100")).description == "+1000000000000000000000000000000000E+67")
+        #expect(
+            (try Decimal128(parsing: "1E100") + Decimal128(parsing: "1E-100")).description
+                == "+1000000000000000000000000000000000E+67")
         #expect((try Decimal128(parsing: "1") - Decimal128(parsing: "1.00")).description == "0E-2")
         #expect((try Decimal128(parsing: "-0") + Decimal128(parsing: "-0")).description == "-0")
         #expect((Decimal128.infinity + -Decimal128.infinity).isNaN)
         #expect((Decimal128.infinity + Decimal128(5)) == .infinity)
-        #expect((try Decimal128(parsing: "9999999999999999999999999999999999E6111") + Decimal128(parsing: "1E6111")) == .infinity)
+        #expect(
+            (try Decimal128(parsing: "9999999999999999999999999999999999E6111") + Decimal128(parsing: "1E6111"))
+                == .infinity)
         var total = Decimal128.zero
         for _ in 0..<10 { total += try Decimal128(parsing: "0.1") }
         #expect(total == Decimal128(1))
@@ -205,17 +227,24 @@ import Testing
                 if digits == "." { digits = "0." }
             }
             let sign = ["", "-", "+"][Int.random(in: 0...2, using: &generator)]
-            let exponent = [0, 0, Int.random(in: -40...40, using: &generator), Int.random(in: -6200...6200, using: &generator)]
+            let exponent =
+                [0, 0, Int.random(in: -40...40, using: &generator), Int.random(in: -6200...6200, using: &generator)]
                 .randomElement(using: &generator) ?? 0
             return sign + digits + (exponent == 0 ? "" : "E\(exponent)")
         }
         var lines: [String] = []
         var expected: [String] = []
         for _ in 0..<400 {
-            let a = randomText(), b = randomText()
-            let divisor = [Int64.random(in: 1...12, using: &generator), Int64.random(in: -1_000_000...1_000_000, using: &generator),
-                           Int64.random(in: Int64.min / 2...Int64.max, using: &generator)].randomElement(using: &generator) ?? 7
-            let x = try Decimal128(parsing: a), y = try Decimal128(parsing: b)
+            let a = randomText()
+            let b = randomText()
+            let divisor =
+                [
+                    Int64.random(in: 1...12, using: &generator),
+                    Int64.random(in: -1_000_000...1_000_000, using: &generator),
+                    Int64.random(in: Int64.min / 2...Int64.max, using: &generator),
+                ].randomElement(using: &generator) ?? 7
+            let x = try Decimal128(parsing: a)
+            let y = try Decimal128(parsing: b)
             lines.append("parse \(a)")
             expected.append(Self.parts(x))
             lines.append("add \(a) \(b)")
@@ -254,27 +283,27 @@ import Testing
     }
 
     static let oracle = """
-    import sys, struct
-    from decimal import Decimal, Context, ROUND_HALF_EVEN
-    ctx = Context(prec=34, Emax=6144, Emin=-6143, rounding=ROUND_HALF_EVEN, clamp=1, traps=[])
-    ctx15 = Context(prec=15, Emax=6144, Emin=-6143, rounding=ROUND_HALF_EVEN, clamp=1, traps=[])
-    def parts(d):
-        if d.is_nan(): return "NaN"
-        if d.is_infinite(): return "-Inf" if d.is_signed() else "Inf"
-        s, digits, e = d.as_tuple()
-        return "%d %s %d" % (s, "".join(map(str, digits)), e)
-    for line in sys.stdin:
-        f = line.split()
-        if f[0] == "parse": r = ctx.create_decimal(f[1])
-        elif f[0] == "add": r = ctx.add(ctx.create_decimal(f[1]), ctx.create_decimal(f[2]))
-        elif f[0] == "sub": r = ctx.subtract(ctx.create_decimal(f[1]), ctx.create_decimal(f[2]))
-        elif f[0] == "div": r = ctx.divide(ctx.create_decimal(f[1]), Decimal(int(f[2])))
-        else:
-            x = struct.unpack("<d", struct.pack("<Q", int(f[1])))[0]
-            exact = Decimal(x)
-            r = exact if len(exact.as_tuple()[1]) <= 15 else ctx15.plus(ctx.plus(exact))
-        print(parts(r))
-    """
+        import sys, struct
+        from decimal import Decimal, Context, ROUND_HALF_EVEN
+        ctx = Context(prec=34, Emax=6144, Emin=-6143, rounding=ROUND_HALF_EVEN, clamp=1, traps=[])
+        ctx15 = Context(prec=15, Emax=6144, Emin=-6143, rounding=ROUND_HALF_EVEN, clamp=1, traps=[])
+        def parts(d):
+            if d.is_nan(): return "NaN"
+            if d.is_infinite(): return "-Inf" if d.is_signed() else "Inf"
+            s, digits, e = d.as_tuple()
+            return "%d %s %d" % (s, "".join(map(str, digits)), e)
+        for line in sys.stdin:
+            f = line.split()
+            if f[0] == "parse": r = ctx.create_decimal(f[1])
+            elif f[0] == "add": r = ctx.add(ctx.create_decimal(f[1]), ctx.create_decimal(f[2]))
+            elif f[0] == "sub": r = ctx.subtract(ctx.create_decimal(f[1]), ctx.create_decimal(f[2]))
+            elif f[0] == "div": r = ctx.divide(ctx.create_decimal(f[1]), Decimal(int(f[2])))
+            else:
+                x = struct.unpack("<d", struct.pack("<Q", int(f[1])))[0]
+                exact = Decimal(x)
+                r = exact if len(exact.as_tuple()[1]) <= 15 else ctx15.plus(ctx.plus(exact))
+            print(parts(r))
+        """
 
     static func run(_ executable: String, _ arguments: [String], input: String? = nil) throws -> Data {
         let process = Process()
@@ -283,7 +312,8 @@ import Testing
         // Input through a file and errors to a file: only one pipe is read, so none can fill up.
         let scratch = TempDir("decimal-oracle")
         defer { withExtendedLifetime(scratch) {} }
-        let inputURL = scratch.url.appendingPathComponent("input"), errorURL = scratch.url.appendingPathComponent("errors")
+        let inputURL = scratch.url.appendingPathComponent("input")
+        let errorURL = scratch.url.appendingPathComponent("errors")
         try Data((input ?? "").utf8).write(to: inputURL)
         #expect(FileManager.default.createFile(atPath: errorURL.path, contents: nil))
         let output = Pipe()
@@ -300,4 +330,3 @@ import Testing
         return data
     }
 }
-

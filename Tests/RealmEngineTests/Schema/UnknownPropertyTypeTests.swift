@@ -20,7 +20,10 @@ import Testing
             _ = try future.withUnsafeBytes { try SchemaNode.decode($0, path: "x.realm", ref: 8) }
             Issue.record("a schema with an unknown type decoded")
         } catch let error as RealmError {
-            guard case .unsupportedFormat(let message) = error else { Issue.record("\(error) is not .unsupportedFormat"); return }
+            guard case .unsupportedFormat(let message) = error else {
+                Issue.record("\(error) is not .unsupportedFormat")
+                return
+            }
             #expect(message.contains("decimal256") && message.contains("newer program"), "\(message)")
         }
     }

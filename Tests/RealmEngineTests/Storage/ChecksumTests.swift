@@ -32,7 +32,9 @@ import Testing
         for n in Array(0...80) + [255, 256, 257, 4095, 4096, 10_001] {
             let bytes = (0..<n).map { _ in UInt8.random(in: 0...255, using: &rng) }
             for seed: UInt64 in [0x1234_5678_9ABC_DEF1, 0x5354] {
-                #expect(bytes.withUnsafeBytes { Checksum.hash($0, seed: seed) } == reference(bytes, seed: seed), "\(n) bytes")
+                #expect(
+                    bytes.withUnsafeBytes { Checksum.hash($0, seed: seed) } == reference(bytes, seed: seed),
+                    "\(n) bytes")
             }
         }
         // A known value (63 bytes: the unrolled rounds, words and a tail), so that the definition

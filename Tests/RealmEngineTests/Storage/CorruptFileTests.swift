@@ -9,9 +9,12 @@ import Testing
         let realm = try Realm(path: path, schema: Fixtures.people)
         try realm.write {
             for i in 0..<600 {
-                let p = try realm.create("Person", ["id": .int(Int64(i)), "name": .string("名\(i)"), "age": i % 5 == 0 ? .null : .int(Int64(i % 80))])
+                let p = try realm.create(
+                    "Person",
+                    ["id": .int(Int64(i)), "name": .string("名\(i)"), "age": i % 5 == 0 ? .null : .int(Int64(i % 80))])
                 if i % 4 == 0 {
-                    try p.list(forKey: "dogs").append(.dictionary(["name": .value(.string("d\(i)")), "tags": .array([.value(.string("t"))])]))
+                    try p.list(forKey: "dogs").append(
+                        .dictionary(["name": .value(.string("d\(i)")), "tags": .array([.value(.string("t"))])]))
                 }
             }
         }
@@ -20,7 +23,8 @@ import Testing
     /// Reads everything a user could: counts, every value, queries, the integrity check.
     static func readEverything(_ path: String) -> String {
         do {
-            let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), readOnly: true, createIfMissing: false))
+            let realm = try Realm(
+                configuration: .init(fileURL: URL(fileURLWithPath: path), readOnly: true, createIfMissing: false))
             for c in realm.schema.objectSchemas {
                 let all = try realm.objects(c.name)
                 for o in all { _ = try? o.values() }

@@ -12,7 +12,11 @@ import Testing
         private var n = 0
         var fail = false
         init(_ directory: String) { self.directory = URL(fileURLWithPath: directory).standardizedFileURL.path }
-        var count: Int { lock.lock(); defer { lock.unlock() }; return n }
+        var count: Int {
+            lock.lock()
+            defer { lock.unlock() }
+            return n
+        }
         func saw(_ d: String) throws {
             guard URL(fileURLWithPath: d).standardizedFileURL.path == directory else { return }
             lock.lock()

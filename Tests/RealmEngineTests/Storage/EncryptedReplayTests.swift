@@ -24,7 +24,10 @@ import Testing
         return (snapshots, try Data(contentsOf: URL(fileURLWithPath: LockFile.path(forRealmAt: path))))
     }
 
-    enum Outcome: Equatable { case newest, failed, loud, silent(String) }
+    enum Outcome: Equatable {
+        case newest, failed, loud
+        case silent(String)
+    }
 
     /// Opens the file as a new session would and classifies what it reads.
     static func outcome(_ configuration: Realm.Configuration, path: String, newestVersion: UInt64) -> Outcome {
@@ -36,12 +39,16 @@ import Testing
             // `check` fails, or passes naming what was set aside (item 2's behaviour).
             let report = try? Realm.check(path: path, encryptionKey: key)
             let checkSaysSo = report.map { !$0.warnings.isEmpty } ?? true
-            if realm.version == newestVersion && count == commits && Set(names) == Set((0..<commits).map { Value.string("p\($0)") }) {
+            if realm.version == newestVersion && count == commits
+                && Set(names) == Set((0..<commits).map { Value.string("p\($0)") })
+            {
                 return .newest
             }
             // Anything older must be said by the open (every session) and by `check`.
             if realm.recoveredFromDamagedCommit != nil && checkSaysSo { return .loud }
-            return .silent("version \(realm.version) of \(newestVersion), \(count) objects, warning: \(realm.recoveryWarning ?? "none")")
+            return .silent(
+                "version \(realm.version) of \(newestVersion), \(count) objects, warning: \(realm.recoveryWarning ?? "none")"
+            )
         } catch {
             return .failed
         }
@@ -52,18 +59,26 @@ import Testing
     static func restore(_ newest: Data, lock: Data?, path: String) throws {
         try newest.write(to: URL(fileURLWithPath: path))
         let lockPath = LockFile.path(forRealmAt: path)
-        if let lock { try lock.write(to: URL(fileURLWithPath: lockPath)) } else { try? FileManager.default.removeItem(atPath: lockPath) }
+        if let lock {
+            try lock.write(to: URL(fileURLWithPath: lockPath))
+        } else {
+            try? FileManager.default.removeItem(atPath: lockPath)
+        }
     }
 
     static func counters(_ file: Data, page: Int) -> (UInt64, UInt64) {
         let at = Int(EncryptedFile.metaOffset(page))
         return file.withUnsafeBytes { raw in
-            (raw.loadUnaligned(fromByteOffset: at, as: UInt64.self), raw.loadUnaligned(fromByteOffset: at + PageEntry.size, as: UInt64.self))
+            (
+                raw.loadUnaligned(fromByteOffset: at, as: UInt64.self),
+                raw.loadUnaligned(fromByteOffset: at + PageEntry.size, as: UInt64.self)
+            )
         }
     }
 
     static func configuration(_ path: String) -> Realm.Configuration {
-        Realm.Configuration(fileURL: URL(fileURLWithPath: path), schema: Fixtures.people, encryptionKey: EncryptionTests.key)
+        Realm.Configuration(
+            fileURL: URL(fileURLWithPath: path), schema: Fixtures.people, encryptionKey: EncryptionTests.key)
     }
 
     /// With the lock file and without it: the fallback to the older copy is found in the file.
@@ -84,7 +99,8 @@ import Testing
         let base = Int(EncryptedFile.dataOffset(slotPage, copy: newer))
         let entry = Int(EncryptedFile.metaOffset(slotPage)) + newer * PageEntry.size
         // Bits of the ciphertext (a spread sample) and every bit of the entry's counter, IV and MAC.
-        let bits = Array(stride(from: 3, to: EncryptedFile.pageSize * 8, by: 331)).map { (base, $0) }
+        let bits =
+            Array(stride(from: 3, to: EncryptedFile.pageSize * 8, by: 331)).map { (base, $0) }
             + (0..<56 * 8).filter { $0 % 3 == 0 }.map { (entry, $0) }
         var silent: [String] = []
         for (start, bit) in bits {
@@ -95,7 +111,9 @@ import Testing
                 silent.append("bit \(bit) at \(start): \(what)")
             }
         }
-        #expect(silent.isEmpty, "\(silent.count) of \(bits.count) flips opened an older version silently: \(silent.prefix(5))")
+        #expect(
+            silent.isEmpty,
+            "\(silent.count) of \(bits.count) flips opened an older version silently: \(silent.prefix(5))")
     }
 
     @Test func replayedOlderPagesAreNeverSilent() throws {
@@ -107,7 +125,9 @@ import Testing
         let newestVersion = try Realm(configuration: configuration).version
         let pages = EncryptedFile.logicalPages(physical: UInt64(newest.count))
         // The slot pages, and a sample of the others.
-        let sample = EncryptedFile.slotPages + Array(stride(from: 1, to: pages, by: 2)).filter { !EncryptedFile.slotPages.contains($0) }
+        let sample =
+            EncryptedFile.slotPages
+            + Array(stride(from: 1, to: pages, by: 2)).filter { !EncryptedFile.slotPages.contains($0) }
         var trials = 0
         var silent: [String] = []
         func trial(_ bytes: Data, _ what: String) throws {
@@ -129,7 +149,8 @@ import Testing
                     let data = Int(EncryptedFile.dataOffset(page, copy: copy))
                     let entry = Int(EncryptedFile.metaOffset(page)) + copy * PageEntry.size
                     var bytes = newest
-                    bytes.replaceSubrange(data..<data + EncryptedFile.pageSize, with: old[data..<data + EncryptedFile.pageSize])
+                    bytes.replaceSubrange(
+                        data..<data + EncryptedFile.pageSize, with: old[data..<data + EncryptedFile.pageSize])
                     bytes.replaceSubrange(entry..<entry + PageEntry.size, with: old[entry..<entry + PageEntry.size])
                     if bytes != newest { try trial(bytes, "page \(page) copy \(copy) after commit \(n)") }
                 }
@@ -137,13 +158,17 @@ import Testing
                 let pair = Int(EncryptedFile.dataOffset(page, copy: 0))
                 let entries = Int(EncryptedFile.metaOffset(page))
                 var both = newest
-                both.replaceSubrange(pair..<pair + 2 * EncryptedFile.pageSize, with: old[pair..<pair + 2 * EncryptedFile.pageSize])
-                both.replaceSubrange(entries..<entries + 2 * PageEntry.size, with: old[entries..<entries + 2 * PageEntry.size])
+                both.replaceSubrange(
+                    pair..<pair + 2 * EncryptedFile.pageSize, with: old[pair..<pair + 2 * EncryptedFile.pageSize])
+                both.replaceSubrange(
+                    entries..<entries + 2 * PageEntry.size, with: old[entries..<entries + 2 * PageEntry.size])
                 if both != newest { try trial(both, "page \(page) both copies after commit \(n)") }
             }
         }
         #expect(trials > 60)
-        #expect(silent.isEmpty, "\(silent.count) of \(trials) replays opened an older version silently: \(silent.prefix(5))")
+        #expect(
+            silent.isEmpty, "\(silent.count) of \(trials) replays opened an older version silently: \(silent.prefix(5))"
+        )
     }
 }
 
@@ -178,7 +203,9 @@ import Testing
         try? FileManager.default.removeItem(atPath: LockFile.path(forRealmAt: path))
         let report = try Realm.check(path: path, encryptionKey: EncryptionTests.key)
         #expect(report.version == newestVersion - 1)
-        #expect(report.warnings.contains { $0.contains("version \(newestVersion)") && $0.contains("cut short") }, "\(report.warnings)")
+        #expect(
+            report.warnings.contains { $0.contains("version \(newestVersion)") && $0.contains("cut short") },
+            "\(report.warnings)")
         let realm = try Realm(configuration: EncryptedReplayTests.configuration(path))
         #expect(realm.recoveredFromDamagedCommit == newestVersion)
         #expect(realm.recoveryWarning?.contains("version \(newestVersion)") == true)

@@ -9,22 +9,28 @@ import Testing
     static let otherKey = Data((0..<64).map { UInt8(truncatingIfNeeded: $0 * 5 + 1) })
 
     static func open(_ path: String, key: Data? = Self.key, readOnly: Bool = false) throws -> Realm {
-        try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), readOnly: readOnly, schema: readOnly ? nil : Fixtures.people,
-                                       encryptionKey: key))
+        try Realm(
+            configuration: .init(
+                fileURL: URL(fileURLWithPath: path), readOnly: readOnly, schema: readOnly ? nil : Fixtures.people,
+                encryptionKey: key))
     }
 
     static func makeFido(_ path: String, key: Data? = Self.key) throws {
         let realm = try open(path, key: key)
         try realm.write {
             try realm.create("Dog", ["name": .string("Fido"), "age": .int(3)])
-            for i in 0..<200 { try realm.create("Person", ["id": .int(Int64(i)), "name": .string("person number \(i)")]) }
+            for i in 0..<200 {
+                try realm.create("Person", ["id": .int(Int64(i)), "name": .string("person number \(i)")])
+            }
         }
     }
 
     static func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
 
     static func encryptionReason(_ body: () throws -> Void) -> String? {
-        do { try body() } catch RealmError.encryption(_, let reason) { return reason } catch { return "other error: \(error)" }
+        do { try body() } catch RealmError.encryption(_, let reason) { return reason } catch {
+            return "other error: \(error)"
+        }
         return nil
     }
 
@@ -48,12 +54,18 @@ import Testing
         let path = dir.path("e.realm")
         try Self.makeFido(path)
         #expect(Self.encryptionReason { _ = try Self.open(path, key: Self.otherKey) } == "wrong encryption key")
-        #expect(Self.encryptionReason { _ = try Self.open(path, key: nil, readOnly: true) } == "the file is encrypted: give its key")
+        #expect(
+            Self.encryptionReason { _ = try Self.open(path, key: nil, readOnly: true) }
+                == "the file is encrypted: give its key")
         #expect(Self.encryptionReason { _ = try Realm.check(path: path) } == "the file is encrypted: give its key")
-        #expect(Self.encryptionReason { _ = try Self.open(path, key: Data(count: 32)) } == "an encryption key must be 64 bytes, got 32")
+        #expect(
+            Self.encryptionReason { _ = try Self.open(path, key: Data(count: 32)) }
+                == "an encryption key must be 64 bytes, got 32")
         let plain = dir.path("plain.realm")
         try Self.makeFido(plain, key: nil)
-        #expect(Self.encryptionReason { _ = try Self.open(plain) } == "the file is not encrypted: open it without an encryption key")
+        #expect(
+            Self.encryptionReason { _ = try Self.open(plain) }
+                == "the file is not encrypted: open it without an encryption key")
         // While the file is open in this process, a second opener's key is still checked.
         let open = try Self.open(path)
         #expect(Self.encryptionReason { _ = try Self.open(path, key: Self.otherKey) } == "wrong encryption key")
@@ -115,7 +127,8 @@ import Testing
         try e.writeCopy(toFile: decrypted)
         #expect(try Self.bytes(decrypted).range(of: Data("Fido".utf8)) != nil)
         #expect(try Self.open(decrypted, key: nil).objects("Person").count == 200)
-        #expect(Self.encryptionReason { try e.writeCopy(toFile: dir.path("short.realm"), encryptionKey: Data(count: 3)) }
+        #expect(
+            Self.encryptionReason { try e.writeCopy(toFile: dir.path("short.realm"), encryptionKey: Data(count: 3)) }
                 == "an encryption key must be 64 bytes, got 3")
     }
 
@@ -147,7 +160,8 @@ import Testing
             try realm.write {
                 for i in 0..<100 {
                     let id = Int64(round * 100 + i)
-                    try realm.create("Person", ["id": .int(id), "name": .string(String(repeating: "n", count: 10 + i))])
+                    try realm.create(
+                        "Person", ["id": .int(id), "name": .string(String(repeating: "n", count: 10 + i))])
                 }
             }
             if round % 5 == 4 {
@@ -174,7 +188,9 @@ import Testing
             let realm = try Self.open(dir.path(key == nil ? "plain.realm" : "e.realm"), key: key)
             try realm.write { try realm.create("Person", ["id": .int(0), "name": .string("first")]) }
             let before = realm.shared.file.syncCalls
-            for i in 1...10 { try realm.write { try realm.create("Person", ["id": .int(Int64(i)), "name": .string("p \(i)")]) } }
+            for i in 1...10 {
+                try realm.write { try realm.create("Person", ["id": .int(Int64(i)), "name": .string("p \(i)")]) }
+            }
             barriers.append(realm.shared.file.syncCalls - before)
         }
         #expect(barriers == [10, 10])
@@ -194,7 +210,7 @@ import Testing
             try [UInt8](repeating: byte, count: 16).withUnsafeBytes { try writer.write($0, at: UInt64(p * page + 100)) }
         }
         try put(1, page: 17)
-        try put(1, page: 0)   // a "slot" write: what makes readers look
+        try put(1, page: 0)  // a "slot" write: what makes readers look
         try writer.sync()
         let reader = try DatabaseFile(path: path, readOnly: true, create: false, encryptionKey: key)
         #expect(reader.base.load(fromByteOffset: 17 * page + 100, as: UInt8.self) == 1)
@@ -219,7 +235,8 @@ import Testing
         for n in 1...24 {
             try realm.beginWrite()
             for i in 0..<(n % 3 == 0 ? 300 : 1) {
-                try realm.create("Person", ["id": .int(Int64(n * 1000 + i)), "name": .string(String(repeating: "z", count: 40))])
+                try realm.create(
+                    "Person", ["id": .int(Int64(n * 1000 + i)), "name": .string(String(repeating: "z", count: 40))])
             }
             let added = n % 3 == 0 ? 300 : 1
             realm.shared.file.failAfter = n
@@ -233,7 +250,8 @@ import Testing
             let fresh = try DatabaseFile(path: path, readOnly: true, create: false, encryptionKey: [UInt8](Self.key))
             let size = try fresh.physicalSize()
             #expect(size == (try realm.shared.file.physicalSize()), "n = \(n)")
-            #expect(memcmp(fresh.base, realm.shared.file.base, Int(size)) == 0, "n = \(n): the view differs from the file")
+            #expect(
+                memcmp(fresh.base, realm.shared.file.base, Int(size)) == 0, "n = \(n): the view differs from the file")
             realm.refresh()
             #expect(try realm.objects("Person").count == committed, "n = \(n)")
         }
@@ -252,7 +270,8 @@ import Testing
         for round in 0..<5 {
             try realm.write {
                 try realm.create("Person", ["id": .int(Int64(1000 + round)), "name": .string("late \(round)")])
-                try realm.object(ofType: "Person", forPrimaryKey: .int(Int64(round)))?.setValue(Value.string("renamed"), forKey: "name")
+                try realm.object(ofType: "Person", forPrimaryKey: .int(Int64(round)))?.setValue(
+                    Value.string("renamed"), forKey: "name")
             }
             try other.refresh()
             let size = try other.physicalSize()
@@ -266,8 +285,10 @@ import Testing
         try #require(FileManager.default.isExecutableFile(atPath: probe.path), "build realm-notify-probe")
         let dir = TempDir()
         let path = dir.path("x.realm")
-        let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), schema: CrossProcessTests.tickSchema,
-                                                   encryptionKey: Self.key))
+        let realm = try Realm(
+            configuration: .init(
+                fileURL: URL(fileURLWithPath: path), schema: CrossProcessTests.tickSchema,
+                encryptionKey: Self.key))
         var count = 0
         let token = try realm.objects("Tick").filter("n >= 0").observe { change in
             if case .update(let r, _, _, _) = change { count = r.count }

@@ -32,13 +32,17 @@ import Testing
 
     /// The faults run in CI. The engine never branches on EIO versus ENOSPC, so one of each
     /// mode covers both; `REALMTUI_ALL_FAULTS=1` runs the other two as well.
-    static let faults: [Fault] = [
-        Fault(failure: .error(EIO), sticky: false), Fault(failure: .error(ENOSPC), sticky: true),
-        Fault(failure: .error(EINTR), sticky: false),
-        Fault(failure: .short, sticky: false), Fault(failure: .short, sticky: true),
-    ] + (ProcessInfo.processInfo.environment["REALMTUI_ALL_FAULTS"] == nil ? [] : [
-        Fault(failure: .error(ENOSPC), sticky: false), Fault(failure: .error(EIO), sticky: true),
-    ])
+    static let faults: [Fault] =
+        [
+            Fault(failure: .error(EIO), sticky: false), Fault(failure: .error(ENOSPC), sticky: true),
+            Fault(failure: .error(EINTR), sticky: false),
+            Fault(failure: .short, sticky: false), Fault(failure: .short, sticky: true),
+        ]
+        + (ProcessInfo.processInfo.environment["REALMTUI_ALL_FAULTS"] == nil
+            ? []
+            : [
+                Fault(failure: .error(ENOSPC), sticky: false), Fault(failure: .error(EIO), sticky: true),
+            ])
 
     /// The calls a fault aims at: a sticky one, a device gone or full, only those that touch
     /// the device; one failure once, every call.
@@ -60,7 +64,8 @@ import Testing
     /// returns a description of every broken promise.
     static func run(_ fault: Fault, n: Int) -> (broken: [String], failed: Bool, errorState: Bool) {
         let workload = FaultWorkload()
-        let plan = FaultPlan(folder: workload.folder, calls: calls(fault), failure: fault.failure, nth: n, sticky: fault.sticky)
+        let plan = FaultPlan(
+            folder: workload.folder, calls: calls(fault), failure: fault.failure, nth: n, sticky: fault.sticky)
         FaultPlan.install(plan)
         workload.deviceBack = {
             guard !plan.fired.isEmpty else { return false }
@@ -69,12 +74,15 @@ import Testing
         }
         workload.run()
         FaultPlan.remove(plan)
-        let fired = plan.fired.first.map { "\($0.call) of \(URL(fileURLWithPath: $0.path).lastPathComponent)" } ?? "nothing"
+        let fired =
+            plan.fired.first.map { "\($0.call) of \(URL(fileURLWithPath: $0.path).lastPathComponent)" } ?? "nothing"
         let context = "\(fault) at call \(n) (\(fired))"
         var broken = workload.broken.map { "\(context): \($0)" }
         for (step, error) in workload.errors {
             if !(error is RealmError) { broken.append("\(context): \(step) threw a non-RealmError \(error)") }
-            if fault.invisible && !(workload.sawErrorState && step == "commit with the device back") { broken.append("\(context): \(step) failed: \(error)") }
+            if fault.invisible && !(workload.sawErrorState && step == "commit with the device back") {
+                broken.append("\(context): \(step) failed: \(error)")
+            }
         }
         // Reopened with the device back: a sound file holding what was acknowledged. A creation
         // that failed may leave an empty or blank file, which the next open with a schema initializes.
@@ -83,7 +91,9 @@ import Testing
         if exists && failedCreation {
             do {
                 let realm = try Realm(path: workload.path, schema: Fixtures.people)
-                if try realm.objects("Person").checkedCount() != 0 { broken.append("\(context): a new file is not empty") }
+                if try realm.objects("Person").checkedCount() != 0 {
+                    broken.append("\(context): a new file is not empty")
+                }
             } catch {
                 broken.append("\(context): the empty file a failed creation left does not open: \(error)")
             }
@@ -102,9 +112,10 @@ import Testing
         do {
             let found = exists ? try FaultWorkload.contents(of: workload.path) : [:]
             if !workload.allows(found) {
-                broken.append("\(context): reopened file holds \(found.count) objects, acknowledged \(workload.model.count)"
-                              + (workload.uncertain.map { " (or \($0.count))" } ?? "")
-                              + "; errors: \(workload.errors.map { "\($0.step): \($0.error)" })")
+                broken.append(
+                    "\(context): reopened file holds \(found.count) objects, acknowledged \(workload.model.count)"
+                        + (workload.uncertain.map { " (or \($0.count))" } ?? "")
+                        + "; errors: \(workload.errors.map { "\($0.step): \($0.error)" })")
             }
         } catch {
             broken.append("\(context): reading after reopening failed: \(error)")
@@ -148,8 +159,11 @@ import Testing
             let key = line.replacing(/at call \d+/, with: "").replacing(/realmtui-faults-[0-9A-F-]+/, with: "")
             if kinds[key] == nil { kinds[key] = line }
         }
-        #expect(broken.isEmpty, Comment(rawValue: "\(broken.count) broken promises in \(calls) runs, \(kinds.count) kinds:\n"
-                                         + kinds.values.sorted().prefix(60).joined(separator: "\n")))
+        #expect(
+            broken.isEmpty,
+            Comment(
+                rawValue: "\(broken.count) broken promises in \(calls) runs, \(kinds.count) kinds:\n"
+                    + kinds.values.sorted().prefix(60).joined(separator: "\n")))
     }
 
     /// The workload reaches every kind of call the engine makes on a file-backed Realm, so the
@@ -162,7 +176,8 @@ import Testing
         workload.run()
         FaultPlan.remove(plan)
         #expect(workload.errors.isEmpty)
-        let missing = Set(SystemCall.allCases).subtracting([.futexWait, .lockTest, .fileLock]).subtracting(plan.seen.keys)
+        let missing = Set(SystemCall.allCases).subtracting([.futexWait, .lockTest, .fileLock]).subtracting(
+            plan.seen.keys)
         #expect(missing.isEmpty, "never called: \(missing)")
     }
 }

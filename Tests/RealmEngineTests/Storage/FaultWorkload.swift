@@ -54,8 +54,10 @@ final class FaultWorkload {
     }
 
     /// A commit of `change` applied to the model, acknowledged only if it returns.
-    private func commit(_ realm: Realm, _ step: String, change: (inout [Int64: String]) -> Void,
-                        _ body: () throws -> Void) {
+    private func commit(
+        _ realm: Realm, _ step: String, change: (inout [Int64: String]) -> Void,
+        _ body: () throws -> Void
+    ) {
         let start = clock.now
         defer { timings.append((step, clock.now - start)) }
         var next = model
@@ -94,7 +96,9 @@ final class FaultWorkload {
             }
             let large = Int64(100)..<Int64(108)
             commit(realm, "large commit", change: { m in for id in large { m[id] = Self.name(id, large: true) } }) {
-                for id in large { try realm.create("Person", ["id": .int(id), "name": .string(Self.name(id, large: true))]) }
+                for id in large {
+                    try realm.create("Person", ["id": .int(id), "name": .string(Self.name(id, large: true))])
+                }
             }
             commit(realm, "delete", change: { m in m = m.filter { $0.key >= 150 } }) {
                 try realm.delete(try realm.objects("Person").filter("id < 150"))
@@ -114,8 +118,12 @@ final class FaultWorkload {
                 }
                 let failed = errors.count > refused
                 if sawErrorState && !failed { broken.append("a write was accepted in the ERROR state") }
-                if !sawErrorState && failed { broken.append("a write failed with the device back: \(errors[refused].error)") }
-                if sawErrorState, failed, case RealmError.io(_, _, _, let message) = errors[refused].error, !message.contains("reopen") {
+                if !sawErrorState && failed {
+                    broken.append("a write failed with the device back: \(errors[refused].error)")
+                }
+                if sawErrorState, failed, case RealmError.io(_, _, _, let message) = errors[refused].error,
+                    !message.contains("reopen")
+                {
                     broken.append("the ERROR state's refusal does not say to reopen: \(message)")
                 }
             }
@@ -133,7 +141,9 @@ final class FaultWorkload {
         var found: [Int64: String] = [:]
         let people = try realm.objects("Person")
         for object in people {
-            guard case .int(let id) = try object.value(forKey: "id"), case .string(let name) = try object.value(forKey: "name") else {
+            guard case .int(let id) = try object.value(forKey: "id"),
+                case .string(let name) = try object.value(forKey: "name")
+            else {
                 throw RealmError.invalidInput("an object without id or name")
             }
             found[id] = name

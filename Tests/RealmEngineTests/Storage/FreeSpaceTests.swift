@@ -41,13 +41,16 @@ import Testing
         var free = FreeSpace(logicalSize: 1 << 20, reusableUpTo: 10)
         free.free(offset: 4096, length: 4096, freedIn: 1)  // a small hole first in the file
         free.free(offset: 65536, length: 65536, freedIn: 2)
-        let a = free.allocate(100), b = free.allocate(3000), c = free.allocate(40)
+        let a = free.allocate(100)
+        let b = free.allocate(3000)
+        let c = free.allocate(40)
         #expect(a == 65536)
         #expect(b == a + 104)
         #expect(c == b + 3000)
         // A run that reaches the end of the file goes on growing it.
         var tail = FreeSpace(logicalSize: 8192, reusableUpTo: 10)
-        let x = tail.allocate(64), y = tail.allocate(64)
+        let x = tail.allocate(64)
+        let y = tail.allocate(64)
         #expect(x == 8192 && y == 8256 && tail.logicalSize == 8320)
     }
 
@@ -109,9 +112,9 @@ import Testing
     @Test func spaceNoPinnedVersionReachesIsReusedBehindAnOldReader() {
         // A reader holds version 3; the writer commits version 12 (base 11).
         var free = FreeSpace(logicalSize: 1 << 20, reusableUpTo: 3)
-        let young = write(&free, version: 5, length: 40_000)   // written by 5, freed by 8: versions 5 ..< 8
-        let old = write(&free, version: 2, length: 40_000)     // written by 2: version 3 reaches it
-        let late = write(&free, version: 9, length: 40_000)    // freed by 12: the base, 11, reaches it
+        let young = write(&free, version: 5, length: 40_000)  // written by 5, freed by 8: versions 5 ..< 8
+        let old = write(&free, version: 2, length: 40_000)  // written by 2: version 3 reaches it
+        let late = write(&free, version: 9, length: 40_000)  // freed by 12: the base, 11, reaches it
         let end = free.logicalSize
         free = next(free, pinned: [3, 11], version: 12)
         free.free(offset: young, length: 40_000, freedIn: 8)
@@ -150,7 +153,7 @@ import Testing
         let b = write(&free, version: 9, length: 4096)
         #expect(b == a + 4096)
         free = next(free, pinned: [3, 8, 11], version: 12)
-        free.free(offset: a, length: 4096, freedIn: 7)   // versions 5 ..< 7: no pin
+        free.free(offset: a, length: 4096, freedIn: 7)  // versions 5 ..< 7: no pin
         free.free(offset: b, length: 4096, freedIn: 10)  // versions 9 ..< 10: no pin
         // One extent; tagged with the versions 5 ..< 10 it would wait for the reader of 8,
         // which never saw either node.

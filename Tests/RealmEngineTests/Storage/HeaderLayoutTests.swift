@@ -10,10 +10,14 @@ import Testing
     static func nodesOfNewestCommit(_ realm: Realm) throws -> (index: Int, refs: [UInt64]) {
         let (index, slot) = try #require(try realm.shared.slots().first)
         #expect(slot.commitRef != 0)
-        let bytes = FileBytes(base: realm.shared.file.base, size: slot.logicalSize, path: realm.shared.path, placeBound: slot.bindsNodesToPlace)
+        let bytes = FileBytes(
+            base: realm.shared.file.base, size: slot.logicalSize, path: realm.shared.path,
+            placeBound: slot.bindsNodesToPlace)
         let payload = try bytes.node(slot.commitRef, kind: .commitRecord)
         let n = Int(UInt64(littleEndian: payload.loadUnaligned(as: UInt64.self)))
-        let refs = (0..<n).map { UInt64(littleEndian: payload.loadUnaligned(fromByteOffset: 8 + $0 * 16, as: UInt64.self)) }
+        let refs = (0..<n).map {
+            UInt64(littleEndian: payload.loadUnaligned(fromByteOffset: 8 + $0 * 16, as: UInt64.self))
+        }
         return (index, refs + [slot.commitRef])
     }
 
@@ -38,10 +42,12 @@ import Testing
 
     /// People with only the primary key indexed: every insert appends to both trees.
     static let appendOnly = Schema([
-        ObjectSchema(name: "Person", properties: [
-            Property(name: "id", type: .int, isPrimaryKey: true),
-            Property(name: "name", type: .string),
-        ]),
+        ObjectSchema(
+            name: "Person",
+            properties: [
+                Property(name: "id", type: .int, isPrimaryKey: true),
+                Property(name: "name", type: .string),
+            ])
     ])
 
     @Test func aBulkTransactionLeavesTheAreasFreeAndAppendsKeepThemUsable() throws {
@@ -50,11 +56,16 @@ import Testing
         try realm.write { for i in 0..<20_000 { try realm.create("Person", Self.person(i)) } }
         // Nothing of the bulk insert stays in an area: each is one free extent.
         let slot = try #require(try realm.shared.slots().first?.slot)
-        let chunks = try FreeSpace.load(FileBytes(base: realm.shared.file.base, size: slot.logicalSize, path: realm.shared.path, placeBound: slot.bindsNodesToPlace),
-                                        ref: slot.freeRef)
+        let chunks = try FreeSpace.load(
+            FileBytes(
+                base: realm.shared.file.base, size: slot.logicalSize, path: realm.shared.path,
+                placeBound: slot.bindsNodesToPlace),
+            ref: slot.freeRef)
         let extents = chunks.flatMap(\.extents)
         for area in FileHeader.Layout.paired.areas {
-            #expect(extents.contains { $0.offset == area.lowerBound && $0.length == UInt64(area.count) }, "\(area): \(extents.prefix(4))")
+            #expect(
+                extents.contains { $0.offset == area.lowerBound && $0.length == UInt64(area.count) },
+                "\(area): \(extents.prefix(4))")
         }
         // Appending one object a commit fills and splits leaves; the full ones leave the areas,
         // so the last commits still fit beside their slots. (Inserts in the middle of a tree
@@ -113,7 +124,9 @@ import Testing
     @Test func aFreeListReachingIntoAHeaderPageIsRefused() throws {
         let pages = FileHeader.Layout.paired.headerPages
         var clear = FreeSpace.Chunk(window: 0)
-        clear.extents = [.init(offset: 4096, length: 28 << 10, freedIn: 0), .init(offset: 36 << 10, length: 28 << 10, freedIn: 0)]
+        clear.extents = [
+            .init(offset: 4096, length: 28 << 10, freedIn: 0), .init(offset: 36 << 10, length: 28 << 10, freedIn: 0),
+        ]
         try FreeSpace.checkClear(pages, chunks: [clear], path: "t", ref: 0)
         var bad = clear
         bad.extents[0].length += 4096  // runs into the second slot's page

@@ -8,23 +8,28 @@ import Testing
 @Suite(.tags(.integrity)) struct MisplacedNodeTests {
     /// People whose only index is the primary key's, so every index leaf in the file is its.
     static let byKey = Schema([
-        ObjectSchema(name: "Person", properties: [
-            Property(name: "id", type: .int, isPrimaryKey: true),
-            Property(name: "age", type: .int),
-        ]),
+        ObjectSchema(
+            name: "Person",
+            properties: [
+                Property(name: "id", type: .int, isPrimaryKey: true),
+                Property(name: "age", type: .int),
+            ])
     ])
     /// People whose only index is on a string.
     static let byName = Schema([
-        ObjectSchema(name: "Person", properties: [
-            Property(name: "id", type: .int),
-            Property(name: "name", type: .string, isIndexed: true),
-        ]),
+        ObjectSchema(
+            name: "Person",
+            properties: [
+                Property(name: "id", type: .int),
+                Property(name: "name", type: .string, isIndexed: true),
+            ])
     ])
     /// A compacted file of `count` people (a copy: every index leaf in it is live). A string
     /// index fills its leaves in hash order, half full and of many lengths: it takes more people
     /// for two of its leaves to have one length.
     static func makeFile(_ dir: TempDir, schema: Schema, count: Int) throws -> String {
-        let draft = dir.path("draft.realm"), path = dir.path("people.realm")
+        let draft = dir.path("draft.realm")
+        let path = dir.path("people.realm")
         let realm = try Realm(path: draft, schema: schema)
         let second = schema.objectSchemas[0].properties[1].name
         try realm.write {
@@ -45,8 +50,10 @@ import Testing
             var at = FileHeader.size
             while at + Node.headerSize <= raw.count {
                 if UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)) == Node.magic,
-                   raw[at + 4] == NodeKind.indexLeaf.rawValue, raw[at + 5] == 0, raw[at + 6] == 0, raw[at + 7] == 0 {
-                    let length = Node.aligned(Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at + 8, as: UInt32.self))))
+                    raw[at + 4] == NodeKind.indexLeaf.rawValue, raw[at + 5] == 0, raw[at + 6] == 0, raw[at + 7] == 0
+                {
+                    let length = Node.aligned(
+                        Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at + 8, as: UInt32.self))))
                     if length > Node.headerSize, at + length <= raw.count {
                         out.append((at, length))
                         at += length
@@ -66,7 +73,10 @@ import Testing
         let byLength = Dictionary(grouping: leaves, by: \.length)
         let pair = byLength.values.filter { $0.count >= 2 }.compactMap { same -> (Int, Int, Int)? in
             let a = same[0]
-            guard let b = same.dropFirst().first(where: { bytes[$0.offset..<$0.offset + $0.length] != bytes[a.offset..<a.offset + a.length] })
+            guard
+                let b = same.dropFirst().first(where: {
+                    bytes[$0.offset..<$0.offset + $0.length] != bytes[a.offset..<a.offset + a.length]
+                })
             else { return nil }
             return (a.offset, b.offset, a.length)
         }.min { $0.0 < $1.0 }
@@ -80,16 +90,21 @@ import Testing
 
     /// Runs `lookup` for every person: each either finds that person or throws `corruptFile`
     /// at one of the swapped offsets. Returns how many threw.
-    static func expectFoundOrCorrupt(count: Int, at swapped: (UInt64, UInt64), _ lookup: (Int) throws -> Bool,
-                                     sourceLocation: SourceLocation = #_sourceLocation) -> Int {
+    static func expectFoundOrCorrupt(
+        count: Int, at swapped: (UInt64, UInt64), _ lookup: (Int) throws -> Bool,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> Int {
         var failures = 0
         for i in 0..<count {
             do {
                 let found = try lookup(i)
-                #expect(found, "person \(i): a lookup through a misplaced leaf answered nothing", sourceLocation: sourceLocation)
+                #expect(
+                    found, "person \(i): a lookup through a misplaced leaf answered nothing",
+                    sourceLocation: sourceLocation)
                 if !found { return failures }
             } catch let RealmError.corruptFile(_, offset, reason) {
-                #expect(offset == swapped.0 || offset == swapped.1, "\(offset): \(reason)", sourceLocation: sourceLocation)
+                #expect(
+                    offset == swapped.0 || offset == swapped.1, "\(offset): \(reason)", sourceLocation: sourceLocation)
                 #expect(reason.contains("checksum"), "\(reason)", sourceLocation: sourceLocation)
                 failures += 1
             } catch {
@@ -146,7 +161,9 @@ import Testing
                 var moved = [UInt8](repeating: 0, count: Int(elsewhere) + node.count)
                 moved.replaceSubrange(Int(elsewhere)..<moved.count, with: node)
                 let ok = try moved.withUnsafeBytes { raw in
-                    try FileBytes(base: raw.baseAddress!, size: UInt64(raw.count), path: path, placeBound: true).extent(elsewhere).checksumOK
+                    try FileBytes(base: raw.baseAddress!, size: UInt64(raw.count), path: path, placeBound: true).extent(
+                        elsewhere
+                    ).checksumOK
                 }
                 #expect(!ok, "a node of kind \(kind) from \(ref) verified at \(elsewhere)")
             }
@@ -167,13 +184,17 @@ import Testing
         do {
             let realm = try Realm(path: path, schema: Self.byKey)
             for i in 0..<20 { try realm.write { try realm.create("Person", ["id": .int(Int64(i)), "age": .int(1)]) } }
-            try realm.write { for i in 20..<1500 { try realm.create("Person", ["id": .int(Int64(i)), "age": .int(2)]) } }
+            try realm.write {
+                for i in 20..<1500 { try realm.create("Person", ["id": .int(Int64(i)), "age": .int(2)]) }
+            }
             #expect(realm.fileFormat.read == 2)
             #expect(try realm.shared.slots().allSatisfy { $0.slot.readFormat == 2 })
             #expect(try realm.checkIntegrity().objects["Person"] == 1500)
             // Its nodes carry the payload-only checksum.
             let slot = try #require(try realm.shared.slots().first?.slot)
-            let stored = UInt32(littleEndian: (realm.shared.file.base + Int(slot.topRef)).loadUnaligned(fromByteOffset: 12, as: UInt32.self))
+            let stored = UInt32(
+                littleEndian: (realm.shared.file.base + Int(slot.topRef)).loadUnaligned(
+                    fromByteOffset: 12, as: UInt32.self))
             let old = FileBytes(base: realm.shared.file.base, size: slot.logicalSize, path: path, placeBound: false)
             #expect(Node.checksum(try old.node(slot.topRef, kind: .top), at: slot.topRef, placeBound: false) == stored)
         }

@@ -26,7 +26,8 @@ import Testing
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         let needle = Array(marker.utf8)
         var hits = 0
-        for i in 0..<(bytes.count - needle.count) where bytes[i] == needle[0] && Array(bytes[i..<i + needle.count]) == needle {
+        for i in 0..<(bytes.count - needle.count)
+        where bytes[i] == needle[0] && Array(bytes[i..<i + needle.count]) == needle {
             for j in i..<min(i + 64, bytes.count) { bytes[j] = 0x23 }
             hits += 1
         }
@@ -122,7 +123,9 @@ import Testing
         do {
             let realm = try Realm(path: path, schema: Fixtures.people)
             try Self.addPeopleWithADogEach(realm, count: 300)
-            try realm.write { _ = try realm.create("Person", ["id": .int(9999), "name": .string("late"), "age": .int(1)]) }
+            try realm.write {
+                _ = try realm.create("Person", ["id": .int(9999), "name": .string("late"), "age": .int(1)])
+            }
         }
         try Self.damage(path)
         let realm = try Realm(path: path)
@@ -147,7 +150,10 @@ import Testing
         let snapshot = try realm.snapshot
         let root = try #require(snapshot.tables[0].root)
         // Read without the snapshot's record, so finding the leaf does not verify it.
-        let reader = TreeReader(bytes: FileBytes(base: snapshot.bytes.base, size: snapshot.bytes.size, path: snapshot.bytes.path, placeBound: snapshot.bytes.placeBound))
+        let reader = TreeReader(
+            bytes: FileBytes(
+                base: snapshot.bytes.base, size: snapshot.bytes.size, path: snapshot.bytes.path,
+                placeBound: snapshot.bytes.placeBound))
         guard case .file(_, let ref) = try reader.leaf(root, key: TreeKey(hi: 0, lo: id)) else {
             Issue.record("not a file leaf")
             return 0
@@ -166,7 +172,9 @@ import Testing
         let untouched = try Self.leafRef(realm, id: 0)
         let before = try #require(realm.snapshot.bytes.verified)
         #expect(before.contains(untouched))
-        try realm.write { try realm.object(ofType: "Person", forPrimaryKey: .int(5000))?.setValue(.int(9), forKey: "age") }
+        try realm.write {
+            try realm.object(ofType: "Person", forPrimaryKey: .int(5000))?.setValue(.int(9), forKey: "age")
+        }
         let after = try #require(realm.snapshot.bytes.verified)
         #expect(after.contains(untouched), "an unchanged leaf is verified again")
         let changed = try Self.leafRef(realm, id: 1000)  // object key 1000: the person with id 5000
@@ -175,7 +183,9 @@ import Testing
         #expect(after.contains(changed))
         // A large commit (no commit record): everything is verified afresh.
         try realm.write {
-            for i in 0..<20_000 { try realm.create("Person", ["id": .int(Int64(20_000 + i)), "name": .string("bulk"), "age": .int(1)]) }
+            for i in 0..<20_000 {
+                try realm.create("Person", ["id": .int(Int64(20_000 + i)), "name": .string("bulk"), "age": .int(1)])
+            }
         }
         try #require(try realm.shared.slots().first?.slot.commitRef == 0, "the bulk commit has no record")
         let fresh = try #require(realm.snapshot.bytes.verified)

@@ -31,7 +31,8 @@ final class PowerLossSimulator: WriteRecorder {
 
     func wrote(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) {
         // Cut at sector boundaries of the file: each piece lands or not on its own.
-        var at = Int(offset), from = 0
+        var at = Int(offset)
+        var from = 0
         while from < bytes.count {
             let n = min(bytes.count - from, 512 - at % 512)
             pending.append(.write(offset: at, bytes: [UInt8](UnsafeRawBufferPointer(rebasing: bytes[from..<from + n]))))
@@ -66,9 +67,15 @@ final class PowerLossSimulator: WriteRecorder {
         for (i, op) in pending.enumerated() where keep(i) {
             switch op {
             case .resize(let size):
-                if size < out.count { out.removeLast(out.count - size) } else { out += [UInt8](repeating: 0, count: size - out.count) }
+                if size < out.count {
+                    out.removeLast(out.count - size)
+                } else {
+                    out += [UInt8](repeating: 0, count: size - out.count)
+                }
             case .write(let offset, let bytes):
-                if out.count < offset + bytes.count { out += [UInt8](repeating: 0, count: offset + bytes.count - out.count) }
+                if out.count < offset + bytes.count {
+                    out += [UInt8](repeating: 0, count: offset + bytes.count - out.count)
+                }
                 out.replaceSubrange(offset..<offset + bytes.count, with: bytes)
             }
         }
@@ -133,13 +140,16 @@ final class PowerLossSimulator: WriteRecorder {
         let dir = TempDir()
         let path = dir.path("workload.realm")
         // Images live in memory when the machine has a tmpfs: opening one may sync it.
-        let shm = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm/realmtui-power-loss-\(UUID().uuidString).realm" : nil
+        let shm =
+            FileManager.default.fileExists(atPath: "/dev/shm")
+            ? "/dev/shm/realmtui-power-loss-\(UUID().uuidString).realm" : nil
         let imagePath = shm ?? dir.path("image.realm")
         defer {
             try? FileManager.default.removeItem(atPath: imagePath)
             try? FileManager.default.removeItem(atPath: LockFile.path(forRealmAt: imagePath))
         }
-        let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), schema: Fixtures.people, encryptionKey: key))
+        let realm = try Realm(
+            configuration: .init(fileURL: URL(fileURLWithPath: path), schema: Fixtures.people, encryptionKey: key))
         try realm.write { for i in 0..<20 { try realm.create("Person", Self.person(i, "seed \(i)")) } }
         let simulator = PowerLossSimulator(file: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), seed: 11)
         var states = [try Self.people(realm)]
@@ -153,13 +163,16 @@ final class PowerLossSimulator: WriteRecorder {
                 try? FileManager.default.removeItem(atPath: imagePath)
                 try? FileManager.default.removeItem(atPath: LockFile.path(forRealmAt: imagePath))
                 try Data(image).write(to: URL(fileURLWithPath: imagePath))
-                let opened = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: imagePath), encryptionKey: key))
+                let opened = try Realm(
+                    configuration: .init(fileURL: URL(fileURLWithPath: imagePath), encryptionKey: key))
                 _ = try opened.checkIntegrity()
                 let found = try Self.people(opened)
                 if possible.contains(found) {
                     if opened.recoveredFromDamagedCommit != nil { fellBack += 1 }
                 } else if found != sim.expectedInFlight {
-                    throw RealmError.invalidInput("image \(checked) at barrier \(sim.barriers) holds \(found.count) people, neither an acknowledged state (\(possible.map(\.count))) nor the commit in flight")
+                    throw RealmError.invalidInput(
+                        "image \(checked) at barrier \(sim.barriers) holds \(found.count) people, neither an acknowledged state (\(possible.map(\.count))) nor the commit in flight"
+                    )
                 }
                 checked += 1
             }
@@ -185,28 +198,40 @@ final class PowerLossSimulator: WriteRecorder {
         }
         for i in 20..<24 { try commit { try realm.create("Person", Self.person(i, "small \(i)")) } }
         // A large commit that grows the file.
-        try commit { for i in 100..<8100 { try realm.create("Person", Self.person(i, String(repeating: "L", count: 20 + i % 80))) } }
+        try commit {
+            for i in 100..<8100 {
+                try realm.create("Person", Self.person(i, String(repeating: "L", count: 20 + i % 80)))
+            }
+        }
         try commit { try realm.delete(try realm.objects("Person").filter("id >= 150 AND id < 8100")) }
         // A cancelled transaction: its writes to free space are undone without a barrier.
         try realm.beginWrite()
         for i in 500..<520 { try realm.create("Person", Self.person(i, String(repeating: "c", count: 2000))) }
         realm.cancelWrite()
         for i in 0..<4 {
-            try commit { try realm.object(ofType: "Person", forPrimaryKey: .int(Int64(i)))?.setValue(Value.string("renamed \(i)"), forKey: "name") }
+            try commit {
+                try realm.object(ofType: "Person", forPrimaryKey: .int(Int64(i)))?.setValue(
+                    Value.string("renamed \(i)"), forKey: "name")
+            }
         }
         for i in 24..<28 { try commit { try realm.create("Person", Self.person(i, "late \(i)")) } }
         // Defect 6: the next writer must not reuse space the last durable version needs.
         for round in 0..<3 {
             try commit(writerDies: true) { try realm.create("Person", Self.person(40 + round, "dies \(round)")) }
             try commit {
-                try realm.object(ofType: "Person", forPrimaryKey: .int(Int64(20 + round)))?.setValue(Value.string("after \(round)"), forKey: "name")
+                try realm.object(ofType: "Person", forPrimaryKey: .int(Int64(20 + round)))?.setValue(
+                    Value.string("after \(round)"), forKey: "name")
                 try realm.create("Person", Self.person(50 + round, "next \(round)"))
             }
         }
 
         #expect(simulator.failures.isEmpty, "\(simulator.failures.prefix(3))")
         #expect(simulator.barriers > states.count - 1, "a large commit takes two barriers")
-        #expect(checked >= (encrypted ? 1000 : 10_000) || Self.randomImagesPerBarrier(encrypted: encrypted) < (encrypted ? 70 : 420))
-        print("power-loss harness\(encrypted ? " (encrypted)" : ""): \(checked) crash images over \(simulator.barriers) barriers and \(states.count - 1) commits; \(fellBack) fell back to the previous commit")
+        #expect(
+            checked >= (encrypted ? 1000 : 10_000)
+                || Self.randomImagesPerBarrier(encrypted: encrypted) < (encrypted ? 70 : 420))
+        print(
+            "power-loss harness\(encrypted ? " (encrypted)" : ""): \(checked) crash images over \(simulator.barriers) barriers and \(states.count - 1) commits; \(fellBack) fell back to the previous commit"
+        )
     }
 }

@@ -49,7 +49,9 @@ import Testing
         let lost = report.lost.reduce(0) { $0 + ($1.objects ?? 0) }
         #expect(lost > 0)
         #expect(report.recovered["Person", default: 0] + lost == 1001, "\(report)")
-        #expect(report.lost.allSatisfy { $0.reason.contains("outside the file") || $0.reason.contains("past the end") }, "\(report.lost)")
+        #expect(
+            report.lost.allSatisfy { $0.reason.contains("outside the file") || $0.reason.contains("past the end") },
+            "\(report.lost)")
         let out = try Realm(path: dir.path("out.realm"))
         _ = try out.checkIntegrity()
         #expect(try out.objects("Person").checkedCount() == report.recovered["Person"])
@@ -81,11 +83,17 @@ import Testing
             let realm = try Realm(path: broken, schema: Fixtures.people)
             try realm.write {
                 for i in 0..<400 {
-                    let p = try realm.create("Person", ["id": .int(Int64(i)), "name": .string("p\(i)"), "age": .int(1)])
-                    try p.list(forKey: "dogs").append(.dictionary(["name": .value(.string(i == 7 ? "DAMAGE-HERE-dog-padding-padding-pad" : "dog \(i)"))]))
+                    let p = try realm.create(
+                        "Person", ["id": .int(Int64(i)), "name": .string("p\(i)"), "age": .int(1)])
+                    try p.list(forKey: "dogs").append(
+                        .dictionary([
+                            "name": .value(.string(i == 7 ? "DAMAGE-HERE-dog-padding-padding-pad" : "dog \(i)"))
+                        ]))
                 }
             }
-            try realm.write { _ = try realm.create("Person", ["id": .int(9999), "name": .string("late"), "age": .int(1)]) }
+            try realm.write {
+                _ = try realm.create("Person", ["id": .int(9999), "name": .string("late"), "age": .int(1)])
+            }
         }
         try NodeVerificationTests.damage(broken)
         let report = try Realm.recover(from: broken, to: dir.path("out.realm"))
@@ -106,7 +114,9 @@ import Testing
         for i in 64..<(64 + 64) { bytes[i] = 0 }
         for i in (32 << 10) + 64..<(32 << 10) + 128 { bytes[i] = 0 }
         try Data(bytes).write(to: URL(fileURLWithPath: dir.path("noslot.realm")))
-        #expect(throws: RealmError.self) { try Realm.recover(from: dir.path("noslot.realm"), to: dir.path("out.realm")) }
+        #expect(throws: RealmError.self) {
+            try Realm.recover(from: dir.path("noslot.realm"), to: dir.path("out.realm"))
+        }
         #expect(!FileManager.default.fileExists(atPath: dir.path("out.realm")))
     }
 }

@@ -16,7 +16,8 @@ import Testing
             for round in 0..<4 {
                 try realm.write {
                     for i in 0..<50 {
-                        try realm.create("Person", ["id": .int(Int64(round * 100 + i)), "name": .string("person \(round) \(i)")])
+                        try realm.create(
+                            "Person", ["id": .int(Int64(round * 100 + i)), "name": .string("person \(round) \(i)")])
                     }
                 }
             }
@@ -36,8 +37,10 @@ import Testing
                 let isSpare = (copy == 0) == (counters.0 < counters.1)
                 do {
                     let report = try Realm.check(path: path, encryptionKey: EncryptionTests.key)
-                    #expect(report.warnings.contains { $0.contains("page \(page)") },
-                            "copy \(copy) of page \(page) (counters \(counters)) damaged: check passed with warnings \(report.warnings)")
+                    #expect(
+                        report.warnings.contains { $0.contains("page \(page)") },
+                        "copy \(copy) of page \(page) (counters \(counters)) damaged: check passed with warnings \(report.warnings)"
+                    )
                     if isSpare { damagedSpares += 1 }
                 } catch {
                     // An error is loud enough (the current copy failed and no fallback helps).

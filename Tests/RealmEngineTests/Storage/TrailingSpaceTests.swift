@@ -12,7 +12,8 @@ import Testing
     static func person(_ id: Int, _ name: String) -> [String: Value] { ["id": .int(Int64(id)), "name": .string(name)] }
 
     static func open(_ path: String, key: Data?) throws -> Realm {
-        try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), schema: Fixtures.people, encryptionKey: key))
+        try Realm(
+            configuration: .init(fileURL: URL(fileURLWithPath: path), schema: Fixtures.people, encryptionKey: key))
     }
 
     static func physicalSize(_ path: String) throws -> UInt64 {
@@ -25,7 +26,9 @@ import Testing
     static func fill(_ realm: Realm) throws {
         try realm.write { for i in 0..<kept { try realm.create("Person", person(i, "kept \(i)")) } }
         try realm.write {
-            for i in kept..<(kept + bulk) { try realm.create("Person", person(i, String(repeating: "b", count: 300) + "\(i)")) }
+            for i in kept..<(kept + bulk) {
+                try realm.create("Person", person(i, String(repeating: "b", count: 300) + "\(i)"))
+            }
         }
     }
 
@@ -38,7 +41,8 @@ import Testing
     static func smallCommits(_ realm: Realm, _ n: Int, from start: Int = 0) throws {
         for i in start..<(start + n) {
             try realm.write {
-                try realm.object(ofType: "Person", forPrimaryKey: .int(Int64(i % kept)))?.setValue(Value.string("renamed \(i)"), forKey: "name")
+                try realm.object(ofType: "Person", forPrimaryKey: .int(Int64(i % kept)))?.setValue(
+                    Value.string("renamed \(i)"), forKey: "name")
             }
         }
     }
@@ -116,11 +120,14 @@ import Testing
                 try? FileManager.default.removeItem(atPath: imagePath)
                 try? FileManager.default.removeItem(atPath: LockFile.path(forRealmAt: imagePath))
                 try Data(image).write(to: URL(fileURLWithPath: imagePath))
-                let opened = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: imagePath), encryptionKey: key))
+                let opened = try Realm(
+                    configuration: .init(fileURL: URL(fileURLWithPath: imagePath), encryptionKey: key))
                 _ = try opened.checkIntegrity()
                 let found = try PowerLossTests.people(opened)
                 if !possible.contains(found) && found != sim.expectedInFlight {
-                    throw RealmError.invalidInput("image \(checked) at barrier \(sim.barriers) holds \(found.count) people, neither an acknowledged state (\(possible.map(\.count))) nor the commit in flight")
+                    throw RealmError.invalidInput(
+                        "image \(checked) at barrier \(sim.barriers) holds \(found.count) people, neither an acknowledged state (\(possible.map(\.count))) nor the commit in flight"
+                    )
                 }
                 checked += 1
             }
@@ -141,7 +148,10 @@ import Testing
         simulator.atBarrier = { try checkImages($0) }
         var cut = false
         for i in 0..<4 where !cut {
-            try commit { try realm.object(ofType: "Person", forPrimaryKey: .int(Int64(i)))?.setValue(Value.string("crash \(i)"), forKey: "name") }
+            try commit {
+                try realm.object(ofType: "Person", forPrimaryKey: .int(Int64(i)))?.setValue(
+                    Value.string("crash \(i)"), forKey: "name")
+            }
             cut = try Self.physicalSize(path) * 3 < full
         }
         #expect(cut, "the file was not cut")

@@ -11,7 +11,8 @@ import Testing
         let realm = try Realm(path: path, schema: Fixtures.people)
         try realm.write {
             for i in 0..<2000 {
-                try realm.create("Person", ["id": .int(Int64(i)), "name": .string("person number \(i)"), "age": .int(Int64(i % 90))])
+                try realm.create(
+                    "Person", ["id": .int(Int64(i)), "name": .string("person number \(i)"), "age": .int(Int64(i % 90))])
             }
         }
     }

@@ -28,10 +28,10 @@ import Testing
     @Test func theEncodedRecordReadsBackForInsertsDeletesAndSeveralClasses() throws {
         var r = ChangeRecorder()
         for k: Int64 in 10..<40 { r.insert(0, k) }
-        for k: Int64 in [10, 17, 18, 39, 25] { r.delete(0, k) }      // re-deleted new objects
-        r.delete(0, keys: [3, 1, 2, 7])                               // old objects, out of order
+        for k: Int64 in [10, 17, 18, 39, 25] { r.delete(0, k) }  // re-deleted new objects
+        r.delete(0, keys: [3, 1, 2, 7])  // old objects, out of order
         r.modify(0, keys: [0, 4, 5, 6, 8], column: 2)
-        r.delete(0, 5)                                                // modified, then deleted
+        r.delete(0, 5)  // modified, then deleted
         r.modify(2, keys: Array(100..<200), column: 0)
         r.modify(2, 150, column: 9)
         r.insert(1, 7)

@@ -6,10 +6,12 @@ import RealmEngine
 /// created and modified (what the explorer's changes pane lists).
 @Suite struct CommitSummaryTests {
     static let schema = Schema([
-        ObjectSchema(name: "Dog", properties: [
-            Property(name: "name", type: .string),
-            Property(name: "age", type: .int),
-        ]),
+        ObjectSchema(
+            name: "Dog",
+            properties: [
+                Property(name: "name", type: .string),
+                Property(name: "age", type: .int),
+            ]),
         ObjectSchema(name: "Cat", properties: [Property(name: "name", type: .string)]),
     ])
 

@@ -33,7 +33,9 @@ import Testing
             let realm = try Realm(configuration: configuration(path))
             try realm.write {
                 for index in 0..<50 {
-                    try realm.create("Item", ["id": .string("seed-\(index)"), "writer": .int(0), "batch": .int(0), "payload": .string("x")])
+                    try realm.create(
+                        "Item",
+                        ["id": .string("seed-\(index)"), "writer": .int(0), "batch": .int(0), "payload": .string("x")])
                 }
             }
         }
@@ -54,7 +56,9 @@ import Testing
         do {
             let realm = try Realm(configuration: configuration(path))
             try realm.write {
-                try realm.create("Item", ["id": .string("late"), "writer": .int(1), "batch": .int(1), "payload": .string("acknowledged")])
+                try realm.create(
+                    "Item",
+                    ["id": .string("late"), "writer": .int(1), "batch": .int(1), "payload": .string("acknowledged")])
             }
         }
         SharedFile.afterOpeningDataFileForTests = nil
@@ -76,7 +80,9 @@ import Testing
             try ChildProcess(["reopen", path, "\(writer)", "\(perWriter)"], in: dir, name: "writer\(writer)")
         }
         for writer in writers { writer.wait() }
-        try #require(FileManager.default.createFile(atPath: path + ".stop", contents: nil), "cannot make the compactor's stop file")
+        try #require(
+            FileManager.default.createFile(atPath: path + ".stop", contents: nil),
+            "cannot make the compactor's stop file")
         compactor.wait()
         for child in writers + [compactor] {
             #expect(child.status == 0, "\(child.name) failed: \(child.stderr)")
@@ -107,10 +113,14 @@ final class ChildProcess {
         self.name = name
         outPath = dir.path("\(name).out")
         errPath = dir.path("\(name).err")
-        guard let url = BuiltExecutable.url("realm-torture") else { throw RealmError.fileNotFound(path: "realm-torture") }
+        guard let url = BuiltExecutable.url("realm-torture") else {
+            throw RealmError.fileNotFound(path: "realm-torture")
+        }
         guard FileManager.default.createFile(atPath: outPath, contents: nil),
-              FileManager.default.createFile(atPath: errPath, contents: nil) else {
-            throw RealmError.io(path: outPath, operation: "create", errno: errno, message: "cannot make the child's output files")
+            FileManager.default.createFile(atPath: errPath, contents: nil)
+        else {
+            throw RealmError.io(
+                path: outPath, operation: "create", errno: errno, message: "cannot make the child's output files")
         }
         process.executableURL = url
         process.arguments = arguments

@@ -24,7 +24,10 @@ import Testing
         let dir = TempDir()
         let key = unfinished == .encryptedHeaderPageMidWrite ? EncryptionTests.key : nil
         let donor = dir.path("donor.realm")
-        do { _ = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: donor), schema: Fixtures.people, encryptionKey: key)) }
+        do {
+            _ = try Realm(
+                configuration: .init(fileURL: URL(fileURLWithPath: donor), schema: Fixtures.people, encryptionKey: key))
+        }
         let real = try [UInt8](Data(contentsOf: URL(fileURLWithPath: donor)))
         var torn = [UInt8](repeating: 0, count: real.count)
         switch unfinished {
@@ -48,13 +51,19 @@ import Testing
         let finished = Mutex(false)
         let plan = FaultPlan(folder: dir.url.path, calls: [.lock], failure: .error(EIO), nth: .max)
         plan.beforeCall = { _, _, _ in
-            guard finished.withLock({ done in defer { done = true }; return !done }) else { return }
+            guard
+                finished.withLock({ done in
+                    defer { done = true }
+                    return !done
+                })
+            else { return }
             try? Data(real).write(to: URL(fileURLWithPath: path))
             creator.unlockWriter()
         }
         FaultPlan.install(plan)
         defer { FaultPlan.remove(plan) }
-        let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), schema: Fixtures.people, encryptionKey: key))
+        let realm = try Realm(
+            configuration: .init(fileURL: URL(fileURLWithPath: path), schema: Fixtures.people, encryptionKey: key))
         FaultPlan.remove(plan)
         #expect(finished.withLock { $0 }, "the creator must have finished during the open")
         try realm.write { try realm.create("Person", ["id": .int(1), "name": .string("first")]) }
@@ -69,7 +78,11 @@ import Testing
     @Test func anOpenerWaitsForAnEncryptionHeaderBeingWritten() throws {
         let dir = TempDir()
         let donor = dir.path("donor.realm")
-        do { _ = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: donor), schema: Fixtures.people, encryptionKey: EncryptionTests.key)) }
+        do {
+            _ = try Realm(
+                configuration: .init(
+                    fileURL: URL(fileURLWithPath: donor), schema: Fixtures.people, encryptionKey: EncryptionTests.key))
+        }
         let header = try [UInt8](Data(contentsOf: URL(fileURLWithPath: donor)).prefix(EncryptedFile.pageSize))
         let path = dir.path("new.realm")
         var partial = [UInt8](repeating: 0, count: header.count)
@@ -83,13 +96,20 @@ import Testing
         let finished = Mutex(false)
         let plan = FaultPlan(folder: dir.url.path, calls: [.fileLock], failure: .error(EIO), nth: .max)
         plan.beforeCall = { _, _, _ in
-            guard finished.withLock({ done in defer { done = true }; return !done }) else { return }
+            guard
+                finished.withLock({ done in
+                    defer { done = true }
+                    return !done
+                })
+            else { return }
             _ = header.withUnsafeBytes { pwrite(creator, $0.baseAddress, $0.count, 0) }
             flock(creator, LOCK_UN)
         }
         FaultPlan.install(plan)
         defer { FaultPlan.remove(plan) }
-        let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), schema: Fixtures.people, encryptionKey: EncryptionTests.key))
+        let realm = try Realm(
+            configuration: .init(
+                fileURL: URL(fileURLWithPath: path), schema: Fixtures.people, encryptionKey: EncryptionTests.key))
         FaultPlan.remove(plan)
         #expect(finished.withLock { $0 }, "the opener must have waited for the header's lock")
         try realm.write { try realm.create("Person", ["id": .int(1), "name": .string("first")]) }
@@ -101,8 +121,11 @@ import Testing
     @Test func aForeignFileLeavesNoLockFile() throws {
         let dir = TempDir()
         let path = dir.path("foreign.realm")
-        try Data("just some text, long enough to be judged as a header of a database file".utf8).write(to: URL(fileURLWithPath: path))
-        #expect(throws: RealmError.self) { try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), schema: Fixtures.people)) }
+        try Data("just some text, long enough to be judged as a header of a database file".utf8).write(
+            to: URL(fileURLWithPath: path))
+        #expect(throws: RealmError.self) {
+            try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), schema: Fixtures.people))
+        }
         #expect(!FileManager.default.fileExists(atPath: path + ".lock"))
     }
 
@@ -114,7 +137,9 @@ import Testing
         FaultPlan.install(plan)
         defer { FaultPlan.remove(plan) }
         #expect {
-            try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), schema: Fixtures.people, encryptionKey: EncryptionTests.key))
+            try Realm(
+                configuration: .init(
+                    fileURL: URL(fileURLWithPath: path), schema: Fixtures.people, encryptionKey: EncryptionTests.key))
         } throws: { error in
             guard case .io(let failed, let operation, let code, _) = error as? RealmError else { return false }
             return failed.hasSuffix("new.realm") && operation == "lock the encryption header" && code == EIO

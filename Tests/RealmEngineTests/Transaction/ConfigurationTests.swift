@@ -7,12 +7,17 @@ import Testing
 
     @Test func objectTypesRestrictTheSchema() throws {
         let dir = TempDir()
-        let schema = Schema(Fixtures.people.objectSchemas + [ObjectSchema(name: "Cat", properties: [Property(name: "n", type: .int)])])
-        let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: dir.path("o.realm")), schema: schema,
-                                                   objectTypes: ["Cat"]))
+        let schema = Schema(
+            Fixtures.people.objectSchemas + [ObjectSchema(name: "Cat", properties: [Property(name: "n", type: .int)])])
+        let realm = try Realm(
+            configuration: .init(
+                fileURL: URL(fileURLWithPath: dir.path("o.realm")), schema: schema,
+                objectTypes: ["Cat"]))
         #expect(realm.schema.classNames == ["Cat"])
         #expect(throws: RealmError.self) {
-            try Realm(configuration: .init(fileURL: URL(fileURLWithPath: dir.path("p.realm")), schema: schema, objectTypes: ["Dog"]))
+            try Realm(
+                configuration: .init(
+                    fileURL: URL(fileURLWithPath: dir.path("p.realm")), schema: schema, objectTypes: ["Dog"]))
         }
     }
 
@@ -24,8 +29,10 @@ import Testing
             try realm.write { try realm.create("Person", ["id": .int(1), "name": .string("a")]) }
         }
         #expect(throws: RealmError.self) { try Realm(path: path, schema: Self.dogOnly) }
-        let fresh = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), schema: Self.dogOnly,
-                                                   deleteRealmIfMigrationNeeded: true))
+        let fresh = try Realm(
+            configuration: .init(
+                fileURL: URL(fileURLWithPath: path), schema: Self.dogOnly,
+                deleteRealmIfMigrationNeeded: true))
         #expect(fresh.schema == Self.dogOnly)
         #expect(try fresh.objects("Dog").count == 0)
     }
@@ -37,7 +44,9 @@ import Testing
         #expect(throws: RealmError.self) {
             try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), schema: Self.dogOnly, schemaVersion: 2))
         }
-        #expect(try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), schema: Self.dogOnly, schemaVersion: 3)).schemaVersion == 3)
+        #expect(
+            try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), schema: Self.dogOnly, schemaVersion: 3))
+                .schemaVersion == 3)
     }
 
     @Test func shouldCompactOnLaunchCompactsAMostlyFreeFile() throws {
@@ -50,11 +59,13 @@ import Testing
         }
         let before = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value ?? 0
         let asked = UncheckedBox(NSMutableArray())
-        let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), schema: Self.dogOnly,
-                                                   shouldCompactOnLaunch: { total, used in
-                                                       asked.value.add([total, used])
-                                                       return used * 2 < total
-                                                   }))
+        let realm = try Realm(
+            configuration: .init(
+                fileURL: URL(fileURLWithPath: path), schema: Self.dogOnly,
+                shouldCompactOnLaunch: { total, used in
+                    asked.value.add([total, used])
+                    return used * 2 < total
+                }))
         let after = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value ?? 0
         #expect(asked.value.count == 1)
         #expect(after < before / 2, "\(before) → \(after)")

@@ -10,9 +10,11 @@ import Testing
     private func fill(_ realm: Realm, _ n: Int) throws {
         try realm.write {
             for i in 0..<n {
-                let p = try realm.create("Person", ["id": .int(Int64(i)), "name": .string("名字\(i)"), "age": .int(Int64(i % 50))])
+                let p = try realm.create(
+                    "Person", ["id": .int(Int64(i)), "name": .string("名字\(i)"), "age": .int(Int64(i % 50))])
                 if i % 3 == 0 {
-                    try p.list(forKey: "dogs").append(.dictionary(["name": .value(.string("d\(i)")), "tags": .array([.value(.string("x"))])]))
+                    try p.list(forKey: "dogs").append(
+                        .dictionary(["name": .value(.string("d\(i)")), "tags": .array([.value(.string("x"))])]))
                 }
             }
         }

@@ -3,7 +3,7 @@ import Testing
 @testable import RealmEngine
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Another instance commits a version whose top node then fails its checksum (a damaged sector,
@@ -28,7 +28,9 @@ import Glibc
         defer { try? handle.close() }
         let byte = Int(newest.topRef) + Node.headerSize + 1
         for copy in 0..<2 {
-            let offset = EncryptedFile.dataOffset(byte / EncryptedFile.pageSize, copy: copy) + UInt64(byte % EncryptedFile.pageSize)
+            let offset =
+                EncryptedFile.dataOffset(byte / EncryptedFile.pageSize, copy: copy)
+                + UInt64(byte % EncryptedFile.pageSize)
             try handle.seek(toOffset: offset)
             let old = try #require(try handle.read(upToCount: 1)).first ?? 0
             try handle.seek(toOffset: offset)
@@ -40,7 +42,9 @@ import Glibc
     /// A writer with 200 people, a read-only reader on that version, then a commit through the
     /// writer that renames everyone (so the reader's leaves are freed by it), whose top node is
     /// then damaged — in an encrypted file, the page holding it fails its HMAC.
-    static func readerBehindADamagedVersion(_ dir: TempDir, encrypted: Bool = false) throws -> (reader: Realm, writer: Realm, old: UInt64) {
+    static func readerBehindADamagedVersion(_ dir: TempDir, encrypted: Bool = false) throws -> (
+        reader: Realm, writer: Realm, old: UInt64
+    ) {
         let url = URL(fileURLWithPath: dir.path("damaged-newest.realm"))
         let key = encrypted ? EncryptionTests.key : nil
         let writer = try Realm(configuration: .init(fileURL: url, schema: Fixtures.people, encryptionKey: key))
@@ -50,18 +54,21 @@ import Glibc
         let reader = try Realm(configuration: .init(fileURL: url, readOnly: true, encryptionKey: key))
         let old = reader.version
         try Self.renameEveryone(writer, "q")
-        let damaged = if encrypted {
-            try Self.damageNewestTopPage(url.path, newest: try #require(try writer.shared.slots().first?.slot))
-        } else {
-            try Self.damageNewestTop(url.path)
-        }
+        let damaged =
+            if encrypted {
+                try Self.damageNewestTopPage(url.path, newest: try #require(try writer.shared.slots().first?.slot))
+            } else {
+                try Self.damageNewestTop(url.path)
+            }
         #expect(damaged == old + 1)
         return (reader, writer, old)
     }
 
     static func renameEveryone(_ realm: Realm, _ prefix: String) throws {
         try realm.write {
-            for person in try realm.objects("Person") { try person.setValue(Value.string(prefix + "\(person.key.rawValue)"), forKey: "name") }
+            for person in try realm.objects("Person") {
+                try person.setValue(Value.string(prefix + "\(person.key.rawValue)"), forKey: "name")
+            }
         }
     }
 
@@ -70,7 +77,9 @@ import Glibc
         realm.shared.lock.occupiedReaderSlots().contains { $0.pid == getpid() && $0.version == version }
     }
 
-    @Test(arguments: [false, true]) func readsAfterInvalidateLeakNoSlotAndNeverAnswerFromAnUnpinnedVersion(encrypted: Bool) throws {
+    @Test(arguments: [false, true]) func readsAfterInvalidateLeakNoSlotAndNeverAnswerFromAnUnpinnedVersion(
+        encrypted: Bool
+    ) throws {
         let dir = TempDir()
         let (reader, writer, _) = try Self.readerBehindADamagedVersion(dir, encrypted: encrypted)
         defer { withExtendedLifetime(writer) {} }
@@ -79,7 +88,9 @@ import Glibc
         for _ in 0..<10 {
             do {
                 let count = try reader.objects("Person").checkedCount()
-                #expect(Self.pinned(reader.version, in: reader), "\(count) objects read from version \(reader.version), which nothing pins")
+                #expect(
+                    Self.pinned(reader.version, in: reader),
+                    "\(count) objects read from version \(reader.version), which nothing pins")
             } catch RealmError.corruptFile {
                 // The newest version cannot be read: said, not answered from an older one.
             }
@@ -137,7 +148,9 @@ import Glibc
         }
         defer { token.invalidate() }
         pumpRunLoop { failure != nil }
-        #expect(failure.map { if case RealmError.corruptFile = $0 { true } else { false } } == true, "\(String(describing: failure))")
+        #expect(
+            failure.map { if case RealmError.corruptFile = $0 { true } else { false } } == true,
+            "\(String(describing: failure))")
         #expect(delivered == 1)
         #expect(reader.shared.lock.occupiedReaderSlots().count == occupied)
     }
@@ -167,7 +180,7 @@ import Glibc
         defer { [results, object, realm].forEach { $0.invalidate() } }
         // No deadline: a loaded machine delivers late; the expectation below checks what came.
         while seen.count < 3 { Thread.sleep(forTimeInterval: 0.01) }
-        Thread.sleep(forTimeInterval: 0.1)   // a window for a fourth delivery that must not come
+        Thread.sleep(forTimeInterval: 0.1)  // a window for a fourth delivery that must not come
         queue.sync {}
         #expect(seen.all.sorted() == ["object: corrupt", "realm: corrupt", "results: corrupt"])
     }
@@ -185,7 +198,8 @@ import Glibc
         let control = WatchControl()
         var lines: [String] = []
         #expect {
-            try watchLines(path: path, className: "Person", predicate: "", sort: [], maxEvents: nil, control: control) { line in
+            try watchLines(path: path, className: "Person", predicate: "", sort: [], maxEvents: nil, control: control) {
+                line in
                 lines.append(line)
                 guard lines.count == 1 else { return }
                 // Between the initial line and the watch's next refresh: a commit, then damage.
@@ -194,7 +208,7 @@ import Glibc
                     _ = try Self.damageNewestTop(path)
                 } catch {
                     Issue.record(error)
-                    control.stop()   // no damage to end the watch: end it here
+                    control.stop()  // no damage to end the watch: end it here
                 }
             }
         } throws: { error in

@@ -19,11 +19,16 @@ import Testing
             ObjectSchema(name: "Person", properties: person),
             ObjectSchema(name: "Address", properties: [Property(name: "city", type: .string)], isEmbedded: embedded),
         ]
-        if places { classes.append(ObjectSchema(name: "Place", properties: [Property(name: "label", type: .string)], isEmbedded: true)) }
+        if places {
+            classes.append(
+                ObjectSchema(name: "Place", properties: [Property(name: "label", type: .string)], isEmbedded: true))
+        }
         return Schema(classes)
     }
 
-    static func config(_ path: String, _ schema: Schema, version: UInt64, _ block: MigrationBlock? = nil) -> Realm.Configuration {
+    static func config(_ path: String, _ schema: Schema, version: UInt64, _ block: MigrationBlock? = nil)
+        -> Realm.Configuration
+    {
         .init(fileURL: URL(fileURLWithPath: path), schema: schema, schemaVersion: version, migrationBlock: block)
     }
 
@@ -85,11 +90,12 @@ import Testing
         } catch let error as RealmError {
             #expect("\(error)".contains("Address 0 has 2 parents"), "\(error)")
         }
-        let realm = try Realm(configuration: Self.config(path, Self.schema(embedded: true), version: 1) { migration, _ in
-            migration.enumerateObjects(ofType: "Person") { old, new in
-                if old?.value(forKey: "name") == .string("Bob") { new?.setValue(.null, forKey: "address") }
-            }
-        })
+        let realm = try Realm(
+            configuration: Self.config(path, Self.schema(embedded: true), version: 1) { migration, _ in
+                migration.enumerateObjects(ofType: "Person") { old, new in
+                    if old?.value(forKey: "name") == .string("Bob") { new?.setValue(.null, forKey: "address") }
+                }
+            })
         let bob = try #require(try realm.object(ofType: "Person", forPrimaryKey: .string("Bob")))
         #expect(try bob.value(forKey: "address") == .null)
         _ = try realm.checkIntegrity()
@@ -100,10 +106,13 @@ import Testing
         let path = dir.path("m.realm")
         try Self.seed(path)
         do {
-            let realm = try Realm(configuration: Self.config(path, Self.schema(embedded: true, places: true), version: 1))
+            let realm = try Realm(
+                configuration: Self.config(path, Self.schema(embedded: true, places: true), version: 1))
             let ada = try #require(try realm.object(ofType: "Person", forPrimaryKey: .string("Ada")))
             #expect(try ada.map(forKey: "places").count() == 0)
-            try realm.write { try ada.map(forKey: "places").setInput(.dictionary(["label": .value(.string("home"))]), forKey: "h") }
+            try realm.write {
+                try ada.map(forKey: "places").setInput(.dictionary(["label": .value(.string("home"))]), forKey: "h")
+            }
             #expect(try Self.stored(realm, "Place") == 1)
         }
         // `places` removed: the Place it owned would be an orphan, so it goes.
@@ -118,11 +127,12 @@ import Testing
         let path = dir.path("m.realm")
         try Self.seed(path)
         _ = try Realm(configuration: Self.config(path, Self.schema(embedded: true), version: 1))
-        let realm = try Realm(configuration: Self.config(path, Self.schema(embedded: true), version: 2) { migration, _ in
-            migration.enumerateObjects(ofType: "Person") { old, new in
-                if old?.value(forKey: "name") == .string("Ada"), let new { migration.delete(new) }
-            }
-        })
+        let realm = try Realm(
+            configuration: Self.config(path, Self.schema(embedded: true), version: 2) { migration, _ in
+                migration.enumerateObjects(ofType: "Person") { old, new in
+                    if old?.value(forKey: "name") == .string("Ada"), let new { migration.delete(new) }
+                }
+            })
         #expect(try Self.stored(realm, "Address") == 1)
         _ = try realm.checkIntegrity()
     }

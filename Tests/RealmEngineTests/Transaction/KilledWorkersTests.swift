@@ -3,7 +3,7 @@ import Testing
 @testable import RealmEngine
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Issue 11, "many processes": 4 processes × 4 threads × 250 increments of one counter, each a
@@ -66,7 +66,9 @@ import Glibc
         _ = try BuiltExecutable.run("realm-torture", ["counter", path, dir.path("setup.log"), "1", "0"])
 
         let errors = (0..<Self.processes).map { dir.path("worker-\($0).err") }
-        for file in errors { try #require(FileManager.default.createFile(atPath: file, contents: nil), "cannot make \(file)") }
+        for file in errors {
+            try #require(FileManager.default.createFile(atPath: file, contents: nil), "cannot make \(file)")
+        }
         func stderr(_ worker: Int) -> String { (try? String(contentsOfFile: errors[worker], encoding: .utf8)) ?? "" }
         var failed = Set<Int>()
 
@@ -127,20 +129,25 @@ import Glibc
         #expect(counter <= Int64(acked.count + kills.count * Self.threadsPerProcess), "more increments than were made")
 
         // After each kill, the first lock grant to a worker that was not killed at that moment.
-        let grants = all.enumerated().flatMap { w, log in log.grants.map { (time: $0, worker: w) } }.sorted { $0.time < $1.time }
+        let grants = all.enumerated().flatMap { w, log in log.grants.map { (time: $0, worker: w) } }.sorted {
+            $0.time < $1.time
+        }
         var longest: Int64 = 0
         for (k, killedAt) in kills.enumerated() {
             // Another worker took the lock after the kill (unless every other one had finished).
             let others = (0..<Self.processes).filter { $0 != killedWorkers[k] }
-            let othersWereDone = others.allSatisfy { w in (all[w].grants.last ?? 0) < killedAt && all[w].acked.count == perWorker }
+            let othersWereDone = others.allSatisfy { w in
+                (all[w].grants.last ?? 0) < killedAt && all[w].acked.count == perWorker
+            }
             guard let next = grants.first(where: { $0.time > killedAt && $0.worker != killedWorkers[k] }) else {
                 #expect(othersWereDone, "no other worker got the write lock after kill \(k)")
                 continue
             }
             longest = max(longest, next.time - killedAt)
         }
-        print("many processes: \(acked.count) increments acknowledged, counter \(counter), \(kills.count) kills, "
-              + "\(counter - Int64(acked.count)) in flight at kills, longest lock wait after a kill \(Double(longest) / 1e6) ms, "
-              + "\(elapsed)")
+        print(
+            "many processes: \(acked.count) increments acknowledged, counter \(counter), \(kills.count) kills, "
+                + "\(counter - Int64(acked.count)) in flight at kills, longest lock wait after a kill \(Double(longest) / 1e6) ms, "
+                + "\(elapsed)")
     }
 }

@@ -37,7 +37,6 @@ func lockTestThread(_ body: @escaping @Sendable () -> Void) -> DispatchSemaphore
     return done
 }
 
-
 @Suite(.tags(.multiProcess)) struct LockFileWriterTests {
     @Test func secondInstanceIsExcludedAndBlocksUntilUnlock() throws {
         let path = try lockTestPath()
@@ -102,7 +101,10 @@ func lockTestThread(_ body: @escaping @Sendable () -> Void) -> DispatchSemaphore
             lockTestThread {
                 let lock = locks[index % 2]
                 for _ in 0..<200 {
-                    do { try lock.lockWriter() } catch { Issue.record("\(error)"); return }
+                    do { try lock.lockWriter() } catch {
+                        Issue.record("\(error)")
+                        return
+                    }
                     if rt_atomic_add32(counters.words, 1) != 1 { _ = rt_atomic_add32(counters.words + 2, 1) }
                     _ = rt_atomic_add32(counters.words + 1, 1)
                     sched_yield()  // widen the window an overlap would need
@@ -118,25 +120,28 @@ func lockTestThread(_ body: @escaping @Sendable () -> Void) -> DispatchSemaphore
 
     /// A real second process (python3) takes the writer byte and a reader slot, then is killed
     /// with SIGKILL: the kernel drops its lock and the next scan reclaims its slot.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "needs /usr/bin/python3 for the second process"))
+    @Test(
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"),
+            "needs /usr/bin/python3 for the second process"))
     func killedProcessReleasesWriterLockAndSlot() throws {
         let path = try lockTestPath()
         let lock = try LockFile(path: path)
         lock.publish(version: 3)
         let script = """
-        import fcntl, mmap, os, struct, sys
-        F_OFD_SETLK = 37
-        def ofd(fd, kind, start):
-            fcntl.fcntl(fd, F_OFD_SETLK, struct.pack("hhqqi4x", kind, 0, start, 1, 0))
-        fd = os.open(sys.argv[1], os.O_RDWR)
-        ofd(fd, fcntl.F_RDLCK, 1)
-        ofd(fd, fcntl.F_RDLCK, (1 << 32) + os.getpid())
-        ofd(fd, fcntl.F_WRLCK, 2)
-        m = mmap.mmap(fd, 0)
-        struct.pack_into("=QQ", m, 64 + 5 * 64, os.getpid(), 3)
-        print("ready", flush=True)
-        sys.stdin.read()
-        """
+            import fcntl, mmap, os, struct, sys
+            F_OFD_SETLK = 37
+            def ofd(fd, kind, start):
+                fcntl.fcntl(fd, F_OFD_SETLK, struct.pack("hhqqi4x", kind, 0, start, 1, 0))
+            fd = os.open(sys.argv[1], os.O_RDWR)
+            ofd(fd, fcntl.F_RDLCK, 1)
+            ofd(fd, fcntl.F_RDLCK, (1 << 32) + os.getpid())
+            ofd(fd, fcntl.F_WRLCK, 2)
+            m = mmap.mmap(fd, 0)
+            struct.pack_into("=QQ", m, 64 + 5 * 64, os.getpid(), 3)
+            print("ready", flush=True)
+            sys.stdin.read()
+            """
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = ["-c", script, path]
@@ -209,7 +214,8 @@ func lockTestThread(_ body: @escaping @Sendable () -> Void) -> DispatchSemaphore
         let live = try lock.pinLatest()
         // Two slots other than the live one (where a claim starts depends on the pid).
         let others = (0..<lock.slotCount).filter { $0 != live.slot }.prefix(2)
-        let dead = others[others.startIndex], recycled = others[others.startIndex + 1]
+        let dead = others[others.startIndex]
+        let recycled = others[others.startIndex + 1]
         rt_atomic_store64(lock.readers.versionPointer(dead), 2)
         rt_atomic_store64(lock.readers.ownerPointer(dead), deadPid)
         // pid 1 exists but never opened this lock file: a recycled pid does not keep a slot alive.

@@ -71,8 +71,9 @@ import Testing
     @Test func aSecondOpenerReadsTheHeaderWholeAfterShortReads() throws {
         let path = try lockTestPath()
         let first = try LockFile(path: path, initialVersion: { 7 })
-        let plan = FaultPlan(folder: URL(fileURLWithPath: path).deletingLastPathComponent().path,
-                             calls: [.pread], failure: .short, nth: 1, sticky: true)
+        let plan = FaultPlan(
+            folder: URL(fileURLWithPath: path).deletingLastPathComponent().path,
+            calls: [.pread], failure: .short, nth: 1, sticky: true)
         FaultPlan.install(plan)
         defer { FaultPlan.remove(plan) }
         let second = try LockFile(path: path)

@@ -12,7 +12,9 @@ import Testing
         let path = dir.path("mvcc.realm")
         let writer = try Realm(path: path, schema: Fixtures.people)
         try writer.write {
-            for i in 0..<100 { try writer.create("Person", ["id": .int(Int64(i)), "name": .string("p\(i)"), "age": .int(0)]) }
+            for i in 0..<100 {
+                try writer.create("Person", ["id": .int(Int64(i)), "name": .string("p\(i)"), "age": .int(0)])
+            }
         }
         let reader = try Realm(path: path)
         let pinned = try #require(try reader.object(ofType: "Person", forPrimaryKey: .int(7)))
@@ -31,7 +33,9 @@ import Testing
         reader.refresh()
         #expect(pinned["age"] == .int(1000))
         reader.invalidate()
-        try writer.write { try writer.object(ofType: "Person", forPrimaryKey: .int(7))?.setValue(.int(0), forKey: "age") }
+        try writer.write {
+            try writer.object(ofType: "Person", forPrimaryKey: .int(7))?.setValue(.int(0), forKey: "age")
+        }
         let before = try fileSize(path)
         for round in 1...1000 {
             try writer.write {
@@ -47,7 +51,9 @@ import Testing
     @Test func cancelledTransactionLeavesNothing() throws {
         let dir = TempDir()
         let realm = try Realm(path: dir.path("c.realm"), schema: Fixtures.people)
-        try realm.write { for i in 100..<900 { try realm.create("Person", ["id": .int(Int64(i)), "name": .string("n\(i)")]) } }
+        try realm.write {
+            for i in 100..<900 { try realm.create("Person", ["id": .int(Int64(i)), "name": .string("n\(i)")]) }
+        }
         let original = try Data(contentsOf: URL(fileURLWithPath: dir.path("c.realm")))
         try realm.beginWrite()
         for i in 900..<3000 { try realm.create("Person", ["id": .int(Int64(i)), "name": .string("n\(i)")]) }
@@ -76,7 +82,9 @@ import Testing
         let twin = try Realm(path: dir.path("twin.realm"), schema: Fixtures.people)
         try twin.write { try twin.create("Person", ["id": .int(1), "name": .string("kept")]) }
         try twin.beginWrite()
-        for i in 2..<400 { try twin.create("Person", ["id": .int(Int64(i)), "name": .string(String(repeating: "x", count: 100))]) }
+        for i in 2..<400 {
+            try twin.create("Person", ["id": .int(Int64(i)), "name": .string(String(repeating: "x", count: 100))])
+        }
         twin.shared.file.failAfter = 1000
         try twin.commitWrite()
         let calls = 1000 - (twin.shared.file.failAfter ?? 0) - 2
@@ -84,7 +92,9 @@ import Testing
         #expect(calls >= 1)
         for n in 1...max(1, calls) {
             try realm.beginWrite()
-            for i in 2..<400 { try realm.create("Person", ["id": .int(Int64(i)), "name": .string(String(repeating: "x", count: 100))]) }
+            for i in 2..<400 {
+                try realm.create("Person", ["id": .int(Int64(i)), "name": .string(String(repeating: "x", count: 100))])
+            }
             realm.shared.file.failAfter = n
             #expect(throws: RealmError.self) { try realm.commitWrite() }
             realm.shared.file.failAfter = nil
@@ -114,7 +124,10 @@ func outcomeOnAnotherThread(_ body: @escaping @Sendable () throws -> Void) -> St
     let result = UncheckedBox(NSMutableArray())
     let done = DispatchSemaphore(value: 0)
     let thread = Thread {
-        do { try body(); result.value.add("no error") } catch RealmError.wrongThread {
+        do {
+            try body()
+            result.value.add("no error")
+        } catch RealmError.wrongThread {
             result.value.add("wrongThread")
         } catch { result.value.add("\(error)") }
         done.signal()

@@ -7,25 +7,37 @@ import Testing
 /// dictionary of optionals made required takes zeros, a dictionary never turns into anything
 /// else with its entries, and links to deleted objects leave a dictionary's key with nil.
 @Suite struct MigrationCollectionTests {
-    static let v0 = Schema([ObjectSchema(name: "Item", properties: [
-        Property(name: "id", type: .int, isPrimaryKey: true),
-        Property(name: "tags", type: .string, isList: true),
-        Property(name: "counts", type: .int, isOptional: true, isMap: true),
-        Property(name: "old", type: .string, isMap: true),
-    ])])
-    static let v1 = Schema([ObjectSchema(name: "Item", properties: [
-        Property(name: "id", type: .int, isPrimaryKey: true),
-        Property(name: "tags", type: .string, isSet: true),
-        Property(name: "counts", type: .int, isMap: true),
-        Property(name: "added", type: .date, isSet: true),
-        Property(name: "attrs", type: .string, isMap: true),
-    ])])
+    static let v0 = Schema([
+        ObjectSchema(
+            name: "Item",
+            properties: [
+                Property(name: "id", type: .int, isPrimaryKey: true),
+                Property(name: "tags", type: .string, isList: true),
+                Property(name: "counts", type: .int, isOptional: true, isMap: true),
+                Property(name: "old", type: .string, isMap: true),
+            ])
+    ])
+    static let v1 = Schema([
+        ObjectSchema(
+            name: "Item",
+            properties: [
+                Property(name: "id", type: .int, isPrimaryKey: true),
+                Property(name: "tags", type: .string, isSet: true),
+                Property(name: "counts", type: .int, isMap: true),
+                Property(name: "added", type: .date, isSet: true),
+                Property(name: "attrs", type: .string, isMap: true),
+            ])
+    ])
 
     static func seed(_ path: String, tags: [String]) throws {
         let realm = try Realm(path: path, schema: v0)
         try realm.write {
-            try realm.create("Item", ["id": .int(1), "tags": .list(tags.map(Value.string)),
-                                      "counts": .map(["a": .int(2), "b": .null]), "old": .map(["k": .string("v")])])
+            try realm.create(
+                "Item",
+                [
+                    "id": .int(1), "tags": .list(tags.map(Value.string)),
+                    "counts": .map(["a": .int(2), "b": .null]), "old": .map(["k": .string("v")]),
+                ])
         }
     }
 
@@ -53,11 +65,12 @@ import Testing
         try Self.seed(path, tags: ["a", "b", "a"])
         #expect(throws: RealmError.self) { _ = try Realm(configuration: Self.config(path)) }
         // The block decides: here it keeps the distinct elements.
-        let realm = try Realm(configuration: Self.config(path) { migration, _ in
-            migration.enumerateObjects(ofType: "Item") { old, new in
-                new?["tags"] = old?["tags"]
-            }
-        })
+        let realm = try Realm(
+            configuration: Self.config(path) { migration, _ in
+                migration.enumerateObjects(ofType: "Item") { old, new in
+                    new?["tags"] = old?["tags"]
+                }
+            })
         #expect(try realm.objects("Item").first?["tags"] == .list([.string("a"), .string("b")]))
     }
 
@@ -65,12 +78,16 @@ import Testing
         let dir = TempDir()
         let path = dir.path("m.realm")
         try Self.seed(path, tags: [])
-        let v2 = Schema([ObjectSchema(name: "Item", properties: [
-            Property(name: "id", type: .int, isPrimaryKey: true),
-            Property(name: "tags", type: .string, isList: true),
-            Property(name: "counts", type: .int, isOptional: true, isList: true),
-            Property(name: "old", type: .string, isMap: true),
-        ])])
+        let v2 = Schema([
+            ObjectSchema(
+                name: "Item",
+                properties: [
+                    Property(name: "id", type: .int, isPrimaryKey: true),
+                    Property(name: "tags", type: .string, isList: true),
+                    Property(name: "counts", type: .int, isOptional: true, isList: true),
+                    Property(name: "old", type: .string, isMap: true),
+                ])
+        ])
         #expect(throws: RealmError.self) {
             _ = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), schema: v2, schemaVersion: 1))
         }

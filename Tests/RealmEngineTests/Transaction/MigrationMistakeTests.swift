@@ -22,10 +22,12 @@ import Testing
         let path = dir.path("m.realm")
         try Base().seed(path)
         #expect {
-            _ = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), schema: Base().v1, schemaVersion: 1,
-                                               migrationBlock: { migration, _ in
-                migration.renameProperty(onType: "Person", from: from, to: to)
-            }))
+            _ = try Realm(
+                configuration: .init(
+                    fileURL: URL(fileURLWithPath: path), schema: Base().v1, schemaVersion: 1,
+                    migrationBlock: { migration, _ in
+                        migration.renameProperty(onType: "Person", from: from, to: to)
+                    }))
         } throws: { error in
             "\(error)".contains(from == "name" ? "'\(to)'" : "'\(from)'")
         }
@@ -39,12 +41,14 @@ import Testing
         let path = dir.path("m.realm")
         try Base().seed(path)
         let config = { (block: @escaping MigrationBlock) in
-            Realm.Configuration(fileURL: URL(fileURLWithPath: path), schema: Base().v1, schemaVersion: 1, migrationBlock: block)
+            Realm.Configuration(
+                fileURL: URL(fileURLWithPath: path), schema: Base().v1, schemaVersion: 1, migrationBlock: block)
         }
         #expect {
-            _ = try Realm(configuration: config { migration, _ in
-                migration.enumerateObjects(ofType: "Person") { _, new in new?["emial"] = "t@x" }
-            })
+            _ = try Realm(
+                configuration: config { migration, _ in
+                    migration.enumerateObjects(ofType: "Person") { _, new in new?["emial"] = "t@x" }
+                })
         } throws: { error in "\(error)".contains("emial") }
         #expect {
             _ = try Realm(configuration: config { migration, _ in migration.create("Kat", value: ["n": 1]) })
@@ -58,11 +62,14 @@ import Testing
         let dir = TempDir()
         let path = dir.path("m.realm")
         try Base().seed(path)
-        let more = Schema(Base().v0.objectSchemas + [ObjectSchema(name: "Cat", properties: [Property(name: "n", type: .int)])])
-        let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), schema: more, schemaVersion: 0,
-                                                   migrationBlock: { migration, _ in
-            migration.enumerateObjects(ofType: "Person") { _, new in new?["age"] = 0 }
-        }))
+        let more = Schema(
+            Base().v0.objectSchemas + [ObjectSchema(name: "Cat", properties: [Property(name: "n", type: .int)])])
+        let realm = try Realm(
+            configuration: .init(
+                fileURL: URL(fileURLWithPath: path), schema: more, schemaVersion: 0,
+                migrationBlock: { migration, _ in
+                    migration.enumerateObjects(ofType: "Person") { _, new in new?["age"] = 0 }
+                }))
         #expect(realm.schema.classNames == ["Person", "Dog", "Cat"])
         #expect(try realm.objects("Person").first?["age"] == .int(60))
     }
@@ -72,13 +79,22 @@ import Testing
     @Test func aListMadeRequiredTurnsNilElementsIntoDefaults() throws {
         let dir = TempDir()
         let path = dir.path("l.realm")
-        let optional = Schema([ObjectSchema(name: "Box", properties: [Property(name: "values", type: .int, isOptional: true, isList: true)])])
-        let required = Schema([ObjectSchema(name: "Box", properties: [Property(name: "values", type: .int, isList: true)])])
+        let optional = Schema([
+            ObjectSchema(
+                name: "Box", properties: [Property(name: "values", type: .int, isOptional: true, isList: true)])
+        ])
+        let required = Schema([
+            ObjectSchema(name: "Box", properties: [Property(name: "values", type: .int, isList: true)])
+        ])
         do {
             let realm = try Realm(path: path, schema: optional)
-            try realm.write { try realm.create("Box", value: .dictionary(["values": .array([.value(.int(1)), .value(.null), .value(.int(3))])])) }
+            try realm.write {
+                try realm.create(
+                    "Box", value: .dictionary(["values": .array([.value(.int(1)), .value(.null), .value(.int(3))])]))
+            }
         }
-        let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), schema: required, schemaVersion: 1))
+        let realm = try Realm(
+            configuration: .init(fileURL: URL(fileURLWithPath: path), schema: required, schemaVersion: 1))
         #expect(try realm.objects("Box").first?["values"] == .list([.int(1), .int(0), .int(3)]))
     }
 
@@ -90,9 +106,9 @@ import Testing
         let path = dir.path("m.realm")
         try Base().seed(path)
         var indexed = Base().v0
-        indexed.objectSchemas[0].properties[0].isIndexed = true      // Person.name
+        indexed.objectSchemas[0].properties[0].isIndexed = true  // Person.name
         var plain = Base().v0
-        plain.objectSchemas[1].properties[0].isIndexed = false       // Dog.name
+        plain.objectSchemas[1].properties[0].isIndexed = false  // Dog.name
         for wanted in [indexed, plain, Base().v0] {
             let realm = try Realm(path: path, schema: wanted)
             #expect(realm.schemaVersion == 0 && realm.schema == wanted)
@@ -108,7 +124,8 @@ import Testing
         let dir = TempDir()
         let path = dir.path("m.realm")
         try Base().seed(path)
-        let more = Schema(Base().v0.objectSchemas + [ObjectSchema(name: "Cat", properties: [Property(name: "n", type: .int)])])
+        let more = Schema(
+            Base().v0.objectSchemas + [ObjectSchema(name: "Cat", properties: [Property(name: "n", type: .int)])])
         var config = Realm.Configuration(fileURL: URL(fileURLWithPath: path), schema: more, schemaVersion: 0)
         config.deleteRealmIfMigrationNeeded = true
         do {
@@ -132,24 +149,35 @@ import Testing
         let dir = TempDir()
         let path = dir.path("m.realm")
         let withBacklinks = Schema([
-            ObjectSchema(name: "Owner", properties: [
-                Property(name: "name", type: .string),
-                Property(name: "pets", type: .object, isList: true, objectClassName: "Pet"),
-            ]),
-            ObjectSchema(name: "Pet", properties: [
-                Property(name: "name", type: .string),
-                Property(name: "owners", type: .linkingObjects, objectClassName: "Owner", linkOriginPropertyName: "pets"),
-            ]),
+            ObjectSchema(
+                name: "Owner",
+                properties: [
+                    Property(name: "name", type: .string),
+                    Property(name: "pets", type: .object, isList: true, objectClassName: "Pet"),
+                ]),
+            ObjectSchema(
+                name: "Pet",
+                properties: [
+                    Property(name: "name", type: .string),
+                    Property(
+                        name: "owners", type: .linkingObjects, objectClassName: "Owner", linkOriginPropertyName: "pets"),
+                ]),
         ])
         do {
             let realm = try Realm(path: path, schema: withBacklinks)
             try realm.write {
-                try realm.create("Owner", value: .dictionary(["name": .value(.string("Ann")), "pets": .array([.dictionary(["name": .value(.string("a"))])])]))
+                try realm.create(
+                    "Owner",
+                    value: .dictionary([
+                        "name": .value(.string("Ann")), "pets": .array([.dictionary(["name": .value(.string("a"))])]),
+                    ]))
             }
         }
         let ownersOnly = Schema([ObjectSchema(name: "Owner", properties: [Property(name: "name", type: .string)])])
-        let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), schema: ownersOnly, schemaVersion: 1,
-                                                   migrationBlock: { migration, _ in migration.deleteData(forType: "Pet") }))
+        let realm = try Realm(
+            configuration: .init(
+                fileURL: URL(fileURLWithPath: path), schema: ownersOnly, schemaVersion: 1,
+                migrationBlock: { migration, _ in migration.deleteData(forType: "Pet") }))
         #expect(try realm.objects("Owner").count == 1)
         #expect(try realm.objects("Pet").count == 0)
         #expect(realm.schema["Pet"]?["owners"] == nil)
@@ -165,31 +193,42 @@ import Testing
         try Base().seed(path)
         let url = URL(fileURLWithPath: path)
         let v2 = Schema([
-            ObjectSchema(name: "Person", properties: Base().v0["Person"]!.properties + [Property(name: "email", type: .string, isOptional: true)]),
+            ObjectSchema(
+                name: "Person",
+                properties: Base().v0["Person"]!.properties + [Property(name: "email", type: .string, isOptional: true)]
+            ),
             Base().v0["Dog"]!,
         ])
         let v1 = Schema([
-            ObjectSchema(name: "Person", properties: Base().v0["Person"]!.properties + [Property(name: "nick", type: .string, isOptional: true)]),
+            ObjectSchema(
+                name: "Person",
+                properties: Base().v0["Person"]!.properties + [Property(name: "nick", type: .string, isOptional: true)]),
             Base().v0["Dog"]!,
         ])
-        final class Outcome: @unchecked Sendable { var error: Error?; var opened = false }
+        final class Outcome: @unchecked Sendable {
+            var error: Error?
+            var opened = false
+        }
         let outcome = Outcome()
         let finished = DispatchSemaphore(value: 0)
-        let realm = try Realm(configuration: .init(fileURL: url, schema: v2, schemaVersion: 2, migrationBlock: { migration, _ in
-            migration.enumerateObjects(ofType: "Person") { _, new in new?["email"] = "t@x" }
-            // The older opener starts while this migration holds the write lock.
-            Thread {
-                do {
-                    _ = try Realm(configuration: .init(fileURL: url, schema: v1, schemaVersion: 1))
-                    outcome.opened = true
-                } catch {
-                    outcome.error = error
-                }
-                finished.signal()
-            }.start()
-            Thread.sleep(forTimeInterval: 0.3)
-        }))
-        finished.wait()   // no deadline: a loaded machine opens late; the expectations check how it ended
+        let realm = try Realm(
+            configuration: .init(
+                fileURL: url, schema: v2, schemaVersion: 2,
+                migrationBlock: { migration, _ in
+                    migration.enumerateObjects(ofType: "Person") { _, new in new?["email"] = "t@x" }
+                    // The older opener starts while this migration holds the write lock.
+                    Thread {
+                        do {
+                            _ = try Realm(configuration: .init(fileURL: url, schema: v1, schemaVersion: 1))
+                            outcome.opened = true
+                        } catch {
+                            outcome.error = error
+                        }
+                        finished.signal()
+                    }.start()
+                    Thread.sleep(forTimeInterval: 0.3)
+                }))
+        finished.wait()  // no deadline: a loaded machine opens late; the expectations check how it ended
         #expect(!outcome.opened)
         #expect("\(outcome.error.map { "\($0)" } ?? "")".contains("newer than the requested 1"))
         realm.refresh()

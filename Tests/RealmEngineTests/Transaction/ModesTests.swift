@@ -3,7 +3,7 @@ import Testing
 @testable import RealmEngine
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite struct ModesTests {

@@ -3,7 +3,7 @@ import Testing
 @testable import RealmEngine
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite(.serialized, .tags(.multiProcess)) struct MultiProcessTests {
@@ -89,9 +89,13 @@ import Glibc
             for b in try realm.objects("Item").filter("writer == $0", .int(Int64(round))).value(forKey: "batch") {
                 if case .int(let b) = b { perBatch[b, default: 0] += 1 }
             }
-            for (b, n) in perBatch { #expect(n == batchSize, "round \(round) batch \(b) has \(n) of \(batchSize) items") }
+            for (b, n) in perBatch {
+                #expect(n == batchSize, "round \(round) batch \(b) has \(n) of \(batchSize) items")
+            }
             if let a = acked[round] {
-                for b in 0...a { #expect(perBatch[Int64(b)] == batchSize, "acknowledged batch \(b) of round \(round) is missing") }
+                for b in 0...a {
+                    #expect(perBatch[Int64(b)] == batchSize, "acknowledged batch \(b) of round \(round) is missing")
+                }
             }
         }
     }

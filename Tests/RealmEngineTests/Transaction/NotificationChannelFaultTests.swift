@@ -8,8 +8,9 @@ import Testing
     @Test func aWaitThatKeepsFailingDoesNotSpin() throws {
         let path = try lockTestPath()
         let lock = try LockFile(path: path)
-        let plan = FaultPlan(folder: URL(fileURLWithPath: path).deletingLastPathComponent().path,
-                             calls: [.futexWait], failure: .error(EIO), nth: 1, sticky: true)
+        let plan = FaultPlan(
+            folder: URL(fileURLWithPath: path).deletingLastPathComponent().path,
+            calls: [.futexWait], failure: .error(EIO), nth: 1, sticky: true)
         FaultPlan.install(plan)
         defer { FaultPlan.remove(plan) }
         let seen = lock.changeCounter
@@ -40,8 +41,9 @@ import Testing
         }
         ready.wait()
         usleep(50_000)  // the waiter sleeps in FUTEX_WAIT now
-        let plan = FaultPlan(folder: URL(fileURLWithPath: path).deletingLastPathComponent().path,
-                             calls: [.futexWake], failure: .error(EIO), nth: 1)
+        let plan = FaultPlan(
+            folder: URL(fileURLWithPath: path).deletingLastPathComponent().path,
+            calls: [.futexWake], failure: .error(EIO), nth: 1)
         FaultPlan.install(plan)
         writer.publish(version: 1)
         FaultPlan.remove(plan)

@@ -41,7 +41,8 @@ private final class WrittenBytes: WriteRecorder {
             x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             let id = Int64((x >> 33) % UInt64(Self.objects))
             try writer.write {
-                try writer.object(ofType: "Person", forPrimaryKey: .int(id))?.setValue(.int(Int64(round)), forKey: "age")
+                try writer.object(ofType: "Person", forPrimaryKey: .int(id))?.setValue(
+                    .int(Int64(round)), forKey: "age")
             }
         }
     }

@@ -11,7 +11,10 @@ import Testing
             let memory = UnsafeMutableRawPointer.allocate(byteCount: count * stride, alignment: 64)
             memory.initializeMemory(as: UInt8.self, repeating: 0, count: count * stride)
             let latest = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
-            defer { memory.deallocate(); latest.deallocate() }
+            defer {
+                memory.deallocate()
+                latest.deallocate()
+            }
             // fd < 0: every owner counts as alive, so no slot is reclaimed behind the test's back.
             let table = ReaderTable(slots: memory, count: count, latest: latest, pid: 4242, fd: -1)
             #expect(table.oldestPinned() == nil)

@@ -18,17 +18,21 @@ import Testing
     @Test func openCloseCyclesLeaveNoDescriptorMappingOrThread() throws {
         let cycles = TestSize.rounds("REALMTUI_RESOURCE_CYCLES", ci: 1000)
         let dir = TempDir()
-        let (status, out, err) = try BuiltExecutable.run("realm-torture", ["resources", dir.path("cycles.realm"), "\(cycles)"])
+        let (status, out, err) = try BuiltExecutable.run(
+            "realm-torture", ["resources", dir.path("cycles.realm"), "\(cycles)"])
         #expect(status == 0, "\(err)")
         var counts: [String: [Int]] = [:]
         for line in out.split(separator: "\n") {
             let parts = line.split(separator: " ")
             if let name = parts.first { counts[String(name)] = parts.dropFirst().compactMap { Int($0) } }
         }
-        let before = try #require(counts["before"]), after = try #require(counts["after"])
+        let before = try #require(counts["before"])
+        let after = try #require(counts["after"])
         try #require(before.count == 4 && after.count == 4, "\(out)")
         #expect(after[0] == before[0], "file descriptors: \(before[0]) before, \(after[0]) after \(cycles) cycles")
-        #expect(after[1] == before[1], "mappings of the database's files: \(before[1]) before, \(after[1]) after \(cycles) cycles")
+        #expect(
+            after[1] == before[1],
+            "mappings of the database's files: \(before[1]) before, \(after[1]) after \(cycles) cycles")
         #expect(after[2] <= before[2] + 16, "mappings: \(before[2]) before, \(after[2]) after \(cycles) cycles")
         #expect(after[3] <= before[3], "threads: \(before[3]) before, \(after[3]) after \(cycles) cycles")
         print("resources: \(cycles) cycles, \(out.split(separator: "\n").joined(separator: ", "))")

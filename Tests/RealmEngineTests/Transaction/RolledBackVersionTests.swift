@@ -14,7 +14,9 @@ import Testing
     /// itself), runs `beforeLastTwo` with that newest version, then commits twice more (the
     /// second into the same slot). Every instance is closed on return. Returns the versions
     /// (older copy's, the one before the newest, the newest).
-    static func commitAroundASlot(_ configuration: Realm.Configuration, _ beforeLastTwo: (Realm, UInt64) throws -> Void) throws -> (UInt64, UInt64, UInt64) {
+    static func commitAroundASlot(_ configuration: Realm.Configuration, _ beforeLastTwo: (Realm, UInt64) throws -> Void)
+        throws -> (UInt64, UInt64, UInt64)
+    {
         let realm = try Realm(configuration: configuration)
         var i = 0
         repeat {
@@ -30,8 +32,10 @@ import Testing
     }
 
     /// Opens the file afresh (first opener) and checks that it says version `lost` was set aside.
-    static func expectLoudFallback(_ configuration: Realm.Configuration, lost: UInt64, now: UInt64,
-                                   sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectLoudFallback(
+        _ configuration: Realm.Configuration, lost: UInt64, now: UInt64,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         for _ in 0..<2 {  // and again in the next session: said until a commit replaces it
             let realm = try Realm(configuration: configuration)
             #expect(realm.version == now, sourceLocation: sourceLocation)
@@ -66,15 +70,19 @@ import Testing
     @Test func aFlippedBitInTheNewerCopyOfAnEncryptedSlotPageIsReported() throws {
         let dir = TempDir()
         let path = dir.path("db.realm")
-        let configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path), schema: Fixtures.people,
-                                                encryptionKey: EncryptionTests.key)
+        let configuration = Realm.Configuration(
+            fileURL: URL(fileURLWithPath: path), schema: Fixtures.people,
+            encryptionKey: EncryptionTests.key)
         let (_, previous, newest) = try Self.commitAroundASlot(configuration) { _, _ in }
         // The newer copy of logical page 0 (the higher counter in its metadata entry).
         let handle = try #require(FileHandle(forUpdatingAtPath: path))
         try handle.seek(toOffset: EncryptedFile.metaOffset(0))
         let entries = try #require(try handle.read(upToCount: 2 * PageEntry.size))
         let counters = entries.withUnsafeBytes { raw in
-            (raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self), raw.loadUnaligned(fromByteOffset: PageEntry.size, as: UInt64.self))
+            (
+                raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self),
+                raw.loadUnaligned(fromByteOffset: PageEntry.size, as: UInt64.self)
+            )
         }
         let newer = counters.0 > counters.1 ? 0 : 1
         let offset = EncryptedFile.dataOffset(0, copy: newer) + 100

@@ -11,8 +11,12 @@ import Testing
         let path = dir.path("rot.realm")
         do {
             let realm = try Realm(path: path, schema: Fixtures.people)
-            try realm.write { for i in 0..<300 { try realm.create("Person", ["id": .int(Int64(i)), "name": .string("p\(i)")]) } }
-            try realm.write { for i in 300..<310 { try realm.create("Person", ["id": .int(Int64(i)), "name": .string("late\(i)")]) } }
+            try realm.write {
+                for i in 0..<300 { try realm.create("Person", ["id": .int(Int64(i)), "name": .string("p\(i)")]) }
+            }
+            try realm.write {
+                for i in 300..<310 { try realm.create("Person", ["id": .int(Int64(i)), "name": .string("late\(i)")]) }
+            }
         }
         return (path, try TornCommitTests.loseAWrite(path))
     }
@@ -24,13 +28,20 @@ import Testing
         do {
             let realm = try Realm(path: path)
             #expect(realm.recoveredFromDamagedCommit == lost)
-            try realm.write { for i in 1000..<1200 { try realm.create("Person", ["id": .int(Int64(i)), "name": .string(String(repeating: "w", count: 300))]) } }
+            try realm.write {
+                for i in 1000..<1200 {
+                    try realm.create(
+                        "Person", ["id": .int(Int64(i)), "name": .string(String(repeating: "w", count: 300))])
+                }
+            }
             let kept = realm.setAsideCopies
             #expect(kept.map(\.version) == [lost])
             #expect(realm.recoveryWarning?.contains(SetAside.copyPath(for: realm.path, version: lost)) == true)
         }
         let copy = SetAside.copyPath(for: URL(fileURLWithPath: path).standardizedFileURL.path, version: lost)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: copy)) == original, "the copy holds the file as it was before anything was erased")
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: copy)) == original,
+            "the copy holds the file as it was before anything was erased")
         let report = try Realm.recover(from: copy, to: dir.path("salvaged.realm"))
         #expect(report.version == lost)
         #expect(report.recovered["Person"].map { $0 > 0 } == true)
@@ -63,7 +74,10 @@ import Testing
             try writer.write { try writer.create("Person", ["id": .int(999), "name": .string("after")]) }
             #expect(writer.setAsideCopies.map(\.version) == [lost])
         }
-        #expect(try Realm.recover(from: SetAside.copyPath(for: URL(fileURLWithPath: path).standardizedFileURL.path, version: lost),
-                                  to: dir.path("salvaged.realm")).version == lost)
+        #expect(
+            try Realm.recover(
+                from: SetAside.copyPath(for: URL(fileURLWithPath: path).standardizedFileURL.path, version: lost),
+                to: dir.path("salvaged.realm")
+            ).version == lost)
     }
 }

@@ -11,16 +11,22 @@ import Testing
     @Test func randomOneObjectUpdatesSettleWithinOneAndAHalfTimesTheLiveData() throws {
         let folder = TempDir("settled-space")
         let path = folder.path("settle.realm")
-        let objects = 20_000, commits = 3_000
-        let schema = Schema([ObjectSchema(name: "Person", properties: [
-            Property(name: "id", type: .int, isPrimaryKey: true),
-            Property(name: "name", type: .string),
-            Property(name: "age", type: .int),
-        ])])
+        let objects = 20_000
+        let commits = 3_000
+        let schema = Schema([
+            ObjectSchema(
+                name: "Person",
+                properties: [
+                    Property(name: "id", type: .int, isPrimaryKey: true),
+                    Property(name: "name", type: .string),
+                    Property(name: "age", type: .int),
+                ])
+        ])
         let realm = try Realm(path: path, schema: schema)
         try realm.write {
             for id in 0..<objects {
-                try realm.create("Person", ["id": .int(Int64(id)), "name": .string("Anna Rossi \(id)"), "age": .int(0)])
+                try realm.create(
+                    "Person", ["id": .int(Int64(id)), "name": .string("Anna Rossi \(id)"), "age": .int(0)])
             }
         }
         var generator = SeededGenerator(seed: 30)
@@ -34,7 +40,9 @@ import Testing
         let copy = folder.path("compacted.realm")
         try realm.writeCopy(toFile: copy)
         let live = try #require(try FileManager.default.attributesOfItem(atPath: copy)[.size] as? UInt64)
-        #expect(Double(settled) <= 1.5 * Double(live), "settled at \(settled) bytes, \(Double(settled) / Double(live))× the \(live) of a compacted copy")
+        #expect(
+            Double(settled) <= 1.5 * Double(live),
+            "settled at \(settled) bytes, \(Double(settled) / Double(live))× the \(live) of a compacted copy")
         #expect(try realm.checkIntegrity().objects["Person"] == objects)
     }
 }

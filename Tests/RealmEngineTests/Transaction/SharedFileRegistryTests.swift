@@ -15,7 +15,9 @@ import Testing
         }
         let dir = TempDir()
         for index in 0..<10 {
-            let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: dir.path("\(prefix)-\(index).realm")), schema: schema))
+            let realm = try Realm(
+                configuration: .init(
+                    fileURL: URL(fileURLWithPath: dir.path("\(prefix)-\(index).realm")), schema: schema))
             #expect(try realm.objects("Item").checkedCount() == 0)
         }
         // Each new open drops the entries of the files closed before it; only the last may remain.

@@ -53,7 +53,8 @@ import Testing
             realm.shared.file.failAfter = n
             do {
                 for i in 2..<300 {
-                    try realm.create("Person", ["id": .int(Int64(i)), "name": .string(String(repeating: "y", count: 20_000))])
+                    try realm.create(
+                        "Person", ["id": .int(Int64(i)), "name": .string(String(repeating: "y", count: 20_000))])
                 }
                 try realm.commitWrite()
             } catch RealmError.io(_, let operation, _, _) {
@@ -83,7 +84,8 @@ import Testing
         let realm = try Realm(path: path, schema: Fixtures.people)
         try realm.write {
             for i in 0..<3000 {
-                try realm.create("Person", ["id": .int(Int64(i)), "name": .string(String(repeating: "n", count: 1500 + i % 300))])
+                try realm.create(
+                    "Person", ["id": .int(Int64(i)), "name": .string(String(repeating: "n", count: 1500 + i % 300))])
             }
         }
         for round in 0..<3 {
@@ -104,7 +106,8 @@ import Testing
         let realm = try fragmented(path)
         let bytes = {
             let slot = try realm.shared.slots()[0].slot
-            return FileBytes(base: realm.shared.file.base, size: slot.logicalSize, path: path, placeBound: slot.bindsNodesToPlace)
+            return FileBytes(
+                base: realm.shared.file.base, size: slot.logicalSize, path: path, placeBound: slot.bindsNodesToPlace)
         }
         let before = try FreeSpace.load(try bytes(), ref: try realm.shared.slots()[0].slot.freeRef)
         #expect(before.count >= 4)
@@ -129,20 +132,32 @@ import Testing
             // Rewrite the newest version's free list in format 1, as an older program left it.
             let slots = try realm.shared.slots()
             let slot = slots[0].slot
-            let chunks = try FreeSpace.load(FileBytes(base: realm.shared.file.base, size: slot.logicalSize, path: path, placeBound: slot.bindsNodesToPlace), ref: slot.freeRef)
+            let chunks = try FreeSpace.load(
+                FileBytes(
+                    base: realm.shared.file.base, size: slot.logicalSize, path: path, placeBound: slot.bindsNodesToPlace
+                ), ref: slot.freeRef)
             let flat = chunks.flatMap(\.extents)
             // The chunked list's nodes become free; the flat list goes at the end of the file.
             var usedByList: [FreeSpace.Extent] = []
-            usedByList.append(.init(offset: slot.freeRef, length: try FileBytes(base: realm.shared.file.base, size: slot.logicalSize, path: path, placeBound: slot.bindsNodesToPlace).header(slot.freeRef).length, freedIn: 0))
+            usedByList.append(
+                .init(
+                    offset: slot.freeRef,
+                    length: try FileBytes(
+                        base: realm.shared.file.base, size: slot.logicalSize, path: path,
+                        placeBound: slot.bindsNodesToPlace
+                    ).header(slot.freeRef).length, freedIn: 0))
             for c in chunks { usedByList.append(.init(offset: c.ref, length: c.nodeLength, freedIn: 0)) }
             if slot.commitRef != 0 {  // the fabricated slot names no record
-                let length = try FileBytes(base: realm.shared.file.base, size: slot.logicalSize, path: path, placeBound: slot.bindsNodesToPlace).header(slot.commitRef).length
+                let length = try FileBytes(
+                    base: realm.shared.file.base, size: slot.logicalSize, path: path, placeBound: slot.bindsNodesToPlace
+                ).header(slot.commitRef).length
                 usedByList.append(.init(offset: slot.commitRef, length: length, freedIn: 0))
             }
             var free = FreeSpace(chunks: FreeSpace.chunked(flat), logicalSize: slot.logicalSize, reusableUpTo: .max)
             for u in usedByList { free.free(offset: u.offset, length: u.length, freedIn: slot.version) }
             let extents = free.allExtents
-            let node = Node.build(kind: .freeList, payload: FreeSpace.legacyPayload(extents) + [UInt8](repeating: 0, count: 64))
+            let node = Node.build(
+                kind: .freeList, payload: FreeSpace.legacyPayload(extents) + [UInt8](repeating: 0, count: 64))
             let ref = slot.logicalSize
             try node.withUnsafeBytes { try realm.shared.file.write($0, at: ref) }
             var old = slot
@@ -151,7 +166,9 @@ import Testing
             old.writeFormat = 1
             old.commitRef = 0
             old.commitHash = 0
-            try old.encoded().withUnsafeBytes { try realm.shared.file.write($0, at: UInt64(try realm.shared.layout().slotOffsets[slots[0].index])) }
+            try old.encoded().withUnsafeBytes {
+                try realm.shared.file.write($0, at: UInt64(try realm.shared.layout().slotOffsets[slots[0].index]))
+            }
             try realm.shared.file.sync()
         }
         let reopened = try Realm(path: path)
@@ -162,7 +179,10 @@ import Testing
         #expect(converted.objects["Person"] == 3001)
         #expect(reopened.fileFormat.write == FileHeader.writeFormat)
         let slot = try reopened.shared.slots()[0].slot
-        let chunks = try FreeSpace.load(FileBytes(base: reopened.shared.file.base, size: slot.logicalSize, path: path, placeBound: slot.bindsNodesToPlace), ref: slot.freeRef)
+        let chunks = try FreeSpace.load(
+            FileBytes(
+                base: reopened.shared.file.base, size: slot.logicalSize, path: path, placeBound: slot.bindsNodesToPlace),
+            ref: slot.freeRef)
         #expect(chunks.allSatisfy { $0.ref != 0 })
     }
 }
@@ -181,7 +201,8 @@ import Testing
         let seen = try #require(reader.shared.file.lastKnownSize)
         try writer.write {
             for i in 1..<400 {
-                try writer.create("Person", ["id": .int(Int64(i)), "name": .string(String(repeating: "z", count: 8000))])
+                try writer.create(
+                    "Person", ["id": .int(Int64(i)), "name": .string(String(repeating: "z", count: 8000))])
             }
         }
         #expect(try writer.shared.file.physicalSize() > seen)
@@ -198,7 +219,9 @@ import Testing
         try realm.write { try realm.create("Person", ["id": .int(0), "name": .string("first")]) }
         let before = try realm.shared.file.physicalSize()
         try realm.beginWrite()
-        for i in 1..<300 { try realm.create("Person", ["id": .int(Int64(i)), "name": .string(String(repeating: "q", count: 20_000))]) }
+        for i in 1..<300 {
+            try realm.create("Person", ["id": .int(Int64(i)), "name": .string(String(repeating: "q", count: 20_000))])
+        }
         realm.cancelWrite()
         #expect(try realm.shared.file.physicalSize() == before)
         #expect(realm.shared.file.writerKnownSize == before)

@@ -7,11 +7,13 @@ import Testing
 /// changed in the same transaction; a file without sync queues nothing; the internal classes are
 /// never part of the schema users see.
 @Suite struct SyncOutboxTests {
-    static let person = ObjectSchema(name: "Person", properties: [
-        Property(name: "id", type: .int, isPrimaryKey: true),
-        Property(name: "name", type: .string),
-        Property(name: "age", type: .int, isOptional: true),
-    ])
+    static let person = ObjectSchema(
+        name: "Person",
+        properties: [
+            Property(name: "id", type: .int, isPrimaryKey: true),
+            Property(name: "name", type: .string),
+            Property(name: "age", type: .int, isOptional: true),
+        ])
 
     /// A file holding Person, with the outbox and sync state when `synced`.
     static func open(_ dir: TempDir, synced: Bool) throws -> Realm {
@@ -23,9 +25,12 @@ import Testing
     /// The outbox as (version, class, key, properties, created, deleted), in insertion order.
     static func outbox(_ realm: Realm) throws -> [(Int64, String, String, [String], Bool, Bool)] {
         try realm.objects(SyncClasses.outbox).map { o in
-            guard case .int(let v) = try o.value(forKey: "version"), case .string(let c) = try o.value(forKey: "className"),
-                  case .string(let k) = try o.value(forKey: "primaryKey"), case .list(let ps) = try o.value(forKey: "properties"),
-                  case .bool(let created) = try o.value(forKey: "created"), case .bool(let deleted) = try o.value(forKey: "deleted")
+            guard case .int(let v) = try o.value(forKey: "version"),
+                case .string(let c) = try o.value(forKey: "className"),
+                case .string(let k) = try o.value(forKey: "primaryKey"),
+                case .list(let ps) = try o.value(forKey: "properties"),
+                case .bool(let created) = try o.value(forKey: "created"),
+                case .bool(let deleted) = try o.value(forKey: "deleted")
             else { throw RealmError.invalidState("bad outbox entry") }
             return (v, c, k, ps.map { if case .string(let s) = $0 { s } else { "?" } }, created, deleted)
         }
@@ -55,7 +60,9 @@ import Testing
     @Test func stringKeysAreQueuedAsJSONText() throws {
         let dir = TempDir()
         let tag = ObjectSchema(name: "Tag", properties: [Property(name: "name", type: .string, isPrimaryKey: true)])
-        let realm = try Realm(configuration: .file(dir.path("tags.realm"), schema: Schema([tag, SyncClasses.outboxSchema, SyncClasses.stateSchema])))
+        let realm = try Realm(
+            configuration: .file(
+                dir.path("tags.realm"), schema: Schema([tag, SyncClasses.outboxSchema, SyncClasses.stateSchema])))
         try realm.write { _ = try realm.create("Tag", ["name": .string("a \"b\" /c")]) }
         #expect(try Self.outbox(realm).map(\.2) == [#""a \"b\" /c""#])
     }
@@ -83,7 +90,9 @@ import Testing
         try realm.write { _ = try realm.create("Person", ["id": .int(1), "name": .string("Ann")]) }
         realm.queuesToOutbox = true
         #expect(try realm.objects(SyncClasses.outbox).checkedCount() == 0)
-        try realm.write { try realm.object(ofType: "Person", forPrimaryKey: .int(1))?.setValue(.string("Di"), forKey: "name") }
+        try realm.write {
+            try realm.object(ofType: "Person", forPrimaryKey: .int(1))?.setValue(.string("Di"), forKey: "name")
+        }
         #expect(try Self.outbox(realm).map(\.3) == [["name"]])
     }
 
@@ -93,7 +102,8 @@ import Testing
         #expect(realm.schema.classNames == ["Person"])
         // deleteAll empties the user's classes and keeps the sync state.
         try realm.write {
-            _ = try realm.create(SyncClasses.state, ["server": .string("postgres://h/db"), "client": .string("c"), "cursor": .int(0)])
+            _ = try realm.create(
+                SyncClasses.state, ["server": .string("postgres://h/db"), "client": .string("c"), "cursor": .int(0)])
             _ = try realm.create("Person", ["id": .int(1), "name": .string("Ann")])
         }
         try realm.write { try realm.deleteAll() }
@@ -115,9 +125,10 @@ import Testing
         _ = try Self.open(dir, synced: true)
         var wider = Self.person
         wider.properties.append(Property(name: "email", type: .string, isOptional: true))
-        let configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: dir.path("outbox.realm")),
-                                                schema: Schema([wider, SyncClasses.outboxSchema, SyncClasses.stateSchema]),
-                                                schemaVersion: 1)
+        let configuration = Realm.Configuration(
+            fileURL: URL(fileURLWithPath: dir.path("outbox.realm")),
+            schema: Schema([wider, SyncClasses.outboxSchema, SyncClasses.stateSchema]),
+            schemaVersion: 1)
         #expect(throws: RealmError.self) { try Realm(configuration: configuration) }
         let reopened = try Self.open(dir, synced: true)
         #expect(reopened.schema["Person"] == Self.person)

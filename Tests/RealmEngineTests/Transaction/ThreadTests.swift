@@ -7,11 +7,13 @@ import Testing
         let dir = TempDir()
         let path = dir.path("threads.realm")
         let schema = Schema([
-            ObjectSchema(name: "Counter", properties: [
-                Property(name: "id", type: .int, isPrimaryKey: true),
-                Property(name: "a", type: .int),
-                Property(name: "b", type: .int),
-            ]),
+            ObjectSchema(
+                name: "Counter",
+                properties: [
+                    Property(name: "id", type: .int, isPrimaryKey: true),
+                    Property(name: "a", type: .int),
+                    Property(name: "b", type: .int),
+                ])
         ])
         do {
             let realm = try Realm(path: path, schema: schema)
@@ -28,7 +30,8 @@ import Testing
                     for _ in 0..<60 {
                         try realm.write {
                             guard let c = try realm.object(ofType: "Counter", forPrimaryKey: .int(0)),
-                                  case .int(let a) = try c.value(forKey: "a") else { return }
+                                case .int(let a) = try c.value(forKey: "a")
+                            else { return }
                             // Two writes per commit: a reader must always see a == b.
                             try c.setValue(.int(a + 1), forKey: "a")
                             try c.setValue(.int(a + 1), forKey: "b")
@@ -47,7 +50,9 @@ import Testing
                 for _ in 0..<300 {
                     realm.refresh()
                     let c = try realm.object(ofType: "Counter", forPrimaryKey: .int(0))
-                    if c?["a"] != c?["b"] { errors.value.add("torn read: \(String(describing: c?["a"])) vs \(String(describing: c?["b"]))") }
+                    if c?["a"] != c?["b"] {
+                        errors.value.add("torn read: \(String(describing: c?["a"])) vs \(String(describing: c?["b"]))")
+                    }
                 }
             } catch {
                 errors.value.add("\(error)")

@@ -10,7 +10,9 @@ import Testing
         let (data, newest) = try FileDamage.newestSlot(path)
         #expect(newest.commitRef != 0)
         let firstListed = data.withUnsafeBytes { raw in
-            UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: Int(newest.commitRef) + Node.headerSize + 8, as: UInt64.self))
+            UInt64(
+                littleEndian: raw.loadUnaligned(
+                    fromByteOffset: Int(newest.commitRef) + Node.headerSize + 8, as: UInt64.self))
         }
         try FileDamage.flipPayloadByte(path, nodeAt: firstListed)
         return newest.version
@@ -22,8 +24,12 @@ import Testing
         var lostVersion: UInt64 = 0
         do {
             let realm = try Realm(path: path, schema: Fixtures.people)
-            try realm.write { for i in 0..<300 { try realm.create("Person", ["id": .int(Int64(i)), "name": .string("p\(i)")]) } }
-            try realm.write { for i in 300..<310 { try realm.create("Person", ["id": .int(Int64(i)), "name": .string("late\(i)")]) } }
+            try realm.write {
+                for i in 0..<300 { try realm.create("Person", ["id": .int(Int64(i)), "name": .string("p\(i)")]) }
+            }
+            try realm.write {
+                for i in 300..<310 { try realm.create("Person", ["id": .int(Int64(i)), "name": .string("late\(i)")]) }
+            }
         }
         lostVersion = try Self.loseAWrite(path)
         // A read-only opener ignores the torn commit without touching the file.
@@ -51,8 +57,12 @@ import Testing
         let path = dir.path("torn-ro.realm")
         do {
             let realm = try Realm(path: path, schema: Fixtures.people)
-            try realm.write { for i in 0..<300 { try realm.create("Person", ["id": .int(Int64(i)), "name": .string("p\(i)")]) } }
-            try realm.write { for i in 300..<310 { try realm.create("Person", ["id": .int(Int64(i)), "name": .string("late\(i)")]) } }
+            try realm.write {
+                for i in 0..<300 { try realm.create("Person", ["id": .int(Int64(i)), "name": .string("p\(i)")]) }
+            }
+            try realm.write {
+                for i in 300..<310 { try realm.create("Person", ["id": .int(Int64(i)), "name": .string("late\(i)")]) }
+            }
         }
         let lost = try Self.loseAWrite(path)
         let watcher = try Realm(path: path, readOnly: true)
@@ -87,7 +97,9 @@ import Testing
         // Set aside, not lost (issue 29, item 2): check reads the version before it and warns.
         let report = try Realm.check(path: path)
         #expect(report.version == lost - 1)
-        #expect(report.warnings.contains { $0.contains("version \(lost)") && $0.contains("set aside") }, "\(report.warnings)")
+        #expect(
+            report.warnings.contains { $0.contains("version \(lost)") && $0.contains("set aside") },
+            "\(report.warnings)")
         let realm = try Realm(path: path)
         #expect(realm.recoveredFromDamagedCommit == lost)
         #expect(try realm.objects("Person").count == 1)

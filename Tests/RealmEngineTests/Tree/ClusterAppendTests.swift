@@ -14,8 +14,10 @@ import Testing
 
     /// Appends `row` to the encoding of `data` (followed by junk: the header's length counts) and
     /// checks the result against re-encoding.
-    static func checkAppend(_ data: ClusterData, _ props: [Property], key: Int64, row: [Value],
-                            _ what: @autoclosure () -> String) throws -> [UInt8] {
+    static func checkAppend(
+        _ data: ClusterData, _ props: [Property], key: Int64, row: [Value],
+        _ what: @autoclosure () -> String
+    ) throws -> [UInt8] {
         var bytes = ClusterFixtures.encode(data, props)
         let length = bytes.count
         bytes += [0xEE, 0xFF, 0x01]
@@ -58,8 +60,10 @@ import Testing
             return out
         }
         if p.isList {
-            var out: [Value] = [.list([]),
-                                .list((0..<40).map { _ in ClusterFixtures.randomScalar(p.type, &rng) })]
+            var out: [Value] = [
+                .list([]),
+                .list((0..<40).map { _ in ClusterFixtures.randomScalar(p.type, &rng) }),
+            ]
             if p.isOptional && p.type != .object { out.append(.list([.null, .null])) }
             for e in edgeValues(Property(name: "e", type: p.type), &rng) { out.append(.list([e])) }
             return out
@@ -74,8 +78,10 @@ import Testing
         case .string: out += [.string(""), .string("x"), .string(String(repeating: "長い", count: 5000))]
         case .data: out += [.data(Data()), .data(Data(repeating: 0xAB, count: 70_000))]
         case .date:
-            out += [.date(Timestamp(seconds: 0)), .date(Timestamp(seconds: -1, nanoseconds: 999_999_999)),
-                    .date(Timestamp(seconds: 1 << 50, nanoseconds: 1))]
+            out += [
+                .date(Timestamp(seconds: 0)), .date(Timestamp(seconds: -1, nanoseconds: 999_999_999)),
+                .date(Timestamp(seconds: 1 << 50, nanoseconds: 1)),
+            ]
         case .object: out += [.link(ObjectKey(0)), .link(ObjectKey(Int64.max))]
         default: break
         }
@@ -91,7 +97,8 @@ import Testing
             let data = ClusterFixtures.randomCluster(props, rows: rows, &rng)
             for _ in 0..<3 {
                 let row = props.map { ClusterFixtures.randomValue($0, &rng) }
-                _ = try Self.checkAppend(data, props, key: Self.nextKey(data, &rng), row: row, "seed \(seed) rows \(rows)")
+                _ = try Self.checkAppend(
+                    data, props, key: Self.nextKey(data, &rng), row: row, "seed \(seed) rows \(rows)")
             }
         }
     }
@@ -123,8 +130,9 @@ import Testing
                 for (s, data) in shapes.enumerated() {
                     for v in Self.edgeValues(p, &rng) {
                         let row: [Value] = [.int(Int64.random(in: -3...3, using: &rng)), v]
-                        _ = try Self.checkAppend(data, props, key: Self.nextKey(data, &rng), row: row,
-                                                 "\(p.name) rows \(rows) shape \(s) appending \(v.kindName)")
+                        _ = try Self.checkAppend(
+                            data, props, key: Self.nextKey(data, &rng), row: row,
+                            "\(p.name) rows \(rows) shape \(s) appending \(v.kindName)")
                     }
                 }
             }
@@ -134,19 +142,26 @@ import Testing
     /// A list column's element block gains its 1-bit minimum width when the append crosses
     /// `listElementsFreeOfBits`.
     @Test func listElementCountCrossingTheFreeOfBitsLimit() throws {
-        let props = [Property(name: "l", type: .int, isList: true), Property(name: "b", type: .bool, isList: true),
-                     Property(name: "s", type: .string, isList: true), Property(name: "d", type: .date, isList: true)]
+        let props = [
+            Property(name: "l", type: .int, isList: true), Property(name: "b", type: .bool, isList: true),
+            Property(name: "s", type: .string, isList: true), Property(name: "d", type: .date, isList: true),
+        ]
         let limit = ClusterCodec.listElementsFreeOfBits
         let rows = limit / 4
-        let data = ClusterData(keys: (0..<Int64(rows)).map { $0 },
-                               columns: [Array(repeating: .list(Array(repeating: .int(7), count: 4)), count: rows),
-                                         Array(repeating: .list(Array(repeating: .bool(false), count: 4)), count: rows),
-                                         Array(repeating: .list(Array(repeating: .string(""), count: 4)), count: rows),
-                                         Array(repeating: .list(Array(repeating: .date(Timestamp(seconds: 3)), count: 4)), count: rows)])
+        let data = ClusterData(
+            keys: (0..<Int64(rows)).map { $0 },
+            columns: [
+                Array(repeating: .list(Array(repeating: .int(7), count: 4)), count: rows),
+                Array(repeating: .list(Array(repeating: .bool(false), count: 4)), count: rows),
+                Array(repeating: .list(Array(repeating: .string(""), count: 4)), count: rows),
+                Array(repeating: .list(Array(repeating: .date(Timestamp(seconds: 3)), count: 4)), count: rows),
+            ])
         for extra in [0, 1, 5] {
-            let row: [Value] = [.list(Array(repeating: .int(7), count: extra)), .list(Array(repeating: .bool(false), count: extra)),
-                                .list(Array(repeating: .string(""), count: extra)),
-                                .list(Array(repeating: .date(Timestamp(seconds: 3)), count: extra))]
+            let row: [Value] = [
+                .list(Array(repeating: .int(7), count: extra)), .list(Array(repeating: .bool(false), count: extra)),
+                .list(Array(repeating: .string(""), count: extra)),
+                .list(Array(repeating: .date(Timestamp(seconds: 3)), count: extra)),
+            ]
             _ = try Self.checkAppend(data, props, key: Int64(rows), row: row, "extra \(extra)")
         }
     }
@@ -161,8 +176,9 @@ import Testing
                 let row = props.map { ClusterFixtures.randomValue($0, &rng) }
                 var out = [UInt8]()
                 try bytes.withUnsafeBytes { raw in
-                    ClusterCodec.appendingRow(try ClusterView(raw, columns: props), payload: raw, columns: props, key: key,
-                                              values: row, into: &out)
+                    ClusterCodec.appendingRow(
+                        try ClusterView(raw, columns: props), payload: raw, columns: props, key: key,
+                        values: row, into: &out)
                 }
                 data = Self.appending(key, row, to: data)
                 #expect(out == ClusterFixtures.encode(data, props), "seed \(seed) step \(step)")
@@ -191,8 +207,10 @@ import Testing
         }
         let rowsToAdd = (0..<leafCount).map { l -> [Value] in
             let k = Int64(l) * 256 + Int64(rows)
-            return [.int(k), .string("newperson\(l % 10)"), .int(Int64(l % 100)), .double(Double(l) / 7),
-                    .date(Timestamp(seconds: 1_700_000_000 + k, nanoseconds: 123_000))]
+            return [
+                .int(k), .string("newperson\(l % 10)"), .int(Int64(l % 100)), .double(Double(l) / 7),
+                .date(Timestamp(seconds: 1_700_000_000 + k, nanoseconds: 123_000)),
+            ]
         }
         var out = [UInt8]()
         out.reserveCapacity(payload.count * 2)
@@ -208,7 +226,9 @@ import Testing
                 for _ in 0..<rounds {
                     out.removeAll(keepingCapacity: true)
                     let d = clock.measure {
-                        for l in 0..<leafCount { body(l, UnsafeRawBufferPointer(rebasing: raw[offsets[l]..<offsets[l + 1]]), views[l]) }
+                        for l in 0..<leafCount {
+                            body(l, UnsafeRawBufferPointer(rebasing: raw[offsets[l]..<offsets[l + 1]]), views[l])
+                        }
                     }
                     samples.append(Double(d.components.attoseconds) / 1e9 + Double(d.components.seconds) * 1e9)
                 }
@@ -217,7 +237,8 @@ import Testing
             return samples[rounds / 2] / Double(leafCount)
         }
         let native = try median { l, p, v in
-            ClusterCodec.appendingRow(v, payload: p, columns: props, key: Int64(l) * 256 + Int64(rows), values: rowsToAdd[l], into: &out)
+            ClusterCodec.appendingRow(
+                v, payload: p, columns: props, key: Int64(l) * 256 + Int64(rows), values: rowsToAdd[l], into: &out)
         }
         let reencode = try median { l, _, v in
             var d = v.decode()
@@ -227,10 +248,14 @@ import Testing
         }
         let withView = try median { l, p, _ in
             guard let v = try? ClusterView(p, columns: props) else { return }
-            ClusterCodec.appendingRow(v, payload: p, columns: props, key: Int64(l) * 256 + Int64(rows), values: rowsToAdd[l], into: &out)
+            ClusterCodec.appendingRow(
+                v, payload: p, columns: props, key: Int64(l) * 256 + Int64(rows), values: rowsToAdd[l], into: &out)
         }
         print("cluster append bench (ns per append to a \(rows)-row leaf, × \(leafCount) leaves, median of \(rounds)):")
-        print(String(format: "  appendingRow %9.1f   (with ClusterView.init %9.1f)   vs decode+append+encode %9.1f   (×%.1f)",
-                     native, withView, reencode, reencode / native))
+        print(
+            String(
+                format:
+                    "  appendingRow %9.1f   (with ClusterView.init %9.1f)   vs decode+append+encode %9.1f   (×%.1f)",
+                native, withView, reencode, reencode / native))
     }
 }

@@ -2,10 +2,12 @@ import Foundation
 import Testing
 @testable import RealmEngine
 
-
 /// Builders and comparisons shared by the cluster tests.
 enum ClusterFixtures {
-    static let scalarTypes: [PropertyType] = [.bool, .int, .int8, .int16, .int32, .float, .double, .string, .date, .data, .objectId, .uuid, .decimal128, .object, .mixed]
+    static let scalarTypes: [PropertyType] = [
+        .bool, .int, .int8, .int16, .int32, .float, .double, .string, .date, .data, .objectId, .uuid, .decimal128,
+        .object, .mixed,
+    ]
 
     /// Every type as required, optional, list, list of optionals, dictionary and dictionary of
     /// optionals (links: to-one, list and dictionary).
@@ -46,33 +48,53 @@ enum ClusterFixtures {
         case .int32: return .int(Int64(Int32.random(in: .min ... .max, using: &rng)))
         case .float: return .float(Float(bitPattern: UInt32(truncatingIfNeeded: rng.next())))
         case .double:
-            let specials: [Double] = [.nan, -.nan, .infinity, -.infinity, -0.0, 0, .leastNonzeroMagnitude, .greatestFiniteMagnitude]
-            return Bool.random(using: &rng) ? .double(specials.randomElement(using: &rng) ?? 0) : .double(Double(bitPattern: rng.next()))
+            let specials: [Double] = [
+                .nan, -.nan, .infinity, -.infinity, -0.0, 0, .leastNonzeroMagnitude, .greatestFiniteMagnitude,
+            ]
+            return Bool.random(using: &rng)
+                ? .double(specials.randomElement(using: &rng) ?? 0) : .double(Double(bitPattern: rng.next()))
         case .string: return .string(randomString(&rng))
         case .date:
-            return .date(Timestamp(seconds: Int64.random(in: -5_000_000_000...5_000_000_000, using: &rng),
-                                   nanoseconds: Int32.random(in: 0..<1_000_000_000, using: &rng)))
-        case .data: return .data(Data((0..<Int.random(in: 0...20, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }))
-        case .objectId: return .objectId(ObjectId(words: (UInt32(truncatingIfNeeded: rng.next()), UInt32(truncatingIfNeeded: rng.next()), UInt32(truncatingIfNeeded: rng.next()))))
+            return .date(
+                Timestamp(
+                    seconds: Int64.random(in: -5_000_000_000...5_000_000_000, using: &rng),
+                    nanoseconds: Int32.random(in: 0..<1_000_000_000, using: &rng)))
+        case .data:
+            return .data(
+                Data((0..<Int.random(in: 0...20, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }))
+        case .objectId:
+            return .objectId(
+                ObjectId(
+                    words: (
+                        UInt32(truncatingIfNeeded: rng.next()), UInt32(truncatingIfNeeded: rng.next()),
+                        UInt32(truncatingIfNeeded: rng.next())
+                    )))
         case .uuid:
             var u = UUID().uuid
             withUnsafeMutableBytes(of: &u) { for k in 0..<16 { $0[k] = UInt8.random(in: 0...255, using: &rng) } }
             return .uuid(UUID(uuid: u))
         case .decimal128:
             // Any 16 bytes are a decimal (NaNs, infinities, non-canonical forms too): all round-trip.
-            let specials: [Decimal128] = [.zero, .nan, .infinity, -.infinity, Decimal128(-1), Decimal128(low: 5, high: 0x6000_0000_0000_0000)]
-            return Bool.random(using: &rng) ? .decimal128(specials.randomElement(using: &rng) ?? .zero)
+            let specials: [Decimal128] = [
+                .zero, .nan, .infinity, -.infinity, Decimal128(-1), Decimal128(low: 5, high: 0x6000_0000_0000_0000),
+            ]
+            return Bool.random(using: &rng)
+                ? .decimal128(specials.randomElement(using: &rng) ?? .zero)
                 : .decimal128(Decimal128(low: rng.next(), high: rng.next()))
         case .object: return .link(ObjectKey(Int64.random(in: 0...1_000_000, using: &rng)))
         case .linkingObjects: return .null
         case .mixed:
             // Any scalar, a typed link, or a nested list or dictionary of them (two levels at most).
             switch Int.random(in: 0..<8, using: &rng) {
-            case 0: return .typedLink(TypedLink(className: randomString(&rng) + "C", key: ObjectKey(Int64(bitPattern: rng.next()))))
+            case 0:
+                return .typedLink(
+                    TypedLink(className: randomString(&rng) + "C", key: ObjectKey(Int64(bitPattern: rng.next()))))
             case 1: return .list((0..<Int.random(in: 0...3, using: &rng)).map { _ in randomScalar(.mixed, &rng) })
             case 2:
                 var entries = [String: Value]()
-                for _ in 0..<Int.random(in: 0...3, using: &rng) { entries[randomString(&rng)] = randomScalar(.mixed, &rng) }
+                for _ in 0..<Int.random(in: 0...3, using: &rng) {
+                    entries[randomString(&rng)] = randomScalar(.mixed, &rng)
+                }
                 return .map(entries)
             default:
                 let scalars = scalarTypes.filter { $0 != .object && $0 != .mixed }
@@ -85,15 +107,18 @@ enum ClusterFixtures {
         if p.isMap {
             var entries = [String: Value]()
             for _ in 0..<Int.random(in: 0...5, using: &rng) {
-                entries[randomString(&rng)] = p.isOptional && Int.random(in: 0..<4, using: &rng) == 0 ? .null : randomScalar(p.type, &rng)
+                entries[randomString(&rng)] =
+                    p.isOptional && Int.random(in: 0..<4, using: &rng) == 0 ? .null : randomScalar(p.type, &rng)
             }
             return .map(entries)
         }
         if p.isList {
             let n = Int.random(in: 0...5, using: &rng)
-            return .list((0..<n).map { _ in
-                p.isOptional && p.type != .object && Int.random(in: 0..<5, using: &rng) == 0 ? .null : randomScalar(p.type, &rng)
-            })
+            return .list(
+                (0..<n).map { _ in
+                    p.isOptional && p.type != .object && Int.random(in: 0..<5, using: &rng) == 0
+                        ? .null : randomScalar(p.type, &rng)
+                })
         }
         if p.isOptional && Int.random(in: 0..<5, using: &rng) == 0 { return .null }
         return randomScalar(p.type, &rng)
@@ -129,14 +154,17 @@ enum ClusterFixtures {
         case (.float(let x), .float(let y)): return x.bitPattern == y.bitPattern
         case (.double(let x), .double(let y)): return x.bitPattern == y.bitPattern
         case (.list(let x), .list(let y)): return x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
-        case (.map(let x), .map(let y)): return x.count == y.count && x.allSatisfy { k, v in y[k].map { same(v, $0) } ?? false }
+        case (.map(let x), .map(let y)):
+            return x.count == y.count && x.allSatisfy { k, v in y[k].map { same(v, $0) } ?? false }
         default: return a == b
         }
     }
 
     static func same(_ a: ClusterData, _ b: ClusterData) -> Bool {
         a.keys == b.keys && a.columns.count == b.columns.count
-            && zip(a.columns, b.columns).allSatisfy { x, y in x.count == y.count && zip(x, y).allSatisfy { same($0, $1) } }
+            && zip(a.columns, b.columns).allSatisfy { x, y in
+                x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
+            }
     }
 }
 
@@ -173,9 +201,18 @@ enum ClusterFixtures {
         let quietNaN = Double(bitPattern: 0x7FF8_0000_0000_1234)
         let floatNaN = Float(bitPattern: 0xFFC0_0042)
         let rows: [[Value]] = [
-            [.int(.min), .float(floatNaN), .double(quietNaN), .string(""), .date(Timestamp(seconds: .min, nanoseconds: 0)), .data(Data())],
-            [.int(.max), .float(-0.0), .double(-0.0), .null, .date(Timestamp(seconds: .max, nanoseconds: 999_999_999)), .null],
-            [.null, .float(.infinity), .double(.signalingNaN), .string("漢字とかな 🎉"), .date(Timestamp(seconds: -1, nanoseconds: 1)), .data(Data([0, 255]))],
+            [
+                .int(.min), .float(floatNaN), .double(quietNaN), .string(""),
+                .date(Timestamp(seconds: .min, nanoseconds: 0)), .data(Data()),
+            ],
+            [
+                .int(.max), .float(-0.0), .double(-0.0), .null,
+                .date(Timestamp(seconds: .max, nanoseconds: 999_999_999)), .null,
+            ],
+            [
+                .null, .float(.infinity), .double(.signalingNaN), .string("漢字とかな 🎉"),
+                .date(Timestamp(seconds: -1, nanoseconds: 1)), .data(Data([0, 255])),
+            ],
         ]
         let data = ClusterData(keys: [0, 5, Int64.max], columns: (0..<props.count).map { c in rows.map { $0[c] } })
         let back = try ClusterFixtures.roundTrip(data, props)
@@ -264,7 +301,9 @@ enum ClusterFixtures {
         var out: [UInt8] = [0xAA, 0xBB, 0xCC]
         ClusterCodec.encode(data, columns: props, into: &out)
         #expect(out.prefix(3) == [0xAA, 0xBB, 0xCC])
-        let back = try out.withUnsafeBytes { try ClusterView(UnsafeRawBufferPointer(rebasing: $0[3...]), columns: props).decode() }
+        let back = try out.withUnsafeBytes {
+            try ClusterView(UnsafeRawBufferPointer(rebasing: $0[3...]), columns: props).decode()
+        }
         #expect(back == data)
     }
 
@@ -280,10 +319,14 @@ enum ClusterFixtures {
         let props = [Property(name: "n", type: .int)]
         let bytes = ClusterFixtures.encode(ClusterData(keys: [1], columns: [[.int(5)]]), props)
         do {
-            _ = try bytes.withUnsafeBytes { try ClusterView(UnsafeRawBufferPointer(rebasing: $0[..<10]), columns: props) }
+            _ = try bytes.withUnsafeBytes {
+                try ClusterView(UnsafeRawBufferPointer(rebasing: $0[..<10]), columns: props)
+            }
             Issue.record("truncated header accepted")
         } catch let error as CodecError {
-            #expect(error.realmError(path: "/x.realm", nodeOffset: 4096) == .corruptFile(path: "/x.realm", offset: 4096, reason: error.reason))
+            #expect(
+                error.realmError(path: "/x.realm", nodeOffset: 4096)
+                    == .corruptFile(path: "/x.realm", offset: 4096, reason: error.reason))
         } catch {
             Issue.record("unexpected \(error)")
         }

@@ -6,8 +6,10 @@ import Testing
 /// (checked byte for byte, and decode-equal, and accepted by `ClusterView`).
 @Suite struct ClusterEditTests {
     /// The payload, followed by junk: edits must use the header's length, not the buffer's.
-    private static func withPayload<R>(_ data: ClusterData, _ props: [Property],
-                                       _ body: (ClusterView, UnsafeRawBufferPointer) throws -> R) throws -> R {
+    private static func withPayload<R>(
+        _ data: ClusterData, _ props: [Property],
+        _ body: (ClusterView, UnsafeRawBufferPointer) throws -> R
+    ) throws -> R {
         var bytes = ClusterFixtures.encode(data, props)
         let length = bytes.count
         bytes += [0xEE, 0xFF, 0x01]
@@ -17,7 +19,9 @@ import Testing
         }
     }
 
-    private static func check(_ actual: [UInt8], expected: ClusterData, _ props: [Property], _ what: @autoclosure () -> String) throws {
+    private static func check(
+        _ actual: [UInt8], expected: ClusterData, _ props: [Property], _ what: @autoclosure () -> String
+    ) throws {
         let wanted = ClusterFixtures.encode(expected, props)
         #expect(actual == wanted, "bytes differ: \(what())")
         let back = try actual.withUnsafeBytes { try ClusterView($0, columns: props).decode() }
@@ -64,9 +68,12 @@ import Testing
                     var expected = data
                     expected.columns[c] = values
                     var out: [UInt8] = [1, 2, 3]
-                    ClusterCodec.replacingColumn(view, payload: payload, columns: props, column: c, values: values, into: &out)
+                    ClusterCodec.replacingColumn(
+                        view, payload: payload, columns: props, column: c, values: values, into: &out)
                     #expect(out.prefix(3) == [1, 2, 3])
-                    try Self.check(Array(out.dropFirst(3)), expected: expected, props, "seed \(seed) rows \(rows) column \(p.name)")
+                    try Self.check(
+                        Array(out.dropFirst(3)), expected: expected, props, "seed \(seed) rows \(rows) column \(p.name)"
+                    )
                 }
             }
         }
@@ -83,8 +90,9 @@ import Testing
                     var out: [UInt8] = [9]
                     ClusterCodec.removingRows(view, payload: payload, columns: props, rows: subset, into: &out)
                     #expect(out.first == 9)
-                    try Self.check(Array(out.dropFirst()), expected: Self.removing(subset, from: data), props,
-                                   "seed \(seed) rows \(rows) removing \(subset)")
+                    try Self.check(
+                        Array(out.dropFirst()), expected: Self.removing(subset, from: data), props,
+                        "seed \(seed) rows \(rows) removing \(subset)")
                 }
             }
         }
@@ -103,7 +111,9 @@ import Testing
                     for subset in Self.subsets(rows, &rng) {
                         var out = [UInt8]()
                         ClusterCodec.removingRows(view, payload: payload, columns: props, rows: subset, into: &out)
-                        try Self.check(out, expected: Self.removing(subset, from: data), props, "\(p.name) rows \(rows) removing \(subset)")
+                        try Self.check(
+                            out, expected: Self.removing(subset, from: data), props,
+                            "\(p.name) rows \(rows) removing \(subset)")
                     }
                 }
             }
@@ -131,7 +141,8 @@ import Testing
                 }
                 var out = [UInt8]()
                 ClusterCodec.removingRows(view, payload: payload, columns: props, rows: removed, into: &out)
-                try Self.check(out, expected: Self.removing(removed, from: data), props, "runs ≤ \(maxRun) removing \(removed)")
+                try Self.check(
+                    out, expected: Self.removing(removed, from: data), props, "runs ≤ \(maxRun) removing \(removed)")
             }
         }
     }
@@ -151,9 +162,14 @@ import Testing
     @Test func listElementCountCrossingTheFreeOfBitsLimit() throws {
         let props = [Property(name: "l", type: .int, isList: true), Property(name: "b", type: .bool, isList: true)]
         let rows = 1000
-        let data = ClusterData(keys: (0..<Int64(rows)).map { $0 * 2 },
-                               columns: [Array(repeating: .list(Array(repeating: .int(7), count: 5)), count: rows),
-                                         Array(repeating: .list([.bool(false), .bool(false), .bool(false), .bool(false), .bool(false)]), count: rows)])
+        let data = ClusterData(
+            keys: (0..<Int64(rows)).map { $0 * 2 },
+            columns: [
+                Array(repeating: .list(Array(repeating: .int(7), count: 5)), count: rows),
+                Array(
+                    repeating: .list([.bool(false), .bool(false), .bool(false), .bool(false), .bool(false)]),
+                    count: rows),
+            ])
         try Self.withPayload(data, props) { view, payload in
             for subset in [Array(0..<300), Array(0..<100), [5], Array(0..<999)] {
                 var out = [UInt8]()
@@ -181,7 +197,8 @@ import Testing
                 if step % 2 == 0 {
                     let c = Int.random(in: 0..<props.count, using: &rng)
                     let values = (0..<data.count).map { _ in ClusterFixtures.randomValue(props[c], &rng) }
-                    ClusterCodec.replacingColumn(view, payload: raw, columns: props, column: c, values: values, into: &out)
+                    ClusterCodec.replacingColumn(
+                        view, payload: raw, columns: props, column: c, values: values, into: &out)
                     data.columns[c] = values
                 } else {
                     let subset = (0..<data.count).filter { _ in Int.random(in: 0..<8, using: &rng) == 0 }
@@ -227,7 +244,9 @@ import Testing
                 for _ in 0..<rounds {
                     out.removeAll(keepingCapacity: true)
                     let d = clock.measure {
-                        for l in 0..<leafCount { body(UnsafeRawBufferPointer(rebasing: raw[offsets[l]..<offsets[l + 1]]), views[l]) }
+                        for l in 0..<leafCount {
+                            body(UnsafeRawBufferPointer(rebasing: raw[offsets[l]..<offsets[l + 1]]), views[l])
+                        }
                     }
                     samples.append(Double(d.components.attoseconds) / 1e9 + Double(d.components.seconds) * 1e9)
                 }
@@ -237,31 +256,44 @@ import Testing
         }
         func fmt(_ x: Double) -> String { String(format: "%7.1f", x) }
 
-        let replaceAge = try median { p, v in ClusterCodec.replacingColumn(v, payload: p, columns: props, column: 2, values: newAges, into: &out) }
+        let replaceAge = try median { p, v in
+            ClusterCodec.replacingColumn(v, payload: p, columns: props, column: 2, values: newAges, into: &out)
+        }
         let reencodeAge = try median { _, v in
             var d = v.decode()
             d.columns[2] = newAges
             ClusterCodec.encode(d, columns: props, into: &out)
         }
-        let replaceName = try median { p, v in ClusterCodec.replacingColumn(v, payload: p, columns: props, column: 1, values: newNames, into: &out) }
+        let replaceName = try median { p, v in
+            ClusterCodec.replacingColumn(v, payload: p, columns: props, column: 1, values: newNames, into: &out)
+        }
         let reencodeName = try median { _, v in
             var d = v.decode()
             d.columns[1] = newNames
             ClusterCodec.encode(d, columns: props, into: &out)
         }
         print("cluster edit bench (ns/row, 256-row leaves × \(leafCount), median of \(rounds)):")
-        print("  replace age    : replacingColumn \(fmt(replaceAge))  vs decode+encode \(fmt(reencodeAge))  (×\(String(format: "%.1f", reencodeAge / replaceAge)))")
-        print("  replace name   : replacingColumn \(fmt(replaceName))  vs decode+encode \(fmt(reencodeName))  (×\(String(format: "%.1f", reencodeName / replaceName)))")
+        print(
+            "  replace age    : replacingColumn \(fmt(replaceAge))  vs decode+encode \(fmt(reencodeAge))  (×\(String(format: "%.1f", reencodeAge / replaceAge)))"
+        )
+        print(
+            "  replace name   : replacingColumn \(fmt(replaceName))  vs decode+encode \(fmt(reencodeName))  (×\(String(format: "%.1f", reencodeName / replaceName)))"
+        )
         for (label, rows) in [("remove 1 row ", oneRow), ("remove 1/10  ", tenth), ("remove 1/2   ", half)] {
-            let native = try median { p, v in ClusterCodec.removingRows(v, payload: p, columns: props, rows: rows, into: &out) }
+            let native = try median { p, v in
+                ClusterCodec.removingRows(v, payload: p, columns: props, rows: rows, into: &out)
+            }
             let gone = Set(rows)
             let reencode = try median { _, v in
                 let d = v.decode()
                 let keep = (0..<d.count).filter { !gone.contains($0) }
-                ClusterCodec.encode(ClusterData(keys: keep.map { d.keys[$0] }, columns: d.columns.map { col in keep.map { col[$0] } }),
-                                    columns: props, into: &out)
+                ClusterCodec.encode(
+                    ClusterData(keys: keep.map { d.keys[$0] }, columns: d.columns.map { col in keep.map { col[$0] } }),
+                    columns: props, into: &out)
             }
-            print("  \(label)  : removingRows    \(fmt(native))  vs decode+encode \(fmt(reencode))  (×\(String(format: "%.1f", reencode / native)))")
+            print(
+                "  \(label)  : removingRows    \(fmt(native))  vs decode+encode \(fmt(reencode))  (×\(String(format: "%.1f", reencode / native)))"
+            )
         }
     }
 }

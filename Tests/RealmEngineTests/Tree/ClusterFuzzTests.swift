@@ -27,7 +27,9 @@ import Testing
                 sink &+= Int(truncatingIfNeeded: view.timestamp(row: row, column: c).seconds)
                 sink &+= view.withBytes(row: row, column: c) { $0.reduce(0) { $0 &+ Int($1) } }
                 sink &+= view.listCount(row: row, column: c)
-                for i in view.listRange(row: row, column: c) { sink &+= view.element(column: c, index: i).isNull ? 1 : 0 }
+                for i in view.listRange(row: row, column: c) {
+                    sink &+= view.element(column: c, index: i).isNull ? 1 : 0
+                }
                 sink &+= view.value(row: row, column: c).description.utf8.count
             }
         }
@@ -49,7 +51,9 @@ import Testing
         }
         for t in ClusterFixtures.scalarTypes {
             for (optional, list) in [(false, false), (true, false), (true, true)] {
-                let props = [Property(name: "k", type: .int), Property(name: "x", type: t, isOptional: optional, isList: list)]
+                let props = [
+                    Property(name: "k", type: .int), Property(name: "x", type: t, isOptional: optional, isList: list),
+                ]
                 let data = ClusterFixtures.randomCluster(props, rows: 9, &rng)
                 out.append((props, ClusterFixtures.encode(data, props)))
             }
@@ -75,7 +79,8 @@ import Testing
 
     @Test func randomByteFlipsNeverTrap() {
         var rng = SeededGenerator(seed: 77)
-        var accepted = 0, rejected = 0
+        var accepted = 0
+        var rejected = 0
         let corpus = corpus()
         // CLUSTER_FUZZ_ROUNDS=300000 for a longer run (release build recommended).
         let rounds = TestSize.rounds("CLUSTER_FUZZ_ROUNDS", ci: 12_000)

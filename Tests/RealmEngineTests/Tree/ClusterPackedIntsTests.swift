@@ -55,11 +55,17 @@ import Testing
                 spread == .max ? Int64(bitPattern: rng.next()) : Int64.random(in: -7...(spread - 7), using: &rng)
             }
             let props = [Property(name: "n", type: .int)]
-            let bytes = ClusterFixtures.encode(ClusterData(keys: (0..<300).map { Int64($0) }, columns: [values.map { .int($0) }]), props)
+            let bytes = ClusterFixtures.encode(
+                ClusterData(keys: (0..<300).map { Int64($0) }, columns: [values.map { .int($0) }]), props)
             try bytes.withUnsafeBytes { raw in
                 let p = try #require(try ClusterView(raw, columns: props).packedInts(column: 0))
-                for (lo, hi) in [(Int64(20), Int64(30)), (.min, .max), (-7, -6), (0, 1), (.max - 1, .max), (5, 5), (9, 3), (-100, 100)] {
-                    #expect(p.count(inRange: lo, hi) == values.filter { $0 >= lo && $0 < hi }.count, "spread \(spread) [\(lo), \(hi))")
+                for (lo, hi) in [
+                    (Int64(20), Int64(30)), (.min, .max), (-7, -6), (0, 1), (.max - 1, .max), (5, 5), (9, 3),
+                    (-100, 100),
+                ] {
+                    #expect(
+                        p.count(inRange: lo, hi) == values.filter { $0 >= lo && $0 < hi }.count,
+                        "spread \(spread) [\(lo), \(hi))")
                 }
             }
         }
@@ -72,15 +78,19 @@ import Testing
         for n in [5, 16, 61, 300] {
             let values: [Int64] = (0..<n).map { _ in Int64.random(in: 0...255, using: &rng) + 1000 }
             let props = [Property(name: "n", type: .int)]
-            let bytes = ClusterFixtures.encode(ClusterData(keys: (0..<n).map { Int64($0) }, columns: [values.map { .int($0) }]), props)
+            let bytes = ClusterFixtures.encode(
+                ClusterData(keys: (0..<n).map { Int64($0) }, columns: [values.map { .int($0) }]), props)
             try bytes.withUnsafeBytes { raw in
                 let p = try #require(try ClusterView(raw, columns: props).packedInts(column: 0))
                 #expect(p.width == 8 || n < 16)
                 let edges: [Int64] = [-5, 0, 1, 2, 63, 64, 100, 126, 127, 128, 129, 130, 200, 254, 255, 256, 300]
                 for a in edges {
                     for b in edges {
-                        let lo = p.base + a, hi = p.base + b
-                        #expect(p.count(inRange: lo, hi) == values.filter { $0 >= lo && $0 < hi }.count, "n \(n) [\(a), \(b))")
+                        let lo = p.base + a
+                        let hi = p.base + b
+                        #expect(
+                            p.count(inRange: lo, hi) == values.filter { $0 >= lo && $0 < hi }.count,
+                            "n \(n) [\(a), \(b))")
                     }
                 }
             }

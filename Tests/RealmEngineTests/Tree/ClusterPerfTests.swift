@@ -24,7 +24,10 @@ import Testing
             columns[2].append(.int(Int64.random(in: 0...99, using: &rng)))
             columns[3].append(.double(Double.random(in: 0..<100, using: &rng)))
             // Foundation dates hold microseconds: nanoseconds are multiples of 1000.
-            columns[4].append(.date(Timestamp(seconds: 1_700_000_000 + k, nanoseconds: Int32.random(in: 0..<1_000_000, using: &rng) * 1000)))
+            columns[4].append(
+                .date(
+                    Timestamp(
+                        seconds: 1_700_000_000 + k, nanoseconds: Int32.random(in: 0..<1_000_000, using: &rng) * 1000)))
         }
         return ClusterData(keys: keys, columns: columns)
     }
@@ -33,7 +36,8 @@ import Testing
         var rng = SeededGenerator(seed: 5)
         let data = Self.people(first: 1_000_000, &rng)
         let size = ClusterCodec.encodedSize(data, columns: Self.props)
-        print("cluster: 256 × {id, name(10), age, score, createdAt} = \(size) bytes, \(Double(size) / 256) bytes/object")
+        print(
+            "cluster: 256 × {id, name(10), age, score, createdAt} = \(size) bytes, \(Double(size) / 256) bytes/object")
         // keys 0 B, id 1 B, name 2 + 10 B, age 1 B, score 8 B, date 1 + 4 B per object, plus headers.
         #expect(size < 256 * 28 + 64)
     }
@@ -65,7 +69,8 @@ import Testing
         let scan = try clock.measure {
             try out.withUnsafeBytes { raw in
                 for l in 0..<leaves.count {
-                    let view = try ClusterView(UnsafeRawBufferPointer(rebasing: raw[offsets[l]..<offsets[l + 1]]), columns: Self.props)
+                    let view = try ClusterView(
+                        UnsafeRawBufferPointer(rebasing: raw[offsets[l]..<offsets[l + 1]]), columns: Self.props)
                     if let age = view.packedInts(column: 2) { matches += age.count(inRange: 20, 30) }
                 }
             }
@@ -74,12 +79,17 @@ import Testing
         let decode = try clock.measure {
             try out.withUnsafeBytes { raw in
                 for l in 0..<leaves.count {
-                    let view = try ClusterView(UnsafeRawBufferPointer(rebasing: raw[offsets[l]..<offsets[l + 1]]), columns: Self.props)
+                    let view = try ClusterView(
+                        UnsafeRawBufferPointer(rebasing: raw[offsets[l]..<offsets[l + 1]]), columns: Self.props)
                     decoded += view.decode().keys.count
                 }
             }
         }
-        print("cluster bench: 1,000,192 objects in \(leaves.count) leaves, \(bytes) bytes (\(Double(bytes) / 1_000_192) B/object)")
-        print("cluster bench: encode \(encode), encodedSize \(sizing), view+count(age 20..<30) \(scan) → \(matches), view+decode \(decode) → \(decoded)")
+        print(
+            "cluster bench: 1,000,192 objects in \(leaves.count) leaves, \(bytes) bytes (\(Double(bytes) / 1_000_192) B/object)"
+        )
+        print(
+            "cluster bench: encode \(encode), encodedSize \(sizing), view+count(age 20..<30) \(scan) → \(matches), view+decode \(decode) → \(decoded)"
+        )
     }
 }

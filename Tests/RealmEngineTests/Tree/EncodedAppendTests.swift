@@ -14,7 +14,9 @@ import Testing
             IndexLeafCodec.appending(view, entry, into: &out)
         }
         #expect(out.first == 9)
-        #expect(Array(out.dropFirst()) == IndexLeafCodec.encode(entries + [entry]), "appending \(entry) to \(entries.count) entries")
+        #expect(
+            Array(out.dropFirst()) == IndexLeafCodec.encode(entries + [entry]),
+            "appending \(entry) to \(entries.count) entries")
     }
 
     @Test func indexAppendMatchesEncoding() throws {
@@ -31,15 +33,25 @@ import Testing
         }
         for _ in 0..<200 {
             let n = Int.random(in: 1...40, using: &rng)
-            var entries = (0..<n).map { _ in TreeKey(hi: UInt64.random(in: 0...(1 << 40), using: &rng), lo: Int64.random(in: -1000...1000, using: &rng)) }
+            var entries = (0..<n).map { _ in
+                TreeKey(
+                    hi: UInt64.random(in: 0...(1 << 40), using: &rng), lo: Int64.random(in: -1000...1000, using: &rng))
+            }
             entries.sort()
             let last = entries[n - 1]
-            try checkIndexAppend(entries, TreeKey(hi: last.hi + UInt64.random(in: 0...3, using: &rng), lo: last.lo + Int64.random(in: 1...1 << 33, using: &rng)))
+            try checkIndexAppend(
+                entries,
+                TreeKey(
+                    hi: last.hi + UInt64.random(in: 0...3, using: &rng),
+                    lo: last.lo + Int64.random(in: 1...1 << 33, using: &rng)))
         }
     }
 
     @Test func innerReplaceMatchesEncoding() throws {
-        let children = (0..<5).map { TreeChild(firstKey: TreeKey(hi: 0, lo: Int64($0) * 100), count: 100 + $0, ref: UInt64(4096 + 64 * $0), node: nil) }
+        let children = (0..<5).map {
+            TreeChild(
+                firstKey: TreeKey(hi: 0, lo: Int64($0) * 100), count: 100 + $0, ref: UInt64(4096 + 64 * $0), node: nil)
+        }
         let bytes = InnerNodeCodec.encode(children)
         for i in children.indices {
             var changed = children
@@ -66,10 +78,14 @@ import Testing
             for i in 0..<bulk { try realm.create("Person", ["id": .int(Int64(i)), "name": .string("n\(i % 97)")]) }
         }
         for i in bulk..<(bulk + 40) {
-            try realm.write { try realm.create("Person", ["id": .int(Int64(i)), "name": .string("s\(i)"), "age": .int(Int64(i % 7))]) }
+            try realm.write {
+                try realm.create("Person", ["id": .int(Int64(i)), "name": .string("s\(i)"), "age": .int(Int64(i % 7))])
+            }
         }
         try realm.write {
-            for i in (bulk + 40)..<(bulk + 43) { try realm.create("Person", ["id": .int(Int64(i)), "name": .string("t\(i)")]) }
+            for i in (bulk + 40)..<(bulk + 43) {
+                try realm.create("Person", ["id": .int(Int64(i)), "name": .string("t\(i)")])
+            }
         }
         let original = try Data(contentsOf: URL(fileURLWithPath: path))
         try realm.beginWrite()
@@ -114,12 +130,15 @@ import Testing
         let bAt = first + UInt64(a.count)
         a.withUnsafeMutableBytes { Node.bindChecksum($0, to: first) }
         b.withUnsafeMutableBytes { Node.bindChecksum($0, to: bAt) }
-        let checksum = { (node: [UInt8]) in node.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 12, as: UInt32.self)) } }
+        let checksum = { (node: [UInt8]) in
+            node.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 12, as: UInt32.self)) }
+        }
         #expect(writer.writtenChecksum(first) == checksum(a))
         #expect(writer.writtenChecksum(first + UInt64(a.count)) == checksum(b))
         try writer.flush()
         writer.deferWrites = false
-        let written = Array(UnsafeRawBufferPointer(start: realm.shared.file.base + Int(first), count: a.count + b.count))
+        let written = Array(
+            UnsafeRawBufferPointer(start: realm.shared.file.base + Int(first), count: a.count + b.count))
         #expect(written == a + b)
         #expect(writer.writtenChecksum(first + UInt64(a.count)) == checksum(b))
         realm.cancelWrite()
