@@ -19,13 +19,7 @@ extension SyncAgent {
         let size = max(1, batchSize)
         try db.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         defer { _ = try? db.execute("ROLLBACK") }
-        guard
-            let last = try db.execute("SELECT last FROM realmtui_counter WHERE id = 1").rows.first?.first.flatMap({ $0 }
-            ).flatMap({ Int64($0) })
-        else {
-            throw RealmError.invalidState(
-                "\(db.server): the sync feed's counter is missing; run 'realmtui sync init' again")
-        }
+        let last = try SyncServerSchema.lastFeedNumber(db)
         var total = 0
         for c in classes {
             total +=

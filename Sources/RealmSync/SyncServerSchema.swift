@@ -21,6 +21,18 @@ enum SyncServerSchema {
     /// Prefix of the server tables of our own; no class may use it.
     static let reservedPrefix = "realmtui_"
 
+    /// The last feed number the counter handed out. `lockingIt`: with the counter's row lock
+    /// (`FOR UPDATE`), which orders an upload's feed numbers after every committed one. Throws
+    /// when the counter row is missing (a server set up by hand, or damaged).
+    static func lastFeedNumber(_ db: PostgresConnection, lockingIt: Bool = false) throws -> Int64 {
+        let query = "SELECT last FROM realmtui_counter WHERE id = 1" + (lockingIt ? " FOR UPDATE" : "")
+        guard let last = try db.execute(query).rows.first?.first.flatMap({ $0 }).flatMap({ Int64($0) }) else {
+            throw RealmError.invalidState(
+                "\(db.server): the sync feed's counter is missing; run 'realmtui sync init' again")
+        }
+        return last
+    }
+
     /// A quoted SQL identifier.
     static func identifier(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
 

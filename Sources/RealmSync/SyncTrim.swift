@@ -20,13 +20,7 @@ extension SyncAgent {
         guard keep >= 0 else {
             throw RealmError.invalidInput("the number of feed entries to keep must be 0 or more, got \(keep)")
         }
-        guard
-            let last = try db.execute("SELECT last FROM realmtui_counter WHERE id = 1").rows.first?.first.flatMap({ $0 }
-            ).flatMap({ Int64($0) })
-        else {
-            throw RealmError.invalidState(
-                "\(db.server): the sync feed's counter is missing; run 'realmtui sync init' again")
-        }
+        let last = try SyncServerSchema.lastFeedNumber(db)
         let deleted = try db.execute("DELETE FROM realmtui_feed WHERE seq <= $1", [String(last - Int64(keep))]).affected
         return Trim(deleted: deleted, last: last)
     }

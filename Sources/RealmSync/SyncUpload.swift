@@ -112,14 +112,7 @@ extension SyncAgent {
     private func send(_ changes: [Change], version: Int64, part: Int64, base: Int64) throws -> SentBatch {
         // The counter's row lock first: it orders this transaction's feed numbers after every
         // committed one (SyncServerSchema), and makes the duplicate check below race-free.
-        guard
-            let lastText = try db.execute("SELECT last FROM realmtui_counter WHERE id = 1 FOR UPDATE").rows.first?
-                .first,
-            let last = lastText.flatMap({ Int64($0) })
-        else {
-            throw RealmError.invalidState(
-                "\(db.server): the sync feed's counter is missing; run 'realmtui sync init' again")
-        }
+        let last = try SyncServerSchema.lastFeedNumber(db, lockingIt: true)
         let inserted = try db.execute(
             "INSERT INTO realmtui_batches (client, version, part) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
             [client, String(version), String(part)])
