@@ -42,14 +42,7 @@ enum DynamicInput {
         guard let model = realm.objectType(named: schema.name), ClassInfo.of(model).objectSchema == schema else {
             return .dictionary(given)
         }
-        if let pk = schema.primaryKeyProperty, case .value(let key)? = given[pk.name],
-            try realm.dynamicRealm.object(ofType: schema.name, forPrimaryKey: key) != nil
-        {
-            return .dictionary(given)
-        }
-        var values = given
-        for (name, value) in model.init()._rlmValues(for: realm) where values[name] == nil { values[name] = value }
-        return .dictionary(values)
+        return try model._rlmAddingDefaults(to: given, realm: realm)
     }
 
     /// The input of property `p` (a whole collection for a collection property).

@@ -545,14 +545,22 @@ extension Object: _RealmElement {
     /// given values.
     class func _rlmNewObjectInput(fromAny any: Any, realm: Realm) throws -> ObjectInput {
         let input = try _rlmInputValues(fromAny: any, realm: realm)
-        guard case .dictionary(var given) = input else { return input }
+        guard case .dictionary(let given) = input else { return input }
+        return try _rlmAddingDefaults(to: given, realm: realm)
+    }
+
+    /// `given` (values by stored name) for a new object of this class, the keys it does not give
+    /// taking the defaults of a fresh instance; for an existing object (by primary key) only
+    /// `given`. Shared by the typed `create` and the dynamic API's (`DynamicInput`).
+    class func _rlmAddingDefaults(to given: [String: ObjectInput], realm: Realm) throws -> ObjectInput {
         if let pk = ClassInfo.of(self).objectSchema.primaryKeyProperty, case .value(let key)? = given[pk.name],
             try realm.dynamicRealm.object(ofType: className(), forPrimaryKey: key) != nil
         {
-            return input
+            return .dictionary(given)
         }
-        for (k, v) in self.init()._rlmValues(for: realm) where given[k] == nil { given[k] = v }
-        return .dictionary(given)
+        var values = given
+        for (k, v) in self.init()._rlmValues(for: realm) where values[k] == nil { values[k] = v }
+        return .dictionary(values)
     }
 
     /// Input for `create` from a dictionary (only the given keys) or an array in property order.
