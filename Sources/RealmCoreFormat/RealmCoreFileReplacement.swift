@@ -72,9 +72,7 @@ extension RealmCoreWriter {
     /// Writes `bytes` to a new file beside `path`, fsyncs it, renames it over `path` and fsyncs
     /// the folder. The new file keeps the old one's permission bits (and, where allowed, owner).
     static func replaceFile(_ bytes: [UInt8], at path: String) throws {
-        func failure(_ what: String, _ file: String, _ code: Int32) -> RealmError {
-            RealmError.io(path: file, operation: what, errno: code, message: String(cString: strerror(code)))
-        }
+        let failure = CoreFileWrites.failure
         var original = stat()
         guard stat(path, &original) == 0 else { throw failure("stat", path, errno) }
         let url = URL(fileURLWithPath: path)
@@ -89,15 +87,7 @@ extension RealmCoreWriter {
             defer { if !closed { close(fd) } }
             _ = fchown(fd, original.st_uid, original.st_gid)  // best effort: only root may give a file away
             guard fchmod(fd, original.st_mode & 0o7777) == 0 else { throw failure("chmod", temporary, errno) }
-            var done = 0
-            while done < bytes.count {
-                let n = bytes.withUnsafeBytes { buffer in
-                    buffer.baseAddress.map { Glibc.write(fd, $0 + done, buffer.count - done) } ?? 0
-                }
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { throw failure("write", temporary, n < 0 ? errno : ENOSPC) }
-                done += n
-            }
+            try CoreFileWrites.write(bytes, to: fd, at: 0, path: temporary)
             guard fsync(fd) == 0 else { throw failure("fsync", temporary, errno) }
             closed = true
             // close can report a write-back error on some file systems (NFS).

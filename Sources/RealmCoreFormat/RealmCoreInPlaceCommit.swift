@@ -298,23 +298,11 @@ public enum RealmCoreInPlaceCommit {
     static func write(_ bytes: [UInt8], at offset: Int, topRef: Int, header: RealmCoreHeader, path: String, flip: Bool)
         throws
     {
-        func failure(_ what: String, _ code: Int32) -> RealmError {
-            RealmError.io(path: path, operation: what, errno: code, message: String(cString: strerror(code)))
-        }
+        func failure(_ what: String, _ code: Int32) -> RealmError { CoreFileWrites.failure(what, path, code) }
         let fd = open(path, O_RDWR | O_CLOEXEC)
         guard fd >= 0 else { throw failure("open for writing", errno) }
         defer { close(fd) }
-        func put(_ data: [UInt8], _ at: Int) throws {
-            var done = 0
-            while done < data.count {
-                let n = data.withUnsafeBytes { buffer in
-                    buffer.baseAddress.map { pwrite(fd, $0 + done, buffer.count - done, off_t(at + done)) } ?? 0
-                }
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { throw failure("write", n < 0 ? errno : ENOSPC) }
-                done += n
-            }
-        }
+        func put(_ data: [UInt8], _ at: Int) throws { try CoreFileWrites.write(data, to: fd, at: at, path: path) }
         var flags = [UInt8](repeating: 0, count: 1)
         guard pread(fd, &flags, 1, 23) == 1 else { throw failure("read the header", errno) }
         let slot = 1 - header.selectedSlot
