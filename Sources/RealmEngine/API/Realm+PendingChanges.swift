@@ -37,7 +37,7 @@ extension Realm {
             var modified: [ObjectKey: [String]] = [:]
             for (key, mask) in changes.modified {
                 var names: [String] = []
-                for (column, name) in properties.enumerated() where mask & (1 << UInt64(Swift.min(column, 63))) != 0 {
+                for (column, name) in properties.enumerated() where ChangeRecorder.mask(mask, includes: column) {
                     names.append(name)
                 }
                 modified[ObjectKey(key)] = names

@@ -129,8 +129,7 @@ extension Realm {
                 }
             }
             for (k, mask) in changes.modified.sorted(by: { $0.key < $1.key }) {
-                // Bit 63 stands for column 63 and every later one.
-                let names = properties.indices.filter { mask & (1 << UInt64(Swift.min($0, 63))) != 0 }.map {
+                let names = properties.indices.filter { ChangeRecorder.mask(mask, includes: $0) }.map {
                     properties[$0].name
                 }
                 let pk = try t.state.value(classIndex: c, key: ObjectKey(k), column: pkColumn)

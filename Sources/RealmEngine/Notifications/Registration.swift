@@ -221,7 +221,7 @@ final class Registration: @unchecked Sendable {
                 guard mask != 0 || !inside.isEmpty else { return (.none, []) }
                 let properties = snapshot.schema.objectSchemas[c].persistedProperties
                 var changes: [PropertyChange] = []
-                for column in 0..<persisted where mask & (1 << UInt64(min(column, 63))) != 0 || inside.contains(column)
+                for column in 0..<persisted where ChangeRecorder.mask(mask, includes: column) || inside.contains(column)
                 {
                     let before = try? old.value(classIndex: c, key: key, column: column)
                     let after = try snapshot.value(classIndex: c, key: key, column: column)

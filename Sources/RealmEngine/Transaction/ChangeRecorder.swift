@@ -114,7 +114,11 @@ struct ChangeRecorder {
         }
     }
 
-    private static func mask(_ column: Int) -> UInt64 { 1 << UInt64(Swift.min(column, 63)) }
+    /// The bit of `column` in a column mask: bit 63 stands for column 63 and every later one.
+    static func mask(_ column: Int) -> UInt64 { 1 << UInt64(Swift.min(column, 63)) }
+
+    /// Whether a column mask says `column` may have changed (a superset from column 63 on).
+    static func mask(_ mask: UInt64, includes column: Int) -> Bool { mask & Self.mask(column) != 0 }
 }
 /// Key runs, as the change log stores them: `(first key, count, column mask)` for consecutive
 /// keys with the same mask. Built straight from the recorder, so encoding a commit's record
