@@ -104,6 +104,7 @@ struct BoundQuery {
                 keys = indexed
             }
         } else if candidates == nil, let plan = linkPlan, let linked = try plan.candidates(in: store) {
+            if plan.isExact { return try ResultOrdering.apply(ordering, to: linked, classIndex: classIndex, in: store) }
             keys = linked
         } else if candidates == nil, let scanned = try scan(in: store) {
             return try ResultOrdering.apply(ordering, to: scanned, classIndex: classIndex, in: store)
@@ -186,7 +187,10 @@ struct BoundQuery {
     /// How `run` finds candidates, e.g. "index lookup on name" or "scan Person".
     var planDescription: String {
         if let indexPlan { return "index lookup on \(indexPlan.name)" }
-        if let linkPlan { return "\(linkPlan.far.planDescription), then backlinks of \(linkPlan.name)" }
+        if let linkPlan {
+            let exact = linkPlan.isExact ? " (exact)" : ""
+            return "\(linkPlan.far.planDescription), then backlinks of \(linkPlan.name)\(exact)"
+        }
         return "scan \(className)"
     }
 

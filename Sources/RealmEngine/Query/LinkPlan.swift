@@ -3,8 +3,10 @@
 /// walks the matching authors' backlinks to the books that link to them. Without it every Book
 /// read its list of authors and each author's name: 8 s for 500,000 books in a debug build.
 ///
-/// The books found are candidates only: `BoundQuery.run` still evaluates the whole predicate on
-/// each (other AND terms, the exact quantifier), so the plan must only never miss a match. It
+/// When the comparison is the whole predicate, the books found are the answer (`isExact`: an
+/// object links to a matching author exactly when ANY of its authors matches). With other AND
+/// terms they are candidates only: `BoundQuery.run` evaluates the whole predicate on each, so
+/// the plan must only never miss a match. It
 /// applies to a top-level term that is a comparison of a path of link and list-of-link steps
 /// ending in a scalar column with constants that are not nil, under ANY (explicit or implied),
 /// with an operator a missing value never satisfies (not `!=`, `NONE`, `ALL`, or a comparison
@@ -16,11 +18,15 @@ final class LinkPlan {
     let far: BoundQuery
     /// The key path as written (for `planDescription`).
     let name: String
+    /// Whether the comparison is the whole predicate, so the objects found are exactly its
+    /// matches and need no evaluation of their own.
+    let isExact: Bool
 
-    private init(links: [(classIndex: Int, column: Int)], far: BoundQuery, name: String) {
+    private init(links: [(classIndex: Int, column: Int)], far: BoundQuery, name: String, isExact: Bool) {
         self.links = links
         self.far = far
         self.name = name
+        self.isExact = isExact
     }
 
     /// The plan for the first term of `predicate` it applies to, if any.
@@ -28,12 +34,16 @@ final class LinkPlan {
         let terms: [BoundPredicate]
         if case .and(let list) = predicate { terms = list } else { terms = [predicate] }
         for case .compare(let comparison) in terms {
-            if let plan = make(comparison, classIndex: classIndex, schema: schema) { return plan }
+            if let plan = make(comparison, classIndex: classIndex, schema: schema, isExact: terms.count == 1) {
+                return plan
+            }
         }
         return nil
     }
 
-    private static func make(_ comparison: BoundComparison, classIndex: Int, schema: Schema) -> LinkPlan? {
+    private static func make(_ comparison: BoundComparison, classIndex: Int, schema: Schema, isExact: Bool)
+        -> LinkPlan?
+    {
         guard comparison.quantifier == .any, comparison.op != .notEqual,
             case .path(let path) = comparison.lhs, path.postfix == .none, path.steps.count >= 2
         else { return nil }
@@ -65,7 +75,7 @@ final class LinkPlan {
                 steps: [.column(classIndex: owner, column: column)], throughCollection: false,
                 postfix: .none, elementType: path.elementType, name: last.name))
         let far = BoundQuery.make(classIndex: owner, schema: schema, predicate: .compare(farComparison))
-        return LinkPlan(links: links, far: far, name: path.name)
+        return LinkPlan(links: links, far: far, name: path.name, isExact: isExact)
     }
 
     /// The keys (ascending) of the queried class's objects that link, through every step, to
@@ -80,14 +90,19 @@ final class LinkPlan {
         var found = try far.run(in: store, candidates: nil)
         for link in links.reversed() {
             guard let target = target(of: link, schema: store.schema) else { return nil }
-            var origins = Set<ObjectKey>()
+            var origins: [ObjectKey] = []
+            origins.reserveCapacity(found.count)
             for (done, key) in found.enumerated() {
                 try ProgressMonitor.tick(done, of: found.count)
-                origins.formUnion(
-                    try store.backlinks(
+                origins.append(
+                    contentsOf: try store.backlinks(
                         classIndex: target, key: key, originClass: link.classIndex, originColumn: link.column))
             }
-            found = origins.sorted()
+            // Ascending, each once (an object linking to several matches is found once per link).
+            origins.sort()
+            found = origins.indices.compactMap { index in
+                index == 0 || origins[index - 1] != origins[index] ? origins[index] : nil
+            }
         }
         return found
     }

@@ -21,18 +21,31 @@ struct PrimitiveSortKey: Comparable {
         var keys: [PrimitiveSortKey] = []
         keys.reserveCapacity(values.count)
         for value in values {
-            switch (kind, value) {
-            case (_, .null): keys.append(null)
-            case (.int, .int(let number)): keys.append(PrimitiveSortKey(rank: 2, high: number, low: 0))
-            case (.bool, .bool(let flag)): keys.append(PrimitiveSortKey(rank: 2, high: flag ? 1 : 0, low: 0))
-            case (.date(_), .date(let date)):
-                keys.append(PrimitiveSortKey(rank: 2, high: date.seconds, low: Int64(date.nanoseconds)))
-            case (.double, .double(let number)): keys.append(key(number))
-            case (.float, .float(let number)): keys.append(key(Double(number)))
-            default: return nil
-            }
+            guard let key = key(value, kindOf: kind) else { return nil }
+            keys.append(key)
         }
         return keys
+    }
+
+    /// The key of `value` when it is null or of the kind of `kind`; nil otherwise.
+    static func key(_ value: Value, kindOf kind: Value) -> PrimitiveSortKey? {
+        switch (kind, value) {
+        case (_, .null): null
+        case (.int, .int(let number)): PrimitiveSortKey(rank: 2, high: number, low: 0)
+        case (.bool, .bool(let flag)): PrimitiveSortKey(rank: 2, high: flag ? 1 : 0, low: 0)
+        case (.date(_), .date(let date)): PrimitiveSortKey(rank: 2, high: date.seconds, low: Int64(date.nanoseconds))
+        case (.double, .double(let number)): key(number)
+        case (.float, .float(let number)): key(Double(number))
+        default: nil
+        }
+    }
+
+    /// Whether every value of a column of `type` has a key (`key(_:kindOf:)`).
+    static func covers(_ type: PropertyType) -> Bool {
+        switch type {
+        case .int, .int8, .int16, .int32, .bool, .date, .double, .float: true
+        default: false
+        }
     }
 
     /// A double as an integer of the same order: NaN before every number, -0 equal to 0.

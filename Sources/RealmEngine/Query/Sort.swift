@@ -40,18 +40,17 @@ enum ResultOrdering {
         {
             return fast
         }
+        let directions = descriptors.map(\.ascending)
+        if paths.count == 1,
+            let primitive = try primitiveSortKeys(keys, path: paths[0], classIndex: classIndex, in: store)
+        {
+            return try ordered(keys, limit: limit, by: primitiveOrder(primitive, ascending: directions[0]))
+        }
         // Read every sort value once: rows[i] holds the values of keys[i].
         let rows = try sortValues(keys, paths: paths, classIndex: classIndex, in: store)
-        let directions = descriptors.map(\.ascending)
         let before: (Int, Int) -> Bool
         if directions.count == 1, let primitive = PrimitiveSortKey.keys(rows.map { $0[0] }) {
-            let ascending = directions[0]
-            before = { a, b in
-                let x = primitive[a]
-                let y = primitive[b]
-                if x != y { return ascending ? x < y : y < x }
-                return a < b
-            }
+            before = primitiveOrder(primitive, ascending: directions[0])
         } else {
             before = { a, b in
                 for d in directions.indices {
@@ -61,11 +60,63 @@ enum ResultOrdering {
                 return a < b
             }
         }
+        return try ordered(keys, limit: limit, by: before)
+    }
+
+    /// `keys` in `before` order of their indices (the first `limit` of them: with a small limit,
+    /// a bounded selection instead of a full sort).
+    private static func ordered(_ keys: [ObjectKey], limit: Int?, by before: (Int, Int) -> Bool) throws
+        -> [ObjectKey]
+    {
         if let limit, limit < keys.count / 8 {
             return try topK(keys.count, limit, before).map { keys[$0] }
         }
         let order = try sortIndices(keys.count, by: before)
         return (limit.map { Array(order.prefix($0)) } ?? order).map { keys[$0] }
+    }
+
+    /// Index order by `keys` (ties by index: a stable sort).
+    private static func primitiveOrder(_ keys: [PrimitiveSortKey], ascending: Bool) -> (Int, Int) -> Bool {
+        { a, b in
+            let x = keys[a]
+            let y = keys[b]
+            if x != y { return ascending ? x < y : y < x }
+            return a < b
+        }
+    }
+
+    /// The sort keys of one own column of numbers, dates or bools, read leaf by leaf into
+    /// integers with no `Value` array per object; nil when the path is anything else or the
+    /// keys are not an ascending list covering a good part of the class (as `sortValues`).
+    private static func primitiveSortKeys(
+        _ keys: [ObjectKey], path: BoundPath, classIndex: Int, in store: some ObjectStore
+    ) throws -> [PrimitiveSortKey]? {
+        guard path.steps.count == 1, path.postfix == .none, case .column(let owner, let column) = path.steps[0],
+            owner == classIndex, store.schema.objectSchemas.indices.contains(classIndex),
+            store.schema.objectSchemas[classIndex].persistedProperties.indices.contains(column),
+            case let property = store.schema.objectSchemas[classIndex].persistedProperties[column],
+            !property.isList, !property.isSet, !property.isMap, PrimitiveSortKey.covers(property.type),
+            zip(keys, keys.dropFirst()).allSatisfy({ $0 < $1 }),
+            keys.count * 8 >= (try store.count(classIndex: classIndex))
+        else { return nil }
+        var out: [PrimitiveSortKey] = []
+        out.reserveCapacity(keys.count)
+        var kind: Value?
+        var next = 0
+        var covered = true
+        let scanned = try store.forEachCluster(classIndex: classIndex) { leaf in
+            for r in 0..<leaf.count where covered && next < keys.count && leaf.key(at: r) == keys[next].rawValue {
+                let value = leaf.value(row: r, column: column)
+                if kind == nil, value != .null { kind = value }
+                guard let key = PrimitiveSortKey.key(value, kindOf: kind ?? value) else {
+                    covered = false
+                    return
+                }
+                out.append(key)
+                next += 1
+            }
+        }
+        return scanned && covered && next == keys.count ? out : nil
     }
 
     /// `0..<count` sorted by `before`, reporting to the progress monitor every 64k comparisons

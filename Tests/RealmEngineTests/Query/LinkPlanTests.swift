@@ -92,6 +92,24 @@ import Testing
         #expect(!plain.isEmpty, "the data should give this query some matches")
     }
 
+    /// When the link comparison is the whole predicate, the objects found from the far end are
+    /// the answer: the plan says so and checks no candidate again; with another AND term it does.
+    @Test(arguments: [
+        ("Book", "ANY authors.name BEGINSWITH '王'", true),
+        ("Book", "authors.name IN {'王0', '李3', 'nobody'}", true),
+        ("Review", "book.authors.name BEGINSWITH '王'", true),
+        ("Book", "editor.name CONTAINS '1'", true),
+        ("Book", "authors.born > 1930 AND title != 't3'", false),
+        ("Review", "book.editor.born >= 1950 AND stars > 2", false),
+    ])
+    func aLoneLinkComparisonIsAnsweredFromTheFarEndAlone(className: String, text: String, exact: Bool) throws {
+        let dir = TempDir()
+        let realm = try Self.makeRealm(dir)
+        let (planned, plain, plan) = try answers(realm, className, text)
+        #expect(plan.hasSuffix("(exact)") == exact, "\(plan)")
+        #expect(planned == plain)
+    }
+
     @Test(arguments: [
         ("Book", "ANY authors.name != '王0'"),
         ("Book", "editor.name != '王5'"),

@@ -57,4 +57,48 @@ import Testing
             }
         }
     }
+
+    /// A first page (`LIMIT`: the bounded selection) and a sorted filter result, read leaf by
+    /// leaf, equal the order computed here from the values themselves.
+    @Test(arguments: ["i", "d", "f", "t", "b"])
+    func aFirstPageAndAFilteredResultMatchTheValueOrder(property: String) throws {
+        let dir = TempDir()
+        let realm = try Realm(path: dir.path("page.realm"), schema: Self.schema)
+        let doubles: [Double] = [.nan, -0.0, 0, 1, -1, .infinity, -.infinity, 2.5]
+        try realm.write {
+            for index in 0..<900 {
+                let null = index % 11 == 0
+                try realm.create(
+                    "Row",
+                    [
+                        "i": null ? .null : .int(Int64((index * 7919) % 97) - 40),
+                        "d": null ? .null : .double(doubles[(index * 31) % doubles.count]),
+                        "f": null ? .null : .float(Float(doubles[(index * 17) % doubles.count])),
+                        "t": null
+                            ? .null : .date(Timestamp(seconds: Int64(index % 7) - 3, nanoseconds: Int32(index % 3))),
+                        "b": null ? .null : .bool(index % 3 == 0),
+                    ])
+            }
+        }
+        let classIndex = try #require(realm.schema.objectSchemas.firstIndex { $0.name == "Row" })
+        let snapshot = try realm.snapshot
+        for (filter, ascending) in [("TRUEPREDICATE", true), ("TRUEPREDICATE", false), ("i != 3", true)] {
+            for limit in [5, 1000] {
+                let text = "\(filter) SORT(\(property) \(ascending ? "ASC" : "DESC")) LIMIT(\(limit))"
+                let query = try BoundQuery.parse(text, classIndex: classIndex, schema: snapshot.schema, arguments: [])
+                let answer = try query.run(in: snapshot, candidates: nil)
+                let plain = try BoundQuery.parse(filter, classIndex: classIndex, schema: snapshot.schema, arguments: [])
+                let matches = try plain.run(in: snapshot, candidates: nil)
+                let values = try matches.map {
+                    try #require(try realm.object(ofType: "Row", key: $0)).value(forKey: property)
+                }
+                let expected = matches.indices.sorted { a, b in
+                    let order = ValueOrder.sortCompare(values[a], values[b])
+                    if order != 0 { return ascending ? order < 0 : order > 0 }
+                    return matches[a] < matches[b]
+                }.prefix(limit).map { matches[$0] }
+                #expect(answer == Array(expected), "\(text)")
+            }
+        }
+    }
 }
