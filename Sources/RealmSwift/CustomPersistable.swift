@@ -6,9 +6,12 @@ import Foundation
 /// A custom type is a scalar to the rest of the layer: its column, list, set or map element
 /// has the persisted type's `PropertyType`, queries compare its persisted value, and a primary
 /// key is allowed where the persisted type allows one.
-public protocol _CustomPersistable: _RealmScalar, _Persistable, _RealmMapValue {
-    /// The Realm type this type is stored as (a `String` for a `URL`, say).
-    associatedtype PersistedType: _RealmScalar
+///
+/// As in RealmSwift, a custom type is a `RealmCollectionValue` (so `Hashable`: Swift derives it
+/// for a struct or enum whose stored values are) and may appear in a collection inside an
+/// optional (`List<Celsius?>`). Its `PersistedType` is the Realm type it is stored as (a
+/// `String` for a `URL`, say).
+public protocol _CustomPersistable: _RealmScalar, _Persistable, _RealmMapValue, _RealmCollectionValueInsideOptional {
     /// The value stored for this one.
     var persistableValue: PersistedType { get }
     /// This type's value of a stored one; nil when the stored value does not convert.

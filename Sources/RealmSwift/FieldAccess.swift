@@ -62,7 +62,7 @@ struct TypedField<V: _Persistable>: PersistedField {
 }
 
 /// A `Persisted` type, whatever its value type: how to reach its storage through a pointer.
-protocol PersistedType {
+protocol PersistedWrapperType {
     /// The typed operations; nil when the layout of the `Persisted` cannot be known.
     static var field: (any PersistedField)? { get }
     /// Where `slot` is inside the `Persisted` (written for every managed object made).
@@ -71,7 +71,7 @@ protocol PersistedType {
     static var storageOffset: Int? { get }
 }
 
-extension Persisted: PersistedType {
+extension Persisted: PersistedWrapperType {
     static var field: (any PersistedField)? { storageOffset.map { TypedField<Value>(storageOffset: $0) } }
     static var slotOffset: Int? { MemoryLayout<Persisted<Value>>.offset(of: \Persisted<Value>.slot) }
     static var storageOffset: Int? { MemoryLayout<Persisted<Value>>.offset(of: \Persisted<Value>.storage) }
@@ -101,7 +101,7 @@ func persistedFields(of type: Object.Type) -> [FieldInfo]? {
     // `.classType` (raw value 1), spelled by value: the standard library declares its option
     // constants as mutable statics, which strict concurrency refuses to read.
     let listed = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1)) { name, offset, fieldType, _ in
-        if let persisted = fieldType as? any PersistedType.Type {
+        if let persisted = fieldType as? any PersistedWrapperType.Type {
             guard let slot = persisted.slotOffset, let storage = persisted.storageOffset, let access = persisted.field
             else {
                 located = false

@@ -11,8 +11,12 @@ import Foundation
 /// the first case (Swift provides it for every enum without associated values, so declaring
 /// `RealmEnum` is enough). A raw value no case has (a file written by another program) reads
 /// as an error recorded in `Object.readError`, never as a made-up case.
-public protocol RealmEnum: RealmOptionalType, _RealmScalar, _Persistable, _RealmMapValue, RawRepresentable, CaseIterable
-where RawValue: _RealmScalar {}
+///
+/// A `RealmCollectionValue` whose `PersistedType` is its raw value's, as in RealmSwift.
+public protocol RealmEnum: RealmOptionalType, _RealmScalar, _Persistable, _RealmMapValue, RawRepresentable,
+    CaseIterable,
+    _RealmCollectionValueInsideOptional
+where RawValue: _RealmCollectionValueInsideOptional, PersistedType == RawValue {}
 
 /// An enum stored through its raw value: `enum Kind: Int, PersistableEnum { case a, b }` then
 /// `@Persisted var kind: Kind`. A property declared without a default takes the first case.
