@@ -5,8 +5,8 @@ import Testing
 
 /// Property-based files beyond scalars and lists (`CoreWriterRandomTests`): random tables with
 /// a primary key, indexed columns, sets, dictionaries, Mixed values (lists nested in them),
-/// links, lists and sets of links — seeded, `REALMTUI_CORE_WRITER_COLLECTION_FILES` files (12
-/// at CI size, a quarter on a laptop's plain `swift test`). Each is written by this writer and
+/// links, lists and sets of links — seeded, `REALMTUI_CORE_WRITER_COLLECTION_FILES` files (100
+/// at CI size, a quarter on a laptop's plain `swift test`; `REALMTUI_CORE_WRITER_SEED` replays one). Each is written by this writer and
 /// checked as `CoreWriterTests.roundTrip` checks: this reader reads back exactly what was
 /// written, Realm Core verifies it (indexes and backlinks included), writes to it, and its
 /// dump equals this reader's. A failure names the seed to replay.
@@ -166,20 +166,18 @@ import Testing
     }
 
     @Test(.enabled(if: CoreFixtures.tool() != nil, "../shared/realm-core/tools/realm-core-tool is absent"))
-    func randomCollectionsLinksAndIndexes() throws {
-        let files = TestSize.rounds("REALMTUI_CORE_WRITER_COLLECTION_FILES", ci: 12)
-        for seed in 0..<UInt64(files) {
+    func randomCollectionsLinksAndIndexes() async throws {
+        let suite = "CoreWriterRandomCollectionsTests"
+        let seeds = CoreWriterRandomHarness.seeds(
+            count: TestSize.rounds("REALMTUI_CORE_WRITER_COLLECTION_FILES", ci: 100))
+        await CoreWriterRandomHarness.forEachSeed(seeds, suite: suite) { seed in
             var g = SeededGenerator(seed: 0xC011_0000 + seed)
             let first = Self.table(0, target: nil, &g)
             let second = Self.table(1, target: (first.name, first.objects.map(\.key)), &g)
-            let dir = TempDir("core-writer-random-collections")
-            do {
-                try CoreWriterTests.roundTrip(
-                    [first, second], schemaVersion: UInt64.random(in: 0...9, using: &g), dir,
-                    name: "collections-\(seed).realm", context: "seed \(seed) (REALMTUI_CORE_WRITER_COLLECTION_FILES)")
-            } catch {
-                Issue.record("seed \(seed): \(error)")
-            }
+            try await CoreWriterRandomHarness.roundTrip(
+                [first, second], schemaVersion: UInt64.random(in: 0...9, using: &g),
+                TempDir("core-writer-random-collections"), name: "collections-\(seed).realm",
+                context: CoreWriterRandomHarness.context(seed: seed, suite: suite))
         }
     }
 }

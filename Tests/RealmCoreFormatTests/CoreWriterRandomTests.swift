@@ -3,7 +3,8 @@ import RealmCoreFormat
 import RealmEngine
 import Testing
 
-/// Random schemas and values (seeded; `REALMTUI_CORE_WRITER_FILES` files, 40 at CI size)
+/// Random schemas and values (seeded; `REALMTUI_CORE_WRITER_FILES` files, 200 at CI size;
+/// `REALMTUI_CORE_WRITER_SEED` replays one)
 /// written and checked as `CoreWriterTests.roundTrip` checks them: Realm Core's verify,
 /// write-test, dump (equal to this reader's) and counts, and this reader's values.
 @Suite(.tags(.multiProcess)) struct CoreWriterRandomTests {
@@ -57,41 +58,43 @@ import Testing
         }
     }
 
+    /// One seed's tables: 1–3 tables of 0–8 random columns (scalars and lists) and 0–600
+    /// objects with sparse keys.
+    static func tables(seed: UInt64) -> (tables: [RealmCoreWriterTable], schemaVersion: UInt64) {
+        var g = SeededGenerator(seed: 0xC0DE_0000 + seed)
+        var tables: [RealmCoreWriterTable] = []
+        for t in 0..<Int.random(in: 1...3, using: &g) {
+            let columns = (0..<Int.random(in: 0...8, using: &g)).map { c in
+                RealmCoreWriterTable.Column(
+                    name: "c\(c)", type: Self.types.randomElement(using: &g) ?? .int,
+                    nullable: Bool.random(using: &g),
+                    isList: Int.random(in: 0..<4, using: &g) == 0)
+            }
+            var key: Int64 = Int64.random(in: 0...3, using: &g)
+            let count = [0, 1, 7, 256, 257, 600].randomElement(using: &g) ?? 0
+            let objects = (0..<count).map { _ in
+                defer { key += Int.random(in: 0..<4, using: &g) == 0 ? Int64.random(in: 2...5000, using: &g) : 1 }
+                return RealmCoreWriterTable.Object(
+                    key: key,
+                    values: columns.map { column in
+                        guard column.isList else { return Self.value(column.type, nullable: column.nullable, &g) }
+                        let n = [0, 0, 1, 5, 40].randomElement(using: &g) ?? 0
+                        return .list((0..<n).map { _ in Self.value(column.type, nullable: column.nullable, &g) })
+                    })
+            }
+            tables.append(RealmCoreWriterTable(name: "class_T\(t)", columns: columns, objects: objects))
+        }
+        return (tables, UInt64.random(in: 0...100, using: &g))
+    }
+
     @Test(.enabled(if: CoreFixtures.tool() != nil, "../shared/realm-core/tools/realm-core-tool is absent"))
-    func randomSchemasAndValues() throws {
-        let files = TestSize.rounds("REALMTUI_CORE_WRITER_FILES", ci: 40)
-        for seed in 0..<UInt64(files) {
-            var g = SeededGenerator(seed: 0xC0DE_0000 + seed)
-            var tables: [RealmCoreWriterTable] = []
-            for t in 0..<Int.random(in: 1...3, using: &g) {
-                let columns = (0..<Int.random(in: 0...8, using: &g)).map { c in
-                    RealmCoreWriterTable.Column(
-                        name: "c\(c)", type: Self.types.randomElement(using: &g) ?? .int,
-                        nullable: Bool.random(using: &g),
-                        isList: Int.random(in: 0..<4, using: &g) == 0)
-                }
-                var key: Int64 = Int64.random(in: 0...3, using: &g)
-                let count = [0, 1, 7, 256, 257, 600].randomElement(using: &g) ?? 0
-                let objects = (0..<count).map { _ in
-                    defer { key += Int.random(in: 0..<4, using: &g) == 0 ? Int64.random(in: 2...5000, using: &g) : 1 }
-                    return RealmCoreWriterTable.Object(
-                        key: key,
-                        values: columns.map { column in
-                            guard column.isList else { return Self.value(column.type, nullable: column.nullable, &g) }
-                            let n = [0, 0, 1, 5, 40].randomElement(using: &g) ?? 0
-                            return .list((0..<n).map { _ in Self.value(column.type, nullable: column.nullable, &g) })
-                        })
-                }
-                tables.append(RealmCoreWriterTable(name: "class_T\(t)", columns: columns, objects: objects))
-            }
-            let dir = TempDir("core-writer-random")
-            do {
-                try CoreWriterTests.roundTrip(
-                    tables, schemaVersion: UInt64.random(in: 0...100, using: &g), dir, name: "random-\(seed).realm",
-                    context: "seed \(seed) (REALMTUI_CORE_WRITER_FILES)")
-            } catch {
-                Issue.record("seed \(seed): \(error)")
-            }
+    func randomSchemasAndValues() async throws {
+        let seeds = CoreWriterRandomHarness.seeds(count: TestSize.rounds("REALMTUI_CORE_WRITER_FILES", ci: 200))
+        await CoreWriterRandomHarness.forEachSeed(seeds, suite: "CoreWriterRandomTests") { seed in
+            let (tables, schemaVersion) = Self.tables(seed: seed)
+            try await CoreWriterRandomHarness.roundTrip(
+                tables, schemaVersion: schemaVersion, TempDir("core-writer-random"), name: "random-\(seed).realm",
+                context: CoreWriterRandomHarness.context(seed: seed, suite: "CoreWriterRandomTests"))
         }
     }
 }

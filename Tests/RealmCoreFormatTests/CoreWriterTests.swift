@@ -41,17 +41,14 @@ import Testing
         return seen
     }
 
-    /// Writes `tables`, reads the file back with this reader and compares every value, and
-    /// (when the tool is here) has Realm Core verify it, write to it, dump it (equal to this
-    /// reader's dump) and count every class's objects with a query. Returns the file's path.
-    @discardableResult
-    static func roundTrip(
-        _ tables: [RealmCoreWriterTable], schemaVersion: UInt64? = 7, _ dir: TempDir,
-        name: String = "out.realm", compareDumps: Bool = true, context: String = ""
-    ) throws -> String {
-        // `context` (a random test's seed) goes into every failure, to replay it.
+    /// Writes `tables` to `path` and reads the file back with this reader, expecting its
+    /// schema version, columns, object counts, keys and every value to be what was written
+    /// (`context`, a random test's seed, goes into every failure). Returns the file as read.
+    static func writeAndReadBack(
+        _ tables: [RealmCoreWriterTable], schemaVersion: UInt64?, path: String, context: String
+    ) throws -> RealmCoreFile {
         let context: Comment = context.isEmpty ? "" : "\(context)"
-        let path = dir.path(name)
+        let name = URL(fileURLWithPath: path).lastPathComponent
         try RealmCoreWriter.write(tables: tables, schemaVersion: schemaVersion, toFile: path)
         // For looking at a written file by hand (realm-core-tool, a node dump).
         if let keep = ProcessInfo.processInfo.environment["REALM_CORE_WRITER_KEEP"] {
@@ -83,6 +80,21 @@ import Testing
             }
             #expect(i == expected.count, context)
         }
+        return file
+    }
+
+    /// Writes `tables`, reads the file back with this reader and compares every value, and
+    /// (when the tool is here) has Realm Core verify it, write to it, dump it (equal to this
+    /// reader's dump) and count every class's objects with a query. Returns the file's path.
+    @discardableResult
+    static func roundTrip(
+        _ tables: [RealmCoreWriterTable], schemaVersion: UInt64? = 7, _ dir: TempDir,
+        name: String = "out.realm", compareDumps: Bool = true, context: String = ""
+    ) throws -> String {
+        let path = dir.path(name)
+        let file = try writeAndReadBack(tables, schemaVersion: schemaVersion, path: path, context: context)
+        // `context` (a random test's seed) goes into every failure, to replay it.
+        let context: Comment = context.isEmpty ? "" : "\(context)"
         let tool = try CoreFixtures.requireTool()
         let verify = try CoreProcess.run(tool, ["verify", path])
         #expect(
