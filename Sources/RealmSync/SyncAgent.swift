@@ -31,6 +31,8 @@ public final class SyncAgent {
     private(set) var db: PostgresConnection
     /// What `init` was given to connect with (nil: the recorded server).
     private let url: String?
+    /// The file's path as `init` was given it (for messages).
+    private let path: String
     /// The `LISTEN/NOTIFY` channel of this server's feed (`SyncAgent.channel(of:)`).
     private(set) var channel: String
     /// Asked between upload batches and download pages: true ends `runOnce` early (the foreground
@@ -118,8 +120,10 @@ public final class SyncAgent {
         server = (try state.value(forKey: "server")).stringValue ?? ""
         client = (try state.value(forKey: "client")).stringValue ?? ""
         self.url = url
+        self.path = path
         db = try PostgresConnection(url: url ?? server)
         channel = try SyncAgent.channel(of: db)
+        try SyncServerSchema.checkUpToDate(db, file: path, server: server)
     }
 
     /// Replaces the connection with a new one to the same server (after it was lost).
@@ -127,6 +131,7 @@ public final class SyncAgent {
     public func reconnect() throws {
         let fresh = try PostgresConnection(url: url ?? server)
         channel = try SyncAgent.channel(of: fresh)
+        try SyncServerSchema.checkUpToDate(fresh, file: path, server: server)
         db = fresh
     }
 

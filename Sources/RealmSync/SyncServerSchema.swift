@@ -33,6 +33,31 @@ enum SyncServerSchema {
         return last
     }
 
+    /// The columns of our own tables that servers set up by older versions lack, as
+    /// (table, column): `prepare` adds each, and an agent refuses a server without one.
+    static let upgradedColumns = [("realmtui_feed", "base"), ("realmtui_batches", "part")]
+
+    /// Throws naming the fix — `realmtui sync init FILE URL` again, which upgrades the tables —
+    /// when the server's tables lack a column this version needs (`upgradedColumns`): an older
+    /// realmtui set them up. Without the check the agent would fail on PostgreSQL's "column …
+    /// does not exist" in the middle of an upload or download.
+    static func checkUpToDate(_ db: PostgresConnection, file: String, server: String) throws {
+        let wanted = upgradedColumns.map { "('\($0.0)', '\($0.1)')" }.joined(separator: ", ")
+        let missing = try db.execute(
+            """
+            SELECT w.t || '.' || w.c FROM (VALUES \(wanted)) AS w(t, c)
+            WHERE NOT EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = to_regclass(w.t) AND a.attname = w.c
+                              AND NOT a.attisdropped)
+            """
+        ).rows.compactMap { $0.first.flatMap { $0 } }
+        guard missing.isEmpty else {
+            throw RealmError.schemaMismatch(
+                "\(db.server): the sync tables were set up by an older realmtui (no column "
+                    + missing.joined(separator: ", ")
+                    + "); run 'realmtui sync init \(file) \(server)' again to upgrade them")
+        }
+    }
+
     /// A quoted SQL identifier.
     static func identifier(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
 
