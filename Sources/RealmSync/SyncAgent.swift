@@ -31,6 +31,10 @@ public final class SyncAgent {
     private(set) var db: PostgresConnection
     /// What `init` was given to connect with (nil: the recorded server).
     private let url: String?
+    /// The file's path as `init` was given it (for messages).
+    private let path: String
+    /// The cursor last recorded on the server (`realmtui_clients`); nil before the first run.
+    private var acknowledged: Int64?
     /// The `LISTEN/NOTIFY` channel of this server's feed (`SyncAgent.channel(of:)`).
     private(set) var channel: String
     /// Asked between upload batches and download pages: true ends `runOnce` early (the foreground
@@ -118,8 +122,10 @@ public final class SyncAgent {
         server = (try state.value(forKey: "server")).stringValue ?? ""
         client = (try state.value(forKey: "client")).stringValue ?? ""
         self.url = url
+        self.path = path
         db = try PostgresConnection(url: url ?? server)
         channel = try SyncAgent.channel(of: db)
+        try SyncServerSchema.checkUpToDate(db, file: path, server: server)
     }
 
     /// Replaces the connection with a new one to the same server (after it was lost).
@@ -127,6 +133,7 @@ public final class SyncAgent {
     public func reconnect() throws {
         let fresh = try PostgresConnection(url: url ?? server)
         channel = try SyncAgent.channel(of: fresh)
+        try SyncServerSchema.checkUpToDate(fresh, file: path, server: server)
         db = fresh
     }
 
@@ -161,7 +168,10 @@ public final class SyncAgent {
         _ = try SyncServerSchema.syncedClasses(schema)
         let db = try PostgresConnection(url: url)
         try SyncServerSchema.prepare(db, schema: schema)
-        guard try state(of: opened) == nil else { return }
+        if let state = try state(of: opened) {
+            try register(state, with: db)
+            return
+        }
         // Adding the two internal classes is a schema change without a migration (classes added).
         var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path), createIfMissing: false)
         configuration.schema = Schema(schema.objectSchemas + [SyncClasses.outboxSchema, SyncClasses.stateSchema])
@@ -191,6 +201,29 @@ public final class SyncAgent {
                 }
             }
         }
+        if let state = try state(of: realm) { try register(state, with: db) }
+    }
+
+    /// Makes the file's client known to the server (`realmtui_clients`) at the file's cursor, if
+    /// it is not known yet: from then on the feed is trimmed by acknowledgement only below what
+    /// it has downloaded (`trimAcknowledged`).
+    private static func register(_ state: DynamicObject, with db: PostgresConnection) throws {
+        let client = try state.value(forKey: "client").stringValue ?? ""
+        let cursor = try state.value(forKey: "cursor").intValue ?? 0
+        try db.execute(
+            "INSERT INTO realmtui_clients (client, cursor) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+            [client, String(cursor)])
+    }
+
+    /// Records on the server how far this file has downloaded (and when), once the download
+    /// committed locally: the server never counts an entry the file could still lose.
+    private func acknowledge(_ cursor: Int64) throws {
+        try db.execute(
+            """
+            INSERT INTO realmtui_clients (client, cursor, seen) VALUES ($1, $2, now())
+            ON CONFLICT (client) DO UPDATE SET cursor = EXCLUDED.cursor, seen = now()
+            """, [client, String(cursor)])
+        acknowledged = cursor
     }
 
     /// The URL without its password (for recording in the file and for messages).
@@ -246,6 +279,7 @@ public final class SyncAgent {
         try upload(&report)
         try download(&report)
         report.cursor = try cursor()
+        if acknowledged != report.cursor { try acknowledge(report.cursor) }
         return report
     }
 }

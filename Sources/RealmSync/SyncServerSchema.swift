@@ -17,6 +17,10 @@ import RealmEngine
 /// - `realmtui_batches (client, version, part)`: one row per uploaded batch (a local commit, or
 ///   a part of a large one named by its first outbox entry's key), the primary key making a
 ///   retried batch (its reply lost) change nothing.
+/// - `realmtui_clients (client, cursor, seen)`: every client known to the server (from its
+///   `sync init` on) and how far it has downloaded (its cursor, recorded after each download
+///   commits locally, with the time): `sync trim --acknowledged` deletes only the feed entries
+///   every known client has (`SyncTrim`).
 enum SyncServerSchema {
     /// Prefix of the server tables of our own; no class may use it.
     static let reservedPrefix = "realmtui_"
@@ -31,6 +35,34 @@ enum SyncServerSchema {
                 "\(db.server): the sync feed's counter is missing; run 'realmtui sync init' again")
         }
         return last
+    }
+
+    /// The columns of our own tables that servers set up by older versions lack, as
+    /// (table, column): `prepare` adds each, and an agent refuses a server without one.
+    static let upgradedColumns = [
+        ("realmtui_feed", "base"), ("realmtui_batches", "part"), ("realmtui_clients", "cursor"),
+        ("realmtui_clients", "seen"),
+    ]
+
+    /// Throws naming the fix — `realmtui sync init FILE URL` again, which upgrades the tables —
+    /// when the server's tables lack a column this version needs (`upgradedColumns`): an older
+    /// realmtui set them up. Without the check the agent would fail on PostgreSQL's "column …
+    /// does not exist" in the middle of an upload or download.
+    static func checkUpToDate(_ db: PostgresConnection, file: String, server: String) throws {
+        let wanted = upgradedColumns.map { "('\($0.0)', '\($0.1)')" }.joined(separator: ", ")
+        let missing = try db.execute(
+            """
+            SELECT w.t || '.' || w.c FROM (VALUES \(wanted)) AS w(t, c)
+            WHERE NOT EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = to_regclass(w.t) AND a.attname = w.c
+                              AND NOT a.attisdropped)
+            """
+        ).rows.compactMap { $0.first.flatMap { $0 } }
+        guard missing.isEmpty else {
+            throw RealmError.schemaMismatch(
+                "\(db.server): the sync tables were set up by an older realmtui (no column "
+                    + missing.joined(separator: ", ")
+                    + "); run 'realmtui sync init \(file) \(server)' again to upgrade them")
+        }
     }
 
     /// A quoted SQL identifier.
@@ -102,6 +134,22 @@ enum SyncServerSchema {
                 CREATE TABLE IF NOT EXISTS realmtui_batches (client text NOT NULL, version bigint NOT NULL, part bigint NOT NULL,
                     PRIMARY KEY (client, version, part))
                 """)
+            // Which clients have downloaded how far (SyncTrim). On a server set up before the
+            // table, every client that ever uploaded is known at cursor 0: it holds the feed
+            // until it downloads (or is forgotten), as it may not have seen what it lacks.
+            let hadClients = try db.execute("SELECT to_regclass('realmtui_clients') IS NOT NULL").rows == [["t"]]
+            try db.execute(
+                """
+                CREATE TABLE IF NOT EXISTS realmtui_clients (client text PRIMARY KEY, cursor bigint NOT NULL,
+                    seen timestamptz NOT NULL DEFAULT now())
+                """)
+            if !hadClients {
+                try db.execute(
+                    """
+                    INSERT INTO realmtui_clients (client, cursor) SELECT DISTINCT client, 0 FROM realmtui_batches
+                    ON CONFLICT DO NOTHING
+                    """)
+            }
             // A server set up before the download passed over a client's own entries: the
             // cursor its uploader had (see SyncDownload), and the index that finds the entries
             // of one object.

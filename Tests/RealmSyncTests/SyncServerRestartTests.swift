@@ -13,6 +13,7 @@ import Testing
 /// backend) while the role may not connect (`CONNECTION LIMIT 0`: the server answers 53300,
 /// "too many connections", a refusal the agent retries, as it retries 57P03 while a restarted
 /// server starts). Commits made meanwhile wait in the outbox and arrive once it is back, each once.
+/// `SyncServerRealRestartTests` restarts a server of its own for real.
 @Suite(
     "the server restarted under a running agent (needs PGHOST: run under pg_virtualenv)",
     .enabled(if: hasServer, noServerReason), .tags(.multiProcess))

@@ -38,6 +38,12 @@ struct SyncCommand: ParsableCommand {
             uploads its own changes first, then copies every table from the server in one local \
             commit ("copied … objects from the server"). Nothing is lost; a client that falls \
             behind by more than N changes pays a copy.
+            realmtui sync trim FILE --acknowledged [--forget-after DAYS]
+                deletes only the feed entries every client known to the server has downloaded \
+            (clients record their cursor on the server as they download; a client is known from \
+            its 'sync init' on), so nobody pays a copy. A client that stopped syncing holds the \
+            feed until --forget-after DAYS forgets it (not downloaded for that long); should it \
+            come back, it copies the tables.
             realmtui sync status FILE
                 prints the server, pending uploads, the download cursor and when changes last \
             went up or came down.
@@ -240,12 +246,13 @@ struct SyncStatusCommand: ParsableCommand {
     }
 }
 
-/// `realmtui sync trim FILE --keep N`.
+/// `realmtui sync trim FILE --keep N` or `realmtui sync trim FILE --acknowledged [--forget-after DAYS]`.
 struct SyncTrimCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trim",
         abstract:
-            "Delete all but the newest N entries of the server's change feed (clients further behind copy the tables).")
+            "Delete old entries of the server's change feed: all but the newest N (clients further behind copy the tables), or those every client has downloaded."
+    )
 
     @Argument(help: "A database file set up with 'sync init': its server's feed is trimmed.", completion: .file())
     var file: String
@@ -255,16 +262,55 @@ struct SyncTrimCommand: ParsableCommand {
         help: ArgumentHelp(
             "Feed entries to keep: a client at most this many changes behind catches up through the feed.",
             valueName: "n"))
-    var keep: Int
+    var keep: Int?
+
+    @Flag(
+        name: .long,
+        help: "Delete only the entries every client known to the server has downloaded: nobody copies the tables.")
+    var acknowledged = false
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With --acknowledged: first forget clients that have not downloaded for this many days (back, they copy the tables).",
+            valueName: "days"))
+    var forgetAfter: Double?
 
     func validate() throws {
-        guard keep >= 0 else {
+        guard (keep != nil) != acknowledged else {
+            throw ValidationError("give either --keep N or --acknowledged (exactly one)")
+        }
+        if let keep, keep < 0 {
             throw ValidationError("--keep must be a number of feed entries of 0 or more, got \(keep)")
+        }
+        if let forgetAfter {
+            guard acknowledged else { throw ValidationError("--forget-after goes with --acknowledged") }
+            guard forgetAfter >= 0, forgetAfter.isFinite else {
+                throw ValidationError("--forget-after must be a number of days of 0 or more, got \(forgetAfter)")
+            }
         }
     }
 
     func run() throws {
         let agent = try SyncAgent(path: file)
+        guard let keep else {
+            let trim = try agent.trimAcknowledged(forgettingDays: forgetAfter)
+            var text = "trimmed the feed of \(agent.server): "
+            if let through = trim.through {
+                text +=
+                    "deleted \(trim.deleted) entr\(trim.deleted == 1 ? "y" : "ies") through \(through), "
+                    + "which all \(trim.clients) known client\(trim.clients == 1 ? " has" : "s have") downloaded"
+            } else {
+                text += "no client is known to the server, nothing deleted"
+            }
+            if let forgetAfter {
+                text +=
+                    "; forgot \(trim.forgotten) client\(trim.forgotten == 1 ? "" : "s") that had not downloaded for "
+                    + "\(String(format: "%g", forgetAfter)) days"
+            }
+            Console.line(text)
+            return
+        }
         let trim = try agent.trimFeed(keep: keep)
         Console.line(
             "trimmed the feed of \(agent.server): deleted \(trim.deleted) entr\(trim.deleted == 1 ? "y" : "ies"), "
