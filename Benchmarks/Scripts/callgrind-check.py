@@ -33,7 +33,9 @@ TOLERANCE = 0.10
 # What a task's instructions are divided by for the "per" column (default: an object).
 UNITS = {"pk_lookup": (100_000, "lookup"), "insert_txn": (1_000, "commit"), "open": (1, "open")}
 TASKS = ["insert_bulk", "count_filter", "query_string", "enumerate", "pk_lookup", "sort_first_page",
-         "count", "open", "update_bulk", "insert_txn", "delete_bulk"]
+         "count", "open", "update_bulk", "insert_txn", "delete_bulk",
+         # The set and dictionary counts (issue 23): 20,000 items of their own, per item.
+         "set_contains", "set_in_either", "set_size", "map_key_value", "map_any_value", "map_has_key"]
 
 
 def instructions(task, binary):

@@ -1,8 +1,9 @@
 /// Columnar evaluation: the parts of a predicate that read only scalar columns of the queried
 /// class, compiled into tests that run over a cluster leaf's packed columns — no `Value`, no
-/// `String`, no tree lookup per object. Predicates that reach through links, lists or backlinks
-/// (or use `[c]`/`[d]`, LIKE, BETWEEN on mixed types, …) are not compiled and run through the
-/// `Evaluator` instead.
+/// `String`, no tree lookup per object; comparisons of one list, set or dictionary column with
+/// constants read its elements in place (`ElementScan`). Predicates that reach through links or
+/// backlinks (or compare scalars with `[c]`/`[d]`, LIKE, BETWEEN on mixed types, …) are not
+/// compiled and run through the `Evaluator` instead.
 indirect enum ColumnTest {
     case constant(Bool)
     case and([ColumnTest])
@@ -18,6 +19,8 @@ indirect enum ColumnTest {
     case bytes(column: Int, op: CompareOp, needle: [UInt8], nullable: Bool)
     /// `column == nil` (or `!= nil` when `isNull` is false).
     case null(column: Int, isNull: Bool)
+    /// A comparison over the elements (or keys, one key's value, the count) of a collection column.
+    case elements(ElementScan)
 
     /// Compiles `predicate` for class `classIndex`, or nil when some part needs the evaluator.
     static func compile(_ predicate: BoundPredicate, classIndex: Int, schema: Schema) -> ColumnTest? {
@@ -36,6 +39,9 @@ indirect enum ColumnTest {
             }
         }
         func comparison(_ c: BoundComparison) -> ColumnTest? {
+            if let scan = ElementScan.compile(c, classIndex: classIndex, properties: properties) {
+                return .elements(scan)
+            }
             guard c.options.isEmpty, case .path(let path) = c.lhs, path.postfix == .none, path.steps.count == 1,
                 case .column(let cls, let column) = path.steps[0], cls == classIndex, column < properties.count,
                 !properties[column].isList, case .constant(let value) = c.rhs
@@ -108,6 +114,7 @@ indirect enum ColumnTest {
             return false
         case .not(let t): return !t.matches(v, row)
         case .null(let column, let isNull): return v.isNull(row: row, column: column) == isNull
+        case .elements(let scan): return scan.matches(v, row)
         case .int(let column, let op, let value, let nullable):
             if nullable && v.isNull(row: row, column: column) { return op == .notEqual }
             return ColumnTest.order(op, v.int(row: row, column: column), value)
@@ -189,6 +196,7 @@ extension ColumnTest {
         case .int(let c, _, _, _), .double(let c, _, _, _), .date(let c, _, _, _), .bytes(let c, _, _, _),
             .null(let c, _):
             [c]
+        case .elements(let scan): [scan.column]
         }
     }
 }

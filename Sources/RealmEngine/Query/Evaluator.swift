@@ -62,44 +62,7 @@ struct Evaluator<Store: ObjectStore> {
 
     /// One comparison of two single values.
     private func test(_ c: BoundComparison, _ l: Value, _ r: Value) -> Bool {
-        let op = c.op == .in ? CompareOp.equal : c.op
-        if op.isStringOperator || !c.options.isEmpty {
-            return stringTest(op, c, l, r)
-        }
-        switch op {
-        case .equal: return ValueOrder.equal(l, r)
-        case .notEqual: return !ValueOrder.equal(l, r)
-        case .less: return ValueOrder.compare(l, r).map { $0 < 0 } ?? false
-        case .lessOrEqual: return ValueOrder.compare(l, r).map { $0 <= 0 } ?? false
-        case .greater: return ValueOrder.compare(l, r).map { $0 > 0 } ?? false
-        case .greaterOrEqual: return ValueOrder.compare(l, r).map { $0 >= 0 } ?? false
-        default: return false
-        }
-    }
-
-    private func stringTest(_ op: CompareOp, _ c: BoundComparison, _ l: Value, _ r: Value) -> Bool {
-        if l.isNull || r.isNull {
-            switch op {
-            case .equal: return l.isNull && r.isNull
-            case .notEqual: return !(l.isNull && r.isNull)
-            default: return false
-            }
-        }
-        let needle: [UInt8]
-        if let folded = c.needle, c.rhs.isConstant {
-            needle = folded
-        } else {
-            switch r {
-            case .string(let s): needle = StringMatch.fold(s, c.options)
-            case .data(let d): needle = [UInt8](d)
-            default: return false
-            }
-        }
-        switch l {
-        case .string(let s): return StringMatch.matches(op, s, needle: needle, options: c.options)
-        case .data(let d): return StringMatch.matches(op, d, needle: needle)
-        default: return false
-        }
+        ValueComparison.test(c, l, r)
     }
 
     // MARK: Operands
@@ -144,7 +107,7 @@ struct Evaluator<Store: ObjectStore> {
                 guard case .map(let entries) = try store.value(classIndex: cls, key: current, column: column) else {
                     return .null
                 }
-                value = entries[k] ?? .null
+                value = Self.entry(entries, k)
             case .mixed(let step):
                 // `[*]` makes a path many-valued, so a single path's steps each give one value.
                 value = step.apply(to: value).first ?? .null
@@ -187,7 +150,7 @@ struct Evaluator<Store: ObjectStore> {
                 guard case .map(let entries) = try store.value(classIndex: cls, key: key, column: column) else {
                     return
                 }
-                value = entries[k] ?? .null
+                value = Self.entry(entries, k)
             default: return
             }
             out += MixedStep.apply(rest, to: value)
@@ -220,7 +183,7 @@ struct Evaluator<Store: ObjectStore> {
             case .values: items = Value.map(entries).sortedEntries.map(\.value)
             case .keys: items = Value.map(entries).sortedEntries.map { .string($0.key) }
             case .key(let k):
-                let value = entries[k] ?? .null
+                let value = Self.entry(entries, k)
                 if isLast {
                     out.append(value)
                     return
@@ -253,6 +216,14 @@ struct Evaluator<Store: ObjectStore> {
                 }
             }
         }
+    }
+
+    /// The value of dictionary key `k` (nil when missing), the key found by its bytes as Realm
+    /// Core finds it and as `@keys` compares: `String` equality would also take a canonically
+    /// equivalent key (`e` + U+0301 for U+00E9).
+    private static func entry(_ entries: [String: Value], _ k: String) -> Value {
+        guard let i = entries.index(forKey: k), entries[i].key.utf8.elementsEqual(k.utf8) else { return .null }
+        return entries[i].value
     }
 
     /// Applies a path's postfix to the values it reached.
