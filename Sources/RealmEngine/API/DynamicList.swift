@@ -52,7 +52,7 @@ public final class DynamicList {
     public func elements() throws -> [Value] {
         try realm.checkThread()
         guard
-            case .list(let items) = try realm.readView.value(
+            case .list(let items) = try realm.readable.value(
                 classIndex: owner.classIndex, key: owner.key, column: column)
         else {
             return []

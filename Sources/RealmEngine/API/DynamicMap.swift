@@ -26,7 +26,7 @@ public final class DynamicMap {
     public func entries() throws -> [String: Value] {
         try realm.checkThread()
         guard
-            case .map(let entries) = try realm.readView.value(
+            case .map(let entries) = try realm.readable.value(
                 classIndex: owner.classIndex, key: owner.key, column: column)
         else {
             throw RealmError.internalError("\(owner.className).\(property.name) does not hold a dictionary")

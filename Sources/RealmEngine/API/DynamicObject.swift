@@ -28,7 +28,7 @@ public final class DynamicObject: Hashable, CustomStringConvertible {
     }
 
     /// The object's class schema.
-    public var objectSchema: ObjectSchema { realm.described.schema.objectSchemas[classIndex] }
+    public var objectSchema: ObjectSchema { realm.describedVersion.schema.objectSchemas[classIndex] }
     /// The object's class name.
     public var className: String { objectSchema.name }
 
@@ -129,7 +129,7 @@ public final class DynamicObject: Hashable, CustomStringConvertible {
         }
         let originClass = try realm.classIndex(origin)
         guard
-            let originColumn = try realm.readView.schema.objectSchemas[originClass].persistedProperties
+            let originColumn = try realm.readable.schema.objectSchemas[originClass].persistedProperties
                 .firstIndex(where: { $0.name == originProperty })
         else {
             throw RealmError.noSuchProperty(className: origin, property: originProperty, available: [])
@@ -142,7 +142,7 @@ public final class DynamicObject: Hashable, CustomStringConvertible {
     /// Every persisted property's value, in order.
     public func values() throws -> [Value] {
         try realm.checkThread()
-        guard let row = try realm.readView.row(classIndex: classIndex, key: key) else {
+        guard let row = try realm.readable.row(classIndex: classIndex, key: key) else {
             throw RealmError.invalidatedObject
         }
         return Array(row.prefix(objectSchema.persistedProperties.count))

@@ -23,7 +23,7 @@ public final class DynamicSet {
     public func elements() throws -> [Value] {
         try realm.checkThread()
         guard
-            case .list(let items) = try realm.readView.value(
+            case .list(let items) = try realm.readable.value(
                 classIndex: owner.classIndex, key: owner.key, column: column)
         else {
             throw RealmError.internalError("\(owner.className).\(property.name) does not hold a set")

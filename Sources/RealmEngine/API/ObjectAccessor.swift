@@ -75,11 +75,11 @@ package struct ObjectAccessor {
     }
 
     /// The class's schema in the Realm's current state.
-    package var objectSchema: ObjectSchema { realm.described.schema.objectSchemas[classIndex] }
+    package var objectSchema: ObjectSchema { realm.describedVersion.schema.objectSchemas[classIndex] }
 
     /// The column of persisted property `name`, or nil when the class has none of that name.
     package func column(named name: String) -> Int? {
-        realm.described.column(classIndex: classIndex, named: name)
+        realm.describedVersion.column(classIndex: classIndex, named: name)
     }
 
     /// The column of persisted property `name`; throws `noSuchProperty` when there is none.
@@ -115,13 +115,14 @@ package struct ObjectAccessor {
     /// `value(column:)` when the position at hand is not current: finds the object in the
     /// Realm's current state (and remembers where, when the leaf is a validated view).
     private mutating func locatedValue(column c: Int) throws -> Value {
-        let state = try realm.readView
+        let state = try realm.readable
         guard let (cluster, row) = try state.locate(classIndex: classIndex, key: key) else {
-            throw RealmError.invalidatedObject
+            // No leaf: the object is gone, or the version reads by key.
+            guard try state.contains(classIndex: classIndex, key: key) else { throw RealmError.invalidatedObject }
+            try checkPersisted(column: c, in: state)
+            return try state.value(classIndex: classIndex, key: key, column: c)
         }
-        guard c >= 0, c < state.layout.tables[classIndex].persistedCount else {
-            throw RealmError.invalidInput("column \(c) is not a persisted property of \(objectSchema.name)")
-        }
+        try checkPersisted(column: c, in: state)
         // Only views are kept: holding a writer's decoded leaf would make its next change copy
         // every column.
         if case .view(let view) = cluster {
@@ -135,6 +136,12 @@ package struct ObjectAccessor {
         return cluster.value(row: row, column: c)
     }
 
+    private func checkPersisted(column c: Int, in state: any ReadableVersion) throws {
+        guard c >= 0, c < state.persistedColumnCount(classIndex: classIndex) else {
+            throw RealmError.invalidInput("column \(c) is not a persisted property of \(objectSchema.name)")
+        }
+    }
+
     /// Sets column `c` inside a write transaction.
     package func setValue(_ value: ObjectInput, column c: Int) throws {
         try realm.checkThread()
@@ -145,6 +152,6 @@ package struct ObjectAccessor {
 
     /// Whether the object was deleted (or its Realm closed).
     package var isInvalidated: Bool {
-        (try? realm.readView.contains(classIndex: classIndex, key: key)) != true
+        (try? realm.readable.contains(classIndex: classIndex, key: key)) != true
     }
 }

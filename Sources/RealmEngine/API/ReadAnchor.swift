@@ -16,7 +16,9 @@ final class ReadAnchor {
     /// `DynamicObject`).
     let realm: Realm
     /// The Realm's read view the leaves belong to.
-    let state: Snapshot
+    let state: any ReadableVersion
+    /// `state`'s identity, what `isCurrent()` compares (no reference counted per check).
+    private let stateIdentity: ObjectIdentifier
     /// `Realm.mutationCount` when the leaves were taken.
     let mutation: Int
     let classIndex: Int
@@ -33,9 +35,10 @@ final class ReadAnchor {
     private var columnOfLeaf: [[ClusterColumnLayout]?] = []
 
     /// Anchors `leaves`, taken from the state `realm` reads now.
-    init(_ realm: Realm, state: Snapshot, classIndex: Int, leaves: [ClusterView]) {
+    init(_ realm: Realm, state: any ReadableVersion, classIndex: Int, leaves: [ClusterView]) {
         self.realm = realm
         self.state = state
+        stateIdentity = ObjectIdentifier(state)
         mutation = realm.mutationCount
         self.classIndex = classIndex
         self.leaves = leaves
@@ -44,7 +47,7 @@ final class ReadAnchor {
     /// Whether `realm` still reads this state, unchanged (so views taken from it are valid).
     @inline(__always)
     func isCurrent() -> Bool {
-        realm.mutationCount == mutation && realm.reads(state)
+        realm.mutationCount == mutation && realm.reads(stateIdentity)
     }
 
     /// The value of persisted property `name` at `row` of leaf `leaf` (both valid), or nil when
@@ -71,7 +74,7 @@ final class ReadAnchor {
     }
 
     private func resolveAndRead(column c: Int, leaf: Int, row: Int) -> Value? {
-        guard c >= 0, c < state.layout.tables[classIndex].persistedCount else { return nil }
+        guard c >= 0, c < state.persistedColumnCount(classIndex: classIndex) else { return nil }
         if c >= columnOfLeaf.count { columnOfLeaf += Array(repeating: nil, count: c + 1 - columnOfLeaf.count) }
         let perLeaf = columnOfLeaf[c] ?? leaves.map { $0.layouts[c] }
         columnOfLeaf[c] = perLeaf

@@ -36,7 +36,7 @@ extension Realm {
     public func object(ofType className: String, key: ObjectKey) throws -> DynamicObject? {
         try checkThread()
         let c = try classIndex(className)
-        return try readView.contains(classIndex: c, key: key)
+        return try readable.contains(classIndex: c, key: key)
             ? DynamicObject(realm: self, classIndex: c, key: key) : nil
     }
 

@@ -5,6 +5,6 @@ extension Realm {
     /// - Throws: `noSuchClass`; the read error of a damaged file.
     public func storedObjectCount(_ className: String) throws -> Int {
         try checkThread()
-        return try readView.count(classIndex: try classIndex(className))
+        return try readable.count(classIndex: try classIndex(className))
     }
 }

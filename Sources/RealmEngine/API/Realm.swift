@@ -203,6 +203,16 @@ public final class Realm {
         }
     }
 
+    /// What the readers above the engine (results, objects, iteration, export) read: `readView`
+    /// through the readable-version protocol, so they read any storage that implements it.
+    var readable: any ReadableVersion {
+        get throws { try readView }
+    }
+
+    /// `described` through the readable-version protocol: the schema and version to describe
+    /// without reading the file.
+    var describedVersion: any ReadableVersion { described }
+
     func checkThread() throws {
         if closed { throw RealmError.closed }
         if frozenLock != nil { return }
@@ -225,9 +235,9 @@ public final class Realm {
     /// snapshot (false after `invalidate()` until the next read pins one). Compares the stored
     /// references, so the per-object check of a read costs no reference counting.
     @inline(__always)
-    func reads(_ state: Snapshot) -> Bool {
-        if let transaction { return transaction.state === state }
-        return readerSlot != nil && pinnedSnapshot === state
+    func reads(_ state: ObjectIdentifier) -> Bool {
+        if let transaction { return ObjectIdentifier(transaction.state) == state }
+        return readerSlot != nil && ObjectIdentifier(pinnedSnapshot) == state
     }
 
     func classIndex(_ name: String) throws -> Int {

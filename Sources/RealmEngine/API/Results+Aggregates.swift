@@ -19,7 +19,7 @@ extension Results {
 
     private func columnValues(_ name: String) throws -> [Value] {
         let (c, _) = try numericColumn(name)
-        let store = try realm.readView
+        let store = try realm.readable
         return try keys().map { try store.value(classIndex: classIndex, key: $0, column: c) }.filter { !$0.isNull }
     }
 

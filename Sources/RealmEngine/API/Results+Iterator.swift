@@ -61,16 +61,16 @@ extension Results {
                 return
             }
             results.error = nil
-            let state: Snapshot
+            let state: any ReadableVersion
             do {
-                state = try realm.readView
+                state = try realm.readable
             } catch {
                 results.error = error as? RealmError ?? .invalidInput("\(error)")
                 return
             }
-            guard state.tables.indices.contains(classIndex) else { return }
+            guard state.schema.objectSchemas.indices.contains(classIndex) else { return }
             guard realm.transaction == nil, let views = try? state.leafViews(classIndex: classIndex) else {
-                end = state.tables[classIndex].nextKey
+                end = (try? state.keyBound(classIndex: classIndex)) ?? .min
                 return
             }
             guard let last = views.last(where: { $0.count > 0 }) else { return }
@@ -207,30 +207,36 @@ extension Results {
             pendingStamp = nil
             pending.removeAll(keepingCapacity: true)
             pendingIndex = 0
-            let state: Snapshot
-            let found: (ClusterAccess, Int)?
+            let state: any ReadableVersion
+            let found: SoughtObjects
             do {
-                state = try realm.readView
-                found = try state.seek(classIndex: classIndex, from: from, before: end)
+                state = try realm.readable
+                found = try state.seekObjects(classIndex: classIndex, from: from, before: end)
             } catch {
                 results.error = error as? RealmError ?? .invalidInput("\(error)")
                 return false
             }
-            guard let found else { return false }
-            let (cluster, first) = found
-            let anchor = ReadAnchor(
-                realm, state: state, classIndex: classIndex,
-                leaves: realm.transaction == nil ? cluster.views : [])
-            if !anchor.leaves.isEmpty {
-                start(anchor, leaf: 0, row: first, complete: false)
-                return true
+            switch found {
+            case .none:
+                return false
+            case .leaf(let cluster, let first):
+                let anchor = ReadAnchor(
+                    realm, state: state, classIndex: classIndex,
+                    leaves: realm.transaction == nil ? cluster.views : [])
+                if !anchor.leaves.isEmpty {
+                    start(anchor, leaf: 0, row: first, complete: false)
+                    return true
+                }
+                for r in first..<cluster.count {
+                    let key = cluster.key(at: r)
+                    guard key < end else { break }
+                    pending.append(ObjectKey(key))
+                }
+                pendingStamp = anchor
+            case .keys(let keys):
+                pending = keys
+                pendingStamp = ReadAnchor(realm, state: state, classIndex: classIndex, leaves: [])
             }
-            for r in first..<cluster.count {
-                let key = cluster.key(at: r)
-                guard key < end else { break }
-                pending.append(ObjectKey(key))
-            }
-            pendingStamp = anchor
             return true
         }
 

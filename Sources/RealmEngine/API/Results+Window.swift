@@ -11,16 +11,12 @@ extension Results {
         try realm.checkThread()
         let lower = Swift.max(0, range.lowerBound)
         guard range.upperBound > lower else { return [] }
-        if query.isWholeClass {
-            let count = try realm.readView.count(classIndex: classIndex)
-            return try (lower..<Swift.min(range.upperBound, count)).map {
-                try realm.readView.key(classIndex: classIndex, at: $0)
-            }
-        }
-        let stamp = (try realm.readView.version, realm.mutationCount)
+        let version = try realm.readable
+        if query.isWholeClass { return try version.keys(classIndex: classIndex, in: lower..<range.upperBound) }
+        let stamp = (version.version, realm.mutationCount)
         if cache == nil || cacheStamp != stamp {
             if let predicate = query.onlyPredicate,
-                let window = try predicate.window(in: realm.readView, skip: lower, limit: range.upperBound - lower)
+                let window = try version.window(matching: predicate, skip: lower, limit: range.upperBound - lower)
             {
                 return window
             }

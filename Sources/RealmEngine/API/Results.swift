@@ -63,7 +63,7 @@ public final class Results: Sequence {
     }
 
     /// The class of the objects.
-    public var objectSchema: ObjectSchema { realm.described.schema.objectSchemas[classIndex] }
+    public var objectSchema: ObjectSchema { realm.describedVersion.schema.objectSchemas[classIndex] }
 
     /// Whether these are the objects of a list or the linking objects of an object that is not
     /// in the Realm's current version (deleted): they can no longer be read (reads throw
@@ -73,7 +73,7 @@ public final class Results: Sequence {
         switch query.source {
         case .table: return false
         case .list(let c, let k, _), .backlinks(let c, let k, _, _):
-            return (try? realm.readView.contains(classIndex: c, key: k)) != true
+            return (try? realm.readable.contains(classIndex: c, key: k)) != true
         }
     }
 
@@ -102,7 +102,7 @@ public final class Results: Sequence {
     package func filter(_ predicate: String, arguments: [Value], objectClasses: [Int: String]) throws -> Results {
         try realm.checkThread()
         let q = try BoundQuery.parse(
-            predicate, classIndex: classIndex, schema: realm.readView.schema, arguments: arguments,
+            predicate, classIndex: classIndex, schema: realm.readable.schema, arguments: arguments,
             objectClasses: objectClasses)
         return with { $0.add(q) }
     }
@@ -138,7 +138,7 @@ public final class Results: Sequence {
     /// Binds each key path against the schema (cheap: no object is read), throwing its error.
     private func checkOrdering(_ keyPaths: [String], for use: Binder.OrderingUse) throws {
         try realm.checkThread()
-        let schema = try realm.readView.schema
+        let schema = try realm.readable.schema
         for keyPath in keyPaths { _ = try Binder.sortPath(keyPath, classIndex: classIndex, schema: schema, for: use) }
     }
 
@@ -153,9 +153,10 @@ public final class Results: Sequence {
     /// The keys of the objects, in result order.
     public func keys() throws -> [ObjectKey] {
         try realm.checkThread()
-        let stamp = (try realm.readView.version, realm.mutationCount)
+        let version = try realm.readable
+        let stamp = (version.version, realm.mutationCount)
         if let cache, cacheStamp == stamp { return cache }
-        let result = try query.evaluate(in: realm.readView)
+        let result = try version.evaluate(query, missingOwnerIsEmpty: false)
         cache = result
         cacheStamp = stamp
         return result
@@ -164,7 +165,7 @@ public final class Results: Sequence {
     /// Installs keys computed elsewhere (by the notifier) for the Realm's current version.
     func prime(_ keys: [ObjectKey]) {
         cache = keys
-        cacheStamp = (realm.described.version, realm.mutationCount)
+        cacheStamp = (realm.describedVersion.version, realm.mutationCount)
     }
 
     /// Number of objects (an unfiltered class is counted without reading any object); 0 with
@@ -174,13 +175,14 @@ public final class Results: Sequence {
     /// Number of objects; throws when they cannot be read (a damaged file) instead of answering 0.
     public func checkedCount() throws -> Int {
         try realm.checkThread()
-        if query.isWholeClass { return try realm.readView.count(classIndex: classIndex) }
-        if let cache, try cacheStamp == (realm.readView.version, realm.mutationCount) { return cache.count }
+        let version = try realm.readable
+        if query.isWholeClass { return try version.count(classIndex: classIndex) }
+        if let cache, cacheStamp == (version.version, realm.mutationCount) { return cache.count }
         // Sorting never changes how many objects there are: count them unsorted.
         if let unsorted = query.withoutSorts { return try Results(realm: realm, query: unsorted).checkedCount() }
         if let predicate = query.onlyPredicate,
-            try cache == nil || cacheStamp != (realm.readView.version, realm.mutationCount),
-            let n = try predicate.count(in: realm.readView)
+            cache == nil || cacheStamp != (version.version, realm.mutationCount),
+            let n = try version.count(matching: predicate)
         {
             return n
         }
@@ -198,7 +200,7 @@ public final class Results: Sequence {
         if query.isWholeClass {
             try realm.checkThread()
             return DynamicObject(
-                realm: realm, classIndex: classIndex, key: try realm.readView.key(classIndex: classIndex, at: index))
+                realm: realm, classIndex: classIndex, key: try realm.readable.key(classIndex: classIndex, at: index))
         }
         let k = try keys()
         guard k.indices.contains(index) else { throw RealmError.indexOutOfRange(index: index, count: k.count) }

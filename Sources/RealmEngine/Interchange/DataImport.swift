@@ -390,7 +390,7 @@ public final class DataImport {
     private func embeddedContents(_ value: Value, of target: ObjectSchema, classIndex: Int) throws -> Value {
         switch value {
         case .link(let key):
-            guard let row = try realm.readView.row(classIndex: classIndex, key: key) else { return value }
+            guard let row = try realm.readable.row(classIndex: classIndex, key: key) else { return value }
             return .list(try contents(Array(row.prefix(target.persistedProperties.count)), of: target))
         case .list(let items):
             return .list(try items.map { try embeddedContents($0, of: target, classIndex: classIndex) })

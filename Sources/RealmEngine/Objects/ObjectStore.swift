@@ -1,10 +1,10 @@
-/// Read access to the objects of one version of a Realm — a committed snapshot, or a writer's
-/// uncommitted state. The query engine, change-set calculation and the command line read
-/// through this; the engine's `Snapshot` implements it, tests may use an in-memory fake.
+/// What the query engine reads of one version of a Realm — a committed snapshot, a writer's
+/// uncommitted state, or a view of it the evaluator narrows to one leaf (`LeafCachedStore`).
+/// Everything above the engine reads through `ReadableVersion`, which refines this.
 ///
 /// Classes are named by their index in `schema.objectSchemas`; columns by their index in that
 /// class's `persistedProperties`.
-protocol ObjectStore: AnyObject {
+package protocol ObjectStore: AnyObject {
     /// The schema of this version.
     var schema: Schema { get }
     /// Number of objects of a class.
@@ -21,7 +21,19 @@ protocol ObjectStore: AnyObject {
     func backlinks(classIndex: Int, key: ObjectKey, originClass: Int, originColumn: Int) throws -> [ObjectKey]
     /// Keys of the objects whose indexed column equals `value`, or nil if the column has no index.
     func indexLookup(classIndex: Int, column: Int, value: Value) throws -> [ObjectKey]?
-    /// Calls `body` with each leaf of a class in key order, for columnar scans; returns false
-    /// (without calling it) when the store has no leaves to offer.
+    /// Capability: calls `body` with each leaf of a class in key order, for columnar scans;
+    /// returns false (without calling it) when the store has no leaves to offer (the default).
     func forEachCluster(classIndex: Int, _ body: (ClusterAccess) throws -> Void) throws -> Bool
+    /// Capability: whether `backlinks(classIndex:key:originClass:originColumn:)` lists every
+    /// backlink of that link column from a list the store keeps (so a query may start from them);
+    /// false by default.
+    func listsBacklinks(classIndex: Int, originClass: Int, originColumn: Int) -> Bool
+}
+
+extension ObjectStore {
+    /// No leaves to offer: queries evaluate object by object.
+    package func forEachCluster(classIndex: Int, _ body: (ClusterAccess) throws -> Void) throws -> Bool { false }
+
+    /// No kept backlink lists: queries through a link scan the origin class.
+    package func listsBacklinks(classIndex: Int, originClass: Int, originColumn: Int) -> Bool { false }
 }

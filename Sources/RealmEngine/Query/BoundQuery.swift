@@ -3,7 +3,7 @@
 /// Built once per `filter` call; evaluation reads through any `ObjectStore` (a snapshot, a
 /// writer's state, or a test fake). Parsing and binding errors are `RealmError.query` with a
 /// 1-based column.
-struct BoundQuery {
+package struct BoundQuery {
     /// The class queried.
     let classIndex: Int
     private let className: String

@@ -169,11 +169,6 @@ indirect enum ColumnTest {
     }
 }
 
-extension ObjectStore {
-    /// Leaf-by-leaf access for columnar scans; stores that cannot offer it return false.
-    func forEachCluster(classIndex: Int, _ body: (ClusterAccess) throws -> Void) throws -> Bool { false }
-}
-
 extension ColumnTest {
     /// The rows of an encoded leaf that match, ascending: a range on one non-nullable int column
     /// (`age < 50`) in one loop over its packed values, any other test row by row. Bulk deletes

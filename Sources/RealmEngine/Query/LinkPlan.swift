@@ -116,15 +116,6 @@ final class LinkPlan {
     }
 }
 
-extension ObjectStore {
-    /// Whether `backlinks(classIndex:key:originClass:originColumn:)` lists every backlink of
-    /// that link column (the store keeps them); stores that do not answer false.
-    func listsBacklinks(classIndex: Int, originClass: Int, originColumn: Int) -> Bool {
-        (self as? Snapshot)?.keepsBacklinks(
-            classIndex: classIndex, originClass: originClass, originColumn: originColumn) ?? false
-    }
-}
-
 private extension Array {
     subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }

@@ -15,7 +15,7 @@ enum QuerySource {
 /// it), notifications evaluate it on the notifier thread against any snapshot while the
 /// `Results` stays confined to its thread, and the fast paths (counting, windows, deleting while
 /// scanning) ask it which shape it has.
-struct QueryDescription: @unchecked Sendable {
+package struct QueryDescription: @unchecked Sendable {
     // BoundQuery holds only immutable values (parsed and bound once), so sharing is safe.
     let classIndex: Int
     let source: QuerySource
@@ -110,7 +110,7 @@ struct QueryDescription: @unchecked Sendable {
     /// The keys in result order. With `missingOwnerIsEmpty`, a list or linking-objects source
     /// whose owner was deleted is empty (for change sets: every element deleted) rather than an
     /// error.
-    func evaluate(in store: Snapshot, missingOwnerIsEmpty: Bool = false) throws -> [ObjectKey] {
+    func evaluate(in store: some ReadableVersion, missingOwnerIsEmpty: Bool = false) throws -> [ObjectKey] {
         var keys: [ObjectKey]?
         switch source {
         case .table:

@@ -2,8 +2,9 @@ import Foundation
 
 /// One version of the database as a reader sees it — or, inside a write transaction, the
 /// writer's uncommitted state (its tables then hold loaded nodes, and `bytes` grows as the writer
-/// writes). Implements `ObjectStore` for the query engine and everything above it.
-final class Snapshot: ObjectStore {
+/// writes). Implements `ReadableVersion` for the query engine and everything above it, with
+/// every capability: leaves for scans and iteration, kept backlinks, search indexes.
+final class Snapshot: ReadableVersion {
     let version: UInt64
     var bytes: FileBytes
     let layout: SchemaLayout
@@ -135,12 +136,26 @@ final class Snapshot: ObjectStore {
         return found
     }
 
+    func seekObjects(classIndex: Int, from: Int64, before end: Int64) throws -> SoughtObjects {
+        guard let (leaf, row) = try seek(classIndex: classIndex, from: from, before: end) else { return .none }
+        return .leaf(leaf, row: row)
+    }
+
+    func keyBound(classIndex: Int) throws -> Int64 {
+        try checkClass(classIndex)
+        return tables[classIndex].nextKey
+    }
+
     /// The column of a persisted property of a class, by a scan of the names (a class has a few
     /// dozen properties at most, and comparing short names is cheaper than hashing them).
     func column(classIndex: Int, named name: String) -> Int? {
         let columns = layout.tables[classIndex].columns
         for c in 0..<layout.tables[classIndex].persistedCount where columns[c].name == name { return c }
         return nil
+    }
+
+    func persistedColumnCount(classIndex: Int) -> Int {
+        layout.tables[classIndex].persistedCount
     }
 
     /// Visits every object of a class in key order with the leaf and row that hold it (one tree
@@ -216,7 +231,7 @@ final class Snapshot: ObjectStore {
 
     /// Whether objects of `classIndex` keep the backlinks of `originClass`'s link column
     /// `originColumn` (every link column's target keeps them; `LinkPlan` checks before relying on it).
-    func keepsBacklinks(classIndex: Int, originClass: Int, originColumn: Int) -> Bool {
+    func listsBacklinks(classIndex: Int, originClass: Int, originColumn: Int) -> Bool {
         layout.tables.indices.contains(classIndex)
             && layout.tables[classIndex].backlinkColumns[.init(classIndex: originClass, column: originColumn)] != nil
     }

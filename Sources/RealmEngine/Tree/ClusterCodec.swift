@@ -90,7 +90,7 @@ enum ClusterCodec {
 /// The mutable, decoded form of one leaf: keys ascending, one array per persisted column, each
 /// with `keys.count` values (already type-checked and coerced by the caller: integers as `.int`,
 /// booleans as `.bool`, links as `.link` or `.null`, lists as `.list`).
-struct ClusterData: Equatable, Sendable {
+package struct ClusterData: Equatable, Sendable {
     var keys: [Int64]
     var columns: [[Value]]
 

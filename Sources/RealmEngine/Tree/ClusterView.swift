@@ -7,7 +7,7 @@ import Foundation
 ///
 /// Row and column indices are the caller's and are checked like `Array` subscripts. The view
 /// borrows the bytes: it must not outlive the mapping (or snapshot) it was made from.
-struct ClusterView {
+package struct ClusterView {
     /// Rows in the leaf.
     let count: Int
     /// The stored form of the keys: key(i) = keyOffsets[i] &+ i.

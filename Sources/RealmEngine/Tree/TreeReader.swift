@@ -5,7 +5,7 @@ enum LeafAccess {
 }
 
 /// A cluster leaf, from either place, with the accessors the object layer needs.
-enum ClusterAccess {
+package enum ClusterAccess {
     case view(ClusterView)
     case data(ClusterData)
 
