@@ -68,7 +68,8 @@ let package = Package(
         .executableTarget(name: "realm-notify-probe", dependencies: ["RealmEngine"]),
         .target(name: "FuzzTargets", dependencies: ["RealmEngine", "RealmTUI", "RealmCoreFormat"]),
         // Helpers every test target shares: temporary folders, seeded randomness, child processes, tags, sizes.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // RealmEngine for `InMemoryVersion`, the second implementation of `ReadableVersion`.
+        .target(name: "TestSupport", dependencies: ["RealmEngine"], path: "Tests/TestSupport"),
         .testTarget(
             name: "RealmEngineTests", dependencies: ["RealmEngine", "realm-notify-probe", "TestSupport"],
             exclude: ["Fixtures"]),
