@@ -189,7 +189,7 @@ struct ElementScan {
         case .ints(let op, let values):
             if slice.isNull(i) { return matchesNil() }
             let e = slice.ints[i]
-            for k in values where Self.order(op, e, k) { return true }
+            for k in values where ColumnTest.order(op, e, k) { return true }
             return false
         case .bytes(let op, let needles):
             if slice.isNull(i) { return matchesNil() }
@@ -214,7 +214,7 @@ struct ElementScan {
     private func matchesCount(_ n: Int) -> Bool {
         switch match {
         case .ints(let op, let values):
-            for k in values where Self.order(op, Int64(n), k) { return true }
+            for k in values where ColumnTest.order(op, Int64(n), k) { return true }
             return false
         case .bytes: return false
         case .values(let c, let constants): return test(c, constants, .int(Int64(n)))
@@ -226,19 +226,6 @@ struct ElementScan {
             return true
         }
         return false
-    }
-
-    @inline(__always)
-    private static func order(_ op: CompareOp, _ a: Int64, _ b: Int64) -> Bool {
-        switch op {
-        case .equal: a == b
-        case .notEqual: a != b
-        case .less: a < b
-        case .lessOrEqual: a <= b
-        case .greater: a > b
-        case .greaterOrEqual: a >= b
-        default: false
-        }
     }
 
     /// Stored bytes `h` against needle `n`: string operators as `StringMatch`, the rest by bytes
@@ -253,7 +240,7 @@ struct ElementScan {
             return equal == (op == .equal)
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
             let c = n.withUnsafeBufferPointer { ValueOrder.bytes(h.bindMemory(to: UInt8.self), $0) }
-            return order(op, Int64(c), 0)
+            return ColumnTest.order(op, Int64(c), 0)
         default:
             return StringMatch.matches(op, h.bindMemory(to: UInt8.self), n)
         }

@@ -88,8 +88,10 @@ indirect enum ColumnTest {
         return go(predicate)
     }
 
+    /// `a op b` for an ordering or equality operator (false for any other), as every column
+    /// test compares plain numbers.
     @inline(__always)
-    private static func order<T: Comparable>(_ op: CompareOp, _ a: T, _ b: T) -> Bool {
+    static func order<T: Comparable>(_ op: CompareOp, _ a: T, _ b: T) -> Bool {
         switch op {
         case .equal: a == b
         case .notEqual: a != b
