@@ -14,6 +14,11 @@ public final class PostgresConnection {
     /// Statements sent through `execute` so far (each one round trip to the server): lets tests
     /// and benchmarks see what an upload costs.
     public private(set) var statements = 0
+    /// Bytes of statement text and parameters sent through `execute` so far (what a transfer's
+    /// progress reports for an upload; libpq's framing not counted).
+    public private(set) var bytesSent = 0
+    /// Bytes of result values received through `execute` so far (a download's progress).
+    public private(set) var bytesReceived = 0
 
     /// Connects to `url` (a `postgres://` or `postgresql://` URL, or a libpq `key=value` string;
     /// empty: only `PG*` variables and libpq's defaults).
@@ -108,6 +113,7 @@ public final class PostgresConnection {
     @discardableResult
     public func execute(_ sql: String, _ parameters: [String?] = []) throws -> PostgresRows {
         statements += 1
+        bytesSent += sql.utf8.count + parameters.reduce(0) { $0 + ($1?.utf8.count ?? 0) }
         let result: OpaquePointer? = withCStrings(parameters) { pointers in
             PQexecParams(connection, sql, Int32(parameters.count), nil, pointers, nil, nil, 0)
         }
@@ -132,7 +138,8 @@ public final class PostgresConnection {
         for row in 0..<rowCount {
             rows.append(
                 (0..<columnCount).map { column in
-                    PQgetisnull(result, Int32(row), Int32(column)) == 1
+                    bytesReceived += Int(PQgetlength(result, Int32(row), Int32(column)))
+                    return PQgetisnull(result, Int32(row), Int32(column)) == 1
                         ? nil : String(cString: PQgetvalue(result, Int32(row), Int32(column)))
                 })
         }

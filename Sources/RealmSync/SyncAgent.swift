@@ -61,19 +61,26 @@ public final class SyncAgent {
         public var done: Int
         /// What this run had to do when it started (raised if more came meanwhile).
         public var total: Int
+        /// Bytes sent to the server (upload) or received from it (download, copy) by this transfer
+        /// so far: statements, parameters and result values.
+        public var bytes: Int
 
-        public init(direction: Direction, done: Int, total: Int) {
+        /// A transfer report: `done` of `total` objects or changes, `bytes` moved so far.
+        public init(direction: Direction, done: Int, total: Int, bytes: Int) {
             self.direction = direction
             self.done = done
             self.total = total
+            self.bytes = bytes
         }
 
-        /// "uploaded 12,000 of 50,000 objects", "downloaded 300 of 1,000 changes".
+        /// "uploaded 12,000 of 50,000 objects · 3.3 MiB", "downloaded 300 of 1,000 changes · 86.1 KiB".
         public var description: String {
-            switch direction {
-            case .upload: "uploaded \(Transfer.grouped(done)) of \(Transfer.grouped(total)) objects"
-            case .download: "downloaded \(Transfer.grouped(done)) of \(Transfer.grouped(total)) changes"
-            case .copy: "copied \(Transfer.grouped(done)) of \(Transfer.grouped(total)) objects from the server"
+            let counts = "\(Transfer.grouped(done)) of \(Transfer.grouped(total))"
+            let moved = " · " + ByteCount.text(bytes)
+            return switch direction {
+            case .upload: "uploaded \(counts) objects\(moved)"
+            case .download: "downloaded \(counts) changes\(moved)"
+            case .copy: "copied \(counts) objects from the server\(moved)"
             }
         }
 

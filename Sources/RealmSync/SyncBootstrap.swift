@@ -36,6 +36,7 @@ extension SyncAgent {
                 return
             }
             var done = 0
+            let receivedBefore = db.bytesReceived
             // Links last: a link may name an object of a later page or class.
             var linking: [FeedEntry] = []
             for c in classes {
@@ -61,7 +62,9 @@ extension SyncAgent {
                     }
                     done += rows.count
                     if total > size && !rows.isEmpty {
-                        onTransfer?(Transfer(direction: .copy, done: done, total: total))
+                        onTransfer?(
+                            Transfer(
+                                direction: .copy, done: done, total: total, bytes: db.bytesReceived - receivedBefore))
                     }
                     if rows.count < size { break }
                 }

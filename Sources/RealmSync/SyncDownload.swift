@@ -34,6 +34,7 @@ extension SyncAgent {
             } ?? 0
         var total = max(0, Int(last - (try self.cursor())))
         var done = 0
+        let receivedBefore = db.bytesReceived
         while !shouldStop() {
             let cursor = try self.cursor()
             let own = try SyncAgent.state(of: realm).map(SyncAgent.uploadedRanges) ?? []
@@ -85,7 +86,10 @@ extension SyncAgent {
             report.ownChanges += rows.count - entries.count
             done += rows.count
             total = max(total, done)
-            if total > size { onTransfer?(Transfer(direction: .download, done: done, total: total)) }
+            if total > size {
+                onTransfer?(
+                    Transfer(direction: .download, done: done, total: total, bytes: db.bytesReceived - receivedBefore))
+            }
             if rows.count < size { return }
         }
     }

@@ -40,6 +40,7 @@ extension SyncAgent {
         }
         let size = max(1, batchSize)
         var done = 0
+        let sentBefore = db.bytesSent
         for version in versions {
             // A commit that deleted an object and created another with its primary key queues the
             // creation first (the engine queues insertions before deletions): sent in that order
@@ -70,7 +71,10 @@ extension SyncAgent {
                     if case .applied(let feed?) = sent { try SyncAgent.recordUploaded(feed, in: state) }
                 }
                 done += entries.count
-                if total > size { onTransfer?(Transfer(direction: .upload, done: done, total: total)) }
+                if total > size {
+                    onTransfer?(
+                        Transfer(direction: .upload, done: done, total: total, bytes: db.bytesSent - sentBefore))
+                }
             }
         }
     }

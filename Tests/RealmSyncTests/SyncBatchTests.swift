@@ -53,8 +53,10 @@ struct SyncBatchTests {
         // Then it reads the feed its batches made, passing over its own entries.
         #expect(up.downloadedChanges == 0 && up.ownChanges == SyncBatchTests.objects)
         #expect(
-            uploads.filter { $0.direction == .upload }
-                == [100, 200, 250].map { SyncAgent.Transfer(direction: .upload, done: $0, total: 250) })
+            uploads.filter { $0.direction == .upload }.map(\.objects)
+                == [100, 200, 250].map { SyncBatchTests.Objects(done: $0, total: 250) })
+        // The bytes sent so far grow with every batch: at least each object's JSON went out.
+        SyncBatchTests.expectGrowing(uploads.filter { $0.direction == .upload }.map(\.bytes), atLeast: 250 * 20)
         // One SQL transaction per batch: three batches on the server, each object once in the feed.
         #expect(try SyncFixture.count(db, "realmtui_batches") == 3)
         #expect(try SyncFixture.count(db, "realmtui_feed") == SyncBatchTests.objects)
@@ -66,11 +68,15 @@ struct SyncBatchTests {
         downloader.onTransfer = { downloads.append($0) }
         let down = try downloader.runOnce()
         #expect(down.downloadedChanges == SyncBatchTests.objects)
-        #expect(downloads == [100, 200, 250].map { SyncAgent.Transfer(direction: .download, done: $0, total: 250) })
+        #expect(downloads.map(\.objects) == [100, 200, 250].map { SyncBatchTests.Objects(done: $0, total: 250) })
+        SyncBatchTests.expectGrowing(downloads.map(\.bytes), atLeast: 250 * 20)
         #expect(try SyncFixture.content(files.b) == SyncFixture.content(files.a))
         #expect(
-            SyncAgent.Transfer(direction: .upload, done: 12000, total: 50000).description
-                == "uploaded 12,000 of 50,000 objects")
+            SyncAgent.Transfer(direction: .upload, done: 12000, total: 50000, bytes: 3_456_789).description
+                == "uploaded 12,000 of 50,000 objects · 3.3 MiB")
+        #expect(
+            SyncAgent.Transfer(direction: .download, done: 3, total: 9, bytes: 700).description
+                == "downloaded 3 of 9 changes · 700 B")
     }
 
     /// Killed before the second batch's SQL commit (the server keeps the first batch) or after it
@@ -80,7 +86,8 @@ struct SyncBatchTests {
         let files = try SyncBatchTests.largeFileAndNewClient()
         let output = try syncKilled(files.a, at: point)
         #expect(
-            output.stdout.contains("uploaded 100 of 250 objects"), "stdout: \(output.stdout) stderr: \(output.stderr)")
+            output.stdout.contains("uploaded 100 of 250 objects · "),
+            "stdout: \(output.stdout) stderr: \(output.stderr)")
         let db = try files.server.connect()
         let committed = point.hasPrefix("before") ? 100 : 200
         #expect(try SyncFixture.count(db, "realmtui_feed") == committed)
@@ -102,7 +109,8 @@ struct SyncBatchTests {
         try SyncAgent(path: files.a).runOnce()
         let output = try syncKilled(files.b, at: "before-download-commit#2")
         #expect(
-            output.stdout.contains("downloaded 100 of 250 changes"), "stdout: \(output.stdout) stderr: \(output.stderr)"
+            output.stdout.contains("downloaded 100 of 250 changes · "),
+            "stdout: \(output.stdout) stderr: \(output.stderr)"
         )
         // The first page is committed with its cursor; the second died with the process.
         #expect(try SyncAgent.status(path: files.b).cursor == 100)
@@ -113,7 +121,27 @@ struct SyncBatchTests {
         agent.onTransfer = { downloads.append($0) }
         let report = try agent.runOnce()
         #expect(report.downloadedChanges == 150)
-        #expect(downloads.last == SyncAgent.Transfer(direction: .download, done: 150, total: 150))
+        #expect(downloads.last?.objects == SyncBatchTests.Objects(done: 150, total: 150))
         #expect(try SyncFixture.content(files.b) == SyncFixture.content(files.a))
     }
+
+    /// A transfer's object counts alone (its bytes depend on the encoding).
+    struct Objects: Equatable {
+        var done: Int
+        var total: Int
+    }
+
+    /// Byte counts reported batch after batch: each larger than the one before, the last at least
+    /// `atLeast`.
+    static func expectGrowing(
+        _ bytes: [Int], atLeast: Int, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(zip(bytes, bytes.dropFirst()).allSatisfy { $0 < $1 }, "\(bytes)", sourceLocation: sourceLocation)
+        #expect((bytes.last ?? 0) >= atLeast, "\(bytes)", sourceLocation: sourceLocation)
+    }
+}
+
+extension SyncAgent.Transfer {
+    /// The object counts of this report, for comparing without its bytes.
+    var objects: SyncBatchTests.Objects { SyncBatchTests.Objects(done: done, total: total) }
 }

@@ -131,12 +131,8 @@ struct ValueFormatter {
         }.joined(separator: separator)
     }
 
-    /// A byte count in B, KiB or MiB.
-    static func byteCount(_ count: Int) -> String {
-        if count < 1024 { return "\(count) B" }
-        if count < 1024 * 1024 { return String(format: "%.1f KiB", Double(count) / 1024) }
-        return String(format: "%.1f MiB", Double(count) / 1024 / 1024)
-    }
+    /// A byte count in B, KiB, MiB or GiB.
+    static func byteCount(_ count: Int) -> String { ByteCount.text(count) }
 
     /// A float or double in its shortest round-trip form (`3.5`, `1e-07`, `nan`).
     static func number(_ value: Double, isFloat: Bool) -> String {
