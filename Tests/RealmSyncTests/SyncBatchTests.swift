@@ -2,6 +2,7 @@ import Foundation
 import RealmEngine
 @testable import RealmSync
 import TestSupport
+@testable import realmtui
 import Testing
 
 /// The first sync of a large file (issue 27): what a file held before `sync init` goes up in
@@ -123,6 +124,15 @@ struct SyncBatchTests {
         #expect(report.downloadedChanges == 150)
         #expect(downloads.last?.objects == SyncBatchTests.Objects(done: 150, total: 150))
         #expect(try SyncFixture.content(files.b) == SyncFixture.content(files.a))
+    }
+
+    /// A terminal's progress line starts with a bar of 20 cells.
+    @Test func theTerminalProgressBarFillsWithWhatIsDone() {
+        #expect(TransferLine.bar(done: 0, total: 250) == "[--------------------]")
+        #expect(TransferLine.bar(done: 100, total: 250) == "[########------------]")
+        #expect(TransferLine.bar(done: 250, total: 250) == "[####################]")
+        #expect(TransferLine.bar(done: 300, total: 250) == "[####################]")
+        #expect(TransferLine.bar(done: 5, total: 0) == "[--------------------]")
     }
 
     /// A transfer's object counts alone (its bytes depend on the encoding).

@@ -78,6 +78,31 @@ import Testing
         #expect(driver.statusText.contains("⇅ 2 pending"), "\(driver.statusText)")
     }
 
+    /// A first sync inside the explorer shows its batches on the status line (objects and bytes),
+    /// then the agent is simply on again.
+    @Test func aFirstSyncShowsItsProgressOnTheStatusLine() throws {
+        let dir = TempDir()
+        let path = dir.path("synced.realm")
+        _ = try ExplorerSyncedFileTests.syncedFile(path, lastSync: nil)
+        var driver = ExplorerDriver(
+            state: ExplorerState(
+                realm: try Realm(configuration: .file(path)), fileName: "synced.realm",
+                readOnly: false, width: 120, height: 10))
+        let agent = ScriptedAgent()
+        driver.syncStarter = agent.starter
+        command(&driver, "sync")
+        agent.report(.connected(server: "postgres://me@db.example/app"))
+        agent.report(.transfer("downloaded 1,000 of 50,000 changes · 96.4 KiB"))
+        driver.send(.tick(seconds: 1))
+        #expect(
+            driver.statusText.contains("sync agent: downloaded 1,000 of 50,000 changes · 96.4 KiB"),
+            "\(driver.statusText)")
+        agent.report(.caughtUp)
+        driver.send(.tick(seconds: 2))
+        #expect(driver.statusText.contains("sync agent: on"), "\(driver.statusText)")
+        #expect(!driver.statusText.contains("downloaded"), "\(driver.statusText)")
+    }
+
     @Test func anAgentThatFailsSaysWhyAndCanBeStartedAgain() throws {
         let dir = TempDir()
         let path = dir.path("synced.realm")

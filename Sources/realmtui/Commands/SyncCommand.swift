@@ -169,8 +169,8 @@ struct SyncRunCommand: ParsableCommand {
     }
 }
 
-/// The progress of a first sync's batches: rewritten in place on a terminal with the rate and
-/// the time left, a line per batch in a pipe or log (scripts and tests read them).
+/// The progress of a first sync's batches: rewritten in place on a terminal with a bar, the
+/// rate and the time left, a line per batch in a pipe or log (scripts and tests read them).
 final class TransferLine {
     private var started: Date?
     private var shown = false
@@ -187,12 +187,19 @@ final class TransferLine {
             text += String(format: " · %.0f/s · %.0f s left", rate, left)
         }
         if Console.stdoutIsTerminal {
-            Console.write("\r\u{1B}[K" + text)
+            Console.write("\r\u{1B}[K" + TransferLine.bar(done: transfer.done, total: transfer.total) + " " + text)
             shown = true
         } else {
             Console.line(text)
         }
         Console.flush()
+    }
+
+    /// `[########------------]`: how much of `total` is done, in 20 cells.
+    static func bar(done: Int, total: Int) -> String {
+        let cells = 20
+        let filled = total > 0 ? min(cells, max(0, done) * cells / total) : 0
+        return "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: cells - filled) + "]"
     }
 
     /// Ends the in-place line (the transfer is over).

@@ -14,7 +14,8 @@ enum ExplorerSyncAgent {
                 case .connected(let server, _): report(.connected(server: server))
                 case .disconnected(let message, let retryIn):
                     report(.retrying("\(message); retrying in \(String(format: "%.1f", retryIn)) s"))
-                case .progress, .transfer: break
+                case .transfer(let transfer): report(.transfer(transfer.description))
+                case .progress: report(.caughtUp)
                 }
             },
             ended: { error in
