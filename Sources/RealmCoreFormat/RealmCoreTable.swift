@@ -149,6 +149,24 @@ public final class RealmCoreTable: @unchecked Sendable {
         }
     }
 
+    /// Calls `body` with the objects of each cluster leaf in order, column by column: their keys
+    /// and, per column (`columns` order), their values; `body` returns false to stop. What
+    /// `forEachObject` reads, without an array of values per object.
+    func forEachLeaf(_ body: (_ keys: [Int64], _ columns: [[CoreValue]]) throws -> Bool) throws {
+        guard let tree = try tree() else { return }
+        var seen = 0
+        try tree.forEachLeaf { leaf, start in
+            let decoded = try decode(leaf)
+            let keys = (start..<leaf.count).map { leaf.key($0) }
+            seen += keys.count
+            return try body(keys, start == 0 ? decoded.columns : decoded.columns.map { Array($0[start...]) })
+        }
+        guard seen == objectCount else {
+            throw bytes.corrupt(
+                clusterRoot ?? 0, "\(name): the cluster tree holds \(seen) objects but its root says \(objectCount)")
+        }
+    }
+
     /// Calls `body` with every object's key in order, without decoding any column.
     func forEachKey(_ body: (Int64) throws -> Void) throws {
         guard let tree = try tree() else { return }
