@@ -4,7 +4,8 @@ import RealmEngine
 
 /// The Realm file target: reads the input as a Realm Core file — plain, or encrypted under a
 /// fixed key — and everything in it: the dump of every table and object (lists, sets,
-/// dictionaries, Mixed, links) and the conversion into this engine's objects. A Realm file has
+/// dictionaries, Mixed, links), the reads in place through the readable-version protocol
+/// (`RealmCoreVersion`) and the conversion into this engine's objects. A Realm file has
 /// no checksums, so a damaged one may read as other values; what must never happen is a crash, a
 /// hang or an allocation the input's size does not justify. Errors are the expected outcome.
 ///
@@ -66,6 +67,8 @@ public final class CoreFileFuzzer {
             } else {
                 image = RealmCoreImage(copying: bytes)
             }
+            // In place first, on its own: a damage the dump stops at must not hide the in-place reads.
+            do { try readInPlace(image) } catch is RealmError {}
             try readEverything(image, converting: mode & 4 != 0)
         } catch is RealmError {
             return
@@ -90,6 +93,32 @@ public final class CoreFileFuzzer {
             }
         }
         return file
+    }
+
+    /// Reads `image` in place through the readable-version protocol (`RealmCoreVersion`): every
+    /// class's count, keys, windows and key bound, the rows of its first objects, their
+    /// backlinks and a primary-key lookup.
+    private func readInPlace(_ image: RealmCoreImage) throws {
+        let version = try RealmCoreVersion(file: RealmCoreFile(image: image, name: "fuzz.realm"))
+        for (c, objectSchema) in version.schema.objectSchemas.enumerated() {
+            _ = try version.count(classIndex: c)
+            _ = try version.keys(classIndex: c, in: 0..<50)
+            _ = try version.keyBound(classIndex: c)
+            let keys = try version.keys(classIndex: c).prefix(500)
+            for key in keys { _ = try version.row(classIndex: c, key: key) }
+            if let first = keys.first, let pk = objectSchema.persistedProperties.firstIndex(where: \.isPrimaryKey) {
+                _ = try version.object(
+                    classIndex: c, primaryKey: try version.value(classIndex: c, key: first, column: pk))
+            }
+            for (o, origin) in version.schema.objectSchemas.enumerated() {
+                for (j, property) in origin.persistedProperties.enumerated()
+                where property.objectClassName == objectSchema.name {
+                    for key in keys.prefix(50) {
+                        _ = try version.backlinks(classIndex: c, key: key, originClass: o, originColumn: j)
+                    }
+                }
+            }
+        }
     }
 
     /// Reads all of `image` the ways the product does: the dump (every value of every object)

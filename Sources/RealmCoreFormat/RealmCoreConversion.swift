@@ -263,17 +263,27 @@ public struct RealmCoreConversion {
         // Phase 2: every object with its values.
         var done = 0
         for plan in plans {
-            try plan.table.forEachObject { object in
-                var values: [Value] = []
-                values.reserveCapacity(plan.columns.count)
-                for (position, property) in plan.columns {
-                    values.append(
-                        try Self.value(
-                            object.values[position], for: property, in: plan.name, tableClasses: tableClasses))
+            // A cluster leaf at a time, converted column by column.
+            try plan.table.forEachLeaf { keys, columns in
+                var converted: [[Value]] = []
+                converted.reserveCapacity(plan.columns.count)
+                for column in plan.columns {
+                    let property = column.property
+                    var out: [Value] = []
+                    out.reserveCapacity(keys.count)
+                    for value in columns[column.position] {
+                        out.append(try Self.value(value, for: property, in: plan.name, tableClasses: tableClasses))
+                    }
+                    converted.append(out)
                 }
-                try copy.insert(plan.name, key: ObjectKey(object.key), values: values)
-                done += 1
-                if done % 1024 == 0 { progress(done, total) }
+                for (i, key) in keys.enumerated() {
+                    var values: [Value] = []
+                    values.reserveCapacity(converted.count)
+                    for column in converted { values.append(column[i]) }
+                    try copy.insert(plan.name, key: ObjectKey(key), values: values)
+                    done += 1
+                    if done % 1024 == 0 { progress(done, total) }
+                }
                 return true
             }
         }

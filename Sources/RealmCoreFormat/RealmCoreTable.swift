@@ -149,6 +149,24 @@ public final class RealmCoreTable: @unchecked Sendable {
         }
     }
 
+    /// Calls `body` with the objects of each cluster leaf in order, column by column: their keys
+    /// and, per column (`columns` order), their values; `body` returns false to stop. What
+    /// `forEachObject` reads, without an array of values per object.
+    func forEachLeaf(_ body: (_ keys: [Int64], _ columns: [[CoreValue]]) throws -> Bool) throws {
+        guard let tree = try tree() else { return }
+        var seen = 0
+        try tree.forEachLeaf { leaf, start in
+            let decoded = try decode(leaf)
+            let keys = (start..<leaf.count).map { leaf.key($0) }
+            seen += keys.count
+            return try body(keys, start == 0 ? decoded.columns : decoded.columns.map { Array($0[start...]) })
+        }
+        guard seen == objectCount else {
+            throw bytes.corrupt(
+                clusterRoot ?? 0, "\(name): the cluster tree holds \(seen) objects but its root says \(objectCount)")
+        }
+    }
+
     /// Calls `body` with every object's key in order, without decoding any column.
     func forEachKey(_ body: (Int64) throws -> Void) throws {
         guard let tree = try tree() else { return }
@@ -185,33 +203,41 @@ public final class RealmCoreTable: @unchecked Sendable {
     private func decode(_ leaf: CoreClusterLeaf) throws -> DecodedLeaf {
         var cols: [[CoreValue]] = []
         cols.reserveCapacity(columns.count)
-        for c in columns {
-            let context = "\(name).\(c.name)"
-            let decoder = CoreLeafDecoder(bytes: bytes, context: context, format: format)
-            guard c.leafSlot < leaf.node.count, let ref = try bytes.ref(leaf.node, c.leafSlot, context) else {
-                throw bytes.corrupt(leaf.node.ref, "\(context): cluster leaf has no column \(c.leafSlot - 1)")
-            }
-            let values = try column(c, ref: ref, decoder)
-            guard values.count == leaf.count else {
-                throw bytes.corrupt(
-                    ref, "\(context): column leaf holds \(values.count) values for \(leaf.count) objects")
-            }
-            cols.append(values)
-        }
+        for position in columns.indices { cols.append(try values(ofColumn: position, in: leaf)) }
         var backs: [[[Int64]]] = []
-        for c in backlinkColumns {
-            let context = "\(name) backlinks"
-            let decoder = CoreLeafDecoder(bytes: bytes, context: context, format: format)
-            guard c.leafSlot < leaf.node.count, let ref = try bytes.ref(leaf.node, c.leafSlot, context) else {
-                throw bytes.corrupt(leaf.node.ref, "\(context): cluster leaf has no backlink column \(c.leafSlot - 1)")
-            }
-            let n = try bytes.node(ref, context)
-            guard n.count == leaf.count, n.widthType == .bits else {
-                throw bytes.corrupt(ref, "\(context): backlink leaf holds \(n.count) entries for \(leaf.count) objects")
-            }
-            backs.append(try (0..<n.count).map { try decoder.backlinks(n.int($0)) })
-        }
+        for position in backlinkColumns.indices { backs.append(try backlinks(ofColumn: position, in: leaf)) }
         return DecodedLeaf(leaf: leaf, columns: cols, backlinks: backs)
+    }
+
+    /// The values of public column `position` (in `columns`) for every object of one leaf.
+    func values(ofColumn position: Int, in leaf: CoreClusterLeaf) throws -> [CoreValue] {
+        let c = columns[position]
+        let context = "\(name).\(c.name)"
+        let decoder = CoreLeafDecoder(bytes: bytes, context: context, format: format)
+        guard c.leafSlot < leaf.node.count, let ref = try bytes.ref(leaf.node, c.leafSlot, context) else {
+            throw bytes.corrupt(leaf.node.ref, "\(context): cluster leaf has no column \(c.leafSlot - 1)")
+        }
+        let values = try column(c, ref: ref, decoder)
+        guard values.count == leaf.count else {
+            throw bytes.corrupt(ref, "\(context): column leaf holds \(values.count) values for \(leaf.count) objects")
+        }
+        return values
+    }
+
+    /// The origin keys of backlink column `position` (in `backlinkColumns`) for every object of
+    /// one leaf.
+    func backlinks(ofColumn position: Int, in leaf: CoreClusterLeaf) throws -> [[Int64]] {
+        let c = backlinkColumns[position]
+        let context = "\(name) backlinks"
+        let decoder = CoreLeafDecoder(bytes: bytes, context: context, format: format)
+        guard c.leafSlot < leaf.node.count, let ref = try bytes.ref(leaf.node, c.leafSlot, context) else {
+            throw bytes.corrupt(leaf.node.ref, "\(context): cluster leaf has no backlink column \(c.leafSlot - 1)")
+        }
+        let n = try bytes.node(ref, context)
+        guard n.count == leaf.count, n.widthType == .bits else {
+            throw bytes.corrupt(ref, "\(context): backlink leaf holds \(n.count) entries for \(leaf.count) objects")
+        }
+        return try (0..<n.count).map { try decoder.backlinks(n.int($0)) }
     }
 
     private func element(_ c: CoreColumn, _ decoder: CoreLeafDecoder) throws -> CoreElementType {

@@ -1,5 +1,6 @@
 import Foundation
 import RealmCoreFormat
+@testable import RealmEngine
 import Testing
 
 /// Figures for the report (printed, not asserted: this machine is shared and loaded). Opening
@@ -79,5 +80,77 @@ import Testing
         let open = try Self.seconds { file = try RealmCoreFile(image: image, name: "alltypes") }
         #expect(file?.tables.count == 6)
         print("RealmCoreFormat measure: open alltypes \(open * 1000) ms")
+    }
+}
+
+/// Figures for the report (printed, not asserted): the 200,000-object file read in place
+/// (`RealmCoreVersion`) against the same file converted into an in-memory Realm first.
+@Suite struct CoreInPlaceMeasurementTests {
+    @Test(
+        .enabled(
+            if: CoreFixtures.sharedFixture("generated-big.realm") != nil,
+            "../shared/realm-core/fixtures/generated-big.realm is absent"))
+    func openCountAndFirstWindowInPlaceAndConverted() throws {
+        let url = try #require(CoreFixtures.sharedFixture("generated-big.realm"))
+        var inPlace: RealmCoreVersion?
+        let openInPlace = try CoreMeasurementTests.seconds { inPlace = try RealmCoreVersion(path: url.path) }
+        let version = try #require(inPlace)
+        let big = try #require(version.schema.objectSchemas.firstIndex { $0.name == "Big" })
+        var count = 0
+        let countInPlace = try CoreMeasurementTests.seconds { count = try version.count(classIndex: big) }
+        #expect(count == 200_000)
+        var rows: [[Value]] = []
+        let windowInPlace = try CoreMeasurementTests.seconds {
+            rows = try version.keys(classIndex: big, in: 0..<50).compactMap {
+                try version.row(classIndex: big, key: $0)
+            }
+        }
+        #expect(rows.count == 50)
+
+        var realm: Realm?
+        let openConverted = try CoreMeasurementTests.seconds {
+            let access = try RealmCoreFileAccess.open(path: url.path)
+            var conversion = try RealmCoreConversion(file: RealmCoreFile(image: access.image, name: url.path))
+            let r = try Realm(
+                configuration: .init(inMemoryIdentifier: "measure-\(UUID().uuidString)", schema: conversion.schema))
+            try r.write { try conversion.copy(into: r) }
+            realm = r
+        }
+        let converted = try #require(realm)
+        var convertedCount = 0
+        let countConverted = try CoreMeasurementTests.seconds {
+            convertedCount = try converted.objects("Big").count
+        }
+        #expect(convertedCount == 200_000)
+        var convertedRows = 0
+        let windowConverted = try CoreMeasurementTests.seconds {
+            let results = try converted.objects("Big")
+            let keys = try results.keys(in: 0..<50)
+            let properties = try #require(converted.schema["Big"]).persistedProperties
+            for key in keys {
+                let object = try #require(try converted.object(ofType: "Big", key: key))
+                _ = try properties.map { try object.value(forKey: $0.name) }
+                convertedRows += 1
+            }
+        }
+        #expect(convertedRows == 50)
+        // An unindexed scan query over every object, both ways.
+        var inPlaceMatches = 0
+        let scanInPlace = try CoreMeasurementTests.seconds {
+            var q = QueryDescription(classIndex: big)
+            q.add(try BoundQuery.parse("count > 100", classIndex: big, schema: version.schema, arguments: []))
+            inPlaceMatches = try version.evaluate(q, missingOwnerIsEmpty: false).count
+        }
+        var convertedMatches = 0
+        let scanConverted = try CoreMeasurementTests.seconds {
+            convertedMatches = try converted.objects("Big").filter("count > 100").count
+        }
+        #expect(inPlaceMatches == convertedMatches)
+        func ms(_ s: Double) -> String { String(format: "%.3f ms", s * 1000) }
+        print(
+            "RealmCoreVersion measure (200,000 objects): in place open \(ms(openInPlace)), count \(ms(countInPlace)), "
+                + "first 50 rows \(ms(windowInPlace)); converted open \(ms(openConverted)), count \(ms(countConverted)), "
+                + "first 50 rows \(ms(windowConverted)); scan 'count > 100' (\(inPlaceMatches) matches) in place "
+                + "\(ms(scanInPlace)), converted \(ms(scanConverted))")
     }
 }

@@ -59,36 +59,7 @@ extension WriteTransaction {
         // at the end; the live snapshot's byte range is brought up to date once, when this returns
         // or throws (and before backlinks, which read it).
         defer { syncBytes() }
-        try writer.batchingWrites {
-            let appended =
-                try !big
-                && (appendAtRightEdge(classIndex, key: key.rawValue, columns: table.columns, row: row)
-                    || writer.appendRowToCommittedLeaf(
-                        root: &state.tables[classIndex].root, key: key.rawValue, columns: table.columns, row: row))
-            if !appended {
-                try writer.mutate(
-                    root: &state.tables[classIndex].root, key: TreeKey(hi: 0, lo: key.rawValue), columns: table.columns,
-                    emptyLeaf: { self.emptyCluster(classIndex) }, bigValues: big
-                ) { leaf in
-                    guard case .cluster(var c) = leaf else { return }
-                    leaf = .index([])
-                    if c.keys.last.map({ $0 < key.rawValue }) ?? true {
-                        c.keys.append(key.rawValue)
-                        for i in row.indices { c.columns[i].append(row[i]) }
-                    } else {
-                        let at = c.keys.firstIndex { $0 > key.rawValue } ?? c.keys.count
-                        c.keys.insert(key.rawValue, at: at)
-                        for i in row.indices { c.columns[i].insert(row[i], at: at) }
-                    }
-                    leaf = .cluster(c)
-                }
-            }
-            for column in table.indexedColumns {
-                try SearchIndex.insert(
-                    &state.tables[classIndex].indexes[column, default: nil], value: values[column],
-                    type: table.columns[column].type, key: key, writer: writer)
-            }
-        }
+        try placeRow(classIndex, key: key.rawValue, row: row, big: big)
         // Only classes that take part in links have backlinks to add (and testing each column's
         // type would copy its `Property` per object).
         if !layout.linkTargets.isEmpty {
@@ -101,6 +72,44 @@ extension WriteTransaction {
         }
         changes.insert(classIndex, key.rawValue)
         return key
+    }
+
+    /// Writes `row` (hidden backlink columns included) under `key` into its class's cluster tree
+    /// and its indexed values into their indexes, the nodes written together at the end: appended
+    /// at the loaded right edge when the key is past every key (the bulk-insert path), else into
+    /// the leaf it sorts in.
+    private func placeRow(_ classIndex: Int, key: Int64, row: [Value], big: Bool) throws {
+        let table = layout.tables[classIndex]
+        try writer.batchingWrites {
+            let appended =
+                try !big
+                && (appendAtRightEdge(classIndex, key: key, columns: table.columns, row: row)
+                    || writer.appendRowToCommittedLeaf(
+                        root: &state.tables[classIndex].root, key: key, columns: table.columns, row: row))
+            if !appended {
+                try writer.mutate(
+                    root: &state.tables[classIndex].root, key: TreeKey(hi: 0, lo: key), columns: table.columns,
+                    emptyLeaf: { self.emptyCluster(classIndex) }, bigValues: big
+                ) { leaf in
+                    guard case .cluster(var c) = leaf else { return }
+                    leaf = .index([])
+                    if c.keys.last.map({ $0 < key }) ?? true {
+                        c.keys.append(key)
+                        for i in row.indices { c.columns[i].append(row[i]) }
+                    } else {
+                        let at = c.keys.firstIndex { $0 > key } ?? c.keys.count
+                        c.keys.insert(key, at: at)
+                        for i in row.indices { c.columns[i].insert(row[i], at: at) }
+                    }
+                    leaf = .cluster(c)
+                }
+            }
+            for column in table.indexedColumns {
+                try SearchIndex.insert(
+                    &state.tables[classIndex].indexes[column, default: nil], value: row[column],
+                    type: table.columns[column].type, key: ObjectKey(key), writer: writer)
+            }
+        }
     }
 
     /// The table's next object key, handed out (one access to the table state for both steps).
@@ -280,26 +289,11 @@ extension WriteTransaction {
 
 extension WriteTransaction {
     /// Appends a stored row (hidden backlink columns included) under its original key, with its
-    /// index entries; used to copy a file. Keys must arrive in ascending order per class.
+    /// index entries; used to copy a file. Keys in ascending order per class (what a copy gives)
+    /// take the bulk-insert path; any other key is inserted where it sorts.
     func copyRow(_ classIndex: Int, key: ObjectKey, row: [Value]) throws {
-        let table = layout.tables[classIndex]
-        try writer.mutate(
-            root: &state.tables[classIndex].root, key: TreeKey(hi: 0, lo: key.rawValue), columns: table.columns,
-            emptyLeaf: { .cluster(ClusterData(keys: [], columns: Array(repeating: [], count: table.columns.count))) },
-            bigValues: row.contains(where: \.isBig)
-        ) { leaf in
-            guard case .cluster(var c) = leaf else { return }
-            leaf = .index([])
-            c.keys.append(key.rawValue)
-            for i in row.indices { c.columns[i].append(row[i]) }
-            leaf = .cluster(c)
-        }
-        for column in table.indexedColumns {
-            try SearchIndex.insert(
-                &state.tables[classIndex].indexes[column, default: nil], value: row[column],
-                type: table.columns[column].type, key: key, writer: writer)
-        }
+        defer { syncBytes() }
+        try placeRow(classIndex, key: key.rawValue, row: row, big: row.contains(where: \.isBig))
         state.tables[classIndex].nextKey = max(state.tables[classIndex].nextKey, key.rawValue + 1)
-        syncBytes()
     }
 }
