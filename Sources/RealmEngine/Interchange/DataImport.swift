@@ -102,6 +102,9 @@ public final class DataImport {
         var keys: [ObjectKey]
         /// Its entry in `summary.perClass`.
         var summaryIndex: Int
+        /// Whether `firstCreated` is known to hold this class (so that `addRow` looks it up
+        /// once a group, not once an object).
+        var createdAny = false
     }
 
     private let realm: Realm
@@ -195,17 +198,18 @@ public final class DataImport {
     /// done) for any other object, which `add` then parses and imports — with the same
     /// result or error, as everything this skips is what `add` does for a new plain object.
     private func addRow(_ bytes: UnsafeBufferPointer<UInt8>) throws -> Bool {
-        // Taken out while it reads, so that its buffers are not copied on write.
-        guard var reader = rowReader else { return false }
+        // Taken out while it reads and its row is inserted, so that its buffers are not copied
+        // on write; the current class is read and changed in place (copying it per object cost
+        // a retain and release of each of its members).
+        guard var reader = rowReader, let classIndex = current?.classIndex else { return false }
         rowReader = nil
-        let row = reader.read(bytes)
-        rowReader = reader
-        guard let values = row, var current else { return false }
-        if let pkColumn = current.primaryKeyColumn {
+        defer { rowReader = reader }
+        guard reader.read(bytes) else { return false }
+        if let pkColumn = current?.primaryKeyColumn {
             // An object that exists (an update, or a key given twice) takes the general path;
             // so does a lookup that fails, which then fails there the same way.
             do {
-                if try realm.existingObjectKey(classIndex: current.classIndex, primaryKey: values[pkColumn]) != nil {
+                if try realm.existingObjectKey(classIndex: classIndex, primaryKey: reader.row[pkColumn]) != nil {
                     return false
                 }
             } catch {
@@ -215,18 +219,18 @@ public final class DataImport {
         if shouldStop() { throw Interrupted() }
         let key: ObjectKey
         do {
-            key = try realm.insertImportedRow(classIndex: current.classIndex, values)
+            key = try realm.insertImportedRow(classIndex: classIndex, reader.row)
         } catch {
             // A refused row changes nothing: `add` tries it again and names the object in the error.
             return false
         }
-        // `current` is updated at the end; meanwhile its keys are not held twice.
-        self.current = nil
-        defer { self.current = current }
         summary.created += 1
-        if firstCreated[current.name] == nil { firstCreated[current.name] = key }
-        current.keys.append(key)
-        summary.perClass[current.summaryIndex].1 += 1
+        if current?.createdAny == false {
+            if let name = current?.name, firstCreated[name] == nil { firstCreated[name] = key }
+            current?.createdAny = true
+        }
+        current?.keys.append(key)
+        if let summaryIndex = current?.summaryIndex { summary.perClass[summaryIndex].1 += 1 }
         objectsAdded += 1
         progress(objectsAdded, 0)
         return true

@@ -33,9 +33,16 @@ public final class JSONElementStream {
     /// Bytes dropped from the front of `buffer` so far.
     private var dropped: Int64 = 0
     private var sourceEnded = false
-    /// Line and column (1-based, in characters) of `buffer[position]`.
+    /// Line (1-based) of `buffer[position]`.
     private var line = 1
-    private var column = 1
+    /// A place on that line, `buffer[columnFrom]`, and its column (1-based, in characters):
+    /// the column of a byte is counted from there only when an error or a parse needs it, so
+    /// that moving past the input looks only for line ends (counting every byte's column was
+    /// a twentieth of a million-object import).
+    private var columnFrom = 0
+    private var columnAt = 1
+    /// The column (1-based, in characters) of `buffer[position]`.
+    private var column: Int { column(at: position, from: columnFrom, columnAt) }
 
     private enum State {
         case start
@@ -212,29 +219,56 @@ public final class JSONElementStream {
         return true
     }
 
-    /// Moves past `count` bytes (all already in `buffer`), keeping line and column.
+    /// Moves past `count` bytes (all already in `buffer`), keeping the line and where its
+    /// column is counted from.
     private func consume(_ count: Int) throws {
         let (start, end) = (position, position + count)
-        var (line, column) = (self.line, self.column)
+        position = end
+        if count == 1 {
+            if buffer[start] == 0x0A { lineEnded(at: start) }
+            return
+        }
+        var (line, lastEnd) = (self.line, -1)
         buffer.withUnsafeBufferPointer { bytes in
-            for index in start..<end {
-                let byte = bytes[index]
-                if byte == 0x0A {
-                    line += 1
-                    column = 1
-                } else if byte & 0xC0 != 0x80 {
-                    column += 1
-                }
+            guard let base = bytes.baseAddress else { return }
+            var from = start
+            while from < end, let hit = memchr(base + from, 0x0A, end - from) {
+                lastEnd = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
+                line += 1
+                from = lastEnd + 1
             }
         }
-        (self.line, self.column) = (line, column)
-        position = end
+        guard lastEnd >= 0 else { return }
+        self.line = line - 1
+        lineEnded(at: lastEnd)
+    }
+
+    /// A line ends with the byte at `index`: the next line starts at column 1 after it.
+    private func lineEnded(at index: Int) {
+        line += 1
+        columnFrom = index + 1
+        columnAt = 1
+    }
+
+    /// The column of `buffer[index]` on the line where `buffer[from]` has column `columnAt`
+    /// (no line end between them): one more for each byte that starts a UTF-8 character.
+    private func column(at index: Int, from: Int, _ columnAt: Int) -> Int {
+        guard index > from else { return columnAt }
+        return buffer.withUnsafeBufferPointer { bytes in
+            var column = columnAt
+            for byte in UnsafeBufferPointer(rebasing: bytes[from..<index]) where byte & 0xC0 != 0x80 { column += 1 }
+            return column
+        }
     }
 
     private func skipWhitespace(allowingByteOrderMark: Bool = false) throws {
         if allowingByteOrderMark, try peek() == 0xEF {
             while buffer.count - position < 3, try fill() {}
-            if buffer[position...].starts(with: [0xEF, 0xBB, 0xBF]) { position += 3 }
+            if buffer[position...].starts(with: [0xEF, 0xBB, 0xBF]) {
+                // Not a character of the first line: its column 1 is the byte after the mark.
+                position += 3
+                columnFrom = position
+            }
         }
         while let byte = try peek(), byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
             try consume(1)
@@ -246,20 +280,28 @@ public final class JSONElementStream {
         try parse(cutValue())
     }
 
-    /// Where a value cut out of `buffer` lies, and its line and column in the whole input.
+    /// Where a value cut out of `buffer` lies, and its line in the whole input and where its
+    /// column is counted from (`columnFrom`, `columnAt` as they were at its start).
     private struct Cut {
         var start: Int
         var count: Int
         var line: Int
-        var column: Int
+        var columnFrom: Int
+        var columnAt: Int
     }
 
     /// Parses a value `cutValue` cut (before the buffer is read into again).
     private func parse(_ cut: Cut) throws -> JSONValue {
-        try buffer.withUnsafeBufferPointer { all in
+        let column = column(at: cut.start, from: cut.columnFrom, cut.columnAt)
+        if cut.line == line && cut.columnFrom == columnFrom {
+            // Still on the cut's line: the next column is counted from here, not from the line's
+            // start again (on a one-line document that would be quadratic).
+            (columnFrom, columnAt) = (cut.start, column)
+        }
+        return try buffer.withUnsafeBufferPointer { all in
             try JSONParser.parse(
                 bytes: UnsafeBufferPointer(rebasing: all[cut.start..<cut.start + cut.count]), line: cut.line,
-                column: cut.column)
+                column: column)
         }
     }
 
@@ -269,11 +311,17 @@ public final class JSONElementStream {
         // Bytes before the value are done with: dropped here, between values, because the scan
         // below holds indices into the buffer while it reads more.
         if position > Self.chunkSize {
+            // The column is counted from a byte that stays (the line may be longer than the buffer).
+            if columnFrom < position {
+                columnAt = column
+                columnFrom = position
+            }
+            columnFrom -= position
             buffer.removeFirst(position)
             dropped += Int64(position)
             position = 0
         }
-        let (startLine, startColumn) = (line, column)
+        let (startLine, startColumnFrom, startColumnAt) = (line, columnFrom, columnAt)
         var end = position
         var depth = 0
         var inString = false
@@ -334,7 +382,9 @@ public final class JSONElementStream {
             let byte = try peek()
             throw error(byte == nil ? "unexpected end of input" : "unexpected \(describe(byte)): expected a JSON value")
         }
-        let cut = Cut(start: position, count: end - position, line: startLine, column: startColumn)
+        let cut = Cut(
+            start: position, count: end - position, line: startLine, columnFrom: startColumnFrom,
+            columnAt: startColumnAt)
         try consume(cut.count)
         return cut
     }

@@ -27,6 +27,9 @@ struct ScalarRowReader {
     /// The column of each member position in the previous object (tried first: most inputs
     /// write every object's members in one order).
     private var order: [Int]
+    /// The values `read` found, by column (reused from object to object: no array is made per
+    /// object; a `read` that returns false leaves it partly written).
+    private(set) var row: [Value]
 
     /// A reader for a class with these stored properties (in column order), or nil when one
     /// of them is of a kind this does not read (then every object takes the general path).
@@ -49,39 +52,40 @@ struct ScalarRowReader {
         self.columns = columns
         allSeen = persisted.count == 64 ? ~0 : (1 << UInt64(persisted.count)) - 1
         order = Array(columns.indices)
+        row = [Value](repeating: .null, count: columns.count)
     }
 
-    /// The stored values of the object in `bytes` (one JSON value, as `JSONElementStream` cut
-    /// it out), by column; nil when the general path is to read it.
-    mutating func read(_ bytes: UnsafeBufferPointer<UInt8>) -> [Value]? {
-        guard let base = bytes.baseAddress else { return nil }
+    /// Reads the object in `bytes` (one JSON value, as `JSONElementStream` cut it out) into
+    /// `row`, its stored values by column; false when the general path is to read it.
+    mutating func read(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
         var cursor = Cursor(base: base, end: bytes.count)
         cursor.skipWhitespace()
-        guard cursor.take(UInt8(ascii: "{")) else { return nil }
-        var row = [Value](repeating: .null, count: columns.count)
+        guard cursor.take(UInt8(ascii: "{")) else { return false }
         var seen: UInt64 = 0
         var member = 0
         while true {
             cursor.skipWhitespace()
-            guard cursor.take(UInt8(ascii: "\"")), let column = matchName(&cursor, position: member) else { return nil }
+            guard cursor.take(UInt8(ascii: "\"")), let column = matchName(&cursor, position: member) else {
+                return false
+            }
             let bit: UInt64 = 1 << UInt64(column)
-            guard seen & bit == 0 else { return nil }
+            guard seen & bit == 0 else { return false }
             seen |= bit
             if member < order.count { order[member] = column }
             member += 1
             cursor.skipWhitespace()
-            guard cursor.take(UInt8(ascii: ":")) else { return nil }
+            guard cursor.take(UInt8(ascii: ":")) else { return false }
             cursor.skipWhitespace()
-            guard let value = readValue(&cursor, kind: columns[column].kind) else { return nil }
+            guard let value = readValue(&cursor, kind: columns[column].kind) else { return false }
             row[column] = value
             cursor.skipWhitespace()
             if cursor.take(UInt8(ascii: ",")) { continue }
-            guard cursor.take(UInt8(ascii: "}")) else { return nil }
+            guard cursor.take(UInt8(ascii: "}")) else { return false }
             break
         }
         cursor.skipWhitespace()
-        guard cursor.index == cursor.end, seen == allSeen else { return nil }
-        return row
+        return cursor.index == cursor.end && seen == allSeen
     }
 
     /// The column named by the member name at the cursor (just past its opening quote), the
@@ -124,7 +128,7 @@ struct ScalarRowReader {
             return cursor.string().map(Value.string)
         case .date:
             if let milliseconds = cursor.integer() { return .date(Timestamp(milliseconds: milliseconds)) }
-            return cursor.string().flatMap(Timestamp.parseISO8601).map(Value.date)
+            return cursor.stringBytes().flatMap(Timestamp.parseISO8601(utf8:)).map(Value.date)
         }
     }
 
@@ -226,11 +230,84 @@ struct ScalarRowReader {
         /// not finite (the general path says why).
         mutating func double() -> Double? {
             guard let (numberEnd, _) = numberEnd() else { return nil }
+            if let value = exactDouble(upTo: numberEnd) {
+                index = numberEnd
+                return value
+            }
             let text = String(
                 decoding: UnsafeBufferPointer(start: base + index, count: numberEnd - index), as: UTF8.self)
             guard let value = Double(text), value.isFinite else { return nil }
             index = numberEnd
             return value
+        }
+
+        /// Powers of ten a double holds exactly (10^22 is the last).
+        private static let exactPowersOfTen: [Double] = (0...22).map { exponent in
+            (0..<exponent).reduce(1.0) { power, _ in power * 10 }
+        }
+
+        /// The JSON number from the cursor to `numberEnd` (checked to be one) when its digits, as
+        /// an integer, are at most 2^53 and its decimal exponent at most 22 either way: then
+        /// both are exact doubles and one multiplication or division rounds once, to the
+        /// nearest double, as `Double(String)` does (Clinger's fast path). Nil for any other
+        /// number, which the caller reads the slow way.
+        private func exactDouble(upTo numberEnd: Int) -> Double? {
+            var i = index
+            let negative = base[i] == UInt8(ascii: "-")
+            if negative { i += 1 }
+            var digits: UInt64 = 0
+            var significant = 0
+            var exponent = 0
+            var inFraction = false
+            while i < numberEnd {
+                let byte = base[i]
+                if byte == UInt8(ascii: ".") {
+                    inFraction = true
+                } else if byte >= 0x30 && byte <= 0x39 {
+                    if digits != 0 || byte != 0x30 { significant += 1 }
+                    // 19 digits always fit in UInt64.
+                    guard significant <= 19 else { return nil }
+                    digits = digits * 10 + UInt64(byte - 0x30)
+                    if inFraction { exponent -= 1 }
+                } else {
+                    break
+                }
+                i += 1
+            }
+            if i < numberEnd {
+                // An exponent: 'e' or 'E', an optional sign, digits (checked by `numberEnd`).
+                i += 1
+                let negativeExponent = base[i] == UInt8(ascii: "-")
+                if base[i] == UInt8(ascii: "-") || base[i] == UInt8(ascii: "+") { i += 1 }
+                guard numberEnd - i <= 4 else { return nil }
+                var value = 0
+                while i < numberEnd {
+                    value = value * 10 + Int(base[i] - 0x30)
+                    i += 1
+                }
+                exponent += negativeExponent ? -value : value
+            }
+            guard digits <= 1 << 53, exponent >= -22, exponent <= 22 else { return nil }
+            let powers = Self.exactPowersOfTen
+            let magnitude =
+                exponent < 0 ? Double(digits) / powers[-exponent] : Double(digits) * powers[exponent]
+            return negative ? -magnitude : magnitude
+        }
+
+        /// The bytes of a string without escapes or control characters (nil for any other),
+        /// valid while the input is; the cursor moves past it.
+        mutating func stringBytes() -> UnsafeBufferPointer<UInt8>? {
+            guard take(UInt8(ascii: "\"")) else { return nil }
+            let start = index
+            while index < end {
+                let byte = base[index]
+                if byte == UInt8(ascii: "\"") { break }
+                if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
+                index += 1
+            }
+            guard index < end else { return nil }
+            index += 1
+            return UnsafeBufferPointer(start: base + start, count: index - 1 - start)
         }
 
         /// A string without escapes or control characters, valid UTF-8 and within the length of

@@ -160,7 +160,13 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     /// time outside what `Int64` seconds hold, and for a fraction finer than a nanosecond
     /// (zeros past the ninth digit are accepted: they change nothing).
     public static func parseISO8601(_ text: String) -> Timestamp? {
-        let b = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { parseISO8601(utf8: $0) }
+    }
+
+    /// `parseISO8601(_:)` of the text whose UTF-8 bytes are `b` (an importer reads dates
+    /// straight from its input, making no `String` of them).
+    static func parseISO8601(utf8 b: UnsafeBufferPointer<UInt8>) -> Timestamp? {
         var i = 0
         func number(_ n: Int) -> Int64? {
             guard i + n <= b.count else { return nil }

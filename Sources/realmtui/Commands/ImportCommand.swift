@@ -115,7 +115,10 @@ struct ImportCommand: ParsableCommand {
                 ignoreUnknown: ignoreUnknown)
         }
         let progress = Progress(inputSize: input?.size, objects: groups.reduce(0) { $0 + $1.objects.count })
-        importer.progress = { done, total in progress.update(done, total: total, bytesRead: stream?.bytesRead) }
+        // Called per object: the line changes every 256 objects at most (`update`).
+        importer.progress = { done, total in
+            if done % 256 == 0 { progress.update(done, total: total, bytesRead: stream?.bytesRead) }
+        }
         let summary: DataImport.Summary
         try WriteLock.begin(realm, path: file)
         interrupt.exitsAtOnce = false

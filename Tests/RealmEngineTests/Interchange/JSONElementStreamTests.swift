@@ -90,6 +90,32 @@ import Testing
         }
     }
 
+    /// Lines longer than the bytes the stream holds (a document written on one line, with
+    /// multi-byte characters before the error): the column is still counted from the line's
+    /// start, as the whole-document parse counts it.
+    @Test func errorsOnLinesLongerThanTheBufferNameTheirColumn() throws {
+        let element = #"{"name": "名前 with some text", "n": 1}"#
+        let many = Array(repeating: element, count: 3 * JSONElementStream.chunkSize / element.utf8.count)
+        for text in [
+            "{\"Dog\": [" + many.joined(separator: ", ") + ", {\"name\": tru}]}",
+            "{\"Dog\": [\n" + many.joined(separator: ", ") + ",\n  " + many.joined(separator: ", ") + ", [1 2]]}",
+            "{\"Dog\": [" + many.joined(separator: ", ") + "] x",
+        ] {
+            let whole: String
+            do {
+                _ = try JSONParser.parse(text)
+                Issue.record("the whole document parsed")
+                continue
+            } catch {
+                whole = (error as? RealmError)?.description ?? "\(error)"
+            }
+            #expect(whole.contains("column"), "\(whole)")
+            for step in [1 << 20, 4093] {
+                #expect(Self.error(text, step: step) == whole, "read \(step) at a time")
+            }
+        }
+    }
+
     @Test func theDocumentFormsAreCheckedAsBefore() throws {
         #expect(Self.error("[{\"a\": 1}]", step: 3)?.contains("name their class with --class") == true)
         #expect(

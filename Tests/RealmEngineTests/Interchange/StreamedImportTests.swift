@@ -121,7 +121,22 @@ import Testing
             "0", "-0", "-0.0", "1e-300", "5e-324", "4.9e-324", "2.2250738585072014e-308", "1.7976931348623157e308",
             "123456789012345678901234567890", "0.1", "2.5E+3", "2.5e-3", "1E2", "63.942679845788376",
             "9007199254740993", "0.30000000000000004", "1.00000000000000011102230246251565404236316680908203125",
+            // Around the edges of the exact path (digits up to 2^53, exponents up to ±22).
+            "9007199254740992", "9007199254740991.5", "900719925474099.3", "1e22", "1e23", "-1e22", "4.5e-22",
+            "1e-22", "1e-23", "0.0000000000000000000001", "123456789012345678", "1234567890123456789",
+            "12345678901234567890", "0.1234567890123456789", "0e0", "-0e-5", "0e300", "4.35", "2.675",
+            "1.7976931348623157e+308", "1E-0022", "1e0023",
         ]
+        // Random digit strings and exponents across both sides of the exact path.
+        for _ in 0..<300 {
+            let digits = String(UInt64.random(in: 1...UInt64.max, using: &generator)).prefix(
+                Int.random(in: 1...19, using: &generator))
+            let split = Int.random(in: 0...digits.count, using: &generator)
+            let fraction = split == digits.count ? "" : "." + digits.dropFirst(split)
+            let exponent = Bool.random(using: &generator) ? "e\(Int.random(in: -30...30, using: &generator))" : ""
+            let number = (split == 0 ? "0" : String(digits.prefix(split))) + fraction + exponent
+            scores.append(Bool.random(using: &generator) ? "-" + number : number)
+        }
         for _ in 0..<300 {
             let d = Double(bitPattern: UInt64.random(in: 0...UInt64.max, using: &generator))
             if d.isFinite { scores.append("\(d)") }
