@@ -22,12 +22,13 @@ extension Realm {
     package func accessor(ofType className: String, forPrimaryKey key: Value) throws -> ObjectAccessor? {
         try checkThread()
         let c = try classIndex(className)
-        let view = try readView
+        let view = try readable
         // The layout knows the primary key's column (no scan of the schema's properties).
-        guard let pkColumn = view.layout.tables[c].primaryKeyColumn else {
+        let table = view.layout.tables[c]
+        guard let pkColumn = table.primaryKeyColumn else {
             throw RealmError.invalidOperation("\(className) has no primary key")
         }
-        let value = try view.layout.tables[c].columns[pkColumn].coerce(key, className: className)
+        let value = try table.columns[pkColumn].coerce(key, className: className)
         guard let k = try view.object(classIndex: c, primaryKey: value) else { return nil }
         return ObjectAccessor(realm: self, classIndex: c, key: k)
     }
@@ -130,7 +131,8 @@ extension Realm {
 
     /// Throws `invalidOperation` when class `c` is embedded: its objects cannot be `what`.
     private func refuseEmbedded(_ c: Int, _ what: String) throws {
-        let objectSchema = try readView.schema.objectSchemas[c]
+        let schema = try foreign?.version.schema ?? readView.schema
+        let objectSchema = schema.objectSchemas[c]
         if objectSchema.isEmbedded {
             throw RealmError.invalidOperation(
                 "\(objectSchema.name) is an embedded class: its objects cannot be \(what)")
