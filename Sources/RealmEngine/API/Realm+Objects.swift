@@ -22,13 +22,22 @@ extension Realm {
     package func accessor(ofType className: String, forPrimaryKey key: Value) throws -> ObjectAccessor? {
         try checkThread()
         let c = try classIndex(className)
-        let view = try readable
+        if let foreign {
+            let table = foreign.version.layout.tables[c]
+            guard let pkColumn = table.primaryKeyColumn else {
+                throw RealmError.invalidOperation("\(className) has no primary key")
+            }
+            let value = try table.columns[pkColumn].coerce(key, className: className)
+            guard let k = try foreign.version.object(classIndex: c, primaryKey: value) else { return nil }
+            return ObjectAccessor(realm: self, classIndex: c, key: k)
+        }
+        // The engine's own version, read concretely (a lookup costs no protocol dispatch).
+        let view = try readView
         // The layout knows the primary key's column (no scan of the schema's properties).
-        let table = view.layout.tables[c]
-        guard let pkColumn = table.primaryKeyColumn else {
+        guard let pkColumn = view.layout.tables[c].primaryKeyColumn else {
             throw RealmError.invalidOperation("\(className) has no primary key")
         }
-        let value = try table.columns[pkColumn].coerce(key, className: className)
+        let value = try view.layout.tables[c].columns[pkColumn].coerce(key, className: className)
         guard let k = try view.object(classIndex: c, primaryKey: value) else { return nil }
         return ObjectAccessor(realm: self, classIndex: c, key: k)
     }
@@ -131,8 +140,8 @@ extension Realm {
 
     /// Throws `invalidOperation` when class `c` is embedded: its objects cannot be `what`.
     private func refuseEmbedded(_ c: Int, _ what: String) throws {
-        let schema = try foreign?.version.schema ?? readView.schema
-        let objectSchema = schema.objectSchemas[c]
+        let objectSchema =
+            if let foreign { foreign.version.schema.objectSchemas[c] } else { try readView.schema.objectSchemas[c] }
         if objectSchema.isEmbedded {
             throw RealmError.invalidOperation(
                 "\(objectSchema.name) is an embedded class: its objects cannot be \(what)")

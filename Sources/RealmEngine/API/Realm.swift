@@ -272,8 +272,11 @@ public final class Realm {
     }
 
     func classIndex(_ name: String) throws -> Int {
-        let found = try foreign.map { $0.version.layout.classIndex(name) } ?? snapshot.layout.classIndex(name)
-        guard let i = found else { throw RealmError.noSuchClass(name) }
+        if let foreign {
+            guard let i = foreign.version.layout.classIndex(name) else { throw RealmError.noSuchClass(name) }
+            return i
+        }
+        guard let i = try snapshot.layout.classIndex(name) else { throw RealmError.noSuchClass(name) }
         return i
     }
 
