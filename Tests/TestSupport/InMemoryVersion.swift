@@ -7,22 +7,24 @@ import RealmEngine
 package final class InMemoryVersion: ReadableVersion {
     package let schema: Schema
     package let version: UInt64
+    package let schemaVersion: UInt64
     /// Per class: the objects in key order, with their values in persisted-property order.
     private var objects: [[(key: ObjectKey, values: [Value])]]
     private var bounds: [Int64]
 
     /// An empty version of `schema`.
-    package init(schema: Schema, version: UInt64 = 1) {
+    package init(schema: Schema, version: UInt64 = 1, schemaVersion: UInt64 = 0) {
         self.schema = schema
         self.version = version
+        self.schemaVersion = schemaVersion
         objects = Array(repeating: [], count: schema.objectSchemas.count)
         bounds = Array(repeating: 0, count: schema.objectSchemas.count)
     }
 
-    /// A copy of every object of `source` (its schema, version, keys and persisted values), read
-    /// through the protocol's plain reads only.
+    /// A copy of every object of `source` (its schema, versions, keys and persisted values),
+    /// read through the protocol's plain reads only.
     package convenience init(copying source: some ReadableVersion) throws {
-        self.init(schema: source.schema, version: source.version)
+        self.init(schema: source.schema, version: source.version, schemaVersion: source.schemaVersion)
         for c in schema.objectSchemas.indices {
             let columns = schema.objectSchemas[c].persistedProperties.count
             for key in try source.keys(classIndex: c) {

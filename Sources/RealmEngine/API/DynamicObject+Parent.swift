@@ -8,7 +8,7 @@ extension DynamicObject {
     public func embeddingParent() throws -> (object: DynamicObject, property: Property)? {
         try realm.checkThread()
         guard objectSchema.isEmbedded else { return nil }
-        let view = try realm.readView
+        let view = try realm.readable
         let layout = view.layout
         let owning = layout.tables[classIndex].backlinkColumns.keys
             .filter { layout.owningLinks.contains($0) }

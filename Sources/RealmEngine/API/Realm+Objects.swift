@@ -22,6 +22,16 @@ extension Realm {
     package func accessor(ofType className: String, forPrimaryKey key: Value) throws -> ObjectAccessor? {
         try checkThread()
         let c = try classIndex(className)
+        if let foreign {
+            let table = foreign.version.layout.tables[c]
+            guard let pkColumn = table.primaryKeyColumn else {
+                throw RealmError.invalidOperation("\(className) has no primary key")
+            }
+            let value = try table.columns[pkColumn].coerce(key, className: className)
+            guard let k = try foreign.version.object(classIndex: c, primaryKey: value) else { return nil }
+            return ObjectAccessor(realm: self, classIndex: c, key: k)
+        }
+        // The engine's own version, read concretely (a lookup costs no protocol dispatch).
         let view = try readView
         // The layout knows the primary key's column (no scan of the schema's properties).
         guard let pkColumn = view.layout.tables[c].primaryKeyColumn else {
@@ -130,7 +140,8 @@ extension Realm {
 
     /// Throws `invalidOperation` when class `c` is embedded: its objects cannot be `what`.
     private func refuseEmbedded(_ c: Int, _ what: String) throws {
-        let objectSchema = try readView.schema.objectSchemas[c]
+        let objectSchema =
+            if let foreign { foreign.version.schema.objectSchemas[c] } else { try readView.schema.objectSchemas[c] }
         if objectSchema.isEmbedded {
             throw RealmError.invalidOperation(
                 "\(objectSchema.name) is an embedded class: its objects cannot be \(what)")

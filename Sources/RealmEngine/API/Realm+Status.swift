@@ -4,7 +4,7 @@ extension Realm {
     /// The newest version committed to the file by any process (this instance may read an older
     /// one until it refreshes). For an in-memory Realm, the version this instance reads.
     public var latestVersion: UInt64 {
-        max(shared.lock.latestVersion, version)
+        foreign == nil ? max(shared.lock.latestVersion, version) : version
     }
 
     /// The process ids, other than this process, that have the file open (from the lock file's

@@ -10,6 +10,7 @@ extension Realm {
     public func tryBeginWrite() throws -> Bool {
         try checkThread()
         if transaction != nil { throw RealmError.alreadyInWriteTransaction }
+        if let foreign { throw RealmError.readOnly(path: foreign.path) }
         if shared.isReadOnly { throw RealmError.readOnly(path: shared.path) }
         guard try shared.lock.tryLockWriter() else { return false }
         try startTransactionHoldingLock()

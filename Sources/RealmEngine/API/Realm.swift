@@ -28,6 +28,7 @@ public final class Realm {
     var snapshot: Snapshot {
         get throws {
             if readerSlot == nil {
+                if let foreign { throw foreign.nativeOnly() }
                 let (s, snap) = try shared.pinNewest(slot: nil)
                 readerSlot = s
                 pinnedSnapshot = snap
@@ -48,6 +49,10 @@ public final class Realm {
     /// Bumped by every write, so results know to re-run inside a write transaction.
     private(set) var mutationCount = 0
     private var closed = false
+    /// Set for an instance reading a version of another storage (`init(reading:path:)`): every
+    /// read goes to it. Such an instance is frozen; `shared` is then an empty in-memory file
+    /// that nothing reads (`snapshot` throws), kept so the native members have a file to name.
+    let foreign: ForeignVersion?
     /// Called after each refresh that moved to a new version (the notifier uses this).
     var didAdvance: [(UInt64, UInt64) -> Void] = []
     /// Change notifications registered through this instance (Notifications/NotificationHub).
@@ -102,6 +107,7 @@ public final class Realm {
         self.shared = shared
         thread = pthread_self()
         frozenLock = nil
+        foreign = nil
         if try Realm.needsInitialization(shared) {
             guard configuration.createIfMissing, !shared.isReadOnly else {
                 throw RealmError.notARealmFile(path: shared.path, reason: "the file is empty")
@@ -160,6 +166,28 @@ public final class Realm {
         pinnedSnapshot = snapshot
         thread = pthread_self()
         frozenLock = NSRecursiveLock()
+        foreign = source.foreign
+    }
+
+    /// A read-only instance over `version`, a version of any storage that implements
+    /// `ReadableVersion` (another file format, or a test's in-memory version): results, objects,
+    /// queries, sorts, aggregates and export read it through the protocol. It is frozen (it
+    /// reads that one version forever, from any thread); writing, observing and the members
+    /// that concern the native file (`writeCopy`, commit summaries) throw. `path` names it.
+    package init(reading version: any ReadableVersion, path: String) throws {
+        let identifier = "readable-\(UUID().uuidString)"
+        let shared = try SharedFile.openInMemory(identifier: identifier)
+        try Realm.initialize(shared, schema: Schema([]), schemaVersion: 0)
+        let (slot, placeholder) = try shared.pinNewest(slot: nil)
+        // Nothing reads the placeholder: no reader slot is kept, so `snapshot` stays unpinned.
+        shared.lock.unpin(slot: slot)
+        configuration = .init(inMemoryIdentifier: identifier, readOnly: true)
+        self.shared = shared
+        readerSlot = nil
+        pinnedSnapshot = placeholder
+        thread = pthread_self()
+        frozenLock = NSRecursiveLock()
+        foreign = ForeignVersion(version: version, path: path)
     }
 
     /// Opens (creating if needed) the file at `path`.
@@ -179,7 +207,7 @@ public final class Realm {
 
     /// The schema of the version this instance reads.
     public var schema: Schema {
-        let all = described.schema
+        let all = foreign?.version.schema ?? described.schema
         // The engine's internal classes (the sync outbox and state) are nobody's data.
         guard all.objectSchemas.contains(where: { SyncClasses.isInternal($0.name) }) else { return all }
         return Schema(all.objectSchemas.filter { !SyncClasses.isInternal($0.name) })
@@ -187,13 +215,13 @@ public final class Realm {
     /// The version this instance reads (inside a write transaction: the one being written).
     /// After `invalidate()`, when the newest version cannot be pinned, the version it read last
     /// (every read of objects throws then).
-    public var version: UInt64 { described.version }
+    public var version: UInt64 { foreign?.version.version ?? described.version }
     /// The schema version stored in the file.
-    public var schemaVersion: UInt64 { described.schemaVersion }
+    public var schemaVersion: UInt64 { foreign?.version.schemaVersion ?? described.schemaVersion }
     /// Whether a write transaction is open on this instance.
     public var isInWriteTransaction: Bool { transaction != nil }
     /// The file path ("memory:ID" for in-memory Realms).
-    public var path: String { shared.path }
+    public var path: String { foreign?.path ?? shared.path }
 
     /// What reads see: the open write transaction's state, or the pinned snapshot.
     var readView: Snapshot {
@@ -206,12 +234,15 @@ public final class Realm {
     /// What the readers above the engine (results, objects, iteration, export) read: `readView`
     /// through the readable-version protocol, so they read any storage that implements it.
     var readable: any ReadableVersion {
-        get throws { try readView }
+        get throws {
+            if let foreign { return foreign.version }
+            return try readView
+        }
     }
 
     /// `described` through the readable-version protocol: the schema and version to describe
     /// without reading the file.
-    var describedVersion: any ReadableVersion { described }
+    var describedVersion: any ReadableVersion { foreign?.version ?? described }
 
     func checkThread() throws {
         if closed { throw RealmError.closed }
@@ -241,6 +272,10 @@ public final class Realm {
     }
 
     func classIndex(_ name: String) throws -> Int {
+        if let foreign {
+            guard let i = foreign.version.layout.classIndex(name) else { throw RealmError.noSuchClass(name) }
+            return i
+        }
         guard let i = try snapshot.layout.classIndex(name) else { throw RealmError.noSuchClass(name) }
         return i
     }
@@ -252,6 +287,7 @@ public final class Realm {
     public func beginWrite() throws {
         try checkThread()
         if transaction != nil { throw RealmError.alreadyInWriteTransaction }
+        if let foreign { throw RealmError.readOnly(path: foreign.path) }
         if frozenLock != nil {
             throw RealmError.invalidState(
                 "\(shared.path): a frozen Realm cannot be written; write through a live instance (thaw())")
@@ -517,5 +553,16 @@ public final class Realm {
         }
         for s in stored.objectSchemas where wanted[s.name] == nil { return "class '\(s.name)' was removed" }
         return "the class order differs"
+    }
+}
+
+/// The version a Realm opened with `init(reading:path:)` reads, and the name it goes by.
+struct ForeignVersion {
+    let version: any ReadableVersion
+    let path: String
+
+    /// The error of a member that needs the native file (writing, pinning, the change log).
+    func nativeOnly() -> RealmError {
+        .invalidOperation("\(path) is read through another storage's reader: only reads are available")
     }
 }

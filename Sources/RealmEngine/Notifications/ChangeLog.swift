@@ -23,7 +23,7 @@
 /// sees only the newest records (and "everything may have changed" for older ones). A program
 /// that does not know the trailer must not *write*: it would drop the chunks without freeing
 /// them. Write format 3 (`FileHeader.writeFormat`) keeps it to read-only.
-struct ChangeRecord: Equatable {
+package struct ChangeRecord: Equatable {
     struct ClassRecord: Equatable {
         var inserted: [Int64] = []
         var deleted: [Int64] = []
@@ -341,5 +341,13 @@ enum ChangeLog {
         let needed = all.filter { $0.version > fromVersion }
         guard needed.count == Int(snapshot.version - fromVersion) else { return nil }
         return needed
+    }
+}
+
+extension Snapshot {
+    /// The change records kept in this version's change log (`ChangeLog.records`): the
+    /// notifier's incremental change sets read them.
+    package func changeRecords(after: UInt64) throws -> [ChangeRecord]? {
+        try ChangeLog.records(in: self, after: after)
     }
 }

@@ -20,9 +20,10 @@ struct ChangeSummary {
         }
     }
 
-    /// The records from `base` to `snapshot`'s version, summarized; nil when unknown.
-    static func between(_ base: UInt64, and snapshot: Snapshot) -> ChangeSummary? {
-        ChangeSummary((try? ChangeLog.records(in: snapshot, after: base)) ?? nil)
+    /// The records from `base` to `snapshot`'s version, summarized; nil when unknown (also for
+    /// a version that keeps no change records).
+    static func between(_ base: UInt64, and snapshot: any ReadableVersion) -> ChangeSummary? {
+        ChangeSummary((try? snapshot.changeRecords(after: base)) ?? nil)
     }
 
     /// Whether any object of the class was inserted, deleted or modified.
@@ -44,7 +45,8 @@ struct ChangeSummary {
     /// Walks backwards from the changes through the backlink columns of `snapshot`, so the cost
     /// follows the size of the change, not of the observed collection. A link that itself was
     /// re-pointed is a modification of the linking object's column, recorded directly.
-    func modifiedObjects(classIndex: Int, in snapshot: Snapshot, depth: Int = maxLinkDepth) -> Set<ObjectKey> {
+    func modifiedObjects(classIndex: Int, in snapshot: any ReadableVersion, depth: Int = maxLinkDepth) -> Set<ObjectKey>
+    {
         let layout = snapshot.layout
         var dirty: [Int: Set<Int64>] = [:]
         var frontier: [Int: [Int64]] = [:]

@@ -4,7 +4,7 @@ extension ChangeSummary {
     /// column modified. An embedded object is part of its parent, so such a change is a change
     /// of the parent's property, as in Realm. Inserting or removing one already shows as a
     /// change of the owning column itself.
-    func changedOwningColumns(classIndex: Int, key: ObjectKey, in snapshot: Snapshot) -> [Int] {
+    func changedOwningColumns(classIndex: Int, key: ObjectKey, in snapshot: any ReadableVersion) -> [Int] {
         let layout = snapshot.layout
         guard !layout.owningLinks.isEmpty else { return [] }
         var result: [Int] = []

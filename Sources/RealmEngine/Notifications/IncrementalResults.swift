@@ -28,8 +28,8 @@ enum IncrementalResults {
     /// given the summary of the commits between them and the modified objects of the class
     /// (`ChangeSummary.modifiedObjects`); nil when the update cannot be made locally.
     static func update(
-        _ spec: QueryDescription, old: [ObjectKey], from oldSnapshot: Snapshot, summary: ChangeSummary,
-        modified: Set<ObjectKey>, in snapshot: Snapshot,
+        _ spec: QueryDescription, old: [ObjectKey], from oldSnapshot: any ReadableVersion, summary: ChangeSummary,
+        modified: Set<ObjectKey>, in snapshot: any ReadableVersion,
         exactDiffSpan: Int = exactDiffSpan
     ) throws -> (keys: [ObjectKey], change: CollectionChangeSet)? {
         guard case .table = spec.source, let shape = spec.sortThenLimit,
@@ -58,7 +58,7 @@ enum IncrementalResults {
         // The touched objects that exist and match now, in result order, with their gap.
         var entering: [(key: ObjectKey, values: [Value])] = []
         for k in touched.sorted() where try snapshot.contains(classIndex: c, key: k) {
-            if try spec.predicates.allSatisfy({ try $0.matches(k, in: snapshot) }) {
+            if try spec.predicates.allSatisfy({ try snapshot.matches($0, key: k) }) {
                 entering.append((k, try order.values(k, in: snapshot)))
             }
         }
@@ -157,7 +157,7 @@ enum IncrementalResults {
     /// binary search in the result's order instead of a hash of every key; nil when the order
     /// is not a table's (or there are too many to look up one by one).
     static func modifications(
-        _ spec: QueryDescription, keys: [ObjectKey], at snapshot: Snapshot,
+        _ spec: QueryDescription, keys: [ObjectKey], at snapshot: any ReadableVersion,
         modified: Set<ObjectKey>
     ) throws -> [Int]? {
         guard case .table = spec.source, spec.sortThenLimit != nil, modified.count <= maxChangedKeys,
@@ -245,7 +245,7 @@ struct KeyOrder {
         ascending = spec.sortDescriptors.map(\.ascending)
     }
 
-    func values(_ key: ObjectKey, in snapshot: Snapshot) throws -> [Value] {
+    func values(_ key: ObjectKey, in snapshot: any ReadableVersion) throws -> [Value] {
         try columns.map { try snapshot.value(classIndex: classIndex, key: key, column: $0) }
     }
 
@@ -260,7 +260,7 @@ struct KeyOrder {
 
     /// The index of `key` in `keys` (a result in this order at `snapshot`), or nil when the
     /// object is not there (or does not exist in `snapshot`).
-    func index(of key: ObjectKey, in keys: [ObjectKey], snapshot: Snapshot) throws -> Int? {
+    func index(of key: ObjectKey, in keys: [ObjectKey], snapshot: any ReadableVersion) throws -> Int? {
         guard try snapshot.contains(classIndex: classIndex, key: key) else { return nil }
         let v = try values(key, in: snapshot)
         var lo = 0

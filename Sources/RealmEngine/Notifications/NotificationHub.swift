@@ -204,7 +204,7 @@ extension Registration {
     }
 
     /// Delivers the change from the last delivered state to `snapshot` (the Realm's version).
-    func deliver(at snapshot: Snapshot, realm: Realm, pin: () throws -> PinnedVersion) {
+    func deliver(at snapshot: any ReadableVersion, realm: Realm, pin: () throws -> PinnedVersion) {
         callbackLock.lock()
         defer { callbackLock.unlock() }
         guard !stateLock.withLock({ invalidated }), !finished else { return }

@@ -42,8 +42,19 @@ final class Registration: @unchecked Sendable {
         var version: UInt64
         var pin: PinnedVersion?
         /// A collection's keys at `version`; nil until a computation needs them, which then
-        /// runs the query at `pin` (`observeFromCurrentVersion` registers without running it).
+        /// runs the query at `held` (`observeFromCurrentVersion` registers without running it).
         var keys: [ObjectKey]?
+        /// The version `version` as the change computation reads it (old values, the old
+        /// result): the pinned snapshot, or a version kept alive by other means.
+        var held: (any ReadableVersion)?
+
+        /// `held` defaults to the pinned snapshot.
+        init(version: UInt64, pin: PinnedVersion?, keys: [ObjectKey]?, held: (any ReadableVersion)? = nil) {
+            self.version = version
+            self.pin = pin
+            self.keys = keys
+            self.held = held ?? pin?.snapshot
+        }
     }
 
     /// A computed, not yet delivered change from `baseVersion` to `target`.
@@ -169,17 +180,22 @@ final class Registration: @unchecked Sendable {
     }
 
     /// The change from `base` (nil: first computation) to `snapshot`, and the keys there.
-    func compute(from base: Base?, to snapshot: Snapshot) -> (Change, [ObjectKey]) {
+    ///
+    /// Reads both versions through `ReadableVersion`: queries run specialised for the version's
+    /// own type (`evaluate`, `matches`), and the change records are a capability
+    /// (`changeRecords`): without them every object counts as possibly changed and the query
+    /// runs again, its result compared with the old one.
+    func compute(from base: Base?, to snapshot: any ReadableVersion) -> (Change, [ObjectKey]) {
         do {
             switch kind {
             case .realm:
                 return (base == nil || base!.version == snapshot.version ? .none : .realmChanged, [])
             case .collection(let spec):
                 guard let base else {
-                    return (.initial, try spec.evaluate(in: snapshot, missingOwnerIsEmpty: true))
+                    return (.initial, try snapshot.evaluate(spec, missingOwnerIsEmpty: true))
                 }
                 if base.version == snapshot.version {
-                    return (.none, try base.keys ?? spec.evaluate(in: snapshot, missingOwnerIsEmpty: true))
+                    return (.none, try base.keys ?? snapshot.evaluate(spec, missingOwnerIsEmpty: true))
                 }
                 let baseKeys = try keys(of: base, spec: spec)
                 let summary = ChangeSummary.between(base.version, and: snapshot)
@@ -187,7 +203,7 @@ final class Registration: @unchecked Sendable {
                 let modified = summary?.modifiedObjects(classIndex: spec.classIndex, in: snapshot)
                 if !rerun {
                     // Only modifications: found by binary search when the keys are in a known order.
-                    if incrementalEnabled, let modified, let old = base.pin?.snapshot,
+                    if incrementalEnabled, let modified, let old = base.held,
                         let indices = try IncrementalResults.modifications(
                             spec, keys: baseKeys, at: old, modified: modified)
                     {
@@ -197,7 +213,7 @@ final class Registration: @unchecked Sendable {
                         .collection(CollectionDiff.compute(old: baseKeys, new: baseKeys, modified: modified)), baseKeys
                     )
                 }
-                if incrementalEnabled, let summary, let modified, let old = base.pin?.snapshot,
+                if incrementalEnabled, let summary, let modified, let old = base.held,
                     !dependencies.contains(where: { $0 != spec.classIndex && summary.touched($0) }),
                     let update = try IncrementalResults.update(
                         spec, old: baseKeys, from: old, summary: summary,
@@ -206,15 +222,15 @@ final class Registration: @unchecked Sendable {
                     return (.collection(update.change), update.keys)
                 }
                 stateLock.withLock { fullEvaluations += 1 }
-                let keys = try spec.evaluate(in: snapshot, missingOwnerIsEmpty: true)
+                let keys = try snapshot.evaluate(spec, missingOwnerIsEmpty: true)
                 return (.collection(CollectionDiff.compute(old: baseKeys, new: keys, modified: modified)), keys)
             case .object(let c, let key):
                 guard let base else { return (.none, []) }
                 if base.version == snapshot.version { return (.none, []) }
                 guard try snapshot.contains(classIndex: c, key: key) else { return (.deleted, []) }
-                guard let old = base.pin?.snapshot else { return (.none, []) }
+                guard let old = base.held else { return (.none, []) }
                 let summary = ChangeSummary.between(base.version, and: snapshot)
-                let persisted = snapshot.layout.tables[c].persistedCount
+                let persisted = snapshot.persistedColumnCount(classIndex: c)
                 let mask = summary.map { $0.classes[c]?.modified[key.rawValue] ?? 0 } ?? .max
                 // A change inside an embedded object is a change of the property owning it.
                 let inside = summary?.changedOwningColumns(classIndex: c, key: key, in: snapshot) ?? []
@@ -241,11 +257,11 @@ final class Registration: @unchecked Sendable {
     /// without keys always pins its version: `observeFromCurrentVersion` makes it so).
     private func keys(of base: Base, spec: QueryDescription) throws -> [ObjectKey] {
         if let keys = base.keys { return keys }
-        guard let pinned = base.pin?.snapshot else {
+        guard let pinned = base.held else {
             throw RealmError.internalError(
                 "internal error: an observed result has neither the keys it showed nor their version")
         }
-        return try spec.evaluate(in: pinned, missingOwnerIsEmpty: true)
+        return try pinned.evaluate(spec, missingOwnerIsEmpty: true)
     }
 }
 

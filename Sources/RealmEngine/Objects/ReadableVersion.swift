@@ -14,6 +14,12 @@ package protocol ReadableVersion: ObjectStore {
     /// The version number (the one being written, inside a write transaction): what cached
     /// results are stamped with.
     var version: UInt64 { get }
+    /// The schema version stored with this version (0 by default: a format that keeps none).
+    var schemaVersion: UInt64 { get }
+    /// How the schema's classes link to each other: which link columns target which class,
+    /// which own their (embedded) target. A pure function of `schema`; the default computes it
+    /// on each call, a version that keeps one returns it.
+    var layout: SchemaLayout { get }
     /// The key of the object at `position` in key order; throws `indexOutOfRange` past the end.
     func key(classIndex: Int, at position: Int) throws -> ObjectKey
     /// The keys at positions `positions` in key order (clamped to the class's count).
@@ -40,6 +46,10 @@ package protocol ReadableVersion: ObjectStore {
     /// The first objects of a class with keys in `from ..< end`: a leaf and the row to start at
     /// (a version with leaves), or their keys (the default, from `keys(classIndex:)`).
     func seekObjects(classIndex: Int, from: Int64, before end: Int64) throws -> SoughtObjects
+    /// Capability: the change records of the commits after version `after` up to this one, or
+    /// nil when they are not known (the default; also when some were trimmed): the notifier then
+    /// treats every object as possibly changed and runs an observed query again.
+    func changeRecords(after: UInt64) throws -> [ChangeRecord]?
 
     /// Runs a query on this version. A requirement, so that a call through
     /// `any ReadableVersion` runs the query engine specialised for the version's own type:
@@ -51,6 +61,8 @@ package protocol ReadableVersion: ObjectStore {
     /// Matches number `skip ..< skip + limit` of a predicate, or nil when that needs the general
     /// path (see `BoundQuery.window(in:skip:limit:)`); a requirement as `evaluate`.
     func window(matching predicate: BoundQuery, skip: Int, limit: Int) throws -> [ObjectKey]?
+    /// Whether object `key` matches a predicate; a requirement as `evaluate`.
+    func matches(_ predicate: BoundQuery, key: ObjectKey) throws -> Bool
 }
 
 /// Where the objects of a class from a given key on are (`ReadableVersion.seekObjects`).
@@ -65,6 +77,12 @@ package enum SoughtObjects {
 }
 
 extension ReadableVersion {
+    package var schemaVersion: UInt64 { 0 }
+
+    package var layout: SchemaLayout { SchemaLayout(schema) }
+
+    package func changeRecords(after: UInt64) throws -> [ChangeRecord]? { nil }
+
     package func keys(classIndex: Int, in positions: Range<Int>) throws -> [ObjectKey] {
         let count = try count(classIndex: classIndex)
         let lower = Swift.max(0, positions.lowerBound)
@@ -118,5 +136,9 @@ extension ReadableVersion {
 
     package func window(matching predicate: BoundQuery, skip: Int, limit: Int) throws -> [ObjectKey]? {
         try predicate.window(in: self, skip: skip, limit: limit)
+    }
+
+    package func matches(_ predicate: BoundQuery, key: ObjectKey) throws -> Bool {
+        try predicate.matches(key, in: self)
     }
 }

@@ -28,7 +28,7 @@ struct TableLayout {
 }
 
 /// The layouts of every class of a schema, and the link graph between them.
-struct SchemaLayout {
+package struct SchemaLayout {
     let schema: Schema
     let tables: [TableLayout]
     /// For each (class, link column): the target class and its backlink column.

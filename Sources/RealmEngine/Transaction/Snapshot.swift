@@ -7,9 +7,9 @@ import Foundation
 final class Snapshot: ReadableVersion {
     let version: UInt64
     var bytes: FileBytes
-    let layout: SchemaLayout
+    package let layout: SchemaLayout
     var tables: [TableState]
-    let schemaVersion: UInt64
+    package let schemaVersion: UInt64
     /// Refs of the version's top node and schema node.
     let topRef: UInt64
     let schemaRef: UInt64
