@@ -36,6 +36,16 @@ import Testing
         }
     }
 
+    /// The explorer (120×10) on a file set up for sync, never synced yet, in `dir`.
+    func syncedDriver(in dir: TempDir) throws -> ExplorerDriver {
+        let path = dir.path("synced.realm")
+        _ = try ExplorerSyncedFileTests.syncedFile(path, lastSync: nil)
+        return ExplorerDriver(
+            state: ExplorerState(
+                realm: try Realm(configuration: .file(path)), fileName: "synced.realm",
+                readOnly: false, width: 120, height: 10))
+    }
+
     /// Types `:command` and Enter.
     func command(_ driver: inout ExplorerDriver, _ text: String) {
         driver.press(.character(":"))
@@ -82,12 +92,7 @@ import Testing
     /// then the agent is simply on again.
     @Test func aFirstSyncShowsItsProgressOnTheStatusLine() throws {
         let dir = TempDir()
-        let path = dir.path("synced.realm")
-        _ = try ExplorerSyncedFileTests.syncedFile(path, lastSync: nil)
-        var driver = ExplorerDriver(
-            state: ExplorerState(
-                realm: try Realm(configuration: .file(path)), fileName: "synced.realm",
-                readOnly: false, width: 120, height: 10))
+        var driver = try syncedDriver(in: dir)
         let agent = ScriptedAgent()
         driver.syncStarter = agent.starter
         command(&driver, "sync")
@@ -105,12 +110,7 @@ import Testing
 
     @Test func anAgentThatFailsSaysWhyAndCanBeStartedAgain() throws {
         let dir = TempDir()
-        let path = dir.path("synced.realm")
-        _ = try ExplorerSyncedFileTests.syncedFile(path, lastSync: nil)
-        var driver = ExplorerDriver(
-            state: ExplorerState(
-                realm: try Realm(configuration: .file(path)), fileName: "synced.realm",
-                readOnly: false, width: 120, height: 10))
+        var driver = try syncedDriver(in: dir)
         let agent = ScriptedAgent()
         driver.syncStarter = agent.starter
         command(&driver, "sync")
@@ -143,12 +143,7 @@ import Testing
 
     @Test func syncWithoutAnAgentToRunSaysSo() throws {
         let dir = TempDir()
-        let path = dir.path("synced.realm")
-        _ = try ExplorerSyncedFileTests.syncedFile(path, lastSync: nil)
-        var driver = ExplorerDriver(
-            state: ExplorerState(
-                realm: try Realm(configuration: .file(path)), fileName: "synced.realm",
-                readOnly: false, width: 120, height: 10))
+        var driver = try syncedDriver(in: dir)
         command(&driver, "sync")
         #expect(driver.state.message?.isError == true)
         #expect(driver.statusText.contains(":sync"), "\(driver.statusText)")
