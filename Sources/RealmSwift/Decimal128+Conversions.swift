@@ -8,6 +8,11 @@ extension Decimal128 {
     /// `Decimal128(value: NSNull())` gives it, as in RealmSwift.
     static let realmNull = Decimal128(low: 0xAA, high: 0x7C00_0000_0000_0000)
 
+    /// Zero, as RealmSwift's `Decimal128()`.
+    public init() {
+        self.init(Int64(0))
+    }
+
     /// Converts the number as RealmSwift does: a `Double` or `Float` number as Realm Core's
     /// `Decimal128(double)` (its value to 15 significant digits, so `0.1` is 0.1), every other
     /// number (integers of any width and sign, booleans as 0 and 1) exactly. Never fails.

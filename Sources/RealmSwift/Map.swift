@@ -301,6 +301,27 @@ public final class Map<Key: _RealmMapKey, Value: _RealmMapValue>: Sequence, Cust
         for (key, value) in Array(entries) { updateValue(value, forKey: key) }
     }
 
+    /// Sets every entry of `entries` (a dictionary, another map, or any sequence of key-value
+    /// pairs); for a key the map already holds, stores `combine(current, new)` instead, as
+    /// RealmSwift's `merge(_:uniquingKeysWith:)` (and `Dictionary`'s). An error thrown by
+    /// `combine` stops the merge there and is rethrown; the entries set before it stay set.
+    ///
+    /// ```swift
+    /// try realm.write { person.scores.merge(["math": 3, "art": 5]) { current, new in max(current, new) } }
+    /// ```
+    public func merge<S: Sequence>(
+        _ entries: S, uniquingKeysWith combine: (Value, Value) throws -> Value
+    ) rethrows where S.Element == (key: Key, value: Value) {
+        for (key, value) in Array(entries) {
+            let chosen = try self[key].map { try combine($0, value) } ?? value
+            updateValue(chosen, forKey: key)
+        }
+    }
+
+    /// The entries as a sequence of key-value pairs, in the map's order (RealmSwift's
+    /// `asKeyValueSequence()`).
+    public func asKeyValueSequence() -> [(key: Key, value: Value)] { entries }
+
     /// The entries, for debugging.
     public var description: String {
         "Map<\(Key.self), \(Value.self)>("

@@ -61,6 +61,33 @@ public final class MutableSet<Element: _RealmElement>: Sequence, CustomStringCon
     /// Whether the set is empty.
     public var isEmpty: Bool { count == 0 }
 
+    /// The element at `position` in the set's order (Realm's order for a managed set,
+    /// insertion order for an unmanaged one), as RealmSwift's subscript. That order is not
+    /// insertion order and changes as the set changes: index a set only to walk it once.
+    /// A position outside `0..<count` stops with a message, as in RealmSwift.
+    public subscript(position: Int) -> Element {
+        let all = elements
+        precondition(position >= 0, "Cannot access index \(position) of a MutableSet: indexes are not negative.")
+        precondition(
+            position < all.count, "Index \(position) is out of bounds (must be less than \(all.count)).")
+        return all[position]
+    }
+
+    /// The first element in the set's order, or nil when it is empty (RealmSwift's `first`).
+    public var first: Element? { elements.first }
+
+    /// The last element in the set's order, or nil when it is empty (RealmSwift's `last`).
+    public var last: Element? { elements.last }
+
+    /// Whether the set can no longer be used: its object was deleted (or its Realm closed).
+    /// An unmanaged set never is.
+    public var isInvalidated: Bool {
+        switch storage {
+        case .unmanaged: return false
+        case .managed(let set, let realm): return realm.reading { set.isInvalidated }
+        }
+    }
+
     public func makeIterator() -> IndexingIterator<[Element]> { elements.makeIterator() }
 
     /// The stored value that names `element` in a managed set: a scalar's value, a managed

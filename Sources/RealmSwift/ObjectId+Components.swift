@@ -10,6 +10,12 @@ import Synchronization
 private let objectIdCounter = Atomic<UInt32>(UInt32.random(in: 0...0xFF_FFFF))
 
 extension ObjectId {
+    /// The zero id (all twelve bytes 0), as RealmSwift's `ObjectId()`; `ObjectId.generate()`
+    /// makes a new, unique one.
+    public init() {
+        self.init(words: (0, 0, 0))
+    }
+
     /// The 24 lowercase hexadecimal digits of this id (RealmSwift's `stringValue`).
     public var stringValue: String { description }
 
