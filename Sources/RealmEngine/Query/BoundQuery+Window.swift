@@ -15,7 +15,7 @@ extension BoundQuery {
                 guard case .view(let view) = leaf else { throw WindowScanStop.needsGeneralPath }
                 let packed = range.flatMap { view.packedInts(column: $0.column) }
                 if let range, let packed {
-                    let matches = packed.count(inRange: range.lower, range.upper)
+                    let matches = packed.count(from: range.lower, through: range.upper)
                     if seen + matches <= skip {
                         seen += matches
                         return

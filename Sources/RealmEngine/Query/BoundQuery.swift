@@ -156,7 +156,7 @@ package struct BoundQuery {
             switch leaf {
             case .view(let v):
                 if let range, let packed = v.packedInts(column: range.column) {
-                    total += packed.count(inRange: range.lower, range.upper)
+                    total += packed.count(from: range.lower, through: range.upper)
                 } else {
                     for r in 0..<v.count where test.matches(v, r) { total += 1 }
                 }

@@ -135,7 +135,10 @@ indirect enum ColumnTest {
     }
 
     /// For counting: when the test is a range on one non-nullable int column (`a <= x < b`, any
-    /// mix of bounds), the half-open range [lower, upper) it accepts.
+    /// mix of bounds), the closed range [lower, upper] it accepts (empty when lower > upper).
+    /// Closed, so that `Int64.max` itself can be in it: a half-open range ending at `Int64.max`
+    /// left out the objects holding it (`value > 0` counted, windowed and bulk-deleted one
+    /// object fewer than it matched).
     var intRange: (column: Int, lower: Int64, upper: Int64)? {
         var column: Int?
         var lower = Int64.min
@@ -150,14 +153,13 @@ indirect enum ColumnTest {
             case .greater:
                 guard v < .max else { return false }
                 lower = Swift.max(lower, v + 1)
-            case .less: upper = Swift.min(upper, v)
-            case .lessOrEqual:
-                guard v < .max else { return false }
-                upper = Swift.min(upper, v + 1)
+            case .less:
+                guard v > .min else { return false }
+                upper = Swift.min(upper, v - 1)
+            case .lessOrEqual: upper = Swift.min(upper, v)
             case .equal:
-                guard v < .max else { return false }
                 lower = Swift.max(lower, v)
-                upper = Swift.min(upper, v + 1)
+                upper = Swift.min(upper, v)
             default: return false
             }
             return true
@@ -177,7 +179,7 @@ extension ColumnTest {
     /// select a leaf's rows so, without listing keys first.
     func matchingRows(_ v: ClusterView) -> [Int] {
         if let range = intRange, let packed = v.packedInts(column: range.column) {
-            return packed.rows(inRange: range.lower, range.upper)
+            return packed.rows(from: range.lower, through: range.upper)
         }
         var out = [Int]()
         for r in 0..<v.count where matches(v, r) { out.append(r) }
@@ -199,6 +201,35 @@ extension ColumnTest {
 }
 
 extension PackedInts {
+    /// The number of values in the closed range `lower ... upper` (none when lower > upper),
+    /// `Int64.max` included when `upper` is: the half-open count takes the values below `lower`
+    /// from the whole then.
+    func count(from lower: Int64, through upper: Int64) -> Int {
+        guard lower <= upper else { return 0 }
+        if upper < .max { return count(inRange: lower, upper + 1) }
+        return count - count(inRange: .min, lower)
+    }
+
+    /// The positions whose values lie in the closed range `lower ... upper`, ascending (as
+    /// `count(from:through:)`: with `upper` at `Int64.max`, every position not below `lower`).
+    func rows(from lower: Int64, through upper: Int64) -> [Int] {
+        guard lower <= upper else { return [] }
+        if upper < .max { return rows(inRange: lower, upper + 1) }
+        guard lower > .min else { return Array(0..<count) }
+        let below = rows(inRange: .min, lower)
+        var out: [Int] = []
+        out.reserveCapacity(count - below.count)
+        var next = 0
+        for row in 0..<count {
+            if next < below.count && below[next] == row {
+                next += 1
+            } else {
+                out.append(row)
+            }
+        }
+        return out
+    }
+
     /// The positions whose values lie in `lower ..< upper`, ascending: one switch on the width,
     /// then a branch-free loop (as `count(inRange:_:)`, on the offsets).
     func rows(inRange lower: Int64, _ upper: Int64) -> [Int] {
